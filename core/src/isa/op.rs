@@ -1,0 +1,163 @@
+//! Decoded operations. Each variant holds exactly the operands its semantics needs.
+
+use super::{Barrier, Pc, Pred, PredSrc, Reg, SpecialReg};
+
+/// A register or immediate source. Immediates hold raw 32-bit patterns (float immediates are
+/// stored as their f32 bits), so every source reads as a `u32`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Src {
+    Reg { reg: Reg, negated: bool },
+    Imm(u32),
+}
+
+impl Src {
+    pub fn reg(reg: Reg) -> Src {
+        Src::Reg { reg, negated: false }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Cmp {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+    /// `.T`: always true; `.F`: always false.
+    True,
+    False,
+}
+
+/// How a set-predicate combines its comparison with the third predicate source.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum BoolOp {
+    And,
+    Or,
+    Xor,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum LogicOp {
+    And,
+    Or,
+    Xor,
+    /// `LOP.PASS_B`: copy the second operand.
+    PassB,
+}
+
+/// The width of a memory access: one, two or four consecutive 32-bit registers.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Width {
+    W32,
+    W64,
+    W128,
+}
+
+impl Width {
+    pub fn words(self) -> u32 {
+        match self {
+            Width::W32 => 1,
+            Width::W64 => 2,
+            Width::W128 => 4,
+        }
+    }
+}
+
+/// A memory address `[Rb + offset]` in bytes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Address {
+    pub base: Reg,
+    pub offset: i32,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Op {
+    // Integer arithmetic. Results wrap at 32 bits.
+    Iadd { dst: Reg, a: Src, b: Src },
+    Iadd3 { dst: Reg, a: Src, b: Src, c: Src },
+    /// `ISCADD d, a, b, s`: d = (a << s) + b.
+    Iscadd { dst: Reg, a: Src, b: Src, shift: u32 },
+    Imul { dst: Reg, a: Src, b: Src, hi: bool, signed: bool },
+    Imad { dst: Reg, a: Src, b: Src, c: Src, hi: bool, signed: bool },
+    Isetp { cmp: Cmp, signed: bool, combine: BoolOp, dst: Pred, dst_inv: Pred, a: Src, b: Src, c: PredSrc },
+    // Float arithmetic on f32 bit patterns.
+    Fadd { dst: Reg, a: Src, b: Src },
+    Fmul { dst: Reg, a: Src, b: Src },
+    Ffma { dst: Reg, a: Src, b: Src, c: Src },
+    Fsetp { cmp: Cmp, combine: BoolOp, dst: Pred, dst_inv: Pred, a: Src, b: Src, c: PredSrc },
+    // Moves and bit operations.
+    Mov { dst: Reg, src: Src },
+    Sel { dst: Reg, a: Src, b: Src, p: PredSrc },
+    Lop { op: LogicOp, dst: Reg, a: Src, b: Src, invert_b: bool },
+    /// `LOP3.LUT d, a, b, c, lut`: any 3-input bitwise function given by its truth table.
+    Lop3 { dst: Reg, a: Src, b: Src, c: Src, lut: u8 },
+    Shl { dst: Reg, a: Src, b: Src },
+    Shr { dst: Reg, a: Src, b: Src, signed: bool },
+    S2r { dst: Reg, sr: SpecialReg },
+    /// `CS2R`: a 64-bit special register into a register pair (or 32 bits with `.32`).
+    Cs2r { dst: Reg, sr: SpecialReg, wide: bool },
+    // Memory.
+    Ld { dst: Reg, addr: Address, width: Width },
+    St { src: Reg, addr: Address, width: Width },
+    Nop,
+    /// `BAR.SYNC`: a block-wide barrier. With one warp, every non-exited lane must arrive together.
+    BarSync,
+    // Control flow: token stack (Fermi to Pascal).
+    Ssy { target: Pc },
+    /// `SYNC`: a NOP with the pop bit.
+    Sync,
+    /// `BRA`; with `.U` the branch is uniform: taken only when every active lane's guard holds.
+    Bra { target: Pc, uniform: bool },
+    Pbk { target: Pc },
+    Brk,
+    Pcnt { target: Pc },
+    Cont,
+    Cal { target: Pc },
+    Ret,
+    Exit,
+    // Control flow: convergence barriers (Volta and later).
+    Bssy { barrier: Barrier, target: Pc },
+    Bsync { barrier: Barrier },
+    Break { barrier: Barrier },
+    Warpsync { mask: Src },
+    Yield,
+}
+
+impl Op {
+    /// Operations that change control flow or the reconvergence state.
+    pub fn is_control(&self) -> bool {
+        matches!(
+            self,
+            Op::Ssy { .. }
+                | Op::Sync
+                | Op::Bra { .. }
+                | Op::Pbk { .. }
+                | Op::Brk
+                | Op::Pcnt { .. }
+                | Op::Cont
+                | Op::Cal { .. }
+                | Op::Ret
+                | Op::Exit
+                | Op::Bssy { .. }
+                | Op::Bsync { .. }
+                | Op::Break { .. }
+                | Op::Warpsync { .. }
+                | Op::Yield
+                | Op::BarSync
+        )
+    }
+
+    /// The code address an operation names, if any (branch, call, token or barrier target).
+    pub fn target(&self) -> Option<Pc> {
+        match *self {
+            Op::Ssy { target }
+            | Op::Bra { target, .. }
+            | Op::Pbk { target }
+            | Op::Pcnt { target }
+            | Op::Cal { target }
+            | Op::Bssy { target, .. } => Some(target),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! Register names: general registers, predicates, special registers, convergence barriers.
+
+use core::fmt;
+
+/// A general register `R0`..`R254`, or `RZ` (reads zero, writes are dropped).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Reg(pub u8);
+
+impl Reg {
+    pub const RZ: Reg = Reg(255);
+    pub fn is_zero(self) -> bool {
+        self == Reg::RZ
+    }
+}
+
+impl fmt::Display for Reg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_zero() {
+            f.write_str("RZ")
+        } else {
+            write!(f, "R{}", self.0)
+        }
+    }
+}
+
+/// A predicate register `P0`..`P6`, or `PT` (always true, writes are dropped).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Pred(pub u8);
+
+impl Pred {
+    pub const PT: Pred = Pred(7);
+    pub const COUNT: usize = 7;
+    pub fn is_true(self) -> bool {
+        self == Pred::PT
+    }
+}
+
+impl fmt::Display for Pred {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_true() {
+            f.write_str("PT")
+        } else {
+            write!(f, "P{}", self.0)
+        }
+    }
+}
+
+/// A predicate source operand, possibly negated (`!P1`, `!PT`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct PredSrc {
+    pub pred: Pred,
+    pub negated: bool,
+}
+
+impl PredSrc {
+    pub const TRUE: PredSrc = PredSrc { pred: Pred::PT, negated: false };
+}
+
+/// Special registers readable with `S2R` / `CS2R`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum SpecialReg {
+    /// `SR_TID.X`: the lane's thread index (one warp, so equal to the lane id).
+    TidX,
+    /// `SR_TID.Y`, `SR_TID.Z`, `SR_CTAID.*`: always 0 (one warp, one block).
+    Zero,
+    /// `SR_NTID.X`: the block size, which is the warp width here.
+    NtidX,
+    LaneId,
+    ClockLo,
+    ClockHi,
+    /// `SRZ`: zero, for `CS2R Rd, SRZ`.
+    Srz,
+}
+
+/// A convergence barrier register `B0`..`B15` (Volta and later).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Barrier(pub u8);
+
+impl Barrier {
+    pub const COUNT: usize = 16;
+}

@@ -1,0 +1,23 @@
+//! warpscope-core: a `no_std` emulator of one GPU warp and its branch-reconvergence hardware.
+//!
+//! Layers, inner to outer: `isa` (decoded instructions) and `asm` (listing text to a `Program`),
+//! `kernel` (the kernel-file format: headers with inputs), `cfg` and `analysis` (basic blocks,
+//! dominators, post-dominators, priorities), `machine` (lanes, registers, memory, the data path),
+//! `model` (reconvergence schemes behind one trait), `sim` (stepping, stop reasons, metrics, cost)
+//! and `timeline` (recorded steps with checkpoints, so `seek` is exact and fast).
+//! Nothing here does I/O, reads a clock or touches wasm or a DOM.
+#![no_std]
+#![forbid(unsafe_code)]
+
+extern crate alloc;
+#[cfg(test)]
+extern crate std;
+
+pub mod asm;
+pub mod cfg;
+pub mod diag;
+pub mod isa;
+pub mod program;
+
+pub use diag::{Diagnostic, Severity, Span};
+pub use program::Program;

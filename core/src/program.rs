@@ -1,0 +1,50 @@
+//! An assembled program: decoded instructions with their byte addresses and source lines.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::isa::{Instruction, Pc};
+
+#[derive(Clone, PartialEq, Debug, Default)]
+pub struct Program {
+    pub instrs: Vec<Instruction>,
+    /// The byte address of each instruction, strictly increasing (from `/*00e0*/` comments, or +8).
+    pub addrs: Vec<u32>,
+    /// The 1-based source line of each instruction.
+    pub lines: Vec<u32>,
+    /// Labels in definition order. A label after the last instruction names `Pc(len)`, the end.
+    pub labels: Vec<(String, Pc)>,
+}
+
+impl Program {
+    pub fn len(&self) -> usize {
+        self.instrs.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.instrs.is_empty()
+    }
+    pub fn get(&self, pc: Pc) -> Option<&Instruction> {
+        self.instrs.get(pc.index())
+    }
+    /// The byte address of `pc`; the end of the program is one instruction past the last.
+    pub fn addr(&self, pc: Pc) -> u32 {
+        match self.addrs.get(pc.index()) {
+            Some(a) => *a,
+            None => self.addrs.last().map_or(0, |a| a + 8),
+        }
+    }
+    /// The instruction at a byte address, or the end when the address is just past the last one.
+    pub fn pc_of_addr(&self, addr: u32) -> Option<Pc> {
+        match self.addrs.binary_search(&addr) {
+            Ok(i) => Some(Pc(i as u32)),
+            Err(i) if i == self.addrs.len() && self.addrs.last().map_or(addr == 0, |l| addr == l + 8) => Some(Pc(i as u32)),
+            Err(_) => None,
+        }
+    }
+    pub fn line(&self, pc: Pc) -> Option<u32> {
+        self.lines.get(pc.index()).copied()
+    }
+    pub fn label_at(&self, pc: Pc) -> Option<&str> {
+        self.labels.iter().find(|(_, p)| *p == pc).map(|(l, _)| l.as_str())
+    }
+}
