@@ -17,7 +17,10 @@ pub mod asm;
 pub mod cfg;
 pub mod diag;
 pub mod isa;
+pub mod machine;
+pub mod model;
 pub mod program;
+pub mod sim;
 
 pub use diag::{Diagnostic, Severity, Span};
 pub use program::Program;

@@ -1,0 +1,95 @@
+//! Global memory: named buffers of 32-bit words at 128-byte-aligned byte addresses.
+//! Any access outside a buffer, or not 4-byte aligned, is a fault, not a panic.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+/// The element type of a buffer, which decides how its initialiser's values are stored.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum ElemType {
+    I32,
+    U32,
+    F32,
+}
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Buffer {
+    pub name: String,
+    pub elem: ElemType,
+    /// Byte address of element 0.
+    pub base: u32,
+    pub len: u32,
+}
+
+/// Buffers start at this address, so a null or small address is never valid.
+pub const FIRST_BASE: u32 = 0x1000;
+/// Alignment and guard gap between buffers: one memory segment.
+pub const SEGMENT: u32 = 128;
+
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Memory {
+    pub buffers: Vec<Buffer>,
+    /// One vector per buffer, in the order of `buffers`.
+    pub words: Vec<Vec<u32>>,
+}
+
+impl Memory {
+    /// Adds a buffer after the last one, with a guard segment between, and returns its base.
+    pub fn add(&mut self, name: &str, elem: ElemType, data: Vec<u32>) -> u32 {
+        let base = match self.buffers.last() {
+            Some(b) => (b.base + b.len * 4).div_ceil(SEGMENT) * SEGMENT + SEGMENT,
+            None => FIRST_BASE,
+        };
+        self.buffers.push(Buffer { name: name.into(), elem, base, len: data.len() as u32 });
+        self.words.push(data);
+        base
+    }
+
+    fn locate(&self, addr: u32) -> Option<(usize, usize)> {
+        if addr % 4 != 0 {
+            return None;
+        }
+        self.buffers.iter().enumerate().find_map(|(k, b)| {
+            let end = b.base as u64 + b.len as u64 * 4;
+            ((addr as u64) >= b.base as u64 && (addr as u64) < end).then(|| (k, ((addr - b.base) / 4) as usize))
+        })
+    }
+
+    pub fn load(&self, addr: u32) -> Option<u32> {
+        self.locate(addr).map(|(k, i)| self.words[k][i])
+    }
+
+    pub fn store(&mut self, addr: u32, value: u32) -> Option<()> {
+        let (k, i) = self.locate(addr)?;
+        self.words[k][i] = value;
+        Some(())
+    }
+
+    pub fn buffer(&self, name: &str) -> Option<(&Buffer, &[u32])> {
+        let k = self.buffers.iter().position(|b| b.name == name)?;
+        Some((&self.buffers[k], &self.words[k]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+
+    #[test]
+    fn buffers_are_aligned_and_bounded() {
+        let mut m = Memory::default();
+        let a = m.add("a", ElemType::I32, vec![1, 2, 3]);
+        let b = m.add("b", ElemType::F32, vec![0; 40]);
+        assert_eq!(a, FIRST_BASE);
+        assert_eq!(b % SEGMENT, 0);
+        assert!(b >= a + 12 + SEGMENT);
+        assert_eq!(m.load(a + 8), Some(3));
+        assert_eq!(m.load(a + 12), None);
+        assert_eq!(m.load(a + 2), None);
+        assert_eq!(m.store(b + 4, 7), Some(()));
+        assert_eq!(m.buffer("b").unwrap().1[1], 7);
+    }
+}

@@ -1,0 +1,87 @@
+//! The warp's data: lanes, registers, predicates, global memory, exited lanes and the clock.
+//! Plain owned data, so a checkpoint is a clone. Control flow lives in `model`, not here.
+
+mod exec;
+mod lanes;
+mod memory;
+
+pub use exec::execute;
+pub use lanes::*;
+pub use memory::*;
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::isa::{Guard, Pred, Reg};
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Machine {
+    /// The warp width W (1..=64).
+    pub width: u32,
+    /// Registers stored per lane: the highest register the program or its inputs name, plus one.
+    pub nregs: u32,
+    /// Register-major: register `r` of lane `l` is at `r * width + l`.
+    pub regs: Vec<u32>,
+    /// One byte per lane; bit `k` is predicate `Pk`.
+    pub preds: Vec<u8>,
+    pub memory: Memory,
+    pub exited: LaneMask,
+    /// Cycles so far under the cost model; `S2R SR_CLOCKLO/HI` reads it.
+    pub clock: u64,
+}
+
+impl Machine {
+    pub fn new(width: u32, nregs: u32, memory: Memory) -> Machine {
+        let width = width.clamp(1, MAX_WARP);
+        Machine { width, nregs, regs: vec![0; (nregs * width) as usize], preds: vec![0; width as usize], memory, exited: LaneMask::EMPTY, clock: 0 }
+    }
+
+    pub fn all_lanes(&self) -> LaneMask {
+        LaneMask::full(self.width)
+    }
+
+    /// Lanes that have not exited.
+    pub fn live_lanes(&self) -> LaneMask {
+        self.all_lanes().without(self.exited)
+    }
+
+    #[inline]
+    pub fn reg(&self, lane: u32, r: Reg) -> u32 {
+        if r.is_zero() || r.0 as u32 >= self.nregs {
+            return 0;
+        }
+        self.regs[(r.0 as u32 * self.width + lane) as usize]
+    }
+
+    #[inline]
+    pub fn set_reg(&mut self, lane: u32, r: Reg, v: u32) {
+        if !r.is_zero() && (r.0 as u32) < self.nregs {
+            self.regs[(r.0 as u32 * self.width + lane) as usize] = v;
+        }
+    }
+
+    #[inline]
+    pub fn pred(&self, lane: u32, p: Pred) -> bool {
+        p.is_true() || self.preds[lane as usize] >> p.0 & 1 == 1
+    }
+
+    #[inline]
+    pub fn set_pred(&mut self, lane: u32, p: Pred, v: bool) {
+        if !p.is_true() {
+            let b = &mut self.preds[lane as usize];
+            *b = (*b & !(1 << p.0)) | ((v as u8) << p.0);
+        }
+    }
+
+    /// The lanes of `mask` whose guard holds (all of them without a guard).
+    pub fn guard_mask(&self, guard: Option<Guard>, mask: LaneMask) -> LaneMask {
+        let Some(g) = guard else { return mask };
+        let mut out = LaneMask::EMPTY;
+        for lane in mask.iter() {
+            if self.pred(lane, g.pred) != g.negated {
+                out = out.with(lane);
+            }
+        }
+        out
+    }
+}

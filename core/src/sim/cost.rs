@@ -1,0 +1,56 @@
+//! Cycle estimates from event counts, with the papers' measured presets.
+//!
+//! Bialas & Strzelecki fit 32 cycles per divergent branch on Kepler (26 on Maxwell), which covers
+//! the push, the carrier instruction and the pop, and about 84 (Maxwell: 176) cycles per spill
+//! plus fill, split evenly between the push that spills and the pop that fills (their Section
+//! IV-A measures about 40 and 42 on Kepler). The issue cost of ordinary instructions is not
+//! fitted by the paper; it is one cycle here, so differences between runs are exact.
+
+use crate::model::Effects;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct CostModel {
+    /// Cycles per warp instruction issued (carriers of DIV pops excepted: see `divergence`).
+    pub instruction: u32,
+    /// Cycles per divergent branch: its push, the carrier instruction and the pop.
+    pub divergence: u32,
+    /// Cycles per chunk spilled to memory.
+    pub spill: u32,
+    /// Cycles per chunk filled back from memory.
+    pub fill: u32,
+}
+
+impl CostModel {
+    pub const KEPLER: CostModel = CostModel { instruction: 1, divergence: 32, spill: 42, fill: 42 };
+    pub const MAXWELL: CostModel = CostModel { instruction: 1, divergence: 26, spill: 88, fill: 88 };
+    pub const PRESETS: &'static [(&'static str, CostModel)] = &[("kepler", CostModel::KEPLER), ("maxwell", CostModel::MAXWELL)];
+
+    pub fn preset(name: &str) -> Option<CostModel> {
+        CostModel::PRESETS.iter().find(|(n, _)| *n == name).map(|(_, c)| *c)
+    }
+
+    /// Sets one field by name (`instruction`, `divergence`, `spill`, `fill`); false if unknown.
+    pub fn set(&mut self, field: &str, value: u32) -> bool {
+        match field {
+            "instruction" => self.instruction = value,
+            "divergence" => self.divergence = value,
+            "spill" => self.spill = value,
+            "fill" => self.fill = value,
+            _ => return false,
+        }
+        true
+    }
+
+    /// Cycles one step costs.
+    pub fn cycles(&self, fx: &Effects) -> u64 {
+        let issue = if fx.div_carrier { 0 } else { self.instruction as u64 };
+        issue + fx.divergent as u64 * self.divergence as u64 + fx.spills as u64 * self.spill as u64 + fx.fills as u64 * self.fill as u64
+    }
+}
+
+impl Default for CostModel {
+    fn default() -> Self {
+        CostModel::KEPLER
+    }
+}

@@ -1,0 +1,230 @@
+//! Stepping a warp: the state that a checkpoint clones, stop reasons, run limits and seek.
+//!
+//! `Sim` owns the program, the current `WarpState` and the `Timeline`. Everything is
+//! deterministic (the clock is the cost model's cycle count), so `seek(t)` restores the nearest
+//! checkpoint and replays to step `t`, giving exactly the state of `t` single steps.
+
+mod cost;
+mod metrics;
+pub mod timeline;
+
+pub use cost::CostModel;
+pub use metrics::Metrics;
+pub use timeline::{event, StepRecord, Timeline};
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::isa::Pc;
+use crate::machine::Machine;
+use crate::model::{ControlError, Issued, ModelKind, ModelState, Reconvergence, StackConfig};
+use crate::program::Program;
+
+/// Where the warp is: still running, or ended for good.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Status {
+    Running,
+    Exited,
+    Deadlock { pc: Pc, message: String },
+    Fault { pc: Pc, message: String },
+}
+
+/// Why `run` returned.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum StopReason {
+    Exited,
+    Deadlock { pc: Pc, message: String },
+    Fault { pc: Pc, message: String },
+    /// The step limit (an endless loop, or a very long run) was reached.
+    StepLimit,
+    /// The warp is about to execute a breakpoint instruction.
+    Breakpoint(Pc),
+    /// A step had one of the requested events (`event::*` bits).
+    Event(u16),
+    /// The run's own step budget was used up.
+    Budget,
+}
+
+impl StopReason {
+    pub fn name(&self) -> &'static str {
+        match self {
+            StopReason::Exited => "exited",
+            StopReason::Deadlock { .. } => "deadlock",
+            StopReason::Fault { .. } => "fault",
+            StopReason::StepLimit => "step_limit",
+            StopReason::Breakpoint(_) => "breakpoint",
+            StopReason::Event(_) => "event",
+            StopReason::Budget => "budget",
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct SimConfig {
+    pub model: ModelKind,
+    pub cost: CostModel,
+    pub stack: StackConfig,
+    /// Total steps after which a run stops with `StepLimit`.
+    pub step_limit: u64,
+    /// Keep per-step records and checkpoints (off for pure throughput).
+    pub record: bool,
+}
+
+pub const DEFAULT_STEP_LIMIT: u64 = 10_000_000;
+
+impl Default for SimConfig {
+    fn default() -> Self {
+        SimConfig { model: ModelKind::Kepler, cost: CostModel::KEPLER, stack: StackConfig::default(), step_limit: DEFAULT_STEP_LIMIT, record: true }
+    }
+}
+
+/// Everything that changes as the warp runs: what a checkpoint clones.
+#[derive(Clone, PartialEq, Debug)]
+pub struct WarpState {
+    pub machine: Machine,
+    pub model: ModelState,
+    pub metrics: Metrics,
+    pub status: Status,
+}
+
+/// Limits for one `run` call.
+#[derive(Clone, Debug, Default)]
+pub struct RunLimits {
+    /// Stop after this many steps of this call.
+    pub max_steps: Option<u64>,
+    /// Stop before executing any of these (not before the first step of the call).
+    pub breakpoints: Vec<Pc>,
+    /// Stop after a step with any of these event bits.
+    pub stop_on: u16,
+}
+
+pub struct Sim {
+    program: Program,
+    config: SimConfig,
+    state: WarpState,
+    timeline: Timeline,
+}
+
+impl Sim {
+    pub fn new(program: Program, mut machine: Machine, config: SimConfig) -> Sim {
+        let model = ModelState::new(config.model, &program, &mut machine, config.stack);
+        let status = if model.finished() { Status::Exited } else { Status::Running };
+        let state = WarpState { machine, model, metrics: Metrics::new(program.len()), status };
+        let timeline = Timeline::new(state.clone(), config.record);
+        Sim { program, config, state, timeline }
+    }
+
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+    pub fn config(&self) -> &SimConfig {
+        &self.config
+    }
+    pub fn state(&self) -> &WarpState {
+        &self.state
+    }
+    pub fn timeline(&self) -> &Timeline {
+        &self.timeline
+    }
+    pub fn steps(&self) -> u64 {
+        self.state.metrics.steps
+    }
+
+    /// Executes one warp instruction. `None` when the warp has already ended.
+    pub fn step(&mut self) -> Option<Issued> {
+        if self.state.status != Status::Running {
+            return None;
+        }
+        let st = &mut self.state;
+        let pc = st.model.pc().unwrap_or_default();
+        match st.model.step(&self.program, &mut st.machine) {
+            Ok(issued) => {
+                let depth = st.model.depth();
+                let cycles = self.config.cost.cycles(&issued.effects);
+                st.machine.clock += cycles;
+                st.metrics.record(&issued, depth, cycles);
+                if st.model.finished() {
+                    st.status = Status::Exited;
+                }
+                self.timeline.after_step(StepRecord::new(&issued, depth), &self.state);
+                Some(issued)
+            }
+            Err(ControlError::Fault(message)) => {
+                st.status = Status::Fault { pc, message };
+                None
+            }
+            Err(ControlError::Deadlock(message)) => {
+                st.status = Status::Deadlock { pc, message };
+                None
+            }
+        }
+    }
+
+    fn terminal_reason(&self) -> Option<StopReason> {
+        match &self.state.status {
+            Status::Running => None,
+            Status::Exited => Some(StopReason::Exited),
+            Status::Deadlock { pc, message } => Some(StopReason::Deadlock { pc: *pc, message: message.clone() }),
+            Status::Fault { pc, message } => Some(StopReason::Fault { pc: *pc, message: message.clone() }),
+        }
+    }
+
+    /// Runs until the warp ends or a limit is hit.
+    pub fn run(&mut self, limits: &RunLimits) -> StopReason {
+        let start = self.steps();
+        loop {
+            if let Some(r) = self.terminal_reason() {
+                return r;
+            }
+            let done = self.steps() - start;
+            if self.steps() >= self.config.step_limit {
+                return StopReason::StepLimit;
+            }
+            if limits.max_steps.is_some_and(|m| done >= m) {
+                return StopReason::Budget;
+            }
+            if done > 0 && !limits.breakpoints.is_empty() {
+                if let Some(pc) = self.state.model.pc().filter(|pc| limits.breakpoints.contains(pc)) {
+                    return StopReason::Breakpoint(pc);
+                }
+            }
+            let Some(issued) = self.step() else { continue };
+            if limits.stop_on != 0 {
+                let events = StepRecord::new(&issued, 0).events & limits.stop_on;
+                if events != 0 {
+                    return StopReason::Event(events);
+                }
+            }
+        }
+    }
+
+    /// Runs to the end (or the step limit).
+    pub fn run_to_end(&mut self) -> StopReason {
+        self.run(&RunLimits::default())
+    }
+
+    /// Puts the warp in the state it had after `t` steps (clamped to the end of the run, as far
+    /// as it can go: replaying forward stops when the warp ends or at the step limit).
+    pub fn seek(&mut self, t: u64) {
+        if t < self.steps() || self.timeline.is_recording() {
+            let from = self.timeline.checkpoint_before(t);
+            if from.metrics.steps > self.steps() || t < self.steps() {
+                self.state = from.clone();
+            }
+        }
+        while self.steps() < t && self.steps() < self.config.step_limit {
+            if self.step().is_none() {
+                break;
+            }
+        }
+    }
+
+    /// One step back: the state after `steps - 1` steps.
+    pub fn step_back(&mut self) {
+        let t = self.steps().saturating_sub(1);
+        self.seek(t);
+    }
+}
+
+#[cfg(test)]
+mod tests;
