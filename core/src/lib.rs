@@ -13,14 +13,19 @@ extern crate alloc;
 #[cfg(test)]
 extern crate std;
 
+pub mod analysis;
 pub mod asm;
 pub mod cfg;
 pub mod diag;
 pub mod isa;
+pub mod kernel;
+pub mod launch;
 pub mod machine;
 pub mod model;
 pub mod program;
 pub mod sim;
+pub mod trace;
 
 pub use diag::{Diagnostic, Severity, Span};
+pub use launch::{launch, LaunchOptions};
 pub use program::Program;

@@ -21,6 +21,19 @@ use decode::{At, TargetRef};
 use line::{split_line, Piece};
 use operand::{parse_operand, Operand};
 
+/// Reads a register name (`R5`, `RZ`), for header lines.
+pub fn parse_register(s: &str) -> Option<crate::isa::Reg> {
+    operand::parse_reg(s)
+}
+
+/// Reads a predicate name (`P0`-`P6`, `PT`), for header lines.
+pub fn parse_predicate(s: &str) -> Option<Pred> {
+    match parse_operand(s) {
+        Ok(Operand::Pred { pred, negated: false }) => Some(pred),
+        _ => None,
+    }
+}
+
 /// Column (1-based, in characters) of a byte offset within a line.
 fn col_of(line: &str, byte: usize) -> u32 {
     line.get(..byte).map_or(1, |p| p.chars().count() as u32 + 1)

@@ -107,6 +107,7 @@ impl Reconvergence for TokenStackModel {
         let mut fx = Effects::default();
         let mut next = pc.next();
         let issued_mask;
+        let work;
         if instr.pop {
             let Some(t) = self.pop(m, &mut fx) else {
                 return Err(ControlError::Fault(format!("`{}` at {:#06x} pops an empty stack (no SSY or divergent branch before it)", instr.text, prog.addr(pc))));
@@ -114,11 +115,13 @@ impl Reconvergence for TokenStackModel {
             fx.reconverged = matches!(t.kind, TokenKind::Div | TokenKind::Sync);
             fx.div_carrier = t.kind == TokenKind::Div;
             issued_mask = self.active;
+            work = m.guard_mask(instr.guard, self.active);
             next = t.pc;
             execute(m, instr, self.active).map_err(ControlError::Fault)?;
         } else {
             issued_mask = self.active;
             let guarded = m.guard_mask(instr.guard, self.active);
+            work = if instr.op.is_control() { self.active } else { guarded };
             match instr.op {
                 Op::Ssy { target } => self.push(TokenKind::Sync, self.active, target, &mut fx),
                 Op::Pbk { target } => self.push(TokenKind::Break, self.active, target, &mut fx),
@@ -165,7 +168,7 @@ impl Reconvergence for TokenStackModel {
         }
         self.pc = next;
         self.settle(prog, m, &mut fx);
-        Ok(Issued { pc, mask: issued_mask, effects: fx })
+        Ok(Issued { pc, mask: issued_mask, work, effects: fx })
     }
 
     fn finished(&self) -> bool {

@@ -38,6 +38,8 @@ pub struct Issued {
     pub pc: Pc,
     /// The lanes that ran it (before its own guard).
     pub mask: LaneMask,
+    /// The lanes that did its work: those whose guard held (every active lane for control flow).
+    pub work: LaneMask,
     pub effects: Effects,
 }
 

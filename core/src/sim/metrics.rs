@@ -3,13 +3,14 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
+use crate::cfg::ProgramCfg;
 use crate::model::Issued;
 
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct Metrics {
     pub steps: u64,
     pub warp_instructions: u64,
-    /// Sum over warp instructions of the lanes that ran them.
+    /// Sum over warp instructions of the lanes that did their work (guard held).
     pub thread_instructions: u64,
     pub pushes: u64,
     pub pops: u64,
@@ -31,7 +32,7 @@ impl Metrics {
         let fx = &issued.effects;
         self.steps += 1;
         self.warp_instructions += 1;
-        self.thread_instructions += issued.mask.count() as u64;
+        self.thread_instructions += issued.work.count() as u64;
         self.pushes += fx.pushes as u64;
         self.pops += fx.pops as u64;
         self.spills += fx.spills as u64;
@@ -42,6 +43,11 @@ impl Metrics {
         if let Some(c) = self.instr_counts.get_mut(issued.pc.index()) {
             *c += 1;
         }
+    }
+
+    /// Executions of each block: how often its first instruction ran.
+    pub fn block_counts(&self, cfg: &ProgramCfg) -> Vec<u64> {
+        cfg.blocks.iter().map(|b| self.instr_counts.get(b.start.index()).copied().unwrap_or(0)).collect()
     }
 
     /// Active lanes over (W x warp instructions): 1.0 when no lane ever idles.

@@ -1,0 +1,117 @@
+//! Reading a kernel file and the options shared by every command, and printing diagnostics
+//! the way compilers do: `file:line:col: error: message`, the line, and a caret.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use warpscope_core::kernel::{parse_kernel, Kernel};
+use warpscope_core::model::{ModelKind, StackConfig};
+use warpscope_core::sim::{CostModel, Sim};
+use warpscope_core::{launch, Diagnostic, LaunchOptions};
+
+#[derive(Args, Clone)]
+pub struct Common {
+    /// The kernel file (SASS-style assembly with `//@` headers).
+    pub file: PathBuf,
+    /// Reconvergence model (default: the file's `//@ model`, else kepler).
+    #[arg(long)]
+    pub model: Option<String>,
+    /// Cost preset: kepler or maxwell (default: the file's `//@ preset`, else kepler).
+    #[arg(long)]
+    pub preset: Option<String>,
+    /// Override one cost: instruction, divergence, spill or fill cycles (`--cost spill=50`).
+    #[arg(long = "cost", value_name = "FIELD=CYCLES")]
+    pub costs: Vec<String>,
+    /// Set a param (`--set n=5`); repeatable.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub sets: Vec<String>,
+    /// On-chip stack entries before spilling (default 16).
+    #[arg(long)]
+    pub stack_capacity: Option<u32>,
+    /// Entries spilled or filled at a time (default 4).
+    #[arg(long)]
+    pub stack_chunk: Option<u32>,
+    /// Stop after this many steps (an endless loop never hangs).
+    #[arg(long, default_value_t = warpscope_core::sim::DEFAULT_STEP_LIMIT)]
+    pub step_limit: u64,
+}
+
+/// Prints diagnostics with the offending line and a caret under the span.
+pub fn render(path: &Path, text: &str, diags: &[Diagnostic]) -> String {
+    let mut out = String::new();
+    for d in diags {
+        let kind = if d.is_error() { "error" } else { "warning" };
+        if d.span.line == 0 {
+            out += &format!("{}: {kind}: {}\n", path.display(), d.message);
+            continue;
+        }
+        out += &format!("{}:{}:{}: {kind}: {}\n", path.display(), d.span.line, d.span.col, d.message);
+        if let Some(line) = text.lines().nth(d.span.line as usize - 1) {
+            let shown = line.replace('\t', " ");
+            let pad: String = " ".repeat(d.span.col.saturating_sub(1) as usize);
+            out += &format!("  {shown}\n  {pad}{}\n", "^".repeat(d.span.len.max(1) as usize));
+        }
+    }
+    out
+}
+
+pub fn read_kernel(path: &Path) -> Result<(String, Kernel), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let (kernel, diags) = parse_kernel(&text);
+    let shown = render(path, &text, &diags);
+    if diags.iter().any(Diagnostic::is_error) {
+        return Err(shown.trim_end().to_string());
+    }
+    eprint!("{shown}");
+    Ok((text, kernel))
+}
+
+fn parse_assignment(s: &str, what: &str) -> Result<(String, i64), String> {
+    let (name, value) = s.split_once('=').ok_or_else(|| format!("{what} `{s}`: expected NAME=VALUE"))?;
+    let v = value.trim().parse::<i64>().map_err(|_| format!("{what} `{s}`: `{value}` is not an integer"))?;
+    Ok((name.trim().to_string(), v))
+}
+
+impl Common {
+    pub fn options(&self) -> Result<LaunchOptions, String> {
+        let mut opts = LaunchOptions { step_limit: self.step_limit, ..LaunchOptions::default() };
+        if let Some(m) = &self.model {
+            let known: Vec<&str> = ModelKind::ALL.iter().map(|k| k.name()).collect();
+            opts.model = Some(ModelKind::from_name(m).ok_or_else(|| format!("unknown model `{m}` (known: {})", known.join(", ")))?);
+        }
+        if let Some(p) = &self.preset {
+            let known: Vec<&str> = CostModel::PRESETS.iter().map(|p| p.0).collect();
+            opts.cost = Some(CostModel::preset(p).ok_or_else(|| format!("unknown preset `{p}` (known: {})", known.join(", ")))?);
+        }
+        for c in &self.costs {
+            let (field, v) = parse_assignment(c, "--cost")?;
+            let v = u32::try_from(v).map_err(|_| format!("--cost `{c}`: cycles must be 0 or more"))?;
+            let cost = opts.cost.get_or_insert(CostModel::default());
+            if !cost.set(&field, v) {
+                return Err(format!("--cost `{c}`: unknown field `{field}` (known: instruction, divergence, spill, fill)"));
+            }
+        }
+        for s in &self.sets {
+            opts.params.push(parse_assignment(s, "--set")?);
+        }
+        if self.stack_capacity.is_some() || self.stack_chunk.is_some() {
+            let d = StackConfig::default();
+            let cfg = StackConfig { capacity: self.stack_capacity.unwrap_or(d.capacity), chunk: self.stack_chunk.unwrap_or(d.chunk) };
+            if cfg.capacity == 0 || cfg.chunk == 0 || cfg.chunk > cfg.capacity {
+                return Err(format!("stack capacity {} / chunk {}: both must be at least 1 and chunk at most capacity", cfg.capacity, cfg.chunk));
+            }
+            opts.stack = Some(cfg);
+        }
+        Ok(opts)
+    }
+}
+
+/// Reads the file and builds a simulator with the common options (and extra params).
+pub fn prepare(common: &Common, extra: &[(String, i64)], record: bool) -> Result<(Kernel, Sim), String> {
+    let (text, kernel) = read_kernel(&common.file)?;
+    let mut opts = common.options()?;
+    opts.params.extend_from_slice(extra);
+    opts.record = record;
+    let sim = launch(&kernel, &opts).map_err(|d| render(&common.file, &text, &d).trim_end().to_string())?;
+    Ok((kernel, sim))
+}

@@ -1,0 +1,74 @@
+//! `warpscope`: the command line over warpscope-core. Runs, traces, sweeps and inspects kernel
+//! files; every problem with the input is printed as a located diagnostic with a non-zero exit.
+
+mod cfg_cmd;
+mod load;
+mod report;
+mod sweep;
+mod trace;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use load::Common;
+
+#[derive(Parser)]
+#[command(name = "warpscope", version, about = "Step a GPU warp through a kernel under a reconvergence model")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a kernel to the end and print its metrics.
+    Run {
+        #[command(flatten)]
+        common: Common,
+        /// One JSON object: the metrics, stop_reason and block_counts.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print one line per step: pc, instruction, active mask and the stack after the step.
+    Trace {
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Run once per value of a param and print one metrics row per value.
+    Sweep {
+        #[command(flatten)]
+        common: Common,
+        /// The param and its range, inclusive: `n=0..31`.
+        #[arg(long, value_name = "NAME=A..B")]
+        param: String,
+        #[arg(long, conflicts_with = "csv")]
+        json: bool,
+        #[arg(long)]
+        csv: bool,
+    },
+    /// Print basic blocks, edges, immediate post-dominators and priorities.
+    Cfg {
+        /// The kernel file.
+        file: std::path::PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Run { common, json } => report::run(&common, json),
+        Command::Trace { common } => trace::trace(&common),
+        Command::Sweep { common, param, json, csv } => sweep::sweep(&common, &param, json, csv),
+        Command::Cfg { file, json } => cfg_cmd::cfg(&file, json),
+    };
+    match result {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("{message}");
+            ExitCode::from(1)
+        }
+    }
+}

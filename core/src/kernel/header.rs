@@ -1,0 +1,215 @@
+//! Reads the `//@` header lines of a kernel file and assembles the rest.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::expr::parse_expr;
+use super::{BufferDecl, InitTarget, Kernel, LocatedExpr, ParamDecl, RegInit};
+use crate::asm::assemble;
+use crate::diag::{Diagnostic, Span};
+use crate::isa::{Pred, Reg};
+use crate::machine::{ElemType, MAX_WARP};
+use crate::model::{ModelKind, StackConfig};
+use crate::sim::CostModel;
+
+pub const HEADERS: &[&str] = &["warp", "param", "reg", "buffer", "model", "preset", "stack", "title", "about"];
+/// Names every expression may use besides params and buffers.
+pub const RESERVED: &[&str] = &["t", "i", "W"];
+
+/// A header line being read: its number and text, for locating problems.
+struct Line<'a> {
+    no: u32,
+    text: &'a str,
+}
+
+impl<'a> Line<'a> {
+    /// Span of a sub-slice of this line's text.
+    fn span_of(&self, part: &str) -> Span {
+        let start = (part.as_ptr() as usize).saturating_sub(self.text.as_ptr() as usize).min(self.text.len());
+        let col = self.text[..start].chars().count() as u32 + 1;
+        Span::new(self.no, col, part.chars().count().max(1) as u32)
+    }
+    fn error(&self, part: &str, msg: impl Into<String>) -> Diagnostic {
+        Diagnostic::error(self.span_of(part), msg)
+    }
+    /// Parses an expression standing at `part`; errors are located inside it.
+    fn expr(&self, part: &str) -> Result<LocatedExpr, Diagnostic> {
+        let span = self.span_of(part);
+        match parse_expr(part) {
+            Ok(expr) => Ok(LocatedExpr { expr, span }),
+            Err(e) => {
+                let col = span.col + part.get(..e.offset).map_or(0, |p| p.chars().count() as u32);
+                Err(Diagnostic::error(Span::new(self.no, col, e.len.max(1) as u32), e.message))
+            }
+        }
+    }
+}
+
+fn is_ident(s: &str) -> bool {
+    let mut c = s.chars();
+    c.next().is_some_and(|f| f.is_ascii_alphabetic() || f == '_') && c.all(|x| x.is_ascii_alphanumeric() || x == '_')
+}
+
+/// Splits `lhs = rhs` at the first `=` that is not part of `==`, `<=`, `>=` or `!=`.
+fn split_assign(s: &str) -> Option<(&str, &str)> {
+    let b = s.as_bytes();
+    (0..b.len()).find(|&k| b[k] == b'=' && b.get(k + 1) != Some(&b'=') && (k == 0 || !b"=<>!".contains(&b[k - 1]))).map(|k| (&s[..k], &s[k + 1..]))
+}
+
+/// Checks names an expression uses: params declared so far, buffers (for registers), and the reserved ones allowed here.
+fn check_names(e: &LocatedExpr, k: &Kernel, allowed: &[&str], buffers_ok: bool) -> Option<Diagnostic> {
+    for name in e.expr.free_vars() {
+        let known = allowed.contains(&name.as_str()) || k.params.iter().any(|p| p.name == name) || (buffers_ok && k.buffers.iter().any(|b| b.name == name));
+        if !known {
+            let hint = if RESERVED.contains(&name.as_str()) { " here".to_string() } else { String::new() };
+            return Some(Diagnostic::error(e.span, format!("unknown name `{name}`{hint} (allowed: {}, declared params{})", allowed.join(", "), if buffers_ok { " and buffers" } else { "" })));
+        }
+    }
+    None
+}
+
+fn header(line: &Line, kw: &str, rest: &str, k: &mut Kernel) -> Result<(), Diagnostic> {
+    let rest_t = rest.trim();
+    match kw {
+        "warp" => {
+            let w: u32 = rest_t.parse().map_err(|_| line.error(rest_t, format!("`//@ warp` takes a width 1-{MAX_WARP}, found `{rest_t}`")))?;
+            if !(1..=MAX_WARP).contains(&w) {
+                return Err(line.error(rest_t, format!("warp width {w} is outside 1-{MAX_WARP}")));
+            }
+            k.warp = w;
+        }
+        "param" => {
+            let (name, value) = split_assign(rest_t).ok_or_else(|| line.error(rest_t, "expected `//@ param name = default`"))?;
+            let name = name.trim();
+            if !is_ident(name) || RESERVED.contains(&name) {
+                return Err(line.error(name, format!("`{name}` cannot be a param name (t, i and W are taken)")));
+            }
+            if k.params.iter().any(|p| p.name == name) {
+                return Err(line.error(name, format!("param `{name}` is declared twice")));
+            }
+            let default = line.expr(value.trim())?;
+            if let Some(d) = check_names(&default, k, &["W"], false) {
+                return Err(d);
+            }
+            k.params.push(ParamDecl { name: name.to_string(), default });
+        }
+        "reg" => {
+            let (target, value) = split_assign(rest_t).ok_or_else(|| line.error(rest_t, "expected `//@ reg R5 = expression`"))?;
+            let target_t = target.trim();
+            let t = if let Some(r) = crate::asm::parse_register(target_t) {
+                InitTarget::Reg(r)
+            } else if let Some(p) = crate::asm::parse_predicate(target_t) {
+                InitTarget::Pred(p)
+            } else {
+                return Err(line.error(target_t, format!("`{target_t}` is not a register (R0-R254) or predicate (P0-P6)")));
+            };
+            if matches!(t, InitTarget::Reg(Reg::RZ) | InitTarget::Pred(Pred::PT)) {
+                return Err(line.error(target_t, "RZ and PT cannot be initialised"));
+            }
+            let value = line.expr(value.trim())?;
+            if let Some(d) = check_names(&value, k, &["t", "W"], true) {
+                return Err(d);
+            }
+            k.regs.push(RegInit { target: t, value });
+        }
+        "buffer" => {
+            // name: type[len] (= init)?
+            let (name, spec) = rest_t.split_once(':').ok_or_else(|| line.error(rest_t, "expected `//@ buffer name: i32[len] = expression`"))?;
+            let name = name.trim();
+            if !is_ident(name) || RESERVED.contains(&name) {
+                return Err(line.error(name, format!("`{name}` cannot be a buffer name")));
+            }
+            if k.buffers.iter().any(|b| b.name == name) || k.params.iter().any(|p| p.name == name) {
+                return Err(line.error(name, format!("`{name}` is already declared")));
+            }
+            let (ty_len, init) = match split_assign(spec) {
+                Some((a, b)) => (a.trim(), Some(b.trim())),
+                None => (spec.trim(), None),
+            };
+            let open = ty_len.find('[').ok_or_else(|| line.error(ty_len, "expected a type and length like `i32[32]`"))?;
+            let ty = ty_len[..open].trim();
+            let elem = match ty {
+                "i32" | "int" => ElemType::I32,
+                "u32" | "unsigned" => ElemType::U32,
+                "f32" | "float" => ElemType::F32,
+                _ => return Err(line.error(ty, format!("unknown element type `{ty}` (known: i32, u32, f32)"))),
+            };
+            let len_txt = ty_len[open + 1..].strip_suffix(']').ok_or_else(|| line.error(ty_len, "expected `]` after the length"))?;
+            let len = line.expr(len_txt.trim())?;
+            if let Some(d) = check_names(&len, k, &["W"], false) {
+                return Err(d);
+            }
+            let init = match init {
+                Some(txt) => {
+                    let e = line.expr(txt)?;
+                    if let Some(d) = check_names(&e, k, &["i", "W"], false) {
+                        return Err(d);
+                    }
+                    Some(e)
+                }
+                None => None,
+            };
+            k.buffers.push(BufferDecl { name: name.to_string(), elem, len, init });
+        }
+        "model" => {
+            k.model = Some(ModelKind::from_name(rest_t).ok_or_else(|| {
+                let known: Vec<&str> = ModelKind::ALL.iter().map(|m| m.name()).collect();
+                line.error(rest_t, format!("unknown model `{rest_t}` (known: {})", known.join(", ")))
+            })?);
+        }
+        "preset" => {
+            if CostModel::preset(rest_t).is_none() {
+                let known: Vec<&str> = CostModel::PRESETS.iter().map(|p| p.0).collect();
+                return Err(line.error(rest_t, format!("unknown cost preset `{rest_t}` (known: {})", known.join(", "))));
+            }
+            k.preset = Some(rest_t.to_string());
+        }
+        "stack" => {
+            let mut cfg = StackConfig::default();
+            for item in rest_t.split_whitespace() {
+                let (key, v) = item.split_once('=').ok_or_else(|| line.error(item, "expected `capacity=N` or `chunk=N`"))?;
+                let v: u32 = v.parse().ok().filter(|v| (1..=4096).contains(v)).ok_or_else(|| line.error(item, format!("`{key}` must be a number 1-4096")))?;
+                match key {
+                    "capacity" => cfg.capacity = v,
+                    "chunk" => cfg.chunk = v,
+                    _ => return Err(line.error(key, format!("unknown stack setting `{key}` (known: capacity, chunk)"))),
+                }
+            }
+            if cfg.chunk > cfg.capacity {
+                return Err(line.error(rest_t, "the spill chunk cannot be larger than the stack capacity"));
+            }
+            k.stack = Some(cfg);
+        }
+        "title" => k.title = Some(rest_t.to_string()),
+        "about" => k.about.push(rest_t.to_string()),
+        _ => unreachable!("keyword checked by the caller"),
+    }
+    Ok(())
+}
+
+/// Parses a kernel file: its header lines, then the listing (header lines are comments to the assembler).
+pub fn parse_kernel(text: &str) -> (Kernel, Vec<Diagnostic>) {
+    let mut k = Kernel { warp: 32, ..Kernel::default() };
+    let mut diags = Vec::new();
+    for (idx, raw) in text.lines().enumerate() {
+        let Some(body) = raw.trim_start().strip_prefix("//@") else { continue };
+        let line = Line { no: idx as u32 + 1, text: raw };
+        let body_t = body.trim_start();
+        let kw_len = body_t.find(|c: char| c.is_whitespace()).unwrap_or(body_t.len());
+        let kw = &body_t[..kw_len];
+        if !HEADERS.contains(&kw) {
+            let shown = if kw.is_empty() { body_t } else { kw };
+            diags.push(line.error(if shown.is_empty() { raw.trim() } else { shown }, format!("unknown header `//@ {kw}` (known: {})", HEADERS.join(", "))));
+            continue;
+        }
+        if let Err(d) = header(&line, kw, &body_t[kw_len..], &mut k) {
+            diags.push(d);
+        }
+    }
+    let (program, asm_diags) = assemble(text);
+    k.program = program;
+    diags.extend(asm_diags);
+    diags.sort_by_key(|d| (d.span.line, d.span.col));
+    (k, diags)
+}

@@ -1,0 +1,181 @@
+//! Evaluates a kernel's inputs for given parameter values and builds the initial machine.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::expr::{Env, ExprError, Value};
+use super::{InitTarget, Kernel, LocatedExpr};
+use crate::diag::{Diagnostic, Span};
+use crate::machine::{ElemType, Machine, Memory};
+
+/// Largest buffer, in elements: keeps a typo like `i32[1e9]` from exhausting memory.
+pub const MAX_BUFFER_LEN: i64 = 1 << 20;
+
+/// A kernel ready to run: the machine with its inputs, and the parameter values used.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Instance {
+    pub machine: Machine,
+    pub params: Vec<(String, i64)>,
+}
+
+struct Vars<'a> {
+    params: &'a [(String, i64)],
+    buffers: &'a [(String, u32)],
+    lane: Option<i64>,
+    elem: Option<i64>,
+    width: i64,
+}
+
+impl Env for Vars<'_> {
+    fn lookup(&self, name: &str) -> Option<Value> {
+        match name {
+            "t" => self.lane.map(Value::Int),
+            "i" => self.elem.map(Value::Int),
+            "W" => Some(Value::Int(self.width)),
+            _ => self
+                .params
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| Value::Int(*v))
+                .or_else(|| self.buffers.iter().find(|(n, _)| n == name).map(|(_, b)| Value::Int(*b as i64))),
+        }
+    }
+}
+
+fn located(e: &LocatedExpr, err: ExprError, context: &str) -> Diagnostic {
+    let col = e.span.col + err.offset as u32;
+    Diagnostic::error(Span::new(e.span.line, col, err.len.max(1) as u32), format!("{}{}", context, err.message))
+}
+
+fn eval(e: &LocatedExpr, vars: &Vars, context: &str) -> Result<Value, Diagnostic> {
+    e.expr.eval(vars).map_err(|err| located(e, err, context))
+}
+
+fn eval_int(e: &LocatedExpr, vars: &Vars, what: &str) -> Result<i64, Diagnostic> {
+    match eval(e, vars, "")? {
+        Value::Int(v) => Ok(v),
+        Value::Float(_) => Err(Diagnostic::error(e.span, format!("{what} must be an integer, not a float"))),
+    }
+}
+
+fn store_bits(elem: ElemType, v: Value) -> u32 {
+    match (elem, v) {
+        (ElemType::F32, Value::Int(x)) => (x as f32).to_bits(),
+        (ElemType::F32, Value::Float(f)) => (f as f32).to_bits(),
+        (_, Value::Int(x)) => x as u32,
+        (_, Value::Float(f)) => f as i64 as u32,
+    }
+}
+
+/// The highest register a program or its inputs name, plus room for wide loads and `CS2R` pairs.
+fn registers_needed(k: &Kernel) -> u32 {
+    let mut max = 0u32;
+    let mut scan = |text: &str| {
+        let b = text.as_bytes();
+        for (pos, _) in text.match_indices('R') {
+            let before_ok = pos == 0 || !(b[pos - 1].is_ascii_alphanumeric() || b[pos - 1] == b'_');
+            let digits: String = text[pos + 1..].chars().take_while(|c| c.is_ascii_digit()).collect();
+            if before_ok && !digits.is_empty() {
+                if let Ok(n) = digits.parse::<u32>() {
+                    max = max.max(n.min(254));
+                }
+            }
+        }
+    };
+    k.program.instrs.iter().for_each(|i| scan(&i.text));
+    for r in &k.regs {
+        if let InitTarget::Reg(reg) = r.target {
+            max = max.max(reg.0 as u32);
+        }
+    }
+    (max + 4).min(255)
+}
+
+/// Evaluates params (defaults, with `overrides` applied), buffers and initial registers.
+pub fn instantiate(k: &Kernel, overrides: &[(String, i64)]) -> Result<Instance, Vec<Diagnostic>> {
+    let mut errors = Vec::new();
+    for (name, _) in overrides {
+        if !k.params.iter().any(|p| &p.name == name) {
+            let declared: Vec<&str> = k.param_names().collect();
+            let list = if declared.is_empty() { "none".to_string() } else { declared.join(", ") };
+            errors.push(Diagnostic::error(Span::default(), format!("unknown param `{name}` (declared: {list})")));
+        }
+    }
+    let width = k.warp as i64;
+    let mut params: Vec<(String, i64)> = Vec::new();
+    for p in &k.params {
+        let value = match overrides.iter().rev().find(|(n, _)| *n == p.name) {
+            Some((_, v)) => *v,
+            None => {
+                let vars = Vars { params: &params, buffers: &[], lane: None, elem: None, width };
+                match eval_int(&p.default, &vars, &format!("param `{}`", p.name)) {
+                    Ok(v) => v,
+                    Err(d) => {
+                        errors.push(d);
+                        0
+                    }
+                }
+            }
+        };
+        params.push((p.name.clone(), value));
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let mut memory = Memory::default();
+    let mut bases: Vec<(String, u32)> = Vec::new();
+    for b in &k.buffers {
+        let vars = Vars { params: &params, buffers: &[], lane: None, elem: None, width };
+        let len = match eval_int(&b.len, &vars, "a buffer length") {
+            Ok(n) if (0..=MAX_BUFFER_LEN).contains(&n) => n,
+            Ok(n) => {
+                errors.push(Diagnostic::error(b.len.span, format!("buffer `{}` has length {n}; lengths are 0-{MAX_BUFFER_LEN}", b.name)));
+                continue;
+            }
+            Err(d) => {
+                errors.push(d);
+                continue;
+            }
+        };
+        let mut data = Vec::with_capacity(len as usize);
+        for i in 0..len {
+            let v = match &b.init {
+                Some(e) => {
+                    let vars = Vars { params: &params, buffers: &[], lane: None, elem: Some(i), width };
+                    match eval(e, &vars, &format!("element i={i} of `{}`: ", b.name)) {
+                        Ok(v) => v,
+                        Err(d) => {
+                            errors.push(d);
+                            break;
+                        }
+                    }
+                }
+                None => Value::Int(0),
+            };
+            data.push(store_bits(b.elem, v));
+        }
+        bases.push((b.name.clone(), memory.add(&b.name, b.elem, data)));
+    }
+    let mut machine = Machine::new(k.warp, registers_needed(k), memory);
+    for r in &k.regs {
+        for lane in 0..k.warp {
+            let vars = Vars { params: &params, buffers: &bases, lane: Some(lane as i64), elem: None, width };
+            match eval(&r.value, &vars, &format!("lane t={lane}: ")) {
+                Ok(v) => match r.target {
+                    InitTarget::Reg(reg) => machine.set_reg(lane, reg, store_bits(if v.is_float() { ElemType::F32 } else { ElemType::I32 }, v)),
+                    InitTarget::Pred(p) => machine.set_pred(lane, p, v.as_f64() != 0.0),
+                },
+                Err(d) => {
+                    errors.push(d);
+                    break;
+                }
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(Instance { machine, params })
+    } else {
+        Err(errors)
+    }
+}

@@ -1,0 +1,85 @@
+//! The kernel-file format: a kernel's text with its inputs in `//@` header lines, one
+//! self-contained text used by the examples, the CLI, the tests and permalinks.
+//!
+//! ```text
+//! //@ warp 32
+//! //@ param n = 2
+//! //@ reg R5 = t < 32 - n ? 32 : 32 - (t - (31 - n))
+//! //@ buffer limits: i32[32] = i < 32 - n ? 32 : 32 - (i - (31 - n))
+//! //@ model kepler
+//! ```
+//! `parse_kernel` never fails: it returns the kernel and every diagnostic, located.
+//! `instantiate` evaluates the inputs for given parameter values and builds the machine.
+
+pub mod expr;
+mod header;
+mod instance;
+
+pub use header::parse_kernel;
+pub use instance::instantiate;
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::diag::Span;
+use crate::isa::{Pred, Reg};
+use crate::machine::ElemType;
+use crate::model::{ModelKind, StackConfig};
+use crate::program::Program;
+use expr::Expr;
+
+/// An expression from a header line, with where it starts in the file.
+#[derive(Clone, PartialEq, Debug)]
+pub struct LocatedExpr {
+    pub expr: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, PartialEq, Debug)]
+pub struct ParamDecl {
+    pub name: String,
+    pub default: LocatedExpr,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum InitTarget {
+    Reg(Reg),
+    Pred(Pred),
+}
+
+/// `//@ reg R5 = expr`: each lane's initial value, with `t` the lane index.
+#[derive(Clone, PartialEq, Debug)]
+pub struct RegInit {
+    pub target: InitTarget,
+    pub value: LocatedExpr,
+}
+
+/// `//@ buffer name: i32[len] = expr`: a global array, element `i` initialised by `expr`.
+#[derive(Clone, PartialEq, Debug)]
+pub struct BufferDecl {
+    pub name: String,
+    pub elem: ElemType,
+    pub len: LocatedExpr,
+    pub init: Option<LocatedExpr>,
+}
+
+#[derive(Clone, PartialEq, Debug, Default)]
+pub struct Kernel {
+    pub warp: u32,
+    pub params: Vec<ParamDecl>,
+    pub regs: Vec<RegInit>,
+    pub buffers: Vec<BufferDecl>,
+    pub model: Option<ModelKind>,
+    pub preset: Option<String>,
+    pub stack: Option<StackConfig>,
+    pub title: Option<String>,
+    pub about: Vec<String>,
+    pub program: Program,
+}
+
+impl Kernel {
+    /// The declared parameters with their default values (defaults that fail to evaluate are 0).
+    pub fn param_names(&self) -> impl Iterator<Item = &str> {
+        self.params.iter().map(|p| p.name.as_str())
+    }
+}

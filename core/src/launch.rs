@@ -1,0 +1,47 @@
+//! Puts a kernel and run options together into a ready `Sim`: the one entry point the CLI,
+//! the tests and the wasm facade share, so they choose models, presets and params alike.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::diag::Diagnostic;
+use crate::kernel::{instantiate, Kernel};
+use crate::model::{ModelKind, StackConfig};
+use crate::sim::{CostModel, Sim, SimConfig, DEFAULT_STEP_LIMIT};
+
+/// Choices made by the caller; `None` falls back to the kernel's header, then the default.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LaunchOptions {
+    pub model: Option<ModelKind>,
+    pub cost: Option<CostModel>,
+    pub stack: Option<StackConfig>,
+    pub params: Vec<(String, i64)>,
+    pub step_limit: u64,
+    pub record: bool,
+}
+
+impl Default for LaunchOptions {
+    fn default() -> Self {
+        LaunchOptions { model: None, cost: None, stack: None, params: Vec::new(), step_limit: DEFAULT_STEP_LIMIT, record: true }
+    }
+}
+
+impl LaunchOptions {
+    /// The configuration these options give for `kernel`.
+    pub fn config_for(&self, kernel: &Kernel) -> SimConfig {
+        let cost = self.cost.or_else(|| kernel.preset.as_deref().and_then(CostModel::preset)).unwrap_or_default();
+        SimConfig {
+            model: self.model.or(kernel.model).unwrap_or(ModelKind::Kepler),
+            cost,
+            stack: self.stack.or(kernel.stack).unwrap_or_default(),
+            step_limit: self.step_limit,
+            record: self.record,
+        }
+    }
+}
+
+/// A simulator for `kernel` with its inputs evaluated for `opts.params`.
+pub fn launch(kernel: &Kernel, opts: &LaunchOptions) -> Result<Sim, Vec<Diagnostic>> {
+    let instance = instantiate(kernel, &opts.params)?;
+    Ok(Sim::new(kernel.program.clone(), instance.machine, opts.config_for(kernel)))
+}

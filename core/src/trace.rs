@@ -1,0 +1,53 @@
+//! The text trace: one line per step with pc, instruction, the lanes that ran it (W binary
+//! digits, lane W-1 first so they read like the hex masks of the papers) and the stack after
+//! the step. Used by `warpscope trace` and by the golden tests, so both print the same thing.
+
+use alloc::format;
+use alloc::string::String;
+
+use crate::model::{Issued, Reconvergence, StackEntry};
+use crate::program::Program;
+use crate::sim::Sim;
+
+/// `SYNC 0xFFFFFFFF 0x0128 | DIV 0x80000000 0x0120`, bottom first; `*` marks spilled entries.
+pub fn stack_text(prog: &Program, entries: &[StackEntry], width: u32) -> String {
+    if entries.is_empty() {
+        return "-".into();
+    }
+    let mut s = String::new();
+    for (i, e) in entries.iter().enumerate() {
+        if i > 0 {
+            s += " | ";
+        }
+        s += &format!("{} {} {:#06x}{}", e.kind.name(), e.mask.hex(width), prog.addr(e.pc), if e.on_chip { "" } else { "*" });
+    }
+    s
+}
+
+/// The two header lines and the line for step 0 (the state before anything runs).
+pub fn header(sim: &Sim) -> String {
+    let w = sim.state().machine.width;
+    let wm = w as usize;
+    let stack = stack_text(sim.program(), &sim.state().model.stack(), w);
+    let mask = sim.state().model.active().bits(w);
+    format!(
+        "# mask: lane {} ... lane 0; stack: bottom | ... | top, after the step; * = spilled to memory\n{:>7}  {:<6}  {:<40}  {:<wm$}  stack\n{:>7}  {:<6}  {:<40}  {mask}  {stack}",
+        w - 1,
+        "step",
+        "pc",
+        "instruction",
+        "mask",
+        0,
+        "",
+        "(start)"
+    )
+}
+
+/// The line for the step just taken.
+pub fn step_line(sim: &Sim, issued: &Issued) -> String {
+    let prog = sim.program();
+    let w = sim.state().machine.width;
+    let text = prog.get(issued.pc).map_or("", |i| i.text.as_str());
+    let stack = stack_text(prog, &sim.state().model.stack(), w);
+    format!("{:>7}  {:#06x}  {:<40}  {}  {stack}", sim.steps(), prog.addr(issued.pc), text, issued.mask.bits(w))
+}

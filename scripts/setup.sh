@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Idempotent set-up shared by scripts/run.sh and scripts/test.sh: installs what is missing,
+# skips what is there. Today the project needs only a Rust toolchain; the browser app's
+# tools (wasm target, wasm-bindgen, Node packages, Chromium) join here when it lands.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v cargo >/dev/null 2>&1; then
+  if [ -x "$HOME/.cargo/bin/cargo" ]; then
+    export PATH="$HOME/.cargo/bin:$PATH"
+  else
+    echo "setup: installing Rust with rustup" >&2
+    curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal
+    export PATH="$HOME/.cargo/bin:$PATH"
+  fi
+fi
+cargo --version >/dev/null
