@@ -1,1 +1,170 @@
+//! Token-stack semantics beyond the paper's loops, stop reasons, and seek.
 
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::kernel::parse_kernel;
+use crate::machine::LaneMask;
+use crate::{launch, LaunchOptions};
+
+fn sim_with(src: &str, opts: LaunchOptions) -> Sim {
+    let (k, d) = parse_kernel(src);
+    assert!(d.is_empty(), "{d:?}");
+    launch(&k, &opts).expect("instantiate")
+}
+
+fn sim(src: &str) -> Sim {
+    sim_with(src, LaunchOptions::default())
+}
+
+fn reg(s: &Sim, lane: u32, r: u8) -> u32 {
+    s.state().machine.reg(lane, crate::isa::Reg(r))
+}
+
+#[test]
+fn if_else_runs_taken_side_first_and_reconverges() {
+    let src = "//@ warp 8\n//@ reg R0 = t\nISETP.LT.AND P0, PT, R0, 0x3, PT\nSSY X\n@P0 BRA THEN\nIADD R1, R1, 0x2\nSYNC\nTHEN: IADD R1, R1, 0x1\nSYNC\nX: IADD R2, R2, 0x1\nEXIT\n";
+    let mut s = sim(src);
+    let mut pcs = Vec::new();
+    while let Some(i) = s.step() {
+        pcs.push((i.pc.0, i.mask.0));
+    }
+    // Taken lanes 0-2 run THEN; its SYNC pops the DIV token and carries lanes 3-7 to the else side.
+    assert_eq!(pcs, vec![(0, 0xff), (1, 0xff), (2, 0xff), (5, 0x07), (6, 0xf8), (3, 0xf8), (4, 0xff), (7, 0xff), (8, 0xff)]);
+    assert_eq!(s.state().status, Status::Exited);
+    assert_eq!((reg(&s, 0, 1), reg(&s, 5, 1), reg(&s, 5, 2)), (1, 2, 1));
+    let m = &s.state().metrics;
+    assert_eq!((m.pushes, m.pops, m.divergent_branches, m.max_stack_depth), (2, 2, 1, 2));
+}
+
+#[test]
+fn break_parks_lanes_until_the_loop_ends() {
+    // Lane t leaves the loop after t+1 iterations through BRK; the rest loop until i = 4.
+    let src = "//@ warp 4\n//@ reg R0 = t\nPBK OUT\nL: IADD R1, R1, 0x1\nISETP.GT.AND P0, PT, R1, R0, PT\n@P0 BRK\nISETP.LT.AND P1, PT, R1, 0x4, PT\n@P1 BRA L\nBRK\nOUT: IADD R2, R1, 0x0\nEXIT\n";
+    let mut s = sim(src);
+    assert_eq!(s.run_to_end(), StopReason::Exited);
+    for t in 0..4 {
+        assert_eq!(reg(&s, t, 2), t + 1, "lane {t}");
+    }
+    assert!(s.state().model.stack().is_empty());
+}
+
+#[test]
+fn continue_and_call_return() {
+    let src = "//@ warp 2\n//@ reg R0 = t\nPCNT NEXT\n@P0 CONT\nIADD R1, R1, 0x10\nCONT\nNEXT: CAL F\nIADD R3, R3, 0x1\nEXIT\nF: IADD R2, R2, 0x5\nRET\n";
+    let (k, _) = parse_kernel(src);
+    let mut opts = LaunchOptions::default();
+    opts.params.clear();
+    let mut s = launch(&k, &opts).unwrap();
+    assert_eq!(s.run_to_end(), StopReason::Exited);
+    assert_eq!((reg(&s, 0, 1), reg(&s, 0, 2), reg(&s, 0, 3)), (0x10, 5, 1));
+}
+
+#[test]
+fn exit_removes_lanes_from_every_token() {
+    let src = "//@ warp 4\n//@ reg R0 = t\nISETP.LT.AND P0, PT, R0, 0x2, PT\nSSY X\n@P0 BRA A\nEXIT\nA: IADD R1, R1, 0x1\nSYNC\nX: IADD R2, R2, 0x1\nEXIT\n";
+    let mut s = sim(src);
+    assert_eq!(s.run_to_end(), StopReason::Exited);
+    assert_eq!(s.state().machine.exited, LaneMask(0xf));
+    assert_eq!((reg(&s, 0, 2), reg(&s, 3, 2)), (1, 0), "exited lanes never reach X");
+}
+
+#[test]
+fn barrier_in_divergent_code_is_a_deadlock_naming_lanes() {
+    let src = "//@ warp 4\n//@ reg R0 = t\nISETP.LT.AND P0, PT, R0, 0x2, PT\nSSY X\n@P0 BRA A\nNOP\nSYNC\nA: BAR.SYNC\nSYNC\nX: EXIT\n";
+    let mut s = sim(src);
+    match s.run_to_end() {
+        StopReason::Deadlock { pc, message } => {
+            assert_eq!(pc.0, 5);
+            assert!(message.contains("lanes 0-1 arrived") && message.contains("lanes 2-3"), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn pop_of_empty_stack_is_a_fault_not_a_panic() {
+    let mut s = sim("NOP.S\n");
+    assert!(matches!(s.run_to_end(), StopReason::Fault { .. }));
+    let mut s = sim("BRK\n");
+    assert!(matches!(s.run_to_end(), StopReason::Fault { message, .. } if message.contains("PBK")));
+}
+
+#[test]
+fn out_of_bounds_store_is_a_fault() {
+    let mut s = sim("//@ buffer a: i32[4]\n//@ reg R1 = a + 4 * t\nST [R1], R1\n");
+    match s.run_to_end() {
+        StopReason::Fault { message, .. } => assert!(message.contains("lane 4"), "{message}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn endless_loop_stops_at_the_step_limit() {
+    let opts = LaunchOptions { step_limit: 1000, ..LaunchOptions::default() };
+    let mut s = sim_with("L: BRA L\n", opts);
+    assert_eq!(s.run_to_end(), StopReason::StepLimit);
+    assert_eq!(s.steps(), 1000);
+}
+
+#[test]
+fn breakpoints_and_event_stops() {
+    let mut s = sim(include_str!("../../../examples/single_loop.sass"));
+    let limits = RunLimits { breakpoints: vec![crate::isa::Pc(9)], ..RunLimits::default() };
+    assert_eq!(s.run(&limits), StopReason::Breakpoint(crate::isa::Pc(9)));
+    let limits = RunLimits { stop_on: event::SPILL | event::DIVERGE, ..RunLimits::default() };
+    let mut s = sim(include_str!("../../../examples/single_loop.sass"));
+    assert_eq!(s.run(&limits), StopReason::Event(event::DIVERGE));
+}
+
+fn double_loop(n: i64, record: bool) -> Sim {
+    let opts = LaunchOptions { params: vec![(String::from("n"), n)], record, ..LaunchOptions::default() };
+    sim_with(include_str!("../../../examples/double_loop.sass"), opts)
+}
+
+#[test]
+fn run_to_end_seek_back_and_rerun_is_identical() {
+    let mut s = double_loop(20, true);
+    s.run_to_end();
+    let end = s.state().clone();
+    let records = s.timeline().records().to_vec();
+    s.seek(1234);
+    assert_eq!(s.steps(), 1234);
+    s.run_to_end();
+    assert_eq!(*s.state(), end);
+    assert_eq!(s.timeline().records(), &records[..]);
+    s.seek(0);
+    s.run_to_end();
+    assert_eq!(*s.state(), end);
+}
+
+#[test]
+fn step_back_undoes_one_step() {
+    let mut s = double_loop(3, true);
+    s.seek(500);
+    let before = s.state().clone();
+    s.step();
+    s.step_back();
+    assert_eq!(*s.state(), before);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    /// seek(t) gives exactly the state of t single steps, from any position and in any order.
+    #[test]
+    fn seek_equals_single_steps(ts in proptest::collection::vec(0u64..5200, 1..4), record in any::<bool>()) {
+        let mut seeker = double_loop(7, record);
+        for t in ts {
+            seeker.seek(t);
+            let mut stepper = double_loop(7, false);
+            for _ in 0..t {
+                if stepper.step().is_none() { break; }
+            }
+            prop_assert_eq!(seeker.state(), stepper.state());
+        }
+    }
+}
