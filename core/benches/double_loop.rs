@@ -1,1 +1,46 @@
-fn main() {}
+//! Throughput of the token-stack model on the paper's double loop at n = 31 (the longest run
+//! of the Table I patterns), with the timeline recording on and off. Reported as warp
+//! instructions per second (criterion's elements/s).
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use warpscope_core::kernel::parse_kernel;
+use warpscope_core::sim::StopReason;
+use warpscope_core::{launch, LaunchOptions};
+
+const DOUBLE: &str = include_str!("../../examples/double_loop.sass");
+
+fn bench(c: &mut Criterion) {
+    let (kernel, diags) = parse_kernel(DOUBLE);
+    assert!(diags.is_empty());
+    let opts = |record| LaunchOptions { params: vec![("n".into(), 31)], record, ..LaunchOptions::default() };
+    let mut probe = launch(&kernel, &opts(false)).unwrap();
+    assert_eq!(probe.run_to_end(), StopReason::Exited);
+    let instructions = probe.state().metrics.warp_instructions;
+
+    let mut group = c.benchmark_group("double_loop_n31");
+    group.throughput(Throughput::Elements(instructions));
+    for (name, record) in [("recording", true), ("no_recording", false)] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let mut sim = launch(&kernel, &opts(record)).unwrap();
+                sim.run_to_end()
+            })
+        });
+    }
+    group.finish();
+
+    // Seeking back into a recorded run: nearest checkpoint, then replay.
+    let mut recorded = launch(&kernel, &opts(true)).unwrap();
+    recorded.run_to_end();
+    let end = recorded.steps();
+    c.bench_function("double_loop_n31/seek_random", |b| {
+        let mut t = 1u64;
+        b.iter(|| {
+            t = (t * 6364136223846793005 + 1442695040888963407) % end.max(1);
+            recorded.seek(t);
+        })
+    });
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

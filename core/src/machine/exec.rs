@@ -4,37 +4,124 @@
 use alloc::format;
 use alloc::string::String;
 
-use super::{LaneMask, Machine};
+use super::{LaneMask, Machine, MAX_WARP};
 use crate::isa::*;
 
+/// Values of one operand across all lanes of the warp.
+type Lanes = [u32; MAX_WARP as usize];
+
+/// Reads a source for every lane: register rows are contiguous (register-major), so this is a
+/// copy, and the arithmetic below runs over plain arrays the compiler can vectorise.
 #[inline]
-fn int(m: &Machine, lane: u32, s: Src) -> u32 {
+fn gather(m: &Machine, s: Src, out: &mut Lanes) {
+    let w = m.width as usize;
     match s {
+        Src::Imm(v) => out[..w].fill(v),
         Src::Reg { reg, negated } => {
-            let v = m.reg(lane, reg);
+            if reg.is_zero() || reg.0 as u32 >= m.nregs {
+                out[..w].fill(0);
+                return;
+            }
+            let base = reg.0 as usize * w;
+            out[..w].copy_from_slice(&m.regs[base..base + w]);
             if negated {
-                v.wrapping_neg()
-            } else {
-                v
+                out[..w].iter_mut().for_each(|x| *x = x.wrapping_neg());
             }
         }
-        Src::Imm(v) => v,
+    }
+}
+
+/// Like `gather`, for float operands: negation flips the sign bit.
+#[inline]
+fn gather_f(m: &Machine, s: Src, out: &mut Lanes) {
+    match s {
+        Src::Reg { reg, negated: true } => {
+            gather(m, Src::reg(reg), out);
+            out.iter_mut().for_each(|x| *x ^= 0x8000_0000);
+        }
+        other => gather(m, other, out),
+    }
+}
+
+/// Writes `vals` to `dst` in the lanes of `lanes` only.
+#[inline]
+fn scatter(m: &mut Machine, dst: Reg, lanes: LaneMask, vals: &Lanes) {
+    if dst.is_zero() || dst.0 as u32 >= m.nregs {
+        return;
+    }
+    let w = m.width as usize;
+    let row = &mut m.regs[dst.0 as usize * w..(dst.0 as usize + 1) * w];
+    if lanes == LaneMask::full(w as u32) {
+        row.copy_from_slice(&vals[..w]);
+    } else {
+        for (i, r) in row.iter_mut().enumerate() {
+            if lanes.0 >> i & 1 == 1 {
+                *r = vals[i];
+            }
+        }
     }
 }
 
 #[inline]
-fn float(m: &Machine, lane: u32, s: Src) -> f32 {
-    match s {
-        Src::Reg { reg, negated } => {
-            let v = f32::from_bits(m.reg(lane, reg));
-            if negated {
-                -v
-            } else {
-                v
-            }
-        }
-        Src::Imm(v) => f32::from_bits(v),
+fn map2(m: &mut Machine, lanes: LaneMask, dst: Reg, a: Src, b: Src, float: bool, f: impl Fn(u32, u32) -> u32) {
+    let (mut x, mut y) = ([0u32; MAX_WARP as usize], [0u32; MAX_WARP as usize]);
+    let read = if float { gather_f } else { gather };
+    read(m, a, &mut x);
+    read(m, b, &mut y);
+    let w = m.width as usize;
+    for (xi, yi) in x[..w].iter_mut().zip(y[..w].iter()) {
+        *xi = f(*xi, *yi);
     }
+    scatter(m, dst, lanes, &x);
+}
+
+#[inline]
+#[allow(clippy::too_many_arguments)]
+fn map3(m: &mut Machine, lanes: LaneMask, dst: Reg, a: Src, b: Src, c: Src, float: bool, f: impl Fn(u32, u32, u32) -> u32) {
+    let (mut x, mut y, mut z) = ([0u32; MAX_WARP as usize], [0u32; MAX_WARP as usize], [0u32; MAX_WARP as usize]);
+    let read = if float { gather_f } else { gather };
+    read(m, a, &mut x);
+    read(m, b, &mut y);
+    read(m, c, &mut z);
+    for i in 0..m.width as usize {
+        x[i] = f(x[i], y[i], z[i]);
+    }
+    scatter(m, dst, lanes, &x);
+}
+
+/// Sets `dst` to `result op c` and `dst_inv` to `!result op c` in the lanes of `lanes`.
+fn set_preds(m: &mut Machine, lanes: LaneMask, result: LaneMask, op: BoolOp, dst: Pred, dst_inv: Pred, c: PredSrc) {
+    let c_mask = m.guard_mask(Some(Guard { pred: c.pred, negated: c.negated }), lanes);
+    let all = m.all_lanes();
+    let combine_mask = |r: LaneMask| match op {
+        BoolOp::And => r & c_mask,
+        BoolOp::Or => r | c_mask,
+        BoolOp::Xor => LaneMask(r.0 ^ c_mask.0),
+    };
+    for (p, r) in [(dst, result), (dst_inv, all.without(result))] {
+        if !p.is_true() {
+            let slot = &mut m.preds[p.0 as usize];
+            *slot = slot.without(lanes) | (combine_mask(r) & lanes);
+        }
+    }
+}
+
+/// The lanes where `test` holds for the two operands.
+fn compare_lanes(m: &Machine, a: Src, b: Src, float: bool, test: impl Fn(u32, u32) -> bool) -> LaneMask {
+    let (mut x, mut y) = ([0u32; MAX_WARP as usize], [0u32; MAX_WARP as usize]);
+    let read = if float { gather_f } else { gather };
+    read(m, a, &mut x);
+    read(m, b, &mut y);
+    let mut bits = 0u64;
+    for i in 0..m.width as usize {
+        bits |= (test(x[i], y[i]) as u64) << i;
+    }
+    LaneMask(bits)
+}
+
+#[inline]
+fn fl(x: u32) -> f32 {
+    f32::from_bits(x)
 }
 
 fn compare<T: PartialOrd>(cmp: Cmp, a: T, b: T) -> bool {
@@ -50,13 +137,6 @@ fn compare<T: PartialOrd>(cmp: Cmp, a: T, b: T) -> bool {
     }
 }
 
-fn combine(op: BoolOp, a: bool, b: bool) -> bool {
-    match op {
-        BoolOp::And => a && b,
-        BoolOp::Or => a || b,
-        BoolOp::Xor => a != b,
-    }
-}
 
 /// Runs `f` for each lane, with a fast path for the common all-lanes-from-zero mask.
 #[inline]
@@ -113,89 +193,45 @@ pub fn execute(m: &mut Machine, instr: &Instruction, mask: LaneMask) -> Result<(
         return Ok(());
     }
     match instr.op {
-        Op::Iadd { dst, a, b } => each_lane(lanes, |l| {
-            let v = int(m, l, a).wrapping_add(int(m, l, b));
-            m.set_reg(l, dst, v)
-        }),
-        Op::Iadd3 { dst, a, b, c } => each_lane(lanes, |l| {
-            let v = int(m, l, a).wrapping_add(int(m, l, b)).wrapping_add(int(m, l, c));
-            m.set_reg(l, dst, v)
-        }),
-        Op::Iscadd { dst, a, b, shift } => each_lane(lanes, |l| {
-            let v = (int(m, l, a) << shift).wrapping_add(int(m, l, b));
-            m.set_reg(l, dst, v)
-        }),
-        Op::Imul { dst, a, b, hi, signed } => each_lane(lanes, |l| {
-            let v = mul(int(m, l, a), int(m, l, b), hi, signed);
-            m.set_reg(l, dst, v)
-        }),
-        Op::Imad { dst, a, b, c, hi, signed } => each_lane(lanes, |l| {
-            let v = mul(int(m, l, a), int(m, l, b), hi, signed).wrapping_add(int(m, l, c));
-            m.set_reg(l, dst, v)
-        }),
-        Op::Isetp { cmp, signed, combine: op, dst, dst_inv, a, b, c } => each_lane(lanes, |l| {
-            let (x, y) = (int(m, l, a), int(m, l, b));
-            let r = if signed { compare(cmp, x as i32, y as i32) } else { compare(cmp, x, y) };
-            let cv = m.pred(l, c.pred) != c.negated;
-            m.set_pred(l, dst, combine(op, r, cv));
-            m.set_pred(l, dst_inv, combine(op, !r, cv));
-        }),
-        Op::Fsetp { cmp, combine: op, dst, dst_inv, a, b, c } => each_lane(lanes, |l| {
-            let r = compare(cmp, float(m, l, a), float(m, l, b));
-            let cv = m.pred(l, c.pred) != c.negated;
-            m.set_pred(l, dst, combine(op, r, cv));
-            m.set_pred(l, dst_inv, combine(op, !r, cv));
-        }),
-        Op::Fadd { dst, a, b } => each_lane(lanes, |l| {
-            let v = float(m, l, a) + float(m, l, b);
-            m.set_reg(l, dst, v.to_bits())
-        }),
-        Op::Fmul { dst, a, b } => each_lane(lanes, |l| {
-            let v = float(m, l, a) * float(m, l, b);
-            m.set_reg(l, dst, v.to_bits())
-        }),
+        Op::Iadd { dst, a, b } => map2(m, lanes, dst, a, b, false, u32::wrapping_add),
+        Op::Iadd3 { dst, a, b, c } => map3(m, lanes, dst, a, b, c, false, |x, y, z| x.wrapping_add(y).wrapping_add(z)),
+        Op::Iscadd { dst, a, b, shift } => map2(m, lanes, dst, a, b, false, |x, y| (x << shift).wrapping_add(y)),
+        Op::Imul { dst, a, b, hi, signed } => map2(m, lanes, dst, a, b, false, |x, y| mul(x, y, hi, signed)),
+        Op::Imad { dst, a, b, c, hi, signed } => map3(m, lanes, dst, a, b, c, false, |x, y, z| mul(x, y, hi, signed).wrapping_add(z)),
+        Op::Isetp { cmp, signed, combine: op, dst, dst_inv, a, b, c } => {
+            let r = if signed { compare_lanes(m, a, b, false, |x, y| compare(cmp, x as i32, y as i32)) } else { compare_lanes(m, a, b, false, |x, y| compare(cmp, x, y)) };
+            set_preds(m, lanes, r, op, dst, dst_inv, c);
+        }
+        Op::Fsetp { cmp, combine: op, dst, dst_inv, a, b, c } => {
+            let r = compare_lanes(m, a, b, true, |x, y| compare(cmp, fl(x), fl(y)));
+            set_preds(m, lanes, r, op, dst, dst_inv, c);
+        }
+        Op::Fadd { dst, a, b } => map2(m, lanes, dst, a, b, true, |x, y| (fl(x) + fl(y)).to_bits()),
+        Op::Fmul { dst, a, b } => map2(m, lanes, dst, a, b, true, |x, y| (fl(x) * fl(y)).to_bits()),
         // Not fused: `core` has no fma without libm; the rounding difference does not matter here.
-        Op::Ffma { dst, a, b, c } => each_lane(lanes, |l| {
-            let v = float(m, l, a) * float(m, l, b) + float(m, l, c);
-            m.set_reg(l, dst, v.to_bits())
-        }),
-        Op::Mov { dst, src } => each_lane(lanes, |l| {
-            let v = int(m, l, src);
-            m.set_reg(l, dst, v)
-        }),
-        Op::Sel { dst, a, b, p } => each_lane(lanes, |l| {
-            let v = if m.pred(l, p.pred) != p.negated { int(m, l, a) } else { int(m, l, b) };
-            m.set_reg(l, dst, v)
-        }),
-        Op::Lop { op, dst, a, b, invert_b } => each_lane(lanes, |l| {
-            let x = int(m, l, a);
-            let y = if invert_b { !int(m, l, b) } else { int(m, l, b) };
-            let v = match op {
+        Op::Ffma { dst, a, b, c } => map3(m, lanes, dst, a, b, c, true, |x, y, z| (fl(x) * fl(y) + fl(z)).to_bits()),
+        Op::Mov { dst, src } => map2(m, lanes, dst, src, Src::Imm(0), false, |x, _| x),
+        Op::Sel { dst, a, b, p } => {
+            let chosen = m.guard_mask(Some(Guard { pred: p.pred, negated: p.negated }), lanes);
+            map2(m, chosen, dst, a, b, false, |x, _| x);
+            map2(m, lanes.without(chosen), dst, a, b, false, |_, y| y);
+        }
+        Op::Lop { op, dst, a, b, invert_b } => map2(m, lanes, dst, a, b, false, |x, y| {
+            let y = if invert_b { !y } else { y };
+            match op {
                 LogicOp::And => x & y,
                 LogicOp::Or => x | y,
                 LogicOp::Xor => x ^ y,
                 LogicOp::PassB => y,
-            };
-            m.set_reg(l, dst, v)
+            }
         }),
-        Op::Lop3 { dst, a, b, c, lut } => each_lane(lanes, |l| {
-            let v = lut3(lut, int(m, l, a), int(m, l, b), int(m, l, c));
-            m.set_reg(l, dst, v)
-        }),
-        Op::Shl { dst, a, b } => each_lane(lanes, |l| {
-            let s = int(m, l, b);
-            let v = if s >= 32 { 0 } else { int(m, l, a) << s };
-            m.set_reg(l, dst, v)
-        }),
-        Op::Shr { dst, a, b, signed } => each_lane(lanes, |l| {
-            let (x, s) = (int(m, l, a), int(m, l, b).min(32));
-            let v = match (signed, s) {
-                (true, 32) => ((x as i32) >> 31) as u32,
-                (true, s) => ((x as i32) >> s) as u32,
-                (false, 32) => 0,
-                (false, s) => x >> s,
-            };
-            m.set_reg(l, dst, v)
+        Op::Lop3 { dst, a, b, c, lut } => map3(m, lanes, dst, a, b, c, false, |x, y, z| lut3(lut, x, y, z)),
+        Op::Shl { dst, a, b } => map2(m, lanes, dst, a, b, false, |x, s| if s >= 32 { 0 } else { x << s }),
+        Op::Shr { dst, a, b, signed } => map2(m, lanes, dst, a, b, false, |x, s| match (signed, s.min(32)) {
+            (true, 32) => ((x as i32) >> 31) as u32,
+            (true, s) => ((x as i32) >> s) as u32,
+            (false, 32) => 0,
+            (false, s) => x >> s,
         }),
         Op::S2r { dst, sr } => each_lane(lanes, |l| {
             let v = special(m, l, sr).0;

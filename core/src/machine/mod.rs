@@ -22,8 +22,8 @@ pub struct Machine {
     pub nregs: u32,
     /// Register-major: register `r` of lane `l` is at `r * width + l`.
     pub regs: Vec<u32>,
-    /// One byte per lane; bit `k` is predicate `Pk`.
-    pub preds: Vec<u8>,
+    /// One lane mask per predicate register `P0`..`P6`: a guard is a single AND.
+    pub preds: [LaneMask; Pred::COUNT],
     pub memory: Memory,
     pub exited: LaneMask,
     /// Cycles so far under the cost model; `S2R SR_CLOCKLO/HI` reads it.
@@ -33,7 +33,7 @@ pub struct Machine {
 impl Machine {
     pub fn new(width: u32, nregs: u32, memory: Memory) -> Machine {
         let width = width.clamp(1, MAX_WARP);
-        Machine { width, nregs, regs: vec![0; (nregs * width) as usize], preds: vec![0; width as usize], memory, exited: LaneMask::EMPTY, clock: 0 }
+        Machine { width, nregs, regs: vec![0; (nregs * width) as usize], preds: [LaneMask::EMPTY; Pred::COUNT], memory, exited: LaneMask::EMPTY, clock: 0 }
     }
 
     pub fn all_lanes(&self) -> LaneMask {
@@ -62,26 +62,25 @@ impl Machine {
 
     #[inline]
     pub fn pred(&self, lane: u32, p: Pred) -> bool {
-        p.is_true() || self.preds[lane as usize] >> p.0 & 1 == 1
+        p.is_true() || self.preds[p.0 as usize].contains(lane)
     }
 
     #[inline]
     pub fn set_pred(&mut self, lane: u32, p: Pred, v: bool) {
         if !p.is_true() {
-            let b = &mut self.preds[lane as usize];
-            *b = (*b & !(1 << p.0)) | ((v as u8) << p.0);
+            let m = &mut self.preds[p.0 as usize];
+            *m = if v { m.with(lane) } else { m.without(LaneMask::lane(lane)) };
         }
     }
 
     /// The lanes of `mask` whose guard holds (all of them without a guard).
     pub fn guard_mask(&self, guard: Option<Guard>, mask: LaneMask) -> LaneMask {
         let Some(g) = guard else { return mask };
-        let mut out = LaneMask::EMPTY;
-        for lane in mask.iter() {
-            if self.pred(lane, g.pred) != g.negated {
-                out = out.with(lane);
-            }
+        let holds = if g.pred.is_true() { mask } else { self.preds[g.pred.0 as usize] };
+        if g.negated {
+            mask.without(holds)
+        } else {
+            mask & holds
         }
-        out
     }
 }

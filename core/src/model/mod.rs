@@ -130,10 +130,14 @@ impl Reconvergence for ModelState {
         }
     }
     fn finished(&self) -> bool {
-        self.inner().finished()
+        match self {
+            ModelState::Kepler(s) => s.finished(),
+        }
     }
     fn pc(&self) -> Option<Pc> {
-        self.inner().pc()
+        match self {
+            ModelState::Kepler(s) => s.pc(),
+        }
     }
     fn active(&self) -> LaneMask {
         self.inner().active()
@@ -142,6 +146,8 @@ impl Reconvergence for ModelState {
         self.inner().stack()
     }
     fn depth(&self) -> usize {
-        self.inner().depth()
+        match self {
+            ModelState::Kepler(s) => s.depth(),
+        }
     }
 }

@@ -146,7 +146,7 @@ impl Sim {
                 if st.model.finished() {
                     st.status = Status::Exited;
                 }
-                self.timeline.after_step(StepRecord::new(&issued, depth), &self.state);
+                self.timeline.after_step(&issued, depth, &self.state);
                 Some(issued)
             }
             Err(ControlError::Fault(message)) => {

@@ -81,10 +81,14 @@ impl Timeline {
     }
 
     /// Called after the step that brought the warp to `state` (so `state.metrics.steps >= 1`).
-    pub fn after_step(&mut self, record: StepRecord, state: &WarpState) {
-        if !self.recording {
-            return;
+    #[inline]
+    pub fn after_step(&mut self, issued: &Issued, depth: usize, state: &WarpState) {
+        if self.recording {
+            self.record(StepRecord::new(issued, depth), state);
         }
+    }
+
+    fn record(&mut self, record: StepRecord, state: &WarpState) {
         let step = state.metrics.steps;
         if step as usize == self.records.len() + 1 {
             self.records.push(record);
