@@ -56,8 +56,6 @@ pub struct ByteSpan { pub offset: usize, pub len: usize }
 /// The smallest span covering `a` and a later `b`.
 fn join(a: ByteSpan, b: ByteSpan) -> ByteSpan { ByteSpan { offset: a.offset, len: (b.offset + b.len).saturating_sub(a.offset) } }
 
-/// 1-based column (in characters) of a byte offset, for messages that refer back to a `(` or `?`.
-fn column(src: &str, offset: usize) -> usize { src.get(..offset).map_or(0, |s| s.chars().count()) + 1 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum UnOp { Neg, Not, BitNot }
@@ -187,6 +185,10 @@ impl<'a> Parser<'a> {
     }
     fn is(&self, p: &str) -> bool { matches!(self.peek().tok, Tok::Punct(q) if q == p) }
     fn text(&self, at: ByteSpan) -> &'a str { self.src.get(at.offset..at.offset + at.len).unwrap_or("") }
+    /// How a message names the token where something else was expected.
+    fn describe(&self, t: Token) -> String {
+        if matches!(t.tok, Tok::End) { "the end of the expression".into() } else { format!("`{}`", self.text(t.at)) }
+    }
     /// Counts parser recursion, which happens before any node exists to measure (`((((...`).
     fn enter(&mut self) -> Result<(), ExprError> {
         self.nest += 1;
@@ -199,7 +201,7 @@ impl<'a> Parser<'a> {
     }
     fn close(&mut self, open: ByteSpan) -> Result<ByteSpan, ExprError> {
         if self.is(")") { return Ok(self.bump().at); }
-        Err(error(self.peek().at, format!("expected `)` to close `(` opened at column {}", column(self.src, open.offset))))
+        Err(error(open, format!("this `(` is never closed: expected `)` before {}", self.describe(self.peek()))))
     }
 
     fn ternary(&mut self) -> Result<Node, ExprError> {
@@ -208,7 +210,7 @@ impl<'a> Parser<'a> {
         let r = if self.is("?") {
             let q = self.bump().at;
             let (a, da) = self.ternary()?;
-            if !self.is(":") { return Err(error(self.peek().at, format!("expected `:` to go with `?` at column {}", column(self.src, q.offset)))); }
+            if !self.is(":") { return Err(error(q, format!("this `?` has no `:`: expected `:` before {}", self.describe(self.peek())))); }
             self.bump();
             let (b, db) = self.ternary()?;
             let span = join(c.span, b.span);
@@ -492,8 +494,9 @@ mod tests {
         for (src, offset, len, msg) in [
             ("1 / (t - t)", 2, 1, "division by zero"), ("7 % (2 - 2)", 2, 1, "division by zero"),
             ("t + m", 4, 1, "unknown name `m`"), ("1 + (m)", 4, 3, "unknown name `m`"),
-            ("2 * (1 + 2", 10, 0, "expected `)` to close `(` opened at column 5"), ("min(1 2)", 6, 1, "expected `)` to close `(` opened at column 4"),
-            ("1 ? 2", 5, 0, "expected `:` to go with `?` at column 3"), ("1 ] 2", 2, 1, "unexpected `]`"),
+            ("2 * (1 + 2", 4, 1, "this `(` is never closed: expected `)` before the end of the expression"),
+            ("min(1 2)", 3, 1, "this `(` is never closed: expected `)` before `2`"),
+            ("1 ? 2", 2, 1, "this `?` has no `:`: expected `:` before the end of the expression"), ("1 ] 2", 2, 1, "unexpected `]`"),
             ("1 + é", 4, 2, "unexpected `é`"), ("1 + )", 4, 1, "unexpected `)`"),
             ("(1))", 3, 1, "unexpected `)`"), ("1 +", 3, 0, "unexpected end of expression"),
             ("sqrt(2)", 0, 4, "unknown function `sqrt` (known: min, max, abs, float, int)"), ("1 + min(1)", 4, 6, "`min` takes 2 arguments, got 1"),

@@ -37,10 +37,9 @@ impl<'a> Line<'a> {
     fn expr(&self, part: &str) -> Result<LocatedExpr, Diagnostic> {
         let span = self.span_of(part);
         match parse_expr(part) {
-            Ok(expr) => Ok(LocatedExpr { expr, span }),
+            Ok(expr) => Ok(LocatedExpr { expr, span, text: part.to_string() }),
             Err(e) => {
-                let col = span.col + part.get(..e.offset).map_or(0, |p| p.chars().count() as u32);
-                Err(Diagnostic::error(Span::new(self.no, col, e.len.max(1) as u32), e.message))
+                Err(Diagnostic::error(super::span_within(span, part, e.offset, e.len), e.message))
             }
         }
     }

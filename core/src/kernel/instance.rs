@@ -44,8 +44,7 @@ impl Env for Vars<'_> {
 }
 
 fn located(e: &LocatedExpr, err: ExprError, context: &str) -> Diagnostic {
-    let col = e.span.col + err.offset as u32;
-    Diagnostic::error(Span::new(e.span.line, col, err.len.max(1) as u32), format!("{}{}", context, err.message))
+    Diagnostic::error(e.span_at(err.offset, err.len), format!("{}{}", context, err.message))
 }
 
 fn eval(e: &LocatedExpr, vars: &Vars, context: &str) -> Result<Value, Diagnostic> {

@@ -33,6 +33,19 @@ use expr::Expr;
 pub struct LocatedExpr {
     pub expr: Expr,
     pub span: Span,
+    /// The source text, to turn an error's byte offset into a column.
+    pub text: String,
+}
+
+impl LocatedExpr {
+    /// The span of `len` bytes at byte `offset` of the expression, in line/column terms.
+    pub fn span_at(&self, offset: usize, len: usize) -> Span { span_within(self.span, &self.text, offset, len) }
+}
+
+/// The span of bytes `offset..offset + len` of `text`, which itself stands at `span`.
+fn span_within(span: Span, text: &str, offset: usize, len: usize) -> Span {
+    let chars = |r: core::ops::Range<usize>| text.get(r).map_or(0, |p| p.chars().count()) as u32;
+    Span::new(span.line, span.col.saturating_add(chars(0..offset)), chars(offset..offset + len).max(1))
 }
 
 #[derive(Clone, PartialEq, Debug)]

@@ -1,0 +1,257 @@
+//! End-to-end tests of the `warpscope` binary: JSON/CSV shapes, the paper's numbers through the
+//! command line, the Figure 3 trace, and located, non-zero-exit errors for bad input.
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn example(name: &str) -> String {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples").join(name);
+    p.to_str().expect("utf-8 path").to_string()
+}
+
+fn warpscope(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_warpscope")).args(args).output().expect("run warpscope")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("utf-8 stderr")
+}
+
+/// Runs and parses stdout as JSON, requiring exit code `code`.
+fn json(args: &[&str], code: i32) -> Value {
+    let o = warpscope(args);
+    assert_eq!(o.status.code(), Some(code), "{args:?}: stderr {}", stderr(&o));
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}: {}", stdout(&o)))
+}
+
+/// A kernel file in the temp dir, unique per test and process; removed on drop.
+struct TempKernel(PathBuf);
+
+impl TempKernel {
+    fn new(tag: &str, text: &str) -> TempKernel {
+        let p = std::env::temp_dir().join(format!("warpscope-cli-{}-{tag}.sass", std::process::id()));
+        std::fs::write(&p, text).expect("write temp kernel");
+        TempKernel(p)
+    }
+    fn path(&self) -> &str {
+        self.0.to_str().expect("utf-8 path")
+    }
+}
+
+impl Drop for TempKernel {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// Runs, requiring a failing exit, and returns stderr.
+fn fails(args: &[&str]) -> String {
+    let o = warpscope(args);
+    assert!(!o.status.success(), "{args:?} should fail; stdout {}", stdout(&o));
+    stderr(&o)
+}
+
+const KEYS: [&str; 13] = [
+    "steps", "warp_instructions", "thread_instructions", "simd_efficiency", "pushes", "pops", "max_stack_depth",
+    "spills", "fills", "divergent_branches", "cycles", "stop_reason", "block_counts",
+];
+
+#[test]
+fn run_json_has_exactly_the_metric_keys() {
+    let single = example("single_loop.sass");
+    let v = json(&["run", "--json", &single], 0);
+    let mut keys: Vec<&str> = v.as_object().expect("object").keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    let mut want = KEYS.to_vec();
+    want.sort_unstable();
+    assert_eq!(keys, want);
+    assert_eq!(v["stop_reason"]["kind"], "exited");
+    // Listing 3 at the default n = 2: one SYNC token plus one DIV per leaving lane.
+    assert_eq!(v["pushes"], 3);
+    assert_eq!(v["steps"], 137);
+    assert_eq!(json(&["run", "--json", &single, "--set", "n=5"], 0)["pushes"], 6);
+}
+
+#[test]
+fn presets_costs_and_stack_options_take_effect() {
+    let single = example("single_loop.sass");
+    let cycles = |extra: &[&str]| {
+        let mut args = vec!["run", "--json", single.as_str()];
+        args.extend_from_slice(extra);
+        json(&args, 0)["cycles"].as_u64().expect("cycles")
+    };
+    let kepler = cycles(&["--preset", "kepler"]);
+    assert_ne!(cycles(&["--preset", "maxwell"]), kepler);
+    assert_ne!(cycles(&["--cost", "divergence=0"]), kepler);
+    // Depth n + 1 = 11 on a 4-entry stack must spill.
+    let v = json(&["run", "--json", &single, "--stack-capacity", "4", "--stack-chunk", "2", "--set", "n=10"], 0);
+    assert!(v["spills"].as_u64().unwrap() > 0, "{v}");
+    assert!(v["fills"].as_u64().unwrap() > 0, "{v}");
+}
+
+#[test]
+fn sweep_json_rows_match_single_runs() {
+    let double = example("double_loop.sass");
+    let rows = json(&["sweep", &double, "--param", "n=0..31", "--json"], 0);
+    let rows = rows.as_array().expect("array");
+    assert_eq!(rows.len(), 32);
+    for (n, row) in rows.iter().enumerate() {
+        let n = n as u64;
+        assert_eq!(row["n"], n);
+        // Listing 4: pushes = n(65 - n)/2 + 33.
+        assert_eq!(row["pushes"], n * (65 - n) / 2 + 33, "n = {n}");
+    }
+    for n in [0usize, 1, 16, 31] {
+        let mut row = rows[n].clone();
+        row.as_object_mut().unwrap().remove("n");
+        let set = format!("n={n}");
+        assert_eq!(row, json(&["run", "--json", &double, "--set", &set], 0), "n = {n}");
+    }
+}
+
+#[test]
+fn sweep_csv_has_a_header_and_one_row_per_value() {
+    let o = warpscope(&["sweep", &example("double_loop.sass"), "--param", "n=0..31", "--csv"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("n,steps,"), "{}", lines[0]);
+    assert_eq!(lines.len(), 33);
+    let cols = lines[0].split(',').count();
+    for (n, l) in lines[1..].iter().enumerate() {
+        assert!(l.starts_with(&format!("{n},")), "{l}");
+        assert_eq!(l.split(',').count(), cols, "{l}");
+    }
+}
+
+#[test]
+fn trace_shows_the_figure_3_stack_states_in_order() {
+    let o = warpscope(&["trace", &example("single_loop.sass")]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    const S: &str = "SYNC 0xFFFFFFFF 0x0128";
+    const D31: &str = " | DIV 0x80000000 0x0120";
+    const D30: &str = " | DIV 0x40000000 0x0120";
+    // SSY pushes; lanes 31 then 30 leave the loop (a DIV push each); NOP.S pops them one by one,
+    // then the SYNC token: (instruction, stack after the step), in order.
+    let states = [
+        ("SSY 0x128", S.to_string()),
+        ("@P0 BRA 0x100", format!("{S}{D31}")),
+        ("@P0 BRA 0x100", format!("{S}{D31}{D30}")),
+        ("NOP.S", format!("{S}{D31}")),
+        ("NOP.S", S.to_string()),
+        ("NOP.S", "  -".to_string()),
+        ("S2R R5, SR_CLOCKHI", "  -".to_string()),
+    ];
+    let mut at = 0;
+    for (instr, stack) in &states {
+        let found = lines[at..].iter().position(|l| l.contains(instr) && l.ends_with(stack.as_str()));
+        at += 1 + found.unwrap_or_else(|| panic!("no `{instr}` line ending in {stack:?} after line {at}:\n{out}"));
+    }
+    assert_eq!(*lines.last().unwrap(), "# exited after 137 steps");
+}
+
+#[test]
+fn trace_into_a_closed_pipe_does_not_panic() {
+    // A long trace (megabytes) so the writer surely hits the closed pipe.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_warpscope"))
+        .args(["trace", &example("double_loop.sass"), "--set", "n=31"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).expect("read");
+    assert!(first.starts_with("# mask"), "{first}");
+    // The reader (and the pipe) is dropped here, like `| head -1`.
+    let o = child.wait_with_output().expect("wait");
+    let err = stderr(&o);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(o.status.success(), "{:?}: {err}", o.status);
+}
+
+#[test]
+fn cfg_names_reconvergence_points() {
+    let if_else = example("if_else.sass");
+    let o = warpscope(&["cfg", &if_else]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("reconverges at"), "{}", stdout(&o));
+
+    let v = json(&["cfg", "--json", &if_else], 0);
+    for k in ["blocks", "edges", "exits"] {
+        assert!(v[k].is_array(), "{k} in {v}");
+    }
+    // The block starting at the first instruction after `.L_x_0:` (the SSY target).
+    let text = std::fs::read_to_string(&if_else).unwrap();
+    let label_line = text.lines().position(|l| l.trim() == ".L_x_0:").expect("label") as u64 + 1;
+    let blocks = v["blocks"].as_array().unwrap();
+    let first_line = |b: &Value| b["instructions"][0]["line"].as_u64().unwrap();
+    let target = blocks.iter().filter(|b| first_line(b) > label_line).min_by_key(|b| first_line(b)).expect("target block");
+    let branch: Vec<&Value> = blocks.iter().filter(|b| b["branch"] == true).collect();
+    assert_eq!(branch.len(), 1, "{v}");
+    assert_eq!(branch[0]["ipdom"], target["id"], "{v}");
+}
+
+#[test]
+fn assembly_errors_are_located_with_a_caret() {
+    let f = TempKernel::new("bad-opcode", "NOP\n  FOO R1\n");
+    let err = fails(&["run", f.path()]);
+    assert!(err.contains(":2:3: error:") && err.contains("FOO"), "{err}");
+    // The caret line: two spaces of indent, then col - 1 = 2 spaces, then one `^` per character.
+    assert!(err.lines().any(|l| l == "    ^^^"), "{err}");
+}
+
+#[test]
+fn header_errors_are_located() {
+    let f = TempKernel::new("bad-header", "//@ reg R5 = t +\nNOP\n");
+    let err = fails(&["run", f.path()]);
+    assert!(err.contains(":1:17: error:"), "{err}");
+    assert!(err.lines().any(|l| l.trim() == "^"), "{err}");
+}
+
+#[test]
+fn bad_options_fail_with_a_message() {
+    let single = example("single_loop.sass");
+    let err = fails(&["run", &single, "--model", "nope"]);
+    assert!(err.contains("nope") && err.contains("kepler"), "{err}");
+    let err = fails(&["run", &single, "--set", "m=3"]);
+    assert!(err.contains("`m`"), "{err}");
+    let err = fails(&["run", &single, "--preset", "fermi"]);
+    assert!(err.contains("maxwell"), "{err}");
+    let err = fails(&["run", &single, "--cost", "bogus=1"]);
+    assert!(err.contains("bogus"), "{err}");
+    let err = fails(&["run", &single, "--stack-capacity", "2", "--stack-chunk", "4"]);
+    assert!(err.contains("chunk"), "{err}");
+    let err = fails(&["sweep", &single, "--param", "n=5..1"]);
+    assert!(err.contains("n=5..1"), "{err}");
+    let err = fails(&["run", "/nonexistent/warpscope/kernel.sass"]);
+    assert!(err.contains("cannot read"), "{err}");
+}
+
+#[test]
+fn endless_loop_stops_at_the_step_limit_with_exit_3() {
+    let f = TempKernel::new("endless", "L: BRA L\n");
+    let v = json(&["run", "--json", "--step-limit", "1000", f.path()], 3);
+    assert_eq!(v["stop_reason"]["kind"], "step_limit");
+    assert_eq!(v["steps"], 1000);
+}
+
+#[test]
+fn barrier_in_divergent_code_is_a_deadlock() {
+    let src = "//@ warp 4\n//@ reg R0 = t\nISETP.LT.AND P0, PT, R0, 0x2, PT\nSSY X\n@P0 BRA A\nNOP\nSYNC\nA: BAR.SYNC\nSYNC\nX: EXIT\n";
+    let f = TempKernel::new("deadlock", src);
+    let v = json(&["run", "--json", f.path()], 3);
+    let stop = &v["stop_reason"];
+    assert_eq!(stop["kind"], "deadlock", "{v}");
+    assert_eq!(stop["pc"], "0x0028", "{v}");
+    assert_eq!(stop["line"], 8, "{v}");
+    assert!(stop["message"].as_str().unwrap().contains("lanes 2-3"), "{v}");
+}
