@@ -15,3 +15,9 @@ if ! command -v cargo >/dev/null 2>&1; then
   fi
 fi
 cargo --version >/dev/null
+# Formatting and lint checks are part of the test command.
+if command -v rustup >/dev/null 2>&1; then
+  for component in rustfmt clippy; do
+    rustup component list --installed 2>/dev/null | grep -q "^$component" || rustup component add "$component"
+  done
+fi

@@ -73,7 +73,13 @@ pub fn cfg(path: &Path, as_json: bool) -> Result<ExitCode, String> {
     for (b, r) in g.blocks.iter().enumerate() {
         let id = BlockId(b as u32);
         let p = prio[b].map_or("unreachable".to_string(), |p| format!("priority {p}"));
-        println!("{id}  {}..{}  {p}, idom {}, ipdom {}", addr(r.start), addr(Pc(r.end.0 - 1)), doms.idom(id).map_or("-".into(), |d| d.to_string()), post_dom_name(pdoms.ipdom(id)));
+        println!(
+            "{id}  {}..{}  {p}, idom {}, ipdom {}",
+            addr(r.start),
+            addr(Pc(r.end.0 - 1)),
+            doms.idom(id).map_or("-".into(), |d| d.to_string()),
+            post_dom_name(pdoms.ipdom(id))
+        );
         for pc in r.start.0..r.end.0 {
             println!("    {}  {}", addr(Pc(pc)), prog.instrs[pc as usize].text);
         }

@@ -98,7 +98,10 @@ impl Common {
             let d = StackConfig::default();
             let cfg = StackConfig { capacity: self.stack_capacity.unwrap_or(d.capacity), chunk: self.stack_chunk.unwrap_or(d.chunk) };
             if cfg.capacity == 0 || cfg.chunk == 0 || cfg.chunk > cfg.capacity {
-                return Err(format!("stack capacity {} / chunk {}: both must be at least 1 and chunk at most capacity", cfg.capacity, cfg.chunk));
+                return Err(format!(
+                    "stack capacity {} / chunk {}: both must be at least 1 and chunk at most capacity",
+                    cfg.capacity, cfg.chunk
+                ));
             }
             opts.stack = Some(cfg);
         }

@@ -54,7 +54,9 @@ pub fn stop_text(sim: &Sim, reason: &StopReason) -> String {
     match reason {
         StopReason::Exited => format!("exited after {} steps", sim.steps()),
         StopReason::Fault { pc, message } => format!("fault at {:#06x} (line {}): {message}", prog.addr(*pc), prog.line(*pc).unwrap_or(0)),
-        StopReason::Deadlock { pc, message } => format!("deadlock at {:#06x} (line {}): {message}", prog.addr(*pc), prog.line(*pc).unwrap_or(0)),
+        StopReason::Deadlock { pc, message } => {
+            format!("deadlock at {:#06x} (line {}): {message}", prog.addr(*pc), prog.line(*pc).unwrap_or(0))
+        }
         StopReason::StepLimit => format!("step limit: stopped after {} steps (an endless loop? raise --step-limit)", sim.steps()),
         other => other.name().to_string(),
     }

@@ -59,8 +59,19 @@ fn fails(args: &[&str]) -> String {
 }
 
 const KEYS: [&str; 13] = [
-    "steps", "warp_instructions", "thread_instructions", "simd_efficiency", "pushes", "pops", "max_stack_depth",
-    "spills", "fills", "divergent_branches", "cycles", "stop_reason", "block_counts",
+    "steps",
+    "warp_instructions",
+    "thread_instructions",
+    "simd_efficiency",
+    "pushes",
+    "pops",
+    "max_stack_depth",
+    "spills",
+    "fills",
+    "divergent_branches",
+    "cycles",
+    "stop_reason",
+    "block_counts",
 ];
 
 #[test]

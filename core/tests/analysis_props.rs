@@ -6,17 +6,12 @@ use std::collections::BTreeSet;
 use proptest::prelude::*;
 use warpscope_core::analysis::reference;
 use warpscope_core::analysis::{
-    back_edges, compute_dominators, compute_post_dominators, reconvergence_point,
-    reverse_post_order, rpo_priorities, PostDom,
+    back_edges, compute_dominators, compute_post_dominators, reconvergence_point, reverse_post_order, rpo_priorities, PostDom,
 };
 use warpscope_core::cfg::{BlockId, Cfg, Edge, EdgeKind};
 
 fn edge(from: u32, to: u32) -> Edge {
-    Edge {
-        from: BlockId(from),
-        to: BlockId(to),
-        kind: EdgeKind::Taken,
-    }
+    Edge { from: BlockId(from), to: BlockId(to), kind: EdgeKind::Taken }
 }
 
 fn b(i: u32) -> BlockId {
@@ -38,21 +33,10 @@ fn arb_cfg() -> impl Strategy<Value = Cfg> {
                 let kinds = [EdgeKind::Taken, EdgeKind::FallThrough, EdgeKind::Sync];
                 let mut edges: Vec<Edge> = (0..n.saturating_sub(1))
                     .filter(|&i| chain[i])
-                    .map(|i| Edge {
-                        from: b(i as u32),
-                        to: b(i as u32 + 1),
-                        kind: EdgeKind::FallThrough,
-                    })
+                    .map(|i| Edge { from: b(i as u32), to: b(i as u32 + 1), kind: EdgeKind::FallThrough })
                     .collect();
-                edges.extend(random.into_iter().map(|(f, t, k)| Edge {
-                    from: b(f),
-                    to: b(t),
-                    kind: kinds[k as usize],
-                }));
-                let exits: Vec<BlockId> = (0..n as u32)
-                    .filter(|&i| exit_mask[i as usize])
-                    .map(b)
-                    .collect();
+                edges.extend(random.into_iter().map(|(f, t, k)| Edge { from: b(f), to: b(t), kind: kinds[k as usize] }));
+                let exits: Vec<BlockId> = (0..n as u32).filter(|&i| exit_mask[i as usize]).map(b).collect();
                 Cfg::from_edges(n, Some(b(0)), &edges, &exits)
             })
     })
@@ -146,22 +130,14 @@ proptest! {
 #[test]
 fn diamond_reconverges_at_the_join() {
     // 0 -> {1, 2} -> 3, 3 exits.
-    let cfg = Cfg::from_edges(
-        4,
-        Some(b(0)),
-        &[edge(0, 1), edge(0, 2), edge(1, 3), edge(2, 3)],
-        &[b(3)],
-    );
+    let cfg = Cfg::from_edges(4, Some(b(0)), &[edge(0, 1), edge(0, 2), edge(1, 3), edge(2, 3)], &[b(3)]);
     let dt = compute_dominators(&cfg);
     let pdt = compute_post_dominators(&cfg);
     assert_eq!(dt.idom(b(0)), None);
     assert_eq!(dt.idom(b(1)), Some(b(0)));
     assert_eq!(dt.idom(b(2)), Some(b(0)));
     assert_eq!(dt.idom(b(3)), Some(b(0)));
-    assert_eq!(
-        reconvergence_point(&cfg, &pdt, b(0)),
-        Some(PostDom::Block(b(3)))
-    );
+    assert_eq!(reconvergence_point(&cfg, &pdt, b(0)), Some(PostDom::Block(b(3))));
     assert_eq!(pdt.ipdom(b(1)), Some(PostDom::Block(b(3))));
     assert_eq!(pdt.ipdom(b(3)), Some(PostDom::Exit));
     assert!(pdt.post_dominates(b(3), b(0)));
@@ -173,12 +149,7 @@ fn diamond_reconverges_at_the_join() {
 #[test]
 fn loop_with_exit() {
     // 0 -> 1 (header) -> 2 (body) -> 1, and 1 -> 3 exits.
-    let cfg = Cfg::from_edges(
-        4,
-        Some(b(0)),
-        &[edge(0, 1), edge(1, 2), edge(2, 1), edge(1, 3)],
-        &[b(3)],
-    );
+    let cfg = Cfg::from_edges(4, Some(b(0)), &[edge(0, 1), edge(1, 2), edge(2, 1), edge(1, 3)], &[b(3)]);
     assert_eq!(back_edges(&cfg), vec![(b(2), b(1))]);
     let pdt = compute_post_dominators(&cfg);
     assert_eq!(pdt.ipdom(b(1)), Some(PostDom::Block(b(3))));
@@ -194,12 +165,7 @@ fn loop_with_exit() {
 #[test]
 fn infinite_loop_has_no_ipdom() {
     // 0 -> 1 <-> 2 never leaves; 0 -> 3 exits. 4 is a self loop reachable from nowhere.
-    let cfg = Cfg::from_edges(
-        5,
-        Some(b(0)),
-        &[edge(0, 1), edge(1, 2), edge(2, 1), edge(0, 3), edge(4, 4)],
-        &[b(3)],
-    );
+    let cfg = Cfg::from_edges(5, Some(b(0)), &[edge(0, 1), edge(1, 2), edge(2, 1), edge(0, 3), edge(4, 4)], &[b(3)]);
     let pdt = compute_post_dominators(&cfg);
     assert_eq!(pdt.ipdom(b(1)), None);
     assert_eq!(pdt.ipdom(b(2)), None);
@@ -249,9 +215,5 @@ fn empty_graph_and_missing_entry() {
     let pdt = compute_post_dominators(&headless);
     assert_eq!(pdt.ipdom(b(0)), Some(PostDom::Block(b(1))));
     assert_eq!(pdt.ipdom(b(1)), Some(PostDom::Exit));
-    assert_eq!(
-        pdt.ipdom(b(7)),
-        None,
-        "ids outside the graph are not an error"
-    );
+    assert_eq!(pdt.ipdom(b(7)), None, "ids outside the graph are not an error");
 }

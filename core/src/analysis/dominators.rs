@@ -125,14 +125,6 @@ impl DomTree {
 
 /// Dominator tree of `cfg` by the Cooper–Harvey–Kennedy algorithm.
 pub fn compute_dominators(cfg: &Cfg) -> DomTree {
-    let c = chk(
-        cfg.num_blocks(),
-        cfg.entry().map(BlockId::index),
-        |b| cfg.succs(BlockId(b as u32)),
-        |b| cfg.preds(BlockId(b as u32)),
-    );
-    DomTree {
-        idom: c.idom,
-        rpo: c.rpo,
-    }
+    let c = chk(cfg.num_blocks(), cfg.entry().map(BlockId::index), |b| cfg.succs(BlockId(b as u32)), |b| cfg.preds(BlockId(b as u32)));
+    DomTree { idom: c.idom, rpo: c.rpo }
 }

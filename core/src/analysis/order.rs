@@ -20,19 +20,12 @@ pub(crate) struct Dfs {
 
 /// Depth-first search over nodes `0..n` from `root`, visiting successors in the order `succs`
 /// returns them. Successors `>= n` are ignored, so a malformed list cannot make it panic.
-pub(crate) fn dfs<'a>(
-    n: usize,
-    root: Option<usize>,
-    succs: impl Fn(usize) -> &'a [BlockId],
-) -> Dfs {
+pub(crate) fn dfs<'a>(n: usize, root: Option<usize>, succs: impl Fn(usize) -> &'a [BlockId]) -> Dfs {
     const NEW: u8 = 0;
     const ON_STACK: u8 = 1;
     const DONE: u8 = 2;
 
-    let mut out = Dfs {
-        post: Vec::new(),
-        back: Vec::new(),
-    };
+    let mut out = Dfs { post: Vec::new(), back: Vec::new() };
     let root = match root {
         Some(r) if r < n => r,
         _ => return out,
@@ -77,21 +70,14 @@ pub(crate) fn rpo_index(n: usize, post: &[u32]) -> Vec<Option<u32>> {
 }
 
 fn forward_dfs(cfg: &Cfg) -> Dfs {
-    dfs(cfg.num_blocks(), cfg.entry().map(BlockId::index), |b| {
-        cfg.succs(BlockId(b as u32))
-    })
+    dfs(cfg.num_blocks(), cfg.entry().map(BlockId::index), |b| cfg.succs(BlockId(b as u32)))
 }
 
 /// The blocks reachable from the entry, in reverse post-order of a DFS that visits successors in
 /// `succs` order. The entry comes first, and every edge that is not a back edge goes forward.
 /// Empty if there is no entry.
 pub fn reverse_post_order(cfg: &Cfg) -> Vec<BlockId> {
-    forward_dfs(cfg)
-        .post
-        .iter()
-        .rev()
-        .map(|&v| BlockId(v))
-        .collect()
+    forward_dfs(cfg).post.iter().rev().map(|&v| BlockId(v)).collect()
 }
 
 /// For each block, its index in `reverse_post_order` (lower = earlier), or `None` if the block is
@@ -104,9 +90,5 @@ pub fn rpo_priorities(cfg: &Cfg) -> Vec<Option<u32>> {
 /// `from`, or `from` itself for a self loop). These are the edges that close loops; each appears
 /// once, in the order the search found them.
 pub fn back_edges(cfg: &Cfg) -> Vec<(BlockId, BlockId)> {
-    forward_dfs(cfg)
-        .back
-        .iter()
-        .map(|&(u, v)| (BlockId(u), BlockId(v)))
-        .collect()
+    forward_dfs(cfg).back.iter().map(|&(u, v)| (BlockId(u), BlockId(v))).collect()
 }

@@ -90,10 +90,7 @@ pub fn compute_post_dominators(cfg: &Cfg) -> PostDomTree {
         },
         |v| &rev_preds[v],
     );
-    PostDomTree {
-        ipdom: c.idom,
-        rpo: c.rpo,
-    }
+    PostDomTree { ipdom: c.idom, rpo: c.rpo }
 }
 
 /// Where the divergent paths of a branch at `branch_block` reconverge: its immediate

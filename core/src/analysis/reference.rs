@@ -38,16 +38,7 @@ pub fn reaches_exit(cfg: &Cfg) -> BTreeSet<BlockId> {
 /// predecessors `p`. Empty for unreachable blocks.
 pub fn dominator_sets(cfg: &Cfg) -> Vec<BTreeSet<BlockId>> {
     let live = reachable(cfg);
-    let mut dom: Vec<BTreeSet<BlockId>> = cfg
-        .blocks()
-        .map(|b| {
-            if live.contains(&b) {
-                live.clone()
-            } else {
-                BTreeSet::new()
-            }
-        })
-        .collect();
+    let mut dom: Vec<BTreeSet<BlockId>> = cfg.blocks().map(|b| if live.contains(&b) { live.clone() } else { BTreeSet::new() }).collect();
     if let Some(e) = cfg.entry() {
         dom[e.index()] = BTreeSet::from([e]);
     }
@@ -84,16 +75,8 @@ pub fn post_dominator_sets(cfg: &Cfg) -> Vec<BTreeSet<PostDom>> {
     let live = reaches_exit(cfg);
     let mut all: BTreeSet<PostDom> = live.iter().map(|&b| PostDom::Block(b)).collect();
     all.insert(PostDom::Exit);
-    let mut pdom: Vec<BTreeSet<PostDom>> = cfg
-        .blocks()
-        .map(|b| {
-            if live.contains(&b) {
-                all.clone()
-            } else {
-                BTreeSet::from([PostDom::Block(b)])
-            }
-        })
-        .collect();
+    let mut pdom: Vec<BTreeSet<PostDom>> =
+        cfg.blocks().map(|b| if live.contains(&b) { all.clone() } else { BTreeSet::from([PostDom::Block(b)]) }).collect();
     let exit_set = BTreeSet::from([PostDom::Exit]);
     let mut changed = true;
     while changed {
@@ -125,11 +108,7 @@ pub fn post_dominator_sets(cfg: &Cfg) -> Vec<BTreeSet<PostDom>> {
 
 /// The strict member of `set` (all but `own`) that every other strict member is in the set
 /// of (`set_of`): the closest one.
-fn immediate<T: Ord + Copy>(
-    own: T,
-    set: &BTreeSet<T>,
-    set_of: impl Fn(T) -> Option<BTreeSet<T>>,
-) -> Option<T> {
+fn immediate<T: Ord + Copy>(own: T, set: &BTreeSet<T>, set_of: impl Fn(T) -> Option<BTreeSet<T>>) -> Option<T> {
     let strict: BTreeSet<T> = set.iter().copied().filter(|&d| d != own).collect();
     strict.iter().copied().find(|&d| match set_of(d) {
         Some(ds) => strict.iter().all(|o| ds.contains(o)),
@@ -140,9 +119,7 @@ fn immediate<T: Ord + Copy>(
 /// Immediate dominators read off `dominator_sets`.
 pub fn idoms(cfg: &Cfg) -> Vec<Option<BlockId>> {
     let dom = dominator_sets(cfg);
-    cfg.blocks()
-        .map(|b| immediate(b, &dom[b.index()], |d| Some(dom[d.index()].clone())))
-        .collect()
+    cfg.blocks().map(|b| immediate(b, &dom[b.index()], |d| Some(dom[d.index()].clone()))).collect()
 }
 
 /// Immediate post-dominators read off `post_dominator_sets`. The virtual exit's own set is

@@ -41,8 +41,8 @@ const UNRESOLVED: Pc = Pc(u32::MAX);
 
 pub const OPCODES: &[&str] = &[
     "ISETP", "IADD", "IADD32I", "IADD3", "ISCADD", "IMUL", "IMUL32I", "IMAD", "FADD", "FADD32I", "FMUL", "FMUL32I", "FFMA", "FSETP", "MOV",
-    "MOV32I", "SEL", "LOP", "LOP32I", "LOP3", "SHL", "SHR", "S2R", "CS2R", "LD", "LDG", "ST", "STG", "NOP", "BAR", "SSY", "SYNC", "BRA", "PBK",
-    "BRK", "PCNT", "CONT", "CAL", "RET", "EXIT", "BSSY", "BSYNC", "BREAK", "WARPSYNC", "YIELD",
+    "MOV32I", "SEL", "LOP", "LOP32I", "LOP3", "SHL", "SHR", "S2R", "CS2R", "LD", "LDG", "ST", "STG", "NOP", "BAR", "SSY", "SYNC", "BRA",
+    "PBK", "BRK", "PCNT", "CONT", "CAL", "RET", "EXIT", "BSSY", "BSYNC", "BREAK", "WARPSYNC", "YIELD",
 ];
 
 fn err<T>(at: At, message: impl Into<String>) -> Result<T, DecodeError> {
@@ -114,7 +114,10 @@ impl<'a> Args<'a> {
         match self.ops[i] {
             Operand::Reg { reg, negated, inverted: false } => Ok(Src::Reg { reg, negated }),
             Operand::Int { value, .. } => Ok(Src::Imm(self.imm_bits(i, value)?)),
-            Operand::Float(_) => err(At::Operand(i), format!("`{}` is an integer instruction: operand {} must be an integer, not a float", self.opcode, i + 1)),
+            Operand::Float(_) => err(
+                At::Operand(i),
+                format!("`{}` is an integer instruction: operand {} must be an integer, not a float", self.opcode, i + 1),
+            ),
             _ => self.wrong(i, "a register or an integer"),
         }
     }
@@ -472,7 +475,12 @@ impl Op {
     /// Fills in a resolved code target.
     pub(crate) fn set_target(&mut self, pc: Pc) {
         match self {
-            Op::Ssy { target } | Op::Bra { target, .. } | Op::Pbk { target } | Op::Pcnt { target } | Op::Cal { target } | Op::Bssy { target, .. } => *target = pc,
+            Op::Ssy { target }
+            | Op::Bra { target, .. }
+            | Op::Pbk { target }
+            | Op::Pcnt { target }
+            | Op::Cal { target }
+            | Op::Bssy { target, .. } => *target = pc,
             _ => {}
         }
     }

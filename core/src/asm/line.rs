@@ -40,9 +40,12 @@ pub fn is_label_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$'
 }
 
+/// Start and end byte offsets.
+type ByteRange = (usize, usize);
+
 /// Replaces comments by spaces (keeping offsets) and returns the first block comment's
 /// byte range if it holds only a hex number (the `/*00e0*/` address).
-fn blank_comments(line: &str) -> Result<(Vec<u8>, Vec<(usize, usize)>), LineError> {
+fn blank_comments(line: &str) -> Result<(Vec<u8>, Vec<ByteRange>), LineError> {
     let bytes = line.as_bytes();
     let mut code = bytes.to_vec();
     let mut blocks = Vec::new();
@@ -86,7 +89,8 @@ fn skip_ws(code: &[u8], mut i: usize) -> usize {
 /// True for lines that stand for elided code in a printed listing (`...`, `…`, `• • •`).
 fn is_elision(rest: &str) -> bool {
     let t = rest.trim();
-    !t.is_empty() && (t.chars().all(|c| c == '.') && t.len() >= 3 || t.chars().all(|c| c == '…' || c == '•' || c == '·' || c.is_whitespace()))
+    !t.is_empty()
+        && (t.chars().all(|c| c == '.') && t.len() >= 3 || t.chars().all(|c| c == '…' || c == '•' || c == '·' || c.is_whitespace()))
 }
 
 pub fn split_line(line: &str) -> Result<LineParts<'_>, LineError> {
@@ -133,7 +137,11 @@ pub fn split_line(line: &str) -> Result<LineParts<'_>, LineError> {
         let after = i + semi + 1;
         if !code[after..].trim().trim_start_matches('}').trim().is_empty() {
             let start = skip_ws(&code_bytes, after);
-            return Err(LineError { start, len: code[start..].trim_end().len(), message: "one instruction per line: unexpected text after `;`" });
+            return Err(LineError {
+                start,
+                len: code[start..].trim_end().len(),
+                message: "one instruction per line: unexpected text after `;`",
+            });
         }
         end = i + semi;
     }
@@ -160,7 +168,11 @@ pub fn split_line(line: &str) -> Result<LineParts<'_>, LineError> {
         parts.guard = Some(Piece::new(line, j, j + n));
         j = skip_ws(&code_bytes, j + n);
         if j >= body_end {
-            return Err(LineError { start: parts.guard.map_or(j, |g| g.start), len: n, message: "a guard must be followed by an instruction" });
+            return Err(LineError {
+                start: parts.guard.map_or(j, |g| g.start),
+                len: n,
+                message: "a guard must be followed by an instruction",
+            });
         }
     }
     let n = code[j..body_end].find(|c: char| c.is_ascii_whitespace()).unwrap_or(body_end - j);
@@ -192,8 +204,8 @@ fn split_operands<'a>(line: &'a str, code: &[u8], start: usize, end: usize) -> R
         out.push(Piece::new(line, s, e));
         Ok(())
     };
-    for k in start..end {
-        match code[k] {
+    for (k, &c) in code.iter().enumerate().take(end).skip(start) {
+        match c {
             b'[' | b'(' => depth += 1,
             b']' | b')' => depth -= 1,
             b',' if depth == 0 => {

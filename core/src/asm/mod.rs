@@ -101,7 +101,10 @@ pub fn assemble(src: &str) -> (Program, Vec<Diagnostic>) {
         let addr = match (parts.address, next_addr) {
             (Some((a, piece)), Some(n)) if a < n => {
                 let prev = n.saturating_sub(8);
-                diags.push(Diagnostic::error(span_of(line_no, text, piece), format!("address {a:#06x} is not after the previous instruction's {prev:#06x}")));
+                diags.push(Diagnostic::error(
+                    span_of(line_no, text, piece),
+                    format!("address {a:#06x} is not after the previous instruction's {prev:#06x}"),
+                ));
                 n
             }
             (Some((a, _)), _) => a,
@@ -125,9 +128,9 @@ pub fn assemble(src: &str) -> (Program, Vec<Diagnostic>) {
     }
     for f in fixups {
         let resolved = match &f.target {
-            TargetRef::Addr(a) => prog.pc_of_addr(*a).ok_or_else(|| {
-                (!failed_addrs.contains(a)).then(|| format!("no instruction at address {a:#06x}"))
-            }),
+            TargetRef::Addr(a) => {
+                prog.pc_of_addr(*a).ok_or_else(|| (!failed_addrs.contains(a)).then(|| format!("no instruction at address {a:#06x}")))
+            }
             TargetRef::Label(l) => labels.get(l).map(|(pc, _)| *pc).ok_or_else(|| Some(format!("unknown label `{l}`"))),
         };
         match resolved {

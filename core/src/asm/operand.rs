@@ -9,17 +9,30 @@ use crate::isa::{Pred, Reg, SpecialReg};
 #[derive(Clone, PartialEq, Debug)]
 pub enum Operand {
     /// `R3`, `-R3`, `~R3`, `RZ`, `R4.64` (the `.64` pair suffix is accepted and ignored).
-    Reg { reg: Reg, negated: bool, inverted: bool },
+    Reg {
+        reg: Reg,
+        negated: bool,
+        inverted: bool,
+    },
     /// `P0`, `!P0`, `PT`, `!PT`.
-    Pred { pred: Pred, negated: bool },
+    Pred {
+        pred: Pred,
+        negated: bool,
+    },
     /// An integer literal; `hex` records whether it was written in hex (a code address).
-    Int { value: i64, hex: bool },
+    Int {
+        value: i64,
+        hex: bool,
+    },
     /// A literal with a decimal point or exponent.
     Float(f64),
     Special(SpecialReg),
     Barrier(u8),
     /// `[R2]`, `[R2+0x4]`, `[R2-4]`, `[0x10]`.
-    Mem { base: Reg, offset: i64 },
+    Mem {
+        base: Reg,
+        offset: i64,
+    },
     /// A label name, bare or in the disassembler's `` `(name) `` / `'(name)` form.
     Label(String),
 }
@@ -136,13 +149,17 @@ pub fn parse_operand(text: &str) -> Result<Operand, String> {
         return parse_mem(inner);
     }
     if t.starts_with("c[") || t.starts_with("desc[") || t.starts_with("UR") {
-        return Err(format!("`{t}`: constant banks and uniform registers are not supported; load the value from a buffer or put it in a `//@ reg` header"));
+        return Err(format!(
+            "`{t}`: constant banks and uniform registers are not supported; load the value from a buffer or put it in a `//@ reg` header"
+        ));
     }
     if let Some(label) = t.strip_prefix("`(").or_else(|| t.strip_prefix("'(")).and_then(|s| s.strip_suffix(')')) {
         return Ok(Operand::Label(label.to_string()));
     }
     if let Some(p) = t.strip_prefix('!') {
-        return parse_pred(p).map(|pred| Operand::Pred { pred, negated: true }).ok_or_else(|| format!("`{t}`: `!` negates a predicate (P0-P6, PT)"));
+        return parse_pred(p)
+            .map(|pred| Operand::Pred { pred, negated: true })
+            .ok_or_else(|| format!("`{t}`: `!` negates a predicate (P0-P6, PT)"));
     }
     if let Some(p) = parse_pred(t) {
         return Ok(Operand::Pred { pred: p, negated: false });
@@ -199,7 +216,7 @@ mod tests {
         assert_eq!(parse_operand("!P0"), Ok(Operand::Pred { pred: Pred(0), negated: true }));
         assert_eq!(parse_operand("0x1"), Ok(Operand::Int { value: 1, hex: true }));
         assert_eq!(parse_operand("-0x1"), Ok(Operand::Int { value: -1, hex: true }));
-        assert_eq!(parse_operand("1.3332999944686889648"), Ok(Operand::Float(1.3332999944686889648)));
+        assert_eq!(parse_operand("1.3332999944686889648"), Ok(Operand::Float(1.333_299_994_468_689)));
         assert_eq!(parse_operand("[R2+0x4]"), Ok(Operand::Mem { base: Reg(2), offset: 4 }));
         assert_eq!(parse_operand("[ R2 - 8 ]"), Ok(Operand::Mem { base: Reg(2), offset: -8 }));
         assert_eq!(parse_operand("`(.L_x_0)"), Ok(Operand::Label(".L_x_0".into())));

@@ -150,7 +150,8 @@ pub fn build(prog: &Program) -> ProgramCfg {
         block_of[pc] = BlockId(b as u32);
     }
     let unwind = unwind_targets(prog);
-    let return_sites: Vec<Pc> = prog.instrs.iter().enumerate().filter(|(_, i)| matches!(i.op, Op::Cal { .. })).map(|(pc, _)| Pc(pc as u32 + 1)).collect();
+    let return_sites: Vec<Pc> =
+        prog.instrs.iter().enumerate().filter(|(_, i)| matches!(i.op, Op::Cal { .. })).map(|(pc, _)| Pc(pc as u32 + 1)).collect();
 
     let mut edges = Vec::new();
     let mut exits = Vec::new();

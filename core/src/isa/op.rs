@@ -74,53 +74,174 @@ pub struct Address {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Op {
     // Integer arithmetic. Results wrap at 32 bits.
-    Iadd { dst: Reg, a: Src, b: Src },
-    Iadd3 { dst: Reg, a: Src, b: Src, c: Src },
+    Iadd {
+        dst: Reg,
+        a: Src,
+        b: Src,
+    },
+    Iadd3 {
+        dst: Reg,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
     /// `ISCADD d, a, b, s`: d = (a << s) + b.
-    Iscadd { dst: Reg, a: Src, b: Src, shift: u32 },
-    Imul { dst: Reg, a: Src, b: Src, hi: bool, signed: bool },
-    Imad { dst: Reg, a: Src, b: Src, c: Src, hi: bool, signed: bool },
-    Isetp { cmp: Cmp, signed: bool, combine: BoolOp, dst: Pred, dst_inv: Pred, a: Src, b: Src, c: PredSrc },
+    Iscadd {
+        dst: Reg,
+        a: Src,
+        b: Src,
+        shift: u32,
+    },
+    Imul {
+        dst: Reg,
+        a: Src,
+        b: Src,
+        hi: bool,
+        signed: bool,
+    },
+    Imad {
+        dst: Reg,
+        a: Src,
+        b: Src,
+        c: Src,
+        hi: bool,
+        signed: bool,
+    },
+    Isetp {
+        cmp: Cmp,
+        signed: bool,
+        combine: BoolOp,
+        dst: Pred,
+        dst_inv: Pred,
+        a: Src,
+        b: Src,
+        c: PredSrc,
+    },
     // Float arithmetic on f32 bit patterns.
-    Fadd { dst: Reg, a: Src, b: Src },
-    Fmul { dst: Reg, a: Src, b: Src },
-    Ffma { dst: Reg, a: Src, b: Src, c: Src },
-    Fsetp { cmp: Cmp, combine: BoolOp, dst: Pred, dst_inv: Pred, a: Src, b: Src, c: PredSrc },
+    Fadd {
+        dst: Reg,
+        a: Src,
+        b: Src,
+    },
+    Fmul {
+        dst: Reg,
+        a: Src,
+        b: Src,
+    },
+    Ffma {
+        dst: Reg,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
+    Fsetp {
+        cmp: Cmp,
+        combine: BoolOp,
+        dst: Pred,
+        dst_inv: Pred,
+        a: Src,
+        b: Src,
+        c: PredSrc,
+    },
     // Moves and bit operations.
-    Mov { dst: Reg, src: Src },
-    Sel { dst: Reg, a: Src, b: Src, p: PredSrc },
-    Lop { op: LogicOp, dst: Reg, a: Src, b: Src, invert_b: bool },
+    Mov {
+        dst: Reg,
+        src: Src,
+    },
+    Sel {
+        dst: Reg,
+        a: Src,
+        b: Src,
+        p: PredSrc,
+    },
+    Lop {
+        op: LogicOp,
+        dst: Reg,
+        a: Src,
+        b: Src,
+        invert_b: bool,
+    },
     /// `LOP3.LUT d, a, b, c, lut`: any 3-input bitwise function given by its truth table.
-    Lop3 { dst: Reg, a: Src, b: Src, c: Src, lut: u8 },
-    Shl { dst: Reg, a: Src, b: Src },
-    Shr { dst: Reg, a: Src, b: Src, signed: bool },
-    S2r { dst: Reg, sr: SpecialReg },
+    Lop3 {
+        dst: Reg,
+        a: Src,
+        b: Src,
+        c: Src,
+        lut: u8,
+    },
+    Shl {
+        dst: Reg,
+        a: Src,
+        b: Src,
+    },
+    Shr {
+        dst: Reg,
+        a: Src,
+        b: Src,
+        signed: bool,
+    },
+    S2r {
+        dst: Reg,
+        sr: SpecialReg,
+    },
     /// `CS2R`: a 64-bit special register into a register pair (or 32 bits with `.32`).
-    Cs2r { dst: Reg, sr: SpecialReg, wide: bool },
+    Cs2r {
+        dst: Reg,
+        sr: SpecialReg,
+        wide: bool,
+    },
     // Memory.
-    Ld { dst: Reg, addr: Address, width: Width },
-    St { src: Reg, addr: Address, width: Width },
+    Ld {
+        dst: Reg,
+        addr: Address,
+        width: Width,
+    },
+    St {
+        src: Reg,
+        addr: Address,
+        width: Width,
+    },
     Nop,
     /// `BAR.SYNC`: a block-wide barrier. With one warp, every non-exited lane must arrive together.
     BarSync,
     // Control flow: token stack (Fermi to Pascal).
-    Ssy { target: Pc },
+    Ssy {
+        target: Pc,
+    },
     /// `SYNC`: a NOP with the pop bit.
     Sync,
     /// `BRA`; with `.U` the branch is uniform: taken only when every active lane's guard holds.
-    Bra { target: Pc, uniform: bool },
-    Pbk { target: Pc },
+    Bra {
+        target: Pc,
+        uniform: bool,
+    },
+    Pbk {
+        target: Pc,
+    },
     Brk,
-    Pcnt { target: Pc },
+    Pcnt {
+        target: Pc,
+    },
     Cont,
-    Cal { target: Pc },
+    Cal {
+        target: Pc,
+    },
     Ret,
     Exit,
     // Control flow: convergence barriers (Volta and later).
-    Bssy { barrier: Barrier, target: Pc },
-    Bsync { barrier: Barrier },
-    Break { barrier: Barrier },
-    Warpsync { mask: Src },
+    Bssy {
+        barrier: Barrier,
+        target: Pc,
+    },
+    Bsync {
+        barrier: Barrier,
+    },
+    Break {
+        barrier: Barrier,
+    },
+    Warpsync {
+        mask: Src,
+    },
     Yield,
 }
 

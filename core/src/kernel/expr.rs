@@ -15,50 +15,97 @@ pub const MAX_DEPTH: u32 = 200;
 
 /// A value: C-like, an operation with any float operand is done in floats.
 #[derive(Clone, Copy, PartialEq, Debug)]
-pub enum Value { Int(i64), Float(f64) }
+pub enum Value {
+    Int(i64),
+    Float(f64),
+}
 
 impl Value {
     /// Integer view; floats truncate toward zero (saturating, NaN gives 0, as Rust's `as` does).
-    pub fn as_i64(self) -> i64 { match self { Value::Int(v) => v, Value::Float(f) => f as i64 } }
-    pub fn as_f64(self) -> f64 { match self { Value::Int(v) => v as f64, Value::Float(f) => f } }
+    pub fn as_i64(self) -> i64 {
+        match self {
+            Value::Int(v) => v,
+            Value::Float(f) => f as i64,
+        }
+    }
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Value::Int(v) => v as f64,
+            Value::Float(f) => f,
+        }
+    }
     /// The 32-bit pattern a register holds: ints wrap to two's complement, floats become `f32` bits.
-    pub fn to_bits_u32(self) -> u32 { match self { Value::Int(v) => v as u32, Value::Float(f) => (f as f32).to_bits() } }
-    pub fn is_float(self) -> bool { matches!(self, Value::Float(_)) }
+    pub fn to_bits_u32(self) -> u32 {
+        match self {
+            Value::Int(v) => v as u32,
+            Value::Float(f) => (f as f32).to_bits(),
+        }
+    }
+    pub fn is_float(self) -> bool {
+        matches!(self, Value::Float(_))
+    }
     /// C truth: nonzero.
-    fn truthy(self) -> bool { match self { Value::Int(v) => v != 0, Value::Float(f) => f != 0.0 } }
+    fn truthy(self) -> bool {
+        match self {
+            Value::Int(v) => v != 0,
+            Value::Float(f) => f != 0.0,
+        }
+    }
 }
 
 /// Where evaluation finds names (lane index, width, params, ...); `None` means unknown.
-pub trait Env { fn lookup(&self, name: &str) -> Option<Value>; }
+pub trait Env {
+    fn lookup(&self, name: &str) -> Option<Value>;
+}
 
 /// An environment that is just a list of names and values.
 #[derive(Clone, Copy, Debug)]
-pub struct VarEnv<'a> { pub vars: &'a [(&'a str, Value)] }
+pub struct VarEnv<'a> {
+    pub vars: &'a [(&'a str, Value)],
+}
 
 impl Env for VarEnv<'_> {
-    fn lookup(&self, name: &str) -> Option<Value> { self.vars.iter().find(|(n, _)| *n == name).map(|&(_, v)| v) }
+    fn lookup(&self, name: &str) -> Option<Value> {
+        self.vars.iter().find(|(n, _)| *n == name).map(|&(_, v)| v)
+    }
 }
 
 /// A parse or evaluation error; `offset`/`len` are bytes into the parsed source, on char boundaries.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct ExprError { pub offset: usize, pub len: usize, pub message: String }
-
-impl fmt::Display for ExprError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result { f.write_str(&self.message) }
+pub struct ExprError {
+    pub offset: usize,
+    pub len: usize,
+    pub message: String,
 }
 
-fn error(at: ByteSpan, message: impl Into<String>) -> ExprError { ExprError { offset: at.offset, len: at.len, message: message.into() } }
+impl fmt::Display for ExprError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+fn error(at: ByteSpan, message: impl Into<String>) -> ExprError {
+    ExprError { offset: at.offset, len: at.len, message: message.into() }
+}
 
 /// A byte range of the source text.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct ByteSpan { pub offset: usize, pub len: usize }
+pub struct ByteSpan {
+    pub offset: usize,
+    pub len: usize,
+}
 
 /// The smallest span covering `a` and a later `b`.
-fn join(a: ByteSpan, b: ByteSpan) -> ByteSpan { ByteSpan { offset: a.offset, len: (b.offset + b.len).saturating_sub(a.offset) } }
-
+fn join(a: ByteSpan, b: ByteSpan) -> ByteSpan {
+    ByteSpan { offset: a.offset, len: (b.offset + b.len).saturating_sub(a.offset) }
+}
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum UnOp { Neg, Not, BitNot }
+pub enum UnOp {
+    Neg,
+    Not,
+    BitNot,
+}
 
 #[rustfmt::skip]
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -78,42 +125,76 @@ const UNARY_PREC: u8 = 11;
 const ATOM_PREC: u8 = 12;
 
 impl UnOp {
-    pub fn symbol(self) -> &'static str { match self { UnOp::Neg => "-", UnOp::Not => "!", UnOp::BitNot => "~" } }
+    pub fn symbol(self) -> &'static str {
+        match self {
+            UnOp::Neg => "-",
+            UnOp::Not => "!",
+            UnOp::BitNot => "~",
+        }
+    }
 }
 
 impl BinOp {
-    pub fn symbol(self) -> &'static str { BINOPS.iter().find(|b| b.1 == self).map_or("?", |b| b.0) }
-    fn prec(self) -> u8 { BINOPS.iter().find(|b| b.1 == self).map_or(0, |b| b.2) }
+    pub fn symbol(self) -> &'static str {
+        BINOPS.iter().find(|b| b.1 == self).map_or("?", |b| b.0)
+    }
+    fn prec(self) -> u8 {
+        BINOPS.iter().find(|b| b.1 == self).map_or(0, |b| b.2)
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Func { Min, Max, Abs, Float, Int }
+pub enum Func {
+    Min,
+    Max,
+    Abs,
+    Float,
+    Int,
+}
 
 /// Known functions and their arities.
 const FUNCS: [(&str, Func, usize); 5] =
     [("min", Func::Min, 2), ("max", Func::Max, 2), ("abs", Func::Abs, 1), ("float", Func::Float, 1), ("int", Func::Int, 1)];
 
 impl Func {
-    pub fn name(self) -> &'static str { FUNCS.iter().find(|f| f.1 == self).map_or("?", |f| f.0) }
+    pub fn name(self) -> &'static str {
+        FUNCS.iter().find(|f| f.1 == self).map_or("?", |f| f.0)
+    }
 }
 
 #[derive(Clone, PartialEq, Debug)]
 pub enum ExprKind {
-    Int(i64), Float(f64), Var(String), Unary(UnOp, Box<Expr>),
+    Int(i64),
+    Float(f64),
+    Var(String),
+    Unary(UnOp, Box<Expr>),
     /// Keeps the operator's own span: `division by zero` points at the `/`.
     Binary(BinOp, ByteSpan, Box<Expr>, Box<Expr>),
-    Cond(Box<Expr>, Box<Expr>, Box<Expr>), Call(Func, Vec<Expr>),
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    Call(Func, Vec<Expr>),
 }
 
 /// A parsed expression; `span` covers its text (with enclosing parentheses, if any).
 #[derive(Clone, PartialEq, Debug)]
-pub struct Expr { pub kind: ExprKind, pub span: ByteSpan }
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: ByteSpan,
+}
 
 #[derive(Clone, Copy, Debug)]
-enum Tok { Int(i64), Float(f64), Ident, Punct(&'static str), End }
+enum Tok {
+    Int(i64),
+    Float(f64),
+    Ident,
+    Punct(&'static str),
+    End,
+}
 
 #[derive(Clone, Copy, Debug)]
-struct Token { tok: Tok, at: ByteSpan }
+struct Token {
+    tok: Tok,
+    at: ByteSpan,
+}
 
 /// Longest first, so `<<` wins over `<`.
 const PUNCTS: [&str; 25] =
@@ -158,49 +239,76 @@ fn lex(src: &str) -> Result<Vec<Token>, ExprError> {
 fn number(text: &str, at: ByteSpan) -> Result<Tok, ExprError> {
     let bad = || error(at, format!("invalid number `{text}`"));
     if let Some(h) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
-        if h.is_empty() || !h.bytes().all(|c| c.is_ascii_hexdigit()) { return Err(bad()); }
+        if h.is_empty() || !h.bytes().all(|c| c.is_ascii_hexdigit()) {
+            return Err(bad());
+        }
         // Up to 64 bits, so any bit pattern can be written; above `i64::MAX` it wraps negative.
-        return u64::from_str_radix(h, 16).map(|v| Tok::Int(v as i64)).map_err(|_| error(at, format!("hex literal `{text}` is over 64 bits")));
+        return u64::from_str_radix(h, 16)
+            .map(|v| Tok::Int(v as i64))
+            .map_err(|_| error(at, format!("hex literal `{text}` is over 64 bits")));
     }
     let body = text.strip_suffix(['f', 'F']).unwrap_or(text);
     if body.len() < text.len() || body.contains(['.', 'e', 'E']) {
         let v: f64 = body.parse().map_err(|_| bad())?;
         return if v.is_finite() { Ok(Tok::Float(v)) } else { Err(error(at, format!("float literal `{text}` is out of range"))) };
     }
-    if !body.bytes().all(|c| c.is_ascii_digit()) { return Err(bad()); }
+    if !body.bytes().all(|c| c.is_ascii_digit()) {
+        return Err(bad());
+    }
     body.parse().map(Tok::Int).map_err(|_| error(at, format!("integer literal `{text}` is too large")))
 }
 
 /// Recursive descent with precedence climbing; results carry their tree depth.
-struct Parser<'a> { src: &'a str, toks: Vec<Token>, pos: usize, nest: u32 }
+struct Parser<'a> {
+    src: &'a str,
+    toks: Vec<Token>,
+    pos: usize,
+    nest: u32,
+}
 
 type Node = (Expr, u32);
 
 impl<'a> Parser<'a> {
-    fn peek(&self) -> Token { self.toks[self.pos] }
+    fn peek(&self) -> Token {
+        self.toks[self.pos]
+    }
     fn bump(&mut self) -> Token {
         let t = self.peek();
         self.pos = (self.pos + 1).min(self.toks.len() - 1);
         t
     }
-    fn is(&self, p: &str) -> bool { matches!(self.peek().tok, Tok::Punct(q) if q == p) }
-    fn text(&self, at: ByteSpan) -> &'a str { self.src.get(at.offset..at.offset + at.len).unwrap_or("") }
+    fn is(&self, p: &str) -> bool {
+        matches!(self.peek().tok, Tok::Punct(q) if q == p)
+    }
+    fn text(&self, at: ByteSpan) -> &'a str {
+        self.src.get(at.offset..at.offset + at.len).unwrap_or("")
+    }
     /// How a message names the token where something else was expected.
     fn describe(&self, t: Token) -> String {
-        if matches!(t.tok, Tok::End) { "the end of the expression".into() } else { format!("`{}`", self.text(t.at)) }
+        if matches!(t.tok, Tok::End) {
+            "the end of the expression".into()
+        } else {
+            format!("`{}`", self.text(t.at))
+        }
     }
     /// Counts parser recursion, which happens before any node exists to measure (`((((...`).
     fn enter(&mut self) -> Result<(), ExprError> {
         self.nest += 1;
-        if self.nest > MAX_DEPTH { return Err(error(self.peek().at, "expression nested too deeply")); }
+        if self.nest > MAX_DEPTH {
+            return Err(error(self.peek().at, "expression nested too deeply"));
+        }
         Ok(())
     }
     fn node(kind: ExprKind, span: ByteSpan, depth: u32) -> Result<Node, ExprError> {
-        if depth > MAX_DEPTH { return Err(error(span, "expression nested too deeply")); }
+        if depth > MAX_DEPTH {
+            return Err(error(span, "expression nested too deeply"));
+        }
         Ok((Expr { kind, span }, depth))
     }
     fn close(&mut self, open: ByteSpan) -> Result<ByteSpan, ExprError> {
-        if self.is(")") { return Ok(self.bump().at); }
+        if self.is(")") {
+            return Ok(self.bump().at);
+        }
         Err(error(open, format!("this `(` is never closed: expected `)` before {}", self.describe(self.peek()))))
     }
 
@@ -210,7 +318,9 @@ impl<'a> Parser<'a> {
         let r = if self.is("?") {
             let q = self.bump().at;
             let (a, da) = self.ternary()?;
-            if !self.is(":") { return Err(error(q, format!("this `?` has no `:`: expected `:` before {}", self.describe(self.peek())))); }
+            if !self.is(":") {
+                return Err(error(q, format!("this `?` has no `:`: expected `:` before {}", self.describe(self.peek()))));
+            }
             self.bump();
             let (b, db) = self.ternary()?;
             let span = join(c.span, b.span);
@@ -226,7 +336,9 @@ impl<'a> Parser<'a> {
     fn binary(&mut self, min: u8) -> Result<Node, ExprError> {
         let (mut lhs, mut d) = self.unary()?;
         while let Some(&(_, op, prec)) = BINOPS.iter().find(|b| self.is(b.0)) {
-            if prec < min { break; }
+            if prec < min {
+                break;
+            }
             let at = self.bump().at;
             let (rhs, dr) = self.binary(prec + 1)?;
             let span = join(lhs.span, rhs.span);
@@ -236,7 +348,12 @@ impl<'a> Parser<'a> {
     }
 
     fn unary(&mut self) -> Result<Node, ExprError> {
-        let op = match self.peek().tok { Tok::Punct("-") => UnOp::Neg, Tok::Punct("!") => UnOp::Not, Tok::Punct("~") => UnOp::BitNot, _ => return self.primary() };
+        let op = match self.peek().tok {
+            Tok::Punct("-") => UnOp::Neg,
+            Tok::Punct("!") => UnOp::Not,
+            Tok::Punct("~") => UnOp::BitNot,
+            _ => return self.primary(),
+        };
         self.enter()?;
         let at = self.bump().at;
         let (e, d) = self.unary()?;
@@ -262,7 +379,9 @@ impl<'a> Parser<'a> {
                     let (a, da) = self.ternary()?;
                     args.push(a);
                     d = d.max(da);
-                    if !self.is(",") { break; }
+                    if !self.is(",") {
+                        break;
+                    }
                     self.bump();
                 }
                 let span = join(t.at, self.close(open)?);
@@ -286,7 +405,9 @@ impl<'a> Parser<'a> {
 /// Parses a whole expression; names are left unresolved (see [`Expr::free_vars`]).
 pub fn parse_expr(src: &str) -> Result<Expr, ExprError> {
     let toks = lex(src)?;
-    if toks.len() == 1 { return Err(error(ByteSpan { offset: 0, len: src.len() }, "empty expression")); }
+    if toks.len() == 1 {
+        return Err(error(ByteSpan { offset: 0, len: src.len() }, "empty expression"));
+    }
     let mut p = Parser { src, toks, pos: 0, nest: 0 };
     let (e, _) = p.ternary()?;
     let t = p.peek();
@@ -364,7 +485,12 @@ impl Expr {
 
     /// Binding strength, for printing only the parentheses needed.
     fn prec(&self) -> u8 {
-        match &self.kind { ExprKind::Cond(..) => 0, ExprKind::Binary(op, ..) => op.prec(), ExprKind::Unary(..) => UNARY_PREC, _ => ATOM_PREC }
+        match &self.kind {
+            ExprKind::Cond(..) => 0,
+            ExprKind::Binary(op, ..) => op.prec(),
+            ExprKind::Unary(..) => UNARY_PREC,
+            _ => ATOM_PREC,
+        }
     }
 }
 
@@ -400,7 +526,11 @@ struct Sub<'a>(&'a Expr, u8);
 
 impl fmt::Display for Sub<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0.prec() < self.1 { write!(f, "({})", self.0) } else { write!(f, "{}", self.0) }
+        if self.0.prec() < self.1 {
+            write!(f, "({})", self.0)
+        } else {
+            write!(f, "{}", self.0)
+        }
     }
 }
 
@@ -452,11 +582,33 @@ mod tests {
     #[test]
     fn precedence_and_integer_ops() {
         for (src, want) in [
-            ("1 + 2 * 3", 7), ("(1 + 2) * 3", 9), ("10 - 4 - 3", 3), ("100 / 10 / 5", 2), ("1 << 2 + 1", 8), ("1 | 2 ^ 3 & 1", 3),
-            ("1 < 2 == 1", 1), ("5 & 3 == 3", 1), ("2 + 3 > 4 && 0 || 1", 1), ("-2 * 3", -6), ("- -t", 3), ("~0", -1), ("!5", 0),
-            ("!0.0", 1), ("7 % 3", 1), ("-7 / 2", -3), ("-7 % 2", -1), ("1 << 65", 2), ("-8 >> 1", -4), ("0x10 + 0XfF", 271),
-            ("0xffffffffffffffff", -1), ("9223372036854775807 + 1", i64::MIN), ("(-9223372036854775807 - 1) / -1", i64::MIN),
-            ("(-9223372036854775807 - 1) % -1", 0), ("min(t, n) + max(t, n) * 10", 32), ("abs(-4)", 4), ("int(2.9) + int(-2.9)", 0),
+            ("1 + 2 * 3", 7),
+            ("(1 + 2) * 3", 9),
+            ("10 - 4 - 3", 3),
+            ("100 / 10 / 5", 2),
+            ("1 << 2 + 1", 8),
+            ("1 | 2 ^ 3 & 1", 3),
+            ("1 < 2 == 1", 1),
+            ("5 & 3 == 3", 1),
+            ("2 + 3 > 4 && 0 || 1", 1),
+            ("-2 * 3", -6),
+            ("- -t", 3),
+            ("~0", -1),
+            ("!5", 0),
+            ("!0.0", 1),
+            ("7 % 3", 1),
+            ("-7 / 2", -3),
+            ("-7 % 2", -1),
+            ("1 << 65", 2),
+            ("-8 >> 1", -4),
+            ("0x10 + 0XfF", 271),
+            ("0xffffffffffffffff", -1),
+            ("9223372036854775807 + 1", i64::MIN),
+            ("(-9223372036854775807 - 1) / -1", i64::MIN),
+            ("(-9223372036854775807 - 1) % -1", 0),
+            ("min(t, n) + max(t, n) * 10", 32),
+            ("abs(-4)", 4),
+            ("int(2.9) + int(-2.9)", 0),
         ] {
             assert_eq!(ev(src), I(want), "{src}");
         }
@@ -479,9 +631,19 @@ mod tests {
     #[test]
     fn floats_promote() {
         for (src, want) in [
-            ("0.5 * t", F(1.5)), ("1 + 2.0f", F(3.0)), ("7 / 2.0", F(3.5)), (".5 + 1e-3", F(0.501)), ("1.5E1 - 5.", F(10.0)),
-            ("float(3)", F(3.0)), ("min(2, 1.5)", F(1.5)), ("max(2.5, 3)", F(3.0)), ("abs(-0.5)", F(0.5)), ("1.0 / 0", F(f64::INFINITY)),
-            ("7 / 2", I(3)), ("1 < 1.5", I(1)), ("1 ? 2 : 3.0", I(2)),
+            ("0.5 * t", F(1.5)),
+            ("1 + 2.0f", F(3.0)),
+            ("7 / 2.0", F(3.5)),
+            (".5 + 1e-3", F(0.501)),
+            ("1.5E1 - 5.", F(10.0)),
+            ("float(3)", F(3.0)),
+            ("min(2, 1.5)", F(1.5)),
+            ("max(2.5, 3)", F(3.0)),
+            ("abs(-0.5)", F(0.5)),
+            ("1.0 / 0", F(f64::INFINITY)),
+            ("7 / 2", I(3)),
+            ("1 < 1.5", I(1)),
+            ("1 ? 2 : 3.0", I(2)),
         ] {
             assert_eq!(ev(src), want, "{src}");
         }
@@ -492,19 +654,30 @@ mod tests {
     #[test]
     fn errors_are_located() {
         for (src, offset, len, msg) in [
-            ("1 / (t - t)", 2, 1, "division by zero"), ("7 % (2 - 2)", 2, 1, "division by zero"),
-            ("t + m", 4, 1, "unknown name `m`"), ("1 + (m)", 4, 3, "unknown name `m`"),
+            ("1 / (t - t)", 2, 1, "division by zero"),
+            ("7 % (2 - 2)", 2, 1, "division by zero"),
+            ("t + m", 4, 1, "unknown name `m`"),
+            ("1 + (m)", 4, 3, "unknown name `m`"),
             ("2 * (1 + 2", 4, 1, "this `(` is never closed: expected `)` before the end of the expression"),
             ("min(1 2)", 3, 1, "this `(` is never closed: expected `)` before `2`"),
-            ("1 ? 2", 2, 1, "this `?` has no `:`: expected `:` before the end of the expression"), ("1 ] 2", 2, 1, "unexpected `]`"),
-            ("1 + é", 4, 2, "unexpected `é`"), ("1 + )", 4, 1, "unexpected `)`"),
-            ("(1))", 3, 1, "unexpected `)`"), ("1 +", 3, 0, "unexpected end of expression"),
-            ("sqrt(2)", 0, 4, "unknown function `sqrt` (known: min, max, abs, float, int)"), ("1 + min(1)", 4, 6, "`min` takes 2 arguments, got 1"),
-            ("abs()", 0, 5, "`abs` takes 1 argument, got 0"), ("  ", 0, 2, "empty expression"),
-            ("1 + 2 xyz ", 6, 3, "trailing input `xyz`"), ("0x + 1", 0, 2, "invalid number `0x`"),
-            ("12ab", 0, 4, "invalid number `12ab`"), ("99999999999999999999", 0, 20, "integer literal `99999999999999999999` is too large"),
-            ("1e999", 0, 5, "float literal `1e999` is out of range"), ("1 % 2.0", 2, 1, "`%` needs integer operands, got a float"),
-            ("~1.5", 0, 4, "`~` needs an integer operand, got a float"), ("int(1e300)", 0, 10, "`int` of 1e300 does not fit a 64-bit integer"),
+            ("1 ? 2", 2, 1, "this `?` has no `:`: expected `:` before the end of the expression"),
+            ("1 ] 2", 2, 1, "unexpected `]`"),
+            ("1 + é", 4, 2, "unexpected `é`"),
+            ("1 + )", 4, 1, "unexpected `)`"),
+            ("(1))", 3, 1, "unexpected `)`"),
+            ("1 +", 3, 0, "unexpected end of expression"),
+            ("sqrt(2)", 0, 4, "unknown function `sqrt` (known: min, max, abs, float, int)"),
+            ("1 + min(1)", 4, 6, "`min` takes 2 arguments, got 1"),
+            ("abs()", 0, 5, "`abs` takes 1 argument, got 0"),
+            ("  ", 0, 2, "empty expression"),
+            ("1 + 2 xyz ", 6, 3, "trailing input `xyz`"),
+            ("0x + 1", 0, 2, "invalid number `0x`"),
+            ("12ab", 0, 4, "invalid number `12ab`"),
+            ("99999999999999999999", 0, 20, "integer literal `99999999999999999999` is too large"),
+            ("1e999", 0, 5, "float literal `1e999` is out of range"),
+            ("1 % 2.0", 2, 1, "`%` needs integer operands, got a float"),
+            ("~1.5", 0, 4, "`~` needs an integer operand, got a float"),
+            ("int(1e300)", 0, 10, "`int` of 1e300 does not fit a 64-bit integer"),
             ("int(0.0 / 0)", 0, 12, "`int` of NaN does not fit a 64-bit integer"),
         ] {
             let got = eval_with(src, &[("t", I(1))]).expect_err(src);
@@ -522,7 +695,14 @@ mod tests {
     fn deep_input_is_an_error_not_a_crash() {
         let deep = |open: &str, mid: &str, close: &str, n| format!("{}{mid}{}", open.repeat(n), close.repeat(n));
         assert_eq!(ev(&deep("(", "1", ")", 150)), I(1));
-        for src in [deep("(", "1", ")", 300), deep("(", "1", "", 100_000), deep("-", "1", "", 100_000), deep("1+", "1", "", 100_000), deep("min(1,", "1", ")", 300), deep("1?2:", "3", "", 5000)] {
+        for src in [
+            deep("(", "1", ")", 300),
+            deep("(", "1", "", 100_000),
+            deep("-", "1", "", 100_000),
+            deep("1+", "1", "", 100_000),
+            deep("min(1,", "1", ")", 300),
+            deep("1?2:", "3", "", 5000),
+        ] {
             assert_eq!(parse_expr(&src).unwrap_err().message, "expression nested too deeply", "{}", &src[..20]);
         }
     }
@@ -530,9 +710,16 @@ mod tests {
     #[test]
     fn display_normalizes() {
         for (src, want) in [
-            ("(1 + 2) * 3", "(1 + 2) * 3"), ("1+(2*3)", "1 + 2 * 3"), ("a - (b - c)", "a - (b - c)"), ("(a - b) - c", "a - b - c"),
-            ("(a ? b : c) ? d : e", "(a ? b : c) ? d : e"), ("a ? b : (c ? d : e)", "a ? b : c ? d : e"), ("-(-x)", "--x"),
-            ("min( .5 ,2.0f )", "min(0.5, 2.0)"), ("0xFFFFFFFFFFFFFFFF", "0xffffffffffffffff"), ("!(a < b)", "!(a < b)"),
+            ("(1 + 2) * 3", "(1 + 2) * 3"),
+            ("1+(2*3)", "1 + 2 * 3"),
+            ("a - (b - c)", "a - (b - c)"),
+            ("(a - b) - c", "a - b - c"),
+            ("(a ? b : c) ? d : e", "(a ? b : c) ? d : e"),
+            ("a ? b : (c ? d : e)", "a ? b : c ? d : e"),
+            ("-(-x)", "--x"),
+            ("min( .5 ,2.0f )", "min(0.5, 2.0)"),
+            ("0xFFFFFFFFFFFFFFFF", "0xffffffffffffffff"),
+            ("!(a < b)", "!(a < b)"),
         ] {
             assert_eq!(parse_expr(src).unwrap().to_string(), want, "{src}");
         }

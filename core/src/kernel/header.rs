@@ -38,9 +38,7 @@ impl<'a> Line<'a> {
         let span = self.span_of(part);
         match parse_expr(part) {
             Ok(expr) => Ok(LocatedExpr { expr, span, text: part.to_string() }),
-            Err(e) => {
-                Err(Diagnostic::error(super::span_within(span, part, e.offset, e.len), e.message))
-            }
+            Err(e) => Err(Diagnostic::error(super::span_within(span, part, e.offset, e.len), e.message)),
         }
     }
 }
@@ -53,16 +51,27 @@ fn is_ident(s: &str) -> bool {
 /// Splits `lhs = rhs` at the first `=` that is not part of `==`, `<=`, `>=` or `!=`.
 fn split_assign(s: &str) -> Option<(&str, &str)> {
     let b = s.as_bytes();
-    (0..b.len()).find(|&k| b[k] == b'=' && b.get(k + 1) != Some(&b'=') && (k == 0 || !b"=<>!".contains(&b[k - 1]))).map(|k| (&s[..k], &s[k + 1..]))
+    (0..b.len())
+        .find(|&k| b[k] == b'=' && b.get(k + 1) != Some(&b'=') && (k == 0 || !b"=<>!".contains(&b[k - 1])))
+        .map(|k| (&s[..k], &s[k + 1..]))
 }
 
 /// Checks names an expression uses: params declared so far, buffers (for registers), and the reserved ones allowed here.
 fn check_names(e: &LocatedExpr, k: &Kernel, allowed: &[&str], buffers_ok: bool) -> Option<Diagnostic> {
     for name in e.expr.free_vars() {
-        let known = allowed.contains(&name.as_str()) || k.params.iter().any(|p| p.name == name) || (buffers_ok && k.buffers.iter().any(|b| b.name == name));
+        let known = allowed.contains(&name.as_str())
+            || k.params.iter().any(|p| p.name == name)
+            || (buffers_ok && k.buffers.iter().any(|b| b.name == name));
         if !known {
             let hint = if RESERVED.contains(&name.as_str()) { " here".to_string() } else { String::new() };
-            return Some(Diagnostic::error(e.span, format!("unknown name `{name}`{hint} (allowed: {}, declared params{})", allowed.join(", "), if buffers_ok { " and buffers" } else { "" })));
+            return Some(Diagnostic::error(
+                e.span,
+                format!(
+                    "unknown name `{name}`{hint} (allowed: {}, declared params{})",
+                    allowed.join(", "),
+                    if buffers_ok { " and buffers" } else { "" }
+                ),
+            ));
         }
     }
     None
@@ -72,7 +81,8 @@ fn header(line: &Line, kw: &str, rest: &str, k: &mut Kernel) -> Result<(), Diagn
     let rest_t = rest.trim();
     match kw {
         "warp" => {
-            let w: u32 = rest_t.parse().map_err(|_| line.error(rest_t, format!("`//@ warp` takes a width 1-{MAX_WARP}, found `{rest_t}`")))?;
+            let w: u32 =
+                rest_t.parse().map_err(|_| line.error(rest_t, format!("`//@ warp` takes a width 1-{MAX_WARP}, found `{rest_t}`")))?;
             if !(1..=MAX_WARP).contains(&w) {
                 return Err(line.error(rest_t, format!("warp width {w} is outside 1-{MAX_WARP}")));
             }
@@ -114,7 +124,8 @@ fn header(line: &Line, kw: &str, rest: &str, k: &mut Kernel) -> Result<(), Diagn
         }
         "buffer" => {
             // name: type[len] (= init)?
-            let (name, spec) = rest_t.split_once(':').ok_or_else(|| line.error(rest_t, "expected `//@ buffer name: i32[len] = expression`"))?;
+            let (name, spec) =
+                rest_t.split_once(':').ok_or_else(|| line.error(rest_t, "expected `//@ buffer name: i32[len] = expression`"))?;
             let name = name.trim();
             if !is_ident(name) || RESERVED.contains(&name) {
                 return Err(line.error(name, format!("`{name}` cannot be a buffer name")));
@@ -168,7 +179,11 @@ fn header(line: &Line, kw: &str, rest: &str, k: &mut Kernel) -> Result<(), Diagn
             let mut cfg = StackConfig::default();
             for item in rest_t.split_whitespace() {
                 let (key, v) = item.split_once('=').ok_or_else(|| line.error(item, "expected `capacity=N` or `chunk=N`"))?;
-                let v: u32 = v.parse().ok().filter(|v| (1..=4096).contains(v)).ok_or_else(|| line.error(item, format!("`{key}` must be a number 1-4096")))?;
+                let v: u32 = v
+                    .parse()
+                    .ok()
+                    .filter(|v| (1..=4096).contains(v))
+                    .ok_or_else(|| line.error(item, format!("`{key}` must be a number 1-4096")))?;
                 match key {
                     "capacity" => cfg.capacity = v,
                     "chunk" => cfg.chunk = v,
@@ -199,7 +214,10 @@ pub fn parse_kernel(text: &str) -> (Kernel, Vec<Diagnostic>) {
         let kw = &body_t[..kw_len];
         if !HEADERS.contains(&kw) {
             let shown = if kw.is_empty() { body_t } else { kw };
-            diags.push(line.error(if shown.is_empty() { raw.trim() } else { shown }, format!("unknown header `//@ {kw}` (known: {})", HEADERS.join(", "))));
+            diags.push(line.error(
+                if shown.is_empty() { raw.trim() } else { shown },
+                format!("unknown header `//@ {kw}` (known: {})", HEADERS.join(", ")),
+            ));
             continue;
         }
         if let Err(d) = header(&line, kw, &body_t[kw_len..], &mut k) {

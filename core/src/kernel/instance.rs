@@ -162,7 +162,9 @@ pub fn instantiate(k: &Kernel, overrides: &[(String, i64)]) -> Result<Instance, 
             let vars = Vars { params: &params, buffers: &bases, lane: Some(lane as i64), elem: None, width };
             match eval(&r.value, &vars, &format!("lane t={lane}: ")) {
                 Ok(v) => match r.target {
-                    InitTarget::Reg(reg) => machine.set_reg(lane, reg, store_bits(if v.is_float() { ElemType::F32 } else { ElemType::I32 }, v)),
+                    InitTarget::Reg(reg) => {
+                        machine.set_reg(lane, reg, store_bits(if v.is_float() { ElemType::F32 } else { ElemType::I32 }, v))
+                    }
                     InitTarget::Pred(p) => machine.set_pred(lane, p, v.as_f64() != 0.0),
                 },
                 Err(d) => {

@@ -39,7 +39,9 @@ pub struct LocatedExpr {
 
 impl LocatedExpr {
     /// The span of `len` bytes at byte `offset` of the expression, in line/column terms.
-    pub fn span_at(&self, offset: usize, len: usize) -> Span { span_within(self.span, &self.text, offset, len) }
+    pub fn span_at(&self, offset: usize, len: usize) -> Span {
+        span_within(self.span, &self.text, offset, len)
+    }
 }
 
 /// The span of bytes `offset..offset + len` of `text`, which itself stands at `span`.

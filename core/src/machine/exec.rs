@@ -7,83 +7,68 @@ use alloc::string::String;
 use super::{LaneMask, Machine, MAX_WARP};
 use crate::isa::*;
 
-/// Values of one operand across all lanes of the warp.
-type Lanes = [u32; MAX_WARP as usize];
-
-/// Reads a source for every lane: register rows are contiguous (register-major), so this is a
-/// copy, and the arithmetic below runs over plain arrays the compiler can vectorise.
-#[inline]
-fn gather(m: &Machine, s: Src, out: &mut Lanes) {
-    let w = m.width as usize;
+/// Reads a source for every slot of a register row (`N` = the machine's stride): rows are
+/// contiguous (register-major), so this is a fixed-size copy, and the arithmetic below runs
+/// over fixed-size arrays the compiler vectorises.
+#[inline(always)]
+fn gather<const N: usize>(m: &Machine, s: Src, float: bool) -> [u32; N] {
     match s {
-        Src::Imm(v) => out[..w].fill(v),
+        Src::Imm(v) => [v; N],
         Src::Reg { reg, negated } => {
             if reg.is_zero() || reg.0 as u32 >= m.nregs {
-                out[..w].fill(0);
-                return;
+                return [if negated && float { 0x8000_0000 } else { 0 }; N];
             }
-            let base = reg.0 as usize * w;
-            out[..w].copy_from_slice(&m.regs[base..base + w]);
+            let base = reg.0 as usize * N;
+            let mut out = [0u32; N];
+            out.copy_from_slice(&m.regs[base..base + N]);
             if negated {
-                out[..w].iter_mut().for_each(|x| *x = x.wrapping_neg());
+                // Floats negate by flipping the sign bit, integers by two's complement.
+                if float {
+                    out.iter_mut().for_each(|x| *x ^= 0x8000_0000);
+                } else {
+                    out.iter_mut().for_each(|x| *x = x.wrapping_neg());
+                }
             }
+            out
         }
-    }
-}
-
-/// Like `gather`, for float operands: negation flips the sign bit.
-#[inline]
-fn gather_f(m: &Machine, s: Src, out: &mut Lanes) {
-    match s {
-        Src::Reg { reg, negated: true } => {
-            gather(m, Src::reg(reg), out);
-            out.iter_mut().for_each(|x| *x ^= 0x8000_0000);
-        }
-        other => gather(m, other, out),
     }
 }
 
 /// Writes `vals` to `dst` in the lanes of `lanes` only.
-#[inline]
-fn scatter(m: &mut Machine, dst: Reg, lanes: LaneMask, vals: &Lanes) {
+#[inline(always)]
+fn scatter<const N: usize>(m: &mut Machine, dst: Reg, lanes: LaneMask, vals: &[u32; N]) {
     if dst.is_zero() || dst.0 as u32 >= m.nregs {
         return;
     }
-    let w = m.width as usize;
-    let row = &mut m.regs[dst.0 as usize * w..(dst.0 as usize + 1) * w];
-    if lanes == LaneMask::full(w as u32) {
-        row.copy_from_slice(&vals[..w]);
-    } else {
-        for (i, r) in row.iter_mut().enumerate() {
-            if lanes.0 >> i & 1 == 1 {
-                *r = vals[i];
-            }
-        }
+    let all = m.all_lanes();
+    let row = &mut m.regs[dst.0 as usize * N..(dst.0 as usize + 1) * N];
+    if lanes == all {
+        // Padding slots past the width are never read as lanes, so the whole row may be written.
+        row.copy_from_slice(vals);
+        return;
+    }
+    // A branch-free blend (all-ones where the lane runs) vectorises; a per-lane `if` does not.
+    for (i, r) in row.iter_mut().enumerate() {
+        let sel = 0u32.wrapping_sub((lanes.0 >> i) as u32 & 1);
+        *r = (*r & !sel) | (vals[i] & sel);
     }
 }
 
-#[inline]
-fn map2(m: &mut Machine, lanes: LaneMask, dst: Reg, a: Src, b: Src, float: bool, f: impl Fn(u32, u32) -> u32) {
-    let (mut x, mut y) = ([0u32; MAX_WARP as usize], [0u32; MAX_WARP as usize]);
-    let read = if float { gather_f } else { gather };
-    read(m, a, &mut x);
-    read(m, b, &mut y);
-    let w = m.width as usize;
-    for (xi, yi) in x[..w].iter_mut().zip(y[..w].iter()) {
-        *xi = f(*xi, *yi);
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn map2<const N: usize>(m: &mut Machine, lanes: LaneMask, dst: Reg, a: Src, b: Src, float: bool, f: impl Fn(u32, u32) -> u32) {
+    let (mut x, y) = (gather::<N>(m, a, float), gather::<N>(m, b, float));
+    for i in 0..N {
+        x[i] = f(x[i], y[i]);
     }
     scatter(m, dst, lanes, &x);
 }
 
-#[inline]
+#[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn map3(m: &mut Machine, lanes: LaneMask, dst: Reg, a: Src, b: Src, c: Src, float: bool, f: impl Fn(u32, u32, u32) -> u32) {
-    let (mut x, mut y, mut z) = ([0u32; MAX_WARP as usize], [0u32; MAX_WARP as usize], [0u32; MAX_WARP as usize]);
-    let read = if float { gather_f } else { gather };
-    read(m, a, &mut x);
-    read(m, b, &mut y);
-    read(m, c, &mut z);
-    for i in 0..m.width as usize {
+fn map3<const N: usize>(m: &mut Machine, lanes: LaneMask, dst: Reg, a: Src, b: Src, c: Src, float: bool, f: impl Fn(u32, u32, u32) -> u32) {
+    let (mut x, y, z) = (gather::<N>(m, a, float), gather::<N>(m, b, float), gather::<N>(m, c, float));
+    for i in 0..N {
         x[i] = f(x[i], y[i], z[i]);
     }
     scatter(m, dst, lanes, &x);
@@ -106,37 +91,44 @@ fn set_preds(m: &mut Machine, lanes: LaneMask, result: LaneMask, op: BoolOp, dst
     }
 }
 
-/// The lanes where `test` holds for the two operands.
-fn compare_lanes(m: &Machine, a: Src, b: Src, float: bool, test: impl Fn(u32, u32) -> bool) -> LaneMask {
-    let (mut x, mut y) = ([0u32; MAX_WARP as usize], [0u32; MAX_WARP as usize]);
-    let read = if float { gather_f } else { gather };
-    read(m, a, &mut x);
-    read(m, b, &mut y);
-    let mut bits = 0u64;
-    for i in 0..m.width as usize {
-        bits |= (test(x[i], y[i]) as u64) << i;
+/// The lanes where `a cmp b` holds, comparing as `T` after `conv`.
+#[inline(always)]
+fn compare_lanes<const N: usize, T: PartialOrd>(m: &Machine, a: Src, b: Src, float: bool, cmp: Cmp, conv: fn(u32) -> T) -> LaneMask {
+    let (x, y) = (gather::<N>(m, a, float), gather::<N>(m, b, float));
+    // One branch-free loop per comparison: it vectorises; padding slots are masked off below.
+    let bits = match cmp {
+        Cmp::Lt => pack(&x, &y, |a, b| conv(a) < conv(b)),
+        Cmp::Le => pack(&x, &y, |a, b| conv(a) <= conv(b)),
+        Cmp::Gt => pack(&x, &y, |a, b| conv(a) > conv(b)),
+        Cmp::Ge => pack(&x, &y, |a, b| conv(a) >= conv(b)),
+        Cmp::Eq => pack(&x, &y, |a, b| conv(a) == conv(b)),
+        Cmp::Ne => pack(&x, &y, |a, b| conv(a) != conv(b)),
+        Cmp::True => u64::MAX,
+        Cmp::False => 0,
+    };
+    LaneMask(bits) & m.all_lanes()
+}
+
+#[inline(always)]
+fn pack<const N: usize>(x: &[u32; N], y: &[u32; N], test: impl Fn(u32, u32) -> bool) -> u64 {
+    // Byte-per-lane results vectorise; multiplying 8 bytes of 0/1 by this constant gathers
+    // them into the top byte (byte k lands on bit 56 + k).
+    let mut flags = [0u8; N];
+    for i in 0..N {
+        flags[i] = test(x[i], y[i]) as u8;
     }
-    LaneMask(bits)
+    let mut bits = 0u64;
+    for (k, chunk) in flags.chunks_exact(8).enumerate() {
+        let bytes = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        bits |= (bytes.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
+    }
+    bits
 }
 
 #[inline]
 fn fl(x: u32) -> f32 {
     f32::from_bits(x)
 }
-
-fn compare<T: PartialOrd>(cmp: Cmp, a: T, b: T) -> bool {
-    match cmp {
-        Cmp::Lt => a < b,
-        Cmp::Le => a <= b,
-        Cmp::Gt => a > b,
-        Cmp::Ge => a >= b,
-        Cmp::Eq => a == b,
-        Cmp::Ne => a != b,
-        Cmp::True => true,
-        Cmp::False => false,
-    }
-}
-
 
 /// Runs `f` for each lane, with a fast path for the common all-lanes-from-zero mask.
 #[inline]
@@ -188,35 +180,48 @@ fn bad_access(kind: &str, lane: u32, addr: u32) -> String {
 /// Executes a non-control instruction on the lanes of `mask` whose guard holds.
 /// Control instructions are the model's business and do nothing here.
 pub fn execute(m: &mut Machine, instr: &Instruction, mask: LaneMask) -> Result<(), String> {
+    if m.stride() == 32 {
+        execute_rows::<32>(m, instr, mask)
+    } else {
+        execute_rows::<{ MAX_WARP as usize }>(m, instr, mask)
+    }
+}
+
+/// `execute` for register rows of `N` slots.
+fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: LaneMask) -> Result<(), String> {
     let lanes = m.guard_mask(instr.guard, mask);
     if lanes.is_empty() {
         return Ok(());
     }
     match instr.op {
-        Op::Iadd { dst, a, b } => map2(m, lanes, dst, a, b, false, u32::wrapping_add),
-        Op::Iadd3 { dst, a, b, c } => map3(m, lanes, dst, a, b, c, false, |x, y, z| x.wrapping_add(y).wrapping_add(z)),
-        Op::Iscadd { dst, a, b, shift } => map2(m, lanes, dst, a, b, false, |x, y| (x << shift).wrapping_add(y)),
-        Op::Imul { dst, a, b, hi, signed } => map2(m, lanes, dst, a, b, false, |x, y| mul(x, y, hi, signed)),
-        Op::Imad { dst, a, b, c, hi, signed } => map3(m, lanes, dst, a, b, c, false, |x, y, z| mul(x, y, hi, signed).wrapping_add(z)),
+        Op::Iadd { dst, a, b } => map2::<N>(m, lanes, dst, a, b, false, u32::wrapping_add),
+        Op::Iadd3 { dst, a, b, c } => map3::<N>(m, lanes, dst, a, b, c, false, |x, y, z| x.wrapping_add(y).wrapping_add(z)),
+        Op::Iscadd { dst, a, b, shift } => map2::<N>(m, lanes, dst, a, b, false, |x, y| (x << shift).wrapping_add(y)),
+        Op::Imul { dst, a, b, hi, signed } => map2::<N>(m, lanes, dst, a, b, false, |x, y| mul(x, y, hi, signed)),
+        Op::Imad { dst, a, b, c, hi, signed } => map3::<N>(m, lanes, dst, a, b, c, false, |x, y, z| mul(x, y, hi, signed).wrapping_add(z)),
         Op::Isetp { cmp, signed, combine: op, dst, dst_inv, a, b, c } => {
-            let r = if signed { compare_lanes(m, a, b, false, |x, y| compare(cmp, x as i32, y as i32)) } else { compare_lanes(m, a, b, false, |x, y| compare(cmp, x, y)) };
+            let r = if signed {
+                compare_lanes::<N, _>(m, a, b, false, cmp, |x| x as i32)
+            } else {
+                compare_lanes::<N, _>(m, a, b, false, cmp, |x| x)
+            };
             set_preds(m, lanes, r, op, dst, dst_inv, c);
         }
         Op::Fsetp { cmp, combine: op, dst, dst_inv, a, b, c } => {
-            let r = compare_lanes(m, a, b, true, |x, y| compare(cmp, fl(x), fl(y)));
+            let r = compare_lanes::<N, _>(m, a, b, true, cmp, fl);
             set_preds(m, lanes, r, op, dst, dst_inv, c);
         }
-        Op::Fadd { dst, a, b } => map2(m, lanes, dst, a, b, true, |x, y| (fl(x) + fl(y)).to_bits()),
-        Op::Fmul { dst, a, b } => map2(m, lanes, dst, a, b, true, |x, y| (fl(x) * fl(y)).to_bits()),
+        Op::Fadd { dst, a, b } => map2::<N>(m, lanes, dst, a, b, true, |x, y| (fl(x) + fl(y)).to_bits()),
+        Op::Fmul { dst, a, b } => map2::<N>(m, lanes, dst, a, b, true, |x, y| (fl(x) * fl(y)).to_bits()),
         // Not fused: `core` has no fma without libm; the rounding difference does not matter here.
-        Op::Ffma { dst, a, b, c } => map3(m, lanes, dst, a, b, c, true, |x, y, z| (fl(x) * fl(y) + fl(z)).to_bits()),
-        Op::Mov { dst, src } => map2(m, lanes, dst, src, Src::Imm(0), false, |x, _| x),
+        Op::Ffma { dst, a, b, c } => map3::<N>(m, lanes, dst, a, b, c, true, |x, y, z| (fl(x) * fl(y) + fl(z)).to_bits()),
+        Op::Mov { dst, src } => map2::<N>(m, lanes, dst, src, Src::Imm(0), false, |x, _| x),
         Op::Sel { dst, a, b, p } => {
             let chosen = m.guard_mask(Some(Guard { pred: p.pred, negated: p.negated }), lanes);
-            map2(m, chosen, dst, a, b, false, |x, _| x);
-            map2(m, lanes.without(chosen), dst, a, b, false, |_, y| y);
+            map2::<N>(m, chosen, dst, a, b, false, |x, _| x);
+            map2::<N>(m, lanes.without(chosen), dst, a, b, false, |_, y| y);
         }
-        Op::Lop { op, dst, a, b, invert_b } => map2(m, lanes, dst, a, b, false, |x, y| {
+        Op::Lop { op, dst, a, b, invert_b } => map2::<N>(m, lanes, dst, a, b, false, |x, y| {
             let y = if invert_b { !y } else { y };
             match op {
                 LogicOp::And => x & y,
@@ -225,9 +230,9 @@ pub fn execute(m: &mut Machine, instr: &Instruction, mask: LaneMask) -> Result<(
                 LogicOp::PassB => y,
             }
         }),
-        Op::Lop3 { dst, a, b, c, lut } => map3(m, lanes, dst, a, b, c, false, |x, y, z| lut3(lut, x, y, z)),
-        Op::Shl { dst, a, b } => map2(m, lanes, dst, a, b, false, |x, s| if s >= 32 { 0 } else { x << s }),
-        Op::Shr { dst, a, b, signed } => map2(m, lanes, dst, a, b, false, |x, s| match (signed, s.min(32)) {
+        Op::Lop3 { dst, a, b, c, lut } => map3::<N>(m, lanes, dst, a, b, c, false, |x, y, z| lut3(lut, x, y, z)),
+        Op::Shl { dst, a, b } => map2::<N>(m, lanes, dst, a, b, false, |x, s| if s >= 32 { 0 } else { x << s }),
+        Op::Shr { dst, a, b, signed } => map2::<N>(m, lanes, dst, a, b, false, |x, s| match (signed, s.min(32)) {
             (true, 32) => ((x as i32) >> 31) as u32,
             (true, s) => ((x as i32) >> s) as u32,
             (false, 32) => 0,

@@ -127,21 +127,6 @@ impl Not for LaneMask {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use alloc::format;
-
-    #[test]
-    fn display_matches_hex_reading() {
-        let m = LaneMask::lane(31);
-        assert_eq!(format!("{}", m.hex(32)), "0x80000000");
-        assert_eq!(format!("{}", LaneMask::full(32).without(m).bits(32)), "01111111111111111111111111111111");
-        assert_eq!(LaneMask::full(64).count(), 64);
-        assert_eq!(LaneMask(0b1010).iter().collect::<alloc::vec::Vec<_>>(), [1, 3]);
-    }
-}
-
 /// Lanes as ranges, `0-15, 17, 20-31`, for messages.
 pub struct LaneList(pub LaneMask);
 
@@ -168,5 +153,20 @@ impl fmt::Display for LaneList {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::format;
+
+    #[test]
+    fn display_matches_hex_reading() {
+        let m = LaneMask::lane(31);
+        assert_eq!(format!("{}", m.hex(32)), "0x80000000");
+        assert_eq!(format!("{}", LaneMask::full(32).without(m).bits(32)), "01111111111111111111111111111111");
+        assert_eq!(LaneMask::full(64).count(), 64);
+        assert_eq!(LaneMask(0b1010).iter().collect::<alloc::vec::Vec<_>>(), [1, 3]);
     }
 }

@@ -48,7 +48,7 @@ impl Memory {
     }
 
     fn locate(&self, addr: u32) -> Option<(usize, usize)> {
-        if addr % 4 != 0 {
+        if !addr.is_multiple_of(4) {
             return None;
         }
         self.buffers.iter().enumerate().find_map(|(k, b)| {

@@ -20,7 +20,7 @@ pub struct Machine {
     pub width: u32,
     /// Registers stored per lane: the highest register the program or its inputs name, plus one.
     pub nregs: u32,
-    /// Register-major: register `r` of lane `l` is at `r * width + l`.
+    /// Register-major: register `r` of lane `l` is at `r * stride + l` (see `stride`).
     pub regs: Vec<u32>,
     /// One lane mask per predicate register `P0`..`P6`: a guard is a single AND.
     pub preds: [LaneMask; Pred::COUNT],
@@ -33,7 +33,22 @@ pub struct Machine {
 impl Machine {
     pub fn new(width: u32, nregs: u32, memory: Memory) -> Machine {
         let width = width.clamp(1, MAX_WARP);
-        Machine { width, nregs, regs: vec![0; (nregs * width) as usize], preds: [LaneMask::EMPTY; Pred::COUNT], memory, exited: LaneMask::EMPTY, clock: 0 }
+        Machine {
+            width,
+            nregs,
+            regs: vec![0; (nregs * stride_for(width)) as usize],
+            preds: [LaneMask::EMPTY; Pred::COUNT],
+            memory,
+            exited: LaneMask::EMPTY,
+            clock: 0,
+        }
+    }
+
+    /// Slots per register row: the width rounded up to 32 or 64, so the data path works on
+    /// fixed-size rows (which vectorise) and lanes past the width are padding.
+    #[inline]
+    pub fn stride(&self) -> u32 {
+        stride_for(self.width)
     }
 
     pub fn all_lanes(&self) -> LaneMask {
@@ -50,13 +65,14 @@ impl Machine {
         if r.is_zero() || r.0 as u32 >= self.nregs {
             return 0;
         }
-        self.regs[(r.0 as u32 * self.width + lane) as usize]
+        self.regs[(r.0 as u32 * self.stride() + lane) as usize]
     }
 
     #[inline]
     pub fn set_reg(&mut self, lane: u32, r: Reg, v: u32) {
         if !r.is_zero() && (r.0 as u32) < self.nregs {
-            self.regs[(r.0 as u32 * self.width + lane) as usize] = v;
+            let at = (r.0 as u32 * self.stride() + lane) as usize;
+            self.regs[at] = v;
         }
     }
 
@@ -82,5 +98,14 @@ impl Machine {
         } else {
             mask & holds
         }
+    }
+}
+
+#[inline]
+fn stride_for(width: u32) -> u32 {
+    if width <= 32 {
+        32
+    } else {
+        MAX_WARP
     }
 }

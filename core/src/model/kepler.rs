@@ -33,7 +33,8 @@ pub struct TokenStackModel {
 
 impl TokenStackModel {
     pub fn new(prog: &Program, m: &mut Machine, config: StackConfig) -> TokenStackModel {
-        let mut s = TokenStackModel { pc: Pc(0), active: m.live_lanes(), stack: HwStack::default(), config: config.sanitized(), done: false };
+        let mut s =
+            TokenStackModel { pc: Pc(0), active: m.live_lanes(), stack: HwStack::default(), config: config.sanitized(), done: false };
         let mut fx = Effects::default();
         s.settle(prog, m, &mut fx);
         s
@@ -110,7 +111,11 @@ impl Reconvergence for TokenStackModel {
         let work;
         if instr.pop {
             let Some(t) = self.pop(m, &mut fx) else {
-                return Err(ControlError::Fault(format!("`{}` at {:#06x} pops an empty stack (no SSY or divergent branch before it)", instr.text, prog.addr(pc))));
+                return Err(ControlError::Fault(format!(
+                    "`{}` at {:#06x} pops an empty stack (no SSY or divergent branch before it)",
+                    instr.text,
+                    prog.addr(pc)
+                )));
             };
             fx.reconverged = matches!(t.kind, TokenKind::Div | TokenKind::Sync);
             fx.div_carrier = t.kind == TokenKind::Div;
@@ -160,7 +165,11 @@ impl Reconvergence for TokenStackModel {
                     }
                 }
                 Op::Bssy { .. } | Op::Bsync { .. } | Op::Break { .. } | Op::Warpsync { .. } => {
-                    return Err(ControlError::Fault(format!("`{}` at {:#06x} is a Volta convergence-barrier instruction; the kepler model runs SSY/SYNC code", instr.text, prog.addr(pc))));
+                    return Err(ControlError::Fault(format!(
+                        "`{}` at {:#06x} is a Volta convergence-barrier instruction; the kepler model runs SSY/SYNC code",
+                        instr.text,
+                        prog.addr(pc)
+                    )));
                 }
                 // YIELD only matters to per-thread schedulers; a token stack ignores it.
                 _ => execute(m, instr, self.active).map_err(ControlError::Fault)?,
@@ -186,7 +195,12 @@ impl Reconvergence for TokenStackModel {
     }
     fn stack(&self) -> Vec<StackEntry> {
         let spilled = self.stack.spilled();
-        self.stack.tokens().iter().enumerate().map(|(i, t)| StackEntry { kind: t.kind, mask: t.mask, pc: t.pc, on_chip: i >= spilled }).collect()
+        self.stack
+            .tokens()
+            .iter()
+            .enumerate()
+            .map(|(i, t)| StackEntry { kind: t.kind, mask: t.mask, pc: t.pc, on_chip: i >= spilled })
+            .collect()
     }
     fn depth(&self) -> usize {
         self.stack.depth()

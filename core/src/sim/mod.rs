@@ -33,8 +33,14 @@ pub enum Status {
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum StopReason {
     Exited,
-    Deadlock { pc: Pc, message: String },
-    Fault { pc: Pc, message: String },
+    Deadlock {
+        pc: Pc,
+        message: String,
+    },
+    Fault {
+        pc: Pc,
+        message: String,
+    },
     /// The step limit (an endless loop, or a very long run) was reached.
     StepLimit,
     /// The warp is about to execute a breakpoint instruction.
@@ -74,7 +80,13 @@ pub const DEFAULT_STEP_LIMIT: u64 = 10_000_000;
 
 impl Default for SimConfig {
     fn default() -> Self {
-        SimConfig { model: ModelKind::Kepler, cost: CostModel::KEPLER, stack: StackConfig::default(), step_limit: DEFAULT_STEP_LIMIT, record: true }
+        SimConfig {
+            model: ModelKind::Kepler,
+            cost: CostModel::KEPLER,
+            stack: StackConfig::default(),
+            step_limit: DEFAULT_STEP_LIMIT,
+            record: true,
+        }
     }
 }
 

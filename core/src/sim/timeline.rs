@@ -10,8 +10,10 @@ use alloc::vec::Vec;
 use super::WarpState;
 use crate::model::Issued;
 
-pub const FIRST_INTERVAL: u64 = 256;
+pub const FIRST_INTERVAL: u64 = 1024;
 pub const MAX_CHECKPOINTS: usize = 512;
+/// Records per chunk (64 KiB).
+const RECORD_CHUNK: usize = 4096;
 
 /// Event bits of a step record.
 pub mod event {
@@ -37,41 +39,57 @@ pub struct StepRecord {
 impl StepRecord {
     pub fn new(issued: &Issued, depth: usize) -> StepRecord {
         let fx = &issued.effects;
-        let mut events = 0;
-        let flags = [
-            (fx.divergent, event::DIVERGE),
-            (fx.reconverged, event::RECONVERGE),
-            (fx.pushes > 0, event::PUSH),
-            (fx.pops > 0, event::POP),
-            (fx.spills > 0, event::SPILL),
-            (fx.fills > 0, event::FILL),
-            (fx.exited, event::EXIT),
-        ];
-        for (on, bit) in flags {
-            if on {
-                events |= bit;
-            }
-        }
+        let events = (fx.divergent as u16 * event::DIVERGE)
+            | (fx.reconverged as u16 * event::RECONVERGE)
+            | ((fx.pushes > 0) as u16 * event::PUSH)
+            | ((fx.pops > 0) as u16 * event::POP)
+            | ((fx.spills > 0) as u16 * event::SPILL)
+            | ((fx.fills > 0) as u16 * event::FILL)
+            | (fx.exited as u16 * event::EXIT);
         StepRecord { mask: issued.mask.0, pc: issued.pc.0, depth: depth.min(u16::MAX as usize) as u16, events }
     }
 }
 
 #[derive(Clone, Debug)]
 pub struct Timeline {
-    records: Vec<StepRecord>,
+    /// Step records in fixed-size chunks: appending never moves what is recorded, and no
+    /// allocation grows past one chunk (a growing vector's copies were a fifth of a run).
+    records: Vec<Vec<StepRecord>>,
+    len: usize,
     /// (step, state after that many steps), increasing; the first is step 0.
     checkpoints: Vec<(u64, WarpState)>,
     interval: u64,
+    /// The step of the next checkpoint (kept so a step needs no division).
+    next_checkpoint: u64,
     recording: bool,
 }
 
 impl Timeline {
     pub fn new(initial: WarpState, recording: bool) -> Timeline {
-        Timeline { records: Vec::new(), checkpoints: alloc::vec![(0, initial)], interval: FIRST_INTERVAL, recording }
+        Timeline {
+            records: Vec::new(),
+            len: 0,
+            checkpoints: alloc::vec![(0, initial)],
+            interval: FIRST_INTERVAL,
+            next_checkpoint: FIRST_INTERVAL,
+            recording,
+        }
     }
 
-    pub fn records(&self) -> &[StepRecord] {
-        &self.records
+    /// How many steps are recorded.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// The record of step `i + 1` (the `i`th executed instruction).
+    pub fn record_at(&self, i: usize) -> Option<StepRecord> {
+        self.records.get(i / RECORD_CHUNK)?.get(i % RECORD_CHUNK).copied()
+    }
+    /// Every record, in step order.
+    pub fn records(&self) -> impl Iterator<Item = StepRecord> + '_ {
+        self.records.iter().flatten().copied()
     }
     pub fn is_recording(&self) -> bool {
         self.recording
@@ -88,19 +106,38 @@ impl Timeline {
         }
     }
 
+    #[inline]
     fn record(&mut self, record: StepRecord, state: &WarpState) {
         let step = state.metrics.steps;
-        if step as usize == self.records.len() + 1 {
-            self.records.push(record);
-        }
-        let last = self.checkpoints.last().map_or(0, |c| c.0);
-        if step % self.interval == 0 && step > last {
-            self.checkpoints.push((step, state.clone()));
-            if self.checkpoints.len() > MAX_CHECKPOINTS {
-                self.interval *= 2;
-                let interval = self.interval;
-                self.checkpoints.retain(|(s, _)| s % interval == 0);
+        // A replayed step (seek) is already recorded.
+        if step as usize == self.len + 1 {
+            match self.records.last_mut() {
+                Some(chunk) if chunk.len() < RECORD_CHUNK => chunk.push(record),
+                _ => {
+                    let mut chunk = Vec::with_capacity(RECORD_CHUNK);
+                    chunk.push(record);
+                    self.records.push(chunk);
+                }
             }
+            self.len += 1;
+        }
+        if step >= self.next_checkpoint {
+            self.checkpoint(step, state);
+        }
+    }
+
+    #[cold]
+    fn checkpoint(&mut self, step: u64, state: &WarpState) {
+        self.next_checkpoint = step + self.interval;
+        if self.checkpoints.last().is_some_and(|c| c.0 >= step) {
+            return; // replaying after a seek: this checkpoint exists
+        }
+        self.checkpoints.push((step, state.clone()));
+        if self.checkpoints.len() > MAX_CHECKPOINTS {
+            self.interval *= 2;
+            let interval = self.interval;
+            self.checkpoints.retain(|(s, _)| s % interval == 0);
+            self.next_checkpoint = (step / interval + 1) * interval;
         }
     }
 
