@@ -51,3 +51,41 @@ pub fn step_line(sim: &Sim, issued: &Issued) -> String {
     let stack = stack_text(prog, &sim.state().model.stack(), w);
     format!("{:>7}  {:#06x}  {:<40}  {}  {stack}", sim.steps(), prog.addr(issued.pc), text, issued.mask.bits(w))
 }
+
+/// The whole recorded run as CSV: one row per step with the lanes that ran (as binary digits,
+/// lane W-1 first), the active count, the stack depth and contents after the step, and events.
+pub fn csv(sim: &Sim) -> String {
+    let prog = sim.program();
+    let w = sim.state().machine.width;
+    let mut out = String::from("step,pc,line,instruction,mask,active_lanes,depth,events,stack\n");
+    sim.replay(0, sim.timeline().len() as u64, |issued, _, st| {
+        let text = prog.get(issued.pc).map_or("", |i| i.text.as_str());
+        let events = event_names(crate::sim::StepRecord::new(issued, 0).events);
+        out += &format!(
+            "{},{:#06x},{},\"{}\",{},{},{},{},{}\n",
+            st.metrics.steps,
+            prog.addr(issued.pc),
+            prog.line(issued.pc).unwrap_or(0),
+            text.replace('"', "\"\""),
+            issued.mask.bits(w),
+            issued.mask.count(),
+            st.model.depth(),
+            events,
+            stack_text(prog, &st.model.stack(), w)
+        );
+    });
+    out
+}
+
+/// Event bits as `diverge+push`, or `-` for none.
+pub fn event_names(bits: u16) -> String {
+    use crate::sim::event::*;
+    let names =
+        [(DIVERGE, "diverge"), (RECONVERGE, "reconverge"), (PUSH, "push"), (POP, "pop"), (SPILL, "spill"), (FILL, "fill"), (EXIT, "exit")];
+    let on: alloc::vec::Vec<&str> = names.iter().filter(|(b, _)| bits & b != 0).map(|(_, n)| *n).collect();
+    if on.is_empty() {
+        "-".into()
+    } else {
+        on.join("+")
+    }
+}

@@ -348,3 +348,25 @@ proptest! {
         exercise(&src);
     }
 }
+
+#[test]
+fn notes_tie_captions_to_steps_and_instructions() {
+    use warpscope_core::isa::Pc;
+    use warpscope_core::kernel::NoteTarget;
+    let src = "//@ note step 0: start\n//@ note step 0: second line\n//@ note step 3: later\n//@ note L: at the loop\n//@ note 0x0008: by address\nNOP\nL: NOP\nNOP\n";
+    let (k, d) = parse_kernel(src);
+    assert!(d.is_empty(), "{d:?}");
+    assert_eq!(k.notes.len(), 4, "consecutive lines with one target join: {:?}", k.notes);
+    assert_eq!(k.notes[0].text, "start\nsecond line");
+    assert_eq!(k.notes[2].target, NoteTarget::Instr(Pc(1)));
+    assert_eq!(k.caption(2, Some(Pc(0))).as_deref(), Some("start\nsecond line"), "a step note lasts until the next one");
+    assert_eq!(k.caption(5, Some(Pc(2))).as_deref(), Some("later"));
+    assert_eq!(k.caption(5, Some(Pc(1))).as_deref(), Some("later\n\nat the loop"), "step and instruction notes together");
+    // A target that names no instruction, and a malformed note, are located errors.
+    let d = parse_error("//@ note 0x0100: nowhere\nNOP\n");
+    assert_at(&d, 1, 10, &["no instruction"]);
+    let d = parse_error("//@ note step x: bad\nNOP\n");
+    assert_at(&d, 1, 15, &["`x`", "step number"]);
+    let d = parse_error("//@ note no colon here\nNOP\n");
+    assert_eq!(d.span.line, 1);
+}

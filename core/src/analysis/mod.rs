@@ -7,10 +7,12 @@
 //! holds slow set-based versions that the tests check the fast ones against.
 
 pub mod dominators;
+pub mod facts;
 pub mod order;
 pub mod post_dominators;
 pub mod reference;
 
 pub use dominators::{compute_dominators, DomTree};
+pub use facts::{cfg_facts, BlockFacts, CfgFacts, EdgeFacts};
 pub use order::{back_edges, reverse_post_order, rpo_priorities};
 pub use post_dominators::{compute_post_dominators, reconvergence_point, PostDom, PostDomTree};

@@ -91,6 +91,19 @@ fn registers_needed(k: &Kernel) -> u32 {
     (max + 4).min(255)
 }
 
+/// Each param's default value (`None` if its expression fails), for front ends' inputs.
+pub fn param_defaults(k: &Kernel) -> Vec<(String, Option<i64>)> {
+    let mut params: Vec<(String, i64)> = Vec::new();
+    let mut out = Vec::new();
+    for p in &k.params {
+        let vars = Vars { params: &params, buffers: &[], lane: None, elem: None, width: k.warp as i64 };
+        let v = eval_int(&p.default, &vars, "").ok();
+        params.push((p.name.clone(), v.unwrap_or(0)));
+        out.push((p.name.clone(), v));
+    }
+    out
+}
+
 /// Evaluates params (defaults, with `overrides` applied), buffers and initial registers.
 pub fn instantiate(k: &Kernel, overrides: &[(String, i64)]) -> Result<Instance, Vec<Diagnostic>> {
     let mut errors = Vec::new();

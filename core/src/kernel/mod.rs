@@ -16,13 +16,13 @@ mod header;
 mod instance;
 
 pub use header::parse_kernel;
-pub use instance::instantiate;
+pub use instance::{instantiate, param_defaults};
 
 use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::diag::Span;
-use crate::isa::{Pred, Reg};
+use crate::isa::{Pc, Pred, Reg};
 use crate::machine::ElemType;
 use crate::model::{ModelKind, StackConfig};
 use crate::program::Program;
@@ -78,6 +78,25 @@ pub struct BufferDecl {
     pub init: Option<LocatedExpr>,
 }
 
+/// What a `//@ note` caption is tied to.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum NoteTarget {
+    /// Shown from this step until the next step note: a walkthrough's narration.
+    Step(u64),
+    /// Shown whenever this instruction is the next to issue.
+    Instr(Pc),
+}
+
+/// `//@ note step 5: text` or `//@ note 0x0128: text` / `//@ note L1: text`. Consecutive notes
+/// with the same target join into one caption, a line each.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Note {
+    pub target: NoteTarget,
+    pub text: String,
+    /// The header line of the note's first line.
+    pub line: u32,
+}
+
 #[derive(Clone, PartialEq, Debug, Default)]
 pub struct Kernel {
     pub warp: u32,
@@ -89,10 +108,25 @@ pub struct Kernel {
     pub stack: Option<StackConfig>,
     pub title: Option<String>,
     pub about: Vec<String>,
+    pub notes: Vec<Note>,
     pub program: Program,
 }
 
 impl Kernel {
+    /// The caption to show after `step` steps, with `next` the instruction about to issue: the
+    /// instruction's note if it has one, and the latest step note at or before `step`.
+    pub fn caption(&self, step: u64, next: Option<Pc>) -> Option<String> {
+        let by_step = self.notes.iter().filter(|n| matches!(n.target, NoteTarget::Step(s) if s <= step)).max_by_key(|n| match n.target {
+            NoteTarget::Step(s) => s,
+            NoteTarget::Instr(_) => 0,
+        });
+        let by_instr = next.and_then(|pc| self.notes.iter().find(|n| n.target == NoteTarget::Instr(pc)));
+        match (by_step, by_instr) {
+            (Some(a), Some(b)) => Some(alloc::format!("{}\n\n{}", a.text, b.text)),
+            (a, b) => a.or(b).map(|n| n.text.clone()),
+        }
+    }
+
     /// The declared parameters with their default values (defaults that fail to evaluate are 0).
     pub fn param_names(&self) -> impl Iterator<Item = &str> {
         self.params.iter().map(|p| p.name.as_str())

@@ -205,4 +205,22 @@ impl Reconvergence for TokenStackModel {
     fn depth(&self) -> usize {
         self.stack.depth()
     }
+    fn issuing(&self, prog: &Program) -> LaneMask {
+        match (self.done, prog.get(self.pc)) {
+            (true, _) => LaneMask::EMPTY,
+            // The carrier of a pop runs with the popped token's lanes (exits already left every token).
+            (false, Some(i)) if i.pop => self.stack.tokens().last().map_or(LaneMask::EMPTY, |t| t.mask),
+            _ => self.active,
+        }
+    }
+    fn lane_pc(&self, prog: &Program, lane: u32) -> Option<Pc> {
+        if self.done {
+            return None;
+        }
+        if self.issuing(prog).contains(lane) {
+            return Some(self.pc);
+        }
+        // The topmost token holding the lane is the one that brings it back.
+        self.stack.tokens().iter().rev().find(|t| t.mask.contains(lane)).map(|t| t.pc)
+    }
 }

@@ -74,6 +74,11 @@ pub trait Reconvergence {
     /// Entries on the reconvergence stack, bottom first.
     fn stack(&self) -> Vec<StackEntry>;
     fn depth(&self) -> usize;
+    /// The lanes the next step issues (not always `active`: a pop runs its carrier with the
+    /// popped token's lanes).
+    fn issuing(&self, prog: &Program) -> LaneMask;
+    /// Where a lane that has not exited runs next (issuing) or resumes (waiting).
+    fn lane_pc(&self, prog: &Program, lane: u32) -> Option<Pc>;
 }
 
 /// The selectable models.
@@ -149,5 +154,11 @@ impl Reconvergence for ModelState {
         match self {
             ModelState::Kepler(s) => s.depth(),
         }
+    }
+    fn issuing(&self, prog: &Program) -> LaneMask {
+        self.inner().issuing(prog)
+    }
+    fn lane_pc(&self, prog: &Program, lane: u32) -> Option<Pc> {
+        self.inner().lane_pc(prog, lane)
     }
 }

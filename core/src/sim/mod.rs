@@ -5,10 +5,12 @@
 //! checkpoint and replays to step `t`, giving exactly the state of `t` single steps.
 
 mod cost;
+mod lanes;
 mod metrics;
 pub mod timeline;
 
 pub use cost::CostModel;
+pub use lanes::LaneState;
 pub use metrics::Metrics;
 pub use timeline::{event, StepRecord, Timeline};
 
@@ -144,32 +146,9 @@ impl Sim {
 
     /// Executes one warp instruction. `None` when the warp has already ended.
     pub fn step(&mut self) -> Option<Issued> {
-        if self.state.status != Status::Running {
-            return None;
-        }
-        let st = &mut self.state;
-        let pc = st.model.pc().unwrap_or_default();
-        match st.model.step(&self.program, &mut st.machine) {
-            Ok(issued) => {
-                let depth = st.model.depth();
-                let cycles = self.config.cost.cycles(&issued.effects);
-                st.machine.clock += cycles;
-                st.metrics.record(&issued, depth, cycles);
-                if st.model.finished() {
-                    st.status = Status::Exited;
-                }
-                self.timeline.after_step(&issued, depth, &self.state);
-                Some(issued)
-            }
-            Err(ControlError::Fault(message)) => {
-                st.status = Status::Fault { pc, message };
-                None
-            }
-            Err(ControlError::Deadlock(message)) => {
-                st.status = Status::Deadlock { pc, message };
-                None
-            }
-        }
+        let issued = advance(&self.program, &self.config, &mut self.state)?;
+        self.timeline.after_step(&issued, self.state.model.depth(), &self.state);
+        Some(issued)
     }
 
     fn terminal_reason(&self) -> Option<StopReason> {
@@ -235,6 +214,36 @@ impl Sim {
     pub fn step_back(&mut self) {
         let t = self.steps().saturating_sub(1);
         self.seek(t);
+    }
+}
+
+/// One step of `st`, the whole transition: shared by `Sim::step` and by replays that must not
+/// touch the timeline (`lane_window`).
+#[inline]
+fn advance(program: &Program, config: &SimConfig, st: &mut WarpState) -> Option<Issued> {
+    if st.status != Status::Running {
+        return None;
+    }
+    let pc = st.model.pc().unwrap_or_default();
+    match st.model.step(program, &mut st.machine) {
+        Ok(issued) => {
+            let depth = st.model.depth();
+            let cycles = config.cost.cycles(&issued.effects);
+            st.machine.clock += cycles;
+            st.metrics.record(&issued, depth, cycles);
+            if st.model.finished() {
+                st.status = Status::Exited;
+            }
+            Some(issued)
+        }
+        Err(ControlError::Fault(message)) => {
+            st.status = Status::Fault { pc, message };
+            None
+        }
+        Err(ControlError::Deadlock(message)) => {
+            st.status = Status::Deadlock { pc, message };
+            None
+        }
     }
 }
 

@@ -168,3 +168,36 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn lane_window_agrees_with_the_state_about_to_issue() {
+    // Guarded data instructions (masked lanes), divergence, and an early exit of some lanes.
+    let src = "//@ warp 8\n//@ reg R0 = t\nISETP.LT.AND P0, PT, R0, 0x5, PT\n@!P0 IADD R1, R1, 0x1\nISETP.EQ.AND P1, PT, R0, 0x7, PT\n@P1 EXIT\nSSY X\n@P0 BRA T\nIADD R1, R1, 0x2\nSYNC\nT: IADD R1, R1, 0x1\nSYNC\nX: EXIT\n";
+    let mut s = sim(src);
+    s.run_to_end();
+    let end = s.steps();
+    let all = s.lane_window(0, end);
+    assert_eq!(all.len() as u64, end * 8);
+    for t in 0..end {
+        s.seek(t);
+        let next = s.next_lane_states();
+        assert_eq!(next[..], all[(t * 8) as usize..(t * 8 + 8) as usize], "step {}", t + 1);
+        assert_eq!(s.lane_window(t, t + 1), next, "a one-step window from step {t}");
+        // Every lane that is not exited has a pc; active ones at the warp's pc.
+        for l in 0..8 {
+            match next[l as usize] {
+                LaneState::Exited => assert_eq!(s.lane_pc(l), None),
+                LaneState::Active | LaneState::Masked => assert_eq!(s.lane_pc(l), s.state().model.pc()),
+                LaneState::Waiting => assert!(s.lane_pc(l).is_some(), "waiting lane {l} at step {t} has a resume pc"),
+            }
+        }
+    }
+    // Step 2 is `@!P0 IADD`: lanes 5-7 run it, lanes 0-4 are masked.
+    assert_eq!(&all[8..16], &[LaneState::Masked; 5].iter().chain(&[LaneState::Active; 3]).copied().collect::<Vec<_>>()[..]);
+    // After `@P1 EXIT` (step 4), lane 7 is exited in every later step.
+    assert!((4..end as usize).all(|k| all[k * 8 + 7] == LaneState::Exited));
+    // While the taken side (lanes 0-4) runs, lanes 5-6 wait on the stack at the else side's pc.
+    s.seek(6);
+    assert_eq!(s.next_lane_states()[5], LaneState::Waiting);
+    assert_eq!(s.lane_pc(5).map(|pc| pc.0), Some(6));
+}

@@ -1,0 +1,289 @@
+//! warpscope-web: the thin wasm-bindgen facade over `warpscope_core` for the browser app.
+//!
+//! A `Session` holds one kernel and its whole recorded run. Loading runs the warp to its end in
+//! Rust (batching: the page never loops over steps), then every scrub is a `seek` into the
+//! recorded run. Views are plain structs (`views`) serialized with serde-wasm-bindgen; whole-run
+//! series go out as typed arrays. No DOM access and no calls into JS from here.
+
+mod views;
+
+use js_sys::{Uint16Array, Uint32Array, Uint8Array};
+use serde::Deserialize;
+use warpscope_core::analysis::{cfg_facts, CfgFacts};
+use warpscope_core::isa::Pc;
+use warpscope_core::kernel::{param_defaults, parse_kernel, Kernel, NoteTarget};
+use warpscope_core::model::{ModelKind, Reconvergence};
+use warpscope_core::sim::{event, CostModel, Metrics, RunLimits, Sim, StopReason};
+use warpscope_core::{launch, LaunchOptions};
+use wasm_bindgen::prelude::*;
+
+use views::*;
+
+/// Event bits of `event_series` (one step may have several).
+#[wasm_bindgen]
+#[derive(Clone, Copy)]
+pub enum EventBit {
+    Diverge = 1,
+    Reconverge = 2,
+    Push = 4,
+    Pop = 8,
+    Spill = 16,
+    Fill = 32,
+    Exit = 64,
+}
+
+/// Codes of `lane_states`.
+#[wasm_bindgen]
+#[derive(Clone, Copy)]
+pub enum LaneCode {
+    Active = 0,
+    Masked = 1,
+    Waiting = 2,
+    Exited = 3,
+}
+
+/// The browser's default step limit: lower than the CLI's 10 million so an endless loop
+/// answers in well under a second and records at most 32 MB.
+pub const BROWSER_STEP_LIMIT: u64 = 2_000_000;
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct LoadOptionsJs {
+    params: std::collections::BTreeMap<String, f64>,
+    model: Option<String>,
+    preset: Option<String>,
+    step_limit: Option<f64>,
+}
+
+/// A loaded kernel and its recorded run.
+struct Loaded {
+    kernel: Kernel,
+    facts: CfgFacts,
+    sim: Sim,
+    total: u64,
+    end: StopReason,
+    end_metrics: Metrics,
+}
+
+#[wasm_bindgen]
+pub struct Session {
+    loaded: Option<Loaded>,
+    breakpoints: Vec<Pc>,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new()
+    }
+}
+
+fn to_js<T: serde::Serialize>(v: &T) -> Result<JsValue, JsError> {
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsError::new(&e.to_string()))
+}
+
+#[wasm_bindgen]
+impl Session {
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Session {
+        console_error_panic_hook::set_once();
+        Session { loaded: None, breakpoints: Vec::new() }
+    }
+
+    /// Parses and runs `text`. On errors the previous run stays loaded, so the views do not
+    /// blank while the user types; `ok` says which happened.
+    pub fn load(&mut self, text: &str, options: JsValue) -> Result<JsValue, JsError> {
+        let opts: LoadOptionsJs =
+            if options.is_undefined() || options.is_null() { LoadOptionsJs::default() } else { serde_wasm_bindgen::from_value(options)? };
+        let (kernel, mut diags) = parse_kernel(text);
+        let model = opts.model.as_deref().and_then(ModelKind::from_name).or(kernel.model).unwrap_or(ModelKind::Kepler);
+        let preset = opts.preset.clone().or_else(|| kernel.preset.clone()).unwrap_or_else(|| "kepler".into());
+        // Params the kernel no longer declares (the user just renamed one) are dropped, not errors.
+        let params: Vec<(String, i64)> = opts
+            .params
+            .iter()
+            .filter(|(n, _)| kernel.param_names().any(|p| p == n.as_str()))
+            .map(|(n, v)| (n.clone(), *v as i64))
+            .collect();
+        let launch_opts = LaunchOptions {
+            model: Some(model),
+            cost: CostModel::preset(&preset),
+            params: params.clone(),
+            step_limit: opts.step_limit.map_or(BROWSER_STEP_LIMIT, |s| s.max(1.0) as u64),
+            ..LaunchOptions::default()
+        };
+        let mut result = LoadResult {
+            ok: false,
+            diagnostics: Vec::new(),
+            title: kernel.title.clone(),
+            about: kernel.about.join(" "),
+            width: kernel.warp,
+            params: Vec::new(),
+            model: model.name().into(),
+            preset: preset.clone(),
+            models: ModelKind::ALL.iter().map(|m| m.name()).collect(),
+            presets: CostModel::PRESETS.iter().map(|p| p.0).collect(),
+            stack_capacity: launch_opts.config_for(&kernel).stack.capacity,
+            end: None,
+        };
+        if !diags.iter().any(|d| d.is_error()) {
+            match launch(&kernel, &launch_opts) {
+                Ok(mut sim) => {
+                    let end = sim.run_to_end();
+                    let end_view = StopView::new(&sim, &end);
+                    let (total, end_metrics) = (sim.steps(), sim.state().metrics.clone());
+                    sim.seek(0);
+                    let facts = cfg_facts(&kernel.program);
+                    result.ok = true;
+                    result.end = Some(end_view);
+                    self.loaded = Some(Loaded { kernel: kernel.clone(), facts, sim, total, end, end_metrics });
+                }
+                Err(e) => diags.extend(e),
+            }
+        }
+        // Param values as used: the override, else the default the core evaluated.
+        result.params = param_defaults(&kernel)
+            .into_iter()
+            .map(|(name, default)| {
+                let default = default.unwrap_or(0);
+                let value = params.iter().find(|(n, _)| *n == name).map_or(default, |(_, v)| *v);
+                ParamView { name, default, value }
+            })
+            .collect();
+        result.diagnostics = diags.iter().map(DiagnosticView::from).collect();
+        to_js(&result)
+    }
+
+    pub fn total_steps(&self) -> f64 {
+        self.loaded.as_ref().map_or(0.0, |l| l.total as f64)
+    }
+    pub fn current(&self) -> f64 {
+        self.loaded.as_ref().map_or(0.0, |l| l.sim.steps() as f64)
+    }
+
+    pub fn step(&mut self) -> f64 {
+        let t = self.current() + 1.0;
+        self.seek(t)
+    }
+    pub fn step_back(&mut self) -> f64 {
+        let t = (self.current() - 1.0).max(0.0);
+        self.seek(t)
+    }
+    /// Goes to the state after `t` steps, clamped to the recorded run.
+    pub fn seek(&mut self, t: f64) -> f64 {
+        if let Some(l) = self.loaded.as_mut() {
+            let t = if t.is_finite() { t.max(0.0) as u64 } else { 0 };
+            l.sim.seek(t.min(l.total));
+        }
+        self.current()
+    }
+
+    pub fn set_breakpoints(&mut self, instr_indices: Vec<u32>) {
+        self.breakpoints = instr_indices.into_iter().map(Pc).collect();
+    }
+
+    /// Runs forward within the recorded run until `kind` happens: "end", "breakpoint" (stops only
+    /// at breakpoints), "divergence", "reconvergence", "spill", "fill" or "event" (any of these).
+    /// Breakpoints stop every kind but "end".
+    pub fn run_until(&mut self, kind: &str, max_steps: Option<f64>) -> Result<JsValue, JsError> {
+        let Some(l) = self.loaded.as_mut() else { return Ok(JsValue::NULL) };
+        let stop_on = match kind {
+            "end" | "breakpoint" => 0,
+            "divergence" => event::DIVERGE,
+            "reconvergence" => event::RECONVERGE,
+            "spill" => event::SPILL,
+            "fill" => event::FILL,
+            "event" => event::DIVERGE | event::RECONVERGE | event::SPILL | event::FILL,
+            other => return Err(JsError::new(&format!("unknown run_until kind `{other}`"))),
+        };
+        let left = l.total - l.sim.steps();
+        let budget = max_steps.map_or(left, |m| (m.max(0.0) as u64).min(left));
+        let breakpoints = if kind == "end" { Vec::new() } else { self.breakpoints.clone() };
+        let reason = l.sim.run(&RunLimits { max_steps: Some(budget), breakpoints, stop_on });
+        let view = match reason {
+            StopReason::Budget if l.sim.steps() >= l.total => match &l.end {
+                StopReason::Exited | StopReason::StepLimit => StopView::end_of_recording(&l.sim),
+                end => StopView::new(&l.sim, end),
+            },
+            r => StopView::new(&l.sim, &r),
+        };
+        to_js(&view)
+    }
+
+    /// The state after `current()` steps, with the registers of `lane`.
+    pub fn state(&self, lane: u32) -> Result<JsValue, JsError> {
+        let Some(l) = self.loaded.as_ref() else { return Ok(JsValue::NULL) };
+        let caption = l.kernel.caption(l.sim.steps(), l.sim.state().model.pc());
+        to_js(&StateView::new(&l.sim, &l.facts, lane, caption))
+    }
+
+    pub fn cfg(&self) -> Result<JsValue, JsError> {
+        let Some(l) = self.loaded.as_ref() else { return Ok(JsValue::NULL) };
+        to_js(&CfgView::new(&l.kernel.program, &l.facts, l.sim.config().stack.capacity))
+    }
+
+    /// Metrics now (after `current()` steps) and for the whole run.
+    pub fn metrics(&self) -> Result<JsValue, JsError> {
+        let Some(l) = self.loaded.as_ref() else { return Ok(JsValue::NULL) };
+        let w = l.sim.state().machine.width;
+        to_js(&MetricsPair {
+            now: MetricsView::new(&l.sim.state().metrics, &l.facts, w),
+            total: MetricsView::new(&l.end_metrics, &l.facts, w),
+        })
+    }
+
+    pub fn notes(&self) -> Result<JsValue, JsError> {
+        let Some(l) = self.loaded.as_ref() else { return to_js(&Vec::<NoteView>::new()) };
+        let notes: Vec<NoteView> = l
+            .kernel
+            .notes
+            .iter()
+            .map(|n| {
+                let (step, instr) = match n.target {
+                    NoteTarget::Step(s) => (Some(s as f64), None),
+                    NoteTarget::Instr(pc) => (None, Some(pc.0)),
+                };
+                NoteView { step, instr, line: n.line, text: n.text.clone() }
+            })
+            .collect();
+        to_js(&notes)
+    }
+
+    /// Stack depth after step k + 1, at index k.
+    pub fn depth_series(&self) -> Uint16Array {
+        let v: Vec<u16> = self.records().map(|r| r.depth).collect();
+        Uint16Array::from(&v[..])
+    }
+    /// Lanes issued at step k + 1.
+    pub fn active_series(&self) -> Uint8Array {
+        let v: Vec<u8> = self.records().map(|r| r.mask.count_ones() as u8).collect();
+        Uint8Array::from(&v[..])
+    }
+    /// Event bits (`EventBit`) of step k + 1.
+    pub fn event_series(&self) -> Uint16Array {
+        let v: Vec<u16> = self.records().map(|r| r.events).collect();
+        Uint16Array::from(&v[..])
+    }
+    /// Instruction index issued at step k + 1.
+    pub fn pc_series(&self) -> Uint32Array {
+        let v: Vec<u32> = self.records().map(|r| r.pc).collect();
+        Uint32Array::from(&v[..])
+    }
+
+    /// `LaneCode` of every lane in steps `from + 1 ..= to` (at most 4096 steps), W per step.
+    pub fn lane_states(&self, from: f64, to: f64) -> Uint8Array {
+        let Some(l) = self.loaded.as_ref() else { return Uint8Array::new_with_length(0) };
+        let v: Vec<u8> = l.sim.lane_window(from.max(0.0) as u64, to.max(0.0) as u64).into_iter().map(|s| s as u8).collect();
+        Uint8Array::from(&v[..])
+    }
+
+    /// The whole run as CSV (one row per step).
+    pub fn trace_csv(&self) -> String {
+        self.loaded.as_ref().map_or(String::new(), |l| warpscope_core::trace::csv(&l.sim))
+    }
+}
+
+impl Session {
+    fn records(&self) -> impl Iterator<Item = warpscope_core::sim::StepRecord> + '_ {
+        self.loaded.iter().flat_map(|l| l.sim.timeline().records())
+    }
+}

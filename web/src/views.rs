@@ -1,0 +1,363 @@
+//! Plain view structs the browser reads (serialized with serde-wasm-bindgen), and the few lines
+//! that fill them from core values. Formatting only: every fact comes from `warpscope_core`.
+
+use serde::Serialize;
+use warpscope_core::analysis::{CfgFacts, PostDom};
+use warpscope_core::cfg::EdgeKind;
+use warpscope_core::isa::{Pc, Pred, Reg};
+use warpscope_core::model::{Reconvergence, StackEntry};
+use warpscope_core::sim::{LaneState, Metrics, Sim, StopReason};
+use warpscope_core::{Diagnostic, Program, Severity};
+
+#[derive(Serialize)]
+pub struct DiagnosticView {
+    pub severity: &'static str,
+    pub line: u32,
+    pub col: u32,
+    pub len: u32,
+    pub message: String,
+}
+
+impl From<&Diagnostic> for DiagnosticView {
+    fn from(d: &Diagnostic) -> Self {
+        let severity = if d.severity == Severity::Error { "error" } else { "warning" };
+        DiagnosticView { severity, line: d.span.line, col: d.span.col, len: d.span.len, message: d.message.clone() }
+    }
+}
+
+#[derive(Serialize)]
+pub struct ParamView {
+    pub name: String,
+    pub default: i64,
+    pub value: i64,
+}
+
+#[derive(Serialize)]
+pub struct LoadResult {
+    pub ok: bool,
+    pub diagnostics: Vec<DiagnosticView>,
+    pub title: Option<String>,
+    pub about: String,
+    pub width: u32,
+    pub params: Vec<ParamView>,
+    pub model: String,
+    pub preset: String,
+    pub models: Vec<&'static str>,
+    pub presets: Vec<&'static str>,
+    pub stack_capacity: u32,
+    pub end: Option<StopView>,
+}
+
+#[derive(Serialize)]
+pub struct StopView {
+    pub kind: &'static str,
+    pub step: f64,
+    pub pc: Option<u32>,
+    pub line: Option<u32>,
+    pub message: String,
+}
+
+impl StopView {
+    pub fn new(sim: &Sim, reason: &StopReason) -> StopView {
+        let prog = sim.program();
+        let (pc, message) = match reason {
+            StopReason::Deadlock { pc, message } | StopReason::Fault { pc, message } => (Some(*pc), message.clone()),
+            StopReason::Breakpoint(pc) => (Some(*pc), format!("breakpoint at {:#06x}", prog.addr(*pc))),
+            StopReason::StepLimit => (None, format!("stopped after {} steps (the step limit): an endless loop?", sim.steps())),
+            StopReason::Exited => (None, "all lanes exited".into()),
+            StopReason::Event(bits) => (sim.state().model.pc(), warpscope_core::trace::event_names(*bits)),
+            StopReason::Budget => (None, String::new()),
+        };
+        StopView { kind: reason.name(), step: sim.steps() as f64, pc: pc.map(|p| p.0), line: pc.and_then(|p| prog.line(p)), message }
+    }
+    /// Stopped because the recorded run ends here (the warp's own end is in `LoadResult.end`).
+    pub fn end_of_recording(sim: &Sim) -> StopView {
+        StopView { kind: "end_of_recording", step: sim.steps() as f64, pc: None, line: None, message: "end of the run".into() }
+    }
+}
+
+#[derive(Serialize)]
+pub struct LaneView {
+    pub lane: u32,
+    pub state: &'static str,
+    pub pc: Option<u32>,
+    pub line: Option<u32>,
+    pub block: Option<u32>,
+}
+
+#[derive(Serialize)]
+pub struct StackEntryView {
+    pub kind: &'static str,
+    pub bits: String,
+    pub lanes: Vec<u32>,
+    pub pc: u32,
+    pub addr: u32,
+    pub line: Option<u32>,
+    pub on_chip: bool,
+}
+
+impl StackEntryView {
+    fn new(prog: &Program, e: &StackEntry, width: u32) -> StackEntryView {
+        StackEntryView {
+            kind: e.kind.name(),
+            bits: e.mask.bits(width).to_string(),
+            lanes: e.mask.iter().collect(),
+            pc: e.pc.0,
+            addr: prog.addr(e.pc),
+            line: prog.line(e.pc),
+            on_chip: e.on_chip,
+        }
+    }
+}
+
+#[derive(Serialize)]
+pub struct RegView {
+    pub name: String,
+    pub hex: String,
+    pub int: i32,
+    pub float: f32,
+}
+
+#[derive(Serialize)]
+pub struct PredView {
+    pub name: String,
+    pub value: bool,
+}
+
+#[derive(Serialize)]
+pub struct WaitView {
+    pub block: u32,
+    pub lanes: Vec<u32>,
+}
+
+#[derive(Serialize)]
+pub struct LastView {
+    pub pc: u32,
+    pub line: Option<u32>,
+    pub text: String,
+    pub events: u16,
+}
+
+#[derive(Serialize)]
+pub struct StateView {
+    pub step: f64,
+    pub status: &'static str,
+    pub pc: Option<u32>,
+    pub addr: Option<u32>,
+    pub line: Option<u32>,
+    pub block: Option<u32>,
+    pub lanes: Vec<LaneView>,
+    pub stack: Vec<StackEntryView>,
+    pub registers: Vec<RegView>,
+    pub predicates: Vec<PredView>,
+    pub waiting: Vec<WaitView>,
+    pub last: Option<LastView>,
+    pub caption: Option<String>,
+}
+
+impl StateView {
+    pub fn new(sim: &Sim, facts: &CfgFacts, lane: u32, caption: Option<String>) -> StateView {
+        let prog = sim.program();
+        let st = sim.state();
+        let m = &st.machine;
+        let block_of = |pc: Pc| facts.graph.block_at(pc).map(|b| b.0);
+        let pc = st.model.pc();
+        let lanes: Vec<LaneView> = sim
+            .next_lane_states()
+            .iter()
+            .enumerate()
+            .map(|(l, s)| {
+                let lpc = sim.lane_pc(l as u32);
+                LaneView {
+                    lane: l as u32,
+                    state: s.name(),
+                    pc: lpc.map(|p| p.0),
+                    line: lpc.and_then(|p| prog.line(p)),
+                    block: lpc.and_then(block_of),
+                }
+            })
+            .collect();
+        // Waiting lanes grouped by the block where they resume.
+        let mut waiting: Vec<WaitView> = Vec::new();
+        for l in lanes.iter().filter(|l| l.state == LaneState::Waiting.name()) {
+            let Some(b) = l.block else { continue };
+            match waiting.iter_mut().find(|w| w.block == b) {
+                Some(w) => w.lanes.push(l.lane),
+                None => waiting.push(WaitView { block: b, lanes: vec![l.lane] }),
+            }
+        }
+        let lane = lane.min(m.width - 1);
+        let registers = (0..m.nregs.min(255))
+            .map(|r| {
+                let v = m.reg(lane, Reg(r as u8));
+                RegView { name: format!("R{r}"), hex: format!("{v:#010x}"), int: v as i32, float: f32::from_bits(v) }
+            })
+            .collect();
+        let predicates = (0..Pred::COUNT as u8).map(|p| PredView { name: format!("P{p}"), value: m.pred(lane, Pred(p)) }).collect();
+        let last = sim.steps().checked_sub(1).and_then(|i| sim.timeline().record_at(i as usize)).map(|r| LastView {
+            pc: r.pc,
+            line: prog.line(Pc(r.pc)),
+            text: prog.get(Pc(r.pc)).map_or(String::new(), |i| i.text.clone()),
+            events: r.events,
+        });
+        StateView {
+            step: sim.steps() as f64,
+            status: status_name(sim),
+            pc: pc.map(|p| p.0),
+            addr: pc.map(|p| prog.addr(p)),
+            line: pc.and_then(|p| prog.line(p)),
+            block: pc.and_then(block_of),
+            lanes,
+            stack: st.model.stack().iter().map(|e| StackEntryView::new(prog, e, m.width)).collect(),
+            registers,
+            predicates,
+            waiting,
+            last,
+            caption,
+        }
+    }
+}
+
+fn status_name(sim: &Sim) -> &'static str {
+    use warpscope_core::sim::Status;
+    match sim.state().status {
+        Status::Running => "running",
+        Status::Exited => "exited",
+        Status::Deadlock { .. } => "deadlock",
+        Status::Fault { .. } => "fault",
+    }
+}
+
+#[derive(Serialize)]
+pub struct InstrView {
+    pub index: u32,
+    pub addr: u32,
+    pub line: u32,
+    pub text: String,
+    pub block: u32,
+}
+
+#[derive(Serialize)]
+pub struct BlockView {
+    pub id: u32,
+    pub name: String,
+    pub instrs: Vec<InstrView>,
+    /// `None` when the immediate post-dominator is the exit (or there is none).
+    pub ipdom: Option<u32>,
+    pub reconverges_at: Option<u32>,
+    pub is_branch: bool,
+    pub priority: Option<u32>,
+    pub reachable: bool,
+}
+
+#[derive(Serialize)]
+pub struct EdgeView {
+    pub from: u32,
+    pub to: u32,
+    pub kind: &'static str,
+    pub back: bool,
+}
+
+#[derive(Serialize)]
+pub struct CfgView {
+    pub blocks: Vec<BlockView>,
+    pub edges: Vec<EdgeView>,
+    pub instrs: Vec<InstrView>,
+    pub stack_capacity: u32,
+}
+
+impl CfgView {
+    pub fn new(prog: &Program, facts: &CfgFacts, stack_capacity: u32) -> CfgView {
+        let instr = |pc: u32| InstrView {
+            index: pc,
+            addr: prog.addr(Pc(pc)),
+            line: prog.line(Pc(pc)).unwrap_or(0),
+            text: prog.instrs[pc as usize].text.clone(),
+            block: facts.graph.block_at(Pc(pc)).map_or(0, |b| b.0),
+        };
+        let block_id = |p: Option<PostDom>| match p {
+            Some(PostDom::Block(b)) => Some(b.0),
+            _ => None,
+        };
+        let blocks = facts
+            .blocks
+            .iter()
+            .map(|b| BlockView {
+                id: b.id.0,
+                name: b.id.to_string(),
+                instrs: (b.start.0..b.end.0).map(instr).collect(),
+                ipdom: block_id(b.ipdom),
+                reconverges_at: if b.divergent_branch { block_id(b.ipdom) } else { None },
+                is_branch: b.divergent_branch,
+                priority: b.priority,
+                reachable: b.priority.is_some(),
+            })
+            .collect();
+        let edges = facts
+            .edges
+            .iter()
+            .map(|e| EdgeView {
+                from: e.from.0,
+                to: e.to.0,
+                kind: match e.kind {
+                    EdgeKind::Taken => "taken",
+                    EdgeKind::FallThrough => "fallthrough",
+                    EdgeKind::Sync => "sync",
+                },
+                back: e.back,
+            })
+            .collect();
+        CfgView { blocks, edges, instrs: (0..prog.len() as u32).map(instr).collect(), stack_capacity }
+    }
+}
+
+#[derive(Serialize)]
+pub struct MetricsView {
+    pub steps: f64,
+    pub warp_instructions: f64,
+    pub thread_instructions: f64,
+    pub simd_efficiency: f64,
+    pub pushes: f64,
+    pub pops: f64,
+    pub max_stack_depth: f64,
+    pub spills: f64,
+    pub fills: f64,
+    pub divergent_branches: f64,
+    pub cycles: f64,
+    pub block_counts: Vec<f64>,
+    pub instr_counts: Vec<f64>,
+}
+
+impl MetricsView {
+    pub fn new(m: &Metrics, facts: &CfgFacts, width: u32) -> MetricsView {
+        MetricsView {
+            steps: m.steps as f64,
+            warp_instructions: m.warp_instructions as f64,
+            thread_instructions: m.thread_instructions as f64,
+            simd_efficiency: m.simd_efficiency(width),
+            pushes: m.pushes as f64,
+            pops: m.pops as f64,
+            max_stack_depth: m.max_stack_depth as f64,
+            spills: m.spills as f64,
+            fills: m.fills as f64,
+            divergent_branches: m.divergent_branches as f64,
+            cycles: m.cycles as f64,
+            block_counts: m.block_counts(&facts.graph).into_iter().map(|c| c as f64).collect(),
+            instr_counts: m.instr_counts.iter().map(|c| *c as f64).collect(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+pub struct MetricsPair {
+    pub now: MetricsView,
+    pub total: MetricsView,
+}
+
+#[derive(Serialize)]
+pub struct NoteView {
+    pub step: Option<f64>,
+    pub instr: Option<u32>,
+    pub line: u32,
+    pub text: String,
+}
