@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Builds warpscope and runs the default example (the paper's single loop at n = 2), printing its
-# step-by-step trace and metrics. Extra arguments go to `warpscope trace`, e.g. `--set n=5`.
+# Builds the wasm engine and the app, then serves it on http://localhost:5173 with the default
+# example (the Figure 3 walk-through). Ctrl-C stops the server. PORT=NNNN picks another port.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
-cargo build --release -q -p warpscope-cli
-example=examples/single_loop.sass
-./target/release/warpscope trace "$example" "$@"
-echo
-./target/release/warpscope run "$example" "$@"
+bash scripts/build-wasm.sh
+npm run -s build
+port="${PORT:-5173}"
+echo "warpscope: serving on http://localhost:$port/"
+exec npx vite preview --port "$port" --strictPort --host 127.0.0.1

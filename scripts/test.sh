@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Runs every test: formatting and lints, unit, property, golden and CLI tests, the no_std build
-# of the core, and a compile check of the benchmarks. Installs what it needs first (scripts/setup.sh).
+# Runs every test: formatting and lints; the Rust unit, property, golden and CLI tests; the no_std
+# build of the core; a compile check of the benchmarks; the wasm facade's tests (as wasm, in
+# Node); the front end's unit tests; and the browser end-to-end tests in headless Chromium
+# against the built app. Installs what it needs first (scripts/setup.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -11,5 +13,14 @@ echo "== core builds without default features (no_std + alloc)"
 cargo build -q -p warpscope-core --no-default-features
 echo "== benchmarks compile"
 cargo bench -q --no-run -p warpscope-core
-echo "== tests"
+echo "== Rust tests"
 cargo test --workspace
+echo "== wasm facade tests (wasm-bindgen-test in Node)"
+wasm-pack test --node web
+echo "== app build (wasm, TypeScript check, Vite)"
+bash scripts/build-wasm.sh
+npm run -s build
+echo "== front-end unit tests (Vitest)"
+npx vitest run
+echo "== browser tests (Playwright, headless Chromium)"
+npx playwright test
