@@ -56,31 +56,31 @@ pub fn cfg(path: &Path, as_json: bool) -> Result<ExitCode, String> {
             .map(|e| json!({"from": e.from.to_string(), "to": e.to.to_string(), "kind": kind_name(e.kind), "back": e.back}))
             .collect();
         let exits: Vec<String> = facts.exits.iter().map(|b| b.to_string()).collect();
-        println!("{}", serde_json::to_string_pretty(&json!({"blocks": blocks, "edges": edges, "exits": exits})).unwrap_or_default());
+        out!("{}", serde_json::to_string_pretty(&json!({"blocks": blocks, "edges": edges, "exits": exits})).unwrap_or_default());
         return Ok(ExitCode::SUCCESS);
     }
     for b in &facts.blocks {
         let p = b.priority.map_or("unreachable".to_string(), |p| format!("priority {p}"));
         let idom = b.idom.map_or("-".into(), |d| d.to_string());
-        println!("{}  {}..{}  {p}, idom {idom}, ipdom {}", b.id, addr(b.start), addr(last(b)), post_dom_name(b.ipdom));
+        out!("{}  {}..{}  {p}, idom {idom}, ipdom {}", b.id, addr(b.start), addr(last(b)), post_dom_name(b.ipdom));
         for pc in b.start.0..b.end.0 {
-            println!("    {}  {}", addr(Pc(pc)), prog.instrs[pc as usize].text);
+            out!("    {}  {}", addr(Pc(pc)), prog.instrs[pc as usize].text);
         }
     }
-    println!("\nedges");
+    out!("\nedges");
     for e in &facts.edges {
         let back = if e.back { ", back edge" } else { "" };
-        println!("    {} -> {}  ({}{back})", e.from, e.to, kind_name(e.kind));
+        out!("    {} -> {}  ({}{back})", e.from, e.to, kind_name(e.kind));
     }
     let exits: Vec<String> = facts.exits.iter().map(|b| b.to_string()).collect();
-    println!("    exits: {}", exits.join(", "));
-    println!("\nreconvergence points (immediate post-dominator of each branch)");
+    out!("    exits: {}", exits.join(", "));
+    out!("\nreconvergence points (immediate post-dominator of each branch)");
     for b in facts.blocks.iter().filter(|b| b.divergent_branch) {
         let at = match b.ipdom {
             Some(PostDom::Block(t)) => format!("{t} at {}", addr(facts.blocks[t.index()].start)),
             other => post_dom_name(other),
         };
-        println!("    branch at {} ({}) reconverges at {at}", addr(last(b)), b.id);
+        out!("    branch at {} ({}) reconverges at {at}", addr(last(b)), b.id);
     }
     Ok(ExitCode::SUCCESS)
 }

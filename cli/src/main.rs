@@ -1,6 +1,14 @@
 //! `warpscope`: the command line over warpscope-core. Runs, traces, sweeps and inspects kernel
 //! files; every problem with the input is printed as a located diagnostic with a non-zero exit.
 
+/// `println!` that ignores a closed stdout (`warpscope run f.sass | head`) instead of panicking.
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($t)*);
+    }};
+}
+
 mod cfg_cmd;
 mod load;
 mod report;

@@ -74,14 +74,14 @@ pub fn run(common: &Common, as_json: bool) -> Result<ExitCode, String> {
     let (_, mut sim) = prepare(common, &[], false)?;
     let reason = sim.run_to_end();
     if as_json {
-        println!("{}", serde_json::to_string_pretty(&metrics_json(&sim, &reason)).unwrap_or_default());
+        out!("{}", serde_json::to_string_pretty(&metrics_json(&sim, &reason)).unwrap_or_default());
         return Ok(exit_code(&reason));
     }
     let cfgv = sim.config();
     let m = &sim.state().metrics;
-    println!("kernel   {}  (model {}, W = {})", common.file.display(), cfgv.model.name(), sim.state().machine.width);
-    println!("stop     {}", stop_text(&sim, &reason));
-    println!();
+    out!("kernel   {}  (model {}, W = {})", common.file.display(), cfgv.model.name(), sim.state().machine.width);
+    out!("stop     {}", stop_text(&sim, &reason));
+    out!();
     let rows: [(&str, String); 11] = [
         ("steps", m.steps.to_string()),
         ("warp_instructions", m.warp_instructions.to_string()),
@@ -96,16 +96,16 @@ pub fn run(common: &Common, as_json: bool) -> Result<ExitCode, String> {
         ("cycles", m.cycles.to_string()),
     ];
     for (k, v) in rows {
-        println!("{k:<20} {v:>12}");
+        out!("{k:<20} {v:>12}");
     }
     let graph = cfg::build(sim.program());
-    println!("\nexecutions per block and instruction");
+    out!("\nexecutions per block and instruction");
     let prog = sim.program();
     for (b, range) in graph.blocks.iter().enumerate() {
-        println!("  BB{b:<3} {:>8}x", m.instr_counts[range.start.index()]);
+        out!("  BB{b:<3} {:>8}x", m.instr_counts[range.start.index()]);
         for pc in range.start.0..range.end.0 {
             let pc = warpscope_core::isa::Pc(pc);
-            println!("        {:#06x} {:>8}  {}", prog.addr(pc), m.instr_counts[pc.index()], prog.instrs[pc.index()].text);
+            out!("        {:#06x} {:>8}  {}", prog.addr(pc), m.instr_counts[pc.index()], prog.instrs[pc.index()].text);
         }
     }
     Ok(exit_code(&reason))

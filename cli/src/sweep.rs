@@ -51,7 +51,7 @@ pub fn sweep(common: &Common, spec: &str, as_json: bool, as_csv: bool) -> Result
         rows.push(row);
     }
     if as_json {
-        println!("{}", serde_json::to_string_pretty(&rows).unwrap_or_default());
+        out!("{}", serde_json::to_string_pretty(&rows).unwrap_or_default());
         return Ok(ExitCode::SUCCESS);
     }
     let sep = if as_csv { "," } else { " " };
@@ -59,18 +59,18 @@ pub fn sweep(common: &Common, spec: &str, as_json: bool, as_csv: bool) -> Result
     header.extend(COLUMNS.iter().map(|c| c.to_string()));
     header.push("stop_reason".into());
     if as_csv {
-        println!("{}", header.join(sep));
+        out!("{}", header.join(sep));
     } else {
-        println!("{}", header.iter().map(|h| format!("{h:>12}")).collect::<Vec<_>>().join(sep));
+        out!("{}", header.iter().map(|h| format!("{h:>12}")).collect::<Vec<_>>().join(sep));
     }
     for row in &rows {
         let mut cells = vec![cell(&row[&name])];
         cells.extend(COLUMNS.iter().map(|c| cell(&row[*c])));
         cells.push(row["stop_reason"]["kind"].as_str().unwrap_or("").to_string());
         if as_csv {
-            println!("{}", cells.join(sep));
+            out!("{}", cells.join(sep));
         } else {
-            println!("{}", cells.iter().map(|c| format!("{c:>12}")).collect::<Vec<_>>().join(sep));
+            out!("{}", cells.iter().map(|c| format!("{c:>12}")).collect::<Vec<_>>().join(sep));
         }
     }
     Ok(ExitCode::SUCCESS)

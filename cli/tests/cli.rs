@@ -266,3 +266,18 @@ fn barrier_in_divergent_code_is_a_deadlock() {
     assert_eq!(stop["line"], 8, "{v}");
     assert!(stop["message"].as_str().unwrap().contains("lanes 2-3"), "{v}");
 }
+
+#[test]
+fn every_command_tolerates_a_reader_that_stops_early() {
+    // `warpscope run f | head -1` and friends: no panic when stdout closes.
+    let double = example("double_loop.sass");
+    for args in [vec!["run", double.as_str()], vec!["cfg", double.as_str()], vec!["sweep", double.as_str(), "--param", "n=0..31", "--csv"]]
+    {
+        let mut child =
+            Command::new(env!("CARGO_BIN_EXE_warpscope")).args(&args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn");
+        drop(child.stdout.take());
+        let o = child.wait_with_output().expect("wait");
+        let err = stderr(&o);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
