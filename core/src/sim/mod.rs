@@ -218,8 +218,8 @@ impl Sim {
 }
 
 /// One step of `st`, the whole transition: shared by `Sim::step` and by replays that must not
-/// touch the timeline (`lane_window`).
-#[inline]
+/// touch the timeline (`lane_window`). Always inlined: as a call it cost 12 % of throughput.
+#[inline(always)]
 fn advance(program: &Program, config: &SimConfig, st: &mut WarpState) -> Option<Issued> {
     if st.status != Status::Running {
         return None;
