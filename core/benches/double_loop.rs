@@ -37,6 +37,10 @@ fn bench(c: &mut Criterion) {
     }
     group.finish();
 
+    // What a page pays before the run: parsing the kernel file and the CFG facts.
+    c.bench_function("double_loop/parse_kernel", |b| b.iter(|| parse_kernel(DOUBLE)));
+    c.bench_function("double_loop/cfg_facts", |b| b.iter(|| warpscope_core::analysis::cfg_facts(&kernel.program)));
+
     // Seeking back into a recorded run: nearest checkpoint, then replay.
     let mut recorded = launch(&kernel, &opts(true)).unwrap();
     recorded.run_to_end();

@@ -1,0 +1,105 @@
+// The benchmark page: times the wasm engine alone (no panels), so docs/performance.md can set
+// browser figures beside the native criterion ones. Panel redraw is timed by tests/bench.spec.ts.
+import init, { Session } from '../web/pkg/warpscope_web.js';
+import doubleLoop from '../examples/double_loop.sass?raw';
+
+// About 1.3 million steps: a loop of 5 instructions with a divergent guarded add.
+const MILLION = `//@ param iters = 260000
+//@ reg R5 = iters
+        MOV R1, RZ;
+        S2R R0, SR_LANEID;
+L:      LOP.AND R2, R0, 0x1;
+        ISETP.EQ.AND P1, PT, R2, RZ, PT;
+   @P1  IADD R3, R3, 0x1;
+        IADD R1, R1, 0x1;
+        ISETP.LT.AND P0, PT, R1, R5, PT;
+   @P0  BRA.U L;
+        EXIT;
+`;
+
+interface Result { name: string; value: number; unit: string }
+
+function row(r: Result): void {
+  const tr = document.createElement('tr');
+  for (const text of [r.name, `${r.value.toFixed(r.value < 10 ? 3 : 1)} ${r.unit}`]) {
+    const td = document.createElement('td');
+    td.textContent = text;
+    tr.append(td);
+  }
+  document.querySelector('#results tbody')!.append(tr);
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+async function main(): Promise<void> {
+  const t0 = performance.now();
+  await init();
+  const results: Result[] = [{ name: 'wasm init', value: performance.now() - t0, unit: 'ms' }];
+  const s = new Session();
+
+  // Double loop n = 31: load = parse + launch + run to the end with recording + seek(0).
+  // Warm-up: the browser first runs wasm with a baseline compiler and optimises hot code later.
+  for (let i = 0; i < 200; i++) s.load(doubleLoop, { params: { n: 31 } });
+  // Timed in batches of 20 loads: the browser's clock is coarse (0.1 ms) next to one run.
+  const times: number[] = [];
+  let steps = 0;
+  for (let i = 0; i < 15; i++) {
+    const start = performance.now();
+    for (let j = 0; j < 20; j++) s.load(doubleLoop, { params: { n: 31 } });
+    times.push((performance.now() - start) / 20);
+    steps = s.total_steps();
+  }
+  const ms = median(times);
+  results.push({ name: 'double loop n=31: steps', value: steps, unit: '' });
+  results.push({ name: 'double loop n=31: load + run (median of 15 batches of 20)', value: ms, unit: 'ms' });
+  results.push({ name: 'double loop n=31: warp instructions / s (load + run)', value: steps / ms / 1000, unit: 'M/s' });
+  // Stepping alone: rewind and replay the recorded run to its end (no parsing, no views).
+  const replays: number[] = [];
+  for (let i = 0; i < 15; i++) {
+    const start = performance.now();
+    for (let j = 0; j < 20; j++) {
+      s.seek(0);
+      s.run_until('end');
+    }
+    replays.push((performance.now() - start) / 20);
+  }
+  const replayMs = median(replays);
+  results.push({ name: 'double loop n=31: replay to the end', value: replayMs, unit: 'ms' });
+  results.push({ name: 'double loop n=31: warp instructions / s (replay)', value: steps / replayMs / 1000, unit: 'M/s' });
+
+  // A run of over a million steps, then seeks to random steps (engine side only).
+  const loadStart = performance.now();
+  s.load(MILLION, {});
+  const total = s.total_steps();
+  results.push({ name: 'long run: steps', value: total, unit: '' });
+  const longMs = performance.now() - loadStart;
+  results.push({ name: 'long run: load + run', value: longMs, unit: 'ms' });
+  results.push({ name: 'long run: warp instructions / s (load + run, recording)', value: total / longMs / 1000, unit: 'M/s' });
+  const seeks: number[] = [];
+  let x = 12345;
+  for (let i = 0; i < 200; i++) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    const t = x % total;
+    const start = performance.now();
+    s.seek(t);
+    s.state(0);
+    seeks.push(performance.now() - start);
+  }
+  results.push({ name: 'long run: seek + state view (median)', value: median(seeks), unit: 'ms' });
+  results.push({ name: 'long run: seek + state view (max)', value: Math.max(...seeks), unit: 'ms' });
+  const seriesStart = performance.now();
+  s.depth_series();
+  s.event_series();
+  results.push({ name: 'long run: depth + event series', value: performance.now() - seriesStart, unit: 'ms' });
+
+  results.forEach(row);
+  document.getElementById('status')!.textContent = 'done';
+  (window as unknown as { benchResults: Result[] }).benchResults = results;
+}
+
+main().catch((e) => {
+  document.getElementById('status')!.textContent = `failed: ${e}`;
+});
