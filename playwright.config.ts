@@ -1,0 +1,25 @@
+// End-to-end tests against the built app (`vite preview`), in the system Chromium with one
+// worker (the machine has 2 cores). Network-related flags keep Chromium from calling home.
+import { defineConfig } from '@playwright/test';
+
+export default defineConfig({
+  testDir: 'tests',
+  timeout: 30_000,
+  workers: 1,
+  reporter: [['list']],
+  use: {
+    baseURL: 'http://127.0.0.1:4173/',
+    viewport: { width: 1600, height: 1000 },
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: ['--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+        '--disable-component-update', '--disable-sync'],
+    },
+  },
+  webServer: {
+    command: 'npx vite preview --port 4173 --strictPort --host 127.0.0.1',
+    url: 'http://127.0.0.1:4173/',
+    reuseExistingServer: false,
+    timeout: 30_000,
+  },
+});

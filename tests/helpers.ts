@@ -1,0 +1,82 @@
+// Shared helpers for the end-to-end tests: expectations come from the CLI's trace of the same
+// kernel (never from the UI), and a fixture that fails a test on any console error or dialog.
+
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { test as base, expect, type Page } from '@playwright/test';
+
+export interface TraceRow { step: number; pc: string | null; mask: string; stack: { kind: string; mask: string; addr: string }[] }
+export interface Trace { rows: TraceRow[]; total: number }
+
+/** `warpscope trace FILE --set n=N`, parsed: one row per step, the stack bottom first. */
+export function cliTrace(file: string, sets: string[] = []): Trace {
+  const args = ['run', '-q', '-p', 'warpscope-cli', '--', 'trace', file, ...sets.flatMap((s) => ['--set', s])];
+  const out = execFileSync('cargo', args, { encoding: 'utf8' });
+  const rows: TraceRow[] = [];
+  let total = -1;
+  for (const line of out.split('\n')) {
+    const end = /^# \w+ after (\d+) steps/.exec(line);
+    if (end) total = Number(end[1]);
+    const m = /^\s*(\d+)\s+(0x[0-9a-f]+)?\s.*?\s([01]{32})\s+(.*)$/.exec(line);
+    if (!m) continue;
+    const stack = m[4].trim() === '-' ? [] : m[4].split('|').map((t) => {
+      const [kind, mask, addr] = t.trim().replace(/\*$/, '').split(/\s+/);
+      return { kind, mask: mask.toLowerCase(), addr: addr.toLowerCase() };
+    });
+    rows[Number(m[1])] = { step: Number(m[1]), pc: m[2] ?? null, mask: m[3], stack };
+  }
+  return { rows, total };
+}
+
+export function exampleText(file: string): string {
+  return readFileSync(file, 'utf8');
+}
+
+export const test = base.extend<{ problems: string[] }>({
+  // Every test fails on a console error, an uncaught exception or a dialog (alert() from markup).
+  problems: [async ({ page }, use) => {
+    const problems: string[] = [];
+    page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    page.on('dialog', (d) => { problems.push(`dialog: ${d.message()}`); void d.dismiss(); });
+    await use(problems);
+    expect(problems, 'console errors, page errors or dialogs').toEqual([]);
+  }, { auto: true }],
+});
+export { expect };
+
+export async function open(page: Page, url = './'): Promise<void> {
+  await page.goto(url);
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+}
+
+export async function openExample(page: Page, file: string): Promise<void> {
+  await page.getByTestId('btn-examples').click();
+  await page.getByTestId(`example-${file}`).click();
+  await expect(page.getByTestId('step-label')).toHaveAttribute('data-step', '0');
+}
+
+export async function seek(page: Page, step: number): Promise<void> {
+  await page.getByTestId('scrubber').fill(String(step));
+  await expect(page.getByTestId('step-label')).toHaveAttribute('data-step', String(step));
+}
+
+export async function total(page: Page): Promise<number> {
+  return Number(await page.getByTestId('step-label').getAttribute('data-total'));
+}
+
+/** The stack as the UI shows it, converted to the trace's form (bottom first, hex masks). */
+export async function uiStack(page: Page): Promise<{ kind: string; mask: string; addr: string }[]> {
+  const entries = await page.getByTestId('stack-entry').evaluateAll((els) =>
+    els.map((el) => ({ kind: el.getAttribute('data-kind')!, bits: el.getAttribute('data-bits')!, addr: el.getAttribute('data-addr')! })));
+  return entries.reverse().map((e) => ({
+    kind: e.kind, mask: `0x${parseInt(e.bits, 2).toString(16).padStart(8, '0')}`, addr: e.addr,
+  }));
+}
+
+/** Replaces the editor's whole text the way a user would (select all, then type). */
+export async function replaceText(page: Page, text: string): Promise<void> {
+  await page.locator('.cm-content').click();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.insertText(text);
+}

@@ -1,0 +1,26 @@
+// Screenshots for a human to look at (/tmp/shots), and the README's docs/screenshot.png when
+// UPDATE_SCREENSHOT=1. They assert nothing about pixels.
+import { mkdirSync } from 'node:fs';
+import { open, openExample, seek, test } from './helpers';
+
+const dir = process.env.SHOTS_DIR ?? '/tmp/shots';
+mkdirSync(dir, { recursive: true });
+
+test('screenshots', async ({ page }) => {
+  await open(page);
+  await seek(page, 129);
+  await page.getByTestId('lanes-canvas').hover({ position: { x: 300, y: 120 } });
+  await page.screenshot({ path: `${dir}/fig3-step129.png` });
+  if (process.env.UPDATE_SCREENSHOT) await page.screenshot({ path: 'docs/screenshot.png' });
+  await openExample(page, 'double_loop.sass');
+  await page.getByTestId('param-n').fill('20');
+  await page.keyboard.press('Tab');
+  await seek(page, Math.floor(Number(await page.getByTestId('step-label').getAttribute('data-total')) / 2));
+  await page.screenshot({ path: `${dir}/double-loop-n20.png` });
+  await page.getByTestId('btn-examples').click();
+  await page.screenshot({ path: `${dir}/gallery.png` });
+  await page.keyboard.press('Escape');
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('?');
+  await page.screenshot({ path: `${dir}/help.png` });
+});

@@ -1,0 +1,165 @@
+//! The controller: loads the kernel into the engine, keeps the per-run facts the panels need
+//! (CFG and its layout, whole-run series), and renders the panels for the current step.
+
+import type { EditorView } from '@codemirror/view';
+import { layoutCfg, type Layout } from './cfg-layout';
+import type { Engine } from './engine';
+import * as banner from './panels/banner';
+import * as caption from './panels/caption';
+import * as cfgPanel from './panels/cfg';
+import * as editor from './panels/editor';
+import * as inputs from './panels/inputs';
+import * as lanes from './panels/lanes';
+import * as metrics from './panels/metrics';
+import * as plot from './panels/plot';
+import * as registers from './panels/registers';
+import * as scrubber from './panels/scrubber';
+import * as stack from './panels/stack';
+import * as store from './store';
+import type { CfgView, Diagnostic, LoadResult, StateView } from './views';
+
+/** Facts of the loaded run, read once per load. */
+export interface Run {
+  load: LoadResult;
+  cfg: CfgView;
+  layout: Layout;
+  total: number;
+  events: Uint16Array;
+  plot: plot.PlotData;
+  lineOfInstr: Map<number, number>;
+  instrOfLine: Map<number, number>;
+}
+
+export interface Panels {
+  editor: EditorView;
+  cfg: cfgPanel.CfgPanel;
+  lanes: lanes.LanePanel;
+  plot: plot.PlotPanel;
+  scrubber: scrubber.ScrubberPanel;
+  el: Record<'caption' | 'stack' | 'registers' | 'metrics' | 'inputs' | 'banners' | 'title' | 'diag' | 'end', HTMLElement>;
+}
+
+export class App {
+  run: Run | null = null;
+  diagnostics: Diagnostic[] = [];
+  state: StateView | null = null;
+  panels!: Panels;
+
+  constructor(readonly engine: Engine | null) {}
+
+  banner(message: string, kind: banner.BannerKind = 'error'): void {
+    banner.show(this.panels.el.banners, message, kind);
+  }
+
+  /** Loads the store's kernel and inputs; a failing load keeps the last good run on screen. */
+  reload(): void {
+    const s = store.get();
+    const e = this.engine;
+    if (!e) return;
+    const options = { params: s.params, ...(s.model ? { model: s.model } : {}), ...(s.preset ? { preset: s.preset } : {}) };
+    const r = e.load(s.text, options);
+    if (!r) { this.renderAll(); return; }
+    this.diagnostics = r.diagnostics;
+    if (r.ok) {
+      const cfg = e.cfg();
+      if (!cfg) return;
+      const depth = e.depthSeries();
+      const events = e.eventSeries();
+      this.run = {
+        load: r, cfg, layout: layoutCfg(cfg), total: e.total(), events,
+        plot: { depth, events, capacity: r.stack_capacity },
+        lineOfInstr: new Map(cfg.instrs.map((i) => [i.index, i.line])),
+        instrOfLine: new Map(cfg.instrs.map((i) => [i.line, i.index])),
+      };
+      lanes.invalidate(this.panels.lanes);
+      // Breakpoints on instructions that no longer exist are dropped.
+      const bps = s.breakpoints.filter((i) => i < cfg.instrs.length);
+      store.update({ breakpoints: bps });
+      e.setBreakpoints(bps);
+      const step = e.seek(Math.min(s.step, this.run.total));
+      store.update({ step, lane: Math.min(s.lane, r.width - 1) });
+    }
+    this.renderAll();
+  }
+
+  goto(t: number): void {
+    if (!this.engine || !this.run) return;
+    store.update({ step: this.engine.seek(Math.max(0, Math.min(t, this.run.total))) });
+    this.renderStep();
+  }
+
+  /** Syncs the store's step after the engine moved by itself (run_until). */
+  synced(): void {
+    if (!this.engine) return;
+    store.update({ step: this.engine.current() });
+    this.renderStep();
+  }
+
+  toggleBreakpointAtLine(line: number): void {
+    const instr = this.run?.instrOfLine.get(line);
+    if (instr === undefined) return; // not an instruction line
+    const bps = new Set(store.get().breakpoints);
+    if (bps.has(instr)) bps.delete(instr); else bps.add(instr);
+    const list = [...bps].sort((a, b) => a - b);
+    store.update({ breakpoints: list });
+    this.engine?.setBreakpoints(list);
+    this.renderEditor();
+  }
+
+  renderAll(): void {
+    const p = this.panels, r = this.run;
+    const errors = this.diagnostics.filter((d) => d.severity === 'error').length;
+    const warnings = this.diagnostics.length - errors;
+    p.el.diag.textContent = errors ? `${errors} error${errors > 1 ? 's' : ''}: showing the last run that worked`
+      : warnings ? `${warnings} warning${warnings > 1 ? 's' : ''}` : '';
+    p.el.diag.classList.toggle('has-errors', errors > 0);
+    p.el.title.textContent = r?.load.title ?? '';
+    p.el.title.title = r?.load.about ?? '';
+    // How the whole run ended: a deadlock, fault or step limit must not go unnoticed.
+    const end = r?.load.end;
+    p.el.end.textContent = end ? (end.kind === 'exited' ? `${r.total} steps, all lanes exited` : `${end.kind.replace('_', ' ')}: ${end.message}`) : '';
+    p.el.end.classList.toggle('bad', !!end && end.kind !== 'exited');
+    inputs.render(p.el.inputs, r?.load ?? null, {
+      param: (name, value) => this.onInput({ params: { ...store.get().params, [name]: value } }),
+      model: (model) => this.onInput({ model }),
+      preset: (preset) => this.onInput({ preset }),
+    });
+    this.renderStep();
+  }
+
+  /** A param, model or preset change: re-run at once, keeping the step when possible. */
+  onInput: (patch: Partial<store.UiState>) => void = () => {};
+
+  renderEditor(): void {
+    const s = store.get();
+    const lines = s.breakpoints.map((i) => this.run?.lineOfInstr.get(i)).filter((l): l is number => l !== undefined);
+    editor.render(this.panels.editor, {
+      diagnostics: this.diagnostics,
+      currentLine: this.state?.line ?? null,
+      breakpointLines: lines,
+      readOnly: s.embed !== null,
+    });
+  }
+
+  renderStep(): void {
+    const p = this.panels, s = store.get(), r = this.run, e = this.engine;
+    this.state = r && e ? e.state(s.lane) : null;
+    this.renderEditor();
+    // Follow the current instruction, unless the user is typing in the editor.
+    if (!p.editor.hasFocus) editor.reveal(p.editor, this.state?.line ?? null);
+    if (!r || !e) return;
+    cfgPanel.render(p.cfg, r.cfg, r.layout, this.state);
+    lanes.render(p.lanes, {
+      width: r.load.width, total: r.total, step: s.step, lane: s.lane,
+      fetch: (a, b) => e.laneStates(a, b, r.load.width),
+      inspect: (lane) => e.state(lane),
+      select: (lane) => { store.update({ lane }); this.renderStep(); },
+    });
+    stack.render(p.el.stack, this.state, r.load.stack_capacity);
+    plot.render(p.plot, r.plot, s.step);
+    scrubber.render(p.scrubber, s.step, r.total, r.events, s.playing);
+    caption.render(p.el.caption, this.state, r.load.end, r.total);
+    registers.render(p.el.registers, this.state, s.lane, r.load.width, (lane) => { store.update({ lane }); this.renderStep(); });
+    metrics.render(p.el.metrics, e.metrics());
+  }
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { BADGE_ROOM, blockLines, layoutCfg, RECONV_MIN_WIDTH } from './cfg-layout';
+import type { BlockView, EdgeView } from './views';
+
+// The single loop's CFG as the facade reports it (warpscope cfg examples/single_loop.sass).
+function block(id: number, texts: string[], extra: Partial<BlockView> = {}): BlockView {
+  return {
+    id, name: `BB${id}`, ipdom: null, reconverges_at: null, is_branch: false, priority: id, reachable: true,
+    instrs: texts.map((text, k) => ({ index: id * 10 + k, addr: 0x100 + 8 * (id * 10 + k), line: id * 10 + k, text, block: id })),
+    ...extra,
+  };
+}
+const blocks: BlockView[] = [
+  block(0, ['ISETP.LT.AND P0, PT, R5, 0x1, PT', 'SSY 0x128', '@P0 BRA 0x120'], { is_branch: true, reconverges_at: 3 }),
+  block(1, ['NOP', 'NOP']),
+  block(2, ['IADD R4, R4, 0x1', 'FADD32I R0, R0, 1.3332999944686889648', 'ISETP.LT.AND P0, PT, R4, R5, PT', '@P0 BRA 0x100'],
+    { is_branch: true, reconverges_at: 3 }),
+  block(3, ['NOP.S']),
+  block(4, ['S2R R5, SR_CLOCKHI']),
+];
+const edges: EdgeView[] = [
+  { from: 0, to: 3, kind: 'taken', back: false },
+  { from: 0, to: 1, kind: 'fallthrough', back: false },
+  { from: 1, to: 2, kind: 'fallthrough', back: false },
+  { from: 2, to: 2, kind: 'taken', back: true },
+  { from: 2, to: 3, kind: 'fallthrough', back: false },
+  { from: 3, to: 4, kind: 'sync', back: false },
+];
+
+const overlap = (a: { x: number; y: number; width: number; height: number }, b: typeof a) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+describe('layoutCfg', () => {
+  const l = layoutCfg({ blocks, edges });
+
+  it('places every block once, without overlaps, inside the canvas', () => {
+    expect(l.nodes.map((n) => n.id)).toEqual([0, 1, 2, 3, 4]);
+    for (const a of l.nodes) {
+      expect(a.x).toBeGreaterThanOrEqual(0);
+      expect(a.y).toBeGreaterThanOrEqual(BADGE_ROOM - 1); // room for a waiting-lanes badge above
+      expect(a.x + a.width).toBeLessThanOrEqual(l.width);
+      expect(a.y + a.height).toBeLessThanOrEqual(l.height);
+      for (const b of l.nodes) if (a !== b) expect(overlap(a, b)).toBe(false);
+    }
+  });
+
+  it('reads top-down in program order although the loop has a back edge', () => {
+    const ys = l.nodes.map((n) => n.y);
+    for (let i = 1; i < ys.length; i++) expect(ys[i]).toBeGreaterThan(ys[i - 1]);
+  });
+
+  it('sizes boxes to hold their longest line', () => {
+    const n2 = l.nodes[2];
+    const longest = Math.max(...blockLines(blocks[2]).map((s) => s.length));
+    expect(n2.width).toBeGreaterThanOrEqual(longest * 8);
+    expect(n2.height).toBeGreaterThan(l.nodes[3].height);
+    // BB3 (one short NOP.S) is a reconvergence point: wide enough for its tag.
+    expect(l.nodes[3].width).toBeGreaterThanOrEqual(RECONV_MIN_WIDTH);
+  });
+
+  it('routes every edge from its source to its target, back edges included', () => {
+    expect(l.edges).toHaveLength(edges.length);
+    for (const e of l.edges) {
+      expect(e.points.length).toBeGreaterThanOrEqual(2);
+      const src = l.nodes[e.from], dst = l.nodes[e.to];
+      if (e.back) continue; // a self-loop leaves and enters the same box
+      expect(e.points[0].y).toBeLessThanOrEqual(src.y + src.height + 1);
+      expect(e.points.at(-1)!.y).toBeGreaterThanOrEqual(dst.y - 1);
+    }
+  });
+
+  it('draws one reconvergence arrow per divergent branch, to its reconvergence block', () => {
+    expect(l.reconv.map((r) => [r.from, r.to])).toEqual([[0, 3], [2, 3]]);
+    for (const r of l.reconv) {
+      const dst = l.nodes[r.to];
+      const end = r.points.at(-1)!;
+      expect(end.x).toBeCloseTo(dst.x + dst.width);
+      expect(end.y).toBeGreaterThan(dst.y);
+      expect(end.y).toBeLessThan(dst.y + dst.height);
+      // Clear of every block on its way down.
+      for (const n of l.nodes) expect(r.points[1].x).toBeGreaterThan(n.x + n.width);
+    }
+  });
+
+  it('handles an empty program and a lone block', () => {
+    expect(layoutCfg({ blocks: [], edges: [] }).nodes).toEqual([]);
+    expect(layoutCfg({ blocks: [block(0, ['EXIT'])], edges: [] }).nodes).toHaveLength(1);
+  });
+});

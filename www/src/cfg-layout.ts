@@ -1,0 +1,78 @@
+//! Layout of the CFG view: block boxes and edge routes from dagre, as plain numbers (no DOM), so
+//! the geometry is unit-tested on its own. Back edges are laid out reversed so the graph reads
+//! top-down in program order, then their points are flipped back.
+
+import dagre from '@dagrejs/dagre';
+import type { BlockView, CfgView, EdgeView } from './views';
+
+export interface Metrics { charWidth: number; lineHeight: number; headerHeight: number; padding: number }
+export const DEFAULT_METRICS: Metrics = { charWidth: 8.4, lineHeight: 19, headerHeight: 26, padding: 10 };
+
+export interface Point { x: number; y: number }
+export interface NodeBox { id: number; x: number; y: number; width: number; height: number }
+export interface EdgeRoute extends EdgeView { points: Point[] }
+/** A "reconverges here" arrow from a divergent branch block to its reconvergence block. */
+export interface ReconvRoute { from: number; to: number; points: Point[] }
+export interface Layout { width: number; height: number; nodes: NodeBox[]; edges: EdgeRoute[]; reconv: ReconvRoute[] }
+
+/** Room above the first block for a "lanes ... wait" badge (badges sit just above blocks). */
+export const BADGE_ROOM = 30;
+
+/** The text lines of a block box, shared by the layout (for sizes) and the renderer. */
+export function blockLines(b: BlockView): string[] {
+  return b.instrs.map((i) => `${i.addr.toString(16).padStart(4, '0')}  ${i.text}`);
+}
+
+/** Minimum width of a reconvergence block, so its "reconverges here" tag fits beside the name. */
+export const RECONV_MIN_WIDTH = 200;
+
+function boxSize(b: BlockView, m: Metrics, isTarget: boolean): { width: number; height: number } {
+  const longest = Math.max(12, ...blockLines(b).map((l) => l.length));
+  return {
+    width: Math.max(isTarget ? RECONV_MIN_WIDTH : 0, Math.ceil(longest * m.charWidth + 2 * m.padding)),
+    height: Math.ceil(m.headerHeight + b.instrs.length * m.lineHeight + m.padding),
+  };
+}
+
+export function layoutCfg(cfg: Pick<CfgView, 'blocks' | 'edges'>, m: Metrics = DEFAULT_METRICS): Layout {
+  const g = new dagre.graphlib.Graph({ multigraph: true });
+  g.setGraph({ rankdir: 'TB', nodesep: 40, ranksep: 46, edgesep: 16, marginx: 16, marginy: BADGE_ROOM });
+  g.setDefaultEdgeLabel(() => ({}));
+  const targets = new Set(cfg.blocks.map((b) => b.reconverges_at).filter((t): t is number => t != null));
+  for (const b of cfg.blocks) g.setNode(String(b.id), boxSize(b, m, targets.has(b.id)));
+  cfg.edges.forEach((e, i) => {
+    const [v, w] = e.back ? [e.to, e.from] : [e.from, e.to];
+    // Fall-through edges keep straight lines: they are the program's reading order.
+    g.setEdge(String(v), String(w), { weight: e.kind === 'fallthrough' ? 4 : 1, minlen: 1 }, `e${i}`);
+  });
+  dagre.layout(g);
+
+  const nodes: NodeBox[] = cfg.blocks.map((b) => {
+    const n = g.node(String(b.id));
+    return { id: b.id, x: n.x - n.width / 2, y: n.y - n.height / 2, width: n.width, height: n.height };
+  });
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const edges: EdgeRoute[] = cfg.edges.map((e, i) => {
+    const [v, w] = e.back ? [e.to, e.from] : [e.from, e.to];
+    const pts = (g.edge(String(v), String(w), `e${i}`).points ?? []).map((p: Point) => ({ x: p.x, y: p.y }));
+    return { ...e, points: e.back ? pts.reverse() : pts };
+  });
+
+  // Reconvergence arrows run down the right-hand side, clear of the control-flow edges.
+  const maxRight = Math.max(0, ...nodes.map((n) => n.x + n.width));
+  const reconv: ReconvRoute[] = [];
+  for (const b of cfg.blocks) {
+    if (b.reconverges_at == null) continue;
+    const a = byId.get(b.id), t = byId.get(b.reconverges_at);
+    if (!a || !t) continue;
+    const lane = maxRight + 24 + 14 * reconv.length;
+    const start = { x: a.x + a.width, y: a.y + a.height - 12 };
+    const end = { x: t.x + t.width, y: t.y + 14 };
+    reconv.push({ from: b.id, to: b.reconverges_at, points: [start, { x: lane, y: start.y }, { x: lane, y: end.y }, end] });
+  }
+
+  const allPts = [...edges.flatMap((e) => e.points), ...reconv.flatMap((r) => r.points)];
+  const width = Math.max(g.graph().width ?? 0, ...allPts.map((p) => p.x + 16), ...nodes.map((n) => n.x + n.width + 16));
+  const height = Math.max(g.graph().height ?? 0, ...allPts.map((p) => p.y + 16));
+  return { width, height, nodes, edges, reconv };
+}

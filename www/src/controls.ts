@@ -1,0 +1,117 @@
+//! Playback and navigation: play/pause at a chosen speed, step, jump between divergences, run to
+//! a breakpoint, and the keyboard shortcuts. All moves are seeks or `run_until`s in the engine.
+
+import type { App } from './app';
+import { EventBit } from './engine';
+import type { Action } from './panels/scrubber';
+import * as store from './store';
+
+// "max" speed: as many steps per frame as keep the page responsive.
+const MAX_PER_FRAME = 5000;
+
+export class Controls {
+  private raf = 0;
+  private last = 0;
+  private carry = 0;
+
+  constructor(private readonly app: App) {}
+
+  private stopped(kind: string | undefined, message: string | undefined): void {
+    if (kind === 'breakpoint') this.app.banner(`Stopped: ${message ?? 'breakpoint'}`, 'info');
+  }
+
+  action(a: Action): void {
+    const { app } = this;
+    const e = app.engine, r = app.run;
+    if (!e || !r) return;
+    const s = store.get();
+    if (a !== 'play') this.pause();
+    switch (a) {
+      case 'play': return s.playing ? this.pause() : this.play();
+      case 'home': return app.goto(0);
+      case 'end': return app.goto(r.total);
+      case 'back': return app.goto(s.step - 1);
+      case 'step': return app.goto(s.step + 1);
+      case 'next-div': {
+        const v = e.runUntil('divergence');
+        this.stopped(v?.kind, v?.message);
+        return app.synced();
+      }
+      case 'prev-div': {
+        // Scan the recorded event bits backwards; the state shown is the one after that step.
+        for (let k = s.step - 2; k >= 0; k--) if (r.events[k] & EventBit.Diverge) return app.goto(k + 1);
+        return app.goto(0);
+      }
+      case 'continue': {
+        const v = e.runUntil('breakpoint');
+        this.stopped(v?.kind, v?.message);
+        return app.synced();
+      }
+    }
+  }
+
+  play(): void {
+    const r = this.app.run;
+    if (!r) return;
+    if (store.get().step >= r.total) this.app.goto(0);
+    store.update({ playing: true });
+    this.last = performance.now();
+    this.carry = 0;
+    this.raf = requestAnimationFrame((t) => this.frame(t));
+    this.app.renderStep();
+  }
+
+  pause(): void {
+    if (!store.get().playing) return;
+    cancelAnimationFrame(this.raf);
+    store.update({ playing: false });
+    this.app.renderStep();
+  }
+
+  private frame(now: number): void {
+    const { app } = this;
+    const e = app.engine, r = app.run;
+    if (!store.get().playing || !e || !r) return;
+    const speed = store.get().speed;
+    const dt = Math.min(0.25, (now - this.last) / 1000);
+    this.last = now;
+    this.carry += speed === 0 ? MAX_PER_FRAME : speed * dt;
+    const n = Math.floor(this.carry);
+    this.carry -= n;
+    if (n > 0) {
+      const v = e.runUntil('breakpoint', n);
+      app.synced();
+      if (v?.kind === 'breakpoint' || store.get().step >= r.total) {
+        this.stopped(v?.kind, v?.message);
+        return this.pause();
+      }
+    }
+    this.raf = requestAnimationFrame((t) => this.frame(t));
+  }
+}
+
+function typing(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  if (!el || !el.closest) return false;
+  return !!el.closest('.cm-editor, input, select, textarea, [contenteditable="true"], dialog[open]');
+}
+
+export function bindKeys(c: Controls, help: () => void, fit: () => void): void {
+  window.addEventListener('keydown', (e) => {
+    if (typing(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
+    const map: Record<string, () => void> = {
+      ' ': () => c.action('play'),
+      ArrowRight: () => c.action(e.shiftKey ? 'next-div' : 'step'),
+      ArrowLeft: () => c.action(e.shiftKey ? 'prev-div' : 'back'),
+      Home: () => c.action('home'),
+      End: () => c.action('end'),
+      b: () => c.action('continue'),
+      f: fit,
+      '?': help,
+    };
+    const f = map[e.key];
+    if (!f) return;
+    e.preventDefault();
+    f();
+  });
+}

@@ -1,0 +1,137 @@
+//! The one module that imports the generated wasm package (web/pkg). Every engine call goes
+//! through `guard`, so a thrown error becomes a banner instead of a dead page; a Rust panic
+//! poisons the instance, so then a fresh `Session` reloads the last good kernel and step.
+
+import init, { EventBit, initSync, LaneCode, Session } from '../../web/pkg/warpscope_web.js';
+import type {
+  CfgView, LoadOptions, LoadResult, MetricsPair, NoteView, RunKind, StateView, StopView,
+} from './views';
+
+// Enums come from the generated package, never copied by hand.
+export { EventBit, LaneCode };
+
+export type ErrorSink = (message: string) => void;
+
+/** The facade's cap on `lane_states` steps per call. */
+export const LANE_WINDOW_MAX = 4096;
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+// A trap inside wasm (panic = abort, or a bug) leaves the instance in an unknown state.
+function poisoned(e: unknown): boolean {
+  return e instanceof WebAssembly.RuntimeError ||
+    /unreachable|recursive use|null pointer passed|out of bounds/i.test(messageOf(e));
+}
+
+export class Engine {
+  private session: Session;
+  private good: { text: string; options: LoadOptions } | null = null;
+  private breakpoints = new Uint32Array(0);
+  private lastStep = 0;
+
+  private constructor(private readonly report: ErrorSink) {
+    this.session = new Session();
+  }
+
+  static async create(report: ErrorSink): Promise<Engine> {
+    await init();
+    return new Engine(report);
+  }
+
+  /** For Node (unit tests), where the wasm bytes are read from disk. */
+  static fromBytes(bytes: BufferSource, report: ErrorSink): Engine {
+    initSync({ module: bytes });
+    return new Engine(report);
+  }
+
+  /** Test hook: the live session, to simulate a trap inside it. */
+  get sessionForTest(): Session {
+    return this.session;
+  }
+
+  private guard<T>(what: string, fallback: T, f: (s: Session) => T): T {
+    try {
+      return f(this.session);
+    } catch (e) {
+      const poison = poisoned(e);
+      this.report(`The engine failed in ${what}: ${messageOf(e)}${poison ? ' (restarted the engine)' : ''}`);
+      if (poison) this.revive();
+      return fallback;
+    }
+  }
+
+  private revive(): void {
+    try { this.session.free(); } catch { /* already unusable */ }
+    try {
+      this.session = new Session();
+      if (this.good) {
+        this.session.load(this.good.text, this.good.options);
+        this.session.set_breakpoints(this.breakpoints);
+        this.session.seek(this.lastStep);
+      }
+    } catch (e) {
+      this.report(`The engine could not restart: ${messageOf(e)}`);
+    }
+  }
+
+  private track(t: number): number {
+    this.lastStep = t;
+    return t;
+  }
+
+  /** Parses and runs `text`; on errors the previous run stays loaded (`ok` is false). */
+  load(text: string, options: LoadOptions): LoadResult | null {
+    const r = this.guard<LoadResult | null>('load', null, (s) => s.load(text, options) as LoadResult);
+    if (r?.ok) {
+      this.good = { text, options };
+      this.lastStep = 0;
+    }
+    return r;
+  }
+
+  total(): number { return this.guard('total_steps', 0, (s) => s.total_steps()); }
+  current(): number { return this.guard('current', 0, (s) => s.current()); }
+  seek(t: number): number { return this.track(this.guard('seek', this.lastStep, (s) => s.seek(t))); }
+  step(): number { return this.track(this.guard('step', this.lastStep, (s) => s.step())); }
+  stepBack(): number { return this.track(this.guard('step_back', this.lastStep, (s) => s.step_back())); }
+
+  runUntil(kind: RunKind, maxSteps?: number): StopView | null {
+    const v = this.guard<StopView | null>('run_until', null, (s) => s.run_until(kind, maxSteps) as StopView | null);
+    this.track(this.current());
+    return v;
+  }
+
+  setBreakpoints(instrs: number[]): void {
+    this.breakpoints = Uint32Array.from(instrs);
+    this.guard('set_breakpoints', undefined, (s) => s.set_breakpoints(this.breakpoints));
+  }
+
+  state(lane: number): StateView | null {
+    return this.guard<StateView | null>('state', null, (s) => s.state(lane) as StateView | null);
+  }
+  cfg(): CfgView | null { return this.guard<CfgView | null>('cfg', null, (s) => s.cfg() as CfgView | null); }
+  metrics(): MetricsPair | null {
+    return this.guard<MetricsPair | null>('metrics', null, (s) => s.metrics() as MetricsPair | null);
+  }
+  notes(): NoteView[] { return this.guard<NoteView[]>('notes', [], (s) => (s.notes() as NoteView[]) ?? []); }
+
+  depthSeries(): Uint16Array { return this.guard('depth_series', new Uint16Array(0), (s) => s.depth_series()); }
+  activeSeries(): Uint8Array { return this.guard('active_series', new Uint8Array(0), (s) => s.active_series()); }
+  eventSeries(): Uint16Array { return this.guard('event_series', new Uint16Array(0), (s) => s.event_series()); }
+  pcSeries(): Uint32Array { return this.guard('pc_series', new Uint32Array(0), (s) => s.pc_series()); }
+
+  /** Lane codes (`LaneCode`) for steps from+1..=to, W per step; split into allowed chunks. */
+  laneStates(from: number, to: number, width: number): Uint8Array {
+    const out = new Uint8Array(Math.max(0, to - from) * width);
+    for (let a = from; a < to; a += LANE_WINDOW_MAX) {
+      const b = Math.min(to, a + LANE_WINDOW_MAX);
+      const part = this.guard('lane_states', new Uint8Array(0), (s) => s.lane_states(a, b));
+      out.set(part.subarray(0, (b - a) * width), (a - from) * width);
+    }
+    return out;
+  }
+
+  traceCsv(): string { return this.guard('trace_csv', '', (s) => s.trace_csv()); }
+}

@@ -1,0 +1,127 @@
+//! Boot: builds the panels, starts the engine, restores the state (a permalink, else the user's
+//! saved work, else the default example) and wires the top-bar buttons.
+
+import './style.css';
+import { App } from './app';
+import { bindKeys, Controls } from './controls';
+import { Engine } from './engine';
+import { defaultExample, EXAMPLES } from './examples';
+import * as exporter from './export';
+import * as cfgPanel from './panels/cfg';
+import * as editor from './panels/editor';
+import * as gallery from './panels/gallery';
+import * as help from './panels/help';
+import * as lanes from './panels/lanes';
+import * as plot from './panels/plot';
+import * as scrubber from './panels/scrubber';
+import { decode, encode, type Link } from './permalink';
+import * as store from './store';
+
+const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
+
+async function main(): Promise<void> {
+  const banners = $('banners');
+  let engine: Engine | null = null;
+  const sink: { app: App | null } = { app: null };
+  let startError = '';
+  try {
+    engine = await Engine.create((m) => sink.app?.banner(m));
+  } catch (e) {
+    startError = `The simulator engine could not start: ${e instanceof Error ? e.message : String(e)}`;
+  }
+  const app = new App(engine);
+  sink.app = app;
+
+  // Restore: a link wins; a broken link says so and falls back to the saved work.
+  const decoded = await decode(location.hash);
+  const saved = store.loadWork();
+  let link: Link | null = null;
+  if (decoded.kind === 'ok') link = decoded.link;
+  const base = saved ?? { text: defaultExample().text, params: {}, model: null, preset: null };
+  store.update(link ? { text: link.text, params: link.params, model: link.model, preset: link.preset, step: link.step, lane: link.lane, embed: link.embed } : base);
+
+  let reloadTimer = 0;
+  const userChanged = (patch: Partial<store.UiState>, immediate: boolean) => {
+    store.update(patch);
+    if (store.get().embed === null) store.saveWork(store.get());
+    // The link in the address bar no longer describes what is on screen.
+    if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+    clearTimeout(reloadTimer);
+    if (immediate) app.reload();
+    else reloadTimer = window.setTimeout(() => app.reload(), 300);
+  };
+  app.onInput = (patch) => userChanged(patch, true);
+
+  const controls = new Controls(app);
+  const ed = editor.create($('editor'), store.get().text, {
+    onEdit: (text) => { if (text !== store.get().text) userChanged({ text }, false); },
+    onToggleBreakpoint: (line) => app.toggleBreakpointAtLine(line),
+  });
+  app.panels = {
+    editor: ed,
+    cfg: cfgPanel.create($('cfg')),
+    lanes: lanes.create($('lanes')),
+    plot: plot.create($('plot')),
+    scrubber: scrubber.create($('scrubber'), {
+      seek: (t) => { controls.pause(); app.goto(t); },
+      action: (a) => controls.action(a),
+      speed: (speed) => store.update({ speed }),
+    }, store.get().speed),
+    el: {
+      caption: $('caption'), stack: $('stack'), registers: $('registers'), metrics: $('metrics'),
+      inputs: $('inputs'), banners, title: $('kernel-title'), diag: $('diag-summary'), end: $('run-end'),
+    },
+  };
+  if (startError) app.banner(startError);
+  if (decoded.kind === 'error') app.banner(`${decoded.message} Showing your last saved kernel instead.`);
+
+  const embed = store.get().embed;
+  if (embed) {
+    document.body.classList.add('embed');
+    for (const el of document.querySelectorAll<HTMLElement>('[data-panel]')) el.hidden = !embed.includes(el.dataset.panel as never);
+    // A column whose panels are all hidden takes no room.
+    for (const col of document.querySelectorAll<HTMLElement>('.grid > div')) col.hidden = !col.querySelector('[data-panel]:not([hidden])');
+  }
+
+  const galleryDialog = $<HTMLDialogElement>('gallery');
+  gallery.render(galleryDialog, EXAMPLES, (ex) => {
+    editor.setText(ed, ex.text);
+    store.update({ step: 0, breakpoints: [] });
+    userChanged({ text: ex.text, params: {}, model: null, preset: null }, true);
+  });
+  $('btn-examples').addEventListener('click', () => galleryDialog.showModal());
+  const helpDialog = $<HTMLDialogElement>('help');
+  help.render(helpDialog);
+  $('btn-help').addEventListener('click', () => helpDialog.showModal());
+  bindKeys(controls, () => helpDialog.showModal(), () => cfgPanel.fitView(app.panels.cfg));
+
+  $('btn-link').addEventListener('click', async () => {
+    const s = store.get();
+    const frag = await encode({ text: s.text, params: s.params, model: s.model, preset: s.preset, step: s.step, lane: s.lane, embed: s.embed });
+    const url = `${location.origin}${location.pathname}${frag}`;
+    history.replaceState(null, '', frag);
+    $('btn-link').dataset.link = url;
+    try {
+      await navigator.clipboard.writeText(url);
+      app.banner('Link copied to the clipboard (it is also in the address bar).', 'info');
+    } catch {
+      app.banner('The link is in the address bar: copy it from there.', 'info');
+    }
+  });
+  const fileBase = () => (app.run?.load.title ?? 'kernel').replace(/[^\w-]+/g, '_').slice(0, 40) || 'kernel';
+  $('btn-svg').addEventListener('click', () => { const el = app.panels.plot.el; if (el) exporter.plotSvg(el, fileBase()); });
+  $('btn-png').addEventListener('click', () => { const el = app.panels.plot.el; if (el) void exporter.plotPng(el, fileBase()); });
+  $('btn-csv').addEventListener('click', () => { if (engine) exporter.csv(engine.traceCsv(), fileBase()); });
+
+  window.addEventListener('resize', () => app.renderStep());
+  // A link pasted into this tab changes only the fragment: start over from it. (Our own
+  // replaceState calls fire no hashchange.)
+  window.addEventListener('hashchange', () => location.reload());
+  window.addEventListener('unhandledrejection', (e) => app.banner(`Unexpected error: ${String(e.reason)}`));
+  window.addEventListener('error', (e) => app.banner(`Unexpected error: ${e.message}`));
+
+  app.reload();
+  document.body.dataset.ready = 'true';
+}
+
+void main();

@@ -1,0 +1,147 @@
+//! CFG view (SVG): blocks with their instructions, taken / fall-through / sync / back edges drawn
+//! distinctly, each divergent branch's reconvergence point, the current block and instruction,
+//! and which lanes wait at which block. Pan by dragging, zoom with the wheel, "fit" to reset.
+
+import { blockLines, DEFAULT_METRICS, type Layout } from '../cfg-layout';
+import { html, laneRanges, svg } from '../svg';
+import type { CfgView, StateView } from '../views';
+
+export interface CfgPanel {
+  root: HTMLElement;
+  svg: SVGSVGElement;
+  world: SVGGElement;
+  overlay: SVGGElement;
+  layout: Layout | null;
+  view: { x: number; y: number; k: number };
+  /** The user panned or zoomed: keep their view across reloads and resizes. */
+  moved: boolean;
+}
+
+export function create(root: HTMLElement): CfgPanel {
+  const s = svg('svg', { class: 'cfg-svg', 'data-testid': 'cfg-svg', role: 'img', 'aria-label': 'control-flow graph' });
+  const defs = svg('defs');
+  for (const kind of ['taken', 'fallthrough', 'sync', 'back', 'reconv']) {
+    const m = svg('marker', { id: `arrow-${kind}`, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' });
+    m.append(svg('path', { d: 'M0,0 L10,5 L0,10 z', class: `arrowhead ${kind}` }));
+    defs.append(m);
+  }
+  const world = svg('g');
+  const overlay = svg('g');
+  world.append(overlay);
+  s.append(defs, world);
+  const fit = html('button', { class: 'fit-btn', type: 'button', title: 'fit the graph to the view' }, 'fit');
+  const legend = html('div', { class: 'legend cfg-legend' });
+  for (const [cls, label] of [['taken', 'taken'], ['fallthrough', 'fall-through'], ['sync', 'pop to sync point'], ['back', 'back edge'], ['reconv', 'reconverges here']]) {
+    const item = html('span', { class: 'legend-item' });
+    const sw = svg('svg', { width: 34, height: 12, 'aria-hidden': 'true' });
+    sw.append(svg('line', { x1: 1, y1: 6, x2: 33, y2: 6, class: `edge ${cls}` }));
+    item.append(sw, document.createTextNode(label));
+    legend.append(item);
+  }
+  root.replaceChildren(s, fit, legend);
+  const panel: CfgPanel = { root, svg: s, world, overlay, layout: null, view: { x: 0, y: 0, k: 1 }, moved: false };
+  fit.addEventListener('click', () => fitView(panel));
+  enablePanZoom(panel);
+  new ResizeObserver(() => { if (!panel.moved) fitView(panel); }).observe(s);
+  return panel;
+}
+
+function apply(p: CfgPanel): void {
+  p.world.setAttribute('transform', `translate(${p.view.x},${p.view.y}) scale(${p.view.k})`);
+}
+
+export function fitView(p: CfgPanel): void {
+  const l = p.layout;
+  const r = p.svg.getBoundingClientRect();
+  if (!l || r.width === 0 || r.height === 0) return;
+  const k = Math.min(r.width / l.width, r.height / l.height, 1.6);
+  p.moved = false;
+  p.view = { k, x: (r.width - l.width * k) / 2, y: Math.max(0, (r.height - l.height * k) / 2) };
+  apply(p);
+}
+
+function enablePanZoom(p: CfgPanel): void {
+  let drag: { x: number; y: number } | null = null;
+  p.svg.addEventListener('pointerdown', (e) => {
+    drag = { x: e.clientX - p.view.x, y: e.clientY - p.view.y };
+    p.svg.setPointerCapture(e.pointerId);
+    p.svg.classList.add('dragging');
+  });
+  p.svg.addEventListener('pointermove', (e) => {
+    if (!drag) return;
+    p.view.x = e.clientX - drag.x;
+    p.view.y = e.clientY - drag.y;
+    p.moved = true;
+    apply(p);
+  });
+  const end = () => { drag = null; p.svg.classList.remove('dragging'); };
+  p.svg.addEventListener('pointerup', end);
+  p.svg.addEventListener('pointercancel', end);
+  p.svg.addEventListener('wheel', (e) => {
+    e.preventDefault();
+    const r = p.svg.getBoundingClientRect();
+    const mx = e.clientX - r.left, my = e.clientY - r.top;
+    const k = Math.min(4, Math.max(0.2, p.view.k * Math.exp(-e.deltaY * 0.0015)));
+    p.view.x = mx - ((mx - p.view.x) * k) / p.view.k;
+    p.view.y = my - ((my - p.view.y) * k) / p.view.k;
+    p.view.k = k;
+    p.moved = true;
+    apply(p);
+  }, { passive: false });
+}
+
+const pathOf = (pts: { x: number; y: number }[]) => pts.map((q, i) => `${i ? 'L' : 'M'}${q.x.toFixed(1)},${q.y.toFixed(1)}`).join(' ');
+
+function build(p: CfgPanel, cfg: CfgView, layout: Layout): void {
+  const m = DEFAULT_METRICS;
+  const g = svg('g');
+  for (const e of layout.edges) {
+    const cls = e.back ? 'back' : e.kind;
+    g.append(svg('path', { d: pathOf(e.points), class: `edge ${cls}`, 'marker-end': `url(#arrow-${cls})`, 'data-edge': `${e.from}-${e.to}` }));
+  }
+  for (const r of layout.reconv) {
+    g.append(svg('path', { d: pathOf(r.points), class: 'edge reconv', 'marker-end': 'url(#arrow-reconv)', 'data-testid': `reconv-${r.from}-${r.to}` }));
+  }
+  const targets = new Set(layout.reconv.map((r) => r.to));
+  for (const b of cfg.blocks) {
+    const n = layout.nodes.find((q) => q.id === b.id)!;
+    const box = svg('g', { class: `block${b.reachable ? '' : ' unreachable'}`, 'data-block': b.id, 'data-testid': `block-${b.id}`, transform: `translate(${n.x},${n.y})` });
+    box.append(svg('rect', { class: 'block-rect', width: n.width, height: n.height, rx: 6 }));
+    box.append(svg('text', { class: 'block-name', x: m.padding, y: 18 }, b.name));
+    if (targets.has(b.id)) {
+      const tag = svg('g', { class: 'reconv-badge', transform: `translate(${n.width - 134},5)` });
+      tag.append(svg('rect', { width: 128, height: 18, rx: 9 }), svg('text', { x: 64, y: 13, 'text-anchor': 'middle' }, 'reconverges here'));
+      box.append(tag);
+    }
+    blockLines(b).forEach((line, i) => {
+      const y = m.headerHeight + i * m.lineHeight;
+      box.append(svg('rect', { class: 'instr-bg', x: 2, y: y - 2, width: n.width - 4, height: m.lineHeight, 'data-instr': b.instrs[i].index }));
+      box.append(svg('text', { class: 'instr', x: m.padding, y: y + 13 }, line));
+    });
+    g.append(box);
+  }
+  p.world.replaceChildren(g, p.overlay);
+}
+
+export function render(p: CfgPanel, cfg: CfgView | null, layout: Layout | null, st: StateView | null): void {
+  if (!cfg || !layout) return;
+  if (p.layout !== layout) {
+    p.layout = layout;
+    build(p, cfg, layout);
+    if (!p.moved) fitView(p);
+  }
+  for (const el of p.world.querySelectorAll('.block.current, .instr-bg.current')) el.classList.remove('current');
+  if (st?.block != null) p.world.querySelector(`.block[data-block="${st.block}"]`)?.classList.add('current');
+  if (st?.pc != null) p.world.querySelector(`.instr-bg[data-instr="${st.pc}"]`)?.classList.add('current');
+  // Waiting lanes: a badge just above the block where they will resume (the rank gap is free).
+  p.overlay.replaceChildren();
+  for (const w of st?.waiting ?? []) {
+    const n = layout.nodes.find((q) => q.id === w.block);
+    if (!n) continue;
+    const text = `lanes ${laneRanges(w.lanes)} wait`;
+    const width = Math.max(90, text.length * 7.6 + 16);
+    const badge = svg('g', { class: 'wait-badge', 'data-testid': `wait-${w.block}`, transform: `translate(${n.x},${n.y - 25})` });
+    badge.append(svg('rect', { width, height: 22, rx: 11 }), svg('text', { x: width / 2, y: 15, 'text-anchor': 'middle' }, text));
+    p.overlay.append(badge);
+  }
+}

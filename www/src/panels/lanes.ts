@@ -1,0 +1,184 @@
+//! Lane view (canvas): lanes (rows) by steps (columns) from the engine's `lane_states`, for a
+//! window of up to WINDOW steps around the current one (the whole run when it is short). Hover
+//! tells a cell's lane, step and state (and, at the current step, its pc and registers); a click
+//! selects the lane whose registers the register panel shows.
+
+import { LaneCode } from '../engine';
+import { hex } from '../svg';
+import type { StateView } from '../views';
+
+export const WINDOW = 400;
+const NAMES: Record<number, string> = {
+  [LaneCode.Active]: 'active', [LaneCode.Masked]: 'masked off', [LaneCode.Waiting]: 'waiting', [LaneCode.Exited]: 'exited',
+};
+const COLOR_VARS: Record<number, string> = {
+  [LaneCode.Active]: '--lane-active', [LaneCode.Masked]: '--lane-masked', [LaneCode.Waiting]: '--lane-waiting', [LaneCode.Exited]: '--lane-exited',
+};
+
+export interface LaneData {
+  width: number;
+  total: number;
+  step: number;
+  lane: number;
+  /** Lane codes for steps from+1..=to, `width` per step. */
+  fetch(from: number, to: number): Uint8Array;
+  /** The state after the current step with `lane`'s registers (for the hover card). */
+  inspect(lane: number): StateView | null;
+  select(lane: number): void;
+}
+
+export interface LanePanel {
+  canvas: HTMLCanvasElement;
+  tip: HTMLElement;
+  cache: { from: number; to: number; codes: Uint8Array; total: number; width: number } | null;
+  data: LaneData | null;
+  win: { from: number; to: number };
+  geom: { left: number; top: number; cw: number; rh: number };
+}
+
+export function create(root: HTMLElement): LanePanel {
+  const canvas = document.createElement('canvas');
+  canvas.className = 'lanes-canvas';
+  canvas.dataset.testid = 'lanes-canvas';
+  const tip = document.createElement('div');
+  tip.className = 'tooltip';
+  tip.dataset.testid = 'lane-tooltip';
+  tip.hidden = true;
+  const legend = document.createElement('div');
+  legend.className = 'legend';
+  for (const code of [LaneCode.Active, LaneCode.Masked, LaneCode.Waiting, LaneCode.Exited]) {
+    const item = document.createElement('span');
+    item.className = 'legend-item';
+    const sw = document.createElement('i');
+    sw.className = 'swatch';
+    sw.style.background = `var(${COLOR_VARS[code]})`;
+    item.append(sw, document.createTextNode(NAMES[code]));
+    legend.append(item);
+  }
+  root.replaceChildren(canvas, legend, tip);
+  const p: LanePanel = { canvas, tip, cache: null, data: null, win: { from: 0, to: 0 }, geom: { left: 0, top: 0, cw: 1, rh: 1 } };
+  canvas.addEventListener('mousemove', (e) => hover(p, e));
+  canvas.addEventListener('mouseleave', () => { tip.hidden = true; });
+  canvas.addEventListener('click', (e) => {
+    const hit = cellAt(p, e);
+    if (hit && p.data) p.data.select(hit.lane);
+  });
+  return p;
+}
+
+function windowFor(total: number, step: number): { from: number; to: number } {
+  if (total <= WINDOW) return { from: 0, to: total };
+  const from = Math.min(Math.max(0, step - Math.floor(WINDOW / 2)), total - WINDOW);
+  return { from, to: from + WINDOW };
+}
+
+// Fetch a wider, aligned range so playing re-reads the engine every couple of hundred steps only.
+function codesFor(p: LanePanel, d: LaneData, from: number, to: number): { codes: Uint8Array; base: number } {
+  const c = p.cache;
+  if (!c || c.total !== d.total || c.width !== d.width || from < c.from || to > c.to) {
+    const a = Math.max(0, Math.floor(from / 200) * 200 - 200);
+    const b = Math.min(d.total, a + WINDOW + 600);
+    p.cache = { from: a, to: b, codes: d.fetch(a, b), total: d.total, width: d.width };
+  }
+  return { codes: p.cache!.codes, base: p.cache!.from };
+}
+
+/** Forget cached lane codes (a new run was loaded). */
+export function invalidate(p: LanePanel): void {
+  p.cache = null;
+}
+
+function cellAt(p: LanePanel, e: MouseEvent): { lane: number; step: number } | null {
+  const d = p.data;
+  if (!d) return null;
+  const r = p.canvas.getBoundingClientRect();
+  const x = e.clientX - r.left - p.geom.left, y = e.clientY - r.top - p.geom.top;
+  const col = Math.floor(x / p.geom.cw), lane = Math.floor(y / p.geom.rh);
+  if (x < 0 || y < 0 || lane >= d.width || col >= p.win.to - p.win.from) return null;
+  return { lane, step: p.win.from + col + 1 };
+}
+
+export function render(p: LanePanel, d: LaneData): void {
+  p.data = d;
+  const { canvas } = p;
+  const dpr = window.devicePixelRatio || 1;
+  const cssW = canvas.clientWidth, cssH = canvas.clientHeight;
+  if (cssW === 0 || cssH === 0) return;
+  if (canvas.width !== Math.round(cssW * dpr) || canvas.height !== Math.round(cssH * dpr)) {
+    canvas.width = Math.round(cssW * dpr);
+    canvas.height = Math.round(cssH * dpr);
+  }
+  const ctx = canvas.getContext('2d')!;
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  const css = getComputedStyle(canvas);
+  const color = (v: string) => css.getPropertyValue(v).trim();
+  ctx.fillStyle = color('--panel-bg');
+  ctx.fillRect(0, 0, cssW, cssH);
+
+  const win = (p.win = windowFor(d.total, d.step));
+  const cols = Math.max(1, win.to - win.from);
+  const left = 34, top = 4, bottom = 20;
+  const cw = (cssW - left - 6) / cols, rh = (cssH - top - bottom) / d.width;
+  p.geom = { left, top, cw, rh };
+  const { codes, base } = codesFor(p, d, win.from, win.to);
+  const fills = [LaneCode.Active, LaneCode.Masked, LaneCode.Waiting, LaneCode.Exited].map((c) => color(COLOR_VARS[c]));
+  for (let c = 0; c < cols; c++) {
+    const off = (win.from - base + c) * d.width;
+    const x = left + c * cw;
+    for (let l = 0; l < d.width; l++) {
+      ctx.fillStyle = fills[codes[off + l]] ?? '#000';
+      ctx.fillRect(x, top + l * rh, Math.max(cw - (cw > 4 ? 1 : 0), 0.6), Math.max(rh - (rh > 5 ? 1 : 0), 0.6));
+    }
+  }
+  // Lane numbers, the selected lane, and a step axis.
+  ctx.font = `${Math.min(12, Math.max(9, rh))}px ${color('--mono')}`;
+  ctx.fillStyle = color('--text');
+  ctx.textBaseline = 'middle';
+  const every = rh >= 11 ? 1 : rh >= 6 ? 4 : 8;
+  for (let l = 0; l < d.width; l += every) ctx.fillText(String(l), 4, top + (l + 0.5) * rh);
+  ctx.strokeStyle = color('--accent');
+  ctx.lineWidth = 2;
+  ctx.strokeRect(1, top + d.lane * rh, cssW - 2, rh);
+  ctx.textBaseline = 'alphabetic';
+  ctx.fillStyle = color('--muted');
+  // 1, 2 or 5 times a power of ten, so that at most about 8 labels fit.
+  const raw = Math.max(1, cols / 8), pow = Math.pow(10, Math.floor(Math.log10(raw)));
+  const tick = [1, 2, 5, 10].map((m) => m * pow).find((t) => t >= raw) ?? 10 * pow;
+  for (let s = Math.ceil((win.from + 1) / tick) * tick; s <= win.to; s += tick) {
+    ctx.fillText(String(s), left + (s - win.from - 1) * cw, cssH - 5);
+  }
+  // The current step's column (the instruction the warp issued last).
+  canvas.dataset.window = `${win.from}-${win.to}`;
+  if (d.step > win.from && d.step <= win.to) {
+    const x = left + (d.step - win.from - 1) * cw;
+    ctx.strokeStyle = color('--cursor');
+    ctx.lineWidth = 2.5;
+    ctx.strokeRect(x - 1, top - 2, cw + 2, d.width * rh + 4);
+    const off = (d.step - 1 - base) * d.width;
+    let bits = '';
+    for (let l = d.width - 1; l >= 0; l--) bits += codes[off + l] === LaneCode.Active || codes[off + l] === LaneCode.Masked ? '1' : '0';
+    canvas.dataset.issued = bits;
+  } else {
+    canvas.dataset.issued = '';
+  }
+}
+
+function hover(p: LanePanel, e: MouseEvent): void {
+  const d = p.data;
+  const hit = cellAt(p, e);
+  if (!d || !hit || !p.cache) { p.tip.hidden = true; return; }
+  const code = p.cache.codes[(hit.step - 1 - p.cache.from) * d.width + hit.lane];
+  const lines = [`lane ${hit.lane} · step ${hit.step}`, NAMES[code] ?? '?'];
+  if (hit.step === d.step) {
+    const st = d.inspect(hit.lane);
+    const lv = st?.lanes[hit.lane];
+    if (lv) lines.push(lv.line == null ? `now ${lv.state}` : `now ${lv.state}, next at line ${lv.line} (BB${lv.block ?? '?'})`);
+    for (const r of st?.registers.slice(0, 8) ?? []) lines.push(`${r.name} = ${r.int} (${hex(r.int >>> 0, 8)})`);
+  }
+  p.tip.replaceChildren(...lines.map((t) => { const div = document.createElement('div'); div.textContent = t; return div; }));
+  p.tip.hidden = false;
+  const host = p.canvas.getBoundingClientRect();
+  const parent = p.tip.offsetParent?.getBoundingClientRect() ?? host;
+  p.tip.style.left = `${Math.min(e.clientX - parent.left + 14, parent.width - 220)}px`;
+  p.tip.style.top = `${e.clientY - parent.top + 14}px`;
+}

@@ -1,0 +1,135 @@
+//! Stack-history plot (SVG), like the paper's Figures 3-5: stack depth against executed
+//! instructions as a step plot, the on-chip capacity line, spill and fill marks, and a cursor.
+//! The whole run shows faintly; the part up to the current step is drawn solid as it plays.
+//! Colours are resolved into attributes so an exported SVG stands on its own.
+
+import { EventBit } from '../engine';
+import { svg } from '../svg';
+
+export interface PlotData {
+  depth: Uint16Array;
+  events: Uint16Array;
+  capacity: number;
+}
+
+export interface PlotPanel {
+  root: HTMLElement;
+  el: SVGSVGElement | null;
+  data: PlotData | null;
+  size: string;
+  x: (step: number) => number;
+  y: (depth: number) => number;
+  clip: SVGRectElement | null;
+  cursor: SVGGElement | null;
+}
+
+const M = { l: 44, r: 14, t: 26, b: 34 };
+
+// Axis labels stay short on long runs: 1.2M, 450k.
+function compact(v: number): string {
+  if (v >= 1e6) return `${+(v / 1e6).toFixed(2)}M`;
+  if (v >= 1e4) return `${+(v / 1e3).toFixed(1)}k`;
+  return String(v);
+}
+
+export function create(root: HTMLElement): PlotPanel {
+  return { root, el: null, data: null, size: '', x: () => 0, y: () => 0, clip: null, cursor: null };
+}
+
+// A step plot; long runs are reduced to min/max per pixel column so the path stays small.
+function depthPath(p: PlotPanel, depth: Uint16Array, plotW: number): string {
+  const n = depth.length;
+  const at = (k: number) => (k === 0 ? 0 : depth[k - 1]);
+  let d = `M${p.x(0)},${p.y(0)}`;
+  if (n <= plotW * 2) {
+    for (let k = 1; k <= n; k++) d += `H${p.x(k).toFixed(1)}V${p.y(at(k)).toFixed(1)}`;
+    return d;
+  }
+  const per = n / plotW;
+  for (let c = 0; c < plotW; c++) {
+    const a = Math.floor(c * per) + 1, b = Math.min(n, Math.floor((c + 1) * per));
+    let lo = Infinity, hi = -Infinity;
+    for (let k = a; k <= b; k++) { lo = Math.min(lo, depth[k - 1]); hi = Math.max(hi, depth[k - 1]); }
+    const x = p.x(b).toFixed(1);
+    d += `H${x}V${p.y(hi).toFixed(1)}V${p.y(lo).toFixed(1)}V${p.y(at(b)).toFixed(1)}`;
+  }
+  return d;
+}
+
+function build(p: PlotPanel, d: PlotData): void {
+  const w = Math.max(240, p.root.clientWidth), h = Math.max(150, p.root.clientHeight);
+  const css = getComputedStyle(p.root);
+  const c = (v: string) => css.getPropertyValue(v).trim();
+  const n = d.depth.length;
+  let maxDepth = d.capacity + 1;
+  for (const v of d.depth) maxDepth = Math.max(maxDepth, v);
+  const pw = w - M.l - M.r, ph = h - M.t - M.b;
+  p.x = (k) => M.l + (n === 0 ? 0 : (k / n) * pw);
+  p.y = (v) => M.t + ph - (v / maxDepth) * ph;
+  const font = { 'font-family': c('--sans'), 'font-size': 12, fill: c('--text') };
+  const el = svg('svg', { xmlns: 'http://www.w3.org/2000/svg', width: w, height: h, viewBox: `0 0 ${w} ${h}`, 'data-testid': 'plot-svg', class: 'plot-svg' });
+  el.append(svg('rect', { width: w, height: h, fill: c('--panel-bg') }));
+  const clipId = `plot-clip-${Math.random().toString(36).slice(2)}`;
+  const defs = svg('defs');
+  const clip = svg('rect', { x: 0, y: 0, width: p.x(0), height: h });
+  defs.append(svg('clipPath', { id: clipId }));
+  defs.firstElementChild!.append(clip);
+  el.append(defs);
+  // Axes with a few ticks.
+  const axis = { stroke: c('--muted'), 'stroke-width': 1 };
+  el.append(svg('line', { x1: M.l, y1: M.t + ph, x2: M.l + pw, y2: M.t + ph, ...axis }), svg('line', { x1: M.l, y1: M.t, x2: M.l, y2: M.t + ph, ...axis }));
+  const yStep = Math.max(1, Math.ceil(maxDepth / 6));
+  for (let v = 0; v <= maxDepth; v += yStep) el.append(svg('text', { ...font, x: M.l - 6, y: p.y(v) + 4, 'text-anchor': 'end' }, String(v)));
+  const xStep = Math.max(1, Math.pow(10, Math.floor(Math.log10(Math.max(1, n / 4)))));
+  for (let k = 0; k <= n; k += xStep * (n / xStep > 8 ? 2 : 1)) el.append(svg('text', { ...font, x: p.x(k), y: M.t + ph + 16, 'text-anchor': 'middle' }, compact(k)));
+  el.append(svg('text', { ...font, x: M.l + pw / 2, y: h - 3, 'text-anchor': 'middle', fill: c('--muted') }, 'executed instructions'));
+  el.append(svg('text', { ...font, x: 12, y: M.t + ph / 2, transform: `rotate(-90 12 ${M.t + ph / 2})`, 'text-anchor': 'middle', fill: c('--muted') }, 'stack depth'));
+  // On-chip capacity.
+  el.append(svg('line', { x1: M.l, x2: M.l + pw, y1: p.y(d.capacity), y2: p.y(d.capacity), stroke: c('--capacity'), 'stroke-width': 1.5, 'stroke-dasharray': '6 4' }));
+  el.append(svg('text', { ...font, x: M.l + pw - 4, y: p.y(d.capacity) - 5, 'text-anchor': 'end', fill: c('--capacity') }, `on-chip capacity ${d.capacity}`));
+  const path = depthPath(p, d.depth, Math.floor(pw));
+  el.append(svg('path', { d: path, fill: 'none', stroke: c('--plot-line'), 'stroke-opacity': 0.25, 'stroke-width': 1.5 }));
+  el.append(svg('path', { d: path, fill: 'none', stroke: c('--plot-line'), 'stroke-width': 2, 'clip-path': `url(#${clipId})`, 'data-testid': 'plot-line' }));
+  // Spill (down) and fill (up) marks along the top.
+  const marks = svg('g', { 'clip-path': `url(#${clipId})` });
+  let lastX = -10;
+  for (let k = 0; k < n; k++) {
+    const ev = d.events[k];
+    if (!(ev & (EventBit.Spill | EventBit.Fill))) continue;
+    const x = p.x(k + 1);
+    if (x - lastX < 3) continue; // one mark per few pixels is enough to read
+    lastX = x;
+    const spill = (ev & EventBit.Spill) !== 0, y = p.y(d.depth[k]);
+    marks.append(svg('path', { d: spill ? `M${x - 5},${y - 12}h10l-5,8z` : `M${x - 5},${y + 12}h10l-5,-8z`, fill: c(spill ? '--spill' : '--fill') }));
+  }
+  el.append(marks);
+  const cursor = svg('g', { 'data-testid': 'plot-cursor' });
+  cursor.append(svg('line', { y1: M.t, y2: M.t + ph, stroke: c('--cursor'), 'stroke-width': 1.5 }), svg('circle', { r: 5, fill: c('--cursor') }));
+  el.append(cursor);
+  const legend = svg('g', { transform: `translate(${M.l + 6},4)` });
+  legend.append(svg('path', { d: 'M0,0h10l-5,8z', fill: c('--spill') }), svg('text', { ...font, x: 14, y: 9 }, 'spill'));
+  legend.append(svg('path', { d: 'M50,8h10l-5,-8z', fill: c('--fill') }), svg('text', { ...font, x: 64, y: 9 }, 'fill'));
+  el.append(legend);
+  p.root.replaceChildren(el);
+  Object.assign(p, { el, clip, cursor });
+}
+
+export function render(p: PlotPanel, d: PlotData | null, step: number): void {
+  if (!d) return;
+  const size = `${p.root.clientWidth}x${p.root.clientHeight}`;
+  if (p.data !== d || p.size !== size) {
+    p.data = d;
+    p.size = size;
+    build(p, d);
+  }
+  const depth = step === 0 ? 0 : d.depth[step - 1] ?? 0;
+  const x = p.x(step), y = p.y(depth);
+  p.clip?.setAttribute('width', String(x + 1));
+  const [line, dot] = p.cursor!.children;
+  line.setAttribute('x1', String(x));
+  line.setAttribute('x2', String(x));
+  dot.setAttribute('cx', String(x));
+  dot.setAttribute('cy', String(y));
+  p.cursor!.dataset.step = String(step);
+  p.cursor!.dataset.depth = String(depth);
+}

@@ -1,0 +1,107 @@
+//! Scrubber bar: a range slider over the recorded run with a strip of event marks (divergence,
+//! reconvergence, spill), the step controls, play/pause and the speed.
+
+import { EventBit } from '../engine';
+import { html } from '../svg';
+
+export type Action = 'home' | 'prev-div' | 'back' | 'play' | 'step' | 'next-div' | 'end' | 'continue';
+
+export interface ScrubberHooks {
+  seek(t: number): void;
+  action(a: Action): void;
+  speed(stepsPerSecond: number): void;
+}
+
+export interface ScrubberPanel {
+  range: HTMLInputElement;
+  strip: HTMLCanvasElement;
+  label: HTMLElement;
+  play: HTMLButtonElement;
+  events: Uint16Array | null;
+  stripKey: string;
+}
+
+const BUTTONS: [Action, string, string][] = [
+  ['home', '|◀◀', 'go to the start (Home)'],
+  ['prev-div', '◀ div', 'previous divergence (Shift+←)'],
+  ['back', '◀', 'step back (←)'],
+  ['play', '▶ play', 'play / pause (Space)'],
+  ['step', '▶|', 'step forward (→)'],
+  ['next-div', 'div ▶', 'next divergence (Shift+→)'],
+  ['end', '▶▶|', 'go to the end (End)'],
+  ['continue', 'run to breakpoint', 'run until a breakpoint or the end (B)'],
+];
+export const SPEEDS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 0];
+
+export function create(root: HTMLElement, hooks: ScrubberHooks, speed: number): ScrubberPanel {
+  const controls = html('div', { class: 'controls' });
+  let play!: HTMLButtonElement;
+  for (const [a, text, title] of BUTTONS) {
+    const b = html('button', { type: 'button', title, 'aria-label': title, 'data-testid': `btn-${a}` }, text);
+    b.addEventListener('click', () => hooks.action(a));
+    if (a === 'play') play = b;
+    controls.append(b);
+  }
+  const sel = html('select', { 'aria-label': 'speed (steps per second)', 'data-testid': 'speed', title: 'steps per second' });
+  for (const s of SPEEDS) sel.append(new Option(s === 0 ? 'max' : `${s}/s`, String(s), false, s === speed));
+  sel.addEventListener('change', () => hooks.speed(Number(sel.value)));
+  controls.append(sel);
+  const label = html('output', { class: 'step-label mono', 'data-testid': 'step-label' });
+  const track = html('div', { class: 'track' });
+  const strip = html('canvas', { class: 'event-strip', 'aria-hidden': 'true' });
+  const range = html('input', { type: 'range', min: 0, max: 0, value: 0, step: 1, 'aria-label': 'step', 'data-testid': 'scrubber' });
+  range.addEventListener('input', () => hooks.seek(Number(range.value)));
+  track.append(strip, range);
+  const key = html('div', { class: 'legend strip-legend' });
+  for (const [cls, text] of [['div', 'divergence'], ['rec', 'reconvergence'], ['spill', 'spill / fill']]) {
+    const item = html('span', { class: 'legend-item' });
+    item.append(html('i', { class: `tick ${cls}` }), document.createTextNode(text));
+    key.append(item);
+  }
+  root.replaceChildren(controls, label, track, key);
+  return { range, strip, label, play, events: null, stripKey: '' };
+}
+
+function drawStrip(p: ScrubberPanel, events: Uint16Array): void {
+  const c = p.strip, dpr = window.devicePixelRatio || 1;
+  const w = c.clientWidth, h = c.clientHeight;
+  const key = `${w}x${h}`;
+  if (p.events === events && p.stripKey === key) return;
+  p.events = events;
+  p.stripKey = key;
+  c.width = Math.round(w * dpr);
+  c.height = Math.round(h * dpr);
+  const ctx = c.getContext('2d')!;
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.clearRect(0, 0, w, h);
+  const css = getComputedStyle(c);
+  // The range thumb travels inset by about half its width; the marks follow it.
+  const inset = 8, n = events.length;
+  const rows: [number, string, number][] = [
+    [EventBit.Diverge, css.getPropertyValue('--ev-div'), 0],
+    [EventBit.Reconverge, css.getPropertyValue('--ev-rec'), 1],
+    [EventBit.Spill | EventBit.Fill, css.getPropertyValue('--spill'), 2],
+  ];
+  for (const [bit, color, row] of rows) {
+    ctx.fillStyle = color.trim();
+    let last = -2;
+    for (let k = 0; k < n; k++) {
+      if (!(events[k] & bit)) continue;
+      const x = inset + ((k + 1) / n) * (w - 2 * inset);
+      if (x - last < 1) continue;
+      last = x;
+      ctx.fillRect(x - 1, (row * h) / 3, 2, h / 3 - 1);
+    }
+  }
+}
+
+export function render(p: ScrubberPanel, step: number, total: number, events: Uint16Array, playing: boolean): void {
+  p.range.max = String(total);
+  p.range.value = String(step);
+  p.label.textContent = `step ${step} / ${total}`;
+  p.label.dataset.step = String(step);
+  p.label.dataset.total = String(total);
+  p.play.textContent = playing ? '❚❚ pause' : '▶ play';
+  p.play.classList.toggle('on', playing);
+  drawStrip(p, events);
+}

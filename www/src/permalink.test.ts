@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { decode, encode, type Link } from './permalink';
+
+const link: Link = {
+  text: '//@ title <img src=x onerror=alert(1)>\n//@ param n = 2\n/*0060*/ NOP; // ünïcode ✓\n',
+  params: { n: 7 }, model: 'kepler', preset: 'maxwell', step: 125, lane: 31, embed: null,
+};
+
+describe('permalink', () => {
+  it('round-trips the exact state', async () => {
+    const frag = await encode(link);
+    expect(frag).toMatch(/^#v1\.[A-Za-z0-9_-]+$/);
+    expect(await decode(frag)).toEqual({ kind: 'ok', link });
+  });
+
+  it('round-trips embed panels, and the &embed= suffix overrides them', async () => {
+    const frag = await encode({ ...link, embed: ['cfg', 'lanes'] });
+    expect(await decode(frag)).toEqual({ kind: 'ok', link: { ...link, embed: ['cfg', 'lanes'] } });
+    const r = await decode(`${frag}&embed=stack,plot,bogus`);
+    expect(r.kind === 'ok' && r.link.embed).toEqual(['stack', 'plot']);
+  });
+
+  it('round-trips a long kernel', async () => {
+    const big = { ...link, text: 'IADD R4, R4, 0x1;\n'.repeat(5000) };
+    expect(await decode(await encode(big))).toEqual({ kind: 'ok', link: big });
+  });
+
+  it('treats an empty fragment as no link', async () => {
+    expect(await decode('')).toEqual({ kind: 'none' });
+    expect(await decode('#')).toEqual({ kind: 'none' });
+  });
+
+  it('reports a corrupted link', async () => {
+    const frag = await encode(link);
+    const bad = frag.slice(0, 8) + (frag[8] === 'A' ? 'B' : 'A').repeat(6) + frag.slice(14);
+    expect((await decode(bad)).kind).toBe('error');
+    expect((await decode('#v1.!!!not-base64'))).toMatchObject({ kind: 'error', message: /corrupted/ });
+    expect((await decode('#hello'))).toMatchObject({ kind: 'error', message: /not a warpscope permalink/ });
+  });
+
+  it('reports a truncated link', async () => {
+    const frag = await encode(link);
+    const r = await decode(frag.slice(0, Math.floor(frag.length / 2)));
+    expect(r).toMatchObject({ kind: 'error', message: /corrupted or truncated/ });
+  });
+
+  it('reports a future version without trying to read it', async () => {
+    const frag = await encode(link);
+    expect(await decode(frag.replace('#v1.', '#v2.'))).toMatchObject({ kind: 'error', message: /format v2/ });
+  });
+
+  it('rejects well-formed data that is not a saved state', async () => {
+    // Valid deflate-raw of JSON whose text field is not a string.
+    const bytes = new TextEncoder().encode(JSON.stringify({ v: 1, text: 5 }));
+    const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream('deflate-raw'));
+    const b = new Uint8Array(await new Response(stream).arrayBuffer());
+    const b64 = btoa(String.fromCharCode(...b)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    expect(await decode(`#v1.${b64}`)).toMatchObject({ kind: 'error', message: /kernel text is missing/ });
+  });
+});

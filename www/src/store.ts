@@ -1,0 +1,52 @@
+//! UI state only: what the user chose (kernel text, inputs, step, lane, breakpoints, playback).
+//! Simulator facts are never stored here; panels read them from the engine's views.
+
+import type { PanelName } from './permalink';
+
+export interface UiState {
+  text: string;
+  params: Record<string, number>;
+  model: string | null;
+  preset: string | null;
+  /** The step the user is looking at (mirrors the engine's `current()`). */
+  step: number;
+  lane: number;
+  /** Instruction indices (0-based positions in the program). */
+  breakpoints: number[];
+  playing: boolean;
+  /** Steps per second; 0 means as fast as the page can draw. */
+  speed: number;
+  embed: PanelName[] | null;
+}
+
+let state: UiState = {
+  text: '', params: {}, model: null, preset: null, step: 0, lane: 0, breakpoints: [],
+  playing: false, speed: 20, embed: null,
+};
+
+export function get(): Readonly<UiState> {
+  return state;
+}
+
+/** The controller re-renders explicitly after an update; the store notifies no one. */
+export function update(patch: Partial<UiState>): void {
+  state = { ...state, ...patch };
+}
+
+const SAVE_KEY = 'warpscope.work.v1';
+type Work = Pick<UiState, 'text' | 'params' | 'model' | 'preset'>;
+
+/** The user's unsaved work, kept across reloads when the URL carries no link. */
+export function saveWork(s: UiState): void {
+  const work: Work = { text: s.text, params: s.params, model: s.model, preset: s.preset };
+  try { localStorage.setItem(SAVE_KEY, JSON.stringify(work)); } catch { /* storage full or disabled */ }
+}
+
+export function loadWork(): Work | null {
+  try {
+    const w = JSON.parse(localStorage.getItem(SAVE_KEY) ?? 'null') as Work | null;
+    return w && typeof w.text === 'string' ? { text: w.text, params: w.params ?? {}, model: w.model ?? null, preset: w.preset ?? null } : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,37 @@
+//! Tiny helpers for building SVG and HTML without innerHTML: user text always goes in as text.
+
+const NS = 'http://www.w3.org/2000/svg';
+
+export function svg<K extends keyof SVGElementTagNameMap>(
+  tag: K, attrs: Record<string, string | number> = {}, text?: string,
+): SVGElementTagNameMap[K] {
+  const el = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  if (text !== undefined) el.textContent = text;
+  return el;
+}
+
+export function html<K extends keyof HTMLElementTagNameMap>(
+  tag: K, attrs: Record<string, string | number> = {}, text?: string,
+): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  if (text !== undefined) el.textContent = text;
+  return el;
+}
+
+/** "0-3, 7, 30-31": a lane list as ranges, for labels. */
+export function laneRanges(lanes: number[]): string {
+  const out: string[] = [];
+  for (let i = 0; i < lanes.length; i++) {
+    let j = i;
+    while (j + 1 < lanes.length && lanes[j + 1] === lanes[j] + 1) j++;
+    out.push(j > i ? `${lanes[i]}-${lanes[j]}` : `${lanes[i]}`);
+    i = j;
+  }
+  return out.join(', ');
+}
+
+export function hex(n: number, digits = 4): string {
+  return `0x${n.toString(16).padStart(digits, '0')}`;
+}

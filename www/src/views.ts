@@ -1,0 +1,45 @@
+//! Shapes of the plain view structs the wasm facade returns (web/src/views.rs). The generated
+//! .d.ts types them as `any`, so they are spelled out here once; no values live in this file.
+
+export interface Diagnostic { severity: 'error' | 'warning'; line: number; col: number; len: number; message: string }
+export interface ParamView { name: string; default: number; value: number }
+export interface StopView {
+  kind: 'exited' | 'deadlock' | 'fault' | 'step_limit' | 'breakpoint' | 'event' | 'budget' | 'end_of_recording';
+  step: number; pc: number | null; line: number | null; message: string;
+}
+export interface LoadResult {
+  ok: boolean; diagnostics: Diagnostic[]; title: string | null; about: string; width: number;
+  params: ParamView[]; model: string; preset: string; models: string[]; presets: string[];
+  stack_capacity: number; end: StopView | null;
+}
+export type LaneStateName = 'active' | 'masked' | 'waiting' | 'exited';
+export interface LaneView { lane: number; state: LaneStateName; pc: number | null; line: number | null; block: number | null }
+export interface StackEntryView {
+  kind: 'SYNC' | 'DIV' | 'BRK' | 'CONT' | 'CALL'; bits: string; lanes: number[];
+  pc: number; addr: number; line: number | null; on_chip: boolean;
+}
+export interface RegView { name: string; hex: string; int: number; float: number }
+export interface StateView {
+  step: number; status: string; pc: number | null; addr: number | null; line: number | null; block: number | null;
+  lanes: LaneView[]; stack: StackEntryView[]; registers: RegView[];
+  predicates: { name: string; value: boolean }[];
+  waiting: { block: number; lanes: number[] }[];
+  last: { pc: number; line: number | null; text: string; events: number } | null;
+  caption: string | null;
+}
+export interface InstrView { index: number; addr: number; line: number; text: string; block: number }
+export interface BlockView {
+  id: number; name: string; instrs: InstrView[]; ipdom: number | null; reconverges_at: number | null;
+  is_branch: boolean; priority: number | null; reachable: boolean;
+}
+export interface EdgeView { from: number; to: number; kind: 'taken' | 'fallthrough' | 'sync'; back: boolean }
+export interface CfgView { blocks: BlockView[]; edges: EdgeView[]; instrs: InstrView[]; stack_capacity: number }
+export interface MetricsView {
+  steps: number; warp_instructions: number; thread_instructions: number; simd_efficiency: number;
+  pushes: number; pops: number; max_stack_depth: number; spills: number; fills: number;
+  divergent_branches: number; cycles: number; block_counts: number[]; instr_counts: number[];
+}
+export interface MetricsPair { now: MetricsView; total: MetricsView }
+export interface NoteView { step: number | null; instr: number | null; line: number; text: string }
+export type RunKind = 'end' | 'breakpoint' | 'divergence' | 'reconvergence' | 'spill' | 'fill' | 'event';
+export interface LoadOptions { params?: Record<string, number>; model?: string; preset?: string }
