@@ -1,21 +1,10 @@
 // The benchmark page: times the wasm engine alone (no panels), so docs/performance.md can set
-// browser figures beside the native criterion ones. Panel redraw is timed by tests/bench.spec.ts.
+// browser figures beside the native criterion ones. Panel redraw is timed by tests/bench/app.bench.ts.
 import init, { Session } from '../web/pkg/warpscope_web.js';
 import doubleLoop from '../examples/double_loop.sass?raw';
 
-// About 1.3 million steps: a loop of 5 instructions with a divergent guarded add.
-const MILLION = `//@ param iters = 260000
-//@ reg R5 = iters
-        MOV R1, RZ;
-        S2R R0, SR_LANEID;
-L:      LOP.AND R2, R0, 0x1;
-        ISETP.EQ.AND P1, PT, R2, RZ, PT;
-   @P1  IADD R3, R3, 0x1;
-        IADD R1, R1, 0x1;
-        ISETP.LT.AND P0, PT, R1, R5, PT;
-   @P0  BRA.U L;
-        EXIT;
-`;
+// Over a million steps (the app benchmark uses the same kernel).
+import MILLION from '../tests/bench/long_run.sass?raw';
 
 interface Result { name: string; value: number; unit: string }
 

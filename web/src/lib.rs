@@ -14,7 +14,7 @@ use warpscope_core::isa::Pc;
 use warpscope_core::kernel::{param_defaults, parse_kernel, Kernel, NoteTarget};
 use warpscope_core::model::{ModelKind, Reconvergence};
 use warpscope_core::sim::{event, CostModel, Metrics, RunLimits, Sim, StopReason};
-use warpscope_core::{launch, LaunchOptions};
+use warpscope_core::{launch, Diagnostic, LaunchOptions, Span};
 use wasm_bindgen::prelude::*;
 
 use views::*;
@@ -40,6 +40,20 @@ pub enum LaneCode {
     Masked = 1,
     Waiting = 2,
     Exited = 3,
+}
+
+/// Largest integer a JS number holds exactly: params beyond it would not round-trip.
+const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+/// The most steps one `lane_states` call returns (the core's window cap).
+#[wasm_bindgen]
+pub fn lane_window_max() -> f64 {
+    warpscope_core::sim::LANE_WINDOW_MAX as f64
+}
+
+/// An error in the options the page passed (not in the kernel text): shown at line 1.
+fn option_error(message: String) -> Diagnostic {
+    Diagnostic::error(Span::new(1, 1, 0), message)
 }
 
 /// The browser's default step limit: lower than the CLI's 10 million so an endless loop
@@ -95,15 +109,37 @@ impl Session {
         let opts: LoadOptionsJs =
             if options.is_undefined() || options.is_null() { LoadOptionsJs::default() } else { serde_wasm_bindgen::from_value(options)? };
         let (kernel, mut diags) = parse_kernel(text);
-        let model = opts.model.as_deref().and_then(ModelKind::from_name).or(kernel.model).unwrap_or(ModelKind::Kepler);
-        let preset = opts.preset.clone().or_else(|| kernel.preset.clone()).unwrap_or_else(|| "kepler".into());
+        let model = match opts.model.as_deref() {
+            Some(name) => ModelKind::from_name(name).or_else(|| {
+                let known: Vec<&str> = ModelKind::ALL.iter().map(|m| m.name()).collect();
+                diags.push(option_error(format!("unknown model `{name}` chosen (known: {})", known.join(", "))));
+                None
+            }),
+            None => None,
+        }
+        .or(kernel.model)
+        .unwrap_or(ModelKind::Kepler);
+        let preset = match opts.preset.as_deref() {
+            Some(name) if CostModel::preset(name).is_none() => {
+                let known: Vec<&str> = CostModel::PRESETS.iter().map(|p| p.0).collect();
+                diags.push(option_error(format!("unknown cost preset `{name}` chosen (known: {})", known.join(", "))));
+                None
+            }
+            p => p.map(String::from),
+        }
+        .or_else(|| kernel.preset.clone())
+        .unwrap_or_else(|| "kepler".into());
         // Params the kernel no longer declares (the user just renamed one) are dropped, not errors.
-        let params: Vec<(String, i64)> = opts
-            .params
-            .iter()
-            .filter(|(n, _)| kernel.param_names().any(|p| p == n.as_str()))
-            .map(|(n, v)| (n.clone(), *v as i64))
-            .collect();
+        let mut params: Vec<(String, i64)> = Vec::new();
+        for decl in &kernel.params {
+            let Some(&v) = opts.params.get(&decl.name) else { continue };
+            if v.is_finite() && v.fract() == 0.0 && v.abs() <= MAX_SAFE_INTEGER {
+                params.push((decl.name.clone(), v as i64));
+            } else {
+                let msg = format!("param {} = {v} is not an integer between -2^53 and 2^53; using its default", decl.name);
+                diags.push(Diagnostic::error(decl.default.span, msg));
+            }
+        }
         let launch_opts = LaunchOptions {
             model: Some(model),
             cost: CostModel::preset(&preset),
@@ -146,7 +182,7 @@ impl Session {
             .map(|(name, default)| {
                 let default = default.unwrap_or(0);
                 let value = params.iter().find(|(n, _)| *n == name).map_or(default, |(_, v)| *v);
-                ParamView { name, default, value }
+                ParamView { name, default: default as f64, value: value as f64 }
             })
             .collect();
         result.diagnostics = diags.iter().map(DiagnosticView::from).collect();
@@ -269,7 +305,7 @@ impl Session {
         Uint32Array::from(&v[..])
     }
 
-    /// `LaneCode` of every lane in steps `from + 1 ..= to` (at most 4096 steps), W per step.
+    /// `LaneCode` of every lane in steps `from + 1 ..= to` (at most `lane_window_max()` steps), W per step.
     pub fn lane_states(&self, from: f64, to: f64) -> Uint8Array {
         let Some(l) = self.loaded.as_ref() else { return Uint8Array::new_with_length(0) };
         let v: Vec<u8> = l.sim.lane_window(from.max(0.0) as u64, to.max(0.0) as u64).into_iter().map(|s| s as u8).collect();

@@ -28,8 +28,9 @@ impl From<&Diagnostic> for DiagnosticView {
 #[derive(Serialize)]
 pub struct ParamView {
     pub name: String,
-    pub default: i64,
-    pub value: i64,
+    /// As JS numbers: a default beyond 2^53 loses digits instead of failing to serialize.
+    pub default: f64,
+    pub value: f64,
 }
 
 #[derive(Serialize)]

@@ -99,3 +99,40 @@ fn bad_input_keeps_the_last_good_run() {
     let r = json(s.load("L: BRA L\n", serde_wasm_bindgen::to_value(&serde_json::json!({"step_limit": 1000})).unwrap()).unwrap());
     assert_eq!(r["end"]["kind"], "step_limit", "{r}");
 }
+
+fn load_with(s: &mut Session, options: serde_json::Value) -> Value {
+    json(s.load(SINGLE_LOOP, options.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).unwrap()).unwrap())
+}
+
+#[wasm_bindgen_test]
+fn bad_options_are_located_errors_and_keep_the_last_good_run() {
+    let mut s = loaded(2);
+    let total = s.total_steps();
+    let param_line = SINGLE_LOOP.lines().position(|l| l.starts_with("//@ param n")).unwrap() as u64 + 1;
+    for (options, line, says) in [
+        (serde_json::json!({ "params": { "n": 1e30 } }), param_line, "param n = 1000000000000000000000000000000 is not an integer"),
+        (serde_json::json!({ "params": { "n": 2.5 } }), param_line, "param n = 2.5 is not an integer"),
+        (serde_json::json!({ "preset": "fermi" }), 1, "unknown cost preset `fermi` chosen (known: kepler, maxwell)"),
+        (serde_json::json!({ "model": "gt200" }), 1, "unknown model `gt200` chosen"),
+    ] {
+        let r = load_with(&mut s, options);
+        assert_eq!(r["ok"], false, "{r}");
+        let d = &r["diagnostics"][0];
+        assert_eq!(d["line"].as_u64(), Some(line), "{r}");
+        assert!(d["message"].as_str().unwrap().starts_with(says), "{r}");
+        assert_eq!(s.total_steps(), total, "the last good run stays");
+    }
+    // A default beyond 2^53 still comes back as a number, not a serialization failure.
+    let r = json(s.load("//@ param big = 1 << 62\nEXIT;\n", JsValue::UNDEFINED).unwrap());
+    assert_eq!(r["ok"], true, "{r}");
+    assert_eq!(r["params"][0]["default"].as_f64(), Some(4.611686018427388e18));
+}
+
+#[wasm_bindgen_test]
+fn the_lane_window_cap_comes_from_the_core() {
+    let s = loaded(2);
+    let cap = warpscope_web::lane_window_max();
+    assert_eq!(cap, 4096.0);
+    let all = s.lane_states(0.0, s.total_steps());
+    assert_eq!(all.length() as f64, s.total_steps().min(cap) * 32.0);
+}

@@ -2,7 +2,7 @@
 //! through `guard`, so a thrown error becomes a banner instead of a dead page; a Rust panic
 //! poisons the instance, so then a fresh `Session` reloads the last good kernel and step.
 
-import init, { EventBit, initSync, LaneCode, Session } from '../../web/pkg/warpscope_web.js';
+import init, { EventBit, initSync, LaneCode, lane_window_max, Session } from '../../web/pkg/warpscope_web.js';
 import type {
   CfgView, LoadOptions, LoadResult, MetricsPair, NoteView, RunKind, StateView, StopView,
 } from './views';
@@ -12,8 +12,6 @@ export { EventBit, LaneCode };
 
 export type ErrorSink = (message: string) => void;
 
-/** The facade's cap on `lane_states` steps per call. */
-export const LANE_WINDOW_MAX = 4096;
 
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -125,8 +123,9 @@ export class Engine {
   /** Lane codes (`LaneCode`) for steps from+1..=to, W per step; split into allowed chunks. */
   laneStates(from: number, to: number, width: number): Uint8Array {
     const out = new Uint8Array(Math.max(0, to - from) * width);
-    for (let a = from; a < to; a += LANE_WINDOW_MAX) {
-      const b = Math.min(to, a + LANE_WINDOW_MAX);
+    const cap = lane_window_max();
+    for (let a = from; a < to; a += cap) {
+      const b = Math.min(to, a + cap);
       const part = this.guard('lane_states', new Uint8Array(0), (s) => s.lane_states(a, b));
       out.set(part.subarray(0, (b - a) * width), (a - from) * width);
     }

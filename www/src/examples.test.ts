@@ -14,4 +14,9 @@ describe('examples gallery', () => {
   it('opens the Figure 3 walk-through first', () => {
     expect(defaultExample().file).toBe('fig3_walkthrough.sass');
   });
+
+  it('lists the gallery in teaching order', () => {
+    expect(EXAMPLES.map((e) => e.file)).toEqual(['fig3_walkthrough.sass', 'single_loop.sass', 'double_loop.sass',
+      'hovland_if_else.sass', 'if_else.sass', 'three_way_if_else.sass', 'loop_with_break.sass']);
+  });
 });

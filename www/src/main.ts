@@ -122,6 +122,8 @@ async function main(): Promise<void> {
 
   app.reload();
   document.body.dataset.ready = 'true';
+  // Read by the app benchmark (tests/bench/app.bench.ts): time from navigation to interactive.
+  performance.mark('warpscope:interactive');
 }
 
 void main();

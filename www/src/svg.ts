@@ -35,3 +35,23 @@ export function laneRanges(lanes: number[]): string {
 export function hex(n: number, digits = 4): string {
   return `0x${n.toString(16).padStart(digits, '0')}`;
 }
+
+/** An element's client size and computed style, as of its last resize. */
+export interface Watched { w: number; h: number; css: CSSStyleDeclaration }
+
+/**
+ * Keeps `el`'s client size current through a ResizeObserver, whose callbacks run with layout
+ * already done, so a render reading the size never forces a layout in the middle of a frame.
+ * `resized` runs after each change (including the first measurement) to redraw.
+ */
+export function watchSize(el: Element, resized: () => void): Watched {
+  const watched: Watched = { w: 0, h: 0, css: getComputedStyle(el) };
+  new ResizeObserver(() => {
+    const w = el.clientWidth, h = el.clientHeight;
+    if (w === watched.w && h === watched.h) return;
+    watched.w = w;
+    watched.h = h;
+    resized();
+  }).observe(el);
+  return watched;
+}

@@ -10,7 +10,7 @@ mod metrics;
 pub mod timeline;
 
 pub use cost::CostModel;
-pub use lanes::LaneState;
+pub use lanes::{LaneState, MAX_WINDOW as LANE_WINDOW_MAX};
 pub use metrics::Metrics;
 pub use timeline::{event, StepRecord, Timeline};
 

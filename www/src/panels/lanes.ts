@@ -4,7 +4,7 @@
 //! selects the lane whose registers the register panel shows.
 
 import { LaneCode } from '../engine';
-import { hex } from '../svg';
+import { hex, watchSize, type Watched } from '../svg';
 import type { StateView } from '../views';
 
 export const WINDOW = 400;
@@ -29,6 +29,7 @@ export interface LaneData {
 
 export interface LanePanel {
   canvas: HTMLCanvasElement;
+  size: Watched;
   tip: HTMLElement;
   cache: { from: number; to: number; codes: Uint8Array; total: number; width: number } | null;
   data: LaneData | null;
@@ -56,7 +57,8 @@ export function create(root: HTMLElement): LanePanel {
     legend.append(item);
   }
   root.replaceChildren(canvas, legend, tip);
-  const p: LanePanel = { canvas, tip, cache: null, data: null, win: { from: 0, to: 0 }, geom: { left: 0, top: 0, cw: 1, rh: 1 } };
+  const p: LanePanel = { canvas, size: null!, tip, cache: null, data: null, win: { from: 0, to: 0 }, geom: { left: 0, top: 0, cw: 1, rh: 1 } };
+  p.size = watchSize(canvas, () => { if (p.data) render(p, p.data); });
   canvas.addEventListener('mousemove', (e) => hover(p, e));
   canvas.addEventListener('mouseleave', () => { tip.hidden = true; });
   canvas.addEventListener('click', (e) => {
@@ -102,7 +104,7 @@ export function render(p: LanePanel, d: LaneData): void {
   p.data = d;
   const { canvas } = p;
   const dpr = window.devicePixelRatio || 1;
-  const cssW = canvas.clientWidth, cssH = canvas.clientHeight;
+  const { w: cssW, h: cssH, css } = p.size;
   if (cssW === 0 || cssH === 0) return;
   if (canvas.width !== Math.round(cssW * dpr) || canvas.height !== Math.round(cssH * dpr)) {
     canvas.width = Math.round(cssW * dpr);
@@ -110,7 +112,6 @@ export function render(p: LanePanel, d: LaneData): void {
   }
   const ctx = canvas.getContext('2d')!;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  const css = getComputedStyle(canvas);
   const color = (v: string) => css.getPropertyValue(v).trim();
   ctx.fillStyle = color('--panel-bg');
   ctx.fillRect(0, 0, cssW, cssH);
@@ -122,14 +123,23 @@ export function render(p: LanePanel, d: LaneData): void {
   p.geom = { left, top, cw, rh };
   const { codes, base } = codesFor(p, d, win.from, win.to);
   const fills = [LaneCode.Active, LaneCode.Masked, LaneCode.Waiting, LaneCode.Exited].map((c) => color(COLOR_VARS[c]));
-  for (let c = 0; c < cols; c++) {
-    const off = (win.from - base + c) * d.width;
-    const x = left + c * cw;
-    for (let l = 0; l < d.width; l++) {
-      ctx.fillStyle = fills[codes[off + l]] ?? '#000';
-      ctx.fillRect(x, top + l * rh, Math.max(cw - (cw > 4 ? 1 : 0), 0.6), Math.max(rh - (rh > 5 ? 1 : 0), 0.6));
+  // One rectangle per run of equal cells along a lane (a 400-step window has few runs), then
+  // the gaps between cells in the background colour when cells are wide enough to show them.
+  for (let l = 0; l < d.width; l++) {
+    const y = top + l * rh;
+    let c = 0;
+    while (c < cols) {
+      const code = codes[(win.from - base + c) * d.width + l];
+      let end = c + 1;
+      while (end < cols && codes[(win.from - base + end) * d.width + l] === code) end++;
+      ctx.fillStyle = fills[code] ?? '#000';
+      ctx.fillRect(left + c * cw, y, (end - c) * cw, rh);
+      c = end;
     }
   }
+  ctx.fillStyle = color('--panel-bg');
+  if (cw >= 3) for (let c = 1; c < cols; c++) ctx.fillRect(left + c * cw - 1, top, 1, d.width * rh);
+  if (rh > 5) for (let l = 1; l < d.width; l++) ctx.fillRect(left, top + l * rh - 1, cols * cw, 1);
   // Lane numbers, the selected lane, and a step axis.
   ctx.font = `${Math.min(12, Math.max(9, rh))}px ${color('--mono')}`;
   ctx.fillStyle = color('--text');

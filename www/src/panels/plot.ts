@@ -4,7 +4,7 @@
 //! Colours are resolved into attributes so an exported SVG stands on its own.
 
 import { EventBit } from '../engine';
-import { svg } from '../svg';
+import { svg, watchSize, type Watched } from '../svg';
 
 export interface PlotData {
   depth: Uint16Array;
@@ -14,13 +14,17 @@ export interface PlotData {
 
 export interface PlotPanel {
   root: HTMLElement;
+  rootSize: Watched;
   el: SVGSVGElement | null;
   data: PlotData | null;
+  /** The data the SVG was built for. */
+  built: PlotData | null;
   size: string;
   x: (step: number) => number;
   y: (depth: number) => number;
   clip: SVGRectElement | null;
   cursor: SVGGElement | null;
+  step: number;
 }
 
 const M = { l: 44, r: 14, t: 26, b: 34 };
@@ -33,7 +37,9 @@ function compact(v: number): string {
 }
 
 export function create(root: HTMLElement): PlotPanel {
-  return { root, el: null, data: null, size: '', x: () => 0, y: () => 0, clip: null, cursor: null };
+  const p: PlotPanel = { root, rootSize: null!, el: null, data: null, built: null, size: '', x: () => 0, y: () => 0, clip: null, cursor: null, step: 0 };
+  p.rootSize = watchSize(root, () => render(p, p.data, p.step));
+  return p;
 }
 
 // A step plot; long runs are reduced to min/max per pixel column so the path stays small.
@@ -57,8 +63,8 @@ function depthPath(p: PlotPanel, depth: Uint16Array, plotW: number): string {
 }
 
 function build(p: PlotPanel, d: PlotData): void {
-  const w = Math.max(240, p.root.clientWidth), h = Math.max(150, p.root.clientHeight);
-  const css = getComputedStyle(p.root);
+  const { css } = p.rootSize;
+  const w = Math.max(240, p.rootSize.w), h = Math.max(150, p.rootSize.h);
   const c = (v: string) => css.getPropertyValue(v).trim();
   const n = d.depth.length;
   let maxDepth = d.capacity + 1;
@@ -115,10 +121,11 @@ function build(p: PlotPanel, d: PlotData): void {
 }
 
 export function render(p: PlotPanel, d: PlotData | null, step: number): void {
-  if (!d) return;
-  const size = `${p.root.clientWidth}x${p.root.clientHeight}`;
-  if (p.data !== d || p.size !== size) {
-    p.data = d;
+  p.step = step;
+  if (!d || p.rootSize.w === 0) { p.data = d; return; }
+  const size = `${p.rootSize.w}x${p.rootSize.h}`;
+  if (p.built !== d || p.size !== size) {
+    p.data = p.built = d;
     p.size = size;
     build(p, d);
   }

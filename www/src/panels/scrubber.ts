@@ -2,7 +2,7 @@
 //! reconvergence, spill), the step controls, play/pause and the speed.
 
 import { EventBit } from '../engine';
-import { html } from '../svg';
+import { html, watchSize, type Watched } from '../svg';
 
 export type Action = 'home' | 'prev-div' | 'back' | 'play' | 'step' | 'next-div' | 'end' | 'continue';
 
@@ -17,6 +17,7 @@ export interface ScrubberPanel {
   strip: HTMLCanvasElement;
   label: HTMLElement;
   play: HTMLButtonElement;
+  stripSize: Watched;
   events: Uint16Array | null;
   stripKey: string;
 }
@@ -59,12 +60,14 @@ export function create(root: HTMLElement, hooks: ScrubberHooks, speed: number): 
     key.append(item);
   }
   root.replaceChildren(controls, label, track, key);
-  return { range, strip, label, play, events: null, stripKey: '' };
+  const p: ScrubberPanel = { range, strip, label, play, stripSize: null!, events: null, stripKey: '' };
+  p.stripSize = watchSize(strip, () => { if (p.events) drawStrip(p, p.events); });
+  return p;
 }
 
 function drawStrip(p: ScrubberPanel, events: Uint16Array): void {
   const c = p.strip, dpr = window.devicePixelRatio || 1;
-  const w = c.clientWidth, h = c.clientHeight;
+  const { w, h, css } = p.stripSize;
   const key = `${w}x${h}`;
   if (p.events === events && p.stripKey === key) return;
   p.events = events;
@@ -74,7 +77,6 @@ function drawStrip(p: ScrubberPanel, events: Uint16Array): void {
   const ctx = c.getContext('2d')!;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, w, h);
-  const css = getComputedStyle(c);
   // The range thumb travels inset by about half its width; the marks follow it.
   const inset = 8, n = events.length;
   const rows: [number, string, number][] = [

@@ -7,9 +7,10 @@ import type { StateView } from '../views';
 export function render(root: HTMLElement, st: StateView | null, capacity: number): void {
   const stack = st?.stack ?? [];
   const head = html('div', { class: 'stack-head' });
+  const spilled = stack.filter((e) => !e.on_chip).length;
   head.append(
     html('span', { 'data-testid': 'stack-depth' }, `depth ${stack.length}`),
-    html('span', { class: 'muted' }, ` · on-chip capacity ${capacity}`),
+    html('span', { class: 'muted' }, `${spilled ? ` · ${stack.length - spilled} on chip, ${spilled} spilled` : ''} · on-chip capacity ${capacity}`),
   );
   const list = html('ol', { class: 'stack-list', 'data-testid': 'stack-list' });
   // The facade lists the stack bottom first; students read it top first, like the paper.
@@ -17,7 +18,7 @@ export function render(root: HTMLElement, st: StateView | null, capacity: number
   let lineDrawn = false;
   topFirst.forEach((e, i) => {
     if (!e.on_chip && !lineDrawn) {
-      list.append(html('li', { class: 'capacity-line' }, `on-chip capacity (${capacity}) — below: spilled to memory`));
+      list.append(html('li', { class: 'capacity-line' }, 'below: spilled to memory, filled back once the entries above are popped'));
       lineDrawn = true;
     }
     const li = html('li', {
