@@ -35,6 +35,17 @@ fn bench(c: &mut Criterion) {
             })
         });
     }
+    // Everything the browser's `Session.load` does but serialising its views: parse, launch,
+    // run with recording, rewind to step 0, CFG facts. The browser benchmark page times the same.
+    group.bench_function("page_load", |b| {
+        b.iter(|| {
+            let (kernel, _) = parse_kernel(DOUBLE);
+            let mut sim = launch(&kernel, &opts(true)).unwrap();
+            sim.run_to_end();
+            sim.seek(0);
+            (sim, warpscope_core::analysis::cfg_facts(&kernel.program))
+        })
+    });
     group.finish();
 
     // What a page pays before the run: parsing the kernel file and the CFG facts.
