@@ -96,6 +96,15 @@ test('a breakpoint stops the run where it is set', async ({ page }) => {
   await expect(page.locator('.cm-bp-gutter .bp-dot')).toHaveCount(0);
   await page.getByTestId('btn-continue').click();
   await expect(page.getByTestId('step-label')).toHaveAttribute('data-step', String(trace.total));
+  // Clicking the instruction in the CFG sets the same breakpoint (shown in both views).
+  await page.getByTestId('btn-home').click();
+  const row = page.locator('.instr-row').filter({ has: page.locator('text.instr', { hasText: /^0118\s/ }) });
+  const index = await row.getAttribute('data-instr');
+  await row.click();
+  await expect(page.getByTestId(`cfg-bp-${index}`)).toHaveCount(1);
+  await expect(page.locator('.cm-bp-gutter .bp-dot')).toHaveCount(1);
+  await page.getByTestId('btn-continue').click();
+  await expect(page.getByTestId('step-label')).toHaveAttribute('data-step', String(hits[0]));
 });
 
 test('play runs to the end at max speed, and the exports download', async ({ page }) => {

@@ -97,13 +97,17 @@ export class App {
 
   toggleBreakpointAtLine(line: number): void {
     const instr = this.run?.instrOfLine.get(line);
-    if (instr === undefined) return; // not an instruction line
+    if (instr !== undefined) this.toggleBreakpoint(instr); // else not an instruction line
+  }
+
+  toggleBreakpoint(instr: number): void {
     const bps = new Set(store.get().breakpoints);
     if (bps.has(instr)) bps.delete(instr); else bps.add(instr);
     const list = [...bps].sort((a, b) => a - b);
     store.update({ breakpoints: list });
     this.engine?.setBreakpoints(list);
     this.renderEditor();
+    if (this.run) cfgPanel.render(this.panels.cfg, this.run.cfg, this.run.layout, this.state, list);
   }
 
   renderAll(): void {
@@ -148,7 +152,7 @@ export class App {
     // Follow the current instruction, unless the user is typing in the editor.
     if (!p.editor.hasFocus) editor.reveal(p.editor, this.state?.line ?? null);
     if (!r || !e) return;
-    cfgPanel.render(p.cfg, r.cfg, r.layout, this.state);
+    cfgPanel.render(p.cfg, r.cfg, r.layout, this.state, s.breakpoints);
     lanes.render(p.lanes, {
       width: r.load.width, total: r.total, step: s.step, lane: s.lane,
       fetch: (a, b) => e.laneStates(a, b, r.load.width),

@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   });
   app.panels = {
     editor: ed,
-    cfg: cfgPanel.create($('cfg')),
+    cfg: cfgPanel.create($('cfg'), (instr) => app.toggleBreakpoint(instr)),
     lanes: lanes.create($('lanes')),
     plot: plot.create($('plot')),
     scrubber: scrubber.create($('scrubber'), {

@@ -1,6 +1,7 @@
 //! CFG view (SVG): blocks with their instructions, taken / fall-through / sync / back edges drawn
 //! distinctly, each divergent branch's reconvergence point, the current block and instruction,
-//! and which lanes wait at which block. Pan by dragging, zoom with the wheel, "fit" to reset.
+//! and which lanes wait at which block. Pan by dragging, zoom with the wheel, "fit" to reset;
+//! a click (not a drag) on an instruction toggles its breakpoint.
 
 import { blockLines, DEFAULT_METRICS, type Layout } from '../cfg-layout';
 import { html, laneRanges, svg } from '../svg';
@@ -15,9 +16,11 @@ export interface CfgPanel {
   view: { x: number; y: number; k: number };
   /** The user panned or zoomed: keep their view across reloads and resizes. */
   moved: boolean;
+  /** A click on an instruction (its index). */
+  onToggleBreakpoint: (instr: number) => void;
 }
 
-export function create(root: HTMLElement): CfgPanel {
+export function create(root: HTMLElement, onToggleBreakpoint: (instr: number) => void): CfgPanel {
   const s = svg('svg', { class: 'cfg-svg', 'data-testid': 'cfg-svg', role: 'img', 'aria-label': 'control-flow graph' });
   const defs = svg('defs');
   for (const kind of ['taken', 'fallthrough', 'sync', 'back', 'reconv']) {
@@ -39,7 +42,7 @@ export function create(root: HTMLElement): CfgPanel {
     legend.append(item);
   }
   root.replaceChildren(s, fit, legend);
-  const panel: CfgPanel = { root, svg: s, world, overlay, layout: null, view: { x: 0, y: 0, k: 1 }, moved: false };
+  const panel: CfgPanel = { root, svg: s, world, overlay, layout: null, view: { x: 0, y: 0, k: 1 }, moved: false, onToggleBreakpoint };
   fit.addEventListener('click', () => fitView(panel));
   enablePanZoom(panel);
   new ResizeObserver(() => { if (!panel.moved) fitView(panel); }).observe(s);
@@ -62,8 +65,10 @@ export function fitView(p: CfgPanel): void {
 
 function enablePanZoom(p: CfgPanel): void {
   let drag: { x: number; y: number } | null = null;
+  let down: { x: number; y: number; instr: string | undefined } | null = null;
   p.svg.addEventListener('pointerdown', (e) => {
     drag = { x: e.clientX - p.view.x, y: e.clientY - p.view.y };
+    down = { x: e.clientX, y: e.clientY, instr: (e.target as SVGElement).closest<SVGElement>('[data-instr]')?.dataset.instr };
     p.svg.setPointerCapture(e.pointerId);
     p.svg.classList.add('dragging');
   });
@@ -75,7 +80,12 @@ function enablePanZoom(p: CfgPanel): void {
     apply(p);
   });
   const end = () => { drag = null; p.svg.classList.remove('dragging'); };
-  p.svg.addEventListener('pointerup', end);
+  p.svg.addEventListener('pointerup', (e) => {
+    // A click is a press and release in (nearly) the same place; anything longer was a pan.
+    if (down?.instr !== undefined && Math.hypot(e.clientX - down.x, e.clientY - down.y) < 4) p.onToggleBreakpoint(Number(down.instr));
+    down = null;
+    end();
+  });
   p.svg.addEventListener('pointercancel', end);
   p.svg.addEventListener('wheel', (e) => {
     e.preventDefault();
@@ -115,15 +125,18 @@ function build(p: CfgPanel, cfg: CfgView, layout: Layout): void {
     }
     blockLines(b).forEach((line, i) => {
       const y = m.headerHeight + i * m.lineHeight;
-      box.append(svg('rect', { class: 'instr-bg', x: 2, y: y - 2, width: n.width - 4, height: m.lineHeight, 'data-instr': b.instrs[i].index }));
-      box.append(svg('text', { class: 'instr', x: m.padding, y: y + 13 }, line));
+      const row = svg('g', { class: 'instr-row', 'data-instr': b.instrs[i].index });
+      row.append(svg('title', {}, 'click: set or clear a breakpoint'));
+      row.append(svg('rect', { class: 'instr-bg', x: 2, y: y - 2, width: n.width - 4, height: m.lineHeight, 'data-instr': b.instrs[i].index }));
+      row.append(svg('text', { class: 'instr', x: m.padding, y: y + 13 }, line));
+      box.append(row);
     });
     g.append(box);
   }
   p.world.replaceChildren(g, p.overlay);
 }
 
-export function render(p: CfgPanel, cfg: CfgView | null, layout: Layout | null, st: StateView | null): void {
+export function render(p: CfgPanel, cfg: CfgView | null, layout: Layout | null, st: StateView | null, breakpoints: number[]): void {
   if (!cfg || !layout) return;
   if (p.layout !== layout) {
     p.layout = layout;
@@ -133,8 +146,17 @@ export function render(p: CfgPanel, cfg: CfgView | null, layout: Layout | null, 
   for (const el of p.world.querySelectorAll('.block.current, .instr-bg.current')) el.classList.remove('current');
   if (st?.block != null) p.world.querySelector(`.block[data-block="${st.block}"]`)?.classList.add('current');
   if (st?.pc != null) p.world.querySelector(`.instr-bg[data-instr="${st.pc}"]`)?.classList.add('current');
-  // Waiting lanes: a badge just above the block where they will resume (the rank gap is free).
   p.overlay.replaceChildren();
+  // Breakpoints: a dot left of the instruction's row.
+  for (const instr of breakpoints) {
+    const b = cfg.blocks.find((q) => q.instrs.some((i) => i.index === instr));
+    const n = b && layout.nodes.find((q) => q.id === b.id);
+    if (!b || !n) continue;
+    const row = b.instrs.findIndex((i) => i.index === instr);
+    const y = n.y + DEFAULT_METRICS.headerHeight + row * DEFAULT_METRICS.lineHeight + DEFAULT_METRICS.lineHeight / 2 - 2;
+    p.overlay.append(svg('circle', { class: 'cfg-bp', cx: n.x - 8, cy: y, r: 5, 'data-testid': `cfg-bp-${instr}` }));
+  }
+  // Waiting lanes: a badge just above the block where they will resume (the rank gap is free).
   for (const w of st?.waiting ?? []) {
     const n = layout.nodes.find((q) => q.id === w.block);
     if (!n) continue;

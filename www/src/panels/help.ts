@@ -24,6 +24,6 @@ export function render(dialog: HTMLDialogElement): void {
   }
   const close = html('button', { type: 'button', class: 'dialog-close', 'aria-label': 'close' }, '✕');
   close.addEventListener('click', () => dialog.close());
-  const tip = html('p', { class: 'muted' }, 'Click the narrow gutter left of the line numbers to set or clear a breakpoint on an instruction line.');
+  const tip = html('p', { class: 'muted' }, 'Click the narrow gutter left of the line numbers, or an instruction in the control-flow graph, to set or clear a breakpoint.');
   dialog.replaceChildren(close, html('h2', {}, 'Keyboard shortcuts'), table, tip);
 }
