@@ -1,22 +1,15 @@
 //! UI state only: what the user chose (kernel text, inputs, step, lane, breakpoints, playback).
 //! Simulator facts are never stored here; panels read them from the engine's views.
 
-import type { PanelName } from './permalink';
+import type { Link } from './permalink';
 
-export interface UiState {
-  text: string;
-  params: Record<string, number>;
-  model: string | null;
-  preset: string | null;
-  /** The step the user is looking at (mirrors the engine's `current()`). */
-  step: number;
-  lane: number;
+/** What a permalink holds (kernel, inputs, step, lane, embed), plus what only this tab keeps. */
+export interface UiState extends Link {
   /** Instruction indices (0-based positions in the program). */
   breakpoints: number[];
   playing: boolean;
   /** Steps per second; 0 means as fast as the page can draw. */
   speed: number;
-  embed: PanelName[] | null;
 }
 
 let state: UiState = {
