@@ -74,6 +74,9 @@ test('a reload keeps unsaved edits', async ({ page }) => {
   await page.waitForTimeout(500);
   await page.reload();
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  // The editor draws only the lines near its view: go to the end, where the edit was made.
+  await page.locator('.cm-content').click();
+  await page.keyboard.press('Control+End');
   await expect(page.locator('.cm-content')).toContainText('my unsaved edit');
   await expect(page.getByTestId('param-n')).toHaveValue('4');
 });

@@ -114,7 +114,8 @@ export class App {
     const p = this.panels, r = this.run;
     const errors = this.diagnostics.filter((d) => d.severity === 'error').length;
     const warnings = this.diagnostics.length - errors;
-    p.el.diag.textContent = errors ? `${errors} error${errors > 1 ? 's' : ''}: showing the last run that worked`
+    const plural = errors > 1 ? 's' : '';
+    p.el.diag.textContent = errors ? (r ? `${errors} error${plural}: showing the last run that worked` : `${errors} error${plural} in the kernel: fix ${errors > 1 ? 'them' : 'it'} to run it (see the marked lines)`)
       : warnings ? `${warnings} warning${warnings > 1 ? 's' : ''}` : '';
     p.el.diag.classList.toggle('has-errors', errors > 0);
     p.el.title.textContent = r?.load.title ?? '';
@@ -122,6 +123,7 @@ export class App {
     // How the whole run ended: a deadlock, fault or step limit must not go unnoticed.
     const end = r?.load.end;
     p.el.end.textContent = end ? (end.kind === 'exited' ? `${r.total} steps, all lanes exited` : `${end.kind.replace('_', ' ')}: ${end.message}`) : '';
+    p.el.end.title = p.el.end.textContent;
     p.el.end.classList.toggle('bad', !!end && end.kind !== 'exited');
     inputs.render(p.el.inputs, r?.load ?? null, {
       param: (name, value) => this.onInput({ params: { ...store.get().params, [name]: value } }),

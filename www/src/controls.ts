@@ -93,6 +93,8 @@ export class Controls {
 function typing(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
   if (!el || !el.closest) return false;
+  // The step slider keeps the shortcuts (it has arrow keys of its own; ours are the same moves).
+  if (el instanceof HTMLInputElement && el.type === 'range') return false;
   return !!el.closest('.cm-editor, input, select, textarea, [contenteditable="true"], dialog[open]');
 }
 

@@ -14,7 +14,7 @@ import * as help from './panels/help';
 import * as lanes from './panels/lanes';
 import * as plot from './panels/plot';
 import * as scrubber from './panels/scrubber';
-import { decode, encode, type Link } from './permalink';
+import { decode, encode, PANELS, type Link } from './permalink';
 import * as store from './store';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -75,6 +75,10 @@ async function main(): Promise<void> {
   if (startError) app.banner(startError);
   if (decoded.kind === 'error') app.banner(`${decoded.message} Showing your last saved kernel instead.`);
 
+  if (store.get().embed?.length === 0) {
+    app.banner(`This embed link names no known panel (known: ${PANELS.join(', ')}); showing the whole app.`);
+    store.update({ embed: null });
+  }
   const embed = store.get().embed;
   if (embed) {
     document.body.classList.add('embed');
@@ -101,11 +105,13 @@ async function main(): Promise<void> {
     const url = `${location.origin}${location.pathname}${frag}`;
     history.replaceState(null, '', frag);
     $('btn-link').dataset.link = url;
+    const broken = app.diagnostics.some((d) => d.severity === 'error');
+    const caveat = broken ? ' Note: the kernel in it has errors, so whoever opens it sees them, not a run.' : '';
     try {
       await navigator.clipboard.writeText(url);
-      app.banner('Link copied to the clipboard (it is also in the address bar).', 'info');
+      app.banner(`Link copied to the clipboard (it is also in the address bar).${caveat}`, broken ? 'error' : 'info');
     } catch {
-      app.banner('The link is in the address bar: copy it from there.', 'info');
+      app.banner(`The link is in the address bar: copy it from there.${caveat}`, broken ? 'error' : 'info');
     }
   });
   const fileBase = () => (app.run?.load.title ?? 'kernel').replace(/[^\w-]+/g, '_').slice(0, 40) || 'kernel';

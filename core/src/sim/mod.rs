@@ -171,13 +171,15 @@ impl Sim {
             if self.steps() >= self.config.step_limit {
                 return StopReason::StepLimit;
             }
-            if limits.max_steps.is_some_and(|m| done >= m) {
-                return StopReason::Budget;
-            }
+            // A breakpoint reached by the last step of a budget still stops the run (a player
+            // stepping one at a time must see it); the one the run started on does not.
             if done > 0 && !limits.breakpoints.is_empty() {
                 if let Some(pc) = self.state.model.pc().filter(|pc| limits.breakpoints.contains(pc)) {
                     return StopReason::Breakpoint(pc);
                 }
+            }
+            if limits.max_steps.is_some_and(|m| done >= m) {
+                return StopReason::Budget;
             }
             let Some(issued) = self.step() else { continue };
             if limits.stop_on != 0 {

@@ -116,6 +116,14 @@ fn breakpoints_and_event_stops() {
     let mut s = sim(include_str!("../../../examples/single_loop.sass"));
     let limits = RunLimits { breakpoints: vec![crate::isa::Pc(9)], ..RunLimits::default() };
     assert_eq!(s.run(&limits), StopReason::Breakpoint(crate::isa::Pc(9)));
+    // Stepping one at a time (a player at low speed) stops at the breakpoint just the same, at
+    // the same step, and the next run issues the instruction it stopped before.
+    let mut by_one = sim(include_str!("../../../examples/single_loop.sass"));
+    let one = RunLimits { max_steps: Some(1), ..limits.clone() };
+    while by_one.run(&one) == StopReason::Budget {}
+    assert_eq!(by_one.steps(), s.steps());
+    by_one.run(&one);
+    assert_eq!(by_one.steps(), s.steps() + 1);
     let limits = RunLimits { stop_on: event::SPILL | event::DIVERGE, ..RunLimits::default() };
     let mut s = sim(include_str!("../../../examples/single_loop.sass"));
     assert_eq!(s.run(&limits), StopReason::Event(event::DIVERGE));

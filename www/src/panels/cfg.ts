@@ -56,7 +56,7 @@ function apply(p: CfgPanel): void {
 export function fitView(p: CfgPanel): void {
   const l = p.layout;
   const r = p.svg.getBoundingClientRect();
-  if (!l || r.width === 0 || r.height === 0) return;
+  if (!l || l.width === 0 || l.height === 0 || r.width === 0 || r.height === 0) return;
   const k = Math.min(r.width / l.width, r.height / l.height, 1.6);
   p.moved = false;
   p.view = { k, x: (r.width - l.width * k) / 2, y: Math.max(0, (r.height - l.height * k) / 2) };

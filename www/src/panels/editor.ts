@@ -137,5 +137,19 @@ export function render(view: EditorView, data: EditorData): void {
 /** Scrolls the current instruction into view without stealing focus. */
 export function reveal(view: EditorView, line: number | null): void {
   if (!line || line > view.state.doc.lines) return;
-  view.dispatch({ effects: EditorView.scrollIntoView(view.state.doc.line(line).from, { y: 'nearest' }) });
+  // Only the editor's own scroller moves: EditorView.scrollIntoView would also scroll the page
+  // (in the one-column layout the page jumped to the editor on every step). Done in the editor's
+  // measure cycle, when its line geometry is known.
+  const pos = view.state.doc.line(line).from;
+  view.requestMeasure({
+    key: 'warpscope-reveal',
+    read: (v) => {
+      const block = v.lineBlockAt(pos), sc = v.scrollDOM;
+      const top = block.top + v.documentTop - sc.getBoundingClientRect().top + sc.scrollTop;
+      if (top < sc.scrollTop) return top - 8;
+      if (top + block.height > sc.scrollTop + sc.clientHeight) return top + block.height - sc.clientHeight + 8;
+      return null;
+    },
+    write: (scrollTop, v) => { if (scrollTop !== null) v.scrollDOM.scrollTop = scrollTop; },
+  });
 }

@@ -40,11 +40,11 @@ export function render(root: HTMLElement, r: LoadResult | null, hooks: InputHook
     const wrap = html('label', { class: 'field', title: `default ${p.default}` });
     const input = html('input', { type: 'number', step: 1, value: p.value, 'data-param': p.name, 'data-testid': `param-${p.name}` });
     input.addEventListener('input', () => {
-      const v = Math.trunc(input.valueAsNumber);
-      // Beyond 2^53 a number no longer round-trips through the engine's integer params.
-      const ok = Number.isSafeInteger(v);
-      input.classList.toggle('invalid', !ok);
-      if (ok) hooks.param(p.name, v);
+      // Not a number at all (empty, "-"): wait for more typing. Anything else goes to the engine,
+      // which answers a non-integer or out-of-range value with an error at the param's line.
+      const v = input.valueAsNumber;
+      input.classList.toggle('invalid', !Number.isSafeInteger(v));
+      if (Number.isFinite(v)) hooks.param(p.name, v);
     });
     wrap.append(html('span', { class: 'mono' }, p.name), input);
     fields.push(wrap);
