@@ -76,12 +76,10 @@ impl Common {
     pub fn options(&self) -> Result<LaunchOptions, String> {
         let mut opts = LaunchOptions { step_limit: self.step_limit, ..LaunchOptions::default() };
         if let Some(m) = &self.model {
-            let known: Vec<&str> = ModelKind::ALL.iter().map(|k| k.name()).collect();
-            opts.model = Some(ModelKind::from_name(m).ok_or_else(|| format!("unknown model `{m}` (known: {})", known.join(", ")))?);
+            opts.model = Some(ModelKind::from_name(m).ok_or_else(|| format!("unknown model `{m}` (known: {})", ModelKind::known_names()))?);
         }
         if let Some(p) = &self.preset {
-            let known: Vec<&str> = CostModel::PRESETS.iter().map(|p| p.0).collect();
-            opts.cost = Some(CostModel::preset(p).ok_or_else(|| format!("unknown preset `{p}` (known: {})", known.join(", ")))?);
+            opts.cost = Some(CostModel::preset(p).ok_or_else(|| format!("unknown preset `{p}` (known: {})", CostModel::known_presets()))?);
         }
         for c in &self.costs {
             let (field, v) = parse_assignment(c, "--cost")?;

@@ -111,8 +111,7 @@ impl Session {
         let (kernel, mut diags) = parse_kernel(text);
         let model = match opts.model.as_deref() {
             Some(name) => ModelKind::from_name(name).or_else(|| {
-                let known: Vec<&str> = ModelKind::ALL.iter().map(|m| m.name()).collect();
-                diags.push(option_error(format!("unknown model `{name}` chosen (known: {})", known.join(", "))));
+                diags.push(option_error(format!("unknown model `{name}` chosen (known: {})", ModelKind::known_names())));
                 None
             }),
             None => None,
@@ -121,8 +120,7 @@ impl Session {
         .unwrap_or(ModelKind::Kepler);
         let preset = match opts.preset.as_deref() {
             Some(name) if CostModel::preset(name).is_none() => {
-                let known: Vec<&str> = CostModel::PRESETS.iter().map(|p| p.0).collect();
-                diags.push(option_error(format!("unknown cost preset `{name}` chosen (known: {})", known.join(", "))));
+                diags.push(option_error(format!("unknown cost preset `{name}` chosen (known: {})", CostModel::known_presets())));
                 None
             }
             p => p.map(String::from),

@@ -163,15 +163,14 @@ fn header(line: &Line, kw: &str, rest: &str, k: &mut Kernel) -> Result<(), Diagn
             k.buffers.push(BufferDecl { name: name.to_string(), elem, len, init });
         }
         "model" => {
-            k.model = Some(ModelKind::from_name(rest_t).ok_or_else(|| {
-                let known: Vec<&str> = ModelKind::ALL.iter().map(|m| m.name()).collect();
-                line.error(rest_t, format!("unknown model `{rest_t}` (known: {})", known.join(", ")))
-            })?);
+            k.model = Some(
+                ModelKind::from_name(rest_t)
+                    .ok_or_else(|| line.error(rest_t, format!("unknown model `{rest_t}` (known: {})", ModelKind::known_names())))?,
+            );
         }
         "preset" => {
             if CostModel::preset(rest_t).is_none() {
-                let known: Vec<&str> = CostModel::PRESETS.iter().map(|p| p.0).collect();
-                return Err(line.error(rest_t, format!("unknown cost preset `{rest_t}` (known: {})", known.join(", "))));
+                return Err(line.error(rest_t, format!("unknown cost preset `{rest_t}` (known: {})", CostModel::known_presets())));
             }
             k.preset = Some(rest_t.to_string());
         }

@@ -101,6 +101,10 @@ impl ModelKind {
     pub fn from_name(name: &str) -> Option<ModelKind> {
         ModelKind::ALL.iter().copied().find(|k| k.name() == name)
     }
+    /// Every model's name, comma-separated, for "unknown model" messages.
+    pub fn known_names() -> alloc::string::String {
+        ModelKind::ALL.iter().map(|k| k.name()).collect::<alloc::vec::Vec<_>>().join(", ")
+    }
 }
 
 /// A model's state; an enum so the whole warp state stays plain, clonable data.

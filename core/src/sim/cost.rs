@@ -29,6 +29,10 @@ impl CostModel {
     pub fn preset(name: &str) -> Option<CostModel> {
         CostModel::PRESETS.iter().find(|(n, _)| *n == name).map(|(_, c)| *c)
     }
+    /// Every preset's name, comma-separated, for "unknown preset" messages.
+    pub fn known_presets() -> alloc::string::String {
+        CostModel::PRESETS.iter().map(|p| p.0).collect::<alloc::vec::Vec<_>>().join(", ")
+    }
 
     /// Sets one field by name (`instruction`, `divergence`, `spill`, `fill`); false if unknown.
     pub fn set(&mut self, field: &str, value: u32) -> bool {
