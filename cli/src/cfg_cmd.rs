@@ -28,7 +28,7 @@ fn kind_name(k: EdgeKind) -> &'static str {
 }
 
 pub fn cfg(path: &Path, as_json: bool) -> Result<ExitCode, String> {
-    let (_, kernel) = read_kernel(path)?;
+    let (_, kernel) = read_kernel(path, &Default::default())?;
     let prog = &kernel.program;
     let facts = cfg_facts(prog);
     let addr = |pc: Pc| format!("{:#06x}", prog.addr(pc));

@@ -4,15 +4,19 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use warpscope_core::kernel::{parse_kernel, Kernel};
+use warpscope_core::kernel::{parse_kernel_with, Kernel, SourceOptions};
 use warpscope_core::model::{ModelKind, StackConfig};
 use warpscope_core::sim::{CostModel, Sim};
 use warpscope_core::{launch, Diagnostic, LaunchOptions};
 
 #[derive(Args, Clone)]
 pub struct Common {
-    /// The kernel file (SASS-style assembly with `//@` headers).
+    /// The kernel file: SASS-style assembly or CUDA C (`.cu`), with `//@` headers.
     pub file: PathBuf,
+    /// For C kernels: predicate short branches instead of branching (`on`/`off`; default: the
+    /// file's `//@ ifconvert`, else off).
+    #[arg(long, value_name = "on|off", value_parser = on_off)]
+    pub if_convert: Option<bool>,
     /// Reconvergence model (default: the file's `//@ model`, else kepler).
     #[arg(long)]
     pub model: Option<String>,
@@ -55,9 +59,18 @@ pub fn render(path: &Path, text: &str, diags: &[Diagnostic]) -> String {
     out
 }
 
-pub fn read_kernel(path: &Path) -> Result<(String, Kernel), String> {
+pub fn on_off(s: &str) -> Result<bool, String> {
+    match s {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err(format!("`{s}`: expected on or off")),
+    }
+}
+
+/// Reads and parses a kernel file; C kernels are compiled with `opts`.
+pub fn read_kernel(path: &Path, opts: &SourceOptions) -> Result<(String, Kernel), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    let (kernel, diags) = parse_kernel(&text);
+    let (kernel, diags) = parse_kernel_with(&text, opts);
     let shown = render(path, &text, &diags);
     if diags.iter().any(Diagnostic::is_error) {
         return Err(shown.trim_end().to_string());
@@ -73,6 +86,15 @@ fn parse_assignment(s: &str, what: &str) -> Result<(String, i64), String> {
 }
 
 impl Common {
+    /// How to compile a C kernel: for the chosen model's target.
+    pub fn source_options(&self) -> Result<SourceOptions, String> {
+        let model = match &self.model {
+            Some(m) => Some(ModelKind::from_name(m).ok_or_else(|| format!("unknown model `{m}` (known: {})", ModelKind::known_names()))?),
+            None => None,
+        };
+        Ok(SourceOptions { target: model.map(|m: ModelKind| m.compile_target()), if_convert: self.if_convert })
+    }
+
     pub fn options(&self) -> Result<LaunchOptions, String> {
         let mut opts = LaunchOptions { step_limit: self.step_limit, ..LaunchOptions::default() };
         if let Some(m) = &self.model {
@@ -109,7 +131,7 @@ impl Common {
 
 /// Reads the file and builds a simulator with the common options (and extra params).
 pub fn prepare(common: &Common, extra: &[(String, i64)], record: bool) -> Result<(Kernel, Sim), String> {
-    let (text, kernel) = read_kernel(&common.file)?;
+    let (text, kernel) = read_kernel(&common.file, &common.source_options()?)?;
     let mut opts = common.options()?;
     opts.params.extend_from_slice(extra);
     opts.record = record;

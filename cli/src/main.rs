@@ -10,6 +10,7 @@ macro_rules! out {
 }
 
 mod cfg_cmd;
+mod compile_cmd;
 mod load;
 mod report;
 mod sweep;
@@ -55,6 +56,17 @@ enum Command {
         #[arg(long)]
         csv: bool,
     },
+    /// Compile a CUDA-C kernel and print the generated code.
+    Compile {
+        /// The C kernel file.
+        file: std::path::PathBuf,
+        /// kepler (SSY/SYNC), volta (BSSY/BSYNC) or plain (branches only); default: the file's model's.
+        #[arg(long)]
+        target: Option<String>,
+        /// Predicate short branches instead of branching (`on`/`off`).
+        #[arg(long, value_name = "on|off", value_parser = load::on_off)]
+        if_convert: Option<bool>,
+    },
     /// Print basic blocks, edges, immediate post-dominators and priorities.
     Cfg {
         /// The kernel file.
@@ -71,6 +83,7 @@ fn main() -> ExitCode {
         Command::Trace { common } => trace::trace(&common),
         Command::Sweep { common, param, json, csv } => sweep::sweep(&common, &param, json, csv),
         Command::Cfg { file, json } => cfg_cmd::cfg(&file, json),
+        Command::Compile { file, target, if_convert } => compile_cmd::compile(&file, target.as_deref(), if_convert),
     };
     match result {
         Ok(code) => code,

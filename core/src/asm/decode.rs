@@ -41,7 +41,7 @@ const UNRESOLVED: Pc = Pc(u32::MAX);
 
 pub const OPCODES: &[&str] = &[
     "ISETP", "IADD", "IADD32I", "IADD3", "ISCADD", "IMUL", "IMUL32I", "IMAD", "FADD", "FADD32I", "FMUL", "FMUL32I", "FFMA", "FSETP", "MOV",
-    "MOV32I", "SEL", "LOP", "LOP32I", "LOP3", "SHL", "SHR", "S2R", "CS2R", "LD", "LDG", "ST", "STG", "NOP", "BAR", "SSY", "SYNC", "BRA",
+    "MOV32I", "SEL", "LOP", "LOP32I", "LOP3", "SHL", "SHR", "S2R", "CS2R", "LD", "LDG", "ST", "STG", "ATOM", "ATOMG", "I2F", "F2I", "MUFU", "NOP", "BAR", "SSY", "SYNC", "BRA",
     "PBK", "BRK", "PCNT", "CONT", "CAL", "RET", "EXIT", "BSSY", "BSYNC", "BREAK", "WARPSYNC", "YIELD",
 ];
 
@@ -388,6 +388,45 @@ pub fn decode(mnemonic: &str, ops: &[Operand]) -> Result<Decoded, DecodeError> {
             mods.ignore(&["E", "U32", "S32", "STRONG", "GPU", "SYS", "CG", "CS", "WT"]);
             let width = width_of(&mut mods);
             Op::St { src: a.reg(1)?, addr: a.mem(0)?, width }
+        }
+        "ATOM" | "ATOMG" => {
+            mods.ignore(&["E", "STRONG", "GPU", "SYS", "S32", "U32"]);
+            let op = match mods.take_any(&["ADD", "CAS", "EXCH"]) {
+                Some("ADD") => AtomOp::Add,
+                Some("CAS") => AtomOp::Cas,
+                Some(_) => AtomOp::Exch,
+                None => return err(At::Mnemonic, format!("`{opcode}` needs .ADD, .CAS or .EXCH")),
+            };
+            // Real listings start with a predicate that reports success; it is accepted and ignored.
+            let skip = usize::from(a.is_pred(0));
+            let want = if op == AtomOp::Cas { 4 } else { 3 };
+            if a.ops.len() != want + skip {
+                let shape = if op == AtomOp::Cas { "d, [a], compare, value" } else { "d, [a], value" };
+                return err(At::Mnemonic, format!("`{opcode}` takes {shape} (after an optional predicate)"));
+            }
+            let c = if op == AtomOp::Cas { a.src_int(skip + 3)? } else { Src::Imm(0) };
+            Op::Atom { op, dst: a.reg(skip)?, addr: a.mem(skip + 1)?, b: a.src_int(skip + 2)?, c }
+        }
+        "I2F" => {
+            a.count(&[2])?;
+            mods.ignore(&["F32", "RN", "RZ", "RM", "RP"]);
+            let signed = !mods.take("U32");
+            mods.take("S32");
+            Op::I2f { dst: a.reg(0)?, src: a.src_int(1)?, signed }
+        }
+        "F2I" => {
+            a.count(&[2])?;
+            mods.ignore(&["F32", "TRUNC", "FTZ", "NTZ"]);
+            let signed = !mods.take("U32");
+            mods.take("S32");
+            Op::F2i { dst: a.reg(0)?, src: a.src_float(1)?, signed }
+        }
+        "MUFU" => {
+            a.count(&[2])?;
+            if !mods.take("RCP") {
+                return err(At::Mnemonic, "only `MUFU.RCP` (reciprocal) is supported");
+            }
+            Op::Mufu { func: MufuFn::Rcp, dst: a.reg(0)?, src: a.src_float(1)? }
         }
         "NOP" => {
             a.count(&[0])?;

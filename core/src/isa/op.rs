@@ -64,6 +64,22 @@ impl Width {
     }
 }
 
+/// What an atomic read-modify-write does with the old value and its operands.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum AtomOp {
+    Add,
+    /// Compare and swap: stores `c` when the old value equals `b`.
+    Cas,
+    Exch,
+}
+
+/// The function a `MUFU` (multi-function unit) instruction computes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum MufuFn {
+    /// 1 / x
+    Rcp,
+}
+
 /// A memory address `[Rb + offset]` in bytes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Address {
@@ -200,6 +216,33 @@ pub enum Op {
         src: Reg,
         addr: Address,
         width: Width,
+    },
+    /// `ATOM.ADD d, [a], b` / `ATOM.EXCH d, [a], b` / `ATOM.CAS d, [a], b, c`: the lanes' read-modify-writes
+    /// happen one lane at a time in lane order; `dst` gets the value each lane found.
+    Atom {
+        op: AtomOp,
+        dst: Reg,
+        addr: Address,
+        b: Src,
+        c: Src,
+    },
+    // Conversions and special functions.
+    /// `I2F.F32.S32` / `.U32`: integer to float.
+    I2f {
+        dst: Reg,
+        src: Src,
+        signed: bool,
+    },
+    /// `F2I.S32.TRUNC` / `.U32`: float to integer, rounding toward zero, saturating.
+    F2i {
+        dst: Reg,
+        src: Src,
+        signed: bool,
+    },
+    Mufu {
+        func: MufuFn,
+        dst: Reg,
+        src: Src,
     },
     Nop,
     /// `BAR.SYNC`: a block-wide barrier. With one warp, every non-exited lane must arrive together.

@@ -13,7 +13,7 @@ use crate::machine::{ElemType, MAX_WARP};
 use crate::model::{ModelKind, StackConfig};
 use crate::sim::CostModel;
 
-pub const HEADERS: &[&str] = &["warp", "param", "reg", "buffer", "model", "preset", "stack", "title", "about", "note"];
+pub const HEADERS: &[&str] = &["warp", "param", "reg", "buffer", "model", "preset", "stack", "ifconvert", "title", "about", "note"];
 /// Names every expression may use besides params and buffers.
 pub const RESERVED: &[&str] = &["t", "i", "W"];
 
@@ -194,6 +194,13 @@ fn header(line: &Line, kw: &str, rest: &str, k: &mut Kernel) -> Result<(), Diagn
             }
             k.stack = Some(cfg);
         }
+        "ifconvert" => {
+            k.if_convert = Some(match rest_t {
+                "on" => true,
+                "off" => false,
+                _ => return Err(line.error(rest_t, format!("`//@ ifconvert` takes `on` or `off`, found `{rest_t}`"))),
+            });
+        }
         "title" => k.title = Some(rest_t.to_string()),
         "about" => k.about.push(rest_t.to_string()),
         _ => unreachable!("keyword checked by the caller"),
@@ -201,8 +208,15 @@ fn header(line: &Line, kw: &str, rest: &str, k: &mut Kernel) -> Result<(), Diagn
     Ok(())
 }
 
-/// Parses a kernel file: its header lines, then the listing (header lines are comments to the assembler).
+/// Parses a kernel file: its header lines, then the listing (header lines are comments to the
+/// assembler), or, for CUDA C, the compiled kernel for the header's model.
 pub fn parse_kernel(text: &str) -> (Kernel, Vec<Diagnostic>) {
+    parse_kernel_with(text, &super::SourceOptions::default())
+}
+
+/// `parse_kernel`, with choices that override the header for compiling C (the target follows
+/// the model the front end runs).
+pub fn parse_kernel_with(text: &str, opts: &super::SourceOptions) -> (Kernel, Vec<Diagnostic>) {
     let mut k = Kernel { warp: 32, ..Kernel::default() };
     let mut diags = Vec::new();
     let mut raw_notes = Vec::new();
@@ -231,9 +245,13 @@ pub fn parse_kernel(text: &str) -> (Kernel, Vec<Diagnostic>) {
             diags.push(d);
         }
     }
-    let (program, asm_diags) = assemble(text);
-    k.program = program;
-    diags.extend(asm_diags);
+    if crate::compile::is_cuda_source(text) {
+        super::source::compile_into(&mut k, text, opts, &mut diags);
+    } else {
+        let (program, asm_diags) = assemble(text);
+        k.program = program;
+        diags.extend(asm_diags);
+    }
     k.notes = resolve_notes(raw_notes, &k.program, &mut diags);
     diags.sort_by_key(|d| (d.span.line, d.span.col));
     (k, diags)

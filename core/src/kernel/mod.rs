@@ -14,8 +14,10 @@
 pub mod expr;
 mod header;
 mod instance;
+mod source;
 
-pub use header::parse_kernel;
+pub use header::{parse_kernel, parse_kernel_with};
+pub use source::{CompiledSource, SourceOptions};
 pub use instance::{instantiate, param_defaults};
 
 use alloc::string::String;
@@ -109,6 +111,10 @@ pub struct Kernel {
     pub title: Option<String>,
     pub about: Vec<String>,
     pub notes: Vec<Note>,
+    /// `//@ ifconvert on|off`: predicate short branches when compiling C.
+    pub if_convert: Option<bool>,
+    /// For a C kernel: the generated code and how it maps back to the source.
+    pub compiled: Option<CompiledSource>,
     pub program: Program,
 }
 

@@ -269,6 +269,31 @@ fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: Lane
                 }
             }
         }
+        Op::Atom { op, dst, addr, b, c } => {
+            let bs = gather::<N>(m, b, false);
+            let cs = gather::<N>(m, c, false);
+            for l in lanes.iter() {
+                let at = address(m, l, addr, 0);
+                let old = m.memory.load(at).ok_or_else(|| bad_access("atomic", l, at))?;
+                let (bv, cv) = (bs[l as usize], cs[l as usize]);
+                let new = match op {
+                    AtomOp::Add => old.wrapping_add(bv),
+                    AtomOp::Exch => bv,
+                    AtomOp::Cas if old == bv => cv,
+                    AtomOp::Cas => old,
+                };
+                m.memory.store(at, new).ok_or_else(|| bad_access("atomic", l, at))?;
+                m.set_reg(l, dst, old);
+            }
+        }
+        Op::I2f { dst, src, signed } => map2::<N>(m, lanes, dst, src, Src::Imm(0), false, |x, _| {
+            if signed { (x as i32 as f32).to_bits() } else { (x as f32).to_bits() }
+        }),
+        Op::F2i { dst, src, signed } => map2::<N>(m, lanes, dst, src, Src::Imm(0), true, |x, _| {
+            // `as` truncates toward zero and saturates, NaN to 0, as F2I.TRUNC does.
+            if signed { fl(x) as i32 as u32 } else { fl(x) as u32 }
+        }),
+        Op::Mufu { func: MufuFn::Rcp, dst, src } => map2::<N>(m, lanes, dst, src, Src::Imm(0), true, |x, _| (1.0 / fl(x)).to_bits()),
         _ => {}
     }
     Ok(())

@@ -101,6 +101,12 @@ impl ModelKind {
     pub fn from_name(name: &str) -> Option<ModelKind> {
         ModelKind::ALL.iter().copied().find(|k| k.name() == name)
     }
+    /// The code a C kernel is compiled to for this model.
+    pub fn compile_target(self) -> crate::compile::Target {
+        match self {
+            ModelKind::Kepler => crate::compile::Target::Kepler,
+        }
+    }
     /// Every model's name, comma-separated, for "unknown model" messages.
     pub fn known_names() -> alloc::string::String {
         ModelKind::ALL.iter().map(|k| k.name()).collect::<alloc::vec::Vec<_>>().join(", ")

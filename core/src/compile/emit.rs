@@ -1,0 +1,131 @@
+//! Lays out the IR as an assembly listing the existing assembler reads: labels where something
+//! branches, a `// line: source` comment where the source line changes, and branches only
+//! where control does not simply fall through.
+
+use alloc::collections::BTreeSet;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::ir::{Func, Term};
+use super::Target;
+use crate::cfg::BlockId;
+
+/// A listing being written, with the source line of each instruction.
+#[derive(Default)]
+pub struct Listing {
+    pub text: String,
+    /// For each instruction, in order: its source line.
+    pub lines: Vec<u32>,
+    last_line: u32,
+}
+
+impl Listing {
+    pub fn comment(&mut self, s: &str) {
+        self.text.push_str("// ");
+        self.text.push_str(s);
+        self.text.push('\n');
+    }
+
+    fn label(&mut self, l: &str) {
+        self.text.push_str(l);
+        self.text.push_str(":\n");
+    }
+
+    fn instr(&mut self, text: &str, line: u32, source: &[&str]) {
+        if line != self.last_line && line > 0 {
+            let src = source.get(line as usize - 1).map_or("", |s| s.trim());
+            self.text.push_str(&format!("        // {line}: {src}\n"));
+            self.last_line = line;
+        }
+        self.text.push_str("        ");
+        self.text.push_str(text);
+        self.text.push_str(";\n");
+        self.lines.push(line);
+    }
+}
+
+fn reachable(func: &Func) -> BTreeSet<BlockId> {
+    let mut seen = BTreeSet::new();
+    let mut work: Vec<BlockId> = func.order.first().copied().into_iter().collect();
+    while let Some(b) = work.pop() {
+        if !seen.insert(b) {
+            continue;
+        }
+        work.extend(func.succs(b));
+        work.extend(func.block(b).instrs.iter().filter_map(|i| i.target));
+    }
+    seen
+}
+
+/// Writes `func` into `out`. The function's entry label is always written (calls name it).
+pub fn emit_func(func: &Func, target: Target, source: &[&str], out: &mut Listing) {
+    let live = reachable(func);
+    let order: Vec<BlockId> = func.order.iter().copied().filter(|b| live.contains(b)).collect();
+    // Labels are written only for blocks something names.
+    let mut named = BTreeSet::new();
+    for (k, &b) in order.iter().enumerate() {
+        let next = order.get(k + 1).copied();
+        for i in &func.block(b).instrs {
+            named.extend(i.target);
+        }
+        match func.block(b).term {
+            Term::Jump(t) if Some(t) != next => {
+                named.insert(t);
+            }
+            Term::Branch { taken, fall, .. } => {
+                if Some(fall) == next {
+                    named.insert(taken);
+                } else {
+                    named.insert(fall);
+                    if Some(taken) != next {
+                        named.insert(taken);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out.last_line = 0;
+    for (k, &b) in order.iter().enumerate() {
+        let blk = func.block(b);
+        if k == 0 || named.contains(&b) {
+            out.label(&blk.label);
+        }
+        for i in &blk.instrs {
+            let mut text = String::new();
+            if let Some((p, neg)) = i.guard {
+                text.push_str(&format!("@{}P{p} ", if neg { "!" } else { "" }));
+            }
+            text.push_str(&i.text);
+            if let Some(t) = i.target {
+                text.push_str(&format!(" `({})", func.block(t).label));
+            }
+            out.instr(&text, i.line, source);
+        }
+        let next = order.get(k + 1).copied();
+        let line = blk.term_line;
+        let label = |t: BlockId| func.block(t).label.clone();
+        match blk.term {
+            Term::Open => {}
+            Term::Jump(t) if Some(t) == next => {}
+            Term::Jump(t) => out.instr(&format!("BRA `({})", label(t)), line, source),
+            Term::Branch { pred, neg, taken, fall } => {
+                let (not, yes) = if neg { ("", "!") } else { ("!", "") };
+                if Some(fall) == next {
+                    out.instr(&format!("@{yes}P{pred} BRA `({})", label(taken)), line, source);
+                } else if Some(taken) == next {
+                    out.instr(&format!("@{not}P{pred} BRA `({})", label(fall)), line, source);
+                } else {
+                    out.instr(&format!("@{yes}P{pred} BRA `({})", label(taken)), line, source);
+                    out.instr(&format!("BRA `({})", label(fall)), line, source);
+                }
+            }
+            Term::Exit => out.instr("EXIT", line, source),
+            Term::Ret => out.instr(if target == Target::Volta { "RET.REL.NODEC" } else { "RET" }, line, source),
+            Term::Brk => out.instr("BRK", line, source),
+            Term::Cont => out.instr("CONT", line, source),
+            Term::Sync(_) => out.instr("SYNC", line, source),
+        }
+    }
+}

@@ -1,0 +1,102 @@
+//! The compiler's intermediate form: per function, basic blocks of instruction text with a
+//! terminator each. Lowering builds it with plain branches only; `reconverge` then adds what a
+//! target needs (SSY/SYNC or BSSY/BSYNC at immediate post-dominators), and `emit` lays it out.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::cfg::{BlockId, Cfg, Edge, EdgeKind};
+
+/// One instruction: its text (without guard), an optional code target appended as a label,
+/// and the source line it comes from.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Ins {
+    pub text: String,
+    /// Guard predicate index and whether it is negated (`@!P0`).
+    pub guard: Option<(u8, bool)>,
+    /// A block whose label is appended to the text (`SSY` + `.L_x` gives `SSY `(.L_x)`).
+    pub target: Option<BlockId>,
+    pub line: u32,
+    /// The instruction writes a predicate register (if-conversion must not move it under a guard
+    /// on that predicate).
+    pub writes_pred: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Term {
+    /// Not yet terminated (only while lowering).
+    Open,
+    Jump(BlockId),
+    /// `@P BRA taken`, otherwise `fall`.
+    Branch { pred: u8, neg: bool, taken: BlockId, fall: BlockId },
+    /// `EXIT`: the lanes leave the kernel.
+    Exit,
+    /// `RET`: back to the caller.
+    Ret,
+    /// Kepler `BRK`: park until the loop's BRK token brings the lanes back at its exit.
+    Brk,
+    /// Kepler `CONT`: park until the CONT token brings the lanes back at the loop's latch.
+    Cont,
+    /// Kepler `SYNC`: pop a token; for the CFG, control reaches the given block.
+    Sync(BlockId),
+}
+
+#[derive(Clone, PartialEq, Debug)]
+pub struct Block {
+    pub label: String,
+    pub instrs: Vec<Ins>,
+    pub term: Term,
+    /// The source line of the terminator (for the branch or jump instruction).
+    pub term_line: u32,
+}
+
+#[derive(Clone, PartialEq, Debug, Default)]
+pub struct Func {
+    pub name: String,
+    pub blocks: Vec<Block>,
+    /// Layout order; blocks not listed are never emitted.
+    pub order: Vec<BlockId>,
+}
+
+impl Func {
+    pub fn block(&self, b: BlockId) -> &Block {
+        &self.blocks[b.index()]
+    }
+    pub fn block_mut(&mut self, b: BlockId) -> &mut Block {
+        &mut self.blocks[b.index()]
+    }
+
+    pub fn new_block(&mut self, label: String) -> BlockId {
+        self.blocks.push(Block { label, instrs: Vec::new(), term: Term::Open, term_line: 0 });
+        BlockId(self.blocks.len() as u32 - 1)
+    }
+
+    /// Where control can go from `b` along branch, jump and sync edges.
+    pub fn succs(&self, b: BlockId) -> Vec<BlockId> {
+        match self.block(b).term {
+            Term::Jump(t) | Term::Sync(t) => alloc::vec![t],
+            Term::Branch { taken, fall, .. } => alloc::vec![taken, fall],
+            _ => Vec::new(),
+        }
+    }
+
+    /// The CFG of the laid-out blocks, for the analyses. Every terminator that leaves the
+    /// function's flow (exit, return, break, continue) is an exit of the graph: lanes that take
+    /// it stop needing a reconvergence point here.
+    pub fn cfg(&self) -> Cfg {
+        let n = self.blocks.len();
+        let mut edges = Vec::new();
+        let mut exits = Vec::new();
+        for &b in &self.order {
+            let succs = self.succs(b);
+            if succs.is_empty() && self.block(b).term != Term::Open {
+                exits.push(b);
+            }
+            for (k, to) in succs.into_iter().enumerate() {
+                let kind = if k == 0 { EdgeKind::Taken } else { EdgeKind::FallThrough };
+                edges.push(Edge { from: b, to, kind });
+            }
+        }
+        Cfg::from_edges(n, self.order.first().copied(), &edges, &exits)
+    }
+}

@@ -1,0 +1,582 @@
+//! Lowers checked syntax to the IR: statements to blocks and plain branches, variables to
+//! registers. Reconvergence is not placed here (that is `reconverge`), except what only the
+//! source knows: on the `kepler` target a loop with `break` gets a `PBK` and its exits become
+//! `BRK`, and a loop with `continue` gets a `PCNT` per iteration and `CONT`.
+
+mod expr;
+mod regs;
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::ast::*;
+use super::ir::{Func, Ins, Term};
+use super::Target;
+use crate::cfg::BlockId;
+use crate::diag::{Diagnostic, Span};
+pub use regs::{FnSig, RegAlloc};
+
+/// Where a jump goes: a block, or (Kepler) parking at the loop's BRK or CONT token.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Dest {
+    Block(BlockId),
+    Brk,
+    Cont,
+}
+
+#[derive(Clone, Copy)]
+struct LoopCtx {
+    brk: Option<Dest>,
+    cont: Option<Dest>,
+}
+
+#[derive(Clone, Copy)]
+pub struct Var {
+    pub ty: Ty,
+    pub reg: u8,
+}
+
+/// One function being lowered.
+pub struct Lower<'a> {
+    pub target: Target,
+    pub sigs: &'a BTreeMap<String, FnSig>,
+    pub sig: &'a FnSig,
+    pub func: Func,
+    cur: BlockId,
+    scopes: Vec<Vec<(String, Var)>>,
+    pub regs: RegAlloc,
+    loops: Vec<LoopCtx>,
+    labels: BTreeMap<String, (BlockId, Option<Span>)>,
+    pub specials: [Option<u8>; 3],
+    pub diags: Vec<Diagnostic>,
+    /// The source line being lowered, given to every instruction emitted.
+    pub line: u32,
+    next_label: u32,
+    /// The first register allocated by the current statement: only those are temporaries.
+    pub stmt_mark: u32,
+    /// Blocks laid out after the function's body (the targets of branches to `BRK`/`CONT`).
+    tail: Vec<BlockId>,
+}
+
+impl<'a> Lower<'a> {
+    pub fn new(target: Target, sigs: &'a BTreeMap<String, FnSig>, sig: &'a FnSig, regs: RegAlloc) -> Lower<'a> {
+        let mut func = Func { name: sig.name.clone(), ..Func::default() };
+        let entry = func.new_block(sig.label.clone());
+        func.order.push(entry);
+        Lower {
+            target,
+            sigs,
+            sig,
+            func,
+            cur: entry,
+            scopes: alloc::vec![Vec::new()],
+            regs,
+            loops: Vec::new(),
+            labels: BTreeMap::new(),
+            specials: [None; 3],
+            diags: Vec::new(),
+            line: sig.span.line,
+            next_label: 0,
+            stmt_mark: 0,
+            tail: Vec::new(),
+        }
+    }
+
+    // ----- blocks -----
+
+    /// A fresh block named after the construct and its source line (`.L_else_12`).
+    pub fn block(&mut self, what: &str) -> BlockId {
+        self.next_label += 1;
+        let label = format!(".L_{}_{}_{}", self.sig.name, what, self.line);
+        // Two constructs of one kind on one line need distinct labels.
+        let label = if self.func.blocks.iter().any(|b| b.label == label) { format!("{label}_{}", self.next_label) } else { label };
+        self.func.new_block(label)
+    }
+
+    /// Starts emitting into `b`, placing it next in the layout. The current block, if still
+    /// open, falls through into it.
+    pub fn start(&mut self, b: BlockId) {
+        if self.func.block(self.cur).term == Term::Open {
+            self.terminate(Term::Jump(b));
+        }
+        self.cur = b;
+        if !self.func.order.contains(&b) {
+            self.func.order.push(b);
+        }
+    }
+
+    pub fn emit(&mut self, text: String) {
+        self.push(Ins { text, guard: None, target: None, line: self.line, writes_pred: false });
+    }
+    pub fn emit_setp(&mut self, text: String) {
+        self.push(Ins { text, guard: None, target: None, line: self.line, writes_pred: true });
+    }
+    pub fn emit_target(&mut self, text: &str, target: BlockId) {
+        self.push(Ins { text: text.to_string(), guard: None, target: Some(target), line: self.line, writes_pred: false });
+    }
+    fn push(&mut self, ins: Ins) {
+        self.open_if_closed();
+        self.func.block_mut(self.cur).instrs.push(ins);
+    }
+
+    /// After `break`, `return` and the like, code that follows is unreachable; it still gets a
+    /// block so it is checked, and the emitter drops it.
+    fn open_if_closed(&mut self) {
+        if self.func.block(self.cur).term != Term::Open {
+            let b = self.block("dead");
+            self.cur = b;
+            self.func.order.push(b);
+        }
+    }
+
+    pub fn terminate(&mut self, term: Term) {
+        self.open_if_closed();
+        let line = self.line;
+        let b = self.func.block_mut(self.cur);
+        b.term = term;
+        b.term_line = line;
+    }
+
+    pub fn jump(&mut self, d: Dest) {
+        self.terminate(match d {
+            Dest::Block(b) => Term::Jump(b),
+            Dest::Brk => Term::Brk,
+            Dest::Cont => Term::Cont,
+        });
+    }
+
+    /// A block for a destination: `BRK`/`CONT` get a block of their own to branch to.
+    pub fn dest_block(&mut self, d: Dest) -> BlockId {
+        match d {
+            Dest::Block(b) => b,
+            Dest::Brk | Dest::Cont => {
+                let b = self.block(if d == Dest::Brk { "brk" } else { "cont" });
+                let line = self.line;
+                let blk = self.func.block_mut(b);
+                blk.term = if d == Dest::Brk { Term::Brk } else { Term::Cont };
+                blk.term_line = line;
+                self.tail.push(b);
+                b
+            }
+        }
+    }
+
+    pub fn error(&mut self, span: Span, msg: impl Into<String>) {
+        self.diags.push(Diagnostic::error(span, msg));
+    }
+
+    // ----- variables -----
+
+    pub fn lookup(&self, name: &str) -> Option<Var> {
+        self.scopes.iter().rev().find_map(|s| s.iter().rev().find(|(n, _)| n == name).map(|(_, v)| *v))
+    }
+
+    fn bind(&mut self, name: &str, ty: Ty, reg: u8, span: Span) {
+        if self.scopes.last().is_some_and(|s| s.iter().any(|(n, _)| n == name)) {
+            self.error(span, format!("`{name}` is already declared in this scope"));
+        }
+        if self.sigs.contains_key(name) {
+            self.error(span, format!("`{name}` is the name of a function"));
+        }
+        if let Some(s) = self.scopes.last_mut() {
+            s.push((name.to_string(), Var { ty, reg }));
+        }
+    }
+
+    fn with_scope(&mut self, f: impl FnOnce(&mut Self)) {
+        self.scopes.push(Vec::new());
+        let mark = self.regs.mark();
+        f(self);
+        self.regs.release(mark);
+        self.scopes.pop();
+    }
+
+    // ----- functions -----
+
+    /// Lowers the whole function body.
+    pub fn function(mut self, f: &Function) -> (Func, RegAlloc, Vec<Diagnostic>) {
+        for (p, reg) in f.params.iter().zip(&self.sig.params) {
+            self.scopes[0].push((p.name.clone(), Var { ty: p.ty, reg: reg.1 }));
+        }
+        self.load_specials(&f.body);
+        for s in &f.body {
+            self.stmt(s);
+        }
+        self.line = f.body.last().map_or(f.span.line, |s| s.span.line);
+        if self.func.block(self.cur).term == Term::Open {
+            if self.sig.ret != Ty::Void && !self.sig.kernel {
+                self.error(f.span, format!("`{}` can reach its end without returning a value", f.name));
+            }
+            self.terminate(if self.sig.kernel { Term::Exit } else { Term::Ret });
+        }
+        let tail = core::mem::take(&mut self.tail);
+        self.func.order.extend(tail);
+        for (name, (b, used)) in &self.labels {
+            if let Some(span) = used {
+                if self.func.block(*b).term == Term::Open && !self.func.order.contains(b) {
+                    self.diags.push(Diagnostic::error(*span, format!("`goto {name}`: no label `{name}` in `{}`", f.name)));
+                }
+            }
+        }
+        (self.func, self.regs, self.diags)
+    }
+
+    /// Reads each special register the body uses once, at the entry, so every use dominates.
+    fn load_specials(&mut self, body: &[Stmt]) {
+        let mut used = [false; 3];
+        for s in body {
+            visit_specials(s, &mut used);
+        }
+        let names = ["SR_TID.X", "SR_NTID.X", "SR_LANEID"];
+        for k in 0..3 {
+            if used[k] {
+                if let Some(r) = self.regs.var(self.sig.span, &mut self.diags) {
+                    self.emit(format!("S2R R{r}, {}", names[k]));
+                    self.specials[k] = Some(r);
+                }
+            }
+        }
+    }
+
+    // ----- statements -----
+
+    fn stmt(&mut self, s: &Stmt) {
+        self.line = s.span.line;
+        let mark = self.regs.mark();
+        let outer_mark = self.stmt_mark;
+        self.stmt_mark = mark;
+        match &s.kind {
+            StmtKind::Empty => {}
+            StmtKind::Decl(vars) => {
+                for (ty, name, span, init) in vars {
+                    self.line = span.line;
+                    // The variable's register sits below the initialiser's temporaries.
+                    let Some(reg) = self.regs.var(*span, &mut self.diags) else { continue };
+                    let temps = self.regs.mark();
+                    match init.as_ref().map(|e| self.expr_as(e, *ty)) {
+                        // A computed value is written straight into the variable.
+                        Some(Some(v)) if matches!(v.op, expr::Operand::Reg(t) if u32::from(t) >= temps && self.retarget_last(t, reg)) => {}
+                        Some(Some(v)) => self.emit(format!("MOV R{reg}, {}", v.text())),
+                        Some(None) => {}
+                        // C leaves it undefined; zero keeps runs reproducible.
+                        None => self.emit(format!("MOV R{reg}, RZ")),
+                    }
+                    self.regs.release(temps);
+                    self.bind(name, *ty, reg, *span);
+                }
+                self.stmt_mark = outer_mark;
+                return;
+            }
+            StmtKind::Expr(e) => {
+                self.expr_effect(e);
+            }
+            StmtKind::Block(items) => self.with_scope(|l| items.iter().for_each(|s| l.stmt(s))),
+            StmtKind::If { cond, then, els } => self.if_stmt(cond, then, els.as_deref()),
+            StmtKind::While { cond, body } => self.loop_stmt(Some(cond), None, body, true),
+            StmtKind::DoWhile { body, cond } => self.loop_stmt(Some(cond), None, body, false),
+            StmtKind::For { init, cond, step, body } => {
+                self.with_scope(|l| {
+                    if let Some(i) = init {
+                        l.stmt(i);
+                    }
+                    l.line = s.span.line;
+                    l.loop_stmt(cond.as_ref(), step.as_ref(), body, true);
+                });
+            }
+            StmtKind::Switch { value, body } => self.switch_stmt(value, body, s.span),
+            StmtKind::Break => match self.loops.iter().rev().find_map(|l| l.brk) {
+                Some(d) => self.jump(d),
+                None => self.error(s.span, "`break` outside a loop or `switch`"),
+            },
+            StmtKind::Continue => match self.loops.iter().rev().find_map(|l| l.cont) {
+                Some(d) => self.jump(d),
+                None => self.error(s.span, "`continue` outside a loop"),
+            },
+            StmtKind::Return(value) => self.return_stmt(value.as_ref(), s.span),
+            StmtKind::Goto(name) => {
+                let b = self.label_block(name, Some(s.span));
+                self.jump(Dest::Block(b));
+            }
+            StmtKind::Label(name, inner) => {
+                let b = self.label_block(name, None);
+                if self.func.order.contains(&b) {
+                    self.error(s.span, format!("label `{name}` is defined twice"));
+                } else {
+                    self.start(b);
+                }
+                self.stmt(inner);
+            }
+        }
+        self.regs.release(mark);
+        self.stmt_mark = outer_mark;
+    }
+
+    fn label_block(&mut self, name: &str, used: Option<Span>) -> BlockId {
+        if let Some((b, u)) = self.labels.get_mut(name) {
+            if u.is_none() {
+                *u = used;
+            }
+            return *b;
+        }
+        let label = format!(".L_{}_{}", self.sig.name, name);
+        let b = self.func.new_block(label);
+        self.labels.insert(name.to_string(), (b, used));
+        b
+    }
+
+    fn if_stmt(&mut self, cond: &Expr, then: &Stmt, els: Option<&Stmt>) {
+        let then_b = self.block("then");
+        let join = self.block("endif");
+        let else_b = if els.is_some() { self.block("else") } else { join };
+        self.cond(cond, Dest::Block(then_b), Dest::Block(else_b));
+        self.start(then_b);
+        self.with_scope(|l| l.stmt(then));
+        if let Some(e) = els {
+            self.line = e.span.line;
+            self.jump(Dest::Block(join));
+            self.start(else_b);
+            self.with_scope(|l| l.stmt(e));
+        }
+        self.start(join);
+    }
+
+    /// Loops are laid out rotated, as compilers do: a guard test before the loop, the body, the
+    /// step, and the test again at the bottom branching back. Lanes that leave at the bottom
+    /// are the not-taken side of a divergent branch: each leaving group waits in a DIV token.
+    fn loop_stmt(&mut self, cond: Option<&Expr>, step: Option<&Expr>, body: &Stmt, guard: bool) {
+        let line = self.line;
+        let body_b = self.block("loop");
+        let latch = self.block("next");
+        let exit = self.block("endloop");
+        let kepler = self.target == Target::Kepler;
+        let (has_break, has_continue) = (breaks_loop(body), continues_loop(body));
+        let brk = if kepler && has_break {
+            self.emit_target("PBK", exit);
+            Dest::Brk
+        } else {
+            Dest::Block(exit)
+        };
+        if guard {
+            if let Some(c) = cond {
+                self.cond(c, Dest::Block(body_b), brk);
+            }
+        }
+        self.start(body_b);
+        let cont = if kepler && has_continue {
+            self.emit_target("PCNT", latch);
+            Dest::Cont
+        } else {
+            Dest::Block(latch)
+        };
+        self.loops.push(LoopCtx { brk: Some(brk), cont: Some(cont) });
+        self.with_scope(|l| l.stmt(body));
+        self.loops.pop();
+        self.line = line;
+        if cont == Dest::Cont {
+            // The lanes still running pop the CONT token, which brings the parked ones back too.
+            self.open_if_closed();
+            if self.func.block(self.cur).term == Term::Open {
+                self.terminate(Term::Sync(latch));
+            }
+        }
+        self.start(latch);
+        if let Some(s) = step {
+            let mark = self.regs.mark();
+            self.expr_effect(s);
+            self.regs.release(mark);
+        }
+        match cond {
+            Some(c) => self.cond(c, Dest::Block(body_b), brk),
+            None => self.jump(Dest::Block(body_b)),
+        }
+        self.start(exit);
+    }
+
+    /// A chain of compare-and-branch, one per case, then the default; bodies fall through in order.
+    fn switch_stmt(&mut self, value: &Expr, items: &[SwitchItem], span: Span) {
+        let Some(v) = self.expr_as(value, Ty::INT) else { return };
+        let exit = self.block("endswitch");
+        let mut cases = Vec::new();
+        let mut default = None;
+        for it in items {
+            if let SwitchItem::Case(k, sp) = it {
+                self.line = sp.line;
+                let b = self.block(if k.is_some() { "case" } else { "default" });
+                match k {
+                    Some(k) if cases.iter().any(|(c, _)| c == k) => self.error(*sp, format!("`case {k}` appears twice")),
+                    Some(k) => cases.push((*k, b)),
+                    None if default.is_some() => self.error(*sp, "`default` appears twice"),
+                    None => default = Some(b),
+                }
+            }
+        }
+        self.line = span.line;
+        for (k, b) in &cases {
+            let p = self.regs.pred(span, &mut self.diags);
+            self.emit_setp(format!("ISETP.EQ.AND P{p}, PT, {}, {}, PT", v.text(), imm_int(*k as u32)));
+            let next = self.block("test");
+            self.terminate(Term::Branch { pred: p, neg: false, taken: *b, fall: next });
+            self.regs.free_pred(p);
+            self.start(next);
+        }
+        self.jump(Dest::Block(default.unwrap_or(exit)));
+        let cont = self.loops.last().and_then(|l| l.cont);
+        self.loops.push(LoopCtx { brk: Some(Dest::Block(exit)), cont });
+        self.with_scope(|l| {
+            for it in items {
+                match it {
+                    SwitchItem::Case(k, _) => {
+                        let b = match k {
+                            Some(k) => l.case_block(&cases, *k),
+                            None => default,
+                        };
+                        if let Some(b) = b {
+                            l.start(b);
+                        }
+                    }
+                    SwitchItem::Stmt(s) => l.stmt(s),
+                }
+            }
+        });
+        self.loops.pop();
+        self.line = span.line;
+        self.start(exit);
+    }
+
+    fn case_block(&self, cases: &[(i64, BlockId)], k: i64) -> Option<BlockId> {
+        cases.iter().find(|c| c.0 == k).map(|c| c.1)
+    }
+
+    fn return_stmt(&mut self, value: Option<&Expr>, span: Span) {
+        match (value, self.sig.ret) {
+            (Some(e), Ty::Void) => self.error(e.span, format!("`{}` returns `void`: `return` takes no value here", self.sig.name)),
+            (None, ty) if ty != Ty::Void => self.error(span, format!("`{}` must return a `{}` value", self.sig.name, ty.name())),
+            (Some(e), ty) => {
+                if let (Some(v), Some(r)) = (self.expr_as(e, ty), self.sig.ret_reg) {
+                    self.emit(format!("MOV R{r}, {}", v.text()));
+                }
+            }
+            (None, _) => {}
+        }
+        self.terminate(if self.sig.kernel { Term::Exit } else { Term::Ret });
+    }
+}
+
+/// An integer immediate as SASS prints it.
+pub fn imm_int(v: u32) -> String {
+    let s = v as i32;
+    if (-0xffff..0).contains(&s) {
+        format!("-0x{:x}", -s)
+    } else {
+        format!("0x{v:x}")
+    }
+}
+
+fn visit_specials(s: &Stmt, used: &mut [bool; 3]) {
+    let mut on_expr = |e: &Expr| visit_expr_specials(e, used);
+    walk_stmt_exprs(s, &mut on_expr);
+}
+
+fn visit_expr_specials(e: &Expr, used: &mut [bool; 3]) {
+    walk_expr(e, &mut |x| {
+        if let ExprKind::Special(sp) = x.kind {
+            used[match sp {
+                Special::ThreadIdx => 0,
+                Special::BlockDim => 1,
+                Special::LaneId => 2,
+            }] = true;
+        }
+    });
+}
+
+/// Calls `f` on every expression directly inside `s` and its sub-statements.
+pub fn walk_stmt_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
+    match &s.kind {
+        StmtKind::Decl(vars) => vars.iter().filter_map(|v| v.3.as_ref()).for_each(|e| f(e)),
+        StmtKind::Expr(e) => f(e),
+        StmtKind::Block(items) => items.iter().for_each(|s| walk_stmt_exprs(s, f)),
+        StmtKind::If { cond, then, els } => {
+            f(cond);
+            walk_stmt_exprs(then, f);
+            if let Some(e) = els {
+                walk_stmt_exprs(e, f);
+            }
+        }
+        StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
+            f(cond);
+            walk_stmt_exprs(body, f);
+        }
+        StmtKind::For { init, cond, step, body } => {
+            if let Some(i) = init {
+                walk_stmt_exprs(i, f);
+            }
+            cond.iter().chain(step.iter()).for_each(|e| f(e));
+            walk_stmt_exprs(body, f);
+        }
+        StmtKind::Switch { value, body } => {
+            f(value);
+            for it in body {
+                if let SwitchItem::Stmt(s) = it {
+                    walk_stmt_exprs(s, f);
+                }
+            }
+        }
+        StmtKind::Return(Some(e)) => f(e),
+        StmtKind::Label(_, inner) => walk_stmt_exprs(inner, f),
+        _ => {}
+    }
+}
+
+/// Calls `f` on `e` and every sub-expression.
+pub fn walk_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(e);
+    match &e.kind {
+        ExprKind::Unary(_, a) | ExprKind::Deref(a) | ExprKind::AddrOf(a) | ExprKind::Cast(_, a) => walk_expr(a, f),
+        ExprKind::IncDec { target, .. } => walk_expr(target, f),
+        ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => {
+            walk_expr(a, f);
+            walk_expr(b, f);
+        }
+        ExprKind::Logical { lhs, rhs, .. } | ExprKind::Assign { lhs, rhs, .. } => {
+            walk_expr(lhs, f);
+            walk_expr(rhs, f);
+        }
+        ExprKind::Ternary(a, b, c) => {
+            walk_expr(a, f);
+            walk_expr(b, f);
+            walk_expr(c, f);
+        }
+        ExprKind::Call { args, .. } => args.iter().for_each(|a| walk_expr(a, f)),
+        _ => {}
+    }
+}
+
+/// True when `body` holds a `break` that leaves this loop (not one inside a nested loop or switch).
+fn breaks_loop(body: &Stmt) -> bool {
+    any_stmt(body, &|s| matches!(s.kind, StmtKind::Break), true)
+}
+
+/// True when `body` holds a `continue` for this loop (a `switch` does not capture `continue`).
+fn continues_loop(body: &Stmt) -> bool {
+    any_stmt(body, &|s| matches!(s.kind, StmtKind::Continue), false)
+}
+
+fn any_stmt(s: &Stmt, pred: &dyn Fn(&Stmt) -> bool, switch_captures: bool) -> bool {
+    if pred(s) {
+        return true;
+    }
+    match &s.kind {
+        StmtKind::Block(items) => items.iter().any(|x| any_stmt(x, pred, switch_captures)),
+        StmtKind::If { then, els, .. } => {
+            any_stmt(then, pred, switch_captures) || els.as_ref().is_some_and(|e| any_stmt(e, pred, switch_captures))
+        }
+        StmtKind::Label(_, inner) => any_stmt(inner, pred, switch_captures),
+        StmtKind::Switch { body, .. } if !switch_captures => {
+            body.iter().any(|it| matches!(it, SwitchItem::Stmt(x) if any_stmt(x, pred, switch_captures)))
+        }
+        // Nested loops capture both; a switch captures `break`.
+        _ => false,
+    }
+}

@@ -1,0 +1,244 @@
+//! The CUDA-C compiler: a kernel in a C subset to the ISA, for one of three targets.
+//!
+//! `lex` and `parse` build the syntax tree (`ast`); `lower` turns each function into blocks of
+//! instructions with plain branches (`ir`); `ifconv` optionally predicates short sides;
+//! `reconverge` places SSY/SYNC (`kepler`) or BSSY/BSYNC (`volta`) at immediate
+//! post-dominators, or nothing (`plain`); `emit` writes a readable listing that the assembler
+//! then reads like any other. Like the assembler, `compile` never fails: it returns what it
+//! could build and every diagnostic, located in the source.
+
+pub mod ast;
+mod emit;
+mod ifconv;
+pub mod ir;
+mod lex;
+mod lower;
+mod parse;
+mod reconverge;
+
+use alloc::collections::{BTreeMap, BTreeSet};
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::asm::assemble;
+use crate::diag::{has_errors, Diagnostic, Span};
+use crate::program::Program;
+use ast::{ExprKind, Function, Ty};
+use lower::{FnSig, Lower, RegAlloc};
+
+/// What code the compiler generates: which reconvergence instructions it places.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+pub enum Target {
+    /// Fermi to Pascal: SSY/SYNC at immediate post-dominators, PBK/BRK, PCNT/CONT, CAL/RET.
+    Kepler,
+    /// Volta and later: BSSY Bn/BSYNC Bn at immediate post-dominators, WARPSYNC.
+    Volta,
+    /// Branches only, for models that find reconvergence points themselves.
+    Plain,
+}
+
+impl Target {
+    pub const ALL: &'static [Target] = &[Target::Kepler, Target::Volta, Target::Plain];
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Kepler => "kepler",
+            Target::Volta => "volta",
+            Target::Plain => "plain",
+        }
+    }
+    pub fn from_name(name: &str) -> Option<Target> {
+        Target::ALL.iter().copied().find(|t| t.name() == name)
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct CompileOptions {
+    pub target: Target,
+    /// Predicate short branch sides instead of branching around them.
+    pub if_convert: bool,
+}
+
+impl Default for CompileOptions {
+    fn default() -> Self {
+        CompileOptions { target: Target::Kepler, if_convert: false }
+    }
+}
+
+/// A kernel parameter and the register the compiled code expects it in.
+#[derive(Clone, PartialEq, Debug)]
+pub struct KernelParam {
+    pub name: String,
+    pub ty: Ty,
+    pub reg: u8,
+    pub span: Span,
+}
+
+#[derive(Clone, PartialEq, Debug)]
+pub struct Compiled {
+    pub options: CompileOptions,
+    pub kernel: String,
+    pub params: Vec<KernelParam>,
+    /// The generated assembly listing.
+    pub listing: String,
+    /// The assembled program; its `lines` are lines of the C source.
+    pub program: Program,
+    /// For each instruction, its line in `listing`.
+    pub listing_lines: Vec<u32>,
+}
+
+/// True when a kernel file holds CUDA C rather than assembly: it defines a `__global__` function.
+pub fn is_cuda_source(text: &str) -> bool {
+    text.lines().any(|l| {
+        let code = l.split("//").next().unwrap_or("");
+        code.contains("__global__")
+    })
+}
+
+pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagnostic>) {
+    let (toks, mut diags) = lex::lex(src);
+    let mut parser = parse::Parser::new(&toks);
+    let funcs = parser.program();
+    diags.append(&mut parser.diags);
+    let kernels: Vec<&Function> = funcs.iter().filter(|f| f.kernel).collect();
+    let kernel = match kernels.as_slice() {
+        [k] => *k,
+        [] => {
+            if !has_errors(&diags) {
+                diags.push(Diagnostic::error(Span::new(1, 1, 1), "no `__global__` kernel in this file"));
+            }
+            return finish(None, diags);
+        }
+        [_, second, ..] => {
+            diags.push(Diagnostic::error(second.span, "one `__global__` kernel per file: this is the second"));
+            return finish(None, diags);
+        }
+    };
+    let mut seen = BTreeSet::new();
+    for f in &funcs {
+        if !seen.insert(f.name.as_str()) {
+            diags.push(Diagnostic::error(f.span, format!("function `{}` is defined twice", f.name)));
+        }
+    }
+    check_recursion(&funcs, &mut diags);
+    if has_errors(&diags) {
+        return finish(None, diags);
+    }
+    // The kernel first (it starts at pc 0), then device functions in source order.
+    let ordered: Vec<&Function> = core::iter::once(kernel).chain(funcs.iter().filter(|f| !f.kernel)).collect();
+    let (sigs, first_local) = signatures(&ordered, &mut diags);
+    let source: Vec<&str> = src.lines().collect();
+    let mut listing = emit::Listing::default();
+    listing.comment(&format!(
+        "{} code for `{}`, compiled by warpscope{}",
+        opts.target.name(),
+        kernel.name,
+        if opts.if_convert { " with if-conversion" } else { "" }
+    ));
+    let mut base = first_local;
+    for f in &ordered {
+        let sig = &sigs[&f.name];
+        let (mut func, regs, mut d) = Lower::new(opts.target, &sigs, sig, RegAlloc::starting_at(base)).function(f);
+        base = regs.high;
+        diags.append(&mut d);
+        if opts.if_convert {
+            ifconv::if_convert(&mut func);
+        }
+        if let Err(msg) = reconverge::place(&mut func, opts.target) {
+            diags.push(Diagnostic::error(f.span, msg));
+        }
+        emit::emit_func(&func, opts.target, &source, &mut listing);
+    }
+    if has_errors(&diags) {
+        return finish(None, diags);
+    }
+    let (mut program, asm_diags) = assemble(&listing.text);
+    for d in asm_diags {
+        let text = listing.text.lines().nth(d.span.line as usize - 1).unwrap_or("").trim();
+        diags.push(Diagnostic::error(kernel.span, format!("internal compiler error: generated `{text}` does not assemble: {}", d.message)));
+    }
+    if program.len() != listing.lines.len() {
+        diags.push(Diagnostic::error(kernel.span, "internal compiler error: the listing and its line map disagree"));
+        return finish(None, diags);
+    }
+    let listing_lines = core::mem::replace(&mut program.lines, listing.lines);
+    let params = kernel
+        .params
+        .iter()
+        .zip(&sigs[&kernel.name].params)
+        .map(|(p, (ty, reg))| KernelParam { name: p.name.clone(), ty: *ty, reg: *reg, span: p.span })
+        .collect();
+    let out = Compiled { options: opts, kernel: kernel.name.clone(), params, listing: listing.text, program, listing_lines };
+    finish(Some(out), diags)
+}
+
+fn finish(out: Option<Compiled>, mut diags: Vec<Diagnostic>) -> (Option<Compiled>, Vec<Diagnostic>) {
+    diags.sort_by_key(|d| (d.span.line, d.span.col));
+    diags.dedup();
+    (out, diags)
+}
+
+/// Every function's parameter and result registers, numbered from R0: the kernel's parameters
+/// first, so the header binds them to the lowest registers. Returns where locals may start.
+fn signatures(funcs: &[&Function], diags: &mut Vec<Diagnostic>) -> (BTreeMap<String, FnSig>, u32) {
+    let mut sigs = BTreeMap::new();
+    let mut next = 0u32;
+    for f in funcs {
+        let mut params = Vec::new();
+        for p in &f.params {
+            if next > 254 {
+                diags.push(Diagnostic::error(p.span, "out of registers for parameters"));
+                break;
+            }
+            params.push((p.ty, next as u8));
+            next += 1;
+        }
+        let ret_reg = if f.ret != Ty::Void && next <= 254 {
+            next += 1;
+            Some(next as u8 - 1)
+        } else {
+            None
+        };
+        let label = if f.kernel { format!(".L_{}", f.name) } else { format!(".L_fn_{}", f.name) };
+        sigs.insert(f.name.clone(), FnSig { name: f.name.clone(), kernel: f.kernel, label, ret: f.ret, params, ret_reg, span: f.span });
+    }
+    (sigs, next)
+}
+
+/// Device functions share no stack, so a call cycle cannot run: reject it, naming the call.
+fn check_recursion(funcs: &[Function], diags: &mut Vec<Diagnostic>) {
+    let mut calls: BTreeMap<&str, Vec<(String, Span)>> = BTreeMap::new();
+    for f in funcs {
+        let list = calls.entry(f.name.as_str()).or_default();
+        for s in &f.body {
+            lower::walk_stmt_exprs(s, &mut |e| {
+                lower::walk_expr(e, &mut |x| {
+                    if let ExprKind::Call { name, .. } = &x.kind {
+                        list.push((name.clone(), x.span));
+                    }
+                })
+            });
+        }
+    }
+    for f in funcs {
+        // Depth-first search from f's callees back to f.
+        let mut stack: Vec<(&str, Span)> = calls[f.name.as_str()].iter().map(|(n, s)| (n.as_str(), *s)).collect();
+        let mut seen = BTreeSet::new();
+        while let Some((name, span)) = stack.pop() {
+            if name == f.name {
+                diags.push(Diagnostic::error(span, format!("`{}` calls itself (directly or through other functions): recursion needs a call stack, which this machine does not model", f.name)));
+                break;
+            }
+            if seen.insert(name) {
+                if let Some(next) = calls.get(name) {
+                    stack.extend(next.iter().map(|(n, _)| (n.as_str(), span)));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

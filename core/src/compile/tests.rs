@@ -1,0 +1,31 @@
+use super::*;
+use alloc::string::ToString;
+
+fn listing(src: &str, target: Target) -> String {
+    let (out, diags) = compile(src, CompileOptions { target, if_convert: false });
+    assert!(diags.iter().all(|d| !d.is_error()), "{diags:?}");
+    out.expect("compiled").listing
+}
+
+#[test]
+fn if_else_gets_ssy_and_sync() {
+    let src = "__global__ void k(int* a) {\n  int t = threadIdx.x;\n  if (t < 5) a[t] = 1; else a[t] = 2;\n  a[t] = a[t] + 1;\n}\n";
+    let l = listing(src, Target::Kepler);
+    std::println!("{l}");
+    assert!(l.contains("SSY"));
+    assert!(l.contains("SYNC"));
+    let v = listing(src, Target::Volta);
+    std::println!("{v}");
+    assert!(v.contains("BSSY B0"));
+    assert!(v.contains("BSYNC B0"));
+    let p = listing(src, Target::Plain);
+    assert!(!p.contains("SSY") && !p.contains("SYNC"));
+}
+
+#[test]
+fn errors_are_located() {
+    let (out, diags) = compile("__global__ void k(double* a) {}\n", CompileOptions::default());
+    assert!(out.is_none());
+    assert_eq!(diags[0].span.line, 1);
+    assert!(diags[0].message.contains("double"), "{}", diags[0].message.to_string());
+}
