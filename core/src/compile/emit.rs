@@ -58,6 +58,21 @@ fn reachable(func: &Func) -> BTreeSet<BlockId> {
     seen
 }
 
+/// The one instruction of a block that holds nothing but a way out (`BRK`, `EXIT`...): a jump
+/// there is written as that instruction.
+fn lone_exit(func: &Func, b: BlockId) -> Option<&'static str> {
+    let blk = func.block(b);
+    if !blk.instrs.is_empty() {
+        return None;
+    }
+    match blk.term {
+        Term::Exit => Some("EXIT"),
+        Term::Brk => Some("BRK"),
+        Term::Cont => Some("CONT"),
+        _ => None,
+    }
+}
+
 /// Writes `func` into `out`. The function's entry label is always written (calls name it).
 pub fn emit_func(func: &Func, target: Target, source: &[&str], out: &mut Listing) {
     let live = reachable(func);
@@ -70,25 +85,45 @@ pub fn emit_func(func: &Func, target: Target, source: &[&str], out: &mut Listing
             named.extend(i.target);
         }
         match func.block(b).term {
-            Term::Jump(t) if Some(t) != next => {
+            Term::Jump(t) if Some(t) != next && lone_exit(func, t).is_none() => {
                 named.insert(t);
             }
             Term::Branch { taken, fall, .. } => {
                 if Some(fall) == next {
                     named.insert(taken);
-                } else {
+                } else if Some(taken) == next {
                     named.insert(fall);
-                    if Some(taken) != next {
-                        named.insert(taken);
+                } else {
+                    named.insert(taken);
+                    if lone_exit(func, fall).is_none() {
+                        named.insert(fall);
                     }
                 }
             }
             _ => {}
         }
     }
+    // Blocks control enters by falling through from the block before.
+    let mut fallen_into = BTreeSet::new();
+    for (k, &b) in order.iter().enumerate() {
+        let Some(&next) = order.get(k + 1) else { continue };
+        let falls = match func.block(b).term {
+            Term::Jump(t) => t == next,
+            Term::Branch { taken, fall, .. } => fall == next || taken == next,
+            Term::Open => true,
+            _ => false,
+        };
+        if falls {
+            fallen_into.insert(next);
+        }
+    }
     out.last_line = 0;
     for (k, &b) in order.iter().enumerate() {
         let blk = func.block(b);
+        // A lone `BRK`/`EXIT` every jump to which was written in place needs no copy of its own.
+        if k > 0 && !named.contains(&b) && !fallen_into.contains(&b) && lone_exit(func, b).is_some() {
+            continue;
+        }
         if k == 0 || named.contains(&b) {
             out.label(&blk.label);
         }
@@ -109,7 +144,10 @@ pub fn emit_func(func: &Func, target: Target, source: &[&str], out: &mut Listing
         match blk.term {
             Term::Open => {}
             Term::Jump(t) if Some(t) == next => {}
-            Term::Jump(t) => out.instr(&format!("BRA `({})", label(t)), line, source),
+            Term::Jump(t) => match lone_exit(func, t) {
+                Some(op) => out.instr(op, line, source),
+                None => out.instr(&format!("BRA `({})", label(t)), line, source),
+            },
             Term::Branch { pred, neg, taken, fall } => {
                 let (not, yes) = if neg { ("", "!") } else { ("!", "") };
                 if Some(fall) == next {
@@ -118,7 +156,10 @@ pub fn emit_func(func: &Func, target: Target, source: &[&str], out: &mut Listing
                     out.instr(&format!("@{not}P{pred} BRA `({})", label(fall)), line, source);
                 } else {
                     out.instr(&format!("@{yes}P{pred} BRA `({})", label(taken)), line, source);
-                    out.instr(&format!("BRA `({})", label(fall)), line, source);
+                    match lone_exit(func, fall) {
+                        Some(op) => out.instr(op, line, source),
+                        None => out.instr(&format!("BRA `({})", label(fall)), line, source),
+                    }
                 }
             }
             Term::Exit => out.instr("EXIT", line, source),

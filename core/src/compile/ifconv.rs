@@ -10,7 +10,7 @@ use super::ir::{Func, Ins, Term};
 use crate::cfg::BlockId;
 
 /// The most instructions one side may have to be predicated instead of branched around.
-pub const MAX_SIDE: usize = 4;
+pub const MAX_SIDE: usize = 10;
 
 pub fn if_convert(func: &mut Func) {
     // Inner conversions can make an outer side short enough; repeat until nothing changes.

@@ -485,18 +485,28 @@ impl Lower<'_> {
                     return None;
                 };
                 let base = self.in_reg(pv, p.span)?;
+                // `a[x + 6]`: the constant goes into the address offset, as SASS writes it.
+                let (i, extra) = match &i.kind {
+                    ExprKind::Binary(BinOp::Add, x, k) => match k.kind {
+                        ExprKind::Int { value, .. } if (value as i32).checked_mul(4).is_some() => (&**x, value as i32 * 4),
+                        _ => (&**i, 0),
+                    },
+                    _ => (&**i, 0),
+                };
                 let iv = self.expr(i)?;
                 if !is_integer(iv.ty) {
                     self.error(i.span, format!("an index must be an integer, not `{}`", iv.ty.name()));
                     return None;
                 }
                 match iv.op {
-                    Operand::Imm(k) if (k as i32).checked_mul(4).is_some() => Some(Place::Mem { base, offset: (k as i32) * 4, elem }),
+                    Operand::Imm(k) if (k as i32).checked_mul(4).and_then(|o| o.checked_add(extra)).is_some() => {
+                        Some(Place::Mem { base, offset: (k as i32) * 4 + extra, elem })
+                    }
                     _ => {
                         let ir = self.in_reg(iv, i.span)?;
                         let t = self.temp(e.span)?;
                         self.emit(format!("ISCADD R{t}, R{ir}, R{base}, 0x2"));
-                        Some(Place::Mem { base: t, offset: 0, elem })
+                        Some(Place::Mem { base: t, offset: extra, elem })
                     }
                 }
             }

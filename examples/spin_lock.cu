@@ -1,0 +1,18 @@
+//@ title Spin lock with atomicCAS in C (SIMT deadlock)
+//@ about Every lane tries to take the lock. Lane 0's atomicCAS wins; the other 31 lanes loop. On a
+//@ about token stack the warp runs the looping lanes first and keeps lane 0 waiting in a DIV token
+//@ about until they leave the loop, which they never do: lane 0 never releases the lock. The run
+//@ about stops at the step limit. Per-thread scheduling (Volta's convergence barriers) lets lane 0
+//@ about go on and release it.
+//@ warp 32
+//@ buffer lock: i32[1]
+//@ buffer counter: i32[1]
+//@ model kepler
+__global__ void spin_lock(int* lock, int* counter) {
+    while (atomicCAS(lock, 0, 1) != 0) {
+    }
+    __threadfence();
+    counter[0] = counter[0] + 1;
+    __threadfence();
+    atomicExch(lock, 0);
+}
