@@ -11,7 +11,7 @@ use js_sys::{Uint16Array, Uint32Array, Uint8Array};
 use serde::Deserialize;
 use warpscope_core::analysis::{cfg_facts, CfgFacts};
 use warpscope_core::isa::Pc;
-use warpscope_core::kernel::{param_defaults, parse_kernel, Kernel, NoteTarget};
+use warpscope_core::kernel::{param_defaults, parse_kernel_with, Kernel, NoteTarget, SourceOptions};
 use warpscope_core::model::{ModelKind, Reconvergence};
 use warpscope_core::sim::{event, CostModel, Metrics, RunLimits, Sim, StopReason};
 use warpscope_core::{launch, Diagnostic, LaunchOptions, Span};
@@ -67,6 +67,8 @@ struct LoadOptionsJs {
     model: Option<String>,
     preset: Option<String>,
     step_limit: Option<f64>,
+    /// For C kernels: if-convert short branches (`None`: the kernel's `//@ ifconvert`).
+    if_convert: Option<bool>,
 }
 
 /// A loaded kernel and its recorded run.
@@ -108,7 +110,10 @@ impl Session {
     pub fn load(&mut self, text: &str, options: JsValue) -> Result<JsValue, JsError> {
         let opts: LoadOptionsJs =
             if options.is_undefined() || options.is_null() { LoadOptionsJs::default() } else { serde_wasm_bindgen::from_value(options)? };
-        let (kernel, mut diags) = parse_kernel(text);
+        // C compiles for the chosen model's target; an unknown name is reported below.
+        let chosen = opts.model.as_deref().and_then(ModelKind::from_name);
+        let source_opts = SourceOptions { target: chosen.map(|m| m.compile_target()), if_convert: opts.if_convert };
+        let (kernel, mut diags) = parse_kernel_with(text, &source_opts);
         let model = match opts.model.as_deref() {
             Some(name) => ModelKind::from_name(name).or_else(|| {
                 diags.push(option_error(format!("unknown model `{name}` chosen (known: {})", ModelKind::known_names())));
@@ -248,6 +253,15 @@ impl Session {
         let Some(l) = self.loaded.as_ref() else { return Ok(JsValue::NULL) };
         let caption = l.kernel.caption(l.sim.steps(), l.sim.state().model.pc());
         to_js(&StateView::new(&l.sim, &l.facts, lane, caption))
+    }
+
+    /// The generated code of a C kernel and its mappings; null for an assembly kernel.
+    pub fn compiled(&self) -> Result<JsValue, JsError> {
+        let Some(l) = self.loaded.as_ref() else { return Ok(JsValue::NULL) };
+        match &l.kernel.compiled {
+            Some(c) => to_js(&CompiledView::new(&l.kernel.program, c)),
+            None => Ok(JsValue::NULL),
+        }
     }
 
     pub fn cfg(&self) -> Result<JsValue, JsError> {

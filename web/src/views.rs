@@ -5,6 +5,7 @@ use serde::Serialize;
 use warpscope_core::analysis::{CfgFacts, PostDom};
 use warpscope_core::cfg::EdgeKind;
 use warpscope_core::isa::{Pc, Pred, Reg};
+use warpscope_core::kernel::CompiledSource;
 use warpscope_core::model::{Reconvergence, StackEntry};
 use warpscope_core::sim::{LaneState, Metrics, Sim, StopReason};
 use warpscope_core::{Diagnostic, Program, Severity};
@@ -249,6 +250,24 @@ pub struct BlockView {
     pub is_branch: bool,
     pub priority: Option<u32>,
     pub reachable: bool,
+    /// The first and last source line of the block's instructions (C lines for a C kernel).
+    pub source_lines: Option<LineRange>,
+}
+
+#[derive(Serialize)]
+pub struct LineRange {
+    pub first: u32,
+    pub last: u32,
+}
+
+impl LineRange {
+    fn of(prog: &Program, pcs: core::ops::Range<u32>) -> Option<LineRange> {
+        let lines = pcs.filter_map(|pc| prog.line(Pc(pc)));
+        lines.fold(None, |r, l| match r {
+            None => Some(LineRange { first: l, last: l }),
+            Some(r) => Some(LineRange { first: r.first.min(l), last: r.last.max(l) }),
+        })
+    }
 }
 
 #[derive(Serialize)]
@@ -292,6 +311,7 @@ impl CfgView {
                 is_branch: b.divergent_branch,
                 priority: b.priority,
                 reachable: b.priority.is_some(),
+                source_lines: LineRange::of(prog, b.start.0..b.end.0),
             })
             .collect();
         let edges = facts
@@ -361,4 +381,26 @@ pub struct NoteView {
     pub instr: Option<u32>,
     pub line: u32,
     pub text: String,
+}
+
+/// A C kernel's generated code: per instruction (pc), its line in `listing` and in the source.
+#[derive(Serialize)]
+pub struct CompiledView {
+    pub target: &'static str,
+    pub if_convert: bool,
+    pub listing: String,
+    pub listing_lines: Vec<u32>,
+    pub source_lines: Vec<u32>,
+}
+
+impl CompiledView {
+    pub fn new(prog: &Program, c: &CompiledSource) -> CompiledView {
+        CompiledView {
+            target: c.target.name(),
+            if_convert: c.if_convert,
+            listing: c.listing.clone(),
+            listing_lines: c.listing_lines.clone(),
+            source_lines: prog.lines.clone(),
+        }
+    }
 }

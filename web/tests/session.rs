@@ -136,3 +136,61 @@ fn the_lane_window_cap_comes_from_the_core() {
     let all = s.lane_states(0.0, s.total_steps());
     assert_eq!(all.length() as f64, s.total_steps().min(cap) * 32.0);
 }
+
+const DOUBLE_LOOP_C: &str = include_str!("../../examples/double_loop.cu");
+const IF_ELSE_C: &str =
+    "//@ buffer a: i32[32]\n__global__ void k(int* a) {\n    int t = threadIdx.x;\n    if (t < 5) a[t] = 1; else a[t] = 2;\n}\n";
+
+fn opts_json(v: serde_json::Value) -> JsValue {
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).unwrap()
+}
+
+#[wasm_bindgen_test]
+fn a_c_kernel_loads_with_its_listing_and_line_maps() {
+    let mut s = Session::new();
+    let r = json(s.load(DOUBLE_LOOP_C, JsValue::UNDEFINED).unwrap());
+    assert_eq!(r["ok"], true, "{r}");
+    let c = json(s.compiled().unwrap());
+    assert_eq!(c["target"], "kepler");
+    assert_eq!(c["if_convert"], false);
+    let listing: Vec<&str> = c["listing"].as_str().unwrap().lines().collect();
+    let cfg = json(s.cfg().unwrap());
+    let instrs = cfg["instrs"].as_array().unwrap();
+    let (ll, sl) = (c["listing_lines"].as_array().unwrap(), c["source_lines"].as_array().unwrap());
+    assert_eq!((ll.len(), sl.len()), (instrs.len(), instrs.len()));
+    let source: Vec<&str> = DOUBLE_LOOP_C.lines().collect();
+    for (pc, i) in instrs.iter().enumerate() {
+        // Each pc's listing line holds its instruction; its source line is the one the CFG shows.
+        let text = listing[ll[pc].as_u64().unwrap() as usize - 1].trim();
+        assert_eq!(text.trim_end_matches(';'), i["text"].as_str().unwrap(), "pc {pc}");
+        assert_eq!(sl[pc], i["line"]);
+    }
+    let fadd = instrs.iter().position(|i| i["text"] == "FADD R6, R6, 1.3333").unwrap();
+    assert_eq!(source[sl[fadd].as_u64().unwrap() as usize - 1].trim(), "sum += 1.3333f;");
+    // Blocks carry the range of source lines of their instructions.
+    let loop_body = &cfg["blocks"][instrs[fadd]["block"].as_u64().unwrap() as usize];
+    let (first, last) = (loop_body["source_lines"]["first"].as_u64().unwrap(), loop_body["source_lines"]["last"].as_u64().unwrap());
+    assert!(first <= sl[fadd].as_u64().unwrap() && sl[fadd].as_u64().unwrap() <= last, "{loop_body}");
+    // An assembly kernel has no generated code.
+    let r = json(s.load(SINGLE_LOOP, JsValue::UNDEFINED).unwrap());
+    assert_eq!(r["ok"], true);
+    assert!(s.compiled().unwrap().is_null());
+}
+
+#[wasm_bindgen_test]
+fn if_convert_turns_a_short_branch_into_predicated_code() {
+    let ssy = |s: &Session| {
+        json(s.cfg().unwrap())["instrs"].as_array().unwrap().iter().filter(|i| i["text"].as_str().unwrap().starts_with("SSY")).count()
+    };
+    let mut s = Session::new();
+    let plain = json(s.load(IF_ELSE_C, opts_json(serde_json::json!({ "if_convert": false }))).unwrap());
+    assert_eq!(plain["ok"], true, "{plain}");
+    assert_eq!(ssy(&s), 1);
+    let pushes = json(s.metrics().unwrap())["total"]["pushes"].as_f64().unwrap();
+    assert!(pushes >= 1.0);
+    let conv = json(s.load(IF_ELSE_C, opts_json(serde_json::json!({ "if_convert": true, "model": "kepler" }))).unwrap());
+    assert_eq!(conv["ok"], true, "{conv}");
+    assert_eq!(json(s.compiled().unwrap())["if_convert"], true);
+    assert_eq!(ssy(&s), 0, "no reconvergence point: both sides are predicated");
+    assert_eq!(json(s.metrics().unwrap())["total"]["pushes"], 0.0);
+}
