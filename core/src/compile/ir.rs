@@ -48,6 +48,10 @@ pub struct Block {
     pub term: Term,
     /// The source line of the terminator (for the branch or jump instruction).
     pub term_line: u32,
+    /// The jump is a `goto` out of a loop, and this is the exit of the innermost loop it leaves.
+    /// On Volta the analyses see the jump as leaving that loop normally, so the loop keeps its
+    /// own reconvergence point, and the jump leaves the barriers on its way with `BREAK`.
+    pub escape: Option<BlockId>,
 }
 
 #[derive(Clone, PartialEq, Debug, Default)]
@@ -67,7 +71,7 @@ impl Func {
     }
 
     pub fn new_block(&mut self, label: String) -> BlockId {
-        self.blocks.push(Block { label, instrs: Vec::new(), term: Term::Open, term_line: 0 });
+        self.blocks.push(Block { label, instrs: Vec::new(), term: Term::Open, term_line: 0, escape: None });
         BlockId(self.blocks.len() as u32 - 1)
     }
 
@@ -83,13 +87,20 @@ impl Func {
     /// The CFG of the laid-out blocks, for the analyses. Every terminator that leaves the
     /// function's flow (exit, return, break, continue) is an exit of the graph: lanes that take
     /// it stop needing a reconvergence point here.
-    pub fn cfg(&self) -> Cfg {
+    /// With `loop_escapes`, a `goto` out of loops counts as an exit of the innermost loop it
+    /// leaves (see `Block::escape`).
+    pub fn cfg(&self, loop_escapes: bool) -> Cfg {
         let n = self.blocks.len();
         let mut edges = Vec::new();
         let mut exits = Vec::new();
         for &b in &self.order {
-            let succs = self.succs(b);
-            if succs.is_empty() && self.block(b).term != Term::Open {
+            let succs = match self.block(b).escape {
+                Some(exit) if loop_escapes => alloc::vec![exit],
+                _ => self.succs(b),
+            };
+            // A guarded `@P BRK` (from if-conversion) lets lanes leave from the middle of a block.
+            let leaves_inside = self.block(b).instrs.iter().any(|i| i.guard.is_some() && ["BRK", "CONT", "EXIT", "RET"].contains(&i.text.as_str()));
+            if (succs.is_empty() && self.block(b).term != Term::Open) || leaves_inside {
                 exits.push(b);
             }
             for (k, to) in succs.into_iter().enumerate() {

@@ -16,7 +16,7 @@ use alloc::vec::Vec;
 use super::ir::{Func, Ins, Term};
 use super::Target;
 use crate::analysis::{back_edges, compute_dominators, compute_post_dominators, PostDom};
-use crate::cfg::BlockId;
+use crate::cfg::{BlockId, Cfg};
 
 /// One reconvergence region, found on the graph before any change.
 struct Region {
@@ -32,7 +32,7 @@ pub fn place(func: &mut Func, target: Target) -> Result<(), alloc::string::Strin
     if target == Target::Plain {
         return Ok(());
     }
-    let regions = find_regions(func);
+    let regions = find_regions(func, target == Target::Volta);
     // Nesting depth: how many other regions hold this one's head.
     let depth: Vec<usize> = regions
         .iter()
@@ -47,12 +47,14 @@ pub fn place(func: &mut Func, target: Target) -> Result<(), alloc::string::Strin
         .collect();
     let mut ordered: Vec<usize> = (0..regions.len()).collect();
     ordered.sort_by_key(|&i| depth[i]);
+    let mut syncs = alloc::vec![BlockId(0); regions.len()];
     for &i in &ordered {
         let r = &regions[i];
         if target == Target::Volta && depth[i] > 15 {
             return Err(format!("divergent regions nest {} deep here; Volta has 16 convergence barriers (B0-B15)", depth[i] + 1));
         }
         let sync = add_sync_block(func, r, target, depth[i]);
+        syncs[i] = sync;
         let (text, line) = match target {
             Target::Kepler => (alloc::string::String::from("SSY"), r.line),
             _ => (format!("BSSY B{},", depth[i]), r.line),
@@ -62,11 +64,51 @@ pub fn place(func: &mut Func, target: Target) -> Result<(), alloc::string::Strin
             redirect(func, u, r.join, sync, target);
         }
     }
+    if target == Target::Volta {
+        leave_barriers(func, &regions, &depth, &syncs);
+    }
     Ok(())
 }
 
-fn find_regions(func: &Func) -> Vec<Region> {
-    let cfg = func.cfg();
+/// A `goto` out of loops leaves each barrier region it jumps out of with `BREAK Bn`, except
+/// the one whose join only leads (through empty blocks) to the goto's label: that region's
+/// `BSYNC` is on the way, so the jump goes there, as real compilers write it.
+fn leave_barriers(func: &mut Func, regions: &[Region], depth: &[usize], syncs: &[BlockId]) {
+    for u in func.order.clone() {
+        let (Term::Jump(to), Some(_)) = (func.block(u).term, func.block(u).escape) else { continue };
+        let line = func.block(u).term_line;
+        let mut inner_first: Vec<usize> = (0..regions.len()).filter(|&i| regions[i].members.contains(&u)).collect();
+        inner_first.sort_by_key(|&i| core::cmp::Reverse(depth[i]));
+        for i in inner_first {
+            let r = &regions[i];
+            if r.members.contains(&to) || to == r.join {
+                continue;
+            }
+            if forwards_to(func, r.join, to) {
+                func.block_mut(u).term = Term::Jump(syncs[i]);
+                break;
+            }
+            func.block_mut(u).instrs.push(Ins { text: format!("BREAK B{}", depth[i]), guard: None, target: None, line, writes_pred: false });
+        }
+    }
+}
+
+/// True when `from` reaches `to` through empty blocks that only jump.
+fn forwards_to(func: &Func, mut from: BlockId, to: BlockId) -> bool {
+    for _ in 0..func.blocks.len() {
+        if from == to {
+            return true;
+        }
+        match func.block(from).term {
+            Term::Jump(next) if func.block(from).instrs.is_empty() => from = next,
+            _ => return false,
+        }
+    }
+    false
+}
+
+fn find_regions(func: &Func, loop_escapes: bool) -> Vec<Region> {
+    let cfg = func.cfg(loop_escapes);
     let dom = compute_dominators(&cfg);
     let pdt = compute_post_dominators(&cfg);
     let loops: Vec<BTreeSet<BlockId>> = back_edges(&cfg)
@@ -85,6 +127,13 @@ fn find_regions(func: &Func) -> Vec<Region> {
             None => groups.push((p, alloc::vec![b])),
         }
     }
+    // Edges as the analyses saw them.
+    let mut preds: Vec<Vec<BlockId>> = alloc::vec![Vec::new(); func.blocks.len()];
+    for &b in &func.order {
+        for &s in cfg.succs(b) {
+            preds[s.index()].push(b);
+        }
+    }
     let mut regions = Vec::new();
     for (join, branches) in groups {
         let mut head = branches[0];
@@ -99,7 +148,14 @@ fn find_regions(func: &Func) -> Vec<Region> {
                 _ => break,
             }
         }
-        let members = reachable_before(func, head, join);
+        let members = reachable_before(&cfg, head, join);
+        // A region entered from the side (a block of it reached without passing the head) has
+        // paths that would pop a token they never pushed. Its branches get no SSY: their DIV
+        // tokens are popped by the enclosing region's pop, or when the warp empties.
+        let side_entry = members.iter().any(|&m| preds[m.index()].iter().any(|p| *p != head && !members.contains(p)));
+        if side_entry {
+            continue;
+        }
         let line = func.block(branches[0]).term_line;
         regions.push(Region { join, head, members, line });
     }
@@ -135,14 +191,14 @@ fn natural_loop(func: &Func, from: BlockId, header: BlockId) -> BTreeSet<BlockId
 }
 
 /// Blocks reachable from `head`'s successors without passing through `join`.
-fn reachable_before(func: &Func, head: BlockId, join: BlockId) -> BTreeSet<BlockId> {
+fn reachable_before(cfg: &Cfg, head: BlockId, join: BlockId) -> BTreeSet<BlockId> {
     let mut seen = BTreeSet::new();
-    let mut work: Vec<BlockId> = func.succs(head);
+    let mut work: Vec<BlockId> = cfg.succs(head).to_vec();
     while let Some(b) = work.pop() {
         if b == join || !seen.insert(b) {
             continue;
         }
-        work.extend(func.succs(b));
+        work.extend_from_slice(cfg.succs(b));
     }
     seen
 }

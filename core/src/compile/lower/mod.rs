@@ -26,10 +26,12 @@ pub enum Dest {
     Cont,
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 struct LoopCtx {
     brk: Option<Dest>,
     cont: Option<Dest>,
+    /// For a loop: the labels its body defines (a `goto` elsewhere leaves the loop).
+    labels: Option<Vec<String>>,
 }
 
 #[derive(Clone, Copy)]
@@ -177,9 +179,6 @@ impl<'a> Lower<'a> {
         if self.scopes.last().is_some_and(|s| s.iter().any(|(n, _)| n == name)) {
             self.error(span, format!("`{name}` is already declared in this scope"));
         }
-        if self.sigs.contains_key(name) {
-            self.error(span, format!("`{name}` is the name of a function"));
-        }
         if let Some(s) = self.scopes.last_mut() {
             s.push((name.to_string(), Var { ty, reg }));
         }
@@ -297,7 +296,15 @@ impl<'a> Lower<'a> {
             StmtKind::Return(value) => self.return_stmt(value.as_ref(), s.span),
             StmtKind::Goto(name) => {
                 let b = self.label_block(name, Some(s.span));
+                // The innermost loop whose body does not define the label is the first one left.
+                let left = self.loops.iter().rev().find(|l| l.labels.as_ref().is_some_and(|ls| !ls.contains(name)));
+                let escape = match left.and_then(|l| l.brk) {
+                    Some(Dest::Block(exit)) => Some(exit),
+                    _ => None,
+                };
                 self.jump(Dest::Block(b));
+                let cur = self.cur;
+                self.func.block_mut(cur).escape = escape;
             }
             StmtKind::Label(name, inner) => {
                 let b = self.label_block(name, None);
@@ -350,7 +357,9 @@ impl<'a> Lower<'a> {
         let body_b = self.block("loop");
         let latch = self.block("next");
         let exit = self.block("endloop");
-        let kepler = self.target == Target::Kepler;
+        // A goto out of the loop would leave its BRK/CONT token behind on the stack: such loops
+        // use plain branches, and reconvergence comes from the post-dominators alone.
+        let kepler = self.target == Target::Kepler && !goto_leaves(body);
         let (has_break, has_continue) = (breaks_loop(body), continues_loop(body));
         let brk = if kepler && has_break {
             self.emit_target("PBK", exit);
@@ -370,7 +379,10 @@ impl<'a> Lower<'a> {
         } else {
             Dest::Block(latch)
         };
-        self.loops.push(LoopCtx { brk: Some(brk), cont: Some(cont) });
+        let mut labels = Vec::new();
+        collect_labels(body, &mut labels, &mut Vec::new());
+        let labels = Some(labels.into_iter().map(String::from).collect());
+        self.loops.push(LoopCtx { brk: Some(brk), cont: Some(cont), labels });
         self.with_scope(|l| l.stmt(body));
         self.loops.pop();
         self.line = line;
@@ -423,7 +435,7 @@ impl<'a> Lower<'a> {
         }
         self.jump(Dest::Block(default.unwrap_or(exit)));
         let cont = self.loops.last().and_then(|l| l.cont);
-        self.loops.push(LoopCtx { brk: Some(Dest::Block(exit)), cont });
+        self.loops.push(LoopCtx { brk: Some(Dest::Block(exit)), cont, labels: None });
         self.with_scope(|l| {
             for it in items {
                 match it {
@@ -549,6 +561,40 @@ pub fn walk_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
             walk_expr(c, f);
         }
         ExprKind::Call { args, .. } => args.iter().for_each(|a| walk_expr(a, f)),
+        _ => {}
+    }
+}
+
+/// True when `body` holds a `goto` to a label it does not define.
+fn goto_leaves(body: &Stmt) -> bool {
+    let mut defined = Vec::new();
+    let mut targets = Vec::new();
+    collect_labels(body, &mut defined, &mut targets);
+    targets.iter().any(|t| !defined.contains(t))
+}
+
+fn collect_labels<'s>(s: &'s Stmt, defined: &mut Vec<&'s str>, targets: &mut Vec<&'s str>) {
+    match &s.kind {
+        StmtKind::Goto(l) => targets.push(l),
+        StmtKind::Label(l, inner) => {
+            defined.push(l);
+            collect_labels(inner, defined, targets);
+        }
+        StmtKind::Block(items) => items.iter().for_each(|x| collect_labels(x, defined, targets)),
+        StmtKind::If { then, els, .. } => {
+            collect_labels(then, defined, targets);
+            if let Some(e) = els {
+                collect_labels(e, defined, targets);
+            }
+        }
+        StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } | StmtKind::For { body, .. } => collect_labels(body, defined, targets),
+        StmtKind::Switch { body, .. } => {
+            for it in body {
+                if let SwitchItem::Stmt(x) = it {
+                    collect_labels(x, defined, targets);
+                }
+            }
+        }
         _ => {}
     }
 }
