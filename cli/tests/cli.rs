@@ -281,3 +281,36 @@ fn every_command_tolerates_a_reader_that_stops_early() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn compile_prints_each_target_and_c_kernels_run_like_assembly() {
+    let f = example("if_else.cu");
+    let kepler = warpscope(&["compile", &f]);
+    assert!(kepler.status.success(), "{}", stderr(&kepler));
+    assert!(stdout(&kepler).contains("SSY `(") && stdout(&kepler).contains("SYNC;"));
+    let volta = stdout(&warpscope(&["compile", &f, "--target", "volta"]));
+    assert!(volta.contains("BSSY B0") && volta.contains("BSYNC B0"), "{volta}");
+    let plain = stdout(&warpscope(&["compile", &f, "--target", "plain"]));
+    assert!(!plain.contains("SSY") && !plain.contains("SYNC"), "{plain}");
+    let predicated = stdout(&warpscope(&["compile", &f, "--if-convert", "on"]));
+    assert!(predicated.contains("@P0 ST.E") && !predicated.contains("BRA"), "{predicated}");
+    let m = json(&["run", &example("double_loop.cu"), "--set", "n=5", "--json"], 0);
+    assert_eq!(m["pushes"], 183);
+}
+
+#[test]
+fn compile_errors_are_located_and_fail() {
+    let o = warpscope(&["compile", &example("if_else.sass")]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("not a C kernel"), "{}", stderr(&o));
+    let o = warpscope(&["compile", &example("if_else.cu"), "--target", "fermi"]);
+    assert!(stderr(&o).contains("unknown target `fermi` (known: kepler, volta, plain)"), "{}", stderr(&o));
+    let bad = TempKernel::new("bad-c", "//@ buffer a: i32[4]\n__global__ void k(int* a) {\n  a[0] = a[1] / 3;\n}\n");
+    let o = warpscope(&["run", bad.0.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains(":3:10: error:") && err.contains("power-of-two"), "{err}");
+    let unbound = TempKernel::new("unbound-c", "__global__ void k(int* a, int n) {\n  a[0] = n;\n}\n");
+    let err = stderr(&warpscope(&["run", unbound.0.to_str().unwrap()]));
+    assert!(err.contains("needs a `//@ buffer a: i32[length]` line") && err.contains("needs a `//@ param n = value` line"), "{err}");
+}

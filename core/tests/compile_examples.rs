@@ -12,13 +12,18 @@ use warpscope_core::{launch, LaunchOptions};
 
 fn examples() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "cu")).collect();
+    let mut v: Vec<PathBuf> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "cu")).collect();
     v.sort();
     v
 }
 
-const VARIANTS: &[(Target, bool, &str)] =
-    &[(Target::Kepler, false, "kepler"), (Target::Volta, false, "volta"), (Target::Plain, false, "plain"), (Target::Kepler, true, "kepler-ifconv")];
+const VARIANTS: &[(Target, bool, &str)] = &[
+    (Target::Kepler, false, "kepler"),
+    (Target::Volta, false, "volta"),
+    (Target::Plain, false, "plain"),
+    (Target::Kepler, true, "kepler-ifconv"),
+];
 
 #[test]
 fn golden_listings() {
@@ -51,7 +56,11 @@ fn example(name: &str) -> String {
 fn run(text: &str, target: Target, if_convert: bool, params: &[(&str, i64)]) -> (Sim, StopReason) {
     let (k, d) = parse_kernel_with(text, &SourceOptions { target: Some(target), if_convert: Some(if_convert) });
     assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
-    let opts = LaunchOptions { params: params.iter().map(|(n, v)| (n.to_string(), *v)).collect(), step_limit: 200_000, ..LaunchOptions::default() };
+    let opts = LaunchOptions {
+        params: params.iter().map(|(n, v)| (n.to_string(), *v)).collect(),
+        step_limit: 200_000,
+        ..LaunchOptions::default()
+    };
     let mut sim = launch(&k, &opts).expect("launch");
     let stop = sim.run_to_end();
     (sim, stop)
@@ -121,8 +130,14 @@ fn if_else_nested_three_way() {
         }
     });
     check("three_way_if_else.cu", "out", &[], |o| {
-        for t in 0..32 {
-            o[t] = if t < 8 { 1 } else if t < 20 { 12 } else { 22 };
+        for (t, o) in o.iter_mut().enumerate() {
+            *o = if t < 8 {
+                1
+            } else if t < 20 {
+                12
+            } else {
+                22
+            };
         }
     });
 }
@@ -145,8 +160,8 @@ fn loops_switch_return_goto_call() {
         }
     });
     check("switch.cu", "out", &[], |o| {
-        for t in 0..32 {
-            o[t] = match t & 3 {
+        for (t, o) in o.iter_mut().enumerate() {
+            *o = match t & 3 {
                 0 => 100,
                 1 => 230,
                 2 => 30,

@@ -93,7 +93,10 @@ pub struct Expr {
 
 #[derive(Clone, PartialEq, Debug)]
 pub enum ExprKind {
-    Int { value: u32, unsigned: bool },
+    Int {
+        value: u32,
+        unsigned: bool,
+    },
     Float(f32),
     Bool(bool),
     Var(String),
@@ -101,16 +104,31 @@ pub enum ExprKind {
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
     /// `&&` (true) or `||` (false): evaluated with real short-circuit branches.
-    Logical { and: bool, lhs: Box<Expr>, rhs: Box<Expr> },
+    Logical {
+        and: bool,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
     Ternary(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `lhs = rhs` or `lhs op= rhs`.
-    Assign { op: Option<BinOp>, lhs: Box<Expr>, rhs: Box<Expr> },
+    Assign {
+        op: Option<BinOp>,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
     /// `++x`, `x--`...: `inc` adds one, `prefix` yields the new value.
-    IncDec { inc: bool, prefix: bool, target: Box<Expr> },
+    IncDec {
+        inc: bool,
+        prefix: bool,
+        target: Box<Expr>,
+    },
     Index(Box<Expr>, Box<Expr>),
     Deref(Box<Expr>),
     AddrOf(Box<Expr>),
-    Call { name: String, args: Vec<Expr> },
+    Call {
+        name: String,
+        args: Vec<Expr>,
+    },
     Cast(Ty, Box<Expr>),
 }
 
@@ -126,12 +144,30 @@ pub enum StmtKind {
     Decl(Vec<(Ty, String, Span, Option<Expr>)>),
     Expr(Expr),
     Block(Vec<Stmt>),
-    If { cond: Expr, then: Box<Stmt>, els: Option<Box<Stmt>> },
-    While { cond: Expr, body: Box<Stmt> },
-    DoWhile { body: Box<Stmt>, cond: Expr },
-    For { init: Option<Box<Stmt>>, cond: Option<Expr>, step: Option<Expr>, body: Box<Stmt> },
+    If {
+        cond: Expr,
+        then: Box<Stmt>,
+        els: Option<Box<Stmt>>,
+    },
+    While {
+        cond: Expr,
+        body: Box<Stmt>,
+    },
+    DoWhile {
+        body: Box<Stmt>,
+        cond: Expr,
+    },
+    For {
+        init: Option<Box<Stmt>>,
+        cond: Option<Expr>,
+        step: Option<Expr>,
+        body: Box<Stmt>,
+    },
     /// The body's statements with the case labels among them, in order (fall-through).
-    Switch { value: Expr, body: Vec<SwitchItem> },
+    Switch {
+        value: Expr,
+        body: Vec<SwitchItem>,
+    },
     Break,
     Continue,
     Return(Option<Expr>),

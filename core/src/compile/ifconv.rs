@@ -3,7 +3,7 @@
 //! divergence: the warp runs both sides with lanes masked off by the guard, and no token is
 //! pushed. A side that only leaves (`EXIT`, `BRK`, `CONT`, `RET`) becomes a guarded one.
 
-use alloc::format;
+use alloc::string::ToString;
 use alloc::vec::Vec;
 
 use super::ir::{Func, Ins, Term};
@@ -27,7 +27,10 @@ fn simple(func: &Func, b: BlockId) -> bool {
     let blk = func.block(b);
     blk.instrs.len() <= MAX_SIDE
         && blk.instrs.iter().all(|i| {
-            i.guard.is_none() && !i.writes_pred && i.target.is_none() && !["CAL", "BAR", "WARPSYNC", "PBK", "PCNT", "SSY", "BSSY"].iter().any(|c| i.text.starts_with(c))
+            i.guard.is_none()
+                && !i.writes_pred
+                && i.target.is_none()
+                && !["CAL", "BAR", "WARPSYNC", "PBK", "PCNT", "SSY", "BSSY"].iter().any(|c| i.text.starts_with(c))
         })
 }
 
@@ -69,7 +72,7 @@ fn convert_one(func: &mut Func) -> bool {
             new.extend(guarded(&blk.instrs, pred, side_neg));
             if let Some(op) = leaves(blk.term) {
                 let line = blk.term_line;
-                new.push(Ins { text: format!("{op}"), guard: Some((pred, side_neg)), target: None, line, writes_pred: false });
+                new.push(Ins { text: op.to_string(), guard: Some((pred, side_neg)), target: None, line, writes_pred: false });
             }
             next = other;
             remove(func, &[side]);

@@ -28,7 +28,12 @@ pub enum Term {
     Open,
     Jump(BlockId),
     /// `@P BRA taken`, otherwise `fall`.
-    Branch { pred: u8, neg: bool, taken: BlockId, fall: BlockId },
+    Branch {
+        pred: u8,
+        neg: bool,
+        taken: BlockId,
+        fall: BlockId,
+    },
     /// `EXIT`: the lanes leave the kernel.
     Exit,
     /// `RET`: back to the caller.
@@ -99,7 +104,8 @@ impl Func {
                 _ => self.succs(b),
             };
             // A guarded `@P BRK` (from if-conversion) lets lanes leave from the middle of a block.
-            let leaves_inside = self.block(b).instrs.iter().any(|i| i.guard.is_some() && ["BRK", "CONT", "EXIT", "RET"].contains(&i.text.as_str()));
+            let leaves_inside =
+                self.block(b).instrs.iter().any(|i| i.guard.is_some() && ["BRK", "CONT", "EXIT", "RET"].contains(&i.text.as_str()));
             if (succs.is_empty() && self.block(b).term != Term::Open) || leaves_inside {
                 exits.push(b);
             }

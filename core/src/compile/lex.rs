@@ -11,7 +11,10 @@ use crate::diag::{Diagnostic, Span};
 #[derive(Clone, PartialEq, Debug)]
 pub enum Tok {
     Ident(String),
-    Int { value: u64, unsigned: bool },
+    Int {
+        value: u64,
+        unsigned: bool,
+    },
     Float(f32),
     /// Operators and punctuation, longest match first (`<<=`, `&&`, `->`...).
     Punct(&'static str),

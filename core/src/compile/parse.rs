@@ -31,19 +31,26 @@ const UNSUPPORTED: &[(&str, &str)] = &[
 ];
 
 /// Qualifiers that change nothing here.
-const IGNORED: &[&str] = &["const", "__restrict__", "restrict", "volatile", "static", "inline", "__noinline__", "__forceinline__", "extern"];
+const IGNORED: &[&str] =
+    &["const", "__restrict__", "restrict", "volatile", "static", "inline", "__noinline__", "__forceinline__", "extern"];
 
 pub struct Parser<'t> {
     toks: &'t [Token],
     pos: usize,
+    /// How deeply statements and expressions nest right now: bounded, so no input can
+    /// exhaust the stack.
+    depth: u32,
     pub diags: Vec<Diagnostic>,
 }
+
+/// Deeper nesting than this is refused (real kernels stay far below it).
+const MAX_DEPTH: u32 = 64;
 
 type PResult<T> = Result<T, Diagnostic>;
 
 impl<'t> Parser<'t> {
     pub fn new(toks: &'t [Token]) -> Parser<'t> {
-        Parser { toks, pos: 0, diags: Vec::new() }
+        Parser { toks, pos: 0, depth: 0, diags: Vec::new() }
     }
 
     fn peek(&self) -> &Tok {
@@ -284,7 +291,8 @@ impl<'t> Parser<'t> {
         }
         self.expect("(", "after the function name")?;
         let mut params = Vec::new();
-        if !self.is(")") && !(self.is_word("void") && matches!(self.peek_at(1), Tok::Punct(")"))) {
+        let empty = self.is(")") || (self.is_word("void") && matches!(self.peek_at(1), Tok::Punct(")")));
+        if !empty {
             loop {
                 let ty = self.ty()?;
                 if ty == Ty::Void {
@@ -304,7 +312,10 @@ impl<'t> Parser<'t> {
         }
         self.expect(")", "after the parameters")?;
         if self.eat(";") {
-            return Err(Diagnostic::error(start, "function declarations without a body are not supported: define the function before its use"));
+            return Err(Diagnostic::error(
+                start,
+                "function declarations without a body are not supported: define the function before its use",
+            ));
         }
         self.expect("{", "to open the function body")?;
         let body = self.block_items();
@@ -334,6 +345,21 @@ impl<'t> Parser<'t> {
     // ----- statements -----
 
     fn statement(&mut self) -> PResult<Stmt> {
+        self.nested(Self::statement_inner)
+    }
+
+    /// Runs `f` one nesting level deeper, or refuses when the input nests too deeply.
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        if self.depth >= MAX_DEPTH {
+            return Err(Diagnostic::error(self.span(), format!("nested more than {MAX_DEPTH} levels deep")));
+        }
+        self.depth += 1;
+        let r = f(self);
+        self.depth -= 1;
+        r
+    }
+
+    fn statement_inner(&mut self) -> PResult<Stmt> {
         let span = self.span();
         if let Some(d) = self.unsupported_here() {
             return Err(d);
@@ -523,6 +549,10 @@ impl<'t> Parser<'t> {
     }
 
     fn assignment(&mut self) -> PResult<Expr> {
+        self.nested(Self::assignment_inner)
+    }
+
+    fn assignment_inner(&mut self) -> PResult<Expr> {
         let lhs = self.ternary()?;
         let op = match self.peek() {
             Tok::Punct("=") => None,
@@ -553,8 +583,7 @@ impl<'t> Parser<'t> {
     /// Precedence climbing over the binary operators, `||` lowest.
     fn binary(&mut self, min_prec: u8) -> PResult<Expr> {
         let mut lhs = self.unary()?;
-        loop {
-            let Tok::Punct(p) = self.peek() else { break };
+        while let Tok::Punct(p) = self.peek() {
             let Some((prec, op)) = binary_op(p) else { break };
             if prec < min_prec {
                 break;
@@ -572,6 +601,10 @@ impl<'t> Parser<'t> {
     }
 
     fn unary(&mut self) -> PResult<Expr> {
+        self.nested(Self::unary_inner)
+    }
+
+    fn unary_inner(&mut self) -> PResult<Expr> {
         let span = self.span();
         let wrap = |kind, inner: &Expr| Expr { kind, span: join(span, inner.span) };
         match self.peek() {
@@ -668,7 +701,10 @@ impl<'t> Parser<'t> {
                     let (field, fspan) = self.ident("`x`")?;
                     let whole = join(span, fspan);
                     if field != "x" {
-                        return Err(Diagnostic::error(whole, format!("`{w}.{field}`: only one-dimensional blocks are supported (use `.x`)")));
+                        return Err(Diagnostic::error(
+                            whole,
+                            format!("`{w}.{field}`: only one-dimensional blocks are supported (use `.x`)"),
+                        ));
                     }
                     let sp = match w.as_str() {
                         "threadIdx" => Special::ThreadIdx,

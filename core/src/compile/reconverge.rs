@@ -41,7 +41,9 @@ pub fn place(func: &mut Func, target: Target) -> Result<(), alloc::string::Strin
             regions
                 .iter()
                 .enumerate()
-                .filter(|(j, o)| *j != i && (o.members.contains(&r.head) && o.head != r.head || o.head == r.head && o.members.len() > r.members.len()))
+                .filter(|(j, o)| {
+                    *j != i && (o.members.contains(&r.head) && o.head != r.head || o.head == r.head && o.members.len() > r.members.len())
+                })
                 .count()
         })
         .collect();
@@ -88,7 +90,13 @@ fn leave_barriers(func: &mut Func, regions: &[Region], depth: &[usize], syncs: &
                 func.block_mut(u).term = Term::Jump(syncs[i]);
                 break;
             }
-            func.block_mut(u).instrs.push(Ins { text: format!("BREAK B{}", depth[i]), guard: None, target: None, line, writes_pred: false });
+            func.block_mut(u).instrs.push(Ins {
+                text: format!("BREAK B{}", depth[i]),
+                guard: None,
+                target: None,
+                line,
+                writes_pred: false,
+            });
         }
     }
 }
@@ -240,12 +248,9 @@ fn redirect(func: &mut Func, u: BlockId, join: BlockId, sync: BlockId, target: T
                 Term::Jump(sync)
             }
         }
-        Term::Branch { pred, neg, taken, fall } => Term::Branch {
-            pred,
-            neg,
-            taken: if taken == join { sync } else { taken },
-            fall: if fall == join { sync } else { fall },
-        },
+        Term::Branch { pred, neg, taken, fall } => {
+            Term::Branch { pred, neg, taken: if taken == join { sync } else { taken }, fall: if fall == join { sync } else { fall } }
+        }
         t => t,
     };
 }

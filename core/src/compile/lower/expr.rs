@@ -66,7 +66,11 @@ fn float_text(f: f32) -> String {
 enum Place {
     Reg(u8, Ty),
     /// `[base + offset]` holding an element of this type.
-    Mem { base: u8, offset: i32, elem: Scalar },
+    Mem {
+        base: u8,
+        offset: i32,
+        elem: Scalar,
+    },
 }
 
 fn is_integer(t: Ty) -> bool {
@@ -451,7 +455,8 @@ impl Lower<'_> {
             _ => "NE",
         };
         // The first operand of a compare must be a register in SASS; swap a constant to the right.
-        let (x, y, cmp) = if matches!(x.op, Operand::Imm(_)) && matches!(y.op, Operand::Reg(_)) { (y, x, swap_cmp(cmp)) } else { (x, y, cmp) };
+        let (x, y, cmp) =
+            if matches!(x.op, Operand::Imm(_)) && matches!(y.op, Operand::Reg(_)) { (y, x, swap_cmp(cmp)) } else { (x, y, cmp) };
         let x = match x.op {
             Operand::Imm(_) => match self.in_reg(x, span) {
                 Some(r) => Value::reg(r, x.ty),

@@ -506,7 +506,7 @@ fn visit_expr_specials(e: &Expr, used: &mut [bool; 3]) {
 /// Calls `f` on every expression directly inside `s` and its sub-statements.
 pub fn walk_stmt_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
     match &s.kind {
-        StmtKind::Decl(vars) => vars.iter().filter_map(|v| v.3.as_ref()).for_each(|e| f(e)),
+        StmtKind::Decl(vars) => vars.iter().filter_map(|v| v.3.as_ref()).for_each(&mut *f),
         StmtKind::Expr(e) => f(e),
         StmtKind::Block(items) => items.iter().for_each(|s| walk_stmt_exprs(s, f)),
         StmtKind::If { cond, then, els } => {
@@ -524,7 +524,7 @@ pub fn walk_stmt_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
             if let Some(i) = init {
                 walk_stmt_exprs(i, f);
             }
-            cond.iter().chain(step.iter()).for_each(|e| f(e));
+            cond.iter().chain(step.iter()).for_each(&mut *f);
             walk_stmt_exprs(body, f);
         }
         StmtKind::Switch { value, body } => {
@@ -587,7 +587,9 @@ fn collect_labels<'s>(s: &'s Stmt, defined: &mut Vec<&'s str>, targets: &mut Vec
                 collect_labels(e, defined, targets);
             }
         }
-        StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } | StmtKind::For { body, .. } => collect_labels(body, defined, targets),
+        StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } | StmtKind::For { body, .. } => {
+            collect_labels(body, defined, targets)
+        }
         StmtKind::Switch { body, .. } => {
             for it in body {
                 if let SwitchItem::Stmt(x) = it {

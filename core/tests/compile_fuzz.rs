@@ -1,0 +1,146 @@
+//! The compiler never panics: mangled examples, token soup and deep nesting all come back as
+//! located diagnostics (or a program), for every target, with and without if-conversion.
+
+use proptest::prelude::*;
+use warpscope_core::compile::{compile, CompileOptions, Target};
+
+fn sources() -> Vec<String> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "cu"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    v.sort();
+    v
+}
+
+fn check(text: &str) {
+    let lines = text.lines().count() as u32 + 1;
+    for &target in Target::ALL {
+        for if_convert in [false, true] {
+            let (out, diags) = compile(text, CompileOptions { target, if_convert });
+            for d in &diags {
+                assert!(d.span.line >= 1 && d.span.line <= lines, "{d} outside the text:\n{text}");
+            }
+            if out.is_none() {
+                assert!(diags.iter().any(|d| d.is_error()), "no program and no error:\n{text}");
+            }
+        }
+    }
+}
+
+const SOUP: &[&str] = &[
+    "if",
+    "else",
+    "for",
+    "while",
+    "do",
+    "switch",
+    "case 1:",
+    "default:",
+    "break;",
+    "continue;",
+    "return",
+    "goto L;",
+    "L:",
+    "{",
+    "}",
+    "(",
+    ")",
+    ";",
+    "int",
+    "float",
+    "unsigned",
+    "bool",
+    "x",
+    "a[t]",
+    "t",
+    "=",
+    "+=",
+    "++",
+    "&&",
+    "||",
+    "?",
+    ":",
+    "<",
+    "/",
+    "%",
+    "1",
+    "0.5f",
+    "threadIdx.x",
+    "atomicCAS(a, 0, 1)",
+    "f(",
+    ",",
+    "__syncthreads()",
+    "*",
+    "&",
+    "!",
+    "~",
+    "<<",
+    "0xffffffff",
+    "double",
+    "\"s\"",
+    "@",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn mangled_examples(pick in any::<prop::sample::Index>(), cuts in prop::collection::vec((any::<prop::sample::Index>(), 0usize..12, 0usize..SOUP.len()), 1..6)) {
+        let all = sources();
+        let mut text = all[pick.index(all.len())].clone();
+        for (at, len, insert) in cuts {
+            let mut k = at.index(text.len() + 1);
+            while !text.is_char_boundary(k) { k -= 1; }
+            let mut end = (k + len).min(text.len());
+            while !text.is_char_boundary(end) { end -= 1; }
+            text.replace_range(k..end, SOUP[insert]);
+        }
+        check(&text);
+    }
+
+    #[test]
+    fn token_soup(words in prop::collection::vec(0usize..SOUP.len(), 0..80)) {
+        let body: Vec<&str> = words.iter().map(|&w| SOUP[w]).collect();
+        check(&format!("__global__ void k(int* a) {{\n{}\n}}\n", body.join(" ")));
+    }
+}
+
+#[test]
+fn deep_nesting_is_refused_not_a_stack_overflow() {
+    let deep_expr = format!("__global__ void k(int* a) {{ a[0] = {}1{}; }}\n", "(".repeat(5000), ")".repeat(5000));
+    let deep_blocks = format!("__global__ void k(int* a) {{ {} a[0] = 1; {} }}\n", "{".repeat(5000), "}".repeat(5000));
+    let deep_unary = format!("__global__ void k(int* a) {{ a[0] = {}1; }}\n", "-".repeat(5000));
+    for text in [deep_expr, deep_blocks, deep_unary] {
+        let (out, diags) = compile(&text, CompileOptions::default());
+        assert!(out.is_none());
+        assert!(diags.iter().any(|d| d.message.contains("nested more than")), "{diags:?}");
+    }
+}
+
+#[test]
+fn every_problem_is_named_and_located() {
+    let cases: &[(&str, &str, u32)] = &[
+        ("__global__ void k(int* a) {\n  double x = 1;\n}\n", "`double` is not supported", 2),
+        ("__global__ void k(int* a) {\n  a[0] = foo(1);\n}\n", "unknown function `foo`", 2),
+        ("__global__ void k(int* a) {\n  a[0] = y;\n}\n", "unknown variable `y`", 2),
+        ("__global__ void k(int* a) {\n  a[0] = a[1] / 3;\n}\n", "power-of-two constants", 2),
+        ("__device__ int f(int x) { return f(x); }\n__global__ void k(int* a) {\n  a[0] = f(1);\n}\n", "recursion", 1),
+        ("__global__ void k(int* a) {\n  goto nowhere;\n}\n", "no label `nowhere`", 2),
+        ("__global__ void k(int* a) {\n  break;\n}\n", "`break` outside", 2),
+        ("__global__ void k(int* a) {\n  int x = threadIdx.y;\n}\n", "one-dimensional", 2),
+        ("__global__ void k(int* a) {\n  int x = 1\n  a[0] = x;\n}\n", "expected `;`", 3),
+        ("__device__ int f(int x) { return x; }\n", "no `__global__` kernel", 1),
+        ("__global__ void k(int* a) {\n  __shared__ int s;\n}\n", "`__shared__`", 2),
+    ];
+    for (text, want, line) in cases {
+        let (out, diags) = compile(text, CompileOptions::default());
+        assert!(out.is_none(), "{text}");
+        let d = diags.iter().find(|d| d.is_error()).unwrap_or_else(|| panic!("no error for {text}"));
+        assert!(d.message.contains(want), "`{}` does not say `{want}`", d.message);
+        assert_eq!(d.span.line, *line, "{text}: {d}");
+    }
+}
