@@ -54,7 +54,7 @@ test('stepping and divergence jumps follow the recorded run', async ({ page }) =
   await page.keyboard.press('Home');
   await expect(page.getByTestId('step-label')).toHaveAttribute('data-step', '0');
   // Shortcuts do not fire while typing in the editor.
-  await page.locator('.cm-content').click();
+  await page.getByTestId('editor-content').click();
   await page.keyboard.press('End');
   await expect(page.getByTestId('step-label')).toHaveAttribute('data-step', '0');
 });
@@ -76,14 +76,14 @@ test('a breakpoint stops the run where it is set', async ({ page }) => {
   await openExample(page, 'single_loop.sass');
   const lineNo = exampleText(SINGLE).split('\n').findIndex((l) => l.includes('/*0118*/')) + 1;
   const toggle = async () => {
-    const line = page.locator('.cm-line').nth(lineNo - 1);
+    const line = page.locator('#editor .cm-line').nth(lineNo - 1);
     await line.scrollIntoViewIfNeeded();
     const box = (await line.boundingBox())!;
-    const gutter = (await page.locator('.cm-bp-gutter').boundingBox())!;
+    const gutter = (await page.locator('#editor .cm-bp-gutter').boundingBox())!;
     await page.mouse.click(gutter.x + gutter.width / 2, box.y + box.height / 2);
   };
   await toggle();
-  await expect(page.locator('.cm-bp-gutter .bp-dot')).toHaveCount(1);
+  await expect(page.locator('#editor .cm-bp-gutter .bp-dot')).toHaveCount(1);
   // The run stops before the breakpoint's instruction issues: the state after the step before it.
   const hits = trace.rows.filter((r) => r?.pc === '0x0118').map((r) => r.step - 1);
   await page.getByTestId('btn-continue').click();
@@ -93,7 +93,7 @@ test('a breakpoint stops the run where it is set', async ({ page }) => {
   await expect(page.getByTestId('banner')).toContainText('breakpoint');
   // Clearing it lets the run go to the end.
   await toggle();
-  await expect(page.locator('.cm-bp-gutter .bp-dot')).toHaveCount(0);
+  await expect(page.locator('#editor .cm-bp-gutter .bp-dot')).toHaveCount(0);
   await page.getByTestId('btn-continue').click();
   await expect(page.getByTestId('step-label')).toHaveAttribute('data-step', String(trace.total));
   // Clicking the instruction in the CFG sets the same breakpoint (shown in both views).
@@ -102,7 +102,7 @@ test('a breakpoint stops the run where it is set', async ({ page }) => {
   const index = await row.getAttribute('data-instr');
   await row.click();
   await expect(page.getByTestId(`cfg-bp-${index}`)).toHaveCount(1);
-  await expect(page.locator('.cm-bp-gutter .bp-dot')).toHaveCount(1);
+  await expect(page.locator('#editor .cm-bp-gutter .bp-dot')).toHaveCount(1);
   await page.getByTestId('btn-continue').click();
   await expect(page.getByTestId('step-label')).toHaveAttribute('data-step', String(hits[0]));
 });
@@ -130,12 +130,12 @@ test('an error in the kernel shows inline and keeps the last run', async ({ page
   await open(page);
   await openExample(page, 'single_loop.sass');
   await seek(page, 50);
-  await page.locator('.cm-content').click();
+  await page.getByTestId('editor-content').click();
   await page.keyboard.press('Control+End');
   await page.keyboard.insertText('\nFROB R1, R2;');
   await expect(page.getByTestId('diag-summary')).toContainText('1 error');
   await expect(page.locator('.cm-lintRange-error')).toHaveCount(1);
   await expect(page.getByTestId('step-label')).toHaveAttribute('data-total', String(trace.total));
   await expect(page.getByTestId('step-label')).toHaveAttribute('data-step', '50');
-  await expect(page.locator('.cm-content')).toContainText('FROB R1, R2;');
+  await expect(page.getByTestId('editor-content')).toContainText('FROB R1, R2;');
 });

@@ -76,7 +76,50 @@ export async function uiStack(page: Page): Promise<{ kind: string; mask: string;
 
 /** Replaces the editor's whole text the way a user would (select all, then type). */
 export async function replaceText(page: Page, text: string): Promise<void> {
-  await page.locator('.cm-content').click();
+  await page.getByTestId('editor-content').click();
   await page.keyboard.press('Control+a');
   await page.keyboard.insertText(text);
+}
+
+const cli = (args: string[]) => execFileSync('cargo', ['run', '-q', '-p', 'warpscope-cli', '--', ...args], { encoding: 'utf8' });
+
+/** `warpscope compile FILE`: the listing's lines and, per pc, its 1-based listing line and the C
+ * line of the `// N: ...` comment above it (the compiler writes one where the C line changes). */
+export interface CliListing { lines: string[]; listingLine: number[]; sourceLine: number[] }
+export function cliListing(file: string, options: string[] = []): CliListing {
+  const lines = cli(['compile', file, ...options]).replace(/\n$/, '').split('\n');
+  const listingLine: number[] = [], sourceLine: number[] = [];
+  let source = 0;
+  lines.forEach((text, i) => {
+    const t = text.trim();
+    const comment = /^\/\/ (\d+):/.exec(t);
+    if (comment) source = Number(comment[1]);
+    if (t === '' || t.startsWith('//') || t.endsWith(':')) return; // comments and labels
+    listingLine.push(i + 1);
+    sourceLine.push(source);
+  });
+  return { lines, listingLine, sourceLine };
+}
+
+/** `warpscope cfg FILE`: each block's first and last instruction address. */
+export function cliBlocks(file: string): { id: number; first: number; last: number }[] {
+  return [...cli(['cfg', file]).matchAll(/^BB(\d+)\s+0x([0-9a-f]+)\.\.0x([0-9a-f]+)/gm)]
+    .map((m) => ({ id: Number(m[1]), first: parseInt(m[2], 16), last: parseInt(m[3], 16) }));
+}
+
+/** Hovers the middle of a 1-based line of a CodeMirror view (`#editor`, `#listing`). */
+export async function hoverLine(page: Page, host: string, line: number): Promise<void> {
+  const el = page.locator(`${host} .cm-line`).nth(line - 1);
+  await el.scrollIntoViewIfNeeded();
+  const box = (await el.boundingBox())!;
+  await page.mouse.move(box.x + Math.min(30, box.width / 2), box.y + box.height / 2);
+}
+
+/** Clicks the breakpoint gutter beside a 1-based line of a CodeMirror view. */
+export async function clickGutter(page: Page, host: string, line: number): Promise<void> {
+  const el = page.locator(`${host} .cm-line`).nth(line - 1);
+  await el.scrollIntoViewIfNeeded();
+  const box = (await el.boundingBox())!;
+  const gutter = (await page.locator(`${host} .cm-bp-gutter`).boundingBox())!;
+  await page.mouse.click(gutter.x + gutter.width / 2, box.y + box.height / 2);
 }

@@ -3,7 +3,7 @@ import { expect, open, openExample, replaceText, seek, test } from './helpers';
 test('a permalink round-trips the exact state', async ({ page, browser }) => {
   await open(page);
   await openExample(page, 'single_loop.sass');
-  await page.locator('.cm-content').click();
+  await page.getByTestId('editor-content').click();
   await page.keyboard.press('Control+End');
   await page.keyboard.insertText('\n// marker: permalink test');
   await expect(page.getByTestId('diag-summary')).toHaveText('');
@@ -30,7 +30,7 @@ test('a permalink round-trips the exact state', async ({ page, browser }) => {
   await expect(other.getByTestId('param-n')).toHaveValue('3');
   await expect(other.getByTestId('preset')).toHaveValue('maxwell');
   await expect(other.getByTestId('lane-select')).toHaveValue('30');
-  await expect(other.locator('.cm-content')).toContainText('marker: permalink test');
+  await expect(other.getByTestId('editor-content')).toContainText('marker: permalink test');
   expect(await other.getByTestId('stack-entry').evaluateAll((els) => els.map((e) => e.textContent))).toEqual(stack);
   expect(problems).toEqual([]);
   await ctx.close();
@@ -67,7 +67,7 @@ test('a kernel containing markup shows it as text and runs no script', async ({ 
 
 test('a reload keeps unsaved edits', async ({ page }) => {
   await open(page);
-  await page.locator('.cm-content').click();
+  await page.getByTestId('editor-content').click();
   await page.keyboard.press('Control+End');
   await page.keyboard.insertText('\n// my unsaved edit');
   await page.getByTestId('param-n').fill('4');
@@ -75,9 +75,9 @@ test('a reload keeps unsaved edits', async ({ page }) => {
   await page.reload();
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
   // The editor draws only the lines near its view: go to the end, where the edit was made.
-  await page.locator('.cm-content').click();
+  await page.getByTestId('editor-content').click();
   await page.keyboard.press('Control+End');
-  await expect(page.locator('.cm-content')).toContainText('my unsaved edit');
+  await expect(page.getByTestId('editor-content')).toContainText('my unsaved edit');
   await expect(page.getByTestId('param-n')).toHaveValue('4');
 });
 
@@ -91,7 +91,7 @@ test('embed mode shows only the chosen panels with a read-only editor', async ({
   await expect(page.locator('[data-panel=stack]')).toBeVisible();
   await expect(page.locator('[data-panel=lanes]')).toBeHidden();
   await expect(page.locator('[data-panel=plot]')).toBeHidden();
-  await expect(page.locator('.cm-content')).toHaveAttribute('contenteditable', 'false');
+  await expect(page.getByTestId('editor-content')).toHaveAttribute('contenteditable', 'false');
   await page.keyboard.press('End');
   await expect(page.getByTestId('step-label')).not.toHaveAttribute('data-step', '0');
 });

@@ -4,19 +4,21 @@
 import type { EditorView } from '@codemirror/view';
 import { layoutCfg, type Layout } from './cfg-layout';
 import type { Engine } from './engine';
+import { firstPcOfSource, lineMap, linesOf, listingLinesOfSource, sourceLineOfListing, type LineMap } from './line-map';
 import * as banner from './panels/banner';
 import * as caption from './panels/caption';
 import * as cfgPanel from './panels/cfg';
 import * as editor from './panels/editor';
 import * as inputs from './panels/inputs';
 import * as lanes from './panels/lanes';
+import * as listing from './panels/listing';
 import * as metrics from './panels/metrics';
 import * as plot from './panels/plot';
 import * as registers from './panels/registers';
 import * as scrubber from './panels/scrubber';
 import * as stack from './panels/stack';
 import * as store from './store';
-import type { CfgView, Diagnostic, LoadResult, StateView } from './views';
+import type { CfgView, CompiledView, Diagnostic, LoadResult, StateView } from './views';
 
 /** Facts of the loaded run, read once per load. */
 export interface Run {
@@ -26,12 +28,15 @@ export interface Run {
   total: number;
   events: Uint16Array;
   plot: plot.PlotData;
-  lineOfInstr: Map<number, number>;
-  instrOfLine: Map<number, number>;
+  /** A C kernel's generated code (null for assembly), its text as shown, and the line lookups. */
+  compiled: CompiledView | null;
+  listingText: string;
+  lines: LineMap;
 }
 
 export interface Panels {
   editor: EditorView;
+  listing: listing.ListingPanel;
   cfg: cfgPanel.CfgPanel;
   lanes: lanes.LanePanel;
   plot: plot.PlotPanel;
@@ -44,6 +49,8 @@ export class App {
   diagnostics: Diagnostic[] = [];
   state: StateView | null = null;
   panels!: Panels;
+  /** What the last if-convert toggle changed (instructions, steps), shown over the listing. */
+  private ifConvertDiff = '';
 
   constructor(readonly engine: Engine | null) {}
 
@@ -56,7 +63,10 @@ export class App {
     const s = store.get();
     const e = this.engine;
     if (!e) return;
-    const options = { params: s.params, ...(s.model ? { model: s.model } : {}), ...(s.preset ? { preset: s.preset } : {}) };
+    const options = {
+      params: s.params, ...(s.model ? { model: s.model } : {}), ...(s.preset ? { preset: s.preset } : {}),
+      ...(s.ifConvert !== null ? { if_convert: s.ifConvert } : {}),
+    };
     const r = e.load(s.text, options);
     if (!r) { this.renderAll(); return; }
     this.diagnostics = r.diagnostics;
@@ -65,12 +75,16 @@ export class App {
       if (!cfg) return;
       const depth = e.depthSeries();
       const events = e.eventSeries();
+      const compiled = e.compiled();
+      const prev = this.run;
       this.run = {
-        load: r, cfg, layout: layoutCfg(cfg), total: e.total(), events,
+        load: r, cfg, layout: layoutCfg(cfg, { sourceLines: compiled !== null }), total: e.total(), events,
         plot: { depth, events, capacity: r.stack_capacity },
-        lineOfInstr: new Map(cfg.instrs.map((i) => [i.index, i.line])),
-        instrOfLine: new Map(cfg.instrs.map((i) => [i.line, i.index])),
+        compiled, listingText: compiled ? listing.displayText(compiled.listing) : '',
+        lines: lineMap(compiled?.source_lines ?? cfg.instrs.map((i) => i.line), compiled?.listing_lines),
       };
+      this.ifConvertDiff = prev?.compiled && compiled && prev.compiled.if_convert !== compiled.if_convert
+        ? `was ${prev.cfg.instrs.length} instructions, ${prev.total} steps` : '';
       lanes.invalidate(this.panels.lanes);
       // Breakpoints on instructions that no longer exist are dropped.
       const bps = s.breakpoints.filter((i) => i < cfg.instrs.length);
@@ -95,9 +109,26 @@ export class App {
     this.renderStep();
   }
 
+  /** A gutter click on a source line: a breakpoint on its first instruction. */
   toggleBreakpointAtLine(line: number): void {
-    const instr = this.run?.instrOfLine.get(line);
-    if (instr !== undefined) this.toggleBreakpoint(instr); // else not an instruction line
+    const instr = this.run && firstPcOfSource(this.run.lines, line);
+    if (instr != null) this.toggleBreakpoint(instr); // else no instruction comes from that line
+  }
+
+  /** A gutter click on a line of the generated code. */
+  toggleBreakpointAtListing(line: number): void {
+    const instr = this.run?.lines.pcOfListing.get(line);
+    if (instr !== undefined) this.toggleBreakpoint(instr);
+  }
+
+  /** The pointer over a source line: its instructions light up in the generated code. */
+  hoverSource(line: number | null): void {
+    if (this.run?.compiled) listing.showLinked(this.panels.listing.view, listingLinesOfSource(this.run.lines, line));
+  }
+
+  /** The pointer over a line of generated code: its source line lights up in the editor. */
+  hoverListing(line: number | null): void {
+    if (this.run) editor.showLinked(this.panels.editor, sourceLineOfListing(this.run.lines, line));
   }
 
   toggleBreakpoint(instr: number): void {
@@ -125,10 +156,13 @@ export class App {
     p.el.end.textContent = end ? (end.kind === 'exited' ? `${r.total} steps, all lanes exited` : `${end.kind.replace('_', ' ')}: ${end.message}`) : '';
     p.el.end.title = p.el.end.textContent;
     p.el.end.classList.toggle('bad', !!end && end.kind !== 'exited');
-    inputs.render(p.el.inputs, r?.load ?? null, {
+    // The generated-code pane is there for C kernels only.
+    document.body.classList.toggle('c-kernel', !!r?.compiled);
+    inputs.render(p.el.inputs, r?.load ?? null, r?.compiled ?? null, {
       param: (name, value) => this.onInput({ params: { ...store.get().params, [name]: value } }),
       model: (model) => this.onInput({ model }),
       preset: (preset) => this.onInput({ preset }),
+      ifConvert: (ifConvert) => this.onInput({ ifConvert }),
     });
     this.renderStep();
   }
@@ -137,13 +171,21 @@ export class App {
   onInput: (patch: Partial<store.UiState>) => void = () => {};
 
   renderEditor(): void {
-    const s = store.get();
-    const lines = s.breakpoints.map((i) => this.run?.lineOfInstr.get(i)).filter((l): l is number => l !== undefined);
+    const s = store.get(), r = this.run, pc = this.state?.pc ?? null;
     editor.render(this.panels.editor, {
       diagnostics: this.diagnostics,
       currentLine: this.state?.line ?? null,
-      breakpointLines: lines,
+      breakpointLines: r ? linesOf(r.lines.sourceOfPc, s.breakpoints) : [],
       readOnly: s.embed !== null,
+    });
+    const c = r?.compiled;
+    const info = c ? [`${c.target}`, `${r.cfg.instrs.length} instructions`, ...(c.if_convert ? ['if-converted'] : []),
+      ...(this.ifConvertDiff ? [this.ifConvertDiff] : [])].join(' · ') : '';
+    listing.render(this.panels.listing, {
+      text: r?.listingText ?? '',
+      current: r && pc !== null ? r.lines.listingOfPc[pc] ?? null : null,
+      breakpoints: r ? linesOf(r.lines.listingOfPc, s.breakpoints) : [],
+      info,
     });
   }
 

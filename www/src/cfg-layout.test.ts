@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { BADGE_ROOM, blockLines, layoutCfg, RECONV_MIN_WIDTH } from './cfg-layout';
+import { BADGE_ROOM, blockLines, DEFAULT_METRICS, layoutCfg, linesLabel, linesLabelX, RECONV_MIN_WIDTH, RECONV_TAG_ROOM } from './cfg-layout';
 import type { BlockView, EdgeView } from './views';
 
 // The single loop's CFG as the facade reports it (warpscope cfg examples/single_loop.sass).
 function block(id: number, texts: string[], extra: Partial<BlockView> = {}): BlockView {
   return {
-    id, name: `BB${id}`, ipdom: null, reconverges_at: null, is_branch: false, priority: id, reachable: true,
+    id, name: `BB${id}`, ipdom: null, reconverges_at: null, is_branch: false, priority: id, reachable: true, source_lines: null,
     instrs: texts.map((text, k) => ({ index: id * 10 + k, addr: 0x100 + 8 * (id * 10 + k), line: id * 10 + k, text, block: id })),
     ...extra,
   };
@@ -80,6 +80,17 @@ describe('layoutCfg', () => {
       // Clear of every block on its way down.
       for (const n of l.nodes) expect(r.points[1].x).toBeGreaterThan(n.x + n.width);
     }
+  });
+
+  it('shows source line ranges only when asked, clear of the reconvergence tag', () => {
+    expect(l.nodes.every((n) => n.lines === null)).toBe(true);
+    const withLines = blocks.map((b) => ({ ...b, source_lines: { first: 100 + b.id, last: b.id === 1 ? 100 + b.id : 118 } }));
+    const lc = layoutCfg({ blocks: withLines, edges }, { sourceLines: true });
+    expect(lc.nodes.map((n) => n.lines)).toEqual(['lines 100-118', 'line 101', 'lines 102-118', 'lines 103-118', 'lines 104-118']);
+    expect(linesLabel({ ...blocks[0], source_lines: null })).toBeNull();
+    // BB3 reconverges: its name, its range and the tag fit side by side.
+    const n3 = lc.nodes[3], m = DEFAULT_METRICS;
+    expect(linesLabelX(withLines[3], m) + n3.lines!.length * m.charWidth).toBeLessThanOrEqual(n3.width - RECONV_TAG_ROOM);
   });
 
   it('handles an empty program and a lone block', () => {

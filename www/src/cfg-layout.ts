@@ -9,7 +9,11 @@ export interface Metrics { charWidth: number; lineHeight: number; headerHeight: 
 export const DEFAULT_METRICS: Metrics = { charWidth: 8.4, lineHeight: 19, headerHeight: 26, padding: 10 };
 
 export interface Point { x: number; y: number }
-export interface NodeBox { id: number; x: number; y: number; width: number; height: number }
+export interface NodeBox {
+  id: number; x: number; y: number; width: number; height: number;
+  /** "lines 16-18" beside the block's name, when the source lines are shown (C kernels). */
+  lines: string | null;
+}
 export interface EdgeRoute extends EdgeView { points: Point[] }
 /** A "reconverges here" arrow from a divergent branch block to its reconvergence block. */
 export interface ReconvRoute { from: number; to: number; points: Point[] }
@@ -25,21 +29,42 @@ export function blockLines(b: BlockView): string[] {
 
 /** Minimum width of a reconvergence block, so its "reconverges here" tag fits beside the name. */
 export const RECONV_MIN_WIDTH = 200;
+/** Room the "reconverges here" tag takes at the right of a block's header. */
+export const RECONV_TAG_ROOM = 140;
 
-function boxSize(b: BlockView, m: Metrics, isTarget: boolean): { width: number; height: number } {
+/** The source line range of a block, as shown in its header. */
+export function linesLabel(b: BlockView): string | null {
+  const r = b.source_lines;
+  if (!r) return null;
+  return r.first === r.last ? `line ${r.first}` : `lines ${r.first}-${r.last}`;
+}
+
+/** Where the line range starts in a block's header: after the name and a gap. */
+export function linesLabelX(b: BlockView, m: Metrics): number {
+  return m.padding + (b.name.length + 1.5) * m.charWidth;
+}
+
+function boxSize(b: BlockView, m: Metrics, isTarget: boolean, lines: string | null): { width: number; height: number } {
   const longest = Math.max(12, ...blockLines(b).map((l) => l.length));
+  const header = lines === null ? 0 : linesLabelX(b, m) + lines.length * m.charWidth + (isTarget ? RECONV_TAG_ROOM : m.padding);
   return {
-    width: Math.max(isTarget ? RECONV_MIN_WIDTH : 0, Math.ceil(longest * m.charWidth + 2 * m.padding)),
+    width: Math.ceil(Math.max(isTarget ? RECONV_MIN_WIDTH : 0, longest * m.charWidth + 2 * m.padding, header)),
     height: Math.ceil(m.headerHeight + b.instrs.length * m.lineHeight + m.padding),
   };
 }
 
-export function layoutCfg(cfg: Pick<CfgView, 'blocks' | 'edges'>, m: Metrics = DEFAULT_METRICS): Layout {
+export interface LayoutOptions {
+  /** Show each block's source line range (for C kernels, where blocks span C lines). */
+  sourceLines: boolean;
+}
+
+export function layoutCfg(cfg: Pick<CfgView, 'blocks' | 'edges'>, opts: LayoutOptions = { sourceLines: false }, m: Metrics = DEFAULT_METRICS): Layout {
   const g = new dagre.graphlib.Graph({ multigraph: true });
   g.setGraph({ rankdir: 'TB', nodesep: 40, ranksep: 46, edgesep: 16, marginx: 16, marginy: BADGE_ROOM });
   g.setDefaultEdgeLabel(() => ({}));
   const targets = new Set(cfg.blocks.map((b) => b.reconverges_at).filter((t): t is number => t != null));
-  for (const b of cfg.blocks) g.setNode(String(b.id), boxSize(b, m, targets.has(b.id)));
+  const labels = new Map(cfg.blocks.map((b) => [b.id, opts.sourceLines ? linesLabel(b) : null]));
+  for (const b of cfg.blocks) g.setNode(String(b.id), boxSize(b, m, targets.has(b.id), labels.get(b.id) ?? null));
   cfg.edges.forEach((e, i) => {
     const [v, w] = e.back ? [e.to, e.from] : [e.from, e.to];
     // Fall-through edges keep straight lines: they are the program's reading order.
@@ -49,7 +74,7 @@ export function layoutCfg(cfg: Pick<CfgView, 'blocks' | 'edges'>, m: Metrics = D
 
   const nodes: NodeBox[] = cfg.blocks.map((b) => {
     const n = g.node(String(b.id));
-    return { id: b.id, x: n.x - n.width / 2, y: n.y - n.height / 2, width: n.width, height: n.height };
+    return { id: b.id, x: n.x - n.width / 2, y: n.y - n.height / 2, width: n.width, height: n.height, lines: labels.get(b.id) ?? null };
   });
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const edges: EdgeRoute[] = cfg.edges.map((e, i) => {

@@ -4,7 +4,7 @@
 
 import init, { EventBit, initSync, LaneCode, lane_window_max, Session } from '../../web/pkg/warpscope_web.js';
 import type {
-  CfgView, LoadOptions, LoadResult, MetricsPair, NoteView, RunKind, StateView, StopView,
+  CfgView, CompiledView, LoadOptions, LoadResult, MetricsPair, NoteView, RunKind, StateView, StopView,
 } from './views';
 
 // Enums come from the generated package, never copied by hand.
@@ -110,6 +110,10 @@ export class Engine {
     return this.guard<StateView | null>('state', null, (s) => s.state(lane) as StateView | null);
   }
   cfg(): CfgView | null { return this.guard<CfgView | null>('cfg', null, (s) => s.cfg() as CfgView | null); }
+  /** The generated code of a C kernel; null for assembly. */
+  compiled(): CompiledView | null {
+    return this.guard<CompiledView | null>('compiled', null, (s) => s.compiled() as CompiledView | null);
+  }
   metrics(): MetricsPair | null {
     return this.guard<MetricsPair | null>('metrics', null, (s) => s.metrics() as MetricsPair | null);
   }

@@ -1,7 +1,7 @@
-//! The bundled example kernels (examples/*.sass), with the title and about text of their
+//! The bundled example kernels (examples/*.sass and the C ones, *.cu), with the title and about text of their
 //! `//@ title` / `//@ about` headers for the gallery (display text only, not simulator facts).
 
-const files = import.meta.glob('../../examples/*.sass', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
+const files = import.meta.glob(['../../examples/*.sass', '../../examples/*.cu'], { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
 
 export interface Example { file: string; title: string; about: string; text: string }
 
@@ -11,9 +11,13 @@ function header(text: string, key: string): string[] {
 }
 
 // The gallery's teaching order: the walk-through first, then the paper's loops, then the course
-// notes' branches from simple to nested. Files not listed follow alphabetically.
-const ORDER = ['fig3_walkthrough.sass', 'single_loop.sass', 'double_loop.sass', 'hovland_if_else.sass', 'if_else.sass',
-  'three_way_if_else.sass', 'loop_with_break.sass'];
+// notes' branches from simple to nested, each C version right after its assembly; then the C
+// kernels with no assembly counterpart, from structured flow to deadlocks. Files not listed
+// follow alphabetically.
+const ORDER = ['fig3_walkthrough.sass', 'single_loop.sass', 'single_loop.cu', 'double_loop.sass', 'double_loop.cu',
+  'hovland_if_else.sass', 'if_else.sass', 'if_else.cu', 'three_way_if_else.sass', 'three_way_if_else.cu',
+  'loop_with_break.sass', 'nested_if.cu', 'loop_break_continue.cu', 'early_return.cu', 'switch.cu',
+  'goto_leaves_loop.cu', 'divergent_call.cu', 'syncthreads_divergent.cu', 'spin_lock.cu'];
 const rank = (file: string) => (ORDER.includes(file) ? ORDER.indexOf(file) : ORDER.length);
 
 export const EXAMPLES: Example[] = Object.entries(files)

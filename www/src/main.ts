@@ -12,6 +12,7 @@ import * as editor from './panels/editor';
 import * as gallery from './panels/gallery';
 import * as help from './panels/help';
 import * as lanes from './panels/lanes';
+import * as listing from './panels/listing';
 import * as plot from './panels/plot';
 import * as scrubber from './panels/scrubber';
 import { decode, encode, PANELS, type Link } from './permalink';
@@ -37,8 +38,11 @@ async function main(): Promise<void> {
   const saved = store.loadWork();
   let link: Link | null = null;
   if (decoded.kind === 'ok') link = decoded.link;
-  const base = saved ?? { text: defaultExample().text, params: {}, model: null, preset: null };
-  store.update(link ? { text: link.text, params: link.params, model: link.model, preset: link.preset, step: link.step, lane: link.lane, embed: link.embed } : base);
+  const base = saved ?? { text: defaultExample().text, params: {}, model: null, preset: null, ifConvert: null };
+  store.update(link ? {
+    text: link.text, params: link.params, model: link.model, preset: link.preset, ifConvert: link.ifConvert,
+    step: link.step, lane: link.lane, embed: link.embed,
+  } : base);
 
   let reloadTimer = 0;
   const userChanged = (patch: Partial<store.UiState>, immediate: boolean) => {
@@ -56,9 +60,14 @@ async function main(): Promise<void> {
   const ed = editor.create($('editor'), store.get().text, {
     onEdit: (text) => { if (text !== store.get().text) userChanged({ text }, false); },
     onToggleBreakpoint: (line) => app.toggleBreakpointAtLine(line),
+    onHover: (line) => app.hoverSource(line),
   });
   app.panels = {
     editor: ed,
+    listing: listing.create($('listing'), $('listing-info'), {
+      onToggleBreakpoint: (line) => app.toggleBreakpointAtListing(line),
+      onHover: (line) => app.hoverListing(line),
+    }),
     cfg: cfgPanel.create($('cfg'), (instr) => app.toggleBreakpoint(instr)),
     lanes: lanes.create($('lanes')),
     plot: plot.create($('plot')),
@@ -91,7 +100,7 @@ async function main(): Promise<void> {
   gallery.render(galleryDialog, EXAMPLES, (ex) => {
     editor.setText(ed, ex.text);
     store.update({ step: 0, breakpoints: [] });
-    userChanged({ text: ex.text, params: {}, model: null, preset: null }, true);
+    userChanged({ text: ex.text, params: {}, model: null, preset: null, ifConvert: null }, true);
   });
   $('btn-examples').addEventListener('click', () => galleryDialog.showModal());
   const helpDialog = $<HTMLDialogElement>('help');
@@ -101,7 +110,9 @@ async function main(): Promise<void> {
 
   $('btn-link').addEventListener('click', async () => {
     const s = store.get();
-    const frag = await encode({ text: s.text, params: s.params, model: s.model, preset: s.preset, step: s.step, lane: s.lane, embed: s.embed });
+    const frag = await encode({
+      text: s.text, params: s.params, model: s.model, preset: s.preset, ifConvert: s.ifConvert, step: s.step, lane: s.lane, embed: s.embed,
+    });
     const url = `${location.origin}${location.pathname}${frag}`;
     history.replaceState(null, '', frag);
     $('btn-link').dataset.link = url;

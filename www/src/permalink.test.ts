@@ -3,7 +3,7 @@ import { decode, encode, type Link } from './permalink';
 
 const link: Link = {
   text: '//@ title <img src=x onerror=alert(1)>\n//@ param n = 2\n/*0060*/ NOP; // ünïcode ✓\n',
-  params: { n: 7 }, model: 'kepler', preset: 'maxwell', step: 125, lane: 31, embed: null,
+  params: { n: 7 }, model: 'kepler', preset: 'maxwell', ifConvert: null, step: 125, lane: 31, embed: null,
 };
 
 describe('permalink', () => {
@@ -51,10 +51,23 @@ describe('permalink', () => {
 
   it('rejects well-formed data that is not a saved state', async () => {
     // Valid deflate-raw of JSON whose text field is not a string.
-    const bytes = new TextEncoder().encode(JSON.stringify({ v: 1, text: 5 }));
-    const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream('deflate-raw'));
-    const b = new Uint8Array(await new Response(stream).arrayBuffer());
-    const b64 = btoa(String.fromCharCode(...b)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-    expect(await decode(`#v1.${b64}`)).toMatchObject({ kind: 'error', message: /kernel text is missing/ });
+    expect(await decode(await pack({ v: 1, text: 5 }))).toMatchObject({ kind: 'error', message: /kernel text is missing/ });
+    expect(await decode(await pack({ v: 1, text: '', ifConvert: 'yes' }))).toMatchObject({ kind: 'error', message: /if-convert/ });
+  });
+
+  it('round-trips the if-convert choice, and reads links made before it existed', async () => {
+    for (const ifConvert of [true, false]) {
+      expect(await decode(await encode({ ...link, ifConvert }))).toEqual({ kind: 'ok', link: { ...link, ifConvert } });
+    }
+    const { ifConvert: _, ...old } = link;
+    expect(await decode(await pack({ v: 1, ...old }))).toEqual({ kind: 'ok', link });
   });
 });
+
+/** A v1 fragment holding exactly `json`, as an older or hand-made link would. */
+async function pack(json: unknown): Promise<string> {
+  const bytes = new TextEncoder().encode(JSON.stringify(json));
+  const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream('deflate-raw'));
+  const b = new Uint8Array(await new Response(stream).arrayBuffer());
+  return `#v1.${btoa(String.fromCharCode(...b)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`;
+}

@@ -1,7 +1,7 @@
 //! Permalinks: `#v1.<base64url(deflate-raw(JSON))>` with an optional `&embed=cfg,lanes` suffix.
 //! Pure (no DOM): the browser's and Node's CompressionStream do the deflate, so no library.
 
-export const PANELS = ['editor', 'cfg', 'lanes', 'stack', 'plot', 'metrics', 'caption', 'registers'] as const;
+export const PANELS = ['editor', 'listing', 'cfg', 'lanes', 'stack', 'plot', 'metrics', 'caption', 'registers'] as const;
 export type PanelName = (typeof PANELS)[number];
 
 export interface Link {
@@ -9,6 +9,8 @@ export interface Link {
   params: Record<string, number>;
   model: string | null;
   preset: string | null;
+  /** For C kernels: if-convert short branches; null follows the kernel's `//@ ifconvert`. */
+  ifConvert: boolean | null;
   step: number;
   lane: number;
   /** Panels shown in embed mode (read-only editor); null for the full app. */
@@ -46,8 +48,9 @@ export function parseEmbed(list: string): PanelName[] {
 
 /** The fragment (with `#`) for `link`. */
 export async function encode(link: Link): Promise<string> {
-  const { embed, ...rest } = link;
-  const json = JSON.stringify({ v: VERSION, ...rest, ...(embed ? { embed } : {}) });
+  // Optional fields are left out when unset, so links from before they existed read the same.
+  const { embed, ifConvert, ...rest } = link;
+  const json = JSON.stringify({ v: VERSION, ...rest, ...(ifConvert !== null ? { ifConvert } : {}), ...(embed ? { embed } : {}) });
   const packed = await pipe(new TextEncoder().encode(json), new CompressionStream('deflate-raw'));
   return `#v${VERSION}.${toBase64Url(packed)}`;
 }
@@ -64,12 +67,13 @@ function validate(o: unknown): Link | string {
   if (typeof params !== 'object' || params === null || Array.isArray(params) ||
     !Object.values(params).every((v) => typeof v === 'number' && Number.isFinite(v))) return 'the params are malformed';
   if (!isOptString(r.model) || !isOptString(r.preset)) return 'the model or preset is malformed';
+  if (r.ifConvert != null && typeof r.ifConvert !== 'boolean') return 'the if-convert choice is malformed';
   const step = r.step ?? 0, lane = r.lane ?? 0;
   if (!isCount(step) || !isCount(lane)) return 'the step or lane is malformed';
   const embed = r.embed == null ? null : Array.isArray(r.embed) ? parseEmbed(r.embed.join(',')) : null;
   return {
     text: r.text, params: params as Record<string, number>, model: r.model ?? null, preset: r.preset ?? null,
-    step, lane, embed,
+    ifConvert: (r.ifConvert as boolean | null | undefined) ?? null, step, lane, embed,
   };
 }
 

@@ -13,7 +13,7 @@ export interface UiState extends Link {
 }
 
 let state: UiState = {
-  text: '', params: {}, model: null, preset: null, step: 0, lane: 0, breakpoints: [],
+  text: '', params: {}, model: null, preset: null, ifConvert: null, step: 0, lane: 0, breakpoints: [],
   playing: false, speed: 20, embed: null,
 };
 
@@ -27,18 +27,20 @@ export function update(patch: Partial<UiState>): void {
 }
 
 const SAVE_KEY = 'warpscope.work.v1';
-type Work = Pick<UiState, 'text' | 'params' | 'model' | 'preset'>;
+type Work = Pick<UiState, 'text' | 'params' | 'model' | 'preset' | 'ifConvert'>;
 
 /** The user's unsaved work, kept across reloads when the URL carries no link. */
 export function saveWork(s: UiState): void {
-  const work: Work = { text: s.text, params: s.params, model: s.model, preset: s.preset };
+  const work: Work = { text: s.text, params: s.params, model: s.model, preset: s.preset, ifConvert: s.ifConvert };
   try { localStorage.setItem(SAVE_KEY, JSON.stringify(work)); } catch { /* storage full or disabled */ }
 }
 
 export function loadWork(): Work | null {
   try {
     const w = JSON.parse(localStorage.getItem(SAVE_KEY) ?? 'null') as Work | null;
-    return w && typeof w.text === 'string' ? { text: w.text, params: w.params ?? {}, model: w.model ?? null, preset: w.preset ?? null } : null;
+    if (!w || typeof w.text !== 'string') return null;
+    const ifConvert = typeof w.ifConvert === 'boolean' ? w.ifConvert : null;
+    return { text: w.text, params: w.params ?? {}, model: w.model ?? null, preset: w.preset ?? null, ifConvert };
   } catch {
     return null;
   }

@@ -31,6 +31,8 @@ export interface InstrView { index: number; addr: number; line: number; text: st
 export interface BlockView {
   id: number; name: string; instrs: InstrView[]; ipdom: number | null; reconverges_at: number | null;
   is_branch: boolean; priority: number | null; reachable: boolean;
+  /** First and last source line of the block's instructions (C lines for a C kernel). */
+  source_lines: { first: number; last: number } | null;
 }
 export interface EdgeView { from: number; to: number; kind: 'taken' | 'fallthrough' | 'sync'; back: boolean }
 export interface CfgView { blocks: BlockView[]; edges: EdgeView[]; instrs: InstrView[]; stack_capacity: number }
@@ -42,4 +44,8 @@ export interface MetricsView {
 export interface MetricsPair { now: MetricsView; total: MetricsView }
 export interface NoteView { step: number | null; instr: number | null; line: number; text: string }
 export type RunKind = 'end' | 'breakpoint' | 'divergence' | 'reconvergence' | 'spill' | 'fill' | 'event';
-export interface LoadOptions { params?: Record<string, number>; model?: string; preset?: string }
+export interface LoadOptions { params?: Record<string, number>; model?: string; preset?: string; if_convert?: boolean }
+/** A C kernel's generated code; per pc, its line in `listing` and in the C source. */
+export interface CompiledView {
+  target: string; if_convert: boolean; listing: string; listing_lines: number[]; source_lines: number[];
+}

@@ -1,9 +1,9 @@
 //! CFG view (SVG): blocks with their instructions, taken / fall-through / sync / back edges drawn
 //! distinctly, each divergent branch's reconvergence point, the current block and instruction,
-//! and which lanes wait at which block. Pan by dragging, zoom with the wheel, "fit" to reset;
+//! which lanes wait at which block, and for a C kernel the source lines each block comes from. Pan by dragging, zoom with the wheel, "fit" to reset;
 //! a click (not a drag) on an instruction toggles its breakpoint.
 
-import { blockLines, DEFAULT_METRICS, type Layout } from '../cfg-layout';
+import { blockLines, DEFAULT_METRICS, linesLabelX, type Layout } from '../cfg-layout';
 import { html, laneRanges, svg } from '../svg';
 import type { CfgView, StateView } from '../views';
 
@@ -118,6 +118,7 @@ function build(p: CfgPanel, cfg: CfgView, layout: Layout): void {
     const box = svg('g', { class: `block${b.reachable ? '' : ' unreachable'}`, 'data-block': b.id, 'data-testid': `block-${b.id}`, transform: `translate(${n.x},${n.y})` });
     box.append(svg('rect', { class: 'block-rect', width: n.width, height: n.height, rx: 6 }));
     box.append(svg('text', { class: 'block-name', x: m.padding, y: 18 }, b.name));
+    if (n.lines) box.append(svg('text', { class: 'block-lines', x: linesLabelX(b, m), y: 18, 'data-testid': `block-lines-${b.id}` }, n.lines));
     if (targets.has(b.id)) {
       const tag = svg('g', { class: 'reconv-badge', transform: `translate(${n.width - 134},5)` });
       tag.append(svg('rect', { width: 128, height: 18, rx: 9 }), svg('text', { x: 64, y: 13, 'text-anchor': 'middle' }, 'reconverges here'));

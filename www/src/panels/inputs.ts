@@ -1,13 +1,15 @@
-//! Kernel inputs: one number field per `//@ param`, and the reconvergence model and cost preset
-//! choices the engine offers. A change re-runs at once.
+//! Kernel inputs: one number field per `//@ param`, the reconvergence model and cost preset
+//! choices the engine offers, and for a C kernel whether to if-convert short branches. A change
+//! re-runs at once.
 
 import { html } from '../svg';
-import type { LoadResult } from '../views';
+import type { CompiledView, LoadResult } from '../views';
 
 export interface InputHooks {
   param(name: string, value: number): void;
   model(name: string): void;
   preset(name: string): void;
+  ifConvert(on: boolean): void;
 }
 
 function select(label: string, testid: string, options: string[], value: string, on: (v: string) => void): HTMLElement {
@@ -19,10 +21,19 @@ function select(label: string, testid: string, options: string[], value: string,
   return wrap;
 }
 
-export function render(root: HTMLElement, r: LoadResult | null, hooks: InputHooks): void {
+function checkbox(label: string, testid: string, title: string, value: boolean, on: (v: boolean) => void): HTMLElement {
+  const wrap = html('label', { class: 'field', title });
+  const box = html('input', { type: 'checkbox', 'data-testid': testid });
+  box.checked = value;
+  box.addEventListener('change', () => on(box.checked));
+  wrap.append(box, html('span', {}, label));
+  return wrap;
+}
+
+export function render(root: HTMLElement, r: LoadResult | null, compiled: CompiledView | null, hooks: InputHooks): void {
   if (!r) return;
   // Same fields as before: only refresh values, so typing in a field keeps its focus.
-  const key = JSON.stringify([r.params.map((p) => p.name), r.models, r.presets]);
+  const key = JSON.stringify([r.params.map((p) => p.name), r.models, r.presets, compiled !== null]);
   if (root.dataset.key === key) {
     for (const p of r.params) {
       const input = root.querySelector<HTMLInputElement>(`input[data-param="${CSS.escape(p.name)}"]`);
@@ -32,6 +43,8 @@ export function render(root: HTMLElement, r: LoadResult | null, hooks: InputHook
       const sel = root.querySelector<HTMLSelectElement>(`select[data-testid="${id}"]`);
       if (sel) sel.value = v;
     }
+    const box = root.querySelector<HTMLInputElement>('input[data-testid="if-convert"]');
+    if (box && compiled) box.checked = compiled.if_convert;
     return;
   }
   root.dataset.key = key;
@@ -52,5 +65,9 @@ export function render(root: HTMLElement, r: LoadResult | null, hooks: InputHook
   if (r.params.length === 0) fields.push(html('span', { class: 'muted' }, 'no params'));
   fields.push(select('model', 'model', r.models, r.model, hooks.model));
   fields.push(select('cost preset', 'preset', r.presets, r.preset, hooks.preset));
+  if (compiled) {
+    fields.push(checkbox('if-convert', 'if-convert', 'compile short if/else branches to predicated instructions instead of a branch with a reconvergence point',
+      compiled.if_convert, hooks.ifConvert));
+  }
   root.replaceChildren(...fields);
 }

@@ -1,0 +1,99 @@
+// C kernels: the generated code beside the source, both following the current instruction,
+// hover links between them, breakpoints from a C line, source lines on CFG blocks and the
+// if-convert option. Expectations come from the CLI (`compile`, `cfg`, `trace`) of the same file.
+import { clickGutter, cliBlocks, cliListing, cliTrace, expect, hoverLine, open, openExample, seek, test } from './helpers';
+
+const DOUBLE = 'examples/double_loop.cu';
+const listing = cliListing(DOUBLE);
+const trace = cliTrace(DOUBLE);
+// Compiled code starts at address 0, one instruction every 8 bytes.
+const pcOf = (addr: string) => parseInt(addr, 16) / 8;
+const pcsOfSource = (line: number) => listing.sourceLine.flatMap((l, pc) => (l === line ? [pc] : []));
+
+test('the generated code sits beside the C source, and both follow the current instruction', async ({ page }) => {
+  await open(page);
+  await openExample(page, 'double_loop.cu');
+  await expect(page.getByTestId('listing')).toBeVisible();
+  await expect(page.getByTestId('listing-info')).toContainText('kepler');
+  // The pane shows the CLI's listing line for line (indentation aside).
+  const shown = await page.locator('#listing .cm-line').allTextContents();
+  expect(shown.map((l) => l.trim())).toEqual(listing.lines.map((l) => l.trim()));
+  for (const step of [0, 1, 10, 15, 16, 17, 200, trace.total - 1]) {
+    await seek(page, step);
+    const pc = pcOf(trace.rows[step + 1].pc!);
+    await expect(page.locator('#listing').getByTestId('current-line'), `listing at step ${step}`)
+      .toHaveAttribute('data-line', String(listing.listingLine[pc]));
+    await expect(page.locator('#editor').getByTestId('current-line'), `C line at step ${step}`)
+      .toHaveAttribute('data-line', String(listing.sourceLine[pc]));
+  }
+  // Each CFG block names the C lines its instructions come from.
+  for (const b of cliBlocks(DOUBLE)) {
+    const src = listing.sourceLine.slice(b.first / 8, b.last / 8 + 1);
+    const [lo, hi] = [Math.min(...src), Math.max(...src)];
+    await expect(page.getByTestId(`block-lines-${b.id}`)).toHaveText(lo === hi ? `line ${lo}` : `lines ${lo}-${hi}`);
+  }
+});
+
+test('hovering a C line lights its instructions, hovering an instruction lights its C line', async ({ page }) => {
+  await open(page);
+  await openExample(page, 'double_loop.cu');
+  for (const line of [16, 18]) {
+    await hoverLine(page, '#editor', line);
+    const linked = page.locator('#listing').getByTestId('linked-line');
+    await expect(linked).toHaveCount(pcsOfSource(line).length);
+    expect(await linked.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-line')))))
+      .toEqual(pcsOfSource(line).map((pc) => listing.listingLine[pc]));
+  }
+  const fadd = listing.lines.findIndex((l) => l.includes('FADD R6, R6, 2.3333')) + 1;
+  await hoverLine(page, '#listing', fadd);
+  await expect(page.locator('#editor').getByTestId('linked-line')).toHaveAttribute('data-line', '20');
+  await page.mouse.move(2, 2);
+  await expect(page.locator('#editor').getByTestId('linked-line')).toHaveCount(0);
+});
+
+test('a click beside a C line breaks on its first instruction', async ({ page }) => {
+  await open(page);
+  await openExample(page, 'double_loop.cu');
+  // Line 17 (the inner for) compiles to its init and test before the body and its step after:
+  // the breakpoint goes on the first, which runs once per outer iteration.
+  const first = pcsOfSource(17)[0];
+  await clickGutter(page, '#editor', 17);
+  await expect(page.locator('#editor .cm-bp-gutter .bp-dot')).toHaveCount(1);
+  await expect(page.locator('#listing .cm-bp-gutter .bp-dot')).toHaveCount(1);
+  await expect(page.getByTestId(`cfg-bp-${first}`)).toHaveCount(1);
+  const hits = trace.rows.filter((r) => r?.pc && pcOf(r.pc) === first).map((r) => r.step - 1);
+  expect(hits.length).toBeGreaterThan(1);
+  await page.getByTestId('btn-continue').click();
+  await expect(page.getByTestId('step-label')).toHaveAttribute('data-step', String(hits[0]));
+  await expect(page.locator('#listing').getByTestId('current-line')).toHaveAttribute('data-line', String(listing.listingLine[first]));
+  await page.getByTestId('btn-continue').click();
+  await expect(page.getByTestId('step-label')).toHaveAttribute('data-step', String(hits[1]));
+  // A click in the listing's gutter clears it again.
+  await clickGutter(page, '#listing', listing.listingLine[first]);
+  await expect(page.locator('#editor .cm-bp-gutter .bp-dot')).toHaveCount(0);
+});
+
+test('if-convert recompiles the kernel and says what changed; the choice is kept', async ({ page }) => {
+  const plain = cliListing('examples/if_else.cu', ['--if-convert', 'off']);
+  const converted = cliListing('examples/if_else.cu', ['--if-convert', 'on']);
+  expect(converted.lines).not.toEqual(plain.lines);
+  await open(page);
+  await openExample(page, 'if_else.cu');
+  const box = page.getByTestId('if-convert');
+  await expect(box).not.toBeChecked();
+  const shown = () => page.locator('#listing .cm-line').allTextContents().then((ls) => ls.map((l) => l.trim()));
+  expect(await shown()).toEqual(plain.lines.map((l) => l.trim()));
+  await box.check();
+  await expect.poll(shown).toEqual(converted.lines.map((l) => l.trim()));
+  await expect(page.getByTestId('listing-info')).toContainText('if-converted');
+  await expect(page.getByTestId('listing-info')).toContainText(`was ${plain.listingLine.length} instructions`);
+  // Saved with the work: a reload keeps it.
+  await page.reload();
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  await expect(page.getByTestId('if-convert')).toBeChecked();
+  expect(await shown()).toEqual(converted.lines.map((l) => l.trim()));
+  // An assembly kernel has no generated code and no if-convert choice.
+  await openExample(page, 'if_else.sass');
+  await expect(page.getByTestId('listing')).toBeHidden();
+  await expect(page.getByTestId('if-convert')).toHaveCount(0);
+});

@@ -1,0 +1,134 @@
+//! CodeMirror pieces shared by the kernel editor and the generated-code pane: the current
+//! instruction's line, lines linked to the one hovered in the other pane, a breakpoint gutter,
+//! hover reporting and scrolling the current line into view. Line numbers are 1-based.
+
+import { RangeSet, StateEffect, StateField, type EditorState, type Extension } from '@codemirror/state';
+import { Decoration, EditorView, GutterMarker, gutter, type DecorationSet } from '@codemirror/view';
+
+export interface LineHooks {
+  /** A click in the breakpoint gutter on a line. */
+  onToggleBreakpoint(line: number): void;
+  /** The pointer is over a line (null: it left the text). */
+  onHover(line: number | null): void;
+}
+
+const setCurrent = StateEffect.define<number[]>();
+const setLinked = StateEffect.define<number[]>();
+const setBreakpoints = StateEffect.define<number[]>();
+
+const validLines = (state: EditorState, lines: number[]) =>
+  [...new Set(lines)].filter((n) => n >= 1 && n <= state.doc.lines).sort((a, b) => a - b);
+
+/** Line decorations set by an effect; each carries its line number for tests and styling. */
+function lineField(effect: typeof setLinked, cls: string, testid: string) {
+  return StateField.define<DecorationSet>({
+    create: () => Decoration.none,
+    update(deco, tr) {
+      deco = deco.map(tr.changes);
+      for (const e of tr.effects) {
+        if (!e.is(effect)) continue;
+        deco = Decoration.set(validLines(tr.state, e.value).map((n) =>
+          Decoration.line({ class: cls, attributes: { 'data-testid': testid, 'data-line': String(n) } }).range(tr.state.doc.line(n).from)));
+      }
+      return deco;
+    },
+    provide: (f) => EditorView.decorations.from(f),
+  });
+}
+
+const currentField = lineField(setCurrent, 'cm-current-instr', 'current-line');
+const linkedField = lineField(setLinked, 'cm-linked', 'linked-line');
+
+class BreakpointMarker extends GutterMarker {
+  toDOM(): Node {
+    const dot = document.createElement('span');
+    dot.className = 'bp-dot';
+    dot.title = 'breakpoint (click to clear)';
+    return dot;
+  }
+}
+const bpMarker = new BreakpointMarker();
+
+// Sizes the gutter without drawing a dot in its hidden spacer.
+class SpacerMarker extends GutterMarker {
+  toDOM(): Node {
+    const s = document.createElement('span');
+    s.className = 'bp-spacer';
+    return s;
+  }
+}
+
+const bpField = StateField.define<RangeSet<GutterMarker>>({
+  create: () => RangeSet.empty,
+  update(set, tr) {
+    set = set.map(tr.changes);
+    for (const e of tr.effects) {
+      if (e.is(setBreakpoints)) set = RangeSet.of(validLines(tr.state, e.value).map((n) => bpMarker.range(tr.state.doc.line(n).from)));
+    }
+    return set;
+  },
+});
+
+/** The fields, the breakpoint gutter and hover reporting; put the gutter first in the list. */
+export function lineExtensions(hooks: LineHooks): Extension {
+  let hovered: number | null = null;
+  const hover = (line: number | null) => {
+    if (line !== hovered) hooks.onHover((hovered = line));
+  };
+  return [
+    bpField, currentField, linkedField,
+    gutter({
+      class: 'cm-bp-gutter',
+      markers: (v) => v.state.field(bpField),
+      initialSpacer: () => new SpacerMarker(),
+      domEventHandlers: {
+        mousedown(view, block) {
+          hooks.onToggleBreakpoint(view.state.doc.lineAt(block.from).number);
+          return true;
+        },
+      },
+    }),
+    EditorView.domEventHandlers({
+      mousemove(e, view) {
+        const pos = view.posAtCoords({ x: e.clientX, y: e.clientY });
+        hover(pos === null ? null : view.state.doc.lineAt(pos).number);
+      },
+      mouseleave() { hover(null); },
+    }),
+  ];
+}
+
+export interface LineMarks {
+  current: number | null;
+  breakpoints: number[];
+}
+
+/** The effects that show `marks`, to dispatch with whatever else changes. */
+export function markEffects(marks: LineMarks): StateEffect<unknown>[] {
+  return [setCurrent.of(marks.current === null ? [] : [marks.current]), setBreakpoints.of(marks.breakpoints)];
+}
+
+/** Highlights `lines` as linked to the line hovered in the other pane. */
+export function showLinked(view: EditorView, lines: number[]): void {
+  view.dispatch({ effects: setLinked.of(lines) });
+}
+
+/** Scrolls `line` into view without stealing focus. */
+export function reveal(view: EditorView, line: number | null): void {
+  if (!line || line > view.state.doc.lines) return;
+  // Only the editor's own scroller moves: EditorView.scrollIntoView would also scroll the page
+  // (in the one-column layout the page jumped to the editor on every step). Done in the editor's
+  // measure cycle, when its line geometry is known.
+  const pos = view.state.doc.line(line).from;
+  view.requestMeasure({
+    key: 'warpscope-reveal',
+    read: (v) => {
+      const block = v.lineBlockAt(pos), sc = v.scrollDOM;
+      const top = block.top + v.documentTop - sc.getBoundingClientRect().top + sc.scrollTop;
+      if (top < sc.scrollTop) return top - 8;
+      if (top + block.height > sc.scrollTop + sc.clientHeight) return top + block.height - sc.clientHeight + 8;
+      return null;
+    },
+    write: (scrollTop, v) => { if (scrollTop !== null) v.scrollDOM.scrollTop = scrollTop; },
+  });
+}
