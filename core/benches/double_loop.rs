@@ -8,6 +8,8 @@ use warpscope_core::sim::StopReason;
 use warpscope_core::{launch, LaunchOptions};
 
 const DOUBLE: &str = include_str!("../../examples/double_loop.sass");
+const DOUBLE_C: &str = include_str!("../../examples/double_loop.cu");
+const GOTO_C: &str = include_str!("../../examples/goto_leaves_loop.cu");
 
 fn bench(c: &mut Criterion) {
     let (kernel, diags) = parse_kernel(DOUBLE);
@@ -50,6 +52,9 @@ fn bench(c: &mut Criterion) {
 
     // What a page pays before the run: parsing the kernel file and the CFG facts.
     c.bench_function("double_loop/parse_kernel", |b| b.iter(|| parse_kernel(DOUBLE)));
+    // Compiling C happens on every edit in the app: the paper's kernel and the goto nest.
+    c.bench_function("double_loop/parse_kernel_c", |b| b.iter(|| parse_kernel(DOUBLE_C)));
+    c.bench_function("goto_leaves_loop/parse_kernel_c", |b| b.iter(|| parse_kernel(GOTO_C)));
     c.bench_function("double_loop/cfg_facts", |b| b.iter(|| warpscope_core::analysis::cfg_facts(&kernel.program)));
 
     // Seeking back into a recorded run: nearest checkpoint, then replay.
