@@ -1,7 +1,7 @@
 // Screenshots for a human to look at (/tmp/shots), and the README's docs/screenshot.png when
 // UPDATE_SCREENSHOT=1. They assert nothing about pixels.
 import { mkdirSync } from 'node:fs';
-import { open, openExample, seek, test } from './helpers';
+import { hoverLine, open, openExample, seek, test } from './helpers';
 
 const dir = process.env.SHOTS_DIR ?? '/tmp/shots';
 mkdirSync(dir, { recursive: true });
@@ -23,4 +23,17 @@ test('screenshots', async ({ page }) => {
   await page.locator('body').click({ position: { x: 5, y: 5 } });
   await page.keyboard.press('?');
   await page.screenshot({ path: `${dir}/help.png` });
+});
+
+test('screenshots of a C kernel beside its generated code', async ({ page }) => {
+  for (const [w, h] of [[1280, 800], [1600, 1000]]) {
+    await page.setViewportSize({ width: w, height: h });
+    await open(page);
+    await openExample(page, 'double_loop.cu');
+    await seek(page, 150);
+    await page.screenshot({ path: `${dir}/double-loop-c-${w}x${h}.png` });
+    // Pointing at a C line lights its instructions in the generated code.
+    await hoverLine(page, '#editor', 16);
+    await page.screenshot({ path: `${dir}/double-loop-c-hover-${w}x${h}.png` });
+  }
 });
