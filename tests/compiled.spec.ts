@@ -86,7 +86,7 @@ test('if-convert recompiles the kernel and says what changed; the choice is kept
   await box.check();
   await expect.poll(shown).toEqual(converted.lines.map((l) => l.trim()));
   await expect(page.getByTestId('listing-info')).toContainText('if-converted');
-  await expect(page.getByTestId('listing-info')).toContainText(`was ${plain.listingLine.length} instructions`);
+  await expect(page.getByTestId('listing-info')).toContainText(`before the toggle: ${plain.listingLine.length} instructions`);
   // Saved with the work: a reload keeps it.
   await page.reload();
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');

@@ -36,4 +36,10 @@ test('screenshots of a C kernel beside its generated code', async ({ page }) => 
     await hoverLine(page, '#editor', 16);
     await page.screenshot({ path: `${dir}/double-loop-c-hover-${w}x${h}.png` });
   }
+  await openExample(page, 'if_else.cu');
+  await page.getByTestId('if-convert').check();
+  await seek(page, 8);
+  await page.screenshot({ path: `${dir}/if-else-c-ifconvert.png` });
+  await page.setViewportSize({ width: 2560, height: 1300 });
+  await page.screenshot({ path: `${dir}/if-else-c-2560.png` });
 });

@@ -84,7 +84,7 @@ export class App {
         lines: lineMap(compiled?.source_lines ?? cfg.instrs.map((i) => i.line), compiled?.listing_lines),
       };
       this.ifConvertDiff = prev?.compiled && compiled && prev.compiled.if_convert !== compiled.if_convert
-        ? `was ${prev.cfg.instrs.length} instructions, ${prev.total} steps` : '';
+        ? `before the toggle: ${prev.cfg.instrs.length} instructions, ${prev.total} steps` : '';
       lanes.invalidate(this.panels.lanes);
       // Breakpoints on instructions that no longer exist are dropped.
       const bps = s.breakpoints.filter((i) => i < cfg.instrs.length);
@@ -179,7 +179,7 @@ export class App {
       readOnly: s.embed !== null,
     });
     const c = r?.compiled;
-    const info = c ? [`${c.target}`, `${r.cfg.instrs.length} instructions`, ...(c.if_convert ? ['if-converted'] : []),
+    const info = c ? [`${c.target}`, `${r.cfg.instrs.length} instructions, ${r.total} steps`, ...(c.if_convert ? ['if-converted'] : []),
       ...(this.ifConvertDiff ? [this.ifConvertDiff] : [])].join(' · ') : '';
     listing.render(this.panels.listing, {
       text: r?.listingText ?? '',
