@@ -176,7 +176,8 @@ fn run(text: &str, target: Target, if_convert: bool) -> (Vec<u32>, Vec<u32>) {
     let stop = sim.run_to_end();
     assert_eq!(stop, StopReason::Exited, "{target:?} if-convert {if_convert}\n{text}");
     let m = &sim.state().machine;
-    let regs = (0..32).flat_map(|lane| (0..200u8).map(move |r| (lane, r))).map(|(lane, r)| m.reg(lane, warpscope_core::isa::Reg(r))).collect();
+    let regs =
+        (0..32).flat_map(|lane| (0..200u8).map(move |r| (lane, r))).map(|(lane, r)| m.reg(lane, warpscope_core::isa::Reg(r))).collect();
     (regs, m.memory.words.concat())
 }
 

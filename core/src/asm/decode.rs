@@ -41,8 +41,8 @@ const UNRESOLVED: Pc = Pc(u32::MAX);
 
 pub const OPCODES: &[&str] = &[
     "ISETP", "IADD", "IADD32I", "IADD3", "ISCADD", "IMUL", "IMUL32I", "IMAD", "FADD", "FADD32I", "FMUL", "FMUL32I", "FFMA", "FSETP", "MOV",
-    "MOV32I", "SEL", "LOP", "LOP32I", "LOP3", "SHL", "SHR", "S2R", "CS2R", "LD", "LDG", "ST", "STG", "ATOM", "ATOMG", "I2F", "F2I", "MUFU", "NOP", "BAR", "SSY", "SYNC", "BRA",
-    "PBK", "BRK", "PCNT", "CONT", "CAL", "RET", "EXIT", "BSSY", "BSYNC", "BREAK", "WARPSYNC", "YIELD",
+    "MOV32I", "SEL", "LOP", "LOP32I", "LOP3", "SHL", "SHR", "S2R", "CS2R", "LD", "LDG", "ST", "STG", "ATOM", "ATOMG", "I2F", "F2I", "MUFU",
+    "NOP", "BAR", "SSY", "SYNC", "BRA", "PBK", "BRK", "PCNT", "CONT", "CAL", "RET", "EXIT", "BSSY", "BSYNC", "BREAK", "WARPSYNC", "YIELD",
 ];
 
 fn err<T>(at: At, message: impl Into<String>) -> Result<T, DecodeError> {

@@ -17,8 +17,8 @@ mod instance;
 mod source;
 
 pub use header::{parse_kernel, parse_kernel_with};
-pub use source::{CompiledSource, SourceOptions};
 pub use instance::{instantiate, param_defaults};
+pub use source::{CompiledSource, SourceOptions};
 
 use alloc::string::String;
 use alloc::vec::Vec;

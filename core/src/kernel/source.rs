@@ -36,7 +36,10 @@ pub(super) fn compile_into(k: &mut Kernel, text: &str, opts: &SourceOptions, dia
     let target = opts.target.or(k.model.map(|m| m.compile_target())).unwrap_or(Target::Kepler);
     let if_convert = opts.if_convert.or(k.if_convert).unwrap_or(false);
     for r in &k.regs {
-        diags.push(Diagnostic::error(r.value.span, "`//@ reg` sets registers of assembly kernels; a C kernel takes its inputs as parameters"));
+        diags.push(Diagnostic::error(
+            r.value.span,
+            "`//@ reg` sets registers of assembly kernels; a C kernel takes its inputs as parameters",
+        ));
     }
     let (out, mut d) = compile(text, CompileOptions { target, if_convert });
     diags.append(&mut d);
@@ -59,11 +62,18 @@ fn bind(k: &Kernel, name: &str, ty: Ty) -> Result<(), String> {
     match ty {
         Ty::Ptr(elem) => {
             let Some(b) = k.buffers.iter().find(|b| b.name == name) else {
-                return Err(format!("kernel parameter `{name}` ({}) needs a `//@ buffer {name}: {}[length]` line", ty.name(), elem_name(elem)));
+                return Err(format!(
+                    "kernel parameter `{name}` ({}) needs a `//@ buffer {name}: {}[length]` line",
+                    ty.name(),
+                    elem_name(elem)
+                ));
             };
             let ok = matches!(
                 (elem, b.elem),
-                (Scalar::Int, ElemType::I32) | (Scalar::Unsigned, ElemType::U32) | (Scalar::Float, ElemType::F32) | (Scalar::Bool, ElemType::I32 | ElemType::U32)
+                (Scalar::Int, ElemType::I32)
+                    | (Scalar::Unsigned, ElemType::U32)
+                    | (Scalar::Float, ElemType::F32)
+                    | (Scalar::Bool, ElemType::I32 | ElemType::U32)
             );
             if !ok {
                 let held = match b.elem {

@@ -286,12 +286,30 @@ fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: Lane
                 m.set_reg(l, dst, old);
             }
         }
-        Op::I2f { dst, src, signed } => map2::<N>(m, lanes, dst, src, Src::Imm(0), false, |x, _| {
-            if signed { (x as i32 as f32).to_bits() } else { (x as f32).to_bits() }
-        }),
+        Op::I2f { dst, src, signed } => {
+            map2::<N>(
+                m,
+                lanes,
+                dst,
+                src,
+                Src::Imm(0),
+                false,
+                |x, _| {
+                    if signed {
+                        (x as i32 as f32).to_bits()
+                    } else {
+                        (x as f32).to_bits()
+                    }
+                },
+            )
+        }
         Op::F2i { dst, src, signed } => map2::<N>(m, lanes, dst, src, Src::Imm(0), true, |x, _| {
             // `as` truncates toward zero and saturates, NaN to 0, as F2I.TRUNC does.
-            if signed { fl(x) as i32 as u32 } else { fl(x) as u32 }
+            if signed {
+                fl(x) as i32 as u32
+            } else {
+                fl(x) as u32
+            }
         }),
         Op::Mufu { func: MufuFn::Rcp, dst, src } => map2::<N>(m, lanes, dst, src, Src::Imm(0), true, |x, _| (1.0 / fl(x)).to_bits()),
         _ => {}
