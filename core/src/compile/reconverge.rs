@@ -122,7 +122,7 @@ fn find_regions(func: &Func, loop_escapes: bool) -> Vec<Region> {
     let loops: Vec<BTreeSet<BlockId>> = back_edges(&cfg)
         .into_iter()
         .filter(|(from, header)| dom.dominates(*header, *from))
-        .map(|(from, header)| natural_loop(func, from, header))
+        .map(|(from, header)| natural_loop(&cfg, from, header))
         .collect();
     let mut groups: Vec<(BlockId, Vec<BlockId>)> = Vec::new();
     for &b in &func.order {
@@ -133,13 +133,6 @@ fn find_regions(func: &Func, loop_escapes: bool) -> Vec<Region> {
         match groups.iter_mut().find(|g| g.0 == p) {
             Some(g) => g.1.push(b),
             None => groups.push((p, alloc::vec![b])),
-        }
-    }
-    // Edges as the analyses saw them.
-    let mut preds: Vec<Vec<BlockId>> = alloc::vec![Vec::new(); func.blocks.len()];
-    for &b in &func.order {
-        for &s in cfg.succs(b) {
-            preds[s.index()].push(b);
         }
     }
     let mut regions = Vec::new();
@@ -160,7 +153,7 @@ fn find_regions(func: &Func, loop_escapes: bool) -> Vec<Region> {
         // A region entered from the side (a block of it reached without passing the head) has
         // paths that would pop a token they never pushed. Its branches get no SSY: their DIV
         // tokens are popped by the enclosing region's pop, or when the warp empties.
-        let side_entry = members.iter().any(|&m| preds[m.index()].iter().any(|p| *p != head && !members.contains(p)));
+        let side_entry = members.iter().any(|&m| cfg.preds(m).iter().any(|p| *p != head && !members.contains(p)));
         if side_entry {
             continue;
         }
@@ -181,18 +174,12 @@ fn common_dominator(dom: &crate::analysis::DomTree, mut a: BlockId, b: BlockId) 
 }
 
 /// The blocks of the natural loop of back edge `from -> header`.
-fn natural_loop(func: &Func, from: BlockId, header: BlockId) -> BTreeSet<BlockId> {
-    let mut preds: Vec<Vec<BlockId>> = alloc::vec![Vec::new(); func.blocks.len()];
-    for &b in &func.order {
-        for s in func.succs(b) {
-            preds[s.index()].push(b);
-        }
-    }
+fn natural_loop(cfg: &Cfg, from: BlockId, header: BlockId) -> BTreeSet<BlockId> {
     let mut body = BTreeSet::from([header]);
     let mut work = alloc::vec![from];
     while let Some(b) = work.pop() {
         if body.insert(b) {
-            work.extend(preds[b.index()].iter().copied());
+            work.extend_from_slice(cfg.preds(b));
         }
     }
     body
