@@ -39,7 +39,12 @@ impl Gen {
                 let op = ["+", "-", "*", "&", "|", "^"][self.next(6) as usize];
                 format!("({} {op} {})", self.expr(depth - 1), self.expr(depth - 1))
             }
-            5 => format!("({} << {})", self.expr(depth - 1), self.next(3)),
+            5 if self.next(2) == 0 => format!("({} << {})", self.expr(depth - 1), self.next(3)),
+            5 => {
+                let op = ["/", "%"][self.next(2) as usize];
+                let k = [3, -3, 4, 7, -8, 10][self.next(6) as usize];
+                format!("({} {op} ({k}))", self.expr(depth - 1))
+            }
             6 => format!("({} ? {} : {})", self.cond(depth - 1), self.expr(depth - 1), self.expr(depth - 1)),
             _ => format!("f({}, {})", self.expr(depth - 1), self.expr(depth - 1)),
         }

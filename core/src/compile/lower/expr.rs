@@ -389,15 +389,16 @@ impl Lower<'_> {
     fn divide(&mut self, div: bool, x: Value, y: Value, t: u8, unsigned: bool, span: Span) -> Option<Value> {
         let ty = if unsigned { Ty::UNSIGNED } else { Ty::INT };
         let k = match y.op {
-            Operand::Imm(d) if d.is_power_of_two() && (unsigned || d < 0x8000_0000) => d.trailing_zeros(),
             Operand::Imm(0) => {
                 self.error(span, "division by zero");
                 return None;
             }
-            _ => {
+            Operand::Imm(d) if d.is_power_of_two() && (unsigned || d < 0x8000_0000) => d.trailing_zeros(),
+            Operand::Imm(d) => return self.divide_by_constant(div, x, d, t, unsigned, span),
+            Operand::Reg(_) => {
                 self.error(
                     span,
-                    "`/` and `%` on integers are supported by power-of-two constants only (the ISA has no divide instruction; real compilers call a subroutine)",
+                    "`/` and `%` on integers need a constant divisor (the ISA has no divide instruction; real compilers call a subroutine)",
                 );
                 return None;
             }
@@ -425,6 +426,57 @@ impl Lower<'_> {
             self.emit(format!("LOP.AND R{t}, R{t}, {}", imm_int(!((1u32 << k) - 1))));
             self.emit(format!("IADD R{t}, {a}, -R{t}"));
         }
+        Some(Value::reg(t, ty))
+    }
+
+    /// Division by any other constant, as compilers do it: a multiply-high by a magic number
+    /// (the round-up method that works for every 32-bit dividend), on magnitudes for signed values.
+    fn divide_by_constant(&mut self, div: bool, x: Value, d: u32, t: u8, unsigned: bool, span: Span) -> Option<Value> {
+        let ty = if unsigned { Ty::UNSIGNED } else { Ty::INT };
+        let x_reg = self.in_reg(x, span)?;
+        let neg_result = !unsigned && (d as i32) < 0;
+        let ad = if unsigned { d } else { (d as i32).unsigned_abs() };
+        let (n, is_neg) = if unsigned {
+            (x_reg, None)
+        } else {
+            // n = |x|, with P remembering the sign.
+            let p = self.regs.pred(span, &mut self.diags);
+            let n = self.temp(span)?;
+            self.emit_setp(format!("ISETP.LT.AND P{p}, PT, R{x_reg}, RZ, PT"));
+            self.emit(format!("IADD R{n}, RZ, -R{x_reg}"));
+            self.emit(format!("SEL R{n}, R{n}, R{x_reg}, P{p}"));
+            (n, Some(p))
+        };
+        let q = self.temp(span)?;
+        if ad.is_power_of_two() {
+            self.emit(format!("SHR.U32 R{q}, R{n}, {}", imm_int(ad.trailing_zeros())));
+        } else {
+            let l = 32 - (ad - 1).leading_zeros();
+            let magic = (((1u64 << 32) * ((1u64 << l) - ad as u64)) / ad as u64 + 1) as u32;
+            let hi = self.temp(span)?;
+            self.emit(format!("IMUL.HI.U32 R{hi}, R{n}, {}", imm_int(magic)));
+            self.emit(format!("IADD R{q}, R{n}, -R{hi}"));
+            self.emit(format!("SHR.U32 R{q}, R{q}, 0x1"));
+            self.emit(format!("IADD R{q}, R{q}, R{hi}"));
+            self.emit(format!("SHR.U32 R{q}, R{q}, {}", imm_int(l - 1)));
+        }
+        if let Some(p) = is_neg {
+            // The quotient is negative when exactly one of x and d is.
+            let m = self.temp(span)?;
+            self.emit(format!("IADD R{m}, RZ, -R{q}"));
+            if neg_result {
+                self.emit(format!("SEL R{q}, R{q}, R{m}, P{p}"));
+            } else {
+                self.emit(format!("SEL R{q}, R{m}, R{q}, P{p}"));
+            }
+            self.regs.free_pred(p);
+        }
+        if div {
+            return Some(Value::reg(q, ty));
+        }
+        // x - q * d: the remainder takes the dividend's sign, as in C.
+        self.emit(format!("IMUL R{t}, R{q}, {}", imm_int(d)));
+        self.emit(format!("IADD R{t}, R{x_reg}, -R{t}"));
         Some(Value::reg(t, ty))
     }
 
@@ -919,6 +971,12 @@ fn fold_int(op: BinOp, a: u32, b: u32, signed: bool) -> Option<u32> {
         BitAnd => a & b,
         BitOr => a | b,
         BitXor => a ^ b,
+        Div if b == 0 => return None,
+        Div if signed => (a as i32).wrapping_div(b as i32) as u32,
+        Div => a / b,
+        Rem if b == 0 => return None,
+        Rem if signed => (a as i32).wrapping_rem(b as i32) as u32,
+        Rem => a % b,
         _ => return None,
     })
 }
