@@ -26,7 +26,7 @@ test('screenshots', async ({ page }) => {
 });
 
 test('screenshots of a C kernel beside its generated code', async ({ page }) => {
-  for (const [w, h] of [[1280, 800], [1600, 1000]]) {
+  for (const [w, h] of [[1280, 800], [1440, 900], [1600, 1000], [1920, 1080]]) {
     await page.setViewportSize({ width: w, height: h });
     await open(page);
     await openExample(page, 'double_loop.cu');
@@ -36,6 +36,13 @@ test('screenshots of a C kernel beside its generated code', async ({ page }) => 
     await hoverLine(page, '#editor', 16);
     await page.screenshot({ path: `${dir}/double-loop-c-hover-${w}x${h}.png` });
   }
+  // A deep stack with spilled entries in the narrowest side-by-side layout.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.getByTestId('param-n').fill('20');
+  await page.keyboard.press('Tab');
+  await seek(page, 2420);
+  await page.screenshot({ path: `${dir}/double-loop-c-n20-1440x900.png` });
+  await page.setViewportSize({ width: 1600, height: 1000 });
   await openExample(page, 'if_else.cu');
   await page.getByTestId('if-convert').check();
   await seek(page, 8);
