@@ -65,11 +65,10 @@ fn lone_exit(func: &Func, b: BlockId) -> Option<&'static str> {
     if !blk.instrs.is_empty() {
         return None;
     }
+    // RET is left out: its text depends on the target.
     match blk.term {
-        Term::Exit => Some("EXIT"),
-        Term::Brk => Some("BRK"),
-        Term::Cont => Some("CONT"),
-        _ => None,
+        Term::Ret => None,
+        t => t.leaving_op(),
     }
 }
 
@@ -162,10 +161,8 @@ pub fn emit_func(func: &Func, target: Target, source: &[&str], out: &mut Listing
                     }
                 }
             }
-            Term::Exit => out.instr("EXIT", line, source),
-            Term::Ret => out.instr(if target == Target::Volta { "RET.REL.NODEC" } else { "RET" }, line, source),
-            Term::Brk => out.instr("BRK", line, source),
-            Term::Cont => out.instr("CONT", line, source),
+            Term::Ret if target == Target::Volta => out.instr("RET.REL.NODEC", line, source),
+            Term::Exit | Term::Ret | Term::Brk | Term::Cont => out.instr(blk.term.leaving_op().unwrap_or_default(), line, source),
             Term::Sync(_) => out.instr("SYNC", line, source),
         }
     }

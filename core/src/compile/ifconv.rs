@@ -34,16 +34,6 @@ fn simple(func: &Func, b: BlockId) -> bool {
         })
 }
 
-fn leaves(term: Term) -> Option<&'static str> {
-    match term {
-        Term::Exit => Some("EXIT"),
-        Term::Ret => Some("RET"),
-        Term::Brk => Some("BRK"),
-        Term::Cont => Some("CONT"),
-        _ => None,
-    }
-}
-
 fn guarded(instrs: &[Ins], pred: u8, neg: bool) -> Vec<Ins> {
     instrs.iter().map(|i| Ins { guard: Some((pred, neg)), ..i.clone() }).collect()
 }
@@ -70,7 +60,7 @@ fn convert_one(func: &mut Func) -> bool {
         } else if let Some((side, other, side_neg)) = one_side(func, taken, fall, neg) {
             let blk = func.block(side);
             new.extend(guarded(&blk.instrs, pred, side_neg));
-            if let Some(op) = leaves(blk.term) {
+            if let Some(op) = blk.term.leaving_op() {
                 let line = blk.term_line;
                 new.push(Ins { text: op.to_string(), guard: Some((pred, side_neg)), target: None, line, writes_pred: false });
             }
@@ -96,7 +86,7 @@ fn one_side(func: &Func, taken: BlockId, fall: BlockId, neg: bool) -> Option<(Bl
         }
         match func.block(side).term {
             Term::Jump(j) if j == other => return Some((side, other, side_neg)),
-            t if leaves(t).is_some() => return Some((side, other, side_neg)),
+            t if t.leaving_op().is_some() => return Some((side, other, side_neg)),
             _ => {}
         }
     }

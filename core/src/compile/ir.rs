@@ -46,6 +46,22 @@ pub enum Term {
     Sync(BlockId),
 }
 
+impl Term {
+    /// The instruction of a terminator that takes lanes out of the flow, if this is one.
+    pub fn leaving_op(self) -> Option<&'static str> {
+        match self {
+            Term::Exit => Some("EXIT"),
+            Term::Ret => Some("RET"),
+            Term::Brk => Some("BRK"),
+            Term::Cont => Some("CONT"),
+            _ => None,
+        }
+    }
+}
+
+/// The instructions `Term::leaving_op` names (if-conversion also writes them guarded).
+const LEAVING_OPS: [&str; 4] = ["EXIT", "RET", "BRK", "CONT"];
+
 #[derive(Clone, PartialEq, Debug)]
 pub struct Block {
     pub label: String,
@@ -104,8 +120,7 @@ impl Func {
                 _ => self.succs(b),
             };
             // A guarded `@P BRK` (from if-conversion) lets lanes leave from the middle of a block.
-            let leaves_inside =
-                self.block(b).instrs.iter().any(|i| i.guard.is_some() && ["BRK", "CONT", "EXIT", "RET"].contains(&i.text.as_str()));
+            let leaves_inside = self.block(b).instrs.iter().any(|i| i.guard.is_some() && LEAVING_OPS.contains(&i.text.as_str()));
             if (succs.is_empty() && self.block(b).term != Term::Open) || leaves_inside {
                 exits.push(b);
             }

@@ -30,6 +30,14 @@ const UNSUPPORTED: &[(&str, &str)] = &[
     ("asm", "inline assembly is not supported: write an assembly kernel instead"),
 ];
 
+/// The words that start a type, and the type each names.
+const TYPE_WORDS: &[(&str, Ty)] =
+    &[("int", Ty::INT), ("unsigned", Ty::UNSIGNED), ("signed", Ty::INT), ("float", Ty::FLOAT), ("bool", Ty::BOOL), ("void", Ty::Void)];
+
+fn is_type_word(w: &str) -> bool {
+    TYPE_WORDS.iter().any(|(k, _)| *k == w)
+}
+
 /// Qualifiers that change nothing here.
 const IGNORED: &[&str] =
     &["const", "__restrict__", "restrict", "volatile", "static", "inline", "__noinline__", "__forceinline__", "extern"];
@@ -158,7 +166,7 @@ impl<'t> Parser<'t> {
                 k += 1;
                 continue;
             }
-            return matches!(w.as_str(), "int" | "unsigned" | "signed" | "float" | "bool" | "void");
+            return is_type_word(w);
         }
         false
     }
@@ -171,32 +179,17 @@ impl<'t> Parser<'t> {
         }
         let start = self.span();
         let base = match self.peek() {
-            Tok::Ident(w) if w == "unsigned" => {
-                self.bump();
-                self.eat_word("int");
-                Ty::UNSIGNED
-            }
-            Tok::Ident(w) if w == "signed" => {
-                self.bump();
-                self.eat_word("int");
-                Ty::INT
-            }
-            Tok::Ident(w) if w == "int" => {
-                self.bump();
-                Ty::INT
-            }
-            Tok::Ident(w) if w == "float" => {
-                self.bump();
-                Ty::FLOAT
-            }
-            Tok::Ident(w) if w == "bool" => {
-                self.bump();
-                Ty::BOOL
-            }
-            Tok::Ident(w) if w == "void" => {
-                self.bump();
-                Ty::Void
-            }
+            Tok::Ident(w) => match TYPE_WORDS.iter().find(|(k, _)| k == w) {
+                Some(&(k, ty)) => {
+                    self.bump();
+                    // `unsigned int`, `signed int`.
+                    if k == "unsigned" || k == "signed" {
+                        self.eat_word("int");
+                    }
+                    ty
+                }
+                None => return Err(Diagnostic::error(start, format!("expected a type (int, unsigned, float, bool), found `{w}`"))),
+            },
             t => return Err(Diagnostic::error(start, format!("expected a type (int, unsigned, float, bool), found {}", describe(t)))),
         };
         self.skip_ignored();
@@ -655,7 +648,7 @@ impl<'t> Parser<'t> {
     }
 
     fn cast_ahead(&self) -> bool {
-        matches!(self.peek_at(1), Tok::Ident(w) if matches!(w.as_str(), "int" | "unsigned" | "signed" | "float" | "bool" | "const"))
+        matches!(self.peek_at(1), Tok::Ident(w) if w == "const" || (is_type_word(w) && w != "void"))
     }
 
     fn postfix(&mut self) -> PResult<Expr> {
