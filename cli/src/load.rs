@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use warpscope_core::kernel::{parse_kernel_with, Kernel, SourceOptions};
-use warpscope_core::model::{ModelKind, StackConfig};
+use warpscope_core::model::{ModelKind, PathOrder, Schedule, StackConfig};
 use warpscope_core::sim::{CostModel, Sim};
 use warpscope_core::{launch, Diagnostic, LaunchOptions};
 
@@ -20,9 +20,16 @@ pub struct Common {
     /// Reconvergence model (default: the file's `//@ model`, else kepler).
     #[arg(long)]
     pub model: Option<String>,
-    /// Cost preset: kepler or maxwell (default: the file's `//@ preset`, else kepler).
+    /// Cost preset: kepler, maxwell or h100 (default: the file's `//@ preset`, else the model's:
+    /// h100 for volta, kepler for the others).
     #[arg(long)]
     pub preset: Option<String>,
+    /// PDOM stacks: which path of a divergent branch runs first (`taken` or `fall-through`).
+    #[arg(long, default_value = "taken")]
+    pub path_order: String,
+    /// Volta: which group of lanes runs (`h100`, `lowest-pc` or `round-robin`).
+    #[arg(long, default_value = "h100")]
+    pub schedule: String,
     /// Override one cost: instruction, divergence, spill or fill cycles (`--cost spill=50`).
     #[arg(long = "cost", value_name = "FIELD=CYCLES")]
     pub costs: Vec<String>,
@@ -97,6 +104,10 @@ impl Common {
 
     pub fn options(&self) -> Result<LaunchOptions, String> {
         let mut opts = LaunchOptions { step_limit: self.step_limit, ..LaunchOptions::default() };
+        opts.path_order = PathOrder::from_name(&self.path_order)
+            .ok_or_else(|| format!("--path-order `{}`: expected taken or fall-through", self.path_order))?;
+        opts.schedule = Schedule::from_name(&self.schedule)
+            .ok_or_else(|| format!("--schedule `{}`: expected h100, lowest-pc or round-robin", self.schedule))?;
         if let Some(m) = &self.model {
             opts.model = Some(ModelKind::from_name(m).ok_or_else(|| format!("unknown model `{m}` (known: {})", ModelKind::known_names()))?);
         }

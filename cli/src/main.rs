@@ -39,6 +39,14 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Run the same kernel and inputs under several models and print the paper's metrics side by side.
+    Compare {
+        #[command(flatten)]
+        common: Common,
+        /// The models, comma-separated: `pdom,tf-stack`.
+        #[arg(long, default_value = "kepler,pdom,tf-stack,tf-sandy,volta")]
+        models: String,
+    },
     /// Print one line per step: pc, instruction, active mask and the stack after the step.
     Trace {
         #[command(flatten)]
@@ -80,6 +88,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run { common, json } => report::run(&common, json),
+        Command::Compare { common, models } => report::compare(&common, &models),
         Command::Trace { common } => trace::trace(&common),
         Command::Sweep { common, param, json, csv } => sweep::sweep(&common, &param, json, csv),
         Command::Cfg { file, json } => cfg_cmd::cfg(&file, json),

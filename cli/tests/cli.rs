@@ -58,7 +58,7 @@ fn fails(args: &[&str]) -> String {
     stderr(&o)
 }
 
-const KEYS: [&str; 13] = [
+const KEYS: [&str; 20] = [
     "steps",
     "warp_instructions",
     "thread_instructions",
@@ -72,6 +72,13 @@ const KEYS: [&str; 13] = [
     "cycles",
     "stop_reason",
     "block_counts",
+    "idle_instructions",
+    "memory_instructions",
+    "memory_transactions",
+    "transactions_per_memory_instruction",
+    "mimd_block_counts",
+    "mimd_warp_instructions",
+    "code_expansion",
 ];
 
 #[test]
@@ -313,4 +320,34 @@ fn compile_errors_are_located_and_fail() {
     let unbound = TempKernel::new("unbound-c", "__global__ void k(int* a, int n) {\n  a[0] = n;\n}\n");
     let err = stderr(&warpscope(&["run", unbound.0.to_str().unwrap()]));
     assert!(err.contains("needs a `//@ buffer a: i32[length]` line") && err.contains("needs a `//@ param n = value` line"), "{err}");
+}
+
+#[test]
+fn compare_prints_the_paper_metrics_per_model() {
+    let fig1 = example("tf_figure1.sass");
+    let out = warpscope(&["compare", &fig1, "--models", "pdom,tf-stack"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let row = |name: &str| text.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("no {name} row in\n{text}")).to_string();
+    // PDOM runs BB3-BB5 twice (26 warp instructions against a minimum of 19); TF-STACK reaches it.
+    assert!(row("warp_instructions").split_whitespace().eq(["warp_instructions", "26", "19"]), "{text}");
+    assert!(row("code_expansion").contains("+36.8%") && row("code_expansion").contains("+0.0%"), "{text}");
+    assert!(row("  BB3").split_whitespace().eq(["BB3", "2", "[1]", "1", "[1]"]), "{text}");
+    // A model that deadlocks makes the exit code non-zero, and its stop line says why.
+    let barrier = example("tf_barrier.cu");
+    let out = warpscope(&["compare", &barrier, "--models", "pdom,tf-stack"]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(stdout(&out).contains("deadlock at"));
+    let bad = warpscope(&["compare", &fig1, "--models", "pdom,nope"]);
+    assert!(stderr(&bad).contains("unknown model `nope`"));
+}
+
+#[test]
+fn schedule_and_path_order_options_are_checked() {
+    let fig1 = example("tf_figure1.sass");
+    let out = warpscope(&["run", &fig1, "--model", "volta", "--schedule", "sideways"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("--schedule `sideways`"));
+    let v = json(&["run", "--json", &fig1, "--model", "pdom", "--path-order", "fall-through"], 0);
+    assert_eq!(v["warp_instructions"], 26);
 }

@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 
 use crate::diag::Diagnostic;
 use crate::kernel::{instantiate, Kernel};
-use crate::model::{ModelKind, StackConfig};
+use crate::model::{ModelKind, PathOrder, Schedule, StackConfig};
 use crate::sim::{CostModel, Sim, SimConfig, DEFAULT_STEP_LIMIT};
 
 /// Choices made by the caller; `None` falls back to the kernel's header, then the default.
@@ -15,6 +15,8 @@ pub struct LaunchOptions {
     pub model: Option<ModelKind>,
     pub cost: Option<CostModel>,
     pub stack: Option<StackConfig>,
+    pub path_order: PathOrder,
+    pub schedule: Schedule,
     pub params: Vec<(String, i64)>,
     pub step_limit: u64,
     pub record: bool,
@@ -22,18 +24,34 @@ pub struct LaunchOptions {
 
 impl Default for LaunchOptions {
     fn default() -> Self {
-        LaunchOptions { model: None, cost: None, stack: None, params: Vec::new(), step_limit: DEFAULT_STEP_LIMIT, record: true }
+        LaunchOptions {
+            model: None,
+            cost: None,
+            stack: None,
+            path_order: PathOrder::default(),
+            schedule: Schedule::default(),
+            params: Vec::new(),
+            step_limit: DEFAULT_STEP_LIMIT,
+            record: true,
+        }
     }
 }
 
 impl LaunchOptions {
     /// The configuration these options give for `kernel`.
     pub fn config_for(&self, kernel: &Kernel) -> SimConfig {
-        let cost = self.cost.or_else(|| kernel.preset.as_deref().and_then(CostModel::preset)).unwrap_or_default();
+        let model = self.model.or(kernel.model).unwrap_or(ModelKind::Kepler);
+        let cost = self
+            .cost
+            .or_else(|| kernel.preset.as_deref().and_then(CostModel::preset))
+            .or_else(|| CostModel::preset(model.default_preset()))
+            .unwrap_or_default();
         SimConfig {
-            model: self.model.or(kernel.model).unwrap_or(ModelKind::Kepler),
+            model,
             cost,
             stack: self.stack.or(kernel.stack).unwrap_or_default(),
+            path_order: self.path_order,
+            schedule: self.schedule,
             step_limit: self.step_limit,
             record: self.record,
         }

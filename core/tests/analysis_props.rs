@@ -6,7 +6,8 @@ use std::collections::BTreeSet;
 use proptest::prelude::*;
 use warpscope_core::analysis::reference;
 use warpscope_core::analysis::{
-    back_edges, compute_dominators, compute_post_dominators, reconvergence_point, reverse_post_order, rpo_priorities, PostDom,
+    back_edges, compute_dominators, compute_post_dominators, reconvergence_point, reverse_post_order, rpo_priorities, thread_frontiers,
+    PostDom,
 };
 use warpscope_core::cfg::{BlockId, Cfg, Edge, EdgeKind};
 
@@ -44,6 +45,18 @@ fn arb_cfg() -> impl Strategy<Value = Cfg> {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn thread_frontiers_match_reference(cfg in arb_cfg()) {
+        let fast = thread_frontiers(&cfg);
+        let want = reference::thread_frontiers(&cfg);
+        for blk in cfg.blocks() {
+            let got: BTreeSet<BlockId> = fast[blk.index()].iter().copied().collect();
+            prop_assert_eq!(&got, &want[blk.index()], "frontier of {}", blk);
+            // Lanes only wait at blocks of lower priority than the one running.
+            prop_assert!(got.iter().all(|w| *w > blk), "frontier of {} holds a block that runs before it", blk);
+        }
+    }
 
     #[test]
     fn idom_matches_reference(cfg in arb_cfg()) {

@@ -12,8 +12,8 @@ use serde::Deserialize;
 use warpscope_core::analysis::{cfg_facts, CfgFacts};
 use warpscope_core::isa::Pc;
 use warpscope_core::kernel::{param_defaults, parse_kernel_with, Kernel, NoteTarget, SourceOptions};
-use warpscope_core::model::{ModelKind, Reconvergence};
-use warpscope_core::sim::{event, CostModel, Metrics, RunLimits, Sim, StopReason};
+use warpscope_core::model::{ModelKind, PathOrder, Reconvergence, Schedule};
+use warpscope_core::sim::{event, CostModel, Metrics, RunLimits, RunReport, Sim, StopReason};
 use warpscope_core::{launch, Diagnostic, LaunchOptions, Span};
 use wasm_bindgen::prelude::*;
 
@@ -69,6 +69,10 @@ struct LoadOptionsJs {
     step_limit: Option<f64>,
     /// For C kernels: if-convert short branches (`None`: the kernel's `//@ ifconvert`).
     if_convert: Option<bool>,
+    /// PDOM stacks: `taken` or `fall-through` first.
+    path_order: Option<String>,
+    /// Volta: `h100`, `lowest-pc` or `round-robin`.
+    schedule: Option<String>,
 }
 
 /// A loaded kernel and its recorded run.
@@ -79,6 +83,9 @@ struct Loaded {
     total: u64,
     end: StopReason,
     end_metrics: Metrics,
+    /// The whole run's comparison metrics, computed on first request (it runs the MIMD reference).
+    report: Option<RunReport>,
+    end_view: StopView,
 }
 
 #[wasm_bindgen]
@@ -131,7 +138,21 @@ impl Session {
             p => p.map(String::from),
         }
         .or_else(|| kernel.preset.clone())
-        .unwrap_or_else(|| "kepler".into());
+        .unwrap_or_else(|| model.default_preset().into());
+        let path_order = match opts.path_order.as_deref() {
+            Some(name) => PathOrder::from_name(name).unwrap_or_else(|| {
+                diags.push(option_error(format!("unknown path order `{name}` chosen (known: taken, fall-through)")));
+                PathOrder::default()
+            }),
+            None => PathOrder::default(),
+        };
+        let schedule = match opts.schedule.as_deref() {
+            Some(name) => Schedule::from_name(name).unwrap_or_else(|| {
+                diags.push(option_error(format!("unknown schedule `{name}` chosen (known: h100, lowest-pc, round-robin)")));
+                Schedule::default()
+            }),
+            None => Schedule::default(),
+        };
         // Params the kernel no longer declares (the user just renamed one) are dropped, not errors.
         let mut params: Vec<(String, i64)> = Vec::new();
         for decl in &kernel.params {
@@ -147,6 +168,8 @@ impl Session {
             model: Some(model),
             cost: CostModel::preset(&preset),
             params: params.clone(),
+            path_order,
+            schedule,
             step_limit: opts.step_limit.map_or(BROWSER_STEP_LIMIT, |s| s.max(1.0) as u64),
             ..LaunchOptions::default()
         };
@@ -161,6 +184,11 @@ impl Session {
             preset: preset.clone(),
             models: ModelKind::ALL.iter().map(|m| m.name()).collect(),
             presets: CostModel::PRESETS.iter().map(|p| p.0).collect(),
+            path_order: path_order.name(),
+            path_orders: PathOrder::ALL.iter().map(|p| p.name()).collect(),
+            schedule: schedule.name(),
+            schedules: Schedule::ALL.iter().map(|p| p.name()).collect(),
+            uses_frontiers: model.uses_frontiers(),
             stack_capacity: launch_opts.config_for(&kernel).stack.capacity,
             end: None,
         };
@@ -173,8 +201,8 @@ impl Session {
                     sim.seek(0);
                     let facts = cfg_facts(&kernel.program);
                     result.ok = true;
-                    result.end = Some(end_view);
-                    self.loaded = Some(Loaded { kernel: kernel.clone(), facts, sim, total, end, end_metrics });
+                    result.end = Some(end_view.clone());
+                    self.loaded = Some(Loaded { kernel: kernel.clone(), facts, sim, total, end, end_metrics, report: None, end_view });
                 }
                 Err(e) => diags.extend(e),
             }
@@ -277,6 +305,22 @@ impl Session {
             now: MetricsView::new(&l.sim.state().metrics, &l.facts, w),
             total: MetricsView::new(&l.end_metrics, &l.facts, w),
         })
+    }
+
+    /// The thread-frontier paper's metrics of the whole run, for the compare table: warp and
+    /// thread instructions, activity factor, code expansion against the MIMD minimum, idle
+    /// instructions, stack depth, cycles and memory transactions. The first call runs the MIMD
+    /// reference; later calls reuse it.
+    pub fn report(&mut self) -> Result<JsValue, JsError> {
+        let Some(l) = self.loaded.as_mut() else { return Ok(JsValue::NULL) };
+        if l.report.is_none() {
+            let now = l.sim.steps();
+            l.sim.seek(l.total);
+            l.report = Some(RunReport::of(&l.sim));
+            l.sim.seek(now);
+        }
+        let r = l.report.as_ref().expect("computed above");
+        to_js(&ReportView::new(l.sim.config().model, l.end_view.clone(), r))
     }
 
     pub fn notes(&self) -> Result<JsValue, JsError> {

@@ -6,8 +6,8 @@ use warpscope_core::analysis::{CfgFacts, PostDom};
 use warpscope_core::cfg::EdgeKind;
 use warpscope_core::isa::{Pc, Pred, Reg};
 use warpscope_core::kernel::CompiledSource;
-use warpscope_core::model::{Reconvergence, StackEntry};
-use warpscope_core::sim::{LaneState, Metrics, Sim, StopReason};
+use warpscope_core::model::{ModelKind, Reconvergence, StackEntry};
+use warpscope_core::sim::{LaneState, Metrics, RunReport, Sim, StopReason};
 use warpscope_core::{Diagnostic, Program, Severity};
 
 #[derive(Serialize)]
@@ -46,11 +46,18 @@ pub struct LoadResult {
     pub preset: String,
     pub models: Vec<&'static str>,
     pub presets: Vec<&'static str>,
+    /// PDOM path order and Volta schedule as used, and the choices.
+    pub path_order: &'static str,
+    pub path_orders: Vec<&'static str>,
+    pub schedule: &'static str,
+    pub schedules: Vec<&'static str>,
+    /// The model reconverges at thread frontiers: the CFG shows priorities and frontiers.
+    pub uses_frontiers: bool,
     pub stack_capacity: u32,
     pub end: Option<StopView>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Clone)]
 pub struct StopView {
     pub kind: &'static str,
     pub step: f64,
@@ -95,6 +102,8 @@ pub struct StackEntryView {
     pub pc: u32,
     pub addr: u32,
     pub line: Option<u32>,
+    /// PDOM entries: the address where the entry is popped (`None`: only when its lanes exit).
+    pub rpc_addr: Option<u32>,
     pub on_chip: bool,
 }
 
@@ -107,6 +116,7 @@ impl StackEntryView {
             pc: e.pc.0,
             addr: prog.addr(e.pc),
             line: prog.line(e.pc),
+            rpc_addr: e.rpc.map(|p| prog.addr(p)),
             on_chip: e.on_chip,
         }
     }
@@ -252,6 +262,8 @@ pub struct BlockView {
     pub reachable: bool,
     /// The first and last source line of the block's instructions (C lines for a C kernel).
     pub source_lines: Option<LineRange>,
+    /// Thread frontier (block ids) with layout order as priority: the thread-frontier models'.
+    pub frontier: Vec<u32>,
 }
 
 #[derive(Serialize)]
@@ -312,6 +324,7 @@ impl CfgView {
                 priority: b.priority,
                 reachable: b.priority.is_some(),
                 source_lines: LineRange::of(prog, b.start.0..b.end.0),
+                frontier: facts.frontiers.get(b.id.index()).map_or(Vec::new(), |f| f.iter().map(|x| x.0).collect()),
             })
             .collect();
         let edges = facts
@@ -345,6 +358,7 @@ pub struct MetricsView {
     pub fills: f64,
     pub divergent_branches: f64,
     pub cycles: f64,
+    pub idle_instructions: f64,
     pub block_counts: Vec<f64>,
     pub instr_counts: Vec<f64>,
 }
@@ -363,6 +377,7 @@ impl MetricsView {
             fills: m.fills as f64,
             divergent_branches: m.divergent_branches as f64,
             cycles: m.cycles as f64,
+            idle_instructions: m.idle_instructions as f64,
             block_counts: m.block_counts(&facts.graph).into_iter().map(|c| c as f64).collect(),
             instr_counts: m.instr_counts.iter().map(|c| *c as f64).collect(),
         }
@@ -401,6 +416,55 @@ impl CompiledView {
             listing: c.listing.clone(),
             listing_lines: c.listing_lines.clone(),
             source_lines: prog.lines.clone(),
+        }
+    }
+}
+
+/// The thread-frontier paper's metrics of a whole run, for the compare table.
+#[derive(Serialize)]
+pub struct ReportView {
+    pub model: &'static str,
+    pub stop: StopView,
+    pub warp_instructions: f64,
+    pub thread_instructions: f64,
+    pub activity_factor: f64,
+    /// Warp instructions over the MIMD minimum, minus one; `None` for the mimd model itself.
+    pub code_expansion: Option<f64>,
+    pub idle_instructions: f64,
+    pub max_stack_depth: f64,
+    pub divergent_branches: f64,
+    pub cycles: f64,
+    pub memory_instructions: f64,
+    pub memory_transactions: f64,
+    /// Transactions per warp memory instruction; `None` when the kernel touches no memory.
+    pub transactions_per_memory_instruction: Option<f64>,
+    pub block_counts: Vec<f64>,
+    pub mimd_block_counts: Vec<f64>,
+    pub mimd_warp_instructions: f64,
+    pub mimd_complete: bool,
+}
+
+impl ReportView {
+    pub fn new(model: ModelKind, stop: StopView, r: &RunReport) -> ReportView {
+        let f = |v: &[u64]| v.iter().map(|x| *x as f64).collect();
+        ReportView {
+            model: model.name(),
+            stop,
+            warp_instructions: r.warp_instructions as f64,
+            thread_instructions: r.thread_instructions as f64,
+            activity_factor: r.activity_factor,
+            code_expansion: (model != ModelKind::Mimd).then(|| r.code_expansion()),
+            idle_instructions: r.idle_instructions as f64,
+            max_stack_depth: r.max_stack_depth as f64,
+            divergent_branches: r.divergent_branches as f64,
+            cycles: r.cycles as f64,
+            memory_instructions: r.memory_instructions as f64,
+            memory_transactions: r.memory_transactions as f64,
+            transactions_per_memory_instruction: (r.memory_instructions > 0).then(|| r.transactions_per_memory_instruction()),
+            block_counts: f(&r.block_counts),
+            mimd_block_counts: f(&r.mimd_block_counts),
+            mimd_warp_instructions: r.mimd_warp_instructions as f64,
+            mimd_complete: r.mimd_complete,
         }
     }
 }

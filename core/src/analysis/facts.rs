@@ -1,10 +1,10 @@
 //! Every CFG fact a front end shows about a program, computed once: blocks with their ranges,
-//! dominators, reconvergence points and priorities, and edges marked as back edges. The CLI's
+//! dominators, reconvergence points, priorities and thread frontiers, and edges marked as back edges. The CLI's
 //! `cfg` command and the wasm facade both print this, so they cannot disagree.
 
 use alloc::vec::Vec;
 
-use super::{back_edges, compute_dominators, compute_post_dominators, rpo_priorities, PostDom};
+use super::{back_edges, compute_dominators, compute_post_dominators, rpo_priorities, thread_frontiers, PostDom};
 use crate::cfg::{build, BlockId, EdgeKind, ProgramCfg};
 use crate::isa::{Op, Pc};
 use crate::program::Program;
@@ -39,6 +39,8 @@ pub struct CfgFacts {
     pub blocks: Vec<BlockFacts>,
     pub edges: Vec<EdgeFacts>,
     pub exits: Vec<BlockId>,
+    /// Thread frontier of each block, with layout order as priority (the thread-frontier models').
+    pub frontiers: Vec<Vec<BlockId>>,
 }
 
 pub fn cfg_facts(prog: &Program) -> CfgFacts {
@@ -72,5 +74,6 @@ pub fn cfg_facts(prog: &Program) -> CfgFacts {
         .map(|e| EdgeFacts { from: e.from, to: e.to, kind: e.kind, back: backs.contains(&(e.from, e.to)) })
         .collect();
     let exits = graph.cfg.exits().to_vec();
-    CfgFacts { graph, blocks, edges, exits }
+    let frontiers = thread_frontiers(&graph.cfg);
+    CfgFacts { graph, blocks, edges, exits, frontiers }
 }

@@ -135,3 +135,26 @@ pub fn ipdoms(cfg: &Cfg) -> Vec<Option<PostDom>> {
         })
         .collect()
 }
+
+/// Algorithm 1 of Diamos et al. as written, with sets: walk the blocks in priority (layout)
+/// order, take each out of `tset`, record what is left as its frontier, then add its successors
+/// of lower priority (see `frontiers` for why every successor, not only a divergent branch's).
+pub fn thread_frontiers(cfg: &Cfg) -> Vec<BTreeSet<BlockId>> {
+    let live = reachable(cfg);
+    let mut tset = BTreeSet::new();
+    let mut out = Vec::new();
+    for b in cfg.blocks() {
+        if !live.contains(&b) {
+            out.push(BTreeSet::new());
+            continue;
+        }
+        tset.remove(&b);
+        out.push(tset.clone());
+        for &t in cfg.succs(b) {
+            if t > b {
+                tset.insert(t);
+            }
+        }
+    }
+    out
+}

@@ -45,7 +45,7 @@ enum Opener {
 }
 
 /// Where each pop, `BRK` and `CONT` unwinds to, found by following the static token stack.
-fn unwind_targets(prog: &Program) -> Vec<Option<Pc>> {
+pub(crate) fn unwind_targets(prog: &Program) -> Vec<Option<Pc>> {
     let n = prog.len();
     let mut targets = vec![None; n];
     let mut state: Vec<Option<Vec<(Opener, Pc)>>> = vec![None; n + 1];

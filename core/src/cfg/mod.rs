@@ -1,6 +1,6 @@
 //! Control-flow graphs: the graph value (`graph`) and its construction from a program (`build`).
 
-mod build;
+pub(crate) mod build;
 mod graph;
 
 pub use build::{build, BlockRange, ProgramCfg};

@@ -173,6 +173,26 @@ fn address(m: &Machine, lane: u32, a: Address, word: u32) -> u32 {
     m.reg(lane, a.base).wrapping_add(a.offset as u32).wrapping_add(word * 4)
 }
 
+/// Bytes per memory transaction (a cache line / coalescing segment).
+pub const SEGMENT_BYTES: u32 = 128;
+
+/// Counts one memory instruction and the distinct segments its lanes touch.
+fn count_transactions(m: &mut Machine, lanes: LaneMask, addr: Address, words: u32) {
+    let mut segs = [0u32; 2 * crate::machine::MAX_WARP as usize];
+    let mut n = 0;
+    for l in lanes.iter() {
+        for w in [0, words.saturating_sub(1)] {
+            let s = address(m, l, addr, w) / SEGMENT_BYTES;
+            if !segs[..n].contains(&s) {
+                segs[n] = s;
+                n += 1;
+            }
+        }
+    }
+    m.mem_instructions += 1;
+    m.mem_transactions += n as u64;
+}
+
 fn bad_access(kind: &str, lane: u32, addr: u32) -> String {
     format!("{kind} by lane {lane} at address {addr:#x}: outside every buffer or not 4-byte aligned")
 }
@@ -250,6 +270,7 @@ fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: Lane
             }
         }),
         Op::Ld { dst, addr, width } => {
+            count_transactions(m, lanes, addr, width.words());
             for l in lanes.iter() {
                 for w in 0..width.words() {
                     let at = address(m, l, addr, w);
@@ -261,6 +282,7 @@ fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: Lane
             }
         }
         Op::St { src, addr, width } => {
+            count_transactions(m, lanes, addr, width.words());
             for l in lanes.iter() {
                 for w in 0..width.words() {
                     let at = address(m, l, addr, w);
@@ -270,6 +292,7 @@ fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: Lane
             }
         }
         Op::Atom { op, dst, addr, b, c } => {
+            count_transactions(m, lanes, addr, 1);
             let bs = gather::<N>(m, b, false);
             let cs = gather::<N>(m, c, false);
             for l in lanes.iter() {

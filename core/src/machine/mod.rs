@@ -28,6 +28,10 @@ pub struct Machine {
     pub exited: LaneMask,
     /// Cycles so far under the cost model; `S2R SR_CLOCKLO/HI` reads it.
     pub clock: u64,
+    /// Memory instructions that did work, and the 128-byte segments they touched (each
+    /// instruction counts the distinct segments of its lanes' addresses: its transactions).
+    pub mem_instructions: u64,
+    pub mem_transactions: u64,
 }
 
 impl Machine {
@@ -41,6 +45,8 @@ impl Machine {
             memory,
             exited: LaneMask::EMPTY,
             clock: 0,
+            mem_instructions: 0,
+            mem_transactions: 0,
         }
     }
 

@@ -17,7 +17,7 @@ use alloc::format;
 use alloc::vec::Vec;
 
 use super::hw_stack::{HwStack, StackConfig, Token, TokenKind};
-use super::{ControlError, Effects, Issued, Reconvergence, StackEntry};
+use super::{ControlError, Effects, EntryKind, Issued, Reconvergence, StackEntry};
 use crate::isa::{Op, Pc};
 use crate::machine::{execute, LaneList, LaneMask, Machine};
 use crate::program::Program;
@@ -199,7 +199,7 @@ impl Reconvergence for TokenStackModel {
             .tokens()
             .iter()
             .enumerate()
-            .map(|(i, t)| StackEntry { kind: t.kind, mask: t.mask, pc: t.pc, on_chip: i >= spilled })
+            .map(|(i, t)| StackEntry { kind: EntryKind::Token(t.kind), mask: t.mask, pc: t.pc, rpc: None, on_chip: i >= spilled })
             .collect()
     }
     fn depth(&self) -> usize {

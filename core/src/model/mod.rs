@@ -4,8 +4,15 @@
 //! `analysis` when they need them and never compute them themselves; the data path
 //! (`machine::execute`) is shared.
 
+pub mod flow;
 pub mod hw_stack;
 pub mod kepler;
+pub mod mimd;
+pub mod pdom;
+pub mod pdom_ssy;
+pub mod tf_sandy;
+pub mod tf_stack;
+pub mod volta;
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -50,14 +57,83 @@ pub enum ControlError {
     Deadlock(String),
 }
 
-/// One entry of a model's stack, for views.
+/// What an entry of a model's control state is.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum EntryKind {
+    /// A token of the Fermi/Kepler stack.
+    Token(TokenKind),
+    /// PDOM: the entry that waits at the reconvergence pc for the paths above it.
+    Reconv,
+    /// PDOM: one path of a divergent branch.
+    Path,
+    /// Thread frontiers: the lanes about to run (the highest-priority pc).
+    Run,
+    /// Thread frontiers and per-thread models: lanes waiting at a pc.
+    Wait,
+    /// Per-thread models: lanes blocked at `BSYNC Bn` until the barrier's other lanes arrive.
+    Blocked(u8),
+    /// Per-thread models: lanes that executed `YIELD` and let others run.
+    Yielded,
+    /// Lanes waiting at `BAR.SYNC` or `WARPSYNC` for the rest.
+    AtBarrier,
+    /// Volta: convergence barrier register `Bn` with the lanes it waits for.
+    Barrier(u8),
+}
+
+const BARRIER_NAMES: [&str; 16] = ["B0", "B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "B10", "B11", "B12", "B13", "B14", "B15"];
+const BLOCKED_NAMES: [&str; 16] = [
+    "BSYNC B0",
+    "BSYNC B1",
+    "BSYNC B2",
+    "BSYNC B3",
+    "BSYNC B4",
+    "BSYNC B5",
+    "BSYNC B6",
+    "BSYNC B7",
+    "BSYNC B8",
+    "BSYNC B9",
+    "BSYNC B10",
+    "BSYNC B11",
+    "BSYNC B12",
+    "BSYNC B13",
+    "BSYNC B14",
+    "BSYNC B15",
+];
+
+impl EntryKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            EntryKind::Token(t) => t.name(),
+            EntryKind::Reconv => "RECONV",
+            EntryKind::Path => "PATH",
+            EntryKind::Run => "RUN",
+            EntryKind::Wait => "WAIT",
+            EntryKind::Blocked(n) => BLOCKED_NAMES[n as usize % 16],
+            EntryKind::Yielded => "YIELDED",
+            EntryKind::AtBarrier => "BARRIER",
+            EntryKind::Barrier(n) => BARRIER_NAMES[n as usize % 16],
+        }
+    }
+}
+
+/// One entry of a model's stack (or, for per-thread models, one group of lanes or one barrier
+/// register), for views.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct StackEntry {
-    pub kind: TokenKind,
+    pub kind: EntryKind,
     pub mask: LaneMask,
+    /// Where the entry's lanes run next (for a barrier register: its convergence point).
     pub pc: Pc,
+    /// PDOM entries: where the entry is popped (`None`: only when its lanes exit).
+    pub rpc: Option<Pc>,
     /// False when the entry has been spilled to memory.
     pub on_chip: bool,
+}
+
+impl StackEntry {
+    pub fn new(kind: EntryKind, mask: LaneMask, pc: Pc) -> StackEntry {
+        StackEntry { kind, mask, pc, rpc: None, on_chip: true }
+    }
 }
 
 /// The one trait every reconvergence model implements.
@@ -88,14 +164,40 @@ pub trait Reconvergence {
 pub enum ModelKind {
     /// Fermi/Kepler token stack: SSY/SYNC, `.S`, PBK/BRK, PCNT/CONT, CAL/RET.
     Kepler,
+    /// GPGPU-Sim's immediate-post-dominator stack, reconvergence pcs from the analysis.
+    Pdom,
+    /// The same stack with reconvergence pcs from `SSY`, as in the course notes.
+    PdomSsy,
+    /// Thread frontiers on a sorted stack (Diamos et al., Section 5.2).
+    TfStack,
+    /// Thread frontiers with per-thread pcs and a warp pc (Sandy Bridge, Section 5.1).
+    TfSandy,
+    /// Volta to Hopper: per-thread pcs and convergence barriers (BSSY/BSYNC).
+    Volta,
+    /// Every lane on its own: the reference for thread-instruction counts.
+    Mimd,
 }
 
 impl ModelKind {
-    pub const ALL: &'static [ModelKind] = &[ModelKind::Kepler];
+    pub const ALL: &'static [ModelKind] = &[
+        ModelKind::Kepler,
+        ModelKind::Pdom,
+        ModelKind::PdomSsy,
+        ModelKind::TfStack,
+        ModelKind::TfSandy,
+        ModelKind::Volta,
+        ModelKind::Mimd,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             ModelKind::Kepler => "kepler",
+            ModelKind::Pdom => "pdom",
+            ModelKind::PdomSsy => "pdom-ssy",
+            ModelKind::TfStack => "tf-stack",
+            ModelKind::TfSandy => "tf-sandy",
+            ModelKind::Volta => "volta",
+            ModelKind::Mimd => "mimd",
         }
     }
     pub fn from_name(name: &str) -> Option<ModelKind> {
@@ -103,72 +205,162 @@ impl ModelKind {
     }
     /// The code a C kernel is compiled to for this model.
     pub fn compile_target(self) -> crate::compile::Target {
+        use crate::compile::Target;
         match self {
-            ModelKind::Kepler => crate::compile::Target::Kepler,
+            ModelKind::Kepler | ModelKind::PdomSsy => Target::Kepler,
+            ModelKind::Volta => Target::Volta,
+            ModelKind::Pdom | ModelKind::TfStack | ModelKind::TfSandy | ModelKind::Mimd => Target::Plain,
         }
     }
-    /// Every model's name, comma-separated, for "unknown model" messages.
-    pub fn known_names() -> alloc::string::String {
-        ModelKind::ALL.iter().map(|k| k.name()).collect::<alloc::vec::Vec<_>>().join(", ")
+    /// The cost preset used when neither the user nor the kernel picks one.
+    pub fn default_preset(self) -> &'static str {
+        match self {
+            ModelKind::Volta => "h100",
+            _ => "kepler",
+        }
     }
+    /// True for the thread-frontier models, whose CFG view shows priorities and frontiers.
+    pub fn uses_frontiers(self) -> bool {
+        matches!(self, ModelKind::TfStack | ModelKind::TfSandy)
+    }
+    /// Every model's name, comma-separated, for "unknown model" messages.
+    pub fn known_names() -> String {
+        ModelKind::ALL.iter().map(|k| k.name()).collect::<Vec<_>>().join(", ")
+    }
+}
+
+/// Which path of a divergent branch a PDOM stack runs first (pushes last).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum PathOrder {
+    #[default]
+    TakenFirst,
+    FallThroughFirst,
+}
+
+impl PathOrder {
+    pub const ALL: &'static [PathOrder] = &[PathOrder::TakenFirst, PathOrder::FallThroughFirst];
+    pub fn name(self) -> &'static str {
+        match self {
+            PathOrder::TakenFirst => "taken",
+            PathOrder::FallThroughFirst => "fall-through",
+        }
+    }
+    pub fn from_name(s: &str) -> Option<PathOrder> {
+        PathOrder::ALL.iter().copied().find(|p| p.name() == s)
+    }
+}
+
+/// How the Volta model picks which group of lanes runs.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Schedule {
+    /// Measured on the H100: after a split the side with fewer lanes runs first (the
+    /// fall-through side on a tie); when a group blocks, the group set aside last resumes.
+    #[default]
+    H100,
+    /// The group with the lowest pc runs.
+    LowestPc,
+    /// At each switch point (a block, a `YIELD`, an exit) the next group in lane order runs.
+    RoundRobin,
+}
+
+impl Schedule {
+    pub const ALL: &'static [Schedule] = &[Schedule::H100, Schedule::LowestPc, Schedule::RoundRobin];
+    pub fn name(self) -> &'static str {
+        match self {
+            Schedule::H100 => "h100",
+            Schedule::LowestPc => "lowest-pc",
+            Schedule::RoundRobin => "round-robin",
+        }
+    }
+    pub fn from_name(s: &str) -> Option<Schedule> {
+        Schedule::ALL.iter().copied().find(|p| p.name() == s)
+    }
+}
+
+/// Everything a model is built with besides the program and the machine.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct ModelOptions {
+    pub stack: StackConfig,
+    pub path_order: PathOrder,
+    pub schedule: Schedule,
 }
 
 /// A model's state; an enum so the whole warp state stays plain, clonable data.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum ModelState {
     Kepler(kepler::TokenStackModel),
+    Pdom(pdom::PdomStack),
+    PdomSsy(pdom_ssy::SsyStack),
+    TfStack(tf_stack::SortedStack),
+    TfSandy(tf_sandy::WarpPc),
+    /// Boxed: 16 barrier registers make it much larger than the others.
+    Volta(alloc::boxed::Box<volta::ConvergenceBarriers>),
+    Mimd(mimd::Independent),
+}
+
+/// Calls `$body` with `$s` bound to the inner model, whatever the variant (static dispatch).
+macro_rules! each {
+    ($self:expr, $s:ident => $body:expr) => {
+        match $self {
+            ModelState::Kepler($s) => $body,
+            ModelState::Pdom($s) => $body,
+            ModelState::PdomSsy($s) => $body,
+            ModelState::TfStack($s) => $body,
+            ModelState::TfSandy($s) => $body,
+            ModelState::Volta($s) => $body,
+            ModelState::Mimd($s) => $body,
+        }
+    };
 }
 
 impl ModelState {
-    pub fn new(kind: ModelKind, prog: &Program, m: &mut Machine, stack: StackConfig) -> ModelState {
+    pub fn new(kind: ModelKind, prog: &Program, m: &mut Machine, opts: ModelOptions) -> ModelState {
         match kind {
-            ModelKind::Kepler => ModelState::Kepler(kepler::TokenStackModel::new(prog, m, stack)),
+            ModelKind::Kepler => ModelState::Kepler(kepler::TokenStackModel::new(prog, m, opts.stack)),
+            ModelKind::Pdom => ModelState::Pdom(pdom::PdomStack::new(prog, m, opts.path_order)),
+            ModelKind::PdomSsy => ModelState::PdomSsy(pdom_ssy::SsyStack::new(prog, m, opts.path_order)),
+            ModelKind::TfStack => ModelState::TfStack(tf_stack::SortedStack::new(prog, m)),
+            ModelKind::TfSandy => ModelState::TfSandy(tf_sandy::WarpPc::new(prog, m)),
+            ModelKind::Volta => ModelState::Volta(alloc::boxed::Box::new(volta::ConvergenceBarriers::new(prog, m, opts.schedule))),
+            ModelKind::Mimd => ModelState::Mimd(mimd::Independent::new(prog, m)),
         }
     }
     pub fn kind(&self) -> ModelKind {
         match self {
             ModelState::Kepler(_) => ModelKind::Kepler,
-        }
-    }
-    fn inner(&self) -> &dyn Reconvergence {
-        match self {
-            ModelState::Kepler(s) => s,
+            ModelState::Pdom(_) => ModelKind::Pdom,
+            ModelState::PdomSsy(_) => ModelKind::PdomSsy,
+            ModelState::TfStack(_) => ModelKind::TfStack,
+            ModelState::TfSandy(_) => ModelKind::TfSandy,
+            ModelState::Volta(_) => ModelKind::Volta,
+            ModelState::Mimd(_) => ModelKind::Mimd,
         }
     }
 }
 
 impl Reconvergence for ModelState {
     fn step(&mut self, prog: &Program, m: &mut Machine) -> Result<Issued, ControlError> {
-        match self {
-            // Static dispatch on the hot path.
-            ModelState::Kepler(s) => s.step(prog, m),
-        }
+        each!(self, s => s.step(prog, m))
     }
     fn finished(&self) -> bool {
-        match self {
-            ModelState::Kepler(s) => s.finished(),
-        }
+        each!(self, s => s.finished())
     }
     fn pc(&self) -> Option<Pc> {
-        match self {
-            ModelState::Kepler(s) => s.pc(),
-        }
+        each!(self, s => s.pc())
     }
     fn active(&self) -> LaneMask {
-        self.inner().active()
+        each!(self, s => s.active())
     }
     fn stack(&self) -> Vec<StackEntry> {
-        self.inner().stack()
+        each!(self, s => s.stack())
     }
     fn depth(&self) -> usize {
-        match self {
-            ModelState::Kepler(s) => s.depth(),
-        }
+        each!(self, s => s.depth())
     }
     fn issuing(&self, prog: &Program) -> LaneMask {
-        self.inner().issuing(prog)
+        each!(self, s => s.issuing(prog))
     }
     fn lane_pc(&self, prog: &Program, lane: u32) -> Option<Pc> {
-        self.inner().lane_pc(prog, lane)
+        each!(self, s => s.lane_pc(prog, lane))
     }
 }

@@ -24,7 +24,11 @@ pub struct CostModel {
 impl CostModel {
     pub const KEPLER: CostModel = CostModel { instruction: 1, divergence: 32, spill: 42, fill: 42 };
     pub const MAXWELL: CostModel = CostModel { instruction: 1, divergence: 26, spill: 88, fill: 88 };
-    pub const PRESETS: &'static [(&'static str, CostModel)] = &[("kepler", CostModel::KEPLER), ("maxwell", CostModel::MAXWELL)];
+    /// The H100 (sm_90) as measured in `reference/h100/REPORT.md`: 13 cycles per divergent event
+    /// (a loop exit that splits the warp), no stack to spill.
+    pub const H100: CostModel = CostModel { instruction: 1, divergence: 13, spill: 0, fill: 0 };
+    pub const PRESETS: &'static [(&'static str, CostModel)] =
+        &[("kepler", CostModel::KEPLER), ("maxwell", CostModel::MAXWELL), ("h100", CostModel::H100)];
 
     pub fn preset(name: &str) -> Option<CostModel> {
         CostModel::PRESETS.iter().find(|(n, _)| *n == name).map(|(_, c)| *c)

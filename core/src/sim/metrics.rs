@@ -19,6 +19,8 @@ pub struct Metrics {
     pub fills: u64,
     pub divergent_branches: u64,
     pub cycles: u64,
+    /// Warp instructions issued with no lane at their pc (thread frontiers on Sandy Bridge).
+    pub idle_instructions: u64,
     /// Executions of each instruction, by pc.
     pub instr_counts: Vec<u64>,
 }
@@ -40,6 +42,7 @@ impl Metrics {
         self.divergent_branches += fx.divergent as u64;
         self.max_stack_depth = self.max_stack_depth.max(depth as u64);
         self.cycles += cycles;
+        self.idle_instructions += issued.mask.is_empty() as u64;
         if let Some(c) = self.instr_counts.get_mut(issued.pc.index()) {
             *c += 1;
         }
@@ -50,7 +53,8 @@ impl Metrics {
         cfg.blocks.iter().map(|b| self.instr_counts.get(b.start.index()).copied().unwrap_or(0)).collect()
     }
 
-    /// Active lanes over (W x warp instructions): 1.0 when no lane ever idles.
+    /// Active lanes over (W x warp instructions): 1.0 when no lane ever idles. This is the
+    /// thread-frontier paper's activity factor.
     pub fn simd_efficiency(&self, width: u32) -> f64 {
         if self.warp_instructions == 0 {
             return 1.0;

@@ -7,11 +7,15 @@
 mod cost;
 mod lanes;
 mod metrics;
+pub mod reference;
+mod report;
 pub mod timeline;
 
 pub use cost::CostModel;
 pub use lanes::{LaneState, MAX_WINDOW as LANE_WINDOW_MAX};
 pub use metrics::Metrics;
+pub use reference::{ideal_fetches, IdealFetches};
+pub use report::RunReport;
 pub use timeline::{event, StepRecord, Timeline};
 
 use alloc::string::String;
@@ -19,7 +23,7 @@ use alloc::vec::Vec;
 
 use crate::isa::Pc;
 use crate::machine::Machine;
-use crate::model::{ControlError, Issued, ModelKind, ModelState, Reconvergence, StackConfig};
+use crate::model::{ControlError, Issued, ModelKind, ModelOptions, ModelState, PathOrder, Reconvergence, Schedule, StackConfig};
 use crate::program::Program;
 
 /// Where the warp is: still running, or ended for good.
@@ -72,6 +76,10 @@ pub struct SimConfig {
     pub model: ModelKind,
     pub cost: CostModel,
     pub stack: StackConfig,
+    /// PDOM stacks: which path of a split runs first.
+    pub path_order: PathOrder,
+    /// Volta: which group of lanes runs.
+    pub schedule: Schedule,
     /// Total steps after which a run stops with `StepLimit`.
     pub step_limit: u64,
     /// Keep per-step records and checkpoints (off for pure throughput).
@@ -86,6 +94,8 @@ impl Default for SimConfig {
             model: ModelKind::Kepler,
             cost: CostModel::KEPLER,
             stack: StackConfig::default(),
+            path_order: PathOrder::default(),
+            schedule: Schedule::default(),
             step_limit: DEFAULT_STEP_LIMIT,
             record: true,
         }
@@ -121,7 +131,8 @@ pub struct Sim {
 
 impl Sim {
     pub fn new(program: Program, mut machine: Machine, config: SimConfig) -> Sim {
-        let model = ModelState::new(config.model, &program, &mut machine, config.stack);
+        let opts = ModelOptions { stack: config.stack, path_order: config.path_order, schedule: config.schedule };
+        let model = ModelState::new(config.model, &program, &mut machine, opts);
         let status = if model.finished() { Status::Exited } else { Status::Running };
         let state = WarpState { machine, model, metrics: Metrics::new(program.len()), status };
         let timeline = Timeline::new(state.clone(), config.record);

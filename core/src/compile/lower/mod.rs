@@ -394,6 +394,11 @@ impl<'a> Lower<'a> {
             }
         }
         self.start(latch);
+        if self.target == Target::Volta && cond.is_some_and(waits_on_memory) {
+            // A loop that waits for another lane (a spin lock) yields each time round, as nvcc
+            // emits for sm_70 and later: independent thread scheduling lets the others run.
+            self.emit(String::from("YIELD"));
+        }
         if let Some(s) = step {
             let mark = self.regs.mark();
             self.expr_effect(s);
@@ -625,6 +630,19 @@ fn any_stmt(s: &Stmt, pred: &dyn Fn(&Stmt) -> bool, switch_captures: bool) -> bo
             body.iter().any(|it| matches!(it, SwitchItem::Stmt(x) if any_stmt(x, pred, switch_captures)))
         }
         // Nested loops capture both; a switch captures `break`.
+        _ => false,
+    }
+}
+
+/// True when `e` calls an atomic: a loop on it waits for another lane to change memory.
+fn waits_on_memory(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Call { name, args } => name.starts_with("atomic") || args.iter().any(waits_on_memory),
+        ExprKind::Unary(_, a) | ExprKind::Deref(a) | ExprKind::AddrOf(a) | ExprKind::Cast(_, a) => waits_on_memory(a),
+        ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => waits_on_memory(a) || waits_on_memory(b),
+        ExprKind::Logical { lhs, rhs, .. } | ExprKind::Assign { lhs, rhs, .. } => waits_on_memory(lhs) || waits_on_memory(rhs),
+        ExprKind::Ternary(a, b, c) => waits_on_memory(a) || waits_on_memory(b) || waits_on_memory(c),
+        ExprKind::IncDec { target, .. } => waits_on_memory(target),
         _ => false,
     }
 }

@@ -1,0 +1,183 @@
+//! The PDOM stack driven by the compiler's `SSY` instructions instead of the analysis, with the
+//! stack operations of the course notes ("divergent flow, part two"):
+//!
+//! - entries are (mask, next pc, reconvergence pc); the top entry runs; the first entry holds
+//!   every lane, the start of the program and the end as its reconvergence pc;
+//! - `SSY L` pops the top entry (m, npc, r) and pushes (m, L, r), which resumes after the region,
+//!   and (m, npc + 1, L), which runs the region;
+//! - a divergent `BRA` pops the top entry (m, npc, r) and pushes (not taken, npc + 1, r) and
+//!   (taken, target, r); the taken path runs first unless the path order says otherwise;
+//! - `SYNC` (and any instruction with the `.S` bit, after it runs) pops the top entry.
+//!
+//! `PBK`/`PCNT`/`CAL` push like `SSY`; `BRK`/`CONT`/`RET` take their lanes out of every entry
+//! above the nearest `PBK`/`PCNT`/`CAL` entry, which brings them back at its pc once the
+//! entries above drain.
+//! Entries whose lanes have all exited or left are popped.
+
+use alloc::format;
+use alloc::vec::Vec;
+
+use super::pdom::{exit, Entry};
+use super::{ControlError, Effects, EntryKind, Issued, PathOrder, Reconvergence, StackEntry, TokenKind};
+use crate::isa::{Op, Pc};
+use crate::machine::{execute, LaneMask, Machine};
+use crate::program::Program;
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct SsyStack {
+    entries: Vec<Entry>,
+    order: PathOrder,
+}
+
+fn fault(prog: &Program, pc: Pc, what: &str) -> ControlError {
+    let text = prog.get(pc).map_or("", |i| i.text.as_str());
+    ControlError::Fault(format!("`{text}` at {:#06x}: {what}", prog.addr(pc)))
+}
+
+impl SsyStack {
+    pub fn new(prog: &Program, m: &mut Machine, order: PathOrder) -> SsyStack {
+        let end = Pc(prog.len() as u32);
+        let base = Entry { mask: m.live_lanes(), pc: Pc(0), rpc: Some(end), kind: EntryKind::Reconv };
+        let mut s = SsyStack { entries: alloc::vec![base], order };
+        s.settle(prog, m, &mut Effects::default());
+        s
+    }
+
+    fn settle(&mut self, prog: &Program, m: &mut Machine, fx: &mut Effects) {
+        while let Some(top) = self.entries.last().copied() {
+            let lanes = top.mask.without(m.exited);
+            if lanes.is_empty() {
+                self.entries.pop();
+                fx.pops += 1;
+            } else if top.pc.index() >= prog.len() {
+                exit(&mut self.entries, m, lanes, fx);
+            } else {
+                return;
+            }
+        }
+    }
+
+    fn push(&mut self, e: Entry, fx: &mut Effects) {
+        self.entries.push(e);
+        fx.pushes += 1;
+    }
+
+    /// `SSY`, `PBK`, `PCNT`: the top entry becomes the region's resume entry plus its body.
+    fn open(&mut self, kind: TokenKind, target: Pc, pc: Pc, fx: &mut Effects) {
+        let top = self.entries.pop().expect("settled stack has a top");
+        fx.pops += 1;
+        self.push(Entry { mask: top.mask, pc: target, rpc: top.rpc, kind: EntryKind::Token(kind) }, fx);
+        self.push(Entry { mask: top.mask, pc: pc.next(), rpc: Some(target), kind: EntryKind::Path }, fx);
+    }
+
+    /// `BRK`/`CONT`: `lanes` leave every entry above the nearest entry of `kind`.
+    fn leave(&mut self, prog: &Program, pc: Pc, lanes: LaneMask, kind: TokenKind) -> Result<(), ControlError> {
+        let Some(at) = self.entries.iter().rposition(|e| e.kind == EntryKind::Token(kind)) else {
+            let opener = match kind {
+                TokenKind::Break => "PBK",
+                TokenKind::Cont => "PCNT",
+                _ => "CAL",
+            };
+            return Err(fault(prog, pc, &format!("no {opener} entry on the stack to return to")));
+        };
+        for e in &mut self.entries[at + 1..] {
+            e.mask = e.mask.without(lanes);
+        }
+        Ok(())
+    }
+}
+
+impl Reconvergence for SsyStack {
+    fn step(&mut self, prog: &Program, m: &mut Machine) -> Result<Issued, ControlError> {
+        let top = *self.entries.last().ok_or_else(|| ControlError::Fault("the stack is empty".into()))?;
+        let pc = top.pc;
+        let instr = prog.get(pc).ok_or_else(|| ControlError::Fault(format!("pc {} is outside the program", pc.0)))?;
+        let lanes = top.mask.without(m.exited);
+        let guarded = m.guard_mask(instr.guard, lanes);
+        let mut fx = Effects::default();
+        let mut work = lanes;
+        let last = self.entries.len() - 1;
+        self.entries[last].pc = pc.next();
+        if instr.pop {
+            if !instr.op.is_control() {
+                work = guarded;
+                execute(m, instr, lanes).map_err(ControlError::Fault)?;
+            }
+            if self.entries.len() == 1 {
+                return Err(fault(prog, pc, "pops the warp's first entry (no SSY opened a region before it)"));
+            }
+            self.entries.pop();
+            fx.pops += 1;
+            fx.reconverged = true;
+        } else {
+            match instr.op {
+                Op::Ssy { target } => self.open(TokenKind::Sync, target, pc, &mut fx),
+                Op::Pbk { target } => self.open(TokenKind::Break, target, pc, &mut fx),
+                Op::Pcnt { target } => self.open(TokenKind::Cont, target, pc, &mut fx),
+                Op::Bra { target, uniform } => {
+                    if guarded == lanes {
+                        self.entries[last].pc = target;
+                    } else if !uniform && !guarded.is_empty() {
+                        let e = self.entries.pop().expect("top exists");
+                        fx.pops += 1;
+                        fx.divergent = true;
+                        let not_taken = Entry { mask: lanes.without(guarded), pc: pc.next(), rpc: e.rpc, kind: EntryKind::Path };
+                        let taken = Entry { mask: guarded, pc: target, rpc: e.rpc, kind: EntryKind::Path };
+                        let (first, second) = if self.order == PathOrder::TakenFirst { (not_taken, taken) } else { (taken, not_taken) };
+                        self.push(first, &mut fx);
+                        self.push(second, &mut fx);
+                    }
+                }
+                Op::Brk if !guarded.is_empty() => self.leave(prog, pc, guarded, TokenKind::Break)?,
+                Op::Cont if !guarded.is_empty() => self.leave(prog, pc, guarded, TokenKind::Cont)?,
+                Op::Brk | Op::Cont => {}
+                Op::Exit => exit(&mut self.entries, m, guarded, &mut fx),
+                Op::BarSync if lanes != m.live_lanes() => {
+                    let why = "wait in entries below and can never arrive first";
+                    return Err(super::flow::barrier_deadlock(prog, pc, lanes, m.live_lanes(), why));
+                }
+                Op::Cal { target } => {
+                    // Like SSY: the return entry resumes after the call once the callee's lanes leave.
+                    let top = self.entries.pop().expect("settled stack has a top");
+                    fx.pops += 1;
+                    self.push(Entry { mask: top.mask, pc: pc.next(), rpc: top.rpc, kind: EntryKind::Token(TokenKind::Call) }, &mut fx);
+                    self.push(Entry { mask: top.mask, pc: target, rpc: Some(pc.next()), kind: EntryKind::Path }, &mut fx);
+                }
+                Op::Ret if !guarded.is_empty() => self.leave(prog, pc, guarded, TokenKind::Call)?,
+                Op::Ret => {}
+                Op::Bssy { .. } | Op::Bsync { .. } | Op::Break { .. } | Op::Warpsync { .. } => {
+                    return Err(fault(prog, pc, "a Volta convergence-barrier instruction; pdom-ssy runs SSY/SYNC code"));
+                }
+                op if op.is_control() => {}
+                _ => {
+                    work = guarded;
+                    execute(m, instr, lanes).map_err(ControlError::Fault)?;
+                }
+            }
+        }
+        self.settle(prog, m, &mut fx);
+        Ok(Issued { pc, mask: lanes, work, effects: fx })
+    }
+
+    fn finished(&self) -> bool {
+        self.entries.is_empty()
+    }
+    fn pc(&self) -> Option<Pc> {
+        self.entries.last().map(|e| e.pc)
+    }
+    fn active(&self) -> LaneMask {
+        self.entries.last().map_or(LaneMask::EMPTY, |e| e.mask)
+    }
+    fn stack(&self) -> Vec<StackEntry> {
+        self.entries.iter().map(|e| StackEntry { kind: e.kind, mask: e.mask, pc: e.pc, rpc: e.rpc, on_chip: true }).collect()
+    }
+    fn depth(&self) -> usize {
+        self.entries.len()
+    }
+    fn issuing(&self, _prog: &Program) -> LaneMask {
+        self.active()
+    }
+    fn lane_pc(&self, _prog: &Program, lane: u32) -> Option<Pc> {
+        self.entries.iter().rev().find(|e| e.mask.contains(lane)).map(|e| e.pc)
+    }
+}
