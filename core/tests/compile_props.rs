@@ -1,11 +1,13 @@
 //! Generated race-free C kernels (each lane writes only its own elements) must end with the
 //! same registers and memory for every target and model that runs them to completion: the
 //! reconvergence code a target adds may change when lanes run, never what they compute.
-//! Today the kepler model runs kepler and plain code, each with and without if-conversion.
+//! The kepler model runs kepler and plain code, each with and without if-conversion, and every
+//! other model runs the code its target gives it.
 
 use proptest::prelude::*;
 use warpscope_core::compile::Target;
 use warpscope_core::kernel::{parse_kernel_with, SourceOptions};
+use warpscope_core::model::{ModelKind, PathOrder, Schedule};
 use warpscope_core::sim::StopReason;
 use warpscope_core::{launch, LaunchOptions};
 
@@ -174,12 +176,21 @@ fn kernel(seed: u64) -> String {
 
 /// Final registers of every lane and every buffer word.
 fn run(text: &str, target: Target, if_convert: bool) -> (Vec<u32>, Vec<u32>) {
+    run_model(text, ModelKind::Kepler, target, if_convert)
+}
+
+fn run_model(text: &str, model: ModelKind, target: Target, if_convert: bool) -> (Vec<u32>, Vec<u32>) {
+    run_with(text, LaunchOptions { model: Some(model), ..LaunchOptions::default() }, target, if_convert)
+}
+
+fn run_with(text: &str, opts: LaunchOptions, target: Target, if_convert: bool) -> (Vec<u32>, Vec<u32>) {
+    let model = opts.model.unwrap_or(ModelKind::Kepler);
     let (k, d) = parse_kernel_with(text, &SourceOptions { target: Some(target), if_convert: Some(if_convert) });
     assert!(d.iter().all(|d| !d.is_error()), "{d:?}\n{text}");
-    let opts = LaunchOptions { step_limit: 1_000_000, ..LaunchOptions::default() };
+    let opts = LaunchOptions { step_limit: 1_000_000, ..opts };
     let mut sim = launch(&k, &opts).expect("launch");
     let stop = sim.run_to_end();
-    assert_eq!(stop, StopReason::Exited, "{target:?} if-convert {if_convert}\n{text}");
+    assert_eq!(stop, StopReason::Exited, "{model:?} on {target:?} code, if-convert {if_convert}\n{text}");
     let m = &sim.state().machine;
     let regs =
         (0..32).flat_map(|lane| (0..200u8).map(move |r| (lane, r))).map(|(lane, r)| m.reg(lane, warpscope_core::isa::Reg(r))).collect();
@@ -201,5 +212,23 @@ proptest! {
         let (_, m0) = run(&text, Target::Kepler, false);
         let (_, m1) = run(&text, Target::Kepler, true);
         prop_assert_eq!(m0, m1, "memory with and without if-conversion\n{}", text);
+    }
+
+    #[test]
+    fn every_model_computes_the_same(seed in any::<u64>()) {
+        let text = kernel(seed);
+        let (kr, km) = run(&text, Target::Kepler, false);
+        for &model in ModelKind::ALL {
+            let (r, m) = run_model(&text, model, model.compile_target(), false);
+            prop_assert_eq!(&km, &m, "memory under {:?}\n{}", model, text);
+            prop_assert_eq!(&kr, &r, "registers under {:?}\n{}", model, text);
+        }
+        // The policies change the order lanes run in, never the result.
+        let pdom = LaunchOptions { model: Some(ModelKind::Pdom), path_order: PathOrder::FallThroughFirst, ..LaunchOptions::default() };
+        prop_assert_eq!(&km, &run_with(&text, pdom, Target::Plain, false).1, "pdom fall-through first\n{}", text);
+        for schedule in [Schedule::LowestPc, Schedule::RoundRobin] {
+            let volta = LaunchOptions { model: Some(ModelKind::Volta), schedule, ..LaunchOptions::default() };
+            prop_assert_eq!(&km, &run_with(&text, volta, Target::Volta, false).1, "volta {:?}\n{}", schedule, text);
+        }
     }
 }

@@ -5,7 +5,9 @@
 //! - when a branch splits the top entry's lanes, the top entry becomes the reconvergence entry
 //!   (its next pc is set to the branch's immediate post-dominator) and one entry per path is
 //!   pushed, each with that post-dominator as its reconvergence pc; the path that runs first is
-//!   pushed last (`PathOrder`, taken first by default);
+//!   pushed last (`PathOrder`, taken first by default); as in GPGPU-Sim, a path that goes
+//!   straight to the post-dominator is not pushed, and when the top entry already reconverges
+//!   there it is replaced by the paths instead of becoming a second reconvergence entry;
 //! - an entry is popped when its next pc reaches its reconvergence pc (its lanes are then in the
 //!   entry below, which waits there), or when all its lanes have exited.
 //!
@@ -104,13 +106,23 @@ impl Reconvergence for PdomStack {
             if mv.split() {
                 fx.divergent = true;
                 let rpc = self.statics.rpc(top.pc);
-                // The top entry waits at the post-dominator for every lane of the split.
-                // With no post-dominator the paths only meet at the end of the program.
-                self.entries[last].pc = rpc.unwrap_or(Pc(prog.len() as u32));
-                self.entries[last].kind = EntryKind::Reconv;
+                if rpc == top.rpc && rpc.is_some() {
+                    // The entry below already waits at this post-dominator (a loop's break
+                    // branch, taken again each iteration): GPGPU-Sim reuses the top entry.
+                    self.entries.pop();
+                    fx.pops += 1;
+                } else {
+                    // The top entry waits at the post-dominator for every lane of the split;
+                    // with no post-dominator the paths only meet at the end of the program.
+                    self.entries[last].pc = rpc.unwrap_or(Pc(prog.len() as u32));
+                    self.entries[last].kind = EntryKind::Reconv;
+                }
                 for (mask, pc) in push_order(&mv, self.order) {
-                    self.entries.push(Entry { mask, pc, rpc, kind: EntryKind::Path });
-                    fx.pushes += 1;
+                    // A path that goes straight to the post-dominator waits in the entry there.
+                    if Some(pc) != rpc {
+                        self.entries.push(Entry { mask, pc, rpc, kind: EntryKind::Path });
+                        fx.pushes += 1;
+                    }
                 }
             } else if let Some(&(_, pc)) = mv.to.first() {
                 self.entries[last].pc = pc;
