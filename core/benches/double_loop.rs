@@ -50,6 +50,30 @@ fn bench(c: &mut Criterion) {
     });
     group.finish();
 
+    // Every model on the same listing (no recording): warp instructions per second each, and
+    // the MIMD reference the compare table runs once per model.
+    let mut models = c.benchmark_group("double_loop_n31_models");
+    for &model in warpscope_core::model::ModelKind::ALL {
+        let o = LaunchOptions { model: Some(model), ..opts(false) };
+        let mut probe = launch(&kernel, &o).unwrap();
+        assert_eq!(probe.run_to_end(), StopReason::Exited, "{model:?}");
+        models.throughput(Throughput::Elements(probe.state().metrics.warp_instructions));
+        models.bench_function(model.name(), |b| {
+            b.iter_batched(
+                || launch(&kernel, &o).unwrap(),
+                |mut sim| {
+                    sim.run_to_end();
+                    sim
+                },
+                BatchSize::SmallInput,
+            )
+        });
+    }
+    models.finish();
+    let mut reported = launch(&kernel, &opts(true)).unwrap();
+    reported.run_to_end();
+    c.bench_function("double_loop_n31/run_report", |b| b.iter(|| warpscope_core::sim::RunReport::of(&reported)));
+
     // What a page pays before the run: parsing the kernel file and the CFG facts.
     c.bench_function("double_loop/parse_kernel", |b| b.iter(|| parse_kernel(DOUBLE)));
     // Compiling C happens on every edit in the app: the paper's kernel and the goto nest.

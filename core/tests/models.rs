@@ -210,3 +210,17 @@ fn final_memory_is_the_same_under_every_model() {
     }
     assert!(compared > 80, "only {compared} runs compared");
 }
+
+/// Sandy Bridge's conservative branch walks a frontier block where no lane waits: counted.
+#[test]
+fn tf_sandy_counts_instructions_issued_with_no_lane() {
+    let text = example("tf_conservative.sass");
+    let mut sim = sim_with(&text, ModelKind::TfSandy, LaunchOptions::default());
+    let empty: Vec<u32> = std::iter::from_fn(|| sim.step()).filter(|i| i.mask.0 == 0).map(|i| i.pc.0).collect();
+    assert_eq!(empty.len(), 3, "the three instructions of BB3");
+    assert_eq!(sim.state().metrics.idle_instructions, 3);
+    let (stack_sim, r) = run(&text, ModelKind::TfStack);
+    assert_eq!(r, StopReason::Exited);
+    assert_eq!(stack_sim.state().metrics.idle_instructions, 0);
+    assert_eq!(sim.state().machine.memory, stack_sim.state().machine.memory);
+}
