@@ -1,10 +1,12 @@
 //! The controller: loads the kernel into the engine, keeps the per-run facts the panels need
-//! (CFG and its layout, whole-run series), and renders the panels for the current step.
+//! (CFG and its layout, whole-run series), and renders the panels for the current step. In
+//! compare mode it also loads the second model (`compare.ts`) and the step is shared: it runs to
+//! the end of the longer run.
 
 import type { EditorView } from '@codemirror/view';
-import { layoutCfg, type Layout } from './cfg-layout';
+import type { Comparison } from './compare';
 import type { Engine } from './engine';
-import { firstPcOfSource, lineMap, linesOf, listingLinesOfSource, sourceLineOfListing, type LineMap } from './line-map';
+import { firstPcOfSource, linesOf, listingLinesOfSource, sourceLineOfListing } from './line-map';
 import * as banner from './panels/banner';
 import * as caption from './panels/caption';
 import * as cfgPanel from './panels/cfg';
@@ -17,22 +19,11 @@ import * as plot from './panels/plot';
 import * as registers from './panels/registers';
 import * as scrubber from './panels/scrubber';
 import * as stack from './panels/stack';
+import { loadOptions, readRun, type Run } from './run';
 import * as store from './store';
-import type { CfgView, CompiledView, Diagnostic, LoadResult, StateView } from './views';
+import type { Diagnostic, StateView } from './views';
 
-/** Facts of the loaded run, read once per load. */
-export interface Run {
-  load: LoadResult;
-  cfg: CfgView;
-  layout: Layout;
-  total: number;
-  events: Uint16Array;
-  plot: plot.PlotData;
-  /** A C kernel's generated code (null for assembly), its text as shown, and the line lookups. */
-  compiled: CompiledView | null;
-  listingText: string;
-  lines: LineMap;
-}
+export type { Run };
 
 export interface Panels {
   editor: EditorView;
@@ -49,6 +40,8 @@ export class App {
   diagnostics: Diagnostic[] = [];
   state: StateView | null = null;
   panels!: Panels;
+  /** Compare mode's second run and side panels (set at boot). */
+  compare: Comparison | null = null;
   /** What the last if-convert toggle changed (instructions, steps), shown over the listing. */
   private ifConvertDiff = '';
 
@@ -63,42 +56,50 @@ export class App {
     const s = store.get();
     const e = this.engine;
     if (!e) return;
-    const options = {
-      params: s.params, ...(s.model ? { model: s.model } : {}), ...(s.preset ? { preset: s.preset } : {}),
-      ...(s.ifConvert !== null ? { if_convert: s.ifConvert } : {}),
-    };
-    const r = e.load(s.text, options);
+    const r = e.load(s.text, loadOptions(s, s));
     if (!r) { this.renderAll(); return; }
     this.diagnostics = r.diagnostics;
     if (r.ok) {
-      const cfg = e.cfg();
-      if (!cfg) return;
-      const depth = e.depthSeries();
-      const events = e.eventSeries();
-      const compiled = e.compiled();
       const prev = this.run;
-      this.run = {
-        load: r, cfg, layout: layoutCfg(cfg, { sourceLines: compiled !== null }), total: e.total(), events,
-        plot: { depth, events, capacity: r.stack_capacity },
-        compiled, listingText: compiled ? listing.displayText(compiled.listing) : '',
-        lines: lineMap(compiled?.source_lines ?? cfg.instrs.map((i) => i.line), compiled?.listing_lines),
-      };
+      const run = readRun(e, r);
+      if (!run) return;
+      this.run = run;
+      const compiled = run.compiled;
       this.ifConvertDiff = prev?.compiled && compiled && prev.compiled.if_convert !== compiled.if_convert
         ? `before the toggle: ${prev.cfg.instrs.length} instructions, ${prev.total} steps` : '';
       lanes.invalidate(this.panels.lanes);
       // Breakpoints on instructions that no longer exist are dropped.
-      const bps = s.breakpoints.filter((i) => i < cfg.instrs.length);
+      const bps = s.breakpoints.filter((i) => i < run.cfg.instrs.length);
       store.update({ breakpoints: bps });
       e.setBreakpoints(bps);
-      const step = e.seek(Math.min(s.step, this.run.total));
-      store.update({ step, lane: Math.min(s.lane, r.width - 1) });
+      store.update({ lane: Math.min(s.lane, r.width - 1) });
     }
+    if (s.compare && this.compare) this.compare.load(s.text, s, s.compare);
+    if (r.ok) this.place(s.step);
     this.renderAll();
   }
 
-  goto(t: number): void {
+  /** Compare mode is on (side B may still lack a run: its side then says why). */
+  get comparing(): boolean {
+    return store.get().compare !== null && !!this.compare && !!this.run;
+  }
+
+  /** The last step: the run's, or in compare mode the longer run's. */
+  span(): number {
+    if (!this.run) return 0;
+    return this.comparing ? this.compare!.span(this.run) : this.run.total;
+  }
+
+  /** Moves to step `t` (clamped). In compare mode the shared step may pass side A's end. */
+  private place(t: number): void {
     if (!this.engine || !this.run) return;
-    store.update({ step: this.engine.seek(Math.max(0, Math.min(t, this.run.total))) });
+    const target = Math.max(0, Math.min(t, this.span()));
+    const a = this.engine.seek(Math.min(target, this.run.total));
+    store.update({ step: this.comparing ? target : a });
+  }
+
+  goto(t: number): void {
+    this.place(t);
     this.renderStep();
   }
 
@@ -138,7 +139,7 @@ export class App {
     store.update({ breakpoints: list });
     this.engine?.setBreakpoints(list);
     this.renderEditor();
-    if (this.run) cfgPanel.render(this.panels.cfg, this.run.cfg, this.run.layout, this.state, list);
+    if (this.run && !this.comparing) cfgPanel.render(this.panels.cfg, this.run.cfg, this.run.layout, this.state, list);
   }
 
   renderAll(): void {
@@ -158,13 +159,33 @@ export class App {
     p.el.end.classList.toggle('bad', !!end && end.kind !== 'exited');
     // The generated-code pane is there for C kernels only.
     document.body.classList.toggle('c-kernel', !!r?.compiled);
+    document.body.classList.toggle('comparing', store.get().compare !== null);
+    if (store.get().compare === null) this.compare?.close();
     inputs.render(p.el.inputs, r?.load ?? null, r?.compiled ?? null, {
       param: (name, value) => this.onInput({ params: { ...store.get().params, [name]: value } }),
-      model: (model) => this.onInput({ model }),
       preset: (preset) => this.onInput({ preset }),
       ifConvert: (ifConvert) => this.onInput({ ifConvert }),
-    });
+      ...this.modelHooks(),
+    }, store.get().compare !== null);
     this.renderStep();
+  }
+
+  /** Choices of side A's model (the top bar's, or the left side's in compare mode). */
+  modelHooks(): inputs.ModelHooks {
+    return {
+      model: (model) => this.onInput({ model }),
+      pathOrder: (pathOrder) => this.onInput({ pathOrder }),
+      schedule: (schedule) => this.onInput({ schedule }),
+    };
+  }
+
+  /** Choices of side B's model: a change reloads both (the step is shared). */
+  compareHooks(): inputs.ModelHooks {
+    const set = (patch: Partial<NonNullable<store.UiState['compare']>>) => {
+      const c = store.get().compare;
+      if (c) this.onInput({ compare: { ...c, ...patch } });
+    };
+    return { model: (model) => set({ model }), pathOrder: (pathOrder) => set({ pathOrder }), schedule: (schedule) => set({ schedule }) };
   }
 
   /** A param, model or preset change: re-run at once, keeping the step when possible. */
@@ -196,18 +217,27 @@ export class App {
     // Follow the current instruction, unless the user is typing in the editor.
     if (!p.editor.hasFocus) editor.reveal(p.editor, this.state?.line ?? null);
     if (!r || !e) return;
+    const selectLane = (lane: number) => { store.update({ lane }); this.renderStep(); };
+    if (this.comparing) {
+      const c = this.compare!;
+      c.render({ engine: e, run: r, state: this.state }, s.step, s.lane, selectLane);
+      scrubber.render(p.scrubber, s.step, c.span(r), c.events(r), s.playing);
+      return;
+    }
     cfgPanel.render(p.cfg, r.cfg, r.layout, this.state, s.breakpoints);
     lanes.render(p.lanes, {
-      width: r.load.width, total: r.total, step: s.step, lane: s.lane,
+      width: r.load.width, total: r.total, step: s.step, lane: s.lane, active: r.active,
       fetch: (a, b) => e.laneStates(a, b, r.load.width),
       inspect: (lane) => e.state(lane),
-      select: (lane) => { store.update({ lane }); this.renderStep(); },
+      select: selectLane,
     });
-    stack.render(p.el.stack, this.state, r.load.stack_capacity);
+    stack.render(p.el.stack, this.state, {
+      model: r.load.model, capacity: r.load.stack_capacity, depth: s.step > 0 ? r.plot.depth[s.step - 1] ?? null : null,
+    });
     plot.render(p.plot, r.plot, s.step);
     scrubber.render(p.scrubber, s.step, r.total, r.events, s.playing);
-    caption.render(p.el.caption, this.state, r.load.end, r.total);
-    registers.render(p.el.registers, this.state, s.lane, r.load.width, (lane) => { store.update({ lane }); this.renderStep(); });
+    caption.render(p.el.caption, this.state, r.load.end, r.total, s.step > 0 && r.active[s.step - 1] === 0);
+    registers.render(p.el.registers, this.state, s.lane, r.load.width, selectLane);
     metrics.render(p.el.metrics, e.metrics());
   }
 }

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { BADGE_ROOM, blockLines, DEFAULT_METRICS, layoutCfg, linesLabel, linesLabelX, RECONV_MIN_WIDTH, RECONV_TAG_ROOM } from './cfg-layout';
+import {
+  BADGE_ROOM, blockLines, DEFAULT_METRICS, frontierLabel, layoutCfg, linesLabel, linesLabelX, priorityLabel, RECONV_MIN_WIDTH, RECONV_TAG_ROOM,
+} from './cfg-layout';
 import type { BlockView, EdgeView } from './views';
 
 // The single loop's CFG as the facade reports it (warpscope cfg examples/single_loop.sass).
 function block(id: number, texts: string[], extra: Partial<BlockView> = {}): BlockView {
   return {
-    id, name: `BB${id}`, ipdom: null, reconverges_at: null, is_branch: false, priority: id, reachable: true, source_lines: null,
+    id, name: `BB${id}`, ipdom: null, reconverges_at: null, is_branch: false, priority: id, reachable: true, source_lines: null, frontier: [],
     instrs: texts.map((text, k) => ({ index: id * 10 + k, addr: 0x100 + 8 * (id * 10 + k), line: id * 10 + k, text, block: id })),
     ...extra,
   };
@@ -91,6 +93,25 @@ describe('layoutCfg', () => {
     // BB3 reconverges: its name, its range and the tag fit side by side.
     const n3 = lc.nodes[3], m = DEFAULT_METRICS;
     expect(linesLabelX(withLines[3], m) + n3.lines!.length * m.charWidth).toBeLessThanOrEqual(n3.width - RECONV_TAG_ROOM);
+  });
+
+  it('for thread frontiers: a TF row and a priority in each block, no post-dominator arrows', () => {
+    // Frontiers as the facade gives them (layout order as priority).
+    const tf = blocks.map((b) => ({ ...b, frontier: b.id === 1 ? [2, 3] : b.id === 2 ? [3] : [] }));
+    const lt = layoutCfg({ blocks: tf, edges }, { sourceLines: false, frontiers: true });
+    expect(lt.frontiers).toBe(true);
+    expect(lt.reconv).toEqual([]);
+    expect(lt.nodes.map((n) => n.frontier)).toEqual(['TF {}', 'TF {BB2, BB3}', 'TF {BB3}', 'TF {}', 'TF {}']);
+    const m = DEFAULT_METRICS;
+    for (const [i, n] of lt.nodes.entries()) {
+      // One more row than the instructions; the name and the priority fit in the header.
+      expect(n.height).toBe(l.nodes[i].height + m.lineHeight);
+      expect(linesLabelX(tf[i], m) + priorityLabel(tf[i]).length * m.charWidth).toBeLessThanOrEqual(n.width);
+      expect(n.frontier!.length * m.charWidth + 2 * m.padding).toBeLessThanOrEqual(n.width);
+    }
+    expect(frontierLabel({ ...tf[0], frontier: [4, 9] }, new Map([[4, 'BB4']]))).toBe('TF {BB4, BB9}');
+    expect(l.frontiers).toBe(false);
+    expect(l.nodes.every((n) => n.frontier === null)).toBe(true);
   });
 
   it('handles an empty program and a lone block', () => {

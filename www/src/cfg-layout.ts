@@ -11,13 +11,21 @@ export const DEFAULT_METRICS: Metrics = { charWidth: 8.4, lineHeight: 19, header
 export interface Point { x: number; y: number }
 export interface NodeBox {
   id: number; x: number; y: number; width: number; height: number;
-  /** "lines 16-18" beside the block's name, when the source lines are shown (C kernels). */
+  /** "lines 16-18" beside the block's name, when the source lines are shown (C kernels); in a
+   * compact layout also the instruction count ("lines 16-18 · 3 instrs"). */
   lines: string | null;
+  /** "TF {BB5, BB6}" under the instructions, for the thread-frontier models. */
+  frontier: string | null;
 }
 export interface EdgeRoute extends EdgeView { points: Point[] }
 /** A "reconverges here" arrow from a divergent branch block to its reconvergence block. */
 export interface ReconvRoute { from: number; to: number; points: Point[] }
-export interface Layout { width: number; height: number; nodes: NodeBox[]; edges: EdgeRoute[]; reconv: ReconvRoute[] }
+export interface Layout {
+  width: number; height: number; nodes: NodeBox[]; edges: EdgeRoute[]; reconv: ReconvRoute[];
+  frontiers: boolean;
+  /** Blocks show a one-line summary instead of their instructions. */
+  compact: boolean;
+}
 
 /** Room above the first block for a "lanes ... wait" badge (badges sit just above blocks). */
 export const BADGE_ROOM = 30;
@@ -25,6 +33,17 @@ export const BADGE_ROOM = 30;
 /** The text lines of a block box, shared by the layout (for sizes) and the renderer. */
 export function blockLines(b: BlockView): string[] {
   return b.instrs.map((i) => `${i.addr.toString(16).padStart(4, '0')}  ${i.text}`);
+}
+
+/** A compact block's header note: its source lines (C kernels) and how many instructions it has. */
+export function compactLabel(b: BlockView, sourceLines: boolean): string {
+  const n = b.instrs.length;
+  return [sourceLines ? linesLabel(b) : null, `${n} instr${n === 1 ? '' : 's'}`].filter((x) => x !== null).join(' · ');
+}
+
+/** The text rows of a block box: its instructions, none in a compact layout (the header says how many). */
+export function blockRows(b: BlockView, compact: boolean): string[] {
+  return compact ? [] : blockLines(b);
 }
 
 /** Minimum width of a reconvergence block, so its "reconverges here" tag fits beside the name. */
@@ -44,27 +63,49 @@ export function linesLabelX(b: BlockView, m: Metrics): number {
   return m.padding + (b.name.length + 1.5) * m.charWidth;
 }
 
-function boxSize(b: BlockView, m: Metrics, isTarget: boolean, lines: string | null): { width: number; height: number } {
-  const longest = Math.max(12, ...blockLines(b).map((l) => l.length));
-  const header = lines === null ? 0 : linesLabelX(b, m) + lines.length * m.charWidth + (isTarget ? RECONV_TAG_ROOM : m.padding);
+/** "TF {BB5, BB6}": a block's thread frontier by block name ("TF {}" when empty). */
+export function frontierLabel(b: BlockView, names: Map<number, string>): string {
+  return `TF {${b.frontier.map((id) => names.get(id) ?? `BB${id}`).join(', ')}}`;
+}
+
+/** "priority 3" at the right of a thread-frontier block's header: its layout order. */
+export function priorityLabel(b: BlockView): string {
+  return `priority ${b.id}`;
+}
+
+function boxSize(b: BlockView, m: Metrics, isTarget: boolean, lines: string | null, frontier: string | null, compact: boolean): { width: number; height: number } {
+  const rows = blockRows(b, compact);
+  const longest = Math.max(12, ...rows.map((l) => l.length), frontier?.length ?? 0);
+  const tag = isTarget ? RECONV_TAG_ROOM : frontier !== null ? (priorityLabel(b).length + 2) * m.charWidth : m.padding;
+  const header = lines === null && frontier === null ? 0 : linesLabelX(b, m) + (lines?.length ?? 0) * m.charWidth + tag;
   return {
     width: Math.ceil(Math.max(isTarget ? RECONV_MIN_WIDTH : 0, longest * m.charWidth + 2 * m.padding, header)),
-    height: Math.ceil(m.headerHeight + b.instrs.length * m.lineHeight + m.padding),
+    height: Math.ceil(m.headerHeight + (rows.length + (frontier === null ? 0 : 1)) * m.lineHeight + m.padding),
   };
 }
 
 export interface LayoutOptions {
   /** Show each block's source line range (for C kernels, where blocks span C lines). */
   sourceLines: boolean;
+  /** Thread-frontier models: each block's priority and frontier instead of post-dominator arrows
+   * (those models do not reconverge at the post-dominator). */
+  frontiers?: boolean;
+  /** A one-line summary per block instead of its instructions, with tighter spacing: the
+   * compare view's narrow sides, where whole blocks would not be readable. */
+  compact?: boolean;
 }
 
 export function layoutCfg(cfg: Pick<CfgView, 'blocks' | 'edges'>, opts: LayoutOptions = { sourceLines: false }, m: Metrics = DEFAULT_METRICS): Layout {
   const g = new dagre.graphlib.Graph({ multigraph: true });
-  g.setGraph({ rankdir: 'TB', nodesep: 40, ranksep: 46, edgesep: 16, marginx: 16, marginy: BADGE_ROOM });
+  const compact = opts.compact ?? false;
+  g.setGraph({ rankdir: 'TB', nodesep: compact ? 30 : 40, ranksep: compact ? 34 : 46, edgesep: 16, marginx: 16, marginy: BADGE_ROOM });
   g.setDefaultEdgeLabel(() => ({}));
-  const targets = new Set(cfg.blocks.map((b) => b.reconverges_at).filter((t): t is number => t != null));
-  const labels = new Map(cfg.blocks.map((b) => [b.id, opts.sourceLines ? linesLabel(b) : null]));
-  for (const b of cfg.blocks) g.setNode(String(b.id), boxSize(b, m, targets.has(b.id), labels.get(b.id) ?? null));
+  const frontiers = opts.frontiers ?? false;
+  const targets = new Set(frontiers ? [] : cfg.blocks.map((b) => b.reconverges_at).filter((t): t is number => t != null));
+  const labels = new Map(cfg.blocks.map((b) => [b.id, compact ? compactLabel(b, opts.sourceLines) : opts.sourceLines ? linesLabel(b) : null]));
+  const names = new Map(cfg.blocks.map((b) => [b.id, b.name]));
+  const tf = new Map(cfg.blocks.map((b) => [b.id, frontiers ? frontierLabel(b, names) : null]));
+  for (const b of cfg.blocks) g.setNode(String(b.id), boxSize(b, m, targets.has(b.id), labels.get(b.id) ?? null, tf.get(b.id) ?? null, compact));
   cfg.edges.forEach((e, i) => {
     const [v, w] = e.back ? [e.to, e.from] : [e.from, e.to];
     // Fall-through edges keep straight lines: they are the program's reading order.
@@ -74,7 +115,10 @@ export function layoutCfg(cfg: Pick<CfgView, 'blocks' | 'edges'>, opts: LayoutOp
 
   const nodes: NodeBox[] = cfg.blocks.map((b) => {
     const n = g.node(String(b.id));
-    return { id: b.id, x: n.x - n.width / 2, y: n.y - n.height / 2, width: n.width, height: n.height, lines: labels.get(b.id) ?? null };
+    return {
+      id: b.id, x: n.x - n.width / 2, y: n.y - n.height / 2, width: n.width, height: n.height,
+      lines: labels.get(b.id) ?? null, frontier: tf.get(b.id) ?? null,
+    };
   });
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const edges: EdgeRoute[] = cfg.edges.map((e, i) => {
@@ -87,7 +131,7 @@ export function layoutCfg(cfg: Pick<CfgView, 'blocks' | 'edges'>, opts: LayoutOp
   const maxRight = Math.max(0, ...nodes.map((n) => n.x + n.width));
   const reconv: ReconvRoute[] = [];
   for (const b of cfg.blocks) {
-    if (b.reconverges_at == null) continue;
+    if (b.reconverges_at == null || !targets.has(b.reconverges_at)) continue;
     const a = byId.get(b.id), t = byId.get(b.reconverges_at);
     if (!a || !t) continue;
     const lane = maxRight + 24 + 14 * reconv.length;
@@ -99,5 +143,5 @@ export function layoutCfg(cfg: Pick<CfgView, 'blocks' | 'edges'>, opts: LayoutOp
   const allPts = [...edges.flatMap((e) => e.points), ...reconv.flatMap((r) => r.points)];
   const width = Math.max(g.graph().width ?? 0, ...allPts.map((p) => p.x + 16), ...nodes.map((n) => n.x + n.width + 16));
   const height = Math.max(g.graph().height ?? 0, ...allPts.map((p) => p.y + 16));
-  return { width, height, nodes, edges, reconv };
+  return { width, height, nodes, edges, reconv, frontiers, compact };
 }

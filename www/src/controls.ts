@@ -1,5 +1,7 @@
 //! Playback and navigation: play/pause at a chosen speed, step, jump between divergences, run to
 //! a breakpoint, and the keyboard shortcuts. All moves are seeks or `run_until`s in the engine.
+//! In compare mode the step is shared and runs to the end of the longer run: divergence jumps
+//! stop where either side diverges, and playing does not stop at breakpoints.
 
 import type { App } from './app';
 import { EventBit } from './engine';
@@ -29,20 +31,24 @@ export class Controls {
     switch (a) {
       case 'play': return s.playing ? this.pause() : this.play();
       case 'home': return app.goto(0);
-      case 'end': return app.goto(r.total);
+      case 'end': return app.goto(app.span());
       case 'back': return app.goto(s.step - 1);
       case 'step': return app.goto(s.step + 1);
       case 'next-div': {
+        if (app.comparing) return app.goto(app.compare!.nextDivergence(r, s.step) ?? app.span());
         const v = e.runUntil('divergence');
         this.stopped(v?.kind, v?.message);
         return app.synced();
       }
       case 'prev-div': {
         // Scan the recorded event bits backwards; the state shown is the one after that step.
-        for (let k = s.step - 2; k >= 0; k--) if (r.events[k] & EventBit.Diverge) return app.goto(k + 1);
+        const events = app.comparing ? app.compare!.events(r) : r.events;
+        for (let k = s.step - 2; k >= 0; k--) if (events[k] & EventBit.Diverge) return app.goto(k + 1);
         return app.goto(0);
       }
       case 'continue': {
+        // Breakpoints are in side A's code; past its end only side B runs on.
+        if (app.comparing && s.step >= r.total) return app.goto(app.span());
         const v = e.runUntil('breakpoint');
         this.stopped(v?.kind, v?.message);
         return app.synced();
@@ -53,7 +59,7 @@ export class Controls {
   play(): void {
     const r = this.app.run;
     if (!r) return;
-    if (store.get().step >= r.total) this.app.goto(0);
+    if (store.get().step >= this.app.span()) this.app.goto(0);
     store.update({ playing: true });
     this.last = performance.now();
     this.carry = 0;
@@ -78,7 +84,10 @@ export class Controls {
     this.carry += speed === 0 ? MAX_PER_FRAME : speed * dt;
     const n = Math.floor(this.carry);
     this.carry -= n;
-    if (n > 0) {
+    if (n > 0 && app.comparing) {
+      app.goto(store.get().step + n);
+      if (store.get().step >= app.span()) return this.pause();
+    } else if (n > 0) {
       const v = e.runUntil('breakpoint', n);
       app.synced();
       if (v?.kind === 'breakpoint' || store.get().step >= r.total) {

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Engine, EventBit } from './engine';
 
 const single = readFileSync(new URL('../../examples/single_loop.sass', import.meta.url), 'utf8');
+const figure1 = readFileSync(new URL('../../examples/tf_figure1.sass', import.meta.url), 'utf8');
 let bytes: Uint8Array<ArrayBuffer>;
 beforeAll(() => { bytes = readFileSync(new URL('../../web/pkg/warpscope_web_bg.wasm', import.meta.url)); });
 
@@ -54,6 +55,33 @@ describe('Engine', () => {
     expect(e.current()).toBe(40);
     expect(e.total()).toBe(freshTotal({ n: 3 }));
     expect(e.runUntil('breakpoint')?.kind).toBe('breakpoint');
+  });
+});
+
+describe('Engine for compare mode', () => {
+  it('runs a second model in another engine, each with its own run and report', () => {
+    const reports: string[] = [];
+    const a = Engine.fromBytes(bytes, (m) => reports.push(m));
+    const b = Engine.another((m) => reports.push(m));
+    expect(a.load(figure1, { model: 'pdom', path_order: 'fall-through' })).toMatchObject({ ok: true, model: 'pdom', path_order: 'fall-through' });
+    expect(b.load(figure1, { model: 'tf-stack' })).toMatchObject({ ok: true, model: 'tf-stack', uses_frontiers: true });
+    a.seek(5);
+    const [ra, rb] = [a.report(), b.report()];
+    expect(ra?.model).toBe('pdom');
+    expect(rb).toMatchObject({ model: 'tf-stack', warp_instructions: 19, code_expansion: 0 });
+    expect(rb?.block_counts[3]).toBe(1);
+    // A report leaves the engine where it was.
+    expect(a.current()).toBe(5);
+    expect(b.cfg()?.blocks[4].frontier).toEqual([5, 6]);
+    expect(reports).toEqual([]);
+  });
+
+  it('reports a volta schedule, and names an unknown one', () => {
+    const e = Engine.fromBytes(bytes, () => {});
+    expect(e.load(figure1, { model: 'volta', schedule: 'round-robin' })).toMatchObject({ ok: true, schedule: 'round-robin', preset: 'h100' });
+    const bad = e.load(figure1, { model: 'volta', schedule: 'fastest' });
+    expect(bad?.ok).toBe(false);
+    expect(bad?.diagnostics[0].message).toMatch(/unknown schedule `fastest`/);
   });
 });
 

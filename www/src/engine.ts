@@ -4,14 +4,13 @@
 
 import init, { EventBit, initSync, LaneCode, lane_window_max, Session } from '../../web/pkg/warpscope_web.js';
 import type {
-  CfgView, CompiledView, LoadOptions, LoadResult, MetricsPair, NoteView, RunKind, StateView, StopView,
+  CfgView, CompiledView, LoadOptions, LoadResult, MetricsPair, NoteView, ReportView, RunKind, StateView, StopView,
 } from './views';
 
 // Enums come from the generated package, never copied by hand.
 export { EventBit, LaneCode };
 
 export type ErrorSink = (message: string) => void;
-
 
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -29,12 +28,17 @@ export class Engine {
   private breakpoints = new Uint32Array(0);
   private lastStep = 0;
 
-  private constructor(private readonly report: ErrorSink) {
+  private constructor(private readonly sink: ErrorSink) {
     this.session = new Session();
   }
 
   static async create(report: ErrorSink): Promise<Engine> {
     await init();
+    return new Engine(report);
+  }
+
+  /** Another engine with its own session (the compare view's second run); the wasm is loaded already. */
+  static another(report: ErrorSink): Engine {
     return new Engine(report);
   }
 
@@ -54,7 +58,7 @@ export class Engine {
       return f(this.session);
     } catch (e) {
       const poison = poisoned(e);
-      this.report(`The engine failed in ${what}: ${messageOf(e)}${poison ? ' (restarted the engine)' : ''}`);
+      this.sink(`The engine failed in ${what}: ${messageOf(e)}${poison ? ' (restarted the engine)' : ''}`);
       if (poison) this.revive();
       return fallback;
     }
@@ -70,7 +74,7 @@ export class Engine {
         this.session.seek(this.lastStep);
       }
     } catch (e) {
-      this.report(`The engine could not restart: ${messageOf(e)}`);
+      this.sink(`The engine could not restart: ${messageOf(e)}`);
     }
   }
 
@@ -116,6 +120,10 @@ export class Engine {
   }
   metrics(): MetricsPair | null {
     return this.guard<MetricsPair | null>('metrics', null, (s) => s.metrics() as MetricsPair | null);
+  }
+  /** The whole run's comparison metrics; the first call per load runs the MIMD reference. */
+  report(): ReportView | null {
+    return this.guard<ReportView | null>('report', null, (s) => s.report() as ReportView | null);
   }
   notes(): NoteView[] { return this.guard<NoteView[]>('notes', [], (s) => (s.notes() as NoteView[]) ?? []); }
 

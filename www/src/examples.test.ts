@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultExample, EXAMPLES } from './examples';
+import { defaultExample, EXAMPLES, GROUPS } from './examples';
 
 describe('examples gallery', () => {
   it('lists every bundled kernel with its title and about text', () => {
@@ -15,8 +15,8 @@ describe('examples gallery', () => {
     expect(defaultExample().file).toBe('fig3_walkthrough.sass');
   });
 
-  it('lists the gallery in teaching order, each C kernel right after its assembly version', () => {
-    const files = EXAMPLES.map((e) => e.file);
+  it('lists the token-stack group in teaching order, each C kernel right after its assembly version', () => {
+    const files = EXAMPLES.filter((e) => e.group === GROUPS[0].name).map((e) => e.file);
     expect(files.filter((f) => f.endsWith('.sass'))).toEqual(['fig3_walkthrough.sass', 'single_loop.sass', 'double_loop.sass',
       'hovland_if_else.sass', 'if_else.sass', 'three_way_if_else.sass', 'loop_with_break.sass']);
     expect(files).toContain('double_loop.cu');
@@ -27,5 +27,15 @@ describe('examples gallery', () => {
     // C kernels with no assembly version come after all the assembly ones.
     const lastAsm = Math.max(...files.map((f, i) => (f.endsWith('.sass') ? i : -1)));
     for (const [i, f] of files.entries()) if (!files.includes(f.replace(/\.cu$/, '.sass'))) expect(i, f).toBeGreaterThan(lastAsm);
+  });
+
+  it('groups the reconvergence-scheme kernels after the token-stack ones, Figure 1 first', () => {
+    const files = EXAMPLES.map((e) => e.file);
+    const schemes = EXAMPLES.filter((e) => e.group === GROUPS[1].name).map((e) => e.file);
+    expect(schemes.slice(0, 4)).toEqual(['tf_figure1.sass', 'tf_barrier.cu', 'tf_exception.cu', 'tf_short_circuit.cu']);
+    expect(files.indexOf('tf_figure1.sass')).toBeGreaterThan(files.indexOf('spin_lock.cu'));
+    // Groups are contiguous: the gallery draws one heading per group.
+    const order = EXAMPLES.map((e) => e.group).filter((g, i, all) => i === 0 || all[i - 1] !== g);
+    expect(new Set(order).size).toBe(order.length);
   });
 });

@@ -3,27 +3,39 @@
 
 const files = import.meta.glob(['../../examples/*.sass', '../../examples/*.cu'], { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
 
-export interface Example { file: string; title: string; about: string; text: string }
+export interface Example { file: string; title: string; about: string; text: string; group: string }
 
 function header(text: string, key: string): string[] {
   const re = new RegExp(`^\\s*//@\\s*${key}\\b\\s?(.*)$`);
   return text.split('\n').map((l) => re.exec(l)?.[1]?.trim()).filter((s): s is string => s !== undefined);
 }
 
-// The gallery's teaching order: the walk-through first, then the paper's loops, then the course
-// notes' branches from simple to nested, each C version right after its assembly; then the C
-// kernels with no assembly counterpart, from structured flow to deadlocks. Files not listed
-// follow alphabetically.
-const ORDER = ['fig3_walkthrough.sass', 'single_loop.sass', 'single_loop.cu', 'double_loop.sass', 'double_loop.cu',
-  'hovland_if_else.sass', 'if_else.sass', 'if_else.cu', 'three_way_if_else.sass', 'three_way_if_else.cu',
-  'loop_with_break.sass', 'nested_if.cu', 'loop_break_continue.cu', 'early_return.cu', 'switch.cu',
-  'goto_leaves_loop.cu', 'divergent_call.cu', 'syncthreads_divergent.cu', 'spin_lock.cu'];
+// The gallery's teaching order, in groups. First the token stack: the walk-through, then the
+// paper's loops, then the course notes' branches from simple to nested, each C version right
+// after its assembly; then the C kernels with no assembly counterpart, from structured flow to
+// deadlocks. Then the kernels written to set the reconvergence schemes apart (compare mode).
+// Files not listed follow alphabetically, in the last group.
+export const GROUPS: { name: string; files: string[] }[] = [
+  {
+    name: 'Divergence on the token stack',
+    files: ['fig3_walkthrough.sass', 'single_loop.sass', 'single_loop.cu', 'double_loop.sass', 'double_loop.cu',
+      'hovland_if_else.sass', 'if_else.sass', 'if_else.cu', 'three_way_if_else.sass', 'three_way_if_else.cu',
+      'loop_with_break.sass', 'nested_if.cu', 'loop_break_continue.cu', 'early_return.cu', 'switch.cu',
+      'goto_leaves_loop.cu', 'divergent_call.cu', 'syncthreads_divergent.cu', 'spin_lock.cu'],
+  },
+  {
+    name: 'Reconvergence schemes compared',
+    files: ['tf_figure1.sass', 'tf_barrier.cu', 'tf_exception.cu', 'tf_short_circuit.cu', 'tf_conservative.sass', 'loop_break.cu'],
+  },
+];
+const ORDER = GROUPS.flatMap((g) => g.files);
 const rank = (file: string) => (ORDER.includes(file) ? ORDER.indexOf(file) : ORDER.length);
+const groupOf = (file: string) => (GROUPS.find((g) => g.files.includes(file)) ?? GROUPS[GROUPS.length - 1]).name;
 
 export const EXAMPLES: Example[] = Object.entries(files)
   .map(([path, text]) => {
     const file = path.split('/').pop()!;
-    return { file, text, title: header(text, 'title')[0] ?? file, about: header(text, 'about').join(' ') };
+    return { file, text, title: header(text, 'title')[0] ?? file, about: header(text, 'about').join(' '), group: groupOf(file) };
   })
   .sort((a, b) => rank(a.file) - rank(b.file) || a.file.localeCompare(b.file));
 

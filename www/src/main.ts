@@ -3,6 +3,7 @@
 
 import './style.css';
 import { App } from './app';
+import { Comparison } from './compare';
 import { bindKeys, Controls } from './controls';
 import { Engine } from './engine';
 import { defaultExample, EXAMPLES } from './examples';
@@ -13,6 +14,7 @@ import * as gallery from './panels/gallery';
 import * as help from './panels/help';
 import * as lanes from './panels/lanes';
 import * as listing from './panels/listing';
+import { partnerOf } from './model-info';
 import * as plot from './panels/plot';
 import * as scrubber from './panels/scrubber';
 import { decode, encode, PANELS, type Link } from './permalink';
@@ -38,10 +40,12 @@ async function main(): Promise<void> {
   const saved = store.loadWork();
   let link: Link | null = null;
   if (decoded.kind === 'ok') link = decoded.link;
-  const base = saved ?? { text: defaultExample().text, params: {}, model: null, preset: null, ifConvert: null };
+  const base: store.Work = saved ?? {
+    text: defaultExample().text, params: {}, model: null, preset: null, ifConvert: null, pathOrder: null, schedule: null, compare: null,
+  };
   store.update(link ? {
     text: link.text, params: link.params, model: link.model, preset: link.preset, ifConvert: link.ifConvert,
-    step: link.step, lane: link.lane, embed: link.embed,
+    pathOrder: link.pathOrder, schedule: link.schedule, compare: link.compare, step: link.step, lane: link.lane, embed: link.embed,
   } : base);
 
   let reloadTimer = 0;
@@ -81,6 +85,8 @@ async function main(): Promise<void> {
       inputs: $('inputs'), banners, title: $('kernel-title'), diag: $('diag-summary'), end: $('run-end'),
     },
   };
+  app.compare = new Comparison(engine ? Engine.another((m) => app.banner(`Right side: ${m}`)) : null,
+    { a: $('side-a'), b: $('side-b'), table: $('compare-table') }, [app.modelHooks(), app.compareHooks()]);
   if (startError) app.banner(startError);
   if (decoded.kind === 'error') app.banner(`${decoded.message} Showing your last saved kernel instead.`);
 
@@ -89,6 +95,8 @@ async function main(): Promise<void> {
     store.update({ embed: null });
   }
   const embed = store.get().embed;
+  // An embed shows the chosen panels of one run; compare mode has panels of its own.
+  if (embed) store.update({ compare: null });
   if (embed) {
     document.body.classList.add('embed');
     for (const el of document.querySelectorAll<HTMLElement>('[data-panel]')) el.hidden = !embed.includes(el.dataset.panel as never);
@@ -100,18 +108,33 @@ async function main(): Promise<void> {
   gallery.render(galleryDialog, EXAMPLES, (ex) => {
     editor.setText(ed, ex.text);
     store.update({ step: 0, breakpoints: [] });
-    userChanged({ text: ex.text, params: {}, model: null, preset: null, ifConvert: null }, true);
+    userChanged({ text: ex.text, params: {}, model: null, preset: null, ifConvert: null, pathOrder: null, schedule: null }, true);
+    // Comparing a kernel's own model with itself says nothing: put its usual partner beside it.
+    const c = store.get().compare, r = app.run?.load;
+    if (c && r && c.model === r.model) userChanged({ compare: { model: partnerOf(r.model, r.models), pathOrder: null, schedule: null } }, true);
   });
+  const showCompareState = () => $('btn-compare').setAttribute('aria-pressed', String(store.get().compare !== null));
+  $('btn-compare').addEventListener('click', () => {
+    const r = app.run?.load;
+    const on = store.get().compare === null;
+    userChanged({ compare: on && r ? { model: partnerOf(r.model, r.models), pathOrder: null, schedule: null } : null }, true);
+    showCompareState();
+  });
+  showCompareState();
   $('btn-examples').addEventListener('click', () => galleryDialog.showModal());
   const helpDialog = $<HTMLDialogElement>('help');
-  help.render(helpDialog);
-  $('btn-help').addEventListener('click', () => helpDialog.showModal());
-  bindKeys(controls, () => helpDialog.showModal(), () => cfgPanel.fitView(app.panels.cfg));
+  const showHelp = () => { help.render(helpDialog, app.run?.load.models ?? []); helpDialog.showModal(); };
+  $('btn-help').addEventListener('click', showHelp);
+  bindKeys(controls, showHelp, () => {
+    cfgPanel.fitView(app.panels.cfg);
+    for (const side of app.compare?.sides ?? []) cfgPanel.fitView(side.cfg);
+  });
 
   $('btn-link').addEventListener('click', async () => {
     const s = store.get();
     const frag = await encode({
-      text: s.text, params: s.params, model: s.model, preset: s.preset, ifConvert: s.ifConvert, step: s.step, lane: s.lane, embed: s.embed,
+      text: s.text, params: s.params, model: s.model, preset: s.preset, ifConvert: s.ifConvert, pathOrder: s.pathOrder,
+      schedule: s.schedule, compare: s.compare, step: s.step, lane: s.lane, embed: s.embed,
     });
     const url = `${location.origin}${location.pathname}${frag}`;
     history.replaceState(null, '', frag);

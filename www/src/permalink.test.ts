@@ -3,7 +3,8 @@ import { decode, encode, type Link } from './permalink';
 
 const link: Link = {
   text: '//@ title <img src=x onerror=alert(1)>\n//@ param n = 2\n/*0060*/ NOP; // ünïcode ✓\n',
-  params: { n: 7 }, model: 'kepler', preset: 'maxwell', ifConvert: null, step: 125, lane: 31, embed: null,
+  params: { n: 7 }, model: 'kepler', preset: 'maxwell', ifConvert: null, pathOrder: null, schedule: null, compare: null,
+  step: 125, lane: 31, embed: null,
 };
 
 describe('permalink', () => {
@@ -59,10 +60,45 @@ describe('permalink', () => {
     for (const ifConvert of [true, false]) {
       expect(await decode(await encode({ ...link, ifConvert }))).toEqual({ kind: 'ok', link: { ...link, ifConvert } });
     }
-    const { ifConvert: _, ...old } = link;
+    const { ifConvert: _, pathOrder: _p, schedule: _s, compare: _c, ...old } = link;
     expect(await decode(await pack({ v: 1, ...old }))).toEqual({ kind: 'ok', link });
   });
+
+  it('round-trips the path order, the schedule and a compare choice', async () => {
+    const chosen: Link = {
+      ...link, model: 'pdom', pathOrder: 'fall-through', compare: { model: 'volta', pathOrder: null, schedule: 'round-robin' },
+    };
+    expect(await decode(await encode(chosen))).toEqual({ kind: 'ok', link: chosen });
+    const volta: Link = { ...link, model: 'volta', schedule: 'lowest-pc', compare: { model: 'pdom', pathOrder: 'taken', schedule: null } };
+    expect(await decode(await encode(volta))).toEqual({ kind: 'ok', link: volta });
+  });
+
+  it('leaves unset choices out of the link, so older versions read it the same', async () => {
+    const json = await unpack(await encode(link));
+    expect(Object.keys(json)).not.toContain('pathOrder');
+    expect(Object.keys(json)).not.toContain('compare');
+    const compared = await unpack(await encode({ ...link, compare: { model: 'tf-stack', pathOrder: null, schedule: null } }));
+    expect(compared.compare).toEqual({ model: 'tf-stack' });
+  });
+
+  it('rejects a malformed compare choice, path order or schedule', async () => {
+    for (const compare of [{ pathOrder: 'taken' }, { model: 3 }, [1], 7]) {
+      expect(await decode(await pack({ v: 1, text: '', compare }))).toMatchObject({ kind: 'error', message: /compare choice/ });
+    }
+    expect(await decode(await pack({ v: 1, text: '', schedule: 5 }))).toMatchObject({ kind: 'error', message: /schedule/ });
+  });
+
+  it('reads a hand-written compare field holding just a model name', async () => {
+    const r = await decode(await pack({ v: 1, text: 'EXIT;', compare: 'tf-stack' }));
+    expect(r.kind === 'ok' && r.link.compare).toEqual({ model: 'tf-stack', pathOrder: null, schedule: null });
+  });
 });
+
+async function unpack(frag: string): Promise<Record<string, unknown>> {
+  const bin = atob(frag.slice(4).replace(/-/g, '+').replace(/_/g, '/'));
+  const stream = new Blob([Uint8Array.from(bin, (c) => c.charCodeAt(0))]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
+  return JSON.parse(await new Response(stream).text()) as Record<string, unknown>;
+}
 
 /** A v1 fragment holding exactly `json`, as an older or hand-made link would. */
 async function pack(json: unknown): Promise<string> {

@@ -4,6 +4,15 @@
 export const PANELS = ['editor', 'listing', 'cfg', 'lanes', 'stack', 'plot', 'metrics', 'caption', 'registers'] as const;
 export type PanelName = (typeof PANELS)[number];
 
+/** A model and the policy it reads (null: the engine's default). */
+export interface ModelChoice {
+  model: string;
+  /** PDOM stacks: which side of a divergent branch runs first. */
+  pathOrder: string | null;
+  /** Volta: which group of lanes runs. */
+  schedule: string | null;
+}
+
 export interface Link {
   text: string;
   params: Record<string, number>;
@@ -11,6 +20,10 @@ export interface Link {
   preset: string | null;
   /** For C kernels: if-convert short branches; null follows the kernel's `//@ ifconvert`. */
   ifConvert: boolean | null;
+  pathOrder: string | null;
+  schedule: string | null;
+  /** Compare mode: the model beside the main one; null when not comparing. */
+  compare: ModelChoice | null;
   step: number;
   lane: number;
   /** Panels shown in embed mode (read-only editor); null for the full app. */
@@ -49,14 +62,29 @@ export function parseEmbed(list: string): PanelName[] {
 /** The fragment (with `#`) for `link`. */
 export async function encode(link: Link): Promise<string> {
   // Optional fields are left out when unset, so links from before they existed read the same.
-  const { embed, ifConvert, ...rest } = link;
-  const json = JSON.stringify({ v: VERSION, ...rest, ...(ifConvert !== null ? { ifConvert } : {}), ...(embed ? { embed } : {}) });
+  const { embed, ifConvert, pathOrder, schedule, compare, ...rest } = link;
+  const json = JSON.stringify({
+    v: VERSION, ...rest, ...(ifConvert !== null ? { ifConvert } : {}), ...(pathOrder !== null ? { pathOrder } : {}),
+    ...(schedule !== null ? { schedule } : {}), ...(compare ? { compare: withoutNulls(compare) } : {}), ...(embed ? { embed } : {}),
+  });
   const packed = await pipe(new TextEncoder().encode(json), new CompressionStream('deflate-raw'));
   return `#v${VERSION}.${toBase64Url(packed)}`;
 }
 
+const withoutNulls = (o: object) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null));
+
 const isCount = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 0;
 const isOptString = (x: unknown): x is string | null | undefined => x == null || typeof x === 'string';
+
+/** A compare choice: absent, a model name, or a model name with optional policies. */
+export function readModelChoice(x: unknown): ModelChoice | null | string {
+  if (x == null) return null;
+  if (typeof x === 'string') return { model: x, pathOrder: null, schedule: null };
+  if (typeof x !== 'object' || Array.isArray(x)) return 'the compare choice is malformed';
+  const c = x as Record<string, unknown>;
+  if (typeof c.model !== 'string' || !isOptString(c.pathOrder) || !isOptString(c.schedule)) return 'the compare choice is malformed';
+  return { model: c.model, pathOrder: c.pathOrder ?? null, schedule: c.schedule ?? null };
+}
 
 function validate(o: unknown): Link | string {
   if (typeof o !== 'object' || o === null) return 'it does not hold a saved state';
@@ -68,12 +96,16 @@ function validate(o: unknown): Link | string {
     !Object.values(params).every((v) => typeof v === 'number' && Number.isFinite(v))) return 'the params are malformed';
   if (!isOptString(r.model) || !isOptString(r.preset)) return 'the model or preset is malformed';
   if (r.ifConvert != null && typeof r.ifConvert !== 'boolean') return 'the if-convert choice is malformed';
+  if (!isOptString(r.pathOrder) || !isOptString(r.schedule)) return 'the path order or schedule is malformed';
+  const compare = readModelChoice(r.compare);
+  if (typeof compare === 'string') return compare;
   const step = r.step ?? 0, lane = r.lane ?? 0;
   if (!isCount(step) || !isCount(lane)) return 'the step or lane is malformed';
   const embed = r.embed == null ? null : Array.isArray(r.embed) ? parseEmbed(r.embed.join(',')) : null;
   return {
     text: r.text, params: params as Record<string, number>, model: r.model ?? null, preset: r.preset ?? null,
-    ifConvert: (r.ifConvert as boolean | null | undefined) ?? null, step, lane, embed,
+    ifConvert: (r.ifConvert as boolean | null | undefined) ?? null, pathOrder: r.pathOrder ?? null, schedule: r.schedule ?? null,
+    compare, step, lane, embed,
   };
 }
 

@@ -1,7 +1,7 @@
 //! UI state only: what the user chose (kernel text, inputs, step, lane, breakpoints, playback).
 //! Simulator facts are never stored here; panels read them from the engine's views.
 
-import type { Link } from './permalink';
+import { readModelChoice, type Link } from './permalink';
 
 /** What a permalink holds (kernel, inputs, step, lane, embed), plus what only this tab keeps. */
 export interface UiState extends Link {
@@ -13,7 +13,8 @@ export interface UiState extends Link {
 }
 
 let state: UiState = {
-  text: '', params: {}, model: null, preset: null, ifConvert: null, step: 0, lane: 0, breakpoints: [],
+  text: '', params: {}, model: null, preset: null, ifConvert: null, pathOrder: null, schedule: null, compare: null,
+  step: 0, lane: 0, breakpoints: [],
   playing: false, speed: 20, embed: null,
 };
 
@@ -27,11 +28,14 @@ export function update(patch: Partial<UiState>): void {
 }
 
 const SAVE_KEY = 'warpscope.work.v1';
-type Work = Pick<UiState, 'text' | 'params' | 'model' | 'preset' | 'ifConvert'>;
+export type Work = Pick<UiState, 'text' | 'params' | 'model' | 'preset' | 'ifConvert' | 'pathOrder' | 'schedule' | 'compare'>;
 
 /** The user's unsaved work, kept across reloads when the URL carries no link. */
 export function saveWork(s: UiState): void {
-  const work: Work = { text: s.text, params: s.params, model: s.model, preset: s.preset, ifConvert: s.ifConvert };
+  const work: Work = {
+    text: s.text, params: s.params, model: s.model, preset: s.preset, ifConvert: s.ifConvert,
+    pathOrder: s.pathOrder, schedule: s.schedule, compare: s.compare,
+  };
   try { localStorage.setItem(SAVE_KEY, JSON.stringify(work)); } catch { /* storage full or disabled */ }
 }
 
@@ -39,8 +43,14 @@ export function loadWork(): Work | null {
   try {
     const w = JSON.parse(localStorage.getItem(SAVE_KEY) ?? 'null') as Work | null;
     if (!w || typeof w.text !== 'string') return null;
+    // Work saved by older versions lacks the later fields; a malformed one is dropped, not fatal.
     const ifConvert = typeof w.ifConvert === 'boolean' ? w.ifConvert : null;
-    return { text: w.text, params: w.params ?? {}, model: w.model ?? null, preset: w.preset ?? null, ifConvert };
+    const str = (x: unknown) => (typeof x === 'string' ? x : null);
+    const compare = readModelChoice(w.compare);
+    return {
+      text: w.text, params: w.params ?? {}, model: w.model ?? null, preset: w.preset ?? null, ifConvert,
+      pathOrder: str(w.pathOrder), schedule: str(w.schedule), compare: typeof compare === 'string' ? null : compare,
+    };
   } catch {
     return null;
   }

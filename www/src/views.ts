@@ -10,13 +10,24 @@ export interface StopView {
 export interface LoadResult {
   ok: boolean; diagnostics: Diagnostic[]; title: string | null; about: string; width: number;
   params: ParamView[]; model: string; preset: string; models: string[]; presets: string[];
+  /** PDOM stacks' path order and Volta's schedule as used, and the choices. */
+  path_order: string; path_orders: string[]; schedule: string; schedules: string[];
+  /** The model reconverges at thread frontiers: the CFG shows priorities and frontiers. */
+  uses_frontiers: boolean;
   stack_capacity: number; end: StopView | null;
 }
 export type LaneStateName = 'active' | 'masked' | 'waiting' | 'exited';
 export interface LaneView { lane: number; state: LaneStateName; pc: number | null; line: number | null; block: number | null }
+/** Token kinds, PDOM entries, lane groups of the per-thread models, and Volta's barrier
+ * registers `B0`..`B15` (and lanes blocked at one, `BSYNC Bn`). */
+export type StackKind = 'SYNC' | 'DIV' | 'BRK' | 'CONT' | 'CALL' | 'RECONV' | 'PATH' | 'RUN' | 'WAIT' | 'YIELDED' | 'BARRIER'
+  | `BSYNC B${number}` | `B${number}`;
 export interface StackEntryView {
-  kind: 'SYNC' | 'DIV' | 'BRK' | 'CONT' | 'CALL'; bits: string; lanes: number[];
-  pc: number; addr: number; line: number | null; on_chip: boolean;
+  kind: StackKind; bits: string; lanes: number[];
+  pc: number; addr: number; line: number | null;
+  /** PDOM entries: the address where the entry is popped (null: only when its lanes exit). */
+  rpc_addr: number | null;
+  on_chip: boolean;
 }
 export interface RegView { name: string; hex: string; int: number; float: number }
 export interface StateView {
@@ -33,18 +44,37 @@ export interface BlockView {
   is_branch: boolean; priority: number | null; reachable: boolean;
   /** First and last source line of the block's instructions (C lines for a C kernel). */
   source_lines: { first: number; last: number } | null;
+  /** Thread frontier (block ids), with layout order as priority. */
+  frontier: number[];
 }
 export interface EdgeView { from: number; to: number; kind: 'taken' | 'fallthrough' | 'sync'; back: boolean }
 export interface CfgView { blocks: BlockView[]; edges: EdgeView[]; instrs: InstrView[]; stack_capacity: number }
 export interface MetricsView {
   steps: number; warp_instructions: number; thread_instructions: number; simd_efficiency: number;
   pushes: number; pops: number; max_stack_depth: number; spills: number; fills: number;
-  divergent_branches: number; cycles: number; block_counts: number[]; instr_counts: number[];
+  divergent_branches: number; cycles: number; idle_instructions: number; block_counts: number[]; instr_counts: number[];
 }
 export interface MetricsPair { now: MetricsView; total: MetricsView }
 export interface NoteView { step: number | null; instr: number | null; line: number; text: string }
 export type RunKind = 'end' | 'breakpoint' | 'divergence' | 'reconvergence' | 'spill' | 'fill' | 'event';
-export interface LoadOptions { params?: Record<string, number>; model?: string; preset?: string; if_convert?: boolean }
+export interface LoadOptions {
+  params?: Record<string, number>; model?: string; preset?: string; if_convert?: boolean; path_order?: string; schedule?: string;
+}
+/** The thread-frontier paper's metrics of a whole run (`Session.report`), for the compare table. */
+export interface ReportView {
+  model: string; stop: StopView;
+  warp_instructions: number; thread_instructions: number; activity_factor: number;
+  /** Warp instructions over the MIMD minimum, minus one; null for the mimd model. */
+  code_expansion: number | null;
+  idle_instructions: number; max_stack_depth: number; divergent_branches: number; cycles: number;
+  memory_instructions: number; memory_transactions: number;
+  /** Null when the kernel touches no memory. */
+  transactions_per_memory_instruction: number | null;
+  block_counts: number[];
+  /** The fewest fetches of each block any scheme needs (the most runs by one lane). */
+  mimd_block_counts: number[];
+  mimd_warp_instructions: number; mimd_complete: boolean;
+}
 /** A C kernel's generated code; per pc, its line in `listing` and in the C source. */
 export interface CompiledView {
   target: string; if_convert: boolean; listing: string; listing_lines: number[]; source_lines: number[];

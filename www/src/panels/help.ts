@@ -1,5 +1,7 @@
-//! Help overlay: the keyboard shortcuts (they never fire while typing in the editor or a field).
+//! Help overlay: the keyboard shortcuts (they never fire while typing in the editor or a field),
+//! and the reconvergence models the engine offers, one line each.
 
+import { modelInfo } from '../model-info';
 import { html } from '../svg';
 
 export const SHORTCUTS: [string, string][] = [
@@ -13,7 +15,8 @@ export const SHORTCUTS: [string, string][] = [
   ['Esc', 'close dialogs'],
 ];
 
-export function render(dialog: HTMLDialogElement): void {
+/** `models`: the engine's model names (none before the first load). */
+export function render(dialog: HTMLDialogElement, models: string[] = []): void {
   const table = html('table', { class: 'shortcuts' });
   for (const [k, what] of SHORTCUTS) {
     const tr = html('tr');
@@ -25,5 +28,16 @@ export function render(dialog: HTMLDialogElement): void {
   const close = html('button', { type: 'button', class: 'dialog-close', 'aria-label': 'close' }, '✕');
   close.addEventListener('click', () => dialog.close());
   const tip = html('p', { class: 'muted' }, 'Click the narrow gutter left of the line numbers, or an instruction in the control-flow graph, to set or clear a breakpoint.');
-  dialog.replaceChildren(close, html('h2', {}, 'Keyboard shortcuts'), table, tip);
+  const parts: HTMLElement[] = [close, html('h2', {}, 'Keyboard shortcuts'), table, tip];
+  if (models.length) {
+    const list = html('table', { class: 'shortcuts models-help', 'data-testid': 'models-help' });
+    for (const m of models) {
+      const tr = html('tr');
+      tr.append(html('th', { class: 'mono' }, m), html('td', {}, modelInfo(m).summary));
+      list.append(tr);
+    }
+    const how = html('p', { class: 'muted' }, 'Press "compare" to run two of them side by side on the same kernel, with one scrubber and a table of their metrics.');
+    parts.push(html('h2', {}, 'Reconvergence models'), list, how);
+  }
+  dialog.replaceChildren(...parts);
 }

@@ -1,7 +1,8 @@
 //! Lane view (canvas): lanes (rows) by steps (columns) from the engine's `lane_states`, for a
 //! window of up to WINDOW steps around the current one (the whole run when it is short). Hover
 //! tells a cell's lane, step and state (and, at the current step, its pc and registers); a click
-//! selects the lane whose registers the register panel shows.
+//! selects the lane whose registers the register panel shows. A step that issued with no lane
+//! (tf-sandy's idle instructions: every lane waits while the warp pc walks a block) is hatched.
 
 import { LaneCode } from '../engine';
 import { hex, watchSize, type Watched } from '../svg';
@@ -22,6 +23,8 @@ export interface LaneData {
   lane: number;
   /** Lane codes for steps from+1..=to, `width` per step. */
   fetch(from: number, to: number): Uint8Array;
+  /** Lanes issued at step k + 1 (the engine's active series): 0 marks an idle instruction. */
+  active: Uint8Array;
   /** The state after the current step with `lane`'s registers (for the hover card). */
   inspect(lane: number): StateView | null;
   select(lane: number): void;
@@ -31,6 +34,9 @@ export interface LanePanel {
   canvas: HTMLCanvasElement;
   size: Watched;
   tip: HTMLElement;
+  /** The legend's "no lane issued" item, shown only for runs that have such steps. */
+  idleKey: HTMLElement;
+  idleOf: { active: Uint8Array; any: boolean } | null;
   cache: { from: number; to: number; codes: Uint8Array; total: number; width: number } | null;
   data: LaneData | null;
   win: { from: number; to: number };
@@ -56,8 +62,15 @@ export function create(root: HTMLElement): LanePanel {
     item.append(sw, document.createTextNode(NAMES[code]));
     legend.append(item);
   }
+  const idleKey = document.createElement('span');
+  idleKey.className = 'legend-item';
+  idleKey.hidden = true;
+  const hatch = document.createElement('i');
+  hatch.className = 'swatch idle-swatch';
+  idleKey.append(hatch, document.createTextNode('no lane issued (idle instruction)'));
+  legend.append(idleKey);
   root.replaceChildren(canvas, legend, tip);
-  const p: LanePanel = { canvas, size: null!, tip, cache: null, data: null, win: { from: 0, to: 0 }, geom: { left: 0, top: 0, cw: 1, rh: 1 } };
+  const p: LanePanel = { canvas, size: null!, tip, idleKey, idleOf: null, cache: null, data: null, win: { from: 0, to: 0 }, geom: { left: 0, top: 0, cw: 1, rh: 1 } };
   p.size = watchSize(canvas, () => { if (p.data) render(p, p.data); });
   canvas.addEventListener('mousemove', (e) => hover(p, e));
   canvas.addEventListener('mouseleave', () => { tip.hidden = true; });
@@ -137,6 +150,26 @@ export function render(p: LanePanel, d: LaneData): void {
       c = end;
     }
   }
+  // Steps that issued with no lane: every lane waited while the warp pc walked on.
+  if (p.idleOf?.active !== d.active) p.idleOf = { active: d.active, any: d.active.includes(0) };
+  p.idleKey.hidden = !p.idleOf.any;
+  if (p.idleOf.any) {
+    ctx.strokeStyle = color('--text');
+    ctx.lineWidth = 1;
+    const h = d.width * rh;
+    for (let c = 0; c < cols; c++) {
+      if (d.active[win.from + c] !== 0) continue;
+      const x = left + c * cw;
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(x, top, cw, h);
+      ctx.clip();
+      ctx.beginPath();
+      for (let k = -h; k < cw; k += 6) { ctx.moveTo(x + k, top + h); ctx.lineTo(x + k + h, top); }
+      ctx.stroke();
+      ctx.restore();
+    }
+  }
   ctx.fillStyle = color('--panel-bg');
   if (cw >= 3) for (let c = 1; c < cols; c++) ctx.fillRect(left + c * cw - 1, top, 1, d.width * rh);
   if (rh > 5) for (let l = 1; l < d.width; l++) ctx.fillRect(left, top + l * rh - 1, cols * cw, 1);
@@ -179,6 +212,7 @@ function hover(p: LanePanel, e: MouseEvent): void {
   if (!d || !hit || !p.cache) { p.tip.hidden = true; return; }
   const code = p.cache.codes[(hit.step - 1 - p.cache.from) * d.width + hit.lane];
   const lines = [`lane ${hit.lane} · step ${hit.step}`, NAMES[code] ?? '?'];
+  if (d.active[hit.step - 1] === 0) lines.push('no lane issued this step (idle instruction)');
   if (hit.step === d.step) {
     const st = d.inspect(hit.lane);
     const lv = st?.lanes[hit.lane];

@@ -9,7 +9,10 @@ import { svg, watchSize, type Watched } from '../svg';
 export interface PlotData {
   depth: Uint16Array;
   events: Uint16Array;
-  capacity: number;
+  /** The on-chip capacity line; null for models whose stack never spills. */
+  capacity: number | null;
+  /** What the depth counts in this model ("tokens", "distinct pcs"). */
+  counts: string;
 }
 
 export interface PlotPanel {
@@ -67,7 +70,7 @@ function build(p: PlotPanel, d: PlotData): void {
   const w = Math.max(240, p.rootSize.w), h = Math.max(150, p.rootSize.h);
   const c = (v: string) => css.getPropertyValue(v).trim();
   const n = d.depth.length;
-  let maxDepth = d.capacity + 1;
+  let maxDepth = d.capacity === null ? 1 : d.capacity + 1;
   for (const v of d.depth) maxDepth = Math.max(maxDepth, v);
   const pw = w - M.l - M.r, ph = h - M.t - M.b;
   p.x = (k) => M.l + (n === 0 ? 0 : (k / n) * pw);
@@ -90,9 +93,10 @@ function build(p: PlotPanel, d: PlotData): void {
   for (let k = 0; k <= n; k += xStep * (n / xStep > 8 ? 2 : 1)) el.append(svg('text', { ...font, x: p.x(k), y: M.t + ph + 16, 'text-anchor': 'middle' }, compact(k)));
   el.append(svg('text', { ...font, x: M.l + pw / 2, y: h - 3, 'text-anchor': 'middle', fill: c('--muted') }, 'executed instructions'));
   el.append(svg('text', { ...font, x: 12, y: M.t + ph / 2, transform: `rotate(-90 12 ${M.t + ph / 2})`, 'text-anchor': 'middle', fill: c('--muted') }, 'stack depth'));
-  // On-chip capacity.
-  el.append(svg('line', { x1: M.l, x2: M.l + pw, y1: p.y(d.capacity), y2: p.y(d.capacity), stroke: c('--capacity'), 'stroke-width': 1.5, 'stroke-dasharray': '6 4' }));
-  el.append(svg('text', { ...font, x: M.l + pw - 4, y: p.y(d.capacity) - 5, 'text-anchor': 'end', fill: c('--capacity') }, `on-chip capacity ${d.capacity}`));
+  if (d.capacity !== null) {
+    el.append(svg('line', { x1: M.l, x2: M.l + pw, y1: p.y(d.capacity), y2: p.y(d.capacity), stroke: c('--capacity'), 'stroke-width': 1.5, 'stroke-dasharray': '6 4' }));
+    el.append(svg('text', { ...font, x: M.l + pw - 4, y: p.y(d.capacity) - 5, 'text-anchor': 'end', fill: c('--capacity') }, `on-chip capacity ${d.capacity}`));
+  }
   const path = depthPath(p, d.depth, Math.floor(pw));
   el.append(svg('path', { d: path, fill: 'none', stroke: c('--plot-line'), 'stroke-opacity': 0.25, 'stroke-width': 1.5 }));
   el.append(svg('path', { d: path, fill: 'none', stroke: c('--plot-line'), 'stroke-width': 2, 'clip-path': `url(#${clipId})`, 'data-testid': 'plot-line' }));
@@ -115,6 +119,7 @@ function build(p: PlotPanel, d: PlotData): void {
   const legend = svg('g', { transform: `translate(${M.l + 6},4)` });
   legend.append(svg('path', { d: 'M0,0h10l-5,8z', fill: c('--spill') }), svg('text', { ...font, x: 14, y: 9 }, 'spill'));
   legend.append(svg('path', { d: 'M50,8h10l-5,-8z', fill: c('--fill') }), svg('text', { ...font, x: 64, y: 9 }, 'fill'));
+  legend.append(svg('text', { ...font, x: 100, y: 9, fill: c('--muted'), 'data-testid': 'plot-counts' }, `depth counts ${d.counts}`));
   el.append(legend);
   p.root.replaceChildren(el);
   Object.assign(p, { el, clip, cursor });

@@ -1,41 +1,98 @@
-//! Stack view: the tokens now on the reconvergence stack, top first (kind, mask as lane bits,
-//! target pc as address and line), spilled entries set apart below the on-chip capacity line.
+//! Stack view: the model's control state now, top first. For the stack models these are tokens or
+//! PDOM entries (kind, mask as lane bits, target pc as address and line, and a PDOM entry's rpc),
+//! spilled entries set apart below the on-chip capacity line; for the per-thread models, the
+//! groups of lanes at each pc and Volta's barrier registers. Each kind says what it means (a
+//! tooltip, and a legend of the kinds on screen), and what "depth" counts for this model.
 
+import { kindInfo, kindLabel, modelInfo } from '../model-info';
 import { hex, html, laneRanges } from '../svg';
-import type { StateView } from '../views';
+import type { StackEntryView, StateView } from '../views';
 
-export function render(root: HTMLElement, st: StateView | null, capacity: number): void {
+export interface StackContext {
+  model: string;
+  capacity: number;
+  /** The depth after the current step, from the engine's depth series; null before the first step. */
+  depth: number | null;
+}
+
+const isBarrierRegister = (kind: string) => /^B\d+$/.test(kind);
+
+function target(e: StackEntryView): string {
+  const at = `${hex(e.addr)}${e.line ? ` (line ${e.line})` : ''}`;
+  if (isBarrierRegister(e.kind)) return `converge at ${at}`;
+  return `→ ${at}`;
+}
+
+function entry(e: StackEntryView, pos: string, spills: boolean): HTMLElement {
+  const empty = e.lanes.length === 0;
+  const meaning = kindInfo(e.kind, empty);
+  const li = html('li', {
+    class: `stack-entry kind-${e.kind.toLowerCase().replace(/\s+/g, '-')}${e.on_chip ? '' : ' spilled'}${empty ? ' no-lane' : ''}`,
+    'data-testid': 'stack-entry', 'data-kind': e.kind, 'data-bits': e.bits, 'data-addr': hex(e.addr),
+    title: `${e.kind}: ${meaning}\nlanes ${laneRanges(e.lanes) || 'none'}`,
+  });
+  li.append(
+    html('span', { class: 'stack-pos' }, pos),
+    html('span', { class: 'stack-kind' }, e.kind),
+    html('span', { class: 'stack-bits mono' }, e.bits),
+    html('span', { class: 'stack-pc mono' }, target(e)),
+  );
+  // A PDOM entry is popped when its pc reaches its rpc (a null rpc: when its lanes exit).
+  if (e.kind === 'PATH' || e.rpc_addr !== null) {
+    li.append(html('span', { class: 'stack-rpc mono', 'data-testid': 'stack-rpc' }, e.rpc_addr === null ? 'rpc: exit' : `rpc ${hex(e.rpc_addr)}`));
+  }
+  if (empty && e.kind === 'RUN') li.append(html('span', { class: 'tag no-lane-tag', 'data-testid': 'no-lane' }, 'warp pc here, no lane'));
+  if (spills && !e.on_chip) li.append(html('span', { class: 'tag' }, 'spilled'));
+  return li;
+}
+
+/** The kinds on screen, each once, with a short label; the full meaning on hover. */
+function legend(stack: StackEntryView[]): HTMLElement {
+  const seen = new Map<string, StackEntryView>();
+  for (const e of stack) {
+    const key = /^BSYNC B\d+$/.test(e.kind) ? 'BSYNC' : isBarrierRegister(e.kind) ? 'Bn' : e.kind === 'RUN' && e.lanes.length === 0 ? 'RUN0' : e.kind;
+    if (!seen.has(key)) seen.set(key, e);
+  }
+  const box = html('div', { class: 'stack-legend small', 'data-testid': 'stack-legend' });
+  for (const [key, e] of seen) {
+    const empty = e.lanes.length === 0;
+    const shown = key === 'BSYNC' ? 'BSYNC Bn' : key === 'Bn' ? 'Bn' : e.kind;
+    const item = html('span', { class: 'stack-legend-item', title: kindInfo(e.kind, empty) });
+    item.append(html('b', {}, shown), document.createTextNode(` ${kindLabel(e.kind, empty)}`));
+    box.append(item);
+  }
+  return box;
+}
+
+export function render(root: HTMLElement, st: StateView | null, ctx: StackContext): void {
+  const info = modelInfo(ctx.model);
   const stack = st?.stack ?? [];
   const head = html('div', { class: 'stack-head' });
   const spilled = stack.filter((e) => !e.on_chip).length;
   head.append(
-    html('span', { 'data-testid': 'stack-depth' }, `depth ${stack.length}`),
-    html('span', { class: 'muted' }, `${spilled ? ` · ${stack.length - spilled} on chip, ${spilled} spilled` : ''} · on-chip capacity ${capacity}`),
+    html('span', { class: 'stack-title' }, info.stackTitle),
+    ctx.depth === null
+      ? html('span', { 'data-testid': 'stack-depth' }, `${stack.length} entr${stack.length === 1 ? 'y' : 'ies'}`)
+      : html('span', { 'data-testid': 'stack-depth', title: `in ${ctx.model}, depth counts ${info.depth}` }, `depth ${ctx.depth}`),
+    html('span', { class: 'muted' }, [
+      ctx.depth === null ? '' : ` (${info.depth})`,
+      info.spills && spilled ? ` · ${stack.length - spilled} on chip, ${spilled} spilled` : '',
+      info.spills ? ` · on-chip capacity ${ctx.capacity}` : '',
+    ].join('')),
   );
   const list = html('ol', { class: 'stack-list', 'data-testid': 'stack-list' });
   // The facade lists the stack bottom first; students read it top first, like the paper.
   const topFirst = [...stack].reverse();
   let lineDrawn = false;
   topFirst.forEach((e, i) => {
-    if (!e.on_chip && !lineDrawn) {
+    if (info.spills && !e.on_chip && !lineDrawn) {
       list.append(html('li', { class: 'capacity-line' }, 'below: spilled to memory, filled back once the entries above are popped'));
       lineDrawn = true;
     }
-    const li = html('li', {
-      class: `stack-entry kind-${e.kind.toLowerCase()}${e.on_chip ? '' : ' spilled'}`,
-      'data-testid': 'stack-entry', 'data-kind': e.kind, 'data-bits': e.bits, 'data-addr': hex(e.addr),
-      title: `lanes ${laneRanges(e.lanes) || 'none'}`,
-    });
-    li.append(
-      html('span', { class: 'stack-pos' }, i === 0 ? 'top' : ''),
-      html('span', { class: 'stack-kind' }, e.kind),
-      html('span', { class: 'stack-bits mono' }, e.bits),
-      html('span', { class: 'stack-pc mono' }, `→ ${hex(e.addr)}${e.line ? ` (line ${e.line})` : ''}`),
-    );
-    if (!e.on_chip) li.append(html('span', { class: 'tag' }, 'spilled'));
-    list.append(li);
+    const pos = e.kind === 'RUN' ? 'next' : info.stack && i === 0 ? 'top' : '';
+    list.append(entry(e, pos, info.spills));
   });
   if (stack.length === 0) list.append(html('li', { class: 'stack-empty muted' }, 'empty'));
   const bitsHint = html('div', { class: 'muted small' }, st ? `mask bits: lane ${st.lanes.length - 1} … lane 0` : '');
-  root.replaceChildren(head, list, bitsHint);
+  root.replaceChildren(head, list, legend(stack), bitsHint);
 }

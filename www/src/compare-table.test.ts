@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { blockCell, compareRows } from './compare-table';
+import type { ReportView } from './views';
+
+// Figure 1 of the thread-frontier paper under pdom and tf-stack, as `Session.report()` gives them.
+const exited = { kind: 'exited' as const, pc: null, line: null, message: 'all lanes exited' };
+const pdom: ReportView = {
+  model: 'pdom', stop: { ...exited, step: 26 }, warp_instructions: 26, thread_instructions: 62, activity_factor: 0.5962,
+  code_expansion: 0.368, idle_instructions: 0, max_stack_depth: 3, divergent_branches: 3, cycles: 122,
+  memory_instructions: 1, memory_transactions: 1, transactions_per_memory_instruction: 1,
+  block_counts: [1, 1, 1, 2, 2, 2, 1], mimd_block_counts: [1, 1, 1, 1, 1, 1, 1], mimd_warp_instructions: 19, mimd_complete: true,
+};
+const tf: ReportView = {
+  ...pdom, model: 'tf-stack', stop: { ...exited, step: 19 }, warp_instructions: 19, activity_factor: 0.8158, code_expansion: 0,
+  divergent_branches: 4, cycles: 147, block_counts: [1, 1, 1, 1, 1, 1, 1],
+};
+const names = ['BB0', 'BB1', 'BB2', 'BB3', 'BB4', 'BB5', 'BB6'];
+const row = (rows: ReturnType<typeof compareRows>, key: string) => rows.find((r) => r.key === key)!;
+
+describe('compareRows', () => {
+  const rows = compareRows([pdom, tf], names);
+
+  it('has one cell per model in every row, formatted for reading', () => {
+    for (const r of rows) expect(r.cells).toHaveLength(2);
+    expect(row(rows, 'warp_instructions').cells).toEqual(['26', '19']);
+    expect(row(rows, 'activity_factor').cells).toEqual(['59.6 %', '81.6 %']);
+    expect(row(rows, 'code_expansion').cells).toEqual(['+36.8 %', '0.0 %']);
+    expect(row(rows, 'transactions_per_memory_instruction').cells).toEqual(['1.00', '1.00']);
+    expect(row(rows, 'stop').cells).toEqual(['exited', 'exited']);
+  });
+
+  it('marks exactly the rows where the models differ', () => {
+    const differing = rows.filter((r) => r.differ).map((r) => r.key);
+    expect(differing).toEqual(['warp_instructions', 'activity_factor', 'code_expansion', 'divergent_branches', 'cycles', 'block-3', 'block-4', 'block-5']);
+  });
+
+  it('gives each block its executions beside the MIMD minimum', () => {
+    expect(row(rows, 'block-3')).toMatchObject({ label: 'BB3 executions', cells: ['2 (min 1)', '1 (min 1)'], differ: true });
+    expect(rows.filter((r) => r.key.startsWith('block-'))).toHaveLength(7);
+    expect(blockCell(pdom, 9)).toBe('—');
+  });
+
+  it('says what has no value: the reference itself, a kernel without memory', () => {
+    const mimd = { ...pdom, model: 'mimd', code_expansion: null, transactions_per_memory_instruction: null };
+    const r = compareRows([pdom, mimd], names);
+    expect(row(r, 'code_expansion').cells).toEqual(['+36.8 %', 'n/a (the reference)']);
+    expect(row(r, 'transactions_per_memory_instruction').cells[1]).toBe('no memory op');
+  });
+
+  it('shows a deadlock as the way the run ended, and differs from an exit', () => {
+    const dead = { ...pdom, stop: { kind: 'deadlock' as const, step: 12, pc: 17, line: 22, message: 'BAR.SYNC at 0x0088: ...' } };
+    expect(row(compareRows([dead, tf], names), 'stop')).toMatchObject({ cells: ['deadlock', 'exited'], differ: true });
+  });
+
+  it('does not compare blocks of different programs (a C kernel compiled per model)', () => {
+    const other = { ...tf, block_counts: [1, 1, 1, 1, 1], mimd_block_counts: [1, 1, 1, 1, 1] };
+    const r = compareRows([pdom, other], null);
+    const blocks = r.filter((x) => x.key.startsWith('block-'));
+    expect(blocks).toHaveLength(7);
+    expect(blocks.every((b) => !b.differ)).toBe(true);
+    expect(blocks[6].cells).toEqual(['1 (min 1)', '—']);
+  });
+});

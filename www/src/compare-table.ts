@@ -1,0 +1,106 @@
+//! The compare table's rows, as plain data (no DOM): one row per metric of the engine's reports
+//! of two runs, each value formatted for students, and whether the two runs differ in it. Every
+//! number comes from `ReportView`; this file only formats and compares them.
+
+import type { ReportView } from './views';
+
+export interface CompareRow {
+  /** A stable id for the row (`warp_instructions`, `block-3`). */
+  key: string;
+  label: string;
+  /** What the row measures, for a tooltip. */
+  hint: string;
+  cells: string[];
+  differ: boolean;
+}
+
+type Metric = {
+  key: keyof ReportView;
+  label: string;
+  hint: string;
+  format: (r: ReportView) => string;
+  value: (r: ReportView) => number | string | null;
+};
+
+const count = (v: number) => v.toLocaleString('en-US');
+const percent = (v: number, sign = false) => `${sign && v > 0 ? '+' : ''}${(v * 100).toFixed(1)} %`;
+
+const METRICS: Metric[] = [
+  {
+    key: 'warp_instructions', label: 'dynamic warp instructions', hint: 'instructions the warp issued (each with some lanes on)',
+    format: (r) => count(r.warp_instructions), value: (r) => r.warp_instructions,
+  },
+  {
+    key: 'thread_instructions', label: 'thread instructions', hint: 'instructions summed over the lanes that ran them',
+    format: (r) => count(r.thread_instructions), value: (r) => r.thread_instructions,
+  },
+  {
+    key: 'activity_factor', label: 'activity factor (SIMD efficiency)', hint: 'the share of lanes on per issued instruction',
+    format: (r) => percent(r.activity_factor), value: (r) => r.activity_factor,
+  },
+  {
+    key: 'code_expansion', label: 'code expansion vs MIMD',
+    hint: 'warp instructions over the fewest any scheme needs (the MIMD minimum), minus one',
+    format: (r) => (r.code_expansion === null ? 'n/a (the reference)' : percent(r.code_expansion, true)), value: (r) => r.code_expansion,
+  },
+  {
+    key: 'idle_instructions', label: 'idle instructions (no active lane)', hint: 'instructions issued while every lane waited elsewhere',
+    format: (r) => count(r.idle_instructions), value: (r) => r.idle_instructions,
+  },
+  {
+    key: 'max_stack_depth', label: 'max stack depth',
+    hint: 'what depth counts differs per model: tokens, stack entries, distinct pcs or armed barrier registers',
+    format: (r) => count(r.max_stack_depth), value: (r) => r.max_stack_depth,
+  },
+  {
+    key: 'divergent_branches', label: 'divergent branches', hint: 'branches that split the lanes that ran them',
+    format: (r) => count(r.divergent_branches), value: (r) => r.divergent_branches,
+  },
+  {
+    key: 'cycles', label: 'cycles', hint: 'the cost model\'s cycle count',
+    format: (r) => count(r.cycles), value: (r) => r.cycles,
+  },
+  {
+    key: 'transactions_per_memory_instruction', label: 'memory transactions per warp memory instruction',
+    hint: '128-byte segments touched per warp memory instruction (1 is fully coalesced)',
+    format: (r) => (r.transactions_per_memory_instruction === null ? 'no memory op' : r.transactions_per_memory_instruction.toFixed(2)),
+    value: (r) => r.transactions_per_memory_instruction,
+  },
+];
+
+/** "2 (min 1)": how often a block ran, and the fewest fetches any scheme needs. */
+export function blockCell(r: ReportView, block: number): string {
+  const n = r.block_counts[block];
+  if (n === undefined) return '—';
+  const min = r.mimd_block_counts[block];
+  return min === undefined ? count(n) : `${count(n)} (min ${count(min)})`;
+}
+
+/**
+ * Rows for `reports` (one per model, in column order). `blockNames` are the block names of the
+ * program both ran; null when they ran different code (a C kernel compiles per model), whose
+ * blocks are numbered per program and are not compared.
+ */
+export function compareRows(reports: ReportView[], blockNames: string[] | null): CompareRow[] {
+  const differ = (vs: unknown[]) => vs.some((v) => v !== vs[0]);
+  const rows: CompareRow[] = [{
+    key: 'stop', label: 'run ended', hint: 'why the run stopped (a deadlock or the step limit is not an exit)',
+    cells: reports.map((r) => r.stop.kind.replace(/_/g, ' ')),
+    differ: differ(reports.map((r) => r.stop.kind)),
+  }];
+  for (const m of METRICS) {
+    rows.push({ key: m.key, label: m.label, hint: m.hint, cells: reports.map(m.format), differ: differ(reports.map(m.value)) });
+  }
+  const blocks = Math.max(0, ...reports.map((r) => r.block_counts.length));
+  for (let b = 0; b < blocks; b++) {
+    rows.push({
+      key: `block-${b}`,
+      label: `${blockNames?.[b] ?? `BB${b}`} executions`,
+      hint: blockNames ? 'times the warp fetched the block (MIMD minimum: the most times one lane ran it)'
+        : 'each model runs its own compiled code here, so the same number names different blocks',
+      cells: reports.map((r) => blockCell(r, b)),
+      differ: blockNames !== null && differ(reports.map((r) => r.block_counts[b])),
+    });
+  }
+  return rows;
+}

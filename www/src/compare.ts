@@ -1,0 +1,132 @@
+//! Compare mode's second run and the two sides on screen. The main engine's run is side A (the
+//! model chosen in the store); side B is a second engine loaded with the same kernel text and
+//! inputs under the compare model. One shared step drives both: each side shows the state after
+//! that many steps, clamped to its own run. The metrics table asks each engine for its report
+//! once per load, and only while compare mode is on.
+
+import { EventBit, type Engine } from './engine';
+import type { ModelChoice } from './permalink';
+import * as comparePanel from './panels/compare';
+import * as lanes from './panels/lanes';
+import { loadOptions, readRun, reportOf, type Inputs, type Run } from './run';
+import type { LoadResult, StateView } from './views';
+
+/** One side's engine and run, and what the screen needs of the current step. */
+export interface SideSource {
+  engine: Engine;
+  run: Run;
+  /** The state at the step this side shows; read by the caller for side A (the main run). */
+  state: StateView | null;
+}
+
+export interface CompareRoots { a: HTMLElement; b: HTMLElement; table: HTMLElement }
+
+export class Comparison {
+  /** Side B's run (null until a load of it worked). */
+  run: Run | null = null;
+  /** Side B's last load error, shown on its side (with its last good run, if any). */
+  error: string | null = null;
+  /** Side B's last load result, good or not: its model fields show even without a run. */
+  private lastLoad: LoadResult | null = null;
+  /** The two sides' panels, built when compare mode shows and dropped when it ends (so the
+   * single view's test ids and panels stay the only ones on the page then). */
+  sides: [comparePanel.SidePanel, comparePanel.SidePanel] | null = null;
+  private readonly roots: CompareRoots;
+  private readonly hooks: [comparePanel.SideHooks, comparePanel.SideHooks];
+  private tableFor: [Run, Run] | null = null;
+  private shownRuns: [Run | null, Run | null] = [null, null];
+  private merged: { a: Run; b: Run; events: Uint16Array } | null = null;
+
+  constructor(readonly engine: Engine | null, roots: CompareRoots, hooks: [comparePanel.SideHooks, comparePanel.SideHooks]) {
+    this.roots = roots;
+    this.hooks = hooks;
+  }
+
+  /** Compare mode ended: its panels go, and side B's run with them. */
+  close(): void {
+    if (!this.sides) return;
+    for (const root of [this.roots.a, this.roots.b, this.roots.table]) root.replaceChildren();
+    this.sides = null;
+    this.run = null;
+    this.lastLoad = null;
+    this.error = null;
+    this.tableFor = null;
+    this.shownRuns = [null, null];
+  }
+
+  /** Loads side B: the same text and inputs as side A, under `choice`. */
+  load(text: string, inputs: Inputs, choice: ModelChoice): void {
+    const e = this.engine;
+    if (!e) return;
+    const r = e.load(text, loadOptions(inputs, choice));
+    if (!r) return;
+    this.lastLoad = r;
+    const err = r.diagnostics.find((d) => d.severity === 'error');
+    this.error = r.ok ? null : `${choice.model} could not run this kernel (line ${err?.line ?? 1}: ${err?.message ?? 'error'})`;
+    if (r.ok) this.run = readRun(e, r);
+  }
+
+  /** The longer of the two runs: the shared scrubber's end. */
+  span(a: Run): number {
+    return Math.max(a.total, this.run?.total ?? 0);
+  }
+
+  /** Either side's events at each step, for the scrubber's strip (a side's run may be shorter). */
+  events(a: Run): Uint16Array {
+    const b = this.run;
+    if (!b) return a.events;
+    if (this.merged?.a !== a || this.merged.b !== b) {
+      const out = new Uint16Array(this.span(a));
+      out.set(a.events);
+      for (let k = 0; k < b.events.length; k++) out[k] |= b.events[k];
+      this.merged = { a, b, events: out };
+    }
+    return this.merged.events;
+  }
+
+  /** The step after `step` where either side diverges, if any. */
+  nextDivergence(a: Run, step: number): number | null {
+    const ev = this.events(a);
+    for (let k = step; k < ev.length; k++) if (ev[k] & EventBit.Diverge) return k + 1;
+    return null;
+  }
+
+  /** Seeks side B to `step` (clamped to its run) and reads its state. */
+  stateAt(step: number, lane: number): StateView | null {
+    if (!this.engine || !this.run) return null;
+    this.engine.seek(Math.min(step, this.run.total));
+    return this.engine.state(lane);
+  }
+
+  render(a: SideSource, step: number, lane: number, select: (lane: number) => void): void {
+    this.sides ??= [comparePanel.createSide(this.roots.a, 'a', this.hooks[0]), comparePanel.createSide(this.roots.b, 'b', this.hooks[1])];
+    const sides = this.sides;
+    const b = this.run && this.engine ? { engine: this.engine, run: this.run, state: this.stateAt(step, lane) } : null;
+    const sources = [a, b] as const;
+    const span = this.span(a.run);
+    sources.forEach((src, i) => {
+      const side = sides[i];
+      if (!src) return;
+      // A new run: the lane panel's cached codes belong to the old one.
+      if (this.shownRuns[i] !== src.run) lanes.invalidate(side.lanes);
+      this.shownRuns[i] = src.run;
+      comparePanel.renderSide(side, {
+        run: src.run, state: src.state, step, shown: Math.min(step, src.run.total), span, lane,
+        error: i === 1 && this.error ? `${this.error}; showing its last run.` : null,
+        fetch: (from, to) => src.engine.laneStates(from, to, src.run.load.width),
+        inspect: (l) => (i === 0 ? src.engine.state(l) : this.stateAt(step, l)),
+        select,
+      });
+    });
+    if (!b) {
+      if (this.lastLoad) comparePanel.renderFields(sides[1], this.lastLoad);
+      sides[1].status.textContent = this.error ?? 'No run yet: fix the kernel\'s errors to compare.';
+      return;
+    }
+    // The reports run the MIMD reference: once per pair of runs, not per step.
+    if (this.tableFor?.[0] !== a.run || this.tableFor[1] !== b.run) {
+      this.tableFor = [a.run, b.run];
+      comparePanel.renderTable(this.roots.table, [a.run, b.run], [reportOf(a.engine, a.run), reportOf(b.engine, b.run)]);
+    }
+  }
+}

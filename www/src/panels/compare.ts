@@ -1,0 +1,186 @@
+//! Compare view: two models side by side on one kernel. Each side has its model choice, how its
+//! run ended (a deadlock in full), which step it shows, and its own CFG, lanes and stack panels
+//! (the same panels as the main view, two instances). The metrics table, one column per model,
+//! sits under the editor; cells where the models differ are highlighted.
+
+import { compareRows } from '../compare-table';
+import { modelInfo } from '../model-info';
+import { compactLayoutOf, type Run } from '../run';
+import { html } from '../svg';
+import type { LoadResult, ReportView, StateView } from '../views';
+import * as cfgPanel from './cfg';
+import { modelFields, modelFieldsKey, refreshModelFields, type ModelHooks } from './inputs';
+import * as lanes from './lanes';
+import * as stack from './stack';
+
+export const SIDE_NAMES = ['a', 'b'] as const;
+
+export interface SidePanel {
+  name: (typeof SIDE_NAMES)[number];
+  root: HTMLElement;
+  fields: HTMLElement;
+  step: HTMLElement;
+  summary: HTMLElement;
+  status: HTMLElement;
+  cfg: cfgPanel.CfgPanel;
+  lanes: lanes.LanePanel;
+  stack: HTMLElement;
+  hooks: SideHooks;
+}
+
+export type SideHooks = ModelHooks;
+
+function section(cls: string, title: string, body: HTMLElement): HTMLElement {
+  const s = html('section', { class: `panel ${cls}` });
+  s.append(html('h2', {}, title), body);
+  return s;
+}
+
+export function createSide(root: HTMLElement, name: SidePanel['name'], hooks: SideHooks): SidePanel {
+  root.classList.add('side');
+  root.dataset.testid = `side-${name}`;
+  const head = html('div', { class: 'panel side-head' });
+  const fields = html('div', { class: 'side-fields' });
+  const summary = html('p', { class: 'side-summary muted small', 'data-testid': `side-${name}-summary` });
+  const step = html('span', { class: 'side-step', 'data-testid': `side-${name}-step` });
+  const status = html('div', { class: 'side-status', 'data-testid': `side-${name}-status`, 'aria-live': 'polite' });
+  head.append(fields, summary, status);
+  const cfgHost = html('div', { class: 'cfg-host' });
+  const lanesHost = html('div', { class: 'lanes-host' });
+  const stackHost = html('div', { 'data-testid': `side-${name}-stack` });
+  root.replaceChildren(
+    head,
+    section('p-cfg', 'Control-flow graph', cfgHost),
+    section('p-lanes', 'Lanes', lanesHost),
+    section('p-stack', 'Control state', stackHost),
+  );
+  return {
+    name, root, fields, step, summary, status, stack: stackHost, hooks,
+    // Compact blocks have no instruction rows to click: breakpoints are set in the editor.
+    cfg: cfgPanel.create(cfgHost, () => {}, { follow: true }),
+    lanes: lanes.create(lanesHost),
+  };
+}
+
+export interface SideView {
+  run: Run;
+  state: StateView | null;
+  /** The shared step, and the one this side shows (clamped to its run). */
+  step: number;
+  shown: number;
+  /** The longest of the compared runs. */
+  span: number;
+  lane: number;
+  /** A load of this side's model that failed (its last good run stays shown). */
+  error: string | null;
+  fetch(from: number, to: number): Uint8Array;
+  inspect(lane: number): StateView | null;
+  select(lane: number): void;
+}
+
+/** The side's model choice as the engine last read it (also when that load failed). */
+export function renderFields(p: SidePanel, r: LoadResult): void {
+  const key = modelFieldsKey(r);
+  if (p.fields.dataset.key === key) {
+    refreshModelFields(p.fields, r, `side-${p.name}-`);
+  } else {
+    p.fields.dataset.key = key;
+    p.fields.replaceChildren(...modelFields(r, p.hooks, `side-${p.name}-`));
+  }
+  const info = modelInfo(r.model);
+  p.summary.textContent = info.short;
+  p.summary.title = info.summary;
+}
+
+/** Where this side is: its step, and how its run ended (a deadlock in full, wrapped). */
+function renderStatus(p: SidePanel, v: SideView): void {
+  const end = v.run.load.end;
+  const total = v.run.total;
+  p.step.dataset.step = String(v.shown);
+  p.step.dataset.total = String(total);
+  p.step.textContent = `step ${v.shown} / ${total}`;
+  p.step.classList.toggle('clamped', v.step > total);
+  p.step.title = v.step > total ? `this run ended at step ${total}; the other runs on to ${v.span}` : '';
+  const line = html('div', { class: 'side-line' });
+  line.append(p.step);
+  const parts: HTMLElement[] = [line];
+  if (end && end.kind !== 'exited') {
+    line.append(html('span', { class: 'side-end bad' }, `${end.kind.replace(/_/g, ' ')} at step ${end.step}`));
+    // The whole message, wrapped: a deadlock says which lanes wait where.
+    parts.push(html('div', { class: 'side-banner bad', role: 'alert', 'data-testid': `side-${p.name}-banner` }, end.message));
+  } else if (end) {
+    const note = v.step > total ? `: the other side runs on to ${v.span}` : '';
+    line.append(html('span', { class: 'side-end', 'data-testid': `side-${p.name}-banner` }, `all lanes exit at step ${end.step}${note}`));
+  }
+  if (v.error) parts.push(html('div', { class: 'side-banner bad', role: 'alert' }, v.error));
+  p.status.replaceChildren(...parts);
+}
+
+export function renderSide(p: SidePanel, v: SideView): void {
+  // The lanes panel's height follows the warp's width (a 4-lane warp needs little).
+  p.root.style.setProperty('--lane-rows', String(v.run.load.width));
+  renderFields(p, v.run.load);
+  renderStatus(p, v);
+  const r = v.run;
+  cfgPanel.render(p.cfg, r.cfg, compactLayoutOf(r), v.state, []);
+  lanes.render(p.lanes, {
+    width: r.load.width, total: r.total, step: v.shown, lane: v.lane, active: r.active,
+    fetch: v.fetch, inspect: v.inspect, select: v.select,
+  });
+  stack.render(p.stack, v.state, {
+    model: r.load.model, capacity: r.load.stack_capacity, depth: v.shown > 0 ? r.plot.depth[v.shown - 1] ?? null : null,
+  });
+}
+
+/** The same program on both sides (same instructions), so their blocks can be compared. */
+export function sameProgram(a: Run, b: Run): boolean {
+  const x = a.cfg.instrs, y = b.cfg.instrs;
+  return x.length === y.length && x.every((ins, i) => ins.text === y[i].text && ins.addr === y[i].addr);
+}
+
+/** Under a column's model name: the policy it ran with, if it reads one. */
+function policyLabel(r: Run): string | null {
+  const policy = modelInfo(r.load.model).policy;
+  return policy === 'path-order' ? `${r.load.path_order} first` : policy === 'schedule' ? `schedule ${r.load.schedule}` : null;
+}
+
+export function renderTable(root: HTMLElement, runs: Run[], reports: (ReportView | null)[]): void {
+  if (reports.some((r) => r === null)) {
+    root.replaceChildren(html('p', { class: 'muted' }, 'The engine could not compute the comparison (see the banner).'));
+    return;
+  }
+  const same = runs.every((r) => sameProgram(runs[0], r));
+  const rows = compareRows(reports as ReportView[], same ? runs[0].cfg.blocks.map((b) => b.name) : null);
+  const table = html('table', { class: 'compare-table', 'data-testid': 'compare-table' });
+  const head = html('tr');
+  head.append(html('th', {}, ''), ...runs.map((r, i) => {
+    const th = html('th', { scope: 'col', 'data-testid': `compare-col-${SIDE_NAMES[i]}` }, r.load.model);
+    // The policy it ran with, and its cost preset (cycles depend on it; volta defaults to h100).
+    const policy = policyLabel(r);
+    if (policy) th.append(html('span', { class: 'compare-policy' }, policy));
+    th.append(html('span', { class: 'compare-policy' }, `${r.load.preset} costs`));
+    return th;
+  }));
+  table.append(head);
+  let blocksStarted = false;
+  for (const row of rows) {
+    if (row.key.startsWith('block-') && !blocksStarted) {
+      blocksStarted = true;
+      const sub = html('tr', { class: 'compare-sub' });
+      sub.append(html('th', { colspan: runs.length + 1 }, same
+        ? 'executions per block (MIMD minimum in brackets)'
+        : 'executions per block: each model runs its own compiled code here, so blocks are not compared'));
+      table.append(sub);
+    }
+    const tr = html('tr', { 'data-row': row.key, 'data-testid': `compare-row-${row.key}`, class: row.differ ? 'differ' : '' });
+    tr.append(html('th', { scope: 'row', title: row.hint }, row.label));
+    row.cells.forEach((c) => tr.append(html('td', { class: row.differ ? 'differ' : '' }, c)));
+    table.append(tr);
+  }
+  const notes: HTMLElement[] = [];
+  if (reports.some((r) => r && !r.mimd_complete)) {
+    notes.push(html('p', { class: 'muted small' }, 'The MIMD reference stopped early (a deadlock or the step limit): the minimums count only what it ran.'));
+  }
+  notes.push(html('p', { class: 'muted small' }, 'Highlighted: the models differ. Hover a row name for what it measures.'));
+  root.replaceChildren(table, ...notes);
+}

@@ -1,0 +1,81 @@
+//! One loaded run's facts as the panels need them, read once per load from an engine: the CFG
+//! and its layout, the whole-run series, a C kernel's generated code and the line lookups. The
+//! main view and each side of the compare view hold one.
+
+import { layoutCfg, type Layout } from './cfg-layout';
+import type { Engine } from './engine';
+import { lineMap, type LineMap } from './line-map';
+import type { ModelChoice } from './permalink';
+import * as listing from './panels/listing';
+import type { PlotData } from './panels/plot';
+import { modelInfo } from './model-info';
+import type { CfgView, CompiledView, LoadOptions, LoadResult, ReportView } from './views';
+
+export interface Run {
+  load: LoadResult;
+  cfg: CfgView;
+  layout: Layout;
+  total: number;
+  events: Uint16Array;
+  /** Lanes issued at each step (0: an idle instruction, no lane active). */
+  active: Uint8Array;
+  plot: PlotData;
+  /** A C kernel's generated code (null for assembly), its text as shown, and the line lookups. */
+  compiled: CompiledView | null;
+  listingText: string;
+  lines: LineMap;
+  /** The compare table's metrics, read from the engine the first time the table shows. */
+  report: ReportView | null;
+  /** The compare view's one-line-per-block layout, made the first time a side shows it. */
+  compactLayout: Layout | null;
+}
+
+/** What both sides of a comparison share: the kernel's inputs. */
+export interface Inputs {
+  params: Record<string, number>;
+  preset: string | null;
+  ifConvert: boolean | null;
+}
+
+/** The engine's load options for `inputs` under `choice` (a null model: the kernel's own). */
+export function loadOptions(inputs: Inputs, choice: { model: string | null } & Omit<ModelChoice, 'model'>): LoadOptions {
+  return {
+    params: inputs.params,
+    ...(choice.model ? { model: choice.model } : {}),
+    ...(inputs.preset ? { preset: inputs.preset } : {}),
+    ...(inputs.ifConvert !== null ? { if_convert: inputs.ifConvert } : {}),
+    ...(choice.pathOrder ? { path_order: choice.pathOrder } : {}),
+    ...(choice.schedule ? { schedule: choice.schedule } : {}),
+  };
+}
+
+/** Reads the facts of the run `e` just loaded (`r.ok`); null if the engine failed meanwhile. */
+export function readRun(e: Engine, r: LoadResult): Run | null {
+  const cfg = e.cfg();
+  if (!cfg) return null;
+  const depth = e.depthSeries();
+  const events = e.eventSeries();
+  const compiled = e.compiled();
+  // The capacity line means something only for a stack that spills.
+  const info = modelInfo(r.model);
+  const capacity = info.spills ? r.stack_capacity : null;
+  return {
+    load: r, cfg, layout: layoutCfg(cfg, { sourceLines: compiled !== null, frontiers: r.uses_frontiers }), total: e.total(), events,
+    active: e.activeSeries(), plot: { depth, events, capacity, counts: info.depth },
+    compiled, listingText: compiled ? listing.displayText(compiled.listing) : '',
+    lines: lineMap(compiled?.source_lines ?? cfg.instrs.map((i) => i.line), compiled?.listing_lines),
+    report: null, compactLayout: null,
+  };
+}
+
+/** The run's CFG laid out compactly (a summary line per block), for a side of the compare view. */
+export function compactLayoutOf(run: Run): Layout {
+  run.compactLayout ??= layoutCfg(run.cfg, { sourceLines: run.compiled !== null, frontiers: run.load.uses_frontiers, compact: true });
+  return run.compactLayout;
+}
+
+/** The run's report, asked of the engine once (it runs the MIMD reference). */
+export function reportOf(e: Engine, run: Run): ReportView | null {
+  run.report ??= e.report();
+  return run.report;
+}
