@@ -3,29 +3,47 @@
 
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 
 export interface TraceRow { step: number; pc: string | null; mask: string; stack: { kind: string; mask: string; addr: string }[] }
 export interface Trace { rows: TraceRow[]; total: number }
 
-/** `warpscope trace FILE --set n=N`, parsed: one row per step, the stack bottom first. */
-export function cliTrace(file: string, sets: string[] = []): Trace {
-  const args = ['run', '-q', '-p', 'warpscope-cli', '--', 'trace', file, ...sets.flatMap((s) => ['--set', s])];
-  const out = execFileSync('cargo', args, { encoding: 'utf8' });
+/** `warpscope trace FILE --set n=N [options]`, parsed: one row per step, the stack bottom first. */
+export function cliTrace(file: string, sets: string[] = [], options: string[] = []): Trace {
+  const args = ['run', '-q', '-p', 'warpscope-cli', '--', 'trace', file, ...sets.flatMap((s) => ['--set', s]), ...options];
+  const out = runAllowingFailure(args);
   const rows: TraceRow[] = [];
   let total = -1;
+  // The mask column is one bit per lane: "# mask: lane 31 ... lane 0".
+  const width = Number(/^# mask: lane (\d+)/m.exec(out)?.[1] ?? 31) + 1;
+  const row = new RegExp(`^\\s*(\\d+)\\s+(0x[0-9a-f]+)?\\s.*?\\s([01]{${width}})\\s+(.*)$`);
   for (const line of out.split('\n')) {
     const end = /^# \w+ after (\d+) steps/.exec(line);
     if (end) total = Number(end[1]);
-    const m = /^\s*(\d+)\s+(0x[0-9a-f]+)?\s.*?\s([01]{32})\s+(.*)$/.exec(line);
+    const m = row.exec(line);
     if (!m) continue;
     const stack = m[4].trim() === '-' ? [] : m[4].split('|').map((t) => {
-      const [kind, mask, addr] = t.trim().replace(/\*$/, '').split(/\s+/);
-      return { kind, mask: mask.toLowerCase(), addr: addr.toLowerCase() };
+      // A kind may be two words ("BSYNC B0"): the mask and the address are the last two fields.
+      const words = t.trim().replace(/\*$/, '').split(/\s+/);
+      const [mask, addr] = words.slice(-2);
+      return { kind: words.slice(0, -2).join(' '), mask: mask.toLowerCase(), addr: addr.toLowerCase() };
     });
     rows[Number(m[1])] = { step: Number(m[1]), pc: m[2] ?? null, mask: m[3], stack };
   }
+  // A run that stops early ("# deadlock at 0x0088 ...") ends at its last row.
+  if (total < 0) total = rows.length - 1;
   return { rows, total };
+}
+
+/** The CLI's output; a run that deadlocks or faults exits non-zero but still prints its trace. */
+function runAllowingFailure(args: string[]): string {
+  try {
+    return execFileSync('cargo', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (e) {
+    const out = (e as { stdout?: string }).stdout;
+    if (out) return out;
+    throw e;
+  }
 }
 
 export function exampleText(file: string): string {
@@ -65,12 +83,14 @@ export async function total(page: Page): Promise<number> {
   return Number(await page.getByTestId('step-label').getAttribute('data-total'));
 }
 
-/** The stack as the UI shows it, converted to the trace's form (bottom first, hex masks). */
-export async function uiStack(page: Page): Promise<{ kind: string; mask: string; addr: string }[]> {
-  const entries = await page.getByTestId('stack-entry').evaluateAll((els) =>
+/** The stack as the UI shows it, converted to the trace's form (bottom first, hex masks); `within`
+ * picks one side of the compare view. */
+export async function uiStack(page: Page, within?: Locator): Promise<{ kind: string; mask: string; addr: string }[]> {
+  const entries = await (within ?? page.locator('#stack')).getByTestId('stack-entry').evaluateAll((els) =>
     els.map((el) => ({ kind: el.getAttribute('data-kind')!, bits: el.getAttribute('data-bits')!, addr: el.getAttribute('data-addr')! })));
+  // The trace writes a mask with one hex digit per four lanes (0xf for a 4-lane warp).
   return entries.reverse().map((e) => ({
-    kind: e.kind, mask: `0x${parseInt(e.bits, 2).toString(16).padStart(8, '0')}`, addr: e.addr,
+    kind: e.kind, mask: `0x${parseInt(e.bits, 2).toString(16).padStart(Math.ceil(e.bits.length / 4), '0')}`, addr: e.addr,
   }));
 }
 
@@ -79,6 +99,21 @@ export async function replaceText(page: Page, text: string): Promise<void> {
   await page.getByTestId('editor-content').click();
   await page.keyboard.press('Control+a');
   await page.keyboard.insertText(text);
+}
+
+/** `warpscope compare FILE --models a,b`: each metric row's values, and each block's counts with
+ * the MIMD minimum as the app writes them ("2 (min 1)"). */
+export function cliCompare(file: string, models: string[]): Record<string, string[]> {
+  // A deadlock on either side makes the command exit non-zero; its table is still printed.
+  const out = runAllowingFailure(['run', '-q', '-p', 'warpscope-cli', '--', 'compare', file, '--models', models.join(',')]);
+  const rows: Record<string, string[]> = {};
+  for (const line of out.split('\n')) {
+    const block = /^\s+(BB\d+)\s+(.*)$/.exec(line);
+    if (block) rows[block[1]] = [...block[2].matchAll(/(\d+) \[(\d+)\]/g)].map((m) => `${m[1]} (min ${m[2]})`);
+    const metric = /^(\w+)\s+(\S+(?:\s+\S+)*)$/.exec(line);
+    if (metric && !block) rows[metric[1]] = metric[2].split(/\s+/);
+  }
+  return rows;
 }
 
 const cli = (args: string[]) => execFileSync('cargo', ['run', '-q', '-p', 'warpscope-cli', '--', ...args], { encoding: 'utf8' });

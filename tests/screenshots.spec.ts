@@ -50,3 +50,36 @@ test('screenshots of a C kernel beside its generated code', async ({ page }) => 
   await page.setViewportSize({ width: 2560, height: 1300 });
   await page.screenshot({ path: `${dir}/if-else-c-2560.png` });
 });
+
+test('screenshots of compare mode and of thread frontiers in the CFG', async ({ page }) => {
+  const compare = async (on: boolean) => {
+    if ((await page.getByTestId('btn-compare').getAttribute('aria-pressed') === 'true') !== on) await page.getByTestId('btn-compare').click();
+  };
+  for (const [w, h] of [[1280, 800], [1920, 1080]]) {
+    await page.setViewportSize({ width: w, height: h });
+    await open(page);
+    await openExample(page, 'tf_figure1.sass');
+    await compare(true);
+    await page.getByTestId('side-a-model').selectOption('pdom');
+    await page.getByTestId('side-b-model').selectOption('tf-stack');
+    await seek(page, 12);
+    await page.screenshot({ path: `${dir}/compare-fig1-${w}x${h}.png` });
+    await openExample(page, 'tf_barrier.cu');
+    await seek(page, 12);
+    await page.screenshot({ path: `${dir}/compare-barrier-deadlock-${w}x${h}.png` });
+    await openExample(page, 'tf_conservative.sass');
+    await seek(page, 9);
+    await page.screenshot({ path: `${dir}/compare-tf-sandy-idle-${w}x${h}.png` });
+    await openExample(page, 'spin_lock.cu');
+    await page.getByTestId('side-b-model').selectOption('volta');
+    await seek(page, 8);
+    await page.screenshot({ path: `${dir}/compare-spin-lock-volta-${w}x${h}.png` });
+    await compare(false);
+  }
+  // The single view under tf-stack: priorities and frontiers in every block, BB4's frontier outlined.
+  await page.setViewportSize({ width: 1600, height: 1000 });
+  await openExample(page, 'tf_figure1.sass');
+  await seek(page, 14);
+  await page.screenshot({ path: `${dir}/tf-stack-cfg-frontiers.png` });
+  await page.locator('[data-panel=cfg]').screenshot({ path: `${dir}/tf-stack-cfg-frontiers-panel.png` });
+});
