@@ -428,7 +428,8 @@ pub struct ReportView {
     pub warp_instructions: f64,
     pub thread_instructions: f64,
     pub activity_factor: f64,
-    /// Warp instructions over the MIMD minimum, minus one; `None` for the mimd model itself.
+    /// Warp instructions over the MIMD minimum, minus one; `None` for the mimd model itself and
+    /// for a run that stopped early (deadlock, fault, step limit).
     pub code_expansion: Option<f64>,
     pub idle_instructions: f64,
     pub max_stack_depth: f64,
@@ -449,11 +450,11 @@ impl ReportView {
         let f = |v: &[u64]| v.iter().map(|x| *x as f64).collect();
         ReportView {
             model: model.name(),
-            stop,
             warp_instructions: r.warp_instructions as f64,
             thread_instructions: r.thread_instructions as f64,
             activity_factor: r.activity_factor,
-            code_expansion: (model != ModelKind::Mimd).then(|| r.code_expansion()),
+            // Only a whole run compares with the whole kernel's minimum.
+            code_expansion: (model != ModelKind::Mimd && stop.kind == "exited" && r.mimd_complete).then(|| r.code_expansion()),
             idle_instructions: r.idle_instructions as f64,
             max_stack_depth: r.max_stack_depth as f64,
             divergent_branches: r.divergent_branches as f64,
@@ -465,6 +466,7 @@ impl ReportView {
             mimd_block_counts: f(&r.mimd_block_counts),
             mimd_warp_instructions: r.mimd_warp_instructions as f64,
             mimd_complete: r.mimd_complete,
+            stop,
         }
     }
 }
