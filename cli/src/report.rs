@@ -161,22 +161,28 @@ pub fn compare(common: &Common, models: &str) -> Result<ExitCode, String> {
         let (_, mut sim) = prepare(&c, &[], false)?;
         let reason = sim.run_to_end();
         all_exited &= reason == StopReason::Exited;
-        columns.push((name.to_string(), stop_text(&sim, &reason), RunReport::of(&sim)));
+        columns.push((name.to_string(), stop_text(&sim, &reason), RunReport::of(&sim), reason == StopReason::Exited));
     }
     if columns.len() < 2 {
         return Err(format!("--models `{models}`: name two or more models, comma-separated"));
     }
     out!("kernel   {}", common.file.display());
-    for (name, stop, _) in &columns {
+    for (name, stop, _, _) in &columns {
         out!("{name:<10} {stop}");
     }
     out!();
     let mut header = format!("{:<22}", "");
-    for (name, _, _) in &columns {
+    for (name, _, _, _) in &columns {
         header += &format!("{name:>14}");
     }
     out!("{header}");
-    let rows: Vec<Vec<(&str, String)>> = columns.iter().map(|(_, _, r)| report_rows(r)).collect();
+    // A run that stopped early has no code expansion: its count covers only part of the kernel.
+    let rows: Vec<Vec<(&str, String)>> = columns
+        .iter()
+        .map(|(_, _, r, whole)| {
+            report_rows(r).into_iter().map(|(k, v)| (k, if k == "code_expansion" && !whole { "-".into() } else { v })).collect()
+        })
+        .collect();
     for i in 0..rows[0].len() {
         let mut line = format!("{:<22}", rows[0][i].0);
         for r in &rows {
@@ -188,7 +194,7 @@ pub fn compare(common: &Common, models: &str) -> Result<ExitCode, String> {
     let blocks = columns.iter().map(|c| c.2.block_counts.len()).max().unwrap_or(0);
     for b in 0..blocks {
         let mut line = format!("  BB{b:<19}");
-        for (_, _, r) in &columns {
+        for (_, _, r, _) in &columns {
             let cell = match (r.block_counts.get(b), r.mimd_block_counts.get(b)) {
                 (Some(n), Some(min)) => format!("{n} [{min}]"),
                 _ => "-".into(),
