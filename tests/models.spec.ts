@@ -101,6 +101,7 @@ test('tf_barrier.cu deadlocks under pdom (the message in full) and exits under t
   expect(await banner.evaluate((el) => el.scrollWidth <= el.clientWidth + 1 && getComputedStyle(el).textOverflow !== 'ellipsis')).toBe(true);
   await expect(page.getByTestId('side-b-banner')).toContainText('all lanes exit');
   await expect(cells(page, 'stop')).toHaveText(['deadlock', 'exited']);
+  await expect(cells(page, 'code_expansion')).toHaveText(['n/a (stopped early)', '0.0 %']);
   await expect(page.getByTestId('editor-content')).toContainText('__syncthreads');
   // Scrubbing past the deadlock keeps side A at its last step.
   await page.locator('body').click({ position: { x: 5, y: 5 } });

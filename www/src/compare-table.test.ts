@@ -48,8 +48,12 @@ describe('compareRows', () => {
   });
 
   it('shows a deadlock as the way the run ended, and differs from an exit', () => {
-    const dead = { ...pdom, stop: { kind: 'deadlock' as const, step: 12, pc: 17, line: 22, message: 'BAR.SYNC at 0x0088: ...' } };
-    expect(row(compareRows([dead, tf], names), 'stop')).toMatchObject({ cells: ['deadlock', 'exited'], differ: true });
+    const dead = { ...pdom, code_expansion: null, stop: { kind: 'deadlock' as const, step: 12, pc: 17, line: 22, message: 'BAR.SYNC at 0x0088: ...' } };
+    const r = compareRows([dead, tf], names);
+    expect(row(r, 'stop')).toMatchObject({ cells: ['deadlock', 'exited'], differ: true });
+    // A partial run has no code expansion against the whole kernel's minimum (the engine gives none).
+    expect(row(r, 'code_expansion').cells).toEqual(['n/a (stopped early)', '0.0 %']);
+    expect(row(compareRows([{ ...pdom, code_expansion: null, mimd_complete: false }], names), 'code_expansion').cells).toEqual(['n/a (no MIMD minimum)']);
   });
 
   it('does not compare blocks of different programs (a C kernel compiled per model)', () => {

@@ -25,6 +25,13 @@ type Metric = {
 const count = (v: number) => v.toLocaleString('en-US');
 const percent = (v: number, sign = false) => `${sign && v > 0 ? '+' : ''}${(v * 100).toFixed(1)} %`;
 
+/** Why a report has no code expansion: only a whole run compares with the whole kernel's minimum. */
+function noExpansion(r: ReportView): string {
+  if (r.model === 'mimd') return 'n/a (the reference)';
+  if (r.stop.kind !== 'exited') return 'n/a (stopped early)';
+  return 'n/a (no MIMD minimum)';
+}
+
 const METRICS: Metric[] = [
   {
     key: 'warp_instructions', label: 'dynamic warp instructions', hint: 'instructions the warp issued (each with some lanes on)',
@@ -41,7 +48,7 @@ const METRICS: Metric[] = [
   {
     key: 'code_expansion', label: 'code expansion vs MIMD',
     hint: 'warp instructions over the fewest any scheme needs (the MIMD minimum), minus one',
-    format: (r) => (r.code_expansion === null ? 'n/a (the reference)' : percent(r.code_expansion, true)), value: (r) => r.code_expansion,
+    format: (r) => (r.code_expansion !== null ? percent(r.code_expansion, true) : noExpansion(r)), value: (r) => r.code_expansion,
   },
   {
     key: 'idle_instructions', label: 'idle instructions (no active lane)', hint: 'instructions issued while every lane waited elsewhere',

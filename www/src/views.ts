@@ -64,7 +64,8 @@ export interface LoadOptions {
 export interface ReportView {
   model: string; stop: StopView;
   warp_instructions: number; thread_instructions: number; activity_factor: number;
-  /** Warp instructions over the MIMD minimum, minus one; null for the mimd model. */
+  /** Warp instructions over the MIMD minimum, minus one; null for the mimd model, a run that
+   * stopped early, or when the MIMD reference did not finish. */
   code_expansion: number | null;
   idle_instructions: number; max_stack_depth: number; divergent_branches: number; cycles: number;
   memory_instructions: number; memory_transactions: number;
