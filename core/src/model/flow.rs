@@ -215,6 +215,17 @@ pub fn lanes_at(pcs: &[Pc], live: LaneMask, pc: Pc) -> LaneMask {
     live.iter().filter(|&l| pcs[l as usize] == pc).fold(LaneMask::EMPTY, |a, l| a.with(l))
 }
 
+/// Per-lane models: the live lanes whose pc ran past the last instruction exit. Returns the
+/// lanes still live.
+pub fn exit_past_end(pcs: &[Pc], live: LaneMask, prog: &Program, m: &mut Machine, fx: &mut super::Effects) -> LaneMask {
+    let past = live.iter().filter(|&l| pcs[l as usize].index() >= prog.len()).fold(LaneMask::EMPTY, |a, l| a.with(l));
+    if !past.is_empty() {
+        m.exited |= past;
+        fx.exited = true;
+    }
+    m.live_lanes()
+}
+
 /// The distinct pcs of the live lanes, highest first (the bottom of a stack view first).
 pub fn distinct_pcs(pcs: &[Pc], live: LaneMask) -> Vec<Pc> {
     let mut v: Vec<Pc> = live.iter().map(|l| pcs[l as usize]).collect();

@@ -10,7 +10,7 @@ use alloc::sync::Arc;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::flow::{distinct_pcs, lanes_at, run_plain, CallStacks, Statics};
+use super::flow::{distinct_pcs, exit_past_end, lanes_at, run_plain, CallStacks, Statics};
 use super::{ControlError, Effects, EntryKind, Issued, Reconvergence, StackEntry};
 use crate::isa::Pc;
 use crate::machine::{LaneMask, Machine};
@@ -45,13 +45,7 @@ impl Independent {
     }
 
     fn settle(&mut self, prog: &Program, m: &mut Machine, fx: &mut Effects) {
-        let past: LaneMask =
-            self.live.iter().filter(|&l| self.pcs[l as usize].index() >= prog.len()).fold(LaneMask::EMPTY, |a, l| a.with(l));
-        if !past.is_empty() {
-            m.exited |= past;
-            fx.exited = true;
-        }
-        self.live = m.live_lanes();
+        self.live = exit_past_end(&self.pcs, self.live, prog, m, fx);
         self.at_barrier &= self.live;
         // The barrier opens once every live lane is at it (lanes exiting can open it too).
         if !self.live.is_empty() && self.at_barrier == self.live {

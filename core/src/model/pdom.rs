@@ -68,6 +68,16 @@ impl PdomStack {
     }
 }
 
+/// The stack view of PDOM entries, bottom first (shared by both PDOM flavours).
+pub(crate) fn view(entries: &[Entry]) -> Vec<StackEntry> {
+    entries.iter().map(|e| StackEntry { kind: e.kind, mask: e.mask, pc: e.pc, rpc: e.rpc, on_chip: true }).collect()
+}
+
+/// Where `lane` runs or resumes: the pc of the topmost entry holding it.
+pub(crate) fn resume_pc(entries: &[Entry], lane: u32) -> Option<Pc> {
+    entries.iter().rev().find(|e| e.mask.contains(lane)).map(|e| e.pc)
+}
+
 pub(crate) fn exit(entries: &mut [Entry], m: &mut Machine, lanes: LaneMask, fx: &mut Effects) {
     m.exited |= lanes;
     for e in entries.iter_mut() {
@@ -142,7 +152,7 @@ impl Reconvergence for PdomStack {
         self.entries.last().map_or(LaneMask::EMPTY, |e| e.mask)
     }
     fn stack(&self) -> Vec<StackEntry> {
-        self.entries.iter().map(|e| StackEntry { kind: e.kind, mask: e.mask, pc: e.pc, rpc: e.rpc, on_chip: true }).collect()
+        view(&self.entries)
     }
     fn depth(&self) -> usize {
         self.entries.len()
@@ -151,7 +161,6 @@ impl Reconvergence for PdomStack {
         self.active()
     }
     fn lane_pc(&self, _prog: &Program, lane: u32) -> Option<Pc> {
-        // The topmost entry holding the lane is where it runs or resumes.
-        self.entries.iter().rev().find(|e| e.mask.contains(lane)).map(|e| e.pc)
+        resume_pc(&self.entries, lane)
     }
 }

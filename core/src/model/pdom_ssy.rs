@@ -17,7 +17,7 @@
 use alloc::format;
 use alloc::vec::Vec;
 
-use super::pdom::{exit, Entry};
+use super::pdom::{exit, resume_pc, view, Entry};
 use super::{ControlError, Effects, EntryKind, Issued, PathOrder, Reconvergence, StackEntry, TokenKind};
 use crate::isa::{Op, Pc};
 use crate::machine::{execute, LaneMask, Machine};
@@ -169,7 +169,7 @@ impl Reconvergence for SsyStack {
         self.entries.last().map_or(LaneMask::EMPTY, |e| e.mask)
     }
     fn stack(&self) -> Vec<StackEntry> {
-        self.entries.iter().map(|e| StackEntry { kind: e.kind, mask: e.mask, pc: e.pc, rpc: e.rpc, on_chip: true }).collect()
+        view(&self.entries)
     }
     fn depth(&self) -> usize {
         self.entries.len()
@@ -178,6 +178,6 @@ impl Reconvergence for SsyStack {
         self.active()
     }
     fn lane_pc(&self, _prog: &Program, lane: u32) -> Option<Pc> {
-        self.entries.iter().rev().find(|e| e.mask.contains(lane)).map(|e| e.pc)
+        resume_pc(&self.entries, lane)
     }
 }

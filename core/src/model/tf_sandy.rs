@@ -14,7 +14,7 @@ use alloc::sync::Arc;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::flow::{barrier_deadlock, distinct_pcs, lanes_at, run_plain, CallStacks, Statics};
+use super::flow::{barrier_deadlock, distinct_pcs, exit_past_end, lanes_at, run_plain, CallStacks, Statics};
 use super::{ControlError, Effects, EntryKind, Issued, Reconvergence, StackEntry};
 use crate::isa::{Op, Pc};
 use crate::machine::{LaneMask, Machine};
@@ -46,13 +46,7 @@ impl WarpPc {
     /// Lanes past the end exit; a warp pc past the end (all lanes it could meet are behind it)
     /// goes back to the lowest lane pc.
     fn settle(&mut self, prog: &Program, m: &mut Machine, fx: &mut Effects) {
-        let past: LaneMask =
-            self.live.iter().filter(|&l| self.pcs[l as usize].index() >= prog.len()).fold(LaneMask::EMPTY, |a, l| a.with(l));
-        if !past.is_empty() {
-            m.exited |= past;
-            fx.exited = true;
-        }
-        self.live = m.live_lanes();
+        self.live = exit_past_end(&self.pcs, self.live, prog, m, fx);
         if self.warp.index() >= prog.len() || !self.live.iter().any(|l| self.pcs[l as usize].0 >= self.warp.0) {
             if let Some(low) = self.live.iter().map(|l| self.pcs[l as usize]).min() {
                 self.warp = low;

@@ -24,7 +24,7 @@ use alloc::sync::Arc;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::flow::{run_plain, CallStacks, Statics};
+use super::flow::{exit_past_end, run_plain, CallStacks, Statics};
 use super::{ControlError, Effects, EntryKind, Issued, Reconvergence, Schedule, StackEntry};
 use crate::isa::{Barrier, Op, Pc, Src};
 use crate::machine::{LaneList, LaneMask, Machine};
@@ -142,12 +142,7 @@ impl ConvergenceBarriers {
 
     /// Exits lanes past the end, opens barriers, and picks the group that runs next.
     fn settle(&mut self, prog: &Program, m: &mut Machine, fx: &mut Effects, switch: bool) {
-        let past = self.lanes_where(|p, _| p.index() >= prog.len());
-        if !past.is_empty() {
-            m.exited |= past;
-            fx.exited = true;
-        }
-        self.live = m.live_lanes();
+        self.live = exit_past_end(&self.pcs, self.live, prog, m, fx);
         let released = self.release(fx);
         let keep = self.current.filter(|&pc| !switch && !self.ready_at(pc).is_empty());
         self.current = keep.or(released.filter(|&pc| !self.ready_at(pc).is_empty())).or_else(|| self.pick());
