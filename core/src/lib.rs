@@ -25,6 +25,7 @@ pub mod machine;
 pub mod model;
 pub mod program;
 pub mod sim;
+pub mod sweep;
 pub mod trace;
 
 pub use diag::{Diagnostic, Severity, Span};

@@ -5,7 +5,10 @@
 //! recorded run. Views are plain structs (`views`) serialized with serde-wasm-bindgen; whole-run
 //! series go out as typed arrays. No DOM access and no calls into JS from here.
 
+mod sweep;
 mod views;
+
+pub use sweep::{measured_sets, sweep_metrics, SweepRun};
 
 use js_sys::{Uint16Array, Uint32Array, Uint8Array};
 use serde::Deserialize;

@@ -33,7 +33,8 @@ pub struct Effects {
     pub divergent: bool,
     /// A pop restored lanes that had been split off (a DIV token) or joined a region (SYNC).
     pub reconverged: bool,
-    /// The instruction ran as the carrier of a DIV-token pop; its cost is part of the divergence cost.
+    /// The instruction's issue is part of a divergence's cost: the carrier of a DIV-token pop
+    /// (Kepler), or a BSYNC at which the issuing lanes stay blocked (Volta).
     pub div_carrier: bool,
     /// Lanes left the kernel.
     pub exited: bool,

@@ -288,6 +288,13 @@ impl Reconvergence for ConvergenceBarriers {
             self.current = Some(pc.next());
         }
         self.settle(prog, m, &mut fx, switch);
+        // A BSYNC whose lanes stay blocked is the extra instruction a split costs (the H100 issues
+        // one per divergent exit event): like Kepler's DIV carrier, its issue is part of the
+        // divergence cost.
+        if let Op::Bsync { barrier } = instr.op {
+            let n = barrier.0 % Barrier::COUNT as u8;
+            fx.div_carrier = lanes.iter().any(|l| self.waits[l as usize] == Wait::Bsync(n) && self.pcs[l as usize] == pc);
+        }
         Ok(Issued { pc, mask: lanes, work, effects: fx })
     }
 

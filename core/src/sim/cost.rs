@@ -25,10 +25,15 @@ impl CostModel {
     pub const KEPLER: CostModel = CostModel { instruction: 1, divergence: 32, spill: 42, fill: 42 };
     pub const MAXWELL: CostModel = CostModel { instruction: 1, divergence: 26, spill: 88, fill: 88 };
     /// The H100 (sm_90) as measured in `reference/h100/REPORT.md`: 13 cycles per divergent event
-    /// (a loop exit that splits the warp), no stack to spill.
+    /// (a loop exit that splits the warp), which covers the extra BSYNC the exiting lanes issue;
+    /// no stack to spill.
     pub const H100: CostModel = CostModel { instruction: 1, divergence: 13, spill: 0, fill: 0 };
+    /// Hovland's Tesla (GT200) model: a warp instruction takes 4 cycles on the SM's 8 cores, and
+    /// divergent paths simply run one after another. No stack cost is modelled; the divergence
+    /// cost is the issue of the carrier instruction the stack adds.
+    pub const TESLA: CostModel = CostModel { instruction: 4, divergence: 4, spill: 0, fill: 0 };
     pub const PRESETS: &'static [(&'static str, CostModel)] =
-        &[("kepler", CostModel::KEPLER), ("maxwell", CostModel::MAXWELL), ("h100", CostModel::H100)];
+        &[("kepler", CostModel::KEPLER), ("maxwell", CostModel::MAXWELL), ("h100", CostModel::H100), ("tesla", CostModel::TESLA)];
 
     pub fn preset(name: &str) -> Option<CostModel> {
         CostModel::PRESETS.iter().find(|(n, _)| *n == name).map(|(_, c)| *c)

@@ -1,0 +1,412 @@
+//! Parameter sweeps: the same kernel run to its end once per value of a param, under one or more
+//! models and cost presets (and optionally the values of a second param), one row of metrics per
+//! run. The CLI and the browser's sweep worker both drive a `Sweep` point by point, so they give
+//! the same numbers; `measured` lines a series up with hardware measurements.
+
+pub mod measured;
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use crate::compile::Target;
+use crate::diag::{Diagnostic, Span};
+use crate::kernel::{parse_kernel_with, Kernel, SourceOptions};
+use crate::launch::{launch, LaunchOptions};
+use crate::model::{ModelKind, PathOrder, Reconvergence, Schedule, StackConfig};
+use crate::sim::{CostModel, StopReason, DEFAULT_STEP_LIMIT};
+
+/// The most runs one sweep may hold (values times series).
+pub const MAX_POINTS: usize = 100_000;
+
+/// A sweep as the user names it: models, presets and policies by name. The same shape sits in
+/// `examples/figures.json`, in permalinks and in the facade's argument.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default))]
+pub struct SweepRequest {
+    /// The param on the x axis.
+    pub param: String,
+    pub from: i64,
+    pub to: i64,
+    /// Empty: the kernel's `//@ model`, else kepler.
+    pub models: Vec<String>,
+    /// Empty: each model's own preset (the kernel's `//@ preset`, else the model's default).
+    pub presets: Vec<String>,
+    /// A second param whose values split each model and preset into several series.
+    pub split: Option<Split>,
+    /// Params held fixed for the whole sweep.
+    pub params: BTreeMap<String, i64>,
+    /// Cost fields set over every preset (`spill` = 50 ...).
+    pub costs: BTreeMap<String, u32>,
+    /// The on-chip stack (`None`: the kernel's `//@ stack`, else 16 entries spilled 4 at a time).
+    pub stack: Option<StackConfig>,
+    pub if_convert: Option<bool>,
+    pub path_order: Option<String>,
+    pub schedule: Option<String>,
+    /// Steps after which one run stops (`None`: the core's default, 10 million).
+    pub step_limit: Option<u64>,
+}
+
+impl Default for SweepRequest {
+    fn default() -> Self {
+        SweepRequest {
+            param: String::from("n"),
+            from: 0,
+            to: 31,
+            models: Vec::new(),
+            presets: Vec::new(),
+            split: None,
+            params: BTreeMap::new(),
+            costs: BTreeMap::new(),
+            stack: None,
+            if_convert: None,
+            path_order: None,
+            schedule: None,
+            step_limit: None,
+        }
+    }
+}
+
+/// The second param of a sweep and the values it takes, one series each.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Split {
+    pub param: String,
+    pub values: Vec<i64>,
+}
+
+/// One line of a sweep plot: a model, a cost preset and (if split) the second param's value.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Series {
+    pub label: String,
+    pub model: ModelKind,
+    pub preset: String,
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub cost: CostModel,
+    pub split_value: Option<i64>,
+}
+
+/// The metrics one run gives, by name (the names the CLI prints and the plot offers).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct PointMetrics {
+    pub steps: u64,
+    pub warp_instructions: u64,
+    pub thread_instructions: u64,
+    pub simd_efficiency: f64,
+    pub pushes: u64,
+    pub pops: u64,
+    pub max_stack_depth: u64,
+    pub spills: u64,
+    pub fills: u64,
+    pub divergent_branches: u64,
+    pub cycles: u64,
+}
+
+/// Every metric a sweep can plot: name and axis label, in the order tables show them.
+pub const METRICS: &[(&str, &str)] = &[
+    ("cycles", "cycles (cost model)"),
+    ("warp_instructions", "warp instructions"),
+    ("thread_instructions", "thread instructions"),
+    ("simd_efficiency", "SIMD efficiency"),
+    ("pushes", "stack pushes"),
+    ("pops", "stack pops"),
+    ("max_stack_depth", "max stack depth"),
+    ("spills", "stack spills"),
+    ("fills", "stack fills"),
+    ("divergent_branches", "divergent branches"),
+    ("steps", "steps"),
+];
+
+impl PointMetrics {
+    /// The metric called `name` (one of `METRICS`).
+    pub fn get(&self, name: &str) -> Option<f64> {
+        Some(match name {
+            "steps" => self.steps as f64,
+            "warp_instructions" => self.warp_instructions as f64,
+            "thread_instructions" => self.thread_instructions as f64,
+            "simd_efficiency" => self.simd_efficiency,
+            "pushes" => self.pushes as f64,
+            "pops" => self.pops as f64,
+            "max_stack_depth" => self.max_stack_depth as f64,
+            "spills" => self.spills as f64,
+            "fills" => self.fills as f64,
+            "divergent_branches" => self.divergent_branches as f64,
+            "cycles" => self.cycles as f64,
+            _ => return None,
+        })
+    }
+}
+
+/// How one run ended: `kind` is `StopReason::name`; the rest is for runs that did not exit.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct PointStop {
+    pub kind: String,
+    /// Where and why, for a fault, deadlock or step limit.
+    pub message: Option<String>,
+    /// The listing (or C source) line of the pc it stopped at.
+    pub line: Option<u32>,
+}
+
+/// One run of a sweep.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct SweepPoint {
+    pub series: usize,
+    pub x: i64,
+    pub metrics: PointMetrics,
+    pub stop: PointStop,
+}
+
+/// A checked sweep, ready to run point by point: point `i` is x value `from + i / series` of
+/// series `i % series`, so every series grows together as a sweep goes on.
+pub struct Sweep {
+    request: SweepRequest,
+    series: Vec<Series>,
+    options: LaunchOptions,
+    /// The kernel compiled once per compile target its series need.
+    kernels: Vec<(Target, Kernel)>,
+}
+
+fn error(message: String) -> Vec<Diagnostic> {
+    alloc::vec![Diagnostic::error(Span::new(1, 1, 0), message)]
+}
+
+impl Sweep {
+    /// Checks the request against the kernel and compiles it for each model's target.
+    /// Errors are located in the kernel text, or at line 1 for the request's own mistakes.
+    pub fn new(text: &str, request: &SweepRequest) -> Result<Sweep, Vec<Diagnostic>> {
+        let r = request;
+        if r.to < r.from {
+            return Err(error(format!("sweep range {}..{} goes downwards", r.from, r.to)));
+        }
+        let models = r
+            .models
+            .iter()
+            .map(|name| ModelKind::from_name(name).ok_or_else(|| format!("unknown model `{name}` (known: {})", ModelKind::known_names())))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(error)?;
+        for p in &r.presets {
+            if CostModel::preset(p).is_none() {
+                return Err(error(format!("unknown cost preset `{p}` (known: {})", CostModel::known_presets())));
+            }
+        }
+        let params = r.params.iter().map(|(k, v)| (k.clone(), *v)).collect();
+        let mut options = LaunchOptions { record: false, params, ..LaunchOptions::default() };
+        options.step_limit = r.step_limit.unwrap_or(DEFAULT_STEP_LIMIT);
+        if let Some(st) = r.stack {
+            if st.capacity == 0 || st.chunk == 0 || st.chunk > st.capacity {
+                return Err(error(format!(
+                    "stack capacity {} / chunk {}: both must be at least 1 and chunk at most capacity",
+                    st.capacity, st.chunk
+                )));
+            }
+            options.stack = Some(st);
+        }
+        if let Some(p) = &r.path_order {
+            options.path_order =
+                PathOrder::from_name(p).ok_or_else(|| error(format!("path order `{p}`: expected taken or fall-through")))?;
+        }
+        if let Some(s) = &r.schedule {
+            options.schedule =
+                Schedule::from_name(s).ok_or_else(|| error(format!("schedule `{s}`: expected h100, lowest-pc or round-robin")))?;
+        }
+
+        // Parse once to learn the kernel's own model and params, then once per target needed.
+        let (first, diags) = parse_kernel_with(text, &SourceOptions { target: None, if_convert: r.if_convert });
+        if diags.iter().any(Diagnostic::is_error) {
+            return Err(diags);
+        }
+        for name in core::iter::once(&r.param).chain(r.split.as_ref().map(|s| &s.param)).chain(r.params.keys()) {
+            if !first.params.iter().any(|p| &p.name == name) {
+                let declared: Vec<&str> = first.param_names().collect();
+                let list = if declared.is_empty() { String::from("none") } else { declared.join(", ") };
+                return Err(error(format!("the kernel has no param `{name}` to sweep (declared: {list})")));
+            }
+        }
+        let models = if models.is_empty() { alloc::vec![first.model.unwrap_or(ModelKind::Kepler)] } else { models };
+        let split_values: Vec<Option<i64>> = match &r.split {
+            Some(s) if s.values.is_empty() => return Err(error(format!("split param `{}` has no values", s.param))),
+            Some(s) => s.values.iter().map(|v| Some(*v)).collect(),
+            None => alloc::vec![None],
+        };
+        let mut series = Vec::new();
+        for &model in &models {
+            let presets: Vec<String> = if r.presets.is_empty() {
+                alloc::vec![first.preset.clone().unwrap_or_else(|| model.default_preset().to_string())]
+            } else {
+                r.presets.clone()
+            };
+            for preset in presets {
+                let mut cost = CostModel::preset(&preset).ok_or_else(|| {
+                    error(format!("the kernel's cost preset `{preset}` is unknown (known: {})", CostModel::known_presets()))
+                })?;
+                for (field, &v) in &r.costs {
+                    if !cost.set(field, v) {
+                        return Err(error(format!("unknown cost field `{field}` (known: instruction, divergence, spill, fill)")));
+                    }
+                }
+                for &split_value in &split_values {
+                    let mut label = format!("{} · {preset}", model.name());
+                    if let (Some(v), Some(s)) = (split_value, &r.split) {
+                        label += &format!(" · {}={v}", s.param);
+                    }
+                    series.push(Series { label, model, preset: preset.clone(), cost, split_value });
+                }
+            }
+        }
+        let values = (r.to - r.from) as u128 + 1;
+        if values * series.len() as u128 > MAX_POINTS as u128 {
+            return Err(error(format!("{values} values x {} series is more than {MAX_POINTS} runs; narrow the range", series.len())));
+        }
+        let mut kernels: Vec<(Target, Kernel)> = Vec::new();
+        for s in &series {
+            let target = s.model.compile_target();
+            if kernels.iter().any(|(t, _)| *t == target) {
+                continue;
+            }
+            let kernel = if first.compiled.is_none() {
+                first.clone()
+            } else {
+                let (k, diags) = parse_kernel_with(text, &SourceOptions { target: Some(target), if_convert: r.if_convert });
+                if diags.iter().any(Diagnostic::is_error) {
+                    return Err(diags);
+                }
+                k
+            };
+            kernels.push((target, kernel));
+        }
+        Ok(Sweep { request: r.clone(), series, options, kernels })
+    }
+
+    pub fn request(&self) -> &SweepRequest {
+        &self.request
+    }
+    pub fn series(&self) -> &[Series] {
+        &self.series
+    }
+    /// The number of runs: values times series.
+    pub fn len(&self) -> usize {
+        (self.request.to - self.request.from + 1) as usize * self.series.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Which series and x value run `i` is.
+    pub fn point(&self, i: usize) -> (usize, i64) {
+        let n = self.series.len();
+        (i % n, self.request.from + (i / n) as i64)
+    }
+
+    /// Runs point `i` to its end (or its step limit, fault or deadlock).
+    pub fn run(&self, i: usize) -> SweepPoint {
+        let (si, x) = self.point(i);
+        let s = &self.series[si];
+        let kernel = &self.kernels.iter().find(|(t, _)| *t == s.model.compile_target()).expect("compiled for every target").1;
+        let mut opts = self.options.clone();
+        opts.model = Some(s.model);
+        opts.cost = Some(s.cost);
+        if let (Some(v), Some(split)) = (s.split_value, &self.request.split) {
+            opts.params.push((split.param.clone(), v));
+        }
+        opts.params.push((self.request.param.clone(), x));
+        let mut sim = match launch(kernel, &opts) {
+            Ok(sim) => sim,
+            Err(diags) => {
+                let message = diags.iter().map(|d| d.message.as_str()).collect::<Vec<_>>().join("; ");
+                let stop =
+                    PointStop { kind: String::from("input_error"), message: Some(message), line: diags.first().map(|d| d.span.line) };
+                return SweepPoint { series: si, x, metrics: PointMetrics::default(), stop };
+            }
+        };
+        let reason = sim.run_to_end();
+        let m = &sim.state().metrics;
+        let metrics = PointMetrics {
+            steps: m.steps,
+            warp_instructions: m.warp_instructions,
+            thread_instructions: m.thread_instructions,
+            simd_efficiency: m.simd_efficiency(sim.state().machine.width),
+            pushes: m.pushes,
+            pops: m.pops,
+            max_stack_depth: m.max_stack_depth,
+            spills: m.spills,
+            fills: m.fills,
+            divergent_branches: m.divergent_branches,
+            cycles: m.cycles,
+        };
+        let prog = sim.program();
+        let stop = match &reason {
+            StopReason::Fault { pc, message } | StopReason::Deadlock { pc, message } => PointStop {
+                kind: reason.name().to_string(),
+                message: Some(format!("{} at {:#06x}: {message}", reason.name(), prog.addr(*pc))),
+                line: prog.line(*pc),
+            },
+            StopReason::StepLimit => PointStop {
+                kind: reason.name().to_string(),
+                message: Some(format!("stopped after {} steps (step limit); an endless loop?", sim.steps())),
+                line: sim.state().model.pc().and_then(|pc| prog.line(pc)),
+            },
+            other => PointStop { kind: other.name().to_string(), message: None, line: None },
+        };
+        SweepPoint { series: si, x, metrics, stop }
+    }
+}
+
+#[cfg(test)]
+mod tests;
+
+impl Sweep {
+    /// The cycles of series `series` against x, from the points given (any order, any subset).
+    pub fn cycles_of(&self, series: usize, points: &[SweepPoint]) -> Vec<(i64, f64)> {
+        let mut out: Vec<(i64, f64)> = points.iter().filter(|p| p.series == series).map(|p| (p.x, p.metrics.cycles as f64)).collect();
+        out.sort_by_key(|p| p.0);
+        out
+    }
+
+    /// The sweep as CSV, one row per point in point order: the param, the series (model,
+    /// preset, split value), every metric, how the run stopped and, given measurements, each
+    /// series' fit (`measured`, `predicted`, `residual`). The CLI and the app's download share it.
+    pub fn csv(&self, points: &[SweepPoint], measured: Option<&[(i64, f64)]>) -> String {
+        let mut header: Vec<&str> = alloc::vec![self.request.param.as_str(), "model", "preset"];
+        if let Some(s) = &self.request.split {
+            header.push(s.param.as_str());
+        }
+        header.extend(METRICS.iter().map(|m| m.0));
+        header.push("stop_reason");
+        if measured.is_some() {
+            header.extend(["measured", "predicted", "residual"]);
+        }
+        let fits: Vec<Option<measured::Fit>> =
+            (0..self.series.len()).map(|s| measured.and_then(|m| measured::fit_base(&self.cycles_of(s, points), m))).collect();
+        let mut out = header.join(",");
+        out.push('\n');
+        let mut sorted: Vec<&SweepPoint> = points.iter().collect();
+        sorted.sort_by_key(|p| (p.x, p.series));
+        for p in sorted {
+            let s = &self.series[p.series];
+            let mut cells: Vec<String> = alloc::vec![p.x.to_string(), s.model.name().to_string(), s.preset.clone()];
+            if let Some(v) = s.split_value {
+                cells.push(v.to_string());
+            }
+            for (name, _) in METRICS {
+                let v = p.metrics.get(name).unwrap_or(0.0);
+                cells.push(if *name == "simd_efficiency" { format!("{v:.6}") } else { format!("{v}") });
+            }
+            cells.push(p.stop.kind.clone());
+            if measured.is_some() {
+                let row = fits[p.series].as_ref().and_then(|f| f.rows.iter().find(|r| r.x == p.x));
+                match row {
+                    Some(r) => cells.extend([r.measured, r.predicted, r.residual].iter().map(|v| format!("{v}"))),
+                    None => cells.extend(["", "", ""].iter().map(|v| v.to_string())),
+                }
+            }
+            out += &cells.join(",");
+            out.push('\n');
+        }
+        out
+    }
+}

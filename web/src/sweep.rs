@@ -1,0 +1,107 @@
+//! Sweeps for the browser's sweep worker: the core's `Sweep`, one run per call, so the worker can
+//! post progress between runs and be stopped. The metric names, the measurements reader and the
+//! fit are the core's too, so the page and `warpscope sweep` agree to the digit.
+
+use serde::Serialize;
+use warpscope_core::sweep::{measured, Series, Sweep, SweepPoint, SweepRequest, METRICS};
+use wasm_bindgen::prelude::*;
+
+use crate::to_js;
+use crate::views::DiagnosticView;
+
+#[derive(Serialize)]
+struct Prepared<'a> {
+    ok: bool,
+    diagnostics: Vec<DiagnosticView>,
+    series: &'a [Series],
+    /// How many runs `run` takes indices for.
+    points: usize,
+}
+
+#[derive(Serialize)]
+struct MetricInfo {
+    name: &'static str,
+    label: &'static str,
+}
+
+/// One sweep: `prepare` checks and compiles, then `run(i)` for i in 0..points.
+#[wasm_bindgen]
+#[derive(Default)]
+pub struct SweepRun {
+    sweep: Option<Sweep>,
+    /// The points run so far, for `csv` and `fit`.
+    done: Vec<SweepPoint>,
+}
+
+#[wasm_bindgen]
+impl SweepRun {
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> SweepRun {
+        console_error_panic_hook::set_once();
+        SweepRun::default()
+    }
+
+    /// Checks `request` (a `SweepRequest`: param, from, to, models, presets, split, params, ...)
+    /// against the kernel `text`. Errors come back as located diagnostics, never thrown.
+    pub fn prepare(&mut self, text: &str, request: JsValue) -> Result<JsValue, JsError> {
+        let parsed: Result<SweepRequest, _> = serde_wasm_bindgen::from_value(request);
+        let result =
+            parsed.map_err(|e| vec![warpscope_core::Diagnostic::error(warpscope_core::Span::new(1, 1, 0), format!("sweep settings: {e}"))]);
+        self.sweep = None;
+        self.done.clear();
+        match result.and_then(|r| Sweep::new(text, &r)) {
+            Ok(sweep) => {
+                let out = to_js(&Prepared { ok: true, diagnostics: Vec::new(), series: sweep.series(), points: sweep.len() });
+                self.sweep = Some(sweep);
+                out
+            }
+            Err(diags) => {
+                to_js(&Prepared { ok: false, diagnostics: diags.iter().map(DiagnosticView::from).collect(), series: &[], points: 0 })
+            }
+        }
+    }
+
+    /// Runs point `i` to its end: `{series, x, metrics, stop}`.
+    pub fn run(&mut self, i: usize) -> Result<JsValue, JsError> {
+        let sweep = self.sweep.as_ref().ok_or_else(|| JsError::new("no sweep is prepared"))?;
+        if i >= sweep.len() {
+            return Err(JsError::new(&format!("point {i} is outside the sweep's {} points", sweep.len())));
+        }
+        let point = sweep.run(i);
+        let out = to_js(&point);
+        self.done.push(point);
+        out
+    }
+
+    /// The points run so far as CSV (the same as `warpscope sweep --csv`); with measurements
+    /// (`xs`, `ys` of equal length), each series' fit in three more columns.
+    pub fn csv(&self, measured_x: Option<Vec<f64>>, measured_y: Option<Vec<f64>>) -> Result<String, JsError> {
+        let sweep = self.sweep.as_ref().ok_or_else(|| JsError::new("no sweep is prepared"))?;
+        let m = pairs(measured_x, measured_y);
+        Ok(sweep.csv(&self.done, m.as_deref()))
+    }
+
+    /// Series `series`' cycles plus one base cost fitted to the measurements at the first x both
+    /// share: `{base, at, rows: [{x, measured, predicted, residual}]}`, or null if none is shared.
+    pub fn fit(&self, series: usize, measured_x: Vec<f64>, measured_y: Vec<f64>) -> Result<JsValue, JsError> {
+        let sweep = self.sweep.as_ref().ok_or_else(|| JsError::new("no sweep is prepared"))?;
+        let m = pairs(Some(measured_x), Some(measured_y)).unwrap_or_default();
+        to_js(&measured::fit_base(&sweep.cycles_of(series, &self.done), &m))
+    }
+}
+
+fn pairs(xs: Option<Vec<f64>>, ys: Option<Vec<f64>>) -> Option<Vec<(i64, f64)>> {
+    Some(xs?.iter().zip(ys?).map(|(x, y)| (*x as i64, y)).collect())
+}
+
+/// Every metric a sweep can plot, `{name, label}`, in table order.
+#[wasm_bindgen]
+pub fn sweep_metrics() -> Result<JsValue, JsError> {
+    to_js(&METRICS.iter().map(|&(name, label)| MetricInfo { name, label }).collect::<Vec<_>>())
+}
+
+/// The series of a measurements CSV: `[{build, kernel, pattern, points: [[x, cycles], ...]}]`.
+#[wasm_bindgen]
+pub fn measured_sets(csv: &str) -> Result<JsValue, JsError> {
+    to_js(&measured::read_csv(csv).map_err(|e| JsError::new(&e))?)
+}
