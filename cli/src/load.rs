@@ -20,7 +20,7 @@ pub struct Common {
     /// Reconvergence model (default: the file's `//@ model`, else kepler).
     #[arg(long)]
     pub model: Option<String>,
-    /// Cost preset: kepler, maxwell or h100 (default: the file's `//@ preset`, else the model's:
+    /// Cost preset: kepler, maxwell, h100 or tesla (default: the file's `//@ preset`, else the model's:
     /// h100 for volta, kepler for the others).
     #[arg(long)]
     pub preset: Option<String>,
@@ -93,6 +93,23 @@ fn parse_assignment(s: &str, what: &str) -> Result<(String, i64), String> {
 }
 
 impl Common {
+    /// The options the command line gives when only the file is named.
+    pub fn for_file(file: PathBuf) -> Common {
+        Common {
+            file,
+            if_convert: None,
+            model: None,
+            preset: None,
+            path_order: "taken".into(),
+            schedule: "h100".into(),
+            costs: Vec::new(),
+            sets: Vec::new(),
+            stack_capacity: None,
+            stack_chunk: None,
+            step_limit: warpscope_core::sim::DEFAULT_STEP_LIMIT,
+        }
+    }
+
     /// How to compile a C kernel: for the chosen model's target.
     pub fn source_options(&self) -> Result<SourceOptions, String> {
         let model = match &self.model {

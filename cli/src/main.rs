@@ -11,6 +11,7 @@ macro_rules! out {
 
 mod cfg_cmd;
 mod compile_cmd;
+mod figure;
 mod load;
 mod report;
 mod sweep;
@@ -52,13 +53,17 @@ enum Command {
         #[command(flatten)]
         common: Common,
     },
-    /// Run once per value of a param and print one metrics row per value.
-    Sweep {
-        #[command(flatten)]
-        common: Common,
-        /// The param and its range, inclusive: `n=0..31`.
-        #[arg(long, value_name = "NAME=A..B")]
-        param: String,
+    /// Run once per value of a param (and per model, preset and split value) and print one
+    /// metrics row per run.
+    Sweep(sweep::SweepArgs),
+    /// Reproduce one of the papers' figures from examples/figures.json: its sweep's rows, or
+    /// for a stack-history figure the run's trace CSV.
+    Figure {
+        /// The figure's id (`bs-fig1`, `h100-double`, `hovland-fig5`, ...).
+        id: String,
+        /// The figures file; kernels and data are found beside it.
+        #[arg(long, default_value = "examples/figures.json")]
+        figures: std::path::PathBuf,
         #[arg(long, conflicts_with = "csv")]
         json: bool,
         #[arg(long)]
@@ -90,7 +95,8 @@ fn main() -> ExitCode {
         Command::Run { common, json } => report::run(&common, json),
         Command::Compare { common, models } => report::compare(&common, &models),
         Command::Trace { common } => trace::trace(&common),
-        Command::Sweep { common, param, json, csv } => sweep::sweep(&common, &param, json, csv),
+        Command::Sweep(args) => sweep::sweep(&args),
+        Command::Figure { id, figures, json, csv } => figure::figure(&id, &figures, json, csv),
         Command::Cfg { file, json } => cfg_cmd::cfg(&file, json),
         Command::Compile { file, target, if_convert } => compile_cmd::compile(&file, target.as_deref(), if_convert),
     };

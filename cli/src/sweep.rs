@@ -1,77 +1,179 @@
-//! `warpscope sweep`: one run per param value, one metrics row each.
+//! `warpscope sweep`: one run per param value and series (models x presets x split values), one
+//! metrics row each, through the core's `Sweep` (the app's sweep worker runs the same code).
+//! `warpscope figure`: the same for one entry of `examples/figures.json`.
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use serde_json::Value;
+use clap::Args;
+use serde_json::{json, Value};
+use warpscope_core::sweep::{measured, Split, Sweep, SweepPoint, SweepRequest, METRICS};
 
-use crate::load::{prepare, Common};
-use crate::report::metrics_json;
+use crate::load::{render, Common};
 
-/// Columns of the CSV and text tables, in order.
-const COLUMNS: &[&str] = &[
-    "steps",
-    "warp_instructions",
-    "thread_instructions",
-    "simd_efficiency",
-    "pushes",
-    "pops",
-    "max_stack_depth",
-    "spills",
-    "fills",
-    "divergent_branches",
-    "cycles",
-];
+#[derive(Args)]
+pub struct SweepArgs {
+    #[command(flatten)]
+    pub common: Common,
+    /// The param and its range, inclusive: `n=0..31`.
+    #[arg(long, value_name = "NAME=A..B")]
+    pub param: String,
+    /// Several models, comma-separated (`kepler,pdom`): one series each (default: --model).
+    #[arg(long)]
+    pub models: Option<String>,
+    /// Several cost presets, comma-separated (`kepler,maxwell`): one series each (default: --preset).
+    #[arg(long)]
+    pub presets: Option<String>,
+    /// A second param that splits every series by value: `layout=1,2` or `layout=0..3`.
+    #[arg(long, value_name = "NAME=VALUES")]
+    pub split: Option<String>,
+    /// A measurements CSV (`examples/data/h100_loops.csv`): adds measured, predicted (cycles
+    /// plus one base fitted at the first shared x) and residual columns.
+    #[arg(long)]
+    pub measured: Option<PathBuf>,
+    /// Which series of the measurements: `kernel` or `build/kernel/pattern` (default build O3,
+    /// pattern table1).
+    #[arg(long, value_name = "KERNEL", requires = "measured")]
+    pub measured_series: Option<String>,
+    #[arg(long, conflicts_with = "csv")]
+    pub json: bool,
+    #[arg(long)]
+    pub csv: bool,
+}
 
 fn parse_range(spec: &str) -> Result<(String, i64, i64), String> {
     let (name, range) = spec.split_once('=').ok_or_else(|| format!("--param `{spec}`: expected NAME=A..B"))?;
     let (a, b) = range.split_once("..").ok_or_else(|| format!("--param `{spec}`: expected a range A..B"))?;
     let parse = |s: &str| s.trim().parse::<i64>().map_err(|_| format!("--param `{spec}`: `{s}` is not an integer"));
     let (a, b) = (parse(a)?, parse(b)?);
-    if b < a || b - a > 100_000 {
-        return Err(format!("--param `{spec}`: the range must go upwards and hold at most 100001 values"));
+    if b < a {
+        return Err(format!("--param `{spec}`: the range must go upwards"));
     }
     Ok((name.trim().to_string(), a, b))
 }
 
-fn cell(v: &Value) -> String {
-    match v {
-        Value::Number(n) if n.is_f64() => format!("{:.6}", n.as_f64().unwrap_or(0.0)),
-        other => other.to_string(),
+fn parse_split(spec: &str) -> Result<Split, String> {
+    let (name, values) = spec.split_once('=').ok_or_else(|| format!("--split `{spec}`: expected NAME=A,B or NAME=A..B"))?;
+    let int = |s: &str| s.trim().parse::<i64>().map_err(|_| format!("--split `{spec}`: `{s}` is not an integer"));
+    let values = match values.split_once("..") {
+        Some((a, b)) if int(b)? >= int(a)? && int(b)? - int(a)? < 1000 => (int(a)?..=int(b)?).collect(),
+        Some(_) => return Err(format!("--split `{spec}`: the range must go upwards and hold at most 1000 values")),
+        None => values.split(',').map(int).collect::<Result<_, _>>()?,
+    };
+    Ok(Split { param: name.trim().to_string(), values })
+}
+
+fn list(s: &Option<String>, single: &Option<String>) -> Vec<String> {
+    match (s, single) {
+        (Some(s), _) => s.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect(),
+        (None, Some(one)) => vec![one.clone()],
+        (None, None) => Vec::new(),
     }
 }
 
-pub fn sweep(common: &Common, spec: &str, as_json: bool, as_csv: bool) -> Result<ExitCode, String> {
-    let (name, a, b) = parse_range(spec)?;
-    let mut rows = Vec::new();
-    for v in a..=b {
-        let (_, mut sim) = prepare(common, &[(name.clone(), v)], false)?;
-        let reason = sim.run_to_end();
-        let mut row = metrics_json(&sim, &reason);
-        row.as_object_mut().map(|o| o.insert(name.clone(), Value::from(v)));
-        rows.push(row);
+impl SweepArgs {
+    fn request(&self) -> Result<SweepRequest, String> {
+        let c = &self.common;
+        let (param, from, to) = parse_range(&self.param)?;
+        let opts = c.options()?; // checks --set, --cost, the stack and the policies
+        let mut costs = std::collections::BTreeMap::new();
+        for s in &c.costs {
+            let (field, v) = s.split_once('=').ok_or_else(|| format!("--cost `{s}`: expected FIELD=CYCLES"))?;
+            costs.insert(field.trim().to_string(), v.trim().parse::<u32>().map_err(|_| format!("--cost `{s}`: cycles must be 0 or more"))?);
+        }
+        Ok(SweepRequest {
+            param,
+            from,
+            to,
+            models: list(&self.models, &c.model),
+            presets: list(&self.presets, &c.preset),
+            split: self.split.as_deref().map(parse_split).transpose()?,
+            params: opts.params.into_iter().collect(),
+            costs,
+            stack: opts.stack,
+            if_convert: c.if_convert,
+            path_order: Some(c.path_order.clone()),
+            schedule: Some(c.schedule.clone()),
+            step_limit: Some(c.step_limit),
+        })
     }
-    if as_json {
-        out!("{}", serde_json::to_string_pretty(&rows).unwrap_or_default());
-        return Ok(ExitCode::SUCCESS);
-    }
-    let sep = if as_csv { "," } else { " " };
-    let mut header = vec![name.clone()];
-    header.extend(COLUMNS.iter().map(|c| c.to_string()));
-    header.push("stop_reason".into());
+}
+
+/// The named series of a measurements file: `kernel` or `build/kernel/pattern`.
+pub fn measured_points(path: &Path, which: &str) -> Result<Vec<(i64, f64)>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let sets = measured::read_csv(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let parts: Vec<&str> = which.split('/').collect();
+    let (build, kernel, pattern) = match parts.as_slice() {
+        [k] => ("O3", *k, "table1"),
+        [b, k, p] => (*b, *k, *p),
+        _ => return Err(format!("measured series `{which}`: expected KERNEL or BUILD/KERNEL/PATTERN")),
+    };
+    sets.into_iter()
+        .find(|s| s.build == build && s.kernel == kernel && s.pattern == pattern)
+        .map(|s| s.points)
+        .ok_or_else(|| format!("{}: no series {build}/{kernel}/{pattern} (the file has build, kernel and pattern columns)", path.display()))
+}
+
+/// Runs every point and prints them as a table, CSV or JSON.
+pub fn print(
+    file: &Path,
+    text: &str,
+    request: &SweepRequest,
+    measured: Option<&[(i64, f64)]>,
+    as_json: bool,
+    as_csv: bool,
+) -> Result<ExitCode, String> {
+    let sweep = Sweep::new(text, request).map_err(|d| render(file, text, &d).trim_end().to_string())?;
+    let points: Vec<SweepPoint> = (0..sweep.len()).map(|i| sweep.run(i)).collect();
+    let csv = sweep.csv(&points, measured);
     if as_csv {
-        out!("{}", header.join(sep));
+        out!("{}", csv.trim_end());
+    } else if as_json {
+        out!("{}", serde_json::to_string_pretty(&json_rows(&sweep, &points, &csv)).unwrap_or_default());
     } else {
-        out!("{}", header.iter().map(|h| format!("{h:>12}")).collect::<Vec<_>>().join(sep));
-    }
-    for row in &rows {
-        let mut cells = vec![cell(&row[&name])];
-        cells.extend(COLUMNS.iter().map(|c| cell(&row[*c])));
-        cells.push(row["stop_reason"]["kind"].as_str().unwrap_or("").to_string());
-        if as_csv {
-            out!("{}", cells.join(sep));
-        } else {
-            out!("{}", cells.iter().map(|c| format!("{c:>12}")).collect::<Vec<_>>().join(sep));
+        for line in csv.lines() {
+            out!("{}", line.split(',').map(|c| format!("{c:>12}")).collect::<Vec<_>>().join(" "));
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// One JSON object per point: the CSV's cells by column (numbers as numbers), with the stop
+/// reason's message and line.
+fn json_rows(sweep: &Sweep, points: &[SweepPoint], csv: &str) -> Value {
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap_or("").split(',').collect();
+    let mut sorted: Vec<&SweepPoint> = points.iter().collect();
+    sorted.sort_by_key(|p| (p.x, p.series));
+    let rows: Vec<Value> = lines
+        .zip(sorted)
+        .map(|(line, p)| {
+            let mut o = serde_json::Map::new();
+            for (h, cell) in header.iter().zip(line.split(',')) {
+                let v =
+                    cell.parse::<i64>().map(Value::from).or_else(|_| cell.parse::<f64>().map(Value::from)).unwrap_or_else(|_| json!(cell));
+                o.insert(h.to_string(), if cell.is_empty() { Value::Null } else { v });
+            }
+            o.insert("series".into(), json!(sweep.series()[p.series].label));
+            o.insert("stop_reason".into(), json!({ "kind": p.stop.kind, "message": p.stop.message, "line": p.stop.line }));
+            Value::Object(o)
+        })
+        .collect();
+    debug_assert!(METRICS.iter().all(|m| header.contains(&m.0)));
+    Value::Array(rows)
+}
+
+pub fn sweep(args: &SweepArgs) -> Result<ExitCode, String> {
+    let file = &args.common.file;
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
+    let request = args.request()?;
+    let measured = match &args.measured {
+        Some(path) => Some(measured_points(path, args.measured_series.as_deref().unwrap_or(""))?),
+        None => None,
+    };
+    if args.measured.is_some() && args.measured_series.is_none() {
+        return Err("--measured needs --measured-series KERNEL (e.g. single_nounroll)".into());
+    }
+    print(file, &text, &request, measured.as_deref(), args.json, args.csv)
 }

@@ -127,10 +127,24 @@ fn sweep_json_rows_match_single_runs() {
         assert_eq!(row["pushes"], n * (65 - n) / 2 + 33, "n = {n}");
     }
     for n in [0usize, 1, 16, 31] {
-        let mut row = rows[n].clone();
-        row.as_object_mut().unwrap().remove("n");
         let set = format!("n={n}");
-        assert_eq!(row, json(&["run", "--json", &double, "--set", &set], 0), "n = {n}");
+        let run = json(&["run", "--json", &double, "--set", &set], 0);
+        for key in [
+            "cycles",
+            "warp_instructions",
+            "thread_instructions",
+            "pushes",
+            "pops",
+            "max_stack_depth",
+            "spills",
+            "fills",
+            "divergent_branches",
+            "steps",
+        ] {
+            assert_eq!(rows[n][key], run[key], "{key} at n = {n}");
+        }
+        assert!((rows[n]["simd_efficiency"].as_f64().unwrap() - run["simd_efficiency"].as_f64().unwrap()).abs() < 1e-6);
+        assert_eq!(rows[n]["stop_reason"]["kind"], "exited");
     }
 }
 
@@ -140,13 +154,129 @@ fn sweep_csv_has_a_header_and_one_row_per_value() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
-    assert!(lines[0].starts_with("n,steps,"), "{}", lines[0]);
+    assert!(lines[0].starts_with("n,model,preset,cycles,"), "{}", lines[0]);
     assert_eq!(lines.len(), 33);
     let cols = lines[0].split(',').count();
     for (n, l) in lines[1..].iter().enumerate() {
-        assert!(l.starts_with(&format!("{n},")), "{l}");
+        assert!(l.starts_with(&format!("{n},kepler,kepler,")), "{l}");
         assert_eq!(l.split(',').count(), cols, "{l}");
     }
+}
+
+/// A figure's CSV rows as (x, preset or split column, column) -> value.
+fn figure_rows(id: &str) -> Vec<std::collections::HashMap<String, String>> {
+    let figures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/figures.json");
+    let o = warpscope(&["figure", id, "--csv", "--figures", figures.to_str().unwrap()]);
+    assert!(o.status.success(), "{id}: {}", stderr(&o));
+    let out = stdout(&o);
+    let mut lines = out.lines();
+    let header: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
+    lines.map(|l| header.iter().cloned().zip(l.split(',').map(String::from)).collect()).collect()
+}
+
+fn column(rows: &[std::collections::HashMap<String, String>], filter: (&str, &str), col: &str) -> Vec<i64> {
+    rows.iter().filter(|r| r[filter.0] == filter.1).map(|r| r[col].parse::<f64>().unwrap() as i64).collect()
+}
+
+#[test]
+fn every_figure_runs_and_says_what_to_look_at() {
+    let text = std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/figures.json")).unwrap();
+    let figures: Value = serde_json::from_str(&text).unwrap();
+    for f in figures.as_array().unwrap() {
+        let id = f["id"].as_str().unwrap();
+        assert!(f["look"].as_str().is_some_and(|l| l.len() > 40), "{id} says what to look at");
+        let rows = figure_rows(id);
+        assert!(!rows.is_empty(), "{id}");
+        assert!(rows.iter().all(|r| r.get("stop_reason").is_none_or(|s| s == "exited")), "{id}: every run exits");
+    }
+}
+
+#[test]
+fn figure_1_and_2_kepler_and_maxwell_slopes_and_spill_jumps() {
+    let rows = figure_rows("bs-fig1");
+    for (preset, slope, spill) in [("kepler", 32, 84), ("maxwell", 26, 176)] {
+        let c = column(&rows, ("preset", preset), "cycles");
+        for n in 1..=15 {
+            assert_eq!(c[n] - c[n - 1], slope, "{preset}: one divergent lane costs {slope} cycles (n = {n})");
+        }
+        for n in 16..=31 {
+            let jump = if n % 4 == 0 { slope + spill } else { slope };
+            assert_eq!(c[n] - c[n - 1], jump, "{preset}: n = {n}");
+        }
+    }
+    let rows = figure_rows("bs-fig2");
+    let events = column(&rows, ("preset", "kepler"), "divergent_branches");
+    let pushes = column(&rows, ("preset", "kepler"), "pushes");
+    for n in 0..32i64 {
+        assert_eq!(events[n as usize], n * (65 - n) / 2, "divergent events at n = {n}");
+        assert_eq!(pushes[n as usize], n * (65 - n) / 2 + 33, "pushes at n = {n}");
+    }
+    let spills = column(&figure_rows("bs-fig6"), ("preset", "kepler"), "spills");
+    assert!(spills[..15].iter().all(|&s| s == 0) && spills[15] > 0, "{spills:?}");
+}
+
+#[test]
+fn h100_rolled_loops_fit_the_volta_model_with_no_residual() {
+    for (id, per_event) in [("h100-single", 13), ("h100-double", 13)] {
+        let rows = figure_rows(id);
+        assert_eq!(rows.len(), 32);
+        for r in &rows {
+            assert_eq!(r["residual"], "0", "{id} at n = {}", r["n"]);
+        }
+        let cycles = column(&rows, ("model", "volta"), "cycles");
+        let events = column(&rows, ("model", "volta"), "divergent_branches");
+        for n in 1..32 {
+            assert_eq!(cycles[n] - cycles[0], per_event * events[n], "{id}: 13 cycles per divergent event (n = {n})");
+        }
+    }
+}
+
+#[test]
+fn hovland_figures_serialize_paths_whatever_the_lanes() {
+    let rows = figure_rows("hovland-fig3");
+    let tesla = column(&rows, ("preset", "tesla"), "cycles");
+    let step = tesla[1] - tesla[0];
+    assert!(step > 0 && tesla.windows(2).all(|w| w[1] - w[0] == step), "one more path, one more case body: {tesla:?}");
+    let lone = column(&figure_rows("hovland-fig4"), ("preset", "tesla"), "cycles");
+    assert!(lone.iter().all(|&c| c == lone[0]), "which lane takes it does not matter: {lone:?}");
+    let rows = figure_rows("hovland-fig5");
+    assert_eq!(column(&rows, ("layout", "1"), "cycles"), column(&rows, ("layout", "2"), "cycles"), "grouped = scattered");
+    let size = column(&figure_rows("hovland-fig6"), ("preset", "tesla"), "cycles");
+    assert!(size[1..32].iter().all(|&c| c == size[1]) && size[0] < size[1] && size[32] < size[1], "{size:?}");
+}
+
+#[test]
+fn sweep_measured_and_split_options() {
+    let single = example("single_loop.cu");
+    let data = example("data/h100_loops.csv");
+    let rows = json(
+        &[
+            "sweep",
+            &single,
+            "--param",
+            "n=0..3",
+            "--model",
+            "volta",
+            "--preset",
+            "h100",
+            "--measured",
+            &data,
+            "--measured-series",
+            "single_nounroll",
+            "--json",
+        ],
+        0,
+    );
+    assert_eq!(rows[3]["measured"], 988);
+    assert_eq!(rows[3]["residual"], 0);
+    let err = fails(&["sweep", &single, "--param", "n=0..3", "--measured", &data, "--measured-series", "quadruple"]);
+    assert!(err.contains("no series O3/quadruple/table1"), "{err}");
+    let paths = example("hovland_paths.cu");
+    let rows = json(&["sweep", &paths, "--param", "paths=1..2", "--split", "layout=1..2", "--presets", "tesla,kepler", "--json"], 0);
+    assert_eq!(rows.as_array().unwrap().len(), 8);
+    assert_eq!(rows[1]["series"], "kepler · tesla · layout=2");
+    let err = fails(&["sweep", &paths, "--param", "paths=1..2", "--split", "colour=1"]);
+    assert!(err.contains("no param `colour`"), "{err}");
 }
 
 #[test]
@@ -250,6 +380,8 @@ fn bad_options_fail_with_a_message() {
     assert!(err.contains("chunk"), "{err}");
     let err = fails(&["sweep", &single, "--param", "n=5..1"]);
     assert!(err.contains("n=5..1"), "{err}");
+    let err = fails(&["figure", "nope"]);
+    assert!(err.contains("no figure `nope`") || err.contains("cannot read"), "{err}");
     let err = fails(&["run", "/nonexistent/warpscope/kernel.sass"]);
     assert!(err.contains("cannot read"), "{err}");
 }

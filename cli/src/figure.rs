@@ -1,0 +1,74 @@
+//! `warpscope figure ID`: one entry of `examples/figures.json`, printed as the app shows it: a
+//! sweep entry as the sweep's rows (with the measured fit when it names measurements), a view
+//! entry as the run's trace CSV (its `depth` column is the stack-history plot).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use serde::Deserialize;
+use warpscope_core::launch;
+use warpscope_core::sweep::SweepRequest;
+
+use crate::load::{read_kernel, render, Common};
+use crate::sweep::{measured_points, print};
+
+#[derive(Deserialize)]
+pub struct Figure {
+    pub id: String,
+    pub title: String,
+    pub kernel: String,
+    pub sweep: Option<SweepRequest>,
+    pub measured: Option<MeasuredRef>,
+    pub view: Option<View>,
+}
+
+#[derive(Deserialize)]
+pub struct MeasuredRef {
+    pub file: String,
+    pub build: String,
+    pub kernel: String,
+    pub pattern: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+pub struct View {
+    pub params: std::collections::BTreeMap<String, i64>,
+    pub model: Option<String>,
+    pub preset: Option<String>,
+}
+
+pub fn read_figures(path: &Path) -> Result<Vec<Figure>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+pub fn figure(id: &str, figures: &Path, as_json: bool, as_csv: bool) -> Result<ExitCode, String> {
+    let all = read_figures(figures)?;
+    let fig = all.iter().find(|f| f.id == id).ok_or_else(|| {
+        let ids: Vec<&str> = all.iter().map(|f| f.id.as_str()).collect();
+        format!("no figure `{id}` in {} (known: {})", figures.display(), ids.join(", "))
+    })?;
+    let dir = figures.parent().unwrap_or(Path::new("."));
+    let file: PathBuf = dir.join(&fig.kernel);
+    if let Some(request) = &fig.sweep {
+        let text = std::fs::read_to_string(&file).map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
+        let measured = match &fig.measured {
+            Some(m) => Some(measured_points(&dir.join(&m.file), &format!("{}/{}/{}", m.build, m.kernel, m.pattern))?),
+            None => None,
+        };
+        if !as_csv && !as_json {
+            out!("# {}: {}", fig.id, fig.title);
+        }
+        return print(&file, &text, request, measured.as_deref(), as_json, as_csv);
+    }
+    let view = fig.view.as_ref().ok_or_else(|| format!("figure `{id}` has neither a sweep nor a view"))?;
+    let common = Common { file: file.clone(), model: view.model.clone(), preset: view.preset.clone(), ..Common::for_file(file.clone()) };
+    let (text, kernel) = read_kernel(&file, &common.source_options()?)?;
+    let mut opts = common.options()?;
+    opts.params = view.params.iter().map(|(k, v)| (k.clone(), *v)).collect();
+    let mut sim = launch(&kernel, &opts).map_err(|d| render(&file, &text, &d).trim_end().to_string())?;
+    sim.run_to_end();
+    out!("{}", warpscope_core::trace::csv(&sim).trim_end());
+    Ok(ExitCode::SUCCESS)
+}
