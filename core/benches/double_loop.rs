@@ -5,6 +5,7 @@
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use warpscope_core::kernel::parse_kernel;
 use warpscope_core::sim::StopReason;
+use warpscope_core::sweep::{Sweep, SweepRequest};
 use warpscope_core::{launch, LaunchOptions};
 
 const DOUBLE: &str = include_str!("../../examples/double_loop.sass");
@@ -92,6 +93,23 @@ fn bench(c: &mut Criterion) {
             recorded.seek(t);
         })
     });
+
+    // A whole figure sweep, as the CLI and the browser's worker run it: Figure 2 (the double
+    // loop, n = 0..31, Kepler and Maxwell presets: 64 runs) and the H100 figure (the C double
+    // loop compiled for volta, 32 runs; includes compiling the kernel).
+    let fig2 = SweepRequest { models: vec!["kepler".into()], presets: vec!["kepler".into(), "maxwell".into()], ..SweepRequest::default() };
+    let h100 = SweepRequest { models: vec!["volta".into()], presets: vec!["h100".into()], ..SweepRequest::default() };
+    let mut sweeps = c.benchmark_group("sweep");
+    sweeps.sample_size(10);
+    for (name, text, request) in [("figure2_64_runs", DOUBLE, &fig2), ("h100_double_32_runs", DOUBLE_C, &h100)] {
+        sweeps.bench_function(name, |b| {
+            b.iter(|| {
+                let sweep = Sweep::new(text, request).unwrap();
+                (0..sweep.len()).map(|i| sweep.run(i).metrics.cycles).sum::<u64>()
+            })
+        });
+    }
+    sweeps.finish();
 }
 
 criterion_group!(benches, bench);
