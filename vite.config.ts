@@ -12,5 +12,8 @@ if (existsSync(resolve(root, 'bench.html'))) pages.bench = resolve(root, 'bench.
 export default defineConfig({
   base: './',
   build: { target: 'es2022', rollupOptions: { input: pages } },
+  // The sweep worker is a module worker: it imports the wasm package, whose glue finds its .wasm
+  // through import.meta.url.
+  worker: { format: 'es' },
   server: { fs: { allow: [root] } },
 });

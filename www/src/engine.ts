@@ -2,9 +2,10 @@
 //! through `guard`, so a thrown error becomes a banner instead of a dead page; a Rust panic
 //! poisons the instance, so then a fresh `Session` reloads the last good kernel and step.
 
-import init, { EventBit, initSync, LaneCode, lane_window_max, Session } from '../../web/pkg/warpscope_web.js';
+import init, { EventBit, initSync, LaneCode, lane_window_max, measured_sets, Session, sweep_metrics } from '../../web/pkg/warpscope_web.js';
 import type {
-  CfgView, CompiledView, LoadOptions, LoadResult, MetricsPair, NoteView, ReportView, RunKind, StateView, StopView,
+  CfgView, CompiledView, LoadOptions, LoadResult, MeasuredSetView, MetricInfo, MetricsPair, NoteView, ReportView, RunKind,
+  StateView, StopView,
 } from './views';
 
 // Enums come from the generated package, never copied by hand.
@@ -145,4 +146,11 @@ export class Engine {
   }
 
   traceCsv(): string { return this.guard('trace_csv', '', (s) => s.trace_csv()); }
+
+  /** Every metric a sweep can plot, in the engine's order (sweeps themselves run in `sweep/worker.ts`). */
+  sweepMetrics(): MetricInfo[] { return this.guard<MetricInfo[]>('sweep_metrics', [], () => sweep_metrics() as MetricInfo[]); }
+  /** The series of a measurements CSV, read by the engine. */
+  measuredSets(csv: string): MeasuredSetView[] {
+    return this.guard<MeasuredSetView[]>('measured_sets', [], () => measured_sets(csv) as MeasuredSetView[]);
+  }
 }

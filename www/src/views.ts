@@ -80,3 +80,29 @@ export interface ReportView {
 export interface CompiledView {
   target: string; if_convert: boolean; listing: string; listing_lines: number[]; source_lines: number[];
 }
+
+/** A sweep as `SweepRun.prepare` reads it (core `SweepRequest`, snake_case): the x param and
+ * range, one series per model x preset (x split value), params held fixed, and run options. */
+export interface SweepRequest {
+  param: string; from: number; to: number;
+  /** Empty: the kernel's own model. */
+  models: string[];
+  /** Empty: each model's own preset. */
+  presets: string[];
+  split: { param: string; values: number[] } | null;
+  params: Record<string, number>;
+  costs: Record<string, number>;
+  stack: { capacity: number; chunk: number } | null;
+  if_convert: boolean | null; path_order: string | null; schedule: string | null; step_limit: number | null;
+}
+export interface SweepSeriesView { label: string; model: string; preset: string; split_value: number | null }
+export interface SweepPrepared { ok: boolean; diagnostics: Diagnostic[]; series: SweepSeriesView[]; points: number }
+/** How one run of a sweep ended: `exited`, or why it stopped early (deadlock, fault, step_limit, input_error). */
+export interface SweepStopView { kind: string; message: string | null; line: number | null }
+/** One run: metric values keyed by the names `sweep_metrics()` lists. */
+export interface SweepPointView { series: number; x: number; metrics: Record<string, number>; stop: SweepStopView }
+export interface FitRowView { x: number; measured: number; predicted: number; residual: number }
+/** A series' cycles plus one base cost fitted to measurements at x = `at`. */
+export interface FitView { base: number; at: number; rows: FitRowView[] }
+export interface MeasuredSetView { build: string; kernel: string; pattern: string; points: [number, number][] }
+export interface MetricInfo { name: string; label: string }

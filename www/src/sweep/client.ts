@@ -1,0 +1,113 @@
+//! The page's side of a sweep: one worker per sweep, progress as it comes, cancel by terminating
+//! the worker. A cancelled sweep keeps its points on the page; what only the engine can compute
+//! from them afterwards (the CSV, a fit to other measurements) comes from a fresh worker that
+//! first runs those same points again: runs are deterministic, so it gets the same numbers.
+
+import type { FitView, SweepPointView, SweepPrepared, SweepRequest } from '../views';
+import type { FromWorker, MeasuredXY, ToWorker } from './protocol';
+
+export interface SweepListener {
+  prepared(p: SweepPrepared): void;
+  /** New points (in point order) and every series' fit over all points so far. */
+  points(points: SweepPointView[], fits: (FitView | null)[] | null): void;
+  done(): void;
+  failed(message: string): void;
+  /** A cancelled sweep's points are being run again in a new worker. */
+  rerunning(points: number): void;
+}
+
+function spawn(): Worker {
+  return new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
+}
+
+export class SweepClient {
+  private worker: Worker | null = null;
+  private listener: SweepListener | null = null;
+  /** What the sweep ran (to run it again after a cancel) and how many points the page has. */
+  private started: { text: string; request: SweepRequest } | null = null;
+  private received = 0;
+  private nextId = 1;
+  private pending = new Map<number, (text: string | null) => void>();
+
+  /** Starts a sweep, ending any other first. */
+  start(text: string, request: SweepRequest, measured: MeasuredXY | null, listener: SweepListener): void {
+    this.cancel();
+    this.started = { text, request };
+    this.received = 0;
+    this.listener = listener;
+    this.open({ kind: 'start', text, request, measured, upto: null }, listener, true);
+  }
+
+  private open(first: ToWorker, listener: SweepListener, counted: boolean): void {
+    const worker = spawn();
+    this.worker = worker;
+    worker.onmessage = (e: MessageEvent<FromWorker>) => {
+      if (this.worker !== worker) return; // a late message from a worker already ended
+      const m = e.data;
+      switch (m.kind) {
+        case 'prepared': return listener.prepared(m.prepared);
+        case 'points':
+          if (counted) this.received += m.points.length;
+          return listener.points(m.points, m.fits);
+        case 'done': return listener.done();
+        case 'csv': return this.settle(m.id, m.text);
+        case 'error': return listener.failed(`The sweep engine failed: ${m.message}`);
+      }
+    };
+    worker.onerror = (e) => {
+      e.preventDefault();
+      listener.failed(`The sweep worker failed: ${e.message || 'it could not start'}`);
+      this.cancel();
+    };
+    worker.postMessage(first);
+  }
+
+  private settle(id: number, text: string | null): void {
+    this.pending.get(id)?.(text);
+    this.pending.delete(id);
+  }
+
+  /** Stops the sweep at once: the worker is terminated; the points received so far stay. */
+  cancel(): void {
+    this.worker?.terminate();
+    this.worker = null;
+    for (const id of [...this.pending.keys()]) this.settle(id, null);
+  }
+
+  /** A worker is running or holding the sweep. */
+  get alive(): boolean {
+    return this.worker !== null;
+  }
+
+  /** After a cancel: a new worker runs the points the page has again (their fits go to the
+   * listener). False if there is nothing to run or the engine failed. */
+  private revive(measured: MeasuredXY | null): Promise<boolean> {
+    const s = this.started, main = this.listener;
+    if (this.worker) return Promise.resolve(true);
+    if (!s || !main) return Promise.resolve(false);
+    main.rerunning(this.received);
+    return new Promise<boolean>((resolve) => {
+      this.open({ kind: 'start', text: s.text, request: s.request, measured, upto: this.received }, {
+        prepared() {}, rerunning() {},
+        points: (_, fits) => main.points([], fits),
+        done: () => resolve(true),
+        failed: (message) => { main.failed(message); resolve(false); },
+      }, false);
+    });
+  }
+
+  /** Fits every series to `measured` (null: none) from now on; the fits come as a `points` call. */
+  async setMeasured(measured: MeasuredXY | null): Promise<void> {
+    if (this.worker) this.worker.postMessage({ kind: 'measured', measured } satisfies ToWorker);
+    else await this.revive(measured);
+  }
+
+  /** The CSV of every point the page has, written by the engine; null if it failed. */
+  async csv(measured: MeasuredXY | null): Promise<string | null> {
+    if (!(await this.revive(null)) || !this.worker) return null;
+    const id = this.nextId++;
+    const answer = new Promise<string | null>((resolve) => this.pending.set(id, resolve));
+    this.worker.postMessage({ kind: 'csv', id, measured } satisfies ToWorker);
+    return answer;
+  }
+}
