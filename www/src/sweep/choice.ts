@@ -1,0 +1,54 @@
+//! What a sweep on screen is, as a permalink and the saved work hold it: the request, the metric
+//! plotted and the measured series beside it. `readSweepChoice` checks an untrusted value field by
+//! field (names are checked later by the engine, which answers with located messages).
+
+import type { SweepRequest } from '../views';
+import { fullRequest } from './request';
+
+/** One series of a bundled measurements file (`examples/<file>`). */
+export interface MeasuredChoice { file: string; build: string; kernel: string; pattern: string }
+
+export interface SweepChoice {
+  request: SweepRequest;
+  /** A name from `sweep_metrics()`. */
+  metric: string;
+  measured: MeasuredChoice | null;
+}
+
+type Check = (x: unknown) => boolean;
+const isInt: Check = (x) => typeof x === 'number' && Number.isSafeInteger(x);
+const isString: Check = (x) => typeof x === 'string';
+const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+const listOf = (item: Check): Check => (x) => Array.isArray(x) && x.every(item);
+const mapOf = (item: Check): Check => (x) => isRecord(x) && Object.values(x).every(item);
+const orNull = (c: Check): Check => (x) => x == null || c(x);
+const shape = (fields: Record<string, Check>): Check => (x) => isRecord(x) && Object.entries(fields).every(([k, c]) => c(x[k]));
+
+// Each field's check; a missing optional field takes the facade's default.
+const REQUEST_FIELDS: Record<keyof SweepRequest, Check> = {
+  param: isString, from: isInt, to: isInt, models: listOf(isString), presets: listOf(isString),
+  split: orNull(shape({ param: isString, values: listOf(isInt) })),
+  params: mapOf(isInt), costs: mapOf((v) => isInt(v) && (v as number) >= 0),
+  stack: orNull(shape({ capacity: isInt, chunk: isInt })),
+  if_convert: orNull((v) => typeof v === 'boolean'), path_order: orNull(isString), schedule: orNull(isString),
+  step_limit: orNull((v) => isInt(v) && (v as number) > 0),
+};
+const REQUIRED: (keyof SweepRequest)[] = ['param', 'from', 'to'];
+const isMeasured = shape({ file: isString, build: isString, kernel: isString, pattern: isString });
+
+/** A checked sweep choice, null when absent, or what is wrong with it. */
+export function readSweepChoice(x: unknown): SweepChoice | null | string {
+  if (x == null) return null;
+  if (!isRecord(x) || !isRecord(x.request)) return 'the sweep settings are malformed';
+  const r = x.request;
+  for (const k of REQUIRED) if (!(k in r)) return `the sweep settings lack "${k}"`;
+  for (const [k, check] of Object.entries(REQUEST_FIELDS)) {
+    if (k in r && !(REQUIRED.includes(k as keyof SweepRequest) ? check(r[k]) : r[k] === undefined || check(r[k]))) {
+      return `the sweep setting "${k}" is malformed`;
+    }
+  }
+  if (!isString(x.metric)) return 'the sweep metric is malformed';
+  if (!orNull(isMeasured)(x.measured)) return 'the sweep\'s measured series is malformed';
+  const request = fullRequest(Object.fromEntries(Object.entries(r).filter(([k, v]) => k in REQUEST_FIELDS && v != null)) as Partial<SweepRequest>);
+  return { request, metric: x.metric as string, measured: (x.measured as MeasuredChoice | null | undefined) ?? null };
+}

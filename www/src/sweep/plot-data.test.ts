@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import type { SweepPointView } from '../views';
+import { plotData, type PlotInput } from './plot-data';
+
+const point = (series: number, x: number, cycles: number, stop = 'exited'): SweepPointView => ({
+  series, x, metrics: { cycles, spills: x > 1 ? 1 : 0 }, stop: { kind: stop, message: stop === 'exited' ? null : `${stop} at 0x0088: stuck`, line: 7 },
+});
+
+const input: PlotInput = {
+  title: 't', subtitle: 's', param: 'n', from: 0, to: 3, metric: { name: 'cycles', label: 'cycles (cost model)' },
+  series: [{ label: 'kepler · kepler', model: 'kepler', preset: 'kepler', split_value: null }, { label: 'kepler · maxwell', model: 'kepler', preset: 'maxwell', split_value: null }],
+  // Points arrive in point order: x grows, series interleave.
+  points: [point(0, 0, 10), point(1, 0, 9), point(0, 1, 20), point(1, 1, 18, 'deadlock')],
+  measured: null,
+};
+
+describe('sweep plot data', () => {
+  it('gives each series its runs by x, with why a run stopped early', () => {
+    const d = plotData(input);
+    expect(d.series.map((s) => s.label)).toEqual(['kepler · kepler', 'kepler · maxwell']);
+    expect(d.series[1].points).toEqual([{ x: 0, y: 9, stop: null }, { x: 1, y: 18, stop: 'deadlock at 0x0088: stuck' }]);
+    expect(d).toMatchObject({ xLabel: 'n', yLabel: 'cycles (cost model)', measured: null, residuals: null, note: '' });
+    expect(plotData({ ...input, metric: { name: 'spills', label: 'stack spills' } }).series[0].points.map((p) => p.y)).toEqual([0, 0]);
+  });
+
+  it('beside measurements, draws the engine\'s predictions, the measured dots in range and the residuals', () => {
+    const fit = { base: 100, at: 0, rows: [{ x: 0, measured: 110, predicted: 110, residual: 0 }, { x: 1, measured: 121, predicted: 120, residual: 1 }] };
+    const d = plotData({ ...input, measured: { label: 'measured: single', points: [[0, 110], [1, 121], [9, 500]], fits: [fit, null] } });
+    expect(d.series[0]).toEqual({ name: 'kepler · kepler', label: 'kepler · kepler + base 100 cycles fitted at n = 0', points: [{ x: 0, y: 110, stop: null }, { x: 1, y: 120, stop: null }] });
+    expect(d.series[1].label).toMatch(/no x in common/);
+    expect(d.measured?.points).toEqual([{ x: 0, y: 110 }, { x: 1, y: 121 }]);
+    expect(d.residuals).toEqual([[{ x: 0, y: 0 }, { x: 1, y: 1 }], []]);
+  });
+
+  it('says why measurements do not show under another metric', () => {
+    const d = plotData({ ...input, metric: { name: 'spills', label: 'stack spills' }, measured: { label: 'measured: single', points: [[0, 1]], fits: null } });
+    expect(d.measured).toBeNull();
+    expect(d.note).toMatch(/cycles metric/);
+  });
+});
