@@ -5,6 +5,7 @@
 
 import type { EditorView } from '@codemirror/view';
 import type { Comparison } from './compare';
+import type { SweepView } from './sweep/view';
 import type { Engine } from './engine';
 import { firstPcOfSource, linesOf, listingLinesOfSource, sourceLineOfListing } from './line-map';
 import * as banner from './panels/banner';
@@ -42,6 +43,8 @@ export class App {
   panels!: Panels;
   /** Compare mode's second run and side panels (set at boot). */
   compare: Comparison | null = null;
+  /** Sweep mode (set at boot). */
+  sweep: SweepView | null = null;
   /** What the last if-convert toggle changed (instructions, steps), shown over the listing. */
   private ifConvertDiff = '';
 
@@ -159,15 +162,29 @@ export class App {
     p.el.end.classList.toggle('bad', !!end && end.kind !== 'exited');
     // The generated-code pane is there for C kernels only.
     document.body.classList.toggle('c-kernel', !!r?.compiled);
-    document.body.classList.toggle('comparing', store.get().compare !== null);
-    if (store.get().compare === null) this.compare?.close();
+    const s = store.get();
+    document.body.classList.toggle('comparing', s.compare !== null);
+    document.body.classList.toggle('sweeping', s.sweep !== null);
+    if (s.compare === null) this.compare?.close();
+    if (s.sweep !== null) this.sweep?.sync(r?.load ?? null, s.sweep);
     inputs.render(p.el.inputs, r?.load ?? null, r?.compiled ?? null, {
       param: (name, value) => this.onInput({ params: { ...store.get().params, [name]: value } }),
       preset: (preset) => this.onInput({ preset }),
       ifConvert: (ifConvert) => this.onInput({ ifConvert }),
       ...this.modelHooks(),
-    }, store.get().compare !== null);
+    }, s.sweep !== null ? 'sweep' : s.compare !== null ? 'compare' : 'single');
+    this.markSweptInputs();
     this.renderStep();
+  }
+
+  /** The params a sweep varies take no value from the top bar: their fields are disabled. */
+  markSweptInputs(): void {
+    const r = store.get().sweep?.request;
+    const swept = r ? [r.param, r.split?.param] : [];
+    for (const input of this.panels.el.inputs.querySelectorAll<HTMLInputElement>('input[data-param]')) {
+      input.disabled = swept.includes(input.dataset.param);
+      input.title = input.disabled ? 'swept: see the sweep settings' : '';
+    }
   }
 
   /** Choices of side A's model (the top bar's, or the left side's in compare mode). */

@@ -27,6 +27,11 @@ export const GROUPS: { name: string; files: string[] }[] = [
     name: 'Reconvergence schemes compared',
     files: ['tf_figure1.sass', 'tf_barrier.cu', 'tf_exception.cu', 'tf_short_circuit.cu', 'tf_conservative.sass', 'loop_break.cu'],
   },
+  {
+    // Kernels written to be swept (the papers' figures open them with their sweeps).
+    name: 'Kernels for sweeps (Hovland\'s figures)',
+    files: ['hovland_paths.cu', 'hovland_lone_lane.cu', 'hovland_branch_size.cu'],
+  },
 ];
 const ORDER = GROUPS.flatMap((g) => g.files);
 const rank = (file: string) => (ORDER.includes(file) ? ORDER.indexOf(file) : ORDER.length);

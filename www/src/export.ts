@@ -1,5 +1,5 @@
-//! Downloads: the stack-history plot as SVG or PNG (the SVG drawn onto a canvas) and the trace
-//! as CSV.
+//! Downloads: plots as SVG (standalone: the plots set their colours and fonts as attributes) or
+//! PNG (the SVG drawn onto a canvas at twice its size), and CSV text (the trace, a sweep).
 
 function download(blob: Blob, name: string): void {
   const a = document.createElement('a');
@@ -11,15 +11,18 @@ function download(blob: Blob, name: string): void {
   setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
 }
 
+/** The SVG's markup without its on-screen-only parts (hover layers, `data-export="skip"`). */
 function svgText(el: SVGSVGElement): string {
-  return new XMLSerializer().serializeToString(el);
+  const copy = el.cloneNode(true) as SVGSVGElement;
+  for (const skip of copy.querySelectorAll('[data-export="skip"]')) skip.remove();
+  return new XMLSerializer().serializeToString(copy);
 }
 
-export function plotSvg(el: SVGSVGElement, base: string): void {
-  download(new Blob([svgText(el)], { type: 'image/svg+xml' }), `${base}-stack.svg`);
+export function svgFile(el: SVGSVGElement, name: string): void {
+  download(new Blob([svgText(el)], { type: 'image/svg+xml' }), name);
 }
 
-export async function plotPng(el: SVGSVGElement, base: string): Promise<void> {
+export async function pngFile(el: SVGSVGElement, name: string): Promise<void> {
   const w = Number(el.getAttribute('width')), h = Number(el.getAttribute('height'));
   const url = URL.createObjectURL(new Blob([svgText(el)], { type: 'image/svg+xml' }));
   try {
@@ -34,12 +37,17 @@ export async function plotPng(el: SVGSVGElement, base: string): Promise<void> {
     ctx.scale(scale, scale);
     ctx.drawImage(img, 0, 0, w, h);
     const png = await new Promise<Blob | null>((res) => canvas.toBlob(res, 'image/png'));
-    if (png) download(png, `${base}-stack.png`);
+    if (png) download(png, name);
   } finally {
     URL.revokeObjectURL(url);
   }
 }
 
-export function csv(text: string, base: string): void {
-  download(new Blob([text], { type: 'text/csv' }), `${base}-trace.csv`);
+export function csvFile(text: string, name: string): void {
+  download(new Blob([text], { type: 'text/csv' }), name);
 }
+
+// The stack-history plot and the trace, named after the kernel.
+export const plotSvg = (el: SVGSVGElement, base: string) => svgFile(el, `${base}-stack.svg`);
+export const plotPng = (el: SVGSVGElement, base: string) => pngFile(el, `${base}-stack.png`);
+export const csv = (text: string, base: string) => csvFile(text, `${base}-trace.csv`);

@@ -6,10 +6,12 @@ import { App } from './app';
 import { Comparison } from './compare';
 import { bindKeys, Controls } from './controls';
 import { Engine } from './engine';
-import { defaultExample, EXAMPLES } from './examples';
+import { defaultExample, EXAMPLES, type Example } from './examples';
+import { FIGURES, figureById, type Figure } from './figures';
 import * as exporter from './export';
 import * as cfgPanel from './panels/cfg';
 import * as editor from './panels/editor';
+import * as figureNote from './panels/figure-note';
 import * as gallery from './panels/gallery';
 import * as help from './panels/help';
 import * as lanes from './panels/lanes';
@@ -19,6 +21,8 @@ import * as plot from './panels/plot';
 import * as scrubber from './panels/scrubber';
 import { decode, encode, PANELS, type Link } from './permalink';
 import * as store from './store';
+import { fullRequest } from './sweep/request';
+import { SweepView } from './sweep/view';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -42,18 +46,24 @@ async function main(): Promise<void> {
   if (decoded.kind === 'ok') link = decoded.link;
   const base: store.Work = saved ?? {
     text: defaultExample().text, params: {}, model: null, preset: null, ifConvert: null, pathOrder: null, schedule: null, compare: null,
+    sweep: null, figure: null,
   };
   store.update(link ? {
     text: link.text, params: link.params, model: link.model, preset: link.preset, ifConvert: link.ifConvert,
     pathOrder: link.pathOrder, schedule: link.schedule, compare: link.compare, step: link.step, lane: link.lane, embed: link.embed,
+    sweep: link.sweep, figure: link.figure,
   } : base);
 
   let reloadTimer = 0;
-  const userChanged = (patch: Partial<store.UiState>, immediate: boolean) => {
+  /** A choice of the user's: kept in the store and the saved work, without re-running. */
+  const remember = (patch: Partial<store.UiState>) => {
     store.update(patch);
     if (store.get().embed === null) store.saveWork(store.get());
     // The link in the address bar no longer describes what is on screen.
     if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+  };
+  const userChanged = (patch: Partial<store.UiState>, immediate: boolean) => {
+    remember(patch);
     clearTimeout(reloadTimer);
     if (immediate) app.reload();
     else reloadTimer = window.setTimeout(() => app.reload(), 300);
@@ -87,6 +97,19 @@ async function main(): Promise<void> {
   };
   app.compare = new Comparison(engine ? Engine.another((m) => app.banner(`Right side: ${m}`)) : null,
     { a: $('side-a'), b: $('side-b'), table: $('compare-table') }, [app.modelHooks(), app.compareHooks()]);
+  app.sweep = new SweepView(engine, {
+    settings: $('sweep-settings'), progress: $('sweep-progress'), plot: $('sweep-plot'), stops: $('sweep-stops'),
+    metric: $<HTMLSelectElement>('sweep-metric'), measured: $<HTMLSelectElement>('sweep-measured'), exports: $('sweep-exports'),
+  }, {
+    banner: (m) => app.banner(m),
+    changed: (sweep) => { remember({ sweep }); app.markSweptInputs(); },
+    inputs: () => {
+      const s = store.get();
+      return { text: s.text, title: app.run?.load.title ?? 'kernel', params: s.params, ifConvert: s.ifConvert, pathOrder: s.pathOrder, schedule: s.schedule };
+    },
+    figure: () => figureById(store.get().figure),
+  });
+  const sweepView = app.sweep;
   if (startError) app.banner(startError);
   if (decoded.kind === 'error') app.banner(`${decoded.message} Showing your last saved kernel instead.`);
 
@@ -95,8 +118,8 @@ async function main(): Promise<void> {
     store.update({ embed: null });
   }
   const embed = store.get().embed;
-  // An embed shows the chosen panels of one run; compare mode has panels of its own.
-  if (embed) store.update({ compare: null });
+  // An embed shows the chosen panels of one run; compare and sweep modes have panels of their own.
+  if (embed) store.update({ compare: null, sweep: null });
   if (embed) {
     document.body.classList.add('embed');
     for (const el of document.querySelectorAll<HTMLElement>('[data-panel]')) el.hidden = !embed.includes(el.dataset.panel as never);
@@ -104,23 +127,72 @@ async function main(): Promise<void> {
     for (const col of document.querySelectorAll<HTMLElement>('.grid > div')) col.hidden = !col.querySelector('[data-panel]:not([hidden])');
   }
 
-  const galleryDialog = $<HTMLDialogElement>('gallery');
-  gallery.render(galleryDialog, EXAMPLES, (ex) => {
+  // "What to look at" for the paper's figure on screen; a view figure's plot is outlined.
+  const showFigure = () => {
+    const fig = figureById(store.get().figure);
+    figureNote.render($('figure-note'), fig, () => { remember({ figure: null }); showFigure(); });
+    document.querySelector('.p-plot')?.classList.toggle('figure-focus', !!fig?.view && store.get().sweep === null);
+  };
+  const showModes = () => {
+    $('btn-compare').setAttribute('aria-pressed', String(store.get().compare !== null));
+    $('btn-sweep').setAttribute('aria-pressed', String(store.get().sweep !== null));
+  };
+  const openExample = (ex: Example, patch: Partial<store.UiState> = {}) => {
+    sweepView.reset();
     editor.setText(ed, ex.text);
     store.update({ step: 0, breakpoints: [] });
-    userChanged({ text: ex.text, params: {}, model: null, preset: null, ifConvert: null, pathOrder: null, schedule: null }, true);
+    // Sweep settings carry over to the new kernel where its params allow; measurements do not.
+    const sweep = store.get().sweep;
+    userChanged({
+      text: ex.text, params: {}, model: null, preset: null, ifConvert: null, pathOrder: null, schedule: null, figure: null,
+      ...(sweep ? { sweep: { ...sweep, measured: null } } : {}), ...patch,
+    }, true);
+    showFigure();
+    showModes();
+  };
+  const openFigure = (f: Figure) => {
+    const ex = EXAMPLES.find((e) => e.file === f.kernel);
+    if (!ex) { app.banner(`The figure's kernel ${f.kernel} is not among the bundled examples.`); return; }
+    if (f.view) {
+      openExample(ex, { ...f.view, compare: null, sweep: null, figure: f.id });
+      // The whole history drawn solid, as the paper prints it.
+      app.goto(app.span());
+      document.querySelector('.p-plot')?.scrollIntoView({ block: 'nearest' });
+      return;
+    }
+    const sweep = { request: fullRequest(f.sweep ?? {}), metric: f.metric ?? 'cycles', measured: f.measured ?? null };
+    openExample(ex, { params: f.sweep?.params ?? {}, compare: null, sweep, figure: f.id });
+    sweepView.run();
+  };
+  const galleryDialog = $<HTMLDialogElement>('gallery');
+  gallery.render(galleryDialog, EXAMPLES, FIGURES, (ex) => {
+    openExample(ex);
     // Comparing a kernel's own model with itself says nothing: put its usual partner beside it.
     const c = store.get().compare, r = app.run?.load;
     if (c && r && c.model === r.model) userChanged({ compare: { model: partnerOf(r.model, r.models), pathOrder: null, schedule: null } }, true);
-  });
-  const showCompareState = () => $('btn-compare').setAttribute('aria-pressed', String(store.get().compare !== null));
+  }, openFigure);
   $('btn-compare').addEventListener('click', () => {
     const r = app.run?.load;
     const on = store.get().compare === null;
-    userChanged({ compare: on && r ? { model: partnerOf(r.model, r.models), pathOrder: null, schedule: null } : null }, true);
-    showCompareState();
+    if (on) sweepView.close();
+    userChanged({ compare: on && r ? { model: partnerOf(r.model, r.models), pathOrder: null, schedule: null } : null, ...(on ? { sweep: null } : {}) }, true);
+    showModes();
+    showFigure();
   });
-  showCompareState();
+  $('btn-sweep').addEventListener('click', () => {
+    if (store.get().sweep !== null) {
+      sweepView.close();
+      userChanged({ sweep: null }, true);
+    } else {
+      const choice = sweepView.defaults(app.run?.load ?? null);
+      if (!choice) { app.banner('This kernel has no //@ param to sweep: add one (for example //@ param n = 2) and use it in the kernel.', 'info'); return; }
+      userChanged({ sweep: choice, compare: null }, true);
+    }
+    showModes();
+    showFigure();
+  });
+  showModes();
+  showFigure();
   $('btn-examples').addEventListener('click', () => galleryDialog.showModal());
   const helpDialog = $<HTMLDialogElement>('help');
   const showHelp = () => { help.render(helpDialog, app.run?.load.models ?? []); helpDialog.showModal(); };
@@ -134,7 +206,7 @@ async function main(): Promise<void> {
     const s = store.get();
     const frag = await encode({
       text: s.text, params: s.params, model: s.model, preset: s.preset, ifConvert: s.ifConvert, pathOrder: s.pathOrder,
-      schedule: s.schedule, compare: s.compare, step: s.step, lane: s.lane, embed: s.embed,
+      schedule: s.schedule, compare: s.compare, step: s.step, lane: s.lane, embed: s.embed, sweep: s.sweep, figure: s.figure,
     });
     const url = `${location.origin}${location.pathname}${frag}`;
     history.replaceState(null, '', frag);
@@ -152,6 +224,9 @@ async function main(): Promise<void> {
   $('btn-svg').addEventListener('click', () => { const el = app.panels.plot.el; if (el) exporter.plotSvg(el, fileBase()); });
   $('btn-png').addEventListener('click', () => { const el = app.panels.plot.el; if (el) void exporter.plotPng(el, fileBase()); });
   $('btn-csv').addEventListener('click', () => { if (engine) exporter.csv(engine.traceCsv(), fileBase()); });
+  $('btn-sweep-svg').addEventListener('click', () => sweepView.exportSvg());
+  $('btn-sweep-png').addEventListener('click', () => void sweepView.exportPng());
+  $('btn-sweep-csv').addEventListener('click', () => void sweepView.exportCsv());
 
   window.addEventListener('resize', () => app.renderStep());
   // A link pasted into this tab changes only the fragment: start over from it. (Our own
@@ -161,6 +236,8 @@ async function main(): Promise<void> {
   window.addEventListener('error', (e) => app.banner(`Unexpected error: ${e.message}`));
 
   app.reload();
+  // A sweep restored from a link or the saved work runs again (its points are not stored).
+  if (store.get().sweep !== null) sweepView.run();
   document.body.dataset.ready = 'true';
   // Read by the app benchmark (tests/bench/app.bench.ts): time from navigation to interactive.
   performance.mark('warpscope:interactive');

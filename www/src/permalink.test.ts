@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { decode, encode, type Link } from './permalink';
+import { fullRequest } from './sweep/request';
 
 const link: Link = {
   text: '//@ title <img src=x onerror=alert(1)>\n//@ param n = 2\n/*0060*/ NOP; // ünïcode ✓\n',
-  params: { n: 7 }, model: 'kepler', preset: 'maxwell', ifConvert: null, pathOrder: null, schedule: null, compare: null,
+  params: { n: 7 }, model: 'kepler', preset: 'maxwell', ifConvert: null, pathOrder: null, schedule: null, compare: null, sweep: null, figure: null,
   step: 125, lane: 31, embed: null,
 };
 
@@ -60,7 +61,7 @@ describe('permalink', () => {
     for (const ifConvert of [true, false]) {
       expect(await decode(await encode({ ...link, ifConvert }))).toEqual({ kind: 'ok', link: { ...link, ifConvert } });
     }
-    const { ifConvert: _, pathOrder: _p, schedule: _s, compare: _c, ...old } = link;
+    const { ifConvert: _, pathOrder: _p, schedule: _s, compare: _c, sweep: _w, figure: _f, ...old } = link;
     expect(await decode(await pack({ v: 1, ...old }))).toEqual({ kind: 'ok', link });
   });
 
@@ -86,6 +87,24 @@ describe('permalink', () => {
       expect(await decode(await pack({ v: 1, text: '', compare }))).toMatchObject({ kind: 'error', message: /compare choice/ });
     }
     expect(await decode(await pack({ v: 1, text: '', schedule: 5 }))).toMatchObject({ kind: 'error', message: /schedule/ });
+  });
+
+  it('round-trips a sweep with its metric, measured series and figure; links without one read as before', async () => {
+    const sweep: Link = {
+      ...link, figure: 'h100-single',
+      sweep: { request: fullRequest({ models: ['volta'], presets: ['h100'], split: { param: 'm', values: [1, 2] } }), metric: 'cycles', measured: { file: 'data/h100_loops.csv', build: 'O3', kernel: 'single', pattern: 'table1' } },
+    };
+    expect(await decode(await encode(sweep))).toEqual({ kind: 'ok', link: sweep });
+    const json = await unpack(await encode(link));
+    expect(Object.keys(json)).not.toContain('sweep');
+    expect(Object.keys(json)).not.toContain('figure');
+  });
+
+  it('rejects a malformed sweep field, saying it is the sweep', async () => {
+    for (const sweep of [5, { request: 'n=0..31', metric: 'cycles' }, { request: { param: 'n', from: 'a', to: 3 }, metric: 'cycles' }]) {
+      expect(await decode(await pack({ v: 1, text: '', sweep }))).toMatchObject({ kind: 'error', message: /cannot be opened: the sweep/ });
+    }
+    expect(await decode(await pack({ v: 1, text: '', figure: 3 }))).toMatchObject({ kind: 'error', message: /figure/ });
   });
 
   it('reads a hand-written compare field holding just a model name', async () => {

@@ -1,5 +1,9 @@
 //! Permalinks: `#v1.<base64url(deflate-raw(JSON))>` with an optional `&embed=cfg,lanes` suffix.
 //! Pure (no DOM): the browser's and Node's CompressionStream do the deflate, so no library.
+//! Fields added after v1 first shipped (if-convert, policies, compare, sweep, figure) are optional
+//! and left out when unset, so older links still read and the format stays v1.
+
+import { readSweepChoice, type SweepChoice } from './sweep/choice';
 
 export const PANELS = ['editor', 'listing', 'cfg', 'lanes', 'stack', 'plot', 'metrics', 'caption', 'registers'] as const;
 export type PanelName = (typeof PANELS)[number];
@@ -28,6 +32,10 @@ export interface Link {
   lane: number;
   /** Panels shown in embed mode (read-only editor); null for the full app. */
   embed: PanelName[] | null;
+  /** Sweep mode: its settings, metric and measured series; null for the stepping view. */
+  sweep: SweepChoice | null;
+  /** The paper's figure shown (an id in examples/figures.json), whose "what to look at" shows. */
+  figure: string | null;
 }
 
 export type Decoded = { kind: 'none' } | { kind: 'ok'; link: Link } | { kind: 'error'; message: string };
@@ -62,10 +70,11 @@ export function parseEmbed(list: string): PanelName[] {
 /** The fragment (with `#`) for `link`. */
 export async function encode(link: Link): Promise<string> {
   // Optional fields are left out when unset, so links from before they existed read the same.
-  const { embed, ifConvert, pathOrder, schedule, compare, ...rest } = link;
+  const { embed, ifConvert, pathOrder, schedule, compare, sweep, figure, ...rest } = link;
   const json = JSON.stringify({
     v: VERSION, ...rest, ...(ifConvert !== null ? { ifConvert } : {}), ...(pathOrder !== null ? { pathOrder } : {}),
     ...(schedule !== null ? { schedule } : {}), ...(compare ? { compare: withoutNulls(compare) } : {}), ...(embed ? { embed } : {}),
+    ...(sweep ? { sweep } : {}), ...(figure !== null ? { figure } : {}),
   });
   const packed = await pipe(new TextEncoder().encode(json), new CompressionStream('deflate-raw'));
   return `#v${VERSION}.${toBase64Url(packed)}`;
@@ -102,10 +111,13 @@ function validate(o: unknown): Link | string {
   const step = r.step ?? 0, lane = r.lane ?? 0;
   if (!isCount(step) || !isCount(lane)) return 'the step or lane is malformed';
   const embed = r.embed == null ? null : Array.isArray(r.embed) ? parseEmbed(r.embed.join(',')) : null;
+  const sweep = readSweepChoice(r.sweep);
+  if (typeof sweep === 'string') return sweep;
+  if (!isOptString(r.figure)) return 'the figure is malformed';
   return {
     text: r.text, params: params as Record<string, number>, model: r.model ?? null, preset: r.preset ?? null,
     ifConvert: (r.ifConvert as boolean | null | undefined) ?? null, pathOrder: r.pathOrder ?? null, schedule: r.schedule ?? null,
-    compare, step, lane, embed,
+    compare, step, lane, embed, sweep, figure: r.figure ?? null,
   };
 }
 

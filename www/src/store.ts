@@ -2,6 +2,7 @@
 //! Simulator facts are never stored here; panels read them from the engine's views.
 
 import { readModelChoice, type Link } from './permalink';
+import { readSweepChoice } from './sweep/choice';
 
 /** What a permalink holds (kernel, inputs, step, lane, embed), plus what only this tab keeps. */
 export interface UiState extends Link {
@@ -14,7 +15,7 @@ export interface UiState extends Link {
 
 let state: UiState = {
   text: '', params: {}, model: null, preset: null, ifConvert: null, pathOrder: null, schedule: null, compare: null,
-  step: 0, lane: 0, breakpoints: [],
+  sweep: null, figure: null, step: 0, lane: 0, breakpoints: [],
   playing: false, speed: 20, embed: null,
 };
 
@@ -28,13 +29,13 @@ export function update(patch: Partial<UiState>): void {
 }
 
 const SAVE_KEY = 'warpscope.work.v1';
-export type Work = Pick<UiState, 'text' | 'params' | 'model' | 'preset' | 'ifConvert' | 'pathOrder' | 'schedule' | 'compare'>;
+export type Work = Pick<UiState, 'text' | 'params' | 'model' | 'preset' | 'ifConvert' | 'pathOrder' | 'schedule' | 'compare' | 'sweep' | 'figure'>;
 
 /** The user's unsaved work, kept across reloads when the URL carries no link. */
 export function saveWork(s: UiState): void {
   const work: Work = {
     text: s.text, params: s.params, model: s.model, preset: s.preset, ifConvert: s.ifConvert,
-    pathOrder: s.pathOrder, schedule: s.schedule, compare: s.compare,
+    pathOrder: s.pathOrder, schedule: s.schedule, compare: s.compare, sweep: s.sweep, figure: s.figure,
   };
   try { localStorage.setItem(SAVE_KEY, JSON.stringify(work)); } catch { /* storage full or disabled */ }
 }
@@ -47,9 +48,11 @@ export function loadWork(): Work | null {
     const ifConvert = typeof w.ifConvert === 'boolean' ? w.ifConvert : null;
     const str = (x: unknown) => (typeof x === 'string' ? x : null);
     const compare = readModelChoice(w.compare);
+    const sweep = readSweepChoice(w.sweep);
     return {
       text: w.text, params: w.params ?? {}, model: w.model ?? null, preset: w.preset ?? null, ifConvert,
       pathOrder: str(w.pathOrder), schedule: str(w.schedule), compare: typeof compare === 'string' ? null : compare,
+      sweep: typeof sweep === 'string' ? null : sweep, figure: str(w.figure),
     };
   } catch {
     return null;

@@ -1,11 +1,39 @@
-//! Examples gallery: a dialog listing every bundled kernel with its title and about text, under
-//! its group's heading.
+//! Examples gallery: a dialog listing the papers' figures (one click opens each: its kernel, its
+//! sweep or its view, and what to look at), then every bundled kernel with its title and about
+//! text, under its group's heading.
 
 import type { Example } from '../examples';
+import type { Figure } from '../figures';
 import { html } from '../svg';
 
-export function render(dialog: HTMLDialogElement, examples: Example[], open: (e: Example) => void): void {
+function figureKind(f: Figure): string {
+  if (f.view) return `stack history at ${Object.entries(f.view.params).map(([k, v]) => `${k} = ${v}`).join(', ')}`;
+  const s = f.sweep!;
+  const split = s.split ? `, split by ${s.split.param}` : '';
+  return `sweep ${s.param ?? 'n'} = ${s.from ?? 0}..${s.to ?? 31}${split}${f.measured ? ', measured against predicted' : ''}`;
+}
+
+function figureList(figures: Figure[], pick: (f: Figure) => void): HTMLElement {
+  const list = html('ul', { class: 'gallery figures' });
+  for (const f of figures) {
+    const b = html('button', { type: 'button', class: 'gallery-item', 'data-testid': `figure-${f.id}` });
+    b.append(html('span', { class: 'figure-cite' }, `${f.paper} · ${f.figure}`), html('strong', {}, f.title),
+      html('span', { class: 'muted small' }, `${figureKind(f)} · ${f.kernel}`));
+    b.addEventListener('click', () => pick(f));
+    const li = html('li');
+    li.append(b);
+    list.append(li);
+  }
+  return list;
+}
+
+export function render(dialog: HTMLDialogElement, examples: Example[], figures: Figure[],
+  open: (e: Example) => void, openFigure: (f: Figure) => void): void {
   const parts: HTMLElement[] = [];
+  if (figures.length) {
+    parts.push(html('h3', { class: 'gallery-group' }, 'Papers\' figures: one click runs each'),
+      figureList(figures, (f) => { dialog.close(); openFigure(f); }));
+  }
   let list: HTMLElement | null = null;
   let group = '';
   for (const ex of examples) {

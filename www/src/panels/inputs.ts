@@ -1,7 +1,8 @@
 //! Kernel inputs: one number field per `//@ param`, the reconvergence model (each with a
 //! one-line description) and the policy it reads (PDOM path order, Volta schedule), the cost
 //! preset choices the engine offers, and for a C kernel whether to if-convert short branches. A
-//! change re-runs at once. In compare mode each side chooses its own model, so the top bar omits it.
+//! change re-runs at once. In compare mode each side chooses its own model, so the top bar omits it;
+//! in sweep mode the sweep chooses models and presets, so the top bar holds only the params.
 
 import { modelInfo } from '../model-info';
 import { html } from '../svg';
@@ -73,10 +74,13 @@ function checkbox(label: string, testid: string, title: string, value: boolean, 
   return wrap;
 }
 
-export function render(root: HTMLElement, r: LoadResult | null, compiled: CompiledView | null, hooks: InputHooks, comparing: boolean): void {
+/** Which view the inputs serve: the stepping view, compare mode or sweep mode. */
+export type InputsMode = 'single' | 'compare' | 'sweep';
+
+export function render(root: HTMLElement, r: LoadResult | null, compiled: CompiledView | null, hooks: InputHooks, mode: InputsMode): void {
   if (!r) return;
   // Same fields as before: only refresh values, so typing in a field keeps its focus.
-  const key = JSON.stringify([r.params.map((p) => p.name), modelFieldsKey(r), r.presets, compiled !== null, comparing]);
+  const key = JSON.stringify([r.params.map((p) => p.name), modelFieldsKey(r), r.presets, compiled !== null, mode]);
   if (root.dataset.key === key) {
     for (const p of r.params) {
       const input = root.querySelector<HTMLInputElement>(`input[data-param="${CSS.escape(p.name)}"]`);
@@ -105,8 +109,8 @@ export function render(root: HTMLElement, r: LoadResult | null, compiled: Compil
     fields.push(wrap);
   }
   if (r.params.length === 0) fields.push(html('span', { class: 'muted' }, 'no params'));
-  if (!comparing) fields.push(...modelFields(r, hooks));
-  fields.push(select('cost preset', 'preset', r.presets, r.preset, hooks.preset));
+  if (mode === 'single') fields.push(...modelFields(r, hooks));
+  if (mode !== 'sweep') fields.push(select('cost preset', 'preset', r.presets, r.preset, hooks.preset));
   if (compiled) {
     fields.push(checkbox('if-convert', 'if-convert', 'compile short if/else branches to predicated instructions instead of a branch with a reconvergence point',
       compiled.if_convert, hooks.ifConvert));
