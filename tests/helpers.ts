@@ -158,3 +158,21 @@ export async function clickGutter(page: Page, host: string, line: number): Promi
   const gutter = (await page.locator(`${host} .cm-bp-gutter`).boundingBox())!;
   await page.mouse.click(gutter.x + gutter.width / 2, box.y + box.height / 2);
 }
+
+/** `warpscope figure ID --csv`: the figure's sweep as the CLI writes it (measured columns included). */
+export function cliFigureCsv(id: string): string {
+  return runAllowingFailure(['run', '-q', '-p', 'warpscope-cli', '--', 'figure', id, '--csv']);
+}
+
+/** Clicks `button` and returns the file it downloads: its suggested name and its bytes. */
+export async function download(page: Page, button: Locator): Promise<{ name: string; bytes: Buffer }> {
+  const [d] = await Promise.all([page.waitForEvent('download'), button.click()]);
+  return { name: d.suggestedFilename(), bytes: readFileSync((await d.path())!) };
+}
+
+/** Opens a paper's figure from the gallery; a sweep figure is waited on until it is done. */
+export async function openFigure(page: Page, id: string, sweep: boolean): Promise<void> {
+  await page.getByTestId('btn-examples').click();
+  await page.getByTestId(`figure-${id}`).click();
+  if (sweep) await expect(page.getByTestId('sweep-progress')).toHaveAttribute('data-status', 'done', { timeout: 20_000 });
+}

@@ -1,7 +1,8 @@
 // Screenshots for a human to look at (/tmp/shots), and the README's docs/screenshot.png when
 // UPDATE_SCREENSHOT=1. They assert nothing about pixels.
 import { mkdirSync } from 'node:fs';
-import { hoverLine, open, openExample, seek, test } from './helpers';
+import { writeFileSync } from 'node:fs';
+import { download, expect, hoverLine, open, openExample, openFigure, seek, test } from './helpers';
 
 const dir = process.env.SHOTS_DIR ?? '/tmp/shots';
 mkdirSync(dir, { recursive: true });
@@ -82,4 +83,37 @@ test('screenshots of compare mode and of thread frontiers in the CFG', async ({ 
   await seek(page, 14);
   await page.screenshot({ path: `${dir}/tf-stack-cfg-frontiers.png` });
   await page.locator('[data-panel=cfg]').screenshot({ path: `${dir}/tf-stack-cfg-frontiers-panel.png` });
+});
+
+test('screenshots of sweeps and the papers\' figures', async ({ page }) => {
+  for (const [w, h] of [[1280, 800], [1920, 1080]]) {
+    await page.setViewportSize({ width: w, height: h });
+    await open(page);
+    // The sweep panel with several models and presets.
+    await openExample(page, 'double_loop.sass');
+    await page.getByTestId('btn-sweep').click();
+    for (const m of ['pdom', 'tf-stack', 'volta']) await page.getByTestId(`sweep-models-${m}`).check();
+    await page.getByTestId('sweep-presets-maxwell').check();
+    await page.getByTestId('sweep-run').click();
+    await expect(page.getByTestId('sweep-progress')).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+    await page.screenshot({ path: `${dir}/sweep-panel-${w}x${h}.png` });
+    await openFigure(page, 'bs-fig1', true);
+    await page.screenshot({ path: `${dir}/sweep-bs-fig1-${w}x${h}.png` });
+    await openFigure(page, 'bs-fig2', true);
+    await page.screenshot({ path: `${dir}/sweep-bs-fig2-${w}x${h}.png` });
+    await openFigure(page, 'h100-double', true);
+    const hover = (await page.getByTestId('sweep-hover').boundingBox())!;
+    await page.mouse.move(hover.x + hover.width * 0.7, hover.y + 60);
+    await page.screenshot({ path: `${dir}/sweep-h100-double-${w}x${h}.png` });
+    await openFigure(page, 'hovland-fig5', true);
+    await page.screenshot({ path: `${dir}/sweep-hovland-fig5-${w}x${h}.png` });
+    await openFigure(page, 'bs-fig5', false);
+    await page.screenshot({ path: `${dir}/figure-bs-fig5-${w}x${h}.png` });
+  }
+  // The exports as a reader of a slide gets them.
+  await openFigure(page, 'h100-single', true);
+  writeFileSync(`${dir}/export-h100-single.png`, (await download(page, page.getByTestId('sweep-export-png'))).bytes);
+  writeFileSync(`${dir}/export-h100-single.svg`, (await download(page, page.getByTestId('sweep-export-svg'))).bytes);
+  await page.getByTestId('btn-examples').click();
+  await page.screenshot({ path: `${dir}/gallery-figures.png` });
 });
