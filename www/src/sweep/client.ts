@@ -51,7 +51,10 @@ export class SweepClient {
           return listener.points(m.points, m.fits);
         case 'done': return listener.done();
         case 'csv': return this.settle(m.id, m.text);
-        case 'error': return listener.failed(`The sweep engine failed: ${m.message}`);
+        case 'error':
+          // A CSV asked for meanwhile will not come.
+          for (const id of [...this.pending.keys()]) this.settle(id, null);
+          return listener.failed(`The sweep engine failed: ${m.message}`);
       }
     };
     worker.onerror = (e) => {

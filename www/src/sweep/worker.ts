@@ -10,7 +10,8 @@ import type { FromWorker, MeasuredXY, ToWorker } from './protocol';
 // Points finished within this long go out in one message (about one frame).
 const BATCH_MS = 16;
 
-const ready = init();
+// A failed start is reported by the first request, never as an unhandled rejection.
+const ready = init().then(() => null, (e: unknown) => e);
 let run: SweepRun | null = null;
 let series = 0;
 let measured: MeasuredXY | null = null;
@@ -35,7 +36,8 @@ function fits(r: SweepRun): (FitView | null)[] | null {
 }
 
 async function start(m: Extract<ToWorker, { kind: 'start' }>): Promise<void> {
-  await ready;
+  const failure = await ready;
+  if (failure !== null) throw new Error(`the engine could not start: ${messageOf(failure)}`);
   run?.free();
   run = new SweepRun();
   measured = m.measured;
