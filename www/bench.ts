@@ -1,6 +1,7 @@
 // The benchmark page: times the wasm engine alone (no panels), so docs/performance.md can set
 // browser figures beside the native criterion ones. Panel redraw is timed by tests/bench/app.bench.ts.
-import init, { Session } from '../web/pkg/warpscope_web.js';
+import init, { Session, SweepRun } from '../web/pkg/warpscope_web.js';
+import doubleLoopC from '../examples/double_loop.cu?raw';
 import doubleLoop from '../examples/double_loop.sass?raw';
 
 // Over a million steps (the app benchmark uses the same kernel).
@@ -90,6 +91,26 @@ async function main(): Promise<void> {
   s.depth_series();
   s.event_series();
   results.push({ name: 'long run: depth + event series', value: performance.now() - seriesStart, unit: 'ms' });
+
+  // Whole figure sweeps through SweepRun on this thread (the app runs the same in a worker):
+  // Figure 2 (double loop, kepler and maxwell presets, 64 runs) and the H100 double loop (the C
+  // kernel compiled for volta, 32 runs). Median of 5 after one warm-up.
+  const sweeps: [string, string, object][] = [
+    ['figure 2 sweep (64 runs)', doubleLoop, { param: 'n', from: 0, to: 31, models: ['kepler'], presets: ['kepler', 'maxwell'] }],
+    ['H100 double-loop sweep (32 volta runs, with compiling)', doubleLoopC, { param: 'n', from: 0, to: 31, models: ['volta'], presets: ['h100'] }],
+  ];
+  for (const [name, text, request] of sweeps) {
+    const times: number[] = [];
+    for (let rep = 0; rep < 6; rep++) {
+      const start = performance.now();
+      const run = new SweepRun();
+      const prepared = run.prepare(text, request) as { points: number };
+      for (let i = 0; i < prepared.points; i++) run.run(i);
+      run.free();
+      if (rep > 0) times.push(performance.now() - start);
+    }
+    results.push({ name, value: median(times), unit: 'ms' });
+  }
 
   results.forEach(row);
   document.getElementById('status')!.textContent = 'done';

@@ -50,7 +50,7 @@ test('scrubbing and playing a run of over a million steps', async ({ page }) => 
   await page.goto('./');
   await ready(page);
   // Load the long kernel as a user would: replace the editor's text.
-  await page.locator('.cm-content').click();
+  await page.getByTestId('editor-content').click();
   await page.keyboard.press('Control+a');
   await page.keyboard.insertText(readFileSync('tests/bench/long_run.sass', 'utf8'));
   await expect.poll(async () => Number(await page.getByTestId('step-label').getAttribute('data-total')), { timeout: 30_000 })
@@ -109,4 +109,26 @@ test('scrubbing and playing a run of over a million steps', async ({ page }) => 
   add('app: playing at max speed, frames per second', play.fps, 'fps');
   add('app: playing at max speed, longest frame', Math.max(...play.gaps), 'ms');
   add('app: playing at max speed, steps per second', play.steps / play.seconds, 'steps/s');
+});
+
+test('a figure sweep in the app (worker), from click to done', async ({ page }) => {
+  // The 896-run sweep of the double loop under every model and preset, in the worker.
+  await page.goto('./');
+  await ready(page);
+  await page.getByTestId('btn-examples').click();
+  await page.getByTestId('example-double_loop.sass').click();
+  await page.getByTestId('btn-sweep').click();
+  for (const m of ['kepler', 'pdom', 'pdom-ssy', 'tf-stack', 'tf-sandy', 'volta', 'mimd']) await page.getByTestId(`sweep-models-${m}`).check();
+  for (const p of ['kepler', 'maxwell', 'h100', 'tesla']) await page.getByTestId(`sweep-presets-${p}`).check();
+  const start = Date.now();
+  await page.getByTestId('sweep-run').click();
+  await expect(page.getByTestId('sweep-progress')).toHaveAttribute('data-status', 'done', { timeout: 120_000 });
+  add('app: double loop sweep, 896 runs (7 models x 4 presets x n = 0..31), click to done', Date.now() - start, 'ms');
+  for (const id of ['bs-fig2', 'h100-double']) {
+    await page.getByTestId('btn-examples').click();
+    const t0 = Date.now();
+    await page.getByTestId(`figure-${id}`).click();
+    await expect(page.getByTestId('sweep-progress')).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
+    add(`app: figure ${id}, click to done`, Date.now() - t0, 'ms');
+  }
 });
