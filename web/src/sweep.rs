@@ -73,6 +73,19 @@ impl SweepRun {
         out
     }
 
+    /// Takes back points an earlier `run` of the same sweep gave (a worker that was stopped), so
+    /// `csv` and `fit` cover them without running them again.
+    pub fn restore(&mut self, points: JsValue) -> Result<(), JsError> {
+        let sweep = self.sweep.as_ref().ok_or_else(|| JsError::new("no sweep is prepared"))?;
+        let points: Vec<SweepPoint> = serde_wasm_bindgen::from_value(points).map_err(|e| JsError::new(&format!("restored points: {e}")))?;
+        if let Some(p) = points.iter().find(|p| p.series >= sweep.series().len() || p.x < sweep.request().from || p.x > sweep.request().to)
+        {
+            return Err(JsError::new(&format!("restored point (series {}, x {}) is not in this sweep", p.series, p.x)));
+        }
+        self.done.extend(points);
+        Ok(())
+    }
+
     /// The points run so far as CSV (the same as `warpscope sweep --csv`); with measurements
     /// (`xs`, `ys` of equal length), each series' fit in three more columns.
     pub fn csv(&self, measured_x: Option<Vec<f64>>, measured_y: Option<Vec<f64>>) -> Result<String, JsError> {

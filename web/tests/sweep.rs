@@ -74,3 +74,16 @@ fn bad_requests_are_diagnostics_not_throws() {
     let metrics = val(sweep_metrics().unwrap());
     assert_eq!(metrics[0]["name"], "cycles");
 }
+
+#[wasm_bindgen_test]
+fn restored_points_give_the_same_csv_as_running_them() {
+    let request = js(&json!({ "param": "n", "from": 0, "to": 2, "models": ["kepler"] }));
+    let mut ran = SweepRun::new();
+    val(ran.prepare(SINGLE_SASS, request.clone()).unwrap());
+    let points: Vec<Value> = (0..3).map(|i| val(ran.run(i).unwrap())).collect();
+    let mut back = SweepRun::new();
+    val(back.prepare(SINGLE_SASS, request).unwrap());
+    back.restore(js(&json!(points))).unwrap();
+    assert_eq!(back.csv(None, None).unwrap(), ran.csv(None, None).unwrap());
+    assert!(back.restore(js(&json!([{ "series": 5, "x": 0, "metrics": points[0]["metrics"], "stop": points[0]["stop"] }]))).is_err());
+}

@@ -91,7 +91,7 @@ pub struct Series {
 
 /// The metrics one run gives, by name (the names the CLI prints and the plot offers).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PointMetrics {
     pub steps: u64,
     pub warp_instructions: u64,
@@ -143,7 +143,7 @@ impl PointMetrics {
 
 /// How one run ended: `kind` is `StopReason::name`; the rest is for runs that did not exit.
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PointStop {
     pub kind: String,
     /// Where and why, for a fault, deadlock or step limit.
@@ -154,7 +154,7 @@ pub struct PointStop {
 
 /// One run of a sweep.
 #[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SweepPoint {
     pub series: usize,
     pub x: i64,

@@ -18,7 +18,7 @@ export function create(root: HTMLElement, cancel: () => void): ProgressPanel {
 
 const WORDS: Record<SweepStatus, string> = {
   idle: 'not run yet', preparing: 'preparing', running: 'running', done: 'done', cancelled: 'cancelled',
-  failed: 'stopped by an error', rerunning: 'running the kept points again',
+  failed: 'stopped by an error', rerunning: 'handing the kept points to the engine',
 };
 
 /** `stale`: the kernel or the params held fixed changed since this sweep ran. */

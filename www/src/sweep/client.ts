@@ -1,7 +1,7 @@
 //! The page's side of a sweep: one worker per sweep, progress as it comes, cancel by terminating
 //! the worker. A cancelled sweep keeps its points on the page; what only the engine can compute
 //! from them afterwards (the CSV, a fit to other measurements) comes from a fresh worker that
-//! first runs those same points again: runs are deterministic, so it gets the same numbers.
+//! takes those points back (`SweepRun.restore`) without running them again.
 
 import type { FitView, SweepPointView, SweepPrepared, SweepRequest } from '../views';
 import type { FromWorker, MeasuredXY, ToWorker } from './protocol';
@@ -12,7 +12,7 @@ export interface SweepListener {
   points(points: SweepPointView[], fits: (FitView | null)[] | null): void;
   done(): void;
   failed(message: string): void;
-  /** A cancelled sweep's points are being run again in a new worker. */
+  /** A cancelled sweep's points are being handed to a new worker. */
   rerunning(points: number): void;
 }
 
@@ -23,9 +23,9 @@ function spawn(): Worker {
 export class SweepClient {
   private worker: Worker | null = null;
   private listener: SweepListener | null = null;
-  /** What the sweep ran (to run it again after a cancel) and how many points the page has. */
+  /** What the sweep ran and the points the page has (to hand them to a new worker after a cancel). */
   private started: { text: string; request: SweepRequest } | null = null;
-  private received = 0;
+  private received: SweepPointView[] = [];
   private nextId = 1;
   private pending = new Map<number, (text: string | null) => void>();
 
@@ -33,9 +33,9 @@ export class SweepClient {
   start(text: string, request: SweepRequest, measured: MeasuredXY | null, listener: SweepListener): void {
     this.cancel();
     this.started = { text, request };
-    this.received = 0;
+    this.received = [];
     this.listener = listener;
-    this.open({ kind: 'start', text, request, measured, upto: null }, listener, true);
+    this.open({ kind: 'start', text, request, measured, restore: null }, listener, true);
   }
 
   private open(first: ToWorker, listener: SweepListener, counted: boolean): void {
@@ -47,7 +47,7 @@ export class SweepClient {
       switch (m.kind) {
         case 'prepared': return listener.prepared(m.prepared);
         case 'points':
-          if (counted) this.received += m.points.length;
+          if (counted) this.received.push(...m.points);
           return listener.points(m.points, m.fits);
         case 'done': return listener.done();
         case 'csv': return this.settle(m.id, m.text);
@@ -82,15 +82,15 @@ export class SweepClient {
     return this.worker !== null;
   }
 
-  /** After a cancel: a new worker runs the points the page has again (their fits go to the
-   * listener). False if there is nothing to run or the engine failed. */
+  /** After a cancel: a new worker takes the points the page has (their fits go to the
+   * listener). False if there is nothing to hand over or the engine failed. */
   private revive(measured: MeasuredXY | null): Promise<boolean> {
     const s = this.started, main = this.listener;
     if (this.worker) return Promise.resolve(true);
     if (!s || !main) return Promise.resolve(false);
-    main.rerunning(this.received);
+    main.rerunning(this.received.length);
     return new Promise<boolean>((resolve) => {
-      this.open({ kind: 'start', text: s.text, request: s.request, measured, upto: this.received }, {
+      this.open({ kind: 'start', text: s.text, request: s.request, measured, restore: this.received }, {
         prepared() {}, rerunning() {},
         points: (_, fits) => main.points([], fits),
         done: () => resolve(true),

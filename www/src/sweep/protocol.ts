@@ -7,8 +7,9 @@ import type { FitView, SweepPointView, SweepPrepared, SweepRequest } from '../vi
 export interface MeasuredXY { x: number[]; y: number[] }
 
 export type ToWorker =
-  /** Prepare the sweep and run points 0..upto (all when null), in order. */
-  | { kind: 'start'; text: string; request: SweepRequest; measured: MeasuredXY | null; upto: number | null }
+  /** Prepare the sweep and run every point in order; with `restore`, take those points back
+   * (from a stopped worker) instead of running anything. */
+  | { kind: 'start'; text: string; request: SweepRequest; measured: MeasuredXY | null; restore: SweepPointView[] | null }
   /** Fit every series to other measurements (null: none) from now on. */
   | { kind: 'measured'; measured: MeasuredXY | null }
   /** The points run so far as CSV, with measured columns when given. */

@@ -45,7 +45,13 @@ async function start(m: Extract<ToWorker, { kind: 'start' }>): Promise<void> {
   series = prepared.series.length;
   post({ kind: 'prepared', prepared });
   if (!prepared.ok) return;
-  const end = Math.min(prepared.points, m.upto ?? prepared.points);
+  if (m.restore) {
+    run.restore(m.restore);
+    post({ kind: 'points', points: [], fits: fits(run) });
+    post({ kind: 'done' });
+    return;
+  }
+  const end = prepared.points;
   let batch: SweepPointView[] = [];
   let since = performance.now();
   for (let i = 0; i < end; i++) {
