@@ -112,9 +112,6 @@ impl Reconvergence for Independent {
     fn depth(&self) -> usize {
         distinct_pcs(&self.pcs, self.live).len()
     }
-    fn issuing(&self, _prog: &Program) -> LaneMask {
-        self.active()
-    }
     fn lane_pc(&self, _prog: &Program, lane: u32) -> Option<Pc> {
         self.live.contains(lane).then(|| self.pcs[lane as usize])
     }

@@ -153,7 +153,9 @@ pub trait Reconvergence {
     fn depth(&self) -> usize;
     /// The lanes the next step issues (not always `active`: a pop runs its carrier with the
     /// popped token's lanes).
-    fn issuing(&self, prog: &Program) -> LaneMask;
+    fn issuing(&self, _prog: &Program) -> LaneMask {
+        self.active()
+    }
     /// Where a lane that has not exited runs next (issuing) or resumes (waiting).
     fn lane_pc(&self, prog: &Program, lane: u32) -> Option<Pc>;
 }

@@ -174,9 +174,6 @@ impl Reconvergence for SsyStack {
     fn depth(&self) -> usize {
         self.entries.len()
     }
-    fn issuing(&self, _prog: &Program) -> LaneMask {
-        self.active()
-    }
     fn lane_pc(&self, _prog: &Program, lane: u32) -> Option<Pc> {
         resume_pc(&self.entries, lane)
     }

@@ -113,9 +113,6 @@ impl Reconvergence for SortedStack {
     fn depth(&self) -> usize {
         self.entries.len()
     }
-    fn issuing(&self, _prog: &Program) -> LaneMask {
-        self.active()
-    }
     fn lane_pc(&self, _prog: &Program, lane: u32) -> Option<Pc> {
         self.entries.iter().find(|e| e.1.contains(lane)).map(|e| e.0)
     }

@@ -340,9 +340,6 @@ impl Reconvergence for ConvergenceBarriers {
     fn depth(&self) -> usize {
         self.barriers.iter().filter(|b| !(**b & self.live).is_empty()).count()
     }
-    fn issuing(&self, _prog: &Program) -> LaneMask {
-        self.active()
-    }
     fn lane_pc(&self, _prog: &Program, lane: u32) -> Option<Pc> {
         self.live.contains(lane).then(|| self.pcs[lane as usize])
     }
