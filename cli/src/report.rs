@@ -20,7 +20,11 @@ pub fn stop_json(sim: &Sim, reason: &StopReason) -> Value {
             o.insert("message".into(), json!(message));
         }
         StopReason::StepLimit => {
-            o.insert("message".into(), json!(format!("stopped after {} steps (step limit); an endless loop?", sim.steps())));
+            if let Some(site) = sim.loop_site() {
+                o.insert("pc".into(), json!(format!("{:#06x}", prog.addr(site.head))));
+                o.insert("line".into(), json!(prog.line(site.head)));
+            }
+            o.insert("message".into(), json!(sim.step_limit_message()));
         }
         _ => {}
     }
@@ -90,7 +94,7 @@ pub fn stop_text(sim: &Sim, reason: &StopReason) -> String {
         StopReason::Deadlock { pc, message } => {
             format!("deadlock at {:#06x} (line {}): {message}", prog.addr(*pc), prog.line(*pc).unwrap_or(0))
         }
-        StopReason::StepLimit => format!("step limit: stopped after {} steps (an endless loop? raise --step-limit)", sim.steps()),
+        StopReason::StepLimit => format!("step limit: {} (an endless loop? raise --step-limit)", sim.step_limit_message()),
         other => other.name().to_string(),
     }
 }

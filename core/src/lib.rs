@@ -21,6 +21,8 @@ pub mod diag;
 pub mod isa;
 pub mod kernel;
 pub mod launch;
+#[cfg(feature = "link")]
+pub mod link;
 pub mod machine;
 pub mod model;
 pub mod program;

@@ -120,9 +120,23 @@ fn figure_2_barrier_deadlocks_on_stacks_and_completes_at_thread_frontiers() {
 #[test]
 fn spin_lock_deadlocks_on_stacks_and_completes_on_volta_with_yield() {
     let text = example("spin_lock.cu");
-    for model in [ModelKind::Kepler, ModelKind::Pdom] {
-        let (_, r) = run(&text, model);
-        assert_eq!(r, StopReason::StepLimit, "{model:?}");
+    // Each stack model finds the repeating state and says who waits where, instead of spinning.
+    for (model, held_by) in [
+        (ModelKind::Kepler, "SYNC"),
+        (ModelKind::Pdom, "RECONV"),
+        (ModelKind::PdomSsy, "SYNC"),
+        (ModelKind::TfStack, "WAIT"),
+        (ModelKind::TfSandy, "WAIT"),
+    ] {
+        let (sim, r) = run(&text, model);
+        let StopReason::Deadlock { pc, message } = &r else { panic!("{model:?}: {r:?}") };
+        assert!(sim.steps() < 20_000, "{model:?} found it after {} steps", sim.steps());
+        assert!(message.contains("lanes 1-31 run the loop"), "{model:?}: {message}");
+        assert!(
+            message.contains(&format!("lane 0 waits at")) && message.contains(&format!("held by a {held_by} entry")),
+            "{model:?}: {message}"
+        );
+        assert_eq!(sim.program().line(*pc), Some(13), "{model:?}: the loop's line");
     }
     let (k, _) = parse_kernel_with(&text, &SourceOptions { target: Some(ModelKind::Volta.compile_target()), if_convert: None });
     assert!(k.program.instrs.iter().any(|i| i.text.starts_with("YIELD")), "the volta code yields in the spin loop");

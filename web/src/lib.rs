@@ -5,9 +5,11 @@
 //! recorded run. Views are plain structs (`views`) serialized with serde-wasm-bindgen; whole-run
 //! series go out as typed arrays. No DOM access and no calls into JS from here.
 
+mod link;
 mod sweep;
 mod views;
 
+pub use link::{decode_link, encode_link};
 pub use sweep::{measured_sets, sweep_metrics, SweepRun};
 
 use js_sys::{Uint16Array, Uint32Array, Uint8Array};
@@ -76,6 +78,9 @@ struct LoadOptionsJs {
     path_order: Option<String>,
     /// Volta: `h100`, `lowest-pc` or `round-robin`.
     schedule: Option<String>,
+    /// Run at most this many steps now and leave the rest to `resume` (absent: the whole run),
+    /// so the page stays responsive and can offer Stop.
+    chunk: Option<f64>,
 }
 
 /// A loaded kernel and its recorded run.
@@ -91,9 +96,17 @@ struct Loaded {
     end_view: StopView,
 }
 
+/// A run still going: `resume` continues it, `stop_run` keeps what it has.
+struct Pending {
+    kernel: Kernel,
+    sim: Sim,
+}
+
 #[wasm_bindgen]
 pub struct Session {
     loaded: Option<Loaded>,
+    /// A newer run than `loaded`, still running (the views show `loaded` meanwhile).
+    pending: Option<Pending>,
     breakpoints: Vec<Pc>,
 }
 
@@ -107,12 +120,22 @@ fn to_js<T: serde::Serialize>(v: &T) -> Result<JsValue, JsError> {
     v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsError::new(&e.to_string()))
 }
 
+impl Session {
+    /// Keeps a run that ended (or was stopped) as the loaded one, rewound to step 0.
+    fn finish(&mut self, kernel: Kernel, mut sim: Sim, end: StopReason, end_view: StopView) {
+        let (total, end_metrics) = (sim.steps(), sim.state().metrics.clone());
+        sim.seek(0);
+        let facts = cfg_facts(&kernel.program);
+        self.loaded = Some(Loaded { kernel, facts, sim, total, end, end_metrics, report: None, end_view });
+    }
+}
+
 #[wasm_bindgen]
 impl Session {
     #[wasm_bindgen(constructor)]
     pub fn new() -> Session {
         console_error_panic_hook::set_once();
-        Session { loaded: None, breakpoints: Vec::new() }
+        Session { loaded: None, pending: None, breakpoints: Vec::new() }
     }
 
     /// Parses and runs `text`. On errors the previous run stays loaded, so the views do not
@@ -194,18 +217,23 @@ impl Session {
             uses_frontiers: model.uses_frontiers(),
             stack_capacity: launch_opts.config_for(&kernel).stack.capacity,
             end: None,
+            running: false,
         };
         if !diags.iter().any(|d| d.is_error()) {
             match launch(&kernel, &launch_opts) {
                 Ok(mut sim) => {
-                    let end = sim.run_to_end();
-                    let end_view = StopView::new(&sim, &end);
-                    let (total, end_metrics) = (sim.steps(), sim.state().metrics.clone());
-                    sim.seek(0);
-                    let facts = cfg_facts(&kernel.program);
+                    let budget = opts.chunk.map(|c| c.max(1.0) as u64);
+                    let end = sim.run(&RunLimits { max_steps: budget, ..RunLimits::default() });
                     result.ok = true;
-                    result.end = Some(end_view.clone());
-                    self.loaded = Some(Loaded { kernel: kernel.clone(), facts, sim, total, end, end_metrics, report: None, end_view });
+                    self.pending = None;
+                    if end == StopReason::Budget {
+                        result.running = true;
+                        self.pending = Some(Pending { kernel: kernel.clone(), sim });
+                    } else {
+                        let end_view = StopView::new(&sim, &end);
+                        result.end = Some(end_view.clone());
+                        self.finish(kernel.clone(), sim, end, end_view);
+                    }
                 }
                 Err(e) => diags.extend(e),
             }
@@ -221,6 +249,35 @@ impl Session {
             .collect();
         result.diagnostics = diags.iter().map(DiagnosticView::from).collect();
         to_js(&result)
+    }
+
+    /// Runs the pending run `budget` more steps: `{running, steps, end}` (`end` once it ended;
+    /// then the views show it).
+    pub fn resume(&mut self, budget: f64) -> Result<JsValue, JsError> {
+        let Some(mut p) = self.pending.take() else { return to_js(&Progress { running: false, steps: 0.0, end: None }) };
+        let end = p.sim.run(&RunLimits { max_steps: Some(budget.max(1.0) as u64), ..RunLimits::default() });
+        let steps = p.sim.steps() as f64;
+        if end == StopReason::Budget {
+            self.pending = Some(p);
+            return to_js(&Progress { running: true, steps, end: None });
+        }
+        let view = StopView::new(&p.sim, &end);
+        self.finish(p.kernel, p.sim, end, view.clone());
+        to_js(&Progress { running: false, steps, end: Some(view) })
+    }
+
+    /// Ends the pending run where it is: the views show the steps run so far.
+    pub fn stop_run(&mut self) -> Result<JsValue, JsError> {
+        let Some(p) = self.pending.take() else { return to_js(&Progress { running: false, steps: 0.0, end: None }) };
+        let view = StopView::stopped(&p.sim);
+        let steps = p.sim.steps() as f64;
+        self.finish(p.kernel, p.sim, StopReason::Budget, view.clone());
+        to_js(&Progress { running: false, steps, end: Some(view) })
+    }
+
+    /// True while a run started with `chunk` has not ended.
+    pub fn running(&self) -> bool {
+        self.pending.is_some()
     }
 
     pub fn total_steps(&self) -> f64 {
@@ -272,7 +329,7 @@ impl Session {
         let view = match reason {
             StopReason::Budget if l.sim.steps() >= l.total => match &l.end {
                 StopReason::Exited | StopReason::StepLimit => StopView::end_of_recording(&l.sim),
-                end => StopView::new(&l.sim, end),
+                _ => l.end_view.clone(),
             },
             r => StopView::new(&l.sim, &r),
         };

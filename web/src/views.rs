@@ -55,6 +55,16 @@ pub struct LoadResult {
     pub uses_frontiers: bool,
     pub stack_capacity: u32,
     pub end: Option<StopView>,
+    /// The run goes on: `Session.resume` continues it.
+    pub running: bool,
+}
+
+/// How far a chunked run has got.
+#[derive(Serialize)]
+pub struct Progress {
+    pub running: bool,
+    pub steps: f64,
+    pub end: Option<StopView>,
 }
 
 #[derive(Serialize, Clone)]
@@ -72,12 +82,24 @@ impl StopView {
         let (pc, message) = match reason {
             StopReason::Deadlock { pc, message } | StopReason::Fault { pc, message } => (Some(*pc), message.clone()),
             StopReason::Breakpoint(pc) => (Some(*pc), format!("breakpoint at {:#06x}", prog.addr(*pc))),
-            StopReason::StepLimit => (None, format!("stopped after {} steps (the step limit): an endless loop?", sim.steps())),
+            StopReason::StepLimit => (sim.loop_site().map(|s| s.head), format!("{}: an endless loop?", sim.step_limit_message())),
             StopReason::Exited => (None, "all lanes exited".into()),
             StopReason::Event(bits) => (sim.state().model.pc(), warpscope_core::trace::event_names(*bits)),
             StopReason::Budget => (None, String::new()),
         };
         StopView { kind: reason.name(), step: sim.steps() as f64, pc: pc.map(|p| p.0), line: pc.and_then(|p| prog.line(p)), message }
+    }
+    /// The user stopped a long run: the views show the steps it ran.
+    pub fn stopped(sim: &Sim) -> StopView {
+        let site = sim.loop_site();
+        let where_ = site.as_ref().map_or(String::new(), |s| format!(" ({})", s.describe(sim.program())));
+        StopView {
+            kind: "stopped",
+            step: sim.steps() as f64,
+            pc: site.as_ref().map(|s| s.head.0),
+            line: site.and_then(|s| sim.program().line(s.head)),
+            message: format!("you stopped the run after {} steps{where_}", sim.steps()),
+        }
     }
     /// Stopped because the recorded run ends here (the warp's own end is in `LoadResult.end`).
     pub fn end_of_recording(sim: &Sim) -> StopView {

@@ -220,6 +220,12 @@ pub fn parse_kernel_with(text: &str, opts: &super::SourceOptions) -> (Kernel, Ve
     let mut k = Kernel { warp: 32, ..Kernel::default() };
     let mut diags = Vec::new();
     let mut raw_notes = Vec::new();
+    if text.len() > super::MAX_KERNEL_BYTES {
+        let msg =
+            format!("this kernel is {} KiB; warpscope reads kernels of up to {} KiB", text.len() / 1024, super::MAX_KERNEL_BYTES / 1024);
+        diags.push(Diagnostic::error(Span::new(1, 1, 1), msg));
+        return (k, diags);
+    }
     for (idx, raw) in text.lines().enumerate() {
         let Some(body) = raw.trim_start().strip_prefix("//@") else { continue };
         let line = Line { no: idx as u32 + 1, text: raw };

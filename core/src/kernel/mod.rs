@@ -30,6 +30,10 @@ use crate::model::{ModelKind, StackConfig};
 use crate::program::Program;
 use expr::Expr;
 
+/// The largest kernel file read (a paper's listing is a few KiB; this leaves room for generated
+/// code while keeping a pasted file or a link from freezing the page).
+pub const MAX_KERNEL_BYTES: usize = 256 * 1024;
+
 /// An expression from a header line, with where it starts in the file.
 #[derive(Clone, PartialEq, Debug)]
 pub struct LocatedExpr {

@@ -10,6 +10,7 @@ mod metrics;
 pub mod reference;
 mod report;
 pub mod timeline;
+mod watch;
 
 pub use cost::CostModel;
 pub use lanes::{LaneState, MAX_WINDOW as LANE_WINDOW_MAX};
@@ -17,6 +18,7 @@ pub use metrics::Metrics;
 pub use reference::{ideal_fetches, IdealFetches};
 pub use report::RunReport;
 pub use timeline::{event, StepRecord, Timeline};
+pub use watch::{loop_site, LoopSite, Waiting};
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -127,6 +129,7 @@ pub struct Sim {
     config: SimConfig,
     state: WarpState,
     timeline: Timeline,
+    watch: watch::RepeatWatch,
 }
 
 impl Sim {
@@ -136,7 +139,8 @@ impl Sim {
         let status = if model.finished() { Status::Exited } else { Status::Running };
         let state = WarpState { machine, model, metrics: Metrics::new(program.len()), status };
         let timeline = Timeline::new(state.clone(), config.record);
-        Sim { program, config, state, timeline }
+        let watch = watch::RepeatWatch::new(&program, &state);
+        Sim { program, config, state, timeline, watch }
     }
 
     pub fn program(&self) -> &Program {
@@ -193,6 +197,12 @@ impl Sim {
                 return StopReason::Budget;
             }
             let Some(issued) = self.step() else { continue };
+            if self.watch.due(self.steps()) {
+                if let Some(since) = self.watch.check(&self.state) {
+                    let (pc, message) = watch::repeat_message(&self.program, &self.config, &self.state, since);
+                    self.state.status = Status::Deadlock { pc, message };
+                }
+            }
             if limits.stop_on != 0 {
                 let events = StepRecord::new(&issued, 0).events & limits.stop_on;
                 if events != 0 {
@@ -207,6 +217,18 @@ impl Sim {
         self.run(&RunLimits::default())
     }
 
+    /// Where the warp is looping, read from a replay of its next steps (for a run stopped by
+    /// the step limit).
+    pub fn loop_site(&self) -> Option<LoopSite> {
+        watch::loop_site(&self.program, &self.config, &self.state, 4096)
+    }
+
+    /// The message for a run stopped by the step limit, with the loop the warp is in.
+    pub fn step_limit_message(&self) -> String {
+        let site = self.loop_site().map_or(String::new(), |s| alloc::format!(": {}", s.describe(&self.program)));
+        alloc::format!("stopped after {} steps (the step limit) with the warp still looping{site}", self.steps())
+    }
+
     /// Puts the warp in the state it had after `t` steps (clamped to the end of the run, as far
     /// as it can go: replaying forward stops when the warp ends or at the step limit).
     pub fn seek(&mut self, t: u64) {
@@ -214,6 +236,7 @@ impl Sim {
             let from = self.timeline.checkpoint_before(t);
             if from.metrics.steps > self.steps() || t < self.steps() {
                 self.state = from.clone();
+                self.watch = watch::RepeatWatch::new(&self.program, &self.state);
             }
         }
         while self.steps() < t && self.steps() < self.config.step_limit {

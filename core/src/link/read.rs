@@ -1,0 +1,124 @@
+//! A link's JSON, read field by field so that a malformed link says which part is wrong (a
+//! generic parser error names a column of text nobody sees), and written with unset fields left
+//! out.
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::{String, ToString};
+
+use serde_json::{Map, Value};
+
+use super::{Link, ModelChoice, SweepChoice, VERSION};
+use crate::kernel::MAX_KERNEL_BYTES;
+
+pub fn to_json(link: &Link) -> String {
+    let mut v = serde_json::to_value(link).unwrap_or(Value::Null);
+    if let Value::Object(map) = &mut v {
+        map.retain(|_, x| !x.is_null());
+        if let Some(Value::Object(c)) = map.get_mut("compare") {
+            c.retain(|_, x| !x.is_null());
+        }
+        map.insert("v".into(), VERSION.into());
+    }
+    v.to_string()
+}
+
+type Read<T> = Result<T, String>;
+
+fn opt_string(r: &Map<String, Value>, key: &str, what: &str) -> Read<Option<String>> {
+    match r.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(_) => Err(format!("the {what} is malformed")),
+    }
+}
+
+fn count(r: &Map<String, Value>, key: &str) -> Read<u64> {
+    match r.get(key) {
+        None | Some(Value::Null) => Ok(0),
+        Some(v) => v.as_u64().ok_or_else(|| String::from("the step or lane is malformed")),
+    }
+}
+
+fn model_choice(x: Option<&Value>) -> Read<Option<ModelChoice>> {
+    let malformed = || String::from("the compare choice is malformed");
+    match x {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(model)) => Ok(Some(ModelChoice { model: model.clone(), path_order: None, schedule: None })),
+        Some(Value::Object(c)) => {
+            let model = c.get("model").and_then(Value::as_str).ok_or_else(malformed)?;
+            Ok(Some(ModelChoice {
+                model: model.into(),
+                path_order: opt_string(c, "pathOrder", "compare choice")?,
+                schedule: opt_string(c, "schedule", "compare choice")?,
+            }))
+        }
+        Some(_) => Err(malformed()),
+    }
+}
+
+fn sweep_choice(x: Option<&Value>) -> Read<Option<SweepChoice>> {
+    let Some(x) = x.filter(|x| !x.is_null()) else { return Ok(None) };
+    let malformed = || String::from("the sweep settings are malformed");
+    let Some(request) = x.get("request").and_then(Value::as_object) else { return Err(malformed()) };
+    for key in ["param", "from", "to"] {
+        if !request.contains_key(key) {
+            return Err(format!("the sweep settings lack \"{key}\""));
+        }
+    }
+    // Unset optional fields take the request's defaults, as the app's own settings do.
+    let set: Map<String, Value> = request.iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| (k.clone(), v.clone())).collect();
+    let request = serde_json::from_value(Value::Object(set)).map_err(|e| format!("the sweep setting is malformed ({e})"))?;
+    let metric = x.get("metric").and_then(Value::as_str).ok_or("the sweep metric is malformed")?;
+    let measured = match x.get("measured") {
+        None | Some(Value::Null) => None,
+        Some(m) => Some(serde_json::from_value(m.clone()).map_err(|_| "the sweep's measured series is malformed")?),
+    };
+    Ok(Some(SweepChoice { request, metric: metric.into(), measured }))
+}
+
+pub fn from_json(json: &str) -> Read<Link> {
+    let v: Value = serde_json::from_str(json).map_err(|_| "it does not hold a saved state")?;
+    let Value::Object(r) = v else { return Err("it does not hold a saved state".into()) };
+    if r.get("v").and_then(Value::as_u64) != Some(VERSION as u64) {
+        let shown: String = r.get("v").map_or(String::from("none"), |v| v.to_string()).chars().take(20).collect();
+        return Err(format!("it was made by a newer version of warpscope (format {shown})"));
+    }
+    let text = r.get("text").and_then(Value::as_str).ok_or("the kernel text is missing")?;
+    if text.len() > MAX_KERNEL_BYTES {
+        return Err(format!("its kernel is {} KiB, more than the {} KiB warpscope opens", text.len() / 1024, MAX_KERNEL_BYTES / 1024));
+    }
+    let params = match r.get("params") {
+        None | Some(Value::Null) => BTreeMap::new(),
+        Some(Value::Object(p)) => p
+            .iter()
+            .map(|(k, v)| v.as_f64().filter(|f| f.is_finite()).map(|f| (k.clone(), f)))
+            .collect::<Option<_>>()
+            .ok_or("the params are malformed")?,
+        Some(_) => return Err("the params are malformed".into()),
+    };
+    let if_convert = match r.get("ifConvert") {
+        None | Some(Value::Null) => None,
+        Some(Value::Bool(b)) => Some(*b),
+        Some(_) => return Err("the if-convert choice is malformed".into()),
+    };
+    let embed = match r.get("embed") {
+        Some(Value::Array(names)) => Some(names.iter().filter_map(|n| n.as_str().map(String::from)).collect()),
+        _ => None,
+    };
+    Ok(Link {
+        text: text.into(),
+        params,
+        model: opt_string(&r, "model", "model or preset")?,
+        preset: opt_string(&r, "preset", "model or preset")?,
+        if_convert,
+        path_order: opt_string(&r, "pathOrder", "path order or schedule")?,
+        schedule: opt_string(&r, "schedule", "path order or schedule")?,
+        compare: model_choice(r.get("compare"))?,
+        step: count(&r, "step")?,
+        lane: count(&r, "lane")?,
+        embed,
+        sweep: sweep_choice(r.get("sweep"))?,
+        figure: opt_string(&r, "figure", "figure")?,
+    })
+}
