@@ -61,9 +61,9 @@ fn option_error(message: String) -> Diagnostic {
     Diagnostic::error(Span::new(1, 1, 0), message)
 }
 
-/// The browser's default step limit: lower than the CLI's 10 million so an endless loop
-/// answers in well under a second and records at most 32 MB.
-pub const BROWSER_STEP_LIMIT: u64 = 2_000_000;
+/// The browser's default step limit: the core's 10 million. A run that long is loaded in chunks
+/// (`chunk`), so the page stays usable and offers Stop, and a repeating state ends it far sooner.
+pub const BROWSER_STEP_LIMIT: u64 = warpscope_core::sim::DEFAULT_STEP_LIMIT;
 
 #[derive(Deserialize, Default)]
 #[serde(default)]
