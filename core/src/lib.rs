@@ -16,6 +16,7 @@ extern crate std;
 pub mod analysis;
 pub mod asm;
 pub mod cfg;
+pub mod checks;
 pub mod compile;
 pub mod diag;
 pub mod isa;

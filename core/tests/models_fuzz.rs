@@ -1,11 +1,13 @@
 //! Random listings of control instructions (token stack, convergence barriers, calls, barriers,
 //! guarded exits, branches anywhere) under every model and policy: a run may fault, deadlock or
-//! hit its step limit, but never panics, issues only lanes of the warp, and its stack view never
-//! names an exited lane.
+//! hit its step limit, but never panics, issues only lanes of the warp, its stack view never
+//! names an exited lane, every lane is issuing, waiting or exited at every step (`audit`), and a
+//! step back then forward comes back to the same state.
 
 use proptest::prelude::*;
 use warpscope_core::kernel::parse_kernel;
 use warpscope_core::model::{ModelKind, PathOrder, Reconvergence, Schedule};
+use warpscope_core::sim::audit::lanes_conserved;
 use warpscope_core::{launch, LaunchOptions};
 
 const LINES: &[&str] = &[
@@ -51,7 +53,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
 
     #[test]
-    fn no_model_panics_on_random_control_flow(picks in prop::collection::vec((any::<u8>(), any::<u8>()), 1..24)) {
+    fn no_model_panics_on_random_control_flow(picks in prop::collection::vec((any::<u8>(), any::<u8>()), 1..24), back_at in 1u64..400) {
         let text = listing(&picks);
         let (k, d) = parse_kernel(&text);
         prop_assume!(d.iter().all(|d| !d.is_error()));
@@ -63,8 +65,20 @@ proptest! {
         }
         for opts in runs {
             let mut sim = launch(&k, &LaunchOptions { step_limit: 2_000, ..opts.clone() }).expect("launch");
+            let mut exited = sim.state().machine.exited;
+            prop_assert_eq!(lanes_conserved(sim.program(), sim.state(), exited), Ok(()), "{:?} at the start\n{}", opts.model, text);
             while let Some(i) = sim.step() {
+                if sim.steps() == back_at {
+                    let ahead = sim.state().clone();
+                    sim.step_back();
+                    prop_assert_eq!(sim.steps(), back_at - 1);
+                    sim.step();
+                    prop_assert!(sim.state() == &ahead, "{:?}: step back then forward differs at {}\n{}", opts.model, back_at, text);
+                }
                 let st = sim.state();
+                let audit = lanes_conserved(sim.program(), st, exited);
+                prop_assert_eq!(audit, Ok(()), "{:?} after step {}\n{}", opts.model, sim.steps(), text);
+                exited = st.machine.exited;
                 prop_assert_eq!(i.mask.0 & !st.machine.all_lanes().0, 0, "issued a lane outside the warp");
                 for e in st.model.stack() {
                     prop_assert_eq!(e.mask.0 & st.machine.exited.0, 0, "{:?}: an exited lane in {:?}\n{}", opts.model, e, text);

@@ -208,8 +208,9 @@ impl Reconvergence for TokenStackModel {
     fn issuing(&self, prog: &Program) -> LaneMask {
         match (self.done, prog.get(self.pc)) {
             (true, _) => LaneMask::EMPTY,
-            // The carrier of a pop runs with the popped token's lanes (exits already left every token).
-            (false, Some(i)) if i.pop => self.stack.tokens().last().map_or(LaneMask::EMPTY, |t| t.mask),
+            // The carrier of a pop runs with the popped token's lanes (exits already left every token);
+            // with no token the active lanes reach the pop, which faults.
+            (false, Some(i)) if i.pop => self.stack.tokens().last().map_or(self.active, |t| t.mask),
             _ => self.active,
         }
     }

@@ -106,7 +106,18 @@ impl Reconvergence for SsyStack {
             if self.entries.len() == 1 {
                 return Err(fault(prog, pc, "pops the warp's first entry (no SSY opened a region before it)"));
             }
-            self.entries.pop();
+            let popped = self.entries.pop().expect("more than one entry");
+            // The popped lanes resume in an entry below (their region's); a branch outside any
+            // SSY region leaves none, and those lanes would vanish.
+            let below = self.entries.iter().fold(LaneMask::EMPTY, |a, e| a | e.mask);
+            let lost = popped.mask.without(m.exited).without(below);
+            if !lost.is_empty() {
+                let why = format!(
+                    "pops lanes {} that no SSY region holds (the branch that split them was outside any region)",
+                    crate::machine::LaneList(lost)
+                );
+                return Err(fault(prog, pc, &why));
+            }
             fx.pops += 1;
             fx.reconverged = true;
         } else {

@@ -4,6 +4,7 @@
 //! deterministic (the clock is the cost model's cycle count), so `seek(t)` restores the nearest
 //! checkpoint and replays to step `t`, giving exactly the state of `t` single steps.
 
+pub mod audit;
 mod cost;
 mod lanes;
 mod metrics;

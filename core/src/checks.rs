@@ -1,0 +1,110 @@
+//! What the fuzz targets assert, one function per target on arbitrary bytes, shared with the
+//! regression test that replays every saved crash (`core/tests/fuzz_regressions.rs`). Each
+//! returns what went wrong instead of panicking, so a finding reads as a sentence; a panic
+//! inside the code under test is a finding too.
+
+use alloc::format;
+use alloc::string::String;
+
+use crate::asm::assemble;
+use crate::compile::{compile, CompileOptions, Target};
+use crate::diag::Diagnostic;
+use crate::kernel::{instantiate, parse_kernel};
+use crate::model::ModelKind;
+use crate::sim::audit::lanes_conserved;
+use crate::sim::{RunLimits, StopReason};
+use crate::{launch, LaunchOptions};
+
+pub type Check = Result<(), String>;
+
+/// The steps `load_and_run` runs at most: enough for loops, deadlocks and the repeat watch.
+pub const RUN_STEP_LIMIT: u64 = 3_000;
+
+fn located(diags: &[Diagnostic], text: &str) -> Check {
+    let lines = text.lines().count() as u32 + 1;
+    match diags.iter().find(|d| d.span.line < 1 || d.span.line > lines) {
+        Some(d) => Err(format!("diagnostic outside the text ({lines} lines): {d}")),
+        None => Ok(()),
+    }
+}
+
+/// Every line a header, so the search stays in the header grammar.
+pub fn kernel_header(data: &[u8]) -> Check {
+    let Ok(body) = core::str::from_utf8(data) else { return Ok(()) };
+    let text: String = body.lines().map(|l| format!("//@ {l}\n")).collect::<String>() + "EXIT;\n";
+    let (kernel, diags) = parse_kernel(&text);
+    located(&diags, &text)?;
+    if diags.iter().all(|d| !d.is_error()) {
+        let _ = instantiate(&kernel, &[]);
+    }
+    Ok(())
+}
+
+pub fn assembler(data: &[u8]) -> Check {
+    let Ok(text) = core::str::from_utf8(data) else { return Ok(()) };
+    let (program, diags) = assemble(text);
+    located(&diags, text)?;
+    if diags.iter().all(|d| !d.is_error()) && program.len() > text.lines().count() + 1 {
+        return Err(format!("{} instructions from {} lines", program.len(), text.lines().count()));
+    }
+    Ok(())
+}
+
+/// The first byte picks the target and if-conversion.
+pub fn compiler(data: &[u8]) -> Check {
+    let Some((&pick, rest)) = data.split_first() else { return Ok(()) };
+    let Ok(text) = core::str::from_utf8(rest) else { return Ok(()) };
+    let target = Target::ALL[pick as usize % Target::ALL.len()];
+    let (out, diags) = compile(text, CompileOptions { target, if_convert: pick & 0x80 != 0 });
+    located(&diags, text)?;
+    if out.is_none() && !diags.iter().any(|d| d.is_error()) {
+        return Err("no program and no error".into());
+    }
+    Ok(())
+}
+
+/// Whatever decodes encodes to a link that decodes to the same thing.
+#[cfg(feature = "link")]
+pub fn permalink(data: &[u8]) -> Check {
+    use crate::link::{decode, encode, Decoded};
+    let Ok(fragment) = core::str::from_utf8(data) else { return Ok(()) };
+    if let Decoded::Ok(link) = decode(fragment) {
+        let again = decode(&encode(&link));
+        if again != Decoded::Ok(link) {
+            return Err(format!("the link does not survive encode then decode: {again:?}"));
+        }
+    }
+    Ok(())
+}
+
+/// A whole load: the first byte picks the model; the rest is a kernel file. One step per `run`
+/// call (so the repeat watch and every stop reason run), the lanes audited after each, and a
+/// seek back to step 37 compared with the state that step had.
+pub fn load_and_run(data: &[u8]) -> Check {
+    let Some((&pick, rest)) = data.split_first() else { return Ok(()) };
+    let Ok(text) = core::str::from_utf8(rest) else { return Ok(()) };
+    let (kernel, diags) = parse_kernel(text);
+    if diags.iter().any(|d| d.is_error()) {
+        return Ok(());
+    }
+    let model = ModelKind::ALL[pick as usize % ModelKind::ALL.len()];
+    let opts = LaunchOptions { model: Some(model), step_limit: RUN_STEP_LIMIT, ..LaunchOptions::default() };
+    let Ok(mut sim) = launch(&kernel, &opts) else { return Ok(()) };
+    let mut exited = sim.state().machine.exited;
+    let mut middle = None;
+    let one = RunLimits { max_steps: Some(1), ..RunLimits::default() };
+    while sim.run(&one) == StopReason::Budget {
+        lanes_conserved(sim.program(), sim.state(), exited).map_err(|why| format!("{model:?} after step {}: {why}", sim.steps()))?;
+        exited = sim.state().machine.exited;
+        if sim.steps() == 37 {
+            middle = Some(sim.state().clone());
+        }
+    }
+    if let Some(state) = middle {
+        sim.seek(37);
+        if sim.state() != &state {
+            return Err(format!("{model:?}: seek(37) differs from the state after 37 steps"));
+        }
+    }
+    Ok(())
+}
