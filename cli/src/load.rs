@@ -144,7 +144,7 @@ impl Common {
         }
         if self.stack_capacity.is_some() || self.stack_chunk.is_some() {
             let d = StackConfig::default();
-            let cfg = StackConfig { capacity: self.stack_capacity.unwrap_or(d.capacity), chunk: self.stack_chunk.unwrap_or(d.chunk) };
+            let cfg = StackConfig { capacity: self.stack_capacity.unwrap_or(d.capacity), chunk: self.stack_chunk.unwrap_or(d.chunk), ..d };
             if cfg.capacity == 0 || cfg.chunk == 0 || cfg.chunk > cfg.capacity {
                 return Err(format!(
                     "stack capacity {} / chunk {}: both must be at least 1 and chunk at most capacity",

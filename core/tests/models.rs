@@ -132,10 +132,7 @@ fn spin_lock_deadlocks_on_stacks_and_completes_on_volta_with_yield() {
         let StopReason::Deadlock { pc, message } = &r else { panic!("{model:?}: {r:?}") };
         assert!(sim.steps() < 20_000, "{model:?} found it after {} steps", sim.steps());
         assert!(message.contains("lanes 1-31 run the loop"), "{model:?}: {message}");
-        assert!(
-            message.contains(&format!("lane 0 waits at")) && message.contains(&format!("held by a {held_by} entry")),
-            "{model:?}: {message}"
-        );
+        assert!(message.contains("lane 0 waits at") && message.contains(&format!("held by a {held_by} entry")), "{model:?}: {message}");
         assert_eq!(sim.program().line(*pc), Some(13), "{model:?}: the loop's line");
     }
     let (k, _) = parse_kernel_with(&text, &SourceOptions { target: Some(ModelKind::Volta.compile_target()), if_convert: None });

@@ -14,6 +14,8 @@ use crate::model::{ModelKind, StackConfig};
 use crate::sim::CostModel;
 
 pub const HEADERS: &[&str] = &["warp", "param", "reg", "buffer", "model", "preset", "stack", "ifconvert", "title", "about", "note"];
+/// The highest `//@ stack limit=N`: deeper stacks would make checkpoints the memory problem.
+pub const MAX_STACK_LIMIT: u32 = 65_536;
 /// Names every expression may use besides params and buffers.
 pub const RESERVED: &[&str] = &["t", "i", "W"];
 
@@ -177,16 +179,18 @@ fn header(line: &Line, kw: &str, rest: &str, k: &mut Kernel) -> Result<(), Diagn
         "stack" => {
             let mut cfg = StackConfig::default();
             for item in rest_t.split_whitespace() {
-                let (key, v) = item.split_once('=').ok_or_else(|| line.error(item, "expected `capacity=N` or `chunk=N`"))?;
+                let (key, v) = item.split_once('=').ok_or_else(|| line.error(item, "expected `capacity=N`, `chunk=N` or `limit=N`"))?;
+                let max = if key == "limit" { MAX_STACK_LIMIT } else { 4096 };
                 let v: u32 = v
                     .parse()
                     .ok()
-                    .filter(|v| (1..=4096).contains(v))
-                    .ok_or_else(|| line.error(item, format!("`{key}` must be a number 1-4096")))?;
+                    .filter(|v| (1..=max).contains(v))
+                    .ok_or_else(|| line.error(item, format!("`{key}` must be a number 1-{max}")))?;
                 match key {
                     "capacity" => cfg.capacity = v,
                     "chunk" => cfg.chunk = v,
-                    _ => return Err(line.error(key, format!("unknown stack setting `{key}` (known: capacity, chunk)"))),
+                    "limit" => cfg.limit = v,
+                    _ => return Err(line.error(key, format!("unknown stack setting `{key}` (known: capacity, chunk, limit)"))),
                 }
             }
             if cfg.chunk > cfg.capacity {

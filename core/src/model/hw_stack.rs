@@ -42,17 +42,29 @@ pub struct Token {
     pub pc: Pc,
 }
 
-/// On-chip capacity and spill chunk, in entries.
+/// On-chip capacity and spill chunk, in entries, and the hard limit on the whole stack.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct StackConfig {
     pub capacity: u32,
     pub chunk: u32,
+    /// The deepest any model's stack may grow (on chip plus spilled) before the run faults: a
+    /// listing that pushes in a loop would otherwise grow it, and every checkpoint, forever.
+    #[cfg_attr(feature = "serde", serde(default = "default_limit"))]
+    pub limit: u32,
+}
+
+/// The default hard limit: far beyond any compiled kernel's nesting.
+pub const DEFAULT_STACK_LIMIT: u32 = 1024;
+
+#[cfg(feature = "serde")]
+fn default_limit() -> u32 {
+    DEFAULT_STACK_LIMIT
 }
 
 impl Default for StackConfig {
     fn default() -> Self {
-        StackConfig { capacity: 16, chunk: 4 }
+        StackConfig { capacity: 16, chunk: 4, limit: DEFAULT_STACK_LIMIT }
     }
 }
 
@@ -60,7 +72,7 @@ impl StackConfig {
     /// Keeps the configuration usable: capacity at least 1, chunk between 1 and capacity.
     pub fn sanitized(self) -> StackConfig {
         let capacity = self.capacity.max(1);
-        StackConfig { capacity, chunk: self.chunk.clamp(1, capacity) }
+        StackConfig { capacity, chunk: self.chunk.clamp(1, capacity), limit: self.limit.max(1) }
     }
 }
 

@@ -87,6 +87,8 @@ pub struct SimConfig {
     pub step_limit: u64,
     /// Keep per-step records and checkpoints (off for pure throughput).
     pub record: bool,
+    /// Bytes the checkpoints of a recorded run may take together.
+    pub trace_budget: usize,
 }
 
 pub const DEFAULT_STEP_LIMIT: u64 = 10_000_000;
@@ -101,6 +103,7 @@ impl Default for SimConfig {
             schedule: Schedule::default(),
             step_limit: DEFAULT_STEP_LIMIT,
             record: true,
+            trace_budget: timeline::DEFAULT_TRACE_BUDGET,
         }
     }
 }
@@ -112,6 +115,15 @@ pub struct WarpState {
     pub model: ModelState,
     pub metrics: Metrics,
     pub status: Status,
+}
+
+impl WarpState {
+    /// About how many bytes a clone (a checkpoint) takes: registers, memory, counters, stack.
+    pub fn approx_bytes(&self) -> usize {
+        let m = &self.machine;
+        let words = m.regs.len() + m.memory.words.iter().map(Vec::len).sum::<usize>();
+        core::mem::size_of::<WarpState>() + 4 * words + 8 * self.metrics.instr_counts.len() + 64 * self.model.depth()
+    }
 }
 
 /// Limits for one `run` call.
@@ -139,7 +151,7 @@ impl Sim {
         let model = ModelState::new(config.model, &program, &mut machine, opts);
         let status = if model.finished() { Status::Exited } else { Status::Running };
         let state = WarpState { machine, model, metrics: Metrics::new(program.len()), status };
-        let timeline = Timeline::new(state.clone(), config.record);
+        let timeline = Timeline::new(state.clone(), config.record, config.trace_budget);
         let watch = watch::RepeatWatch::new(&program, &state);
         Sim { program, config, state, timeline, watch }
     }
@@ -265,6 +277,14 @@ fn advance(program: &Program, config: &SimConfig, st: &mut WarpState) -> Option<
     match st.model.step(program, &mut st.machine) {
         Ok(issued) => {
             let depth = st.model.depth();
+            if depth > config.stack.limit as usize {
+                let message = alloc::format!(
+                    "the reconvergence stack is {depth} entries deep, past its hard limit of {} (`//@ stack limit=N` raises it): does a loop push without popping?",
+                    config.stack.limit
+                );
+                st.status = Status::Fault { pc, message };
+                return None;
+            }
             let cycles = config.cost.cycles(&issued.effects);
             st.machine.clock += cycles;
             st.metrics.record(&issued, depth, cycles);
@@ -284,5 +304,7 @@ fn advance(program: &Program, config: &SimConfig, st: &mut WarpState) -> Option<
     }
 }
 
+#[cfg(test)]
+mod limit_tests;
 #[cfg(test)]
 mod tests;

@@ -1,9 +1,11 @@
 //! The recorded run: one compact record per step, and checkpoints (clones of the warp state)
 //! so that seeking to any step is "nearest checkpoint, then replay".
 //!
-//! Checkpoints are taken every `interval` steps; when there are more than `MAX_CHECKPOINTS`,
-//! every other one is dropped and the interval doubles, so memory stays bounded on long runs
-//! while a seek never replays more than `interval` steps.
+//! Checkpoints are taken every `interval` steps; when there are more than fit (`MAX_CHECKPOINTS`,
+//! or fewer when the warp's state is large: the checkpoints together stay within a memory
+//! budget), every other one is dropped and the interval doubles. So memory stays bounded on long
+//! runs and large kernels, at the price of longer replays, while a seek never replays more than
+//! `interval` steps.
 
 use alloc::vec::Vec;
 
@@ -12,6 +14,8 @@ use crate::model::Issued;
 
 pub const FIRST_INTERVAL: u64 = 1024;
 pub const MAX_CHECKPOINTS: usize = 512;
+/// The memory all checkpoints of one run may take, unless the caller sets another.
+pub const DEFAULT_TRACE_BUDGET: usize = 128 << 20;
 /// Records per chunk (64 KiB).
 const RECORD_CHUNK: usize = 4096;
 
@@ -62,11 +66,16 @@ pub struct Timeline {
     /// The step of the next checkpoint (kept so a step needs no division).
     next_checkpoint: u64,
     recording: bool,
+    /// How many checkpoints the budget holds for this warp's state (at least 2).
+    max_checkpoints: usize,
 }
 
 impl Timeline {
-    pub fn new(initial: WarpState, recording: bool) -> Timeline {
+    /// `budget`: bytes all checkpoints together may take (estimated from the initial state).
+    pub fn new(initial: WarpState, recording: bool, budget: usize) -> Timeline {
+        let max_checkpoints = (budget / initial.approx_bytes().max(1)).clamp(2, MAX_CHECKPOINTS);
         Timeline {
+            max_checkpoints,
             records: Vec::new(),
             len: 0,
             checkpoints: alloc::vec![(0, initial)],
@@ -96,6 +105,14 @@ impl Timeline {
     }
     pub fn checkpoint_count(&self) -> usize {
         self.checkpoints.len()
+    }
+    /// The most checkpoints this run keeps (fewer for a large state, to stay within the budget).
+    pub fn max_checkpoints(&self) -> usize {
+        self.max_checkpoints
+    }
+    /// Steps between checkpoints now: the longest replay a seek may need.
+    pub fn interval(&self) -> u64 {
+        self.interval
     }
 
     /// Called after the step that brought the warp to `state` (so `state.metrics.steps >= 1`).
@@ -133,7 +150,7 @@ impl Timeline {
             return; // replaying after a seek: this checkpoint exists
         }
         self.checkpoints.push((step, state.clone()));
-        if self.checkpoints.len() > MAX_CHECKPOINTS {
+        if self.checkpoints.len() > self.max_checkpoints {
             self.interval *= 2;
             let interval = self.interval;
             self.checkpoints.retain(|(s, _)| s % interval == 0);
