@@ -54,6 +54,7 @@ impl LaunchOptions {
             schedule: self.schedule,
             step_limit: self.step_limit,
             record: self.record,
+            exit_at_end: kernel.excerpt,
             ..SimConfig::default()
         }
     }

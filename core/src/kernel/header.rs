@@ -13,7 +13,8 @@ use crate::machine::{ElemType, MAX_WARP};
 use crate::model::{ModelKind, StackConfig};
 use crate::sim::CostModel;
 
-pub const HEADERS: &[&str] = &["warp", "param", "reg", "buffer", "model", "preset", "stack", "ifconvert", "title", "about", "note"];
+pub const HEADERS: &[&str] =
+    &["warp", "param", "reg", "buffer", "model", "preset", "stack", "ifconvert", "excerpt", "title", "about", "note"];
 /// The highest `//@ stack limit=N`: deeper stacks would make checkpoints the memory problem.
 pub const MAX_STACK_LIMIT: u32 = 65_536;
 /// Names every expression may use besides params and buffers.
@@ -205,6 +206,8 @@ fn header(line: &Line, kw: &str, rest: &str, k: &mut Kernel) -> Result<(), Diagn
                 _ => return Err(line.error(rest_t, format!("`//@ ifconvert` takes `on` or `off`, found `{rest_t}`"))),
             });
         }
+        "excerpt" if rest_t.is_empty() => k.excerpt = true,
+        "excerpt" => return Err(line.error(rest_t, "`//@ excerpt` takes nothing after it")),
         "title" => k.title = Some(rest_t.to_string()),
         "about" => k.about.push(rest_t.to_string()),
         _ => unreachable!("keyword checked by the caller"),

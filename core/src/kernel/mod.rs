@@ -117,6 +117,9 @@ pub struct Kernel {
     pub notes: Vec<Note>,
     /// `//@ ifconvert on|off`: predicate short branches when compiling C.
     pub if_convert: Option<bool>,
+    /// `//@ excerpt`: the listing is part of a kernel (the papers' listings stop at their timing
+    /// read), so lanes that run past its last instruction exit instead of faulting.
+    pub excerpt: bool,
     /// For a C kernel: the generated code and how it maps back to the source.
     pub compiled: Option<CompiledSource>,
     pub program: Program,

@@ -71,3 +71,22 @@ fn checkpoints_of_a_large_state_stay_within_the_budget_and_seek_stays_exact() {
         assert!(s.state() == fresh.state(), "{}", format!("seek({t}) differs"));
     }
 }
+
+#[test]
+fn running_past_the_end_is_a_fault_at_the_last_instruction_under_every_model() {
+    use crate::model::ModelKind;
+    let src = "//@ warp 4\n//@ reg R0 = t\nISETP.LT.AND P0, PT, R0, 0x2, PT\n@P0 EXIT\nIADD R1, R1, 0x1\n";
+    for &model in ModelKind::ALL {
+        let mut s = sim_with(src, LaunchOptions { model: Some(model), ..LaunchOptions::default() });
+        let StopReason::Fault { pc, message } = s.run_to_end() else { panic!("{model:?}") };
+        assert_eq!(pc, Pc(2), "{model:?}");
+        // MIMD runs one lane at a time, so lane 2 falls off alone.
+        let lanes = if model == ModelKind::Mimd { "lane 2 ran" } else { "lanes 2-3 ran" };
+        assert!(message.contains(&format!("{lanes} past the end of the code")) && message.contains("line 5"), "{model:?}: {message}");
+    }
+    // A listing marked as an excerpt of a kernel lets its lanes leave at the end.
+    for &model in ModelKind::ALL {
+        let mut s = sim_with(&format!("//@ excerpt\n{src}"), LaunchOptions { model: Some(model), ..LaunchOptions::default() });
+        assert_eq!(s.run_to_end(), StopReason::Exited, "{model:?}");
+    }
+}

@@ -24,7 +24,8 @@ pub use watch::{loop_site, LoopSite, Waiting};
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::isa::Pc;
+use crate::isa::{Op, Pc};
+use crate::machine::LaneMask;
 use crate::machine::Machine;
 use crate::model::{ControlError, Issued, ModelKind, ModelOptions, ModelState, PathOrder, Reconvergence, Schedule, StackConfig};
 use crate::program::Program;
@@ -89,6 +90,8 @@ pub struct SimConfig {
     pub record: bool,
     /// Bytes the checkpoints of a recorded run may take together.
     pub trace_budget: usize,
+    /// Lanes running past the last instruction exit (an excerpt) instead of faulting.
+    pub exit_at_end: bool,
 }
 
 pub const DEFAULT_STEP_LIMIT: u64 = 10_000_000;
@@ -104,6 +107,7 @@ impl Default for SimConfig {
             step_limit: DEFAULT_STEP_LIMIT,
             record: true,
             trace_budget: timeline::DEFAULT_TRACE_BUDGET,
+            exit_at_end: false,
         }
     }
 }
@@ -274,8 +278,23 @@ fn advance(program: &Program, config: &SimConfig, st: &mut WarpState) -> Option<
         return None;
     }
     let pc = st.model.pc().unwrap_or_default();
+    if pc.index() >= program.len() && !config.exit_at_end {
+        // Lanes that fell off the end under a model that lets them (a token stack keeps them).
+        let (at, message) = past_end(program, st.model.issuing(program));
+        st.status = Status::Fault { pc: at, message };
+        return None;
+    }
+    let exited_before = st.machine.exited;
     match st.model.step(program, &mut st.machine) {
         Ok(issued) => {
+            // Per-lane models retire a lane whose pc passes the end; that is a fault, not an exit.
+            let by_exit = if matches!(program.get(issued.pc).map(|i| &i.op), Some(Op::Exit)) { issued.mask } else { LaneMask::EMPTY };
+            let fell_off = st.machine.exited.without(exited_before).without(by_exit);
+            if !fell_off.is_empty() && !config.exit_at_end {
+                let (at, message) = past_end(program, fell_off);
+                st.status = Status::Fault { pc: at, message };
+                return None;
+            }
             let depth = st.model.depth();
             if depth > config.stack.limit as usize {
                 let message = alloc::format!(
@@ -302,6 +321,21 @@ fn advance(program: &Program, config: &SimConfig, st: &mut WarpState) -> Option<
             None
         }
     }
+}
+
+/// The fault for `lanes` running past the last instruction, located at that instruction.
+#[cold]
+fn past_end(program: &Program, lanes: LaneMask) -> (Pc, String) {
+    let last = Pc(program.len().saturating_sub(1) as u32);
+    let text = program.get(last).map_or("", |i| i.text.as_str());
+    let line = program.line(last).map_or(String::new(), |l| alloc::format!(", line {l}"));
+    let message = alloc::format!(
+        "{} {} ran past the end of the code: the last instruction (`{text}` at {:#06x}{line}) is not EXIT, and nothing branches away before it",
+        watch::lanes_word(lanes),
+        crate::machine::LaneList(lanes),
+        program.addr(last)
+    );
+    (last, message)
 }
 
 #[cfg(test)]

@@ -162,7 +162,7 @@ impl LoopSite {
     }
 }
 
-fn lanes_word(m: LaneMask) -> &'static str {
+pub(super) fn lanes_word(m: LaneMask) -> &'static str {
     if m.count() == 1 {
         "lane"
     } else {
