@@ -370,3 +370,26 @@ fn notes_tie_captions_to_steps_and_instructions() {
     let d = parse_error("//@ note no colon here\nNOP\n");
     assert_eq!(d.span.line, 1);
 }
+
+#[test]
+fn buffers_together_are_bounded_with_a_located_error() {
+    let mut text = String::new();
+    for i in 0..5 {
+        text += &format!("//@ buffer b{i}: i32[1048576]\n");
+    }
+    text += "EXIT\n";
+    let (k, d) = parse_kernel(&text);
+    assert!(d.is_empty(), "{d:?}");
+    let errors = instantiate(&k, &[]).err().expect("over the limit");
+    assert_eq!(errors.len(), 1);
+    assert_eq!(errors[0].span.line, 5, "the buffer that passes the limit");
+    assert!(errors[0].message.contains("together they may hold 4194304"), "{}", errors[0].message);
+}
+
+#[test]
+fn an_oversized_kernel_file_is_refused_at_line_1() {
+    let text = format!("EXIT\n{}", "// padding\n".repeat(30_000));
+    let (_, d) = parse_kernel(&text);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(d[0].message.contains("warpscope reads kernels of up to 256 KiB"), "{}", d[0].message);
+}

@@ -11,6 +11,8 @@ use crate::machine::{ElemType, Machine, Memory};
 
 /// Largest buffer, in elements: keeps a typo like `i32[1e9]` from exhausting memory.
 pub const MAX_BUFFER_LEN: i64 = 1 << 20;
+/// The most elements all buffers together may hold (16 MiB): each checkpoint clones them.
+pub const MAX_MEMORY_WORDS: i64 = 1 << 22;
 
 /// A kernel ready to run: the machine with its inputs, and the parameter values used.
 #[derive(Clone, PartialEq, Debug)]
@@ -137,10 +139,20 @@ pub fn instantiate(k: &Kernel, overrides: &[(String, i64)]) -> Result<Instance, 
     }
     let mut memory = Memory::default();
     let mut bases: Vec<(String, u32)> = Vec::new();
+    let mut total = 0;
     for b in &k.buffers {
         let vars = Vars { params: &params, buffers: &[], lane: None, elem: None, width };
         let len = match eval_int(&b.len, &vars, "a buffer length") {
-            Ok(n) if (0..=MAX_BUFFER_LEN).contains(&n) => n,
+            Ok(n) if (0..=MAX_BUFFER_LEN).contains(&n) && total + n > MAX_MEMORY_WORDS => {
+                let msg =
+                    format!("buffer `{}` brings the buffers to {} elements; together they may hold {MAX_MEMORY_WORDS}", b.name, total + n);
+                errors.push(Diagnostic::error(b.len.span, msg));
+                break;
+            }
+            Ok(n) if (0..=MAX_BUFFER_LEN).contains(&n) => {
+                total += n;
+                n
+            }
             Ok(n) => {
                 errors.push(Diagnostic::error(b.len.span, format!("buffer `{}` has length {n}; lengths are 0-{MAX_BUFFER_LEN}", b.name)));
                 continue;
