@@ -380,7 +380,7 @@ fn buffers_together_are_bounded_with_a_located_error() {
     text += "EXIT\n";
     let (k, d) = parse_kernel(&text);
     assert!(d.is_empty(), "{d:?}");
-    let errors = instantiate(&k, &[]).err().expect("over the limit");
+    let Err(errors) = instantiate(&k, &[]) else { panic!("over the limit") };
     assert_eq!(errors.len(), 1);
     assert_eq!(errors[0].span.line, 5, "the buffer that passes the limit");
     assert!(errors[0].message.contains("together they may hold 4194304"), "{}", errors[0].message);
