@@ -4,6 +4,7 @@
 # match each other; ../shared/TOOLCHAIN.md explains each pin.
 #   Rust (rustup) with rustfmt, clippy and the wasm32 target
 #   wasm-bindgen-cli 0.2.130 (must equal the wasm-bindgen crate in web/Cargo.toml) and wasm-pack 0.15.1
+#   a nightly toolchain and cargo-fuzz 0.13.2 (the fuzz smoke run; fuzz/ builds with sanitizers)
 #   Chromium and chromedriver from apt (Playwright's own browser download is not reachable here)
 #   Node packages from package-lock.json (npm ci, falling back to npm install)
 set -euo pipefail
@@ -11,6 +12,7 @@ cd "$(dirname "$0")/.."
 
 WASM_BINDGEN_VERSION=0.2.130
 WASM_PACK_VERSION=0.15.1
+CARGO_FUZZ_VERSION=0.13.2
 
 log() { echo "setup: $*" >&2; }
 
@@ -41,6 +43,15 @@ fi
 if [ "$(wasm-pack --version 2>/dev/null | cut -d' ' -f2)" != "$WASM_PACK_VERSION" ]; then
   log "installing wasm-pack $WASM_PACK_VERSION (about 2 minutes)"
   cargo install -q --locked wasm-pack --version "$WASM_PACK_VERSION" --force
+fi
+
+if command -v rustup >/dev/null 2>&1 && ! rustup toolchain list | grep -q '^nightly'; then
+  log "installing a nightly toolchain (cargo-fuzz builds with it)"
+  rustup toolchain install nightly --profile minimal
+fi
+if [ "$(cargo fuzz --version 2>/dev/null | cut -d' ' -f2)" != "$CARGO_FUZZ_VERSION" ]; then
+  log "installing cargo-fuzz $CARGO_FUZZ_VERSION (under a minute)"
+  cargo install -q --locked cargo-fuzz --version "$CARGO_FUZZ_VERSION" --force
 fi
 
 if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: formatting and lints; the Rust unit, property, golden and CLI tests; the no_std
-# build of the core; a compile check of the benchmarks; the wasm facade's tests (as wasm, in
+# build of the core; a compile check of the benchmarks; a short run of every fuzz target (20 s
+# each, seeded from the committed corpora); the wasm facade's tests (as wasm, in
 # Node); the front end's unit tests; and the browser end-to-end tests in headless Chromium
 # against the built app. Installs what it needs first (scripts/setup.sh).
 set -euo pipefail
@@ -15,6 +16,8 @@ echo "== benchmarks compile"
 cargo bench -q --no-run -p warpscope-core
 echo "== Rust tests"
 cargo test --workspace
+echo "== fuzz smoke run (cargo-fuzz, 20 s per target; bash scripts/fuzz.sh 600 runs one to plateau)"
+bash scripts/fuzz.sh 20
 echo "== wasm facade tests (wasm-bindgen-test in Node)"
 wasm-pack test --node web
 echo "== app build (wasm, TypeScript check, Vite)"
