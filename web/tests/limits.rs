@@ -1,0 +1,73 @@
+//! Long runs and links from strangers, as the page meets them (`wasm-pack test --node web`):
+//! a run loaded in chunks and stopped, a spin lock ended as a deadlock that names the loop,
+//! and permalinks read and written by the core.
+#![cfg(target_arch = "wasm32")]
+
+use serde::Serialize;
+use serde_json::{json, Value};
+use warpscope_web::{decode_link, encode_link, Session};
+use wasm_bindgen::JsValue;
+use wasm_bindgen_test::*;
+
+const COUNTER: &str = "//@ warp 4\nNOP\nL: IADD R1, R1, 0x1\nBRA L\nEXIT\n";
+
+fn js(v: Value) -> JsValue {
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).unwrap()
+}
+
+fn value(v: JsValue) -> Value {
+    serde_wasm_bindgen::from_value(v).expect("a plain view")
+}
+
+#[wasm_bindgen_test]
+fn a_chunked_run_resumes_and_stop_keeps_the_steps_run() {
+    let mut s = Session::new();
+    let r = value(s.load(COUNTER, js(json!({ "chunk": 1000 }))).unwrap());
+    assert_eq!((r["ok"].clone(), r["running"].clone(), r["end"].clone()), (json!(true), json!(true), Value::Null));
+    assert!(s.running());
+    let p = value(s.resume(500.0).unwrap());
+    assert_eq!((p["running"].clone(), p["steps"].clone()), (json!(true), json!(1500)));
+    let p = value(s.stop_run().unwrap());
+    assert_eq!(p["end"]["kind"], "stopped", "{p}");
+    assert_eq!(p["end"]["line"], 3, "the loop's head: {p}");
+    assert!(!s.running());
+    assert_eq!(s.total_steps(), 1500.0, "the views show the steps run");
+}
+
+#[wasm_bindgen_test]
+fn a_chunked_run_that_ends_reports_where() {
+    let mut s = Session::new();
+    value(s.load(COUNTER, js(json!({ "chunk": 1000, "step_limit": 5000 }))).unwrap());
+    let mut p = value(s.resume(1000.0).unwrap());
+    while p["running"] == true {
+        p = value(s.resume(1000.0).unwrap());
+    }
+    assert_eq!(p["end"]["kind"], "step_limit");
+    assert_eq!(p["end"]["line"], 3);
+    let message = p["end"]["message"].as_str().unwrap();
+    assert!(message.contains("lanes 0-3 run the loop at 0x0008-0x0010 (lines 3-4)"), "{message}");
+    assert_eq!(s.total_steps(), 5000.0);
+}
+
+#[wasm_bindgen_test]
+fn a_spin_lock_ends_as_a_deadlock_naming_the_waiting_lane() {
+    let mut s = Session::new();
+    let r = value(s.load(include_str!("../../examples/spin_lock.cu"), js(json!({ "model": "pdom" }))).unwrap());
+    assert_eq!(r["end"]["kind"], "deadlock", "{r}");
+    let message = r["end"]["message"].as_str().unwrap();
+    assert!(message.contains("lane 0 waits") && message.contains("RECONV"), "{message}");
+}
+
+#[wasm_bindgen_test]
+fn links_round_trip_and_broken_ones_say_why() {
+    let link = json!({ "text": "<script>x</script>", "params": { "n": 3 }, "model": null, "preset": null, "ifConvert": null,
+        "pathOrder": null, "schedule": null, "compare": null, "step": 7, "lane": 2, "embed": null, "sweep": null, "figure": null });
+    let fragment = encode_link(js(link.clone())).unwrap();
+    let back = value(decode_link(&fragment).unwrap());
+    assert_eq!(back["kind"], "ok");
+    assert_eq!(back["link"], link);
+    let bad = value(decode_link("#v1.AAAA").unwrap());
+    assert_eq!(bad["kind"], "error");
+    assert!(bad["message"].as_str().unwrap().contains("corrupted"), "{bad}");
+    assert_eq!(value(decode_link("").unwrap())["kind"], "none");
+}
