@@ -29,3 +29,14 @@ fn errors_are_located() {
     assert_eq!(diags[0].span.line, 1);
     assert!(diags[0].message.contains("double"), "{}", diags[0].message.to_string());
 }
+
+#[test]
+fn division_by_zero_and_by_a_variable_are_located_errors() {
+    let src = "__global__ void k(int* a) {\n    int t = threadIdx.x;\n    a[t] = t / 0;\n    a[t] = t % t;\n}\n";
+    let (out, diags) = compile(src, CompileOptions::default());
+    assert!(out.is_none());
+    let zero = diags.iter().find(|d| d.message.contains("division by zero")).expect("a division-by-zero error");
+    assert_eq!((zero.span.line, zero.span.col), (3, 12), "at the division `t / 0`");
+    let var = diags.iter().find(|d| d.message.contains("constant divisor")).expect("a variable-divisor error");
+    assert_eq!(var.span.line, 4);
+}
