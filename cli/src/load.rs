@@ -11,7 +11,8 @@ use warpscope_core::{launch, Diagnostic, LaunchOptions};
 
 #[derive(Args, Clone)]
 pub struct Common {
-    /// The kernel file: SASS-style assembly or CUDA C (`.cu`), with `//@` headers.
+    /// The kernel file: SASS-style assembly or CUDA C (`.cu`), with `//@` headers; or an app
+    /// permalink (`'https://…/#v1.…'`), whose model, preset and params apply unless given here.
     pub file: PathBuf,
     /// For C kernels: predicate short branches instead of branching (`on`/`off`; default: the
     /// file's `//@ ifconvert`, else off).
@@ -76,7 +77,7 @@ pub fn on_off(s: &str) -> Result<bool, String> {
 
 /// Reads and parses a kernel file; C kernels are compiled with `opts`.
 pub fn read_kernel(path: &Path, opts: &SourceOptions) -> Result<(String, Kernel), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let text = crate::link_arg::read_source(path)?;
     let (kernel, diags) = parse_kernel_with(&text, opts);
     let shown = render(path, &text, &diags);
     if diags.iter().any(Diagnostic::is_error) {
@@ -108,6 +109,26 @@ impl Common {
             stack_chunk: None,
             step_limit: warpscope_core::sim::DEFAULT_STEP_LIMIT,
         }
+    }
+
+    /// These options with a permalink's choices filled in where the command line left them
+    /// unset (the file itself is unchanged: `read_kernel` reads the link's text).
+    pub fn with_link(mut self) -> Result<Common, String> {
+        let Some(link) = crate::link_arg::link_in(&self.file) else { return Ok(self) };
+        let link = link?;
+        self.model = self.model.or(link.model);
+        self.preset = self.preset.or(link.preset);
+        self.if_convert = self.if_convert.or(link.if_convert);
+        if let Some(p) = link.path_order.filter(|_| self.path_order == "taken") {
+            self.path_order = p;
+        }
+        if let Some(s) = link.schedule.filter(|_| self.schedule == "h100") {
+            self.schedule = s;
+        }
+        // Params set on the command line come later, so they win.
+        let from_link = link.params.iter().map(|(name, v)| format!("{name}={v}"));
+        self.sets = from_link.chain(self.sets).collect();
+        Ok(self)
     }
 
     /// How to compile a C kernel: for the chosen model's target.

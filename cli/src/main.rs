@@ -12,6 +12,7 @@ macro_rules! out {
 mod cfg_cmd;
 mod compile_cmd;
 mod figure;
+mod link_arg;
 mod load;
 mod report;
 mod sweep;
@@ -92,9 +93,9 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Run { common, json } => report::run(&common, json),
-        Command::Compare { common, models } => report::compare(&common, &models),
-        Command::Trace { common } => trace::trace(&common),
+        Command::Run { common, json } => common.with_link().and_then(|c| report::run(&c, json)),
+        Command::Compare { common, models } => common.with_link().and_then(|c| report::compare(&c, &models)),
+        Command::Trace { common } => common.with_link().and_then(|c| trace::trace(&c)),
         Command::Sweep(args) => sweep::sweep(&args),
         Command::Figure { id, figures, json, csv } => figure::figure(&id, &figures, json, csv),
         Command::Cfg { file, json } => cfg_cmd::cfg(&file, json),

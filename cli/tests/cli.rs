@@ -472,3 +472,21 @@ fn schedule_and_path_order_options_are_checked() {
     let v = json(&["run", "--json", &fig1, "--model", "pdom", "--path-order", "fall-through"], 0);
     assert_eq!(v["warp_instructions"], 26);
 }
+
+#[test]
+fn a_permalink_runs_in_place_of_a_file_with_its_choices_and_a_broken_one_says_why() {
+    use warpscope_core::link::{encode, Link};
+    let mut link = Link::of_text(&std::fs::read_to_string(example("single_loop.sass")).unwrap());
+    link.model = Some("pdom".into());
+    link.params.insert("n".into(), 5.0);
+    let url = format!("https://example.org/warpscope/{}", encode(&link));
+    let from_link = json(&["run", &url, "--json"], 0);
+    let from_file = json(&["run", &example("single_loop.sass"), "--model", "pdom", "--set", "n=5", "--json"], 0);
+    assert_eq!(from_link, from_file);
+    // The command line still wins over the link.
+    let pinned = json(&["run", &example("single_loop.sass"), "--model", "pdom", "--set", "n=0", "--json"], 0);
+    assert_eq!(json(&["run", &url, "--set", "n=0", "--json"], 0), pinned);
+    let broken = warpscope(&["run", &url[..url.len() - 9]]);
+    assert_eq!(broken.status.code(), Some(1));
+    assert!(stderr(&broken).contains("This link is corrupted"), "{}", stderr(&broken));
+}
