@@ -212,7 +212,8 @@ test('a link with a corrupted sweep says so and leaves the saved work alone', as
   const json = { v: 1, text: 'EXIT;\n', sweep: { request: { param: 'n', from: 'zero', to: 31 }, metric: 'cycles' } };
   const frag = deflateRawSync(Buffer.from(JSON.stringify(json))).toString('base64url');
   await open(page, `./#v1.${frag}`);
-  await expect(page.getByTestId('banner')).toContainText('the sweep setting "from" is malformed');
+  // The core reads links: it names the field and what it expected.
+  await expect(page.getByTestId('banner')).toContainText('the sweep setting is malformed (invalid type: string "zero", expected i64)');
   await page.getByTestId('editor-content').click();
   await page.keyboard.press('Control+End');
   await expect(page.getByTestId('editor-content')).toContainText('my saved work');

@@ -1,8 +1,11 @@
 //! The one module that imports the generated wasm package (web/pkg). Every engine call goes
 //! through `guard`, so a thrown error becomes a banner instead of a dead page; a Rust panic
 //! poisons the instance, so then a fresh `Session` reloads the last good kernel and step.
+//! The permalink codec is the core's (`decodeLink`, `encodeLink`).
 
-import init, { EventBit, initSync, LaneCode, lane_window_max, measured_sets, Session, sweep_metrics } from '../../web/pkg/warpscope_web.js';
+import init, {
+  decode_link, encode_link, EventBit, initSync, LaneCode, lane_window_max, measured_sets, Session, sweep_metrics,
+} from '../../web/pkg/warpscope_web.js';
 import type {
   CfgView, CompiledView, LoadOptions, LoadResult, MeasuredSetView, MetricInfo, MetricsPair, NoteView, ReportView, RunKind,
   StateView, StopView,
@@ -15,6 +18,23 @@ export type ErrorSink = (message: string) => void;
 
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/** What a location fragment holds, read by the core (size-bounded, never panics); `L` is the link's shape. */
+export type DecodedLink<L> = { kind: 'none' } | { kind: 'ok'; link: L } | { kind: 'error'; message: string };
+
+/** Reads a fragment with the core's codec. Needs the wasm started (`Engine.create`); never throws. */
+export function decodeLink<L>(fragment: string): DecodedLink<L> {
+  try {
+    return decode_link(fragment) as DecodedLink<L>;
+  } catch (e) {
+    return { kind: 'error', message: `This link cannot be read: ${messageOf(e)}.` };
+  }
+}
+
+/** The fragment (with `#`) for a link of the shape `decodeLink` gives. */
+export function encodeLink(link: object): string {
+  return encode_link(link);
 }
 
 // A trap inside wasm (panic = abort, or a bug) leaves the instance in an unknown state.

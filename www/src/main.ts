@@ -19,7 +19,7 @@ import * as listing from './panels/listing';
 import { partnerOf } from './model-info';
 import * as plot from './panels/plot';
 import * as scrubber from './panels/scrubber';
-import { decode, encode, PANELS, type Link } from './permalink';
+import { decode, encode, PANELS, type Decoded, type Link } from './permalink';
 import * as store from './store';
 import { fullRequest } from './sweep/request';
 import { SweepView } from './sweep/view';
@@ -39,8 +39,10 @@ async function main(): Promise<void> {
   const app = new App(engine);
   sink.app = app;
 
-  // Restore: a link wins; a broken link says so and falls back to the saved work.
-  const decoded = await decode(location.hash);
+  // Restore: a link wins; a broken link says so and falls back to the saved work. Only a
+  // started engine reads links.
+  const decoded: Decoded = engine ? decode(location.hash) : location.hash.length > 1
+    ? { kind: 'error', message: 'This link cannot be read because the simulator engine did not start.' } : { kind: 'none' };
   const saved = store.loadWork();
   let link: Link | null = null;
   if (decoded.kind === 'ok') link = decoded.link;
@@ -204,7 +206,7 @@ async function main(): Promise<void> {
 
   $('btn-link').addEventListener('click', async () => {
     const s = store.get();
-    const frag = await encode({
+    const frag = encode({
       text: s.text, params: s.params, model: s.model, preset: s.preset, ifConvert: s.ifConvert, pathOrder: s.pathOrder,
       schedule: s.schedule, compare: s.compare, step: s.step, lane: s.lane, embed: s.embed, sweep: s.sweep, figure: s.figure,
     });

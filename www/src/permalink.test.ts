@@ -1,6 +1,12 @@
-import { describe, expect, it } from 'vitest';
+// Permalinks through the core's codec (the real wasm, started in Node): round trips, links made by
+// the old TypeScript encoder, and every kind of broken or hostile link as a readable message.
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Engine } from './engine';
 import { decode, encode, type Link } from './permalink';
 import { fullRequest } from './sweep/request';
+
+beforeAll(() => { Engine.fromBytes(readFileSync(new URL('../../web/pkg/warpscope_web_bg.wasm', import.meta.url)), () => {}); });
 
 const link: Link = {
   text: '//@ title <img src=x onerror=alert(1)>\n//@ param n = 2\n/*0060*/ NOP; // ünïcode ✓\n',
@@ -8,85 +14,124 @@ const link: Link = {
   step: 125, lane: 31, embed: null,
 };
 
+async function pipe(bytes: Uint8Array, stream: GenericTransformStream): Promise<Uint8Array> {
+  return new Uint8Array(await new Response(new Blob([bytes as BlobPart]).stream().pipeThrough(stream)).arrayBuffer());
+}
+
+/** A v1 fragment holding exactly `bytes` (deflate-raw, base64url), as an older or hand-made link would. */
+async function packBytes(bytes: Uint8Array): Promise<string> {
+  const b = await pipe(bytes, new CompressionStream('deflate-raw'));
+  let bin = '';
+  for (let i = 0; i < b.length; i += 0x8000) bin += String.fromCharCode(...b.subarray(i, i + 0x8000));
+  return `#v1.${btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`;
+}
+
+const pack = (json: unknown) => packBytes(new TextEncoder().encode(JSON.stringify(json)));
+
+async function unpack(frag: string): Promise<Record<string, unknown>> {
+  const bin = atob(frag.slice(4).replace(/-/g, '+').replace(/_/g, '/'));
+  return JSON.parse(new TextDecoder().decode(await pipe(Uint8Array.from(bin, (c) => c.charCodeAt(0)), new DecompressionStream('deflate-raw')))) as Record<string, unknown>;
+}
+
 describe('permalink', () => {
-  it('round-trips the exact state', async () => {
-    const frag = await encode(link);
+  it('round-trips the exact state', () => {
+    const frag = encode(link);
     expect(frag).toMatch(/^#v1\.[A-Za-z0-9_-]+$/);
-    expect(await decode(frag)).toEqual({ kind: 'ok', link });
+    expect(decode(frag)).toEqual({ kind: 'ok', link });
   });
 
-  it('round-trips embed panels, and the &embed= suffix overrides them', async () => {
-    const frag = await encode({ ...link, embed: ['cfg', 'lanes'] });
-    expect(await decode(frag)).toEqual({ kind: 'ok', link: { ...link, embed: ['cfg', 'lanes'] } });
-    const r = await decode(`${frag}&embed=stack,plot,bogus`);
+  it('round-trips embed panels; the &embed= suffix overrides them and unknown names are dropped', () => {
+    const frag = encode({ ...link, embed: ['cfg', 'lanes'] });
+    expect(decode(frag)).toEqual({ kind: 'ok', link: { ...link, embed: ['cfg', 'lanes'] } });
+    const r = decode(`${frag}&embed=stack,plot,<script>bogus</script>`);
     expect(r.kind === 'ok' && r.link.embed).toEqual(['stack', 'plot']);
+    const none = decode(`${frag}&embed=bogus`);
+    expect(none.kind === 'ok' && none.link.embed).toEqual([]);
   });
 
-  it('round-trips a long kernel', async () => {
+  it('opens a link made by the old TypeScript encoder (CompressionStream and btoa)', () => {
+    const old = '#v1.ZVHLaiMxEPwVUWcZZxxyUQjsstlDTgshh0AcjDzTYwv3SBM9HAczX5FrPiW3_Ml-ydKeCQnsQdAqdVd1lY7Yw1QamQ4ZBvP5D5VdZlKBG8XO75ZesN5G2ymvrtRi6W9-Xl-r20qfztmhulTzufp4V3_fXpf-9_3N3eXSQ-M0k2CO8DDng0YXGmIY9E3o5D1SIhHt7OGZmKGRMvUwCw22nmAuNFz7K_g9xQyTYyFhzds_saEIg9Yyz_I2hrLZQqMOXW8jieKn1D5wtkJcb6kpTDCIofhmFsPaeQwa1K2pgXlA3W4wCic8aqRnkl2OiPRUKGUpT45gIO7aGDqYM40cYM6ryV0Sph31TFFIRosCCmPP7j-aveVC0lDpxePwLbRB_KQ8lSnbegfjC7Nksqo_QxkRCWUVxlRG5MvwdM_Ur9h1bpqR76AcXQ2D-qVmShDEphIljqmldZsigWKdZq3bVBj-AQ';
+    expect(decode(old)).toEqual({
+      kind: 'ok', link: {
+        text: '//@ title old link\n//@ param n = 2\nIADD R1, R1, 0x1; // ü ✓\nEXIT;\n', params: { n: 3 }, model: 'pdom', preset: 'maxwell',
+        ifConvert: true, pathOrder: 'fall-through', schedule: null, compare: { model: 'volta', pathOrder: null, schedule: 'round-robin' },
+        step: 2, lane: 5, embed: ['cfg', 'lanes'],
+        sweep: { request: fullRequest({ models: ['kepler'], split: { param: 'n', values: [1, 2] } }), metric: 'cycles', measured: null },
+        figure: 'bs-fig1',
+      },
+    });
+  });
+
+  it('round-trips a long kernel', () => {
     const big = { ...link, text: 'IADD R4, R4, 0x1;\n'.repeat(5000) };
-    expect(await decode(await encode(big))).toEqual({ kind: 'ok', link: big });
+    expect(decode(encode(big))).toEqual({ kind: 'ok', link: big });
   });
 
-  it('treats an empty fragment as no link', async () => {
-    expect(await decode('')).toEqual({ kind: 'none' });
-    expect(await decode('#')).toEqual({ kind: 'none' });
+  it('treats an empty fragment as no link', () => {
+    expect(decode('')).toEqual({ kind: 'none' });
+    expect(decode('#')).toEqual({ kind: 'none' });
   });
 
-  it('reports a corrupted link', async () => {
-    const frag = await encode(link);
+  it('reports a corrupted link', () => {
+    const frag = encode(link);
     const bad = frag.slice(0, 8) + (frag[8] === 'A' ? 'B' : 'A').repeat(6) + frag.slice(14);
-    expect((await decode(bad)).kind).toBe('error');
-    expect((await decode('#v1.!!!not-base64'))).toMatchObject({ kind: 'error', message: /corrupted/ });
-    expect((await decode('#hello'))).toMatchObject({ kind: 'error', message: /not a warpscope permalink/ });
+    expect(decode(bad).kind).toBe('error');
+    expect(decode('#v1.!!!not-base64')).toMatchObject({ kind: 'error', message: /corrupted/ });
+    expect(decode('#hello')).toMatchObject({ kind: 'error', message: /not a warpscope permalink/ });
   });
 
-  it('reports a truncated link', async () => {
-    const frag = await encode(link);
-    const r = await decode(frag.slice(0, Math.floor(frag.length / 2)));
-    expect(r).toMatchObject({ kind: 'error', message: /corrupted or truncated/ });
+  it('reports a truncated link', () => {
+    const frag = encode(link);
+    expect(decode(frag.slice(0, Math.floor(frag.length / 2)))).toMatchObject({ kind: 'error', message: /corrupted or truncated/ });
   });
 
   it('reports a future version without trying to read it', async () => {
-    const frag = await encode(link);
-    expect(await decode(frag.replace('#v1.', '#v2.'))).toMatchObject({ kind: 'error', message: /format v2/ });
+    expect(decode(encode(link).replace('#v1.', '#v2.'))).toMatchObject({ kind: 'error', message: /format v2/ });
+    expect(decode(await pack({ ...link, v: 2 }))).toMatchObject({ kind: 'error', message: /newer version of warpscope \(format 2\)/ });
   });
 
-  it('rejects well-formed data that is not a saved state', async () => {
-    // Valid deflate-raw of JSON whose text field is not a string.
-    expect(await decode(await pack({ v: 1, text: 5 }))).toMatchObject({ kind: 'error', message: /kernel text is missing/ });
-    expect(await decode(await pack({ v: 1, text: '', ifConvert: 'yes' }))).toMatchObject({ kind: 'error', message: /if-convert/ });
+  it('refuses an oversized link and a deflate bomb before unpacking them whole', async () => {
+    expect(decode(`#v1.${'A'.repeat(500_000)}`)).toMatchObject({ kind: 'error', message: /too long/ });
+    // 50 MB of spaces packs into about 50 KB: it must stop at the limit, not unpack it all.
+    const bomb = await packBytes(new TextEncoder().encode(`{"v":1,"text":"${' '.repeat(50_000_000)}"}`));
+    expect(bomb.length).toBeLessThan(100_000);
+    expect(decode(bomb)).toMatchObject({ kind: 'error', message: /unpacks to more than \d+ KiB/ });
+  });
+
+  it('rejects well-formed data that is not a saved state, naming the field', async () => {
+    expect(decode(await pack({ v: 1, text: 5 }))).toMatchObject({ kind: 'error', message: /kernel text is missing/ });
+    expect(decode(await pack({ v: 1, text: '', ifConvert: 'yes' }))).toMatchObject({ kind: 'error', message: /if-convert/ });
+    expect(decode(await pack({ v: 1, text: '', params: { n: 'x' } }))).toMatchObject({ kind: 'error', message: /params are malformed/ });
+    expect(decode(await pack({ v: 1, text: '', step: -3 }))).toMatchObject({ kind: 'error', message: /step or lane/ });
+    expect(decode(await pack([1, 2]))).toMatchObject({ kind: 'error', message: /does not hold a saved state/ });
+    expect(decode(await packBytes(new TextEncoder().encode('{"v":1,')))).toMatchObject({ kind: 'error', message: /does not hold a saved state/ });
   });
 
   it('round-trips the if-convert choice, and reads links made before it existed', async () => {
-    for (const ifConvert of [true, false]) {
-      expect(await decode(await encode({ ...link, ifConvert }))).toEqual({ kind: 'ok', link: { ...link, ifConvert } });
-    }
+    for (const ifConvert of [true, false]) expect(decode(encode({ ...link, ifConvert }))).toEqual({ kind: 'ok', link: { ...link, ifConvert } });
     const { ifConvert: _, pathOrder: _p, schedule: _s, compare: _c, sweep: _w, figure: _f, ...old } = link;
-    expect(await decode(await pack({ v: 1, ...old }))).toEqual({ kind: 'ok', link });
+    expect(decode(await pack({ v: 1, ...old }))).toEqual({ kind: 'ok', link });
   });
 
-  it('round-trips the path order, the schedule and a compare choice', async () => {
-    const chosen: Link = {
-      ...link, model: 'pdom', pathOrder: 'fall-through', compare: { model: 'volta', pathOrder: null, schedule: 'round-robin' },
-    };
-    expect(await decode(await encode(chosen))).toEqual({ kind: 'ok', link: chosen });
+  it('round-trips the path order, the schedule and a compare choice', () => {
+    const chosen: Link = { ...link, model: 'pdom', pathOrder: 'fall-through', compare: { model: 'volta', pathOrder: null, schedule: 'round-robin' } };
+    expect(decode(encode(chosen))).toEqual({ kind: 'ok', link: chosen });
     const volta: Link = { ...link, model: 'volta', schedule: 'lowest-pc', compare: { model: 'pdom', pathOrder: 'taken', schedule: null } };
-    expect(await decode(await encode(volta))).toEqual({ kind: 'ok', link: volta });
+    expect(decode(encode(volta))).toEqual({ kind: 'ok', link: volta });
   });
 
   it('leaves unset choices out of the link, so older versions read it the same', async () => {
-    const json = await unpack(await encode(link));
+    const json = await unpack(encode(link));
     expect(Object.keys(json)).not.toContain('pathOrder');
     expect(Object.keys(json)).not.toContain('compare');
-    const compared = await unpack(await encode({ ...link, compare: { model: 'tf-stack', pathOrder: null, schedule: null } }));
-    expect(compared.compare).toEqual({ model: 'tf-stack' });
+    expect((await unpack(encode({ ...link, compare: { model: 'tf-stack', pathOrder: null, schedule: null } }))).compare).toEqual({ model: 'tf-stack' });
   });
 
   it('rejects a malformed compare choice, path order or schedule', async () => {
     for (const compare of [{ pathOrder: 'taken' }, { model: 3 }, [1], 7]) {
-      expect(await decode(await pack({ v: 1, text: '', compare }))).toMatchObject({ kind: 'error', message: /compare choice/ });
+      expect(decode(await pack({ v: 1, text: '', compare }))).toMatchObject({ kind: 'error', message: /compare choice/ });
     }
-    expect(await decode(await pack({ v: 1, text: '', schedule: 5 }))).toMatchObject({ kind: 'error', message: /schedule/ });
+    expect(decode(await pack({ v: 1, text: '', schedule: 5 }))).toMatchObject({ kind: 'error', message: /schedule/ });
   });
 
   it('round-trips a sweep with its metric, measured series and figure; links without one read as before', async () => {
@@ -94,35 +139,21 @@ describe('permalink', () => {
       ...link, figure: 'h100-single',
       sweep: { request: fullRequest({ models: ['volta'], presets: ['h100'], split: { param: 'm', values: [1, 2] } }), metric: 'cycles', measured: { file: 'data/h100_loops.csv', build: 'O3', kernel: 'single', pattern: 'table1' } },
     };
-    expect(await decode(await encode(sweep))).toEqual({ kind: 'ok', link: sweep });
-    const json = await unpack(await encode(link));
+    expect(decode(encode(sweep))).toEqual({ kind: 'ok', link: sweep });
+    const json = await unpack(encode(link));
     expect(Object.keys(json)).not.toContain('sweep');
     expect(Object.keys(json)).not.toContain('figure');
   });
 
   it('rejects a malformed sweep field, saying it is the sweep', async () => {
     for (const sweep of [5, { request: 'n=0..31', metric: 'cycles' }, { request: { param: 'n', from: 'a', to: 3 }, metric: 'cycles' }]) {
-      expect(await decode(await pack({ v: 1, text: '', sweep }))).toMatchObject({ kind: 'error', message: /cannot be opened: the sweep/ });
+      expect(decode(await pack({ v: 1, text: '', sweep }))).toMatchObject({ kind: 'error', message: /cannot be opened: the sweep/ });
     }
-    expect(await decode(await pack({ v: 1, text: '', figure: 3 }))).toMatchObject({ kind: 'error', message: /figure/ });
+    expect(decode(await pack({ v: 1, text: '', figure: 3 }))).toMatchObject({ kind: 'error', message: /figure/ });
   });
 
   it('reads a hand-written compare field holding just a model name', async () => {
-    const r = await decode(await pack({ v: 1, text: 'EXIT;', compare: 'tf-stack' }));
+    const r = decode(await pack({ v: 1, text: 'EXIT;', compare: 'tf-stack' }));
     expect(r.kind === 'ok' && r.link.compare).toEqual({ model: 'tf-stack', pathOrder: null, schedule: null });
   });
 });
-
-async function unpack(frag: string): Promise<Record<string, unknown>> {
-  const bin = atob(frag.slice(4).replace(/-/g, '+').replace(/_/g, '/'));
-  const stream = new Blob([Uint8Array.from(bin, (c) => c.charCodeAt(0))]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
-  return JSON.parse(await new Response(stream).text()) as Record<string, unknown>;
-}
-
-/** A v1 fragment holding exactly `json`, as an older or hand-made link would. */
-async function pack(json: unknown): Promise<string> {
-  const bytes = new TextEncoder().encode(JSON.stringify(json));
-  const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream('deflate-raw'));
-  const b = new Uint8Array(await new Response(stream).arrayBuffer());
-  return `#v1.${btoa(String.fromCharCode(...b)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`;
-}

@@ -1,7 +1,7 @@
 //! UI state only: what the user chose (kernel text, inputs, step, lane, breakpoints, playback).
 //! Simulator facts are never stored here; panels read them from the engine's views.
 
-import { readModelChoice, type Link } from './permalink';
+import type { Link, ModelChoice } from './permalink';
 import { readSweepChoice } from './sweep/choice';
 
 /** What a permalink holds (kernel, inputs, step, lane, embed), plus what only this tab keeps. */
@@ -40,6 +40,15 @@ export function saveWork(s: UiState): void {
   try { localStorage.setItem(SAVE_KEY, JSON.stringify(work)); } catch { /* storage full or disabled */ }
 }
 
+/** A compare choice: absent, a model name, or a model name with optional policies. */
+function readModelChoice(x: unknown): ModelChoice | null {
+  if (typeof x === 'string') return { model: x, pathOrder: null, schedule: null };
+  if (typeof x !== 'object' || x === null || Array.isArray(x)) return null;
+  const c = x as Record<string, unknown>;
+  const str = (v: unknown) => (typeof v === 'string' ? v : null);
+  return typeof c.model === 'string' ? { model: c.model, pathOrder: str(c.pathOrder), schedule: str(c.schedule) } : null;
+}
+
 export function loadWork(): Work | null {
   try {
     const w = JSON.parse(localStorage.getItem(SAVE_KEY) ?? 'null') as Work | null;
@@ -51,7 +60,7 @@ export function loadWork(): Work | null {
     const sweep = readSweepChoice(w.sweep);
     return {
       text: w.text, params: w.params ?? {}, model: w.model ?? null, preset: w.preset ?? null, ifConvert,
-      pathOrder: str(w.pathOrder), schedule: str(w.schedule), compare: typeof compare === 'string' ? null : compare,
+      pathOrder: str(w.pathOrder), schedule: str(w.schedule), compare,
       sweep: typeof sweep === 'string' ? null : sweep, figure: str(w.figure),
     };
   } catch {

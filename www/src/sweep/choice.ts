@@ -1,6 +1,7 @@
 //! What a sweep on screen is, as a permalink and the saved work hold it: the request, the metric
-//! plotted and the measured series beside it. `readSweepChoice` checks an untrusted value field by
-//! field (names are checked later by the engine, which answers with located messages).
+//! plotted and the measured series beside it. `readSweepChoice` checks the saved work's value
+//! field by field (links are checked by the core's decoder; names are checked later by the
+//! engine, which answers with located messages).
 
 import type { SweepRequest } from '../views';
 import { fullRequest } from './request';
