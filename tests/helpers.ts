@@ -51,14 +51,22 @@ export function exampleText(file: string): string {
 }
 
 export const test = base.extend<{ problems: string[] }>({
-  // Every test fails on a console error, an uncaught exception or a dialog (alert() from markup).
+  // Every test fails on a console error, an uncaught exception, an unhandled rejection, a
+  // Content-Security-Policy violation or a dialog (alert() from markup).
   problems: [async ({ page }, use) => {
     const problems: string[] = [];
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline code'}`));
+      window.addEventListener('unhandledrejection', (e) => console.error(`unhandled rejection: ${String(e.reason)}`));
+    });
     page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
     page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
     page.on('dialog', (d) => { problems.push(`dialog: ${d.message()}`); void d.dismiss(); });
     await use(problems);
-    expect(problems, 'console errors, page errors or dialogs').toEqual([]);
+    // The app turns a stray error into a banner: that is a failure too.
+    const unexpected = page.isClosed() ? 0 : await page.getByTestId('banner').filter({ hasText: 'Unexpected error' }).count().catch(() => 0);
+    if (unexpected) problems.push('an "Unexpected error" banner');
+    expect(problems, 'console errors, page errors, CSP violations or dialogs').toEqual([]);
   }, { auto: true }],
 });
 export { expect };
@@ -66,6 +74,22 @@ export { expect };
 export async function open(page: Page, url = './'): Promise<void> {
   await page.goto(url);
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+}
+
+export const SAVE_KEY = 'warpscope.work.v1';
+
+/** The saved work exactly as stored (null when none is). */
+export async function savedWork(page: Page): Promise<string | null> {
+  return page.evaluate((key) => localStorage.getItem(key), SAVE_KEY);
+}
+
+/** Makes some work of the user's own and waits until it is saved; returns it as stored. */
+export async function makeOwnWork(page: Page, marker = '// my own kernel, not saved anywhere else'): Promise<string> {
+  await open(page);
+  await replaceText(page, `//@ title My own kernel\nIADD R1, R1, 0x1;\n${marker}\nEXIT;\n`);
+  await expect(page.getByTestId('kernel-title')).toHaveText('My own kernel');
+  await expect.poll(() => savedWork(page)).toContain(marker);
+  return (await savedWork(page))!;
 }
 
 export async function openExample(page: Page, file: string): Promise<void> {
