@@ -115,14 +115,14 @@ test('play runs to the end at max speed, and the exports download', async ({ pag
   await expect(page.getByTestId('step-label')).toHaveAttribute('data-step', String(trace.total));
   await expect(page.getByTestId('btn-play')).toHaveText(/play/);
   for (const [id, name] of [['export-svg', /stack\.svg$/], ['export-png', /stack\.png$/], ['export-csv', /trace\.csv$/]] as const) {
-    await page.locator('details.menu summary').click();
+    await page.getByTestId('export-menu').click();
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId(id).click()]);
     expect(download.suggestedFilename()).toMatch(name);
     const bytes = readFileSync((await download.path())!);
     if (id === 'export-svg') expect(bytes.toString('utf8')).toMatch(/^<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"[\s\S]*on-chip capacity 16/);
     if (id === 'export-png') expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
     if (id === 'export-csv') expect(bytes.toString('utf8').trim().split('\n')).toHaveLength(trace.total + 1);
-    await page.locator('details.menu summary').click();
+    await page.getByTestId('export-menu').click();
   }
 });
 

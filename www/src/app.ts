@@ -1,13 +1,15 @@
 //! The controller: loads the kernel into the engine, keeps the per-run facts the panels need
 //! (CFG and its layout, whole-run series), and renders the panels for the current step. In
 //! compare mode it also loads the second model (`compare.ts`) and the step is shared: it runs to
-//! the end of the longer run.
+//! the end of the longer run. A long run loads in slices (`long-run.ts`) with progress and Stop;
+//! meanwhile the last finished run stays on screen, and a newer load supersedes it.
 
 import type { EditorView } from '@codemirror/view';
 import type { Comparison } from './compare';
 import type { SweepView } from './sweep/view';
 import type { Engine } from './engine';
 import { firstPcOfSource, linesOf, listingLinesOfSource, sourceLineOfListing } from './line-map';
+import { FIRST_CHUNK, LongRun } from './long-run';
 import * as banner from './panels/banner';
 import * as caption from './panels/caption';
 import * as cfgPanel from './panels/cfg';
@@ -18,11 +20,12 @@ import * as listing from './panels/listing';
 import * as metrics from './panels/metrics';
 import * as plot from './panels/plot';
 import * as registers from './panels/registers';
+import * as runStatus from './panels/run-status';
 import * as scrubber from './panels/scrubber';
 import * as stack from './panels/stack';
 import { loadOptions, readRun, type Run } from './run';
 import * as store from './store';
-import type { Diagnostic, StateView } from './views';
+import type { Diagnostic, LoadResult, StateView } from './views';
 
 export type { Run };
 
@@ -33,6 +36,7 @@ export interface Panels {
   lanes: lanes.LanePanel;
   plot: plot.PlotPanel;
   scrubber: scrubber.ScrubberPanel;
+  status: runStatus.RunStatusPanel;
   el: Record<'caption' | 'stack' | 'registers' | 'metrics' | 'inputs' | 'banners' | 'title' | 'diag' | 'end', HTMLElement>;
 }
 
@@ -47,6 +51,11 @@ export class App {
   sweep: SweepView | null = null;
   /** What the last if-convert toggle changed (instructions, steps), shown over the listing. */
   private ifConvertDiff = '';
+  /** The load still running in slices, and what `load` said of it. */
+  private readonly longRun = new LongRun();
+  private loading: LoadResult | null = null;
+  /** The last load's answer, good or not: with no run yet, the inputs show its choices. */
+  private lastLoad: LoadResult | null = null;
 
   constructor(readonly engine: Engine | null) {}
 
@@ -54,32 +63,88 @@ export class App {
     banner.show(this.panels.el.banners, message, kind);
   }
 
-  /** Loads the store's kernel and inputs; a failing load keeps the last good run on screen. */
+  /** Loads the store's kernel and inputs; a failing load keeps the last good run on screen (and
+   * a long run still loading goes on). A run longer than one slice finishes in the background. */
   reload(): void {
     const s = store.get();
     const e = this.engine;
     if (!e) return;
-    const r = e.load(s.text, loadOptions(s, s));
+    const r = e.load(s.text, { ...loadOptions(s, s), step_limit: s.stepLimit, chunk: FIRST_CHUNK });
     if (!r) { this.renderAll(); return; }
     this.diagnostics = r.diagnostics;
-    if (r.ok) {
-      const prev = this.run;
-      const run = readRun(e, r);
-      if (!run) return;
-      this.run = run;
-      const compiled = run.compiled;
-      this.ifConvertDiff = prev?.compiled && compiled && prev.compiled.if_convert !== compiled.if_convert
-        ? `before the toggle: ${prev.cfg.instrs.length} instructions, ${prev.total} steps` : '';
-      lanes.invalidate(this.panels.lanes);
-      // Breakpoints on instructions that no longer exist are dropped.
-      const bps = s.breakpoints.filter((i) => i < run.cfg.instrs.length);
-      store.update({ breakpoints: bps });
-      e.setBreakpoints(bps);
-      store.update({ lane: Math.min(s.lane, r.width - 1) });
+    this.lastLoad = r;
+    if (r.ok && r.running) {
+      this.loading = r;
+      this.longRun.start(e, { progress: () => this.renderStatus(), done: (p) => this.loaded(p?.end ?? null) });
+    } else if (r.ok) {
+      this.longRun.cancel();
+      this.loading = null;
+      this.accept(r);
     }
-    if (s.compare && this.compare) this.compare.load(s.text, s, s.compare);
-    if (r.ok) this.place(s.step);
+    if (s.compare && this.compare) this.compare.load(s.text, s, s.compare, s.stepLimit);
+    if (r.ok && !r.running) this.place(s.step);
     this.renderAll();
+  }
+
+  /** A long run ended (`end`), or the engine lost it (null: the last run stays). */
+  private loaded(end: LoadResult['end']): void {
+    const r = this.loading;
+    this.loading = null;
+    if (r && end) {
+      this.accept({ ...r, running: false, end });
+      this.place(store.get().step);
+    }
+    this.renderAll();
+  }
+
+  /** Stop: the runs still loading keep the steps they ran. */
+  stopRun(): void {
+    const e = this.engine;
+    if (e && this.longRun.active) {
+      this.longRun.cancel();
+      this.loaded(e.stopRun()?.end ?? null);
+    }
+    if (this.compare?.stopRun()) this.renderAll();
+  }
+
+  /** Takes in a run that ended: reads its facts and keeps the user's breakpoints that still fit. */
+  private accept(r: LoadResult): void {
+    const e = this.engine;
+    if (!e) return;
+    const prev = this.run;
+    const run = readRun(e, r);
+    if (!run) return;
+    this.run = run;
+    const compiled = run.compiled;
+    this.ifConvertDiff = prev?.compiled && compiled && prev.compiled.if_convert !== compiled.if_convert
+      ? `before the toggle: ${prev.cfg.instrs.length} instructions, ${prev.total} steps` : '';
+    lanes.invalidate(this.panels.lanes);
+    // Breakpoints on instructions that no longer exist are dropped.
+    const s = store.get();
+    const bps = s.breakpoints.filter((i) => i < run.cfg.instrs.length);
+    store.update({ breakpoints: bps, lane: Math.min(s.lane, r.width - 1) });
+    e.setBreakpoints(bps);
+  }
+
+  /** Shows the line a run's end names (a deadlock's pc, a loop's head) at the run's last step. */
+  showEndLine(): void {
+    const r = this.run, end = r?.load.end;
+    if (!r || !end || end.line === null) return;
+    this.goto(this.span());
+    editor.reveal(this.panels.editor, end.line);
+    editor.showLinked(this.panels.editor, [end.line]);
+    const inListing = end.pc !== null ? r.lines.listingOfPc[end.pc] : undefined;
+    if (r.compiled && inListing !== undefined) {
+      listing.reveal(this.panels.listing.view, inListing);
+      listing.showLinked(this.panels.listing.view, [inListing]);
+    }
+  }
+
+  /** The progress of runs still loading, or how the shown run ended early. */
+  renderStatus(): void {
+    const s = store.get();
+    const end = s.compare === null && s.sweep === null ? this.run?.load.end ?? null : null;
+    runStatus.render(this.panels.status, { a: this.longRun.steps, b: this.compare?.loadingSteps ?? null }, s.stepLimit, end);
   }
 
   /** Compare mode is on (side B may still lack a run: its side then says why). */
@@ -157,8 +222,10 @@ export class App {
     p.el.title.title = r?.load.about ?? '';
     // How the whole run ended: a deadlock, fault or step limit must not go unnoticed.
     const end = r?.load.end;
-    p.el.end.textContent = end ? (end.kind === 'exited' ? `${r.total} steps, all lanes exited` : `${end.kind.replace('_', ' ')}: ${end.message}`) : '';
-    p.el.end.title = p.el.end.textContent;
+    // An early end's whole message is in the status strip under the top bar; here its kind.
+    p.el.end.textContent = end ? (end.kind === 'exited' ? `${r.total} steps, all lanes exited` : end.kind.replace('_', ' ')) : '';
+    this.renderStatus();
+    p.el.end.title = end ? (end.kind === 'exited' ? p.el.end.textContent : `${end.kind.replace('_', ' ')}: ${end.message}`) : '';
     p.el.end.classList.toggle('bad', !!end && end.kind !== 'exited');
     // The generated-code pane is there for C kernels only.
     document.body.classList.toggle('c-kernel', !!r?.compiled);
@@ -167,7 +234,9 @@ export class App {
     document.body.classList.toggle('sweeping', s.sweep !== null);
     if (s.compare === null) this.compare?.close();
     if (s.sweep !== null) this.sweep?.sync(r?.load ?? null, s.sweep);
-    inputs.render(p.el.inputs, r?.load ?? null, r?.compiled ?? null, {
+    // Before any run (a link naming an unknown model, say) the failed load's choices still show,
+    // so another model can be picked.
+    inputs.render(p.el.inputs, r?.load ?? this.lastLoad, r?.compiled ?? null, {
       param: (name, value) => this.onInput({ params: { ...store.get().params, [name]: value } }),
       preset: (preset) => this.onInput({ preset }),
       ifConvert: (ifConvert) => this.onInput({ ifConvert }),

@@ -1,14 +1,17 @@
 //! Compare mode's second run and the two sides on screen. The main engine's run is side A (the
 //! model chosen in the store); side B is a second engine loaded with the same kernel text and
 //! inputs under the compare model. One shared step drives both: each side shows the state after
-//! that many steps, clamped to its own run. The metrics table asks each engine for its report
-//! once per load, and only while compare mode is on.
+//! that many steps, clamped to its own run. The metrics table asks for each run's report once,
+//! in a worker (`reports.ts`), and only while compare mode is on. Side B's long runs load in
+//! slices too.
 
 import { EventBit, type Engine } from './engine';
+import { FIRST_CHUNK, LongRun } from './long-run';
 import type { ModelChoice } from './permalink';
 import * as comparePanel from './panels/compare';
 import * as lanes from './panels/lanes';
-import { loadOptions, readRun, reportOf, type Inputs, type Run } from './run';
+import { Reports } from './reports';
+import { loadOptions, readRun, type Inputs, type Run } from './run';
 import type { LoadResult, StateView } from './views';
 
 /** One side's engine and run, and what the screen needs of the current step. */
@@ -34,8 +37,14 @@ export class Comparison {
   private readonly roots: CompareRoots;
   private readonly hooks: [comparePanel.SideHooks, comparePanel.SideHooks];
   private tableFor: [Run, Run] | null = null;
+  private readonly reports = new Reports();
   private shownRuns: [Run | null, Run | null] = [null, null];
   private merged: { a: Run; b: Run; events: Uint16Array } | null = null;
+  /** Side B's load still running in slices, and what `load` said of it. */
+  private readonly longRun = new LongRun();
+  private loading: LoadResult | null = null;
+  /** Side B's long run made progress (`progress`) or ended (`run`): the page redraws. */
+  updated: (what: 'progress' | 'run') => void = () => {};
 
   constructor(readonly engine: Engine | null, roots: CompareRoots, hooks: [comparePanel.SideHooks, comparePanel.SideHooks]) {
     this.roots = roots;
@@ -44,6 +53,7 @@ export class Comparison {
 
   /** Compare mode ended: its panels go, and side B's run with them. */
   close(): void {
+    this.stopRun();
     if (!this.sides) return;
     for (const root of [this.roots.a, this.roots.b, this.roots.table]) root.replaceChildren();
     this.sides = null;
@@ -51,19 +61,49 @@ export class Comparison {
     this.lastLoad = null;
     this.error = null;
     this.tableFor = null;
+    this.reports.keepOnly([]);
     this.shownRuns = [null, null];
   }
 
   /** Loads side B: the same text and inputs as side A, under `choice`. */
-  load(text: string, inputs: Inputs, choice: ModelChoice): void {
+  load(text: string, inputs: Inputs, choice: ModelChoice, stepLimit: number): void {
     const e = this.engine;
     if (!e) return;
-    const r = e.load(text, loadOptions(inputs, choice));
+    const r = e.load(text, { ...loadOptions(inputs, choice), step_limit: stepLimit, chunk: FIRST_CHUNK });
     if (!r) return;
     this.lastLoad = r;
     const err = r.diagnostics.find((d) => d.severity === 'error');
     this.error = r.ok ? null : `${choice.model} could not run this kernel (line ${err?.line ?? 1}: ${err?.message ?? 'error'})`;
-    if (r.ok) this.run = readRun(e, r);
+    if (r.ok && r.running) {
+      this.loading = r;
+      this.longRun.start(e, {
+        progress: () => this.updated('progress'),
+        done: (p) => { this.loaded(p?.end ?? null); this.updated('run'); },
+      });
+    } else if (r.ok) {
+      this.longRun.cancel();
+      this.loading = null;
+      this.run = readRun(e, r);
+    }
+  }
+
+  /** Steps side B's long run has run so far; null when none is loading. */
+  get loadingSteps(): number | null {
+    return this.longRun.steps;
+  }
+
+  private loaded(end: LoadResult['end']): void {
+    const r = this.loading;
+    this.loading = null;
+    if (r && end && this.engine) this.run = readRun(this.engine, { ...r, running: false, end });
+  }
+
+  /** Stop: side B's long run keeps the steps it ran; false when none was loading. */
+  stopRun(): boolean {
+    if (!this.engine || !this.longRun.active) return false;
+    this.longRun.cancel();
+    this.loaded(this.engine.stopRun()?.end ?? null);
+    return true;
   }
 
   /** The longer of the two runs: the shared scrubber's end. */
@@ -123,10 +163,15 @@ export class Comparison {
       sides[1].status.textContent = this.error ?? 'No run yet: fix the kernel\'s errors to compare.';
       return;
     }
-    // The reports run the MIMD reference: once per pair of runs, not per step.
+    // The reports run the MIMD reference: once per pair of runs, not per step, and off the page's thread.
     if (this.tableFor?.[0] !== a.run || this.tableFor[1] !== b.run) {
-      this.tableFor = [a.run, b.run];
-      comparePanel.renderTable(this.roots.table, [a.run, b.run], [reportOf(a.engine, a.run), reportOf(b.engine, b.run)]);
+      const pair: [Run, Run] = [a.run, b.run];
+      this.tableFor = pair;
+      this.reports.keepOnly(pair);
+      if (!pair.every((r) => r.report)) comparePanel.renderTableWaiting(this.roots.table, pair);
+      void Promise.all(pair.map((r) => this.reports.of(r))).then((reports) => {
+        if (this.tableFor === pair) comparePanel.renderTable(this.roots.table, pair, reports);
+      });
     }
   }
 }

@@ -3,9 +3,22 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Engine, EventBit } from './engine';
+import { DEFAULT_STEP_LIMIT } from './store';
 
 const single = readFileSync(new URL('../../examples/single_loop.sass', import.meta.url), 'utf8');
 const figure1 = readFileSync(new URL('../../examples/tf_figure1.sass', import.meta.url), 'utf8');
+const spin = readFileSync(new URL('../../examples/spin_lock.cu', import.meta.url), 'utf8');
+// Every lane loops forever, and the counter keeps the warp's state from repeating.
+const counter = `//@ warp 32
+//@ buffer out: i32[32]
+__global__ void k(int* out) {
+    int i = 0;
+    while (threadIdx.x < 100) {
+        i = i + 1;
+    }
+    out[threadIdx.x] = i;
+}
+`;
 let bytes: Uint8Array<ArrayBuffer>;
 beforeAll(() => { bytes = readFileSync(new URL('../../web/pkg/warpscope_web_bg.wasm', import.meta.url)); });
 
@@ -55,6 +68,62 @@ describe('Engine', () => {
     expect(e.current()).toBe(40);
     expect(e.total()).toBe(freshTotal({ n: 3 }));
     expect(e.runUntil('breakpoint')?.kind).toBe('breakpoint');
+  });
+});
+
+describe('Engine, chunked loads', () => {
+  it('keeps the last run loaded while a long one runs, then shows the long one when it ends', () => {
+    const e = Engine.fromBytes(bytes, () => {});
+    e.load(single, {});
+    const r = e.load(counter, { chunk: 1000, step_limit: 50_000 });
+    expect(r).toMatchObject({ ok: true, running: true, end: null });
+    expect(e.running()).toBe(true);
+    expect(e.total()).toBe(137);
+    let p = e.resume(20_000);
+    expect(p).toMatchObject({ running: true, steps: 21_000, end: null });
+    while (p?.running) p = e.resume(20_000);
+    expect(p?.end).toMatchObject({ kind: 'step_limit', step: 50_000, line: 6 });
+    expect(p?.end?.message).toMatch(/lanes 0-31 run the loop at 0x[0-9a-f]+-0x[0-9a-f]+ \(lines 5-6\)/);
+    expect(e.running()).toBe(false);
+    expect(e.total()).toBe(50_000);
+  });
+
+  it('Stop keeps the steps run so far as the run, ended as stopped', () => {
+    const e = Engine.fromBytes(bytes, () => {});
+    e.load(counter, { chunk: 5000 });
+    e.resume(5000);
+    const p = e.stopRun();
+    expect(p).toMatchObject({ running: false, steps: 10_000, end: { kind: 'stopped', step: 10_000, line: 6 } });
+    expect(p?.end?.message).toMatch(/you stopped the run after 10000 steps/);
+    expect(e.total()).toBe(10_000);
+    expect(e.seek(1e9)).toBe(10_000);
+  });
+
+  it('a spin lock ends as a deadlock naming the looping lanes and the waiting one, within the first chunk', () => {
+    const e = Engine.fromBytes(bytes, () => {});
+    const r = e.load(spin, { chunk: 100_000 });
+    expect(r).toMatchObject({ ok: true, running: false, end: { kind: 'deadlock', line: 13 } });
+    expect(r?.end?.message).toMatch(/lanes 1-31 run the loop at .* \(line 13\); lane 0 waits at .* \(line 15\)/);
+  });
+
+  it("stops an endless loop at the app's default step limit when none is given", () => {
+    const e = Engine.fromBytes(bytes, () => {});
+    let p = e.load(counter, { chunk: 2_000_000 }) as { running: boolean } | null;
+    while (p?.running) p = e.resume(2_000_000);
+    expect(e.total()).toBe(DEFAULT_STEP_LIMIT);
+  }, 60_000);
+
+  it('after a trap during a stopped run, the restarted engine has the same steps', () => {
+    const reports: string[] = [];
+    const e = Engine.fromBytes(bytes, (m) => reports.push(m));
+    e.load(counter, { chunk: 3000 });
+    e.stopRun();
+    e.seek(1234);
+    e.sessionForTest.state = () => { throw new WebAssembly.RuntimeError('unreachable'); };
+    expect(e.state(0)).toBeNull();
+    expect(reports[0]).toMatch(/restarted the engine/);
+    expect(e.total()).toBe(3000);
+    expect(e.current()).toBe(1234);
   });
 });
 

@@ -1,13 +1,14 @@
 //! The one module that imports the generated wasm package (web/pkg). Every engine call goes
 //! through `guard`, so a thrown error becomes a banner instead of a dead page; a Rust panic
 //! poisons the instance, so then a fresh `Session` reloads the last good kernel and step.
-//! The permalink codec is the core's (`decodeLink`, `encodeLink`).
+//! A long run loads in chunks (`load` with `chunk`, then `resume` until it ends, or `stopRun`);
+//! the permalink codec is the core's (`decodeLink`, `encodeLink`).
 
 import init, {
   decode_link, encode_link, EventBit, initSync, LaneCode, lane_window_max, measured_sets, Session, sweep_metrics,
 } from '../../web/pkg/warpscope_web.js';
 import type {
-  CfgView, CompiledView, LoadOptions, LoadResult, MeasuredSetView, MetricInfo, MetricsPair, NoteView, ReportView, RunKind,
+  CfgView, CompiledView, LoadOptions, LoadResult, MeasuredSetView, MetricInfo, MetricsPair, NoteView, ProgressView, ReportView, RunKind,
   StateView, StopView,
 } from './views';
 
@@ -15,6 +16,9 @@ import type {
 export { EventBit, LaneCode };
 
 export type ErrorSink = (message: string) => void;
+
+/** What loads a run again exactly (runs are deterministic): the text and whole-run options. */
+export interface LoadSource { text: string; options: LoadOptions }
 
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -45,7 +49,9 @@ function poisoned(e: unknown): boolean {
 
 export class Engine {
   private session: Session;
-  private good: { text: string; options: LoadOptions } | null = null;
+  private good: LoadSource | null = null;
+  /** A chunked load still running: it becomes `good` when it ends. */
+  private pending: LoadSource | null = null;
   private breakpoints = new Uint32Array(0);
   private lastStep = 0;
 
@@ -87,6 +93,8 @@ export class Engine {
 
   private revive(): void {
     try { this.session.free(); } catch { /* already unusable */ }
+    // A run still loading is lost with the session; the last finished one comes back.
+    this.pending = null;
     try {
       this.session = new Session();
       if (this.good) {
@@ -104,14 +112,50 @@ export class Engine {
     return t;
   }
 
-  /** Parses and runs `text`; on errors the previous run stays loaded (`ok` is false). */
+  /** Parses and runs `text`; on errors the previous run stays loaded (`ok` is false). With
+   * `options.chunk` the run may still be `running`: the previous run stays loaded until it ends. */
   load(text: string, options: LoadOptions): LoadResult | null {
     const r = this.guard<LoadResult | null>('load', null, (s) => s.load(text, options) as LoadResult);
     if (r?.ok) {
-      this.good = { text, options };
-      this.lastStep = 0;
+      this.pending = null;
+      if (r.running) this.pending = { text, options };
+      else this.settled(text, options, null);
     }
     return r;
+  }
+
+  /** Runs a pending load `budget` steps further; when it ends, its run is the loaded one. */
+  resume(budget: number): ProgressView | null {
+    return this.progressed(this.guard<ProgressView | null>('resume', null, (s) => s.resume(budget) as ProgressView));
+  }
+
+  /** Ends a pending load where it is: its steps so far are the loaded run (`end.kind` is `stopped`). */
+  stopRun(): ProgressView | null {
+    return this.progressed(this.guard<ProgressView | null>('stop_run', null, (s) => s.stop_run() as ProgressView));
+  }
+
+  /** How to load the current run again (a stopped run: up to where it was stopped). */
+  get loadedSource(): LoadSource | null {
+    return this.good;
+  }
+
+  /** A chunked load has not ended yet. */
+  running(): boolean { return this.guard('running', false, (s) => s.running()); }
+
+  private progressed(p: ProgressView | null): ProgressView | null {
+    const job = this.pending;
+    if (p && !p.running && p.end && job) {
+      this.pending = null;
+      this.settled(job.text, job.options, p.end.kind === 'stopped' ? p.steps : null);
+    }
+    return p;
+  }
+
+  /** The run to restore after a trap: a stopped one is replayed up to where it was stopped. */
+  private settled(text: string, options: LoadOptions, stoppedAt: number | null): void {
+    const { chunk: _, ...whole } = options;
+    this.good = { text, options: stoppedAt === null ? whole : { ...whole, step_limit: stoppedAt } };
+    this.lastStep = 0;
   }
 
   total(): number { return this.guard('total_steps', 0, (s) => s.total_steps()); }

@@ -19,6 +19,8 @@ import * as listing from './panels/listing';
 import { partnerOf } from './model-info';
 import * as plot from './panels/plot';
 import * as scrubber from './panels/scrubber';
+import * as runStatus from './panels/run-status';
+import * as settings from './panels/settings';
 import { decode, encode, PANELS, type Decoded, type Link } from './permalink';
 import * as store from './store';
 import { fullRequest } from './sweep/request';
@@ -48,7 +50,7 @@ async function main(): Promise<void> {
   if (decoded.kind === 'ok') link = decoded.link;
   const base: store.Work = saved ?? {
     text: defaultExample().text, params: {}, model: null, preset: null, ifConvert: null, pathOrder: null, schedule: null, compare: null,
-    sweep: null, figure: null,
+    sweep: null, figure: null, stepLimit: store.DEFAULT_STEP_LIMIT,
   };
   store.update(link ? {
     text: link.text, params: link.params, model: link.model, preset: link.preset, ifConvert: link.ifConvert,
@@ -92,6 +94,7 @@ async function main(): Promise<void> {
       action: (a) => controls.action(a),
       speed: (speed) => store.update({ speed }),
     }, store.get().speed),
+    status: runStatus.create($('run-status'), { stop: () => app.stopRun(), showLine: () => app.showEndLine() }),
     el: {
       caption: $('caption'), stack: $('stack'), registers: $('registers'), metrics: $('metrics'),
       inputs: $('inputs'), banners, title: $('kernel-title'), diag: $('diag-summary'), end: $('run-end'),
@@ -99,6 +102,8 @@ async function main(): Promise<void> {
   };
   app.compare = new Comparison(engine ? Engine.another((m) => app.banner(`Right side: ${m}`)) : null,
     { a: $('side-a'), b: $('side-b'), table: $('compare-table') }, [app.modelHooks(), app.compareHooks()]);
+  app.compare.updated = (what) => (what === 'progress' ? app.renderStatus() : app.renderAll());
+  settings.create($('settings'), store.get().stepLimit, (stepLimit) => userChanged({ stepLimit }, true));
   app.sweep = new SweepView(engine, {
     settings: $('sweep-settings'), progress: $('sweep-progress'), plot: $('sweep-plot'), stops: $('sweep-stops'),
     metric: $<HTMLSelectElement>('sweep-metric'), measured: $<HTMLSelectElement>('sweep-measured'), exports: $('sweep-exports'),
@@ -107,7 +112,10 @@ async function main(): Promise<void> {
     changed: (sweep) => { remember({ sweep }); app.markSweptInputs(); },
     inputs: () => {
       const s = store.get();
-      return { text: s.text, title: app.run?.load.title ?? 'kernel', params: s.params, ifConvert: s.ifConvert, pathOrder: s.pathOrder, schedule: s.schedule };
+      return {
+        text: s.text, title: app.run?.load.title ?? 'kernel', params: s.params, ifConvert: s.ifConvert, pathOrder: s.pathOrder,
+        schedule: s.schedule, stepLimit: s.stepLimit,
+      };
     },
     figure: () => figureById(store.get().figure),
   });

@@ -3,7 +3,7 @@
 //! main view and each side of the compare view hold one.
 
 import { layoutCfg, type Layout } from './cfg-layout';
-import type { Engine } from './engine';
+import type { Engine, LoadSource } from './engine';
 import { lineMap, type LineMap } from './line-map';
 import type { ModelChoice } from './permalink';
 import * as listing from './panels/listing';
@@ -24,8 +24,10 @@ export interface Run {
   compiled: CompiledView | null;
   listingText: string;
   lines: LineMap;
-  /** The compare table's metrics, read from the engine the first time the table shows. */
+  /** The compare table's metrics, asked of a worker the first time the table shows (`reports.ts`). */
   report: ReportView | null;
+  /** What loads this run again, for that worker. */
+  source: LoadSource | null;
   /** The compare view's one-line-per-block layout, made the first time a side shows it. */
   compactLayout: Layout | null;
 }
@@ -64,7 +66,7 @@ export function readRun(e: Engine, r: LoadResult): Run | null {
     active: e.activeSeries(), plot: { depth, events, capacity, counts: info.depth },
     compiled, listingText: compiled ? listing.displayText(compiled.listing) : '',
     lines: lineMap(compiled?.source_lines ?? cfg.instrs.map((i) => i.line), compiled?.listing_lines),
-    report: null, compactLayout: null,
+    report: null, source: e.loadedSource, compactLayout: null,
   };
 }
 
@@ -74,8 +76,3 @@ export function compactLayoutOf(run: Run): Layout {
   return run.compactLayout;
 }
 
-/** The run's report, asked of the engine once (it runs the MIMD reference). */
-export function reportOf(e: Engine, run: Run): ReportView | null {
-  run.report ??= e.report();
-  return run.report;
-}

@@ -4,7 +4,9 @@
 export interface Diagnostic { severity: 'error' | 'warning'; line: number; col: number; len: number; message: string }
 export interface ParamView { name: string; default: number; value: number }
 export interface StopView {
-  kind: 'exited' | 'deadlock' | 'fault' | 'step_limit' | 'breakpoint' | 'event' | 'budget' | 'end_of_recording';
+  /** `stopped`: the user pressed Stop during a long run (the run keeps the steps it ran). */
+  kind: 'exited' | 'deadlock' | 'fault' | 'step_limit' | 'stopped' | 'breakpoint' | 'event' | 'budget' | 'end_of_recording';
+  /** For a loop that did not end (deadlock, step limit, stopped), `pc` and `line` are the loop's head. */
   step: number; pc: number | null; line: number | null; message: string;
 }
 export interface LoadResult {
@@ -14,8 +16,14 @@ export interface LoadResult {
   path_order: string; path_orders: string[]; schedule: string; schedules: string[];
   /** The model reconverges at thread frontiers: the CFG shows priorities and frontiers. */
   uses_frontiers: boolean;
-  stack_capacity: number; end: StopView | null;
+  stack_capacity: number;
+  /** How the run ended; null while it is still `running`. */
+  end: StopView | null;
+  /** Loaded with `chunk` and not done: `Session.resume` runs it on (the views show the last run meanwhile). */
+  running: boolean;
 }
+/** A chunked run's state after `Session.resume` or `Session.stop_run`. */
+export interface ProgressView { running: boolean; steps: number; end: StopView | null }
 export type LaneStateName = 'active' | 'masked' | 'waiting' | 'exited';
 export interface LaneView { lane: number; state: LaneStateName; pc: number | null; line: number | null; block: number | null }
 /** Token kinds, PDOM entries, lane groups of the per-thread models, and Volta's barrier
@@ -59,6 +67,10 @@ export interface NoteView { step: number | null; instr: number | null; line: num
 export type RunKind = 'end' | 'breakpoint' | 'divergence' | 'reconvergence' | 'spill' | 'fill' | 'event';
 export interface LoadOptions {
   params?: Record<string, number>; model?: string; preset?: string; if_convert?: boolean; path_order?: string; schedule?: string;
+  /** Steps after which the run stops (absent: the facade's default). */
+  step_limit?: number;
+  /** Run only this many steps now; the rest comes from `Session.resume`. */
+  chunk?: number;
 }
 /** The thread-frontier paper's metrics of a whole run (`Session.report`), for the compare table. */
 export interface ReportView {

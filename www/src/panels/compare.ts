@@ -144,13 +144,23 @@ function policyLabel(r: Run): string | null {
   return policy === 'path-order' ? `${r.load.path_order} first` : policy === 'schedule' ? `schedule ${r.load.schedule}` : null;
 }
 
-export function renderTable(root: HTMLElement, runs: Run[], reports: (ReportView | null)[]): void {
-  if (reports.some((r) => r === null)) {
-    root.replaceChildren(html('p', { class: 'muted' }, 'The engine could not compute the comparison (see the banner).'));
+/** While the reports are computed (a run that never ends makes its MIMD reference long). */
+export function renderTableWaiting(root: HTMLElement, runs: Run[]): void {
+  const early = runs.some((r) => r.load.end?.kind !== 'exited');
+  root.replaceChildren(html('p', { class: 'muted', 'data-testid': 'compare-waiting' }, `Computing the comparison…${early
+    ? ' A run that did not finish makes the MIMD reference run as long as the step limit allows: this can take a minute; everything else works meanwhile.' : ''}`));
+}
+
+/** The table; a report that is a string says why that run has none. */
+export function renderTable(root: HTMLElement, runs: Run[], answers: (ReportView | string)[]): void {
+  const failed = answers.find((r): r is string => typeof r === 'string');
+  if (failed !== undefined) {
+    root.replaceChildren(html('p', { class: 'muted' }, `The engine could not compute the comparison: ${failed}.`));
     return;
   }
+  const reports = answers as ReportView[];
   const same = runs.every((r) => sameProgram(runs[0], r));
-  const rows = compareRows(reports as ReportView[], same ? runs[0].cfg.blocks.map((b) => b.name) : null);
+  const rows = compareRows(reports, same ? runs[0].cfg.blocks.map((b) => b.name) : null);
   const table = html('table', { class: 'compare-table', 'data-testid': 'compare-table' });
   const head = html('tr');
   head.append(html('th', {}, ''), ...runs.map((r, i) => {
@@ -178,7 +188,7 @@ export function renderTable(root: HTMLElement, runs: Run[], reports: (ReportView
     table.append(tr);
   }
   const notes: HTMLElement[] = [];
-  if (reports.some((r) => r && !r.mimd_complete)) {
+  if (reports.some((r) => !r.mimd_complete)) {
     notes.push(html('p', { class: 'muted small' }, 'The MIMD reference stopped early (a deadlock or the step limit): the minimums count only what it ran.'));
   }
   notes.push(html('p', { class: 'muted small' }, 'Highlighted: the models differ. Hover a row name for what it measures.'));

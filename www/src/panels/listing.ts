@@ -7,7 +7,7 @@ import { EditorView, lineNumbers } from '@codemirror/view';
 import { sassHighlighting } from '../highlight';
 import { lineExtensions, markEffects, reveal, type LineHooks, type LineMarks } from './code-lines';
 
-export { showLinked } from './code-lines';
+export { reveal, showLinked } from './code-lines';
 
 export interface ListingPanel {
   view: EditorView;

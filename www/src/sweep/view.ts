@@ -26,6 +26,8 @@ export interface SweepRoots {
 export interface SweepInputs {
   text: string; title: string; params: Record<string, number>;
   ifConvert: boolean | null; pathOrder: string | null; schedule: string | null;
+  /** The app's step limit: each run of a sweep stops there too (unless the request sets its own). */
+  stepLimit: number;
 }
 
 export interface SweepHooks {
@@ -167,7 +169,9 @@ export class SweepView {
     const inp = this.hooks.inputs();
     const r = c.request;
     const held = Object.fromEntries(Object.entries(inp.params).filter(([k]) => k !== r.param && k !== r.split?.param));
-    const request: SweepRequest = { ...r, params: held, if_convert: inp.ifConvert, path_order: inp.pathOrder, schedule: inp.schedule };
+    const request: SweepRequest = {
+      ...r, params: held, if_convert: inp.ifConvert, path_order: inp.pathOrder, schedule: inp.schedule, step_limit: r.step_limit ?? inp.stepLimit,
+    };
     this.prepared = null;
     this.points = [];
     this.fits = null;

@@ -1,0 +1,28 @@
+//! The compare table's report of one run, off the page's thread: the run is loaded again here
+//! (runs are deterministic) and `Session.report` runs the MIMD reference, which for a kernel that
+//! never ends takes as long as the step limit times the warp width. Besides `engine.ts` and the
+//! sweep worker, the only importer of the generated package.
+
+import init, { Session } from '../../web/pkg/warpscope_web.js';
+import type { LoadResult, ReportView } from './views';
+import type { ReportAnswer, ReportAsk } from './reports';
+
+// A failed start is reported with the answer, never as an unhandled rejection.
+const ready = init().then(() => null, (e: unknown) => e);
+const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+onmessage = async (e: MessageEvent<ReportAsk>) => {
+  const failure = await ready;
+  const answer = (a: ReportAnswer) => postMessage(a);
+  if (failure !== null) return answer({ error: `the engine could not start: ${messageOf(failure)}` });
+  const session = new Session();
+  try {
+    const r = session.load(e.data.text, e.data.options) as LoadResult;
+    if (!r.ok) return answer({ error: r.diagnostics.find((d) => d.severity === 'error')?.message ?? 'the kernel did not load' });
+    answer({ report: session.report() as ReportView });
+  } catch (err) {
+    answer({ error: messageOf(err) });
+  } finally {
+    session.free();
+  }
+};
