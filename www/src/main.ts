@@ -1,5 +1,6 @@
 //! Boot: builds the panels, starts the engine, restores the state (a permalink, else the user's
-//! saved work, else the default example) and wires the top-bar buttons.
+//! saved work, else the default example) and wires the top-bar buttons. A link that would
+//! replace the user's own kernel asks first (`own-work.ts`), at boot and when the hash changes.
 
 import './style.css';
 import { App } from './app';
@@ -19,9 +20,10 @@ import * as listing from './panels/listing';
 import { partnerOf } from './model-info';
 import * as plot from './panels/plot';
 import * as scrubber from './panels/scrubber';
+import { OwnWork } from './own-work';
 import * as runStatus from './panels/run-status';
 import * as settings from './panels/settings';
-import { decode, encode, PANELS, type Decoded, type Link } from './permalink';
+import { decode, encode, PANELS, type Decoded } from './permalink';
 import * as store from './store';
 import { fullRequest } from './sweep/request';
 import { SweepView } from './sweep/view';
@@ -41,32 +43,44 @@ async function main(): Promise<void> {
   const app = new App(engine);
   sink.app = app;
 
-  // Restore: a link wins; a broken link says so and falls back to the saved work. Only a
-  // started engine reads links.
+  // Restore: a link wins (it asks first if it would replace another kernel of the user's); a
+  // broken link says so and falls back to the saved work. Only a started engine reads links.
   const decoded: Decoded = engine ? decode(location.hash) : location.hash.length > 1
     ? { kind: 'error', message: 'This link cannot be read because the simulator engine did not start.' } : { kind: 'none' };
   const saved = store.loadWork();
-  let link: Link | null = null;
-  if (decoded.kind === 'ok') link = decoded.link;
+  const link = decoded.kind === 'ok' ? decoded.link : null;
   const base: store.Work = saved ?? {
     text: defaultExample().text, params: {}, model: null, preset: null, ifConvert: null, pathOrder: null, schedule: null, compare: null,
     sweep: null, figure: null, stepLimit: store.DEFAULT_STEP_LIMIT,
   };
-  store.update(link ? {
-    text: link.text, params: link.params, model: link.model, preset: link.preset, ifConvert: link.ifConvert,
-    pathOrder: link.pathOrder, schedule: link.schedule, compare: link.compare, step: link.step, lane: link.lane, embed: link.embed,
-    sweep: link.sweep, figure: link.figure,
-  } : base);
+  store.update({ ...base, ...(link ?? {}) });
+  const askAtStart = !!link && link.embed === null && saved !== null && saved.text !== link.text;
 
   let reloadTimer = 0;
+  let unsavedWarned = false;
+  const dropHash = () => { if (location.hash) history.replaceState(null, '', location.pathname + location.search); };
+  const own = new OwnWork($('work-note'), {
+    show: (work) => showState(work),
+    save: () => saveShown(),
+    dropHash,
+    banner: (m) => app.banner(m),
+  });
+  /** Saves what is on screen, unless it is an embed or a link the user has not taken up yet. */
+  const saveShown = () => {
+    if (store.get().embed !== null || own.asking || store.saveWork(store.get()) || unsavedWarned) return;
+    unsavedWarned = true;
+    app.banner('Your work cannot be saved in this browser (its storage is full or turned off): copy a link to keep it.', 'info');
+  };
   /** A choice of the user's: kept in the store and the saved work, without re-running. */
   const remember = (patch: Partial<store.UiState>) => {
     store.update(patch);
-    if (store.get().embed === null) store.saveWork(store.get());
-    // The link in the address bar no longer describes what is on screen.
-    if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+    saveShown();
+    // The link in the address bar no longer describes what is on screen (an open question keeps it).
+    if (!own.asking) dropHash();
   };
   const userChanged = (patch: Partial<store.UiState>, immediate: boolean) => {
+    // Changing the link's kernel or inputs takes it up: the user's own goes aside first.
+    if (own.asking) own.useLink();
     remember(patch);
     clearTimeout(reloadTimer);
     if (immediate) app.reload();
@@ -103,7 +117,7 @@ async function main(): Promise<void> {
   app.compare = new Comparison(engine ? Engine.another((m) => app.banner(`Right side: ${m}`)) : null,
     { a: $('side-a'), b: $('side-b'), table: $('compare-table') }, [app.modelHooks(), app.compareHooks()]);
   app.compare.updated = (what) => (what === 'progress' ? app.renderStatus() : app.renderAll());
-  settings.create($('settings'), store.get().stepLimit, (stepLimit) => userChanged({ stepLimit }, true));
+  const settingsPanel = settings.create($('settings'), store.get().stepLimit, (stepLimit) => userChanged({ stepLimit }, true));
   app.sweep = new SweepView(engine, {
     settings: $('sweep-settings'), progress: $('sweep-progress'), plot: $('sweep-plot'), stops: $('sweep-stops'),
     metric: $<HTMLSelectElement>('sweep-metric'), measured: $<HTMLSelectElement>('sweep-measured'), exports: $('sweep-exports'),
@@ -122,6 +136,8 @@ async function main(): Promise<void> {
   const sweepView = app.sweep;
   if (startError) app.banner(startError);
   if (decoded.kind === 'error') app.banner(`${decoded.message} Showing your last saved kernel instead.`);
+  if (askAtStart && saved) own.ask(saved);
+  own.render();
 
   if (store.get().embed?.length === 0) {
     app.banner(`This embed link names no known panel (known: ${PANELS.join(', ')}); showing the whole app.`);
@@ -149,6 +165,7 @@ async function main(): Promise<void> {
   };
   const openExample = (ex: Example, patch: Partial<store.UiState> = {}) => {
     sweepView.reset();
+    // An undoable change in the editor: Ctrl+Z brings back what was there.
     editor.setText(ed, ex.text);
     store.update({ step: 0, breakpoints: [] });
     // Sweep settings carry over to the new kernel where its params allow; measurements do not.
@@ -173,6 +190,19 @@ async function main(): Promise<void> {
     const sweep = { request: fullRequest(f.sweep ?? {}), metric: f.metric ?? 'cycles', measured: f.measured ?? null };
     openExample(ex, { params: f.sweep?.params ?? {}, compare: null, sweep, figure: f.id });
     sweepView.run();
+  };
+  /** Puts another kernel and its choices on screen (the user's own, or a link's) without saving it. */
+  const showState = (patch: Partial<store.UiState>) => {
+    sweepView.reset();
+    clearTimeout(reloadTimer);
+    store.update({ step: 0, lane: 0, breakpoints: [], ...patch });
+    // After the store update, so the editor does not take it for the user's edit; Ctrl+Z undoes it.
+    editor.setText(ed, store.get().text);
+    settings.render(settingsPanel, store.get().stepLimit);
+    app.reload();
+    showModes();
+    showFigure();
+    if (store.get().sweep !== null) sweepView.run();
   };
   const galleryDialog = $<HTMLDialogElement>('gallery');
   gallery.render(galleryDialog, EXAMPLES, FIGURES, (ex) => {
@@ -239,9 +269,18 @@ async function main(): Promise<void> {
   $('btn-sweep-csv').addEventListener('click', () => void sweepView.exportCsv());
 
   window.addEventListener('resize', () => app.renderStep());
-  // A link pasted into this tab changes only the fragment: start over from it. (Our own
-  // replaceState calls fire no hashchange.)
-  window.addEventListener('hashchange', () => location.reload());
+  // A link pasted into this tab changes only the fragment: show it, asking first if it would
+  // replace the user's kernel. (Our own replaceState calls fire no hashchange.)
+  window.addEventListener('hashchange', () => {
+    const d = decode(location.hash);
+    if (d.kind === 'none') return;
+    if (d.kind === 'error') { app.banner(`${d.message} Your kernel stays as it was.`); return; }
+    // Embed mode's layout is set up at boot; an embed link never touches the saved work.
+    if (d.link.embed !== null || store.get().embed !== null) { location.reload(); return; }
+    const mine = own.ownWork(store.workOf(store.get()));
+    if (d.link.text !== mine.text) own.ask(mine);
+    showState({ ...d.link });
+  });
   window.addEventListener('unhandledrejection', (e) => app.banner(`Unexpected error: ${String(e.reason)}`));
   window.addEventListener('error', (e) => app.banner(`Unexpected error: ${e.message}`));
 

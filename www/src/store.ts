@@ -1,5 +1,7 @@
 //! UI state only: what the user chose (kernel text, inputs, step, lane, breakpoints, playback).
-//! Simulator facts are never stored here; panels read them from the engine's views.
+//! Simulator facts are never stored here; panels read them from the engine's views. Also the
+//! user's work in `localStorage`: the saved work, and a second copy kept aside when a link is
+//! opened over it, so opening someone's link never loses your kernel.
 
 import type { Link, ModelChoice } from './permalink';
 import { readSweepChoice } from './sweep/choice';
@@ -37,15 +39,61 @@ export function update(patch: Partial<UiState>): void {
 }
 
 const SAVE_KEY = 'warpscope.work.v1';
+const ASIDE_KEY = 'warpscope.work.aside.v1';
 export type Work = Pick<UiState, 'text' | 'params' | 'model' | 'preset' | 'ifConvert' | 'pathOrder' | 'schedule' | 'compare' | 'sweep' | 'figure' | 'stepLimit'>;
 
-/** The user's unsaved work, kept across reloads when the URL carries no link. */
-export function saveWork(s: UiState): void {
-  const work: Work = {
+/** The work fields of a state (or of a link, which has no step limit of its own). */
+export function workOf(s: Omit<Work, 'stepLimit'> & { stepLimit?: number }): Work {
+  return {
     text: s.text, params: s.params, model: s.model, preset: s.preset, ifConvert: s.ifConvert,
-    pathOrder: s.pathOrder, schedule: s.schedule, compare: s.compare, sweep: s.sweep, figure: s.figure, stepLimit: s.stepLimit,
+    pathOrder: s.pathOrder, schedule: s.schedule, compare: s.compare, sweep: s.sweep, figure: s.figure,
+    stepLimit: s.stepLimit ?? state.stepLimit,
   };
-  try { localStorage.setItem(SAVE_KEY, JSON.stringify(work)); } catch { /* storage full or disabled */ }
+}
+
+function write(key: string, value: unknown): boolean {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+    return true;
+  } catch {
+    return false; // storage full or disabled: the caller says so once
+  }
+}
+
+function read(key: string): unknown {
+  try {
+    return JSON.parse(localStorage.getItem(key) ?? 'null') as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps the user's work across reloads; false when the browser would not store it. */
+export function saveWork(s: UiState): boolean {
+  return write(SAVE_KEY, workOf(s));
+}
+
+export function loadWork(): Work | null {
+  return readWork(read(SAVE_KEY));
+}
+
+/** Whose kernel is kept aside: the user's own (a link opened over it), or the link's (the user went back). */
+export type AsideOwner = 'mine' | 'link';
+export interface Aside { work: Work; owner: AsideOwner }
+
+/** Keeps `work` aside until the user restores or forgets it; false when it could not be stored. */
+export function keepAside(work: Work, owner: AsideOwner): boolean {
+  return write(ASIDE_KEY, { work, owner });
+}
+
+export function loadAside(): Aside | null {
+  const a = read(ASIDE_KEY) as { work?: unknown; owner?: unknown } | null;
+  const work = readWork(a?.work);
+  return work && (a?.owner === 'mine' || a?.owner === 'link') ? { work, owner: a.owner } : null;
+}
+
+export function forgetAside(): void {
+  try { localStorage.removeItem(ASIDE_KEY); } catch { /* nothing stored then */ }
 }
 
 /** A compare choice: absent, a model name, or a model name with optional policies. */
@@ -57,24 +105,22 @@ function readModelChoice(x: unknown): ModelChoice | null {
   return typeof c.model === 'string' ? { model: c.model, pathOrder: str(c.pathOrder), schedule: str(c.schedule) } : null;
 }
 
-export function loadWork(): Work | null {
-  try {
-    const w = JSON.parse(localStorage.getItem(SAVE_KEY) ?? 'null') as Work | null;
-    if (!w || typeof w.text !== 'string') return null;
-    // Work saved by older versions lacks the later fields; a malformed one is dropped, not fatal.
-    const ifConvert = typeof w.ifConvert === 'boolean' ? w.ifConvert : null;
-    const str = (x: unknown) => (typeof x === 'string' ? x : null);
-    const compare = readModelChoice(w.compare);
-    const sweep = readSweepChoice(w.sweep);
-    const limit = w.stepLimit as unknown;
-    const stepLimit = typeof limit === 'number' && Number.isSafeInteger(limit) && limit >= STEP_LIMIT_RANGE.min && limit <= STEP_LIMIT_RANGE.max
-      ? limit : DEFAULT_STEP_LIMIT;
-    return {
-      text: w.text, params: w.params ?? {}, model: w.model ?? null, preset: w.preset ?? null, ifConvert,
-      pathOrder: str(w.pathOrder), schedule: str(w.schedule), compare,
-      sweep: typeof sweep === 'string' ? null : sweep, figure: str(w.figure), stepLimit,
-    };
-  } catch {
-    return null;
-  }
+/** Saved work, checked field by field: older versions lack later fields, and a malformed field is
+ * dropped, not fatal. */
+function readWork(x: unknown): Work | null {
+  if (typeof x !== 'object' || x === null) return null;
+  const w = x as Record<string, unknown>;
+  if (typeof w.text !== 'string') return null;
+  const str = (v: unknown) => (typeof v === 'string' ? v : null);
+  const params = typeof w.params === 'object' && w.params !== null && !Array.isArray(w.params) &&
+    Object.values(w.params).every((v) => typeof v === 'number' && Number.isFinite(v)) ? w.params as Record<string, number> : {};
+  const sweep = readSweepChoice(w.sweep);
+  const limit = w.stepLimit;
+  const stepLimit = typeof limit === 'number' && Number.isSafeInteger(limit) && limit >= STEP_LIMIT_RANGE.min && limit <= STEP_LIMIT_RANGE.max
+    ? limit : DEFAULT_STEP_LIMIT;
+  return {
+    text: w.text, params, model: str(w.model), preset: str(w.preset), ifConvert: typeof w.ifConvert === 'boolean' ? w.ifConvert : null,
+    pathOrder: str(w.pathOrder), schedule: str(w.schedule), compare: readModelChoice(w.compare),
+    sweep: typeof sweep === 'string' ? null : sweep, figure: str(w.figure), stepLimit,
+  };
 }

@@ -3,7 +3,7 @@
 //! engine's facts (diagnostics, lines of instructions, the current line) come in through
 //! `render`; edits, gutter clicks and hovers go out through the hooks.
 
-import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
+import { defaultKeymap, history, historyKeymap, isolateHistory } from '@codemirror/commands';
 import { bracketMatching } from '@codemirror/language';
 import { setDiagnostics, lintGutter, type Diagnostic as CmDiagnostic } from '@codemirror/lint';
 import { Compartment, EditorState } from '@codemirror/state';
@@ -46,9 +46,11 @@ export function create(parent: HTMLElement, text: string, hooks: EditorHooks): E
   });
 }
 
-/** Replaces the whole text (opening an example or a link); not an edit by the user. */
+/** Replaces the whole text (opening an example, a link or the user's own kernel) as one undo
+ * step of its own, so Ctrl+Z brings back what was typed before. */
 export function setText(view: EditorView, text: string): void {
-  if (view.state.doc.toString() !== text) view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+  if (view.state.doc.toString() === text) return;
+  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, annotations: isolateHistory.of('full') });
 }
 
 function toCm(view: EditorView, d: Diagnostic): CmDiagnostic {

@@ -1,0 +1,87 @@
+//! Opening someone's link never costs the user their own kernel. When a link opens another kernel
+//! than the saved one, the link shows but saving waits for the answer to a question: use the
+//! link's kernel (the user's own goes aside first, in a second storage key, restorable until
+//! forgotten) or go back to one's own. Editing the link's kernel counts as using it.
+
+import * as workNote from './panels/work-note';
+import * as store from './store';
+
+export interface OwnWorkHooks {
+  /** Puts `work` on screen (an undoable change in the editor) without saving it. */
+  show(work: store.Work): void;
+  /** Saves the work on screen. */
+  save(): void;
+  /** The address bar stops naming the link. */
+  dropHash(): void;
+  banner(message: string): void;
+}
+
+export class OwnWork {
+  /** The user's own work while the question is open. */
+  private mine: store.Work | null = null;
+
+  constructor(private readonly root: HTMLElement, private readonly hooks: OwnWorkHooks) {}
+
+  /** The question is open: nothing may be saved over the user's work. */
+  get asking(): boolean {
+    return this.mine !== null;
+  }
+
+  /** A link with another kernel than `mine` is on screen. */
+  ask(mine: store.Work): void {
+    this.mine ??= mine;
+    this.render();
+  }
+
+  /** What the user would lose if a link were shown now: their saved work, or while asked, the same. */
+  ownWork(current: store.Work): store.Work {
+    return this.mine ?? current;
+  }
+
+  useLink(): void {
+    const mine = this.mine;
+    if (!mine) return;
+    if (!store.keepAside(mine, 'mine')) {
+      this.hooks.banner('Your own kernel could not be kept aside (this browser\'s storage is full or turned off), so the link\'s kernel is not saved over it.');
+      return;
+    }
+    this.mine = null;
+    this.hooks.save();
+    this.hooks.dropHash();
+    this.render();
+  }
+
+  keepMine(): void {
+    const mine = this.mine;
+    if (!mine) return;
+    this.mine = null;
+    this.hooks.show(mine);
+    this.hooks.dropHash();
+    this.render();
+  }
+
+  swap(): void {
+    const aside = store.loadAside();
+    if (aside) {
+      const shown = store.workOf(store.get());
+      if (store.keepAside(shown, aside.owner === 'mine' ? 'link' : 'mine')) {
+        this.hooks.show(aside.work);
+        this.hooks.save();
+      } else this.hooks.banner('The kernel on screen could not be kept aside (this browser\'s storage is full or turned off): nothing was swapped.');
+    }
+    this.render();
+  }
+
+  forget(): void {
+    store.forgetAside();
+    this.render();
+  }
+
+  render(): void {
+    const aside = this.mine || store.get().embed !== null ? null : store.loadAside();
+    const note: workNote.WorkNote = this.mine ? { kind: 'question' } : aside ? { kind: 'aside', owner: aside.owner } : null;
+    workNote.render(this.root, store.get().embed !== null ? null : note, {
+      useLink: () => this.useLink(), keepMine: () => this.keepMine(), swap: () => this.swap(), forget: () => this.forget(),
+    });
+  }
+}

@@ -1,0 +1,56 @@
+// The saved work and the copy kept aside, against a stand-in for localStorage (Node has none):
+// round trips, older or malformed saves, and storage that refuses to write.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import * as store from './store';
+
+class MemoryStorage {
+  items = new Map<string, string>();
+  full = false;
+  getItem(k: string) { return this.items.get(k) ?? null; }
+  setItem(k: string, v: string) { if (this.full) throw new DOMException('full', 'QuotaExceededError'); this.items.set(k, v); }
+  removeItem(k: string) { this.items.delete(k); }
+}
+
+let storage: MemoryStorage;
+beforeEach(() => { storage = new MemoryStorage(); Object.assign(globalThis, { localStorage: storage }); });
+afterEach(() => { delete (globalThis as { localStorage?: unknown }).localStorage; });
+
+const work: store.Work = {
+  text: 'EXIT;\n', params: { n: 3 }, model: 'pdom', preset: 'maxwell', ifConvert: true, pathOrder: 'taken', schedule: null,
+  compare: { model: 'volta', pathOrder: null, schedule: 'h100' }, sweep: null, figure: 'bs-fig1', stepLimit: 50_000,
+};
+
+describe('saved work', () => {
+  it('round-trips every field, the step limit included', () => {
+    store.update({ ...work, step: 9, lane: 2 });
+    expect(store.saveWork(store.get())).toBe(true);
+    expect(store.loadWork()).toEqual(work);
+  });
+
+  it('reads work saved by older versions and drops malformed fields', () => {
+    storage.setItem('warpscope.work.v1', JSON.stringify({ text: 'EXIT;', params: { n: 'x' }, compare: 'tf-stack', stepLimit: -5, ifConvert: 'yes' }));
+    expect(store.loadWork()).toMatchObject({
+      text: 'EXIT;', params: {}, compare: { model: 'tf-stack', pathOrder: null, schedule: null }, stepLimit: store.DEFAULT_STEP_LIMIT, ifConvert: null,
+    });
+    storage.setItem('warpscope.work.v1', '{not json');
+    expect(store.loadWork()).toBeNull();
+  });
+
+  it('says when storage refuses to save, and throws nothing', () => {
+    storage.full = true;
+    expect(store.saveWork(store.get())).toBe(false);
+    expect(store.keepAside(work, 'mine')).toBe(false);
+    delete (globalThis as { localStorage?: unknown }).localStorage;
+    expect(store.saveWork(store.get())).toBe(false);
+    expect(store.loadWork()).toBeNull();
+    expect(store.loadAside()).toBeNull();
+  });
+
+  it('keeps a copy aside until it is forgotten', () => {
+    expect(store.loadAside()).toBeNull();
+    expect(store.keepAside(work, 'mine')).toBe(true);
+    expect(store.loadAside()).toEqual({ work, owner: 'mine' });
+    store.forgetAside();
+    expect(store.loadAside()).toBeNull();
+  });
+});
