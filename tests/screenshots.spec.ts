@@ -2,7 +2,8 @@
 // UPDATE_SCREENSHOT=1. They assert nothing about pixels.
 import { mkdirSync } from 'node:fs';
 import { writeFileSync } from 'node:fs';
-import { download, expect, hoverLine, open, openExample, openFigure, seek, test } from './helpers';
+import { download, exampleText, expect, hoverLine, open, openExample, openFigure, replaceText, seek, test } from './helpers';
+import { makeLink } from './link-maker';
 
 const dir = process.env.SHOTS_DIR ?? '/tmp/shots';
 mkdirSync(dir, { recursive: true });
@@ -116,4 +117,53 @@ test('screenshots of sweeps and the papers\' figures', async ({ page }) => {
   writeFileSync(`${dir}/export-h100-single.svg`, (await download(page, page.getByTestId('sweep-export-svg'))).bytes);
   await page.getByTestId('btn-examples').click();
   await page.screenshot({ path: `${dir}/gallery-figures.png` });
+});
+
+test('screenshots of long runs, run ends, the link question and a hostile link', async ({ page }) => {
+  const counter = '//@ title Counter loop that never ends\n//@ warp 32\n//@ buffer out: i32[32]\n//@ model kepler\n' +
+    '__global__ void counter(int* out) {\n    int i = 0;\n    while (threadIdx.x < 100) {\n        i = i + 1;\n    }\n    out[threadIdx.x] = i;\n}\n';
+  for (const [w, h] of [[1280, 800], [1600, 1000]]) {
+    await page.setViewportSize({ width: w, height: h });
+    await open(page);
+    await replaceText(page, counter);
+    await expect(page.getByTestId('run-progress')).toBeVisible();
+    await expect.poll(async () => Number(await page.getByTestId('run-progress').getAttribute('data-steps'))).toBeGreaterThan(1_000_000);
+    await page.screenshot({ path: `${dir}/run-progress-${w}x${h}.png` });
+    await page.getByTestId('stop-run').click();
+    await expect(page.getByTestId('run-stop')).toBeVisible();
+    await page.getByTestId('stop-line').click();
+    await page.screenshot({ path: `${dir}/run-stopped-${w}x${h}.png` });
+    await openExample(page, 'spin_lock.cu');
+    await page.getByTestId('stop-line').click();
+    await page.screenshot({ path: `${dir}/spin-lock-deadlock-${w}x${h}.png` });
+    await page.getByTestId('settings').click();
+    await page.screenshot({ path: `${dir}/settings-${w}x${h}.png` });
+    await page.getByTestId('settings').click();
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByTestId('btn-compare').click();
+  await expect(page.getByTestId('compare-table')).toBeVisible();
+  await replaceText(page, counter);
+  await page.getByTestId('stop-run').click();
+  await expect(page.getByTestId('compare-waiting')).toBeVisible();
+  await page.screenshot({ path: `${dir}/compare-waiting-1280x800.png` });
+  await page.getByTestId('btn-compare').click();
+  // Someone's link over the user's own kernel, then the way back.
+  await replaceText(page, '//@ title My own kernel\nIADD R1, R1, 0x1;\nEXIT;\n');
+  await page.waitForTimeout(400);
+  await page.goto('about:blank');
+  await page.goto(`/${makeLink({ text: exampleText('examples/if_else.cu') })}`);
+  await expect(page.getByTestId('link-question')).toBeVisible();
+  await page.screenshot({ path: `${dir}/link-question-1280x800.png` });
+  await page.getByTestId('link-use').click();
+  await page.screenshot({ path: `${dir}/link-aside-1280x800.png` });
+  await page.goto('about:blank');
+  const evil = '<img src=x onerror="window.__pwned=1"> <script>window.__pwned=1</script>';
+  await page.goto(`/${makeLink({ text: `//@ title ${evil}\nIADD R1, R1, 0x1;\nEXIT;\n`, model: evil })}`);
+  await expect(page.getByTestId('link-question')).toBeVisible();
+  await page.screenshot({ path: `${dir}/hostile-link-1280x800.png` });
+  await page.goto('about:blank');
+  await page.goto('/#v1.q1YqSy0qzszPU7JSMlGyUiouSUzOTi0pLUlVqgUA');
+  await expect(page.getByTestId('banner')).toBeVisible();
+  await page.screenshot({ path: `${dir}/broken-link-1280x800.png` });
 });
