@@ -32,15 +32,19 @@ impl IdealFetches {
     }
 }
 
-/// Runs `program` on `machine` with every lane independent and counts the fewest fetches.
-pub fn ideal_fetches(program: &Program, machine: Machine, config: &SimConfig) -> IdealFetches {
+/// Runs `program` on `machine` with every lane independent and counts the fewest fetches, for at
+/// most `max_steps` steps (one lane each); a repeating state ends it early, as it ends any run.
+pub fn ideal_fetches(program: &Program, machine: Machine, config: &SimConfig, max_steps: u64) -> IdealFetches {
     let width = machine.width as usize;
     let n = program.len();
-    let cfg =
-        SimConfig { model: ModelKind::Mimd, record: false, step_limit: config.step_limit.saturating_mul(machine.width as u64), ..*config };
+    let cfg = SimConfig { model: ModelKind::Mimd, record: false, step_limit: max_steps, ..*config };
     let mut sim = Sim::new(program.clone(), machine, cfg);
+    let mut watch = super::watch::RepeatWatch::new(program, sim.state());
     let mut runs = vec![0u64; width * n];
     while let Some(issued) = sim.step() {
+        if watch.due(sim.steps()) && watch.check(sim.state()).is_some() {
+            break;
+        }
         if let Some(lane) = issued.mask.iter().next() {
             if let Some(c) = runs.get_mut(lane as usize * n + issued.pc.index()) {
                 *c += 1;

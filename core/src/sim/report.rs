@@ -39,7 +39,16 @@ impl RunReport {
         let m = &st.metrics;
         let graph = build(sim.program());
         let initial = sim.timeline().checkpoint_before(0).machine.clone();
-        let ideal: IdealFetches = ideal_fetches(sim.program(), initial, sim.config());
+        // Each lane runs at most what the warp issued, so a finished run bounds its reference;
+        // for one that stopped early (an endless loop) no minimum exists, and the reference
+        // gets the same budget the run had, not W times it (that took minutes).
+        let width = st.machine.width as u64;
+        let budget = match st.status {
+            super::Status::Exited => m.steps.saturating_mul(2 * width).max(1 << 20),
+            _ => m.steps.max(1 << 16),
+        };
+        let budget = budget.min(sim.config().step_limit.saturating_mul(width));
+        let ideal: IdealFetches = ideal_fetches(sim.program(), initial, sim.config(), budget);
         RunReport {
             steps: m.steps,
             warp_instructions: m.warp_instructions,
