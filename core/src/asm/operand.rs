@@ -120,7 +120,9 @@ fn parse_mem(inner: &str) -> Result<Operand, String> {
     if t.is_empty() {
         return Err("empty memory address `[]`".to_string());
     }
-    let split = t[1..].find(['+', '-']).map(|k| k + 1);
+    // A sign after the first character splits base from offset (the first may be `-` itself).
+    let first = t.chars().next().map_or(0, char::len_utf8);
+    let split = t[first..].find(['+', '-']).map(|k| k + first);
     let (base_txt, off_txt) = match split {
         Some(k) => (&t[..k], &t[k..]),
         None => (t.as_str(), ""),
