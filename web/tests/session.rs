@@ -95,9 +95,15 @@ fn bad_input_keeps_the_last_good_run() {
     assert_eq!((d[0]["line"].as_u64(), d[0]["col"].as_u64()), (Some(1), Some(15)));
     assert!(d[1]["message"].as_str().unwrap().contains("FOO"));
     assert_eq!(s.total_steps(), total);
-    // An endless loop ends at the step limit with a message, not a hang.
-    let r = json(s.load("L: BRA L\n", serde_wasm_bindgen::to_value(&serde_json::json!({"step_limit": 1000})).unwrap()).unwrap());
+    // An endless loop ends at the step limit with a message, not a hang ...
+    let limited = serde_json::json!({"step_limit": 1000}).serialize(&serde_wasm_bindgen::Serializer::json_compatible()).unwrap();
+    let r = json(s.load("L: BRA L\n", limited).unwrap());
     assert_eq!(r["end"]["kind"], "step_limit", "{r}");
+    assert_eq!(r["end"]["line"], 1, "the loop's line: {r}");
+    // ... and one that repeats its state ends sooner, as a deadlock.
+    let r = json(s.load("L: BRA L\n", JsValue::UNDEFINED).unwrap());
+    assert_eq!(r["end"]["kind"], "deadlock", "{r}");
+    assert!(r["end"]["message"].as_str().unwrap().contains("repeats forever"), "{r}");
 }
 
 fn load_with(s: &mut Session, options: serde_json::Value) -> Value {
