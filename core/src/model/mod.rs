@@ -345,9 +345,11 @@ impl Reconvergence for ModelState {
     fn step(&mut self, prog: &Program, m: &mut Machine) -> Result<Issued, ControlError> {
         each!(self, s => s.step(prog, m))
     }
+    #[inline]
     fn finished(&self) -> bool {
         each!(self, s => s.finished())
     }
+    #[inline]
     fn pc(&self) -> Option<Pc> {
         each!(self, s => s.pc())
     }
@@ -357,6 +359,7 @@ impl Reconvergence for ModelState {
     fn stack(&self) -> Vec<StackEntry> {
         each!(self, s => s.stack())
     }
+    #[inline]
     fn depth(&self) -> usize {
         each!(self, s => s.depth())
     }

@@ -10,7 +10,7 @@
 use alloc::vec::Vec;
 
 use super::WarpState;
-use crate::model::Issued;
+use crate::model::{Issued, Reconvergence};
 
 pub const FIRST_INTERVAL: u64 = 1024;
 pub const MAX_CHECKPOINTS: usize = 512;
@@ -116,10 +116,11 @@ impl Timeline {
     }
 
     /// Called after the step that brought the warp to `state` (so `state.metrics.steps >= 1`).
-    #[inline]
-    pub fn after_step(&mut self, issued: &Issued, depth: usize, state: &WarpState) {
+    #[inline(always)]
+    pub fn after_step(&mut self, issued: &Issued, state: &WarpState) {
         if self.recording {
-            self.record(StepRecord::new(issued, depth), state);
+            // The depth is read only when recording: unrecorded runs skip the model dispatch.
+            self.record(StepRecord::new(issued, state.model.depth()), state);
         }
     }
 
