@@ -130,6 +130,17 @@ impl Not for LaneMask {
 /// Lanes as ranges, `0-15, 17, 20-31`, for messages.
 pub struct LaneList(pub LaneMask);
 
+impl LaneList {
+    /// "lane" or "lanes", to put before the list.
+    pub fn word(&self) -> &'static str {
+        if self.0.count() == 1 {
+            "lane"
+        } else {
+            "lanes"
+        }
+    }
+}
+
 impl fmt::Display for LaneList {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.0.is_empty() {

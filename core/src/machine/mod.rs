@@ -95,6 +95,11 @@ impl Machine {
         }
     }
 
+    /// 32-bit words of registers and memory: what a copy or a comparison of the state costs.
+    pub fn state_words(&self) -> usize {
+        self.regs.len() + self.memory.words.iter().map(Vec::len).sum::<usize>()
+    }
+
     /// The lanes of `mask` whose guard holds (all of them without a guard).
     pub fn guard_mask(&self, guard: Option<Guard>, mask: LaneMask) -> LaneMask {
         let Some(g) = guard else { return mask };

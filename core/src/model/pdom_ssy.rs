@@ -112,10 +112,9 @@ impl Reconvergence for SsyStack {
             let below = self.entries.iter().fold(LaneMask::EMPTY, |a, e| a | e.mask);
             let lost = popped.mask.without(m.exited).without(below);
             if !lost.is_empty() {
-                let why = format!(
-                    "pops lanes {} that no SSY region holds (the branch that split them was outside any region)",
-                    crate::machine::LaneList(lost)
-                );
+                let lost = crate::machine::LaneList(lost);
+                let why =
+                    format!("pops {} {lost} that no SSY region holds (the branch that split them was outside any region)", lost.word());
                 return Err(fault(prog, pc, &why));
             }
             fx.pops += 1;

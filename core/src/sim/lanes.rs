@@ -80,7 +80,7 @@ impl Sim {
         }
         while st.metrics.steps < to {
             let exited = st.machine.exited;
-            let Some(issued) = advance(&self.program, &self.config, &mut st) else { break };
+            let Some((issued, _)) = advance(&self.program, &self.config, &mut st) else { break };
             f(&issued, exited, &st);
         }
     }

@@ -23,6 +23,20 @@ fn a_repeating_state_is_a_deadlock_at_the_loop() {
 }
 
 #[test]
+fn replaying_a_recorded_repeat_never_finds_it_before_the_recorded_end() {
+    let mut s = sim_with("//@ warp 4\nNOP\nL: IADD R1, RZ, 0x1\nBRA L\nEXIT\n", LaunchOptions::default());
+    assert!(matches!(s.run_to_end(), StopReason::Deadlock { .. }));
+    let end = s.steps();
+    // A seek resets the watch, so a replay from here would sample at other steps than the run did.
+    for t in [1, end / 3, end / 2 + 7, end - 1] {
+        s.seek(t);
+        let reason = s.run(&RunLimits { max_steps: Some(end - t), ..RunLimits::default() });
+        assert_eq!((reason, s.steps()), (StopReason::Budget, end), "replayed from {t}");
+        assert_eq!(s.state().status, Status::Running, "replayed from {t}");
+    }
+}
+
+#[test]
 fn a_loop_whose_state_changes_runs_to_the_step_limit_and_says_where() {
     let opts = LaunchOptions { step_limit: 50_000, ..LaunchOptions::default() };
     let mut s = sim_with("//@ warp 4\nNOP\nL: IADD R1, R1, 0x1\nBRA L\nEXIT\n", opts);
@@ -88,5 +102,20 @@ fn running_past_the_end_is_a_fault_at_the_last_instruction_under_every_model() {
     for &model in ModelKind::ALL {
         let mut s = sim_with(&format!("//@ excerpt\n{src}"), LaunchOptions { model: Some(model), ..LaunchOptions::default() });
         assert_eq!(s.run_to_end(), StopReason::Exited, "{model:?}");
+    }
+}
+
+#[test]
+fn lanes_whose_guard_fails_at_a_last_predicated_exit_run_past_the_end() {
+    // Lanes 0-1 exit; lanes 2-3 skip the EXIT, which is the last instruction.
+    use crate::model::ModelKind;
+    let src = "//@ warp 4\n//@ reg R1 = t\nISETP.LT.AND P0, PT, R1, 0x2, PT\n@P0 EXIT\n";
+    for &model in ModelKind::ALL {
+        let opts = LaunchOptions { model: Some(model), ..LaunchOptions::default() };
+        let mut s = sim_with(src, opts);
+        let StopReason::Fault { pc, message } = s.run_to_end() else { panic!("{model:?}: {:?}", s.state().status) };
+        assert_eq!(pc, Pc(1), "{model:?}");
+        let lanes = if model == ModelKind::Mimd { "lane 2 ran" } else { "lanes 2-3 ran" };
+        assert!(message.contains(&format!("{lanes} past the end of the code")), "{model:?}: {message}");
     }
 }

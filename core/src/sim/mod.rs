@@ -124,9 +124,7 @@ pub struct WarpState {
 impl WarpState {
     /// About how many bytes a clone (a checkpoint) takes: registers, memory, counters, stack.
     pub fn approx_bytes(&self) -> usize {
-        let m = &self.machine;
-        let words = m.regs.len() + m.memory.words.iter().map(Vec::len).sum::<usize>();
-        core::mem::size_of::<WarpState>() + 4 * words + 8 * self.metrics.instr_counts.len() + 64 * self.model.depth()
+        core::mem::size_of::<WarpState>() + 4 * self.machine.state_words() + 8 * self.metrics.instr_counts.len() + 64 * self.model.depth()
     }
 }
 
@@ -181,8 +179,8 @@ impl Sim {
     /// (a tenth of a run).
     #[inline(always)]
     pub fn step(&mut self) -> Option<Issued> {
-        let issued = advance(&self.program, &self.config, &mut self.state)?;
-        self.timeline.after_step(&issued, &self.state);
+        let (issued, depth) = advance(&self.program, &self.config, &mut self.state)?;
+        self.timeline.after_step(&issued, depth, &self.state);
         Some(issued)
     }
 
@@ -216,12 +214,12 @@ impl Sim {
             if limits.max_steps.is_some_and(|m| done >= m) {
                 return StopReason::Budget;
             }
+            // Only a step past the recorded run is watched: a replay samples at other steps (a
+            // seek resets the watch) and could find the repeat before the recorded end.
+            let fresh = self.steps() as usize >= self.timeline.len();
             let Some(issued) = self.step() else { continue };
-            if self.watch.due(self.steps()) {
-                if let Some(since) = self.watch.check(&self.state) {
-                    let (pc, message) = watch::repeat_message(&self.program, &self.config, &self.state, since);
-                    self.state.status = Status::Deadlock { pc, message };
-                }
+            if fresh {
+                self.watch_repeat();
             }
             if limits.stop_on != 0 {
                 let events = StepRecord::new(&issued, 0).events & limits.stop_on;
@@ -230,6 +228,19 @@ impl Sim {
                 }
             }
         }
+    }
+
+    /// After a step: when the warp's state repeats one sampled earlier, the run can never end,
+    /// so it ends here as a deadlock (true).
+    #[inline(always)]
+    pub(crate) fn watch_repeat(&mut self) -> bool {
+        if !self.watch.due(self.steps()) {
+            return false;
+        }
+        let Some(since) = self.watch.check(&self.state) else { return false };
+        let (pc, message) = watch::repeat_message(&self.program, &self.config, &self.state, since);
+        self.state.status = Status::Deadlock { pc, message };
+        true
     }
 
     /// Runs to the end (or the step limit).
@@ -276,7 +287,8 @@ impl Sim {
 /// One step of `st`, the whole transition: shared by `Sim::step` and by replays that must not
 /// touch the timeline (`lane_window`). Always inlined: as a call it cost 12 % of throughput.
 #[inline(always)]
-fn advance(program: &Program, config: &SimConfig, st: &mut WarpState) -> Option<Issued> {
+/// Returns what issued and the stack depth after the step.
+fn advance(program: &Program, config: &SimConfig, st: &mut WarpState) -> Option<(Issued, usize)> {
     if st.status != Status::Running {
         return None;
     }
@@ -293,7 +305,12 @@ fn advance(program: &Program, config: &SimConfig, st: &mut WarpState) -> Option<
             // Per-lane models retire a lane whose pc passes the end; that is a fault, not an exit.
             let exited = st.machine.exited.without(exited_before);
             if !exited.is_empty() && !config.exit_at_end {
-                let by_exit = if matches!(program.get(issued.pc).map(|i| &i.op), Some(Op::Exit)) { issued.mask } else { LaneMask::EMPTY };
+                // Only the lanes whose guard held left by EXIT (`@P0 EXIT` lets the others run on;
+                // EXIT writes no predicate, so the guard reads the same after the step).
+                let by_exit = match program.get(issued.pc) {
+                    Some(i) if matches!(i.op, Op::Exit) => st.machine.guard_mask(i.guard, issued.mask),
+                    _ => LaneMask::EMPTY,
+                };
                 let fell_off = exited.without(by_exit);
                 if !fell_off.is_empty() {
                     let (at, message) = past_end(program, fell_off);
@@ -316,7 +333,7 @@ fn advance(program: &Program, config: &SimConfig, st: &mut WarpState) -> Option<
             if st.model.finished() {
                 st.status = Status::Exited;
             }
-            Some(issued)
+            Some((issued, depth))
         }
         Err(ControlError::Fault(message)) => {
             st.status = Status::Fault { pc, message };
@@ -337,7 +354,7 @@ fn past_end(program: &Program, lanes: LaneMask) -> (Pc, String) {
     let line = program.line(last).map_or(String::new(), |l| alloc::format!(", line {l}"));
     let message = alloc::format!(
         "{} {} ran past the end of the code: the last instruction (`{text}` at {:#06x}{line}) is not EXIT, and nothing branches away before it",
-        watch::lanes_word(lanes),
+        crate::machine::LaneList(lanes).word(),
         crate::machine::LaneList(lanes),
         program.addr(last)
     );

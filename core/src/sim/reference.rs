@@ -39,10 +39,9 @@ pub fn ideal_fetches(program: &Program, machine: Machine, config: &SimConfig, ma
     let n = program.len();
     let cfg = SimConfig { model: ModelKind::Mimd, record: false, step_limit: max_steps, ..*config };
     let mut sim = Sim::new(program.clone(), machine, cfg);
-    let mut watch = super::watch::RepeatWatch::new(program, sim.state());
     let mut runs = vec![0u64; width * n];
     while let Some(issued) = sim.step() {
-        if watch.due(sim.steps()) && watch.check(sim.state()).is_some() {
+        if sim.watch_repeat() {
             break;
         }
         if let Some(lane) = issued.mask.iter().next() {

@@ -10,7 +10,7 @@
 use alloc::vec::Vec;
 
 use super::WarpState;
-use crate::model::{Issued, Reconvergence};
+use crate::model::Issued;
 
 pub const FIRST_INTERVAL: u64 = 1024;
 pub const MAX_CHECKPOINTS: usize = 512;
@@ -117,10 +117,9 @@ impl Timeline {
 
     /// Called after the step that brought the warp to `state` (so `state.metrics.steps >= 1`).
     #[inline(always)]
-    pub fn after_step(&mut self, issued: &Issued, state: &WarpState) {
+    pub fn after_step(&mut self, issued: &Issued, depth: usize, state: &WarpState) {
         if self.recording {
-            // The depth is read only when recording: unrecorded runs skip the model dispatch.
-            self.record(StepRecord::new(issued, state.model.depth()), state);
+            self.record(StepRecord::new(issued, depth), state);
         }
     }
 

@@ -38,9 +38,7 @@ pub(super) struct RepeatWatch {
 
 impl RepeatWatch {
     pub fn new(program: &Program, state: &WarpState) -> RepeatWatch {
-        let m = &state.machine;
-        let words = m.regs.len() + m.memory.words.iter().map(Vec::len).sum::<usize>();
-        let interval = (words as u64 / 8).max(MIN_INTERVAL).next_power_of_two();
+        let interval = (state.machine.state_words() as u64 / 8).max(MIN_INTERVAL).next_power_of_two();
         let reads_clock = program.instrs.iter().any(|i| {
             matches!(
                 i.op,
@@ -111,7 +109,7 @@ pub fn loop_site(program: &Program, config: &SimConfig, st: &WarpState, steps: u
     let mut scratch = st.clone();
     let (mut lo, mut hi, mut running) = (u32::MAX, 0, LaneMask::EMPTY);
     for _ in 0..steps.clamp(1, SITE_STEPS) {
-        let Some(issued) = advance(program, config, &mut scratch) else { break };
+        let Some((issued, _)) = advance(program, config, &mut scratch) else { break };
         lo = lo.min(issued.pc.0);
         hi = hi.max(issued.pc.0);
         running |= issued.mask;
@@ -144,12 +142,12 @@ impl LoopSite {
             _ => String::new(),
         };
         let verb = if self.running.count() == 1 { "runs" } else { "run" };
-        let mut s = format!("{} {} {verb} the loop at {a:#06x}-{b:#06x}{lines}", lanes_word(self.running), LaneList(self.running));
+        let mut s = format!("{} {} {verb} the loop at {a:#06x}-{b:#06x}{lines}", LaneList(self.running).word(), LaneList(self.running));
         for w in &self.waiting {
             let line = program.line(w.pc).map_or(String::new(), |l| format!(" (line {l})"));
             s += &format!(
                 "; {} {} {} at {:#06x}{line}",
-                lanes_word(w.lanes),
+                LaneList(w.lanes).word(),
                 LaneList(w.lanes),
                 if w.lanes.count() == 1 { "waits" } else { "wait" },
                 program.addr(w.pc)
@@ -159,14 +157,6 @@ impl LoopSite {
             }
         }
         s
-    }
-}
-
-pub(super) fn lanes_word(m: LaneMask) -> &'static str {
-    if m.count() == 1 {
-        "lane"
-    } else {
-        "lanes"
     }
 }
 
