@@ -52,7 +52,7 @@ const BROKEN: [string, string, string | RegExp][] = [
   ['malformed params', packJson({ v: 1, text: 'EXIT;', params: { n: '<script>window.__pwned=1</script>' } }), 'the params are malformed'],
   ['a malformed compare choice', packJson({ v: 1, text: 'EXIT;', compare: { model: ['<img src=x onerror=alert(1)>'] } }), 'the compare choice is malformed'],
   ['a malformed sweep', packJson({ v: 1, text: 'EXIT;', sweep: { request: { param: 'n', from: '<b>', to: 3 }, metric: 'cycles' } }), /the sweep setting is malformed/],
-  ['a newer format inside', packJson({ v: '<img src=x onerror=alert(1)>', text: 'EXIT;' }), 'it was made by a newer version of warpscope (format "<img src=x onerror='],
+  ['a malformed format number inside', packJson({ v: '<img src=x onerror=alert(1)>', text: 'EXIT;' }), 'its format number is malformed ("<img src=x onerror='],
 ];
 
 for (const [what, fragment, message] of BROKEN) {

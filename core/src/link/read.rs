@@ -80,9 +80,13 @@ fn sweep_choice(x: Option<&Value>) -> Read<Option<SweepChoice>> {
 pub fn from_json(json: &str) -> Read<Link> {
     let v: Value = serde_json::from_str(json).map_err(|_| "it does not hold a saved state")?;
     let Value::Object(r) = v else { return Err("it does not hold a saved state".into()) };
-    if r.get("v").and_then(Value::as_u64) != Some(VERSION as u64) {
-        let shown: String = r.get("v").map_or(String::from("none"), |v| v.to_string()).chars().take(20).collect();
-        return Err(format!("it was made by a newer version of warpscope (format {shown})"));
+    match r.get("v").and_then(Value::as_u64) {
+        Some(v) if v == VERSION as u64 => {}
+        Some(v) if v > VERSION as u64 => return Err(format!("it was made by a newer version of warpscope (format {v})")),
+        _ => {
+            let shown: String = r.get("v").map_or(String::from("none"), |v| v.to_string()).chars().take(20).collect();
+            return Err(format!("its format number is malformed ({shown}; this version reads {VERSION})"));
+        }
     }
     let text = r.get("text").and_then(Value::as_str).ok_or("the kernel text is missing")?;
     if text.len() > MAX_KERNEL_BYTES {

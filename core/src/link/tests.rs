@@ -61,7 +61,11 @@ fn each_kind_of_broken_link_says_what_is_wrong() {
     }
     assert!(error_of(&good[..good.len() - 4]).contains("corrupted or truncated"));
     assert!(error_of(&pack("[1, 2]")).contains("does not hold a saved state"));
-    assert!(error_of(&pack("{\"v\": 2, \"text\": \"\"}")).contains("newer version"));
+    assert!(error_of(&pack("{\"v\": 2, \"text\": \"\"}")).contains("newer version of warpscope (format 2)"));
+    for v in ["0", "\"1\"", "null", "-1"] {
+        assert!(error_of(&pack(&format!("{{\"v\": {v}, \"text\": \"\"}}"))).contains("format number is malformed"), "v = {v}");
+    }
+    assert!(error_of(&pack("{\"text\": \"\"}")).contains("format number is malformed (none"));
     assert!(error_of(&pack("{\"v\": 1}")).contains("kernel text is missing"));
     assert!(error_of(&pack("{\"v\": 1, \"text\": \"\", \"params\": {\"n\": \"3\"}}")).contains("params are malformed"));
     assert!(error_of(&pack("{\"v\": 1, \"text\": \"\", \"step\": -1}")).contains("step or lane"));
