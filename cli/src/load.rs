@@ -25,12 +25,14 @@ pub struct Common {
     /// h100 for volta, kepler for the others).
     #[arg(long)]
     pub preset: Option<String>,
-    /// PDOM stacks: which path of a divergent branch runs first (`taken` or `fall-through`).
-    #[arg(long, default_value = "taken")]
-    pub path_order: String,
-    /// Volta: which group of lanes runs (`h100`, `lowest-pc` or `round-robin`).
-    #[arg(long, default_value = "h100")]
-    pub schedule: String,
+    /// PDOM stacks: which path of a divergent branch runs first (`taken` or `fall-through`;
+    /// default: a permalink's choice, else taken).
+    #[arg(long)]
+    pub path_order: Option<String>,
+    /// Volta: which group of lanes runs (`h100`, `lowest-pc` or `round-robin`; default: a
+    /// permalink's choice, else h100).
+    #[arg(long)]
+    pub schedule: Option<String>,
     /// Override one cost: instruction, divergence, spill or fill cycles (`--cost spill=50`).
     #[arg(long = "cost", value_name = "FIELD=CYCLES")]
     pub costs: Vec<String>,
@@ -101,8 +103,8 @@ impl Common {
             if_convert: None,
             model: None,
             preset: None,
-            path_order: "taken".into(),
-            schedule: "h100".into(),
+            path_order: None,
+            schedule: None,
             costs: Vec::new(),
             sets: Vec::new(),
             stack_capacity: None,
@@ -119,16 +121,21 @@ impl Common {
         self.model = self.model.or(link.model);
         self.preset = self.preset.or(link.preset);
         self.if_convert = self.if_convert.or(link.if_convert);
-        if let Some(p) = link.path_order.filter(|_| self.path_order == "taken") {
-            self.path_order = p;
-        }
-        if let Some(s) = link.schedule.filter(|_| self.schedule == "h100") {
-            self.schedule = s;
-        }
+        self.path_order = self.path_order.or(link.path_order);
+        self.schedule = self.schedule.or(link.schedule);
         // Params set on the command line come later, so they win.
         let from_link = link.params.iter().map(|(name, v)| format!("{name}={v}"));
         self.sets = from_link.chain(self.sets).collect();
         Ok(self)
+    }
+
+    /// The path order chosen on the command line or by a link, else the default.
+    pub fn path_order(&self) -> &str {
+        self.path_order.as_deref().unwrap_or("taken")
+    }
+    /// The Volta schedule chosen on the command line or by a link, else the default.
+    pub fn schedule(&self) -> &str {
+        self.schedule.as_deref().unwrap_or("h100")
     }
 
     /// How to compile a C kernel: for the chosen model's target.
@@ -142,10 +149,11 @@ impl Common {
 
     pub fn options(&self) -> Result<LaunchOptions, String> {
         let mut opts = LaunchOptions { step_limit: self.step_limit, ..LaunchOptions::default() };
-        opts.path_order = PathOrder::from_name(&self.path_order)
-            .ok_or_else(|| format!("--path-order `{}`: expected taken or fall-through", self.path_order))?;
-        opts.schedule = Schedule::from_name(&self.schedule)
-            .ok_or_else(|| format!("--schedule `{}`: expected h100, lowest-pc or round-robin", self.schedule))?;
+        let (path_order, schedule) = (self.path_order(), self.schedule());
+        opts.path_order =
+            PathOrder::from_name(path_order).ok_or_else(|| format!("--path-order `{path_order}`: expected taken or fall-through"))?;
+        opts.schedule =
+            Schedule::from_name(schedule).ok_or_else(|| format!("--schedule `{schedule}`: expected h100, lowest-pc or round-robin"))?;
         if let Some(m) = &self.model {
             opts.model = Some(ModelKind::from_name(m).ok_or_else(|| format!("unknown model `{m}` (known: {})", ModelKind::known_names()))?);
         }

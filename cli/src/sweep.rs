@@ -92,8 +92,8 @@ impl SweepArgs {
             costs,
             stack: opts.stack,
             if_convert: c.if_convert,
-            path_order: Some(c.path_order.clone()),
-            schedule: Some(c.schedule.clone()),
+            path_order: Some(c.path_order().into()),
+            schedule: Some(c.schedule().into()),
             step_limit: Some(c.step_limit),
         })
     }

@@ -486,6 +486,18 @@ fn a_permalink_runs_in_place_of_a_file_with_its_choices_and_a_broken_one_says_wh
     // The command line still wins over the link.
     let pinned = json(&["run", &example("single_loop.sass"), "--model", "pdom", "--set", "n=0", "--json"], 0);
     assert_eq!(json(&["run", &url, "--set", "n=0", "--json"], 0), pinned);
+    // So does a choice given explicitly, even the default one (`--path-order taken`).
+    let mut link = Link::of_text(&std::fs::read_to_string(example("nested_if.cu")).unwrap());
+    link.model = Some("pdom".into());
+    link.path_order = Some("fall-through".into());
+    let url2 = format!("https://example.org/warpscope/{}", encode(&link));
+    let file = example("nested_if.cu");
+    let trace = |args: &[&str]| stdout(&warpscope(&[&["trace"], args].concat()));
+    let taken = trace(&[&file, "--model", "pdom", "--path-order", "taken"]);
+    let fall = trace(&[&file, "--model", "pdom", "--path-order", "fall-through"]);
+    assert_ne!(taken, fall, "the example must show the path order");
+    assert_eq!(trace(&[&url2]), fall);
+    assert_eq!(trace(&[&url2, "--path-order", "taken"]), taken);
     let broken = warpscope(&["run", &url[..url.len() - 9]]);
     assert_eq!(broken.status.code(), Some(1));
     assert!(stderr(&broken).contains("This link is corrupted"), "{}", stderr(&broken));
