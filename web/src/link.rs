@@ -1,5 +1,5 @@
 //! Permalinks for the page: the core's codec, so a link from a stranger is read by the same
-//! fuzzed, size-bounded code as `warpscope open` uses.
+//! fuzzed, size-bounded code the CLI reads a link with (`warpscope run LINK`).
 
 use serde::Serialize;
 use warpscope_core::link::{self, Decoded, Link};
