@@ -12,6 +12,7 @@ cargo fmt --all --check
 cargo clippy -q --workspace --all-targets -- -D warnings
 echo "== core builds without default features (no_std + alloc)"
 cargo build -q -p warpscope-core --no-default-features
+cargo build -q -p warpscope-core --no-default-features --features link
 echo "== benchmarks compile"
 cargo bench -q --no-run -p warpscope-core
 echo "== Rust tests"
