@@ -81,6 +81,9 @@ struct LoadOptionsJs {
     /// Run at most this many steps now and leave the rest to `resume` (absent: the whole run),
     /// so the page stays responsive and can offer Stop.
     chunk: Option<f64>,
+    /// End the run after exactly this many steps as if the user had pressed Stop there (a stopped
+    /// run loaded again); a run that ends sooner ends as it would.
+    stop_at: Option<f64>,
 }
 
 /// A loaded kernel and its recorded run.
@@ -100,6 +103,27 @@ struct Loaded {
 struct Pending {
     kernel: Kernel,
     sim: Sim,
+    /// The load's `stop_at`: the run ends there as stopped.
+    stop_at: Option<u64>,
+}
+
+impl Pending {
+    /// Runs at most `budget` more steps (`None`: no budget): how the run ended, or `None` while
+    /// it goes on.
+    fn run(&mut self, budget: Option<u64>) -> Option<(StopReason, StopView)> {
+        let left = self.stop_at.map(|s| s.saturating_sub(self.sim.steps()));
+        let max_steps = match (budget, left) {
+            (Some(b), Some(l)) => Some(b.min(l)),
+            (b, l) => b.or(l),
+        };
+        let end = self.sim.run(&RunLimits { max_steps, ..RunLimits::default() });
+        if end != StopReason::Budget {
+            let view = StopView::new(&self.sim, &end);
+            return Some((end, view));
+        }
+        let stopped = self.stop_at.is_some_and(|s| self.sim.steps() >= s);
+        stopped.then(|| (StopReason::Budget, StopView::stopped(&self.sim)))
+    }
 }
 
 #[wasm_bindgen]
@@ -179,6 +203,15 @@ impl Session {
             }),
             None => Schedule::default(),
         };
+        let step_limit = opts.step_limit.map_or(BROWSER_STEP_LIMIT, |s| s.max(1.0) as u64);
+        let stop_at = match opts.stop_at {
+            Some(s) if s.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER).contains(&s) => Some(s as u64),
+            Some(s) => {
+                diags.push(option_error(format!("stop_at = {s} is not a whole number of steps")));
+                None
+            }
+            None => None,
+        };
         // Params the kernel no longer declares (the user just renamed one) are dropped, not errors.
         let mut params: Vec<(String, i64)> = Vec::new();
         for decl in &kernel.params {
@@ -196,7 +229,7 @@ impl Session {
             params: params.clone(),
             path_order,
             schedule,
-            step_limit: opts.step_limit.map_or(BROWSER_STEP_LIMIT, |s| s.max(1.0) as u64),
+            step_limit,
             ..LaunchOptions::default()
         };
         let mut result = LoadResult {
@@ -218,21 +251,24 @@ impl Session {
             stack_capacity: launch_opts.config_for(&kernel).stack.capacity,
             end: None,
             running: false,
+            last_step: stop_at.map_or(step_limit, |s| s.min(step_limit)) as f64,
         };
         if !diags.iter().any(|d| d.is_error()) {
             match launch(&kernel, &launch_opts) {
-                Ok(mut sim) => {
+                Ok(sim) => {
+                    let mut run = Pending { kernel: kernel.clone(), sim, stop_at };
                     let budget = opts.chunk.map(|c| c.max(1.0) as u64);
-                    let end = sim.run(&RunLimits { max_steps: budget, ..RunLimits::default() });
                     result.ok = true;
                     self.pending = None;
-                    if end == StopReason::Budget {
-                        result.running = true;
-                        self.pending = Some(Pending { kernel: kernel.clone(), sim });
-                    } else {
-                        let end_view = StopView::new(&sim, &end);
-                        result.end = Some(end_view.clone());
-                        self.finish(kernel.clone(), sim, end, end_view);
+                    match run.run(budget) {
+                        None => {
+                            result.running = true;
+                            self.pending = Some(run);
+                        }
+                        Some((end, end_view)) => {
+                            result.end = Some(end_view.clone());
+                            self.finish(run.kernel, run.sim, end, end_view);
+                        }
                     }
                 }
                 Err(e) => diags.extend(e),
@@ -255,13 +291,12 @@ impl Session {
     /// then the views show it).
     pub fn resume(&mut self, budget: f64) -> Result<JsValue, JsError> {
         let Some(mut p) = self.pending.take() else { return to_js(&Progress { running: false, steps: 0.0, end: None }) };
-        let end = p.sim.run(&RunLimits { max_steps: Some(budget.max(1.0) as u64), ..RunLimits::default() });
+        let ended = p.run(Some(budget.max(1.0) as u64));
         let steps = p.sim.steps() as f64;
-        if end == StopReason::Budget {
+        let Some((end, view)) = ended else {
             self.pending = Some(p);
             return to_js(&Progress { running: true, steps, end: None });
-        }
-        let view = StopView::new(&p.sim, &end);
+        };
         self.finish(p.kernel, p.sim, end, view.clone());
         to_js(&Progress { running: false, steps, end: Some(view) })
     }

@@ -57,6 +57,8 @@ pub struct LoadResult {
     pub end: Option<StopView>,
     /// The run goes on: `Session.resume` continues it.
     pub running: bool,
+    /// The step the run ends by at the latest: its step limit, or its `stop_at` if sooner.
+    pub last_step: f64,
 }
 
 /// How far a chunked run has got.

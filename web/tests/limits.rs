@@ -1,6 +1,6 @@
 //! Long runs and links from strangers, as the page meets them (`wasm-pack test --node web`):
-//! a run loaded in chunks and stopped, a spin lock ended as a deadlock that names the loop,
-//! and permalinks read and written by the core.
+//! a run loaded in chunks and stopped, a stopped run loaded again (`stop_at`), a spin lock ended
+//! as a deadlock that names the loop, and permalinks read and written by the core.
 #![cfg(target_arch = "wasm32")]
 
 use serde::Serialize;
@@ -47,6 +47,38 @@ fn a_chunked_run_that_ends_reports_where() {
     let message = p["end"]["message"].as_str().unwrap();
     assert!(message.contains("lanes 0-3 run the loop at 0x0008-0x0010 (lines 3-4)"), "{message}");
     assert_eq!(s.total_steps(), 5000.0);
+}
+
+#[wasm_bindgen_test]
+fn stop_at_loads_a_stopped_run_again_stopped_at_the_same_step() {
+    // The run as the user stopped it ...
+    let mut first = Session::new();
+    value(first.load(COUNTER, js(json!({ "chunk": 1000 }))).unwrap());
+    value(first.resume(500.0).unwrap());
+    let stopped = value(first.stop_run().unwrap())["end"].clone();
+    assert_eq!(stopped["kind"], "stopped", "{stopped}");
+    // ... loaded again whole: the same end at the same step, for the views and the report.
+    let mut again = Session::new();
+    let r = value(again.load(COUNTER, js(json!({ "stop_at": 1500 }))).unwrap());
+    assert_eq!(r["end"], stopped, "{r}");
+    assert_eq!(r["last_step"], 1500);
+    assert_eq!(again.total_steps(), 1500.0);
+    assert_eq!(value(again.run_until("end", None).unwrap()), stopped, "the run's end, not the recording's");
+    assert_eq!(value(again.report().unwrap())["stop"], stopped);
+    // ... and in chunks: `resume` runs no step past it.
+    let r = value(again.load(COUNTER, js(json!({ "stop_at": 1500, "chunk": 1000 }))).unwrap());
+    assert_eq!(r["running"], true, "{r}");
+    let p = value(again.resume(1000.0).unwrap());
+    assert_eq!((p["running"].clone(), p["steps"].clone(), p["end"].clone()), (json!(false), json!(1500), stopped));
+    assert_eq!(again.total_steps(), 1500.0);
+    // A run that ends sooner ends as it would: at its step limit, or when the warp exits.
+    let r = value(again.load(COUNTER, js(json!({ "stop_at": 1500, "step_limit": 1000 }))).unwrap());
+    assert_eq!((r["end"]["kind"].clone(), r["last_step"].clone()), (json!("step_limit"), json!(1000)), "{r}");
+    let r = value(again.load("EXIT\n", js(json!({ "stop_at": 1500 }))).unwrap());
+    assert_eq!(r["end"]["kind"], "exited", "{r}");
+    let r = value(again.load(COUNTER, js(json!({ "stop_at": -3 }))).unwrap());
+    assert_eq!(r["ok"], false, "{r}");
+    assert!(r["diagnostics"][0]["message"].as_str().unwrap().contains("stop_at = -3 is not a whole number of steps"), "{r}");
 }
 
 #[wasm_bindgen_test]
