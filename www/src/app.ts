@@ -9,7 +9,7 @@ import type { Comparison } from './compare';
 import type { SweepView } from './sweep/view';
 import type { Engine } from './engine';
 import { firstPcOfSource, linesOf, listingLinesOfSource, sourceLineOfListing } from './line-map';
-import { FIRST_CHUNK, LongRun } from './long-run';
+import { LongRun } from './long-run';
 import * as banner from './panels/banner';
 import * as caption from './panels/caption';
 import * as cfgPanel from './panels/cfg';
@@ -51,13 +51,14 @@ export class App {
   sweep: SweepView | null = null;
   /** What the last if-convert toggle changed (instructions, steps), shown over the listing. */
   private ifConvertDiff = '';
-  /** The load still running in slices, and what `load` said of it. */
-  private readonly longRun = new LongRun();
-  private loading: LoadResult | null = null;
+  /** Loads into the engine, a long run in slices. */
+  private readonly longRun: LongRun | null;
   /** The last load's answer, good or not: with no run yet, the inputs show its choices. */
   private lastLoad: LoadResult | null = null;
 
-  constructor(readonly engine: Engine | null) {}
+  constructor(readonly engine: Engine | null) {
+    this.longRun = engine && new LongRun(engine, { progress: () => this.renderStatus(), done: (r) => this.loaded(r) });
+  }
 
   banner(message: string, kind: banner.BannerKind = 'error'): void {
     banner.show(this.panels.el.banners, message, kind);
@@ -67,31 +68,21 @@ export class App {
    * a long run still loading goes on). A run longer than one slice finishes in the background. */
   reload(): void {
     const s = store.get();
-    const e = this.engine;
-    if (!e) return;
-    const r = e.load(s.text, { ...loadOptions(s, s), step_limit: s.stepLimit, chunk: FIRST_CHUNK });
+    if (!this.longRun) return;
+    const r = this.longRun.load(s.text, { ...loadOptions(s, s), step_limit: s.stepLimit });
     if (!r) { this.renderAll(); return; }
     this.diagnostics = r.diagnostics;
     this.lastLoad = r;
-    if (r.ok && r.running) {
-      this.loading = r;
-      this.longRun.start(e, { progress: () => this.renderStatus(), done: (p) => this.loaded(p?.end ?? null) });
-    } else if (r.ok) {
-      this.longRun.cancel();
-      this.loading = null;
-      this.accept(r);
-    }
+    if (r.ok && !r.running) this.accept(r);
     if (s.compare && this.compare) this.compare.load(s.text, s, s.compare, s.stepLimit);
     if (r.ok && !r.running) this.place(s.step);
     this.renderAll();
   }
 
-  /** A long run ended (`end`), or the engine lost it (null: the last run stays). */
-  private loaded(end: LoadResult['end']): void {
-    const r = this.loading;
-    this.loading = null;
-    if (r && end) {
-      this.accept({ ...r, running: false, end });
+  /** A long run ended (`r`), or the engine lost it (null: the last run stays). */
+  private loaded(r: LoadResult | null): void {
+    if (r) {
+      this.accept(r);
       this.place(store.get().step);
     }
     this.renderAll();
@@ -99,11 +90,7 @@ export class App {
 
   /** Stop: the runs still loading keep the steps they ran. */
   stopRun(): void {
-    const e = this.engine;
-    if (e && this.longRun.active) {
-      this.longRun.cancel();
-      this.loaded(e.stopRun()?.end ?? null);
-    }
+    if (this.longRun?.active) this.loaded(this.longRun.stop());
     if (this.compare?.stopRun()) this.renderAll();
   }
 
@@ -144,7 +131,7 @@ export class App {
   renderStatus(): void {
     const s = store.get();
     const end = s.compare === null && s.sweep === null ? this.run?.load.end ?? null : null;
-    runStatus.render(this.panels.status, { a: this.longRun.steps, b: this.compare?.loadingSteps ?? null }, s.stepLimit, end);
+    runStatus.render(this.panels.status, { a: this.longRun?.steps ?? null, b: this.compare?.loadingSteps ?? null }, s.stepLimit, end);
   }
 
   /** Compare mode is on (side B may still lack a run: its side then says why). */

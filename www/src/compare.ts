@@ -6,7 +6,7 @@
 //! slices too.
 
 import { EventBit, type Engine } from './engine';
-import { FIRST_CHUNK, LongRun } from './long-run';
+import { LongRun } from './long-run';
 import type { ModelChoice } from './permalink';
 import * as comparePanel from './panels/compare';
 import * as lanes from './panels/lanes';
@@ -40,15 +40,18 @@ export class Comparison {
   private readonly reports = new Reports();
   private shownRuns: [Run | null, Run | null] = [null, null];
   private merged: { a: Run; b: Run; events: Uint16Array } | null = null;
-  /** Side B's load still running in slices, and what `load` said of it. */
-  private readonly longRun = new LongRun();
-  private loading: LoadResult | null = null;
+  /** Loads side B, a long run in slices. */
+  private readonly longRun: LongRun | null;
   /** Side B's long run made progress (`progress`) or ended (`run`): the page redraws. */
   updated: (what: 'progress' | 'run') => void = () => {};
 
   constructor(readonly engine: Engine | null, roots: CompareRoots, hooks: [comparePanel.SideHooks, comparePanel.SideHooks]) {
     this.roots = roots;
     this.hooks = hooks;
+    this.longRun = engine && new LongRun(engine, {
+      progress: () => this.updated('progress'),
+      done: (r) => { this.loaded(r); this.updated('run'); },
+    });
   }
 
   /** Compare mode ended: its panels go, and side B's run with them. */
@@ -67,42 +70,28 @@ export class Comparison {
 
   /** Loads side B: the same text and inputs as side A, under `choice`. */
   load(text: string, inputs: Inputs, choice: ModelChoice, stepLimit: number): void {
-    const e = this.engine;
-    if (!e) return;
-    const r = e.load(text, { ...loadOptions(inputs, choice), step_limit: stepLimit, chunk: FIRST_CHUNK });
+    const r = this.longRun?.load(text, { ...loadOptions(inputs, choice), step_limit: stepLimit });
     if (!r) return;
     this.lastLoad = r;
     const err = r.diagnostics.find((d) => d.severity === 'error');
     this.error = r.ok ? null : `${choice.model} could not run this kernel (line ${err?.line ?? 1}: ${err?.message ?? 'error'})`;
-    if (r.ok && r.running) {
-      this.loading = r;
-      this.longRun.start(e, {
-        progress: () => this.updated('progress'),
-        done: (p) => { this.loaded(p?.end ?? null); this.updated('run'); },
-      });
-    } else if (r.ok) {
-      this.longRun.cancel();
-      this.loading = null;
-      this.run = readRun(e, r);
-    }
+    if (r.ok && !r.running) this.loaded(r);
   }
 
   /** Steps side B's long run has run so far; null when none is loading. */
   get loadingSteps(): number | null {
-    return this.longRun.steps;
+    return this.longRun?.steps ?? null;
   }
 
-  private loaded(end: LoadResult['end']): void {
-    const r = this.loading;
-    this.loading = null;
-    if (r && end && this.engine) this.run = readRun(this.engine, { ...r, running: false, end });
+  /** Side B's run ended (`r`), or the engine lost it (null: its last run stays). */
+  private loaded(r: LoadResult | null): void {
+    if (r && this.engine) this.run = readRun(this.engine, r);
   }
 
   /** Stop: side B's long run keeps the steps it ran; false when none was loading. */
   stopRun(): boolean {
-    if (!this.engine || !this.longRun.active) return false;
-    this.longRun.cancel();
-    this.loaded(this.engine.stopRun()?.end ?? null);
+    if (!this.longRun?.active) return false;
+    this.loaded(this.longRun.stop());
     return true;
   }
 

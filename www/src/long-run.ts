@@ -1,9 +1,10 @@
-//! Drives a chunked load to its end: `Engine.resume` in slices of about 20 ms, yielding to the
-//! page between them so typing, clicks and Stop stay responsive. The slice size adapts to the
-//! measured speed (a step's cost varies by kernel and grows as the recording does).
+//! Loads runs into one engine, a long one in slices: `load` runs a first chunk, then
+//! `Engine.resume` in slices of about 20 ms, yielding to the page between them so typing, clicks
+//! and Stop stay responsive. The slice size adapts to the measured speed (a step's cost varies by
+//! kernel and grows as the recording does). A newer load supersedes a run still loading.
 
 import type { Engine } from './engine';
-import type { ProgressView } from './views';
+import type { LoadOptions, LoadResult } from './views';
 
 /** Steps run inside `load` itself: most kernels end within them and never show progress. */
 export const FIRST_CHUNK = 100_000;
@@ -14,8 +15,9 @@ const MAX_SLICE = 2_000_000;
 export interface RunHooks {
   /** Steps run so far (the run goes on). */
   progress(steps: number): void;
-  /** The run ended (`end` set) or the engine failed (null; it already said why). */
-  done(p: ProgressView | null): void;
+  /** A run that went on in slices ended: its load result with its `end`; or the engine lost it
+   * (null: it already said why, and the last finished run stays). */
+  done(r: LoadResult | null): void;
 }
 
 // A MessageChannel round trip lets input and rendering in without setTimeout's 4 ms clamp.
@@ -30,43 +32,69 @@ function nextTask(): Promise<void> {
 export class LongRun {
   private token = 0;
   private slice = MIN_SLICE * 10;
-  /** Steps run so far while active; null when no run is being driven. */
+  /** What `load` said of the run being driven. */
+  private loading: LoadResult | null = null;
+  /** Steps run so far while a run is loading; null when none is. */
   steps: number | null = null;
 
-  /** Drives `engine`'s pending run; any run driven before is left alone (superseded). */
-  start(engine: Engine, hooks: RunHooks): void {
-    const token = ++this.token;
-    this.steps = 0;
-    void this.drive(engine, hooks, token);
+  constructor(private readonly engine: Engine, private readonly hooks: RunHooks) {}
+
+  /** Loads `text`: a run that ends within the first chunk is loaded when this returns; a longer
+   * one goes on in slices (`hooks.progress`, then `hooks.done`) and supersedes any run still
+   * loading. A load that fails leaves a run still loading alone. */
+  load(text: string, options: LoadOptions): LoadResult | null {
+    const r = this.engine.load(text, { ...options, chunk: FIRST_CHUNK });
+    if (r?.ok && r.running) this.follow(r);
+    else if (r?.ok) this.cancel();
+    return r;
   }
 
-  /** Stops driving (the engine's pending run, if any, stays where it is). */
-  cancel(): void {
-    this.token++;
-    this.steps = null;
+  /** Stop: the run still loading ends where it is, its steps so far kept (`end.kind` is
+   * `stopped`). Its load result, or null when none was loading or the engine failed. */
+  stop(): LoadResult | null {
+    const r = this.loading;
+    if (!r) return null;
+    this.cancel();
+    const end = this.engine.stopRun()?.end;
+    return end ? { ...r, running: false, end } : null;
   }
 
   get active(): boolean {
     return this.steps !== null;
   }
 
-  private async drive(engine: Engine, hooks: RunHooks, token: number): Promise<void> {
+  /** Drives the engine's pending run `r`; any run driven before is left alone (superseded). */
+  private follow(r: LoadResult): void {
+    const token = ++this.token;
+    this.loading = r;
+    this.steps = 0;
+    void this.drive(token);
+  }
+
+  /** Stops driving (the engine's pending run, if any, stays where it is). */
+  private cancel(): void {
+    this.token++;
+    this.loading = null;
+    this.steps = null;
+  }
+
+  private async drive(token: number): Promise<void> {
     for (;;) {
       await nextTask();
       if (token !== this.token) return;
       const t0 = performance.now();
-      const p = engine.resume(this.slice);
+      const p = this.engine.resume(this.slice);
       const ms = Math.max(1, performance.now() - t0);
       this.slice = Math.round(Math.min(MAX_SLICE, Math.max(MIN_SLICE, this.slice * Math.min(4, TARGET_MS / ms))));
       if (p?.running) {
         this.steps = p.steps;
-        hooks.progress(p.steps);
+        this.hooks.progress(p.steps);
         continue;
       }
-      this.steps = null;
-      this.token++;
+      const r = this.loading;
+      this.cancel();
       // `resume` with nothing pending (the engine restarted meanwhile) has no end: nothing new to show.
-      hooks.done(p?.end ? p : null);
+      this.hooks.done(r && p?.end ? { ...r, running: false, end: p.end } : null);
       return;
     }
   }
