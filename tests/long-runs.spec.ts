@@ -161,6 +161,8 @@ test('compare mode loads both sides of an endless loop in the background; Stop e
   await expect(progress).toBeHidden();
   await expect(page.getByTestId('side-a-banner')).toContainText('you stopped the run');
   await expect(page.getByTestId('side-b-banner')).toContainText('you stopped the run');
+  // The table's reports load each run again in a worker: both still end as stopped there.
+  await expect(page.getByTestId('compare-row-stop').locator('td')).toHaveText(['stopped', 'stopped'], { timeout: 20_000 });
 });
 
 test('a sweep of an endless loop keeps the page usable, can be cancelled, and uses the step limit', async ({ page }) => {

@@ -53,10 +53,13 @@ test('a trap while reading a state restarts the engine: the kernel, its run and 
   await expect(page.getByTestId('step-label')).toHaveAttribute('data-total', '2');
 });
 
+/** Every lane loops forever, and the counter keeps the warp's state from repeating. */
+const ENDLESS = '//@ title endless\n//@ warp 32\n__global__ void k() {\n    int i = 0;\n    while (threadIdx.x < 100) { i = i + 1; }\n}\n';
+
 test('a trap in the middle of a long run ends it; the last run stays and the page works', async ({ page }) => {
   await armTraps(page);
   await open(page);
-  await replaceText(page, '//@ title endless\n//@ warp 32\n__global__ void k() {\n    int i = 0;\n    while (threadIdx.x < 100) { i = i + 1; }\n}\n');
+  await replaceText(page, ENDLESS);
   await expect(page.getByTestId('run-progress')).toBeVisible();
   await trapNext(page, 'session_resume');
   await expect(page.getByTestId('banner').filter({ hasText: 'The engine failed in resume: unreachable (restarted the engine)' })).toHaveCount(1);
@@ -64,6 +67,33 @@ test('a trap in the middle of a long run ends it; the last run stays and the pag
   await expect(page.getByTestId('kernel-title')).toContainText('Figure 3');
   await replaceText(page, '//@ title after the trap\nIADD R1, R1, 0x1;\nEXIT;\n');
   await expect(page.getByTestId('kernel-title')).toHaveText('after the trap');
+});
+
+test('a trap after Stop brings the stopped run back: the same steps and step, and it still says you stopped it', async ({ page }) => {
+  await armTraps(page);
+  await open(page);
+  await replaceText(page, ENDLESS);
+  // Past the first chunk, so the restart loads it again in slices.
+  await expect.poll(async () => Number(await page.getByTestId('run-progress').getAttribute('data-steps'))).toBeGreaterThan(300_000);
+  await page.getByTestId('stop-run').click();
+  const stop = page.getByTestId('run-stop');
+  await expect(stop).toHaveAttribute('data-kind', 'stopped');
+  const words = (await stop.locator('.run-stop-text').textContent())!;
+  const steps = Number(/you stopped the run after (\d+) steps/.exec(words)![1]);
+  await seek(page, steps - 5);
+  const stack = await uiStack(page);
+  expect(stack.length).toBeGreaterThan(0);
+  await seek(page, steps - 7);
+  await trapNext(page, 'session_state');
+  await seek(page, steps - 5);
+  await expect(page.getByTestId('banner').filter({ hasText: 'The engine failed in state: unreachable (restarted the engine)' })).toHaveCount(1);
+  await expect(page.getByTestId('run-progress')).toBeHidden();
+  // Not "Step limit reached": the run the user stopped, where it was stopped.
+  await expect(stop).toHaveAttribute('data-kind', 'stopped');
+  await expect(stop.locator('.run-stop-text')).toHaveText(words);
+  await expect(page.getByTestId('step-label')).toHaveAttribute('data-total', String(steps));
+  await expect(page.getByTestId('step-label')).toHaveAttribute('data-step', String(steps - 5));
+  await expect.poll(() => uiStack(page)).toEqual(stack);
 });
 
 // Not the fixture: the blocked download is a console error on purpose.

@@ -131,7 +131,10 @@ export class App {
   renderStatus(): void {
     const s = store.get();
     const end = s.compare === null && s.sweep === null ? this.run?.load.end ?? null : null;
-    runStatus.render(this.panels.status, { a: this.longRun?.steps ?? null, b: this.compare?.loadingSteps ?? null }, s.stepLimit, end);
+    const c = this.compare;
+    // Where the runs loading end at the latest (a replay after a restart may end before the limit).
+    const last = Math.max(this.longRun?.lastStep ?? 0, c?.loadingLastStep ?? 0) || s.stepLimit;
+    runStatus.render(this.panels.status, { a: this.longRun?.steps ?? null, b: c?.loadingSteps ?? null }, last, end);
   }
 
   /** Compare mode is on (side B may still lack a run: its side then says why). */

@@ -83,6 +83,11 @@ export class Comparison {
     return this.longRun?.steps ?? null;
   }
 
+  /** The step side B's long run ends by at the latest; null when none is loading. */
+  get loadingLastStep(): number | null {
+    return this.longRun?.lastStep ?? null;
+  }
+
   /** Side B's run ended (`r`), or the engine lost it (null: its last run stays). */
   private loaded(r: LoadResult | null): void {
     if (r && this.engine) this.run = readRun(this.engine, r);

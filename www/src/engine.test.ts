@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Engine, EventBit } from './engine';
 import { DEFAULT_STEP_LIMIT } from './store';
+import type { LoadResult } from './views';
 
 const single = readFileSync(new URL('../../examples/single_loop.sass', import.meta.url), 'utf8');
 const figure1 = readFileSync(new URL('../../examples/tf_figure1.sass', import.meta.url), 'utf8');
@@ -113,17 +114,43 @@ describe('Engine, chunked loads', () => {
     expect(e.total()).toBe(DEFAULT_STEP_LIMIT);
   }, 60_000);
 
-  it('after a trap during a stopped run, the restarted engine has the same steps', () => {
+  it('after a trap during a stopped run, the restarted engine has the same steps, ended as stopped', () => {
     const reports: string[] = [];
     const e = Engine.fromBytes(bytes, (m) => reports.push(m));
     e.load(counter, { chunk: 3000 });
-    e.stopRun();
+    const stopped = e.stopRun()?.end;
+    expect(stopped?.kind).toBe('stopped');
     e.seek(1234);
     e.sessionForTest.state = () => { throw new WebAssembly.RuntimeError('unreachable'); };
     expect(e.state(0)).toBeNull();
     expect(reports[0]).toMatch(/restarted the engine/);
     expect(e.total()).toBe(3000);
     expect(e.current()).toBe(1234);
+    // Still the run the user stopped, not one that hit a step limit.
+    expect(e.report()?.stop).toEqual(stopped);
+    expect(e.runUntil('end')).toEqual(stopped);
+  });
+
+  it('a restart replays a long stopped run in chunks, for the caller to drive, and returns to the step', () => {
+    const reports: string[] = [];
+    const e = Engine.fromBytes(bytes, (m) => reports.push(m));
+    const replays: LoadResult[] = [];
+    e.restarted = (r) => replays.push(r);
+    e.load(counter, { chunk: 100_000 });
+    e.resume(60_000);
+    const stopped = e.stopRun()?.end;
+    e.seek(150_000);
+    e.sessionForTest.state = () => { throw new WebAssembly.RuntimeError('unreachable'); };
+    expect(e.state(0)).toBeNull();
+    expect(reports).toHaveLength(1);
+    // Only a first chunk ran: the rest is left to `resume`, like any long load.
+    expect(replays).toMatchObject([{ ok: true, running: true, end: null, last_step: 160_000 }]);
+    expect(e.running()).toBe(true);
+    let p = e.resume(20_000);
+    while (p?.running) p = e.resume(20_000);
+    expect(p).toMatchObject({ running: false, steps: 160_000, end: stopped });
+    expect(e.total()).toBe(160_000);
+    expect(e.current()).toBe(150_000);
   });
 });
 

@@ -1,12 +1,14 @@
 //! The one module that imports the generated wasm package (web/pkg). Every engine call goes
 //! through `guard`, so a thrown error becomes a banner instead of a dead page; a Rust panic
-//! poisons the instance, so then a fresh `Session` reloads the last good kernel and step.
-//! A long run loads in chunks (`load` with `chunk`, then `resume` until it ends, or `stopRun`);
-//! the permalink codec is the core's (`decodeLink`, `encodeLink`).
+//! poisons the instance, so then a fresh `Session` reloads the last good kernel and step (a long
+//! run in chunks, driven by `LongRun` like any other). A long run loads in chunks (`load` with
+//! `chunk`, then `resume` until it ends, or `stopRun`); the permalink codec is the core's
+//! (`decodeLink`, `encodeLink`).
 
 import init, {
   decode_link, encode_link, EventBit, initSync, LaneCode, lane_window_max, measured_sets, Session, sweep_metrics,
 } from '../../web/pkg/warpscope_web.js';
+import { FIRST_CHUNK } from './long-run';
 import type {
   CfgView, CompiledView, LoadOptions, LoadResult, MeasuredSetView, MetricInfo, MetricsPair, NoteView, ProgressView, ReportView, RunKind,
   StateView, StopView,
@@ -50,10 +52,15 @@ function poisoned(e: unknown): boolean {
 export class Engine {
   private session: Session;
   private good: LoadSource | null = null;
-  /** A chunked load still running: it becomes `good` when it ends. */
-  private pending: LoadSource | null = null;
+  /** A chunked load still running: it becomes `good` when it ends; `restore` is the step to go
+   * back to then (a restart replaying the last good run), else null. */
+  private pending: { source: LoadSource; restore: number | null } | null = null;
   private breakpoints = new Uint32Array(0);
   private lastStep = 0;
+
+  /** A restart after a trap left the last good run loading again in chunks (a long one): whoever
+   * drives this engine's long runs (`LongRun`) drives it too, and shows it when it ends. */
+  restarted: (r: LoadResult) => void = () => {};
 
   private constructor(private readonly sink: ErrorSink) {
     this.session = new Session();
@@ -93,18 +100,23 @@ export class Engine {
 
   private revive(): void {
     try { this.session.free(); } catch { /* already unusable */ }
-    // A run still loading is lost with the session; the last finished one comes back.
+    // A run still loading is lost with the session; the last finished one comes back, a long one
+    // in chunks like any load, so the page stays usable (a stopped one ends where it was stopped).
     this.pending = null;
+    let again: LoadResult | null = null;
     try {
       this.session = new Session();
+      this.session.set_breakpoints(this.breakpoints);
       if (this.good) {
-        this.session.load(this.good.text, this.good.options);
-        this.session.set_breakpoints(this.breakpoints);
-        this.session.seek(this.lastStep);
+        again = this.session.load(this.good.text, { ...this.good.options, chunk: FIRST_CHUNK }) as LoadResult;
+        if (again.running) this.pending = { source: this.good, restore: this.lastStep };
+        else this.session.seek(this.lastStep);
       }
     } catch (e) {
       this.sink(`The engine could not restart: ${messageOf(e)}`);
+      return;
     }
+    if (again?.running) this.restarted(again);
   }
 
   private track(t: number): number {
@@ -117,9 +129,8 @@ export class Engine {
   load(text: string, options: LoadOptions): LoadResult | null {
     const r = this.guard<LoadResult | null>('load', null, (s) => s.load(text, options) as LoadResult);
     if (r?.ok) {
-      this.pending = null;
-      if (r.running) this.pending = { text, options };
-      else this.settled(text, options, null);
+      this.pending = r.running ? { source: { text, options }, restore: null } : null;
+      if (!r.running) this.settled({ text, options }, null);
     }
     return r;
   }
@@ -134,7 +145,7 @@ export class Engine {
     return this.progressed(this.guard<ProgressView | null>('stop_run', null, (s) => s.stop_run() as ProgressView));
   }
 
-  /** How to load the current run again (a stopped run: up to where it was stopped). */
+  /** How to load the current run again (a stopped run ends where it was stopped: `stop_at`). */
   get loadedSource(): LoadSource | null {
     return this.good;
   }
@@ -146,15 +157,16 @@ export class Engine {
     const job = this.pending;
     if (p && !p.running && p.end && job) {
       this.pending = null;
-      this.settled(job.text, job.options, p.end.kind === 'stopped' ? p.steps : null);
+      this.settled(job.source, p.end.kind === 'stopped' ? p.steps : null);
+      if (job.restore !== null) this.seek(job.restore);
     }
     return p;
   }
 
-  /** The run to restore after a trap: a stopped one is replayed up to where it was stopped. */
-  private settled(text: string, options: LoadOptions, stoppedAt: number | null): void {
+  /** The run to restore after a trap: a stopped one is loaded again to end, stopped, at the same step. */
+  private settled({ text, options }: LoadSource, stoppedAt: number | null): void {
     const { chunk: _, ...whole } = options;
-    this.good = { text, options: stoppedAt === null ? whole : { ...whole, step_limit: stoppedAt } };
+    this.good = { text, options: stoppedAt === null ? whole : { ...whole, stop_at: stoppedAt } };
     this.lastStep = 0;
   }
 

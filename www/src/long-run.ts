@@ -1,7 +1,8 @@
 //! Loads runs into one engine, a long one in slices: `load` runs a first chunk, then
 //! `Engine.resume` in slices of about 20 ms, yielding to the page between them so typing, clicks
 //! and Stop stay responsive. The slice size adapts to the measured speed (a step's cost varies by
-//! kernel and grows as the recording does). A newer load supersedes a run still loading.
+//! kernel and grows as the recording does). A newer load supersedes a run still loading, and the
+//! engine's replay of the last good run after a restart is driven here too.
 
 import type { Engine } from './engine';
 import type { LoadOptions, LoadResult } from './views';
@@ -37,7 +38,9 @@ export class LongRun {
   /** Steps run so far while a run is loading; null when none is. */
   steps: number | null = null;
 
-  constructor(private readonly engine: Engine, private readonly hooks: RunHooks) {}
+  constructor(private readonly engine: Engine, private readonly hooks: RunHooks) {
+    engine.restarted = (r) => this.follow(r);
+  }
 
   /** Loads `text`: a run that ends within the first chunk is loaded when this returns; a longer
    * one goes on in slices (`hooks.progress`, then `hooks.done`) and supersedes any run still
@@ -63,6 +66,11 @@ export class LongRun {
     return this.steps !== null;
   }
 
+  /** The step the run still loading ends by at the latest (null when none is loading). */
+  get lastStep(): number | null {
+    return this.loading?.last_step ?? null;
+  }
+
   /** Drives the engine's pending run `r`; any run driven before is left alone (superseded). */
   private follow(r: LoadResult): void {
     const token = ++this.token;
@@ -84,6 +92,8 @@ export class LongRun {
       if (token !== this.token) return;
       const t0 = performance.now();
       const p = this.engine.resume(this.slice);
+      // A trap in `resume` restarts the engine, which may hand this a replay to drive instead.
+      if (token !== this.token) return;
       const ms = Math.max(1, performance.now() - t0);
       this.slice = Math.round(Math.min(MAX_SLICE, Math.max(MIN_SLICE, this.slice * Math.min(4, TARGET_MS / ms))));
       if (p?.running) {

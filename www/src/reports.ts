@@ -28,8 +28,8 @@ export class Reports {
       worker.onmessage = (e: MessageEvent<ReportAnswer>) => {
         const a = e.data;
         this.stop(run);
-        // The report's end is the replayed run's; a stopped run replays up to its stop, so keep its own words.
-        if ('report' in a) resolve((run.report = run.load.end ? { ...a.report, stop: run.load.end } : a.report));
+        // A stopped run is loaded again with `stop_at`, so the report's end is its own stop.
+        if ('report' in a) resolve((run.report = a.report));
         else resolve(a.error);
       };
       worker.onerror = (e) => {

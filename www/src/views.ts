@@ -21,6 +21,8 @@ export interface LoadResult {
   end: StopView | null;
   /** Loaded with `chunk` and not done: `Session.resume` runs it on (the views show the last run meanwhile). */
   running: boolean;
+  /** The step the run ends by at the latest: its step limit, or its `stop_at` if sooner. */
+  last_step: number;
 }
 /** A chunked run's state after `Session.resume` or `Session.stop_run`. */
 export interface ProgressView { running: boolean; steps: number; end: StopView | null }
@@ -67,10 +69,13 @@ export interface NoteView { step: number | null; instr: number | null; line: num
 export type RunKind = 'end' | 'breakpoint' | 'divergence' | 'reconvergence' | 'spill' | 'fill' | 'event';
 export interface LoadOptions {
   params?: Record<string, number>; model?: string; preset?: string; if_convert?: boolean; path_order?: string; schedule?: string;
-  /** Steps after which the run stops (absent: the facade's default). */
+  /** Steps after which the run stops (absent: the facade's default); outside the facade's
+   * `StepLimit` range the load fails with a message. */
   step_limit?: number;
   /** Run only this many steps now; the rest comes from `Session.resume`. */
   chunk?: number;
+  /** End the run after exactly this many steps, as stopped (a run the user stopped, loaded again). */
+  stop_at?: number;
 }
 /** The thread-frontier paper's metrics of a whole run (`Session.report`), for the compare table. */
 export interface ReportView {
