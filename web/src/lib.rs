@@ -61,9 +61,34 @@ fn option_error(message: String) -> Diagnostic {
     Diagnostic::error(Span::new(1, 1, 0), message)
 }
 
-/// The browser's default step limit: the core's 10 million. A run that long is loaded in chunks
-/// (`chunk`), so the page stays usable and offers Stop, and a repeating state ends it far sooner.
-pub const BROWSER_STEP_LIMIT: u64 = warpscope_core::sim::DEFAULT_STEP_LIMIT;
+/// The step limits `Session.load` takes. Every step is kept for scrubbing (about 16 bytes each), so
+/// the highest stays well inside wasm's memory; a run that long loads in chunks (`chunk`), so the
+/// page stays usable and offers Stop, and a repeating state ends most loops far sooner. An enum
+/// because wasm-bindgen exports no constants: its values are in the generated JS before the wasm
+/// starts, so the page has them even when the engine cannot start.
+#[wasm_bindgen]
+#[derive(Clone, Copy)]
+pub enum StepLimit {
+    /// The core's `DEFAULT_STEP_LIMIT` (a compile-time assertion keeps them equal).
+    Default = 10_000_000,
+    Min = 1_000,
+    Max = 50_000_000,
+}
+
+// wasm-bindgen takes only literal values; this keeps the default the core's.
+const _: () = assert!(StepLimit::Default as u64 == warpscope_core::sim::DEFAULT_STEP_LIMIT);
+
+impl StepLimit {
+    /// `value` as a step limit, or why it is not one.
+    fn check(value: f64) -> Result<u64, String> {
+        let (min, max) = (StepLimit::Min as u64, StepLimit::Max as u64);
+        if value.fract() == 0.0 && value >= min as f64 && value <= max as f64 {
+            Ok(value as u64)
+        } else {
+            Err(format!("the step limit {value} is not a whole number from {min} to {max}; choose one in Settings"))
+        }
+    }
+}
 
 #[derive(Deserialize, Default)]
 #[serde(default)]
@@ -203,7 +228,14 @@ impl Session {
             }),
             None => Schedule::default(),
         };
-        let step_limit = opts.step_limit.map_or(BROWSER_STEP_LIMIT, |s| s.max(1.0) as u64);
+        let step_limit = match opts.step_limit.map(StepLimit::check) {
+            Some(Ok(limit)) => limit,
+            Some(Err(message)) => {
+                diags.push(option_error(message));
+                StepLimit::Default as u64
+            }
+            None => StepLimit::Default as u64,
+        };
         let stop_at = match opts.stop_at {
             Some(s) if s.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER).contains(&s) => Some(s as u64),
             Some(s) => {

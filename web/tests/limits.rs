@@ -1,11 +1,12 @@
 //! Long runs and links from strangers, as the page meets them (`wasm-pack test --node web`):
-//! a run loaded in chunks and stopped, a stopped run loaded again (`stop_at`), a spin lock ended
-//! as a deadlock that names the loop, and permalinks read and written by the core.
+//! a run loaded in chunks and stopped, a stopped run loaded again (`stop_at`), the step limit's
+//! range, a spin lock ended as a deadlock that names the loop, and permalinks read and written by
+//! the core.
 #![cfg(target_arch = "wasm32")]
 
 use serde::Serialize;
 use serde_json::{json, Value};
-use warpscope_web::{decode_link, encode_link, Session};
+use warpscope_web::{decode_link, encode_link, Session, StepLimit};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
@@ -79,6 +80,24 @@ fn stop_at_loads_a_stopped_run_again_stopped_at_the_same_step() {
     let r = value(again.load(COUNTER, js(json!({ "stop_at": -3 }))).unwrap());
     assert_eq!(r["ok"], false, "{r}");
     assert!(r["diagnostics"][0]["message"].as_str().unwrap().contains("stop_at = -3 is not a whole number of steps"), "{r}");
+}
+
+#[wasm_bindgen_test]
+fn a_step_limit_outside_the_range_is_refused_and_the_last_run_stays() {
+    let mut s = Session::new();
+    let r = value(s.load(COUNTER, js(json!({ "chunk": 10 }))).unwrap());
+    assert_eq!(r["last_step"], StepLimit::Default as u64, "no limit given: the default");
+    let r = value(s.load(COUNTER, js(json!({ "chunk": 10, "step_limit": StepLimit::Max as u64 }))).unwrap());
+    assert_eq!((r["ok"].clone(), r["last_step"].clone()), (json!(true), json!(50_000_000)), "{r}");
+    value(s.load(COUNTER, js(json!({ "step_limit": StepLimit::Min as u64 }))).unwrap());
+    assert_eq!(s.total_steps(), 1000.0);
+    for bad in [json!(999), json!(50_000_001), json!(1500.5), json!(-1)] {
+        let r = value(s.load(COUNTER, js(json!({ "step_limit": bad }))).unwrap());
+        assert_eq!(r["ok"], false, "{r}");
+        let message = r["diagnostics"][0]["message"].as_str().unwrap();
+        assert!(message.contains(&format!("the step limit {bad} is not a whole number from 1000 to 50000000")), "{message}");
+        assert_eq!(s.total_steps(), 1000.0, "the last good run stays");
+    }
 }
 
 #[wasm_bindgen_test]

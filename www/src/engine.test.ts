@@ -2,8 +2,7 @@
 // reports instead of exceptions, and a trapped (poisoned) instance is replaced and restored.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Engine, EventBit } from './engine';
-import { DEFAULT_STEP_LIMIT } from './store';
+import { Engine, EventBit, StepLimit } from './engine';
 import type { LoadResult } from './views';
 
 const single = readFileSync(new URL('../../examples/single_loop.sass', import.meta.url), 'utf8');
@@ -111,7 +110,7 @@ describe('Engine, chunked loads', () => {
     const e = Engine.fromBytes(bytes, () => {});
     let p = e.load(counter, { chunk: 2_000_000 }) as { running: boolean } | null;
     while (p?.running) p = e.resume(2_000_000);
-    expect(e.total()).toBe(DEFAULT_STEP_LIMIT);
+    expect(e.total()).toBe(StepLimit.Default);
   }, 60_000);
 
   it('after a trap during a stopped run, the restarted engine has the same steps, ended as stopped', () => {

@@ -6,7 +6,7 @@
 //! (`decodeLink`, `encodeLink`).
 
 import init, {
-  decode_link, encode_link, EventBit, initSync, LaneCode, lane_window_max, measured_sets, Session, sweep_metrics,
+  decode_link, encode_link, EventBit, initSync, LaneCode, lane_window_max, measured_sets, Session, StepLimit, sweep_metrics,
 } from '../../web/pkg/warpscope_web.js';
 import { FIRST_CHUNK } from './long-run';
 import type {
@@ -14,8 +14,9 @@ import type {
   StateView, StopView,
 } from './views';
 
-// Enums come from the generated package, never copied by hand.
-export { EventBit, LaneCode };
+// Enums come from the generated package, never copied by hand. `StepLimit` (the default and the
+// range `load` takes) is there before the wasm starts, so the store and settings read it at once.
+export { EventBit, LaneCode, StepLimit };
 
 export type ErrorSink = (message: string) => void;
 

@@ -6,7 +6,7 @@ import './style.css';
 import { App } from './app';
 import { Comparison } from './compare';
 import { bindKeys, Controls } from './controls';
-import { Engine } from './engine';
+import { Engine, StepLimit } from './engine';
 import { defaultExample, EXAMPLES, type Example } from './examples';
 import { FIGURES, figureById, type Figure } from './figures';
 import * as exporter from './export';
@@ -51,7 +51,7 @@ async function main(): Promise<void> {
   const link = decoded.kind === 'ok' ? decoded.link : null;
   const base: store.Work = saved ?? {
     text: defaultExample().text, params: {}, model: null, preset: null, ifConvert: null, pathOrder: null, schedule: null, compare: null,
-    sweep: null, figure: null, stepLimit: store.DEFAULT_STEP_LIMIT,
+    sweep: null, figure: null, stepLimit: StepLimit.Default,
   };
   store.update({ ...base, ...(link ?? {}) });
   const askAtStart = !!link && link.embed === null && saved !== null && saved.text !== link.text;

@@ -1,6 +1,7 @@
 // The saved work and the copy kept aside, against a stand-in for localStorage (Node has none):
 // round trips, older or malformed saves, and storage that refuses to write.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { StepLimit } from './engine';
 import * as store from './store';
 
 class MemoryStorage {
@@ -30,10 +31,15 @@ describe('saved work', () => {
   it('reads work saved by older versions and drops malformed fields', () => {
     storage.setItem('warpscope.work.v1', JSON.stringify({ text: 'EXIT;', params: { n: 'x' }, compare: 'tf-stack', stepLimit: -5, ifConvert: 'yes' }));
     expect(store.loadWork()).toMatchObject({
-      text: 'EXIT;', params: {}, compare: { model: 'tf-stack', pathOrder: null, schedule: null }, stepLimit: store.DEFAULT_STEP_LIMIT, ifConvert: null,
+      text: 'EXIT;', params: {}, compare: { model: 'tf-stack', pathOrder: null, schedule: null }, stepLimit: StepLimit.Default, ifConvert: null,
     });
     storage.setItem('warpscope.work.v1', '{not json');
     expect(store.loadWork()).toBeNull();
+  });
+
+  it('takes a step limit only within the engine\'s range', () => {
+    expect([StepLimit.Min, StepLimit.Default, StepLimit.Max].map(store.validStepLimit)).toEqual([1_000, 10_000_000, 50_000_000]);
+    expect([999, StepLimit.Max + 1, 1500.5, NaN, '5000', null].map(store.validStepLimit)).toEqual([null, null, null, null, null, null]);
   });
 
   it('says when storage refuses to save, and throws nothing', () => {

@@ -3,14 +3,14 @@
 //! user's work in `localStorage`: the saved work, and a second copy kept aside when a link is
 //! opened over it, so opening someone's link never loses your kernel.
 
+import { StepLimit } from './engine';
 import type { Link, ModelChoice } from './permalink';
 import { readSweepChoice } from './sweep/choice';
 
-/** The facade's default step limit (its `BROWSER_STEP_LIMIT`, the core's 10 million), shown in
- * the settings; `engine.test.ts` checks that the engine stops a loop there. */
-export const DEFAULT_STEP_LIMIT = 10_000_000;
-/** Every step is kept for scrubbing (about 16 bytes each), so the limit stays well inside wasm's memory. */
-export const STEP_LIMIT_RANGE = { min: 1_000, max: 50_000_000 } as const;
+/** `v` if it is a step limit the engine takes (a whole number in its `StepLimit` range), else null. */
+export function validStepLimit(v: unknown): number | null {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= StepLimit.Min && v <= StepLimit.Max ? v : null;
+}
 
 /** What a permalink holds (kernel, inputs, step, lane, embed), plus what only this tab keeps. */
 export interface UiState extends Link {
@@ -26,7 +26,7 @@ export interface UiState extends Link {
 let state: UiState = {
   text: '', params: {}, model: null, preset: null, ifConvert: null, pathOrder: null, schedule: null, compare: null,
   sweep: null, figure: null, step: 0, lane: 0, breakpoints: [],
-  playing: false, speed: 20, embed: null, stepLimit: DEFAULT_STEP_LIMIT,
+  playing: false, speed: 20, embed: null, stepLimit: StepLimit.Default,
 };
 
 export function get(): Readonly<UiState> {
@@ -115,9 +115,7 @@ function readWork(x: unknown): Work | null {
   const params = typeof w.params === 'object' && w.params !== null && !Array.isArray(w.params) &&
     Object.values(w.params).every((v) => typeof v === 'number' && Number.isFinite(v)) ? w.params as Record<string, number> : {};
   const sweep = readSweepChoice(w.sweep);
-  const limit = w.stepLimit;
-  const stepLimit = typeof limit === 'number' && Number.isSafeInteger(limit) && limit >= STEP_LIMIT_RANGE.min && limit <= STEP_LIMIT_RANGE.max
-    ? limit : DEFAULT_STEP_LIMIT;
+  const stepLimit = validStepLimit(w.stepLimit) ?? StepLimit.Default;
   return {
     text: w.text, params, model: str(w.model), preset: str(w.preset), ifConvert: typeof w.ifConvert === 'boolean' ? w.ifConvert : null,
     pathOrder: str(w.pathOrder), schedule: str(w.schedule), compare: readModelChoice(w.compare),
