@@ -1,7 +1,7 @@
 //! Permalinks: `#v1.<base64url(deflate-raw(JSON))>` with an optional `&embed=cfg,lanes` suffix.
 //! The core reads and writes them (through `engine.ts`), so a stranger's link meets the same
-//! size-bounded, fuzzed decoder as `warpscope open`; here the app only keeps the panel names it
-//! knows. Needs the engine started.
+//! size-bounded, fuzzed decoder as the CLI (`warpscope run`, `trace` and `compare` take a link in
+//! place of a file); here the app only keeps the panel names it knows. Needs the engine started.
 
 import { decodeLink, encodeLink } from './engine';
 import type { SweepChoice } from './sweep/choice';

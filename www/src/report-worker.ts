@@ -1,7 +1,8 @@
 //! The compare table's report of one run, off the page's thread: the run is loaded again here
-//! (runs are deterministic) and `Session.report` runs the MIMD reference, which for a kernel that
-//! never ends takes as long as the step limit times the warp width. Besides `engine.ts` and the
-//! sweep worker, the only importer of the generated package.
+//! (runs are deterministic; a stopped one with `stop_at`, so it ends stopped at the same step)
+//! and `Session.report` runs the MIMD reference, which for a run that stopped early gets that
+//! run's own step budget (seconds at most). Besides `engine.ts` and the sweep worker, the only
+//! importer of the generated package.
 
 import init, { Session } from '../../web/pkg/warpscope_web.js';
 import type { LoadResult, ReportView } from './views';

@@ -144,11 +144,12 @@ function policyLabel(r: Run): string | null {
   return policy === 'path-order' ? `${r.load.path_order} first` : policy === 'schedule' ? `schedule ${r.load.schedule}` : null;
 }
 
-/** While the reports are computed (a run that never ends makes its MIMD reference long). */
+/** While the reports are computed (off the page's thread: the MIMD reference of a run that
+ * stopped early gets that run's own step budget, so this takes seconds at most). */
 export function renderTableWaiting(root: HTMLElement, runs: Run[]): void {
   const early = runs.some((r) => r.load.end?.kind !== 'exited');
   root.replaceChildren(html('p', { class: 'muted', 'data-testid': 'compare-waiting' }, `Computing the comparison…${early
-    ? ' A run that did not finish makes the MIMD reference run as long as the step limit allows: this can take a minute; everything else works meanwhile.' : ''}`));
+    ? ' For a run that did not finish, the MIMD reference runs as many steps as that run did: seconds at most. Everything else works meanwhile.' : ''}`));
 }
 
 /** The table; a report that is a string says why that run has none. */
