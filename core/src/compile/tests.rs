@@ -40,3 +40,18 @@ fn division_by_zero_and_by_a_variable_are_located_errors() {
     let var = diags.iter().find(|d| d.message.contains("constant divisor")).expect("a variable-divisor error");
     assert_eq!(var.span.line, 4);
 }
+
+#[test]
+fn a_kernel_with_more_live_values_than_registers_is_a_located_error() {
+    // 300 values all live until the sum at the end: more than R0-R254 hold.
+    let mut src = alloc::string::String::from("__global__ void k(int* a) {\n    int t = threadIdx.x;\n");
+    for i in 0..300 {
+        src += &alloc::format!("    int v{i} = a[t + {i}];\n");
+    }
+    let sum: alloc::vec::Vec<_> = (0..300).map(|i| alloc::format!("v{i}")).collect();
+    src += &alloc::format!("    a[t] = {};\n}}\n", sum.join(" + "));
+    let (out, diags) = compile(&src, CompileOptions::default());
+    assert!(out.is_none());
+    let d = diags.iter().find(|d| d.message.contains("out of registers")).expect("an out-of-registers error");
+    assert!(d.span.line >= 3, "located in the kernel: {:?}", d.span);
+}
