@@ -104,6 +104,8 @@ test('a spin lock ends quickly as a deadlock that names the looping lanes, the w
   await page.getByTestId('stop-line').click();
   await expect(page.locator('#editor [data-testid=linked-line]')).toHaveAttribute('data-line', '13');
   await expect(page.locator('#editor [data-testid=linked-line]')).toBeInViewport();
+  // At the run's end the CFG's badge sits over the block lane 0 waits for (one lane: singular).
+  await expect(page.locator('.wait-badge')).toHaveText(['lane 0 waits']);
   const total = await page.getByTestId('step-label').getAttribute('data-total');
   await expect(page.getByTestId('step-label')).toHaveAttribute('data-step', total!);
 });

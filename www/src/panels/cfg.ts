@@ -253,7 +253,7 @@ export function render(p: CfgPanel, cfg: CfgView | null, layout: Layout | null, 
   for (const w of st?.waiting ?? []) {
     const n = layout.nodes.find((q) => q.id === w.block);
     if (!n) continue;
-    const text = `lanes ${laneRanges(w.lanes)} wait`;
+    const text = w.lanes.length === 1 ? `lane ${w.lanes[0]} waits` : `lanes ${laneRanges(w.lanes)} wait`;
     const width = Math.max(90, text.length * 7.6 + 16);
     const badge = svg('g', { class: 'wait-badge', 'data-testid': `wait-${w.block}`, transform: `translate(${n.x},${n.y - 25})` });
     badge.append(svg('rect', { width, height: 22, rx: 11 }), svg('text', { x: width / 2, y: 15, 'text-anchor': 'middle' }, text));
