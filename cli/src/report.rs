@@ -20,11 +20,12 @@ pub fn stop_json(sim: &Sim, reason: &StopReason) -> Value {
             o.insert("message".into(), json!(message));
         }
         StopReason::StepLimit => {
-            if let Some(site) = sim.loop_site() {
-                o.insert("pc".into(), json!(format!("{:#06x}", prog.addr(site.head))));
-                o.insert("line".into(), json!(prog.line(site.head)));
+            let (head, message) = sim.step_limit_stop();
+            if let Some(head) = head {
+                o.insert("pc".into(), json!(format!("{:#06x}", prog.addr(head))));
+                o.insert("line".into(), json!(prog.line(head)));
             }
-            o.insert("message".into(), json!(sim.step_limit_message()));
+            o.insert("message".into(), json!(message));
         }
         _ => {}
     }
@@ -94,7 +95,7 @@ pub fn stop_text(sim: &Sim, reason: &StopReason) -> String {
         StopReason::Deadlock { pc, message } => {
             format!("deadlock at {:#06x} (line {}): {message}", prog.addr(*pc), prog.line(*pc).unwrap_or(0))
         }
-        StopReason::StepLimit => format!("step limit: {} (an endless loop? raise --step-limit)", sim.step_limit_message()),
+        StopReason::StepLimit => format!("step limit: {} (an endless loop? raise --step-limit)", sim.step_limit_stop().1),
         other => other.name().to_string(),
     }
 }

@@ -84,7 +84,10 @@ impl StopView {
         let (pc, message) = match reason {
             StopReason::Deadlock { pc, message } | StopReason::Fault { pc, message } => (Some(*pc), message.clone()),
             StopReason::Breakpoint(pc) => (Some(*pc), format!("breakpoint at {:#06x}", prog.addr(*pc))),
-            StopReason::StepLimit => (sim.loop_site().map(|s| s.head), format!("{}: an endless loop?", sim.step_limit_message())),
+            StopReason::StepLimit => {
+                let (head, message) = sim.step_limit_stop();
+                (head, format!("{message}: an endless loop?"))
+            }
             StopReason::Exited => (None, "all lanes exited".into()),
             StopReason::Event(bits) => (sim.state().model.pc(), warpscope_core::trace::event_names(*bits)),
             StopReason::Budget => (None, String::new()),

@@ -254,10 +254,12 @@ impl Sim {
         watch::loop_site(&self.program, &self.config, &self.state, 4096)
     }
 
-    /// The message for a run stopped by the step limit, with the loop the warp is in.
-    pub fn step_limit_message(&self) -> String {
-        let site = self.loop_site().map_or(String::new(), |s| alloc::format!(": {}", s.describe(&self.program)));
-        alloc::format!("stopped after {} steps (the step limit) with the warp still looping{site}", self.steps())
+    /// For a run stopped by the step limit: the head of the loop the warp is in (where to show
+    /// it), and the message naming that loop; one replay finds both.
+    pub fn step_limit_stop(&self) -> (Option<Pc>, String) {
+        let site = self.loop_site();
+        let where_ = site.as_ref().map_or(String::new(), |s| alloc::format!(": {}", s.describe(&self.program)));
+        (site.map(|s| s.head), alloc::format!("stopped after {} steps (the step limit) with the warp still looping{where_}", self.steps()))
     }
 
     /// Puts the warp in the state it had after `t` steps (clamped to the end of the run, as far
