@@ -44,9 +44,15 @@ impl SweepRun {
     /// Checks `request` (a `SweepRequest`: param, from, to, models, presets, split, params, ...)
     /// against the kernel `text`. Errors come back as located diagnostics, never thrown.
     pub fn prepare(&mut self, text: &str, request: JsValue) -> Result<JsValue, JsError> {
+        let settings_error =
+            |e: String| vec![warpscope_core::Diagnostic::error(warpscope_core::Span::new(1, 1, 0), format!("sweep settings: {e}"))];
         let parsed: Result<SweepRequest, _> = serde_wasm_bindgen::from_value(request);
+        // Each run of a sweep is bounded like a load: the same step-limit range.
         let result =
-            parsed.map_err(|e| vec![warpscope_core::Diagnostic::error(warpscope_core::Span::new(1, 1, 0), format!("sweep settings: {e}"))]);
+            parsed.map_err(|e| settings_error(e.to_string())).and_then(|r| match r.step_limit.map(|l| crate::StepLimit::check(l as f64)) {
+                Some(Err(e)) => Err(settings_error(e)),
+                _ => Ok(r),
+            });
         self.sweep = None;
         self.done.clear();
         match result.and_then(|r| Sweep::new(text, &r)) {

@@ -67,6 +67,19 @@ fn bad_requests_are_diagnostics_not_throws() {
     assert!(p["diagnostics"][0]["message"].as_str().unwrap().contains("no param `q`"));
     let p = val(s.prepare(SINGLE_SASS, js(&json!({ "param": "n", "from": "zero" }))).unwrap());
     assert!(p["diagnostics"][0]["message"].as_str().unwrap().contains("sweep settings"), "{p}");
+    for limit in [999u64, 50_000_001] {
+        let p = val(s.prepare(SINGLE_SASS, js(&json!({ "param": "n", "step_limit": limit }))).unwrap());
+        assert_eq!(p["ok"], false, "{limit}");
+        assert!(
+            p["diagnostics"][0]["message"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("the step limit {limit} is not a whole number from 1000 to 50000000")),
+            "{p}"
+        );
+    }
+    let p = val(s.prepare(SINGLE_SASS, js(&json!({ "param": "n", "step_limit": 1000 }))).unwrap());
+    assert_eq!(p["ok"], true, "{p}");
     let p = val(s.prepare("  FROB R1;\n", js(&json!({ "param": "n" }))).unwrap());
     assert_eq!(p["diagnostics"][0]["line"], 1);
     assert!(s.run(0).is_err(), "nothing prepared after a failed prepare");
