@@ -98,6 +98,7 @@ fn running_past_the_end_is_a_fault_at_the_last_instruction_under_every_model() {
         // MIMD runs one lane at a time, so lane 2 falls off alone.
         let lanes = if model == ModelKind::Mimd { "lane 2 ran" } else { "lanes 2-3 ran" };
         assert!(message.contains(&format!("{lanes} past the end of the code")) && message.contains("line 5"), "{model:?}: {message}");
+        assert!(message.ends_with("says `//@ excerpt` and its lanes exit there)"), "the way out is named: {message}");
     }
     // A listing marked as an excerpt of a kernel lets its lanes leave at the end.
     for &model in ModelKind::ALL {

@@ -355,7 +355,7 @@ fn past_end(program: &Program, lanes: LaneMask) -> (Pc, String) {
     let text = program.get(last).map_or("", |i| i.text.as_str());
     let line = program.line(last).map_or(String::new(), |l| alloc::format!(", line {l}"));
     let message = alloc::format!(
-        "{} {} ran past the end of the code: the last instruction (`{text}` at {:#06x}{line}) is not EXIT, and nothing branches away before it",
+        "{} {} ran past the end of the code: the last instruction (`{text}` at {:#06x}{line}) is not EXIT, and nothing branches away before it (a listing cut short on purpose, like a paper's excerpt, says `//@ excerpt` and its lanes exit there)",
         crate::machine::LaneList(lanes).word(),
         crate::machine::LaneList(lanes),
         program.addr(last)
