@@ -119,6 +119,15 @@ export async function uiStack(page: Page, within?: Locator): Promise<{ kind: str
 }
 
 /** Replaces the editor's whole text the way a user would (select all, then type). */
+/** Sets the step limit in Settings (kept in the saved work). Endless-loop tests that click Stop
+ * use the highest, 50 M: at the default 10 M a fast machine ends such a run in about a second. */
+export async function setStepLimit(page: Page, limit: number): Promise<void> {
+  await page.getByTestId('settings').click();
+  await page.getByTestId('step-limit').fill(String(limit));
+  await page.getByTestId('step-limit').press('Enter');
+  await page.getByTestId('settings').click();
+}
+
 export async function replaceText(page: Page, text: string): Promise<void> {
   await page.getByTestId('editor-content').click();
   await page.keyboard.press('Control+a');

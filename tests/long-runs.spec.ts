@@ -1,7 +1,7 @@
 // Long runs load in slices: progress with Stop while the page stays usable, the stop kinds shown
 // in full with the loop's line, a configurable step limit (kept in the saved work), a newer load
 // superseding a pending one, and compare and sweep modes with a loop that never ends.
-import { expect, open, openExample, replaceText, test, type Page } from './helpers';
+import { expect, open, openExample, replaceText, setStepLimit, test, type Page } from './helpers';
 
 /** Every lane loops forever; the counter keeps the warp's state from ever repeating. */
 const COUNTER = `//@ title Counter loop that never ends
@@ -17,13 +17,6 @@ __global__ void counter(int* out) {
 }
 `;
 const LOOP = /lanes 0-31 run the loop at 0x[0-9a-f]{4}-0x[0-9a-f]{4} \(lines 7-8\)/;
-
-async function setStepLimit(page: Page, limit: number): Promise<void> {
-  await page.getByTestId('settings').click();
-  await page.getByTestId('step-limit').fill(String(limit));
-  await page.getByTestId('step-limit').press('Enter');
-  await page.getByTestId('settings').click();
-}
 
 /** Steps the progress line reports (its `data-steps`). */
 const progressSteps = async (page: Page) => Number(await page.getByTestId('run-progress').getAttribute('data-steps'));
@@ -55,6 +48,9 @@ test('an endless loop runs in the background with progress; typing works meanwhi
   await expect(progress).toBeVisible();
   await expect(progress).toContainText(/Running… [\d.]+ [kM]? ?steps \(stops at 50\.0 M steps\)/);
   await expect.poll(() => progressSteps(page)).toBeGreaterThan(100_000);
+  // Stop sits at the right end of the line, so it stays put while the count's text grows.
+  const [line, stopBox] = [await progress.boundingBox(), await page.getByTestId('stop-run').boundingBox()];
+  expect(line!.x + line!.width - (stopBox!.x + stopBox!.width)).toBeLessThan(24);
   // The last finished run stays on screen meanwhile.
   await expect(page.getByTestId('kernel-title')).toContainText('Figure 3');
   // The menus open and the editor takes typing: the page is usable. (The edit starts the run over.)

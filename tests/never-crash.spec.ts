@@ -2,7 +2,7 @@
 // engine restarts on the last good run. The trap is made from outside: the wasm's exports are
 // wrapped at instantiation, and the next call of a chosen export throws as a trap would.
 import { test as plain } from '@playwright/test';
-import { cliTrace, expect, makeOwnWork, open, openExample, replaceText, savedWork, seek, test, uiStack, type Page } from './helpers';
+import { cliTrace, expect, makeOwnWork, open, openExample, replaceText, savedWork, seek, setStepLimit, test, uiStack, type Page } from './helpers';
 import { makeLink } from './link-maker';
 
 async function armTraps(page: Page): Promise<void> {
@@ -72,6 +72,7 @@ test('a trap in the middle of a long run ends it; the last run stays and the pag
 test('a trap after Stop brings the stopped run back: the same steps and step, and it still says you stopped it', async ({ page }) => {
   await armTraps(page);
   await open(page);
+  await setStepLimit(page, 50_000_000);
   await replaceText(page, ENDLESS);
   // Past the first chunk, so the restart loads it again in slices.
   await expect.poll(async () => Number(await page.getByTestId('run-progress').getAttribute('data-steps'))).toBeGreaterThan(300_000);

@@ -2,7 +2,7 @@
 // UPDATE_SCREENSHOT=1. They assert nothing about pixels.
 import { mkdirSync } from 'node:fs';
 import { writeFileSync } from 'node:fs';
-import { download, exampleText, expect, hoverLine, open, openExample, openFigure, replaceText, seek, test } from './helpers';
+import { download, exampleText, expect, hoverLine, open, openExample, openFigure, replaceText, seek, setStepLimit, test } from './helpers';
 import { makeLink } from './link-maker';
 
 const dir = process.env.SHOTS_DIR ?? '/tmp/shots';
@@ -127,6 +127,7 @@ test('screenshots of long runs, run ends, the link question and a hostile link',
   for (const [w, h] of [[1280, 800], [1600, 1000]]) {
     await page.setViewportSize({ width: w, height: h });
     await open(page);
+    await setStepLimit(page, 50_000_000);
     await replaceText(page, counter);
     await expect(page.getByTestId('run-progress')).toBeVisible();
     await expect.poll(async () => Number(await page.getByTestId('run-progress').getAttribute('data-steps'))).toBeGreaterThan(500_000);
