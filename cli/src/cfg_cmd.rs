@@ -6,7 +6,6 @@ use std::process::ExitCode;
 
 use serde_json::{json, Value};
 use warpscope_core::analysis::{cfg_facts, BlockFacts, PostDom};
-use warpscope_core::cfg::EdgeKind;
 use warpscope_core::isa::Pc;
 
 use crate::load::read_kernel;
@@ -16,14 +15,6 @@ fn post_dom_name(p: Option<PostDom>) -> String {
         Some(PostDom::Block(b)) => b.to_string(),
         Some(PostDom::Exit) => "exit".into(),
         None => "none".into(),
-    }
-}
-
-fn kind_name(k: EdgeKind) -> &'static str {
-    match k {
-        EdgeKind::Taken => "taken",
-        EdgeKind::FallThrough => "fall-through",
-        EdgeKind::Sync => "sync",
     }
 }
 
@@ -53,7 +44,7 @@ pub fn cfg(path: &Path, as_json: bool) -> Result<ExitCode, String> {
         let edges: Vec<Value> = facts
             .edges
             .iter()
-            .map(|e| json!({"from": e.from.to_string(), "to": e.to.to_string(), "kind": kind_name(e.kind), "back": e.back}))
+            .map(|e| json!({"from": e.from.to_string(), "to": e.to.to_string(), "kind": e.kind.name(), "back": e.back}))
             .collect();
         let exits: Vec<String> = facts.exits.iter().map(|b| b.to_string()).collect();
         out!("{}", serde_json::to_string_pretty(&json!({"blocks": blocks, "edges": edges, "exits": exits})).unwrap_or_default());
@@ -70,7 +61,7 @@ pub fn cfg(path: &Path, as_json: bool) -> Result<ExitCode, String> {
     out!("\nedges");
     for e in &facts.edges {
         let back = if e.back { ", back edge" } else { "" };
-        out!("    {} -> {}  ({}{back})", e.from, e.to, kind_name(e.kind));
+        out!("    {} -> {}  ({}{back})", e.from, e.to, e.kind.name());
     }
     let exits: Vec<String> = facts.exits.iter().map(|b| b.to_string()).collect();
     out!("    exits: {}", exits.join(", "));

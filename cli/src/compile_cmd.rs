@@ -16,7 +16,7 @@ pub fn compile(path: &Path, target: Option<&str>, if_convert: Option<bool>) -> R
         })?),
         None => None,
     };
-    let (_, kernel) = read_kernel(path, &SourceOptions { target, if_convert })?;
+    let (_, kernel) = read_kernel(path, &SourceOptions { target, if_convert, ..SourceOptions::default() })?;
     let Some(c) = kernel.compiled else {
         return Err(format!("{}: not a C kernel (no `__global__` function): assembly files run as they are", path.display()));
     };

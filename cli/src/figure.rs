@@ -6,10 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use serde::Deserialize;
-use warpscope_core::launch;
 use warpscope_core::sweep::SweepRequest;
 
-use crate::load::{read_kernel, render, Common};
+use crate::load::{prepare, Common};
 use crate::sweep::{measured_points, print};
 
 #[derive(Deserialize)]
@@ -63,11 +62,9 @@ pub fn figure(id: &str, figures: &Path, as_json: bool, as_csv: bool) -> Result<E
         return print(&file, &text, request, measured.as_deref(), as_json, as_csv);
     }
     let view = fig.view.as_ref().ok_or_else(|| format!("figure `{id}` has neither a sweep nor a view"))?;
-    let common = Common { file: file.clone(), model: view.model.clone(), preset: view.preset.clone(), ..Common::for_file(file.clone()) };
-    let (text, kernel) = read_kernel(&file, &common.source_options()?)?;
-    let mut opts = common.options()?;
-    opts.params = view.params.iter().map(|(k, v)| (k.clone(), *v)).collect();
-    let mut sim = launch(&kernel, &opts).map_err(|d| render(&file, &text, &d).trim_end().to_string())?;
+    let sets = view.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let common = Common { model: view.model.clone(), preset: view.preset.clone(), sets, ..Common::for_file(file.clone()) };
+    let (_, mut sim) = prepare(&common, true)?;
     sim.run_to_end();
     out!("{}", warpscope_core::trace::csv(&sim).trim_end());
     Ok(ExitCode::SUCCESS)

@@ -5,15 +5,18 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use warpscope_core::kernel::{parse_kernel_with, Kernel, SourceOptions};
-use warpscope_core::model::{ModelKind, PathOrder, Schedule, StackConfig};
-use warpscope_core::sim::{CostModel, Sim};
-use warpscope_core::{launch, Diagnostic, LaunchOptions};
+use warpscope_core::session::{Field, Resolved, RunRequest, StackChoice};
+use warpscope_core::sim::Sim;
+use warpscope_core::{launch, Diagnostic};
 
 #[derive(Args, Clone)]
 pub struct Common {
     /// The kernel file: SASS-style assembly or CUDA C (`.cu`), with `//@` headers; or an app
     /// permalink (`'https://…/#v1.…'`), whose model, preset and params apply unless given here.
     pub file: PathBuf,
+    /// The input language: `listing` or `c` (default: told by the text).
+    #[arg(long)]
+    pub input: Option<String>,
     /// For C kernels: predicate short branches instead of branching (`on`/`off`; default: the
     /// file's `//@ ifconvert`, else off).
     #[arg(long, value_name = "on|off", value_parser = on_off)]
@@ -100,6 +103,7 @@ impl Common {
     pub fn for_file(file: PathBuf) -> Common {
         Common {
             file,
+            input: None,
             if_convert: None,
             model: None,
             preset: None,
@@ -129,69 +133,70 @@ impl Common {
         Ok(self)
     }
 
-    /// The path order chosen on the command line or by a link, else the default.
-    pub fn path_order(&self) -> &str {
-        self.path_order.as_deref().unwrap_or("taken")
-    }
-    /// The Volta schedule chosen on the command line or by a link, else the default.
-    pub fn schedule(&self) -> &str {
-        self.schedule.as_deref().unwrap_or("h100")
-    }
-
-    /// How to compile a C kernel: for the chosen model's target.
-    pub fn source_options(&self) -> Result<SourceOptions, String> {
-        let model = match &self.model {
-            Some(m) => Some(ModelKind::from_name(m).ok_or_else(|| format!("unknown model `{m}` (known: {})", ModelKind::known_names()))?),
-            None => None,
-        };
-        Ok(SourceOptions { target: model.map(|m: ModelKind| m.compile_target()), if_convert: self.if_convert })
-    }
-
-    pub fn options(&self) -> Result<LaunchOptions, String> {
-        let mut opts = LaunchOptions { step_limit: self.step_limit, ..LaunchOptions::default() };
-        let (path_order, schedule) = (self.path_order(), self.schedule());
-        opts.path_order =
-            PathOrder::from_name(path_order).ok_or_else(|| format!("--path-order `{path_order}`: expected taken or fall-through"))?;
-        opts.schedule =
-            Schedule::from_name(schedule).ok_or_else(|| format!("--schedule `{schedule}`: expected h100, lowest-pc or round-robin"))?;
-        if let Some(m) = &self.model {
-            opts.model = Some(ModelKind::from_name(m).ok_or_else(|| format!("unknown model `{m}` (known: {})", ModelKind::known_names()))?);
+    /// The run these options ask for, on the file's text (or the link's).
+    pub fn request(&self) -> Result<RunRequest, String> {
+        let mut params = std::collections::BTreeMap::new();
+        for s in &self.sets {
+            let (name, v) = parse_assignment(s, "--set")?;
+            params.insert(name, v as f64);
         }
-        if let Some(p) = &self.preset {
-            opts.cost = Some(CostModel::preset(p).ok_or_else(|| format!("unknown preset `{p}` (known: {})", CostModel::known_presets()))?);
-        }
+        let mut costs = std::collections::BTreeMap::new();
         for c in &self.costs {
             let (field, v) = parse_assignment(c, "--cost")?;
-            let v = u32::try_from(v).map_err(|_| format!("--cost `{c}`: cycles must be 0 or more"))?;
-            let cost = opts.cost.get_or_insert(CostModel::default());
-            if !cost.set(&field, v) {
-                return Err(format!("--cost `{c}`: unknown field `{field}` (known: instruction, divergence, spill, fill)"));
-            }
+            costs.insert(field, u32::try_from(v).map_err(|_| format!("--cost `{c}`: cycles must be 0 or more"))?);
         }
-        for s in &self.sets {
-            opts.params.push(parse_assignment(s, "--set")?);
+        Ok(RunRequest {
+            text: crate::link_arg::read_source(&self.file)?,
+            input: self.input.clone(),
+            model: self.model.clone(),
+            preset: self.preset.clone(),
+            if_convert: self.if_convert,
+            path_order: self.path_order.clone(),
+            schedule: self.schedule.clone(),
+            params,
+            costs,
+            stack: StackChoice { capacity: self.stack_capacity, chunk: self.stack_chunk },
+            step_limit: Some(self.step_limit as f64),
+            ..RunRequest::default()
+        })
+    }
+
+    /// The request resolved (`record`: for a recorded run), or every problem printed as the command line names it.
+    pub fn resolve(&self, record: bool) -> Result<(RunRequest, Resolved), String> {
+        let request = RunRequest { record, ..self.request()? };
+        let resolved = request.resolve();
+        if let Some(e) = resolved.choice_errors.first() {
+            return Err(format!("{} `{}`: {}", flag(&e.field), e.value, e.message));
         }
-        if self.stack_capacity.is_some() || self.stack_chunk.is_some() {
-            let d = StackConfig::default();
-            let cfg = StackConfig { capacity: self.stack_capacity.unwrap_or(d.capacity), chunk: self.stack_chunk.unwrap_or(d.chunk), ..d };
-            if cfg.capacity == 0 || cfg.chunk == 0 || cfg.chunk > cfg.capacity {
-                return Err(format!(
-                    "stack capacity {} / chunk {}: both must be at least 1 and chunk at most capacity",
-                    cfg.capacity, cfg.chunk
-                ));
-            }
-            opts.stack = Some(cfg);
+        let shown = render(&self.file, &request.text, &resolved.diagnostics);
+        if resolved.diagnostics.iter().any(Diagnostic::is_error) {
+            return Err(shown.trim_end().to_string());
         }
-        Ok(opts)
+        eprint!("{shown}");
+        Ok((request, resolved))
     }
 }
 
-/// Reads the file and builds a simulator with the common options (and extra params).
-pub fn prepare(common: &Common, extra: &[(String, i64)], record: bool) -> Result<(Kernel, Sim), String> {
-    let (text, kernel) = read_kernel(&common.file, &common.source_options()?)?;
-    let mut opts = common.options()?;
-    opts.params.extend_from_slice(extra);
-    opts.record = record;
-    let sim = launch(&kernel, &opts).map_err(|d| render(&common.file, &text, &d).trim_end().to_string())?;
-    Ok((kernel, sim))
+/// The flag that sets a field of a request.
+fn flag(field: &Field) -> &'static str {
+    match field {
+        Field::Input => "--input",
+        Field::Model => "--model",
+        Field::Preset => "--preset",
+        Field::PathOrder => "--path-order",
+        Field::Schedule => "--schedule",
+        Field::Param(_) => "--set",
+        Field::Cost(_) => "--cost",
+        Field::Stack => "--stack-capacity/--stack-chunk",
+        Field::StepLimit => "--step-limit",
+        Field::StopAt => "stop at",
+    }
+}
+
+/// Resolves the command line's run and launches it: the kernel as read and a ready simulator
+/// (`record`: keeping every step, for a trace CSV).
+pub fn prepare(common: &Common, record: bool) -> Result<(Resolved, Sim), String> {
+    let (request, resolved) = common.resolve(record)?;
+    let sim = launch(&resolved.kernel, &resolved.options).map_err(|d| render(&common.file, &request.text, &d).trim_end().to_string())?;
+    Ok((resolved, sim))
 }

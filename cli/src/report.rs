@@ -1,65 +1,55 @@
-//! `warpscope run`: metrics as text or as one JSON object.
+//! `warpscope run`: metrics as text or as one JSON object; `warpscope compare`: the paper's
+//! metrics of several models side by side. How a run ended is the core's `Outcome`.
 
 use std::process::ExitCode;
 
 use serde_json::{json, Map, Value};
 use warpscope_core::cfg;
-use warpscope_core::sim::{RunReport, Sim, StopReason};
+use warpscope_core::model::ModelKind;
+use warpscope_core::session::{Outcome, OutcomeKind};
+use warpscope_core::sim::{Metric, PointMetrics, RunReport, Sim};
 
 use crate::load::{prepare, Common};
 
-/// The stop reason with its pc, source line and message where it has them.
-pub fn stop_json(sim: &Sim, reason: &StopReason) -> Value {
-    let prog = sim.program();
+/// The stop reason with its pc (as an address), source line and message where it has them.
+pub fn stop_json(outcome: &Outcome) -> Value {
     let mut o = Map::new();
-    o.insert("kind".into(), json!(reason.name()));
-    match reason {
-        StopReason::Fault { pc, message } | StopReason::Deadlock { pc, message } => {
-            o.insert("pc".into(), json!(format!("{:#06x}", prog.addr(*pc))));
-            o.insert("line".into(), json!(prog.line(*pc)));
-            o.insert("message".into(), json!(message));
-        }
-        StopReason::StepLimit => {
-            let (head, message) = sim.step_limit_stop();
-            if let Some(head) = head {
-                o.insert("pc".into(), json!(format!("{:#06x}", prog.addr(head))));
-                o.insert("line".into(), json!(prog.line(head)));
-            }
-            o.insert("message".into(), json!(message));
-        }
-        _ => {}
+    o.insert("kind".into(), json!(outcome.kind.name()));
+    if let Some(addr) = outcome.addr {
+        o.insert("pc".into(), json!(format!("{addr:#06x}")));
+        o.insert("line".into(), json!(outcome.line));
+    }
+    if outcome.kind != OutcomeKind::Exited {
+        o.insert("message".into(), json!(outcome.message));
     }
     Value::Object(o)
 }
 
-/// Exactly the metric names, plus `stop_reason`, `block_counts` and the paper's comparison
+/// Every metric by name, plus `stop_reason`, `block_counts` and the paper's comparison
 /// metrics (`report_json`).
-pub fn metrics_json(sim: &Sim, reason: &StopReason) -> Value {
+pub fn metrics_json(sim: &Sim, outcome: &Outcome) -> Value {
     let m = &sim.state().metrics;
-    let graph = cfg::build(sim.program());
-    let mut v = json!({
-        "steps": m.steps,
-        "warp_instructions": m.warp_instructions,
-        "thread_instructions": m.thread_instructions,
-        "simd_efficiency": m.simd_efficiency(sim.state().machine.width),
-        "pushes": m.pushes,
-        "pops": m.pops,
-        "max_stack_depth": m.max_stack_depth,
-        "spills": m.spills,
-        "fills": m.fills,
-        "divergent_branches": m.divergent_branches,
-        "cycles": m.cycles,
-        "stop_reason": stop_json(sim, reason),
-        "block_counts": m.block_counts(&graph),
-    });
-    if let (Value::Object(o), Value::Object(r)) = (&mut v, report_json(&RunReport::of(sim))) {
+    let point = PointMetrics::of(m, sim.state().machine.width);
+    let mut o: Map<String, Value> = Metric::ALL.iter().map(|&k| (k.name().to_string(), metric_json(&point, k))).collect();
+    o.insert("stop_reason".into(), stop_json(outcome));
+    o.insert("block_counts".into(), json!(m.block_counts(&cfg::build(sim.program()))));
+    if let Value::Object(r) = report_json(&RunReport::of(sim), outcome, sim.config().model) {
         o.extend(r);
     }
-    v
+    Value::Object(o)
 }
 
-/// The thread-frontier paper's metrics that compare schemes.
-pub fn report_json(r: &RunReport) -> Value {
+fn metric_json(point: &PointMetrics, metric: Metric) -> Value {
+    if metric.is_ratio() {
+        json!(point.get(metric))
+    } else {
+        json!(point.get(metric) as u64)
+    }
+}
+
+/// The thread-frontier paper's metrics that compare schemes (code expansion only where it
+/// means something: a whole run against a complete reference).
+pub fn report_json(r: &RunReport, outcome: &Outcome, model: ModelKind) -> Value {
     json!({
         "idle_instructions": r.idle_instructions,
         "memory_instructions": r.memory_instructions,
@@ -67,17 +57,18 @@ pub fn report_json(r: &RunReport) -> Value {
         "transactions_per_memory_instruction": r.transactions_per_memory_instruction(),
         "mimd_block_counts": r.mimd_block_counts,
         "mimd_warp_instructions": r.mimd_warp_instructions,
-        "code_expansion": r.code_expansion(),
+        "code_expansion": outcome.code_expansion(model, r),
     })
 }
 
 /// The rows of the comparison table: name and the value for one run.
-pub fn report_rows(r: &RunReport) -> Vec<(&'static str, String)> {
+pub fn report_rows(r: &RunReport, outcome: &Outcome, model: ModelKind) -> Vec<(&'static str, String)> {
+    let expansion = outcome.code_expansion(model, r).map_or_else(|| "-".into(), |e| format!("{:+.1}%", e * 100.0));
     vec![
         ("warp_instructions", r.warp_instructions.to_string()),
         ("thread_instructions", r.thread_instructions.to_string()),
         ("activity_factor", format!("{:.4}", r.activity_factor)),
-        ("code_expansion", format!("{:+.1}%", r.code_expansion() * 100.0)),
+        ("code_expansion", expansion),
         ("idle_instructions", r.idle_instructions.to_string()),
         ("max_stack_depth", r.max_stack_depth.to_string()),
         ("divergent_branches", r.divergent_branches.to_string()),
@@ -86,59 +77,49 @@ pub fn report_rows(r: &RunReport) -> Vec<(&'static str, String)> {
     ]
 }
 
-/// The stop reason as one line of text.
-pub fn stop_text(sim: &Sim, reason: &StopReason) -> String {
-    let prog = sim.program();
-    match reason {
-        StopReason::Exited => format!("exited after {} steps", sim.steps()),
-        StopReason::Fault { pc, message } => format!("fault at {:#06x} (line {}): {message}", prog.addr(*pc), prog.line(*pc).unwrap_or(0)),
-        StopReason::Deadlock { pc, message } => {
-            format!("deadlock at {:#06x} (line {}): {message}", prog.addr(*pc), prog.line(*pc).unwrap_or(0))
-        }
-        StopReason::StepLimit => format!("step limit: {} (an endless loop? raise --step-limit)", sim.step_limit_stop().1),
-        other => other.name().to_string(),
+/// The outcome as the CLI's one stop line.
+pub fn stop_text(outcome: &Outcome) -> String {
+    match outcome.kind {
+        OutcomeKind::StepLimit => format!("{} (raise --step-limit)", outcome.summary),
+        _ => outcome.summary.clone(),
     }
 }
 
-pub fn exit_code(reason: &StopReason) -> ExitCode {
-    if *reason == StopReason::Exited {
+pub fn exit_code(outcome: &Outcome) -> ExitCode {
+    if outcome.kind == OutcomeKind::Exited {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(3)
     }
 }
 
-pub fn run(common: &Common, as_json: bool) -> Result<ExitCode, String> {
-    let (_, mut sim) = prepare(common, &[], false)?;
+/// Resolves, launches and runs the command line's kernel to its end.
+fn run_to_end(common: &Common) -> Result<(Sim, Outcome), String> {
+    let (_, mut sim) = prepare(common, false)?;
     let reason = sim.run_to_end();
+    let outcome = Outcome::of(&sim, &reason);
+    Ok((sim, outcome))
+}
+
+pub fn run(common: &Common, as_json: bool) -> Result<ExitCode, String> {
+    let (sim, outcome) = run_to_end(common)?;
     if as_json {
-        out!("{}", serde_json::to_string_pretty(&metrics_json(&sim, &reason)).unwrap_or_default());
-        return Ok(exit_code(&reason));
+        out!("{}", serde_json::to_string_pretty(&metrics_json(&sim, &outcome)).unwrap_or_default());
+        return Ok(exit_code(&outcome));
     }
     let cfgv = sim.config();
     let m = &sim.state().metrics;
+    let point = PointMetrics::of(m, sim.state().machine.width);
     out!("kernel   {}  (model {}, W = {})", common.file.display(), cfgv.model.name(), sim.state().machine.width);
-    out!("stop     {}", stop_text(&sim, &reason));
+    out!("stop     {}", stop_text(&outcome));
     out!();
-    let rows: [(&str, String); 11] = [
-        ("steps", m.steps.to_string()),
-        ("warp_instructions", m.warp_instructions.to_string()),
-        ("thread_instructions", m.thread_instructions.to_string()),
-        ("simd_efficiency", format!("{:.4}", m.simd_efficiency(sim.state().machine.width))),
-        ("pushes", m.pushes.to_string()),
-        ("pops", m.pops.to_string()),
-        ("max_stack_depth", m.max_stack_depth.to_string()),
-        ("spills", m.spills.to_string()),
-        ("fills", m.fills.to_string()),
-        ("divergent_branches", m.divergent_branches.to_string()),
-        ("cycles", m.cycles.to_string()),
-    ];
-    for (k, v) in rows {
-        out!("{k:<20} {v:>12}");
+    for &metric in Metric::ALL {
+        let v = if metric.is_ratio() { format!("{:.4}", point.get(metric)) } else { point.text(metric) };
+        out!("{:<20} {v:>12}", metric.name());
     }
     let report = RunReport::of(&sim);
     out!("\nagainst the MIMD minimum ({} warp instructions)", report.mimd_warp_instructions);
-    for (k, v) in report_rows(&report) {
+    for (k, v) in report_rows(&report, &outcome, cfgv.model) {
         if ["code_expansion", "idle_instructions", "transactions_per_mem"].contains(&k) {
             out!("{k:<20} {v:>12}");
         }
@@ -153,27 +134,24 @@ pub fn run(common: &Common, as_json: bool) -> Result<ExitCode, String> {
             out!("        {:#06x} {:>8}  {}", prog.addr(pc), m.instr_counts[pc.index()], prog.instrs[pc.index()].text);
         }
     }
-    Ok(exit_code(&reason))
+    Ok(exit_code(&outcome))
 }
 
 /// `warpscope compare`: the same kernel and inputs under several models, one column each.
 pub fn compare(common: &Common, models: &str) -> Result<ExitCode, String> {
     let mut columns = Vec::new();
-    let mut all_exited = true;
     for name in models.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-        let mut c = common.clone();
-        c.model = Some(name.to_string());
-        let (_, mut sim) = prepare(&c, &[], false)?;
-        let reason = sim.run_to_end();
-        all_exited &= reason == StopReason::Exited;
-        columns.push((name.to_string(), stop_text(&sim, &reason), RunReport::of(&sim), reason == StopReason::Exited));
+        let c = Common { model: Some(name.to_string()), ..common.clone() };
+        let (sim, outcome) = run_to_end(&c)?;
+        let rows = report_rows(&RunReport::of(&sim), &outcome, sim.config().model);
+        columns.push((name.to_string(), outcome, RunReport::of(&sim), rows));
     }
     if columns.len() < 2 {
         return Err(format!("--models `{models}`: name two or more models, comma-separated"));
     }
     out!("kernel   {}", common.file.display());
-    for (name, stop, _, _) in &columns {
-        out!("{name:<10} {stop}");
+    for (name, outcome, _, _) in &columns {
+        out!("{name:<10} {}", stop_text(outcome));
     }
     out!();
     let mut header = format!("{:<22}", "");
@@ -181,17 +159,10 @@ pub fn compare(common: &Common, models: &str) -> Result<ExitCode, String> {
         header += &format!("{name:>14}");
     }
     out!("{header}");
-    // A run that stopped early has no code expansion: its count covers only part of the kernel.
-    let rows: Vec<Vec<(&str, String)>> = columns
-        .iter()
-        .map(|(_, _, r, whole)| {
-            report_rows(r).into_iter().map(|(k, v)| (k, if k == "code_expansion" && !whole { "-".into() } else { v })).collect()
-        })
-        .collect();
-    for i in 0..rows[0].len() {
-        let mut line = format!("{:<22}", rows[0][i].0);
-        for r in &rows {
-            line += &format!("{:>14}", r[i].1);
+    for i in 0..columns[0].3.len() {
+        let mut line = format!("{:<22}", columns[0].3[i].0);
+        for (_, _, _, rows) in &columns {
+            line += &format!("{:>14}", rows[i].1);
         }
         out!("{line}");
     }
@@ -208,5 +179,6 @@ pub fn compare(common: &Common, models: &str) -> Result<ExitCode, String> {
         }
         out!("{line}");
     }
+    let all_exited = columns.iter().all(|c| c.1.kind == OutcomeKind::Exited);
     Ok(if all_exited { ExitCode::SUCCESS } else { ExitCode::from(3) })
 }

@@ -7,7 +7,8 @@ use std::process::ExitCode;
 
 use clap::Args;
 use serde_json::{json, Value};
-use warpscope_core::sweep::{measured, Split, Sweep, SweepPoint, SweepRequest, METRICS};
+use warpscope_core::session::OutcomeKind;
+use warpscope_core::sweep::{measured, Split, Sweep, SweepPoint, SweepRequest};
 
 use crate::load::{render, Common};
 
@@ -75,12 +76,9 @@ impl SweepArgs {
     fn request(&self) -> Result<SweepRequest, String> {
         let c = &self.common;
         let (param, from, to) = parse_range(&self.param)?;
-        let opts = c.options()?; // checks --set, --cost, the stack and the policies
-        let mut costs = std::collections::BTreeMap::new();
-        for s in &c.costs {
-            let (field, v) = s.split_once('=').ok_or_else(|| format!("--cost `{s}`: expected FIELD=CYCLES"))?;
-            costs.insert(field.trim().to_string(), v.trim().parse::<u32>().map_err(|_| format!("--cost `{s}`: cycles must be 0 or more"))?);
-        }
+        // The run's own choices are read (and refused) where every run's are: `--set`, `--cost`,
+        // the stack and the policies of the first series stand for the sweep's.
+        let (run, resolved) = c.resolve(false)?;
         Ok(SweepRequest {
             param,
             from,
@@ -88,12 +86,12 @@ impl SweepArgs {
             models: list(&self.models, &c.model),
             presets: list(&self.presets, &c.preset),
             split: self.split.as_deref().map(parse_split).transpose()?,
-            params: opts.params.into_iter().collect(),
-            costs,
-            stack: opts.stack,
+            params: resolved.options.params.into_iter().collect(),
+            costs: run.costs,
+            stack: resolved.options.stack,
             if_convert: c.if_convert,
-            path_order: Some(c.path_order().into()),
-            schedule: Some(c.schedule().into()),
+            path_order: c.path_order.clone(),
+            schedule: c.schedule.clone(),
             step_limit: Some(c.step_limit),
         })
     }
@@ -156,11 +154,11 @@ fn json_rows(sweep: &Sweep, points: &[SweepPoint], csv: &str) -> Value {
                 o.insert(h.to_string(), if cell.is_empty() { Value::Null } else { v });
             }
             o.insert("series".into(), json!(sweep.series()[p.series].label));
-            o.insert("stop_reason".into(), json!({ "kind": p.stop.kind, "message": p.stop.message, "line": p.stop.line }));
+            let message = (p.stop.kind != OutcomeKind::Exited).then_some(&p.stop.summary);
+            o.insert("stop_reason".into(), json!({ "kind": p.stop.kind.name(), "message": message, "line": p.stop.line }));
             Value::Object(o)
         })
         .collect();
-    debug_assert!(METRICS.iter().all(|m| header.contains(&m.0)));
     Value::Array(rows)
 }
 

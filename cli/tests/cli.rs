@@ -502,3 +502,36 @@ fn a_permalink_runs_in_place_of_a_file_with_its_choices_and_a_broken_one_says_wh
     assert_eq!(broken.status.code(), Some(1));
     assert!(stderr(&broken).contains("This link is corrupted"), "{}", stderr(&broken));
 }
+
+#[test]
+fn trace_ends_every_run_where_and_why_run_does() {
+    // The spin lock never finishes: `run` finds the repeating state; `trace` must stop at the
+    // same step for the same reason, not run on to the step limit.
+    let spin = example("spin_lock.cu");
+    let run = json(&["run", "--json", &spin], 3);
+    assert_eq!(run["stop_reason"]["kind"], "deadlock", "{run}");
+    let o = warpscope(&["trace", &spin]);
+    assert_eq!(o.status.code(), Some(3));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    let last_step = lines[lines.len() - 2].split_whitespace().next().unwrap().parse::<u64>().unwrap();
+    assert_eq!(last_step, run["steps"].as_u64().unwrap(), "trace and run end at the same step");
+    assert!(lines.last().unwrap().starts_with("# deadlock at"), "{}", lines.last().unwrap());
+    for (file, args) in [("single_loop.sass", &["--set", "n=5"][..]), ("loop_break.cu", &["--model", "volta"][..])] {
+        let run = json(&[&["run", "--json", &example(file)][..], args].concat(), 0);
+        let trace = stdout(&warpscope(&[&["trace", &example(file)][..], args].concat()));
+        let last = trace.lines().last().unwrap();
+        assert_eq!(last, format!("# exited after {} steps", run["steps"]), "{file}");
+    }
+}
+
+#[test]
+fn input_language_is_told_by_content_or_named() {
+    let listing = example("single_loop.sass");
+    // Named explicitly, the same run; named wrongly, the text is read as that language.
+    assert_eq!(json(&["run", "--json", &listing, "--input", "listing"], 0), json(&["run", "--json", &listing], 0));
+    let err = fails(&["run", &listing, "--input", "c"]);
+    assert!(err.contains("error"), "{err}");
+    let err = fails(&["run", &listing, "--input", "fortran"]);
+    assert!(err.contains("--input `fortran`: unknown input language `fortran` chosen (known: listing, c)"), "{err}");
+}

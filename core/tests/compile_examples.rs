@@ -34,7 +34,8 @@ fn golden_listings() {
         let text = std::fs::read_to_string(&path).unwrap();
         let stem = path.file_stem().unwrap().to_string_lossy().to_string();
         for &(target, if_convert, name) in VARIANTS {
-            let (k, d) = parse_kernel_with(&text, &SourceOptions { target: Some(target), if_convert: Some(if_convert) });
+            let (k, d) =
+                parse_kernel_with(&text, &SourceOptions { target: Some(target), if_convert: Some(if_convert), ..SourceOptions::default() });
             assert!(d.iter().all(|d| !d.is_error()), "{stem} {name}: {d:?}");
             let listing = k.compiled.expect("a C kernel").listing;
             let file = golden.join(format!("{stem}.{name}.sass"));
@@ -54,7 +55,7 @@ fn example(name: &str) -> String {
 }
 
 fn run(text: &str, target: Target, if_convert: bool, params: &[(&str, i64)]) -> (Sim, StopReason) {
-    let (k, d) = parse_kernel_with(text, &SourceOptions { target: Some(target), if_convert: Some(if_convert) });
+    let (k, d) = parse_kernel_with(text, &SourceOptions { target: Some(target), if_convert: Some(if_convert), ..SourceOptions::default() });
     assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
     let opts = LaunchOptions {
         params: params.iter().map(|(n, v)| (n.to_string(), *v)).collect(),
@@ -222,7 +223,8 @@ fn the_token_stack_cannot_run_the_spin_lock_or_a_divergent_barrier() {
 #[test]
 fn if_conversion_removes_short_branches() {
     let text = example("if_else.cu");
-    let (k, _) = parse_kernel_with(&text, &SourceOptions { target: Some(Target::Kepler), if_convert: Some(true) });
+    let (k, _) =
+        parse_kernel_with(&text, &SourceOptions { target: Some(Target::Kepler), if_convert: Some(true), ..SourceOptions::default() });
     let listing = k.compiled.unwrap().listing;
     assert!(!listing.contains("SSY") && !listing.contains("BRA"), "{listing}");
     assert!(listing.contains("@P0 ST.E") && listing.contains("@!P0 ST.E"), "{listing}");

@@ -185,7 +185,7 @@ fn run_model(text: &str, model: ModelKind, target: Target, if_convert: bool) -> 
 
 fn run_with(text: &str, opts: LaunchOptions, target: Target, if_convert: bool) -> (Vec<u32>, Vec<u32>) {
     let model = opts.model.unwrap_or(ModelKind::Kepler);
-    let (k, d) = parse_kernel_with(text, &SourceOptions { target: Some(target), if_convert: Some(if_convert) });
+    let (k, d) = parse_kernel_with(text, &SourceOptions { target: Some(target), if_convert: Some(if_convert), ..SourceOptions::default() });
     assert!(d.iter().all(|d| !d.is_error()), "{d:?}\n{text}");
     let opts = LaunchOptions { step_limit: 1_000_000, ..opts };
     let mut sim = launch(&k, &opts).expect("launch");

@@ -21,7 +21,8 @@ fn example(name: &str) -> String {
 }
 
 fn sim_with(text: &str, model: ModelKind, opts: LaunchOptions) -> Sim {
-    let (k, d) = parse_kernel_with(text, &SourceOptions { target: Some(model.compile_target()), if_convert: None });
+    let (k, d) =
+        parse_kernel_with(text, &SourceOptions { target: Some(model.compile_target()), if_convert: None, ..SourceOptions::default() });
     assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
     launch(&k, &LaunchOptions { model: Some(model), step_limit: 200_000, ..opts }).unwrap()
 }
@@ -135,7 +136,10 @@ fn spin_lock_deadlocks_on_stacks_and_completes_on_volta_with_yield() {
         assert!(message.contains("lane 0 waits at") && message.contains(&format!("held by a {held_by} entry")), "{model:?}: {message}");
         assert_eq!(sim.program().line(*pc), Some(13), "{model:?}: the loop's line");
     }
-    let (k, _) = parse_kernel_with(&text, &SourceOptions { target: Some(ModelKind::Volta.compile_target()), if_convert: None });
+    let (k, _) = parse_kernel_with(
+        &text,
+        &SourceOptions { target: Some(ModelKind::Volta.compile_target()), if_convert: None, ..SourceOptions::default() },
+    );
     assert!(k.program.instrs.iter().any(|i| i.text.starts_with("YIELD")), "the volta code yields in the spin loop");
     for schedule in [Schedule::H100, Schedule::LowestPc, Schedule::RoundRobin] {
         let mut sim = sim_with(&text, ModelKind::Volta, LaunchOptions { schedule, ..LaunchOptions::default() });

@@ -3,7 +3,9 @@
 //! fit are the core's too, so the page and `warpscope sweep` agree to the digit.
 
 use serde::Serialize;
-use warpscope_core::sweep::{measured, Series, Sweep, SweepPoint, SweepRequest, METRICS};
+use warpscope_core::session::recorded_step_limit;
+use warpscope_core::sim::Metric;
+use warpscope_core::sweep::{measured, Series, Sweep, SweepPoint, SweepRequest};
 use wasm_bindgen::prelude::*;
 
 use crate::to_js;
@@ -47,9 +49,9 @@ impl SweepRun {
         let settings_error =
             |e: String| vec![warpscope_core::Diagnostic::error(warpscope_core::Span::new(1, 1, 0), format!("sweep settings: {e}"))];
         let parsed: Result<SweepRequest, _> = serde_wasm_bindgen::from_value(request);
-        // Each run of a sweep is bounded like a load: the same step-limit range.
+        // Each run of a sweep is bounded like a recorded load: the same step-limit range.
         let result =
-            parsed.map_err(|e| settings_error(e.to_string())).and_then(|r| match r.step_limit.map(|l| crate::StepLimit::check(l as f64)) {
+            parsed.map_err(|e| settings_error(e.to_string())).and_then(|r| match r.step_limit.map(|l| recorded_step_limit(l as f64)) {
                 Some(Err(e)) => Err(settings_error(e)),
                 _ => Ok(r),
             });
@@ -116,7 +118,7 @@ fn pairs(xs: Option<Vec<f64>>, ys: Option<Vec<f64>>) -> Option<Vec<(i64, f64)>> 
 /// Every metric a sweep can plot, `{name, label}`, in table order.
 #[wasm_bindgen]
 pub fn sweep_metrics() -> Result<JsValue, JsError> {
-    to_js(&METRICS.iter().map(|&(name, label)| MetricInfo { name, label }).collect::<Vec<_>>())
+    to_js(&Metric::ALL.iter().map(|m| MetricInfo { name: m.name(), label: m.label() }).collect::<Vec<_>>())
 }
 
 /// The series of a measurements CSV: `[{build, kernel, pattern, points: [[x, cycles], ...]}]`.

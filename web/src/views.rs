@@ -3,11 +3,11 @@
 
 use serde::Serialize;
 use warpscope_core::analysis::{CfgFacts, PostDom};
-use warpscope_core::cfg::EdgeKind;
 use warpscope_core::isa::{Pc, Pred, Reg};
 use warpscope_core::kernel::CompiledSource;
-use warpscope_core::model::{ModelKind, Reconvergence, StackEntry};
-use warpscope_core::sim::{LaneState, Metrics, RunReport, Sim, StopReason};
+use warpscope_core::model::{ModelKind, PathOrder, Reconvergence, Schedule, StackEntry};
+use warpscope_core::session::{Named, Outcome, Resolved};
+use warpscope_core::sim::{CostModel, LaneState, Metrics, PointMetrics, RunReport, Sim};
 use warpscope_core::{Diagnostic, Program, Severity};
 
 #[derive(Serialize)]
@@ -42,7 +42,9 @@ pub struct LoadResult {
     pub about: String,
     pub width: u32,
     pub params: Vec<ParamView>,
-    pub model: String,
+    /// The input language the text was read as.
+    pub input: &'static str,
+    pub model: &'static str,
     pub preset: String,
     pub models: Vec<&'static str>,
     pub presets: Vec<&'static str>,
@@ -54,61 +56,39 @@ pub struct LoadResult {
     /// The model reconverges at thread frontiers: the CFG shows priorities and frontiers.
     pub uses_frontiers: bool,
     pub stack_capacity: u32,
-    pub end: Option<StopView>,
+    pub end: Option<Outcome>,
     /// The run goes on: `Session.resume` continues it.
     pub running: bool,
     /// The step the run ends by at the latest: its step limit, or its `stop_at` if sooner.
-    pub last_step: f64,
+    pub last_step: u64,
 }
 
-/// How far a chunked run has got.
-#[derive(Serialize)]
-pub struct Progress {
-    pub running: bool,
-    pub steps: f64,
-    pub end: Option<StopView>,
-}
-
-#[derive(Serialize, Clone)]
-pub struct StopView {
-    pub kind: &'static str,
-    pub step: f64,
-    pub pc: Option<u32>,
-    pub line: Option<u32>,
-    pub message: String,
-}
-
-impl StopView {
-    pub fn new(sim: &Sim, reason: &StopReason) -> StopView {
-        let prog = sim.program();
-        let (pc, message) = match reason {
-            StopReason::Deadlock { pc, message } | StopReason::Fault { pc, message } => (Some(*pc), message.clone()),
-            StopReason::Breakpoint(pc) => (Some(*pc), format!("breakpoint at {:#06x}", prog.addr(*pc))),
-            StopReason::StepLimit => {
-                let (head, message) = sim.step_limit_stop();
-                (head, format!("{message}: an endless loop?"))
-            }
-            StopReason::Exited => (None, "all lanes exited".into()),
-            StopReason::Event(bits) => (sim.state().model.pc(), warpscope_core::trace::event_names(*bits)),
-            StopReason::Budget => (None, String::new()),
-        };
-        StopView { kind: reason.name(), step: sim.steps() as f64, pc: pc.map(|p| p.0), line: pc.and_then(|p| prog.line(p)), message }
-    }
-    /// The user stopped a long run: the views show the steps it ran.
-    pub fn stopped(sim: &Sim) -> StopView {
-        let site = sim.loop_site();
-        let where_ = site.as_ref().map_or(String::new(), |s| format!(" ({})", s.describe(sim.program())));
-        StopView {
-            kind: "stopped",
-            step: sim.steps() as f64,
-            pc: site.as_ref().map(|s| s.head.0),
-            line: site.and_then(|s| sim.program().line(s.head)),
-            message: format!("you stopped the run after {} steps{where_}", sim.steps()),
+impl LoadResult {
+    /// What the page shows of a resolved request before it runs.
+    pub fn new(r: &Resolved) -> LoadResult {
+        let k = &r.kernel;
+        LoadResult {
+            ok: false,
+            diagnostics: Vec::new(),
+            title: k.title.clone(),
+            about: k.about.join(" "),
+            width: k.warp,
+            params: r.params.iter().map(|p| ParamView { name: p.name.clone(), default: p.default as f64, value: p.value as f64 }).collect(),
+            input: r.input.name(),
+            model: r.model.name(),
+            preset: r.preset.clone(),
+            models: ModelKind::names(),
+            presets: CostModel::PRESETS.iter().map(|p| p.0).collect(),
+            path_order: r.options.path_order.name(),
+            path_orders: PathOrder::names(),
+            schedule: r.options.schedule.name(),
+            schedules: Schedule::names(),
+            uses_frontiers: r.model.uses_frontiers(),
+            stack_capacity: r.options.config_for(k).stack.capacity,
+            end: None,
+            running: false,
+            last_step: r.stop_at.map_or(r.options.step_limit, |s| s.min(r.options.step_limit)),
         }
-    }
-    /// Stopped because the recorded run ends here (the warp's own end is in `LoadResult.end`).
-    pub fn end_of_recording(sim: &Sim) -> StopView {
-        StopView { kind: "end_of_recording", step: sim.steps() as f64, pc: None, line: None, message: "end of the run".into() }
     }
 }
 
@@ -354,59 +334,27 @@ impl CfgView {
                 frontier: facts.frontiers.get(b.id.index()).map_or(Vec::new(), |f| f.iter().map(|x| x.0).collect()),
             })
             .collect();
-        let edges = facts
-            .edges
-            .iter()
-            .map(|e| EdgeView {
-                from: e.from.0,
-                to: e.to.0,
-                kind: match e.kind {
-                    EdgeKind::Taken => "taken",
-                    EdgeKind::FallThrough => "fallthrough",
-                    EdgeKind::Sync => "sync",
-                },
-                back: e.back,
-            })
-            .collect();
+        let edges = facts.edges.iter().map(|e| EdgeView { from: e.from.0, to: e.to.0, kind: e.kind.name(), back: e.back }).collect();
         CfgView { blocks, edges, instrs: (0..prog.len() as u32).map(instr).collect(), stack_capacity }
     }
 }
 
 #[derive(Serialize)]
 pub struct MetricsView {
-    pub steps: f64,
-    pub warp_instructions: f64,
-    pub thread_instructions: f64,
-    pub simd_efficiency: f64,
-    pub pushes: f64,
-    pub pops: f64,
-    pub max_stack_depth: f64,
-    pub spills: f64,
-    pub fills: f64,
-    pub divergent_branches: f64,
-    pub cycles: f64,
-    pub idle_instructions: f64,
-    pub block_counts: Vec<f64>,
-    pub instr_counts: Vec<f64>,
+    #[serde(flatten)]
+    pub metrics: PointMetrics,
+    pub idle_instructions: u64,
+    pub block_counts: Vec<u64>,
+    pub instr_counts: Vec<u64>,
 }
 
 impl MetricsView {
     pub fn new(m: &Metrics, facts: &CfgFacts, width: u32) -> MetricsView {
         MetricsView {
-            steps: m.steps as f64,
-            warp_instructions: m.warp_instructions as f64,
-            thread_instructions: m.thread_instructions as f64,
-            simd_efficiency: m.simd_efficiency(width),
-            pushes: m.pushes as f64,
-            pops: m.pops as f64,
-            max_stack_depth: m.max_stack_depth as f64,
-            spills: m.spills as f64,
-            fills: m.fills as f64,
-            divergent_branches: m.divergent_branches as f64,
-            cycles: m.cycles as f64,
-            idle_instructions: m.idle_instructions as f64,
-            block_counts: m.block_counts(&facts.graph).into_iter().map(|c| c as f64).collect(),
-            instr_counts: m.instr_counts.iter().map(|c| *c as f64).collect(),
+            metrics: PointMetrics::of(m, width),
+            idle_instructions: m.idle_instructions,
+            block_counts: m.block_counts(&facts.graph),
+            instr_counts: m.instr_counts.clone(),
         }
     }
 }
@@ -451,7 +399,7 @@ impl CompiledView {
 #[derive(Serialize)]
 pub struct ReportView {
     pub model: &'static str,
-    pub stop: StopView,
+    pub stop: Outcome,
     pub warp_instructions: f64,
     pub thread_instructions: f64,
     pub activity_factor: f64,
@@ -473,15 +421,14 @@ pub struct ReportView {
 }
 
 impl ReportView {
-    pub fn new(model: ModelKind, stop: StopView, r: &RunReport) -> ReportView {
+    pub fn new(model: ModelKind, stop: &Outcome, r: &RunReport) -> ReportView {
         let f = |v: &[u64]| v.iter().map(|x| *x as f64).collect();
         ReportView {
             model: model.name(),
             warp_instructions: r.warp_instructions as f64,
             thread_instructions: r.thread_instructions as f64,
             activity_factor: r.activity_factor,
-            // Only a whole run compares with the whole kernel's minimum.
-            code_expansion: (model != ModelKind::Mimd && stop.kind == "exited" && r.mimd_complete).then(|| r.code_expansion()),
+            code_expansion: stop.code_expansion(model, r),
             idle_instructions: r.idle_instructions as f64,
             max_stack_depth: r.max_stack_depth as f64,
             divergent_branches: r.divergent_branches as f64,
@@ -493,7 +440,7 @@ impl ReportView {
             mimd_block_counts: f(&r.mimd_block_counts),
             mimd_warp_instructions: r.mimd_warp_instructions as f64,
             mimd_complete: r.mimd_complete,
-            stop,
+            stop: stop.clone(),
         }
     }
 }

@@ -26,7 +26,7 @@ impl fmt::Display for BlockId {
 /// Why control goes from one block to another.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum EdgeKind {
     /// The target of a branch (BRA, BRK, CONT, CAL, RET) taken.
     Taken,
@@ -34,6 +34,17 @@ pub enum EdgeKind {
     FallThrough,
     /// Where a pop (`SYNC`, `.S`) sends the warp: the matching `SSY` target.
     Sync,
+}
+
+impl EdgeKind {
+    /// The one spelling every front end uses (`fallthrough` is also a CSS class in the app).
+    pub fn name(self) -> &'static str {
+        match self {
+            EdgeKind::Taken => "taken",
+            EdgeKind::FallThrough => "fallthrough",
+            EdgeKind::Sync => "sync",
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -6,12 +6,11 @@ use alloc::vec::Vec;
 
 use super::expr::parse_expr;
 use super::{BufferDecl, InitTarget, Kernel, LocatedExpr, Note, NoteTarget, ParamDecl, RegInit};
-use crate::asm::assemble;
 use crate::diag::{Diagnostic, Span};
 use crate::isa::{Pred, Reg};
 use crate::machine::{ElemType, MAX_WARP};
 use crate::model::{ModelKind, StackConfig};
-use crate::sim::CostModel;
+use crate::session::{choice, Named};
 
 pub const HEADERS: &[&str] =
     &["warp", "param", "reg", "buffer", "model", "preset", "stack", "ifconvert", "excerpt", "title", "about", "note"];
@@ -166,15 +165,10 @@ fn header(line: &Line, kw: &str, rest: &str, k: &mut Kernel) -> Result<(), Diagn
             k.buffers.push(BufferDecl { name: name.to_string(), elem, len, init });
         }
         "model" => {
-            k.model = Some(
-                ModelKind::from_name(rest_t)
-                    .ok_or_else(|| line.error(rest_t, format!("unknown model `{rest_t}` (known: {})", ModelKind::known_names())))?,
-            );
+            k.model = Some(ModelKind::choose(rest_t).map_err(|m| line.error(rest_t, m))?);
         }
         "preset" => {
-            if CostModel::preset(rest_t).is_none() {
-                return Err(line.error(rest_t, format!("unknown cost preset `{rest_t}` (known: {})", CostModel::known_presets())));
-            }
+            choice::preset(rest_t).map_err(|m| line.error(rest_t, m))?;
             k.preset = Some(rest_t.to_string());
         }
         "stack" => {
@@ -258,13 +252,7 @@ pub fn parse_kernel_with(text: &str, opts: &super::SourceOptions) -> (Kernel, Ve
             diags.push(d);
         }
     }
-    if crate::compile::is_cuda_source(text) {
-        super::source::compile_into(&mut k, text, opts, &mut diags);
-    } else {
-        let (program, asm_diags) = assemble(text);
-        k.program = program;
-        diags.extend(asm_diags);
-    }
+    crate::input::read(text, &mut k, opts, &mut diags);
     k.notes = resolve_notes(raw_notes, &k.program, &mut diags);
     diags.sort_by_key(|d| (d.span.line, d.span.col));
     (k, diags)

@@ -14,11 +14,10 @@
 pub mod expr;
 mod header;
 mod instance;
-mod source;
 
+pub use crate::input::{CompiledSource, SourceOptions};
 pub use header::{parse_kernel, parse_kernel_with};
 pub use instance::{instantiate, param_defaults};
-pub use source::{CompiledSource, SourceOptions};
 
 use alloc::string::String;
 use alloc::vec::Vec;

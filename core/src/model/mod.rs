@@ -203,9 +203,6 @@ impl ModelKind {
             ModelKind::Mimd => "mimd",
         }
     }
-    pub fn from_name(name: &str) -> Option<ModelKind> {
-        ModelKind::ALL.iter().copied().find(|k| k.name() == name)
-    }
     /// The code a C kernel is compiled to for this model.
     pub fn compile_target(self) -> crate::compile::Target {
         use crate::compile::Target;
@@ -226,10 +223,6 @@ impl ModelKind {
     pub fn uses_frontiers(self) -> bool {
         matches!(self, ModelKind::TfStack | ModelKind::TfSandy)
     }
-    /// Every model's name, comma-separated, for "unknown model" messages.
-    pub fn known_names() -> String {
-        ModelKind::ALL.iter().map(|k| k.name()).collect::<Vec<_>>().join(", ")
-    }
 }
 
 /// Which path of a divergent branch a PDOM stack runs first (pushes last).
@@ -247,9 +240,6 @@ impl PathOrder {
             PathOrder::TakenFirst => "taken",
             PathOrder::FallThroughFirst => "fall-through",
         }
-    }
-    pub fn from_name(s: &str) -> Option<PathOrder> {
-        PathOrder::ALL.iter().copied().find(|p| p.name() == s)
     }
 }
 
@@ -274,9 +264,6 @@ impl Schedule {
             Schedule::LowestPc => "lowest-pc",
             Schedule::RoundRobin => "round-robin",
         }
-    }
-    pub fn from_name(s: &str) -> Option<Schedule> {
-        Schedule::ALL.iter().copied().find(|p| p.name() == s)
     }
 }
 

@@ -43,7 +43,8 @@ fn a_loop_whose_state_changes_runs_to_the_step_limit_and_says_where() {
     assert_eq!(s.run_to_end(), StopReason::StepLimit);
     let site = s.loop_site().expect("looping");
     assert_eq!((site.head, site.last), (Pc(1), Pc(2)));
-    let (head, message) = s.step_limit_stop();
+    let outcome = crate::session::Outcome::of(&s, &StopReason::StepLimit);
+    let (head, message) = (outcome.pc.map(Pc), outcome.message);
     assert_eq!(head, Some(Pc(1)));
     assert!(message.contains("stopped after 50000 steps") && message.contains("(lines 3-4)"), "{message}");
 }

@@ -62,3 +62,142 @@ impl Metrics {
         self.thread_instructions as f64 / (width as f64 * self.warp_instructions as f64)
     }
 }
+
+/// The run metrics front ends show, named once: the CLI's rows and JSON, a sweep's columns and
+/// plot choices, and the page's metrics all list these, in this order.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Metric {
+    Cycles,
+    WarpInstructions,
+    ThreadInstructions,
+    SimdEfficiency,
+    Pushes,
+    Pops,
+    MaxStackDepth,
+    Spills,
+    Fills,
+    DivergentBranches,
+    Steps,
+}
+
+impl Metric {
+    pub const ALL: &'static [Metric] = &[
+        Metric::Cycles,
+        Metric::WarpInstructions,
+        Metric::ThreadInstructions,
+        Metric::SimdEfficiency,
+        Metric::Pushes,
+        Metric::Pops,
+        Metric::MaxStackDepth,
+        Metric::Spills,
+        Metric::Fills,
+        Metric::DivergentBranches,
+        Metric::Steps,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Cycles => "cycles",
+            Metric::WarpInstructions => "warp_instructions",
+            Metric::ThreadInstructions => "thread_instructions",
+            Metric::SimdEfficiency => "simd_efficiency",
+            Metric::Pushes => "pushes",
+            Metric::Pops => "pops",
+            Metric::MaxStackDepth => "max_stack_depth",
+            Metric::Spills => "spills",
+            Metric::Fills => "fills",
+            Metric::DivergentBranches => "divergent_branches",
+            Metric::Steps => "steps",
+        }
+    }
+
+    /// An axis label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Metric::Cycles => "cycles (cost model)",
+            Metric::WarpInstructions => "warp instructions",
+            Metric::ThreadInstructions => "thread instructions",
+            Metric::SimdEfficiency => "SIMD efficiency",
+            Metric::Pushes => "stack pushes",
+            Metric::Pops => "stack pops",
+            Metric::MaxStackDepth => "max stack depth",
+            Metric::Spills => "stack spills",
+            Metric::Fills => "stack fills",
+            Metric::DivergentBranches => "divergent branches",
+            Metric::Steps => "steps",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Metric> {
+        Metric::ALL.iter().copied().find(|m| m.name() == name)
+    }
+
+    /// True for a fraction (printed with decimals), false for a count.
+    pub fn is_ratio(self) -> bool {
+        self == Metric::SimdEfficiency
+    }
+}
+
+/// Every `Metric` of one run, as plain numbers (a sweep point, the page's metrics panel).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct PointMetrics {
+    pub steps: u64,
+    pub warp_instructions: u64,
+    pub thread_instructions: u64,
+    pub simd_efficiency: f64,
+    pub pushes: u64,
+    pub pops: u64,
+    pub max_stack_depth: u64,
+    pub spills: u64,
+    pub fills: u64,
+    pub divergent_branches: u64,
+    pub cycles: u64,
+}
+
+impl PointMetrics {
+    /// The metrics of a warp of `width` lanes.
+    pub fn of(m: &Metrics, width: u32) -> PointMetrics {
+        PointMetrics {
+            steps: m.steps,
+            warp_instructions: m.warp_instructions,
+            thread_instructions: m.thread_instructions,
+            simd_efficiency: m.simd_efficiency(width),
+            pushes: m.pushes,
+            pops: m.pops,
+            max_stack_depth: m.max_stack_depth,
+            spills: m.spills,
+            fills: m.fills,
+            divergent_branches: m.divergent_branches,
+            cycles: m.cycles,
+        }
+    }
+
+    pub fn get(&self, metric: Metric) -> f64 {
+        match metric {
+            Metric::Steps => self.steps as f64,
+            Metric::WarpInstructions => self.warp_instructions as f64,
+            Metric::ThreadInstructions => self.thread_instructions as f64,
+            Metric::SimdEfficiency => self.simd_efficiency,
+            Metric::Pushes => self.pushes as f64,
+            Metric::Pops => self.pops as f64,
+            Metric::MaxStackDepth => self.max_stack_depth as f64,
+            Metric::Spills => self.spills as f64,
+            Metric::Fills => self.fills as f64,
+            Metric::DivergentBranches => self.divergent_branches as f64,
+            Metric::Cycles => self.cycles as f64,
+        }
+    }
+
+    /// The metric as the CLI and the CSV print it: counts whole, ratios to six places.
+    pub fn text(&self, metric: Metric) -> alloc::string::String {
+        let v = self.get(metric);
+        if metric.is_ratio() {
+            alloc::format!("{v:.6}")
+        } else {
+            alloc::format!("{v}")
+        }
+    }
+}

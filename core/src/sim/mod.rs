@@ -15,7 +15,7 @@ mod watch;
 
 pub use cost::CostModel;
 pub use lanes::{LaneState, MAX_WINDOW as LANE_WINDOW_MAX};
-pub use metrics::Metrics;
+pub use metrics::{Metric, Metrics, PointMetrics};
 pub use reference::{ideal_fetches, IdealFetches};
 pub use report::RunReport;
 pub use timeline::{event, StepRecord, Timeline};
@@ -193,17 +193,36 @@ impl Sim {
         }
     }
 
+    /// Why a run must end before the next step: the warp ended, or the step limit is reached.
+    #[inline(always)]
+    fn end_reason(&self) -> Option<StopReason> {
+        if let Some(r) = self.terminal_reason() {
+            return Some(r);
+        }
+        (self.steps() >= self.config.step_limit).then_some(StopReason::StepLimit)
+    }
+
+    /// One step of a run: issues the next instruction and, on a step past the recorded run,
+    /// checks the repeat watch. Only a step past the recorded run is watched: a replay samples
+    /// at other steps (a seek resets the watch) and could find the repeat before the recorded end.
+    #[inline(always)]
+    fn run_one(&mut self) -> Option<Issued> {
+        let fresh = self.steps() as usize >= self.timeline.len();
+        let issued = self.step()?;
+        if fresh {
+            self.watch_repeat();
+        }
+        Some(issued)
+    }
+
     /// Runs until the warp ends or a limit is hit.
     pub fn run(&mut self, limits: &RunLimits) -> StopReason {
         let start = self.steps();
         loop {
-            if let Some(r) = self.terminal_reason() {
+            if let Some(r) = self.end_reason() {
                 return r;
             }
             let done = self.steps() - start;
-            if self.steps() >= self.config.step_limit {
-                return StopReason::StepLimit;
-            }
             // A breakpoint reached by the last step of a budget still stops the run (a player
             // stepping one at a time must see it); the one the run started on does not.
             if done > 0 && !limits.breakpoints.is_empty() {
@@ -214,18 +233,25 @@ impl Sim {
             if limits.max_steps.is_some_and(|m| done >= m) {
                 return StopReason::Budget;
             }
-            // Only a step past the recorded run is watched: a replay samples at other steps (a
-            // seek resets the watch) and could find the repeat before the recorded end.
-            let fresh = self.steps() as usize >= self.timeline.len();
-            let Some(issued) = self.step() else { continue };
-            if fresh {
-                self.watch_repeat();
-            }
+            let Some(issued) = self.run_one() else { continue };
             if limits.stop_on != 0 {
                 let events = StepRecord::new(&issued, 0).events & limits.stop_on;
                 if events != 0 {
                     return StopReason::Event(events);
                 }
+            }
+        }
+    }
+
+    /// The next step of `run_to_end`, for a caller that looks at every step (the CLI's trace):
+    /// what issued, or why the run ended, at the same step and for the same reason as `run`.
+    pub fn run_step(&mut self) -> Result<Issued, StopReason> {
+        loop {
+            if let Some(r) = self.end_reason() {
+                return Err(r);
+            }
+            if let Some(issued) = self.run_one() {
+                return Ok(issued);
             }
         }
     }
@@ -252,14 +278,6 @@ impl Sim {
     /// the step limit).
     pub fn loop_site(&self) -> Option<LoopSite> {
         watch::loop_site(&self.program, &self.config, &self.state, 4096)
-    }
-
-    /// For a run stopped by the step limit: the head of the loop the warp is in (where to show
-    /// it), and the message naming that loop; one replay finds both.
-    pub fn step_limit_stop(&self) -> (Option<Pc>, String) {
-        let site = self.loop_site();
-        let where_ = site.as_ref().map_or(String::new(), |s| alloc::format!(": {}", s.describe(&self.program)));
-        (site.map(|s| s.head), alloc::format!("stopped after {} steps (the step limit) with the warp still looping{where_}", self.steps()))
     }
 
     /// Puts the warp in the state it had after `t` steps (clamped to the end of the run, as far

@@ -14,8 +14,10 @@ use crate::compile::Target;
 use crate::diag::{Diagnostic, Span};
 use crate::kernel::{parse_kernel_with, Kernel, SourceOptions};
 use crate::launch::{launch, LaunchOptions};
-use crate::model::{ModelKind, PathOrder, Reconvergence, Schedule, StackConfig};
-use crate::sim::{CostModel, StopReason, DEFAULT_STEP_LIMIT};
+use crate::model::{ModelKind, PathOrder, Schedule, StackConfig};
+use crate::session::{choice, stack_problem, Named, Outcome};
+pub use crate::sim::PointMetrics;
+use crate::sim::{CostModel, Metric, DEFAULT_STEP_LIMIT};
 
 /// The most runs one sweep may hold (values times series).
 pub const MAX_POINTS: usize = 100_000;
@@ -89,69 +91,6 @@ pub struct Series {
     pub split_value: Option<i64>,
 }
 
-/// The metrics one run gives, by name (the names the CLI prints and the plot offers).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct PointMetrics {
-    pub steps: u64,
-    pub warp_instructions: u64,
-    pub thread_instructions: u64,
-    pub simd_efficiency: f64,
-    pub pushes: u64,
-    pub pops: u64,
-    pub max_stack_depth: u64,
-    pub spills: u64,
-    pub fills: u64,
-    pub divergent_branches: u64,
-    pub cycles: u64,
-}
-
-/// Every metric a sweep can plot: name and axis label, in the order tables show them.
-pub const METRICS: &[(&str, &str)] = &[
-    ("cycles", "cycles (cost model)"),
-    ("warp_instructions", "warp instructions"),
-    ("thread_instructions", "thread instructions"),
-    ("simd_efficiency", "SIMD efficiency"),
-    ("pushes", "stack pushes"),
-    ("pops", "stack pops"),
-    ("max_stack_depth", "max stack depth"),
-    ("spills", "stack spills"),
-    ("fills", "stack fills"),
-    ("divergent_branches", "divergent branches"),
-    ("steps", "steps"),
-];
-
-impl PointMetrics {
-    /// The metric called `name` (one of `METRICS`).
-    pub fn get(&self, name: &str) -> Option<f64> {
-        Some(match name {
-            "steps" => self.steps as f64,
-            "warp_instructions" => self.warp_instructions as f64,
-            "thread_instructions" => self.thread_instructions as f64,
-            "simd_efficiency" => self.simd_efficiency,
-            "pushes" => self.pushes as f64,
-            "pops" => self.pops as f64,
-            "max_stack_depth" => self.max_stack_depth as f64,
-            "spills" => self.spills as f64,
-            "fills" => self.fills as f64,
-            "divergent_branches" => self.divergent_branches as f64,
-            "cycles" => self.cycles as f64,
-            _ => return None,
-        })
-    }
-}
-
-/// How one run ended: `kind` is `StopReason::name`; the rest is for runs that did not exit.
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct PointStop {
-    pub kind: String,
-    /// Where and why, for a fault, deadlock or step limit.
-    pub message: Option<String>,
-    /// The listing (or C source) line of the pc it stopped at.
-    pub line: Option<u32>,
-}
-
 /// One run of a sweep.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -159,7 +98,7 @@ pub struct SweepPoint {
     pub series: usize,
     pub x: i64,
     pub metrics: PointMetrics,
-    pub stop: PointStop,
+    pub stop: Outcome,
 }
 
 /// A checked sweep, ready to run point by point: point `i` is x value `from + i / series` of
@@ -184,40 +123,28 @@ impl Sweep {
         if r.to < r.from {
             return Err(error(format!("sweep range {}..{} goes downwards", r.from, r.to)));
         }
-        let models = r
-            .models
-            .iter()
-            .map(|name| ModelKind::from_name(name).ok_or_else(|| format!("unknown model `{name}` (known: {})", ModelKind::known_names())))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(error)?;
+        let models = r.models.iter().map(|name| ModelKind::choose(name)).collect::<Result<Vec<_>, _>>().map_err(error)?;
         for p in &r.presets {
-            if CostModel::preset(p).is_none() {
-                return Err(error(format!("unknown cost preset `{p}` (known: {})", CostModel::known_presets())));
-            }
+            choice::preset(p).map_err(error)?;
         }
         let params = r.params.iter().map(|(k, v)| (k.clone(), *v)).collect();
         let mut options = LaunchOptions { record: false, params, ..LaunchOptions::default() };
         options.step_limit = r.step_limit.unwrap_or(DEFAULT_STEP_LIMIT);
         if let Some(st) = r.stack {
-            if st.capacity == 0 || st.chunk == 0 || st.chunk > st.capacity {
-                return Err(error(format!(
-                    "stack capacity {} / chunk {}: both must be at least 1 and chunk at most capacity",
-                    st.capacity, st.chunk
-                )));
+            if let Some(problem) = stack_problem(&st) {
+                return Err(error(problem));
             }
             options.stack = Some(st);
         }
         if let Some(p) = &r.path_order {
-            options.path_order =
-                PathOrder::from_name(p).ok_or_else(|| error(format!("path order `{p}`: expected taken or fall-through")))?;
+            options.path_order = PathOrder::choose(p).map_err(error)?;
         }
         if let Some(s) = &r.schedule {
-            options.schedule =
-                Schedule::from_name(s).ok_or_else(|| error(format!("schedule `{s}`: expected h100, lowest-pc or round-robin")))?;
+            options.schedule = Schedule::choose(s).map_err(error)?;
         }
 
         // Parse once to learn the kernel's own model and params, then once per target needed.
-        let (first, diags) = parse_kernel_with(text, &SourceOptions { target: None, if_convert: r.if_convert });
+        let (first, diags) = parse_kernel_with(text, &SourceOptions { if_convert: r.if_convert, ..SourceOptions::default() });
         if diags.iter().any(Diagnostic::is_error) {
             return Err(diags);
         }
@@ -242,9 +169,7 @@ impl Sweep {
                 r.presets.clone()
             };
             for preset in presets {
-                let mut cost = CostModel::preset(&preset).ok_or_else(|| {
-                    error(format!("the kernel's cost preset `{preset}` is unknown (known: {})", CostModel::known_presets()))
-                })?;
+                let mut cost = choice::preset(&preset).map_err(error)?;
                 for (field, &v) in &r.costs {
                     if !cost.set(field, v) {
                         return Err(error(format!("unknown cost field `{field}` (known: instruction, divergence, spill, fill)")));
@@ -272,7 +197,8 @@ impl Sweep {
             let kernel = if first.compiled.is_none() {
                 first.clone()
             } else {
-                let (k, diags) = parse_kernel_with(text, &SourceOptions { target: Some(target), if_convert: r.if_convert });
+                let (k, diags) =
+                    parse_kernel_with(text, &SourceOptions { target: Some(target), if_convert: r.if_convert, ..SourceOptions::default() });
                 if diags.iter().any(Diagnostic::is_error) {
                     return Err(diags);
                 }
@@ -316,42 +242,11 @@ impl Sweep {
         opts.params.push((self.request.param.clone(), x));
         let mut sim = match launch(kernel, &opts) {
             Ok(sim) => sim,
-            Err(diags) => {
-                let message = diags.iter().map(|d| d.message.as_str()).collect::<Vec<_>>().join("; ");
-                let stop =
-                    PointStop { kind: String::from("input_error"), message: Some(message), line: diags.first().map(|d| d.span.line) };
-                return SweepPoint { series: si, x, metrics: PointMetrics::default(), stop };
-            }
+            Err(diags) => return SweepPoint { series: si, x, metrics: PointMetrics::default(), stop: Outcome::input_error(&diags) },
         };
         let reason = sim.run_to_end();
-        let m = &sim.state().metrics;
-        let metrics = PointMetrics {
-            steps: m.steps,
-            warp_instructions: m.warp_instructions,
-            thread_instructions: m.thread_instructions,
-            simd_efficiency: m.simd_efficiency(sim.state().machine.width),
-            pushes: m.pushes,
-            pops: m.pops,
-            max_stack_depth: m.max_stack_depth,
-            spills: m.spills,
-            fills: m.fills,
-            divergent_branches: m.divergent_branches,
-            cycles: m.cycles,
-        };
-        let prog = sim.program();
-        let stop = match &reason {
-            StopReason::Fault { pc, message } | StopReason::Deadlock { pc, message } => PointStop {
-                kind: reason.name().to_string(),
-                message: Some(format!("{} at {:#06x}: {message}", reason.name(), prog.addr(*pc))),
-                line: prog.line(*pc),
-            },
-            StopReason::StepLimit => PointStop {
-                kind: reason.name().to_string(),
-                message: Some(format!("stopped after {} steps (step limit); an endless loop?", sim.steps())),
-                line: sim.state().model.pc().and_then(|pc| prog.line(pc)),
-            },
-            other => PointStop { kind: other.name().to_string(), message: None, line: None },
-        };
+        let metrics = PointMetrics::of(&sim.state().metrics, sim.state().machine.width);
+        let stop = Outcome::of(&sim, &reason);
         SweepPoint { series: si, x, metrics, stop }
     }
 }
@@ -375,7 +270,7 @@ impl Sweep {
         if let Some(s) = &self.request.split {
             header.push(s.param.as_str());
         }
-        header.extend(METRICS.iter().map(|m| m.0));
+        header.extend(Metric::ALL.iter().map(|m| m.name()));
         header.push("stop_reason");
         if measured.is_some() {
             header.extend(["measured", "predicted", "residual"]);
@@ -392,11 +287,8 @@ impl Sweep {
             if let Some(v) = s.split_value {
                 cells.push(v.to_string());
             }
-            for (name, _) in METRICS {
-                let v = p.metrics.get(name).unwrap_or(0.0);
-                cells.push(if *name == "simd_efficiency" { format!("{v:.6}") } else { format!("{v}") });
-            }
-            cells.push(p.stop.kind.clone());
+            cells.extend(Metric::ALL.iter().map(|&m| p.metrics.text(m)));
+            cells.push(p.stop.kind.name().to_string());
             if measured.is_some() {
                 let row = fits[p.series].as_ref().and_then(|f| f.rows.iter().find(|r| r.x == p.x));
                 match row {

@@ -27,7 +27,7 @@ fn points_go_value_by_value_across_every_series() {
     assert_eq!(s.point(0), (0, 0));
     assert_eq!(s.point(5), (1, 1));
     let p = s.run(5);
-    assert_eq!((p.series, p.x, p.stop.kind.as_str()), (1, 1, "exited"));
+    assert_eq!((p.series, p.x, p.stop.kind.name()), (1, 1, "exited"));
 }
 
 #[test]
@@ -99,8 +99,8 @@ fn runs_that_stop_early_say_why_and_where() {
     let text = "//@ param n = 0\nloop:\n  BRA loop;\n";
     let r = SweepRequest { step_limit: Some(100), ..request(&[], &[], 0) };
     let p = Sweep::new(text, &r).unwrap().run(0);
-    assert_eq!(p.stop.kind, "step_limit");
-    assert!(p.stop.message.unwrap().contains("100 steps"));
+    assert_eq!(p.stop.kind.name(), "step_limit");
+    assert!(p.stop.message.contains("100 steps"));
     assert_eq!(p.stop.line, Some(3));
 }
 

@@ -6,33 +6,31 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::expr::parse_expr;
-use super::{InitTarget, Kernel, LocatedExpr, RegInit};
+use super::{CompiledSource, InputKind, Language, SourceOptions};
 use crate::compile::ast::{Scalar, Ty};
 use crate::compile::{compile, CompileOptions, Target};
 use crate::diag::Diagnostic;
 use crate::isa::Reg;
+use crate::kernel::expr::parse_expr;
+use crate::kernel::{InitTarget, Kernel, LocatedExpr, RegInit};
 use crate::machine::ElemType;
 
-/// Choices a front end makes for compiling C; `None` falls back to the kernel's header.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct SourceOptions {
-    pub target: Option<Target>,
-    pub if_convert: Option<bool>,
+/// CUDA C, told apart by a `__global__` function.
+pub struct C;
+
+impl Language for C {
+    fn kind(&self) -> InputKind {
+        InputKind::C
+    }
+    fn detects(&self, text: &str) -> bool {
+        crate::compile::is_cuda_source(text)
+    }
+    fn read(&self, text: &str, k: &mut Kernel, opts: &SourceOptions, diags: &mut Vec<Diagnostic>) {
+        compile_into(k, text, opts, diags);
+    }
 }
 
-/// What compiling a C kernel produced, beside the program.
-#[derive(Clone, PartialEq, Debug)]
-pub struct CompiledSource {
-    pub target: Target,
-    pub if_convert: bool,
-    /// The generated assembly, for showing beside the source.
-    pub listing: String,
-    /// For each instruction, its line in `listing` (the program's own `lines` are C lines).
-    pub listing_lines: Vec<u32>,
-}
-
-pub(super) fn compile_into(k: &mut Kernel, text: &str, opts: &SourceOptions, diags: &mut Vec<Diagnostic>) {
+fn compile_into(k: &mut Kernel, text: &str, opts: &SourceOptions, diags: &mut Vec<Diagnostic>) {
     let target = opts.target.or(k.model.map(|m| m.compile_target())).unwrap_or(Target::Kepler);
     let if_convert = opts.if_convert.or(k.if_convert).unwrap_or(false);
     for r in &k.regs {

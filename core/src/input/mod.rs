@@ -1,0 +1,89 @@
+//! Input languages: each turns a kernel file's text into the same `Program`, with each
+//! instruction's source line and located diagnostics. The `//@` header lines (inputs, model,
+//! notes) are common to every language and read by `kernel`; a language reads the rest.
+//!
+//! The language is chosen by content (`detect`: the first language in `LANGUAGES` that claims
+//! the text; the listing takes whatever no other claims), or named explicitly (`--input` on the
+//! CLI, `RunRequest::input`).
+//!
+//! To add a language: a module in this folder implementing `Language`, a variant of `InputKind`
+//! with its name, and its entry in `LANGUAGES`. Nothing outside this folder changes.
+
+mod c;
+mod listing;
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::compile::Target;
+use crate::diag::Diagnostic;
+use crate::kernel::Kernel;
+
+/// Choices a front end makes for reading a kernel; `None` falls back to the kernel's header
+/// (and for `input`, to what the text looks like).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct SourceOptions {
+    pub input: Option<InputKind>,
+    /// The code C compiles to (the chosen model's target).
+    pub target: Option<Target>,
+    pub if_convert: Option<bool>,
+}
+
+/// Code a language generated from the source (C's compiled listing), beside the program.
+#[derive(Clone, PartialEq, Debug)]
+pub struct CompiledSource {
+    pub target: Target,
+    pub if_convert: bool,
+    /// The generated assembly, for showing beside the source.
+    pub listing: String,
+    /// For each instruction, its line in `listing` (the program's own `lines` are source lines).
+    pub listing_lines: Vec<u32>,
+}
+
+/// The input languages warpscope reads.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+pub enum InputKind {
+    /// SASS-style assembly as the papers list it (warpscope's own dialect).
+    Listing,
+    /// CUDA C: a `__global__` kernel, compiled for the chosen model's target.
+    C,
+}
+
+impl InputKind {
+    pub const ALL: &'static [InputKind] = &[InputKind::Listing, InputKind::C];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            InputKind::Listing => "listing",
+            InputKind::C => "c",
+        }
+    }
+}
+
+/// One input language.
+pub trait Language: Sync {
+    fn kind(&self) -> InputKind;
+    /// True when `text` is written in this language (only asked of languages before the listing).
+    fn detects(&self, text: &str) -> bool;
+    /// Reads the text into `k.program` (and `k.compiled` for generated code), binding whatever
+    /// the language's inputs need to `k`'s header inputs; every problem goes into `diags`.
+    fn read(&self, text: &str, k: &mut Kernel, opts: &SourceOptions, diags: &mut Vec<Diagnostic>);
+}
+
+/// Every language, in the order `detect` asks them; the listing, which claims any text, last.
+const LANGUAGES: &[&dyn Language] = &[&c::C, &listing::Listing];
+
+/// The language `text` is written in.
+pub fn detect(text: &str) -> InputKind {
+    LANGUAGES.iter().find(|l| l.detects(text)).map_or(InputKind::Listing, |l| l.kind())
+}
+
+/// Reads `text` as `opts.input`, or as the language it is detected to be.
+pub fn read(text: &str, k: &mut Kernel, opts: &SourceOptions, diags: &mut Vec<Diagnostic>) {
+    let kind = opts.input.unwrap_or_else(|| detect(text));
+    if let Some(lang) = LANGUAGES.iter().find(|l| l.kind() == kind) {
+        lang.read(text, k, opts, diags);
+    }
+}

@@ -1,0 +1,21 @@
+//! One run path for every front door. The CLI, the wasm facade, the sweep and report workers
+//! and permalinks all build a `RunRequest`, `resolve` it (one place reads model, preset, policy,
+//! input and param choices and refuses bad ones with located messages), launch it, and describe
+//! its end with one `Outcome`. A recorded run's life (chunked loading, stop, seek, replay, the
+//! report) is a `Recording`; the facade only forwards to it.
+
+pub mod choice;
+mod outcome;
+mod recording;
+mod request;
+
+pub use choice::Named;
+pub use outcome::{Outcome, OutcomeKind};
+pub use recording::{Loaded, Progress, Recording, Until};
+pub use request::{
+    recorded_step_limit, stack_problem, ChoiceError, Field, ParamValue, Resolved, RunRequest, StackChoice, StaleParams, MAX_RECORDED_STEPS,
+    MIN_STEP_LIMIT,
+};
+
+#[cfg(test)]
+mod tests;

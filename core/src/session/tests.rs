@@ -1,0 +1,136 @@
+//! The one run path: names resolved once, bad choices refused with the same words everywhere,
+//! a recording's life, and outcomes placed where the user can act.
+
+use alloc::collections::BTreeMap;
+use alloc::string::String;
+
+use super::*;
+use crate::input::InputKind;
+use crate::model::{ModelKind, PathOrder, Schedule};
+
+const SINGLE: &str = include_str!("../../../examples/single_loop.sass");
+const LOOP_CU: &str = include_str!("../../../examples/loop_break.cu");
+
+fn request(text: &str) -> RunRequest {
+    RunRequest::of_text(text)
+}
+
+#[test]
+fn choices_fall_back_to_the_kernel_then_the_defaults() {
+    let r = request(SINGLE).resolve();
+    assert!(r.ok(), "{:?}", r.all_diagnostics());
+    assert_eq!((r.model, r.input), (ModelKind::Kepler, InputKind::Listing));
+    assert_eq!(r.preset, "kepler");
+    let with_header = LOOP_CU.replace("//@ model kepler", "//@ model volta");
+    let r = request(&with_header).resolve();
+    assert_eq!((r.model, r.input, r.preset.as_str()), (ModelKind::Volta, InputKind::C, "h100"));
+    assert_eq!(r.kernel.compiled.as_ref().map(|c| c.target), Some(ModelKind::Volta.compile_target()));
+    // A chosen model wins over the header, and C compiles for its target.
+    let r = RunRequest { model: Some("pdom".into()), path_order: Some("fall-through".into()), ..request(&with_header) }.resolve();
+    assert_eq!((r.model, r.options.path_order, r.options.schedule), (ModelKind::Pdom, PathOrder::FallThroughFirst, Schedule::H100));
+    assert_eq!(r.kernel.compiled.as_ref().map(|c| c.target), Some(ModelKind::Pdom.compile_target()));
+}
+
+#[test]
+fn unknown_names_are_refused_with_one_message_per_choice() {
+    let bad = RunRequest {
+        model: Some("gt200".into()),
+        preset: Some("fermi".into()),
+        path_order: Some("both".into()),
+        schedule: Some("sideways".into()),
+        input: Some("fortran".into()),
+        ..request(SINGLE)
+    };
+    let r = bad.resolve();
+    assert!(!r.ok());
+    let messages: alloc::vec::Vec<&str> = r.choice_errors.iter().map(|e| e.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "unknown input language `fortran` chosen (known: listing, c)",
+            "unknown model `gt200` chosen (known: kepler, pdom, pdom-ssy, tf-stack, tf-sandy, volta, mimd)",
+            "unknown cost preset `fermi` chosen (known: kepler, maxwell, h100, tesla)",
+            "unknown path order `both` chosen (known: taken, fall-through)",
+            "unknown schedule `sideways` chosen (known: h100, lowest-pc, round-robin)",
+        ]
+    );
+    // The header refuses with the same words, located on the name.
+    let (_, d) = crate::kernel::parse_kernel("//@ model gt200\nEXIT\n");
+    assert!(d[0].message.starts_with("unknown model `gt200` chosen (known: kepler"), "{:?}", d);
+    assert_eq!((d[0].span.line, d[0].span.col), (1, 11));
+}
+
+#[test]
+fn params_are_checked_and_stale_ones_dropped_only_when_asked() {
+    let mut params = BTreeMap::new();
+    params.insert(String::from("n"), 5.0);
+    params.insert(String::from("renamed"), 1.0);
+    let r = RunRequest { params: params.clone(), stale_params: StaleParams::Drop, ..request(SINGLE) }.resolve();
+    assert!(r.ok());
+    assert_eq!(r.options.params, [(String::from("n"), 5)]);
+    assert_eq!((r.params[0].name.as_str(), r.params[0].default, r.params[0].value), ("n", 2, 5));
+    // Refused (the CLI): kept, so launching names the unknown param.
+    let r = RunRequest { params, ..request(SINGLE) }.resolve();
+    let err = crate::launch(&r.kernel, &r.options).err().expect("unknown param");
+    assert!(err[0].message.contains("unknown param `renamed`"), "{:?}", err);
+    let mut half = BTreeMap::new();
+    half.insert(String::from("n"), 1.5);
+    let r = RunRequest { params: half, ..request(SINGLE) }.resolve();
+    assert!(!r.ok());
+    assert!(r.diagnostics[0].message.contains("param n = 1.5 is not an integer"), "{:?}", r.diagnostics);
+}
+
+#[test]
+fn step_limits_of_recorded_runs_stay_in_range() {
+    for (limit, ok) in [(999.0, false), (1000.0, true), (50_000_000.0, true), (50_000_001.0, false), (1500.5, false)] {
+        let r = RunRequest { step_limit: Some(limit), record: true, ..request(SINGLE) }.resolve();
+        assert_eq!(r.ok(), ok, "{limit}");
+    }
+    // An unrecorded run (the CLI) takes any whole number of steps.
+    assert!(RunRequest { step_limit: Some(10.0), ..request(SINGLE) }.resolve().ok());
+}
+
+#[test]
+fn the_stack_choice_starts_from_the_kernels_own() {
+    let text = alloc::format!("//@ stack capacity=8 chunk=2 limit=300\n{SINGLE}");
+    let r = RunRequest { stack: StackChoice { capacity: Some(4), chunk: None }, ..request(&text) }.resolve();
+    let st = r.options.stack.expect("chosen");
+    assert_eq!((st.capacity, st.chunk, st.limit), (4, 2, 300));
+    let r = RunRequest { stack: StackChoice { capacity: Some(1), chunk: Some(2) }, ..request(&text) }.resolve();
+    assert!(r.choice_errors[0].message.contains("chunk at most capacity"));
+}
+
+#[test]
+fn a_recording_loads_in_chunks_stops_and_ends_stopped_when_loaded_again() {
+    let endless = "//@ warp 4\nL: IADD R1, R1, 0x1\nBRA L\nEXIT\n";
+    let req = RunRequest { record: true, ..request(endless) };
+    let mut rec = Recording::new();
+    assert_eq!(rec.start(req.resolve(), Some(1000)).expect("launches"), None, "still running");
+    assert!(rec.running());
+    assert!(rec.resume(500).running);
+    let stopped = rec.stop();
+    let end = stopped.end.expect("stopped");
+    assert_eq!((end.kind, end.step), (OutcomeKind::Stopped, 1500));
+    assert_eq!(end.line, Some(2), "placed at the loop's head");
+    assert_eq!((rec.total(), rec.current()), (1500, 0));
+    // Loaded again with stop_at, it ends the same way, whole or in chunks.
+    let again = RunRequest { stop_at: Some(1500.0), ..req };
+    let mut whole = Recording::new();
+    assert_eq!(whole.start(again.resolve(), None).unwrap().map(|o| (o.kind, o.step)), Some((OutcomeKind::Stopped, 1500)));
+    assert_eq!(whole.run_until(Until::End, None).map(|o| o.kind), Some(OutcomeKind::Stopped));
+}
+
+#[test]
+fn a_step_limit_is_placed_at_the_loop_head_in_every_front_end() {
+    let text = "//@ param n = 0\nNOP\nloop:\n  IADD R1, R1, 0x1\n  BRA loop;\nEXIT\n";
+    let r = RunRequest { step_limit: Some(100.0), ..request(text) }.resolve();
+    let mut sim = crate::launch(&r.kernel, &r.options).unwrap();
+    let reason = sim.run_to_end();
+    let o = Outcome::of(&sim, &reason);
+    assert_eq!((o.kind, o.line, o.addr), (OutcomeKind::StepLimit, Some(4), Some(0x8)));
+    assert!(o.summary.starts_with("stopped after 100 steps (step limit) at 0x0008 (line 4)"), "{}", o.summary);
+    // The sweep's stop is the same outcome.
+    let sweep = crate::sweep::SweepRequest { step_limit: Some(100), from: 0, to: 0, ..Default::default() };
+    let p = crate::sweep::Sweep::new(text, &sweep).unwrap().run(0);
+    assert_eq!(p.stop.line, Some(4));
+}
