@@ -6,11 +6,13 @@
 //! `model` (reconvergence schemes behind one trait), `sim` (stepping, stop reasons, metrics, cost)
 //! and `timeline` (recorded steps with checkpoints, so `seek` is exact and fast).
 //! Nothing here does I/O, reads a clock or touches wasm or a DOM.
-#![no_std]
+// `ts` only generates TypeScript declarations for the web front end; ts-rs's derive expects std's
+// prelude, so that one feature builds with std. Every other build is no_std.
+#![cfg_attr(not(feature = "ts"), no_std)]
 #![forbid(unsafe_code)]
 
 extern crate alloc;
-#[cfg(test)]
+#[cfg(all(test, not(feature = "ts")))]
 extern crate std;
 
 pub mod analysis;

@@ -7,6 +7,8 @@
 
 mod link;
 mod sweep;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod types;
 mod views;
 
 pub use link::{decode_link, encode_link};
@@ -14,6 +16,7 @@ pub use sweep::{measured_sets, sweep_metrics, SweepRun};
 
 use js_sys::{Uint16Array, Uint32Array, Uint8Array};
 use serde::Deserialize;
+use ts_rs::TS;
 use warpscope_core::isa::Pc;
 use warpscope_core::kernel::NoteTarget;
 use warpscope_core::model::Reconvergence;
@@ -67,9 +70,10 @@ const _: () = assert!(StepLimit::Default as u64 == warpscope_core::sim::DEFAULT_
 const _: () = assert!(StepLimit::Min as u64 == MIN_STEP_LIMIT && StepLimit::Max as u64 == MAX_RECORDED_STEPS);
 
 /// `Session.load`'s options: a `RunRequest` without its text, and how much to run now.
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, TS)]
 #[serde(default)]
-struct LoadOptions {
+#[ts(rename = "LoadRequest")]
+pub(crate) struct LoadOptions {
     #[serde(flatten)]
     request: RunRequest,
     /// Run at most this many steps now and leave the rest to `resume` (absent: the whole run),

@@ -2,14 +2,15 @@
 //! fuzzed, size-bounded code the CLI reads a link with (`warpscope run LINK`).
 
 use serde::Serialize;
+use ts_rs::TS;
 use warpscope_core::link::{self, Decoded, Link};
 use wasm_bindgen::prelude::*;
 
 use crate::to_js;
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 #[serde(tag = "kind", rename_all = "lowercase")]
-enum DecodedView {
+pub(crate) enum DecodedView {
     None,
     Ok { link: Box<Link> },
     Error { message: String },

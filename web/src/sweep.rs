@@ -3,6 +3,7 @@
 //! fit are the core's too, so the page and `warpscope sweep` agree to the digit.
 
 use serde::Serialize;
+use ts_rs::TS;
 use warpscope_core::session::recorded_step_limit;
 use warpscope_core::sim::Metric;
 use warpscope_core::sweep::{measured, Series, Sweep, SweepPoint, SweepRequest};
@@ -11,8 +12,8 @@ use wasm_bindgen::prelude::*;
 use crate::to_js;
 use crate::views::DiagnosticView;
 
-#[derive(Serialize)]
-struct Prepared<'a> {
+#[derive(Serialize, TS)]
+pub(crate) struct Prepared<'a> {
     ok: bool,
     diagnostics: Vec<DiagnosticView>,
     series: &'a [Series],
@@ -20,8 +21,8 @@ struct Prepared<'a> {
     points: usize,
 }
 
-#[derive(Serialize)]
-struct MetricInfo {
+#[derive(Serialize, TS)]
+pub(crate) struct MetricInfo {
     name: &'static str,
     label: &'static str,
 }

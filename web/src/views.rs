@@ -2,6 +2,7 @@
 //! that fill them from core values. Formatting only: every fact comes from `warpscope_core`.
 
 use serde::Serialize;
+use ts_rs::TS;
 use warpscope_core::analysis::{CfgFacts, PostDom};
 use warpscope_core::isa::{Pc, Pred, Reg};
 use warpscope_core::kernel::CompiledSource;
@@ -10,9 +11,9 @@ use warpscope_core::session::{Named, Outcome, Resolved};
 use warpscope_core::sim::{CostModel, LaneState, Metrics, PointMetrics, RunReport, Sim};
 use warpscope_core::{Diagnostic, Program, Severity};
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 pub struct DiagnosticView {
-    pub severity: &'static str,
+    pub severity: Severity,
     pub line: u32,
     pub col: u32,
     pub len: u32,
@@ -21,12 +22,11 @@ pub struct DiagnosticView {
 
 impl From<&Diagnostic> for DiagnosticView {
     fn from(d: &Diagnostic) -> Self {
-        let severity = if d.severity == Severity::Error { "error" } else { "warning" };
-        DiagnosticView { severity, line: d.span.line, col: d.span.col, len: d.span.len, message: d.message.clone() }
+        DiagnosticView { severity: d.severity, line: d.span.line, col: d.span.col, len: d.span.len, message: d.message.clone() }
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 pub struct ParamView {
     pub name: String,
     /// As JS numbers: a default beyond 2^53 loses digits instead of failing to serialize.
@@ -34,7 +34,7 @@ pub struct ParamView {
     pub value: f64,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 pub struct LoadResult {
     pub ok: bool,
     pub diagnostics: Vec<DiagnosticView>,
@@ -92,16 +92,16 @@ impl LoadResult {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 pub struct LaneView {
     pub lane: u32,
-    pub state: &'static str,
+    pub state: LaneState,
     pub pc: Option<u32>,
     pub line: Option<u32>,
     pub block: Option<u32>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 pub struct StackEntryView {
     pub kind: &'static str,
     pub bits: String,
@@ -129,7 +129,7 @@ impl StackEntryView {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 pub struct RegView {
     pub name: String,
     pub hex: String,
@@ -137,19 +137,19 @@ pub struct RegView {
     pub float: f32,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 pub struct PredView {
     pub name: String,
     pub value: bool,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 pub struct WaitView {
     pub block: u32,
     pub lanes: Vec<u32>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 pub struct LastView {
     pub pc: u32,
     pub line: Option<u32>,
@@ -157,7 +157,7 @@ pub struct LastView {
     pub events: u16,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 pub struct StateView {
     pub step: f64,
     pub status: &'static str,
@@ -189,7 +189,7 @@ impl StateView {
                 let lpc = sim.lane_pc(l as u32);
                 LaneView {
                     lane: l as u32,
-                    state: s.name(),
+                    state: *s,
                     pc: lpc.map(|p| p.0),
                     line: lpc.and_then(|p| prog.line(p)),
                     block: lpc.and_then(block_of),
@@ -198,7 +198,7 @@ impl StateView {
             .collect();
         // Waiting lanes grouped by the block where they resume.
         let mut waiting: Vec<WaitView> = Vec::new();
-        for l in lanes.iter().filter(|l| l.state == LaneState::Waiting.name()) {
+        for l in lanes.iter().filter(|l| l.state == LaneState::Waiting) {
             let Some(b) = l.block else { continue };
             match waiting.iter_mut().find(|w| w.block == b) {
                 Some(w) => w.lanes.push(l.lane),
@@ -247,7 +247,7 @@ fn status_name(sim: &Sim) -> &'static str {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 pub struct InstrView {
     pub index: u32,
     pub addr: u32,
@@ -256,7 +256,7 @@ pub struct InstrView {
     pub block: u32,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 pub struct BlockView {
     pub id: u32,
     pub name: String,
@@ -273,7 +273,7 @@ pub struct BlockView {
     pub frontier: Vec<u32>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 pub struct LineRange {
     pub first: u32,
     pub last: u32,
@@ -289,7 +289,7 @@ impl LineRange {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 pub struct EdgeView {
     pub from: u32,
     pub to: u32,
@@ -297,7 +297,7 @@ pub struct EdgeView {
     pub back: bool,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 pub struct CfgView {
     pub blocks: Vec<BlockView>,
     pub edges: Vec<EdgeView>,
@@ -339,7 +339,7 @@ impl CfgView {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 pub struct MetricsView {
     #[serde(flatten)]
     pub metrics: PointMetrics,
@@ -359,13 +359,13 @@ impl MetricsView {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 pub struct MetricsPair {
     pub now: MetricsView,
     pub total: MetricsView,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 pub struct NoteView {
     pub step: Option<f64>,
     pub instr: Option<u32>,
@@ -374,7 +374,7 @@ pub struct NoteView {
 }
 
 /// A C kernel's generated code: per instruction (pc), its line in `listing` and in the source.
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 pub struct CompiledView {
     pub target: &'static str,
     pub if_convert: bool,
@@ -396,7 +396,7 @@ impl CompiledView {
 }
 
 /// The thread-frontier paper's metrics of a whole run, for the compare table.
-#[derive(Serialize)]
+#[derive(Serialize, TS)]
 pub struct ReportView {
     pub model: &'static str,
     pub stop: Outcome,

@@ -25,7 +25,7 @@ import * as scrubber from './panels/scrubber';
 import * as stack from './panels/stack';
 import { loadOptions, readRun, type Run } from './run';
 import * as store from './store';
-import type { Diagnostic, LoadResult, StateView } from './views';
+import type { DiagnosticView, LoadResult, StateView } from './generated/engine';
 
 export type { Run };
 
@@ -42,7 +42,7 @@ export interface Panels {
 
 export class App {
   run: Run | null = null;
-  diagnostics: Diagnostic[] = [];
+  diagnostics: DiagnosticView[] = [];
   state: StateView | null = null;
   panels!: Panels;
   /** Compare mode's second run and side panels (set at boot). */

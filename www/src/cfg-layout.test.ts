@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   BADGE_ROOM, blockLines, DEFAULT_METRICS, frontierLabel, layoutCfg, linesLabel, linesLabelX, priorityLabel, RECONV_MIN_WIDTH, RECONV_TAG_ROOM,
 } from './cfg-layout';
-import type { BlockView, EdgeView } from './views';
+import type { BlockView, EdgeView } from './generated/engine';
 
 // The single loop's CFG as the facade reports it (warpscope cfg examples/single_loop.sass).
 function block(id: number, texts: string[], extra: Partial<BlockView> = {}): BlockView {

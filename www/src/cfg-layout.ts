@@ -3,7 +3,7 @@
 //! top-down in program order, then their points are flipped back.
 
 import dagre from '@dagrejs/dagre';
-import type { BlockView, CfgView, EdgeView } from './views';
+import type { BlockView, CfgView, EdgeView } from './generated/engine';
 
 export interface Metrics { charWidth: number; lineHeight: number; headerHeight: number; padding: number }
 export const DEFAULT_METRICS: Metrics = { charWidth: 8.4, lineHeight: 19, headerHeight: 26, padding: 10 };

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { blockCell, compareRows } from './compare-table';
-import type { ReportView } from './views';
+import type { ReportView } from './generated/engine';
 
 // Figure 1 of the thread-frontier paper under pdom and tf-stack, as `Session.report()` gives them.
-const exited = { kind: 'exited' as const, pc: null, line: null, message: 'all lanes exited' };
+const exited = { kind: 'exited' as const, pc: null, addr: null, line: null, message: 'all lanes exited', summary: 'exited' };
 const pdom: ReportView = {
   model: 'pdom', stop: { ...exited, step: 26 }, warp_instructions: 26, thread_instructions: 62, activity_factor: 0.5962,
   code_expansion: 0.368, idle_instructions: 0, max_stack_depth: 3, divergent_branches: 3, cycles: 122,
@@ -48,7 +48,7 @@ describe('compareRows', () => {
   });
 
   it('shows a deadlock as the way the run ended, and differs from an exit', () => {
-    const dead = { ...pdom, code_expansion: null, stop: { kind: 'deadlock' as const, step: 12, pc: 17, line: 22, message: 'BAR.SYNC at 0x0088: ...' } };
+    const dead = { ...pdom, code_expansion: null, stop: { kind: 'deadlock' as const, step: 12, pc: 17, addr: 0x88, line: 22, message: 'BAR.SYNC at 0x0088: ...', summary: 'deadlock' } };
     const r = compareRows([dead, tf], names);
     expect(row(r, 'stop')).toMatchObject({ cells: ['deadlock', 'exited'], differ: true });
     // A partial run has no code expansion against the whole kernel's minimum (the engine gives none).

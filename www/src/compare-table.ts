@@ -2,7 +2,7 @@
 //! of two runs, each value formatted for students, and whether the two runs differ in it. Every
 //! number comes from `ReportView`; this file only formats and compares them.
 
-import type { ReportView } from './views';
+import type { ReportView } from './generated/engine';
 
 export interface CompareRow {
   /** A stable id for the row (`warp_instructions`, `block-3`). */

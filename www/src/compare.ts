@@ -12,7 +12,7 @@ import * as comparePanel from './panels/compare';
 import * as lanes from './panels/lanes';
 import { Reports } from './reports';
 import { loadOptions, readRun, type Inputs, type Run } from './run';
-import type { LoadResult, StateView } from './views';
+import type { LoadResult, StateView } from './generated/engine';
 
 /** One side's engine and run, and what the screen needs of the current step. */
 export interface SideSource {

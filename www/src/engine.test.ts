@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Engine, EventBit, StepLimit } from './engine';
-import type { LoadResult } from './views';
+import type { LoadResult } from './generated/engine';
 
 const single = readFileSync(new URL('../../examples/single_loop.sass', import.meta.url), 'utf8');
 const figure1 = readFileSync(new URL('../../examples/tf_figure1.sass', import.meta.url), 'utf8');

@@ -10,9 +10,15 @@ import init, {
 } from '../../web/pkg/warpscope_web.js';
 import { FIRST_CHUNK } from './long-run';
 import type {
-  CfgView, CompiledView, LoadOptions, LoadResult, MeasuredSetView, MetricInfo, MetricsPair, NoteView, ProgressView, ReportView, RunKind,
-  StateView, StopView,
-} from './views';
+  CfgView, CompiledView, LoadRequest, LoadResult, MeasuredSet, MetricInfo, MetricsPair, NoteView, Progress, ReportView,
+  StateView, Outcome,
+} from './generated/engine';
+
+/** `Session.load`'s options: any part of the core's run request (the facade supplies the text,
+ * recording and dropping stale params), and `chunk`. */
+export type LoadOptions = Partial<LoadRequest>;
+/** What `Session.run_until` runs to (the core's `Until` names). */
+export type RunKind = 'end' | 'breakpoint' | 'divergence' | 'reconvergence' | 'spill' | 'fill' | 'event';
 
 // Enums come from the generated package, never copied by hand. `StepLimit` (the default and the
 // range `load` takes) is there before the wasm starts, so the store and settings read it at once.
@@ -137,13 +143,13 @@ export class Engine {
   }
 
   /** Runs a pending load `budget` steps further; when it ends, its run is the loaded one. */
-  resume(budget: number): ProgressView | null {
-    return this.progressed(this.guard<ProgressView | null>('resume', null, (s) => s.resume(budget) as ProgressView));
+  resume(budget: number): Progress | null {
+    return this.progressed(this.guard<Progress | null>('resume', null, (s) => s.resume(budget) as Progress));
   }
 
   /** Ends a pending load where it is: its steps so far are the loaded run (`end.kind` is `stopped`). */
-  stopRun(): ProgressView | null {
-    return this.progressed(this.guard<ProgressView | null>('stop_run', null, (s) => s.stop_run() as ProgressView));
+  stopRun(): Progress | null {
+    return this.progressed(this.guard<Progress | null>('stop_run', null, (s) => s.stop_run() as Progress));
   }
 
   /** How to load the current run again (a stopped run ends where it was stopped: `stop_at`). */
@@ -154,7 +160,7 @@ export class Engine {
   /** A chunked load has not ended yet. */
   running(): boolean { return this.guard('running', false, (s) => s.running()); }
 
-  private progressed(p: ProgressView | null): ProgressView | null {
+  private progressed(p: Progress | null): Progress | null {
     const job = this.pending;
     if (p && !p.running && p.end && job) {
       this.pending = null;
@@ -177,8 +183,8 @@ export class Engine {
   step(): number { return this.track(this.guard('step', this.lastStep, (s) => s.step())); }
   stepBack(): number { return this.track(this.guard('step_back', this.lastStep, (s) => s.step_back())); }
 
-  runUntil(kind: RunKind, maxSteps?: number): StopView | null {
-    const v = this.guard<StopView | null>('run_until', null, (s) => s.run_until(kind, maxSteps) as StopView | null);
+  runUntil(kind: RunKind, maxSteps?: number): Outcome | null {
+    const v = this.guard<Outcome | null>('run_until', null, (s) => s.run_until(kind, maxSteps) as Outcome | null);
     this.track(this.current());
     return v;
   }
@@ -227,7 +233,7 @@ export class Engine {
   /** Every metric a sweep can plot, in the engine's order (sweeps themselves run in `sweep/worker.ts`). */
   sweepMetrics(): MetricInfo[] { return this.guard<MetricInfo[]>('sweep_metrics', [], () => sweep_metrics() as MetricInfo[]); }
   /** The series of a measurements CSV, read by the engine. */
-  measuredSets(csv: string): MeasuredSetView[] {
-    return this.guard<MeasuredSetView[]>('measured_sets', [], () => measured_sets(csv) as MeasuredSetView[]);
+  measuredSets(csv: string): MeasuredSet[] {
+    return this.guard<MeasuredSet[]>('measured_sets', [], () => measured_sets(csv) as MeasuredSet[]);
   }
 }

@@ -4,7 +4,7 @@
 //! come from the engine.
 
 import figuresText from '../../examples/figures.json?raw';
-import type { SweepRequest } from './views';
+import type { SweepRequest } from './generated/engine';
 import type { MeasuredChoice } from './sweep/choice';
 
 const dataFiles = import.meta.glob('../../examples/data/*.csv', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;

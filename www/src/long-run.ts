@@ -5,7 +5,8 @@
 //! engine's replay of the last good run after a restart is driven here too.
 
 import type { Engine } from './engine';
-import type { LoadOptions, LoadResult } from './views';
+import type { LoadOptions } from './engine';
+import type { LoadResult } from './generated/engine';
 
 /** Steps run inside `load` itself: most kernels end within them and never show progress. */
 export const FIRST_CHUNK = 100_000;

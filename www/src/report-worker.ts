@@ -5,7 +5,7 @@
 //! importer of the generated package.
 
 import init, { Session } from '../../web/pkg/warpscope_web.js';
-import type { LoadResult, ReportView } from './views';
+import type { LoadResult, ReportView } from './generated/engine';
 import type { ReportAnswer, ReportAsk } from './reports';
 
 // A failed start is reported with the answer, never as an unhandled rejection.

@@ -4,7 +4,7 @@
 
 import type { LoadSource } from './engine';
 import type { Run } from './run';
-import type { ReportView } from './views';
+import type { ReportView } from './generated/engine';
 
 /** To the worker: the run to load again. */
 export type ReportAsk = LoadSource;

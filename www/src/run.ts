@@ -9,7 +9,8 @@ import type { ModelChoice } from './permalink';
 import * as listing from './panels/listing';
 import type { PlotData } from './panels/plot';
 import { modelInfo } from './model-info';
-import type { CfgView, CompiledView, LoadOptions, LoadResult, ReportView } from './views';
+import type { LoadOptions } from './engine';
+import type { CfgView, CompiledView, LoadResult, ReportView } from './generated/engine';
 
 export interface Run {
   load: LoadResult;

@@ -28,6 +28,7 @@ pub const MAX_FRAGMENT_CHARS: usize = MAX_UNPACKED_BYTES / 3 * 4 + 1024;
 /// Everything a permalink holds: the kernel, its inputs, the models and where the player is.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Link {
     pub text: String,
     pub params: BTreeMap<String, f64>,
@@ -51,6 +52,7 @@ pub struct Link {
 /// A model and the policies it reads (`None`: the engine's default).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ModelChoice {
     pub model: String,
     pub path_order: Option<String>,
@@ -59,6 +61,7 @@ pub struct ModelChoice {
 
 /// A sweep on screen: its request, the metric plotted and the measured series beside it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SweepChoice {
     pub request: SweepRequest,
     pub metric: String,
@@ -67,6 +70,7 @@ pub struct SweepChoice {
 
 /// One series of a bundled measurements file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MeasuredChoice {
     pub file: String,
     pub build: String,

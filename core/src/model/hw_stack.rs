@@ -45,6 +45,7 @@ pub struct Token {
 /// On-chip capacity and spill chunk, in entries, and the hard limit on the whole stack.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct StackConfig {
     pub capacity: u32,
     pub chunk: u32,

@@ -164,6 +164,7 @@ pub trait Reconvergence {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ModelKind {
     /// Fermi/Kepler token stack: SSY/SYNC, `.S`, PBK/BRK, PCNT/CONT, CAL/RET.
     Kepler,

@@ -17,6 +17,7 @@ use crate::sim::{RunReport, Sim, StopReason};
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum OutcomeKind {
     /// Every lane exited: the whole kernel ran.
     Exited,
@@ -58,6 +59,7 @@ impl OutcomeKind {
 /// One run's end.
 #[derive(Clone, PartialEq, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Outcome {
     pub kind: OutcomeKind,
     /// Steps run when it ended.

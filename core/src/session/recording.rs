@@ -91,6 +91,7 @@ pub struct Recording {
 /// How far a chunked load has got.
 #[derive(Clone, PartialEq, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Progress {
     pub running: bool,
     pub steps: u64,

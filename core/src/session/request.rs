@@ -29,6 +29,7 @@ const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum StaleParams {
     /// An error: a name typed on the command line is a typo.
     #[default]
@@ -41,6 +42,7 @@ pub enum StaleParams {
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(default))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct StackChoice {
     pub capacity: Option<u32>,
     pub chunk: Option<u32>,
@@ -51,6 +53,7 @@ pub struct StackChoice {
 #[derive(Clone, PartialEq, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(default))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RunRequest {
     /// The kernel file's text.
     pub text: String,

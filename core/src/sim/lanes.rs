@@ -10,6 +10,9 @@ use crate::model::{Issued, Reconvergence};
 
 /// A lane's part in one step.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[repr(u8)]
 pub enum LaneState {
     /// Issued, and its guard held (for control flow: every issued lane).

@@ -143,6 +143,7 @@ impl Metric {
 /// Every `Metric` of one run, as plain numbers (a sweep point, the page's metrics panel).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PointMetrics {
     pub steps: u64,
     pub warp_instructions: u64,

@@ -10,6 +10,7 @@ use alloc::vec::Vec;
 /// One measured series: the cycles of one kernel build under one input pattern, by x.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MeasuredSet {
     pub build: String,
     pub kernel: String,
@@ -47,6 +48,7 @@ pub fn read_csv(text: &str) -> Result<Vec<MeasuredSet>, String> {
 /// One x of a fit.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct FitRow {
     pub x: i64,
     pub measured: f64,
@@ -58,6 +60,7 @@ pub struct FitRow {
 
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Fit {
     /// The cost the model leaves out (timer, launch, set-up), fitted at `at`.
     pub base: f64,

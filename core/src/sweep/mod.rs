@@ -27,6 +27,7 @@ pub const MAX_POINTS: usize = 100_000;
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(default))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SweepRequest {
     /// The param on the x axis.
     pub param: String,
@@ -74,6 +75,7 @@ impl Default for SweepRequest {
 /// The second param of a sweep and the values it takes, one series each.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Split {
     pub param: String,
     pub values: Vec<i64>,
@@ -82,6 +84,7 @@ pub struct Split {
 /// One line of a sweep plot: a model, a cost preset and (if split) the second param's value.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Series {
     pub label: String,
     pub model: ModelKind,
@@ -94,6 +97,7 @@ pub struct Series {
 /// One run of a sweep.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SweepPoint {
     pub series: usize,
     pub x: i64,

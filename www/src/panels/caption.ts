@@ -2,10 +2,10 @@
 //! just issued (or that it issued with no lane), and why the run ended when it has.
 
 import { hex, html } from '../svg';
-import type { StateView, StopView } from '../views';
+import type { StateView, Outcome } from '../generated/engine';
 
 /** `idle`: the step just shown issued with no active lane (tf-sandy's warp pc walking a block). */
-export function render(root: HTMLElement, st: StateView | null, end: StopView | null, total: number, idle = false): void {
+export function render(root: HTMLElement, st: StateView | null, end: Outcome | null, total: number, idle = false): void {
   const parts: HTMLElement[] = [];
   const caption = html('p', { class: 'caption-text', 'data-testid': 'caption' }, st?.caption ?? '');
   if (!st?.caption) caption.classList.add('empty');

@@ -8,7 +8,7 @@
 
 import { blockLines, blockRows, DEFAULT_METRICS, linesLabelX, priorityLabel, type Layout } from '../cfg-layout';
 import { html, laneRanges, svg } from '../svg';
-import type { CfgView, StateView } from '../views';
+import type { CfgView, StateView } from '../generated/engine';
 
 export interface CfgPanel {
   root: HTMLElement;

@@ -7,7 +7,7 @@ import { compareRows } from '../compare-table';
 import { modelInfo } from '../model-info';
 import { compactLayoutOf, type Run } from '../run';
 import { html } from '../svg';
-import type { LoadResult, ReportView, StateView } from '../views';
+import type { LoadResult, ReportView, StateView } from '../generated/engine';
 import * as cfgPanel from './cfg';
 import { modelFields, modelFieldsKey, refreshModelFields, type ModelHooks } from './inputs';
 import * as lanes from './lanes';

@@ -9,13 +9,13 @@ import { setDiagnostics, lintGutter, type Diagnostic as CmDiagnostic } from '@co
 import { Compartment, EditorState } from '@codemirror/state';
 import { EditorView, highlightSpecialChars, keymap, lineNumbers } from '@codemirror/view';
 import { sassHighlighting } from '../highlight';
-import type { Diagnostic } from '../views';
+import type { DiagnosticView } from '../generated/engine';
 import { lineExtensions, markEffects, type LineHooks } from './code-lines';
 
 export { reveal, showLinked } from './code-lines';
 
 export interface EditorData {
-  diagnostics: Diagnostic[];
+  diagnostics: DiagnosticView[];
   /** 1-based line of the next instruction, or null when there is none. */
   currentLine: number | null;
   /** 1-based lines holding a breakpoint. */
@@ -53,7 +53,7 @@ export function setText(view: EditorView, text: string): void {
   view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, annotations: isolateHistory.of('full') });
 }
 
-function toCm(view: EditorView, d: Diagnostic): CmDiagnostic {
+function toCm(view: EditorView, d: DiagnosticView): CmDiagnostic {
   const doc = view.state.doc;
   const line = doc.line(Math.min(Math.max(1, d.line), doc.lines));
   const from = Math.min(line.from + Math.max(0, d.col - 1), line.to);

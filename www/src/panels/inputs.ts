@@ -6,7 +6,7 @@
 
 import { modelInfo } from '../model-info';
 import { html } from '../svg';
-import type { CompiledView, LoadResult } from '../views';
+import type { CompiledView, LoadResult } from '../generated/engine';
 
 export interface ModelHooks {
   model(name: string): void;

@@ -6,7 +6,7 @@
 
 import { LaneCode } from '../engine';
 import { hex, watchSize, type Watched } from '../svg';
-import type { StateView } from '../views';
+import type { StateView } from '../generated/engine';
 
 export const WINDOW = 400;
 const NAMES: Record<number, string> = {

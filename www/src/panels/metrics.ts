@@ -1,7 +1,7 @@
 //! Metrics panel: the engine's counters after the current step and for the whole run.
 
 import { html } from '../svg';
-import type { MetricsPair, MetricsView } from '../views';
+import type { MetricsPair, MetricsView } from '../generated/engine';
 
 type Key = Exclude<keyof MetricsView, 'block_counts' | 'instr_counts'>;
 const ROWS: [Key, string][] = [

@@ -1,7 +1,7 @@
 //! Register panel: the selected lane's registers and predicates after the current step.
 
 import { html } from '../svg';
-import type { StateView } from '../views';
+import type { StateView } from '../generated/engine';
 
 export function render(root: HTMLElement, st: StateView | null, lane: number, width: number, select: (lane: number) => void): void {
   const head = html('label', { class: 'field' });

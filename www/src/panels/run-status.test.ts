@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { StopView } from '../views';
+import type { Outcome } from '../generated/engine';
 import { endWords, stepsText } from './run-status';
 
-const stop = (kind: StopView['kind'], message = 'why'): StopView => ({ kind, step: 5, pc: 3, line: 13, message });
+const stop = (kind: Outcome['kind'], message = 'why'): Outcome => ({ kind, step: 5, pc: 3, addr: 12, line: 13, message, summary: message });
 
 describe('run status words', () => {
   it('counts steps in words a student reads at a glance', () => {

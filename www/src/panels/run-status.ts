@@ -3,11 +3,11 @@
 //! message, wrapped, with a button that shows the line it names (a loop's head, say).
 
 import { html } from '../svg';
-import type { StopView } from '../views';
+import type { Outcome } from '../generated/engine';
 
 export interface RunStatusHooks {
   stop(): void;
-  /** Shows the source line of the run's end (`StopView.line`). */
+  /** Shows the source line of the run's end (`Outcome.line`). */
   showLine(): void;
 }
 
@@ -27,12 +27,12 @@ export function stepsText(n: number): string {
   return `${n} step${n === 1 ? '' : 's'}`;
 }
 
-const HEADS: Partial<Record<StopView['kind'], string>> = {
+const HEADS: Partial<Record<Outcome['kind'], string>> = {
   deadlock: 'Deadlock', fault: 'Fault', step_limit: 'Step limit reached', stopped: 'Stopped',
 };
 
 /** The words for a run's end, or null when it needs no strip (it exited). */
-export function endWords(end: StopView | null): { head: string; message: string; hint: string } | null {
+export function endWords(end: Outcome | null): { head: string; message: string; hint: string } | null {
   const head = end && HEADS[end.kind];
   if (!end || !head) return null;
   const hint = end.kind === 'step_limit' ? 'Raise the step limit in Settings (⚙ in the top bar) to let it run longer.' : '';
@@ -54,7 +54,7 @@ export function create(root: HTMLElement, hooks: RunStatusHooks): RunStatusPanel
 }
 
 /** `running`: steps so far of each run still loading (side B in compare mode), null when none is. */
-export function render(p: RunStatusPanel, running: { a: number | null; b: number | null }, limit: number, end: StopView | null): void {
+export function render(p: RunStatusPanel, running: { a: number | null; b: number | null }, limit: number, end: Outcome | null): void {
   const { a, b } = running;
   p.progress.hidden = a === null && b === null;
   if (!p.progress.hidden) {

@@ -6,7 +6,7 @@
 
 import { kindInfo, kindLabel, modelInfo } from '../model-info';
 import { hex, html, laneRanges } from '../svg';
-import type { StackEntryView, StateView } from '../views';
+import type { StackEntryView, StateView } from '../generated/engine';
 
 export interface StackContext {
   model: string;

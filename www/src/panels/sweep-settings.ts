@@ -6,7 +6,7 @@
 import { modelInfo } from '../model-info';
 import { formatValues, parseValues, runCount } from '../sweep/request';
 import { html } from '../svg';
-import type { LoadResult, SweepRequest } from '../views';
+import type { LoadResult, SweepRequest } from '../generated/engine';
 
 export interface SettingsHooks {
   change(request: SweepRequest): void;

@@ -3,7 +3,7 @@
 //! field by field (links are checked by the core's decoder; names are checked later by the
 //! engine, which answers with located messages).
 
-import type { SweepRequest } from '../views';
+import type { SweepRequest } from '../generated/engine';
 import { fullRequest } from './request';
 
 /** One series of a bundled measurements file (`examples/<file>`). */

@@ -3,13 +3,13 @@
 //! from them afterwards (the CSV, a fit to other measurements) comes from a fresh worker that
 //! takes those points back (`SweepRun.restore`) without running them again.
 
-import type { FitView, SweepPointView, SweepPrepared, SweepRequest } from '../views';
+import type { Fit, SweepPoint, Prepared, SweepRequest } from '../generated/engine';
 import type { FromWorker, MeasuredXY, ToWorker } from './protocol';
 
 export interface SweepListener {
-  prepared(p: SweepPrepared): void;
+  prepared(p: Prepared): void;
   /** New points (in point order) and every series' fit over all points so far. */
-  points(points: SweepPointView[], fits: (FitView | null)[] | null): void;
+  points(points: SweepPoint[], fits: (Fit | null)[] | null): void;
   done(): void;
   failed(message: string): void;
   /** A cancelled sweep's points are being handed to a new worker. */
@@ -25,7 +25,7 @@ export class SweepClient {
   private listener: SweepListener | null = null;
   /** What the sweep ran and the points the page has (to hand them to a new worker after a cancel). */
   private started: { text: string; request: SweepRequest } | null = null;
-  private received: SweepPointView[] = [];
+  private received: SweepPoint[] = [];
   private nextId = 1;
   private pending = new Map<number, (text: string | null) => void>();
 

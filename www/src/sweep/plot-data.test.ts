@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { SweepPointView } from '../views';
+import type { OutcomeKind, SweepPoint } from '../generated/engine';
 import { plotData, type PlotInput } from './plot-data';
 
-const point = (series: number, x: number, cycles: number, stop = 'exited'): SweepPointView => ({
-  series, x, metrics: { cycles, spills: x > 1 ? 1 : 0 }, stop: { kind: stop, message: stop === 'exited' ? null : `${stop} at 0x0088: stuck`, line: 7 },
+const metrics = { steps: 0, warp_instructions: 0, thread_instructions: 0, simd_efficiency: 1, pushes: 0, pops: 0, max_stack_depth: 0, fills: 0, divergent_branches: 0 };
+const point = (series: number, x: number, cycles: number, stop: OutcomeKind = 'exited'): SweepPoint => ({
+  series, x, metrics: { ...metrics, cycles, spills: x > 1 ? 1 : 0 },
+  stop: { kind: stop, step: 0, pc: 34, addr: 0x88, line: 7, message: 'stuck', summary: stop === 'exited' ? 'exited after 0 steps' : `${stop} at 0x0088: stuck` },
 });
 
 const input: PlotInput = {

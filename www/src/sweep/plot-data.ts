@@ -2,7 +2,7 @@
 //! the chosen metric, or, beside measurements, each series' prediction (the engine's fit: its
 //! cycles plus one fitted base) with the measured dots and the residuals for the strip below.
 
-import type { FitView, SweepPointView, SweepSeriesView } from '../views';
+import type { Fit, PointMetrics, SweepPoint, Series } from '../generated/engine';
 import { valueLabel } from './axes';
 
 export interface PlotPoint { x: number; y: number; /** Why the run stopped early; null if it exited. */ stop: string | null }
@@ -36,26 +36,26 @@ export interface PlotInput {
   from: number;
   to: number;
   metric: { name: string; label: string };
-  series: SweepSeriesView[];
-  points: SweepPointView[];
+  series: Series[];
+  points: SweepPoint[];
   /** The measured series shown, with each series' fit to it (from the engine). */
-  measured: { label: string; points: [number, number][]; fits: (FitView | null)[] | null } | null;
+  measured: { label: string; points: [number, number][]; fits: (Fit | null)[] | null } | null;
 }
 
 /** A run's stop message, or null for a run that exited. */
-export function stopMessage(p: SweepPointView): string | null {
+export function stopMessage(p: SweepPoint): string | null {
   if (p.stop.kind === 'exited') return null;
-  return p.stop.message ?? p.stop.kind.replace('_', ' ');
+  return p.stop.summary;
 }
 
 export function plotData(input: PlotInput): SweepPlotData {
   const { series, points, metric, measured } = input;
-  const bySeries: SweepPointView[][] = series.map(() => []);
+  const bySeries: SweepPoint[][] = series.map(() => []);
   for (const p of points) bySeries[p.series]?.push(p);
   for (const list of bySeries) list.sort((a, b) => a.x - b.x);
   const raw = (i: number): PlotSeries => ({
     name: series[i].label, label: series[i].label,
-    points: bySeries[i].map((p) => ({ x: p.x, y: p.metrics[metric.name] ?? 0, stop: stopMessage(p) })),
+    points: bySeries[i].map((p) => ({ x: p.x, y: p.metrics[metric.name as keyof PointMetrics] ?? 0, stop: stopMessage(p) })),
   });
   const base = {
     title: input.title, subtitle: input.subtitle, xLabel: input.param, yLabel: metric.label, from: input.from, to: input.to,

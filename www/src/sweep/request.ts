@@ -2,7 +2,7 @@
 //! the settings a kernel starts with, the split values typed as text, and the number of runs a
 //! request asks for (shown beside Run; the engine's `prepare` has the final word).
 
-import type { ParamView, SweepRequest } from '../views';
+import type { ParamView, SweepRequest } from '../generated/engine';
 
 /** The range a param is swept over unless chosen otherwise: the papers' lane counts. */
 export const DEFAULT_RANGE = { from: 0, to: 31 } as const;

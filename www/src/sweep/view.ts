@@ -10,7 +10,7 @@ import * as plot from '../panels/sweep-plot';
 import * as settings from '../panels/sweep-settings';
 import * as stops from '../panels/sweep-stops';
 import { html } from '../svg';
-import type { FitView, LoadResult, MetricInfo, SweepPointView, SweepPrepared, SweepRequest } from '../views';
+import type { Fit, LoadResult, MetricInfo, SweepPoint, Prepared, SweepRequest } from '../generated/engine';
 import type { MeasuredChoice, SweepChoice } from './choice';
 import { SweepClient, type SweepListener } from './client';
 import { plotData, stopMessage } from './plot-data';
@@ -46,9 +46,9 @@ export class SweepView {
   choice: SweepChoice | null = null;
   private load: LoadResult | null = null;
   private readonly client = new SweepClient();
-  private prepared: SweepPrepared | null = null;
-  private points: SweepPointView[] = [];
-  private fits: (FitView | null)[] | null = null;
+  private prepared: Prepared | null = null;
+  private points: SweepPoint[] = [];
+  private fits: (Fit | null)[] | null = null;
   private status: progress.SweepStatus = 'idle';
   /** The request and title the shown points were run with. */
   private ran: { request: SweepRequest; title: string; text: string } | null = null;

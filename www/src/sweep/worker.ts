@@ -4,7 +4,7 @@
 //! Every engine call is wrapped: an error becomes an `error` message, never an uncaught throw.
 
 import init, { SweepRun } from '../../../web/pkg/warpscope_web.js';
-import type { FitView, SweepPointView, SweepPrepared } from '../views';
+import type { Fit, SweepPoint, Prepared } from '../generated/engine';
 import type { FromWorker, MeasuredXY, ToWorker } from './protocol';
 
 // Points finished within this long go out in one message (about one frame).
@@ -29,10 +29,10 @@ function yieldToMessages(): Promise<void> {
   });
 }
 
-function fits(r: SweepRun): (FitView | null)[] | null {
+function fits(r: SweepRun): (Fit | null)[] | null {
   if (!measured) return null;
   const xs = Float64Array.from(measured.x), ys = Float64Array.from(measured.y);
-  return Array.from({ length: series }, (_, s) => (r.fit(s, xs, ys) as FitView | null) ?? null);
+  return Array.from({ length: series }, (_, s) => (r.fit(s, xs, ys) as Fit | null) ?? null);
 }
 
 async function start(m: Extract<ToWorker, { kind: 'start' }>): Promise<void> {
@@ -41,7 +41,7 @@ async function start(m: Extract<ToWorker, { kind: 'start' }>): Promise<void> {
   run?.free();
   run = new SweepRun();
   measured = m.measured;
-  const prepared = run.prepare(m.text, m.request) as SweepPrepared;
+  const prepared = run.prepare(m.text, m.request) as Prepared;
   series = prepared.series.length;
   post({ kind: 'prepared', prepared });
   if (!prepared.ok) return;
@@ -52,10 +52,10 @@ async function start(m: Extract<ToWorker, { kind: 'start' }>): Promise<void> {
     return;
   }
   const end = prepared.points;
-  let batch: SweepPointView[] = [];
+  let batch: SweepPoint[] = [];
   let since = performance.now();
   for (let i = 0; i < end; i++) {
-    batch.push(run.run(i) as SweepPointView);
+    batch.push(run.run(i) as SweepPoint);
     if (performance.now() - since >= BATCH_MS || i === end - 1) {
       post({ kind: 'points', points: batch, fits: fits(run) });
       batch = [];

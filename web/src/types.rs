@@ -1,0 +1,85 @@
+//! The TypeScript declarations of every value the page reads from or hands to the facade,
+//! generated from the Rust types (ts-rs), so `www` never copies a shape by hand. The committed
+//! file is `www/src/generated/engine.ts`; `web/tests/types.rs` fails when it is stale
+//! (`UPDATE_TYPES=1 cargo test -p warpscope-web --test types` rewrites it), and `tsc` checks
+//! every use of it in the build.
+
+use ts_rs::{Config, TS};
+use warpscope_core::link::{Link, MeasuredChoice, ModelChoice, SweepChoice};
+use warpscope_core::model::{ModelKind, StackConfig};
+use warpscope_core::session::{Outcome, OutcomeKind, Progress, RunRequest, StackChoice, StaleParams};
+use warpscope_core::sim::{LaneState, PointMetrics};
+use warpscope_core::sweep::measured::{Fit, FitRow, MeasuredSet};
+use warpscope_core::sweep::{Series, Split, SweepPoint, SweepRequest};
+use warpscope_core::Severity;
+
+use crate::link::DecodedView;
+use crate::sweep::{MetricInfo, Prepared};
+use crate::views::*;
+use crate::LoadOptions;
+
+/// The file's text: one `export type` per type, in dependency-free order (TypeScript does not
+/// care), numbers for Rust's 64-bit integers (serde-wasm-bindgen sends them as numbers).
+pub fn typescript() -> String {
+    let cfg = Config::new().with_large_int("number");
+    let mut out = String::from(
+        "// Generated from the Rust types by web/src/types.rs (ts-rs): do not edit.\n\
+         // UPDATE_TYPES=1 cargo test -p warpscope-web --test types rewrites it.\n\n",
+    );
+    macro_rules! export {
+        ($($t:ty),* $(,)?) => {$(
+            out += &format!("export {}\n\n", <$t as TS>::decl(&cfg));
+        )*};
+    }
+    export!(
+        // core
+        Severity,
+        ModelKind,
+        StackConfig,
+        LaneState,
+        Outcome,
+        OutcomeKind,
+        Progress,
+        PointMetrics,
+        RunRequest,
+        StackChoice,
+        StaleParams,
+        SweepRequest,
+        Split,
+        Series,
+        SweepPoint,
+        MeasuredSet,
+        Fit,
+        FitRow,
+        Link,
+        ModelChoice,
+        SweepChoice,
+        MeasuredChoice,
+        // facade views
+        LoadOptions,
+        DiagnosticView,
+        ParamView,
+        LoadResult,
+        LaneView,
+        StackEntryView,
+        RegView,
+        PredView,
+        WaitView,
+        LastView,
+        StateView,
+        InstrView,
+        BlockView,
+        LineRange,
+        EdgeView,
+        CfgView,
+        MetricsView,
+        MetricsPair,
+        NoteView,
+        CompiledView,
+        ReportView,
+        Prepared<'static>,
+        MetricInfo,
+        DecodedView,
+    );
+    out.trim_end().to_string() + "\n"
+}

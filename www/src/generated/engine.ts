@@ -1,0 +1,330 @@
+// Generated from the Rust types by web/src/types.rs (ts-rs): do not edit.
+// UPDATE_TYPES=1 cargo test -p warpscope-web --test types rewrites it.
+
+export type Severity = "error" | "warning";
+
+export type ModelKind = "kepler" | "pdom" | "pdom-ssy" | "tf-stack" | "tf-sandy" | "volta" | "mimd";
+
+export type StackConfig = { capacity: number, chunk: number, 
+/**
+ * The deepest any model's stack may grow (on chip plus spilled) before the run faults: a
+ * listing that pushes in a loop would otherwise grow it, and every checkpoint, forever.
+ */
+limit: number, };
+
+export type LaneState = "active" | "masked" | "waiting" | "exited";
+
+export type Outcome = { kind: OutcomeKind, 
+/**
+ * Steps run when it ended.
+ */
+step: number, 
+/**
+ * Where: the faulting or deadlocked instruction, a breakpoint, or a loop's head.
+ */
+pc: number | null, 
+/**
+ * The byte address of `pc` in the listing.
+ */
+addr: number | null, 
+/**
+ * The source line of `pc` (a C line for a C kernel).
+ */
+line: number | null, 
+/**
+ * Why, in full (empty for a budget).
+ */
+message: string, 
+/**
+ * One line for lists and the CLI: `exited after 137 steps`, `fault at 0x0088 (line 12):
+ * ...`, `stopped after 50000 steps (step limit) at 0x0040 (line 7): ...`.
+ */
+summary: string, };
+
+export type OutcomeKind = "exited" | "deadlock" | "fault" | "step_limit" | "stopped" | "breakpoint" | "event" | "budget" | "end_of_recording" | "input_error";
+
+export type Progress = { running: boolean, steps: number, 
+/**
+ * How the run ended, once it has.
+ */
+end: Outcome | null, };
+
+export type PointMetrics = { steps: number, warp_instructions: number, thread_instructions: number, simd_efficiency: number, pushes: number, pops: number, max_stack_depth: number, spills: number, fills: number, divergent_branches: number, cycles: number, };
+
+export type RunRequest = { 
+/**
+ * The kernel file's text.
+ */
+text: string, 
+/**
+ * The input language by name (`listing`, `c`); unset: told by the text.
+ */
+input: string | null, model: string | null, preset: string | null, 
+/**
+ * For C kernels: if-convert short branches.
+ */
+if_convert: boolean | null, 
+/**
+ * PDOM stacks: `taken` or `fall-through` first.
+ */
+path_order: string | null, 
+/**
+ * Volta: `h100`, `lowest-pc` or `round-robin`.
+ */
+schedule: string | null, 
+/**
+ * Param values by name (numbers as JSON has them: whole, within +-2^53).
+ */
+params: { [key in string]: number }, stale_params: StaleParams, 
+/**
+ * Cost fields set over the preset (`spill` = 50).
+ */
+costs: { [key in string]: number }, stack: StackChoice, 
+/**
+ * Steps after which the run stops (unset: the core's default, 10 million).
+ */
+step_limit: number | null, 
+/**
+ * Record every step for replay; then the step limit must lie in
+ * `MIN_STEP_LIMIT..=MAX_RECORDED_STEPS`.
+ */
+record: boolean, 
+/**
+ * End the run after exactly this many steps as if the user had stopped it there (a
+ * stopped run loaded again); a run that ends sooner ends as it would.
+ */
+stop_at: number | null, };
+
+export type StackChoice = { capacity: number | null, chunk: number | null, };
+
+export type StaleParams = "refuse" | "drop";
+
+export type SweepRequest = { 
+/**
+ * The param on the x axis.
+ */
+param: string, from: number, to: number, 
+/**
+ * Empty: the kernel's `//@ model`, else kepler.
+ */
+models: Array<string>, 
+/**
+ * Empty: each model's own preset (the kernel's `//@ preset`, else the model's default).
+ */
+presets: Array<string>, 
+/**
+ * A second param whose values split each model and preset into several series.
+ */
+split: Split | null, 
+/**
+ * Params held fixed for the whole sweep.
+ */
+params: { [key in string]: number }, 
+/**
+ * Cost fields set over every preset (`spill` = 50 ...).
+ */
+costs: { [key in string]: number }, 
+/**
+ * The on-chip stack (`None`: the kernel's `//@ stack`, else 16 entries spilled 4 at a time).
+ */
+stack: StackConfig | null, if_convert: boolean | null, path_order: string | null, schedule: string | null, 
+/**
+ * Steps after which one run stops (`None`: the core's default, 10 million).
+ */
+step_limit: number | null, };
+
+export type Split = { param: string, values: Array<number>, };
+
+export type Series = { label: string, model: ModelKind, preset: string, split_value: number | null, };
+
+export type SweepPoint = { series: number, x: number, metrics: PointMetrics, stop: Outcome, };
+
+export type MeasuredSet = { build: string, kernel: string, pattern: string, points: Array<[number, number]>, };
+
+export type Fit = { 
+/**
+ * The cost the model leaves out (timer, launch, set-up), fitted at `at`.
+ */
+base: number, at: number, rows: Array<FitRow>, };
+
+export type FitRow = { x: number, measured: number, 
+/**
+ * The model's value plus the fitted base.
+ */
+predicted: number, 
+/**
+ * Measured minus predicted.
+ */
+residual: number, };
+
+export type Link = { text: string, params: { [key in string]: number }, model: string | null, preset: string | null, 
+/**
+ * For C kernels: if-convert short branches (`None`: the kernel's `//@ ifconvert`).
+ */
+ifConvert: boolean | null, pathOrder: string | null, schedule: string | null, 
+/**
+ * Compare mode: the model beside the main one.
+ */
+compare: ModelChoice | null, step: number, lane: number, 
+/**
+ * Panel names shown in embed mode (the app keeps the ones it knows).
+ */
+embed: Array<string> | null, sweep: SweepChoice | null, 
+/**
+ * An id in `examples/figures.json`.
+ */
+figure: string | null, };
+
+export type ModelChoice = { model: string, pathOrder: string | null, schedule: string | null, };
+
+export type SweepChoice = { request: SweepRequest, metric: string, measured: MeasuredChoice | null, };
+
+export type MeasuredChoice = { file: string, build: string, kernel: string, pattern: string, };
+
+export type LoadRequest = { 
+/**
+ * Run at most this many steps now and leave the rest to `resume` (absent: the whole run),
+ * so the page stays responsive and can offer Stop.
+ */
+chunk: number | null, 
+/**
+ * The kernel file's text.
+ */
+text: string, 
+/**
+ * The input language by name (`listing`, `c`); unset: told by the text.
+ */
+input: string | null, model: string | null, preset: string | null, 
+/**
+ * For C kernels: if-convert short branches.
+ */
+if_convert: boolean | null, 
+/**
+ * PDOM stacks: `taken` or `fall-through` first.
+ */
+path_order: string | null, 
+/**
+ * Volta: `h100`, `lowest-pc` or `round-robin`.
+ */
+schedule: string | null, 
+/**
+ * Param values by name (numbers as JSON has them: whole, within +-2^53).
+ */
+params: { [key in string]: number }, stale_params: StaleParams, 
+/**
+ * Cost fields set over the preset (`spill` = 50).
+ */
+costs: { [key in string]: number }, stack: StackChoice, 
+/**
+ * Steps after which the run stops (unset: the core's default, 10 million).
+ */
+step_limit: number | null, 
+/**
+ * Record every step for replay; then the step limit must lie in
+ * `MIN_STEP_LIMIT..=MAX_RECORDED_STEPS`.
+ */
+record: boolean, 
+/**
+ * End the run after exactly this many steps as if the user had stopped it there (a
+ * stopped run loaded again); a run that ends sooner ends as it would.
+ */
+stop_at: number | null, };
+
+export type DiagnosticView = { severity: Severity, line: number, col: number, len: number, message: string, };
+
+export type ParamView = { name: string, 
+/**
+ * As JS numbers: a default beyond 2^53 loses digits instead of failing to serialize.
+ */
+default: number, value: number, };
+
+export type LoadResult = { ok: boolean, diagnostics: Array<DiagnosticView>, title: string | null, about: string, width: number, params: Array<ParamView>, 
+/**
+ * The input language the text was read as.
+ */
+input: string, model: string, preset: string, models: Array<string>, presets: Array<string>, 
+/**
+ * PDOM path order and Volta schedule as used, and the choices.
+ */
+path_order: string, path_orders: Array<string>, schedule: string, schedules: Array<string>, 
+/**
+ * The model reconverges at thread frontiers: the CFG shows priorities and frontiers.
+ */
+uses_frontiers: boolean, stack_capacity: number, end: Outcome | null, 
+/**
+ * The run goes on: `Session.resume` continues it.
+ */
+running: boolean, 
+/**
+ * The step the run ends by at the latest: its step limit, or its `stop_at` if sooner.
+ */
+last_step: number, };
+
+export type LaneView = { lane: number, state: LaneState, pc: number | null, line: number | null, block: number | null, };
+
+export type StackEntryView = { kind: string, bits: string, lanes: Array<number>, pc: number, addr: number, line: number | null, 
+/**
+ * PDOM entries: the address where the entry is popped (`None`: only when its lanes exit).
+ */
+rpc_addr: number | null, on_chip: boolean, };
+
+export type RegView = { name: string, hex: string, int: number, float: number, };
+
+export type PredView = { name: string, value: boolean, };
+
+export type WaitView = { block: number, lanes: Array<number>, };
+
+export type LastView = { pc: number, line: number | null, text: string, events: number, };
+
+export type StateView = { step: number, status: string, pc: number | null, addr: number | null, line: number | null, block: number | null, lanes: Array<LaneView>, stack: Array<StackEntryView>, registers: Array<RegView>, predicates: Array<PredView>, waiting: Array<WaitView>, last: LastView | null, caption: string | null, };
+
+export type InstrView = { index: number, addr: number, line: number, text: string, block: number, };
+
+export type BlockView = { id: number, name: string, instrs: Array<InstrView>, 
+/**
+ * `None` when the immediate post-dominator is the exit (or there is none).
+ */
+ipdom: number | null, reconverges_at: number | null, is_branch: boolean, priority: number | null, reachable: boolean, 
+/**
+ * The first and last source line of the block's instructions (C lines for a C kernel).
+ */
+source_lines: LineRange | null, 
+/**
+ * Thread frontier (block ids) with layout order as priority: the thread-frontier models'.
+ */
+frontier: Array<number>, };
+
+export type LineRange = { first: number, last: number, };
+
+export type EdgeView = { from: number, to: number, kind: string, back: boolean, };
+
+export type CfgView = { blocks: Array<BlockView>, edges: Array<EdgeView>, instrs: Array<InstrView>, stack_capacity: number, };
+
+export type MetricsView = { idle_instructions: number, block_counts: Array<number>, instr_counts: Array<number>, steps: number, warp_instructions: number, thread_instructions: number, simd_efficiency: number, pushes: number, pops: number, max_stack_depth: number, spills: number, fills: number, divergent_branches: number, cycles: number, };
+
+export type MetricsPair = { now: MetricsView, total: MetricsView, };
+
+export type NoteView = { step: number | null, instr: number | null, line: number, text: string, };
+
+export type CompiledView = { target: string, if_convert: boolean, listing: string, listing_lines: Array<number>, source_lines: Array<number>, };
+
+export type ReportView = { model: string, stop: Outcome, warp_instructions: number, thread_instructions: number, activity_factor: number, 
+/**
+ * Warp instructions over the MIMD minimum, minus one; `None` for the mimd model itself and
+ * for a run that stopped early (deadlock, fault, step limit).
+ */
+code_expansion: number | null, idle_instructions: number, max_stack_depth: number, divergent_branches: number, cycles: number, memory_instructions: number, memory_transactions: number, 
+/**
+ * Transactions per warp memory instruction; `None` when the kernel touches no memory.
+ */
+transactions_per_memory_instruction: number | null, block_counts: Array<number>, mimd_block_counts: Array<number>, mimd_warp_instructions: number, mimd_complete: boolean, };
+
+export type Prepared = { ok: boolean, diagnostics: Array<DiagnosticView>, series: Array<Series>, 
+/**
+ * How many runs `run` takes indices for.
+ */
+points: number, };
+
+export type MetricInfo = { name: string, label: string, };
+
+export type DecodedView = { "kind": "none" } | { "kind": "ok", link: Link, } | { "kind": "error", message: string, };
