@@ -10,6 +10,7 @@
 pub mod ast;
 mod emit;
 mod ifconv;
+pub mod ins;
 pub mod ir;
 mod lex;
 mod lower;
