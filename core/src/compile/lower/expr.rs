@@ -30,8 +30,8 @@ impl Lower<'_> {
     pub fn expr(&mut self, e: &Expr) -> Option<Value> {
         let span = e.span;
         match &e.kind {
-            ExprKind::Int { value, unsigned } => Some(Value::imm(*value, if *unsigned { Ty::UNSIGNED } else { Ty::INT })),
-            ExprKind::Float(f) => Some(Value::imm(f.to_bits(), Ty::FLOAT)),
+            ExprKind::Int { value, unsigned } => Some(Value::imm(*value as u32, if *unsigned { Ty::UNSIGNED } else { Ty::INT })),
+            ExprKind::Float(f) => Some(Value::imm((*f as f32).to_bits(), Ty::FLOAT)),
             ExprKind::Bool(b) => Some(Value::imm(*b as u32, Ty::BOOL)),
             ExprKind::Special(s) => {
                 let k = match s {

@@ -69,7 +69,7 @@ impl Lower<'_> {
                 // `a[x + 6]`: the constant goes into the address offset, as SASS writes it.
                 let (i, extra) = match &i.kind {
                     ExprKind::Binary(BinOp::Add, x, k) => match k.kind {
-                        ExprKind::Int { value, .. } if (value as i32).checked_mul(4).is_some() => (&**x, value as i32 * 4),
+                        ExprKind::Int { value, .. } if (value as u32 as i32).checked_mul(4).is_some() => (&**x, value as u32 as i32 * 4),
                         _ => (&**i, 0),
                     },
                     _ => (&**i, 0),
