@@ -64,7 +64,50 @@ pub enum BinOp {
     Ne,
 }
 
+/// A binary operator as written: `&&` and `||` short-circuit, the others are `BinOp`s.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Infix {
+    Op(BinOp),
+    Logical { and: bool },
+}
+
+/// C's binary operators with their precedence (higher binds tighter; `?:` binds below all).
+#[rustfmt::skip]
+pub const INFIX: [(&str, Infix, u8); 18] = {
+    use BinOp::*;
+    use Infix::{Logical as L, Op};
+    [
+        ("||", L { and: false }, 1), ("&&", L { and: true }, 2), ("|", Op(BitOr), 3), ("^", Op(BitXor), 4),
+        ("&", Op(BitAnd), 5), ("==", Op(Eq), 6), ("!=", Op(Ne), 6), ("<", Op(Lt), 7), ("<=", Op(Le), 7),
+        (">", Op(Gt), 7), (">=", Op(Ge), 7), ("<<", Op(Shl), 8), (">>", Op(Shr), 8), ("+", Op(Add), 9),
+        ("-", Op(Sub), 9), ("*", Op(Mul), 10), ("/", Op(Div), 10), ("%", Op(Rem), 10),
+    ]
+};
+
+impl Infix {
+    /// The operator a token spells, with its precedence.
+    pub fn from_symbol(p: &str) -> Option<(Infix, u8)> {
+        INFIX.iter().find(|i| i.0 == p).map(|i| (i.1, i.2))
+    }
+    fn entry(self) -> (&'static str, u8) {
+        INFIX.iter().find(|i| i.1 == self).map_or(("?", 0), |i| (i.0, i.2))
+    }
+    pub fn symbol(self) -> &'static str {
+        self.entry().0
+    }
+    pub fn prec(self) -> u8 {
+        self.entry().1
+    }
+}
+
 impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        Infix::Op(self).symbol()
+    }
+    pub fn prec(self) -> u8 {
+        Infix::Op(self).prec()
+    }
+
     pub fn is_comparison(self) -> bool {
         matches!(self, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne)
     }
@@ -93,11 +136,13 @@ pub struct Expr {
 
 #[derive(Clone, PartialEq, Debug)]
 pub enum ExprKind {
+    /// In C at most 32 bits; a header expression's integers have 64.
     Int {
-        value: u32,
+        value: u64,
         unsigned: bool,
     },
-    Float(f32),
+    /// In C a `float`; header expressions compute in `f64`.
+    Float(f64),
     Bool(bool),
     Var(String),
     Special(Special),

@@ -4,9 +4,10 @@
 
 use alloc::collections::BTreeSet;
 use alloc::format;
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+use super::ins::{CodeRef, Ins, Opcode};
 use super::ir::{Func, Term};
 use super::Target;
 use crate::cfg::BlockId;
@@ -53,14 +54,14 @@ fn reachable(func: &Func) -> BTreeSet<BlockId> {
             continue;
         }
         work.extend(func.succs(b));
-        work.extend(func.block(b).instrs.iter().filter_map(|i| i.target));
+        work.extend(func.block(b).instrs.iter().filter_map(target_block));
     }
     seen
 }
 
 /// The one instruction of a block that holds nothing but a way out (`BRK`, `EXIT`...): a jump
 /// there is written as that instruction.
-fn lone_exit(func: &Func, b: BlockId) -> Option<&'static str> {
+fn lone_exit(func: &Func, b: BlockId) -> Option<Opcode> {
     let blk = func.block(b);
     if !blk.instrs.is_empty() {
         return None;
@@ -81,7 +82,7 @@ pub fn emit_func(func: &Func, target: Target, source: &[&str], out: &mut Listing
     for (k, &b) in order.iter().enumerate() {
         let next = order.get(k + 1).copied();
         for i in &func.block(b).instrs {
-            named.extend(i.target);
+            named.extend(target_block(i));
         }
         match func.block(b).term {
             Term::Jump(t) if Some(t) != next && lone_exit(func, t).is_none() => {
@@ -127,43 +128,39 @@ pub fn emit_func(func: &Func, target: Target, source: &[&str], out: &mut Listing
             out.label(&blk.label);
         }
         for i in &blk.instrs {
-            let mut text = String::new();
-            if let Some((p, neg)) = i.guard {
-                text.push_str(&format!("@{}P{p} ", if neg { "!" } else { "" }));
-            }
-            text.push_str(&i.text);
-            if let Some(t) = i.target {
-                text.push_str(&format!(" `({})", func.block(t).label));
-            }
-            out.instr(&text, i.line, source);
+            out.instr(&i.display(func).to_string(), i.line, source);
         }
         let next = order.get(k + 1).copied();
         let line = blk.term_line;
-        let label = |t: BlockId| func.block(t).label.clone();
+        let mut term = |ins: Ins| out.instr(&ins.display(func).to_string(), line, source);
+        let bra = |t: BlockId| Ins::new(Opcode::Bra).to(CodeRef::Block(t));
+        // A jump to a lone exit is written as that exit.
+        let jump = |t: BlockId| lone_exit(func, t).map_or_else(|| bra(t), Ins::new);
         match blk.term {
             Term::Open => {}
             Term::Jump(t) if Some(t) == next => {}
-            Term::Jump(t) => match lone_exit(func, t) {
-                Some(op) => out.instr(op, line, source),
-                None => out.instr(&format!("BRA `({})", label(t)), line, source),
-            },
+            Term::Jump(t) => term(jump(t)),
             Term::Branch { pred, neg, taken, fall } => {
-                let (not, yes) = if neg { ("", "!") } else { ("!", "") };
                 if Some(fall) == next {
-                    out.instr(&format!("@{yes}P{pred} BRA `({})", label(taken)), line, source);
+                    term(bra(taken).guarded(Some((pred, neg))));
                 } else if Some(taken) == next {
-                    out.instr(&format!("@{not}P{pred} BRA `({})", label(fall)), line, source);
+                    term(bra(fall).guarded(Some((pred, !neg))));
                 } else {
-                    out.instr(&format!("@{yes}P{pred} BRA `({})", label(taken)), line, source);
-                    match lone_exit(func, fall) {
-                        Some(op) => out.instr(op, line, source),
-                        None => out.instr(&format!("BRA `({})", label(fall)), line, source),
-                    }
+                    term(bra(taken).guarded(Some((pred, neg))));
+                    term(jump(fall));
                 }
             }
-            Term::Ret if target == Target::Volta => out.instr("RET.REL.NODEC", line, source),
-            Term::Exit | Term::Ret | Term::Brk | Term::Cont => out.instr(blk.term.leaving_op().unwrap_or_default(), line, source),
-            Term::Sync(_) => out.instr("SYNC", line, source),
+            Term::Ret if target == Target::Volta => term(Ins::new(Opcode::Ret).with_mods(&["REL", "NODEC"])),
+            Term::Exit | Term::Ret | Term::Brk | Term::Cont => term(Ins::new(blk.term.leaving_op().unwrap_or(Opcode::Exit))),
+            Term::Sync(_) => term(Ins::new(Opcode::Sync)),
         }
+    }
+}
+
+/// The block an instruction names, if it names one.
+fn target_block(i: &Ins) -> Option<BlockId> {
+    match i.target {
+        Some(CodeRef::Block(b)) => Some(b),
+        _ => None,
     }
 }

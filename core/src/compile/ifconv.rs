@@ -3,7 +3,6 @@
 //! divergence: the warp runs both sides with lanes masked off by the guard, and no token is
 //! pushed. A side that only leaves (`EXIT`, `BRK`, `CONT`, `RET`) becomes a guarded one.
 
-use alloc::string::ToString;
 use alloc::vec::Vec;
 
 use super::ir::{Func, Ins, Term};
@@ -25,17 +24,11 @@ fn preds_of(func: &Func, b: BlockId) -> usize {
 /// predicate, none that changes control flow.
 fn simple(func: &Func, b: BlockId) -> bool {
     let blk = func.block(b);
-    blk.instrs.len() <= MAX_SIDE
-        && blk.instrs.iter().all(|i| {
-            i.guard.is_none()
-                && !i.writes_pred
-                && i.target.is_none()
-                && !["CAL", "BAR", "WARPSYNC", "PBK", "PCNT", "SSY", "BSSY"].iter().any(|c| i.text.starts_with(c))
-        })
+    blk.instrs.len() <= MAX_SIDE && blk.instrs.iter().all(Ins::can_be_guarded)
 }
 
 fn guarded(instrs: &[Ins], pred: u8, neg: bool) -> Vec<Ins> {
-    instrs.iter().map(|i| Ins { guard: Some((pred, neg)), ..i.clone() }).collect()
+    instrs.iter().map(|i| i.clone().guarded(Some((pred, neg)))).collect()
 }
 
 fn convert_one(func: &mut Func) -> bool {
@@ -62,7 +55,7 @@ fn convert_one(func: &mut Func) -> bool {
             new.extend(guarded(&blk.instrs, pred, side_neg));
             if let Some(op) = blk.term.leaving_op() {
                 let line = blk.term_line;
-                new.push(Ins { text: op.to_string(), guard: Some((pred, side_neg)), target: None, line, writes_pred: false });
+                new.push(Ins::new(op).guarded(Some((pred, side_neg))).at_line(line));
             }
             next = other;
             remove(func, &[side]);

@@ -1,26 +1,13 @@
-//! The compiler's intermediate form: per function, basic blocks of instruction text with a
-//! terminator each. Lowering builds it with plain branches only; `reconverge` then adds what a
+//! The compiler's intermediate form: per function, basic blocks of instructions (`ins::Ins`
+//! values) with a terminator each. Lowering builds it with plain branches only; `reconverge` then adds what a
 //! target needs (SSY/SYNC or BSSY/BSYNC at immediate post-dominators), and `emit` lays it out.
 
 use alloc::string::String;
 use alloc::vec::Vec;
 
+pub use super::ins::Ins;
+use super::ins::Opcode;
 use crate::cfg::{BlockId, Cfg, Edge, EdgeKind};
-
-/// One instruction: its text (without guard), an optional code target appended as a label,
-/// and the source line it comes from.
-#[derive(Clone, PartialEq, Debug)]
-pub struct Ins {
-    pub text: String,
-    /// Guard predicate index and whether it is negated (`@!P0`).
-    pub guard: Option<(u8, bool)>,
-    /// A block whose label is appended to the text (`SSY` + `.L_x` gives `SSY `(.L_x)`).
-    pub target: Option<BlockId>,
-    pub line: u32,
-    /// The instruction writes a predicate register (if-conversion must not move it under a guard
-    /// on that predicate).
-    pub writes_pred: bool,
-}
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Term {
@@ -48,19 +35,16 @@ pub enum Term {
 
 impl Term {
     /// The instruction of a terminator that takes lanes out of the flow, if this is one.
-    pub fn leaving_op(self) -> Option<&'static str> {
+    pub fn leaving_op(self) -> Option<Opcode> {
         match self {
-            Term::Exit => Some("EXIT"),
-            Term::Ret => Some("RET"),
-            Term::Brk => Some("BRK"),
-            Term::Cont => Some("CONT"),
+            Term::Exit => Some(Opcode::Exit),
+            Term::Ret => Some(Opcode::Ret),
+            Term::Brk => Some(Opcode::Brk),
+            Term::Cont => Some(Opcode::Cont),
             _ => None,
         }
     }
 }
-
-/// The instructions `Term::leaving_op` names (if-conversion also writes them guarded).
-const LEAVING_OPS: [&str; 4] = ["EXIT", "RET", "BRK", "CONT"];
 
 #[derive(Clone, PartialEq, Debug)]
 pub struct Block {
@@ -120,7 +104,7 @@ impl Func {
                 _ => self.succs(b),
             };
             // A guarded `@P BRK` (from if-conversion) lets lanes leave from the middle of a block.
-            let leaves_inside = self.block(b).instrs.iter().any(|i| i.guard.is_some() && LEAVING_OPS.contains(&i.text.as_str()));
+            let leaves_inside = self.block(b).instrs.iter().any(|i| i.guard.is_some() && i.leaves());
             if (succs.is_empty() && self.block(b).term != Term::Open) || leaves_inside {
                 exits.push(b);
             }

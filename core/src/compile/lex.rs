@@ -1,6 +1,7 @@
-//! Splits CUDA-C source into tokens with their spans. Comments (including the `//@` header
-//! lines) and preprocessor-free whitespace are skipped; a character outside the language is a
-//! located error, and lexing goes on after it.
+//! Splits CUDA-C source, or one expression of a `//@` header line, into tokens with their
+//! spans. In C, comments (including the `//@` header lines) and preprocessor lines are
+//! skipped; a header expression has no comments, only the operators of expressions, and 64-bit
+//! numbers. A character outside the language is a located error, and lexing goes on after it.
 
 use alloc::format;
 use alloc::string::String;
@@ -16,6 +17,8 @@ pub enum Tok {
         unsigned: bool,
     },
     Float(f32),
+    /// A header expression's float literal: headers compute in `f64`.
+    Double(f64),
     /// Operators and punctuation, longest match first (`<<=`, `&&`, `->`...).
     Punct(&'static str),
     Eof,
@@ -32,7 +35,26 @@ const PUNCTS: &[&str] = &[
     "::", "+", "-", "*", "/", "%", "&", "|", "^", "~", "!", "<", ">", "=", "?", ":", ";", ",", ".", "(", ")", "{", "}", "[", "]",
 ];
 
+/// The header expressions' operators, longest first (no assignments, `++`, members or indexing).
+const HEADER_PUNCTS: &[&str] =
+    &["<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+", "-", "*", "/", "%", "<", ">", "&", "|", "^", "!", "~", "?", ":", "(", ")", ","];
+
+/// Which text is read.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Dialect {
+    /// A CUDA-C file.
+    Cuda,
+    /// One expression of a `//@` header line (`kernel::expr`).
+    Header,
+}
+
 pub fn lex(src: &str) -> (Vec<Token>, Vec<Diagnostic>) {
+    lex_dialect(src, Dialect::Cuda)
+}
+
+pub fn lex_dialect(src: &str, dialect: Dialect) -> (Vec<Token>, Vec<Diagnostic>) {
+    let header = dialect == Dialect::Header;
+    let puncts = if header { HEADER_PUNCTS } else { PUNCTS };
     let mut out = Vec::new();
     let mut diags = Vec::new();
     let b = src.as_bytes();
@@ -54,13 +76,13 @@ pub fn lex(src: &str) -> (Vec<Token>, Vec<Diagnostic>) {
             advance(&mut i, &mut col, 1);
             continue;
         }
-        if src[i..].starts_with("//") || c == b'#' {
+        if !header && (src[i..].starts_with("//") || c == b'#') {
             // Line comments; `#pragma`/`#include` lines are ignored the same way.
             let n = src[i..].find('\n').unwrap_or(b.len() - i);
             advance(&mut i, &mut col, n);
             continue;
         }
-        if src[i..].starts_with("/*") {
+        if !header && src[i..].starts_with("/*") {
             let start = Span::new(line, col, 2);
             match src[i + 2..].find("*/") {
                 Some(end) => {
@@ -89,7 +111,7 @@ pub fn lex(src: &str) -> (Vec<Token>, Vec<Diagnostic>) {
             continue;
         }
         if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit)) {
-            let (tok, n) = number(&src[i..]);
+            let (tok, n) = if header { header_number(&src[i..]) } else { number(&src[i..]) };
             let span = Span::new(line, start_col, n as u32);
             match tok {
                 Ok(t) => out.push(Token { tok: t, span }),
@@ -101,14 +123,15 @@ pub fn lex(src: &str) -> (Vec<Token>, Vec<Diagnostic>) {
             advance(&mut i, &mut col, n);
             continue;
         }
-        if let Some(p) = PUNCTS.iter().find(|p| src[i..].starts_with(**p)) {
+        if let Some(p) = puncts.iter().find(|p| src[i..].starts_with(**p)) {
             out.push(Token { tok: Tok::Punct(p), span: Span::new(line, start_col, p.len() as u32) });
             advance(&mut i, &mut col, p.len());
             continue;
         }
         let ch = src[i..].chars().next().unwrap_or('?');
         let what = if ch == '"' || ch == '\'' { "string and character literals are" } else { "this character is" };
-        diags.push(Diagnostic::error(Span::new(line, start_col, 1), format!("`{ch}`: {what} not part of the kernel language")));
+        let msg = if header { format!("unexpected `{ch}`") } else { format!("`{ch}`: {what} not part of the kernel language") };
+        diags.push(Diagnostic::error(Span::new(line, start_col, 1), msg));
         advance(&mut i, &mut col, ch.len_utf8());
     }
     out.push(Token { tok: Tok::Eof, span: Span::new(line, col, 1) });
@@ -148,6 +171,43 @@ fn number(s: &str) -> (Result<Tok, String>, usize) {
         Ok(v) if v <= u32::MAX as u64 => (Ok(Tok::Int { value: v, unsigned: unsigned || v > i32::MAX as u64 }), n),
         Ok(_) => (Err(format!("`{text}` does not fit in 32 bits")), n),
         Err(_) => (bad(), n),
+    }
+}
+
+/// Reads a header expression's number: `0x1F` (up to 64 bits, above `i64::MAX` it wraps
+/// negative), `42` (up to `i64::MAX`), `1.5`, `.5`, `1e-3`, `2.0f` (a trailing `f` makes a float).
+fn header_number(s: &str) -> (Result<Tok, String>, usize) {
+    let b = s.as_bytes();
+    // Take the whole alphanumeric run (and an exponent's sign), so `12abc` is one bad number.
+    let hex = b[0] == b'0' && matches!(b.get(1), Some(b'x' | b'X'));
+    let sign = |k: usize| !hex && matches!(b[k], b'+' | b'-') && matches!(b[k - 1], b'e' | b'E');
+    let mut n = 0;
+    while n < b.len() && (b[n].is_ascii_alphanumeric() || b[n] == b'_' || b[n] == b'.' || sign(n)) {
+        n += 1;
+    }
+    let text = &s[..n];
+    let int = |v: u64| Tok::Int { value: v, unsigned: false };
+    let bad = || Err(format!("invalid number `{text}`"));
+    if let Some(h) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        if h.is_empty() || !h.bytes().all(|c| c.is_ascii_hexdigit()) {
+            return (bad(), n);
+        }
+        return (u64::from_str_radix(h, 16).map(int).map_err(|_| format!("hex literal `{text}` is over 64 bits")), n);
+    }
+    let body = text.strip_suffix(['f', 'F']).unwrap_or(text);
+    if body.len() < text.len() || body.contains(['.', 'e', 'E']) {
+        return match body.parse::<f64>() {
+            Ok(v) if v.is_finite() => (Ok(Tok::Double(v)), n),
+            Ok(_) => (Err(format!("float literal `{text}` is out of range")), n),
+            Err(_) => (bad(), n),
+        };
+    }
+    if !body.bytes().all(|c| c.is_ascii_digit()) {
+        return (bad(), n);
+    }
+    match body.parse::<i64>() {
+        Ok(v) => (Ok(int(v as u64)), n),
+        Err(_) => (Err(format!("integer literal `{text}` is too large")), n),
     }
 }
 

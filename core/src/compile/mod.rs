@@ -10,10 +10,11 @@
 pub mod ast;
 mod emit;
 mod ifconv;
+pub mod ins;
 pub mod ir;
-mod lex;
+pub(crate) mod lex;
 mod lower;
-mod parse;
+pub(crate) mod parse;
 mod reconverge;
 
 use alloc::collections::{BTreeMap, BTreeSet};

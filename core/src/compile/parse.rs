@@ -1,5 +1,11 @@
 //! Recursive-descent parser for the CUDA-C subset. It never fails: a statement that does not
 //! parse becomes a located diagnostic, and parsing resumes at the next `;` or `}`.
+//!
+//! It also reads the expressions of `//@` header lines (`Dialect::Header`, for `kernel::expr`):
+//! there every name is a variable or a function (no keywords, casts, pointers or assignment),
+//! and errors are worded for a one-line expression. One nesting limit serves both: parser
+//! recursion and the height of every tree are bounded, so no input can exhaust the stack while
+//! parsing, lowering, evaluating or dropping the tree.
 
 use alloc::boxed::Box;
 use alloc::format;
@@ -7,7 +13,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::ast::*;
-use super::lex::{Tok, Token};
+use super::lex::{Dialect, Tok, Token};
 use crate::diag::{Diagnostic, Span};
 
 /// Words that belong to C or CUDA but not to this subset, with what to say about them.
@@ -44,6 +50,9 @@ const IGNORED: &[&str] =
 
 pub struct Parser<'t> {
     toks: &'t [Token],
+    dialect: Dialect,
+    /// The text of a header expression, to name its tokens as written (empty for C).
+    src: &'t str,
     pos: usize,
     /// How deeply statements and expressions nest right now: bounded, so no input can
     /// exhaust the stack.
@@ -51,14 +60,39 @@ pub struct Parser<'t> {
     pub diags: Vec<Diagnostic>,
 }
 
-/// Deeper nesting than this is refused (real kernels stay far below it).
-const MAX_DEPTH: u32 = 64;
+/// The nesting budget, in levels: a statement nests `STATEMENT_LEVELS`, a `(`, a call's
+/// arguments, a `?:` arm or a prefix operator `EXPR_LEVELS`, and no expression tree is taller
+/// than this many nodes. Deeper input is refused (real kernels stay far below it); the
+/// weights follow how much stack each takes to parse and lower.
+pub const MAX_DEPTH: u32 = 340;
+
+/// The levels a statement nests (68 blocks fit).
+const STATEMENT_LEVELS: u32 = 5;
+/// The levels an expression nests (170 parentheses fit).
+const EXPR_LEVELS: u32 = 2;
 
 type PResult<T> = Result<T, Diagnostic>;
 
+/// An expression and the height of its tree.
+type Node = (Expr, u32);
+
 impl<'t> Parser<'t> {
     pub fn new(toks: &'t [Token]) -> Parser<'t> {
-        Parser { toks, pos: 0, depth: 0, diags: Vec::new() }
+        Parser { toks, dialect: Dialect::Cuda, src: "", pos: 0, depth: 0, diags: Vec::new() }
+    }
+
+    /// A parser for one header expression: `toks` lexed from `src` in `Dialect::Header`.
+    pub fn header(toks: &'t [Token], src: &'t str) -> Parser<'t> {
+        Parser { toks, dialect: Dialect::Header, src, pos: 0, depth: 0, diags: Vec::new() }
+    }
+
+    /// The token where parsing stopped.
+    pub fn next_token(&self) -> &Token {
+        &self.toks[self.pos.min(self.toks.len() - 1)]
+    }
+
+    fn in_header(&self) -> bool {
+        self.dialect == Dialect::Header
     }
 
     fn peek(&self) -> &Tok {
@@ -338,17 +372,22 @@ impl<'t> Parser<'t> {
     // ----- statements -----
 
     fn statement(&mut self) -> PResult<Stmt> {
-        self.nested(Self::statement_inner)
+        self.nested_by(STATEMENT_LEVELS, Self::statement_inner)
     }
 
     /// Runs `f` one nesting level deeper, or refuses when the input nests too deeply.
     fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
-        if self.depth >= MAX_DEPTH {
-            return Err(Diagnostic::error(self.span(), format!("nested more than {MAX_DEPTH} levels deep")));
+        self.nested_by(EXPR_LEVELS, f)
+    }
+
+    /// Runs `f` `levels` nesting levels deeper, or refuses when the input nests too deeply.
+    fn nested_by<T>(&mut self, levels: u32, f: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        if self.depth + levels > MAX_DEPTH {
+            return Err(self.too_deep(self.span()));
         }
-        self.depth += 1;
+        self.depth += levels;
         let r = f(self);
-        self.depth -= 1;
+        self.depth -= levels;
         r
     }
 
@@ -521,7 +560,7 @@ impl<'t> Parser<'t> {
             if self.is("[") {
                 return Err(Diagnostic::error(self.span(), "local arrays are not supported: use a buffer parameter"));
             }
-            let init = if self.eat("=") { Some(self.assignment()?) } else { None };
+            let init = if self.eat("=") { Some(self.assignment()?.0) } else { None };
             vars.push((ty, name, nspan, init));
             if !self.eat(",") {
                 break;
@@ -533,159 +572,228 @@ impl<'t> Parser<'t> {
 
     // ----- expressions -----
 
+    fn too_deep(&self, span: Span) -> Diagnostic {
+        match self.dialect {
+            Dialect::Header => Diagnostic::error(span, "expression nested too deeply"),
+            Dialect::Cuda => Diagnostic::error(span, format!("nested more than {MAX_DEPTH} levels deep")),
+        }
+    }
+
+    /// A node of height `height`, refused when taller than the limit (`1+1+...` is left-deep).
+    fn node(&self, kind: ExprKind, span: Span, height: u32) -> PResult<Node> {
+        if height > MAX_DEPTH {
+            return Err(self.too_deep(span));
+        }
+        Ok((Expr { kind, span }, height))
+    }
+
+    /// How a message names a token: as written in a header expression.
+    fn describe(&self, t: &Token) -> String {
+        match (self.dialect, &t.tok) {
+            (Dialect::Header, Tok::Eof) => "the end of the expression".to_string(),
+            (Dialect::Header, _) => format!("`{}`", self.text(t.span)),
+            (Dialect::Cuda, tok) => describe(tok),
+        }
+    }
+
+    /// The text a one-line span covers (header expressions only).
+    fn text(&self, span: Span) -> String {
+        let line = self.src.lines().nth(span.line.saturating_sub(1) as usize).unwrap_or("");
+        line.chars().skip(span.col.saturating_sub(1) as usize).take(span.len as usize).collect()
+    }
+
+    /// The `?` at `q` has no `:` where one is due.
+    fn no_colon(&mut self, q: Span) -> Diagnostic {
+        if self.in_header() {
+            let next = self.next_token().clone();
+            return Diagnostic::error(q, format!("this `?` has no `:`: expected `:` before {}", self.describe(&next)));
+        }
+        self.expect(":", "in `?:`").err().unwrap_or_else(|| Diagnostic::error(q, "expected `:` in `?:`"))
+    }
+
+    /// The `)` that closes the `(` at `open`.
+    fn close(&mut self, open: Span, what: &str) -> PResult<Span> {
+        if self.in_header() && !self.is(")") {
+            let next = self.next_token().clone();
+            return Err(Diagnostic::error(open, format!("this `(` is never closed: expected `)` before {}", self.describe(&next))));
+        }
+        self.expect(")", what)
+    }
+
     pub fn expr(&mut self) -> PResult<Expr> {
+        self.expr_node().map(|n| n.0)
+    }
+
+    fn expr_node(&mut self) -> PResult<Node> {
         let e = self.assignment()?;
-        if self.is(",") {
+        if self.is(",") && !self.in_header() {
             return Err(Diagnostic::error(self.span(), "the comma operator is not supported"));
         }
         Ok(e)
     }
 
-    fn assignment(&mut self) -> PResult<Expr> {
-        self.nested(Self::assignment_inner)
+    /// One expression, stopping before the first token that cannot continue it; the caller
+    /// says what may follow. The entry point for header expressions.
+    pub fn bare_expr(&mut self) -> PResult<Expr> {
+        self.assignment().map(|n| n.0)
     }
 
-    fn assignment_inner(&mut self) -> PResult<Expr> {
-        let lhs = self.ternary()?;
+    fn assignment(&mut self) -> PResult<Node> {
+        self.nested_by(EXPR_LEVELS, Self::assignment_inner)
+    }
+
+    fn assignment_inner(&mut self) -> PResult<Node> {
+        let (lhs, dl) = self.ternary()?;
         let op = match self.peek() {
             Tok::Punct("=") => None,
             Tok::Punct(p) => match compound_op(p) {
                 Some(op) => Some(op),
-                None => return Ok(lhs),
+                None => return Ok((lhs, dl)),
             },
-            _ => return Ok(lhs),
+            _ => return Ok((lhs, dl)),
         };
         self.bump();
-        let rhs = self.assignment()?;
+        let (rhs, dr) = self.assignment()?;
         let span = join(lhs.span, rhs.span);
-        Ok(Expr { kind: ExprKind::Assign { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span })
+        self.node(ExprKind::Assign { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span, 1 + dl.max(dr))
     }
 
-    fn ternary(&mut self) -> PResult<Expr> {
-        let c = self.binary(0)?;
-        if !self.eat("?") {
-            return Ok(c);
+    fn ternary(&mut self) -> PResult<Node> {
+        let (c, dc) = self.binary(0)?;
+        if !self.is("?") {
+            return Ok((c, dc));
         }
-        let a = self.assignment()?;
-        self.expect(":", "in `?:`")?;
-        let b = self.ternary()?;
+        let q = self.bump().span;
+        let (a, da) = self.assignment()?;
+        if !self.is(":") {
+            return Err(self.no_colon(q));
+        }
+        self.bump();
+        let (b, db) = self.nested(Self::ternary)?;
         let span = join(c.span, b.span);
-        Ok(Expr { kind: ExprKind::Ternary(Box::new(c), Box::new(a), Box::new(b)), span })
+        self.node(ExprKind::Ternary(Box::new(c), Box::new(a), Box::new(b)), span, 1 + dc.max(da).max(db))
     }
 
-    /// Precedence climbing over the binary operators, `||` lowest.
-    fn binary(&mut self, min_prec: u8) -> PResult<Expr> {
-        let mut lhs = self.unary()?;
+    /// Precedence climbing over the binary operators, `||` lowest; a loop for left
+    /// associativity, so chains do not recurse.
+    fn binary(&mut self, min_prec: u8) -> PResult<Node> {
+        let (mut lhs, mut d) = self.unary()?;
         while let Tok::Punct(p) = self.peek() {
-            let Some((prec, op)) = binary_op(p) else { break };
+            let Some((op, prec)) = Infix::from_symbol(p) else { break };
             if prec < min_prec {
                 break;
             }
             self.bump();
-            let rhs = self.binary(prec + 1)?;
+            let (rhs, dr) = self.binary(prec + 1)?;
             let span = join(lhs.span, rhs.span);
             let kind = match op {
-                Bin::Logical(and) => ExprKind::Logical { and, lhs: Box::new(lhs), rhs: Box::new(rhs) },
-                Bin::Op(op) => ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+                Infix::Logical { and } => ExprKind::Logical { and, lhs: Box::new(lhs), rhs: Box::new(rhs) },
+                Infix::Op(op) => ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
             };
-            lhs = Expr { kind, span };
+            (lhs, d) = self.node(kind, span, 1 + d.max(dr))?;
         }
-        Ok(lhs)
+        Ok((lhs, d))
     }
 
-    fn unary(&mut self) -> PResult<Expr> {
-        self.nested(Self::unary_inner)
-    }
-
-    fn unary_inner(&mut self) -> PResult<Expr> {
+    /// Prefix operators, each one nesting level; casts; then postfix expressions.
+    fn unary(&mut self) -> PResult<Node> {
         let span = self.span();
-        let wrap = |kind, inner: &Expr| Expr { kind, span: join(span, inner.span) };
-        match self.peek() {
-            Tok::Punct("-") => {
+        let c = !self.in_header();
+        let kind: fn(Box<Expr>) -> ExprKind = match self.peek() {
+            Tok::Punct("-") => |e| ExprKind::Unary(UnOp::Neg, e),
+            Tok::Punct("!") => |e| ExprKind::Unary(UnOp::Not, e),
+            Tok::Punct("~") => |e| ExprKind::Unary(UnOp::BitNot, e),
+            Tok::Punct("+") if c => {
                 self.bump();
-                let e = self.unary()?;
-                Ok(wrap(ExprKind::Unary(UnOp::Neg, Box::new(e.clone())), &e))
+                return self.nested(Self::unary);
             }
-            Tok::Punct("+") => {
-                self.bump();
-                self.unary()
-            }
-            Tok::Punct("!") => {
-                self.bump();
-                let e = self.unary()?;
-                Ok(wrap(ExprKind::Unary(UnOp::Not, Box::new(e.clone())), &e))
-            }
-            Tok::Punct("~") => {
-                self.bump();
-                let e = self.unary()?;
-                Ok(wrap(ExprKind::Unary(UnOp::BitNot, Box::new(e.clone())), &e))
-            }
-            Tok::Punct("*") => {
-                self.bump();
-                let e = self.unary()?;
-                Ok(wrap(ExprKind::Deref(Box::new(e.clone())), &e))
-            }
-            Tok::Punct("&") => {
-                self.bump();
-                let e = self.unary()?;
-                Ok(wrap(ExprKind::AddrOf(Box::new(e.clone())), &e))
-            }
-            Tok::Punct(p @ ("++" | "--")) => {
-                let inc = *p == "++";
-                self.bump();
-                let e = self.unary()?;
-                Ok(wrap(ExprKind::IncDec { inc, prefix: true, target: Box::new(e.clone()) }, &e))
-            }
-            Tok::Punct("(") if self.cast_ahead() => {
-                self.bump();
-                let ty = self.ty()?;
-                self.expect(")", "to close the cast")?;
-                let e = self.unary()?;
-                Ok(wrap(ExprKind::Cast(ty, Box::new(e.clone())), &e))
-            }
-            _ => self.postfix(),
-        }
+            Tok::Punct("*") if c => ExprKind::Deref,
+            Tok::Punct("&") if c => ExprKind::AddrOf,
+            Tok::Punct("++") => |e| ExprKind::IncDec { inc: true, prefix: true, target: e },
+            Tok::Punct("--") => |e| ExprKind::IncDec { inc: false, prefix: true, target: e },
+            Tok::Punct("(") if c && self.cast_ahead() => return self.nested(Self::cast),
+            _ => return self.postfix(),
+        };
+        self.nested(|p| {
+            p.bump();
+            let (e, d) = p.unary()?;
+            let span = join(span, e.span);
+            p.node(kind(Box::new(e)), span, d + 1)
+        })
+    }
+
+    fn cast(&mut self) -> PResult<Node> {
+        let span = self.bump().span;
+        let ty = self.ty()?;
+        self.expect(")", "to close the cast")?;
+        let (e, d) = self.unary()?;
+        let span = join(span, e.span);
+        self.node(ExprKind::Cast(ty, Box::new(e)), span, d + 1)
     }
 
     fn cast_ahead(&self) -> bool {
         matches!(self.peek_at(1), Tok::Ident(w) if w == "const" || (is_type_word(w) && w != "void"))
     }
 
-    fn postfix(&mut self) -> PResult<Expr> {
-        let mut e = self.primary()?;
+    fn postfix(&mut self) -> PResult<Node> {
+        let (mut e, mut d) = self.atom()?;
         loop {
             if self.eat("[") {
-                let i = self.expr()?;
+                let (i, di) = self.expr_node()?;
                 let end = self.expect("]", "to close the index")?;
                 let span = join(e.span, end);
-                e = Expr { kind: ExprKind::Index(Box::new(e), Box::new(i)), span };
+                (e, d) = self.node(ExprKind::Index(Box::new(e), Box::new(i)), span, 1 + d.max(di))?;
             } else if let Tok::Punct(p @ ("++" | "--")) = self.peek() {
                 let inc = *p == "++";
                 let end = self.bump().span;
                 let span = join(e.span, end);
-                e = Expr { kind: ExprKind::IncDec { inc, prefix: false, target: Box::new(e) }, span };
+                (e, d) = self.node(ExprKind::IncDec { inc, prefix: false, target: Box::new(e) }, span, d + 1)?;
             } else if self.is(".") || self.is("->") {
                 return Err(Diagnostic::error(self.span(), "member access is only supported on `threadIdx`, `blockDim` and `blockIdx`"));
             } else {
-                return Ok(e);
+                return Ok((e, d));
             }
         }
     }
 
-    fn primary(&mut self) -> PResult<Expr> {
+    /// A parenthesized expression, a call, or a leaf (`primary`). Kept apart from `primary`, whose
+    /// frame is large, so that nesting through them uses little stack.
+    fn atom(&mut self) -> PResult<Node> {
+        let call = match (self.peek(), self.peek_at(1)) {
+            (Tok::Punct("("), _) => return self.paren(),
+            (Tok::Ident(w), Tok::Punct("(")) => {
+                self.in_header() || !(is_keyword(w) || matches!(w.as_str(), "threadIdx" | "blockDim" | "blockIdx" | "gridDim" | "laneid"))
+            }
+            _ => false,
+        };
+        if !call {
+            return self.primary();
+        }
+        let t = self.bump();
+        let Tok::Ident(name) = t.tok else { return self.primary() };
+        self.call(name, t.span)
+    }
+
+    fn paren(&mut self) -> PResult<Node> {
+        let span = self.bump().span;
+        let (e, d) = self.expr_node()?;
+        let end = self.close(span, "to close the parenthesis")?;
+        Ok((Expr { kind: e.kind, span: join(span, end) }, d))
+    }
+
+    fn primary(&mut self) -> PResult<Node> {
         let span = self.span();
-        if let Some(d) = self.unsupported_here() {
-            return Err(d);
+        if !self.in_header() {
+            if let Some(d) = self.unsupported_here() {
+                return Err(d);
+            }
         }
         let t = self.bump();
         let kind = match t.tok {
-            Tok::Int { value, unsigned } => ExprKind::Int { value: value as u32, unsigned },
-            Tok::Float(f) => ExprKind::Float(f),
-            Tok::Punct("(") => {
-                let e = self.expr()?;
-                let end = self.expect(")", "to close the parenthesis")?;
-                return Ok(Expr { kind: e.kind, span: join(span, end) });
-            }
+            Tok::Int { value, unsigned } => ExprKind::Int { value, unsigned },
+            Tok::Float(f) => ExprKind::Float(f64::from(f)),
+            Tok::Double(f) => ExprKind::Float(f),
+            Tok::Ident(w) if self.in_header() => ExprKind::Var(w),
             Tok::Ident(w) => match w.as_str() {
                 "true" => ExprKind::Bool(true),
                 "false" => ExprKind::Bool(false),
@@ -709,62 +817,38 @@ impl<'t> Parser<'t> {
                             ))
                         }
                     };
-                    return Ok(Expr { kind: ExprKind::Special(sp), span: whole });
+                    return Ok((Expr { kind: ExprKind::Special(sp), span: whole }, 1));
                 }
                 "laneid" => ExprKind::Special(Special::LaneId),
                 _ if is_keyword(&w) => {
                     return Err(Diagnostic::error(span, format!("expected an expression, found `{w}`")));
                 }
-                _ if self.is("(") => {
-                    self.bump();
-                    let mut args = Vec::new();
-                    if !self.is(")") {
-                        loop {
-                            args.push(self.assignment()?);
-                            if !self.eat(",") {
-                                break;
-                            }
-                        }
-                    }
-                    let end = self.expect(")", "to close the call's arguments")?;
-                    return Ok(Expr { kind: ExprKind::Call { name: w, args }, span: join(span, end) });
-                }
                 _ => ExprKind::Var(w),
             },
+            Tok::Punct(p) if self.in_header() => return Err(Diagnostic::error(span, format!("unexpected `{p}`"))),
+            Tok::Eof if self.in_header() => return Err(Diagnostic::error(span, "unexpected end of expression")),
             other => return Err(Diagnostic::error(span, format!("expected an expression, found {}", describe(&other)))),
         };
-        Ok(Expr { kind, span })
+        self.node(kind, span, 1)
     }
-}
 
-enum Bin {
-    Op(BinOp),
-    Logical(bool),
-}
-
-fn binary_op(p: &str) -> Option<(u8, Bin)> {
-    use BinOp::*;
-    Some(match p {
-        "||" => (1, Bin::Logical(false)),
-        "&&" => (2, Bin::Logical(true)),
-        "|" => (3, Bin::Op(BitOr)),
-        "^" => (4, Bin::Op(BitXor)),
-        "&" => (5, Bin::Op(BitAnd)),
-        "==" => (6, Bin::Op(Eq)),
-        "!=" => (6, Bin::Op(Ne)),
-        "<" => (7, Bin::Op(Lt)),
-        "<=" => (7, Bin::Op(Le)),
-        ">" => (7, Bin::Op(Gt)),
-        ">=" => (7, Bin::Op(Ge)),
-        "<<" => (8, Bin::Op(Shl)),
-        ">>" => (8, Bin::Op(Shr)),
-        "+" => (9, Bin::Op(Add)),
-        "-" => (9, Bin::Op(Sub)),
-        "*" => (10, Bin::Op(Mul)),
-        "/" => (10, Bin::Op(Div)),
-        "%" => (10, Bin::Op(Rem)),
-        _ => return None,
-    })
+    /// `name(args)`, at the `(`. A header call may end its arguments with a comma.
+    fn call(&mut self, name: String, span: Span) -> PResult<Node> {
+        let open = self.bump().span;
+        let (mut args, mut d) = (Vec::new(), 0);
+        if !self.is(")") {
+            loop {
+                let (a, da) = self.assignment()?;
+                args.push(a);
+                d = d.max(da);
+                if !self.eat(",") || (self.in_header() && self.is(")")) {
+                    break;
+                }
+            }
+        }
+        let end = self.close(open, "to close the call's arguments")?;
+        self.node(ExprKind::Call { name, args }, join(span, end), d + 1)
+    }
 }
 
 fn compound_op(p: &str) -> Option<BinOp> {
@@ -833,6 +917,7 @@ fn describe(t: &Tok) -> String {
         Tok::Ident(w) => format!("`{w}`"),
         Tok::Int { value, .. } => format!("the number {value}"),
         Tok::Float(f) => format!("the number {f}"),
+        Tok::Double(f) => format!("the number {f}"),
         Tok::Punct(p) => format!("`{p}`"),
         Tok::Eof => "the end of the file".to_string(),
     }

@@ -13,7 +13,8 @@ use alloc::collections::BTreeSet;
 use alloc::format;
 use alloc::vec::Vec;
 
-use super::ir::{Func, Ins, Term};
+use super::ins::{CodeRef, Ins, Opcode, Operand};
+use super::ir::{Func, Term};
 use super::Target;
 use crate::analysis::{back_edges, compute_dominators, compute_post_dominators, PostDom};
 use crate::cfg::{BlockId, Cfg};
@@ -57,11 +58,11 @@ pub fn place(func: &mut Func, target: Target) -> Result<(), alloc::string::Strin
         }
         let sync = add_sync_block(func, r, target, depth[i]);
         syncs[i] = sync;
-        let (text, line) = match target {
-            Target::Kepler => (alloc::string::String::from("SSY"), r.line),
-            _ => (format!("BSSY B{},", depth[i]), r.line),
+        let push = match target {
+            Target::Kepler => Ins::new(Opcode::Ssy),
+            _ => Ins::new(Opcode::Bssy).src(barrier(depth[i])),
         };
-        func.block_mut(r.head).instrs.push(Ins { text, guard: None, target: Some(r.join), line, writes_pred: false });
+        func.block_mut(r.head).instrs.push(push.to(CodeRef::Block(r.join)).at_line(r.line));
         for &u in r.members.iter().chain(core::iter::once(&r.head)) {
             redirect(func, u, r.join, sync, target);
         }
@@ -90,15 +91,14 @@ fn leave_barriers(func: &mut Func, regions: &[Region], depth: &[usize], syncs: &
                 func.block_mut(u).term = Term::Jump(syncs[i]);
                 break;
             }
-            func.block_mut(u).instrs.push(Ins {
-                text: format!("BREAK B{}", depth[i]),
-                guard: None,
-                target: None,
-                line,
-                writes_pred: false,
-            });
+            func.block_mut(u).instrs.push(Ins::new(Opcode::Break).src(barrier(depth[i])).at_line(line));
         }
     }
+}
+
+/// Convergence barrier `Bn` for a region nested `depth` deep (checked to be at most 15).
+fn barrier(depth: usize) -> Operand {
+    Operand::Barrier(depth as u8)
 }
 
 /// True when `from` reaches `to` through empty blocks that only jump.
@@ -212,7 +212,7 @@ fn add_sync_block(func: &mut Func, r: &Region, target: Target, barrier: usize) -
         }
         _ => {
             let b = func.block_mut(s);
-            b.instrs.push(Ins { text: format!("BSYNC B{barrier}"), guard: None, target: None, line, writes_pred: false });
+            b.instrs.push(Ins::new(Opcode::Bsync).src(self::barrier(barrier)).at_line(line));
             b.term = Term::Jump(r.join);
             b.term_line = line;
         }

@@ -55,3 +55,19 @@ fn a_kernel_with_more_live_values_than_registers_is_a_located_error() {
     let d = diags.iter().find(|d| d.message.contains("out of registers")).expect("an out-of-registers error");
     assert!(d.span.line >= 3, "located in the kernel: {:?}", d.span);
 }
+
+#[test]
+fn nesting_just_under_the_limit_compiles_on_a_test_thread_stack() {
+    let n = parse::MAX_DEPTH as usize - 10;
+    let kernel = |body: String| format!("__global__ void k(int* a) {{ {body} }}\n");
+    for src in [
+        kernel(format!("a[0] = {}1{};", "(".repeat(n / 2), ")".repeat(n / 2))),
+        kernel(format!("{} a[0] = 1; {}", "{".repeat(n / 5), "}".repeat(n / 5))),
+        kernel(format!("a[0] = 1{};", " + 1".repeat(n))),
+        kernel(format!("a[0] = {}1;", "- ".repeat(n / 2))),
+    ] {
+        for target in Target::ALL {
+            listing(&src, *target);
+        }
+    }
+}

@@ -2,16 +2,24 @@
 //!
 //! A small C-like language evaluated once per lane (`t`) or buffer element (`i`): integers and
 //! floats with C promotion, C precedence, short-circuit `&&`/`||` and `?:`, and a few functions.
-//! Parsing does not resolve names, so one parsed tree serves every lane; [`Expr::free_vars`] lets
-//! the caller reject unknown names up front. Every node keeps its byte span, so parse and
-//! evaluation errors point at the exact text. No input makes this panic, and the tree depth is
-//! capped so neither parsing nor evaluation (nor dropping the tree) can overflow the stack.
+//! It is read by the compiler's lexer and parser (`compile::lex`, `compile::parse` in their
+//! header dialect) into the compiler's syntax tree (`compile::ast`), and evaluated here with
+//! 64-bit values. Parsing does not resolve names, so one parsed tree serves every lane;
+//! [`Expr::free_vars`] lets the caller reject unknown names up front. Errors carry byte spans
+//! into the expression's text. No input makes this panic: the parser bounds nesting and tree
+//! height (`MAX_DEPTH`), so neither parsing nor evaluation (nor dropping the tree) can overflow
+//! the stack.
 
-use alloc::{boxed::Box, format, string::String, string::ToString, vec::Vec};
+use alloc::{format, string::String, string::ToString, vec::Vec};
 use core::fmt;
 
-/// Deepest tree accepted. Nesting counts, and so do long operator chains (`1+1+...` is left-deep).
-pub const MAX_DEPTH: u32 = 200;
+use crate::compile::ast::{self, BinOp, ExprKind, Infix, UnOp};
+use crate::compile::lex::{lex_dialect, Dialect, Tok};
+use crate::compile::parse::Parser;
+use crate::diag::Span;
+
+/// Deepest nesting and tallest tree accepted (the compiler's limit).
+pub use crate::compile::parse::MAX_DEPTH;
 
 /// A value: C-like, an operation with any float operand is done in floats.
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -84,431 +92,186 @@ impl fmt::Display for ExprError {
     }
 }
 
-fn error(at: ByteSpan, message: impl Into<String>) -> ExprError {
-    ExprError { offset: at.offset, len: at.len, message: message.into() }
+fn error(offset: usize, len: usize, message: impl Into<String>) -> ExprError {
+    ExprError { offset, len, message: message.into() }
 }
 
-/// A byte range of the source text.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct ByteSpan {
-    pub offset: usize,
-    pub len: usize,
+/// The bytes of `src` a parser span (line, column and length in characters) covers; a span
+/// past the end (the end of input) is empty.
+fn byte_range(src: &str, span: Span) -> (usize, usize) {
+    let line_start: usize = src.split_inclusive('\n').take(span.line.saturating_sub(1) as usize).map(str::len).sum();
+    let line = &src[line_start..];
+    let col = span.col.saturating_sub(1) as usize;
+    let start = line_start + line.char_indices().nth(col).map_or(line.len(), |(b, _)| b);
+    let len = src[start..].chars().take(span.len as usize).map(char::len_utf8).sum();
+    (start, len)
 }
 
-/// The smallest span covering `a` and a later `b`.
-fn join(a: ByteSpan, b: ByteSpan) -> ByteSpan {
-    ByteSpan { offset: a.offset, len: (b.offset + b.len).saturating_sub(a.offset) }
+fn located(src: &str, span: Span, message: impl Into<String>) -> ExprError {
+    let (offset, len) = byte_range(src, span);
+    error(offset, len, message)
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum UnOp {
-    Neg,
-    Not,
-    BitNot,
-}
+/// The header's functions and their arities.
+const FUNCS: [(&str, usize); 5] = [("min", 2), ("max", 2), ("abs", 1), ("float", 1), ("int", 1)];
 
-#[rustfmt::skip]
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum BinOp { Or, And, BitOr, BitXor, BitAnd, Eq, Ne, Lt, Le, Gt, Ge, Shl, Shr, Add, Sub, Mul, Div, Rem }
-
-/// Binary operators with their C precedence (higher binds tighter); the ternary is 0, unary 11.
-#[rustfmt::skip]
-const BINOPS: [(&str, BinOp, u8); 18] = {
-    use BinOp::*;
-    [
-        ("||", Or, 1), ("&&", And, 2), ("|", BitOr, 3), ("^", BitXor, 4), ("&", BitAnd, 5),
-        ("==", Eq, 6), ("!=", Ne, 6), ("<", Lt, 7), ("<=", Le, 7), (">", Gt, 7), (">=", Ge, 7),
-        ("<<", Shl, 8), (">>", Shr, 8), ("+", Add, 9), ("-", Sub, 9), ("*", Mul, 10), ("/", Div, 10), ("%", Rem, 10),
-    ]
-};
-const UNARY_PREC: u8 = 11;
-const ATOM_PREC: u8 = 12;
-
-impl UnOp {
-    pub fn symbol(self) -> &'static str {
-        match self {
-            UnOp::Neg => "-",
-            UnOp::Not => "!",
-            UnOp::BitNot => "~",
-        }
-    }
-}
-
-impl BinOp {
-    pub fn symbol(self) -> &'static str {
-        BINOPS.iter().find(|b| b.1 == self).map_or("?", |b| b.0)
-    }
-    fn prec(self) -> u8 {
-        BINOPS.iter().find(|b| b.1 == self).map_or(0, |b| b.2)
-    }
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Func {
-    Min,
-    Max,
-    Abs,
-    Float,
-    Int,
-}
-
-/// Known functions and their arities.
-const FUNCS: [(&str, Func, usize); 5] =
-    [("min", Func::Min, 2), ("max", Func::Max, 2), ("abs", Func::Abs, 1), ("float", Func::Float, 1), ("int", Func::Int, 1)];
-
-impl Func {
-    pub fn name(self) -> &'static str {
-        FUNCS.iter().find(|f| f.1 == self).map_or("?", |f| f.0)
-    }
-}
-
-#[derive(Clone, PartialEq, Debug)]
-pub enum ExprKind {
-    Int(i64),
-    Float(f64),
-    Var(String),
-    Unary(UnOp, Box<Expr>),
-    /// Keeps the operator's own span: `division by zero` points at the `/`.
-    Binary(BinOp, ByteSpan, Box<Expr>, Box<Expr>),
-    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
-    Call(Func, Vec<Expr>),
-}
-
-/// A parsed expression; `span` covers its text (with enclosing parentheses, if any).
+/// A parsed expression: the compiler's syntax tree and the text it was read from, which
+/// locates evaluation errors.
 #[derive(Clone, PartialEq, Debug)]
 pub struct Expr {
-    pub kind: ExprKind,
-    pub span: ByteSpan,
-}
-
-#[derive(Clone, Copy, Debug)]
-enum Tok {
-    Int(i64),
-    Float(f64),
-    Ident,
-    Punct(&'static str),
-    End,
-}
-
-#[derive(Clone, Copy, Debug)]
-struct Token {
-    tok: Tok,
-    at: ByteSpan,
-}
-
-/// Longest first, so `<<` wins over `<`.
-const PUNCTS: [&str; 25] =
-    ["<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+", "-", "*", "/", "%", "<", ">", "&", "|", "^", "!", "~", "?", ":", "(", ")", ","];
-
-fn lex(src: &str) -> Result<Vec<Token>, ExprError> {
-    let b = src.as_bytes();
-    let (mut out, mut k) = (Vec::new(), 0);
-    while k < b.len() {
-        let (start, c) = (k, b[k]);
-        let tok = if c.is_ascii_whitespace() {
-            k += 1;
-            continue;
-        } else if c.is_ascii_digit() || (c == b'.' && b.get(k + 1).is_some_and(u8::is_ascii_digit)) {
-            // Take the whole alphanumeric run (and an exponent's sign), so `12abc` is one bad number.
-            let hex = c == b'0' && matches!(b.get(k + 1), Some(b'x' | b'X'));
-            let sign = |k: usize| !hex && matches!(b[k], b'+' | b'-') && matches!(b[k - 1], b'e' | b'E');
-            while k < b.len() && (b[k].is_ascii_alphanumeric() || b[k] == b'_' || b[k] == b'.' || sign(k)) {
-                k += 1;
-            }
-            number(&src[start..k], ByteSpan { offset: start, len: k - start })?
-        } else if c.is_ascii_alphabetic() || c == b'_' {
-            while k < b.len() && (b[k].is_ascii_alphanumeric() || b[k] == b'_') {
-                k += 1;
-            }
-            Tok::Ident
-        } else if let Some(p) = PUNCTS.iter().find(|p| b[k..].starts_with(p.as_bytes())) {
-            k += p.len();
-            Tok::Punct(p)
-        } else {
-            // Only ASCII has been consumed so far, so `k` is on a char boundary.
-            let ch = src[k..].chars().next().unwrap_or('?');
-            return Err(error(ByteSpan { offset: k, len: ch.len_utf8() }, format!("unexpected `{ch}`")));
-        };
-        out.push(Token { tok, at: ByteSpan { offset: start, len: k - start } });
-    }
-    out.push(Token { tok: Tok::End, at: ByteSpan { offset: b.len(), len: 0 } });
-    Ok(out)
-}
-
-/// A numeric literal: `0x1F`, `42`, `1.5`, `.5`, `1e-3`, `2.0f` (a trailing `f` makes a float, as in C).
-fn number(text: &str, at: ByteSpan) -> Result<Tok, ExprError> {
-    let bad = || error(at, format!("invalid number `{text}`"));
-    if let Some(h) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
-        if h.is_empty() || !h.bytes().all(|c| c.is_ascii_hexdigit()) {
-            return Err(bad());
-        }
-        // Up to 64 bits, so any bit pattern can be written; above `i64::MAX` it wraps negative.
-        return u64::from_str_radix(h, 16)
-            .map(|v| Tok::Int(v as i64))
-            .map_err(|_| error(at, format!("hex literal `{text}` is over 64 bits")));
-    }
-    let body = text.strip_suffix(['f', 'F']).unwrap_or(text);
-    if body.len() < text.len() || body.contains(['.', 'e', 'E']) {
-        let v: f64 = body.parse().map_err(|_| bad())?;
-        return if v.is_finite() { Ok(Tok::Float(v)) } else { Err(error(at, format!("float literal `{text}` is out of range"))) };
-    }
-    if !body.bytes().all(|c| c.is_ascii_digit()) {
-        return Err(bad());
-    }
-    body.parse().map(Tok::Int).map_err(|_| error(at, format!("integer literal `{text}` is too large")))
-}
-
-/// Recursive descent with precedence climbing; results carry their tree depth.
-struct Parser<'a> {
-    src: &'a str,
-    toks: Vec<Token>,
-    pos: usize,
-    nest: u32,
-}
-
-type Node = (Expr, u32);
-
-impl<'a> Parser<'a> {
-    fn peek(&self) -> Token {
-        self.toks[self.pos]
-    }
-    fn bump(&mut self) -> Token {
-        let t = self.peek();
-        self.pos = (self.pos + 1).min(self.toks.len() - 1);
-        t
-    }
-    fn is(&self, p: &str) -> bool {
-        matches!(self.peek().tok, Tok::Punct(q) if q == p)
-    }
-    fn text(&self, at: ByteSpan) -> &'a str {
-        self.src.get(at.offset..at.offset + at.len).unwrap_or("")
-    }
-    /// How a message names the token where something else was expected.
-    fn describe(&self, t: Token) -> String {
-        if matches!(t.tok, Tok::End) {
-            "the end of the expression".into()
-        } else {
-            format!("`{}`", self.text(t.at))
-        }
-    }
-    /// Counts parser recursion, which happens before any node exists to measure (`((((...`).
-    fn enter(&mut self) -> Result<(), ExprError> {
-        self.nest += 1;
-        if self.nest > MAX_DEPTH {
-            return Err(error(self.peek().at, "expression nested too deeply"));
-        }
-        Ok(())
-    }
-    fn node(kind: ExprKind, span: ByteSpan, depth: u32) -> Result<Node, ExprError> {
-        if depth > MAX_DEPTH {
-            return Err(error(span, "expression nested too deeply"));
-        }
-        Ok((Expr { kind, span }, depth))
-    }
-    fn close(&mut self, open: ByteSpan) -> Result<ByteSpan, ExprError> {
-        if self.is(")") {
-            return Ok(self.bump().at);
-        }
-        Err(error(open, format!("this `(` is never closed: expected `)` before {}", self.describe(self.peek()))))
-    }
-
-    fn ternary(&mut self) -> Result<Node, ExprError> {
-        self.enter()?;
-        let (c, dc) = self.binary(1)?;
-        let r = if self.is("?") {
-            let q = self.bump().at;
-            let (a, da) = self.ternary()?;
-            if !self.is(":") {
-                return Err(error(q, format!("this `?` has no `:`: expected `:` before {}", self.describe(self.peek()))));
-            }
-            self.bump();
-            let (b, db) = self.ternary()?;
-            let span = join(c.span, b.span);
-            Self::node(ExprKind::Cond(Box::new(c), Box::new(a), Box::new(b)), span, 1 + dc.max(da).max(db))?
-        } else {
-            (c, dc)
-        };
-        self.nest -= 1;
-        Ok(r)
-    }
-
-    /// Operators binding at least as tightly as `min`; loops for left associativity, so chains don't recurse.
-    fn binary(&mut self, min: u8) -> Result<Node, ExprError> {
-        let (mut lhs, mut d) = self.unary()?;
-        while let Some(&(_, op, prec)) = BINOPS.iter().find(|b| self.is(b.0)) {
-            if prec < min {
-                break;
-            }
-            let at = self.bump().at;
-            let (rhs, dr) = self.binary(prec + 1)?;
-            let span = join(lhs.span, rhs.span);
-            (lhs, d) = Self::node(ExprKind::Binary(op, at, Box::new(lhs), Box::new(rhs)), span, 1 + d.max(dr))?;
-        }
-        Ok((lhs, d))
-    }
-
-    fn unary(&mut self) -> Result<Node, ExprError> {
-        let op = match self.peek().tok {
-            Tok::Punct("-") => UnOp::Neg,
-            Tok::Punct("!") => UnOp::Not,
-            Tok::Punct("~") => UnOp::BitNot,
-            _ => return self.primary(),
-        };
-        self.enter()?;
-        let at = self.bump().at;
-        let (e, d) = self.unary()?;
-        self.nest -= 1;
-        let span = join(at, e.span);
-        Self::node(ExprKind::Unary(op, Box::new(e)), span, d + 1)
-    }
-
-    fn primary(&mut self) -> Result<Node, ExprError> {
-        let t = self.bump();
-        match t.tok {
-            Tok::Int(v) => Self::node(ExprKind::Int(v), t.at, 1),
-            Tok::Float(v) => Self::node(ExprKind::Float(v), t.at, 1),
-            Tok::Ident if !self.is("(") => Self::node(ExprKind::Var(self.text(t.at).to_string()), t.at, 1),
-            Tok::Ident => {
-                let name = self.text(t.at);
-                let Some(&(_, func, arity)) = FUNCS.iter().find(|f| f.0 == name) else {
-                    return Err(error(t.at, format!("unknown function `{name}` (known: min, max, abs, float, int)")));
-                };
-                let open = self.bump().at;
-                let (mut args, mut d) = (Vec::new(), 0);
-                while !self.is(")") {
-                    let (a, da) = self.ternary()?;
-                    args.push(a);
-                    d = d.max(da);
-                    if !self.is(",") {
-                        break;
-                    }
-                    self.bump();
-                }
-                let span = join(t.at, self.close(open)?);
-                if args.len() != arity {
-                    let s = if arity == 1 { "" } else { "s" };
-                    return Err(error(span, format!("`{name}` takes {arity} argument{s}, got {}", args.len())));
-                }
-                Self::node(ExprKind::Call(func, args), span, d + 1)
-            }
-            Tok::Punct("(") => {
-                let (mut e, d) = self.ternary()?;
-                e.span = join(t.at, self.close(t.at)?);
-                Ok((e, d))
-            }
-            Tok::Punct(p) => Err(error(t.at, format!("unexpected `{p}`"))),
-            Tok::End => Err(error(t.at, "unexpected end of expression")),
-        }
-    }
+    tree: ast::Expr,
+    src: String,
 }
 
 /// Parses a whole expression; names are left unresolved (see [`Expr::free_vars`]).
 pub fn parse_expr(src: &str) -> Result<Expr, ExprError> {
-    let toks = lex(src)?;
-    if toks.len() == 1 {
-        return Err(error(ByteSpan { offset: 0, len: src.len() }, "empty expression"));
+    let (toks, diags) = lex_dialect(src, Dialect::Header);
+    if let Some(d) = diags.first() {
+        return Err(located(src, d.span, d.message.as_str()));
     }
-    let mut p = Parser { src, toks, pos: 0, nest: 0 };
-    let (e, _) = p.ternary()?;
-    let t = p.peek();
-    match t.tok {
-        Tok::End => Ok(e),
-        Tok::Punct(")") => Err(error(t.at, "unexpected `)`")),
+    if toks.len() == 1 {
+        return Err(error(0, src.len(), "empty expression"));
+    }
+    let mut p = Parser::header(&toks, src);
+    let tree = p.bare_expr().map_err(|d| located(src, d.span, d.message))?;
+    let next = p.next_token();
+    match next.tok {
+        Tok::Eof => {}
+        Tok::Punct(")") => return Err(located(src, next.span, "unexpected `)`")),
         _ => {
-            let rest = src[t.at.offset..].trim_end();
-            Err(error(ByteSpan { offset: t.at.offset, len: rest.len() }, format!("trailing input `{rest}`")))
+            let (offset, _) = byte_range(src, next.span);
+            let rest = src[offset..].trim_end();
+            return Err(error(offset, rest.len(), format!("trailing input `{rest}`")));
         }
     }
+    check_calls(&tree, src)?;
+    Ok(Expr { tree, src: src.to_string() })
+}
+
+/// Every call names a header function with its number of arguments (inner calls first, as
+/// they close first).
+fn check_calls(e: &ast::Expr, src: &str) -> Result<(), ExprError> {
+    if let ExprKind::Call { name, args } = &e.kind {
+        let Some(&(_, arity)) = FUNCS.iter().find(|f| f.0 == name) else {
+            let (offset, _) = byte_range(src, e.span);
+            return Err(error(offset, name.len(), format!("unknown function `{name}` (known: min, max, abs, float, int)")));
+        };
+        args.iter().try_for_each(|a| check_calls(a, src))?;
+        if args.len() != arity {
+            let s = if arity == 1 { "" } else { "s" };
+            return Err(located(src, e.span, format!("`{name}` takes {arity} argument{s}, got {}", args.len())));
+        }
+        return Ok(());
+    }
+    children(e).try_for_each(|c| check_calls(c, src))
+}
+
+/// The operands of a node of the header language, left to right.
+fn children(e: &ast::Expr) -> impl Iterator<Item = &ast::Expr> {
+    let (one, two, three): (Option<&ast::Expr>, Option<&ast::Expr>, Option<&ast::Expr>) = match &e.kind {
+        ExprKind::Unary(_, a) => (Some(a), None, None),
+        ExprKind::Binary(_, a, b) | ExprKind::Logical { lhs: a, rhs: b, .. } => (Some(a), Some(b), None),
+        ExprKind::Ternary(c, a, b) => (Some(c), Some(a), Some(b)),
+        _ => (None, None, None),
+    };
+    let args = match &e.kind {
+        ExprKind::Call { args, .. } => &args[..],
+        _ => &[],
+    };
+    one.into_iter().chain(two).chain(three).chain(args)
 }
 
 impl Expr {
     /// Evaluates with names from `env`. Only the taken branch of `?:` and the needed side of
     /// `&&`/`||` run, so `t < n ? x / t : 0` is safe; unlike C, a `?:` result keeps its branch's type.
     pub fn eval(&self, env: &dyn Env) -> Result<Value, ExprError> {
+        self.eval_node(&self.tree, env)
+    }
+
+    fn eval_node(&self, e: &ast::Expr, env: &dyn Env) -> Result<Value, ExprError> {
         use Value::{Float as F, Int as I};
-        Ok(match &self.kind {
-            ExprKind::Int(v) => I(*v),
+        let at = |message: String| located(&self.src, e.span, message);
+        Ok(match &e.kind {
+            ExprKind::Int { value, .. } => I(*value as i64),
             ExprKind::Float(v) => F(*v),
-            ExprKind::Var(n) => env.lookup(n).ok_or_else(|| error(self.span, format!("unknown name `{n}`")))?,
-            ExprKind::Unary(op, a) => match (op, a.eval(env)?) {
+            ExprKind::Var(n) => env.lookup(n).ok_or_else(|| at(format!("unknown name `{n}`")))?,
+            ExprKind::Unary(op, a) => match (op, self.eval_node(a, env)?) {
                 (UnOp::Neg, I(v)) => I(v.wrapping_neg()),
                 (UnOp::Neg, F(v)) => F(-v),
                 (UnOp::Not, v) => I(!v.truthy() as i64),
                 (UnOp::BitNot, I(v)) => I(!v),
-                (UnOp::BitNot, F(_)) => return Err(error(self.span, "`~` needs an integer operand, got a float")),
+                (UnOp::BitNot, F(_)) => return Err(at("`~` needs an integer operand, got a float".into())),
             },
-            ExprKind::Binary(op @ (BinOp::And | BinOp::Or), _, a, b) => {
-                let l = a.eval(env)?.truthy();
-                I((if l == (*op == BinOp::And) { b.eval(env)?.truthy() } else { l }) as i64)
+            ExprKind::Logical { and, lhs, rhs } => {
+                let l = self.eval_node(lhs, env)?.truthy();
+                I((if l == *and { self.eval_node(rhs, env)?.truthy() } else { l }) as i64)
             }
-            ExprKind::Binary(op, at, a, b) => binary(*op, *at, a.eval(env)?, b.eval(env)?)?,
-            ExprKind::Cond(c, a, b) => (if c.eval(env)?.truthy() { a } else { b }).eval(env)?,
-            ExprKind::Call(f, args) => {
-                let vals = args.iter().map(|a| a.eval(env)).collect::<Result<Vec<_>, _>>()?;
+            ExprKind::Binary(op, a, b) => {
+                let (x, y) = (self.eval_node(a, env)?, self.eval_node(b, env)?);
+                binary(*op, x, y).map_err(|m| self.at_operator(a, *op, m))?
+            }
+            ExprKind::Ternary(c, a, b) => self.eval_node(if self.eval_node(c, env)?.truthy() { a } else { b }, env)?,
+            ExprKind::Call { name, args } => {
+                let vals = args.iter().map(|a| self.eval_node(a, env)).collect::<Result<Vec<_>, _>>()?;
                 let (x, y) = (vals.first().map_or(0.0, |v| v.as_f64()), vals.get(1).map_or(0.0, |v| v.as_f64()));
-                match (f, &vals[..]) {
-                    (Func::Min, &[I(l), I(r)]) => I(l.min(r)),
-                    (Func::Max, &[I(l), I(r)]) => I(l.max(r)),
-                    (Func::Min, &[_, _]) => F(if y < x { y } else { x }),
-                    (Func::Max, &[_, _]) => F(if y > x { y } else { x }),
-                    (Func::Abs, &[I(v)]) => I(v.wrapping_abs()),
-                    (Func::Abs, &[F(v)]) => F(f64::from_bits(v.to_bits() & !(1 << 63))),
-                    (Func::Float, &[v]) => F(v.as_f64()),
-                    (Func::Int, &[I(v)]) => I(v),
+                match (name.as_str(), &vals[..]) {
+                    ("min", &[I(l), I(r)]) => I(l.min(r)),
+                    ("max", &[I(l), I(r)]) => I(l.max(r)),
+                    ("min", &[_, _]) => F(if y < x { y } else { x }),
+                    ("max", &[_, _]) => F(if y > x { y } else { x }),
+                    ("abs", &[I(v)]) => I(v.wrapping_abs()),
+                    ("abs", &[F(v)]) => F(f64::from_bits(v.to_bits() & !(1 << 63))),
+                    ("float", &[v]) => F(v.as_f64()),
+                    ("int", &[I(v)]) => I(v),
                     // The range check also rejects NaN and the infinities, where `as` would saturate silently.
-                    (Func::Int, &[F(v)]) if (i64::MIN as f64..-(i64::MIN as f64)).contains(&v) => I(v as i64),
-                    (Func::Int, &[F(v)]) => return Err(error(self.span, format!("`int` of {v:?} does not fit a 64-bit integer"))),
-                    _ => return Err(error(self.span, format!("`{}` got {} arguments", f.name(), vals.len()))),
+                    ("int", &[F(v)]) if (i64::MIN as f64..-(i64::MIN as f64)).contains(&v) => I(v as i64),
+                    ("int", &[F(v)]) => return Err(at(format!("`int` of {v:?} does not fit a 64-bit integer"))),
+                    _ => return Err(at(format!("`{name}` got {} arguments", vals.len()))),
                 }
             }
+            // The header dialect parses nothing else.
+            _ => return Err(at("not part of header expressions".into())),
         })
+    }
+
+    /// An error at the operator written after `lhs` (`division by zero` points at the `/`).
+    fn at_operator(&self, lhs: &ast::Expr, op: BinOp, message: String) -> ExprError {
+        let (start, len) = byte_range(&self.src, lhs.span);
+        let end = start + len;
+        let offset = end + (self.src[end..].len() - self.src[end..].trim_start().len());
+        error(offset, op.symbol().len(), message)
     }
 
     /// Every name the expression uses, sorted and without repeats, for checking before evaluation.
     pub fn free_vars(&self) -> Vec<String> {
-        fn walk(e: &Expr, out: &mut Vec<String>) {
-            match &e.kind {
-                ExprKind::Int(_) | ExprKind::Float(_) => {}
-                ExprKind::Var(n) => out.push(n.clone()),
-                ExprKind::Unary(_, a) => walk(a, out),
-                ExprKind::Binary(_, _, a, b) => [a, b].iter().for_each(|x| walk(x, out)),
-                ExprKind::Cond(c, a, b) => [c, a, b].iter().for_each(|x| walk(x, out)),
-                ExprKind::Call(_, args) => args.iter().for_each(|x| walk(x, out)),
+        fn walk(e: &ast::Expr, out: &mut Vec<String>) {
+            if let ExprKind::Var(n) = &e.kind {
+                out.push(n.clone());
             }
+            children(e).for_each(|c| walk(c, out));
         }
         let mut out = Vec::new();
-        walk(self, &mut out);
+        walk(&self.tree, &mut out);
         out.sort_unstable();
         out.dedup();
         out
-    }
-
-    /// Binding strength, for printing only the parentheses needed.
-    fn prec(&self) -> u8 {
-        match &self.kind {
-            ExprKind::Cond(..) => 0,
-            ExprKind::Binary(op, ..) => op.prec(),
-            ExprKind::Unary(..) => UNARY_PREC,
-            _ => ATOM_PREC,
-        }
     }
 }
 
 /// One binary operation on evaluated operands; integer arithmetic wraps, shift counts are taken mod 64.
 #[rustfmt::skip]
-fn binary(op: BinOp, at: ByteSpan, x: Value, y: Value) -> Result<Value, ExprError> {
+fn binary(op: BinOp, x: Value, y: Value) -> Result<Value, String> {
     use BinOp::*;
     use Value::{Float as F, Int as I};
     let b = |c: bool| I(c as i64);
     if let (I(l), I(r)) = (x, y) {
-        if matches!(op, Div | Rem) && r == 0 { return Err(error(at, "division by zero")); }
+        if matches!(op, Div | Rem) && r == 0 { return Err("division by zero".into()); }
         return Ok(match op {
             Add => I(l.wrapping_add(r)), Sub => I(l.wrapping_sub(r)), Mul => I(l.wrapping_mul(r)),
             Div => I(l.wrapping_div(r)), Rem => I(l.wrapping_rem(r)),
             Shl => I(l.wrapping_shl(r as u32)), Shr => I(l.wrapping_shr(r as u32)),
             BitAnd => I(l & r), BitOr => I(l | r), BitXor => I(l ^ r),
             Eq => b(l == r), Ne => b(l != r), Lt => b(l < r), Le => b(l <= r), Gt => b(l > r), Ge => b(l >= r),
-            And => b(l != 0 && r != 0), Or => b(l != 0 || r != 0),
         });
     }
     // Float arithmetic follows IEEE (so `1.0 / 0` is infinity), as the GPU's does.
@@ -516,20 +279,67 @@ fn binary(op: BinOp, at: ByteSpan, x: Value, y: Value) -> Result<Value, ExprErro
     Ok(match op {
         Add => F(l + r), Sub => F(l - r), Mul => F(l * r), Div => F(l / r),
         Eq => b(l == r), Ne => b(l != r), Lt => b(l < r), Le => b(l <= r), Gt => b(l > r), Ge => b(l >= r),
-        And => b(l != 0.0 && r != 0.0), Or => b(l != 0.0 || r != 0.0),
-        Rem | Shl | Shr | BitAnd | BitOr | BitXor => return Err(error(at, format!("`{}` needs integer operands, got a float", op.symbol()))),
+        Rem | Shl | Shr | BitAnd | BitOr | BitXor => return Err(format!("`{}` needs integer operands, got a float", op.symbol())),
     })
 }
 
-/// Prints an operand, parenthesized if it binds more loosely than its place requires.
-struct Sub<'a>(&'a Expr, u8);
+const UNARY_PREC: u8 = 11;
+const ATOM_PREC: u8 = 12;
 
-impl fmt::Display for Sub<'_> {
+/// Binding strength, for printing only the parentheses needed.
+fn prec(e: &ast::Expr) -> u8 {
+    match &e.kind {
+        ExprKind::Ternary(..) => 0,
+        ExprKind::Binary(op, ..) => op.prec(),
+        ExprKind::Logical { and, .. } => Infix::Logical { and: *and }.prec(),
+        ExprKind::Unary(..) => UNARY_PREC,
+        _ => ATOM_PREC,
+    }
+}
+
+fn unary_symbol(op: UnOp) -> &'static str {
+    match op {
+        UnOp::Neg => "-",
+        UnOp::Not => "!",
+        UnOp::BitNot => "~",
+    }
+}
+
+/// Prints a tree; an operand is parenthesized if it binds more loosely than its place requires.
+struct Show<'a>(&'a ast::Expr, u8);
+
+impl fmt::Display for Show<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0.prec() < self.1 {
-            write!(f, "({})", self.0)
-        } else {
-            write!(f, "{}", self.0)
+        let Show(e, place) = *self;
+        if prec(e) < place {
+            return write!(f, "({})", Show(e, 0));
+        }
+        match &e.kind {
+            // Negative ints only come from hex bit patterns; hex keeps them re-parseable.
+            ExprKind::Int { value, .. } if (*value as i64) < 0 => write!(f, "{value:#x}"),
+            ExprKind::Int { value, .. } => write!(f, "{value}"),
+            ExprKind::Float(v) => write!(f, "{v:?}"),
+            ExprKind::Var(n) => f.write_str(n),
+            ExprKind::Unary(op, a) => write!(f, "{}{}", unary_symbol(*op), Show(a, UNARY_PREC)),
+            ExprKind::Binary(_, a, b) | ExprKind::Logical { lhs: a, rhs: b, .. } => {
+                let p = prec(e);
+                let symbol = match &e.kind {
+                    ExprKind::Binary(op, ..) => op.symbol(),
+                    ExprKind::Logical { and, .. } => Infix::Logical { and: *and }.symbol(),
+                    _ => "?",
+                };
+                write!(f, "{} {symbol} {}", Show(a, p), Show(b, p + 1))
+            }
+            ExprKind::Ternary(c, a, b) => write!(f, "{} ? {} : {}", Show(c, 1), Show(a, 0), Show(b, 0)),
+            ExprKind::Call { name, args } => {
+                write!(f, "{name}(")?;
+                for (k, a) in args.iter().enumerate() {
+                    write!(f, "{}{}", if k > 0 { ", " } else { "" }, Show(a, 0))?;
+                }
+                f.write_str(")")
+            }
+            // The header dialect parses nothing else.
+            _ => f.write_str("?"),
         }
     }
 }
@@ -537,23 +347,7 @@ impl fmt::Display for Sub<'_> {
 /// A normalized form with only the parentheses precedence needs; it parses back to the same tree.
 impl fmt::Display for Expr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.kind {
-            // Negative ints only come from hex bit patterns; hex keeps them re-parseable.
-            ExprKind::Int(v) if *v < 0 => write!(f, "{:#x}", *v as u64),
-            ExprKind::Int(v) => write!(f, "{v}"),
-            ExprKind::Float(v) => write!(f, "{v:?}"),
-            ExprKind::Var(n) => f.write_str(n),
-            ExprKind::Unary(op, a) => write!(f, "{}{}", op.symbol(), Sub(a, UNARY_PREC)),
-            ExprKind::Binary(op, _, a, b) => write!(f, "{} {} {}", Sub(a, op.prec()), op.symbol(), Sub(b, op.prec() + 1)),
-            ExprKind::Cond(c, a, b) => write!(f, "{} ? {a} : {b}", Sub(c, 1)),
-            ExprKind::Call(func, args) => {
-                write!(f, "{}(", func.name())?;
-                for (k, a) in args.iter().enumerate() {
-                    write!(f, "{}{a}", if k > 0 { ", " } else { "" })?;
-                }
-                f.write_str(")")
-            }
-        }
+        write!(f, "{}", Show(&self.tree, 0))
     }
 }
 

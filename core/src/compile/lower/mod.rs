@@ -3,8 +3,13 @@
 //! source knows: on the `kepler` target a loop with `break` gets a `PBK` and its exits become
 //! `BRK`, and a loop with `continue` gets a `PCNT` per iteration and `CONT`.
 
+mod arith;
+mod call;
+mod cond;
 mod expr;
+mod place;
 mod regs;
+mod value;
 
 use alloc::collections::BTreeMap;
 use alloc::format;
@@ -12,11 +17,13 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::ast::*;
-use super::ir::{Func, Ins, Term};
+use super::ins::{CodeRef, Ins, Opcode, Operand, SysReg};
+use super::ir::{Func, Term};
 use super::Target;
 use crate::cfg::BlockId;
 use crate::diag::{Diagnostic, Span};
 pub use regs::{FnSig, RegAlloc};
+use value::{mov, Repr};
 
 /// Where a jump goes: a block, or (Kepler) parking at the loop's BRK or CONT token.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -109,18 +116,11 @@ impl<'a> Lower<'a> {
         }
     }
 
-    pub fn emit(&mut self, text: String) {
-        self.push(Ins { text, guard: None, target: None, line: self.line, writes_pred: false });
-    }
-    pub fn emit_setp(&mut self, text: String) {
-        self.push(Ins { text, guard: None, target: None, line: self.line, writes_pred: true });
-    }
-    pub fn emit_target(&mut self, text: &str, target: BlockId) {
-        self.push(Ins { text: text.to_string(), guard: None, target: Some(target), line: self.line, writes_pred: false });
-    }
-    fn push(&mut self, ins: Ins) {
+    /// Appends `ins` to the current block, from the source line being lowered.
+    pub fn emit(&mut self, ins: Ins) {
         self.open_if_closed();
-        self.func.block_mut(self.cur).instrs.push(ins);
+        let line = self.line;
+        self.func.block_mut(self.cur).instrs.push(ins.at_line(line));
     }
 
     /// After `break`, `return` and the like, code that follows is unreachable; it still gets a
@@ -228,11 +228,11 @@ impl<'a> Lower<'a> {
         for s in body {
             visit_specials(s, &mut used);
         }
-        let names = ["SR_TID.X", "SR_NTID.X", "SR_LANEID"];
+        let names = [SysReg::TidX, SysReg::NtidX, SysReg::LaneId];
         for k in 0..3 {
             if used[k] {
                 if let Some(r) = self.regs.var(self.sig.span, &mut self.diags) {
-                    self.emit(format!("S2R R{r}, {}", names[k]));
+                    self.emit(value::alu(Opcode::S2r, &[], r, &[Operand::Sys(names[k])]));
                     self.specials[k] = Some(r);
                 }
             }
@@ -256,11 +256,11 @@ impl<'a> Lower<'a> {
                     let temps = self.regs.mark();
                     match init.as_ref().map(|e| self.expr_as(e, *ty)) {
                         // A computed value is written straight into the variable.
-                        Some(Some(v)) if matches!(v.op, expr::Operand::Reg(t) if u32::from(t) >= temps && self.retarget_last(t, reg)) => {}
-                        Some(Some(v)) => self.emit(format!("MOV R{reg}, {}", v.text())),
+                        Some(Some(v)) if matches!(v.repr, Repr::Reg(t) if u32::from(t) >= temps && self.retarget_last(t, reg)) => {}
+                        Some(Some(v)) => self.emit(mov(reg, v.operand())),
                         Some(None) => {}
                         // C leaves it undefined; zero keeps runs reproducible.
-                        None => self.emit(format!("MOV R{reg}, RZ")),
+                        None => self.emit(mov(reg, Operand::RZ)),
                     }
                     self.regs.release(temps);
                     self.bind(name, *ty, reg, *span);
@@ -362,7 +362,7 @@ impl<'a> Lower<'a> {
         let kepler = self.target == Target::Kepler && !goto_leaves(body);
         let (has_break, has_continue) = (breaks_loop(body), continues_loop(body));
         let brk = if kepler && has_break {
-            self.emit_target("PBK", exit);
+            self.emit(Ins::new(Opcode::Pbk).to(CodeRef::Block(exit)));
             Dest::Brk
         } else {
             Dest::Block(exit)
@@ -374,7 +374,7 @@ impl<'a> Lower<'a> {
         }
         self.start(body_b);
         let cont = if kepler && has_continue {
-            self.emit_target("PCNT", latch);
+            self.emit(Ins::new(Opcode::Pcnt).to(CodeRef::Block(latch)));
             Dest::Cont
         } else {
             Dest::Block(latch)
@@ -397,7 +397,7 @@ impl<'a> Lower<'a> {
         if self.target == Target::Volta && cond.is_some_and(waits_on_memory) {
             // A loop that waits for another lane (a spin lock) yields each time round, as nvcc
             // emits for sm_70 and later: independent thread scheduling lets the others run.
-            self.emit(String::from("YIELD"));
+            self.emit(Ins::new(Opcode::Yield));
         }
         if let Some(s) = step {
             let mark = self.regs.mark();
@@ -432,7 +432,7 @@ impl<'a> Lower<'a> {
         self.line = span.line;
         for (k, b) in &cases {
             let p = self.regs.pred(span, &mut self.diags);
-            self.emit_setp(format!("ISETP.EQ.AND P{p}, PT, {}, {}, PT", v.text(), imm_int(*k as u32)));
+            self.emit(value::setp(Opcode::Isetp, &["EQ", "AND"], p, v.operand(), Operand::Int(*k as u32)));
             let next = self.block("test");
             self.terminate(Term::Branch { pred: p, neg: false, taken: *b, fall: next });
             self.regs.free_pred(p);
@@ -472,22 +472,12 @@ impl<'a> Lower<'a> {
             (None, ty) if ty != Ty::Void => self.error(span, format!("`{}` must return a `{}` value", self.sig.name, ty.name())),
             (Some(e), ty) => {
                 if let (Some(v), Some(r)) = (self.expr_as(e, ty), self.sig.ret_reg) {
-                    self.emit(format!("MOV R{r}, {}", v.text()));
+                    self.emit(mov(r, v.operand()));
                 }
             }
             (None, _) => {}
         }
         self.terminate(if self.sig.kernel { Term::Exit } else { Term::Ret });
-    }
-}
-
-/// An integer immediate as SASS prints it.
-pub fn imm_int(v: u32) -> String {
-    let s = v as i32;
-    if (-0xffff..0).contains(&s) {
-        format!("-0x{:x}", -s)
-    } else {
-        format!("0x{v:x}")
     }
 }
 

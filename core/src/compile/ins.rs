@@ -1,0 +1,326 @@
+//! The compiler's instruction value: an opcode with its modifiers, destinations, sources, a
+//! guard and an optional code target. Passes ask it questions (does it write a predicate, does
+//! it leave the flow) and edit it (a new destination) as a value; only `emit` turns it into
+//! text, through `Display`, and the assembler reads that text back like any listing.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use super::ir::Func;
+use crate::cfg::BlockId;
+
+/// A general register: `R0`-`R254`, or `RZ`, which reads as zero.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Reg {
+    R(u8),
+    Z,
+}
+
+/// A special register read by `S2R`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum SysReg {
+    ClockLo,
+    TidX,
+    NtidX,
+    LaneId,
+}
+
+impl SysReg {
+    pub fn name(self) -> &'static str {
+        match self {
+            SysReg::ClockLo => "SR_CLOCKLO",
+            SysReg::TidX => "SR_TID.X",
+            SysReg::NtidX => "SR_NTID.X",
+            SysReg::LaneId => "SR_LANEID",
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Operand {
+    Reg(Reg),
+    /// `-R3`: the register's value negated.
+    Neg(Reg),
+    /// An integer, printed as SASS does (small negative values as `-0x4`).
+    Int(u32),
+    /// A bit mask, printed as unsigned hex (`0xffffffff`).
+    Mask(u32),
+    /// A float, as its bit pattern.
+    Float(u32),
+    /// A predicate register `P0`-`P6`.
+    Pred(u8),
+    /// `PT`, the predicate that is always true.
+    PredTrue,
+    /// A convergence barrier `B0`-`B15`.
+    Barrier(u8),
+    /// `[R3+0x8]`: a byte address.
+    Mem {
+        base: Reg,
+        offset: i32,
+    },
+    Sys(SysReg),
+}
+
+impl Operand {
+    /// A general register operand.
+    pub fn r(n: u8) -> Operand {
+        Operand::Reg(Reg::R(n))
+    }
+    pub const RZ: Operand = Operand::Reg(Reg::Z);
+
+    /// The general register this operand reads, if any.
+    fn reg(&self) -> Option<Reg> {
+        match *self {
+            Operand::Reg(r) | Operand::Neg(r) | Operand::Mem { base: r, .. } => Some(r),
+            _ => None,
+        }
+    }
+}
+
+/// Where a branch-like instruction points: a block of this function, or another function.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum CodeRef {
+    Block(BlockId),
+    Func(String),
+}
+
+#[rustfmt::skip]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Opcode {
+    Mov, Iadd, Imul, Iscadd, Shl, Shr, Lop, Fadd, Fmul, Mufu, Isetp, Fsetp, Sel, F2i, I2f,
+    Ld, St, Atom, S2r, Bar, Warpsync, Nop, Yield,
+    Bra, Cal, Ssy, Sync, Pbk, Pcnt, Bssy, Bsync, Break,
+    Exit, Ret, Brk, Cont,
+}
+
+impl Opcode {
+    #[rustfmt::skip]
+    pub fn name(self) -> &'static str {
+        use Opcode::*;
+        match self {
+            Mov => "MOV", Iadd => "IADD", Imul => "IMUL", Iscadd => "ISCADD", Shl => "SHL", Shr => "SHR",
+            Lop => "LOP", Fadd => "FADD", Fmul => "FMUL", Mufu => "MUFU", Isetp => "ISETP", Fsetp => "FSETP",
+            Sel => "SEL", F2i => "F2I", I2f => "I2F", Ld => "LD", St => "ST", Atom => "ATOM", S2r => "S2R",
+            Bar => "BAR", Warpsync => "WARPSYNC", Nop => "NOP", Yield => "YIELD", Bra => "BRA", Cal => "CAL",
+            Ssy => "SSY", Sync => "SYNC", Pbk => "PBK", Pcnt => "PCNT", Bssy => "BSSY", Bsync => "BSYNC",
+            Break => "BREAK", Exit => "EXIT", Ret => "RET", Brk => "BRK", Cont => "CONT",
+        }
+    }
+
+    /// Takes lanes out of the function's flow (`EXIT`, `RET`, `BRK`, `CONT`).
+    pub fn leaves(self) -> bool {
+        matches!(self, Opcode::Exit | Opcode::Ret | Opcode::Brk | Opcode::Cont)
+    }
+
+    /// Calls, waits for other lanes, or pushes a reconvergence token: never run under a guard.
+    fn must_run_unguarded(self) -> bool {
+        use Opcode::*;
+        matches!(self, Cal | Bar | Warpsync | Pbk | Pcnt | Ssy | Bssy)
+    }
+}
+
+/// One instruction.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Ins {
+    pub op: Opcode,
+    /// Written after the opcode, each behind a dot (`ISETP.LT.U32.AND`).
+    pub mods: Vec<&'static str>,
+    pub dests: Vec<Operand>,
+    pub srcs: Vec<Operand>,
+    /// Guard predicate index and whether it is negated (`@!P0`).
+    pub guard: Option<(u8, bool)>,
+    /// Written after the operands as a label (`SSY `(.L_x)`).
+    pub target: Option<CodeRef>,
+    /// The source line it comes from.
+    pub line: u32,
+}
+
+impl Ins {
+    pub fn new(op: Opcode) -> Ins {
+        Ins { op, mods: Vec::new(), dests: Vec::new(), srcs: Vec::new(), guard: None, target: None, line: 0 }
+    }
+    pub fn with_mods(mut self, mods: &[&'static str]) -> Ins {
+        self.mods.extend_from_slice(mods);
+        self
+    }
+    pub fn dst(mut self, d: Operand) -> Ins {
+        self.dests.push(d);
+        self
+    }
+    pub fn src(mut self, s: Operand) -> Ins {
+        self.srcs.push(s);
+        self
+    }
+    pub fn to(mut self, t: CodeRef) -> Ins {
+        self.target = Some(t);
+        self
+    }
+    pub fn guarded(mut self, guard: Option<(u8, bool)>) -> Ins {
+        self.guard = guard;
+        self
+    }
+    pub fn at_line(mut self, line: u32) -> Ins {
+        self.line = line;
+        self
+    }
+
+    /// Writes a predicate register (if-conversion must not move it under a guard on one).
+    pub fn writes_pred(&self) -> bool {
+        self.dests.iter().any(|d| matches!(d, Operand::Pred(_)))
+    }
+
+    /// Takes lanes out of the flow; guarded, it lets them leave from the middle of a block.
+    pub fn leaves(&self) -> bool {
+        self.op.leaves()
+    }
+
+    /// If-conversion may put it under a guard: unguarded, writing no predicate, branching
+    /// nowhere, and not one that calls, waits or pushes a token.
+    pub fn can_be_guarded(&self) -> bool {
+        self.guard.is_none() && !self.writes_pred() && self.target.is_none() && !self.op.must_run_unguarded()
+    }
+
+    /// Makes an unguarded instruction that writes general register `from` (and does not read
+    /// it) write `to` instead. Returns whether it did.
+    pub fn retarget(&mut self, from: u8, to: u8) -> bool {
+        if self.guard.is_some() || self.dests.first() != Some(&Operand::r(from)) || self.reads_like(from) {
+            return false;
+        }
+        self.dests[0] = Operand::r(to);
+        true
+    }
+
+    /// True when a source register's number starts with `n`'s digits (`R1` for `R12` too).
+    /// This is the check the text-based version made, and it is kept so listings stay the same:
+    /// it refuses some retargets that would be safe, never one that is not.
+    fn reads_like(&self, n: u8) -> bool {
+        let reads = |m: u8| starts_with_digits(m, n);
+        self.dests[1..].iter().chain(&self.srcs).filter_map(Operand::reg).any(|r| matches!(r, Reg::R(m) if reads(m)))
+    }
+
+    /// The instruction as the listing writes it; `func` names the target blocks.
+    pub fn display<'a>(&'a self, func: &'a Func) -> Listed<'a> {
+        Listed { ins: self, func }
+    }
+}
+
+/// Whether `m`'s decimal digits start with `n`'s.
+fn starts_with_digits(m: u8, n: u8) -> bool {
+    format!("{m}").starts_with(&format!("{n}"))
+}
+
+/// An instruction with the function whose labels it names, for `Display`.
+pub struct Listed<'a> {
+    ins: &'a Ins,
+    func: &'a Func,
+}
+
+impl fmt::Display for Listed<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let i = self.ins;
+        if let Some((p, neg)) = i.guard {
+            write!(f, "@{}P{p} ", if neg { "!" } else { "" })?;
+        }
+        f.write_str(i.op.name())?;
+        for m in &i.mods {
+            write!(f, ".{m}")?;
+        }
+        let mut sep = " ";
+        for o in i.dests.iter().chain(&i.srcs) {
+            write!(f, "{sep}{o}")?;
+            sep = ", ";
+        }
+        match &i.target {
+            Some(CodeRef::Block(b)) => write!(f, "{sep}`({})", self.func.block(*b).label),
+            Some(CodeRef::Func(label)) => write!(f, "{sep}`({label})"),
+            None => Ok(()),
+        }
+    }
+}
+
+impl fmt::Display for Reg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reg::R(n) => write!(f, "R{n}"),
+            Reg::Z => f.write_str("RZ"),
+        }
+    }
+}
+
+impl fmt::Display for Operand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Operand::Reg(r) => write!(f, "{r}"),
+            Operand::Neg(r) => write!(f, "-{r}"),
+            Operand::Int(v) => write_int(f, v),
+            Operand::Mask(v) => write!(f, "0x{v:x}"),
+            // A float the assembler reads back to the same bits.
+            Operand::Float(bits) => match f32::from_bits(bits) {
+                x if x.is_finite() => write!(f, "{x:?}"),
+                _ => write!(f, "0x{bits:08x}"),
+            },
+            Operand::Pred(p) => write!(f, "P{p}"),
+            Operand::PredTrue => f.write_str("PT"),
+            Operand::Barrier(b) => write!(f, "B{b}"),
+            Operand::Mem { base, offset: 0 } => write!(f, "[{base}]"),
+            Operand::Mem { base, offset } if offset < 0 => write!(f, "[{base}-0x{:x}]", -(offset as i64)),
+            Operand::Mem { base, offset } => write!(f, "[{base}+0x{offset:x}]"),
+            Operand::Sys(s) => f.write_str(s.name()),
+        }
+    }
+}
+
+/// An integer immediate as SASS prints it.
+fn write_int(f: &mut fmt::Formatter<'_>, v: u32) -> fmt::Result {
+    let s = v as i32;
+    if (-0xffff..0).contains(&s) {
+        write!(f, "-0x{:x}", -s)
+    } else {
+        write!(f, "0x{v:x}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    #[test]
+    fn prints_as_the_assembler_reads() {
+        let func = Func::default();
+        let show = |i: &Ins| i.display(&func).to_string();
+        let setp = Ins::new(Opcode::Isetp)
+            .with_mods(&["LT", "U32", "AND"])
+            .dst(Operand::Pred(1))
+            .dst(Operand::PredTrue)
+            .src(Operand::r(3))
+            .src(Operand::Int(0xffff_fffc))
+            .src(Operand::PredTrue);
+        assert_eq!(show(&setp), "ISETP.LT.U32.AND P1, PT, R3, -0x4, PT");
+        assert!(setp.writes_pred() && !setp.can_be_guarded());
+        let st = Ins::new(Opcode::St).with_mods(&["E"]).src(Operand::Mem { base: Reg::R(2), offset: -8 }).src(Operand::RZ);
+        assert_eq!(show(&st.clone().guarded(Some((0, true)))), "@!P0 ST.E [R2-0x8], RZ");
+        let f = Ins::new(Opcode::Fadd).dst(Operand::r(4)).src(Operand::Neg(Reg::R(1))).src(Operand::Float(0.5f32.to_bits()));
+        assert_eq!(show(&f), "FADD R4, -R1, 0.5");
+        assert_eq!(show(&Ins::new(Opcode::Cal).to(CodeRef::Func("f".into()))), "CAL `(f)");
+        assert_eq!(show(&Ins::new(Opcode::Lop).with_mods(&["XOR"]).dst(Operand::r(0)).src(Operand::Mask(!0))), "LOP.XOR R0, 0xffffffff");
+        assert!(Ins::new(Opcode::Brk).leaves() && !st.leaves());
+    }
+
+    #[test]
+    fn retargets_the_value() {
+        let mut mov = Ins::new(Opcode::Mov).dst(Operand::r(5)).src(Operand::r(2));
+        assert!(mov.retarget(5, 1));
+        assert_eq!(mov.dests, [Operand::r(1)]);
+        // Reads what it writes: a retarget would change what it computes.
+        let mut sel = Ins::new(Opcode::Sel).dst(Operand::r(5)).src(Operand::r(5)).src(Operand::r(2));
+        assert!(!sel.retarget(5, 1));
+        // As the text check did, R12 counts as a read of R1.
+        let mut add = Ins::new(Opcode::Iadd).dst(Operand::r(1)).src(Operand::r(12)).src(Operand::Int(1));
+        assert!(!add.retarget(1, 0));
+        let mut store = Ins::new(Opcode::St).src(Operand::Mem { base: Reg::R(1), offset: 0 }).src(Operand::r(2));
+        assert!(!store.retarget(1, 0));
+    }
+}

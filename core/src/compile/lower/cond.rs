@@ -1,0 +1,142 @@
+//! Conditions: `&&`, `||` and `!` lowered to real branches that short-circuit, conditions as
+//! predicates (for `SEL`), truth values made from branches, and `?:` (a `SEL` of both arms when
+//! both are pure, branches otherwise).
+
+use alloc::boxed::Box;
+
+use super::value::{alu, common, mov, Value};
+use super::{walk_expr, Dest, Lower};
+use crate::compile::ast::*;
+use crate::compile::ins::{Opcode, Operand};
+use crate::compile::ir::Term;
+use crate::diag::Span;
+
+/// True when evaluating `e` has no effect and cannot fault, so both arms of `?:` may run.
+fn is_pure(e: &Expr) -> bool {
+    let mut pure = true;
+    walk_expr(e, &mut |x| {
+        if matches!(
+            x.kind,
+            ExprKind::Assign { .. }
+                | ExprKind::IncDec { .. }
+                | ExprKind::Call { .. }
+                | ExprKind::Index(..)
+                | ExprKind::Deref(_)
+                | ExprKind::Logical { .. }
+                | ExprKind::Ternary(..)
+                | ExprKind::Binary(BinOp::Div | BinOp::Rem, ..)
+        ) {
+            pure = false;
+        }
+    });
+    pure
+}
+
+impl Lower<'_> {
+    pub(super) fn ternary(&mut self, c: &Expr, a: &Expr, b: &Expr, span: Span) -> Option<Value> {
+        if is_pure(a) && is_pure(b) && is_pure(c) {
+            // Both arms are cheap and safe: compute both and select, as compilers do.
+            let x = self.expr(a)?;
+            let y = self.expr(b)?;
+            let ty = if x.ty == y.ty { x.ty } else { common(x.ty, y.ty) };
+            let x = self.convert(x, ty, span)?;
+            let y = self.convert(y, ty, span)?;
+            let p = self.pred_of(c)?;
+            let t = self.temp(span)?;
+            self.emit(alu(Opcode::Sel, &[], t, &[x.operand(), y.operand(), Operand::Pred(p)]));
+            self.regs.free_pred(p);
+            return Some(Value::reg(t, ty));
+        }
+        let t = self.temp(span)?;
+        let (tb, fb, join) = (self.block("sel_true"), self.block("sel_false"), self.block("sel_end"));
+        self.cond(c, Dest::Block(tb), Dest::Block(fb));
+        self.start(tb);
+        let x = self.expr(a)?;
+        let ty = x.ty;
+        self.emit(mov(t, x.operand()));
+        self.jump(Dest::Block(join));
+        self.start(fb);
+        let y = self.expr_as(b, ty)?;
+        self.emit(mov(t, y.operand()));
+        self.start(join);
+        Some(Value::reg(t, ty))
+    }
+
+    /// A condition as a predicate, without branches (for `SEL`).
+    fn pred_of(&mut self, c: &Expr) -> Option<u8> {
+        if let ExprKind::Binary(op, a, b) = &c.kind {
+            if op.is_comparison() {
+                let x = self.expr(a)?;
+                let y = self.expr(b)?;
+                let ty = common(x.ty, y.ty);
+                let x = self.convert(x, ty, c.span)?;
+                let y = self.convert(y, ty, c.span)?;
+                let p = self.regs.pred(c.span, &mut self.diags);
+                self.compare(*op, x, y, p, c.span);
+                return Some(p);
+            }
+        }
+        let v = self.expr(c)?;
+        let v = self.convert(v, Ty::INT, c.span)?;
+        let p = self.regs.pred(c.span, &mut self.diags);
+        self.compare(BinOp::Ne, v, Value::imm(0, Ty::INT), p, c.span);
+        Some(p)
+    }
+
+    /// `!x` as a value.
+    pub(super) fn bool_from_branches_or_setp(&mut self, a: &Expr, span: Span) -> Option<Value> {
+        if is_pure(a) {
+            let p = self.pred_of(a)?;
+            let t = self.temp(span)?;
+            self.emit(alu(Opcode::Sel, &[], t, &[Operand::RZ, Operand::Int(1), Operand::Pred(p)]));
+            self.regs.free_pred(p);
+            return Some(Value::reg(t, Ty::BOOL));
+        }
+        let not = Expr { kind: ExprKind::Unary(UnOp::Not, Box::new(a.clone())), span };
+        self.bool_from_branches(&not)
+    }
+
+    /// `a && b` as a value: real branches, then 1 or 0.
+    pub(super) fn bool_from_branches(&mut self, e: &Expr) -> Option<Value> {
+        let t = self.temp(e.span)?;
+        let (tb, fb, join) = (self.block("true"), self.block("false"), self.block("bool_end"));
+        self.cond(e, Dest::Block(tb), Dest::Block(fb));
+        self.start(tb);
+        self.emit(mov(t, Operand::Int(1)));
+        self.jump(Dest::Block(join));
+        self.start(fb);
+        self.emit(mov(t, Operand::RZ));
+        self.start(join);
+        Some(Value::reg(t, Ty::BOOL))
+    }
+
+    /// Branches to `t` when `e` holds and to `f` otherwise.
+    pub fn cond(&mut self, e: &Expr, t: Dest, f: Dest) {
+        match &e.kind {
+            ExprKind::Logical { and, lhs, rhs } => {
+                let mid = self.block(if *and { "and" } else { "or" });
+                if *and {
+                    self.cond(lhs, Dest::Block(mid), f);
+                } else {
+                    self.cond(lhs, t, Dest::Block(mid));
+                }
+                self.start(mid);
+                self.cond(rhs, t, f);
+            }
+            ExprKind::Unary(UnOp::Not, inner) => self.cond(inner, f, t),
+            ExprKind::Bool(b) => self.jump(if *b { t } else { f }),
+            _ => {
+                let mark = self.regs.mark();
+                let Some(p) = self.pred_of(e) else {
+                    self.jump(f);
+                    return;
+                };
+                let taken = self.dest_block(t);
+                let fall = self.dest_block(f);
+                self.terminate(Term::Branch { pred: p, neg: false, taken, fall });
+                self.regs.free_pred(p);
+                self.regs.release(mark);
+            }
+        }
+    }
+}

@@ -1,0 +1,192 @@
+//! Places: what an assignment writes (a variable's register, or memory at `[base + offset]`),
+//! loads and stores, `&`, assignments and `++`/`--`. A computed value assigned to a variable is
+//! written straight into it by retargeting the instruction that computed it.
+
+use alloc::format;
+
+use super::value::{alu, mov, Repr, Value};
+use super::Lower;
+use crate::compile::ast::*;
+use crate::compile::ins::{Ins, Opcode, Operand, Reg};
+use crate::diag::Span;
+
+/// Where an assignment goes.
+pub(super) enum Place {
+    Reg(u8, Ty),
+    /// `[base + offset]` holding an element of this type.
+    Mem {
+        base: u8,
+        offset: i32,
+        elem: Scalar,
+    },
+}
+
+fn mem(base: u8, offset: i32) -> Operand {
+    Operand::Mem { base: Reg::R(base), offset }
+}
+
+impl Lower<'_> {
+    /// `a[i]` or `*p` as a value.
+    pub(super) fn load(&mut self, e: &Expr) -> Option<Value> {
+        let Place::Mem { base, offset, elem } = self.place(e)? else { return None };
+        let t = self.temp(e.span)?;
+        self.emit(alu(Opcode::Ld, &["E"], t, &[mem(base, offset)]));
+        Some(Value::reg(t, Ty::Scalar(elem)))
+    }
+
+    /// `&a[i]`: the element's address.
+    pub(super) fn address_of(&mut self, inner: &Expr, span: Span) -> Option<Value> {
+        match self.place(inner)? {
+            Place::Mem { base, offset: 0, elem } => Some(Value::reg(base, Ty::Ptr(elem))),
+            Place::Mem { base, offset, elem } => {
+                let t = self.temp(span)?;
+                self.emit(alu(Opcode::Iadd, &[], t, &[Operand::r(base), Operand::Int(offset as u32)]));
+                Some(Value::reg(t, Ty::Ptr(elem)))
+            }
+            Place::Reg(..) => {
+                self.error(span, "`&` of a local variable: locals live in registers, which have no address");
+                None
+            }
+        }
+    }
+
+    pub(super) fn place(&mut self, e: &Expr) -> Option<Place> {
+        match &e.kind {
+            ExprKind::Var(name) => match self.lookup(name) {
+                Some(v) => Some(Place::Reg(v.reg, v.ty)),
+                None => {
+                    self.error(e.span, format!("unknown variable `{name}`"));
+                    None
+                }
+            },
+            ExprKind::Index(p, i) => {
+                let pv = self.expr(p)?;
+                let Ty::Ptr(elem) = pv.ty else {
+                    self.error(p.span, format!("`[]` needs a pointer, and this is `{}`", pv.ty.name()));
+                    return None;
+                };
+                let base = self.in_reg(pv, p.span)?;
+                // `a[x + 6]`: the constant goes into the address offset, as SASS writes it.
+                let (i, extra) = match &i.kind {
+                    ExprKind::Binary(BinOp::Add, x, k) => match k.kind {
+                        ExprKind::Int { value, .. } if (value as u32 as i32).checked_mul(4).is_some() => (&**x, value as u32 as i32 * 4),
+                        _ => (&**i, 0),
+                    },
+                    _ => (&**i, 0),
+                };
+                let iv = self.expr(i)?;
+                if !super::value::is_integer(iv.ty) {
+                    self.error(i.span, format!("an index must be an integer, not `{}`", iv.ty.name()));
+                    return None;
+                }
+                match iv.repr {
+                    Repr::Imm(k) if (k as i32).checked_mul(4).and_then(|o| o.checked_add(extra)).is_some() => {
+                        Some(Place::Mem { base, offset: (k as i32) * 4 + extra, elem })
+                    }
+                    _ => {
+                        let ir = self.in_reg(iv, i.span)?;
+                        let t = self.temp(e.span)?;
+                        self.emit(alu(Opcode::Iscadd, &[], t, &[Operand::r(ir), Operand::r(base), Operand::Int(2)]));
+                        Some(Place::Mem { base: t, offset: extra, elem })
+                    }
+                }
+            }
+            ExprKind::Deref(p) => {
+                let pv = self.expr(p)?;
+                let Ty::Ptr(elem) = pv.ty else {
+                    self.error(p.span, format!("`*` needs a pointer, and this is `{}`", pv.ty.name()));
+                    return None;
+                };
+                let base = self.in_reg(pv, p.span)?;
+                Some(Place::Mem { base, offset: 0, elem })
+            }
+            _ => {
+                self.error(e.span, "this cannot be assigned to (expected a variable, `a[i]` or `*p`)");
+                None
+            }
+        }
+    }
+
+    fn read_place(&mut self, p: &Place, span: Span) -> Option<Value> {
+        match *p {
+            Place::Reg(r, ty) => Some(Value::reg(r, ty)),
+            Place::Mem { base, offset, elem } => {
+                let t = self.temp(span)?;
+                self.emit(alu(Opcode::Ld, &["E"], t, &[mem(base, offset)]));
+                Some(Value::reg(t, Ty::Scalar(elem)))
+            }
+        }
+    }
+
+    fn write_place(&mut self, p: &Place, v: Value, span: Span) -> Option<Value> {
+        match *p {
+            Place::Reg(r, ty) => {
+                let v = self.convert(v, ty, span)?;
+                self.emit(mov(r, v.operand()));
+                Some(Value::reg(r, ty))
+            }
+            Place::Mem { base, offset, elem } => {
+                let v = self.convert(v, Ty::Scalar(elem), span)?;
+                let src = match v.repr {
+                    Repr::Imm(0) => Operand::RZ,
+                    _ => Operand::r(self.in_reg(v, span)?),
+                };
+                self.emit(Ins::new(Opcode::St).with_mods(&["E"]).src(mem(base, offset)).src(src));
+                Some(v)
+            }
+        }
+    }
+
+    pub(super) fn assign(&mut self, op: Option<BinOp>, lhs: &Expr, rhs: &Expr, span: Span) -> Option<Value> {
+        let place = self.place(lhs)?;
+        let value = match op {
+            None => self.expr(rhs)?,
+            Some(op) => {
+                let old = self.read_place(&place, span)?;
+                let r = self.expr(rhs)?;
+                let ty = old.ty;
+                let v = self.binary(op, old, r, span)?;
+                self.convert(v, ty, span)?
+            }
+        };
+        // Assigning a computed temporary to a variable: write the result straight into it.
+        if let (Place::Reg(r, ty), Repr::Reg(t)) = (&place, value.repr) {
+            if value.ty == *ty && t != *r && u32::from(t) >= self.stmt_mark && self.retarget_last(t, *r) {
+                return Some(Value::reg(*r, *ty));
+            }
+        }
+        self.write_place(&place, value, span)
+    }
+
+    /// If the last instruction wrote temporary `t`, make it write `r` instead (saves a MOV).
+    pub fn retarget_last(&mut self, t: u8, r: u8) -> bool {
+        let cur = self.cur;
+        self.func.block_mut(cur).instrs.last_mut().is_some_and(|last| last.retarget(t, r))
+    }
+
+    pub(super) fn inc_dec(&mut self, inc: bool, prefix: bool, target: &Expr, span: Span) -> Option<Value> {
+        let place = self.place(target)?;
+        let old = self.read_place(&place, span)?;
+        let one = if old.is_float() { Value::imm(1.0f32.to_bits(), Ty::FLOAT) } else { Value::imm(1, Ty::INT) };
+        let result_old = if prefix {
+            None
+        } else {
+            // Keep the old value: the variable's register is about to change.
+            let t = self.temp(span)?;
+            self.emit(mov(t, old.operand()));
+            Some(Value::reg(t, old.ty))
+        };
+        let new = self.binary(if inc { BinOp::Add } else { BinOp::Sub }, old, one, span)?;
+        let new = self.convert(new, old.ty, span)?;
+        let written = if let (Place::Reg(r, _), Repr::Reg(t)) = (&place, new.repr) {
+            if u32::from(t) >= self.stmt_mark && self.retarget_last(t, *r) {
+                Value::reg(*r, old.ty)
+            } else {
+                self.write_place(&place, new, span)?
+            }
+        } else {
+            self.write_place(&place, new, span)?
+        };
+        Some(result_old.unwrap_or(written))
+    }
+}

@@ -1,0 +1,161 @@
+//! Values while lowering: held in a register or known as a constant, with their C type; the
+//! instruction operands they become; and the conversions between C types.
+
+use alloc::format;
+
+use super::Lower;
+use crate::compile::ast::*;
+use crate::compile::ins::{Ins, Opcode, Operand, Reg};
+use crate::diag::Span;
+
+/// How a value is held.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum Repr {
+    Reg(u8),
+    /// Raw 32 bits (floats as their bit pattern).
+    Imm(u32),
+}
+
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct Value {
+    pub repr: Repr,
+    pub ty: Ty,
+}
+
+impl Value {
+    pub fn reg(r: u8, ty: Ty) -> Value {
+        Value { repr: Repr::Reg(r), ty }
+    }
+    pub fn imm(bits: u32, ty: Ty) -> Value {
+        Value { repr: Repr::Imm(bits), ty }
+    }
+    /// The value as an instruction operand (zero of any type reads from `RZ`).
+    pub fn operand(&self) -> Operand {
+        match self.repr {
+            Repr::Reg(r) => Operand::r(r),
+            Repr::Imm(0) => Operand::RZ,
+            Repr::Imm(b) if self.is_float() => Operand::Float(b),
+            Repr::Imm(b) => Operand::Int(b),
+        }
+    }
+    /// The negated operand (`-R3`, or the negated constant).
+    pub fn neg_operand(&self) -> Operand {
+        match self.repr {
+            Repr::Reg(r) => Operand::Neg(Reg::R(r)),
+            Repr::Imm(b) if self.is_float() => Operand::Float((-f32::from_bits(b)).to_bits()),
+            Repr::Imm(b) => Operand::Int(b.wrapping_neg()),
+        }
+    }
+    pub fn is_imm(&self) -> bool {
+        matches!(self.repr, Repr::Imm(_))
+    }
+    pub fn is_float(&self) -> bool {
+        self.ty == Ty::FLOAT
+    }
+}
+
+/// `op.mods dst, srcs...`: an instruction writing general register `dst`.
+pub fn alu(op: Opcode, mods: &[&'static str], dst: u8, srcs: &[Operand]) -> Ins {
+    srcs.iter().fold(Ins::new(op).with_mods(mods).dst(Operand::r(dst)), |i, s| i.src(*s))
+}
+
+/// `MOV dst, src`.
+pub fn mov(dst: u8, src: Operand) -> Ins {
+    alu(Opcode::Mov, &[], dst, &[src])
+}
+
+/// `ISETP`/`FSETP` with `mods` of `a` and `b` into predicate `p` (`P1, PT, a, b, PT`).
+pub fn setp(op: Opcode, mods: &[&'static str], p: u8, a: Operand, b: Operand) -> Ins {
+    Ins::new(op).with_mods(mods).dst(Operand::Pred(p)).dst(Operand::PredTrue).src(a).src(b).src(Operand::PredTrue)
+}
+
+pub fn is_integer(t: Ty) -> bool {
+    matches!(t, Ty::Scalar(Scalar::Int | Scalar::Unsigned | Scalar::Bool))
+}
+
+/// The type both operands of an arithmetic operator convert to.
+pub fn common(a: Ty, b: Ty) -> Ty {
+    if a == Ty::FLOAT || b == Ty::FLOAT {
+        Ty::FLOAT
+    } else if a == Ty::UNSIGNED || b == Ty::UNSIGNED {
+        Ty::UNSIGNED
+    } else {
+        Ty::INT
+    }
+}
+
+impl Lower<'_> {
+    pub(super) fn temp(&mut self, span: Span) -> Option<u8> {
+        self.regs.var(span, &mut self.diags)
+    }
+
+    pub(super) fn in_reg(&mut self, v: Value, span: Span) -> Option<u8> {
+        match v.repr {
+            Repr::Reg(r) => Some(r),
+            Repr::Imm(_) => {
+                let t = self.temp(span)?;
+                self.emit(mov(t, v.operand()));
+                Some(t)
+            }
+        }
+    }
+
+    /// Evaluates `e` and converts it to `ty`.
+    pub fn expr_as(&mut self, e: &Expr, ty: Ty) -> Option<Value> {
+        let v = self.expr(e)?;
+        self.convert(v, ty, e.span)
+    }
+
+    pub fn convert(&mut self, v: Value, to: Ty, span: Span) -> Option<Value> {
+        if v.ty == to {
+            return Some(v);
+        }
+        match (v.ty, to) {
+            (Ty::Ptr(_), _) | (_, Ty::Ptr(_)) => {
+                self.error(span, format!("cannot convert `{}` to `{}`", v.ty.name(), to.name()));
+                None
+            }
+            (_, Ty::Void) | (Ty::Void, _) => {
+                self.error(span, "a `void` value cannot be used");
+                None
+            }
+            (from, Ty::BOOL) => {
+                if let Repr::Imm(b) = v.repr {
+                    let nonzero = if from == Ty::FLOAT { f32::from_bits(b) != 0.0 } else { b != 0 };
+                    return Some(Value::imm(nonzero as u32, Ty::BOOL));
+                }
+                let p = self.regs.pred(span, &mut self.diags);
+                let (op, zero) = if from == Ty::FLOAT { (Opcode::Fsetp, Operand::Float(0)) } else { (Opcode::Isetp, Operand::RZ) };
+                self.emit(setp(op, &["NE", "AND"], p, v.operand(), zero));
+                let t = self.temp(span)?;
+                self.emit(alu(Opcode::Sel, &[], t, &[Operand::Int(1), Operand::RZ, Operand::Pred(p)]));
+                self.regs.free_pred(p);
+                Some(Value::reg(t, Ty::BOOL))
+            }
+            (Ty::FLOAT, int) => {
+                let signed = int == Ty::INT;
+                if let Repr::Imm(b) = v.repr {
+                    let f = f32::from_bits(b);
+                    return Some(Value::imm(if signed { f as i32 as u32 } else { f as u32 }, int));
+                }
+                let t = self.temp(span)?;
+                let m = if signed { "S32" } else { "U32" };
+                self.emit(alu(Opcode::F2i, &[m, "F32", "TRUNC"], t, &[v.operand()]));
+                Some(Value::reg(t, int))
+            }
+            (int, Ty::FLOAT) => {
+                let signed = int != Ty::UNSIGNED;
+                if let Repr::Imm(b) = v.repr {
+                    let f = if signed { b as i32 as f32 } else { b as f32 };
+                    return Some(Value::imm(f.to_bits(), Ty::FLOAT));
+                }
+                let t = self.temp(span)?;
+                let m = if signed { "S32" } else { "U32" };
+                self.emit(alu(Opcode::I2f, &["F32", m], t, &[v.operand()]));
+                Some(Value::reg(t, Ty::FLOAT))
+            }
+            // int, unsigned and bool share their bits.
+            (_, to) => Some(Value { repr: v.repr, ty: to }),
+        }
+    }
+}
