@@ -202,3 +202,25 @@ fn if_convert_turns_a_short_branch_into_predicated_code() {
     assert_eq!(ssy(&s), 0, "no reconvergence point: both sides are predicated");
     assert_eq!(json(s.metrics().unwrap())["total"]["pushes"], 0.0);
 }
+
+#[wasm_bindgen_test]
+fn kernels_nested_to_the_parsers_limit_load_in_wasm_without_a_trap() {
+    // The compiler's nesting budget was sized on native stacks; wasm's is smaller. Just under
+    // the limit must compile and run; just over must be a located error, never a trap.
+    let parens = |n: usize| format!("{}1{}", "(".repeat(n), ")".repeat(n));
+    let blocks = |n: usize| format!("{}x = x + 1;{}", "if (t > 0) {".repeat(n), "}".repeat(n));
+    for (body, ok) in [
+        (format!("out[t] = {};", parens(160)), true),
+        (format!("int x = 0; {} out[t] = x;", blocks(60)), true),
+        (format!("out[t] = {};", parens(400)), false),
+        (format!("int x = 0; {} out[t] = x;", blocks(200)), false),
+    ] {
+        let text = format!("//@ warp 4\n//@ buffer out: i32[4]\n__global__ void k(int* out) {{ int t = threadIdx.x; {body} }}\n");
+        let mut s = Session::new();
+        let r = json(s.load(&text, JsValue::UNDEFINED).unwrap());
+        assert_eq!(r["ok"], ok, "{}", r["diagnostics"]);
+        if !ok {
+            assert!(r["diagnostics"][0]["line"].as_u64().unwrap() >= 1, "{r}");
+        }
+    }
+}
