@@ -1,4 +1,4 @@
-//! The controller: loads the kernel into the engine, keeps the per-run facts the panels need
+//! The run view: loads the kernel into the engine, keeps the per-run facts the panels need
 //! (CFG and its layout, whole-run series), and renders the panels for the current step. In
 //! compare mode it also loads the second model (`compare.ts`) and the step is shared: it runs to
 //! the end of the longer run. A long run loads in slices (`loader.ts`) with progress and Stop;
