@@ -211,7 +211,7 @@ fn kernels_nested_to_the_parsers_limit_load_in_wasm_without_a_trap() {
     let blocks = |n: usize| format!("{}x = x + 1;{}", "if (t > 0) {".repeat(n), "}".repeat(n));
     for (body, ok) in [
         (format!("out[t] = {};", parens(160)), true),
-        (format!("int x = 0; {} out[t] = x;", blocks(60)), true),
+        (format!("int x = 0; {} out[t] = x;", blocks(30)), true),
         (format!("out[t] = {};", parens(400)), false),
         (format!("int x = 0; {} out[t] = x;", blocks(200)), false),
     ] {

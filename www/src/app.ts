@@ -1,7 +1,7 @@
-//! The controller: loads the kernel into the engine, keeps the per-run facts the panels need
+//! The run view: loads the kernel into the engine, keeps the per-run facts the panels need
 //! (CFG and its layout, whole-run series), and renders the panels for the current step. In
 //! compare mode it also loads the second model (`compare.ts`) and the step is shared: it runs to
-//! the end of the longer run. A long run loads in slices (`long-run.ts`) with progress and Stop;
+//! the end of the longer run. A long run loads in slices (`loader.ts`) with progress and Stop;
 //! meanwhile the last finished run stays on screen, and a newer load supersedes it.
 
 import type { EditorView } from '@codemirror/view';
@@ -9,7 +9,7 @@ import type { Comparison } from './compare';
 import type { SweepView } from './sweep/view';
 import type { Engine } from './engine';
 import { firstPcOfSource, linesOf, listingLinesOfSource, sourceLineOfListing } from './line-map';
-import { LongRun } from './long-run';
+import { RunLoader } from './loader';
 import * as banner from './panels/banner';
 import * as caption from './panels/caption';
 import * as cfgPanel from './panels/cfg';
@@ -51,13 +51,13 @@ export class App {
   sweep: SweepView | null = null;
   /** What the last if-convert toggle changed (instructions, steps), shown over the listing. */
   private ifConvertDiff = '';
-  /** Loads into the engine, a long run in slices. */
-  private readonly longRun: LongRun | null;
+  /** Loads into the engine, a long run in slices, and brings the run back after a restart. */
+  private readonly loader: RunLoader | null;
   /** The last load's answer, good or not: with no run yet, the inputs show its choices. */
   private lastLoad: LoadResult | null = null;
 
   constructor(readonly engine: Engine | null) {
-    this.longRun = engine && new LongRun(engine, { progress: () => this.renderStatus(), done: (r) => this.loaded(r) });
+    this.loader = engine && new RunLoader(engine, { progress: () => this.renderStatus(), done: (r) => this.loaded(r) });
   }
 
   banner(message: string, kind: banner.BannerKind = 'error'): void {
@@ -68,8 +68,8 @@ export class App {
    * a long run still loading goes on). A run longer than one slice finishes in the background. */
   reload(): void {
     const s = store.get();
-    if (!this.longRun) return;
-    const r = this.longRun.load(s.text, { ...loadOptions(s, s), step_limit: s.stepLimit });
+    if (!this.loader) return;
+    const r = this.loader.load(s.text, { ...loadOptions(s, s), step_limit: s.stepLimit });
     if (!r) { this.renderAll(); return; }
     this.diagnostics = r.diagnostics;
     this.lastLoad = r;
@@ -90,7 +90,7 @@ export class App {
 
   /** Stop: the runs still loading keep the steps they ran. */
   stopRun(): void {
-    if (this.longRun?.active) this.loaded(this.longRun.stop());
+    if (this.loader?.active) this.loaded(this.loader.stop());
     if (this.compare?.stopRun()) this.renderAll();
   }
 
@@ -99,7 +99,7 @@ export class App {
     const e = this.engine;
     if (!e) return;
     const prev = this.run;
-    const run = readRun(e, r);
+    const run = readRun(e, r, this.loader?.source ?? null);
     if (!run) return;
     this.run = run;
     const compiled = run.compiled;
@@ -133,8 +133,8 @@ export class App {
     const end = s.compare === null && s.sweep === null ? this.run?.load.end ?? null : null;
     const c = this.compare;
     // Where the runs loading end at the latest (a replay after a restart may end before the limit).
-    const last = Math.max(this.longRun?.lastStep ?? 0, c?.loadingLastStep ?? 0) || s.stepLimit;
-    runStatus.render(this.panels.status, { a: this.longRun?.steps ?? null, b: c?.loadingSteps ?? null }, last, end);
+    const last = Math.max(this.loader?.lastStep ?? 0, c?.loadingLastStep ?? 0) || s.stepLimit;
+    runStatus.render(this.panels.status, { a: this.loader?.steps ?? null, b: c?.loadingSteps ?? null }, last, end);
   }
 
   /** Compare mode is on (side B may still lack a run: its side then says why). */

@@ -6,7 +6,7 @@
 //! slices too.
 
 import { EventBit, type Engine } from './engine';
-import { LongRun } from './long-run';
+import { RunLoader } from './loader';
 import type { ModelChoice } from './permalink';
 import * as comparePanel from './panels/compare';
 import * as lanes from './panels/lanes';
@@ -40,15 +40,15 @@ export class Comparison {
   private readonly reports = new Reports();
   private shownRuns: [Run | null, Run | null] = [null, null];
   private merged: { a: Run; b: Run; events: Uint16Array } | null = null;
-  /** Loads side B, a long run in slices. */
-  private readonly longRun: LongRun | null;
+  /** Loads side B, a long run in slices, and brings its run back after a restart. */
+  private readonly loader: RunLoader | null;
   /** Side B's long run made progress (`progress`) or ended (`run`): the page redraws. */
   updated: (what: 'progress' | 'run') => void = () => {};
 
   constructor(readonly engine: Engine | null, roots: CompareRoots, hooks: [comparePanel.SideHooks, comparePanel.SideHooks]) {
     this.roots = roots;
     this.hooks = hooks;
-    this.longRun = engine && new LongRun(engine, {
+    this.loader = engine && new RunLoader(engine, {
       progress: () => this.updated('progress'),
       done: (r) => { this.loaded(r); this.updated('run'); },
     });
@@ -70,7 +70,7 @@ export class Comparison {
 
   /** Loads side B: the same text and inputs as side A, under `choice`. */
   load(text: string, inputs: Inputs, choice: ModelChoice, stepLimit: number): void {
-    const r = this.longRun?.load(text, { ...loadOptions(inputs, choice), step_limit: stepLimit });
+    const r = this.loader?.load(text, { ...loadOptions(inputs, choice), step_limit: stepLimit });
     if (!r) return;
     this.lastLoad = r;
     const err = r.diagnostics.find((d) => d.severity === 'error');
@@ -80,23 +80,23 @@ export class Comparison {
 
   /** Steps side B's long run has run so far; null when none is loading. */
   get loadingSteps(): number | null {
-    return this.longRun?.steps ?? null;
+    return this.loader?.steps ?? null;
   }
 
   /** The step side B's long run ends by at the latest; null when none is loading. */
   get loadingLastStep(): number | null {
-    return this.longRun?.lastStep ?? null;
+    return this.loader?.lastStep ?? null;
   }
 
   /** Side B's run ended (`r`), or the engine lost it (null: its last run stays). */
   private loaded(r: LoadResult | null): void {
-    if (r && this.engine) this.run = readRun(this.engine, r);
+    if (r && this.engine) this.run = readRun(this.engine, r, this.loader?.source ?? null);
   }
 
   /** Stop: side B's long run keeps the steps it ran; false when none was loading. */
   stopRun(): boolean {
-    if (!this.longRun?.active) return false;
-    this.loaded(this.longRun.stop());
+    if (!this.loader?.active) return false;
+    this.loaded(this.loader.stop());
     return true;
   }
 

@@ -1,9 +1,9 @@
 // The engine wrapper against the real wasm package: results pass through, errors become
-// reports instead of exceptions, and a trapped (poisoned) instance is replaced and restored.
+// reports instead of exceptions, and a trapped (poisoned) instance is replaced (the run comes
+// back through the loader: loader.test.ts).
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Engine, EventBit, StepLimit } from './engine';
-import type { LoadResult } from './generated/engine';
 
 const single = readFileSync(new URL('../../examples/single_loop.sass', import.meta.url), 'utf8');
 const figure1 = readFileSync(new URL('../../examples/tf_figure1.sass', import.meta.url), 'utf8');
@@ -54,20 +54,36 @@ describe('Engine', () => {
     expect(e.current()).toBe(0);
   });
 
-  it('replaces a poisoned instance and restores the kernel, breakpoints and step', () => {
+  it('replaces a poisoned instance with a fresh one that keeps the breakpoints, and says where the lost one stood', () => {
     const reports: string[] = [];
     const e = Engine.fromBytes(bytes, (m) => reports.push(m));
+    const restarts: number[] = [];
+    e.restarted = (step) => restarts.push(step);
     e.load(single, { params: { n: 3 } });
     e.setBreakpoints([9]);
     e.seek(40);
     const s = e.sessionForTest;
     s.state = () => { throw new WebAssembly.RuntimeError('unreachable'); };
     expect(e.state(0)).toBeNull();
-    expect(reports[0]).toMatch(/restarted the engine/);
+    expect(reports).toHaveLength(1);
+    expect(reports[0]).toMatch(/The engine failed in state: unreachable \(restarted the engine\)/);
     expect(e.sessionForTest).not.toBe(s);
-    expect(e.current()).toBe(40);
-    expect(e.total()).toBe(freshTotal({ n: 3 }));
+    expect(restarts).toEqual([40]);
+    // Bringing the run back is the loader's (loader.test.ts): alone, the engine has none.
+    expect(e.total()).toBe(0);
+    e.load(single, { params: { n: 3 } });
     expect(e.runUntil('breakpoint')?.kind).toBe('breakpoint');
+  });
+
+  it('a failure while restarting is reported, not retried', () => {
+    const reports: string[] = [];
+    const e = Engine.fromBytes(bytes, (m) => reports.push(m));
+    let restarts = 0;
+    e.restarted = () => { restarts++; e.sessionForTest.load = () => { throw new WebAssembly.RuntimeError('unreachable'); }; e.load(single, {}); };
+    e.sessionForTest.state = () => { throw new WebAssembly.RuntimeError('unreachable'); };
+    expect(e.state(0)).toBeNull();
+    expect(restarts).toBe(1);
+    expect(reports).toEqual(['The engine failed in state: unreachable (restarted the engine)', 'The engine could not restart: unreachable']);
   });
 });
 
@@ -112,45 +128,6 @@ describe('Engine, chunked loads', () => {
     while (p?.running) p = e.resume(2_000_000);
     expect(e.total()).toBe(StepLimit.Default);
   }, 60_000);
-
-  it('after a trap during a stopped run, the restarted engine has the same steps, ended as stopped', () => {
-    const reports: string[] = [];
-    const e = Engine.fromBytes(bytes, (m) => reports.push(m));
-    e.load(counter, { chunk: 3000 });
-    const stopped = e.stopRun()?.end;
-    expect(stopped?.kind).toBe('stopped');
-    e.seek(1234);
-    e.sessionForTest.state = () => { throw new WebAssembly.RuntimeError('unreachable'); };
-    expect(e.state(0)).toBeNull();
-    expect(reports[0]).toMatch(/restarted the engine/);
-    expect(e.total()).toBe(3000);
-    expect(e.current()).toBe(1234);
-    // Still the run the user stopped, not one that hit a step limit.
-    expect(e.report()?.stop).toEqual(stopped);
-    expect(e.runUntil('end')).toEqual(stopped);
-  });
-
-  it('a restart replays a long stopped run in chunks, for the caller to drive, and returns to the step', () => {
-    const reports: string[] = [];
-    const e = Engine.fromBytes(bytes, (m) => reports.push(m));
-    const replays: LoadResult[] = [];
-    e.restarted = (r) => replays.push(r);
-    e.load(counter, { chunk: 100_000 });
-    e.resume(60_000);
-    const stopped = e.stopRun()?.end;
-    e.seek(150_000);
-    e.sessionForTest.state = () => { throw new WebAssembly.RuntimeError('unreachable'); };
-    expect(e.state(0)).toBeNull();
-    expect(reports).toHaveLength(1);
-    // Only a first chunk ran: the rest is left to `resume`, like any long load.
-    expect(replays).toMatchObject([{ ok: true, running: true, end: null, last_step: 160_000 }]);
-    expect(e.running()).toBe(true);
-    let p = e.resume(20_000);
-    while (p?.running) p = e.resume(20_000);
-    expect(p).toMatchObject({ running: false, steps: 160_000, end: stopped });
-    expect(e.total()).toBe(160_000);
-    expect(e.current()).toBe(150_000);
-  });
 });
 
 describe('Engine for compare mode', () => {
@@ -179,10 +156,3 @@ describe('Engine for compare mode', () => {
     expect(bad?.diagnostics[0].message).toMatch(/unknown schedule `fastest`/);
   });
 });
-
-// The same kernel in an engine that never failed.
-function freshTotal(params: Record<string, number>): number {
-  const e = Engine.fromBytes(bytes, () => {});
-  e.load(single, { params });
-  return e.total();
-}

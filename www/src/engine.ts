@@ -1,14 +1,13 @@
-//! The one module that imports the generated wasm package (web/pkg). Every engine call goes
-//! through `guard`, so a thrown error becomes a banner instead of a dead page; a Rust panic
-//! poisons the instance, so then a fresh `Session` reloads the last good kernel and step (a long
-//! run in chunks, driven by `LongRun` like any other). A long run loads in chunks (`load` with
-//! `chunk`, then `resume` until it ends, or `stopRun`); the permalink codec is the core's
-//! (`decodeLink`, `encodeLink`).
+//! The one module that imports the generated wasm package (web/pkg), as a thin wrapper over
+//! `Session`. Every call goes through `guard`, so a thrown error becomes a banner instead of a
+//! dead page; a Rust panic poisons the instance, so then the session is replaced by a fresh, empty
+//! one (with the same breakpoints) and `restarted` says so: loading the last good run again is the
+//! loader's (`loader.ts`), as is driving a chunked load (`load` with `chunk`, `resume`, `stopRun`).
+//! The permalink codec is the core's (`decodeLink`, `encodeLink`).
 
 import init, {
   decode_link, encode_link, EventBit, initSync, LaneCode, lane_window_max, measured_sets, Session, StepLimit, sweep_metrics,
 } from '../../web/pkg/warpscope_web.js';
-import { FIRST_CHUNK } from './long-run';
 import type {
   CfgView, CompiledView, LoadRequest, LoadResult, MeasuredSet, MetricInfo, MetricsPair, NoteView, Progress, ReportView,
   StateView, Outcome,
@@ -25,9 +24,6 @@ export type RunKind = 'end' | 'breakpoint' | 'divergence' | 'reconvergence' | 's
 export { EventBit, LaneCode, StepLimit };
 
 export type ErrorSink = (message: string) => void;
-
-/** What loads a run again exactly (runs are deterministic): the text and whole-run options. */
-export interface LoadSource { text: string; options: LoadOptions }
 
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -58,16 +54,16 @@ function poisoned(e: unknown): boolean {
 
 export class Engine {
   private session: Session;
-  private good: LoadSource | null = null;
-  /** A chunked load still running: it becomes `good` when it ends; `restore` is the step to go
-   * back to then (a restart replaying the last good run), else null. */
-  private pending: { source: LoadSource; restore: number | null } | null = null;
   private breakpoints = new Uint32Array(0);
+  /** The step the session stands at, as far as calls through here know: the fallback of a failed
+   * move, and where a restart's replay goes back to. */
   private lastStep = 0;
+  /** A restart is under way: a failure inside it ends it (`revive` says so) instead of another one. */
+  private restarting = false;
 
-  /** A restart after a trap left the last good run loading again in chunks (a long one): whoever
-   * drives this engine's long runs (`LongRun`) drives it too, and shows it when it ends. */
-  restarted: (r: LoadResult) => void = () => {};
+  /** The session was replaced after a trap: the fresh one is empty but for the breakpoints, and
+   * `step` is where the lost one stood. The loader (`RunLoader`) loads the last good run again. */
+  restarted: (step: number) => void = () => {};
 
   private constructor(private readonly sink: ErrorSink) {
     this.session = new Session();
@@ -98,6 +94,7 @@ export class Engine {
     try {
       return f(this.session);
     } catch (e) {
+      if (this.restarting) throw e;
       const poison = poisoned(e);
       this.sink(`The engine failed in ${what}: ${messageOf(e)}${poison ? ' (restarted the engine)' : ''}`);
       if (poison) this.revive();
@@ -107,23 +104,16 @@ export class Engine {
 
   private revive(): void {
     try { this.session.free(); } catch { /* already unusable */ }
-    // A run still loading is lost with the session; the last finished one comes back, a long one
-    // in chunks like any load, so the page stays usable (a stopped one ends where it was stopped).
-    this.pending = null;
-    let again: LoadResult | null = null;
+    this.restarting = true;
     try {
       this.session = new Session();
       this.session.set_breakpoints(this.breakpoints);
-      if (this.good) {
-        again = this.session.load(this.good.text, { ...this.good.options, chunk: FIRST_CHUNK }) as LoadResult;
-        if (again.running) this.pending = { source: this.good, restore: this.lastStep };
-        else this.session.seek(this.lastStep);
-      }
+      this.restarted(this.lastStep);
     } catch (e) {
       this.sink(`The engine could not restart: ${messageOf(e)}`);
-      return;
+    } finally {
+      this.restarting = false;
     }
-    if (again?.running) this.restarted(again);
   }
 
   private track(t: number): number {
@@ -135,10 +125,7 @@ export class Engine {
    * `options.chunk` the run may still be `running`: the previous run stays loaded until it ends. */
   load(text: string, options: LoadOptions): LoadResult | null {
     const r = this.guard<LoadResult | null>('load', null, (s) => s.load(text, options) as LoadResult);
-    if (r?.ok) {
-      this.pending = r.running ? { source: { text, options }, restore: null } : null;
-      if (!r.running) this.settled({ text, options }, null);
-    }
+    if (r?.ok && !r.running) this.lastStep = 0;
     return r;
   }
 
@@ -152,29 +139,13 @@ export class Engine {
     return this.progressed(this.guard<Progress | null>('stop_run', null, (s) => s.stop_run() as Progress));
   }
 
-  /** How to load the current run again (a stopped run ends where it was stopped: `stop_at`). */
-  get loadedSource(): LoadSource | null {
-    return this.good;
-  }
-
   /** A chunked load has not ended yet. */
   running(): boolean { return this.guard('running', false, (s) => s.running()); }
 
   private progressed(p: Progress | null): Progress | null {
-    const job = this.pending;
-    if (p && !p.running && p.end && job) {
-      this.pending = null;
-      this.settled(job.source, p.end.kind === 'stopped' ? p.steps : null);
-      if (job.restore !== null) this.seek(job.restore);
-    }
+    // A pending load that ended is the loaded run now, at step 0.
+    if (p && !p.running && p.end) this.lastStep = 0;
     return p;
-  }
-
-  /** The run to restore after a trap: a stopped one is loaded again to end, stopped, at the same step. */
-  private settled({ text, options }: LoadSource, stoppedAt: number | null): void {
-    const { chunk: _, ...whole } = options;
-    this.good = { text, options: stoppedAt === null ? whole : { ...whole, stop_at: stoppedAt } };
-    this.lastStep = 0;
   }
 
   total(): number { return this.guard('total_steps', 0, (s) => s.total_steps()); }

@@ -2,7 +2,7 @@
 //! a run that never ends cannot freeze the page. A report is asked once per run and kept on it;
 //! the workers of runs no longer compared are stopped.
 
-import type { LoadSource } from './engine';
+import type { LoadSource } from './loader';
 import type { Run } from './run';
 import type { ReportView } from './generated/engine';
 

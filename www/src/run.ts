@@ -3,7 +3,8 @@
 //! main view and each side of the compare view hold one.
 
 import { layoutCfg, type Layout } from './cfg-layout';
-import type { Engine, LoadSource } from './engine';
+import type { Engine } from './engine';
+import type { LoadSource } from './loader';
 import { lineMap, type LineMap } from './line-map';
 import type { ModelChoice } from './permalink';
 import * as listing from './panels/listing';
@@ -52,8 +53,9 @@ export function loadOptions(inputs: Inputs, choice: { model: string | null } & O
   };
 }
 
-/** Reads the facts of the run `e` just loaded (`r.ok`); null if the engine failed meanwhile. */
-export function readRun(e: Engine, r: LoadResult): Run | null {
+/** Reads the facts of the run `e` just loaded (`r.ok`, loaded again by `source`); null if the
+ * engine failed meanwhile. */
+export function readRun(e: Engine, r: LoadResult, source: LoadSource | null): Run | null {
   const cfg = e.cfg();
   if (!cfg) return null;
   const depth = e.depthSeries();
@@ -67,7 +69,7 @@ export function readRun(e: Engine, r: LoadResult): Run | null {
     active: e.activeSeries(), plot: { depth, events, capacity, counts: info.depth },
     compiled, listingText: compiled ? listing.displayText(compiled.listing) : '',
     lines: lineMap(compiled?.source_lines ?? cfg.instrs.map((i) => i.line), compiled?.listing_lines),
-    report: null, source: e.loadedSource, compactLayout: null,
+    report: null, source, compactLayout: null,
   };
 }
 

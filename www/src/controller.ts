@@ -1,0 +1,240 @@
+//! The page's controller: what the user's actions and the address bar do to what is on screen.
+//! It keeps the store and the saved work in step (never saving over the user's kernel while a
+//! link's question is open: `own-work.ts`), waits for typing to pause before an edit re-runs,
+//! puts examples, figures and links on screen, switches compare and sweep modes, and answers the
+//! top bar. Its decisions are pure functions in `page-state.ts`; the run itself and the panels'
+//! rendering are `App`'s (`app.ts`); `main.ts` builds the panels and creates this.
+
+import type { EditorView } from '@codemirror/view';
+import type { App } from './app';
+import type { Engine } from './engine';
+import { EXAMPLES, type Example } from './examples';
+import * as exporter from './export';
+import { figureById, type Figure } from './figures';
+import { OwnWork } from './own-work';
+import * as editor from './panels/editor';
+import * as figureNote from './panels/figure-note';
+import * as settings from './panels/settings';
+import * as page from './page-state';
+import { decode, encode } from './permalink';
+import * as store from './store';
+import type { SweepView } from './sweep/view';
+
+/** Where the controller draws and what it drives; built by `main.ts`. */
+export interface ControllerParts {
+  app: App;
+  engine: Engine | null;
+  sweep: SweepView;
+  editor: EditorView;
+  settings: settings.SettingsPanel;
+  el: Record<'workNote' | 'figureNote' | 'compareButton' | 'sweepButton' | 'linkButton', HTMLElement>;
+}
+
+/** An edit re-runs the kernel after this pause in the typing. */
+const EDIT_PAUSE_MS = 300;
+
+export class Controller {
+  /** The re-run an edit asked for, waiting for the typing to pause (a timer id); 0 when none. */
+  private reloadTimer = 0;
+  /** The "cannot be saved in this browser" banner was shown: it shows once per page. */
+  private unsavedWarned = false;
+  /** The question a link asks before it replaces the user's kernel, and the copy kept aside. */
+  private readonly own: OwnWork;
+
+  constructor(private readonly parts: ControllerParts) {
+    this.own = new OwnWork(parts.el.workNote, {
+      show: (work) => this.showState(work),
+      save: () => this.saveShown(),
+      dropHash: () => this.dropHash(),
+      banner: (m) => parts.app.banner(m),
+    });
+  }
+
+  private get app(): App {
+    return this.parts.app;
+  }
+
+  /** The rest of what boot restored (`page.restore`, whose state is in the store already, so the
+   * panels were built with it): its banners, the question if a link replaces the user's kernel,
+   * and an embed's panels. Before `start`. */
+  restore(restored: page.Restored): void {
+    for (const m of restored.banners) this.app.banner(m);
+    if (restored.ask) this.own.ask(restored.ask);
+    this.own.render();
+    const embed = page.embedded(store.get().embed);
+    if (embed.banner) this.app.banner(embed.banner);
+    store.update(embed.patch);
+    const shown = store.get().embed;
+    if (shown) {
+      document.body.classList.add('embed');
+      for (const el of document.querySelectorAll<HTMLElement>('[data-panel]')) el.hidden = !shown.includes(el.dataset.panel as never);
+      // A column whose panels are all hidden takes no room.
+      for (const col of document.querySelectorAll<HTMLElement>('.grid > div')) col.hidden = !col.querySelector('[data-panel]:not([hidden])');
+    }
+  }
+
+  /** The first run, once every panel is there. */
+  start(): void {
+    this.showModes();
+    this.showFigure();
+    this.app.reload();
+    // A sweep restored from a link or the saved work runs again (its points are not stored).
+    if (store.get().sweep !== null) this.parts.sweep.run();
+  }
+
+  private dropHash(): void {
+    if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+  }
+
+  /** Saves what is on screen, unless it is an embed or a link the user has not taken up yet. */
+  private saveShown(): void {
+    if (store.get().embed !== null || this.own.asking || store.saveWork(store.get()) || this.unsavedWarned) return;
+    this.unsavedWarned = true;
+    this.app.banner('Your work cannot be saved in this browser (its storage is full or turned off): copy a link to keep it.', 'info');
+  }
+
+  /** A choice of the user's: kept in the store and the saved work, without re-running. */
+  remember(patch: Partial<store.UiState>): void {
+    store.update(patch);
+    this.saveShown();
+    // The link in the address bar no longer describes what is on screen (an open question keeps it).
+    if (!this.own.asking) this.dropHash();
+  }
+
+  /** A change of the user's that re-runs the kernel: at once, or after the typing pauses. */
+  userChanged(patch: Partial<store.UiState>, immediate: boolean): void {
+    // Changing the link's kernel or inputs takes it up: the user's own goes aside first.
+    if (this.own.asking) this.own.useLink();
+    this.remember(patch);
+    clearTimeout(this.reloadTimer);
+    if (immediate) this.app.reload();
+    else this.reloadTimer = window.setTimeout(() => this.app.reload(), EDIT_PAUSE_MS);
+  }
+
+  /** The editor's text changed (the user typed; a text put there by the page is in the store already). */
+  edited(text: string): void {
+    if (text !== store.get().text) this.userChanged({ text }, false);
+  }
+
+  /** Puts another kernel and its choices on screen (the user's own, or a link's) without saving it. */
+  private showState(patch: Partial<store.UiState>): void {
+    const { sweep } = this.parts;
+    sweep.reset();
+    clearTimeout(this.reloadTimer);
+    store.update({ step: 0, lane: 0, breakpoints: [], ...patch });
+    // After the store update, so the editor does not take it for the user's edit; Ctrl+Z undoes it.
+    editor.setText(this.parts.editor, store.get().text);
+    settings.render(this.parts.settings, store.get().stepLimit);
+    this.app.reload();
+    this.showModes();
+    this.showFigure();
+    if (store.get().sweep !== null) sweep.run();
+  }
+
+  /** "What to look at" for the paper's figure on screen; a view figure's plot is outlined. */
+  private showFigure(): void {
+    const fig = figureById(store.get().figure);
+    figureNote.render(this.parts.el.figureNote, fig, () => { this.remember({ figure: null }); this.showFigure(); });
+    document.querySelector('.p-plot')?.classList.toggle('figure-focus', !!fig?.view && store.get().sweep === null);
+  }
+
+  private showModes(): void {
+    this.parts.el.compareButton.setAttribute('aria-pressed', String(store.get().compare !== null));
+    this.parts.el.sweepButton.setAttribute('aria-pressed', String(store.get().sweep !== null));
+  }
+
+  /** Opens example `ex` (with `patch` over its own choices), as an undoable change in the editor. */
+  openExample(ex: Example, patch: Partial<store.UiState> = {}): void {
+    this.parts.sweep.reset();
+    // An undoable change in the editor: Ctrl+Z brings back what was there.
+    editor.setText(this.parts.editor, ex.text);
+    store.update({ step: 0, breakpoints: [] });
+    this.userChanged(page.examplePatch(ex, store.get(), patch), true);
+    this.showFigure();
+    this.showModes();
+  }
+
+  /** An example picked in the gallery; in compare mode its model gets its usual partner beside it. */
+  openFromGallery(ex: Example): void {
+    this.openExample(ex);
+    const partner = page.selfComparison(store.get(), this.app.run?.load ?? null);
+    if (partner) this.userChanged(partner, true);
+  }
+
+  /** A figure of the papers: its kernel in the stepping view at its settings (the whole history
+   * drawn solid, as the paper prints it), or its sweep run. */
+  openFigure(f: Figure): void {
+    const opening = page.openingOf(f, EXAMPLES);
+    if (opening.kind === 'missing') { this.app.banner(opening.message); return; }
+    this.openExample(opening.example, opening.patch);
+    if (opening.kind === 'view') {
+      this.app.goto(this.app.span());
+      document.querySelector('.p-plot')?.scrollIntoView({ block: 'nearest' });
+    } else {
+      this.parts.sweep.run();
+    }
+  }
+
+  /** The top bar's Compare button. */
+  toggleCompare(): void {
+    const on = store.get().compare === null;
+    if (on) this.parts.sweep.close();
+    this.userChanged(page.compareToggle(store.get(), this.app.run?.load ?? null), true);
+    this.showModes();
+    this.showFigure();
+  }
+
+  /** The top bar's Sweep button: its defaults for the kernel, or a note when it has no param. */
+  toggleSweep(): void {
+    const { sweep } = this.parts;
+    if (store.get().sweep !== null) {
+      sweep.close();
+      this.userChanged({ sweep: null }, true);
+    } else {
+      const choice = sweep.defaults(this.app.run?.load ?? null);
+      if (!choice) {
+        this.app.banner('This kernel has no //@ param to sweep: add one (for example //@ param n = 2) and use it in the kernel.', 'info');
+        return;
+      }
+      this.userChanged({ sweep: choice, compare: null }, true);
+    }
+    this.showModes();
+    this.showFigure();
+  }
+
+  /** The Link button: the screen's permalink in the address bar and, where allowed, the clipboard. */
+  async copyLink(): Promise<void> {
+    const frag = encode(page.linkOf(store.get()));
+    const url = `${location.origin}${location.pathname}${frag}`;
+    history.replaceState(null, '', frag);
+    this.parts.el.linkButton.dataset.link = url;
+    const broken = this.app.diagnostics.some((d) => d.severity === 'error');
+    const caveat = broken ? ' Note: the kernel in it has errors, so whoever opens it sees them, not a run.' : '';
+    try {
+      await navigator.clipboard.writeText(url);
+      this.app.banner(`Link copied to the clipboard (it is also in the address bar).${caveat}`, broken ? 'error' : 'info');
+    } catch {
+      this.app.banner(`The link is in the address bar: copy it from there.${caveat}`, broken ? 'error' : 'info');
+    }
+  }
+
+  /** The stack-history plot or the trace, downloaded under the run's title. */
+  download(what: 'svg' | 'png' | 'csv'): void {
+    const el = this.app.panels.plot.el, name = page.fileBase(this.app.run?.load.title);
+    if (what === 'svg' && el) exporter.plotSvg(el, name);
+    if (what === 'png' && el) void exporter.plotPng(el, name);
+    if (what === 'csv' && this.parts.engine) exporter.csv(this.parts.engine.traceCsv(), name);
+  }
+
+  /** A link pasted into this tab changes only the fragment: show it, asking first if it would
+   * replace the user's kernel. (Our own replaceState calls fire no hashchange.) */
+  hashChanged(): void {
+    const mine = this.own.ownWork(store.workOf(store.get()));
+    const change = page.hashChange(decode(location.hash), store.get().embed !== null, mine);
+    if (change.kind === 'banner') this.app.banner(change.message);
+    if (change.kind === 'reload') location.reload();
+    if (change.kind !== 'show') return;
+    if (change.ask) this.own.ask(mine);
+    this.showState({ ...change.link });
+  }
+}

@@ -1,0 +1,119 @@
+// The page controller's decisions without a browser: what the page opens with, what a pasted link
+// does, and the patches of examples, figures, the mode buttons and a permalink.
+import { describe, expect, it } from 'vitest';
+import { StepLimit } from './engine';
+import type { Example } from './examples';
+import type { Figure } from './figures';
+import * as page from './page-state';
+import type { Decoded, Link } from './permalink';
+import type { UiState, Work } from './store';
+import type { LoadResult } from './generated/engine';
+
+const fresh = page.freshWork('EXIT;\n', StepLimit.Default);
+const saved: Work = { ...fresh, text: 'my own kernel', params: { n: 3 }, model: 'pdom', stepLimit: 50_000 };
+const link: Link = {
+  text: 'their kernel', params: { n: 5 }, model: 'volta', preset: null, ifConvert: null, pathOrder: null, schedule: 'h100',
+  compare: null, step: 12, lane: 3, embed: null, sweep: null, figure: null,
+};
+const ok = (l: Partial<Link> = {}): Decoded => ({ kind: 'ok', link: { ...link, ...l } });
+const run = { model: 'pdom', models: ['kepler', 'pdom', 'tf-stack'] } as unknown as LoadResult;
+const example: Example = { file: 'x.sass', title: 'x', about: '', text: 'EXAMPLE;\n', group: 'g' };
+const sweep = { request: { param: 'n' }, metric: 'cycles', measured: { file: 'a.csv', build: 'b', kernel: 'k', pattern: 'p' } } as unknown as UiState['sweep'];
+
+describe('restore', () => {
+  it('opens the saved work, else the default example, with no question', () => {
+    expect(page.restore({ kind: 'none' }, saved, fresh)).toEqual({ state: saved, ask: null, banners: [] });
+    expect(page.restore({ kind: 'none' }, null, fresh)).toEqual({ state: fresh, ask: null, banners: [] });
+  });
+
+  it('a link wins over the saved work, and asks first when it shows another kernel', () => {
+    const r = page.restore(ok(), saved, fresh);
+    // The saved step limit stays: a link has none of its own.
+    expect(r.state).toEqual({ ...saved, ...link });
+    expect(r.state.stepLimit).toBe(50_000);
+    expect(r.ask).toBe(saved);
+    // The same kernel, no saved work, or an embed: nothing to lose, so no question.
+    expect(page.restore(ok({ text: saved.text }), saved, fresh).ask).toBeNull();
+    expect(page.restore(ok(), null, fresh).ask).toBeNull();
+    expect(page.restore(ok({ embed: ['cfg'] }), saved, fresh).ask).toBeNull();
+  });
+
+  it('a broken link says so and shows the saved work', () => {
+    expect(page.restore({ kind: 'error', message: 'This link is cut short.' }, saved, fresh)).toEqual({
+      state: saved, ask: null, banners: ['This link is cut short. Showing your last saved kernel instead.'],
+    });
+  });
+});
+
+describe('embedded', () => {
+  it('an embed of known panels drops compare and sweep modes; one naming none is the whole app', () => {
+    expect(page.embedded(null)).toEqual({ patch: {}, banner: null });
+    expect(page.embedded(undefined as unknown as null)).toEqual({ patch: {}, banner: null });
+    expect(page.embedded(['cfg', 'lanes'])).toEqual({ patch: { compare: null, sweep: null }, banner: null });
+    const none = page.embedded([]);
+    expect(none.patch).toEqual({ embed: null });
+    expect(none.banner).toMatch(/names no known panel \(known: editor, listing, cfg, .*\); showing the whole app/);
+  });
+});
+
+describe('hashChange', () => {
+  it('shows a pasted link, asking first when it replaces the user\'s kernel', () => {
+    expect(page.hashChange(ok(), false, saved)).toEqual({ kind: 'show', link, ask: true });
+    expect(page.hashChange(ok({ text: saved.text }), false, saved)).toEqual({ kind: 'show', link: { ...link, text: saved.text }, ask: false });
+  });
+
+  it('ignores a fragment that is no link, keeps the kernel on a broken one, reloads for embeds', () => {
+    expect(page.hashChange({ kind: 'none' }, false, saved)).toEqual({ kind: 'none' });
+    expect(page.hashChange({ kind: 'error', message: 'Bad.' }, false, saved)).toEqual({ kind: 'banner', message: 'Bad. Your kernel stays as it was.' });
+    expect(page.hashChange(ok({ embed: ['cfg'] }), false, saved)).toEqual({ kind: 'reload' });
+    expect(page.hashChange(ok(), true, saved)).toEqual({ kind: 'reload' });
+  });
+});
+
+describe('patches', () => {
+  it('an example takes the kernel\'s own choices; a sweep carries over without its measurements', () => {
+    expect(page.examplePatch(example, { sweep: null })).toEqual({
+      text: 'EXAMPLE;\n', params: {}, model: null, preset: null, ifConvert: null, pathOrder: null, schedule: null, figure: null,
+    });
+    expect(page.examplePatch(example, { sweep }, { model: 'volta' })).toMatchObject({ sweep: { ...sweep, measured: null }, model: 'volta' });
+  });
+
+  it('a figure opens its kernel in the view at its settings, or with its sweep', () => {
+    const view = { id: 'v', kernel: 'x.sass', view: { params: { n: 2 }, model: 'pdom', preset: 'kepler' } } as unknown as Figure;
+    expect(page.openingOf(view, [example])).toEqual({
+      kind: 'view', example, patch: { params: { n: 2 }, model: 'pdom', preset: 'kepler', compare: null, sweep: null, figure: 'v' },
+    });
+    const swept = { id: 's', kernel: 'x.sass', sweep: { param: 'n', params: { m: 1 } }, metric: 'fetches' } as unknown as Figure;
+    const opening = page.openingOf(swept, [example]);
+    expect(opening).toMatchObject({ kind: 'sweep', example, patch: { params: { m: 1 }, compare: null, figure: 's', sweep: { metric: 'fetches', measured: null } } });
+    expect(opening.kind === 'sweep' && opening.patch.sweep?.request.param).toBe('n');
+    expect(page.openingOf({ ...view, kernel: 'gone.sass' }, [example])).toEqual({
+      kind: 'missing', message: 'The figure\'s kernel gone.sass is not among the bundled examples.',
+    });
+  });
+
+  it('compare mode opens beside the usual partner, ends a sweep, and closes', () => {
+    expect(page.compareToggle({ compare: null }, run)).toEqual({ compare: { model: 'tf-stack', pathOrder: null, schedule: null }, sweep: null });
+    expect(page.compareToggle({ compare: null }, null)).toEqual({ compare: null, sweep: null });
+    expect(page.compareToggle({ compare: { model: 'kepler', pathOrder: null, schedule: null } }, run)).toEqual({ compare: null });
+  });
+
+  it('an example compared with its own model gets its partner beside it', () => {
+    expect(page.selfComparison({ compare: { model: 'pdom', pathOrder: 'taken', schedule: null } }, run)).toEqual({
+      compare: { model: 'tf-stack', pathOrder: null, schedule: null },
+    });
+    expect(page.selfComparison({ compare: { model: 'kepler', pathOrder: null, schedule: null } }, run)).toBeNull();
+    expect(page.selfComparison({ compare: null }, run)).toBeNull();
+  });
+
+  it('a permalink holds the link fields of the screen, not the tab\'s own', () => {
+    const s: UiState = { ...link, breakpoints: [4], playing: true, speed: 3, stepLimit: 1000 };
+    expect(page.linkOf(s)).toEqual(link);
+  });
+
+  it('a download is named after the run', () => {
+    expect(page.fileBase('Figure 3: a loop / twice')).toBe('Figure_3_a_loop_twice');
+    expect(page.fileBase(null)).toBe('kernel');
+    expect(page.fileBase('???')).toBe('_');
+  });
+});

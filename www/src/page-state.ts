@@ -1,0 +1,122 @@
+//! The page controller's decisions, as pure functions over the store's state (no DOM, no engine,
+//! no storage), so they are unit-tested on their own: what the page opens with (a link, else the
+//! saved work, else the default example; whether to ask before a link replaces the user's kernel;
+//! an embed's panels), what a link pasted into the open tab does, and the store patches of the
+//! gallery, the papers' figures, the mode buttons and a permalink. `controller.ts` applies them.
+
+import type { Example } from './examples';
+import type { Figure } from './figures';
+import { partnerOf } from './model-info';
+import { PANELS, type Decoded, type Link } from './permalink';
+import type { UiState, Work } from './store';
+import { fullRequest } from './sweep/request';
+import type { LoadResult } from './generated/engine';
+
+/** The work a first visit shows: `text` (the default example) with every choice the kernel's own. */
+export function freshWork(text: string, stepLimit: number): Work {
+  return {
+    text, params: {}, model: null, preset: null, ifConvert: null, pathOrder: null, schedule: null, compare: null,
+    sweep: null, figure: null, stepLimit,
+  };
+}
+
+/** What the page opens with. */
+export interface Restored {
+  /** The store's state to start from: the saved (or fresh) work, with the link's fields over it. */
+  state: Partial<UiState>;
+  /** The user's saved work when the link shows another kernel: ask before saving over it. */
+  ask: Work | null;
+  /** What to say (a broken link). */
+  banners: string[];
+}
+
+/** A link wins (asking first if it would replace another kernel of the user's; an embed never
+ * touches the saved work); a broken link says so and falls back to the saved work. */
+export function restore(decoded: Decoded, saved: Work | null, fresh: Work): Restored {
+  const link = decoded.kind === 'ok' ? decoded.link : null;
+  return {
+    state: { ...(saved ?? fresh), ...(link ?? {}) },
+    ask: link && link.embed === null && saved !== null && saved.text !== link.text ? saved : null,
+    banners: decoded.kind === 'error' ? [`${decoded.message} Showing your last saved kernel instead.`] : [],
+  };
+}
+
+/** An embed's panels as the page shows them: none known is the whole app (with a banner); an embed
+ * shows the chosen panels of one run, as compare and sweep modes have panels of their own. */
+export function embedded(embed: UiState['embed']): { patch: Partial<UiState>; banner: string | null } {
+  if (embed?.length === 0) {
+    return { patch: { embed: null }, banner: `This embed link names no known panel (known: ${PANELS.join(', ')}); showing the whole app.` };
+  }
+  return { patch: embed ? { compare: null, sweep: null } : {}, banner: null };
+}
+
+/** What a link pasted into the open tab does. */
+export type HashChange =
+  /** The fragment names no link: nothing. */
+  | { kind: 'none' }
+  /** A broken link: say so; the kernel stays. */
+  | { kind: 'banner'; message: string }
+  /** Embed mode's layout is set up at boot: load the page again. */
+  | { kind: 'reload' }
+  /** Show the link's state; `ask`: it replaces the user's kernel, so ask before saving. */
+  | { kind: 'show'; link: Link; ask: boolean };
+
+/** `d` pasted while `embedShown` is the page's mode and `mine` is what the user would lose. */
+export function hashChange(d: Decoded, embedShown: boolean, mine: Work): HashChange {
+  if (d.kind === 'none') return d;
+  if (d.kind === 'error') return { kind: 'banner', message: `${d.message} Your kernel stays as it was.` };
+  // An embed link never touches the saved work.
+  if (d.link.embed !== null || embedShown) return { kind: 'reload' };
+  return { kind: 'show', link: d.link, ask: d.link.text !== mine.text };
+}
+
+/** Opening example `ex`: the kernel's own choices, `patch` over them. Sweep settings carry over
+ * where its params allow; measurements do not. */
+export function examplePatch(ex: Example, s: Pick<UiState, 'sweep'>, patch: Partial<UiState> = {}): Partial<UiState> {
+  return {
+    text: ex.text, params: {}, model: null, preset: null, ifConvert: null, pathOrder: null, schedule: null, figure: null,
+    ...(s.sweep ? { sweep: { ...s.sweep, measured: null } } : {}), ...patch,
+  };
+}
+
+/** Opening a figure of the papers: its kernel with its view settings, or with its sweep. */
+export type FigureOpening =
+  | { kind: 'missing'; message: string }
+  | { kind: 'view' | 'sweep'; example: Example; patch: Partial<UiState> };
+
+export function openingOf(f: Figure, examples: Example[]): FigureOpening {
+  const example = examples.find((e) => e.file === f.kernel);
+  if (!example) return { kind: 'missing', message: `The figure's kernel ${f.kernel} is not among the bundled examples.` };
+  if (f.view) return { kind: 'view', example, patch: { ...f.view, compare: null, sweep: null, figure: f.id } };
+  const sweep = { request: fullRequest(f.sweep ?? {}), metric: f.metric ?? 'cycles', measured: f.measured ?? null };
+  return { kind: 'sweep', example, patch: { params: f.sweep?.params ?? {}, compare: null, sweep, figure: f.id } };
+}
+
+/** Compare mode beside `run`'s model: its usual partner (comparing a model with itself says nothing). */
+export function partnerChoice(run: Pick<LoadResult, 'model' | 'models'>): NonNullable<UiState['compare']> {
+  return { model: partnerOf(run.model, run.models), pathOrder: null, schedule: null };
+}
+
+/** The compare button: on (beside the shown run's model, ending a sweep) or off. */
+export function compareToggle(s: Pick<UiState, 'compare'>, run: LoadResult | null): Partial<UiState> {
+  const on = s.compare === null;
+  return { compare: on && run ? partnerChoice(run) : null, ...(on ? { sweep: null } : {}) };
+}
+
+/** After an example opens in compare mode: a partner for its model, if it is compared with itself. */
+export function selfComparison(s: Pick<UiState, 'compare'>, run: LoadResult | null): Partial<UiState> | null {
+  return s.compare && run && s.compare.model === run.model ? { compare: partnerChoice(run) } : null;
+}
+
+/** What a permalink to the screen holds. */
+export function linkOf(s: UiState): Link {
+  return {
+    text: s.text, params: s.params, model: s.model, preset: s.preset, ifConvert: s.ifConvert, pathOrder: s.pathOrder,
+    schedule: s.schedule, compare: s.compare, step: s.step, lane: s.lane, embed: s.embed, sweep: s.sweep, figure: s.figure,
+  };
+}
+
+/** A download's file name from the run's title. */
+export function fileBase(title: string | null | undefined): string {
+  return (title ?? 'kernel').replace(/[^\w-]+/g, '_').slice(0, 40) || 'kernel';
+}
