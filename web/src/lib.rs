@@ -48,6 +48,13 @@ pub enum LaneCode {
     Exited = 3,
 }
 
+/// Every model as the page describes it (`ModelAbout`: words, policy, whether it spills, its
+/// compare partner), in `ModelKind::ALL` order.
+#[wasm_bindgen]
+pub fn model_infos() -> Result<JsValue, JsError> {
+    to_js(&warpscope_core::model::ModelKind::ALL.iter().map(|m| m.about()).collect::<Vec<_>>())
+}
+
 /// The most steps one `lane_states` call returns (the core's window cap).
 #[wasm_bindgen]
 pub fn lane_window_max() -> f64 {

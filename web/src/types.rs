@@ -6,7 +6,7 @@
 
 use ts_rs::{Config, TS};
 use warpscope_core::link::{Link, MeasuredChoice, ModelChoice, SweepChoice};
-use warpscope_core::model::{ModelKind, StackConfig};
+use warpscope_core::model::{ModelAbout, ModelKind, Policy, StackConfig};
 use warpscope_core::session::{Outcome, OutcomeKind, Progress, RunRequest, StackChoice, StaleParams};
 use warpscope_core::sim::{LaneState, PointMetrics};
 use warpscope_core::sweep::measured::{Fit, FitRow, MeasuredSet};
@@ -35,6 +35,8 @@ pub fn typescript() -> String {
         // core
         Severity,
         ModelKind,
+        ModelAbout,
+        Policy,
         StackConfig,
         LaneState,
         Outcome,

@@ -112,6 +112,9 @@ pub struct StackEntryView {
     /// PDOM entries: the address where the entry is popped (`None`: only when its lanes exit).
     pub rpc_addr: Option<u32>,
     pub on_chip: bool,
+    /// What an entry of this kind means, and a short label for the legend (from the model).
+    pub meaning: String,
+    pub label: &'static str,
 }
 
 impl StackEntryView {
@@ -125,6 +128,8 @@ impl StackEntryView {
             line: prog.line(e.pc),
             rpc_addr: e.rpc.map(|p| prog.addr(p)),
             on_chip: e.on_chip,
+            meaning: e.kind.meaning(e.mask.is_empty()),
+            label: e.kind.label(e.mask.is_empty()),
         }
     }
 }
@@ -406,6 +411,8 @@ pub struct ReportView {
     /// Warp instructions over the MIMD minimum, minus one; `None` for the mimd model itself and
     /// for a run that stopped early (deadlock, fault, step limit).
     pub code_expansion: Option<f64>,
+    /// Why `code_expansion` is missing (`the reference`, `stopped early`, `no MIMD minimum`).
+    pub code_expansion_missing: Option<&'static str>,
     pub idle_instructions: f64,
     pub max_stack_depth: f64,
     pub divergent_branches: f64,
@@ -429,6 +436,7 @@ impl ReportView {
             thread_instructions: r.thread_instructions as f64,
             activity_factor: r.activity_factor,
             code_expansion: stop.code_expansion(model, r),
+            code_expansion_missing: stop.no_code_expansion(model, r),
             idle_instructions: r.idle_instructions as f64,
             max_stack_depth: r.max_stack_depth as f64,
             divergent_branches: r.divergent_branches as f64,

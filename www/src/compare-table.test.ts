@@ -6,7 +6,7 @@ import type { ReportView } from './generated/engine';
 const exited = { kind: 'exited' as const, pc: null, addr: null, line: null, message: 'all lanes exited', summary: 'exited' };
 const pdom: ReportView = {
   model: 'pdom', stop: { ...exited, step: 26 }, warp_instructions: 26, thread_instructions: 62, activity_factor: 0.5962,
-  code_expansion: 0.368, idle_instructions: 0, max_stack_depth: 3, divergent_branches: 3, cycles: 122,
+  code_expansion: 0.368, code_expansion_missing: null, idle_instructions: 0, max_stack_depth: 3, divergent_branches: 3, cycles: 122,
   memory_instructions: 1, memory_transactions: 1, transactions_per_memory_instruction: 1,
   block_counts: [1, 1, 1, 2, 2, 2, 1], mimd_block_counts: [1, 1, 1, 1, 1, 1, 1], mimd_warp_instructions: 19, mimd_complete: true,
 };
@@ -41,19 +41,19 @@ describe('compareRows', () => {
   });
 
   it('says what has no value: the reference itself, a kernel without memory', () => {
-    const mimd = { ...pdom, model: 'mimd', code_expansion: null, transactions_per_memory_instruction: null };
+    const mimd = { ...pdom, model: 'mimd', code_expansion: null, code_expansion_missing: 'the reference', transactions_per_memory_instruction: null };
     const r = compareRows([pdom, mimd], names);
     expect(row(r, 'code_expansion').cells).toEqual(['+36.8 %', 'n/a (the reference)']);
     expect(row(r, 'transactions_per_memory_instruction').cells[1]).toBe('no memory op');
   });
 
   it('shows a deadlock as the way the run ended, and differs from an exit', () => {
-    const dead = { ...pdom, code_expansion: null, stop: { kind: 'deadlock' as const, step: 12, pc: 17, addr: 0x88, line: 22, message: 'BAR.SYNC at 0x0088: ...', summary: 'deadlock' } };
+    const dead = { ...pdom, code_expansion: null, code_expansion_missing: 'stopped early', stop: { kind: 'deadlock' as const, step: 12, pc: 17, addr: 0x88, line: 22, message: 'BAR.SYNC at 0x0088: ...', summary: 'deadlock' } };
     const r = compareRows([dead, tf], names);
     expect(row(r, 'stop')).toMatchObject({ cells: ['deadlock', 'exited'], differ: true });
     // A partial run has no code expansion against the whole kernel's minimum (the engine gives none).
     expect(row(r, 'code_expansion').cells).toEqual(['n/a (stopped early)', '0.0 %']);
-    expect(row(compareRows([{ ...pdom, code_expansion: null, mimd_complete: false }], names), 'code_expansion').cells).toEqual(['n/a (no MIMD minimum)']);
+    expect(row(compareRows([{ ...pdom, code_expansion: null, code_expansion_missing: 'no MIMD minimum', mimd_complete: false }], names), 'code_expansion').cells).toEqual(['n/a (no MIMD minimum)']);
   });
 
   it('does not compare blocks of different programs (a C kernel compiled per model)', () => {

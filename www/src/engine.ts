@@ -6,10 +6,11 @@
 //! The permalink codec is the core's (`decodeLink`, `encodeLink`).
 
 import init, {
-  decode_link, encode_link, EventBit, initSync, LaneCode, lane_window_max, measured_sets, Session, StepLimit, sweep_metrics,
+  decode_link, encode_link, EventBit, initSync, LaneCode, lane_window_max, measured_sets, model_infos, Session, StepLimit, sweep_metrics,
 } from '../../web/pkg/warpscope_web.js';
+import { setModelInfos } from './model-info';
 import type {
-  CfgView, CompiledView, LoadRequest, LoadResult, MeasuredSet, MetricInfo, MetricsPair, NoteView, Progress, ReportView,
+  CfgView, CompiledView, LoadRequest, ModelAbout, LoadResult, MeasuredSet, MetricInfo, MetricsPair, NoteView, Progress, ReportView,
   StateView, Outcome,
 } from './generated/engine';
 
@@ -71,6 +72,7 @@ export class Engine {
 
   static async create(report: ErrorSink): Promise<Engine> {
     await init();
+    setModelInfos(model_infos() as ModelAbout[]);
     return new Engine(report);
   }
 
@@ -82,6 +84,7 @@ export class Engine {
   /** For Node (unit tests), where the wasm bytes are read from disk. */
   static fromBytes(bytes: BufferSource, report: ErrorSink): Engine {
     initSync({ module: bytes });
+    setModelInfos(model_infos() as ModelAbout[]);
     return new Engine(report);
   }
 

@@ -4,6 +4,7 @@
 //! `analysis` when they need them and never compute them themselves; the data path
 //! (`machine::execute`) is shared.
 
+pub mod about;
 pub mod flow;
 pub mod hw_stack;
 pub mod kepler;
@@ -20,6 +21,7 @@ use alloc::vec::Vec;
 use crate::isa::Pc;
 use crate::machine::{LaneMask, Machine};
 use crate::program::Program;
+pub use about::{ModelAbout, Policy};
 pub use hw_stack::{StackConfig, Token, TokenKind};
 
 /// What one step did to the control state, for metrics, the cost model and the timeline.

@@ -143,7 +143,20 @@ impl Outcome {
     /// Warp instructions over the MIMD minimum, minus one, where that means something: a whole
     /// run, a complete reference, and a model other than the MIMD reference itself.
     pub fn code_expansion(&self, model: ModelKind, report: &RunReport) -> Option<f64> {
-        (model != ModelKind::Mimd && self.whole_run() && report.mimd_complete).then(|| report.code_expansion())
+        self.no_code_expansion(model, report).is_none().then(|| report.code_expansion())
+    }
+
+    /// Why code expansion means nothing for this run, if it does not: a few words.
+    pub fn no_code_expansion(&self, model: ModelKind, report: &RunReport) -> Option<&'static str> {
+        if model == ModelKind::Mimd {
+            Some("the reference")
+        } else if !self.whole_run() {
+            Some("stopped early")
+        } else if !report.mimd_complete {
+            Some("no MIMD minimum")
+        } else {
+            None
+        }
     }
 }
 

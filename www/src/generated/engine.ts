@@ -5,6 +5,43 @@ export type Severity = "error" | "warning";
 
 export type ModelKind = "kepler" | "pdom" | "pdom-ssy" | "tf-stack" | "tf-sandy" | "volta" | "mimd";
 
+export type ModelAbout = { name: string, 
+/**
+ * One line: what the model is and where it comes from.
+ */
+summary: string, 
+/**
+ * A few words, for a side of the compare view.
+ */
+short: string, 
+/**
+ * What the stack panel lists for this model.
+ */
+stack_title: string, 
+/**
+ * What the depth series counts for this model.
+ */
+depth: string, 
+/**
+ * Which of the engine's policy choices this model reads.
+ */
+policy: Policy | null, 
+/**
+ * An on-chip stack that spills to memory past its capacity (so capacity means something).
+ */
+spills: boolean, 
+/**
+ * The entries form a stack whose top runs (not a set of lane groups).
+ */
+stack: boolean, 
+/**
+ * The model compare mode puts beside this one when it opens: the scheme it is usually
+ * contrasted with.
+ */
+partner: ModelKind, };
+
+export type Policy = "path-order" | "schedule";
+
 export type StackConfig = { capacity: number, chunk: number, 
 /**
  * The deepest any model's stack may grow (on chip plus spilled) before the run faults: a
@@ -266,7 +303,11 @@ export type StackEntryView = { kind: string, bits: string, lanes: Array<number>,
 /**
  * PDOM entries: the address where the entry is popped (`None`: only when its lanes exit).
  */
-rpc_addr: number | null, on_chip: boolean, };
+rpc_addr: number | null, on_chip: boolean, 
+/**
+ * What an entry of this kind means, and a short label for the legend (from the model).
+ */
+meaning: string, label: string, };
 
 export type RegView = { name: string, hex: string, int: number, float: number, };
 
@@ -313,7 +354,11 @@ export type ReportView = { model: string, stop: Outcome, warp_instructions: numb
  * Warp instructions over the MIMD minimum, minus one; `None` for the mimd model itself and
  * for a run that stopped early (deadlock, fault, step limit).
  */
-code_expansion: number | null, idle_instructions: number, max_stack_depth: number, divergent_branches: number, cycles: number, memory_instructions: number, memory_transactions: number, 
+code_expansion: number | null, 
+/**
+ * Why `code_expansion` is missing (`the reference`, `stopped early`, `no MIMD minimum`).
+ */
+code_expansion_missing: string | null, idle_instructions: number, max_stack_depth: number, divergent_branches: number, cycles: number, memory_instructions: number, memory_transactions: number, 
 /**
  * Transactions per warp memory instruction; `None` when the kernel touches no memory.
  */

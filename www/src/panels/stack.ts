@@ -4,7 +4,7 @@
 //! groups of lanes at each pc and Volta's barrier registers. Each kind says what it means (a
 //! tooltip, and a legend of the kinds on screen), and what "depth" counts for this model.
 
-import { kindInfo, kindLabel, modelInfo } from '../model-info';
+import { modelInfo } from '../model-info';
 import { hex, html, laneRanges } from '../svg';
 import type { StackEntryView, StateView } from '../generated/engine';
 
@@ -25,7 +25,7 @@ function target(e: StackEntryView): string {
 
 function entry(e: StackEntryView, pos: string, spills: boolean): HTMLElement {
   const empty = e.lanes.length === 0;
-  const meaning = kindInfo(e.kind, empty);
+  const meaning = e.meaning;
   const li = html('li', {
     class: `stack-entry kind-${e.kind.toLowerCase().replace(/\s+/g, '-')}${e.on_chip ? '' : ' spilled'}${empty ? ' no-lane' : ''}`,
     'data-testid': 'stack-entry', 'data-kind': e.kind, 'data-bits': e.bits, 'data-addr': hex(e.addr),
@@ -55,10 +55,9 @@ function legend(stack: StackEntryView[]): HTMLElement {
   }
   const box = html('div', { class: 'stack-legend small', 'data-testid': 'stack-legend' });
   for (const [key, e] of seen) {
-    const empty = e.lanes.length === 0;
     const shown = key === 'BSYNC' ? 'BSYNC Bn' : key === 'Bn' ? 'Bn' : e.kind;
-    const item = html('span', { class: 'stack-legend-item', title: kindInfo(e.kind, empty) });
-    item.append(html('b', {}, shown), document.createTextNode(` ${kindLabel(e.kind, empty)}`));
+    const item = html('span', { class: 'stack-legend-item', title: e.meaning });
+    item.append(html('b', {}, shown), document.createTextNode(` ${e.label}`));
     box.append(item);
   }
   return box;
@@ -70,7 +69,7 @@ export function render(root: HTMLElement, st: StateView | null, ctx: StackContex
   const head = html('div', { class: 'stack-head' });
   const spilled = stack.filter((e) => !e.on_chip).length;
   head.append(
-    html('span', { class: 'stack-title' }, info.stackTitle),
+    html('span', { class: 'stack-title' }, info.stack_title),
     ctx.depth === null
       ? html('span', { 'data-testid': 'stack-depth' }, `${stack.length} entr${stack.length === 1 ? 'y' : 'ies'}`)
       : html('span', { 'data-testid': 'stack-depth', title: `in ${ctx.model}, depth counts ${info.depth}` }, `depth ${ctx.depth}`),
