@@ -155,7 +155,7 @@ impl Common {
             schedule: self.schedule.clone(),
             params,
             costs,
-            stack: StackChoice { capacity: self.stack_capacity, chunk: self.stack_chunk },
+            stack: StackChoice { capacity: self.stack_capacity, chunk: self.stack_chunk, limit: None },
             step_limit: Some(self.step_limit as f64),
             ..RunRequest::default()
         })

@@ -4,45 +4,18 @@
 //! place of a file); here the app only keeps the panel names it knows. Needs the engine started.
 
 import { decodeLink, encodeLink } from './engine';
-import type { SweepChoice } from './sweep/choice';
+import type { Link as CoreLink } from './generated/engine';
 
 export const PANELS = ['editor', 'listing', 'cfg', 'lanes', 'stack', 'plot', 'metrics', 'caption', 'registers'] as const;
 export type PanelName = (typeof PANELS)[number];
 
-/** A model and the policy it reads (null: the engine's default). */
-export interface ModelChoice {
-  model: string;
-  /** PDOM stacks: which side of a divergent branch runs first. */
-  pathOrder: string | null;
-  /** Volta: which group of lanes runs. */
-  schedule: string | null;
-}
+export type { ModelChoice } from './generated/engine';
 
-export interface Link {
-  text: string;
-  params: Record<string, number>;
-  model: string | null;
-  preset: string | null;
-  /** For C kernels: if-convert short branches; null follows the kernel's `//@ ifconvert`. */
-  ifConvert: boolean | null;
-  pathOrder: string | null;
-  schedule: string | null;
-  /** Compare mode: the model beside the main one; null when not comparing. */
-  compare: ModelChoice | null;
-  step: number;
-  lane: number;
-  /** Panels shown in embed mode (read-only editor); null for the full app. */
-  embed: PanelName[] | null;
-  /** Sweep mode: its settings, metric and measured series; null for the stepping view. */
-  sweep: SweepChoice | null;
-  /** The paper's figure shown (an id in examples/figures.json), whose "what to look at" shows. */
-  figure: string | null;
-}
+/** A link as the app holds it: the core's `Link`, with only the embed panels the app knows. */
+export type Link = Omit<CoreLink, 'embed'> & { embed: PanelName[] | null };
 
 export type Decoded = { kind: 'none' } | { kind: 'ok'; link: Link } | { kind: 'error'; message: string };
 
-/** A link as the core holds it: any embed names, kept or dropped here. */
-type CoreLink = Omit<Link, 'embed'> & { embed: string[] | null };
 
 export function parseEmbed(list: string): PanelName[] {
   return list.split(',').map((p) => p.trim()).filter((p): p is PanelName => (PANELS as readonly string[]).includes(p));

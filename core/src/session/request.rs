@@ -46,6 +46,8 @@ pub enum StaleParams {
 pub struct StackChoice {
     pub capacity: Option<u32>,
     pub chunk: Option<u32>,
+    /// The hard limit (`//@ stack limit=N`).
+    pub limit: Option<u32>,
 }
 
 /// One run, as any front end asks for it. Unset choices fall back to the kernel's `//@`

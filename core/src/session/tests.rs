@@ -93,10 +93,10 @@ fn step_limits_of_recorded_runs_stay_in_range() {
 #[test]
 fn the_stack_choice_starts_from_the_kernels_own() {
     let text = alloc::format!("//@ stack capacity=8 chunk=2 limit=300\n{SINGLE}");
-    let r = RunRequest { stack: StackChoice { capacity: Some(4), chunk: None }, ..request(&text) }.resolve();
+    let r = RunRequest { stack: StackChoice { capacity: Some(4), ..StackChoice::default() }, ..request(&text) }.resolve();
     let st = r.options.stack.expect("chosen");
     assert_eq!((st.capacity, st.chunk, st.limit), (4, 2, 300));
-    let r = RunRequest { stack: StackChoice { capacity: Some(1), chunk: Some(2) }, ..request(&text) }.resolve();
+    let r = RunRequest { stack: StackChoice { capacity: Some(1), chunk: Some(2), limit: None }, ..request(&text) }.resolve();
     assert!(r.choice_errors[0].message.contains("chunk at most capacity"));
 }
 

@@ -10,12 +10,11 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use crate::compile::Target;
 use crate::diag::{Diagnostic, Span};
-use crate::kernel::{parse_kernel_with, Kernel, SourceOptions};
-use crate::launch::{launch, LaunchOptions};
-use crate::model::{ModelKind, PathOrder, Schedule, StackConfig};
-use crate::session::{choice, stack_problem, Named, Outcome};
+use crate::kernel::Kernel;
+use crate::launch::launch;
+use crate::model::{ModelKind, StackConfig};
+use crate::session::{Outcome, Resolved, RunRequest, StackChoice};
 pub use crate::sim::PointMetrics;
 use crate::sim::{CostModel, Metric, DEFAULT_STEP_LIMIT};
 
@@ -110,9 +109,9 @@ pub struct SweepPoint {
 pub struct Sweep {
     request: SweepRequest,
     series: Vec<Series>,
-    options: LaunchOptions,
-    /// The kernel compiled once per compile target its series need.
-    kernels: Vec<(Target, Kernel)>,
+    /// Each series' run, resolved once (`RunRequest::resolve`, the path every run takes): the
+    /// kernel read for its model and the options to launch it with, but for the swept values.
+    runs: Vec<Resolved>,
 }
 
 fn error(message: String) -> Vec<Diagnostic> {
@@ -120,71 +119,58 @@ fn error(message: String) -> Vec<Diagnostic> {
 }
 
 impl Sweep {
-    /// Checks the request against the kernel and compiles it for each model's target.
-    /// Errors are located in the kernel text, or at line 1 for the request's own mistakes.
+    /// Checks the request against the kernel and resolves each series' run (the kernel compiled
+    /// for its model). Errors are located in the kernel text, or at line 1 for the request's
+    /// own mistakes.
     pub fn new(text: &str, request: &SweepRequest) -> Result<Sweep, Vec<Diagnostic>> {
         let r = request;
         if r.to < r.from {
             return Err(error(format!("sweep range {}..{} goes downwards", r.from, r.to)));
         }
-        let models = r.models.iter().map(|name| ModelKind::choose(name)).collect::<Result<Vec<_>, _>>().map_err(error)?;
-        for p in &r.presets {
-            choice::preset(p).map_err(error)?;
-        }
-        let params = r.params.iter().map(|(k, v)| (k.clone(), *v)).collect();
-        let mut options = LaunchOptions { record: false, params, ..LaunchOptions::default() };
-        options.step_limit = r.step_limit.unwrap_or(DEFAULT_STEP_LIMIT);
-        if let Some(st) = r.stack {
-            if let Some(problem) = stack_problem(&st) {
-                return Err(error(problem));
-            }
-            options.stack = Some(st);
-        }
-        if let Some(p) = &r.path_order {
-            options.path_order = PathOrder::choose(p).map_err(error)?;
-        }
-        if let Some(s) = &r.schedule {
-            options.schedule = Schedule::choose(s).map_err(error)?;
-        }
-
-        // Parse once to learn the kernel's own model and params, then once per target needed.
-        let (first, diags) = parse_kernel_with(text, &SourceOptions { if_convert: r.if_convert, ..SourceOptions::default() });
-        if diags.iter().any(Diagnostic::is_error) {
-            return Err(diags);
-        }
-        for name in core::iter::once(&r.param).chain(r.split.as_ref().map(|s| &s.param)).chain(r.params.keys()) {
-            if !first.params.iter().any(|p| &p.name == name) {
-                let declared: Vec<&str> = first.param_names().collect();
-                let list = if declared.is_empty() { String::from("none") } else { declared.join(", ") };
-                return Err(error(format!("the kernel has no param `{name}` to sweep (declared: {list})")));
-            }
-        }
-        let models = if models.is_empty() { alloc::vec![first.model.unwrap_or(ModelKind::Kepler)] } else { models };
         let split_values: Vec<Option<i64>> = match &r.split {
             Some(s) if s.values.is_empty() => return Err(error(format!("split param `{}` has no values", s.param))),
             Some(s) => s.values.iter().map(|v| Some(*v)).collect(),
             None => alloc::vec![None],
         };
-        let mut series = Vec::new();
-        for &model in &models {
-            let presets: Vec<String> = if r.presets.is_empty() {
-                alloc::vec![first.preset.clone().unwrap_or_else(|| model.default_preset().to_string())]
-            } else {
-                r.presets.clone()
-            };
-            for preset in presets {
-                let mut cost = choice::preset(&preset).map_err(error)?;
-                for (field, &v) in &r.costs {
-                    if !cost.set(field, v) {
-                        return Err(error(format!("unknown cost field `{field}` (known: instruction, divergence, spill, fill)")));
-                    }
+        let base = RunRequest {
+            text: String::from(text),
+            if_convert: r.if_convert,
+            path_order: r.path_order.clone(),
+            schedule: r.schedule.clone(),
+            params: r.params.iter().map(|(k, v)| (k.clone(), *v as f64)).collect(),
+            costs: r.costs.clone(),
+            stack: r.stack.map_or_else(StackChoice::default, |st| StackChoice {
+                capacity: Some(st.capacity),
+                chunk: Some(st.chunk),
+                limit: Some(st.limit),
+            }),
+            step_limit: Some(r.step_limit.unwrap_or(DEFAULT_STEP_LIMIT) as f64),
+            ..RunRequest::default()
+        };
+        // Empty lists: the kernel's own model, and each model's own preset.
+        let models: Vec<Option<String>> =
+            if r.models.is_empty() { alloc::vec![None] } else { r.models.iter().cloned().map(Some).collect() };
+        let presets: Vec<Option<String>> =
+            if r.presets.is_empty() { alloc::vec![None] } else { r.presets.iter().cloned().map(Some).collect() };
+        let (mut series, mut runs) = (Vec::new(), Vec::new());
+        for model in &models {
+            for preset in &presets {
+                let resolved = RunRequest { model: model.clone(), preset: preset.clone(), ..base.clone() }.resolve();
+                if let Some(e) = resolved.choice_errors.first() {
+                    return Err(error(e.message.clone()));
                 }
+                if resolved.diagnostics.iter().any(Diagnostic::is_error) {
+                    return Err(resolved.diagnostics);
+                }
+                check_params(r, &resolved.kernel)?;
                 for &split_value in &split_values {
-                    let mut label = format!("{} · {preset}", model.name());
+                    let mut label = format!("{} · {}", resolved.model.name(), resolved.preset);
                     if let (Some(v), Some(s)) = (split_value, &r.split) {
                         label += &format!(" · {}={v}", s.param);
                     }
-                    series.push(Series { label, model, preset: preset.clone(), cost, split_value });
+                    let cost = resolved.options.cost.unwrap_or_default();
+                    series.push(Series { label, model: resolved.model, preset: resolved.preset.clone(), cost, split_value });
+                    runs.push(resolved.clone());
                 }
             }
         }
@@ -192,25 +178,7 @@ impl Sweep {
         if values * series.len() as u128 > MAX_POINTS as u128 {
             return Err(error(format!("{values} values x {} series is more than {MAX_POINTS} runs; narrow the range", series.len())));
         }
-        let mut kernels: Vec<(Target, Kernel)> = Vec::new();
-        for s in &series {
-            let target = s.model.compile_target();
-            if kernels.iter().any(|(t, _)| *t == target) {
-                continue;
-            }
-            let kernel = if first.compiled.is_none() {
-                first.clone()
-            } else {
-                let (k, diags) =
-                    parse_kernel_with(text, &SourceOptions { target: Some(target), if_convert: r.if_convert, ..SourceOptions::default() });
-                if diags.iter().any(Diagnostic::is_error) {
-                    return Err(diags);
-                }
-                k
-            };
-            kernels.push((target, kernel));
-        }
-        Ok(Sweep { request: r.clone(), series, options, kernels })
+        Ok(Sweep { request: r.clone(), series, runs })
     }
 
     pub fn request(&self) -> &SweepRequest {
@@ -235,24 +203,32 @@ impl Sweep {
     /// Runs point `i` to its end (or its step limit, fault or deadlock).
     pub fn run(&self, i: usize) -> SweepPoint {
         let (si, x) = self.point(i);
-        let s = &self.series[si];
-        let kernel = &self.kernels.iter().find(|(t, _)| *t == s.model.compile_target()).expect("compiled for every target").1;
-        let mut opts = self.options.clone();
-        opts.model = Some(s.model);
-        opts.cost = Some(s.cost);
+        let (s, run) = (&self.series[si], &self.runs[si]);
+        let mut opts = run.options.clone();
         if let (Some(v), Some(split)) = (s.split_value, &self.request.split) {
             opts.params.push((split.param.clone(), v));
         }
         opts.params.push((self.request.param.clone(), x));
-        let mut sim = match launch(kernel, &opts) {
+        let mut sim = match launch(&run.kernel, &opts) {
             Ok(sim) => sim,
             Err(diags) => return SweepPoint { series: si, x, metrics: PointMetrics::default(), stop: Outcome::input_error(&diags) },
         };
         let reason = sim.run_to_end();
         let metrics = PointMetrics::of(&sim.state().metrics, sim.state().machine.width);
-        let stop = Outcome::of(&sim, &reason);
-        SweepPoint { series: si, x, metrics, stop }
+        SweepPoint { series: si, x, metrics, stop: Outcome::of(&sim, &reason) }
     }
+}
+
+/// The swept, split and fixed params must be the kernel's.
+fn check_params(r: &SweepRequest, kernel: &Kernel) -> Result<(), Vec<Diagnostic>> {
+    for name in core::iter::once(&r.param).chain(r.split.as_ref().map(|s| &s.param)).chain(r.params.keys()) {
+        if !kernel.params.iter().any(|p| &p.name == name) {
+            let declared: Vec<&str> = kernel.param_names().collect();
+            let list = if declared.is_empty() { String::from("none") } else { declared.join(", ") };
+            return Err(error(format!("the kernel has no param `{name}` to sweep (declared: {list})")));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -132,7 +132,11 @@ record: boolean,
  */
 stop_at: number | null, };
 
-export type StackChoice = { capacity: number | null, chunk: number | null, };
+export type StackChoice = { capacity: number | null, chunk: number | null, 
+/**
+ * The hard limit (`//@ stack limit=N`).
+ */
+limit: number | null, };
 
 export type StaleParams = "refuse" | "drop";
 

@@ -3,18 +3,10 @@
 //! field by field (links are checked by the core's decoder; names are checked later by the
 //! engine, which answers with located messages).
 
-import type { SweepRequest } from '../generated/engine';
+import type { MeasuredChoice, SweepChoice, SweepRequest } from '../generated/engine';
 import { fullRequest } from './request';
 
-/** One series of a bundled measurements file (`examples/<file>`). */
-export interface MeasuredChoice { file: string; build: string; kernel: string; pattern: string }
-
-export interface SweepChoice {
-  request: SweepRequest;
-  /** A name from `sweep_metrics()`. */
-  metric: string;
-  measured: MeasuredChoice | null;
-}
+export type { MeasuredChoice, SweepChoice } from '../generated/engine';
 
 type Check = (x: unknown) => boolean;
 const isInt: Check = (x) => typeof x === 'number' && Number.isSafeInteger(x);
