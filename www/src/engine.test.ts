@@ -1,26 +1,16 @@
 // The engine wrapper against the real wasm package: results pass through, errors become
 // reports instead of exceptions, and a trapped (poisoned) instance is replaced (the run comes
 // back through the loader: loader.test.ts).
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { engineBytes, example, COUNTER } from './test-engine';
 import { Engine, EventBit, StepLimit } from './engine';
 
-const single = readFileSync(new URL('../../examples/single_loop.sass', import.meta.url), 'utf8');
-const figure1 = readFileSync(new URL('../../examples/tf_figure1.sass', import.meta.url), 'utf8');
-const spin = readFileSync(new URL('../../examples/spin_lock.cu', import.meta.url), 'utf8');
-// Every lane loops forever, and the counter keeps the warp's state from repeating.
-const counter = `//@ warp 32
-//@ buffer out: i32[32]
-__global__ void k(int* out) {
-    int i = 0;
-    while (threadIdx.x < 100) {
-        i = i + 1;
-    }
-    out[threadIdx.x] = i;
-}
-`;
+const single = example('single_loop.sass');
+const figure1 = example('tf_figure1.sass');
+const spin = example('spin_lock.cu');
+const counter = COUNTER;
 let bytes: Uint8Array<ArrayBuffer>;
-beforeAll(() => { bytes = readFileSync(new URL('../../web/pkg/warpscope_web_bg.wasm', import.meta.url)); });
+beforeAll(() => { bytes = engineBytes(); });
 
 describe('Engine', () => {
   it('loads and seeks through the recorded run', () => {

@@ -2,26 +2,16 @@
 // the loader's own pump), Stop, a newer load superseding one still loading, and the last good run
 // coming back after a trap restarts the engine (a stopped one stopped at the same step, a long
 // one in slices, back at the step the lost session stood at).
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { engineBytes, example, COUNTER } from './test-engine';
 import { Engine } from './engine';
 import { FIRST_CHUNK, nextSlice, RunLoader, type LoaderConfig } from './loader';
 import type { LoadResult } from './generated/engine';
 
-const single = readFileSync(new URL('../../examples/single_loop.sass', import.meta.url), 'utf8');
-// Every lane loops forever, and the counter keeps the warp's state from repeating.
-const counter = `//@ warp 32
-//@ buffer out: i32[32]
-__global__ void k(int* out) {
-    int i = 0;
-    while (threadIdx.x < 100) {
-        i = i + 1;
-    }
-    out[threadIdx.x] = i;
-}
-`;
+const single = example('single_loop.sass');
+const counter = COUNTER;
 let bytes: Uint8Array<ArrayBuffer>;
-beforeAll(() => { bytes = readFileSync(new URL('../../web/pkg/warpscope_web_bg.wasm', import.meta.url)); });
+beforeAll(() => { bytes = engineBytes(); });
 
 /** A trap inside the session's next `state` call, as a Rust panic would make. */
 const trapNextState = (e: Engine) => { e.sessionForTest.state = () => { throw new WebAssembly.RuntimeError('unreachable'); }; };

@@ -1,14 +1,14 @@
 // The models as the engine describes them (core `ModelKind::about`), through the real wasm.
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { engineBytes, example } from './test-engine';
 import { Engine } from './engine';
 import { modelInfo, partnerOf } from './model-info';
 
 const MODELS = ['kepler', 'pdom', 'pdom-ssy', 'tf-stack', 'tf-sandy', 'volta', 'mimd'];
-const tfSandy = readFileSync(new URL('../../examples/tf_conservative.sass', import.meta.url), 'utf8');
+const tfSandy = example('tf_conservative.sass');
 let engine: Engine;
 beforeAll(() => {
-  engine = Engine.fromBytes(readFileSync(new URL('../../web/pkg/warpscope_web_bg.wasm', import.meta.url)), () => {});
+  engine = Engine.fromBytes(engineBytes(), () => {});
 });
 
 describe('model info', () => {

@@ -1,7 +1,7 @@
 // The page controller's decisions without a browser: what the page opens with, what a pasted link
 // does, and the patches of examples, figures, the mode buttons and a permalink.
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { engineBytes } from './test-engine';
 import { Engine, StepLimit } from './engine';
 import type { Example } from './examples';
 import type { Figure } from './figures';
@@ -11,7 +11,7 @@ import type { UiState, Work } from './store';
 import type { LoadResult } from './generated/engine';
 
 // The compare partners are the engine's (core `ModelKind::about`), read when it starts.
-beforeAll(() => { Engine.fromBytes(readFileSync(new URL('../../web/pkg/warpscope_web_bg.wasm', import.meta.url)), () => {}); });
+beforeAll(() => { Engine.fromBytes(engineBytes(), () => {}); });
 
 const fresh = page.freshWork('EXIT;\n', StepLimit.Default);
 const saved: Work = { ...fresh, text: 'my own kernel', params: { n: 3 }, model: 'pdom', stepLimit: 50_000 };
