@@ -48,6 +48,16 @@ pub enum LaneCode {
     Exited = 3,
 }
 
+// wasm-bindgen exports only literal enum values: these keep them the core's.
+const _: () = {
+    use warpscope_core::sim::{event, LaneState};
+    assert!(EventBit::Diverge as u16 == event::DIVERGE && EventBit::Reconverge as u16 == event::RECONVERGE);
+    assert!(EventBit::Push as u16 == event::PUSH && EventBit::Pop as u16 == event::POP);
+    assert!(EventBit::Spill as u16 == event::SPILL && EventBit::Fill as u16 == event::FILL && EventBit::Exit as u16 == event::EXIT);
+    assert!(LaneCode::Active as u8 == LaneState::Active as u8 && LaneCode::Masked as u8 == LaneState::Masked as u8);
+    assert!(LaneCode::Waiting as u8 == LaneState::Waiting as u8 && LaneCode::Exited as u8 == LaneState::Exited as u8);
+};
+
 /// Every model as the page describes it (`ModelAbout`: words, policy, whether it spills, its
 /// compare partner), in `ModelKind::ALL` order.
 #[wasm_bindgen]
