@@ -12,7 +12,7 @@ pub mod types;
 mod views;
 
 pub use link::{decode_link, encode_link};
-pub use sweep::{measured_sets, sweep_metrics, SweepRun};
+pub use sweep::{measured_sets, metric_infos, SweepRun};
 
 use js_sys::{Uint16Array, Uint32Array, Uint8Array};
 use serde::Deserialize;

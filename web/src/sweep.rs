@@ -25,6 +25,8 @@ pub(crate) struct Prepared<'a> {
 pub(crate) struct MetricInfo {
     name: &'static str,
     label: &'static str,
+    /// A fraction (shown as a percentage), not a count.
+    ratio: bool,
 }
 
 /// One sweep: `prepare` checks and compiles, then `run(i)` for i in 0..points.
@@ -116,10 +118,11 @@ fn pairs(xs: Option<Vec<f64>>, ys: Option<Vec<f64>>) -> Option<Vec<(i64, f64)>> 
     Some(xs?.iter().zip(ys?).map(|(x, y)| (*x as i64, y)).collect())
 }
 
-/// Every metric a sweep can plot, `{name, label}`, in table order.
+/// Every metric (`sim::Metric`), `{name, label, ratio}`, in table order: what a sweep can plot
+/// and the metrics panel lists.
 #[wasm_bindgen]
-pub fn sweep_metrics() -> Result<JsValue, JsError> {
-    to_js(&Metric::ALL.iter().map(|m| MetricInfo { name: m.name(), label: m.label() }).collect::<Vec<_>>())
+pub fn metric_infos() -> Result<JsValue, JsError> {
+    to_js(&Metric::ALL.iter().map(|m| MetricInfo { name: m.name(), label: m.label(), ratio: m.is_ratio() }).collect::<Vec<_>>())
 }
 
 /// The series of a measurements CSV: `[{build, kernel, pattern, points: [[x, cycles], ...]}]`.

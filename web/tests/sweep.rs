@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 use serde_json::{json, Value};
-use warpscope_web::{measured_sets, sweep_metrics, SweepRun};
+use warpscope_web::{measured_sets, metric_infos, SweepRun};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
@@ -84,7 +84,7 @@ fn bad_requests_are_diagnostics_not_throws() {
     assert_eq!(p["diagnostics"][0]["line"], 1);
     assert!(s.run(0).is_err(), "nothing prepared after a failed prepare");
     assert!(measured_sets("").is_err());
-    let metrics = val(sweep_metrics().unwrap());
+    let metrics = val(metric_infos().unwrap());
     assert_eq!(metrics[0]["name"], "cycles");
 }
 

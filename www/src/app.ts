@@ -314,6 +314,6 @@ export class App {
     scrubber.render(p.scrubber, s.step, r.total, r.events, s.playing);
     caption.render(p.el.caption, this.state, r.load.end, r.total, s.step > 0 && r.active[s.step - 1] === 0);
     registers.render(p.el.registers, this.state, s.lane, r.load.width, selectLane);
-    metrics.render(p.el.metrics, e.metrics());
+    metrics.render(p.el.metrics, e.metrics(), e.metricInfos());
   }
 }

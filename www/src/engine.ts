@@ -6,7 +6,7 @@
 //! The permalink codec is the core's (`decodeLink`, `encodeLink`).
 
 import init, {
-  decode_link, encode_link, EventBit, initSync, LaneCode, lane_window_max, measured_sets, model_infos, Session, StepLimit, sweep_metrics,
+  decode_link, encode_link, EventBit, initSync, LaneCode, lane_window_max, measured_sets, metric_infos, model_infos, Session, StepLimit,
 } from '../../web/pkg/warpscope_web.js';
 import { setModelInfos } from './model-info';
 import type {
@@ -205,7 +205,13 @@ export class Engine {
   traceCsv(): string { return this.guard('trace_csv', '', (s) => s.trace_csv()); }
 
   /** Every metric a sweep can plot, in the engine's order (sweeps themselves run in `sweep/worker.ts`). */
-  sweepMetrics(): MetricInfo[] { return this.guard<MetricInfo[]>('sweep_metrics', [], () => sweep_metrics() as MetricInfo[]); }
+  /** Every metric the engine counts, in table order (`sim::Metric`): sweeps plot them, the metrics panel lists them. */
+  metricInfos(): MetricInfo[] {
+    if (this.metricList.length === 0) this.metricList = this.guard<MetricInfo[]>('metric_infos', [], () => metric_infos() as MetricInfo[]);
+    return this.metricList;
+  }
+  /** The engine's metric list, read once (it never changes). */
+  private metricList: MetricInfo[] = [];
   /** The series of a measurements CSV, read by the engine. */
   measuredSets(csv: string): MeasuredSet[] {
     return this.guard<MeasuredSet[]>('measured_sets', [], () => measured_sets(csv) as MeasuredSet[]);

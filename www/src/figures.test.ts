@@ -18,7 +18,7 @@ describe('figures', () => {
   });
 
   it('opens bundled kernels with settings the app reads', () => {
-    const metrics = engine.sweepMetrics().map((m) => m.name);
+    const metrics = engine.metricInfos().map((m) => m.name);
     for (const f of FIGURES) {
       expect(EXAMPLES.some((e) => e.file === f.kernel), f.id).toBe(true);
       expect(f.look.length, f.id).toBeGreaterThan(40);

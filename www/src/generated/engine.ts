@@ -374,6 +374,10 @@ export type Prepared = { ok: boolean, diagnostics: Array<DiagnosticView>, series
  */
 points: number, };
 
-export type MetricInfo = { name: string, label: string, };
+export type MetricInfo = { name: string, label: string, 
+/**
+ * A fraction (shown as a percentage), not a count.
+ */
+ratio: boolean, };
 
 export type DecodedView = { "kind": "none" } | { "kind": "ok", link: Link, } | { "kind": "error", message: string, };

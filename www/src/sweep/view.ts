@@ -60,7 +60,7 @@ export class SweepView {
   private frame = 0;
 
   constructor(engine: Engine | null, private readonly roots: SweepRoots, private readonly hooks: SweepHooks) {
-    this.metrics = engine?.sweepMetrics() ?? [];
+    this.metrics = engine?.metricInfos() ?? [];
     this.catalog = Object.entries(MEASUREMENTS).flatMap(([file, text]) => (engine?.measuredSets(text) ?? []).map((s) => ({
       choice: { file, build: s.build, kernel: s.kernel, pattern: s.pattern },
       label: `measured: ${s.kernel} · ${s.build} · ${s.pattern} (${file})`,
