@@ -143,8 +143,9 @@ pub fn compare(common: &Common, models: &str) -> Result<ExitCode, String> {
     for name in models.split(',').map(str::trim).filter(|n| !n.is_empty()) {
         let c = Common { model: Some(name.to_string()), ..common.clone() };
         let (sim, outcome) = run_to_end(&c)?;
-        let rows = report_rows(&RunReport::of(&sim), &outcome, sim.config().model);
-        columns.push((name.to_string(), outcome, RunReport::of(&sim), rows));
+        let report = RunReport::of(&sim);
+        let rows = report_rows(&report, &outcome, sim.config().model);
+        columns.push((name.to_string(), outcome, report, rows));
     }
     if columns.len() < 2 {
         return Err(format!("--models `{models}`: name two or more models, comma-separated"));

@@ -238,9 +238,8 @@ impl Session {
     /// instructions, stack depth, cycles and memory transactions. The first call runs the MIMD
     /// reference; later calls reuse it.
     pub fn report(&mut self) -> Result<JsValue, JsError> {
-        let Some(report) = self.recording.report().cloned() else { return Ok(JsValue::NULL) };
-        let Some(l) = self.recording.loaded() else { return Ok(JsValue::NULL) };
-        to_js(&ReportView::new(l.sim.config().model, &l.outcome, &report))
+        let Some((l, report)) = self.recording.report() else { return Ok(JsValue::NULL) };
+        to_js(&ReportView::new(l.sim.config().model, &l.outcome, report))
     }
 
     pub fn notes(&self) -> Result<JsValue, JsError> {

@@ -205,9 +205,9 @@ impl Recording {
         })
     }
 
-    /// The thread-frontier paper's metrics of the whole run; the first call runs the MIMD
-    /// reference, later calls reuse it.
-    pub fn report(&mut self) -> Option<&RunReport> {
+    /// The thread-frontier paper's metrics of the whole run, with the run they describe; the
+    /// first call runs the MIMD reference, later calls reuse it.
+    pub fn report(&mut self) -> Option<(&Loaded, &RunReport)> {
         let l = self.loaded.as_mut()?;
         if l.report.is_none() {
             let now = l.sim.steps();
@@ -215,6 +215,7 @@ impl Recording {
             l.report = Some(RunReport::of(&l.sim));
             l.sim.seek(now);
         }
-        l.report.as_ref()
+        let l = &*l;
+        Some((l, l.report.as_ref()?))
     }
 }

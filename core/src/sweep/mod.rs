@@ -109,9 +109,12 @@ pub struct SweepPoint {
 pub struct Sweep {
     request: SweepRequest,
     series: Vec<Series>,
-    /// Each series' run, resolved once (`RunRequest::resolve`, the path every run takes): the
-    /// kernel read for its model and the options to launch it with, but for the swept values.
+    /// Each (model, preset) run, resolved once (`RunRequest::resolve`, the path every run
+    /// takes): the kernel read for its model and the options to launch it with, but for the
+    /// swept values. The series of its split values share it.
     runs: Vec<Resolved>,
+    /// The index in `runs` of each series' run.
+    run_of: Vec<usize>,
 }
 
 fn error(message: String) -> Vec<Diagnostic> {
@@ -152,7 +155,7 @@ impl Sweep {
             if r.models.is_empty() { alloc::vec![None] } else { r.models.iter().cloned().map(Some).collect() };
         let presets: Vec<Option<String>> =
             if r.presets.is_empty() { alloc::vec![None] } else { r.presets.iter().cloned().map(Some).collect() };
-        let (mut series, mut runs) = (Vec::new(), Vec::new());
+        let (mut series, mut runs, mut run_of) = (Vec::new(), Vec::new(), Vec::new());
         for model in &models {
             for preset in &presets {
                 let resolved = RunRequest { model: model.clone(), preset: preset.clone(), ..base.clone() }.resolve();
@@ -170,15 +173,16 @@ impl Sweep {
                     }
                     let cost = resolved.options.cost.unwrap_or_default();
                     series.push(Series { label, model: resolved.model, preset: resolved.preset.clone(), cost, split_value });
-                    runs.push(resolved.clone());
+                    run_of.push(runs.len());
                 }
+                runs.push(resolved);
             }
         }
         let values = (r.to - r.from) as u128 + 1;
         if values * series.len() as u128 > MAX_POINTS as u128 {
             return Err(error(format!("{values} values x {} series is more than {MAX_POINTS} runs; narrow the range", series.len())));
         }
-        Ok(Sweep { request: r.clone(), series, runs })
+        Ok(Sweep { request: r.clone(), series, runs, run_of })
     }
 
     pub fn request(&self) -> &SweepRequest {
@@ -203,7 +207,7 @@ impl Sweep {
     /// Runs point `i` to its end (or its step limit, fault or deadlock).
     pub fn run(&self, i: usize) -> SweepPoint {
         let (si, x) = self.point(i);
-        let (s, run) = (&self.series[si], &self.runs[si]);
+        let (s, run) = (&self.series[si], &self.runs[self.run_of[si]]);
         let mut opts = run.options.clone();
         if let (Some(v), Some(split)) = (s.split_value, &self.request.split) {
             opts.params.push((split.param.clone(), v));
