@@ -2,13 +2,16 @@
 // worker (the machine has 2 cores). Network-related flags keep Chromium from calling home.
 import { defineConfig } from '@playwright/test';
 
+// PW_PORT lets two checkouts (git worktrees) run their suites at once.
+const port = Number(process.env.PW_PORT ?? 4173);
+
 export default defineConfig({
   testDir: 'tests',
   timeout: 30_000,
   workers: 1,
   reporter: [['list']],
   use: {
-    baseURL: 'http://127.0.0.1:4173/',
+    baseURL: `http://127.0.0.1:${port}/`,
     viewport: { width: 1600, height: 1000 },
     launchOptions: {
       executablePath: '/usr/bin/chromium',
@@ -17,8 +20,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'npx vite preview --port 4173 --strictPort --host 127.0.0.1',
-    url: 'http://127.0.0.1:4173/',
+    command: `npx vite preview --port ${port} --strictPort --host 127.0.0.1`,
+    url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: false,
     timeout: 30_000,
   },
