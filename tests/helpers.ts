@@ -209,3 +209,46 @@ export async function openFigure(page: Page, id: string, sweep: boolean): Promis
   await page.getByTestId(`figure-${id}`).click();
   if (sweep) await expect(page.getByTestId('sweep-progress')).toHaveAttribute('data-status', 'done', { timeout: 20_000 });
 }
+
+export interface Box { x: number; y: number; w: number; h: number }
+export interface Geometry {
+  /** The panels on screen (not behind a tab), by their `data-panel` name. */
+  panels: Record<string, Box>;
+  window: { w: number; h: number };
+  /** The fixed bars: nothing may sit under them. */
+  bars: Box[];
+  /** How far the page scrolls sideways (0: it does not). */
+  sideways: number;
+}
+
+/** Where the page's panels and fixed bars are (geometry, not pixels). */
+export async function geometry(page: Page): Promise<Geometry> {
+  return page.evaluate(() => {
+    const rect = (el: Element) => { const b = el.getBoundingClientRect(); return { x: b.x, y: b.y, w: b.width, h: b.height }; };
+    const panels: Record<string, Box> = {};
+    for (const el of document.querySelectorAll('#dock [data-panel]')) {
+      if (el.isConnected && (el as HTMLElement).offsetParent !== null) panels[(el as HTMLElement).dataset.panel!] = rect(el);
+    }
+    const bars = ['.topbar', '#notices', '#scrubber'].map((s) => document.querySelector(s)!)
+      .filter((el) => getComputedStyle(el).display !== 'none').map(rect);
+    return { panels, window: { w: innerWidth, h: innerHeight }, bars, sideways: document.documentElement.scrollWidth - innerWidth };
+  });
+}
+
+const overlaps = (a: Box, b: Box) =>
+  Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x) > 0.5 && Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y) > 0.5;
+
+/** Every panel on screen is inside the window, at least `min` in size, clear of the other panels
+ * and of the fixed bars; the page never scrolls sideways. `expected`: panels that must be on screen. */
+export function expectLaidOut(g: Geometry, at: string, expected: string[] = [], min = { w: 120, h: 60 }): void {
+  expect(g.sideways, `no sideways scroll at ${at}`).toBeLessThanOrEqual(0);
+  for (const name of expected) expect(Object.keys(g.panels), `${name} on screen at ${at}`).toContain(name);
+  const names = Object.keys(g.panels);
+  for (const [i, a] of names.entries()) {
+    const b = g.panels[a];
+    expect(b.x >= -0.5 && b.y >= -0.5 && b.x + b.w <= g.window.w + 0.5 && b.y + b.h <= g.window.h + 0.5, `${a} inside the window at ${at}`).toBe(true);
+    expect(b.w >= min.w && b.h >= min.h, `${a} at least ${min.w}x${min.h} at ${at} (is ${Math.round(b.w)}x${Math.round(b.h)})`).toBe(true);
+    for (const bar of g.bars) expect(overlaps(b, bar), `${a} under a fixed bar at ${at}`).toBe(false);
+    for (const c of names.slice(i + 1)) expect(overlaps(b, g.panels[c]), `${a} and ${c} overlap at ${at}`).toBe(false);
+  }
+}

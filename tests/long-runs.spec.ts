@@ -93,9 +93,12 @@ test('a spin lock ends quickly as a deadlock that names the looping lanes, the w
   await expect(stop).toContainText('Deadlock: the warp can never finish: its state after step 12288');
   await expect(stop).toContainText('lanes 1-31 run the loop at 0x0030-0x0050 (line 13); lane 0 waits at 0x0060 (line 15), held by a SYNC entry');
   await expect(page.getByTestId('run-progress')).toBeHidden();
-  // Readable in full: wrapped inside the window, nothing cut off.
+  // The notice strip shows its first line; "more" opens it whole, wrapped inside the window.
+  await page.getByTestId('notice-more').click();
   const text = stop.locator('.run-stop-text');
   expect(await text.evaluate((el) => el.scrollWidth <= el.clientWidth + 1 && el.getBoundingClientRect().right <= window.innerWidth)).toBe(true);
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('notices')).not.toHaveClass(/open/);
   await expect(page.getByTestId('stop-line')).toHaveText('Show line 13');
   await page.getByTestId('stop-line').click();
   await expect(page.locator('#editor [data-testid=linked-line]')).toHaveAttribute('data-line', '13');

@@ -8,6 +8,7 @@ import type { EditorView } from '@codemirror/view';
 import type { Comparison } from './compare';
 import type { SweepView } from './sweep/view';
 import type { Engine } from './engine';
+import { viewOf, type Dock } from './layout/dock';
 import { firstPcOfSource, linesOf, listingLinesOfSource, sourceLineOfListing } from './line-map';
 import { RunLoader } from './loader';
 import * as banner from './panels/banner';
@@ -49,6 +50,8 @@ export class App {
   compare: Comparison | null = null;
   /** Sweep mode (set at boot). */
   sweep: SweepView | null = null;
+  /** The panels' layout (set at boot). */
+  dock: Dock | null = null;
   /** What the last if-convert toggle changed (instructions, steps), shown over the listing. */
   private ifConvertDiff = '';
   /** Loads into the engine, a long run in slices, and brings the run back after a restart. */
@@ -222,6 +225,7 @@ export class App {
     const s = store.get();
     document.body.classList.toggle('comparing', s.compare !== null);
     document.body.classList.toggle('sweeping', s.sweep !== null);
+    this.dock?.show(viewOf(s, !!r?.compiled));
     if (s.compare === null) this.compare?.close();
     if (s.sweep !== null) this.sweep?.sync(r?.load ?? null, s.sweep);
     // Before any run (a link naming an unknown model, say) the failed load's choices still show,

@@ -65,11 +65,11 @@ export class Controller {
     if (embed.banner) this.app.banner(embed.banner);
     store.update(embed.patch);
     const shown = store.get().embed;
+    // The dock lays out an embed's panels (app.renderAll); its title line opens the whole app.
     if (shown) {
       document.body.classList.add('embed');
-      for (const el of document.querySelectorAll<HTMLElement>('[data-panel]')) el.hidden = !shown.includes(el.dataset.panel as never);
-      // A column whose panels are all hidden takes no room.
-      for (const col of document.querySelectorAll<HTMLElement>('.grid > div')) col.hidden = !col.querySelector('[data-panel]:not([hidden])');
+      const open = document.getElementById('embed-open') as HTMLAnchorElement | null;
+      if (open) { open.href = location.href.replace(/&embed=[^&]*/, ''); open.hidden = false; }
     }
   }
 
@@ -135,7 +135,7 @@ export class Controller {
   private showFigure(): void {
     const fig = figureById(store.get().figure);
     figureNote.render(this.parts.el.figureNote, fig, () => { this.remember({ figure: null }); this.showFigure(); });
-    document.querySelector('.p-plot')?.classList.toggle('figure-focus', !!fig?.view && store.get().sweep === null);
+    this.app.dock?.section('plot')?.classList.toggle('figure-focus', !!fig?.view && store.get().sweep === null);
   }
 
   private showModes(): void {
@@ -169,7 +169,8 @@ export class Controller {
     this.openExample(opening.example, opening.patch);
     if (opening.kind === 'view') {
       this.app.goto(this.app.span());
-      document.querySelector('.p-plot')?.scrollIntoView({ block: 'nearest' });
+      // The figure is drawn in the stack history: its tab comes to the front.
+      this.app.dock?.reveal('plot');
     } else {
       this.parts.sweep.run();
     }
@@ -203,13 +204,25 @@ export class Controller {
   }
 
   /** The Link button: the screen's permalink in the address bar and, where allowed, the clipboard. */
-  async copyLink(): Promise<void> {
+  /** The link to exactly this state, also put in the address bar. */
+  linkUrl(): string {
     const frag = encode(page.linkOf(store.get()));
     const url = `${location.origin}${location.pathname}${frag}`;
     history.replaceState(null, '', frag);
     this.parts.el.linkButton.dataset.link = url;
+    return url;
+  }
+
+  /** What a link to a broken kernel shows, said when one is copied. */
+  linkCaveat(): string {
     const broken = this.app.diagnostics.some((d) => d.severity === 'error');
-    const caveat = broken ? ' Note: the kernel in it has errors, so whoever opens it sees them, not a run.' : '';
+    return broken ? ' Note: the kernel in it has errors, so whoever opens it sees them, not a run.' : '';
+  }
+
+  async copyLink(): Promise<void> {
+    const url = this.linkUrl();
+    const caveat = this.linkCaveat();
+    const broken = caveat !== '';
     try {
       await navigator.clipboard.writeText(url);
       this.app.banner(`Link copied to the clipboard (it is also in the address bar).${caveat}`, broken ? 'error' : 'info');

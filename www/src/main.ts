@@ -14,6 +14,11 @@ import * as cfgPanel from './panels/cfg';
 import * as editor from './panels/editor';
 import * as gallery from './panels/gallery';
 import * as help from './panels/help';
+import * as layoutMenu from './panels/layout-menu';
+import * as share from './panels/share';
+import { NoticeStrip } from './panels/notices';
+import { Dock, viewOf } from './layout/dock';
+import { isDockPanel, type DockPanelId } from './layout/panels';
 import * as lanes from './panels/lanes';
 import * as listing from './panels/listing';
 import * as plot from './panels/plot';
@@ -25,7 +30,10 @@ import { decode, type Decoded } from './permalink';
 import * as store from './store';
 import { SweepView } from './sweep/view';
 
-const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
+// Every element by id, read before the dock moves the panels: a panel behind a tab is out of
+// the document until its tab is chosen, and its elements must still be found.
+const byId = new Map([...document.querySelectorAll<HTMLElement>('[id]')].map((el) => [el.id, el]));
+const $ = <T extends HTMLElement = HTMLElement>(id: string) => (byId.get(id) ?? document.getElementById(id)) as T;
 
 async function main(): Promise<void> {
   let engine: Engine | null = null;
@@ -44,6 +52,25 @@ async function main(): Promise<void> {
     ? { kind: 'error', message: 'This link cannot be read because the simulator engine did not start.' } : { kind: 'none' };
   const restored = page.restore(decoded, store.loadWork(), page.freshWork(defaultExample().text, StepLimit.Default));
   store.update(restored.state);
+
+  // The dock first, so the panels are built on screen at their size.
+  const sections = new Map<DockPanelId, HTMLElement>();
+  for (const el of $('panel-store').querySelectorAll<HTMLElement>(':scope > [data-panel]')) {
+    if (isDockPanel(el.dataset.panel ?? '')) sections.set(el.dataset.panel as DockPanelId, el);
+  }
+  const exitPresent = $('btn-present-exit');
+  const dock = new Dock($('dock'), $('panel-store'), sections, {
+    resized: () => app.renderStep(),
+    presenting: (on) => { exitPresent.hidden = !on; if (!on) app.renderStep(); },
+  });
+  exitPresent.addEventListener('click', () => dock.exitPresentation());
+  window.addEventListener('keydown', (e) => { if (e.key === 'Escape' && dock.presenting) dock.exitPresentation(); });
+  // An embed hides the top bar before the dock measures its frame.
+  const firstView = viewOf(store.get(), false);
+  document.body.classList.toggle('embed', firstView.kind === 'embed');
+  dock.show(firstView);
+  app.dock = dock;
+  new NoticeStrip($('notices'), $('notices').querySelector<HTMLElement>('.notice-idle')!);
 
   // The panels' hooks call the controller, created once they exist (none is called before).
   const controls = new Controls(app);
@@ -113,6 +140,12 @@ async function main(): Promise<void> {
     for (const side of app.compare?.sides ?? []) cfgPanel.fitView(side.cfg);
   });
   $('btn-link').addEventListener('click', () => void controller.copyLink());
+  $('btn-share').addEventListener('click', () => share.open($<HTMLDialogElement>('share'), {
+    link: () => controller.linkUrl(),
+    title: () => app.run?.load.title ?? 'kernel',
+    cKernel: () => !!app.run?.compiled,
+    copied: (what, ok) => app.banner(ok ? `${what} copied to the clipboard.${controller.linkCaveat()}` : `${what} could not be copied: select it in the dialog and copy it.`, ok && !controller.linkCaveat() ? 'info' : 'error'),
+  }));
   $('btn-svg').addEventListener('click', () => controller.download('svg'));
   $('btn-png').addEventListener('click', () => controller.download('png'));
   $('btn-csv').addEventListener('click', () => controller.download('csv'));
@@ -120,7 +153,9 @@ async function main(): Promise<void> {
   $('btn-sweep-png').addEventListener('click', () => void sweep.exportPng());
   $('btn-sweep-csv').addEventListener('click', () => void sweep.exportCsv());
 
-  window.addEventListener('resize', () => app.renderStep());
+  const layoutDetails = $('layout-menu').closest('details')!;
+  layoutDetails.addEventListener('toggle', () => { if (layoutDetails.open) layoutMenu.render($('layout-menu'), dock, () => layoutMenu.render($('layout-menu'), dock, () => {})); });
+  window.addEventListener('resize', () => { dock.refit(); app.renderStep(); });
   window.addEventListener('hashchange', () => controller.hashChanged());
   window.addEventListener('unhandledrejection', (e) => app.banner(`Unexpected error: ${String(e.reason)}`));
   window.addEventListener('error', (e) => app.banner(`Unexpected error: ${e.message}`));

@@ -1,0 +1,299 @@
+//! The dock: the page's panels in dockview (resizable, collapsible into tabs, movable by dragging
+//! a tab), one layout per mode. A layout is a named preset (`presets.ts`) until the user changes
+//! it; then the changed layout is kept in the browser (`layout-store.ts`). Presentation mode shows
+//! one panel over the whole dock in large type. The panels' own elements (index.html's
+//! `data-panel` sections) move into the dock; dockview never owns them.
+
+import type { DockviewApi, IContentRenderer, IDockviewPanel, IHeaderActionsRenderer, SerializedDockview } from 'dockview-core';
+import { createDockview, themeLight } from './dockview';
+import { html, svg } from '../svg';
+import * as saved from './layout-store';
+import { isDockPanel, MODE_PANELS, PANEL_INFO, type DockPanelId, type Mode } from './panels';
+import { embedTree, preset, prune, serialise, type LayoutName, type LayoutTree } from './presets';
+
+export interface DockHooks {
+  /** The panels changed size or became visible: they redraw (once per frame). */
+  resized(): void;
+  /** Presentation mode began or ended. */
+  presenting(on: boolean): void;
+}
+
+/** What the dock shows: a mode's panels, or an embed's. */
+export type DockView = { kind: 'mode'; mode: Mode; listing: boolean } | { kind: 'embed'; panels: DockPanelId[] };
+
+export class Dock {
+  readonly api: DockviewApi;
+  private view: DockView | null = null;
+  private restoring = false;
+  private frame = 0;
+  private presented: DockPanelId | null = null;
+  private acting = false;
+  private actingTimer = 0;
+
+  constructor(
+    private readonly root: HTMLElement,
+    /** Where panels not in the layout wait (hidden). */
+    private readonly shelf: HTMLElement,
+    private readonly sections: ReadonlyMap<DockPanelId, HTMLElement>,
+    private readonly hooks: DockHooks,
+  ) {
+    this.api = createDockview(root, {
+      // dockview's light theme, its colours set from ours in style.css (.dock).
+      theme: { ...themeLight, gap: 4 },
+      createComponent: ({ name }) => this.content(name as DockPanelId),
+      createRightHeaderActionComponent: () => this.headerActions(),
+      disableFloatingGroups: true,
+      noPanelsOverlay: 'emptyGroup',
+    });
+    this.api.onDidLayoutChange(() => this.changed());
+    // Only what the user does to the layout is kept (not a resize of the window).
+    const acting = () => { this.acting = true; clearTimeout(this.actingTimer); };
+    root.addEventListener('pointerdown', acting, true);
+    root.addEventListener('keydown', acting, true);
+    const done = () => { clearTimeout(this.actingTimer); this.actingTimer = window.setTimeout(() => { this.acting = false; }, 400); };
+    window.addEventListener('pointerup', done, true);
+    window.addEventListener('keyup', done, true);
+    this.api.onDidMaximizedGroupChange(() => { if (!this.api.hasMaximizedGroup()) this.endPresentation(); });
+  }
+
+  /** A panel's content: its section, moved in (it keeps its state across layouts). */
+  private content(id: DockPanelId): IContentRenderer {
+    const element = html('div', { class: 'dock-panel', 'data-dock-panel': id });
+    const section = this.sections.get(id);
+    return {
+      element,
+      // A panel the layout drops goes back to the store, so its elements stay in the page.
+      dispose: () => { if (section?.parentElement === element) this.shelf.append(section); },
+      init: ({ api }) => {
+        if (section) element.append(section);
+        api.onDidDimensionsChange(() => this.redraw());
+        api.onDidVisibilityChange(() => this.redraw());
+        this.redraw();
+      },
+    };
+  }
+
+  /** (i) says what the group's shown panel is; ⛶ presents it. */
+  private headerActions(): IHeaderActionsRenderer {
+    const element = html('div', { class: 'dock-actions' });
+    const info = html('button', { type: 'button', class: 'dock-info', 'data-testid': 'panel-info', 'aria-expanded': 'false' }, 'i');
+    const present = html('button', { type: 'button', class: 'dock-present', 'data-testid': 'panel-present' });
+    present.append(expandIcon());
+    const about = html('div', { class: 'dock-about', role: 'note', hidden: '' });
+    element.append(info, present, about);
+    let panel: IDockviewPanel | undefined;
+    const label = () => {
+      const title = panel ? PANEL_INFO[panel.id as DockPanelId]?.title ?? panel.id : 'panel';
+      info.setAttribute('aria-label', `what the ${title} panel shows`);
+      info.title = `what the ${title} panel shows`;
+      present.setAttribute('aria-label', `present the ${title} panel full screen`);
+      present.title = `present the ${title} panel full screen (Esc ends)`;
+      about.textContent = panel ? PANEL_INFO[panel.id as DockPanelId]?.about ?? '' : '';
+    };
+    info.addEventListener('click', () => {
+      about.hidden = !about.hidden;
+      info.setAttribute('aria-expanded', String(!about.hidden));
+    });
+    present.addEventListener('click', () => { if (panel) this.present(panel.id as DockPanelId); });
+    return {
+      element,
+      init: ({ group }) => {
+        panel = group.activePanel;
+        label();
+        group.api.onDidActivePanelChange((e) => { panel = e.panel; about.hidden = true; label(); });
+      },
+      dispose: () => {},
+    };
+  }
+
+  private redraw(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => { this.frame = 0; this.hooks.resized(); });
+  }
+
+  private get size(): { width: number; height: number } {
+    const r = this.root.getBoundingClientRect();
+    return { width: Math.max(320, Math.round(r.width)), height: Math.max(200, Math.round(r.height)) };
+  }
+
+  /** The panels the view shows: its mode's, less those closed and the listing of a non-C kernel. */
+  private keep(v: DockView): Set<DockPanelId> {
+    if (v.kind === 'embed') return new Set(v.panels);
+    const closed = saved.get().hidden[v.mode] ?? [];
+    return new Set(MODE_PANELS[v.mode].filter((p) => !closed.includes(p) && (p !== 'listing' || v.listing)));
+  }
+
+  private tree(v: DockView): LayoutTree {
+    if (v.kind === 'embed') return embedTree(v.panels, this.size);
+    return prune(preset(saved.get().name, v.mode, this.size, v.listing), this.keep(v));
+  }
+
+  /** Shows `v`: the user's layout of its mode when one is kept, else the named preset. */
+  show(v: DockView): void {
+    if (this.view && JSON.stringify(this.view) === JSON.stringify(v)) return;
+    const prev = this.view;
+    if (this.presented) this.exitPresentation();
+    this.view = v;
+    this.applyType();
+    const kept = v.kind === 'mode' ? saved.get().layouts[v.mode] ?? null : null;
+    const sameMode = prev?.kind === 'mode' && v.kind === 'mode' && prev.mode === v.mode;
+    // The user's own layout keeps its places when only the listing comes or goes.
+    if (kept && sameMode) this.reconcile(v as Extract<DockView, { kind: 'mode' }>);
+    else this.load(kept ?? this.presetLayout(v), kept !== null);
+  }
+
+  /** The window changed size: a preset is laid out again for it (a narrow screen has another),
+   * a layout the user made only scales. */
+  refit(): void {
+    const v = this.view;
+    if (!v || (v.kind === 'mode' && saved.get().layouts[v.mode])) return;
+    const key = JSON.stringify(this.tree(v));
+    if (key !== this.treeKey) this.load(this.presetLayout(v), false);
+  }
+
+  private treeKey = '';
+
+  private presetLayout(v: DockView): SerializedDockview {
+    const tree = this.tree(v);
+    this.treeKey = JSON.stringify(tree);
+    return serialise(tree, this.size);
+  }
+
+  private load(layout: SerializedDockview, custom: boolean): void {
+    this.restoring = true;
+    try {
+      this.api.fromJSON(layout);
+    } catch {
+      // A kept layout this version cannot read: the preset instead, and the bad copy goes.
+      if (custom && this.view?.kind === 'mode') saved.forget(this.view.mode);
+      if (this.view) this.api.fromJSON(this.presetLayout(this.view));
+    } finally {
+      this.restoring = false;
+    }
+    if (this.view?.kind === 'mode') this.reconcile(this.view);
+    // An embed's caption is a strip: its tab would only repeat what it obviously is.
+    if (this.view?.kind === 'embed') {
+      const caption = this.api.getPanel('caption');
+      if (caption && caption.group.panels.length === 1) caption.group.model.header.hidden = true;
+    }
+    this.api.updateOptions({ disableDnd: this.view?.kind === 'embed' });
+  }
+
+  /** Adds the panels the view has and the layout lacks (the listing when a C kernel opens), and
+   * removes the ones it must not show. */
+  private reconcile(v: Extract<DockView, { kind: 'mode' }>): void {
+    const keep = this.keep(v);
+    this.restoring = true;
+    try {
+      for (const p of [...this.api.panels]) if (!keep.has(p.id as DockPanelId)) this.api.removePanel(p);
+      for (const id of keep) {
+        if (this.api.getPanel(id)) continue;
+        const near = id === 'listing' && this.api.getPanel('editor') ? 'editor' : this.api.panels[0]?.id;
+        this.api.addPanel({
+          id, component: id, title: PANEL_INFO[id].title, inactive: id !== 'listing',
+          ...(near ? { position: { referencePanel: near, direction: id === 'listing' ? 'below' : 'within' } } : {}),
+        });
+      }
+    } finally {
+      this.restoring = false;
+    }
+  }
+
+  /** The user's change (a drag, a resize, a closed tab) is kept for this mode. */
+  private changed(): void {
+    if (this.restoring || !this.acting || this.view?.kind !== 'mode' || this.presented) return;
+    const v = this.view;
+    // A tab the user closed stays closed (the Layout menu shows it again).
+    const present = new Set(this.api.panels.map((p) => p.id));
+    const gone = [...this.keep(v)].filter((id) => !present.has(id));
+    saved.keep(v.mode, this.api.toJSON(), gone);
+  }
+
+  /** Brings a panel's tab to the front (a figure's plot, say). */
+  reveal(id: DockPanelId): void {
+    this.api.getPanel(id)?.api.setActive();
+  }
+
+  /** A panel's section, in or out of the layout. */
+  section(id: DockPanelId): HTMLElement | undefined {
+    return this.sections.get(id);
+  }
+
+  /** The panels of the mode shown, and whether each is on screen, for the Layout menu. */
+  panels(): { id: DockPanelId; shown: boolean }[] {
+    const v = this.view;
+    if (v?.kind !== 'mode') return [];
+    return MODE_PANELS[v.mode].filter((p) => p !== 'listing' || v.listing).map((id) => ({ id, shown: !!this.api.getPanel(id) }));
+  }
+
+  /** Shows or closes a panel of the mode shown. */
+  setShown(id: DockPanelId, shown: boolean): void {
+    const v = this.view;
+    if (v?.kind !== 'mode') return;
+    saved.setHidden(v.mode, id, !shown);
+    this.reconcile(v);
+    saved.keep(v.mode, this.api.toJSON(), saved.get().hidden[v.mode] ?? []);
+  }
+
+  /** Every mode to the named preset (the user's changed layouts are dropped). */
+  useNamed(name: LayoutName): void {
+    saved.useNamed(name);
+    this.applyType();
+    if (this.view) { const v = this.view; this.view = null; this.show(v); }
+  }
+
+  /** The named layout in use (a changed one keeps its name). */
+  get named(): LayoutName {
+    return saved.get().name;
+  }
+
+  /** The type size of the named layout (large for a lecture), on the page's root. */
+  applyType(): void {
+    document.documentElement.dataset.type = this.view?.kind === 'embed' ? 'embed' : saved.get().name;
+  }
+
+  /** One panel over the whole dock, in large type, until Esc or the exit button. */
+  present(id: DockPanelId): void {
+    const panel = this.api.getPanel(id);
+    if (!panel) return;
+    this.presented = id;
+    document.documentElement.dataset.presenting = id;
+    this.api.maximizeGroup(panel);
+    this.hooks.presenting(true);
+    this.redraw();
+  }
+
+  get presenting(): DockPanelId | null {
+    return this.presented;
+  }
+
+  exitPresentation(): void {
+    if (!this.presented) return;
+    if (this.api.hasMaximizedGroup()) this.api.exitMaximizedGroup();
+    this.endPresentation();
+  }
+
+  private endPresentation(): void {
+    if (!this.presented) return;
+    this.presented = null;
+    delete document.documentElement.dataset.presenting;
+    this.hooks.presenting(false);
+    this.redraw();
+  }
+}
+
+/** The dock's view for the page's state: an embed's panels, else the mode's (sweep, compare or
+ * one run). `cKernel`: the kernel on screen is C, so its generated code has a panel. */
+export function viewOf(s: { embed: readonly string[] | null; sweep: unknown; compare: unknown }, cKernel: boolean): DockView {
+  if (s.embed?.length) {
+    return { kind: 'embed', panels: s.embed.filter((p): p is DockPanelId => isDockPanel(p) && (p !== 'listing' || cKernel)) };
+  }
+  return { kind: 'mode', mode: s.sweep !== null ? 'sweep' : s.compare !== null ? 'compare' : 'single', listing: cKernel };
+}
+
+/** Four corners pointing out: "full screen" (drawn, as no common font has a glyph for it). */
+function expandIcon(): SVGSVGElement {
+  const icon = svg('svg', { viewBox: '0 0 16 16', width: 14, height: 14, 'aria-hidden': 'true', class: 'icon' });
+  icon.append(svg('path', { d: 'M2 6V2h4M10 2h4v4M14 10v4h-4M6 14H2v-4', fill: 'none', stroke: 'currentColor', 'stroke-width': 1.8 }));
+  return icon;
+}

@@ -1,0 +1,88 @@
+//! The dock's panels: their ids (the `data-panel` of their section in index.html), tab titles, what
+//! each shows (the (i) on its tab) and which modes have them.
+
+export const DOCK_PANELS = [
+  'editor', 'listing', 'caption', 'cfg', 'lanes', 'registers', 'stack', 'plot', 'metrics',
+  'compare-table', 'side-a', 'side-b', 'sweep-settings', 'sweep',
+] as const;
+export type DockPanelId = (typeof DOCK_PANELS)[number];
+
+/** The page's modes; an embed is a single run showing only the panels its link names. */
+export type Mode = 'single' | 'compare' | 'sweep';
+export const MODES: readonly Mode[] = ['single', 'compare', 'sweep'];
+
+export interface PanelInfo {
+  title: string;
+  /** What the panel shows and how to read it, for the (i) on its tab. */
+  about: string;
+}
+
+export const PANEL_INFO: Record<DockPanelId, PanelInfo> = {
+  editor: {
+    title: 'Kernel',
+    about: 'The kernel you run: a listing (SASS-like instructions) or CUDA C. It runs as you type; errors are marked on their line. Click the narrow gutter left of the line numbers to set a breakpoint. `//@` lines set params, buffers and walk-through notes.',
+  },
+  listing: {
+    title: 'Generated code',
+    about: 'The instructions the C kernel compiles to, the program the warp runs. Pointing at a C line lights its instructions here, and the other way round.',
+  },
+  caption: {
+    title: 'What happens',
+    about: 'The walk-through note for this moment (from `//@ note` lines), the instruction the warp just issued and what it does next.',
+  },
+  cfg: {
+    title: 'Control-flow graph',
+    about: 'The kernel\'s basic blocks and their edges: taken branches, fall-throughs, back edges, and where the model reconverges. The current block is outlined; click an instruction to set a breakpoint. Drag to pan; the buttons zoom and fit.',
+  },
+  lanes: {
+    title: 'Lanes',
+    about: 'One row per lane (thread) of the warp, one column per step: active lanes ran the instruction, masked-off lanes were switched off by divergence, waiting lanes sit at a barrier, exited lanes are done. Click a lane to inspect its registers.',
+  },
+  registers: {
+    title: 'Registers',
+    about: 'The registers of the lane chosen in the lanes panel (type its number or click its row), after the step shown.',
+  },
+  stack: {
+    title: 'Reconvergence stack',
+    about: 'The model\'s control state after this step: the entries of its reconvergence stack (or its barriers and lane groups), top first, each with its mask and where it resumes. Entries past the on-chip capacity spill to memory. The help (?) lists what each token means.',
+  },
+  plot: {
+    title: 'Stack history',
+    about: 'The stack depth at every step of the whole run, like the papers\' stack-history figures, with spills and fills marked and the on-chip capacity drawn. The cursor is the step shown.',
+  },
+  metrics: {
+    title: 'Metrics',
+    about: 'Counts at the step shown and for the whole run: cycles under the cost preset, warp and thread instructions, SIMD efficiency, stack traffic and divergent branches.',
+  },
+  'compare-table': {
+    title: 'Compare the models',
+    about: 'The two models\' whole-run metrics side by side; cells where they differ are highlighted. Cycles are priced with the cost preset the column names.',
+  },
+  'side-a': {
+    title: 'Left model',
+    about: 'The left model\'s run of this kernel: its CFG, lanes and control state at the shared step.',
+  },
+  'side-b': {
+    title: 'Right model',
+    about: 'The right model\'s run of the same kernel at the same step (clamped to its end when its run is shorter).',
+  },
+  'sweep-settings': {
+    title: 'Sweep settings',
+    about: 'Which param to sweep over which values, optionally split by a second param, under which models and cost presets.',
+  },
+  sweep: {
+    title: 'Sweep',
+    about: 'One point per run of the kernel: the chosen metric against the swept param, a line per model and preset, with hardware measurements beside the model where the figure has them.',
+  },
+};
+
+/** The panels each mode can show (the listing only for C kernels). */
+export const MODE_PANELS: Record<Mode, readonly DockPanelId[]> = {
+  single: ['editor', 'listing', 'caption', 'cfg', 'lanes', 'registers', 'stack', 'plot', 'metrics'],
+  compare: ['editor', 'listing', 'compare-table', 'side-a', 'side-b'],
+  sweep: ['editor', 'sweep-settings', 'sweep'],
+};
+
+export function isDockPanel(id: string): id is DockPanelId {
+  return (DOCK_PANELS as readonly string[]).includes(id);
+}
