@@ -12,6 +12,16 @@ function setHidden(el: HTMLElement, hidden: boolean): void {
   if (el.hidden !== hidden) el.hidden = hidden;
 }
 
+/** How urgent a notice is: a question waiting for the user, then failures, then how a run goes,
+ * then information. */
+function rank(el: HTMLElement): number {
+  if (el.classList.contains('work-note')) return el.dataset.kind === 'question' ? 0 : 5;
+  if (el.classList.contains('banner')) return el.classList.contains('error') ? 1 : 4;
+  if (el.classList.contains('run-stop')) return 2;
+  if (el.classList.contains('run-progress')) return 3;
+  return 6;
+}
+
 export class NoticeStrip {
   private current: HTMLElement | null = null;
   private seen = new Set<HTMLElement>();
@@ -37,7 +47,7 @@ export class NoticeStrip {
     this.update();
   }
 
-  /** The notices shown, in the order the pager walks them. */
+  /** The notices shown, most urgent first (the order the pager walks them). */
   private items(): HTMLElement[] {
     const shown = (el: Element | null): el is HTMLElement => !!el && !(el as HTMLElement).hidden;
     const out: HTMLElement[] = [];
@@ -45,15 +55,16 @@ export class NoticeStrip {
       // A part of the run-status strip counts only while the strip itself is shown.
       if (shown(el) && (!el.parentElement || shown(el.parentElement))) out.push(el);
     }
-    return out;
+    return out.sort((a, b) => rank(a) - rank(b));
   }
 
   private update(): void {
     const items = this.items();
     const fresh = items.filter((el) => !this.seen.has(el));
     this.seen = new Set(items);
-    // A notice that just appeared is the one to read; else the one shown stays, else the first.
-    this.current = fresh.at(-1) ?? (this.current && items.includes(this.current) ? this.current : items[0] ?? null);
+    // A notice that just appeared is the one to read (the most urgent of several); else the one
+    // shown stays, else the most urgent.
+    this.current = fresh[0] ?? (this.current && items.includes(this.current) ? this.current : items[0] ?? null);
     this.mark(items);
   }
 
@@ -87,7 +98,9 @@ export class NoticeStrip {
   private measure(): void {
     const el = this.current;
     const open = this.root.classList.contains('open');
-    const cut = !!el && (el.scrollHeight > el.clientHeight + 2 || el.scrollWidth > el.clientWidth + 2);
+    // The notice itself, or a line in it, cut at the strip's edge.
+    const over = (e: Element) => e.scrollHeight > e.clientHeight + 2 || e.scrollWidth > e.clientWidth + 2;
+    const cut = !!el && (over(el) || [...el.querySelectorAll('p, span')].some(over));
     setHidden(this.more, !open && !cut);
   }
 
