@@ -17,6 +17,7 @@ import * as help from './panels/help';
 import * as lanes from './panels/lanes';
 import * as listing from './panels/listing';
 import * as plot from './panels/plot';
+import * as registers from './panels/registers';
 import * as scrubber from './panels/scrubber';
 import * as runStatus from './panels/run-status';
 import * as settings from './panels/settings';
@@ -68,8 +69,9 @@ async function main(): Promise<void> {
       speed: (speed) => store.update({ speed }),
     }, store.get().speed),
     status: runStatus.create($('run-status'), { stop: () => app.stopRun(), showLine: () => app.showEndLine() }),
+    registers: registers.create($('registers')),
     el: {
-      caption: $('caption'), stack: $('stack'), registers: $('registers'), metrics: $('metrics'),
+      caption: $('caption'), stack: $('stack'), metrics: $('metrics'),
       inputs: $('inputs'), banners: $('banners'), title: $('kernel-title'), diag: $('diag-summary'), end: $('run-end'),
     },
   };
