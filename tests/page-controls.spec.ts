@@ -37,3 +37,42 @@ test('the lane box shows the registers of the lane being typed at once, and leav
   await seek(page, 1);
   await expect(r1(page)).toHaveText(/ 17$/);
 });
+
+test('after a pick in a select the arrow keys step the run; in a field or the editor they keep their meaning', async ({ page }) => {
+  await open(page);
+  await expect(step(page)).toHaveAttribute('data-step', '0');
+  // A pick leaves the focus on the select, as a mouse pick does.
+  const preset = page.getByTestId('preset');
+  await preset.selectOption('maxwell');
+  await preset.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(step(page)).toHaveAttribute('data-step', '1');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowLeft');
+  await expect(step(page)).toHaveAttribute('data-step', '1');
+  await expect(preset).toHaveValue('maxwell');
+  await expect(preset).toBeFocused();
+  // The select still works from the keyboard: up and down change the preset.
+  await page.keyboard.press('ArrowDown');
+  await expect(preset).toHaveValue('h100');
+  await expect(step(page)).toHaveAttribute('data-step', '1');
+  // The speed select too.
+  await page.getByTestId('speed').focus();
+  const at = Number(await step(page).getAttribute('data-step'));
+  await page.keyboard.press('ArrowRight');
+  await expect(step(page)).toHaveAttribute('data-step', String(at + 1));
+  // In a number field the arrows edit it; in the editor they move the cursor.
+  await page.getByTestId('param-n').focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowLeft');
+  await expect(step(page)).toHaveAttribute('data-step', String(at + 1));
+  await page.getByTestId('editor-content').click();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowLeft');
+  await expect(step(page)).toHaveAttribute('data-step', String(at + 1));
+  // Space presses a focused button (here: opens the gallery) rather than playing.
+  await page.getByTestId('btn-examples').focus();
+  await page.keyboard.press(' ');
+  await expect(page.getByTestId('gallery')).toBeVisible();
+  await expect(page.getByTestId('btn-play')).toHaveText(/play/);
+});
