@@ -76,3 +76,21 @@ test('after a pick in a select the arrow keys step the run; in a field or the ed
   await expect(page.getByTestId('gallery')).toBeVisible();
   await expect(page.getByTestId('btn-play')).toHaveText(/play/);
 });
+
+test('? opens the help and closes it again', async ({ page }) => {
+  await open(page);
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('?');
+  await expect(page.getByTestId('help')).toBeVisible();
+  await page.keyboard.press('?');
+  await expect(page.getByTestId('help')).toBeHidden();
+  // Also after a click on the help's text.
+  await page.keyboard.press('?');
+  await page.getByTestId('help').locator('h2').first().click();
+  await page.keyboard.press('?');
+  await expect(page.getByTestId('help')).toBeHidden();
+  await page.keyboard.press('?');
+  await expect(page.getByTestId('help')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('help')).toBeHidden();
+});

@@ -103,20 +103,21 @@ export class Controls {
 const PRESSED_BY_SPACE = 'button, summary, a[href], input[type=checkbox], input[type=button], input[type=submit], input[type=reset]';
 
 /**
- * Whether the focused control `target` uses `key` itself, so the shortcut must not fire. Open
- * dialogs, the editor and fields keep every key (their arrows move the caret or change the value).
- * A select keeps its keys but for ← and →: after a pick it still has the focus and stepping is
- * what the user does next, while ↑/↓, letters and Alt+↓ still choose from it. Buttons,
- * checkboxes and links keep Space, which presses them. The step slider keeps nothing: its arrow
- * keys are the same moves.
+ * Whether the focused control `target` uses `key` itself, so the shortcut must not fire. The
+ * editor and fields keep every key (their arrows move the caret or change the value). An open
+ * dialog keeps its keys but ?, which opens and closes the help. A select keeps its keys but ← and
+ * →: after a pick it still has the focus and stepping is what the user does next, while ↑/↓,
+ * letters and Alt+↓ still choose from it. Buttons, checkboxes and links keep Space, which presses
+ * them. The step slider keeps nothing: its arrow keys are the same moves.
  */
 function ownsKey(target: EventTarget | null, key: string): boolean {
   if (!(target instanceof Element)) return false;
-  if (target.closest('dialog[open], .cm-editor, textarea, [contenteditable="true"]')) return true;
+  if (target.closest('.cm-editor, textarea, [contenteditable="true"]')) return true;
   if (target instanceof HTMLInputElement && target.type === 'range') return false;
+  if (target instanceof HTMLInputElement && !target.matches(PRESSED_BY_SPACE)) return true;
+  if (target.closest('dialog[open]')) return key !== '?';
   if (target instanceof HTMLSelectElement) return key !== 'ArrowLeft' && key !== 'ArrowRight';
-  if (target.closest(PRESSED_BY_SPACE)) return key === ' ';
-  return target instanceof HTMLInputElement;
+  return !!target.closest(PRESSED_BY_SPACE) && key === ' ';
 }
 
 export function bindKeys(c: Controls, help: () => void, fit: () => void): void {

@@ -110,7 +110,8 @@ async function main(): Promise<void> {
   const helpDialog = $<HTMLDialogElement>('help');
   const showHelp = () => { help.render(helpDialog, app.run?.load.models ?? []); helpDialog.showModal(); };
   $('btn-help').addEventListener('click', showHelp);
-  bindKeys(controls, showHelp, () => {
+  // ? toggles the help (and opens it over the gallery).
+  bindKeys(controls, () => (helpDialog.open ? helpDialog.close() : showHelp()), () => {
     cfgPanel.fitView(app.panels.cfg);
     for (const side of app.compare?.sides ?? []) cfgPanel.fitView(side.cfg);
   });

@@ -12,7 +12,7 @@ export const SHORTCUTS: [string, string][] = [
   ['Home / End', 'start / end of the run'],
   ['B', 'run to the next breakpoint'],
   ['F', 'fit the CFG to its panel'],
-  ['?', 'this help'],
+  ['?', 'this help (open / close)'],
   ['Esc', 'close dialogs'],
 ];
 
