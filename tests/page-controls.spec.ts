@@ -2,7 +2,7 @@
 // shows the lane typed at once, the arrow keys step the run after a pick in a select but keep
 // their meaning in fields and the editor, ? opens and closes the help, and the top bar's menus
 // close after a choice, on Esc and on a click outside.
-import { expect, open, replaceText, seek, test, type Page } from './helpers';
+import { expect, open, replaceText, savedWork, seek, test, type Page } from './helpers';
 
 const step = (page: Page) => page.getByTestId('step-label');
 /** R1's value as the registers panel shows it ("0x00000011 17"). */
@@ -93,4 +93,51 @@ test('? opens the help and closes it again', async ({ page }) => {
   await expect(page.getByTestId('help')).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('help')).toBeHidden();
+});
+
+test('the Export and settings menus close after a choice, on Esc and on a click outside', async ({ page }) => {
+  await open(page);
+  const exportMenu = page.locator('details.menu').filter({ has: page.getByTestId('export-menu') });
+  const settingsMenu = page.locator('details.menu').filter({ has: page.getByTestId('settings') });
+  // After a choice, and the download still happens.
+  await page.getByTestId('export-menu').click();
+  await expect(exportMenu).toHaveAttribute('open', '');
+  await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
+  await expect(exportMenu).not.toHaveAttribute('open');
+  await expect(page.getByTestId('export-csv')).toBeHidden();
+  // On Esc, with the focus back on the menu's button.
+  await page.getByTestId('export-menu').click();
+  await expect(page.getByTestId('export-csv')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(exportMenu).not.toHaveAttribute('open');
+  await expect(page.getByTestId('export-menu')).toBeFocused();
+  // Opened from the keyboard, Esc from inside it.
+  await page.keyboard.press('Enter');
+  await expect(exportMenu).toHaveAttribute('open', '');
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('export-svg')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(exportMenu).not.toHaveAttribute('open');
+  await expect(page.getByTestId('export-menu')).toBeFocused();
+  // On a click outside; opening the other menu closes this one.
+  await page.getByTestId('export-menu').click();
+  await page.getByTestId('settings').click();
+  await expect(exportMenu).not.toHaveAttribute('open');
+  await expect(settingsMenu).toHaveAttribute('open', '');
+  await page.getByTestId('caption').click();
+  await expect(settingsMenu).not.toHaveAttribute('open');
+  // A step limit set with Enter is a choice too.
+  await page.getByTestId('settings').click();
+  await page.getByTestId('step-limit').fill('2000000');
+  await page.getByTestId('step-limit').press('Enter');
+  await expect(settingsMenu).not.toHaveAttribute('open');
+  await expect(page.getByTestId('settings')).toBeFocused();
+  await expect.poll(async () => JSON.parse((await savedWork(page))!).stepLimit).toBe(2_000_000);
+  // In sweep mode the menu no longer covers the sweep's own buttons once a choice is made.
+  await page.getByTestId('btn-sweep').click();
+  await page.getByTestId('sweep-run').click();
+  await expect(page.getByTestId('sweep-progress')).toHaveAttribute('data-status', 'done', { timeout: 20_000 });
+  await page.getByTestId('export-menu').click();
+  await Promise.all([page.waitForEvent('download'), page.getByTestId('export-sweep-csv').click()]);
+  await Promise.all([page.waitForEvent('download'), page.getByTestId('sweep-export-svg').click({ timeout: 2000 })]);
 });

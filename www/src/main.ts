@@ -10,6 +10,7 @@ import { bindKeys, Controls } from './controls';
 import { Engine, StepLimit } from './engine';
 import { defaultExample, EXAMPLES } from './examples';
 import { FIGURES, figureById } from './figures';
+import { bindMenus } from './menus';
 import * as cfgPanel from './panels/cfg';
 import * as editor from './panels/editor';
 import * as gallery from './panels/gallery';
@@ -115,6 +116,7 @@ async function main(): Promise<void> {
     cfgPanel.fitView(app.panels.cfg);
     for (const side of app.compare?.sides ?? []) cfgPanel.fitView(side.cfg);
   });
+  bindMenus([...document.querySelectorAll<HTMLDetailsElement>('details.menu')]);
   $('btn-link').addEventListener('click', () => void controller.copyLink());
   $('btn-svg').addEventListener('click', () => controller.download('svg'));
   $('btn-png').addEventListener('click', () => controller.download('png'));
