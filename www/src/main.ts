@@ -44,7 +44,8 @@ async function main(): Promise<void> {
   // The panels are built with the restored state.
   const decoded: Decoded = engine ? decode(location.hash) : location.hash.length > 1
     ? { kind: 'error', message: 'This link cannot be read because the simulator engine did not start.' } : { kind: 'none' };
-  const restored = page.restore(decoded, store.loadWork(), page.freshWork(defaultExample().text, StepLimit.Default));
+  const example = defaultExample();
+  const restored = page.restore(decoded, store.loadWork(), { work: page.freshWork(example.text, StepLimit.Default), title: example.title });
   store.update(restored.state);
 
   // The panels' hooks call the controller, created once they exist (none is called before).
