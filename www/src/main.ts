@@ -119,8 +119,9 @@ async function main(): Promise<void> {
   });
   bindMenus([...document.querySelectorAll<HTMLDetailsElement>('details.menu')]);
   $('btn-link').addEventListener('click', () => void controller.copyLink());
-  $('btn-svg').addEventListener('click', () => controller.download('svg'));
-  $('btn-png').addEventListener('click', () => controller.download('png'));
+  const titled = () => $<HTMLInputElement>('export-title').checked;
+  $('btn-svg').addEventListener('click', () => controller.download('svg', { titled: titled() }));
+  $('btn-png').addEventListener('click', () => controller.download('png', { titled: titled() }));
   $('btn-csv').addEventListener('click', () => controller.download('csv'));
   $('btn-sweep-svg').addEventListener('click', () => sweep.exportSvg());
   $('btn-sweep-png').addEventListener('click', () => void sweep.exportPng());

@@ -122,10 +122,4 @@ describe('patches', () => {
     const s: UiState = { ...link, breakpoints: [4], playing: true, speed: 3, stepLimit: 1000 };
     expect(page.linkOf(s)).toEqual(link);
   });
-
-  it('a download is named after the run', () => {
-    expect(page.fileBase('Figure 3: a loop / twice')).toBe('Figure_3_a_loop_twice');
-    expect(page.fileBase(null)).toBe('kernel');
-    expect(page.fileBase('???')).toBe('_');
-  });
 });

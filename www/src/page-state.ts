@@ -121,8 +121,3 @@ export function linkOf(s: UiState): Link {
     schedule: s.schedule, compare: s.compare, step: s.step, lane: s.lane, embed: s.embed, sweep: s.sweep, figure: s.figure,
   };
 }
-
-/** A download's file name from the run's title. */
-export function fileBase(title: string | null | undefined): string {
-  return (title ?? 'kernel').replace(/[^\w-]+/g, '_').slice(0, 40) || 'kernel';
-}
