@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { cliTrace, exampleText, expect, open, openExample, replaceText, seek, test, total, uiStack } from './helpers';
+import type { Page } from '@playwright/test';
+import { cliTrace, download, exampleText, expect, open, openExample, replaceText, seek, test, total, uiStack } from './helpers';
 
 const SINGLE = 'examples/single_loop.sass';
 const trace = cliTrace(SINGLE);            // n = 2, the file's default
@@ -107,23 +107,74 @@ test('a breakpoint stops the run where it is set', async ({ page }) => {
   await expect(page.getByTestId('step-label')).toHaveAttribute('data-step', String(hits[0]));
 });
 
-test('play runs to the end at max speed, and the exports download', async ({ page }) => {
+test('play runs to the end at max speed', async ({ page }) => {
   await open(page);
   await openExample(page, 'single_loop.sass');
   await page.getByTestId('speed').selectOption('0');
   await page.getByTestId('btn-play').click();
   await expect(page.getByTestId('step-label')).toHaveAttribute('data-step', String(trace.total));
   await expect(page.getByTestId('btn-play')).toHaveText(/play/);
-  for (const [id, name] of [['export-svg', /stack\.svg$/], ['export-png', /stack\.png$/], ['export-csv', /trace\.csv$/]] as const) {
-    await page.getByTestId('export-menu').click();
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId(id).click()]);
-    expect(download.suggestedFilename()).toMatch(name);
-    const bytes = readFileSync((await download.path())!);
-    if (id === 'export-svg') expect(bytes.toString('utf8')).toMatch(/^<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"[\s\S]*on-chip capacity 16/);
-    if (id === 'export-png') expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
-    if (id === 'export-csv') expect(bytes.toString('utf8').trim().split('\n')).toHaveLength(trace.total + 1);
-    await page.getByTestId('export-menu').click();
-  }
+});
+
+/** An exported SVG as a figure reader sees it. */
+async function figureOf(page: Page, text: string) {
+  return page.evaluate((t) => {
+    const doc = new DOMParser().parseFromString(t, 'image/svg+xml');
+    const depth = doc.getElementById('depth');
+    return {
+      error: doc.getElementsByTagName('parsererror').length,
+      width: doc.documentElement.getAttribute('width'),
+      // On screen: a cursor (a circle and a line), the future faded, the past clipped to the step.
+      cursor: doc.querySelectorAll('circle, [data-testid=plot-cursor]').length,
+      faded: doc.querySelectorAll('[stroke-opacity], [opacity], [fill-opacity]').length,
+      clipped: doc.querySelectorAll('clipPath, [clip-path]').length,
+      steps: (depth?.getAttribute('d')?.match(/H/g) ?? []).length,
+      // The visible title's lines, and the file's name for screen readers and viewers.
+      title: [...doc.querySelectorAll('#title text')].map((l) => l.textContent).join(' ') || null,
+      name: doc.querySelector('svg > title')?.textContent ?? null,
+      text: [...doc.querySelectorAll('text')].map((l) => l.textContent).join(' '),
+    };
+  }, text);
+}
+
+test('the stack history exports as a clean figure of the whole run, with a title if asked; files are named after the kernel and model', async ({ page }) => {
+  await open(page);
+  await openExample(page, 'single_loop.sass');
+  await seek(page, 10);
+  const base = 'warpscope-single-loop-bialas-strzelecki-listing-3-kepler';
+  const menu = page.getByTestId('export-menu');
+  await menu.click();
+  const svg = await download(page, page.getByTestId('export-svg'));
+  expect(svg.name).toBe(`${base}-stack-history.svg`);
+  expect(svg.bytes.toString('utf8')).toMatch(/^<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+  const plain = await figureOf(page, svg.bytes.toString('utf8'));
+  expect(plain).toMatchObject({ error: 0, cursor: 0, faded: 0, clipped: 0, steps: trace.total, title: null });
+  expect(plain.text).toContain('on-chip capacity 16');
+  expect(plain.text).toContain('executed instructions');
+  expect(plain.text).toContain('depth in tokens');
+  expect(plain.text).not.toContain('Single loop');
+  expect(plain.name).toBe('Single loop (Bialas & Strzelecki, Listing 3) · kepler');
+  // The step on screen does not change the figure.
+  await seek(page, 130);
+  await menu.click();
+  expect((await download(page, page.getByTestId('export-svg'))).bytes.toString('utf8')).toBe(svg.bytes.toString('utf8'));
+  await menu.click();
+  await page.getByTestId('export-title').check();
+  const titled = await download(page, page.getByTestId('export-svg'));
+  expect(titled.name).toBe(`${base}-stack-history.svg`);
+  const withTitle = await figureOf(page, titled.bytes.toString('utf8'));
+  expect(withTitle).toMatchObject({ error: 0, cursor: 0, faded: 0, clipped: 0, steps: trace.total });
+  expect(withTitle.title).toBe('Single loop (Bialas & Strzelecki, Listing 3) · kepler');
+  await menu.click();
+  const png = await download(page, page.getByTestId('export-png'));
+  expect(png.name).toBe(`${base}-stack-history.png`);
+  expect(png.bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
+  // Print resolution: four pixels per unit of the figure.
+  expect(png.bytes.readUInt32BE(16)).toBe(Number(withTitle.width) * 4);
+  await menu.click();
+  const csv = await download(page, page.getByTestId('export-csv'));
+  expect(csv.name).toBe(`${base}-trace.csv`);
+  expect(csv.bytes.toString('utf8').trim().split('\n')).toHaveLength(trace.total + 1);
 });
 
 test('an error in the kernel shows inline and keeps the last run', async ({ page }) => {

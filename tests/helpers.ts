@@ -124,8 +124,8 @@ export async function uiStack(page: Page, within?: Locator): Promise<{ kind: str
 export async function setStepLimit(page: Page, limit: number): Promise<void> {
   await page.getByTestId('settings').click();
   await page.getByTestId('step-limit').fill(String(limit));
+  // Enter sets it and closes the menu.
   await page.getByTestId('step-limit').press('Enter');
-  await page.getByTestId('settings').click();
 }
 
 export async function replaceText(page: Page, text: string): Promise<void> {

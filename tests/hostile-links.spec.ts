@@ -68,6 +68,17 @@ for (const [what, fragment, message] of BROKEN) {
   });
 }
 
+test('in a fresh browser a broken link says why, and that the default example shows instead of saved work', async ({ page }) => {
+  const [, fragment, message] = BROKEN[2];
+  await openFresh(page, fragment);
+  await expect(banner(page, message)).toHaveCount(1);
+  await expect(banner(page, message)).toContainText('Nothing is saved in this browser yet, so the default example');
+  await expect(banner(page, message)).toContainText('Figure 3 walk-through');
+  await expect(banner(page, message)).not.toContainText('your last saved kernel');
+  await expect(page.getByTestId('kernel-title')).toContainText('Figure 3 walk-through');
+  await expectUsable(page);
+});
+
 test('a broken link pasted into an open tab says so and changes nothing', async ({ page }) => {
   const saved = await makeOwnWork(page);
   for (const [, fragment, message] of BROKEN.slice(0, 6)) {

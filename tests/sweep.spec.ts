@@ -32,7 +32,7 @@ for (const id of ['bs-fig1', 'h100-single']) {
     await open(page);
     await openFigure(page, id, true);
     const csv = await download(page, page.getByTestId('sweep-export-csv'));
-    expect(csv.name).toBe(`${id}.csv`);
+    expect(csv.name).toBe(`warpscope-${id}-sweep.csv`);
     expect(csv.bytes.toString('utf8')).toBe(cliFigureCsv(id));
   });
 }
@@ -78,7 +78,7 @@ test('the sweep plot exports as standalone SVG and PNG, with a mark group per se
   await open(page);
   await openFigure(page, 'hovland-fig5', true);
   const svg = await download(page, page.getByTestId('sweep-export-svg'));
-  expect(svg.name).toBe('hovland-fig5.svg');
+  expect(svg.name).toBe('warpscope-hovland-fig5-sweep.svg');
   const text = svg.bytes.toString('utf8');
   const parsed = await page.evaluate((t) => {
     const doc = new DOMParser().parseFromString(t, 'image/svg+xml');
@@ -102,7 +102,7 @@ test('the sweep plot exports as standalone SVG and PNG, with a mark group per se
   expect(parsed.text).toContain('paths');
   expect(parsed.text).toContain('cycles (cost model)');
   const png = await download(page, page.getByTestId('sweep-export-png'));
-  expect(png.name).toBe('hovland-fig5.png');
+  expect(png.name).toBe('warpscope-hovland-fig5-sweep.png');
   expect(png.bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
   // Twice the plot's size on screen.
   const width = Number(await page.getByTestId('sweep-svg').getAttribute('width'));

@@ -38,7 +38,8 @@ export interface Panels {
   plot: plot.PlotPanel;
   scrubber: scrubber.ScrubberPanel;
   status: runStatus.RunStatusPanel;
-  el: Record<'caption' | 'stack' | 'registers' | 'metrics' | 'inputs' | 'banners' | 'title' | 'diag' | 'end', HTMLElement>;
+  registers: registers.RegistersPanel;
+  el: Record<'caption' | 'stack' | 'metrics' | 'inputs' | 'banners' | 'title' | 'diag' | 'end', HTMLElement>;
 }
 
 export class App {
@@ -317,7 +318,7 @@ export class App {
     plot.render(p.plot, r.plot, s.step);
     scrubber.render(p.scrubber, s.step, r.total, r.events, s.playing);
     caption.render(p.el.caption, this.state, r.load.end, r.total, s.step > 0 && r.active[s.step - 1] === 0);
-    registers.render(p.el.registers, this.state, s.lane, r.load.width, selectLane);
+    registers.render(p.registers, this.state, s.lane, r.load.width, selectLane);
     metrics.render(p.el.metrics, e.metrics(), e.metricInfos());
   }
 }

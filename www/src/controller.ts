@@ -10,10 +10,13 @@ import type { App } from './app';
 import type { Engine } from './engine';
 import { EXAMPLES, type Example } from './examples';
 import * as exporter from './export';
+import { exportName } from './file-name';
 import { figureById, type Figure } from './figures';
 import { OwnWork } from './own-work';
 import * as editor from './panels/editor';
 import * as figureNote from './panels/figure-note';
+import * as plot from './panels/plot';
+import { FIGURE_PNG_SCALE } from './panels/plot-figure';
 import * as settings from './panels/settings';
 import * as page from './page-state';
 import { decode, encode } from './permalink';
@@ -231,12 +234,20 @@ export class Controller {
     }
   }
 
-  /** The stack-history plot or the trace, downloaded under the run's title. */
-  download(what: 'svg' | 'png' | 'csv'): void {
-    const el = this.app.panels.plot.el, name = page.fileBase(this.app.run?.load.title);
-    if (what === 'svg' && el) exporter.plotSvg(el, name);
-    if (what === 'png' && el) void exporter.plotPng(el, name);
-    if (what === 'csv' && this.parts.engine) exporter.csv(this.parts.engine.traceCsv(), name);
+  /** The stack history as a figure of the whole run (`titled`: with the kernel's title and model
+   * drawn above it), or the trace; named after the kernel and model. */
+  download(what: 'svg' | 'png' | 'csv', options: { titled: boolean } = { titled: false }): void {
+    const run = this.app.run;
+    if (!run) return;
+    const { title, model } = run.load;
+    const name = (of: string, ext: string) => exportName({ subject: title, model, what: of, ext });
+    if (what === 'csv') {
+      if (this.parts.engine) exporter.csvFile(this.parts.engine.traceCsv(), name('trace', 'csv'));
+      return;
+    }
+    const figure = plot.figure(this.app.panels.plot, run.plot, { title: `${title ?? 'kernel'} · ${model}`, titled: options.titled });
+    if (what === 'svg') exporter.svgFile(figure, name('stack-history', 'svg'));
+    else void exporter.pngFile(figure, name('stack-history', 'png'), FIGURE_PNG_SCALE);
   }
 
   /** A link pasted into this tab changes only the fragment: show it, asking first if it would

@@ -99,17 +99,30 @@ export class Controls {
   }
 }
 
-function typing(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null;
-  if (!el || !el.closest) return false;
-  // The step slider keeps the shortcuts (it has arrow keys of its own; ours are the same moves).
-  if (el instanceof HTMLInputElement && el.type === 'range') return false;
-  return !!el.closest('.cm-editor, input, select, textarea, [contenteditable="true"], dialog[open]');
+// Controls that Space presses or toggles.
+const PRESSED_BY_SPACE = 'button, summary, a[href], input[type=checkbox], input[type=button], input[type=submit], input[type=reset]';
+
+/**
+ * Whether the focused control `target` uses `key` itself, so the shortcut must not fire. The
+ * editor and fields keep every key (their arrows move the caret or change the value). An open
+ * dialog keeps its keys but ?, which opens and closes the help. A select keeps its keys but ← and
+ * →: after a pick it still has the focus and stepping is what the user does next, while ↑/↓,
+ * letters and Alt+↓ still choose from it. Buttons, checkboxes and links keep Space, which presses
+ * them. The step slider keeps nothing: its arrow keys are the same moves.
+ */
+function ownsKey(target: EventTarget | null, key: string): boolean {
+  if (!(target instanceof Element)) return false;
+  if (target.closest('.cm-editor, textarea, [contenteditable="true"]')) return true;
+  if (target instanceof HTMLInputElement && target.type === 'range') return false;
+  if (target instanceof HTMLInputElement && !target.matches(PRESSED_BY_SPACE)) return true;
+  if (target.closest('dialog[open]')) return key !== '?';
+  if (target instanceof HTMLSelectElement) return key !== 'ArrowLeft' && key !== 'ArrowRight';
+  return !!target.closest(PRESSED_BY_SPACE) && key === ' ';
 }
 
 export function bindKeys(c: Controls, help: () => void, fit: () => void): void {
   window.addEventListener('keydown', (e) => {
-    if (typing(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (ownsKey(e.target, e.key) || e.ctrlKey || e.metaKey || e.altKey) return;
     const map: Record<string, () => void> = {
       ' ': () => c.action('play'),
       ArrowRight: () => c.action(e.shiftKey ? 'next-div' : 'step'),

@@ -1,5 +1,8 @@
-//! Downloads: plots as SVG (standalone: the plots set their colours and fonts as attributes) or
-//! PNG (the SVG drawn onto a canvas at twice its size), and CSV text (the trace, a sweep).
+//! Downloads: SVG images (standalone: the plots set their colours and fonts as attributes), PNGs
+//! drawn from them on a canvas at a multiple of their size, and CSV text (the trace, a sweep).
+//! The files' names come from `file-name.ts`.
+
+import type { SvgImage } from './svg-markup';
 
 function download(blob: Blob, name: string): void {
   const a = document.createElement('a');
@@ -11,31 +14,30 @@ function download(blob: Blob, name: string): void {
   setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
 }
 
-/** The SVG's markup without its on-screen-only parts (hover layers, `data-export="skip"`). */
-function svgText(el: SVGSVGElement): string {
+/** A plot on the page as an image, without its on-screen-only parts (hover layers, `data-export="skip"`). */
+export function imageOf(el: SVGSVGElement): SvgImage {
   const copy = el.cloneNode(true) as SVGSVGElement;
   for (const skip of copy.querySelectorAll('[data-export="skip"]')) skip.remove();
-  return new XMLSerializer().serializeToString(copy);
+  return { text: new XMLSerializer().serializeToString(copy), width: Number(el.getAttribute('width')), height: Number(el.getAttribute('height')) };
 }
 
-export function svgFile(el: SVGSVGElement, name: string): void {
-  download(new Blob([svgText(el)], { type: 'image/svg+xml' }), name);
+export function svgFile(image: SvgImage, name: string): void {
+  download(new Blob([image.text], { type: 'image/svg+xml' }), name);
 }
 
-export async function pngFile(el: SVGSVGElement, name: string): Promise<void> {
-  const w = Number(el.getAttribute('width')), h = Number(el.getAttribute('height'));
-  const url = URL.createObjectURL(new Blob([svgText(el)], { type: 'image/svg+xml' }));
+/** `scale` pixels per unit of the image: 2 keeps a screen plot sharp on slides. */
+export async function pngFile(image: SvgImage, name: string, scale = 2): Promise<void> {
+  const url = URL.createObjectURL(new Blob([image.text], { type: 'image/svg+xml' }));
   try {
     const img = new Image();
     img.src = url;
     await img.decode();
-    const scale = 2; // sharp on slides
     const canvas = document.createElement('canvas');
-    canvas.width = w * scale;
-    canvas.height = h * scale;
+    canvas.width = image.width * scale;
+    canvas.height = image.height * scale;
     const ctx = canvas.getContext('2d')!;
     ctx.scale(scale, scale);
-    ctx.drawImage(img, 0, 0, w, h);
+    ctx.drawImage(img, 0, 0, image.width, image.height);
     const png = await new Promise<Blob | null>((res) => canvas.toBlob(res, 'image/png'));
     if (png) download(png, name);
   } finally {
@@ -46,8 +48,3 @@ export async function pngFile(el: SVGSVGElement, name: string): Promise<void> {
 export function csvFile(text: string, name: string): void {
   download(new Blob([text], { type: 'text/csv' }), name);
 }
-
-// The stack-history plot and the trace, named after the kernel.
-export const plotSvg = (el: SVGSVGElement, base: string) => svgFile(el, `${base}-stack.svg`);
-export const plotPng = (el: SVGSVGElement, base: string) => pngFile(el, `${base}-stack.png`);
-export const csv = (text: string, base: string) => csvFile(text, `${base}-trace.csv`);

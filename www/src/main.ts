@@ -10,6 +10,7 @@ import { bindKeys, Controls } from './controls';
 import { Engine, StepLimit } from './engine';
 import { defaultExample, EXAMPLES } from './examples';
 import { FIGURES, figureById } from './figures';
+import { bindMenus } from './menus';
 import * as cfgPanel from './panels/cfg';
 import * as editor from './panels/editor';
 import * as gallery from './panels/gallery';
@@ -22,6 +23,7 @@ import { isDockPanel, type DockPanelId } from './layout/panels';
 import * as lanes from './panels/lanes';
 import * as listing from './panels/listing';
 import * as plot from './panels/plot';
+import * as registers from './panels/registers';
 import * as scrubber from './panels/scrubber';
 import * as runStatus from './panels/run-status';
 import * as settings from './panels/settings';
@@ -50,7 +52,8 @@ async function main(): Promise<void> {
   // The panels are built with the restored state.
   const decoded: Decoded = engine ? decode(location.hash) : location.hash.length > 1
     ? { kind: 'error', message: 'This link cannot be read because the simulator engine did not start.' } : { kind: 'none' };
-  const restored = page.restore(decoded, store.loadWork(), page.freshWork(defaultExample().text, StepLimit.Default));
+  const example = defaultExample();
+  const restored = page.restore(decoded, store.loadWork(), { work: page.freshWork(example.text, StepLimit.Default), title: example.title });
   store.update(restored.state);
 
   // The dock first, so the panels are built on screen at their size.
@@ -95,8 +98,9 @@ async function main(): Promise<void> {
       speed: (speed) => store.update({ speed }),
     }, store.get().speed),
     status: runStatus.create($('run-status'), { stop: () => app.stopRun(), showLine: () => app.showEndLine() }),
+    registers: registers.create($('registers')),
     el: {
-      caption: $('caption'), stack: $('stack'), registers: $('registers'), metrics: $('metrics'),
+      caption: $('caption'), stack: $('stack'), metrics: $('metrics'),
       inputs: $('inputs'), banners: $('banners'), title: $('kernel-title'), diag: $('diag-summary'), end: $('run-end'),
     },
   };
@@ -135,10 +139,12 @@ async function main(): Promise<void> {
   const helpDialog = $<HTMLDialogElement>('help');
   const showHelp = () => { help.render(helpDialog, app.run?.load.models ?? []); helpDialog.showModal(); };
   $('btn-help').addEventListener('click', showHelp);
-  bindKeys(controls, showHelp, () => {
+  // ? toggles the help (and opens it over the gallery).
+  bindKeys(controls, () => (helpDialog.open ? helpDialog.close() : showHelp()), () => {
     cfgPanel.fitView(app.panels.cfg);
     for (const side of app.compare?.sides ?? []) cfgPanel.fitView(side.cfg);
   });
+  bindMenus([...document.querySelectorAll<HTMLDetailsElement>('details.menu')]);
   $('btn-link').addEventListener('click', () => void controller.copyLink());
   $('btn-share').addEventListener('click', () => share.open($<HTMLDialogElement>('share'), {
     link: () => controller.linkUrl(),
@@ -146,8 +152,9 @@ async function main(): Promise<void> {
     cKernel: () => !!app.run?.compiled,
     copied: (what, ok) => app.banner(ok ? `${what} copied to the clipboard.${controller.linkCaveat()}` : `${what} could not be copied: select it in the dialog and copy it.`, ok && !controller.linkCaveat() ? 'info' : 'error'),
   }));
-  $('btn-svg').addEventListener('click', () => controller.download('svg'));
-  $('btn-png').addEventListener('click', () => controller.download('png'));
+  const titled = () => $<HTMLInputElement>('export-title').checked;
+  $('btn-svg').addEventListener('click', () => controller.download('svg', { titled: titled() }));
+  $('btn-png').addEventListener('click', () => controller.download('png', { titled: titled() }));
   $('btn-csv').addEventListener('click', () => controller.download('csv'));
   $('btn-sweep-svg').addEventListener('click', () => sweep.exportSvg());
   $('btn-sweep-png').addEventListener('click', () => void sweep.exportPng());

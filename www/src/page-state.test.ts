@@ -14,6 +14,7 @@ import type { LoadResult } from './generated/engine';
 beforeAll(() => { Engine.fromBytes(engineBytes(), () => {}); });
 
 const fresh = page.freshWork('EXIT;\n', StepLimit.Default);
+const first: page.Fresh = { work: fresh, title: 'The default example' };
 const saved: Work = { ...fresh, text: 'my own kernel', params: { n: 3 }, model: 'pdom', stepLimit: 50_000 };
 const link: Link = {
   text: 'their kernel', params: { n: 5 }, model: 'volta', preset: null, ifConvert: null, pathOrder: null, schedule: 'h100',
@@ -26,25 +27,32 @@ const sweep = { request: { param: 'n' }, metric: 'cycles', measured: { file: 'a.
 
 describe('restore', () => {
   it('opens the saved work, else the default example, with no question', () => {
-    expect(page.restore({ kind: 'none' }, saved, fresh)).toEqual({ state: saved, ask: null, banners: [] });
-    expect(page.restore({ kind: 'none' }, null, fresh)).toEqual({ state: fresh, ask: null, banners: [] });
+    expect(page.restore({ kind: 'none' }, saved, first)).toEqual({ state: saved, ask: null, banners: [] });
+    expect(page.restore({ kind: 'none' }, null, first)).toEqual({ state: fresh, ask: null, banners: [] });
   });
 
   it('a link wins over the saved work, and asks first when it shows another kernel', () => {
-    const r = page.restore(ok(), saved, fresh);
+    const r = page.restore(ok(), saved, first);
     // The saved step limit stays: a link has none of its own.
     expect(r.state).toEqual({ ...saved, ...link });
     expect(r.state.stepLimit).toBe(50_000);
     expect(r.ask).toBe(saved);
     // The same kernel, no saved work, or an embed: nothing to lose, so no question.
-    expect(page.restore(ok({ text: saved.text }), saved, fresh).ask).toBeNull();
-    expect(page.restore(ok(), null, fresh).ask).toBeNull();
-    expect(page.restore(ok({ embed: ['cfg'] }), saved, fresh).ask).toBeNull();
+    expect(page.restore(ok({ text: saved.text }), saved, first).ask).toBeNull();
+    expect(page.restore(ok(), null, first).ask).toBeNull();
+    expect(page.restore(ok({ embed: ['cfg'] }), saved, first).ask).toBeNull();
   });
 
   it('a broken link says so and shows the saved work', () => {
-    expect(page.restore({ kind: 'error', message: 'This link is cut short.' }, saved, fresh)).toEqual({
+    expect(page.restore({ kind: 'error', message: 'This link is cut short.' }, saved, first)).toEqual({
       state: saved, ask: null, banners: ['This link is cut short. Showing your last saved kernel instead.'],
+    });
+  });
+
+  it('with nothing saved, a broken link says the default example shows, by its title', () => {
+    expect(page.restore({ kind: 'error', message: 'This link is cut short.' }, null, first)).toEqual({
+      state: fresh, ask: null,
+      banners: ['This link is cut short. Nothing is saved in this browser yet, so the default example ("The default example") shows instead.'],
     });
   });
 });
@@ -113,11 +121,5 @@ describe('patches', () => {
   it('a permalink holds the link fields of the screen, not the tab\'s own', () => {
     const s: UiState = { ...link, breakpoints: [4], playing: true, speed: 3, stepLimit: 1000 };
     expect(page.linkOf(s)).toEqual(link);
-  });
-
-  it('a download is named after the run', () => {
-    expect(page.fileBase('Figure 3: a loop / twice')).toBe('Figure_3_a_loop_twice');
-    expect(page.fileBase(null)).toBe('kernel');
-    expect(page.fileBase('???')).toBe('_');
   });
 });

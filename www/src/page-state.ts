@@ -30,14 +30,20 @@ export interface Restored {
   banners: string[];
 }
 
+/** What a browser with nothing saved shows: the default example's work, and its title to name it. */
+export interface Fresh { work: Work; title: string }
+
 /** A link wins (asking first if it would replace another kernel of the user's; an embed never
- * touches the saved work); a broken link says so and falls back to the saved work. */
-export function restore(decoded: Decoded, saved: Work | null, fresh: Work): Restored {
+ * touches the saved work); a broken link says why and what shows instead: the saved work, else
+ * the default example. */
+export function restore(decoded: Decoded, saved: Work | null, fresh: Fresh): Restored {
   const link = decoded.kind === 'ok' ? decoded.link : null;
+  const instead = saved ? 'Showing your last saved kernel instead.'
+    : `Nothing is saved in this browser yet, so the default example ("${fresh.title}") shows instead.`;
   return {
-    state: { ...(saved ?? fresh), ...(link ?? {}) },
+    state: { ...(saved ?? fresh.work), ...(link ?? {}) },
     ask: link && link.embed === null && saved !== null && saved.text !== link.text ? saved : null,
-    banners: decoded.kind === 'error' ? [`${decoded.message} Showing your last saved kernel instead.`] : [],
+    banners: decoded.kind === 'error' ? [`${decoded.message} ${instead}`] : [],
   };
 }
 
@@ -114,9 +120,4 @@ export function linkOf(s: UiState): Link {
     text: s.text, params: s.params, model: s.model, preset: s.preset, ifConvert: s.ifConvert, pathOrder: s.pathOrder,
     schedule: s.schedule, compare: s.compare, step: s.step, lane: s.lane, embed: s.embed, sweep: s.sweep, figure: s.figure,
   };
-}
-
-/** A download's file name from the run's title. */
-export function fileBase(title: string | null | undefined): string {
-  return (title ?? 'kernel').replace(/[^\w-]+/g, '_').slice(0, 40) || 'kernel';
 }

@@ -1,5 +1,6 @@
-//! Help overlay: the keyboard shortcuts (they never fire while typing in the editor or a field),
-//! and the reconvergence models the engine offers, one line each.
+//! Help overlay: the keyboard shortcuts (they never fire while typing in the editor or a field;
+//! a focused select gives up only ← and →: `controls.ts`), and the reconvergence models the engine
+//! offers, one line each.
 
 import { modelInfo } from '../model-info';
 import { html } from '../svg';
@@ -11,7 +12,7 @@ export const SHORTCUTS: [string, string][] = [
   ['Home / End', 'start / end of the run'],
   ['B', 'run to the next breakpoint'],
   ['F', 'fit the CFG to its panel'],
-  ['?', 'this help'],
+  ['?', 'this help (open / close)'],
   ['Esc', 'close dialogs'],
 ];
 
@@ -27,8 +28,9 @@ export function render(dialog: HTMLDialogElement, models: string[] = []): void {
   }
   const close = html('button', { type: 'button', class: 'dialog-close', 'aria-label': 'close' }, '✕');
   close.addEventListener('click', () => dialog.close());
+  const where = html('p', { class: 'muted' }, 'They never fire while you type in the editor or a field. After a pick from a list, ← and → step the run; ↑ and ↓ still choose from the list.');
   const tip = html('p', { class: 'muted' }, 'Click the narrow gutter left of the line numbers, or an instruction in the control-flow graph, to set or clear a breakpoint.');
-  const parts: HTMLElement[] = [close, html('h2', {}, 'Keyboard shortcuts'), table, tip];
+  const parts: HTMLElement[] = [close, html('h2', {}, 'Keyboard shortcuts'), table, where, tip];
   if (models.length) {
     const list = html('table', { class: 'shortcuts models-help', 'data-testid': 'models-help' });
     for (const m of models) {

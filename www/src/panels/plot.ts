@@ -1,10 +1,13 @@
 //! Stack-history plot (SVG), like the paper's Figures 3-5: stack depth against executed
 //! instructions as a step plot, the on-chip capacity line, spill and fill marks, and a cursor.
 //! The whole run shows faintly; the part up to the current step is drawn solid as it plays.
-//! Colours are resolved into attributes so an exported SVG stands on its own.
+//! The export is not this picture but a figure of the whole run in the same colours
+//! (`plot-figure.ts`); the shapes both draw are in `plot-shape.ts`.
 
-import { EventBit } from '../engine';
 import { svg, watchSize, type Watched } from '../svg';
+import type { SvgImage } from '../svg-markup';
+import { stackFigure, type FigureLook, type FigureOptions } from './plot-figure';
+import { compact, depthPath, depthTicks, markPath, maxDepthOf, stackMarks, stepTicks } from './plot-shape';
 
 export interface PlotData {
   depth: Uint16Array;
@@ -32,37 +35,24 @@ export interface PlotPanel {
 
 const M = { l: 44, r: 14, t: 26, b: 34 };
 
-// Axis labels stay short on long runs: 1.2M, 450k.
-function compact(v: number): string {
-  if (v >= 1e6) return `${+(v / 1e6).toFixed(2)}M`;
-  if (v >= 1e4) return `${+(v / 1e3).toFixed(1)}k`;
-  return String(v);
-}
-
 export function create(root: HTMLElement): PlotPanel {
   const p: PlotPanel = { root, rootSize: null!, el: null, data: null, built: null, size: '', x: () => 0, y: () => 0, clip: null, cursor: null, step: 0 };
   p.rootSize = watchSize(root, () => render(p, p.data, p.step));
   return p;
 }
 
-// A step plot; long runs are reduced to min/max per pixel column so the path stays small.
-function depthPath(p: PlotPanel, depth: Uint16Array, plotW: number): string {
-  const n = depth.length;
-  const at = (k: number) => (k === 0 ? 0 : depth[k - 1]);
-  let d = `M${p.x(0)},${p.y(0)}`;
-  if (n <= plotW * 2) {
-    for (let k = 1; k <= n; k++) d += `H${p.x(k).toFixed(1)}V${p.y(at(k)).toFixed(1)}`;
-    return d;
-  }
-  const per = n / plotW;
-  for (let c = 0; c < plotW; c++) {
-    const a = Math.floor(c * per) + 1, b = Math.min(n, Math.floor((c + 1) * per));
-    let lo = Infinity, hi = -Infinity;
-    for (let k = a; k <= b; k++) { lo = Math.min(lo, depth[k - 1]); hi = Math.max(hi, depth[k - 1]); }
-    const x = p.x(b).toFixed(1);
-    d += `H${x}V${p.y(hi).toFixed(1)}V${p.y(lo).toFixed(1)}V${p.y(at(b)).toFixed(1)}`;
-  }
-  return d;
+/** The page's colours and font for the plot (resolved here, so the figure carries them as attributes). */
+function lookOf(css: CSSStyleDeclaration): FigureLook {
+  const c = (v: string) => css.getPropertyValue(v).trim();
+  return {
+    font: c('--sans') || 'sans-serif', text: c('--text'), background: c('--panel-bg'),
+    line: c('--plot-line'), capacity: c('--capacity'), spill: c('--spill'), fill: c('--fill'),
+  };
+}
+
+/** The whole run as a figure for a paper, in the panel's colours: no cursor, nothing faded. */
+export function figure(p: PlotPanel, d: PlotData, options: FigureOptions): SvgImage {
+  return stackFigure(d, lookOf(p.rootSize.css), options);
 }
 
 function build(p: PlotPanel, d: PlotData): void {
@@ -70,8 +60,7 @@ function build(p: PlotPanel, d: PlotData): void {
   const w = Math.max(240, p.rootSize.w), h = Math.max(150, p.rootSize.h);
   const c = (v: string) => css.getPropertyValue(v).trim();
   const n = d.depth.length;
-  let maxDepth = d.capacity === null ? 1 : d.capacity + 1;
-  for (const v of d.depth) maxDepth = Math.max(maxDepth, v);
+  const maxDepth = maxDepthOf(d.depth, d.capacity);
   const pw = w - M.l - M.r, ph = h - M.t - M.b;
   p.x = (k) => M.l + (n === 0 ? 0 : (k / n) * pw);
   p.y = (v) => M.t + ph - (v / maxDepth) * ph;
@@ -87,30 +76,21 @@ function build(p: PlotPanel, d: PlotData): void {
   // Axes with a few ticks.
   const axis = { stroke: c('--muted'), 'stroke-width': 1 };
   el.append(svg('line', { x1: M.l, y1: M.t + ph, x2: M.l + pw, y2: M.t + ph, ...axis }), svg('line', { x1: M.l, y1: M.t, x2: M.l, y2: M.t + ph, ...axis }));
-  const yStep = Math.max(1, Math.ceil(maxDepth / 6));
-  for (let v = 0; v <= maxDepth; v += yStep) el.append(svg('text', { ...font, x: M.l - 6, y: p.y(v) + 4, 'text-anchor': 'end' }, String(v)));
-  const xStep = Math.max(1, Math.pow(10, Math.floor(Math.log10(Math.max(1, n / 4)))));
-  for (let k = 0; k <= n; k += xStep * (n / xStep > 8 ? 2 : 1)) el.append(svg('text', { ...font, x: p.x(k), y: M.t + ph + 16, 'text-anchor': 'middle' }, compact(k)));
+  for (const v of depthTicks(maxDepth)) el.append(svg('text', { ...font, x: M.l - 6, y: p.y(v) + 4, 'text-anchor': 'end' }, String(v)));
+  for (const k of stepTicks(n)) el.append(svg('text', { ...font, x: p.x(k), y: M.t + ph + 16, 'text-anchor': 'middle' }, compact(k)));
   el.append(svg('text', { ...font, x: M.l + pw / 2, y: h - 3, 'text-anchor': 'middle', fill: c('--muted') }, 'executed instructions'));
   el.append(svg('text', { ...font, x: 12, y: M.t + ph / 2, transform: `rotate(-90 12 ${M.t + ph / 2})`, 'text-anchor': 'middle', fill: c('--muted') }, 'stack depth'));
   if (d.capacity !== null) {
     el.append(svg('line', { x1: M.l, x2: M.l + pw, y1: p.y(d.capacity), y2: p.y(d.capacity), stroke: c('--capacity'), 'stroke-width': 1.5, 'stroke-dasharray': '6 4' }));
     el.append(svg('text', { ...font, x: M.l + pw - 4, y: p.y(d.capacity) - 5, 'text-anchor': 'end', fill: c('--capacity') }, `on-chip capacity ${d.capacity}`));
   }
-  const path = depthPath(p, d.depth, Math.floor(pw));
+  const path = depthPath(d.depth, p.x, p.y, Math.floor(pw));
   el.append(svg('path', { d: path, fill: 'none', stroke: c('--plot-line'), 'stroke-opacity': 0.25, 'stroke-width': 1.5 }));
   el.append(svg('path', { d: path, fill: 'none', stroke: c('--plot-line'), 'stroke-width': 2, 'clip-path': `url(#${clipId})`, 'data-testid': 'plot-line' }));
   // Spill (down) and fill (up) marks along the top.
   const marks = svg('g', { 'clip-path': `url(#${clipId})` });
-  let lastX = -10;
-  for (let k = 0; k < n; k++) {
-    const ev = d.events[k];
-    if (!(ev & (EventBit.Spill | EventBit.Fill))) continue;
-    const x = p.x(k + 1);
-    if (x - lastX < 3) continue; // one mark per few pixels is enough to read
-    lastX = x;
-    const spill = (ev & EventBit.Spill) !== 0, y = p.y(d.depth[k]);
-    marks.append(svg('path', { d: spill ? `M${x - 5},${y - 12}h10l-5,8z` : `M${x - 5},${y + 12}h10l-5,-8z`, fill: c(spill ? '--spill' : '--fill') }));
+  for (const m of stackMarks(d.events, p.x, 3)) {
+    marks.append(svg('path', { d: markPath(m.spill, p.x(m.step), p.y(d.depth[m.step - 1]), 10), fill: c(m.spill ? '--spill' : '--fill') }));
   }
   el.append(marks);
   const cursor = svg('g', { 'data-testid': 'plot-cursor' });

@@ -4,6 +4,7 @@
 
 import type { Engine } from '../engine';
 import * as exporter from '../export';
+import { exportName } from '../file-name';
 import { citation, MEASUREMENTS, type Figure } from '../figures';
 import * as progress from '../panels/sweep-progress';
 import * as plot from '../panels/sweep-plot';
@@ -259,17 +260,18 @@ export class SweepView {
     return inp.text !== ran.text || held(inp.params) !== held(ran.request.params);
   }
 
-  private fileBase(): string {
+  /** Named after the paper's figure on screen, else the kernel (a sweep spans models: none named). */
+  private fileName(ext: string): string {
     const fig = this.hooks.figure();
-    return (fig?.sweep ? fig.id : `${this.ran?.title ?? 'kernel'}-sweep`).replace(/[^\w-]+/g, '_').slice(0, 48);
+    return exportName({ subject: fig?.sweep ? fig.id : this.ran?.title ?? null, what: 'sweep', ext });
   }
 
   exportSvg(): void {
-    if (this.plotPanel.el) exporter.svgFile(this.plotPanel.el, `${this.fileBase()}.svg`);
+    if (this.plotPanel.el) exporter.svgFile(exporter.imageOf(this.plotPanel.el), this.fileName('svg'));
   }
 
   async exportPng(): Promise<void> {
-    if (this.plotPanel.el) await exporter.pngFile(this.plotPanel.el, `${this.fileBase()}.png`);
+    if (this.plotPanel.el) await exporter.pngFile(exporter.imageOf(this.plotPanel.el), this.fileName('png'));
   }
 
   /** The engine's CSV of the points so far, with the measured columns when measurements show. */
@@ -279,7 +281,7 @@ export class SweepView {
     const text = await this.client.csv(this.measuredEntry()?.xy ?? null);
     if (this.status === 'rerunning') { this.status = before; this.draw(); }
     if (text === null) { this.hooks.banner('The sweep\'s CSV could not be written: the engine failed.'); return; }
-    exporter.csvFile(text, `${this.fileBase()}.csv`);
+    exporter.csvFile(text, this.fileName('csv'));
   }
 
   /** For tests and the page: a worker is running or holding a sweep. */
