@@ -70,7 +70,7 @@ export function createSide(root: HTMLElement, name: SidePanel['name'], hooks: Si
   return {
     name, root, fields, preset, step, summary, status, stack: stackHost, hooks,
     // Compact blocks have no instruction rows to click: breakpoints are set in the editor.
-    cfg: cfgPanel.create(cfgHost, () => {}, { follow: true }),
+    cfg: cfgPanel.create(cfgHost, () => {}, { legend: false }),
     lanes: lanes.create(lanesHost),
   };
 }
