@@ -1,8 +1,9 @@
 // The CFG stays readable at any kernel size, in the single view and on each side of compare mode:
 // text never under 10 px on screen, zoom (buttons, keys, Ctrl + wheel), follow mode that keeps the
-// current block in view, a minimap that moves the view.
+// current block in view, a minimap that moves the view; and the CFG's standalone SVG export.
+import { writeFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
-import { expect, open, openExample, replaceText, seek, test } from './helpers';
+import { download, expect, open, openExample, replaceText, seek, test } from './helpers';
 import { largeKernel } from './large-kernel';
 
 const LARGE_TITLE = 'Stress: a 300-line kernel';
@@ -182,4 +183,59 @@ test.describe('at 1280x720', () => {
       }
     }
   });
+});
+
+test('the CFG downloads as a standalone SVG with every block\'s text, named after the kernel and model', async ({ page }, info) => {
+  await open(page);
+  await openExample(page, 'if_else.cu');
+  await seek(page, 5);
+  const blocks = await page.locator('#cfg .block-name').allTextContents();
+  const instrs = await page.locator('#cfg .instr').allTextContents();
+  expect(instrs.length).toBeGreaterThan(10);
+  await page.getByTestId('export-menu').click();
+  const plain = await download(page, page.getByTestId('export-cfg-svg'));
+  expect(plain.name).toMatch(/^warpscope-if-else-in-c-[a-z0-9-]*-kepler-cfg\.svg$/);
+  const text = plain.bytes.toString('utf8');
+  expect(text.startsWith('<?xml')).toBe(true);
+  expect(text).not.toMatch(/class=|<style|data-testid/);
+  // Well-formed, with each block's name and instruction text in it.
+  const parsed = await page.evaluate((t) => {
+    const doc = new DOMParser().parseFromString(t, 'image/svg+xml');
+    return { error: doc.querySelector('parsererror')?.textContent ?? null, root: doc.documentElement.localName, texts: [...doc.querySelectorAll('text')].map((x) => x.textContent) };
+  }, text);
+  expect(parsed.error).toBeNull();
+  expect(parsed.root).toBe('svg');
+  for (const t of [...blocks, ...instrs]) expect(parsed.texts).toContain(t);
+
+  // Opened as a file, with no page around it: blocks are drawn, text in the monospace font.
+  const path = info.outputPath('cfg.svg');
+  writeFileSync(path, plain.bytes);
+  const file = await page.context().newPage();
+  await file.goto(`file://${path}`);
+  const look = await file.evaluate(() => {
+    const rect = document.querySelector('g[transform] g[transform] rect')!;
+    const instr = [...document.querySelectorAll('text')].find((t) => /^0000\s/.test(t.textContent ?? ''))!;
+    return {
+      rect: { fill: getComputedStyle(rect).fill, stroke: getComputedStyle(rect).stroke },
+      font: getComputedStyle(instr).fontFamily, size: getComputedStyle(instr).fontSize, width: instr.getBoundingClientRect().width,
+    };
+  });
+  await file.close();
+  expect(look.rect.fill).toBe('rgb(255, 255, 255)');
+  expect(look.rect.stroke).not.toBe('none');
+  expect(look.font).toContain('monospace');
+  expect(look.size).toBe('13.5px');
+  expect(look.width).toBeGreaterThan(100);
+
+  // With the step: the current block and instruction are marked (the current colours). The
+  // menu is still open.
+  const step = await download(page, page.getByTestId('export-cfg-step-svg'));
+  expect(step.name).toBe(plain.name);
+  const marked = step.bytes.toString('utf8');
+  expect(marked).toContain('fill: rgb(255, 243, 196)');
+  expect(text).not.toContain('fill: rgb(255, 243, 196)');
+  // The badges keep their colours (they are styled through their parent's class).
+  expect(marked).toMatch(/<rect width="122[.\d]*" height="22" rx="11" style="fill: rgb\(204, 121, 167\)/);
+  expect(text).toMatch(/<rect width="128" height="18" rx="9" style="fill: rgb\(0, 158, 115\)/);
+  expect(marked).toMatch(/after step 5 of \d+/);
 });

@@ -7,6 +7,7 @@
 
 import type { EditorView } from '@codemirror/view';
 import type { App } from './app';
+import { cfgSvgText } from './cfg-export';
 import type { Engine } from './engine';
 import { EXAMPLES, type Example } from './examples';
 import * as exporter from './export';
@@ -224,6 +225,19 @@ export class Controller {
     if (what === 'svg' && el) exporter.plotSvg(el, name);
     if (what === 'png' && el) void exporter.plotPng(el, name);
     if (what === 'csv' && this.parts.engine) exporter.csv(this.parts.engine.traceCsv(), name);
+  }
+
+  /** The main run's whole CFG (side A's in compare mode) as a standalone SVG, with the current
+   * step's highlight when `atStep`. */
+  downloadCfg(atStep: boolean): void {
+    const r = this.app.run;
+    if (!r) return;
+    const step = store.get().step, title = r.load.title ?? 'kernel', model = r.load.model;
+    exporter.svgTextFile(cfgSvgText({
+      cfg: r.cfg, layout: r.layout, state: atStep ? this.app.state : null,
+      title: `warpscope: ${title} (${model})`,
+      caption: `${title} · ${model}${atStep ? ` · after step ${Math.min(step, r.total)} of ${r.total}` : ''}`,
+    }), exporter.cfgFileName(r.load.title, model));
   }
 
   /** A link pasted into this tab changes only the fragment: show it, asking first if it would

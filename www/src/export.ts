@@ -1,5 +1,6 @@
 //! Downloads: plots as SVG (standalone: the plots set their colours and fonts as attributes) or
-//! PNG (the SVG drawn onto a canvas at twice its size), and CSV text (the trace, a sweep).
+//! PNG (the SVG drawn onto a canvas at twice its size), CSV text (the trace, a sweep), and the
+//! CFG as a standalone SVG (`cfg-export.ts` writes its text).
 
 function download(blob: Blob, name: string): void {
   const a = document.createElement('a');
@@ -43,6 +44,10 @@ export async function pngFile(el: SVGSVGElement, name: string): Promise<void> {
   }
 }
 
+export function svgTextFile(text: string, name: string): void {
+  download(new Blob([text], { type: 'image/svg+xml' }), name);
+}
+
 export function csvFile(text: string, name: string): void {
   download(new Blob([text], { type: 'text/csv' }), name);
 }
@@ -51,3 +56,10 @@ export function csvFile(text: string, name: string): void {
 export const plotSvg = (el: SVGSVGElement, base: string) => svgFile(el, `${base}-stack.svg`);
 export const plotPng = (el: SVGSVGElement, base: string) => pngFile(el, `${base}-stack.png`);
 export const csv = (text: string, base: string) => csvFile(text, `${base}-trace.csv`);
+
+/** "warpscope-double-loop-in-c-kepler-cfg.svg": the kernel's title as a slug, the model, what
+ * the file holds. (To be replaced by the one file-name function for every export.) */
+export function cfgFileName(title: string | null | undefined, model: string): string {
+  const slug = (t: string, max: number) => t.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, max).replace(/^-+|-+$/g, '');
+  return `warpscope-${slug(title ?? '', 48) || 'kernel'}-${slug(model, 24) || 'model'}-cfg.svg`;
+}
