@@ -149,6 +149,12 @@ export function cliCompare(file: string, models: string[]): Record<string, strin
   return rows;
 }
 
+/** `warpscope run FILE --model M [--preset P]`: the run's cycle count under that cost preset. */
+export function cliCycles(file: string, model: string, preset?: string): string {
+  const out = runAllowingFailure(['run', '-q', '-p', 'warpscope-cli', '--', 'run', file, '--model', model, ...(preset ? ['--preset', preset] : [])]);
+  return /^cycles\s+(\d+)/m.exec(out)![1];
+}
+
 const cli = (args: string[]) => execFileSync('cargo', ['run', '-q', '-p', 'warpscope-cli', '--', ...args], { encoding: 'utf8' });
 
 /** `warpscope compile FILE`: the listing's lines and, per pc, its 1-based listing line and the C

@@ -3,7 +3,7 @@
 // side with one scrubber and a metrics table). Expectations come from the CLI's trace and compare
 // output of the same kernel.
 import type { Page } from '@playwright/test';
-import { cliCompare, cliTrace, expect, open, openExample, seek, test, uiStack } from './helpers';
+import { cliCompare, cliCycles, cliTrace, expect, open, openExample, seek, test, uiStack } from './helpers';
 
 const FIG1 = 'examples/tf_figure1.sass';
 const BARRIER = 'examples/tf_barrier.cu';
@@ -15,6 +15,15 @@ async function startCompare(page: Page, a: string, b: string): Promise<void> {
   await page.getByTestId('side-b-model').selectOption(b);
   await expect(page.getByTestId('compare-col-a')).toContainText(a);
   await expect(page.getByTestId('compare-col-b')).toContainText(b);
+}
+
+/** A link packed the way the first app versions did (the browser's CompressionStream), from its JSON. */
+function oldLink(page: Page, json: object): Promise<string> {
+  return page.evaluate(async (text) => {
+    const packed = new Blob([new TextEncoder().encode(text)]).stream().pipeThrough(new CompressionStream('deflate-raw'));
+    const bytes = new Uint8Array(await new Response(packed).arrayBuffer());
+    return `#v1.${btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`;
+  }, JSON.stringify(json));
 }
 
 const cells = (page: Page, row: string) => page.getByTestId(`compare-row-${row}`).locator('td');
@@ -59,6 +68,52 @@ test('Figure 1 in compare mode: pdom runs 26 warp instructions and BB3 twice, tf
   await expect(cells(page, 'code_expansion')).toHaveText(['+36.8 %', '0.0 %']);
   // One scrubber spans the longer run.
   await expect(page.getByTestId('step-label')).toHaveAttribute('data-total', '26');
+});
+
+test('kepler vs volta counts both sides\' cycles under one cost preset unless side B picks its own; the table says which, and the link keeps it', async ({ page, browser }) => {
+  const file = 'examples/if_else.cu';
+  // Each model's own default preset would give volta h100 costs: not comparable with kepler's.
+  expect(cliCycles(file, 'volta')).not.toBe(cliCycles(file, 'volta', 'kepler'));
+  await open(page);
+  await openExample(page, 'if_else.cu');
+  await startCompare(page, 'kepler', 'volta');
+  await expect(page.getByTestId('side-b-preset')).toHaveValue('');
+  await expect(page.getByTestId('side-b-preset').locator('option:checked')).toHaveText('as left (kepler)');
+  await expect(page.getByTestId('compare-preset-a')).toHaveText('kepler costs');
+  await expect(page.getByTestId('compare-preset-b')).toHaveText('kepler costs');
+  await expect(page.getByTestId('compare-presets')).toHaveText('Cycles: both sides under the kepler cost preset.');
+  await expect(cells(page, 'cycles')).toHaveText([cliCycles(file, 'kepler'), cliCycles(file, 'volta', 'kepler')]);
+  // Side A's preset, from the top bar, is side B's too.
+  await page.getByTestId('preset').selectOption('maxwell');
+  await expect(page.getByTestId('compare-preset-b')).toHaveText('maxwell costs');
+  await expect(cells(page, 'cycles')).toHaveText([cliCycles(file, 'kepler', 'maxwell'), cliCycles(file, 'volta', 'maxwell')]);
+  await page.getByTestId('preset').selectOption('kepler');
+  // Side B's own preset: each column names its costs, and the table warns.
+  await page.getByTestId('side-b-preset').selectOption('h100');
+  await expect(page.getByTestId('compare-preset-b')).toHaveText('h100 costs');
+  await expect(page.getByTestId('compare-preset-a')).toHaveText('kepler costs');
+  await expect(page.getByTestId('compare-presets')).toContainText('Cycles are not comparable here: the left side (kepler) counts kepler costs, the right (volta) h100 costs');
+  await expect(cells(page, 'cycles')).toHaveText([cliCycles(file, 'kepler'), cliCycles(file, 'volta', 'h100')]);
+  await expect(page.getByTestId('compare-row-cycles')).toHaveClass(/caveat/);
+  await expect(page.getByTestId('compare-row-cycles')).not.toHaveClass(/differ/);
+
+  await page.getByTestId('copy-link').click();
+  await expect(page.getByTestId('copy-link')).toHaveAttribute('data-link', /#v1\./);
+  const link = await page.getByTestId('copy-link').getAttribute('data-link');
+  const ctx = await browser.newContext();
+  const other = await ctx.newPage();
+  const problems: string[] = [];
+  other.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+  await open(other, link!);
+  await expect(other.getByTestId('side-b-preset')).toHaveValue('h100');
+  await expect(other.getByTestId('compare-preset-b')).toHaveText('h100 costs');
+  await expect(other.getByTestId('compare-presets')).toContainText('not comparable');
+  // Back to "as left": one preset again.
+  await other.getByTestId('side-b-preset').selectOption('');
+  await expect(other.getByTestId('compare-preset-b')).toHaveText('kepler costs');
+  await expect(other.getByTestId('compare-row-cycles')).not.toHaveClass(/caveat/);
+  expect(problems).toEqual([]);
+  await ctx.close();
 });
 
 test('under tf-stack the CFG shows each block\'s priority and thread frontier, and outlines the current block\'s frontier', async ({ page }) => {
@@ -168,16 +223,18 @@ test('a permalink holds compare mode and a schedule, and an older link still ope
   await expect(other.getByTestId('step-label')).toHaveAttribute('data-step', '9');
   await expect(other.getByTestId('compare-col-b')).toContainText('round-robin');
   // A link made before these fields existed opens the single view as before.
-  const old = await other.evaluate(async () => {
-    const json = JSON.stringify({ v: 1, text: '//@ title an old link\nIADD R1, R1, 0x1;\nEXIT;\n', params: {}, model: 'kepler', preset: null, step: 1, lane: 0 });
-    const packed = new Blob([new TextEncoder().encode(json)]).stream().pipeThrough(new CompressionStream('deflate-raw'));
-    const bytes = new Uint8Array(await new Response(packed).arrayBuffer());
-    return `#v1.${btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`;
-  });
+  const old = await oldLink(other, { v: 1, text: '//@ title an old link\nIADD R1, R1, 0x1;\nEXIT;\n', params: {}, model: 'kepler', preset: null, step: 1, lane: 0 });
   await open(other, `./${old}`);
   await expect(other.getByTestId('kernel-title')).toHaveText('an old link');
   await expect(other.getByTestId('compare-view')).toBeHidden();
   await expect(other.getByTestId('step-label')).toHaveAttribute('data-step', '1');
+  // A compare link made before side B had a cost preset: side B takes side A's.
+  const oldCompare = await oldLink(other, { v: 1, text: '//@ title an old comparison\n//@ model volta\nIADD R1, R1, 0x1;\nEXIT;\n', compare: { model: 'kepler', schedule: null } });
+  await open(other, `./${oldCompare}`);
+  await expect(other.getByTestId('side-a-model')).toHaveValue('volta');
+  await expect(other.getByTestId('side-b-preset')).toHaveValue('');
+  await expect(other.getByTestId('compare-preset-a')).toHaveText('h100 costs');
+  await expect(other.getByTestId('compare-preset-b')).toHaveText('h100 costs');
   expect(problems).toEqual([]);
   await ctx.close();
 });
@@ -249,12 +306,7 @@ test('compare mode fits 1280x800 and 1920x1080: every panel inside the window, n
 
 test('a link naming an unknown compare model shows that side\'s error and keeps the other side running', async ({ page }) => {
   await open(page);
-  const link = await page.evaluate(async () => {
-    const json = JSON.stringify({ v: 1, text: '//@ title two sides\nIADD R1, R1, 0x1;\nEXIT;\n', params: {}, model: 'pdom', preset: null, step: 1, lane: 0, compare: 'warp-drive' });
-    const packed = new Blob([new TextEncoder().encode(json)]).stream().pipeThrough(new CompressionStream('deflate-raw'));
-    const bytes = new Uint8Array(await new Response(packed).arrayBuffer());
-    return `#v1.${btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`;
-  });
+  const link = await oldLink(page, { v: 1, text: '//@ title two sides\nIADD R1, R1, 0x1;\nEXIT;\n', params: {}, model: 'pdom', preset: null, step: 1, lane: 0, compare: 'warp-drive' });
   await open(page, `./${link}`);
   await expect(page.getByTestId('compare-view')).toBeVisible();
   await expect(page.getByTestId('side-b-status')).toContainText('unknown model `warp-drive`');
@@ -267,4 +319,11 @@ test('a link naming an unknown compare model shows that side\'s error and keeps 
   await page.getByTestId('btn-compare').click();
   await expect(page.getByTestId('compare-view')).toBeHidden();
   await expect(page.getByTestId('kernel-title')).toHaveText('two sides');
+  // An unknown preset for side B: its error, and "as left" runs it.
+  const badPreset = await oldLink(page, { v: 1, text: '//@ title two sides\nIADD R1, R1, 0x1;\nEXIT;\n', model: 'pdom', compare: { model: 'volta', preset: 'warp-costs' } });
+  await open(page, `./${badPreset}`);
+  await expect(page.getByTestId('side-b-status')).toContainText('unknown cost preset `warp-costs`');
+  await page.getByTestId('side-b-preset').selectOption('');
+  await expect(page.getByTestId('side-b-step')).toHaveAttribute('data-total', '2');
+  await expect(page.getByTestId('compare-preset-b')).toHaveText('kepler costs');
 });

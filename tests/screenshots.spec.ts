@@ -3,6 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { writeFileSync } from 'node:fs';
 import { download, exampleText, expect, hoverLine, open, openExample, openFigure, replaceText, seek, setStepLimit, test } from './helpers';
+import { largeKernel } from './large-kernel';
 import { makeLink } from './link-maker';
 
 const dir = process.env.SHOTS_DIR ?? '/tmp/shots';
@@ -84,6 +85,41 @@ test('screenshots of compare mode and of thread frontiers in the CFG', async ({ 
   await seek(page, 14);
   await page.screenshot({ path: `${dir}/tf-stack-cfg-frontiers.png` });
   await page.locator('[data-panel=cfg]').screenshot({ path: `${dir}/tf-stack-cfg-frontiers-panel.png` });
+});
+
+test('screenshots of the CFG at any size: single and compare, a small and a 300-line kernel', async ({ page }) => {
+  test.setTimeout(120_000);
+  const compare = async (on: boolean) => {
+    if ((await page.getByTestId('btn-compare').getAttribute('aria-pressed') === 'true') !== on) await page.getByTestId('btn-compare').click();
+  };
+  for (const [w, h] of [[1280, 720], [1920, 1080]]) {
+    await page.setViewportSize({ width: w, height: h });
+    await open(page);
+    await openExample(page, 'if_else.cu');
+    await seek(page, 5);
+    await page.screenshot({ path: `${dir}/cfg-small-single-${w}x${h}.png` });
+    await compare(true);
+    await page.getByTestId('side-a-model').selectOption('kepler');
+    await page.getByTestId('side-b-model').selectOption('volta');
+    await seek(page, 5);
+    await page.screenshot({ path: `${dir}/cfg-small-compare-${w}x${h}.png` });
+    // Side B under its own preset: the table warns.
+    await page.getByTestId('side-b-preset').selectOption('h100');
+    await expect(page.getByTestId('compare-presets')).toContainText('not comparable');
+    await page.screenshot({ path: `${dir}/cfg-small-compare-two-presets-${w}x${h}.png` });
+    await page.getByTestId('side-b-preset').selectOption('');
+    await compare(false);
+    await replaceText(page, largeKernel());
+    await expect(page.getByTestId('kernel-title')).toHaveText('Stress: a 300-line kernel');
+    await seek(page, 400);
+    await page.waitForTimeout(400); // the smooth follow
+    await page.screenshot({ path: `${dir}/cfg-large-single-${w}x${h}.png` });
+    await compare(true);
+    await seek(page, 400);
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: `${dir}/cfg-large-compare-${w}x${h}.png` });
+    await compare(false);
+  }
 });
 
 test('screenshots of sweeps and the papers\' figures', async ({ page }) => {

@@ -13,6 +13,7 @@ import { firstPcOfSource, linesOf, listingLinesOfSource, sourceLineOfListing } f
 import { RunLoader } from './loader';
 import * as banner from './panels/banner';
 import * as caption from './panels/caption';
+import type { SideHooks } from './panels/compare';
 import * as cfgPanel from './panels/cfg';
 import * as editor from './panels/editor';
 import * as inputs from './panels/inputs';
@@ -78,7 +79,8 @@ export class App {
     this.diagnostics = r.diagnostics;
     this.lastLoad = r;
     if (r.ok && !r.running) this.accept(r);
-    if (s.compare && this.compare) this.compare.load(s.text, s, s.compare, s.stepLimit);
+    // Side B counts cycles in side A's costs unless the user picked its own preset.
+    if (s.compare && this.compare) this.compare.load(s.text, s, s.compare, r.preset, s.stepLimit);
     if (r.ok && !r.running) this.place(s.step);
     this.renderAll();
   }
@@ -260,13 +262,16 @@ export class App {
     };
   }
 
-  /** Choices of side B's model: a change reloads both (the step is shared). */
-  compareHooks(): inputs.ModelHooks {
+  /** Choices of side B's model and cost preset: a change reloads both (the step is shared). */
+  compareHooks(): SideHooks {
     const set = (patch: Partial<NonNullable<store.UiState['compare']>>) => {
       const c = store.get().compare;
       if (c) this.onInput({ compare: { ...c, ...patch } });
     };
-    return { model: (model) => set({ model }), pathOrder: (pathOrder) => set({ pathOrder }), schedule: (schedule) => set({ schedule }) };
+    return {
+      model: (model) => set({ model }), pathOrder: (pathOrder) => set({ pathOrder }), schedule: (schedule) => set({ schedule }),
+      preset: (preset) => set({ preset }),
+    };
   }
 
   /** A param, model or preset change: re-run at once, keeping the step when possible. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blockCell, compareRows } from './compare-table';
+import { blockCell, compareRows, presetCaveat } from './compare-table';
 import type { ReportView } from './generated/engine';
 
 // Figure 1 of the thread-frontier paper under pdom and tf-stack, as `Session.report()` gives them.
@@ -14,11 +14,12 @@ const tf: ReportView = {
   ...pdom, model: 'tf-stack', stop: { ...exited, step: 19 }, warp_instructions: 19, activity_factor: 0.8158, code_expansion: 0,
   divergent_branches: 4, cycles: 147, block_counts: [1, 1, 1, 1, 1, 1, 1],
 };
+const KEPLER = ['kepler', 'kepler'];
 const names = ['BB0', 'BB1', 'BB2', 'BB3', 'BB4', 'BB5', 'BB6'];
 const row = (rows: ReturnType<typeof compareRows>, key: string) => rows.find((r) => r.key === key)!;
 
 describe('compareRows', () => {
-  const rows = compareRows([pdom, tf], names);
+  const rows = compareRows([pdom, tf], names, KEPLER);
 
   it('has one cell per model in every row, formatted for reading', () => {
     for (const r of rows) expect(r.cells).toHaveLength(2);
@@ -42,26 +43,34 @@ describe('compareRows', () => {
 
   it('says what has no value: the reference itself, a kernel without memory', () => {
     const mimd = { ...pdom, model: 'mimd', code_expansion: null, code_expansion_missing: 'the reference', transactions_per_memory_instruction: null };
-    const r = compareRows([pdom, mimd], names);
+    const r = compareRows([pdom, mimd], names, KEPLER);
     expect(row(r, 'code_expansion').cells).toEqual(['+36.8 %', 'n/a (the reference)']);
     expect(row(r, 'transactions_per_memory_instruction').cells[1]).toBe('no memory op');
   });
 
   it('shows a deadlock as the way the run ended, and differs from an exit', () => {
     const dead = { ...pdom, code_expansion: null, code_expansion_missing: 'stopped early', stop: { kind: 'deadlock' as const, step: 12, pc: 17, addr: 0x88, line: 22, message: 'BAR.SYNC at 0x0088: ...', summary: 'deadlock' } };
-    const r = compareRows([dead, tf], names);
+    const r = compareRows([dead, tf], names, KEPLER);
     expect(row(r, 'stop')).toMatchObject({ cells: ['deadlock', 'exited'], differ: true });
     // A partial run has no code expansion against the whole kernel's minimum (the engine gives none).
     expect(row(r, 'code_expansion').cells).toEqual(['n/a (stopped early)', '0.0 %']);
-    expect(row(compareRows([{ ...pdom, code_expansion: null, code_expansion_missing: 'no MIMD minimum', mimd_complete: false }], names), 'code_expansion').cells).toEqual(['n/a (no MIMD minimum)']);
+    expect(row(compareRows([{ ...pdom, code_expansion: null, code_expansion_missing: 'no MIMD minimum', mimd_complete: false }], names, KEPLER), 'code_expansion').cells).toEqual(['n/a (no MIMD minimum)']);
   });
 
   it('does not compare blocks of different programs (a C kernel compiled per model)', () => {
     const other = { ...tf, block_counts: [1, 1, 1, 1, 1], mimd_block_counts: [1, 1, 1, 1, 1] };
-    const r = compareRows([pdom, other], null);
+    const r = compareRows([pdom, other], null, KEPLER);
     const blocks = r.filter((x) => x.key.startsWith('block-'));
     expect(blocks).toHaveLength(7);
     expect(blocks.every((b) => !b.differ)).toBe(true);
     expect(blocks[6].cells).toEqual(['1 (min 1)', '—']);
+  });
+
+  it('warns, instead of highlighting, when the columns\' cycles use two cost presets', () => {
+    expect(row(rows, 'cycles')).toMatchObject({ differ: true, caveat: null });
+    const r = compareRows([pdom, tf], names, ['kepler', 'h100']);
+    expect(row(r, 'cycles')).toMatchObject({ cells: ['122', '147'], differ: false, caveat: 'cycles under two cost presets (kepler, h100) are not comparable' });
+    expect(r.filter((x) => x.caveat !== null).map((x) => x.key)).toEqual(['cycles']);
+    expect(presetCaveat(['h100', 'h100'])).toBeNull();
   });
 });

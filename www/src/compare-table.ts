@@ -12,6 +12,8 @@ export interface CompareRow {
   hint: string;
   cells: string[];
   differ: boolean;
+  /** Why the row's values do not compare (cycles under two cost presets), or null. */
+  caveat: string | null;
 }
 
 type Metric = {
@@ -80,20 +82,30 @@ export function blockCell(r: ReportView, block: number): string {
   return min === undefined ? count(n) : `${count(n)} (min ${count(min)})`;
 }
 
+const differ = (vs: unknown[]) => vs.some((v) => v !== vs[0]);
+
+/** The warning for columns whose cycles use different cost presets (null when they share one). */
+export function presetCaveat(presets: string[]): string | null {
+  return differ(presets) ? `cycles under two cost presets (${[...new Set(presets)].join(', ')}) are not comparable` : null;
+}
+
 /**
- * Rows for `reports` (one per model, in column order). `blockNames` are the block names of the
- * program both ran; null when they ran different code (a C kernel compiles per model), whose
- * blocks are numbered per program and are not compared.
+ * Rows for `reports` (one per model, in column order), whose cycles were counted under
+ * `presets` (the cost preset of each column). `blockNames` are the block names of the program
+ * both ran; null when they ran different code (a C kernel compiles per model), whose blocks are
+ * numbered per program and are not compared.
  */
-export function compareRows(reports: ReportView[], blockNames: string[] | null): CompareRow[] {
-  const differ = (vs: unknown[]) => vs.some((v) => v !== vs[0]);
+export function compareRows(reports: ReportView[], blockNames: string[] | null, presets: string[]): CompareRow[] {
   const rows: CompareRow[] = [{
     key: 'stop', label: 'run ended', hint: 'why the run stopped (a deadlock or the step limit is not an exit)',
     cells: reports.map((r) => r.stop.kind.replace(/_/g, ' ')),
-    differ: differ(reports.map((r) => r.stop.kind)),
+    differ: differ(reports.map((r) => r.stop.kind)), caveat: null,
   }];
+  const caveat = presetCaveat(presets);
   for (const m of METRICS) {
-    rows.push({ key: m.key, label: m.label, hint: m.hint, cells: reports.map(m.format), differ: differ(reports.map(m.value)) });
+    // Cycles under two presets differ by construction: a warning, not a highlighted difference.
+    const rowCaveat = m.key === 'cycles' ? caveat : null;
+    rows.push({ key: m.key, label: m.label, hint: m.hint, cells: reports.map(m.format), differ: !rowCaveat && differ(reports.map(m.value)), caveat: rowCaveat });
   }
   const blocks = Math.max(0, ...reports.map((r) => r.block_counts.length));
   for (let b = 0; b < blocks; b++) {
@@ -104,6 +116,7 @@ export function compareRows(reports: ReportView[], blockNames: string[] | null):
         : 'each model runs its own compiled code here, so the same number names different blocks',
       cells: reports.map((r) => blockCell(r, b)),
       differ: blockNames !== null && differ(reports.map((r) => r.block_counts[b])),
+      caveat: null,
     });
   }
   return rows;

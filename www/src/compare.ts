@@ -1,6 +1,7 @@
 //! Compare mode's second run and the two sides on screen. The main engine's run is side A (the
 //! model chosen in the store); side B is a second engine loaded with the same kernel text and
-//! inputs under the compare model. One shared step drives both: each side shows the state after
+//! inputs under the compare model, and with side A's cost preset unless the user picked one for
+//! it (each model's own default would count volta's cycles in h100 costs beside kepler's). One shared step drives both: each side shows the state after
 //! that many steps, clamped to its own run. The metrics table asks for each run's report once,
 //! in a worker (`reports.ts`), and only while compare mode is on. Side B's long runs load in
 //! slices too.
@@ -31,6 +32,8 @@ export class Comparison {
   error: string | null = null;
   /** Side B's last load result, good or not: its model fields show even without a run. */
   private lastLoad: LoadResult | null = null;
+  /** Side B's preset choice as last loaded. */
+  private preset: comparePanel.PresetChoice | null = null;
   /** The two sides' panels, built when compare mode shows and dropped when it ends (so the
    * single view's test ids and panels stay the only ones on the page then). */
   sides: [comparePanel.SidePanel, comparePanel.SidePanel] | null = null;
@@ -62,15 +65,19 @@ export class Comparison {
     this.sides = null;
     this.run = null;
     this.lastLoad = null;
+    this.preset = null;
     this.error = null;
     this.tableFor = null;
     this.reports.keepOnly([]);
     this.shownRuns = [null, null];
   }
 
-  /** Loads side B: the same text and inputs as side A, under `choice`. */
-  load(text: string, inputs: Inputs, choice: ModelChoice, stepLimit: number): void {
-    const r = this.loader?.load(text, { ...loadOptions(inputs, choice), step_limit: stepLimit });
+  /** Loads side B: the same text and inputs as side A, under `choice`; its cost preset is the
+   * choice's own, else `leftPreset` (the one side A's run used, as the engine resolved it). */
+  load(text: string, inputs: Inputs, choice: ModelChoice, leftPreset: string, stepLimit: number): void {
+    this.preset = { own: choice.preset, left: leftPreset };
+    const preset = choice.preset ?? leftPreset;
+    const r = this.loader?.load(text, { ...loadOptions({ ...inputs, preset }, choice), step_limit: stepLimit });
     if (!r) return;
     this.lastLoad = r;
     const err = r.diagnostics.find((d) => d.severity === 'error');
@@ -147,13 +154,14 @@ export class Comparison {
       comparePanel.renderSide(side, {
         run: src.run, state: src.state, step, shown: Math.min(step, src.run.total), span, lane,
         error: i === 1 && this.error ? `${this.error}; showing its last run.` : null,
+        preset: i === 1 ? this.preset : null,
         fetch: (from, to) => src.engine.laneStates(from, to, src.run.load.width),
         inspect: (l) => (i === 0 ? src.engine.state(l) : this.stateAt(step, l)),
         select,
       });
     });
     if (!b) {
-      if (this.lastLoad) comparePanel.renderFields(sides[1], this.lastLoad);
+      if (this.lastLoad) comparePanel.renderFields(sides[1], this.lastLoad, this.preset);
       sides[1].status.textContent = this.error ?? 'No run yet: fix the kernel\'s errors to compare.';
       return;
     }

@@ -7,6 +7,7 @@
 
 import type { EditorView } from '@codemirror/view';
 import type { App } from './app';
+import { cfgSvgText } from './cfg-export';
 import type { Engine } from './engine';
 import { EXAMPLES, type Example } from './examples';
 import * as exporter from './export';
@@ -248,6 +249,19 @@ export class Controller {
     const figure = plot.figure(this.app.panels.plot, run.plot, { title: `${title ?? 'kernel'} · ${model}`, titled: options.titled });
     if (what === 'svg') exporter.svgFile(figure, name('stack-history', 'svg'));
     else void exporter.pngFile(figure, name('stack-history', 'png'), FIGURE_PNG_SCALE);
+  }
+
+  /** The main run's whole CFG (side A's in compare mode) as a standalone SVG, with the current
+   * step's highlight when `atStep`. */
+  downloadCfg(atStep: boolean): void {
+    const r = this.app.run;
+    if (!r) return;
+    const step = store.get().step, title = r.load.title ?? 'kernel', model = r.load.model;
+    exporter.svgTextFile(cfgSvgText({
+      cfg: r.cfg, layout: r.layout, state: atStep ? this.app.state : null,
+      title: `warpscope: ${title} (${model})`,
+      caption: `${title} · ${model}${atStep ? ` · after step ${Math.min(step, r.total)} of ${r.total}` : ''}`,
+    }), exportName({ subject: r.load.title ?? null, model, what: 'cfg', ext: 'svg' }));
   }
 
   /** A link pasted into this tab changes only the fragment: show it, asking first if it would

@@ -1,6 +1,7 @@
 //! Downloads: SVG images (standalone: the plots set their colours and fonts as attributes), PNGs
-//! drawn from them on a canvas at a multiple of their size, and CSV text (the trace, a sweep).
-//! The files' names come from `file-name.ts`.
+//! drawn from them on a canvas at a multiple of their size, CSV text (the trace, a sweep), and the
+//! CFG as a standalone SVG (`cfg-export.ts` writes its text). The files' names come from
+//! `file-name.ts`.
 
 import type { SvgImage } from './svg-markup';
 
@@ -43,6 +44,10 @@ export async function pngFile(image: SvgImage, name: string, scale = 2): Promise
   } finally {
     URL.revokeObjectURL(url);
   }
+}
+
+export function svgTextFile(text: string, name: string): void {
+  download(new Blob([text], { type: 'image/svg+xml' }), name);
 }
 
 export function csvFile(text: string, name: string): void {

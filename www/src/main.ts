@@ -156,6 +156,8 @@ async function main(): Promise<void> {
   $('btn-svg').addEventListener('click', () => controller.download('svg', { titled: titled() }));
   $('btn-png').addEventListener('click', () => controller.download('png', { titled: titled() }));
   $('btn-csv').addEventListener('click', () => controller.download('csv'));
+  $('btn-cfg-svg').addEventListener('click', () => controller.downloadCfg(false));
+  $('btn-cfg-step-svg').addEventListener('click', () => controller.downloadCfg(true));
   $('btn-sweep-svg').addEventListener('click', () => sweep.exportSvg());
   $('btn-sweep-png').addEventListener('click', () => void sweep.exportPng());
   $('btn-sweep-csv').addEventListener('click', () => void sweep.exportCsv());

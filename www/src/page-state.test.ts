@@ -105,16 +105,16 @@ describe('patches', () => {
   });
 
   it('compare mode opens beside the usual partner, ends a sweep, and closes', () => {
-    expect(page.compareToggle({ compare: null }, run)).toEqual({ compare: { model: 'tf-stack', pathOrder: null, schedule: null }, sweep: null });
+    expect(page.compareToggle({ compare: null }, run)).toEqual({ compare: { model: 'tf-stack', pathOrder: null, schedule: null, preset: null }, sweep: null });
     expect(page.compareToggle({ compare: null }, null)).toEqual({ compare: null, sweep: null });
-    expect(page.compareToggle({ compare: { model: 'kepler', pathOrder: null, schedule: null } }, run)).toEqual({ compare: null });
+    expect(page.compareToggle({ compare: { model: 'kepler', pathOrder: null, schedule: null, preset: null } }, run)).toEqual({ compare: null });
   });
 
   it('an example compared with its own model gets its partner beside it', () => {
-    expect(page.selfComparison({ compare: { model: 'pdom', pathOrder: 'taken', schedule: null } }, run)).toEqual({
-      compare: { model: 'tf-stack', pathOrder: null, schedule: null },
+    expect(page.selfComparison({ compare: { model: 'pdom', pathOrder: 'taken', schedule: null, preset: null } }, run)).toEqual({
+      compare: { model: 'tf-stack', pathOrder: null, schedule: null, preset: null },
     });
-    expect(page.selfComparison({ compare: { model: 'kepler', pathOrder: null, schedule: null } }, run)).toBeNull();
+    expect(page.selfComparison({ compare: { model: 'kepler', pathOrder: null, schedule: null, preset: null } }, run)).toBeNull();
     expect(page.selfComparison({ compare: null }, run)).toBeNull();
   });
 

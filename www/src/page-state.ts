@@ -100,7 +100,7 @@ export function openingOf(f: Figure, examples: Example[]): FigureOpening {
 
 /** Compare mode beside `run`'s model: its usual partner (comparing a model with itself says nothing). */
 export function partnerChoice(run: Pick<LoadResult, 'model' | 'models'>): NonNullable<UiState['compare']> {
-  return { model: partnerOf(run.model, run.models), pathOrder: null, schedule: null };
+  return { model: partnerOf(run.model, run.models), pathOrder: null, schedule: null, preset: null };
 }
 
 /** The compare button: on (beside the shown run's model, ending a sweep) or off. */

@@ -54,7 +54,7 @@ describe('permalink', () => {
     expect(decode(old)).toEqual({
       kind: 'ok', link: {
         text: '//@ title old link\n//@ param n = 2\nIADD R1, R1, 0x1; // ü ✓\nEXIT;\n', params: { n: 3 }, model: 'pdom', preset: 'maxwell',
-        ifConvert: true, pathOrder: 'fall-through', schedule: null, compare: { model: 'volta', pathOrder: null, schedule: 'round-robin' },
+        ifConvert: true, pathOrder: 'fall-through', schedule: null, compare: { model: 'volta', pathOrder: null, schedule: 'round-robin', preset: null },
         step: 2, lane: 5, embed: ['cfg', 'lanes'],
         sweep: { request: fullRequest({ models: ['kepler'], split: { param: 'n', values: [1, 2] } }), metric: 'cycles', measured: null },
         figure: 'bs-fig1',
@@ -114,17 +114,23 @@ describe('permalink', () => {
   });
 
   it('round-trips the path order, the schedule and a compare choice', () => {
-    const chosen: Link = { ...link, model: 'pdom', pathOrder: 'fall-through', compare: { model: 'volta', pathOrder: null, schedule: 'round-robin' } };
+    const chosen: Link = { ...link, model: 'pdom', pathOrder: 'fall-through', compare: { model: 'volta', pathOrder: null, schedule: 'round-robin', preset: 'h100' } };
     expect(decode(encode(chosen))).toEqual({ kind: 'ok', link: chosen });
-    const volta: Link = { ...link, model: 'volta', schedule: 'lowest-pc', compare: { model: 'pdom', pathOrder: 'taken', schedule: null } };
+    const volta: Link = { ...link, model: 'volta', schedule: 'lowest-pc', compare: { model: 'pdom', pathOrder: 'taken', schedule: null, preset: null } };
     expect(decode(encode(volta))).toEqual({ kind: 'ok', link: volta });
+  });
+
+  it('reads a compare choice made before side B had a preset as "side A\'s preset"', async () => {
+    const r = decode(await pack({ v: 1, text: 'EXIT;', compare: { model: 'volta', schedule: 'round-robin' } }));
+    expect(r.kind === 'ok' && r.link.compare).toEqual({ model: 'volta', pathOrder: null, schedule: 'round-robin', preset: null });
+    expect(decode(await pack({ v: 1, text: '', compare: { model: 'volta', preset: 3 } }))).toMatchObject({ kind: 'error', message: /compare choice/ });
   });
 
   it('leaves unset choices out of the link, so older versions read it the same', async () => {
     const json = await unpack(encode(link));
     expect(Object.keys(json)).not.toContain('pathOrder');
     expect(Object.keys(json)).not.toContain('compare');
-    expect((await unpack(encode({ ...link, compare: { model: 'tf-stack', pathOrder: null, schedule: null } }))).compare).toEqual({ model: 'tf-stack' });
+    expect((await unpack(encode({ ...link, compare: { model: 'tf-stack', pathOrder: null, schedule: null, preset: null } }))).compare).toEqual({ model: 'tf-stack' });
   });
 
   it('rejects a malformed compare choice, path order or schedule', async () => {
@@ -154,6 +160,6 @@ describe('permalink', () => {
 
   it('reads a hand-written compare field holding just a model name', async () => {
     const r = decode(await pack({ v: 1, text: 'EXIT;', compare: 'tf-stack' }));
-    expect(r.kind === 'ok' && r.link.compare).toEqual({ model: 'tf-stack', pathOrder: null, schedule: null });
+    expect(r.kind === 'ok' && r.link.compare).toEqual({ model: 'tf-stack', pathOrder: null, schedule: null, preset: null });
   });
 });

@@ -18,7 +18,7 @@ afterEach(() => { delete (globalThis as { localStorage?: unknown }).localStorage
 
 const work: store.Work = {
   text: 'EXIT;\n', params: { n: 3 }, model: 'pdom', preset: 'maxwell', ifConvert: true, pathOrder: 'taken', schedule: null,
-  compare: { model: 'volta', pathOrder: null, schedule: 'h100' }, sweep: null, figure: 'bs-fig1', stepLimit: 50_000,
+  compare: { model: 'volta', pathOrder: null, schedule: 'h100', preset: 'kepler' }, sweep: null, figure: 'bs-fig1', stepLimit: 50_000,
 };
 
 describe('saved work', () => {
@@ -31,7 +31,7 @@ describe('saved work', () => {
   it('reads work saved by older versions and drops malformed fields', () => {
     storage.setItem('warpscope.work.v1', JSON.stringify({ text: 'EXIT;', params: { n: 'x' }, compare: 'tf-stack', stepLimit: -5, ifConvert: 'yes' }));
     expect(store.loadWork()).toMatchObject({
-      text: 'EXIT;', params: {}, compare: { model: 'tf-stack', pathOrder: null, schedule: null }, stepLimit: StepLimit.Default, ifConvert: null,
+      text: 'EXIT;', params: {}, compare: { model: 'tf-stack', pathOrder: null, schedule: null, preset: null }, stepLimit: StepLimit.Default, ifConvert: null,
     });
     storage.setItem('warpscope.work.v1', '{not json');
     expect(store.loadWork()).toBeNull();

@@ -96,13 +96,13 @@ export function forgetAside(): void {
   try { localStorage.removeItem(ASIDE_KEY); } catch { /* nothing stored then */ }
 }
 
-/** A compare choice: absent, a model name, or a model name with optional policies. */
+/** A compare choice: absent, a model name, or a model name with optional policies and preset. */
 function readModelChoice(x: unknown): ModelChoice | null {
-  if (typeof x === 'string') return { model: x, pathOrder: null, schedule: null };
+  if (typeof x === 'string') return { model: x, pathOrder: null, schedule: null, preset: null };
   if (typeof x !== 'object' || x === null || Array.isArray(x)) return null;
   const c = x as Record<string, unknown>;
   const str = (v: unknown) => (typeof v === 'string' ? v : null);
-  return typeof c.model === 'string' ? { model: c.model, pathOrder: str(c.pathOrder), schedule: str(c.schedule) } : null;
+  return typeof c.model === 'string' ? { model: c.model, pathOrder: str(c.pathOrder), schedule: str(c.schedule), preset: str(c.preset) } : null;
 }
 
 /** Saved work, checked field by field: older versions lack later fields, and a malformed field is

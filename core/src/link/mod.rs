@@ -3,7 +3,7 @@
 //! Links come from strangers, so `decode` takes any text and answers with a `Link` or a message
 //! a user can act on; it never panics, and every size is bounded before work is done on it (the
 //! fragment's length, the unpacked size, the kernel text). Fields added after v1 first shipped
-//! (if-convert, policies, compare, sweep, figure) are optional and left out when unset, so older
+//! (if-convert, policies, compare and its preset, sweep, figure) are optional and left out when unset, so older
 //! links still read and the format stays v1.
 
 mod base64url;
@@ -57,6 +57,9 @@ pub struct ModelChoice {
     pub model: String,
     pub path_order: Option<String>,
     pub schedule: Option<String>,
+    /// The compared model's own cost preset; `None`: the main run's, so both columns' cycles
+    /// use the same costs (links made before this field compare under one preset too).
+    pub preset: Option<String>,
 }
 
 /// A sweep on screen: its request, the metric plotted and the measured series beside it.

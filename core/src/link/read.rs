@@ -44,13 +44,14 @@ fn model_choice(x: Option<&Value>) -> Read<Option<ModelChoice>> {
     let malformed = || String::from("the compare choice is malformed");
     match x {
         None | Some(Value::Null) => Ok(None),
-        Some(Value::String(model)) => Ok(Some(ModelChoice { model: model.clone(), path_order: None, schedule: None })),
+        Some(Value::String(model)) => Ok(Some(ModelChoice { model: model.clone(), path_order: None, schedule: None, preset: None })),
         Some(Value::Object(c)) => {
             let model = c.get("model").and_then(Value::as_str).ok_or_else(malformed)?;
             Ok(Some(ModelChoice {
                 model: model.into(),
                 path_order: opt_string(c, "pathOrder", "compare choice")?,
                 schedule: opt_string(c, "schedule", "compare choice")?,
+                preset: opt_string(c, "preset", "compare choice")?,
             }))
         }
         Some(_) => Err(malformed()),

@@ -26,6 +26,8 @@ fn a_link_from_the_old_encoder_opens_with_every_field() {
     assert_eq!((link.model.as_deref(), link.preset.as_deref(), link.step, link.lane), (Some("pdom"), None, 2, 1));
     let compare = link.compare.as_ref().unwrap();
     assert_eq!((compare.model.as_str(), compare.schedule.as_deref(), compare.path_order.as_deref()), ("volta", Some("round-robin"), None));
+    // Made before the compare choice had a preset: the compared model takes the main run's.
+    assert_eq!(compare.preset, None);
     let sweep = link.sweep.as_ref().unwrap();
     assert_eq!((sweep.request.to, sweep.request.models.clone(), sweep.metric.as_str()), (3, vec![String::from("kepler")], "cycles"));
     assert_eq!(link.figure.as_deref(), Some("bs-fig2"));
@@ -38,7 +40,7 @@ fn encode_then_decode_is_the_same_link() {
     link.params.insert("n".into(), -7.0);
     link.if_convert = Some(false);
     link.step = 12345;
-    link.compare = Some(ModelChoice { model: "tf-stack".into(), path_order: Some("taken".into()), schedule: None });
+    link.compare = Some(ModelChoice { model: "tf-stack".into(), path_order: Some("taken".into()), schedule: None, preset: Some("h100".into()) });
     let fragment = encode(&link);
     assert!(fragment.starts_with("#v1.") && fragment.bytes().all(|b| b.is_ascii_alphanumeric() || b"#._-".contains(&b)));
     assert_eq!(decode(&fragment), Decoded::Ok(alloc::boxed::Box::new(link.clone())));
@@ -71,6 +73,7 @@ fn each_kind_of_broken_link_says_what_is_wrong() {
     assert!(error_of(&pack("{\"v\": 1, \"text\": \"\", \"step\": -1}")).contains("step or lane"));
     assert!(error_of(&pack("{\"v\": 1, \"text\": \"\", \"step\": 1e300}")).contains("step or lane"));
     assert!(error_of(&pack("{\"v\": 1, \"text\": \"\", \"compare\": 3}")).contains("compare choice"));
+    assert!(error_of(&pack("{\"v\": 1, \"text\": \"\", \"compare\": {\"model\": \"volta\", \"preset\": 7}}")).contains("compare choice"));
     assert!(error_of(&pack("{\"v\": 1, \"text\": \"\", \"sweep\": {\"request\": {\"param\": \"n\"}}}")).contains("lack \"from\""));
     let bad_models = "{\"v\": 1, \"text\": \"\", \"sweep\": {\"request\": {\"param\": \"n\", \"from\": 0, \"to\": 1, \"models\": 5}, \"metric\": \"cycles\"}}";
     assert!(error_of(&pack(bad_models)).contains("sweep setting is malformed"));

@@ -216,7 +216,12 @@ embed: Array<string> | null, sweep: SweepChoice | null,
  */
 figure: string | null, };
 
-export type ModelChoice = { model: string, pathOrder: string | null, schedule: string | null, };
+export type ModelChoice = { model: string, pathOrder: string | null, schedule: string | null, 
+/**
+ * The compared model's own cost preset; `None`: the main run's, so both columns' cycles
+ * use the same costs (links made before this field compare under one preset too).
+ */
+preset: string | null, };
 
 export type SweepChoice = { request: SweepRequest, metric: string, measured: MeasuredChoice | null, };
 

@@ -2,74 +2,118 @@
 //! distinctly, each divergent branch's reconvergence point, the current block and instruction,
 //! which lanes wait at which block, and for a C kernel the source lines each block comes from.
 //! For the thread-frontier models, each block's priority and thread frontier instead of the
-//! reconvergence arrows, and the current block's frontier outlined while stepping. Pan by
-//! dragging, zoom with the wheel, "fit" to reset; a click (not a drag) on an instruction toggles
-//! its breakpoint.
+//! reconvergence arrows, and the current block's frontier outlined while stepping.
+//!
+//! Readable at any size: fitting never shrinks text below `READABLE_TEXT_PX` (a graph too big
+//! for that shows its readable part, and a minimap of the whole); follow mode keeps the current
+//! block in view, moving there smoothly (on by default when the graph does not fit). Zoom with
+//! the buttons, Ctrl/Cmd + wheel, or + / - / 0 on the focused graph; pan by dragging or with the
+//! wheel; a click (not a drag) on an instruction toggles its breakpoint.
 
-import { blockLines, blockRows, DEFAULT_METRICS, linesLabelX, priorityLabel, type Layout } from '../cfg-layout';
-import { html, laneRanges, svg } from '../svg';
+import { DEFAULT_METRICS, type Layout } from '../cfg-layout';
+import {
+  between, centredOn, clampPan, fitView as fitted, followRect, followTarget, overflows, visibleRect, zoomAt, type Insets, type Size, type View,
+} from '../cfg-view';
+import { html, svg } from '../svg';
 import type { CfgView, StateView } from '../generated/engine';
+import { drawGraph, drawStep, markerDefs } from './cfg-draw';
+import * as minimap from './cfg-minimap';
 
 export interface CfgPanel {
   root: HTMLElement;
   svg: SVGSVGElement;
   legend: HTMLElement;
+  /** Holds the graph and the overlay; its transform is the view. */
   world: SVGGElement;
+  graph: SVGGElement | null;
   overlay: SVGGElement;
+  cfg: CfgView | null;
   layout: Layout | null;
-  view: { x: number; y: number; k: number };
-  /** The user panned or zoomed: keep their view across reloads and resizes. */
-  moved: boolean;
-  /** A graph too big to read whole is shown at a readable scale, panned to the current block
-   * (the compare view's sides; their button switches to the whole graph and back). */
+  view: View;
+  /** The view is the fitted one (no zoom or pan by hand since): a resize or a new graph fits again. */
+  fitted: boolean;
+  /** Keep the current block in view. Until the user chooses, on exactly when the graph is too big
+   * to read whole. */
   follow: boolean;
-  fitButton: HTMLButtonElement;
-  /** The SVG's size as of its last resize (read without forcing a layout). */
-  box: { w: number; h: number };
-  /** The block of the current pc, as last rendered. */
+  followChosen: boolean;
+  tools: { el: HTMLElement; follow: HTMLButtonElement; zoom: HTMLElement; key: HTMLButtonElement };
+  minimap: minimap.Minimap;
+  /** The SVG's size as of its last resize, and the zoom tools' height over its top (both read
+   * when it resizes, never in the middle of a render). */
+  box: Size;
+  toolsHeight: number;
+  /** The current block and instruction, as last rendered. */
   current: number | null;
+  pc: number | null;
+  /** A smooth move in progress: its animation frame and where it is heading. */
+  frame: number | null;
+  heading: View | null;
   /** A click on an instruction (its index). */
   onToggleBreakpoint: (instr: number) => void;
 }
 
+const ZOOM_STEP = 1.25;
+const FOLLOW_MS = 280;
+
 export interface CfgOptions {
-  /** Follow the current block instead of shrinking a tall graph to unreadable (compare view). */
-  follow?: boolean;
+  /** Show the edge legend under the graph at first (the compare view's narrow sides start
+   * without it: the "key" button brings it back). */
+  legend?: boolean;
 }
 
 export function create(root: HTMLElement, onToggleBreakpoint: (instr: number) => void, opts: CfgOptions = {}): CfgPanel {
-  const s = svg('svg', { class: 'cfg-svg', 'data-testid': 'cfg-svg', role: 'img', 'aria-label': 'control-flow graph' });
-  const defs = svg('defs');
-  for (const kind of ['taken', 'fallthrough', 'sync', 'back', 'reconv']) {
-    const m = svg('marker', { id: `arrow-${kind}`, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' });
-    m.append(svg('path', { d: 'M0,0 L10,5 L0,10 z', class: `arrowhead ${kind}` }));
-    defs.append(m);
-  }
-  const world = svg('g');
-  const overlay = svg('g');
+  const s = svg('svg', { class: 'cfg-svg', 'data-testid': 'cfg-svg', role: 'img', tabindex: 0,
+    'aria-label': 'control-flow graph: drag to pan, Ctrl + wheel or + and - to zoom, 0 to fit' });
+  const world = svg('g', { class: 'cfg-world' });
+  const overlay = svg('g', { class: 'cfg-overlay' });
   world.append(overlay);
-  s.append(defs, world);
-  const fit = html('button', { class: 'fit-btn', type: 'button', 'data-testid': 'cfg-fit' });
-  const legend = html('div', { class: 'legend cfg-legend' });
-  fillLegend(legend, false);
-  root.replaceChildren(s, fit, legend);
-  const panel: CfgPanel = {
-    root, svg: s, legend, world, overlay, layout: null, view: { x: 0, y: 0, k: 1 }, moved: false, onToggleBreakpoint,
-    follow: opts.follow ?? false, fitButton: fit, box: { w: 0, h: 0 }, current: null,
+  s.append(markerDefs(), world);
+  const stage = html('div', { class: 'cfg-stage' });
+  const tools = html('div', { class: 'cfg-tools', role: 'toolbar', 'aria-label': 'graph view' });
+  const button = (text: string, testid: string, title: string) => {
+    const b = html('button', { type: 'button', 'data-testid': testid, title, 'aria-label': title }, text);
+    tools.append(b);
+    return b;
   };
-  const following = opts.follow ?? false;
-  fit.addEventListener('click', () => {
-    if (following) panel.follow = !panel.follow;
-    labelFit(panel, following);
-    fitView(panel);
+  const zoom = html('span', { class: 'cfg-zoom', 'data-testid': 'cfg-zoom', title: 'zoom' });
+  const out = button('−', 'cfg-zoom-out', 'zoom out (-)');
+  tools.append(zoom);
+  const into = button('+', 'cfg-zoom-in', 'zoom in (+)');
+  const fit = button('fit', 'cfg-fit', 'fit: the whole graph if its text stays readable, else the readable part (0 or F)');
+  const follow = button('follow', 'cfg-follow', 'keep the current block in view');
+  const key = button('key', 'cfg-key', 'show or hide what the edges mean');
+  const legend = html('div', { class: 'legend cfg-legend', 'data-testid': 'cfg-legend' });
+  legend.hidden = !(opts.legend ?? true);
+  key.setAttribute('aria-pressed', String(!legend.hidden));
+  fillLegend(legend, false);
+  stage.append(s, tools);
+  root.replaceChildren(stage, legend);
+  const p: CfgPanel = {
+    root, svg: s, legend, world, graph: null, overlay, cfg: null, layout: null, view: { x: 0, y: 0, k: 1 }, fitted: true,
+    follow: false, followChosen: false, tools: { el: tools, follow, zoom, key }, box: { w: 0, h: 0 }, toolsHeight: 0, current: null, pc: null, frame: null,
+    heading: null, onToggleBreakpoint,
+    minimap: minimap.create(stage, (at) => userMoved(p, centredOn(p.view, at, graphSize(p), p.box, insets(p)))),
+  };
+  out.addEventListener('click', () => zoomBy(p, 1 / ZOOM_STEP));
+  into.addEventListener('click', () => zoomBy(p, ZOOM_STEP));
+  fit.addEventListener('click', () => fitView(p));
+  follow.addEventListener('click', () => setFollow(p, !p.follow));
+  key.addEventListener('click', () => {
+    legend.hidden = !legend.hidden;
+    key.setAttribute('aria-pressed', String(!legend.hidden));
   });
-  labelFit(panel, following);
-  enablePanZoom(panel);
+  labelFollow(p);
+  enablePanZoom(p);
   new ResizeObserver(() => {
-    panel.box = { w: s.clientWidth, h: s.clientHeight };
-    if (!panel.moved) fitView(panel);
+    p.box = { w: s.clientWidth, h: s.clientHeight };
+    p.toolsHeight = tools.offsetHeight;
+    drawMinimap(p);
+    defaultFollow(p);
+    if (p.fitted) return fitView(p);
+    show(p, clampPan(p.view, graphSize(p), p.box, insets(p)));
+    if (p.follow) followCurrent(p, false);
   }).observe(s);
-  return panel;
+  return p;
 }
 
 function fillLegend(legend: HTMLElement, frontiers: boolean): void {
@@ -86,177 +130,188 @@ function fillLegend(legend: HTMLElement, frontiers: boolean): void {
   }
 }
 
-function apply(p: CfgPanel): void {
-  p.world.setAttribute('transform', `translate(${p.view.x},${p.view.y}) scale(${p.view.k})`);
+const graphSize = (p: CfgPanel): Size => ({ w: p.layout?.width ?? 0, h: p.layout?.height ?? 0 });
+
+/** What covers the graph: the zoom tools along the top, and the minimap along its thinner side. */
+function insets(p: CfgPanel): Insets {
+  const m = p.minimap.size, on = minimap.shown(p.minimap);
+  return {
+    top: p.toolsHeight, left: 0,
+    right: on && m.w <= m.h ? m.w + 8 : 0,
+    bottom: on && m.w > m.h ? m.h + 8 : 0,
+  };
+}
+const ready = (p: CfgPanel) => !!p.layout && p.box.w > 0 && p.box.h > 0;
+
+/** Puts `v` on screen now (ending any smooth move), with the minimap and zoom readout. */
+function show(p: CfgPanel, v: View): void {
+  p.view = v;
+  p.world.setAttribute('transform', `translate(${v.x},${v.y}) scale(${v.k})`);
+  p.svg.dataset.k = v.k.toFixed(3);
+  p.tools.zoom.textContent = `${Math.round(v.k * 100)}%`;
+  const over = ready(p) && overflows(v, graphSize(p), p.box);
+  minimap.update(p.minimap, over ? visibleRect(v, p.box) : null, p.current);
 }
 
-function labelFit(p: CfgPanel, canFollow: boolean): void {
-  const [text, title] = !canFollow ? ['fit', 'fit the graph to the view']
-    : p.follow ? ['whole graph', 'show the whole graph, however small'] : ['follow', 'a readable scale that follows the current block'];
-  p.fitButton.textContent = text;
-  p.fitButton.title = title;
+function stopMoving(p: CfgPanel): void {
+  if (p.frame !== null) cancelAnimationFrame(p.frame);
+  p.frame = null;
+  p.heading = null;
 }
 
-/** Below this scale block text is too small to read (13px type at 0.6 is about 8px). */
-const READABLE = 0.62;
+/** Moves to `to`, smoothly unless the user asked for less motion. */
+function glide(p: CfgPanel, to: View): void {
+  stopMoving(p);
+  if (matchMedia('(prefers-reduced-motion: reduce)').matches) return show(p, to);
+  const from = p.view, start = performance.now();
+  const tick = (now: number) => {
+    const t = (now - start) / FOLLOW_MS;
+    show(p, between(from, to, t));
+    p.frame = t < 1 ? requestAnimationFrame(tick) : null;
+    if (t >= 1) p.heading = null;
+  };
+  p.heading = to;
+  p.frame = requestAnimationFrame(tick);
+}
 
+/** The user moved the view by hand (a drag, the wheel, the minimap): it stops fitting and
+ * following, and stays where they put it. */
+function userMoved(p: CfgPanel, v: View): void {
+  stopMoving(p);
+  p.fitted = false;
+  if (p.follow) setFollow(p, false);
+  show(p, v);
+}
+
+function zoomBy(p: CfgPanel, factor: number, at = { x: p.box.w / 2, y: p.box.h / 2 }): void {
+  if (!ready(p)) return;
+  stopMoving(p);
+  p.fitted = false;
+  show(p, zoomAt(p.view, factor, at, graphSize(p), p.box, insets(p)));
+  if (p.follow) followCurrent(p, false);
+}
+
+/** The fitted view: the whole graph, or at a readable scale the part around the current block. */
 export function fitView(p: CfgPanel): void {
-  const l = p.layout;
-  const r = p.svg.getBoundingClientRect();
-  if (!l || l.width === 0 || l.height === 0 || r.width === 0 || r.height === 0) return;
-  let k = Math.min(r.width / l.width, r.height / l.height, 1.6);
-  // Following: a readable scale, and the current block kept in view.
-  if (p.follow && k < READABLE) k = READABLE;
-  p.moved = false;
-  p.view = { k, x: Math.max(0, (r.width - l.width * k) / 2), y: Math.max(0, (r.height - l.height * k) / 2) };
-  apply(p);
-  if (p.follow) followBlock(p, p.current);
+  if (!ready(p)) return;
+  stopMoving(p);
+  p.fitted = true;
+  show(p, fitted(graphSize(p), p.box).view);
+  if (p.follow) followCurrent(p, false);
 }
 
-/**
- * The pan offset along one axis that brings [at, at + size) (graph units, with `lead` units of
- * room before it) into a view of `room` pixels, or null when the graph fits or the span shows.
- */
-function panToShow(offset: number, k: number, at: number, size: number, lead: number, total: number, room: number): number | null {
-  if (total * k <= room) return null;
-  const start = offset + (at - lead) * k, end = offset + (at + size) * k;
-  if (start >= 0 && end <= room) return null;
-  return Math.min(0, Math.max(room - total * k, room / 2 - (at + size / 2) * k));
+/** Until the user chooses, follow exactly when the graph is too big to read whole. */
+function defaultFollow(p: CfgPanel): void {
+  if (p.followChosen || !ready(p)) return;
+  p.follow = !fitted(graphSize(p), p.box).whole;
+  labelFollow(p);
 }
 
-/** Pans so block `id` (and the badge above it) is in view, along each axis the graph overflows. */
-function followBlock(p: CfgPanel, id: number | null): void {
-  const l = p.layout, n = l?.nodes.find((q) => q.id === id);
-  const { w, h } = p.box, k = p.view.k;
-  if (!l || !n || w === 0 || h === 0) return;
-  const x = panToShow(p.view.x, k, n.x, n.width, 8, l.width, w);
-  const y = panToShow(p.view.y, k, n.y, n.height, 28, l.height, h);
-  if (x === null && y === null) return;
-  if (x !== null) p.view.x = x;
-  if (y !== null) p.view.y = y;
-  apply(p);
+function setFollow(p: CfgPanel, on: boolean): void {
+  p.follow = on;
+  p.followChosen = true;
+  labelFollow(p);
+  if (on) followCurrent(p, true);
+}
+
+function labelFollow(p: CfgPanel): void {
+  p.tools.follow.setAttribute('aria-pressed', String(p.follow));
+  p.root.dataset.follow = p.follow ? 'on' : 'off';
+}
+
+/** Brings the current block (or, in a tall block, the current instruction) into view. */
+function followCurrent(p: CfgPanel, smooth: boolean): void {
+  const l = p.layout, n = l?.nodes.find((q) => q.id === p.current);
+  if (!l || !n || !ready(p)) return;
+  const m = DEFAULT_METRICS;
+  const b = p.cfg?.blocks.find((q) => q.id === n.id);
+  const row = b && p.pc !== null && !l.compact ? b.instrs.findIndex((i) => i.index === p.pc) : -1;
+  const rowRect = row >= 0 ? { x: n.x, y: n.y + m.headerHeight + row * m.lineHeight - 2, w: n.width, h: m.lineHeight } : null;
+  // Measured from where a smooth move is heading, so a step during one does not restart it.
+  const from = p.heading ?? p.view;
+  const target = followRect(from, p.box, { x: n.x, y: n.y, w: n.width, h: n.height }, rowRect, 28);
+  const to = followTarget(from, graphSize(p), p.box, target, insets(p));
+  if (!to) return;
+  if (smooth) glide(p, to); else { stopMoving(p); show(p, to); }
+}
+
+function drawMinimap(p: CfgPanel): void {
+  if (!p.layout || p.box.w === 0) return;
+  minimap.draw(p.minimap, p.layout, { w: Math.min(130, p.box.w * 0.25), h: Math.min(200, p.box.h * 0.45) });
 }
 
 function enablePanZoom(p: CfgPanel): void {
-  let drag: { x: number; y: number } | null = null;
+  let drag: { x: number; y: number; view: View } | null = null;
   let down: { x: number; y: number; instr: string | undefined } | null = null;
   p.svg.addEventListener('pointerdown', (e) => {
-    drag = { x: e.clientX - p.view.x, y: e.clientY - p.view.y };
+    stopMoving(p);
+    p.svg.focus({ preventScroll: true });
+    drag = { x: e.clientX, y: e.clientY, view: p.view };
     down = { x: e.clientX, y: e.clientY, instr: (e.target as SVGElement).closest<SVGElement>('[data-instr]')?.dataset.instr };
     p.svg.setPointerCapture(e.pointerId);
     p.svg.classList.add('dragging');
   });
   p.svg.addEventListener('pointermove', (e) => {
-    if (!drag) return;
-    p.view.x = e.clientX - drag.x;
-    p.view.y = e.clientY - drag.y;
-    p.moved = true;
-    apply(p);
+    if (!drag || !ready(p)) return;
+    const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+    // A press that barely moves is a click, not a pan (it must not stop following).
+    if (Math.hypot(dx, dy) < 4 && p.view === drag.view) return;
+    userMoved(p, clampPan({ ...drag.view, x: drag.view.x + dx, y: drag.view.y + dy }, graphSize(p), p.box, insets(p)));
   });
   const end = () => { drag = null; p.svg.classList.remove('dragging'); };
   p.svg.addEventListener('pointerup', (e) => {
-    // A click is a press and release in (nearly) the same place; anything longer was a pan.
     if (down?.instr !== undefined && Math.hypot(e.clientX - down.x, e.clientY - down.y) < 4) p.onToggleBreakpoint(Number(down.instr));
     down = null;
     end();
   });
   p.svg.addEventListener('pointercancel', end);
   p.svg.addEventListener('wheel', (e) => {
+    if (!ready(p)) return;
+    if (e.ctrlKey || e.metaKey) {
+      // Ctrl + wheel (and a trackpad's pinch, which arrives as one) zooms at the pointer.
+      e.preventDefault();
+      const r = p.svg.getBoundingClientRect();
+      zoomBy(p, Math.exp(-e.deltaY * 0.002), { x: e.clientX - r.left, y: e.clientY - r.top });
+      return;
+    }
+    // A plain wheel pans a graph that overflows; otherwise it is left to the page.
+    if (!overflows(p.view, graphSize(p), p.box)) return;
     e.preventDefault();
-    const r = p.svg.getBoundingClientRect();
-    const mx = e.clientX - r.left, my = e.clientY - r.top;
-    const k = Math.min(4, Math.max(0.2, p.view.k * Math.exp(-e.deltaY * 0.0015)));
-    p.view.x = mx - ((mx - p.view.x) * k) / p.view.k;
-    p.view.y = my - ((my - p.view.y) * k) / p.view.k;
-    p.view.k = k;
-    p.moved = true;
-    apply(p);
+    const [dx, dy] = e.shiftKey && e.deltaX === 0 ? [e.deltaY, 0] : [e.deltaX, e.deltaY];
+    userMoved(p, clampPan({ ...p.view, x: p.view.x - dx, y: p.view.y - dy }, graphSize(p), p.box, insets(p)));
   }, { passive: false });
-}
-
-const pathOf = (pts: { x: number; y: number }[]) => pts.map((q, i) => `${i ? 'L' : 'M'}${q.x.toFixed(1)},${q.y.toFixed(1)}`).join(' ');
-
-function build(p: CfgPanel, cfg: CfgView, layout: Layout): void {
-  const m = DEFAULT_METRICS;
-  const g = svg('g');
-  for (const e of layout.edges) {
-    const cls = e.back ? 'back' : e.kind;
-    g.append(svg('path', { d: pathOf(e.points), class: `edge ${cls}`, 'marker-end': `url(#arrow-${cls})`, 'data-edge': `${e.from}-${e.to}` }));
-  }
-  for (const r of layout.reconv) {
-    g.append(svg('path', { d: pathOf(r.points), class: 'edge reconv', 'marker-end': 'url(#arrow-reconv)', 'data-testid': `reconv-${r.from}-${r.to}` }));
-  }
-  const targets = new Set(layout.reconv.map((r) => r.to));
-  for (const b of cfg.blocks) {
-    const n = layout.nodes.find((q) => q.id === b.id)!;
-    const box = svg('g', { class: `block${b.reachable ? '' : ' unreachable'}`, 'data-block': b.id, 'data-testid': `block-${b.id}`, transform: `translate(${n.x},${n.y})` });
-    box.append(svg('rect', { class: 'block-rect', width: n.width, height: n.height, rx: 6 }));
-    box.append(svg('text', { class: 'block-name', x: m.padding, y: 18 }, b.name));
-    if (n.lines) box.append(svg('text', { class: 'block-lines', x: linesLabelX(b, m), y: 18, 'data-testid': `block-lines-${b.id}` }, n.lines));
-    if (n.frontier !== null) {
-      box.append(svg('text', { class: 'block-priority', x: n.width - m.padding, y: 18, 'text-anchor': 'end' }, priorityLabel(b)));
-      const y = m.headerHeight + blockRows(b, layout.compact).length * m.lineHeight;
-      box.append(svg('rect', { class: 'frontier-row', x: 2, y: y - 2, width: n.width - 4, height: m.lineHeight }));
-      box.append(svg('text', { class: 'block-frontier', x: m.padding, y: y + 13, 'data-testid': `frontier-${b.id}` }, n.frontier));
-    }
-    if (targets.has(b.id)) {
-      const tag = svg('g', { class: 'reconv-badge', transform: `translate(${n.width - 134},5)` });
-      tag.append(svg('rect', { width: 128, height: 18, rx: 9 }), svg('text', { x: 64, y: 13, 'text-anchor': 'middle' }, 'reconverges here'));
-      box.append(tag);
-    }
-    // A compact block lists its instructions on hover only.
-    if (layout.compact) box.append(svg('title', {}, blockLines(b).join('\n')));
-    blockRows(b, layout.compact).forEach((line, i) => {
-      const y = m.headerHeight + i * m.lineHeight;
-      const row = svg('g', { class: 'instr-row', 'data-instr': b.instrs[i].index });
-      row.append(svg('title', {}, 'click: set or clear a breakpoint'));
-      row.append(svg('rect', { class: 'instr-bg', x: 2, y: y - 2, width: n.width - 4, height: m.lineHeight, 'data-instr': b.instrs[i].index }));
-      row.append(svg('text', { class: 'instr', x: m.padding, y: y + 13 }, line));
-      box.append(row);
-    });
-    g.append(box);
-  }
-  p.world.replaceChildren(g, p.overlay);
-  fillLegend(p.legend, layout.frontiers);
+  p.svg.addEventListener('keydown', (e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const act: Record<string, () => void> = {
+      '+': () => zoomBy(p, ZOOM_STEP), '=': () => zoomBy(p, ZOOM_STEP), '-': () => zoomBy(p, 1 / ZOOM_STEP), 0: () => fitView(p),
+    };
+    const f = act[e.key];
+    if (!f) return;
+    e.preventDefault();
+    f();
+  });
 }
 
 export function render(p: CfgPanel, cfg: CfgView | null, layout: Layout | null, st: StateView | null, breakpoints: number[]): void {
   if (!cfg || !layout) return;
-  if (p.layout !== layout) {
+  const fresh = p.layout !== layout;
+  if (fresh) {
     p.layout = layout;
-    build(p, cfg, layout);
-    if (!p.moved) fitView(p);
+    p.cfg = cfg;
+    p.graph = drawGraph(cfg, layout, { hints: true });
+    p.world.replaceChildren(p.graph, p.overlay);
+    fillLegend(p.legend, layout.frontiers);
+    drawMinimap(p);
   }
-  for (const el of p.world.querySelectorAll('.block.current, .instr-bg.current')) el.classList.remove('current');
-  for (const el of p.world.querySelectorAll('.block.in-frontier')) el.classList.remove('in-frontier');
-  if (st?.block != null) p.world.querySelector(`.block[data-block="${st.block}"]`)?.classList.add('current');
+  drawStep(p.graph!, p.overlay, cfg, layout, st, breakpoints);
+  const moved = p.current !== (st?.block ?? null) || p.pc !== (st?.pc ?? null);
   p.current = st?.block ?? null;
-  if (p.follow && !p.moved) followBlock(p, p.current);
-  // The blocks where lanes may wait while the current one runs: its thread frontier.
-  if (layout.frontiers && st?.block != null) {
-    for (const id of cfg.blocks.find((b) => b.id === st.block)?.frontier ?? []) {
-      p.world.querySelector(`.block[data-block="${id}"]`)?.classList.add('in-frontier');
-    }
+  p.pc = st?.pc ?? null;
+  if (fresh && ready(p)) {
+    defaultFollow(p);
+    if (p.fitted) return fitView(p);
+    show(p, clampPan(p.view, graphSize(p), p.box, insets(p)));
   }
-  if (st?.pc != null) p.world.querySelector(`.instr-bg[data-instr="${st.pc}"]`)?.classList.add('current');
-  p.overlay.replaceChildren();
-  // Breakpoints: a dot left of the instruction's row.
-  for (const instr of breakpoints) {
-    const b = cfg.blocks.find((q) => q.instrs.some((i) => i.index === instr));
-    const n = b && layout.nodes.find((q) => q.id === b.id);
-    if (!b || !n) continue;
-    const row = b.instrs.findIndex((i) => i.index === instr);
-    const y = n.y + DEFAULT_METRICS.headerHeight + row * DEFAULT_METRICS.lineHeight + DEFAULT_METRICS.lineHeight / 2 - 2;
-    p.overlay.append(svg('circle', { class: 'cfg-bp', cx: n.x - 8, cy: y, r: 5, 'data-testid': `cfg-bp-${instr}` }));
-  }
-  // Waiting lanes: a badge just above the block where they will resume (the rank gap is free).
-  for (const w of st?.waiting ?? []) {
-    const n = layout.nodes.find((q) => q.id === w.block);
-    if (!n) continue;
-    const text = w.lanes.length === 1 ? `lane ${w.lanes[0]} waits` : `lanes ${laneRanges(w.lanes)} wait`;
-    const width = Math.max(90, text.length * 7.6 + 16);
-    const badge = svg('g', { class: 'wait-badge', 'data-testid': `wait-${w.block}`, transform: `translate(${n.x},${n.y - 25})` });
-    badge.append(svg('rect', { width, height: 22, rx: 11 }), svg('text', { x: width / 2, y: 15, 'text-anchor': 'middle' }, text));
-    p.overlay.append(badge);
-  }
+  if (p.follow && (moved || fresh)) followCurrent(p, !fresh);
+  else show(p, p.view);
 }

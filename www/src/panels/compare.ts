@@ -1,9 +1,10 @@
-//! Compare view: two models side by side on one kernel. Each side has its model choice, how its
-//! run ended (a deadlock in full), which step it shows, and its own CFG, lanes and stack panels
-//! (the same panels as the main view, two instances). The metrics table, one column per model,
-//! sits under the editor; cells where the models differ are highlighted.
+//! Compare view: two models side by side on one kernel. Each side has its model choice (side B
+//! also a cost preset, the left side's unless picked), how its run ended (a deadlock in full),
+//! which step it shows, and its own CFG, lanes and stack panels (the same panels as the main
+//! view, two instances). The metrics table, one column per model, sits under the editor; cells
+//! where the models differ are highlighted, and its header names each column's cost preset.
 
-import { compareRows } from '../compare-table';
+import { compareRows, presetCaveat } from '../compare-table';
 import { modelInfo } from '../model-info';
 import { compactLayoutOf, type Run } from '../run';
 import { html } from '../svg';
@@ -19,6 +20,8 @@ export interface SidePanel {
   name: (typeof SIDE_NAMES)[number];
   root: HTMLElement;
   fields: HTMLElement;
+  /** Side B's cost preset select (empty on side A: the top bar's preset is side A's). */
+  preset: HTMLElement;
   step: HTMLElement;
   summary: HTMLElement;
   status: HTMLElement;
@@ -28,7 +31,13 @@ export interface SidePanel {
   hooks: SideHooks;
 }
 
-export type SideHooks = ModelHooks;
+export interface SideHooks extends ModelHooks {
+  /** Side B's own cost preset; null: the left side's. */
+  preset?(name: string | null): void;
+}
+
+/** Side B's preset choice: its own (null: the left side's) and the left side's as the engine ran it. */
+export interface PresetChoice { own: string | null; left: string }
 
 function section(cls: string, title: string, body: HTMLElement): HTMLElement {
   const s = html('section', { class: `panel ${cls}` });
@@ -40,11 +49,15 @@ export function createSide(root: HTMLElement, name: SidePanel['name'], hooks: Si
   root.classList.add('side');
   root.dataset.testid = `side-${name}`;
   const head = html('div', { class: 'panel side-head' });
-  const fields = html('div', { class: 'side-fields' });
+  // The model fields and side B's preset flow as one row of fields.
+  const fields = html('div', { class: 'side-model' });
+  const preset = html('div', { class: 'side-preset' });
   const summary = html('p', { class: 'side-summary muted small', 'data-testid': `side-${name}-summary` });
   const step = html('span', { class: 'side-step', 'data-testid': `side-${name}-step` });
   const status = html('div', { class: 'side-status', 'data-testid': `side-${name}-status`, 'aria-live': 'polite' });
-  head.append(fields, summary, status);
+  const line = html('div', { class: 'side-fields' });
+  line.append(fields, preset);
+  head.append(line, summary, status);
   const cfgHost = html('div', { class: 'cfg-host' });
   const lanesHost = html('div', { class: 'lanes-host' });
   const stackHost = html('div', { 'data-testid': `side-${name}-stack` });
@@ -55,9 +68,9 @@ export function createSide(root: HTMLElement, name: SidePanel['name'], hooks: Si
     section('p-stack', 'Control state', stackHost),
   );
   return {
-    name, root, fields, step, summary, status, stack: stackHost, hooks,
+    name, root, fields, preset, step, summary, status, stack: stackHost, hooks,
     // Compact blocks have no instruction rows to click: breakpoints are set in the editor.
-    cfg: cfgPanel.create(cfgHost, () => {}, { follow: true }),
+    cfg: cfgPanel.create(cfgHost, () => {}, { legend: false }),
     lanes: lanes.create(lanesHost),
   };
 }
@@ -73,13 +86,37 @@ export interface SideView {
   lane: number;
   /** A load of this side's model that failed (its last good run stays shown). */
   error: string | null;
+  /** Side B's preset choice; null on side A. */
+  preset: PresetChoice | null;
   fetch(from: number, to: number): Uint8Array;
   inspect(lane: number): StateView | null;
   select(lane: number): void;
 }
 
-/** The side's model choice as the engine last read it (also when that load failed). */
-export function renderFields(p: SidePanel, r: LoadResult): void {
+/** Side B's cost preset: "as on the left" (the default: cycles then compare) or one of its own.
+ * Rebuilt only for another list of presets, so the select keeps its focus across reloads. */
+function renderPreset(p: SidePanel, presets: string[], choice: PresetChoice | null): void {
+  const on = p.hooks.preset;
+  if (!choice || !on) return;
+  const key = JSON.stringify(presets);
+  if (p.preset.dataset.key !== key) {
+    p.preset.dataset.key = key;
+    const wrap = html('label', { class: 'field', title: 'the costs side B\'s cycles are counted with: the left side\'s unless you pick another (cycles under two presets do not compare)' });
+    const sel = html('select', { 'data-testid': `side-${p.name}-preset` });
+    sel.append(new Option('', ''), ...presets.map((name) => new Option(name, name)));
+    sel.addEventListener('change', () => on(sel.value || null));
+    wrap.append(html('span', {}, 'cost preset'), sel);
+    p.preset.replaceChildren(wrap);
+  }
+  const sel = p.preset.querySelector('select')!;
+  sel.options[0].text = `as left (${choice.left})`;
+  sel.value = choice.own ?? '';
+}
+
+/** The side's model choice as the engine last read it (also when that load failed); side B's
+ * preset choice with it. */
+export function renderFields(p: SidePanel, r: LoadResult, preset: PresetChoice | null = null): void {
+  renderPreset(p, r.presets, preset);
   const key = modelFieldsKey(r);
   if (p.fields.dataset.key === key) {
     refreshModelFields(p.fields, r, `side-${p.name}-`);
@@ -119,7 +156,7 @@ function renderStatus(p: SidePanel, v: SideView): void {
 export function renderSide(p: SidePanel, v: SideView): void {
   // The lanes panel's height follows the warp's width (a 4-lane warp needs little).
   p.root.style.setProperty('--lane-rows', String(v.run.load.width));
-  renderFields(p, v.run.load);
+  renderFields(p, v.run.load, v.preset);
   renderStatus(p, v);
   const r = v.run;
   cfgPanel.render(p.cfg, r.cfg, compactLayoutOf(r), v.state, []);
@@ -161,15 +198,17 @@ export function renderTable(root: HTMLElement, runs: Run[], answers: (ReportView
   }
   const reports = answers as ReportView[];
   const same = runs.every((r) => sameProgram(runs[0], r));
-  const rows = compareRows(reports, same ? runs[0].cfg.blocks.map((b) => b.name) : null);
+  const presets = runs.map((r) => r.load.preset);
+  const caveat = presetCaveat(presets);
+  const rows = compareRows(reports, same ? runs[0].cfg.blocks.map((b) => b.name) : null, presets);
   const table = html('table', { class: 'compare-table', 'data-testid': 'compare-table' });
   const head = html('tr');
   head.append(html('th', {}, ''), ...runs.map((r, i) => {
     const th = html('th', { scope: 'col', 'data-testid': `compare-col-${SIDE_NAMES[i]}` }, r.load.model);
-    // The policy it ran with, and its cost preset (cycles depend on it; volta defaults to h100).
+    // The policy it ran with, and the cost preset its cycles are counted with.
     const policy = policyLabel(r);
     if (policy) th.append(html('span', { class: 'compare-policy' }, policy));
-    th.append(html('span', { class: 'compare-policy' }, `${r.load.preset} costs`));
+    th.append(html('span', { class: `compare-policy compare-preset${caveat ? ' bad' : ''}`, 'data-testid': `compare-preset-${SIDE_NAMES[i]}` }, `${r.load.preset} costs`));
     return th;
   }));
   table.append(head);
@@ -183,15 +222,22 @@ export function renderTable(root: HTMLElement, runs: Run[], answers: (ReportView
         : 'executions per block: each model runs its own compiled code here, so blocks are not compared'));
       table.append(sub);
     }
-    const tr = html('tr', { 'data-row': row.key, 'data-testid': `compare-row-${row.key}`, class: row.differ ? 'differ' : '' });
-    tr.append(html('th', { scope: 'row', title: row.hint }, row.label));
-    row.cells.forEach((c) => tr.append(html('td', { class: row.differ ? 'differ' : '' }, c)));
+    const cls = row.differ ? 'differ' : row.caveat ? 'caveat' : '';
+    const tr = html('tr', { 'data-row': row.key, 'data-testid': `compare-row-${row.key}`, class: cls });
+    tr.append(html('th', { scope: 'row', title: row.caveat ? `${row.hint}: ${row.caveat}` : row.hint }, row.caveat ? `${row.label} ⚠` : row.label));
+    row.cells.forEach((c) => tr.append(html('td', { class: cls }, c)));
     table.append(tr);
   }
+  const [a, b] = runs.map((r) => r.load);
+  // Which costs the cycles row counts: one preset for both, or a warning that they differ.
+  const presetNote = caveat
+    ? html('p', { class: 'compare-presets bad', role: 'note', 'data-testid': 'compare-presets' },
+      `⚠ Cycles are not comparable here: the left side (${a.model}) counts ${a.preset} costs, the right (${b.model}) ${b.preset} costs. Set side B's cost preset to "as left" to compare them.`)
+    : html('p', { class: 'compare-presets muted small', 'data-testid': 'compare-presets' }, `Cycles: both sides under the ${presets[0]} cost preset.`);
   const notes: HTMLElement[] = [];
   if (reports.some((r) => !r.mimd_complete)) {
     notes.push(html('p', { class: 'muted small' }, 'The MIMD reference stopped early (a deadlock or the step limit): the minimums count only what it ran.'));
   }
   notes.push(html('p', { class: 'muted small' }, 'Highlighted: the models differ. Hover a row name for what it measures.'));
-  root.replaceChildren(table, ...notes);
+  root.replaceChildren(presetNote, table, ...notes);
 }

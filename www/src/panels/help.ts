@@ -11,7 +11,8 @@ export const SHORTCUTS: [string, string][] = [
   ['Shift + → / ←', 'next / previous divergence'],
   ['Home / End', 'start / end of the run'],
   ['B', 'run to the next breakpoint'],
-  ['F', 'fit the CFG to its panel'],
+  ['F', 'fit the CFG to its panel (never below readable text: the minimap shows the rest)'],
+  ['+ / - / 0', 'zoom the focused CFG in, out, or fit it (also Ctrl + wheel)'],
   ['?', 'this help (open / close)'],
   ['Esc', 'close dialogs'],
 ];
@@ -23,7 +24,8 @@ export function render(dialog: HTMLDialogElement, models: string[] = []): void {
     const tr = html('tr');
     tr.append(html('th', {}, ''), html('td', {}, what));
     const keys = tr.firstElementChild!;
-    k.split(' ').forEach((part) => keys.append(part === '/' || part === '+' ? ` ${part} ` : html('kbd', {}, part)));
+    // "+" joins two keys ("Shift + →"); at the start it is the key itself.
+    k.split(' ').forEach((part, i) => keys.append(part === '/' || (part === '+' && i > 0) ? ` ${part} ` : html('kbd', {}, part)));
     table.append(tr);
   }
   const close = html('button', { type: 'button', class: 'dialog-close', 'aria-label': 'close' }, '✕');

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import {
+  centredOn, clampPan, clampZoom, fitView, followRect, followTarget, MAX_FIT_SCALE, MAX_SCALE, minimapSize, overflows, PAD,
+  READABLE_SCALE, READABLE_TEXT_PX, SMALLEST_FONT, visibleRect, wholeScale, zoomAt, zoomLimits, type View,
+} from './cfg-view';
+
+const box = { w: 400, h: 300 };
+const small = { w: 200, h: 150 };
+// A 300-line kernel's graph: narrow and very tall.
+const tall = { w: 600, h: 9000 };
+
+describe('zoom limits', () => {
+  it('keeps fitted text readable: the smallest text at the readable scale is the readable size', () => {
+    expect(SMALLEST_FONT * READABLE_SCALE).toBeCloseTo(READABLE_TEXT_PX);
+  });
+
+  it('lets the user zoom out to the whole graph, but not below MIN_SCALE, and in to MAX_SCALE', () => {
+    expect(zoomLimits(small, box).min).toBe(READABLE_SCALE);
+    const huge = zoomLimits(tall, box);
+    expect(huge.min).toBeCloseTo(0.15);
+    expect(zoomLimits({ w: 600, h: 1500 }, box).min).toBeCloseTo(wholeScale({ w: 600, h: 1500 }, box));
+    expect(clampZoom(10, huge)).toBe(MAX_SCALE);
+    expect(clampZoom(0.01, huge)).toBe(huge.min);
+    expect(clampZoom(1, huge)).toBe(1);
+  });
+
+  it('zooms about the pointer: the graph point under it stays put', () => {
+    const v: View = { x: 10, y: 20, k: 1 };
+    const at = { x: 200, y: 100 };
+    const z = zoomAt(v, 1.25, at, { w: 1000, h: 1000 }, box);
+    expect(z.k).toBeCloseTo(1.25);
+    const before = { x: (at.x - v.x) / v.k, y: (at.y - v.y) / v.k };
+    expect((at.x - z.x) / z.k).toBeCloseTo(before.x);
+    expect((at.y - z.y) / z.k).toBeCloseTo(before.y);
+    expect(zoomAt(v, 100, at, { w: 1000, h: 1000 }, box).k).toBe(MAX_SCALE);
+  });
+});
+
+describe('fitting', () => {
+  it('shows a small graph whole and centred, not blown up past MAX_FIT_SCALE', () => {
+    const { view, whole } = fitView({ w: 50, h: 40 }, box);
+    expect(whole).toBe(true);
+    expect(view.k).toBe(MAX_FIT_SCALE);
+    expect(view.x).toBeCloseTo((box.w - 50 * view.k) / 2);
+  });
+
+  it('never fits below the readable scale: a huge graph shows its top at that scale', () => {
+    const { view, whole } = fitView(tall, box);
+    expect(whole).toBe(false);
+    expect(view.k).toBe(READABLE_SCALE);
+    expect(view.y).toBe(PAD);
+    expect(overflows(view, tall, box)).toBe(true);
+  });
+
+  it('keeps the graph in view when panning', () => {
+    const v = clampPan({ x: 5000, y: -99999, k: 1 }, tall, box);
+    expect(v.x).toBe(PAD);
+    expect(v.y).toBe(box.h - tall.h - PAD);
+    // A graph smaller than the view stays inside it.
+    const s = clampPan({ x: -500, y: 500, k: 1 }, small, box);
+    expect(s).toEqual({ x: PAD, y: box.h - small.h - PAD, k: 1 });
+  });
+});
+
+describe('following the current block', () => {
+  const v: View = { x: PAD, y: PAD, k: 1 };
+  it('does not move while the block is in view', () => {
+    expect(followTarget(v, tall, box, { x: 100, y: 50, w: 200, h: 100 })).toBeNull();
+  });
+
+  it('centres a block that is out of view, along the axis it is out on', () => {
+    const to = followTarget(v, tall, box, { x: 100, y: 3000, w: 200, h: 100 })!;
+    expect(to.x).toBe(v.x);
+    expect(to.y + (3000 + 50) * to.k).toBeCloseTo(box.h / 2);
+  });
+
+  it('shows the start of a block taller than the view', () => {
+    const to = followTarget(v, tall, box, { x: 100, y: 3000, w: 200, h: 1000 })!;
+    expect(to.y + 3000).toBe(PAD);
+  });
+
+  it('stops at the graph\'s end rather than showing empty space', () => {
+    const to = followTarget(v, tall, box, { x: 100, y: 8950, w: 200, h: 40 })!;
+    expect(to.y).toBe(box.h - tall.h - PAD);
+  });
+
+  it('keeps the block clear of the zoom tools and the minimap', () => {
+    const inset = { top: 30, right: 50, bottom: 0, left: 0 };
+    // In view, but under the tools at the top: it moves down.
+    const to = followTarget(v, tall, box, { x: 100, y: 5, w: 200, h: 60 }, inset)!;
+    expect(to.y + 5).toBeGreaterThanOrEqual(30 + PAD);
+    // Under the minimap at the right: the graph moves left, its end clear of the minimap.
+    const wide = { w: 2000, h: 9000 };
+    const right = followTarget(v, wide, box, { x: 300, y: 50, w: 80, h: 60 }, inset)!;
+    expect(right.x + 380).toBeLessThanOrEqual(box.w - 50 - PAD);
+    expect(clampPan({ x: -99999, y: 0, k: 1 }, wide, box, inset).x).toBe(box.w - 50 - PAD - wide.w);
+  });
+
+  it('follows the current instruction in a block taller than the view, with the badge room otherwise', () => {
+    const block = { x: 0, y: 1000, w: 300, h: 2000 }, row = { x: 0, y: 1500, w: 300, h: 19 };
+    expect(followRect(v, box, block, row, 28)).toEqual({ x: 0, y: 1500 - 38, w: 300, h: 95 });
+    expect(followRect(v, box, { ...block, h: 100 }, row, 28)).toEqual({ x: 0, y: 972, w: 300, h: 128 });
+    expect(followRect(v, box, block, null, 28).h).toBe(2028);
+  });
+});
+
+describe('the minimap', () => {
+  it('draws the whole graph inside its box, a tall one stretched sideways, and outlines what the view shows', () => {
+    expect(minimapSize({ w: 600, h: 900 }, { w: 150, h: 220 })).toEqual({ w: 600 * (220 / 900), h: 220 });
+    expect(minimapSize({ w: 900, h: 300 }, { w: 150, h: 220 })).toEqual({ w: 150, h: 50 });
+    // 600 x 9000 would be 14.7 px wide: it gets the 40 px minimum instead.
+    expect(minimapSize(tall, { w: 150, h: 220 })).toEqual({ w: 40, h: 220 });
+    const v: View = { x: -100, y: -800, k: 0.8 };
+    expect(visibleRect(v, box)).toEqual({ x: 125, y: 1000, w: 500, h: 375 });
+  });
+
+  it('moves the view so a clicked graph point is in the middle', () => {
+    const v = centredOn({ x: 0, y: 0, k: 0.8 }, { x: 300, y: 4000 }, tall, box);
+    expect(v.y + 4000 * 0.8).toBeCloseTo(box.h / 2);
+    expect(v.k).toBe(0.8);
+  });
+});
