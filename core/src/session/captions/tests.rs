@@ -188,3 +188,25 @@ fn the_same_event_note_lands_at_each_models_step() {
         assert!(!shown(branch + 10), "{model:?}: gone once the first side is done");
     }
 }
+
+/// The Figure 3 walkthrough names its events: at n = 2 its captions start at the paper's states
+/// (the steps it used to name), and at other n they still find every event.
+#[test]
+fn the_figure_3_walkthrough_keeps_its_states_when_n_changes() {
+    let text = include_str!("../../../../examples/fig3_walkthrough.sass");
+    let run = |n: f64| {
+        let mut recording = Recording::new();
+        let params = [(String::from("n"), n)].into_iter().collect();
+        recording.start(RunRequest { params, record: true, ..RunRequest::of_text(text) }.resolve(), None).expect("runs");
+        recording
+    };
+    let r = run(2.0);
+    let l = r.loaded().expect("loaded");
+    assert!(l.note_warnings.is_empty(), "{:?}", l.note_warnings);
+    let starts: Vec<u64> = l.captions.moments().iter().map(|m| m.step).collect();
+    assert_eq!(starts, [0, 2, 3, 125, 129, 134, 135, 136]);
+    assert!(l.captions.at(136, None).is_some_and(|c| c.starts_with("Figure 3.7.")));
+    for n in [3.0, 8.0] {
+        assert!(run(n).loaded().expect("loaded").note_warnings.is_empty(), "n = {n}");
+    }
+}
