@@ -9,6 +9,8 @@
 //@ buffer b: i32[40]
 //@ buffer c: i32[40]
 //@ model kepler
+//@ note div 1: The branch splits the warp: lanes 0-4 take the then side, lanes 5-31 the else side. One side runs while the other waits; the model decides which runs first (see the stack).
+//@ note join 1: All 32 lanes issue together again, at the statement after the if (a[6] = 99).
 __global__ void if_else(int* a, int* b, int* c) {
     int t = threadIdx.x;
     if (t < 5) {

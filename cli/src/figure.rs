@@ -64,7 +64,7 @@ pub fn figure(id: &str, figures: &Path, as_json: bool, as_csv: bool) -> Result<E
     let view = fig.view.as_ref().ok_or_else(|| format!("figure `{id}` has neither a sweep nor a view"))?;
     let sets = view.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
     let common = Common { model: view.model.clone(), preset: view.preset.clone(), sets, ..Common::for_file(file.clone()) };
-    let (_, mut sim) = prepare(&common, true)?;
+    let (_, _, mut sim) = prepare(&common, true)?;
     sim.run_to_end();
     out!("{}", warpscope_core::trace::csv(&sim).trim_end());
     Ok(ExitCode::SUCCESS)

@@ -193,10 +193,10 @@ fn flag(field: &Field) -> &'static str {
     }
 }
 
-/// Resolves the command line's run and launches it: the kernel as read and a ready simulator
-/// (`record`: keeping every step, for a trace CSV).
-pub fn prepare(common: &Common, record: bool) -> Result<(Resolved, Sim), String> {
+/// Resolves the command line's run and launches it: the kernel's text, the request as resolved
+/// and a ready simulator (`record`: keeping every step, for a trace CSV).
+pub fn prepare(common: &Common, record: bool) -> Result<(String, Resolved, Sim), String> {
     let (request, resolved) = common.resolve(record)?;
     let sim = launch(&resolved.kernel, &resolved.options).map_err(|d| render(&common.file, &request.text, &d).trim_end().to_string())?;
-    Ok((resolved, sim))
+    Ok((request.text, resolved, sim))
 }

@@ -95,7 +95,7 @@ pub fn exit_code(outcome: &Outcome) -> ExitCode {
 
 /// Resolves, launches and runs the command line's kernel to its end.
 fn run_to_end(common: &Common) -> Result<(Sim, Outcome), String> {
-    let (_, mut sim) = prepare(common, false)?;
+    let (_, _, mut sim) = prepare(common, false)?;
     let reason = sim.run_to_end();
     let outcome = Outcome::of(&sim, &reason);
     Ok((sim, outcome))

@@ -1,18 +1,24 @@
 //! `warpscope trace`: one line per step (format in `warpscope_core::trace`). The steps come
 //! from `Sim::run_step`, which ends a run where and why `run` does (the repeat watch included),
-//! so `trace` and `run` agree on every kernel.
+//! so `trace` and `run` agree on every kernel. The kernel's `//@ note`s are placed in the same
+//! pass (`session::captions`): one this run never reaches is a warning after the trace, as the
+//! page shows it.
 
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 
+use warpscope_core::model::Reconvergence;
+use warpscope_core::session::captions::Placer;
 use warpscope_core::session::Outcome;
+use warpscope_core::sim::StepRecord;
 use warpscope_core::trace::{header, step_line};
 
-use crate::load::{prepare, Common};
+use crate::load::{prepare, render, Common};
 use crate::report::{exit_code, stop_text};
 
 pub fn trace(common: &Common) -> Result<ExitCode, String> {
-    let (_, mut sim) = prepare(common, false)?;
+    let (text, resolved, mut sim) = prepare(common, false)?;
+    let mut notes = Placer::new(&resolved.kernel.notes);
     let mut out = BufWriter::new(std::io::stdout().lock());
     // A closed pipe (`| head`) ends the trace quietly.
     if writeln!(out, "{}", header(&sim)).is_err() {
@@ -21,6 +27,9 @@ pub fn trace(common: &Common) -> Result<ExitCode, String> {
     let reason = loop {
         match sim.run_step() {
             Ok(issued) => {
+                if notes.needs_records() {
+                    notes.add(&StepRecord::new(&issued, sim.state().model.depth()));
+                }
                 if writeln!(out, "{}", step_line(&sim, &issued)).is_err() {
                     return Ok(ExitCode::SUCCESS);
                 }
@@ -30,5 +39,7 @@ pub fn trace(common: &Common) -> Result<ExitCode, String> {
     };
     let outcome = Outcome::of(&sim, &reason);
     let _ = writeln!(out, "# {}", stop_text(&outcome));
+    let _ = out.flush();
+    eprint!("{}", render(&common.file, &text, &notes.finish(sim.steps()).warnings));
     Ok(exit_code(&outcome))
 }

@@ -350,25 +350,64 @@ proptest! {
 }
 
 #[test]
-fn notes_tie_captions_to_steps_and_instructions() {
+fn notes_tie_captions_to_steps_events_and_instructions() {
     use warpscope_core::isa::Pc;
-    use warpscope_core::kernel::NoteTarget;
-    let src = "//@ note step 0: start\n//@ note step 0: second line\n//@ note step 3: later\n//@ note L: at the loop\n//@ note 0x0008: by address\nNOP\nL: NOP\nNOP\n";
+    use warpscope_core::kernel::{NoteEvent, NoteTarget};
+    let src = "//@ note step 0: start\n//@ note step 0: second line\n//@ note step 3: later\n//@ note L: at the loop\n//@ note 0x0008: by address\n//@ note div 2: split\n//@ note join 1: together\n//@ note .L_x: dotted label\nNOP\nL: NOP\n.L_x: NOP\n";
     let (k, d) = parse_kernel(src);
     assert!(d.is_empty(), "{d:?}");
-    assert_eq!(k.notes.len(), 4, "consecutive lines with one target join: {:?}", k.notes);
+    assert_eq!(k.notes.len(), 7, "consecutive lines with one target join: {:?}", k.notes);
     assert_eq!(k.notes[0].text, "start\nsecond line");
-    assert_eq!(k.notes[2].target, NoteTarget::Instr(Pc(1)));
-    assert_eq!(k.caption(2, Some(Pc(0))).as_deref(), Some("start\nsecond line"), "a step note lasts until the next one");
-    assert_eq!(k.caption(5, Some(Pc(2))).as_deref(), Some("later"));
-    assert_eq!(k.caption(5, Some(Pc(1))).as_deref(), Some("later\n\nat the loop"), "step and instruction notes together");
-    // A target that names no instruction, and a malformed note, are located errors.
-    let d = parse_error("//@ note 0x0100: nowhere\nNOP\n");
-    assert_at(&d, 1, 10, &["no instruction"]);
-    let d = parse_error("//@ note step x: bad\nNOP\n");
-    assert_at(&d, 1, 15, &["`x`", "step number"]);
-    let d = parse_error("//@ note no colon here\nNOP\n");
-    assert_eq!(d.span.line, 1);
+    let targets: Vec<NoteTarget> = k.notes.iter().map(|n| n.target).collect();
+    assert_eq!(
+        targets,
+        [
+            NoteTarget::Step(0),
+            NoteTarget::Step(3),
+            NoteTarget::Instr(Pc(1)),
+            NoteTarget::Instr(Pc(1)),
+            NoteTarget::Event(NoteEvent::Div, 2),
+            NoteTarget::Event(NoteEvent::Join, 1),
+            NoteTarget::Instr(Pc(2)),
+        ]
+    );
+    assert_eq!((k.notes[4].span.line, k.notes[4].span.col, k.notes[4].span.len), (6, 10, 5), "a note knows where its target is written");
+    // Where they show is decided against a run: `session::captions`.
+}
+
+#[test]
+fn a_bad_note_target_is_a_located_error() {
+    let cases: &[(&str, u32, &[&str])] = &[
+        ("//@ note 0x0100: nowhere\nNOP\n", 10, &["no instruction"]),
+        ("//@ note step x: bad\nNOP\n", 15, &["`x`", "step number"]),
+        ("//@ note div 0: bad\nNOP\n", 14, &["count from 1", "`div 1` is the first divergence"]),
+        ("//@ note spill x: bad\nNOP\n", 16, &["`x` is not a count", "`spill 1` is the first spill"]),
+        ("//@ note reconverge -1: bad\nNOP\n", 21, &["`-1` is not a count"]),
+        ("//@ note diverge 1: bad\nNOP\n", 10, &["unknown note target `diverge`", "`div N`", "`join N`", "`exit N`"]),
+        ("//@ note div: bad\nNOP\n", 10, &["`div` needs a count"]),
+        ("//@ note nowhere: bad\nNOP\n", 10, &["no instruction has the label `nowhere`"]),
+        ("//@ note no colon here\nNOP\n", 10, &["expected `//@ note <target>: text`"]),
+    ];
+    for (src, col, words) in cases {
+        let d = parse_error(src);
+        assert_at(&d, 1, *col, words);
+    }
+    // A label of an event's name is a label.
+    let (k, d) = parse_kernel("//@ note div: the label\ndiv: NOP\n");
+    assert!(d.is_empty(), "{d:?}");
+    assert_eq!(k.notes[0].target, warpscope_core::kernel::NoteTarget::Instr(warpscope_core::isa::Pc(0)));
+}
+
+#[test]
+fn joins_are_bounded_so_placing_them_stays_one_cheap_pass() {
+    use warpscope_core::kernel::MAX_JOIN_NOTES;
+    let mut src: String = (1..=MAX_JOIN_NOTES + 1).map(|n| format!("//@ note join {n}: j\n")).collect();
+    src += "//@ note join 1: again\nNOP\n";
+    let (k, d) = parse_kernel(&src);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].span.line as usize, MAX_JOIN_NOTES + 1);
+    assert!(d[0].message.contains(&format!("at most {MAX_JOIN_NOTES} different joins")), "{}", d[0].message);
+    assert_eq!(k.notes.len(), MAX_JOIN_NOTES + 1, "a join already named may be named again");
 }
 
 #[test]

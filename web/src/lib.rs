@@ -18,7 +18,6 @@ use js_sys::{Uint16Array, Uint32Array, Uint8Array};
 use serde::Deserialize;
 use ts_rs::TS;
 use warpscope_core::isa::Pc;
-use warpscope_core::kernel::NoteTarget;
 use warpscope_core::model::Reconvergence;
 use warpscope_core::session::{Recording, RunRequest, StaleParams, Until, MAX_RECORDED_STEPS, MIN_STEP_LIMIT};
 use wasm_bindgen::prelude::*;
@@ -142,6 +141,10 @@ impl Session {
                 Ok(end) => {
                     result.ok = true;
                     result.running = end.is_none();
+                    // A run that ended here says which notes it never reaches.
+                    if let (Some(_), Some(l)) = (&end, self.recording.loaded()) {
+                        diagnostics.extend(l.note_warnings.iter().cloned());
+                    }
                     result.end = end;
                 }
                 Err(d) => diagnostics.extend(d),
@@ -205,7 +208,7 @@ impl Session {
     /// The state after `current()` steps, with the registers of `lane`.
     pub fn state(&self, lane: u32) -> Result<JsValue, JsError> {
         let Some(l) = self.recording.loaded() else { return Ok(JsValue::NULL) };
-        let caption = l.kernel.caption(l.sim.steps(), l.sim.state().model.pc());
+        let caption = l.captions.at(l.sim.steps(), l.sim.state().model.pc());
         to_js(&StateView::new(&l.sim, &l.facts, lane, caption))
     }
 
@@ -242,21 +245,11 @@ impl Session {
         to_js(&ReportView::new(l.sim.config().model, &l.outcome, report))
     }
 
+    /// The kernel's notes as this run places them: a step or event note's moment, or an
+    /// instruction note's pc.
     pub fn notes(&self) -> Result<JsValue, JsError> {
         let Some(l) = self.recording.loaded() else { return to_js(&Vec::<NoteView>::new()) };
-        let notes: Vec<NoteView> = l
-            .kernel
-            .notes
-            .iter()
-            .map(|n| {
-                let (step, instr) = match n.target {
-                    NoteTarget::Step(s) => (Some(s as f64), None),
-                    NoteTarget::Instr(pc) => (None, Some(pc.0)),
-                };
-                NoteView { step, instr, line: n.line, text: n.text.clone() }
-            })
-            .collect();
-        to_js(&notes)
+        to_js(&NoteView::all(&l.kernel.notes, &l.captions))
     }
 
     /// Stack depth after step k + 1, at index k.

@@ -5,9 +5,9 @@ use serde::Serialize;
 use ts_rs::TS;
 use warpscope_core::analysis::{CfgFacts, PostDom};
 use warpscope_core::isa::{Pc, Pred, Reg};
-use warpscope_core::kernel::CompiledSource;
+use warpscope_core::kernel::{CompiledSource, Note, NoteTarget};
 use warpscope_core::model::{ModelKind, PathOrder, Reconvergence, Schedule, StackEntry};
-use warpscope_core::session::{Named, Outcome, Resolved};
+use warpscope_core::session::{Captions, Named, Outcome, Resolved};
 use warpscope_core::sim::{CostModel, LaneState, Metrics, PointMetrics, RunReport, Sim};
 use warpscope_core::{Diagnostic, Program, Severity};
 
@@ -370,12 +370,36 @@ pub struct MetricsPair {
     pub total: MetricsView,
 }
 
+/// A `//@ note` as the loaded run places it.
 #[derive(Serialize, TS)]
 pub struct NoteView {
+    /// What it is tied to: `step 5`, `div 2`, or `pc 3` for an instruction.
+    pub target: String,
+    /// A step or event note's moment: shown from `step` until before `until`; null for an
+    /// instruction note and for a note this run never reaches.
     pub step: Option<f64>,
+    pub until: Option<f64>,
+    /// An instruction note's instruction.
     pub instr: Option<u32>,
     pub line: u32,
     pub text: String,
+}
+
+impl NoteView {
+    pub fn all(notes: &[Note], captions: &Captions) -> Vec<NoteView> {
+        let view = |(i, n): (usize, &Note)| {
+            let moment = captions.moment_of(i);
+            NoteView {
+                target: n.target.to_string(),
+                step: moment.map(|m| m.step as f64),
+                until: moment.map(|m| m.end as f64),
+                instr: if let NoteTarget::Instr(pc) = n.target { Some(pc.0) } else { None },
+                line: n.span.line,
+                text: n.text.clone(),
+            }
+        };
+        notes.iter().enumerate().map(view).collect()
+    }
 }
 
 /// A C kernel's generated code: per instruction (pc), its line in `listing` and in the source.

@@ -8,6 +8,7 @@ mod line;
 mod operand;
 
 pub use decode::OPCODES;
+pub(crate) use line::is_label_char;
 
 use alloc::collections::BTreeMap;
 use alloc::format;

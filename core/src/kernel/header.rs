@@ -5,7 +5,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::expr::parse_expr;
-use super::{BufferDecl, InitTarget, Kernel, LocatedExpr, Note, NoteTarget, ParamDecl, RegInit};
+use super::{note, BufferDecl, InitTarget, Kernel, LocatedExpr, ParamDecl, RegInit};
 use crate::diag::{Diagnostic, Span};
 use crate::isa::{Pred, Reg};
 use crate::machine::{ElemType, MAX_WARP};
@@ -20,19 +20,19 @@ pub const MAX_STACK_LIMIT: u32 = 65_536;
 pub const RESERVED: &[&str] = &["t", "i", "W"];
 
 /// A header line being read: its number and text, for locating problems.
-struct Line<'a> {
+pub(super) struct Line<'a> {
     no: u32,
     text: &'a str,
 }
 
 impl<'a> Line<'a> {
     /// Span of a sub-slice of this line's text.
-    fn span_of(&self, part: &str) -> Span {
+    pub(super) fn span_of(&self, part: &str) -> Span {
         let start = (part.as_ptr() as usize).saturating_sub(self.text.as_ptr() as usize).min(self.text.len());
         let col = self.text[..start].chars().count() as u32 + 1;
         Span::new(self.no, col, part.chars().count().max(1) as u32)
     }
-    fn error(&self, part: &str, msg: impl Into<String>) -> Diagnostic {
+    pub(super) fn error(&self, part: &str, msg: impl Into<String>) -> Diagnostic {
         Diagnostic::error(self.span_of(part), msg)
     }
     /// Parses an expression standing at `part`; errors are located inside it.
@@ -242,7 +242,7 @@ pub fn parse_kernel_with(text: &str, opts: &super::SourceOptions) -> (Kernel, Ve
             continue;
         }
         if kw == "note" {
-            match parse_note(&line, &body_t[kw_len..]) {
+            match note::parse(&line, &body_t[kw_len..]) {
                 Ok(n) => raw_notes.push(n),
                 Err(d) => diags.push(d),
             }
@@ -253,70 +253,7 @@ pub fn parse_kernel_with(text: &str, opts: &super::SourceOptions) -> (Kernel, Ve
         }
     }
     crate::input::read(text, &mut k, opts, &mut diags);
-    k.notes = resolve_notes(raw_notes, &k.program, &mut diags);
+    k.notes = note::resolve(raw_notes, &k.program, &mut diags);
     diags.sort_by_key(|d| (d.span.line, d.span.col));
     (k, diags)
-}
-
-/// A note's target as written: a step, or an address or label resolved after assembly.
-#[derive(Clone, PartialEq, Eq, Debug)]
-enum RawTarget {
-    Step(u64),
-    Addr(u32),
-    Label(String),
-}
-
-struct RawNote {
-    target: RawTarget,
-    span: Span,
-    text: String,
-}
-
-/// `//@ note step N: text` or `//@ note <address|label>: text`.
-fn parse_note(line: &Line, rest: &str) -> Result<RawNote, Diagnostic> {
-    let usage = "expected `//@ note step N: text` or `//@ note <address or label>: text`";
-    let rest = rest.trim();
-    let (target, text) = rest.split_once(':').ok_or_else(|| line.error(rest, usage))?;
-    let target = target.trim();
-    let raw = if let Some(n) = target.strip_prefix("step ") {
-        let n = n.trim();
-        RawTarget::Step(n.parse().map_err(|_| line.error(n, format!("`{n}` is not a step number")))?)
-    } else if let Some(hex) = target.strip_prefix("0x") {
-        RawTarget::Addr(u32::from_str_radix(hex, 16).map_err(|_| line.error(target, format!("`{target}` is not a hex address")))?)
-    } else if is_ident(target) {
-        RawTarget::Label(target.to_string())
-    } else {
-        return Err(line.error(if target.is_empty() { rest } else { target }, usage));
-    };
-    Ok(RawNote { target: raw, span: line.span_of(target), text: text.trim().to_string() })
-}
-
-/// Ties notes to steps and instructions, now that the program is assembled, and joins notes on
-/// consecutive lines with the same target into one caption.
-fn resolve_notes(raw: Vec<RawNote>, program: &crate::program::Program, diags: &mut Vec<Diagnostic>) -> Vec<Note> {
-    let mut notes: Vec<Note> = Vec::new();
-    let mut prev: Option<(RawTarget, u32)> = None;
-    for n in raw {
-        let target = match &n.target {
-            RawTarget::Step(s) => Some(NoteTarget::Step(*s)),
-            RawTarget::Addr(a) => program.pc_of_addr(*a).filter(|pc| pc.index() < program.len()).map(NoteTarget::Instr),
-            RawTarget::Label(l) => {
-                program.labels.iter().find(|(name, pc)| name == l && pc.index() < program.len()).map(|(_, pc)| NoteTarget::Instr(*pc))
-            }
-        };
-        let Some(target) = target else {
-            diags.push(Diagnostic::error(n.span, "no instruction has this address or label"));
-            continue;
-        };
-        let continues = prev.as_ref().is_some_and(|(t, l)| *t == n.target && *l + 1 == n.span.line);
-        prev = Some((n.target, n.span.line));
-        match notes.last_mut() {
-            Some(last) if continues => {
-                last.text.push('\n');
-                last.text.push_str(&n.text);
-            }
-            _ => notes.push(Note { target, text: n.text, line: n.span.line }),
-        }
-    }
-    notes
 }

@@ -8,22 +8,25 @@
 //! //@ buffer limits: i32[32] = i < 32 - n ? 32 : 32 - (i - (31 - n))
 //! //@ model kepler
 //! ```
+//! `//@ note` lines (`note`) tie walkthrough captions to steps, events of the run or instructions.
 //! `parse_kernel` never fails: it returns the kernel and every diagnostic, located.
 //! `instantiate` evaluates the inputs for given parameter values and builds the machine.
 
 pub mod expr;
 mod header;
 mod instance;
+mod note;
 
 pub use crate::input::{CompiledSource, SourceOptions};
 pub use header::{parse_kernel, parse_kernel_with};
 pub use instance::{instantiate, param_defaults};
+pub use note::{Note, NoteEvent, NoteTarget, MAX_JOIN_NOTES};
 
 use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::diag::Span;
-use crate::isa::{Pc, Pred, Reg};
+use crate::isa::{Pred, Reg};
 use crate::machine::ElemType;
 use crate::model::{ModelKind, StackConfig};
 use crate::program::Program;
@@ -83,25 +86,6 @@ pub struct BufferDecl {
     pub init: Option<LocatedExpr>,
 }
 
-/// What a `//@ note` caption is tied to.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum NoteTarget {
-    /// Shown from this step until the next step note: a walkthrough's narration.
-    Step(u64),
-    /// Shown whenever this instruction is the next to issue.
-    Instr(Pc),
-}
-
-/// `//@ note step 5: text` or `//@ note 0x0128: text` / `//@ note L1: text`. Consecutive notes
-/// with the same target join into one caption, a line each.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Note {
-    pub target: NoteTarget,
-    pub text: String,
-    /// The header line of the note's first line.
-    pub line: u32,
-}
-
 #[derive(Clone, PartialEq, Debug, Default)]
 pub struct Kernel {
     pub warp: u32,
@@ -125,20 +109,6 @@ pub struct Kernel {
 }
 
 impl Kernel {
-    /// The caption to show after `step` steps, with `next` the instruction about to issue: the
-    /// instruction's note if it has one, and the latest step note at or before `step`.
-    pub fn caption(&self, step: u64, next: Option<Pc>) -> Option<String> {
-        let by_step = self.notes.iter().filter(|n| matches!(n.target, NoteTarget::Step(s) if s <= step)).max_by_key(|n| match n.target {
-            NoteTarget::Step(s) => s,
-            NoteTarget::Instr(_) => 0,
-        });
-        let by_instr = next.and_then(|pc| self.notes.iter().find(|n| n.target == NoteTarget::Instr(pc)));
-        match (by_step, by_instr) {
-            (Some(a), Some(b)) => Some(alloc::format!("{}\n\n{}", a.text, b.text)),
-            (a, b) => a.or(b).map(|n| n.text.clone()),
-        }
-    }
-
     /// The declared parameters with their default values (defaults that fail to evaluate are 0).
     pub fn param_names(&self) -> impl Iterator<Item = &str> {
         self.params.iter().map(|p| p.name.as_str())

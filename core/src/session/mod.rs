@@ -2,13 +2,15 @@
 //! and permalinks all build a `RunRequest`, `resolve` it (one place reads model, preset, policy,
 //! input and param choices and refuses bad ones with located messages), launch it, and describe
 //! its end with one `Outcome`. A recorded run's life (chunked loading, stop, seek, replay, the
-//! report) is a `Recording`; the facade only forwards to it.
+//! report, where its `//@ note` captions show) is a `Recording`; the facade only forwards to it.
 
+pub mod captions;
 pub mod choice;
 mod outcome;
 mod recording;
 mod request;
 
+pub use captions::Captions;
 pub use choice::Named;
 pub use outcome::{Outcome, OutcomeKind};
 pub use recording::{Loaded, Progress, Recording, Until};

@@ -1,9 +1,10 @@
 //! A recorded run and its life: loaded whole or in chunks (`resume`, `stop`), then replayed
-//! (`seek`, `run_until`) and summarised (the report, computed once). The page's `Session` and
-//! the report worker hold one and only forward to it.
+//! (`seek`, `run_until`) and summarised (its notes placed once it ends, the report computed
+//! once). The page's `Session` and the report worker hold one and only forward to it.
 
 use alloc::vec::Vec;
 
+use super::captions::Captions;
 use super::outcome::{Outcome, OutcomeKind};
 use super::request::Resolved;
 use crate::analysis::{cfg_facts, CfgFacts};
@@ -22,6 +23,10 @@ pub struct Loaded {
     pub outcome: Outcome,
     /// The metrics at its end.
     pub end_metrics: Metrics,
+    /// Where the kernel's notes show in this run.
+    pub captions: Captions,
+    /// A warning for each step or event note this run never reaches, on the note's line.
+    pub note_warnings: Vec<crate::Diagnostic>,
     /// The comparison metrics of the whole run, computed on first request (the MIMD reference).
     report: Option<RunReport>,
 }
@@ -154,7 +159,8 @@ impl Recording {
         let (total, end_metrics) = (sim.steps(), sim.state().metrics.clone());
         sim.seek(0);
         let facts = cfg_facts(&kernel.program);
-        self.loaded = Some(Loaded { kernel, facts, sim, total, outcome, end_metrics, report: None });
+        let (captions, note_warnings) = Captions::of_run(&kernel.notes, sim.timeline());
+        self.loaded = Some(Loaded { kernel, facts, sim, total, outcome, end_metrics, captions, note_warnings, report: None });
     }
 
     /// True while a chunked load has not ended.

@@ -354,7 +354,20 @@ export type MetricsView = { idle_instructions: number, block_counts: Array<numbe
 
 export type MetricsPair = { now: MetricsView, total: MetricsView, };
 
-export type NoteView = { step: number | null, instr: number | null, line: number, text: string, };
+export type NoteView = { 
+/**
+ * What it is tied to: `step 5`, `div 2`, or `pc 3` for an instruction.
+ */
+target: string, 
+/**
+ * A step or event note's moment: shown from `step` until before `until`; null for an
+ * instruction note and for a note this run never reaches.
+ */
+step: number | null, until: number | null, 
+/**
+ * An instruction note's instruction.
+ */
+instr: number | null, line: number, text: string, };
 
 export type CompiledView = { target: string, if_convert: boolean, listing: string, listing_lines: Array<number>, source_lines: Array<number>, };
 
