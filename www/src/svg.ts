@@ -20,6 +20,13 @@ export function html<K extends keyof HTMLElementTagNameMap>(
   return el;
 }
 
+/** A button's hover text, and its accessible name where its visible text is only symbols ("+",
+ * "|◀◀"): a button that shows words is named by them (the name must contain what is seen), and
+ * the hover text then describes it. */
+export function described(text: string, title: string): Record<string, string> {
+  return /\p{L}/u.test(text) ? { title } : { title, 'aria-label': title };
+}
+
 /** "0-3, 7, 30-31": a lane list as ranges, for labels. */
 export function laneRanges(lanes: number[]): string {
   const out: string[] = [];

@@ -4,7 +4,7 @@
 //! one panel over the whole dock in large type. The panels' own elements (index.html's
 //! `data-panel` sections) move into the dock; dockview never owns them.
 
-import type { DockviewApi, IContentRenderer, IDockviewPanel, IHeaderActionsRenderer, SerializedDockview } from 'dockview-core';
+import type { DockviewApi, IContentRenderer, IDockviewPanel, IHeaderActionsRenderer, ITabRenderer, SerializedDockview } from 'dockview-core';
 import { createDockview, themeLight } from './dockview';
 import { html, svg } from '../svg';
 import * as saved from './layout-store';
@@ -41,6 +41,10 @@ export class Dock {
       // dockview's light theme, its colours set from ours in style.css (.dock).
       theme: { ...themeLight, gap: 4 },
       createComponent: ({ name }) => this.content(name as DockPanelId),
+      // A tab is its title only: its close button lives in the group's header actions, so no
+      // control sits inside another (a tab is itself a control).
+      defaultTabComponent: 'title',
+      createTabComponent: ({ name }) => (name === 'title' ? tabTitle() : undefined),
       createRightHeaderActionComponent: () => this.headerActions(),
       disableFloatingGroups: true,
       noPanelsOverlay: 'emptyGroup',
@@ -50,6 +54,7 @@ export class Dock {
     const acting = () => { this.acting = true; clearTimeout(this.actingTimer); };
     root.addEventListener('pointerdown', acting, true);
     root.addEventListener('keydown', acting, true);
+    root.addEventListener('keydown', (e) => this.tabKeys(e));
     const done = () => { clearTimeout(this.actingTimer); this.actingTimer = window.setTimeout(() => { this.acting = false; }, 400); };
     window.addEventListener('pointerup', done, true);
     window.addEventListener('keyup', done, true);
@@ -79,8 +84,9 @@ export class Dock {
     const info = html('button', { type: 'button', class: 'dock-info', 'data-testid': 'panel-info', 'aria-expanded': 'false' }, 'i');
     const present = html('button', { type: 'button', class: 'dock-present', 'data-testid': 'panel-present' });
     present.append(expandIcon());
+    const close = html('button', { type: 'button', class: 'dock-close', 'data-testid': 'panel-close' }, '×');
     const about = html('div', { class: 'dock-about', role: 'note', hidden: '' });
-    element.append(info, present, about);
+    element.append(info, present, close, about);
     let panel: IDockviewPanel | undefined;
     const label = () => {
       const title = panel ? PANEL_INFO[panel.id as DockPanelId]?.title ?? panel.id : 'panel';
@@ -88,6 +94,8 @@ export class Dock {
       info.title = `what the ${title} panel shows`;
       present.setAttribute('aria-label', `present the ${title} panel full screen`);
       present.title = `present the ${title} panel full screen (Esc ends)`;
+      close.setAttribute('aria-label', `close the ${title} panel (the Layout menu brings it back)`);
+      close.title = `close the ${title} panel (the Layout menu brings it back)`;
       about.textContent = panel ? PANEL_INFO[panel.id as DockPanelId]?.about ?? '' : '';
     };
     info.addEventListener('click', () => {
@@ -95,6 +103,7 @@ export class Dock {
       info.setAttribute('aria-expanded', String(!about.hidden));
     });
     present.addEventListener('click', () => { if (panel) this.present(panel.id as DockPanelId); });
+    close.addEventListener('click', () => panel?.api.close());
     return {
       element,
       init: ({ group }) => {
@@ -104,6 +113,22 @@ export class Dock {
       },
       dispose: () => {},
     };
+  }
+
+  /** A focused tab is chosen with Enter or Space; ← and → move along its tab strip (and do not
+   * step the run, as they do elsewhere). */
+  private tabKeys(e: KeyboardEvent): void {
+    const tab = (e.target as HTMLElement).closest?.<HTMLElement>('.dv-tab');
+    if (!tab) return;
+    if (e.key === 'Enter' || e.key === ' ') {
+      this.api.getPanel(tab.dataset.tabPanelId ?? '')?.api.setActive();
+    } else if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+      const tabs = [...(tab.parentElement?.querySelectorAll<HTMLElement>('.dv-tab') ?? [])];
+      const next = tabs[(tabs.indexOf(tab) + (e.key === 'ArrowRight' ? 1 : tabs.length - 1)) % tabs.length];
+      next?.focus();
+    } else return;
+    e.preventDefault();
+    e.stopPropagation();
   }
 
   private redraw(): void {
@@ -296,4 +321,16 @@ function expandIcon(): SVGSVGElement {
   const icon = svg('svg', { viewBox: '0 0 16 16', width: 14, height: 14, 'aria-hidden': 'true', class: 'icon' });
   icon.append(svg('path', { d: 'M2 6V2h4M10 2h4v4M14 10v4h-4M6 14H2v-4', fill: 'none', stroke: 'currentColor', 'stroke-width': 1.8 }));
   return icon;
+}
+
+/** A tab's face: the panel's title, kept up to date. */
+function tabTitle(): ITabRenderer {
+  const element = html('span', { class: 'dock-tab-title' });
+  return {
+    element,
+    init: ({ title, api }) => {
+      element.textContent = title;
+      api.onDidTitleChange((e) => { element.textContent = e.title; });
+    },
+  };
 }

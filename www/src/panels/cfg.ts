@@ -14,7 +14,7 @@ import { DEFAULT_METRICS, type Layout } from '../cfg-layout';
 import {
   between, centredOn, clampPan, fitView as fitted, followRect, followTarget, overflows, visibleRect, zoomAt, type Insets, type Size, type View,
 } from '../cfg-view';
-import { html, svg } from '../svg';
+import { described, html, svg } from '../svg';
 import type { CfgView, StateView } from '../generated/engine';
 import { drawGraph, drawStep, markerDefs } from './cfg-draw';
 import * as minimap from './cfg-minimap';
@@ -71,7 +71,7 @@ export function create(root: HTMLElement, onToggleBreakpoint: (instr: number) =>
   const stage = html('div', { class: 'cfg-stage' });
   const tools = html('div', { class: 'cfg-tools', role: 'toolbar', 'aria-label': 'graph view' });
   const button = (text: string, testid: string, title: string) => {
-    const b = html('button', { type: 'button', 'data-testid': testid, title, 'aria-label': title }, text);
+    const b = html('button', { type: 'button', 'data-testid': testid, ...described(text, title) }, text);
     tools.append(b);
     return b;
   };

@@ -60,7 +60,7 @@ export function createSide(root: HTMLElement, name: SidePanel['name'], hooks: Si
   head.append(line, summary, status);
   const cfgHost = html('div', { class: 'cfg-host' });
   const lanesHost = html('div', { class: 'lanes-host' });
-  const stackHost = html('div', { 'data-testid': `side-${name}-stack` });
+  const stackHost = html('div', { 'data-testid': `side-${name}-stack`, class: 'scroll-region', tabindex: 0, role: 'region', 'aria-label': `${name === 'a' ? 'left' : 'right'} model's control state` });
   root.replaceChildren(
     head,
     section('p-cfg', 'Control-flow graph', cfgHost),

@@ -39,7 +39,8 @@ export function create(parent: HTMLElement, text: string, hooks: EditorHooks): E
         keymap.of([...defaultKeymap, ...historyKeymap]), sassHighlighting,
         readOnly.of([]),
         EditorView.lineWrapping,
-        EditorView.contentAttributes.of({ 'aria-label': 'kernel source', 'data-testid': 'editor-content' }),
+        // Focusable even when read-only (an embed, the generated code), so the keyboard can scroll it.
+        EditorView.contentAttributes.of({ tabindex: '0', 'aria-label': 'kernel source', 'data-testid': 'editor-content' }),
         EditorView.updateListener.of((u) => { if (u.docChanged) hooks.onEdit(u.state.doc.toString()); }),
       ],
     }),

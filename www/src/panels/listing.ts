@@ -23,7 +23,8 @@ export function create(parent: HTMLElement, info: HTMLElement, hooks: LineHooks)
         EditorState.readOnly.of(true), EditorView.editable.of(false),
         // Long branch targets wrap rather than hide behind a horizontal scroll.
         EditorView.lineWrapping,
-        EditorView.contentAttributes.of({ 'aria-label': 'generated code', 'data-testid': 'listing-content' }),
+        // Focusable even when read-only (an embed, the generated code), so the keyboard can scroll it.
+        EditorView.contentAttributes.of({ tabindex: '0', 'aria-label': 'generated code', 'data-testid': 'listing-content' }),
       ],
     }),
   });

@@ -2,7 +2,7 @@
 //! reconvergence, spill), the step controls, play/pause and the speed.
 
 import { EventBit } from '../engine';
-import { html, watchSize, type Watched } from '../svg';
+import { described, html, watchSize, type Watched } from '../svg';
 
 export type Action = 'home' | 'prev-div' | 'back' | 'play' | 'step' | 'next-div' | 'end' | 'continue';
 
@@ -38,7 +38,7 @@ export function create(root: HTMLElement, hooks: ScrubberHooks, speed: number): 
   const controls = html('div', { class: 'controls' });
   let play!: HTMLButtonElement;
   for (const [a, text, title] of BUTTONS) {
-    const b = html('button', { type: 'button', title, 'aria-label': title, 'data-testid': `btn-${a}` }, text);
+    const b = html('button', { type: 'button', ...described(text, title), 'data-testid': `btn-${a}` }, text);
     b.addEventListener('click', () => hooks.action(a));
     if (a === 'play') play = b;
     controls.append(b);
