@@ -9,7 +9,7 @@ import { createDockview, themeLight } from './dockview';
 import { html, svg } from '../svg';
 import * as saved from './layout-store';
 import { isDockPanel, MODE_PANELS, PANEL_INFO, type DockPanelId, type Mode } from './panels';
-import { embedTree, preset, prune, serialise, type LayoutName, type LayoutTree } from './presets';
+import { embedTree, panelsOf, preset, prune, serialise, type LayoutName, type LayoutTree } from './presets';
 
 export interface DockHooks {
   /** The panels changed size or became visible: they redraw (once per frame). */
@@ -204,18 +204,20 @@ export class Dock {
     this.api.updateOptions({ disableDnd: this.view?.kind === 'embed' });
   }
 
-  /** Adds the panels the view has and the layout lacks (the listing when a C kernel opens), and
-   * removes the ones it must not show. */
-  private reconcile(v: Extract<DockView, { kind: 'mode' }>): void {
+  /** Adds the panels the view has and the layout lacks (the listing when a C kernel opens, a
+   * panel ticked in the Layout menu: `shown`, brought to the front), and removes the ones it must
+   * not show. A panel comes back as a tab beside its nearest neighbour in the named layout. */
+  private reconcile(v: Extract<DockView, { kind: 'mode' }>, shown?: DockPanelId): void {
     const keep = this.keep(v);
+    const order = panelsOf(preset(saved.get().name, v.mode, this.size, v.listing));
     this.restoring = true;
     try {
       for (const p of [...this.api.panels]) if (!keep.has(p.id as DockPanelId)) this.api.removePanel(p);
       for (const id of keep) {
         if (this.api.getPanel(id)) continue;
-        const near = id === 'listing' && this.api.getPanel('editor') ? 'editor' : this.api.panels[0]?.id;
+        const near = id === 'listing' && this.api.getPanel('editor') ? 'editor' : nearest(order, id, (p) => !!this.api.getPanel(p));
         this.api.addPanel({
-          id, component: id, title: PANEL_INFO[id].title, inactive: id !== 'listing',
+          id, component: id, title: PANEL_INFO[id].title, inactive: id !== 'listing' && id !== shown,
           ...(near ? { position: { referencePanel: near, direction: id === 'listing' ? 'below' : 'within' } } : {}),
         });
       }
@@ -256,7 +258,7 @@ export class Dock {
     const v = this.view;
     if (v?.kind !== 'mode') return;
     saved.setHidden(v.mode, id, !shown);
-    this.reconcile(v);
+    this.reconcile(v, shown ? id : undefined);
     saved.keep(v.mode, this.api.toJSON(), saved.get().hidden[v.mode] ?? []);
   }
 
@@ -333,4 +335,13 @@ function tabTitle(): ITabRenderer {
       api.onDidTitleChange((e) => { element.textContent = e.title; });
     },
   };
+}
+
+/** The panel of `order` closest to `id` that `present` accepts (the earlier one on a tie). */
+export function nearest(order: readonly DockPanelId[], id: DockPanelId, present: (p: DockPanelId) => boolean): DockPanelId | undefined {
+  const at = order.indexOf(id);
+  for (let d = 1; d < order.length; d++) {
+    for (const i of [at - d, at + d]) if (i >= 0 && i < order.length && present(order[i])) return order[i];
+  }
+  return undefined;
 }

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { readKept } from './layout-store';
+import { MODE_PANELS, MODES } from './panels';
+import { embedTree, LAYOUT_NAMES, panelsOf, preset, prune, serialise, type LayoutNode, type LayoutTree } from './presets';
+
+const SIZES = [
+  { width: 1270, height: 560 }, // 1280x720 less the bars
+  { width: 1910, height: 920 }, // 1920x1080
+  { width: 760, height: 860 }, // 768x1024
+];
+
+/** The panels of a serialised layout's groups, as dockview reads them. */
+function groupsOf(node: { type: string; data: unknown }): string[][] {
+  if (node.type === 'leaf') return [(node.data as { views: string[] }).views];
+  return (node.data as { type: string; data: unknown }[]).flatMap(groupsOf);
+}
+
+describe('named layouts', () => {
+  it('hold every panel of their mode exactly once, at every size and with or without the listing', () => {
+    for (const name of LAYOUT_NAMES) {
+      for (const mode of MODES) {
+        for (const v of SIZES) {
+          for (const listing of [false, true]) {
+            const ids = panelsOf(preset(name, mode, v, listing));
+            expect(new Set(ids).size, `${name} ${mode} ${v.width}`).toBe(ids.length);
+            expect([...ids].sort(), `${name} ${mode} ${v.width}`).toEqual([...MODE_PANELS[mode]].sort());
+          }
+        }
+      }
+    }
+  });
+
+  it('give a lecture fewer groups than the study layout, and research more', () => {
+    const v = SIZES[0];
+    const groups = (t: LayoutTree) => groupsOf(serialise(t, v).grid.root).length;
+    const of = (name: (typeof LAYOUT_NAMES)[number]) => groups(preset(name, 'single', v));
+    expect(of('lecture')).toBeLessThan(of('study'));
+    expect(of('research')).toBeGreaterThan(of('study'));
+  });
+
+  it('put a C kernel\'s source and generated code side by side only on a wide dock', () => {
+    const rowOfCode = (v: { width: number; height: number }) => {
+      const first = preset('study', 'single', v, true).children[0];
+      return 'split' in first && first.split.some((n: LayoutNode) => 'split' in n);
+    };
+    expect(rowOfCode({ width: 1430, height: 760 })).toBe(true);
+    expect(rowOfCode({ width: 1270, height: 560 })).toBe(false);
+  });
+});
+
+describe('prune', () => {
+  it('drops the panels not kept, empty groups and splits, and folds one-child splits', () => {
+    const tree: LayoutTree = {
+      dir: 'row',
+      children: [
+        { split: [{ tabs: ['editor'], weight: 50 }, { tabs: ['listing'], weight: 50 }], weight: 30 },
+        { split: [{ tabs: ['cfg'], weight: 1 }], weight: 70 },
+      ],
+    };
+    const out = prune(tree, new Set(['editor', 'cfg']));
+    expect(out).toEqual({ dir: 'row', children: [{ tabs: ['editor'], weight: 30 }, { tabs: ['cfg'], weight: 70 }] });
+  });
+
+  it('turns the root when one split is all that is left (its children run the other way)', () => {
+    const tree: LayoutTree = {
+      dir: 'row',
+      children: [{ split: [{ tabs: ['caption'], weight: 20 }, { tabs: ['cfg'], weight: 80 }], weight: 60 }, { tabs: ['lanes'], weight: 40 }],
+    };
+    const out = prune(tree, new Set(['caption', 'cfg']));
+    expect(out.dir).toBe('column');
+    expect(panelsOf(out)).toEqual(['caption', 'cfg']);
+  });
+});
+
+describe('serialise', () => {
+  it('sizes groups by weight along alternating directions', () => {
+    const tree: LayoutTree = { dir: 'row', children: [{ tabs: ['editor'], weight: 25 }, { split: [{ tabs: ['caption'], weight: 1 }, { tabs: ['cfg'], weight: 3 }], weight: 75 }] };
+    const s = serialise(tree, { width: 1000, height: 400 });
+    expect(s.grid.orientation).toBe('HORIZONTAL');
+    const [left, right] = s.grid.root.data as { size: number; data: unknown }[];
+    expect(left.size).toBe(250);
+    expect(right.size).toBe(750);
+    expect((right.data as { size: number }[]).map((n) => n.size)).toEqual([100, 300]);
+    expect(Object.keys(s.panels).sort()).toEqual(['caption', 'cfg', 'editor']);
+  });
+});
+
+describe('embeds', () => {
+  it('put the caption on top, the first view large, the rest stacked while each keeps its height, then tabbed', () => {
+    const tall = embedTree(['caption', 'cfg', 'lanes', 'stack', 'plot'], { width: 1280, height: 640 });
+    expect(tall.dir).toBe('column');
+    expect(panelsOf(tall)).toEqual(['caption', 'cfg', 'lanes', 'stack', 'plot']);
+    const groups = (t: LayoutTree, v: { width: number; height: number }) => groupsOf(serialise(t, v).grid.root);
+    expect(groups(tall, { width: 1280, height: 640 })).toEqual([['caption'], ['cfg'], ['lanes'], ['stack'], ['plot']]);
+    const slide = { width: 640, height: 250 };
+    expect(groups(embedTree(['caption', 'cfg', 'lanes', 'stack', 'plot'], slide), slide)).toEqual([['caption'], ['cfg'], ['lanes', 'stack', 'plot']]);
+  });
+
+  it('show one panel alone, and panels side by side with no caption', () => {
+    expect(panelsOf(embedTree(['cfg'], { width: 800, height: 400 }))).toEqual(['cfg']);
+    const t = embedTree(['cfg', 'lanes'], { width: 800, height: 400 });
+    expect(t.dir).toBe('row');
+    expect(panelsOf(t)).toEqual(['cfg', 'lanes']);
+  });
+});
+
+describe('kept layouts', () => {
+  it('read field by field: unknown names, modes and panels are dropped, a broken copy is the default', () => {
+    expect(readKept(null)).toEqual({ name: 'study', layouts: {}, hidden: {} });
+    expect(readKept('garbage')).toEqual({ name: 'study', layouts: {}, hidden: {} });
+    const k = readKept({
+      name: 'lecture',
+      layouts: { single: { grid: { root: {} }, panels: {} }, compare: 'x', nonsense: { grid: {}, panels: {} } },
+      hidden: { single: ['metrics', '<img>', 3], sweep: 'all' },
+    });
+    expect(k.name).toBe('lecture');
+    expect(Object.keys(k.layouts)).toEqual(['single']);
+    expect(k.hidden).toEqual({ single: ['metrics'] });
+    expect(readKept({ name: 'party' }).name).toBe('study');
+  });
+});
