@@ -206,3 +206,58 @@ test('screenshots of long runs, run ends, the link question and a hostile link',
   await expect(page.getByTestId('banner')).toBeVisible();
   await page.screenshot({ path: `${dir}/broken-link-1280x800.png` });
 });
+
+// Issue 16's sizes: every mode at the projector, laptop, desktop and portrait-tablet sizes, the
+// embeds at slide sizes, and the page with each kind of notice showing.
+test('screenshots of every mode at the sizes instructors use, embeds at slide sizes, and each notice', async ({ page }) => {
+  test.setTimeout(120_000);
+  for (const [w, h] of [[1280, 720], [1366, 768], [1920, 1080], [768, 1024]]) {
+    await page.setViewportSize({ width: w, height: h });
+    await open(page);
+    await seek(page, 100);
+    await page.screenshot({ path: `${dir}/layout-single-${w}x${h}.png` });
+    await openExample(page, 'double_loop.cu');
+    await seek(page, 150);
+    await page.screenshot({ path: `${dir}/layout-c-kernel-${w}x${h}.png` });
+    await page.getByTestId('btn-compare').click();
+    await seek(page, 150);
+    await page.screenshot({ path: `${dir}/layout-compare-${w}x${h}.png` });
+    await page.getByTestId('btn-compare').click();
+    await page.getByTestId('btn-sweep').click();
+    await page.getByTestId('sweep-run').click();
+    await expect(page.getByTestId('sweep-progress')).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+    await page.screenshot({ path: `${dir}/layout-sweep-${w}x${h}.png` });
+    await page.getByTestId('btn-sweep').click();
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
+  for (const name of ['lecture', 'research', 'study']) {
+    await page.getByTestId('layout-menu').click();
+    await page.getByTestId(`layout-${name}`).click();
+    await page.screenshot({ path: `${dir}/layout-${name}-1280x720.png` });
+  }
+  const cfg = page.locator('.dv-groupview', { has: page.locator('[data-dock-panel=cfg]') });
+  await cfg.getByTestId('panel-present').click();
+  await page.screenshot({ path: `${dir}/present-cfg-1280x720.png` });
+  await page.keyboard.press('Escape');
+  await page.getByTestId('btn-share').click();
+  await expect(page.frameLocator('[data-testid=embed-preview]').getByTestId('caption')).toBeVisible();
+  await page.screenshot({ path: `${dir}/share-dialog-1280x720.png` });
+  await page.keyboard.press('Escape');
+  // Notices: a copied link, a deadlock opened in full, a figure's note.
+  await page.getByTestId('copy-link').click();
+  await page.screenshot({ path: `${dir}/notice-copied-1280x720.png` });
+  await openExample(page, 'spin_lock.cu');
+  await page.screenshot({ path: `${dir}/notice-deadlock-1280x720.png` });
+  await page.getByTestId('notice-more').click();
+  await page.screenshot({ path: `${dir}/notice-deadlock-open-1280x720.png` });
+  await page.keyboard.press('Escape');
+  await openFigure(page, 'bs-fig5', false);
+  await page.screenshot({ path: `${dir}/notice-figure-1280x720.png` });
+  const link = makeLink({ text: exampleText('examples/fig3_walkthrough.sass'), step: 60 });
+  for (const [w, h] of [[800, 450], [640, 360], [1280, 720]]) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.goto('about:blank');
+    await open(page, `./${link}&embed=caption,cfg,lanes,stack,plot`);
+    await page.screenshot({ path: `${dir}/embed-${w}x${h}.png` });
+  }
+});
