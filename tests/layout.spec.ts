@@ -172,7 +172,7 @@ test('named layouts, closed panels and dragged borders are kept across a reload;
   await page.getByTestId('layout-lecture').click();
   await expect.poll(groups).toBeLessThan(study);
   await expect(page.locator('html')).toHaveAttribute('data-type', 'lecture');
-  expectLaidOut(await geometry(page), 'lecture layout', ['caption', 'cfg', 'lanes', 'stack', 'plot']);
+  expectLaidOut(await geometry(page), 'lecture layout', ['caption', 'cfg', 'lanes', 'stack']);
   await page.reload();
   await expect(page.locator('html')).toHaveAttribute('data-type', 'lecture');
   await page.getByTestId('layout-menu').click();

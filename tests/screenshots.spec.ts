@@ -210,7 +210,7 @@ test('screenshots of long runs, run ends, the link question and a hostile link',
 // Issue 16's sizes: every mode at the projector, laptop, desktop and portrait-tablet sizes, the
 // embeds at slide sizes, and the page with each kind of notice showing.
 test('screenshots of every mode at the sizes instructors use, embeds at slide sizes, and each notice', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(90_000);
   for (const [w, h] of [[1280, 720], [1366, 768], [1920, 1080], [768, 1024]]) {
     await page.setViewportSize({ width: w, height: h });
     await open(page);

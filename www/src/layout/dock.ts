@@ -50,8 +50,13 @@ export class Dock {
       noPanelsOverlay: 'emptyGroup',
     });
     this.api.onDidLayoutChange(() => this.changed());
-    // Only what the user does to the layout is kept (not a resize of the window).
-    const acting = () => { this.acting = true; clearTimeout(this.actingTimer); };
+    // Only what the user does to the layout itself is kept: a press on a tab strip or a border
+    // (a drag, a close), not a click inside a panel nor a resize of the window.
+    const acting = (e: Event) => {
+      if (!(e.target instanceof Element) || !e.target.closest('.dv-tabs-and-actions-container, .dv-sash')) return;
+      this.acting = true;
+      clearTimeout(this.actingTimer);
+    };
     root.addEventListener('pointerdown', acting, true);
     root.addEventListener('keydown', acting, true);
     root.addEventListener('keydown', (e) => this.tabKeys(e));

@@ -48,7 +48,10 @@ function single(name: LayoutName, v: Viewport, listing: boolean): LayoutTree {
     case 'lecture':
       return row(
         split(58, tabs(cap, 'caption'), tabs(100 - cap, 'cfg', 'editor', 'listing')),
-        split(42, tabs(32, 'lanes'), tabs(36, 'stack', 'registers'), tabs(32, 'plot', 'metrics')),
+        // Large type needs tall groups: on a short screen the stack and its history share one.
+        tall
+          ? split(42, tabs(32, 'lanes'), tabs(36, 'stack', 'registers'), tabs(32, 'plot', 'metrics'))
+          : split(42, tabs(40, 'lanes'), tabs(60, 'stack', 'plot', 'registers', 'metrics')),
       );
     case 'research':
       return row(

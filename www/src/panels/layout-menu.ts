@@ -15,7 +15,8 @@ export function render(root: HTMLElement, dock: Dock, rerender: () => void): voi
       title: LAYOUT_ABOUT[name],
     });
     b.append(html('strong', {}, name), html('span', { class: 'muted small' }, LAYOUT_ABOUT[name]));
-    b.addEventListener('click', () => { dock.useNamed(name); rerender(); });
+    // The menu closes after this choice (menus.ts) and is drawn again when it next opens.
+    b.addEventListener('click', () => dock.useNamed(name));
     named.append(b);
   }
   const shown = html('fieldset', { class: 'menu-group' });
