@@ -3,7 +3,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { test as base, expect, type Locator, type Page } from '@playwright/test';
+import { test as base, expect, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 
 export interface TraceRow { step: number; pc: string | null; mask: string; stack: { kind: string; mask: string; addr: string }[] }
 export interface Trace { rows: TraceRow[]; total: number }
@@ -257,4 +257,18 @@ export function expectLaidOut(g: Geometry, at: string, expected: string[] = [], 
     for (const bar of g.bars) expect(overlaps(b, bar), `${a} under a fixed bar at ${at}`).toBe(false);
     for (const c of names.slice(i + 1)) expect(overlaps(b, g.panels[c]), `${a} and ${c} overlap at ${at}`).toBe(false);
   }
+}
+
+/** Copies the link to what `page` shows and opens it in a fresh browser context (no saved work),
+ * which records its console errors in `problems`; close `ctx` when done. */
+export async function openCopiedLink(page: Page, browser: Browser): Promise<{ other: Page; ctx: BrowserContext; problems: string[] }> {
+  await page.getByTestId('copy-link').click();
+  await expect(page.getByTestId('copy-link')).toHaveAttribute('data-link', /#v1\.[A-Za-z0-9_-]+$/);
+  const link = await page.getByTestId('copy-link').getAttribute('data-link');
+  const ctx = await browser.newContext();
+  const other = await ctx.newPage();
+  const problems: string[] = [];
+  other.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+  await open(other, link!);
+  return { other, ctx, problems };
 }

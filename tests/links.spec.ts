@@ -1,4 +1,4 @@
-import { expect, open, openExample, replaceText, seek, test } from './helpers';
+import { expect, open, openCopiedLink, openExample, replaceText, seek, test } from './helpers';
 
 test('a permalink round-trips the exact state', async ({ page, browser }) => {
   await open(page);
@@ -15,16 +15,8 @@ test('a permalink round-trips the exact state', async ({ page, browser }) => {
   await expect(page.getByTestId('lane-select')).toHaveValue('30');
   const totalSteps = await page.getByTestId('step-label').getAttribute('data-total');
   const stack = await page.getByTestId('stack-entry').evaluateAll((els) => els.map((e) => e.textContent));
-  await page.getByTestId('copy-link').click();
-  await expect(page.getByTestId('copy-link')).toHaveAttribute('data-link', /#v1\.[A-Za-z0-9_-]+$/);
-  const link = await page.getByTestId('copy-link').getAttribute('data-link');
-
   // A fresh browser context: no saved work, only the link.
-  const ctx = await browser.newContext();
-  const other = await ctx.newPage();
-  const problems: string[] = [];
-  other.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
-  await open(other, link!);
+  const { other, ctx, problems } = await openCopiedLink(page, browser);
   await expect(other.getByTestId('step-label')).toHaveAttribute('data-step', '131');
   await expect(other.getByTestId('step-label')).toHaveAttribute('data-total', totalSteps!);
   await expect(other.getByTestId('param-n')).toHaveValue('3');

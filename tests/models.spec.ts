@@ -3,7 +3,7 @@
 // side with one scrubber and a metrics table). Expectations come from the CLI's trace and compare
 // output of the same kernel.
 import type { Page } from '@playwright/test';
-import { cliCompare, cliCycles, cliTrace, expect, open, openExample, seek, test, uiStack } from './helpers';
+import { cliCompare, cliCycles, cliTrace, expect, open, openCopiedLink, openExample, seek, test, uiStack } from './helpers';
 
 const FIG1 = 'examples/tf_figure1.sass';
 const BARRIER = 'examples/tf_barrier.cu';
@@ -97,14 +97,7 @@ test('kepler vs volta counts both sides\' cycles under one cost preset unless si
   await expect(page.getByTestId('compare-row-cycles')).toHaveClass(/caveat/);
   await expect(page.getByTestId('compare-row-cycles')).not.toHaveClass(/differ/);
 
-  await page.getByTestId('copy-link').click();
-  await expect(page.getByTestId('copy-link')).toHaveAttribute('data-link', /#v1\./);
-  const link = await page.getByTestId('copy-link').getAttribute('data-link');
-  const ctx = await browser.newContext();
-  const other = await ctx.newPage();
-  const problems: string[] = [];
-  other.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
-  await open(other, link!);
+  const { other, ctx, problems } = await openCopiedLink(page, browser);
   await expect(other.getByTestId('side-b-preset')).toHaveValue('h100');
   await expect(other.getByTestId('compare-preset-b')).toHaveText('h100 costs');
   await expect(other.getByTestId('compare-presets')).toContainText('not comparable');
@@ -205,15 +198,7 @@ test('a permalink holds compare mode and a schedule, and an older link still ope
   await page.getByTestId('side-b-schedule').selectOption('round-robin');
   await seek(page, 9);
   const totalB = await page.getByTestId('side-b-step').getAttribute('data-total');
-  await page.getByTestId('copy-link').click();
-  await expect(page.getByTestId('copy-link')).toHaveAttribute('data-link', /#v1\./);
-  const link = await page.getByTestId('copy-link').getAttribute('data-link');
-
-  const ctx = await browser.newContext();
-  const other = await ctx.newPage();
-  const problems: string[] = [];
-  other.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
-  await open(other, link!);
+  const { other, ctx, problems } = await openCopiedLink(page, browser);
   await expect(other.getByTestId('compare-view')).toBeVisible();
   await expect(other.getByTestId('btn-compare')).toHaveAttribute('aria-pressed', 'true');
   await expect(other.getByTestId('side-a-model')).toHaveValue('pdom');
