@@ -140,9 +140,15 @@ pub fn run(common: &Common, as_json: bool) -> Result<ExitCode, String> {
 /// `warpscope compare`: the same kernel and inputs under several models, one column each.
 pub fn compare(common: &Common, models: &str) -> Result<ExitCode, String> {
     let mut columns = Vec::new();
+    // Every column counts cycles under one preset: `--preset`, else the one the first model
+    // runs with (the kernel's `//@ preset`, or that model's default), as the app's compare does.
+    let mut preset = common.preset.clone();
     for name in models.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-        let c = Common { model: Some(name.to_string()), ..common.clone() };
-        let (sim, outcome) = run_to_end(&c)?;
+        let c = Common { model: Some(name.to_string()), preset: preset.clone(), ..common.clone() };
+        let (_, resolved, mut sim) = prepare(&c, false)?;
+        preset.get_or_insert(resolved.preset);
+        let reason = sim.run_to_end();
+        let outcome = Outcome::of(&sim, &reason);
         let report = RunReport::of(&sim);
         let rows = report_rows(&report, &outcome, sim.config().model);
         columns.push((name.to_string(), outcome, report, rows));
@@ -150,7 +156,7 @@ pub fn compare(common: &Common, models: &str) -> Result<ExitCode, String> {
     if columns.len() < 2 {
         return Err(format!("--models `{models}`: name two or more models, comma-separated"));
     }
-    out!("kernel   {}", common.file.display());
+    out!("kernel   {}  (cycles under the {} cost preset)", common.file.display(), preset.as_deref().unwrap_or("default"));
     for (name, outcome, _, _) in &columns {
         out!("{name:<10} {}", stop_text(outcome));
     }

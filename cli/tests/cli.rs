@@ -461,6 +461,33 @@ fn compare_prints_the_paper_metrics_per_model() {
     assert!(stdout(&out).contains("deadlock at"));
     let bad = warpscope(&["compare", &fig1, "--models", "pdom,nope"]);
     assert!(stderr(&bad).contains("unknown model `nope`"));
+    // Cycles in every column under one preset: the first model's (kepler), not volta's own h100,
+    // unless --preset names one; the header says which.
+    let if_else = example("if_else.cu");
+    let cycles = |args: &[&str]| {
+        let out = warpscope(&[&["compare", &if_else, "--models", "kepler,volta"], args].concat());
+        let text = stdout(&out);
+        let head = text.lines().next().unwrap_or_default().to_string();
+        let row = text
+            .lines()
+            .find(|l| l.starts_with("cycles"))
+            .unwrap_or_default()
+            .split_whitespace()
+            .skip(1)
+            .map(String::from)
+            .collect::<Vec<_>>();
+        (head, row)
+    };
+    let solo = |model: &str, preset: &str| {
+        let text = stdout(&warpscope(&["run", &if_else, "--model", model, "--preset", preset]));
+        text.lines().find(|l| l.starts_with("cycles")).unwrap_or_default().split_whitespace().nth(1).unwrap_or_default().to_string()
+    };
+    let (head, row) = cycles(&[]);
+    assert!(head.contains("under the kepler cost preset"), "{head}");
+    assert_eq!(row, [solo("kepler", "kepler"), solo("volta", "kepler")]);
+    let (head, row) = cycles(&["--preset", "h100"]);
+    assert!(head.contains("under the h100 cost preset"), "{head}");
+    assert_eq!(row, [solo("kepler", "h100"), solo("volta", "h100")]);
 }
 
 #[test]

@@ -19,8 +19,9 @@ function blockComment(s: StringStream, st: St): string {
 function header(s: StringStream, st: St): string | null {
   if (s.eatSpace()) return null;
   if (PROSE_KEYS.has(st.header ?? '')) {
-    // `note step 5:` / `note 0x0128:` keep their target visible; the caption is prose.
-    if (st.header === 'note' && s.match(/^(step\s+\d+|0x[0-9a-fA-F]+)\s*:/)) return 'labelName';
+    // `note step 5:` / `note div 2:` / `note 0x0128:` / `note LABEL:` keep their target visible;
+    // the caption is prose.
+    if (st.header === 'note' && s.match(/^(step\s+\d+|(div|reconverge|join|spill|fill|exit)\s+\d+|0x[0-9a-fA-F]+|[.\w$]+)\s*:/)) return 'labelName';
     s.skipToEnd();
     return 'string';
   }

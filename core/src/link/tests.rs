@@ -40,7 +40,8 @@ fn encode_then_decode_is_the_same_link() {
     link.params.insert("n".into(), -7.0);
     link.if_convert = Some(false);
     link.step = 12345;
-    link.compare = Some(ModelChoice { model: "tf-stack".into(), path_order: Some("taken".into()), schedule: None, preset: Some("h100".into()) });
+    link.compare =
+        Some(ModelChoice { model: "tf-stack".into(), path_order: Some("taken".into()), schedule: None, preset: Some("h100".into()) });
     let fragment = encode(&link);
     assert!(fragment.starts_with("#v1.") && fragment.bytes().all(|b| b.is_ascii_alphanumeric() || b"#._-".contains(&b)));
     assert_eq!(decode(&fragment), Decoded::Ok(alloc::boxed::Box::new(link.clone())));

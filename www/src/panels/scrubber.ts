@@ -101,6 +101,9 @@ export function render(p: ScrubberPanel, step: number, total: number, events: Ui
   p.range.max = String(total);
   p.range.value = String(step);
   p.label.textContent = `step ${step} / ${total}`;
+  // As wide as its widest text: a label that grew by a digit would resize the track, and the
+  // strip of a million-step run would be drawn again on every step.
+  p.label.style.minWidth = `${`step ${total} / ${total}`.length}ch`;
   p.label.dataset.step = String(step);
   p.label.dataset.total = String(total);
   p.play.textContent = playing ? '❚❚ pause' : '▶ play';
