@@ -50,7 +50,17 @@ export function exampleText(file: string): string {
   return readFileSync(file, 'utf8');
 }
 
-export const test = base.extend<{ problems: string[] }>({
+/** The first-visit tour's key (`www/src/panels/tour.ts`). */
+export const TOURED_KEY = 'warpscope.toured.v1';
+
+export const test = base.extend<{ problems: string[]; toured: boolean; skipTour: void }>({
+  // Every test opens the app as a returning visitor, so the first-visit tour never covers what it
+  // looks at; the tour's own tests set `test.use({ toured: false })`.
+  toured: [true, { option: true }],
+  skipTour: [async ({ page, toured }, use) => {
+    if (toured) await page.addInitScript((key) => { try { localStorage.setItem(key, '1'); } catch { /* storage off */ } }, TOURED_KEY);
+    await use();
+  }, { auto: true }],
   // Every test fails on a console error, an uncaught exception, an unhandled rejection, a
   // Content-Security-Policy violation or a dialog (alert() from markup).
   problems: [async ({ page }, use) => {

@@ -64,6 +64,13 @@ pub fn model_infos() -> Result<JsValue, JsError> {
     to_js(&warpscope_core::model::ModelKind::ALL.iter().map(|m| m.about()).collect::<Vec<_>>())
 }
 
+/// The glossary (`Term`s): the words of every model's views, what they mean, where they come
+/// from and which models show them, in the core's order.
+#[wasm_bindgen]
+pub fn glossary() -> Result<JsValue, JsError> {
+    to_js(&warpscope_core::model::GLOSSARY)
+}
+
 /// The most steps one `lane_states` call returns (the core's window cap).
 #[wasm_bindgen]
 pub fn lane_window_max() -> f64 {

@@ -6,7 +6,7 @@
 
 use ts_rs::{Config, TS};
 use warpscope_core::link::{Link, MeasuredChoice, ModelChoice, SweepChoice};
-use warpscope_core::model::{ModelAbout, ModelKind, Policy, StackConfig};
+use warpscope_core::model::{ModelAbout, ModelKind, Policy, StackConfig, Term, TermKind};
 use warpscope_core::session::{Outcome, OutcomeKind, Progress, RunRequest, StackChoice, StaleParams};
 use warpscope_core::sim::{LaneState, PointMetrics};
 use warpscope_core::sweep::measured::{Fit, FitRow, MeasuredSet};
@@ -37,6 +37,8 @@ pub fn typescript() -> String {
         ModelKind,
         ModelAbout,
         Policy,
+        Term,
+        TermKind,
         StackConfig,
         LaneState,
         Outcome,

@@ -112,13 +112,17 @@ pub struct StackEntryView {
     /// PDOM entries: the address where the entry is popped (`None`: only when its lanes exit).
     pub rpc_addr: Option<u32>,
     pub on_chip: bool,
-    /// What an entry of this kind means, and a short label for the legend (from the model).
+    /// What an entry of this kind means in this model (its glossary term's words), and a short
+    /// label for the legend.
     pub meaning: String,
     pub label: &'static str,
+    /// The glossary word for entries of this kind (`BSYNC Bn` for `BSYNC B3`), which the help's
+    /// glossary lists with the same meaning.
+    pub term: &'static str,
 }
 
 impl StackEntryView {
-    fn new(prog: &Program, e: &StackEntry, width: u32) -> StackEntryView {
+    fn new(prog: &Program, e: &StackEntry, width: u32, model: ModelKind) -> StackEntryView {
         StackEntryView {
             kind: e.kind.name(),
             bits: e.mask.bits(width).to_string(),
@@ -128,8 +132,9 @@ impl StackEntryView {
             line: prog.line(e.pc),
             rpc_addr: e.rpc.map(|p| prog.addr(p)),
             on_chip: e.on_chip,
-            meaning: e.kind.meaning(e.mask.is_empty()),
+            meaning: e.kind.meaning(model, e.mask.is_empty()),
             label: e.kind.label(e.mask.is_empty()),
+            term: e.kind.word(e.mask.is_empty()),
         }
     }
 }
@@ -232,7 +237,7 @@ impl StateView {
             line: pc.and_then(|p| prog.line(p)),
             block: pc.and_then(block_of),
             lanes,
-            stack: st.model.stack().iter().map(|e| StackEntryView::new(prog, e, m.width)).collect(),
+            stack: st.model.stack().iter().map(|e| StackEntryView::new(prog, e, m.width, st.model.kind())).collect(),
             registers,
             predicates,
             waiting,

@@ -276,6 +276,8 @@ export class App {
 
   /** A param, model or preset change: re-run at once, keeping the step when possible. */
   onInput: (patch: Partial<store.UiState>) => void = () => {};
+  /** Opens the help's glossary at a stack entry's word (main.ts wires it to the help). */
+  onTerm: (word: string) => void = () => {};
 
   renderEditor(): void {
     const s = store.get(), r = this.run, pc = this.state?.pc ?? null;
@@ -319,6 +321,7 @@ export class App {
     });
     stack.render(p.el.stack, this.state, {
       model: r.load.model, capacity: r.load.stack_capacity, depth: s.step > 0 ? r.plot.depth[s.step - 1] ?? null : null,
+      openTerm: (word) => this.onTerm(word),
     });
     plot.render(p.plot, r.plot, s.step);
     scrubber.render(p.scrubber, s.step, r.total, r.events, s.playing);

@@ -6,12 +6,12 @@
 //! The permalink codec is the core's (`decodeLink`, `encodeLink`).
 
 import init, {
-  decode_link, encode_link, EventBit, initSync, LaneCode, lane_window_max, measured_sets, metric_infos, model_infos, Session, StepLimit,
+  decode_link, encode_link, EventBit, initSync, LaneCode, lane_window_max, measured_sets, metric_infos, model_infos, glossary, Session, StepLimit,
 } from '../../web/pkg/warpscope_web.js';
 import { setModelInfos } from './model-info';
 import type {
   CfgView, CompiledView, LoadRequest, ModelAbout, LoadResult, MeasuredSet, MetricInfo, MetricsPair, NoteView, Progress, ReportView,
-  StateView, Outcome,
+  StateView, Outcome, Term,
 } from './generated/engine';
 
 /** `Session.load`'s options: any part of the core's run request (the facade supplies the text,
@@ -72,7 +72,7 @@ export class Engine {
 
   static async create(report: ErrorSink): Promise<Engine> {
     await init();
-    setModelInfos(model_infos() as ModelAbout[]);
+    setModelInfos(model_infos() as ModelAbout[], glossary() as Term[]);
     return new Engine(report);
   }
 
@@ -84,7 +84,7 @@ export class Engine {
   /** For Node (unit tests), where the wasm bytes are read from disk. */
   static fromBytes(bytes: BufferSource, report: ErrorSink): Engine {
     initSync({ module: bytes });
-    setModelInfos(model_infos() as ModelAbout[]);
+    setModelInfos(model_infos() as ModelAbout[], glossary() as Term[]);
     return new Engine(report);
   }
 

@@ -3,6 +3,7 @@
 //! controller (`controller.ts`) and wires the page's buttons and events to it.
 
 import './style.css';
+import './help.css';
 import { App } from './app';
 import { Comparison } from './compare';
 import { Controller } from './controller';
@@ -17,6 +18,7 @@ import * as gallery from './panels/gallery';
 import * as help from './panels/help';
 import * as layoutMenu from './panels/layout-menu';
 import * as share from './panels/share';
+import * as tour from './panels/tour';
 import { NoticeStrip } from './panels/notices';
 import { Dock, viewOf } from './layout/dock';
 import { isDockPanel, type DockPanelId } from './layout/panels';
@@ -38,6 +40,8 @@ const byId = new Map([...document.querySelectorAll<HTMLElement>('[id]')].map((el
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => (byId.get(id) ?? document.getElementById(id)) as T;
 
 async function main(): Promise<void> {
+  // Read before anything is stored: the tour starts by itself only on the very first visit.
+  const visit = { stored: tour.storedKeys(), hash: location.hash };
   let engine: Engine | null = null;
   const sink: { app: App | null } = { app: null };
   let startError = '';
@@ -137,8 +141,15 @@ async function main(): Promise<void> {
   $('btn-sweep').addEventListener('click', () => controller.toggleSweep());
   $('btn-examples').addEventListener('click', () => galleryDialog.showModal());
   const helpDialog = $<HTMLDialogElement>('help');
-  const showHelp = () => { help.render(helpDialog, app.run?.load.models ?? []); helpDialog.showModal(); };
-  $('btn-help').addEventListener('click', showHelp);
+  const startTour = () => tour.start({ has: (id) => dock.panels().some((p) => p.id === id && p.shown), reveal: (id) => dock.reveal(id) });
+  const showHelp = (term?: string) => {
+    const current = [app.run?.load.model, app.comparing ? store.get().compare?.model : null].filter((m): m is string => !!m);
+    help.render(helpDialog, { models: app.run?.load.models ?? [], current, panels: dock.panels().map((p) => p.id), tour: startTour });
+    helpDialog.showModal();
+    if (term) help.showTerm(helpDialog, term);
+  };
+  app.onTerm = showHelp;
+  $('btn-help').addEventListener('click', () => showHelp());
   // ? toggles the help (and opens it over the gallery).
   bindKeys(controls, () => (helpDialog.open ? helpDialog.close() : showHelp()), () => {
     cfgPanel.fitView(app.panels.cfg);
@@ -171,6 +182,7 @@ async function main(): Promise<void> {
 
   controller.start();
   document.body.dataset.ready = 'true';
+  if (tour.isFirstVisit({ ...visit, embed: firstView.kind === 'embed' })) startTour();
   // Read by the app benchmark (tests/bench/app.bench.ts): time from navigation to interactive.
   performance.mark('warpscope:interactive');
 }

@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { engineBytes, example } from './test-engine';
 import { Engine } from './engine';
-import { modelInfo, partnerOf } from './model-info';
+import { glossary, modelInfo, partnerOf } from './model-info';
 
 const MODELS = ['kepler', 'pdom', 'pdom-ssy', 'tf-stack', 'tf-sandy', 'volta', 'mimd'];
 const tfSandy = example('tf_conservative.sass');
@@ -37,5 +37,13 @@ describe('model info', () => {
     expect(kinds.get('RUN (no lane)')?.meaning).toContain('warp pc here, no lane');
     expect(kinds.get('RUN (no lane)')?.label).toBe('warp pc, no lane');
     for (const [k, e] of kinds) expect(e.meaning, k).not.toBe(e.label);
+  });
+
+  it('says of each stack entry what the glossary says of its word, for that model', () => {
+    expect(engine.load(example('if_else.sass'), { model: 'kepler' })?.ok).toBe(true);
+    engine.seek(7);
+    const div = engine.state(0)?.stack.find((e) => e.kind === 'DIV');
+    expect(div?.term).toBe('DIV');
+    expect(div?.meaning).toBe(glossary().find((t) => t.term === 'DIV' && t.kind === 'entry' && t.models.includes('kepler'))?.meaning);
   });
 });

@@ -1,21 +1,34 @@
 //! The engine's description of each model (`model_infos()`: words for students, the policy it
-//! reads, whether it spills, whether its entries form a stack, its compare partner), read once
-//! when the engine starts. Nothing here is written by hand: a name the engine did not describe
+//! reads, whether it spills, whether its entries form a stack, its compare partner, its family)
+//! and its glossary (`glossary()`: every model's words, core `model::glossary`), read once when
+//! the engine starts. Nothing here is written by hand: a name the engine did not describe
 //! (no engine, or a link naming an unknown model) still shows, with a plain fallback.
 
-import type { ModelAbout } from './generated/engine';
+import type { ModelAbout, Term } from './generated/engine';
 
 let known: ModelAbout[] = [];
+let terms: Term[] = [];
 
-/** Keeps the engine's descriptions (`Engine.create` calls this). */
-export function setModelInfos(list: ModelAbout[]): void {
+/** Keeps the engine's descriptions and glossary (`Engine.create` calls this). */
+export function setModelInfos(list: ModelAbout[], glossary: Term[]): void {
   known = list;
+  terms = glossary;
+}
+
+/** Every model's words, in the core's order (none before the engine starts). */
+export function glossary(): readonly Term[] {
+  return terms;
+}
+
+/** The models the engine describes, in its order. */
+export function modelInfos(): readonly ModelAbout[] {
+  return known;
 }
 
 export function modelInfo(name: string): ModelAbout {
   return known.find((m) => m.name === name) ?? {
     name, summary: name, short: name, stack_title: 'control state', depth: 'entries', policy: null, spills: false, stack: false,
-    partner: 'kepler',
+    partner: 'kepler', family: name,
   };
 }
 

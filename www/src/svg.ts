@@ -27,6 +27,12 @@ export function described(text: string, title: string): Record<string, string> {
   return /\p{L}/u.test(text) ? { title } : { title, 'aria-label': title };
 }
 
+/** Appends `text` to `el`, its `backquoted` parts as code elements. */
+export function withCode<E extends HTMLElement>(el: E, text: string): E {
+  text.split('`').forEach((part, i) => el.append(i % 2 ? html('code', {}, part) : document.createTextNode(part)));
+  return el;
+}
+
 /** "0-3, 7, 30-31": a lane list as ranges, for labels. */
 export function laneRanges(lanes: number[]): string {
   const out: string[] = [];

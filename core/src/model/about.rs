@@ -1,10 +1,8 @@
 //! What each model is, in words for students, and the facts a front end shows about it: which
 //! policy choice it reads, whether its stack spills, whether its entries form a stack whose top
-//! runs, what its depth counts, and what each kind of entry in its control state means. Asked of
+//! runs, what its depth counts, which family it belongs to, and a short legend label for each kind
+//! of entry in its control state (what an entry means is its glossary term: `glossary`). Asked of
 //! the model here, so the page, the CLI and the docs say the same thing.
-
-use alloc::format;
-use alloc::string::String;
 
 use super::{EntryKind, ModelKind, TokenKind};
 
@@ -43,6 +41,8 @@ pub struct ModelAbout {
     /// The model compare mode puts beside this one when it opens: the scheme it is usually
     /// contrasted with.
     pub partner: ModelKind,
+    /// The family of schemes it belongs to, in a few words (the help groups the glossary by it).
+    pub family: &'static str,
 }
 
 impl ModelKind {
@@ -52,6 +52,17 @@ impl ModelKind {
             ModelKind::Pdom | ModelKind::PdomSsy => Some(Policy::PathOrder),
             ModelKind::Volta => Some(Policy::Schedule),
             _ => None,
+        }
+    }
+
+    /// The family of reconvergence schemes the model belongs to.
+    pub fn family(self) -> &'static str {
+        match self {
+            ModelKind::Kepler => "token stack (Fermi to Pascal)",
+            ModelKind::Pdom | ModelKind::PdomSsy => "post-dominator stacks (GPGPU-Sim, course notes)",
+            ModelKind::TfStack | ModelKind::TfSandy => "thread frontiers (Diamos et al.)",
+            ModelKind::Volta => "convergence barriers (Volta to Hopper)",
+            ModelKind::Mimd => "every lane on its own (the MIMD reference)",
         }
     }
 
@@ -118,40 +129,12 @@ impl ModelKind {
             spills: self == ModelKind::Kepler,
             stack: matches!(self, ModelKind::Kepler | ModelKind::Pdom | ModelKind::PdomSsy),
             partner,
+            family: self.family(),
         }
     }
 }
 
 impl EntryKind {
-    /// What an entry of this kind means; `empty` for one with no lanes (tf-sandy's warp pc).
-    pub fn meaning(self, empty: bool) -> String {
-        let text = match self {
-            EntryKind::Run if empty => "warp pc here, no lane: the warp walks this block with an empty mask (idle instructions)",
-            EntryKind::Blocked(n) => {
-                return format!("lanes blocked at BSYNC B{n} until every lane of barrier B{n} arrives (or exits, breaks or yields)")
-            }
-            EntryKind::Barrier(n) => {
-                return format!("convergence barrier register B{n}: the lanes it waits for; its pc is the convergence point")
-            }
-            EntryKind::Token(TokenKind::Sync) => {
-                "SSY: the lanes that entered the region; they run together again from this pc (the sync point)"
-            }
-            EntryKind::Token(TokenKind::Div) => {
-                "divergence token: the lanes that did not take the branch, waiting to run their side from this pc"
-            }
-            EntryKind::Token(TokenKind::Break) => "PBK token: lanes that break out of the loop wait here until the others leave it",
-            EntryKind::Token(TokenKind::Cont) => "PCNT token: lanes that continue wait here for the next iteration",
-            EntryKind::Token(TokenKind::Call) => "CAL token: lanes that return from the call resume here",
-            EntryKind::Reconv => "reconvergence entry: its lanes run on from this pc once the paths above it have reached it",
-            EntryKind::Path => "one side of a divergent branch: these lanes run from this pc until they reach the entry's rpc",
-            EntryKind::Run => "the lanes at the highest-priority pc: they issue next",
-            EntryKind::Wait => "lanes waiting at this pc for their turn",
-            EntryKind::Yielded => "lanes that executed YIELD and let another group run; barriers do not wait for them meanwhile",
-            EntryKind::AtBarrier => "lanes waiting at BAR.SYNC or WARPSYNC for the rest of the warp",
-        };
-        String::from(text)
-    }
-
     /// A short legend label, one per kind family.
     pub fn label(self, empty: bool) -> &'static str {
         match self {
@@ -191,7 +174,7 @@ mod tests {
     }
 
     #[test]
-    fn every_entry_kind_says_what_it_means_barrier_numbers_included() {
+    fn every_entry_kind_has_a_legend_label() {
         let kinds = [
             EntryKind::Token(TokenKind::Sync),
             EntryKind::Token(TokenKind::Div),
@@ -206,12 +189,8 @@ mod tests {
             EntryKind::AtBarrier,
         ];
         for k in kinds {
-            assert_ne!(k.meaning(false), k.name(), "{k:?}");
             assert_ne!(k.label(false), k.name(), "{k:?}");
         }
-        assert!(EntryKind::Blocked(12).meaning(false).contains("BSYNC B12"));
-        assert!(EntryKind::Barrier(3).meaning(false).contains("barrier register B3"));
-        assert!(EntryKind::Run.meaning(true).contains("warp pc here, no lane"));
         assert_eq!(EntryKind::Run.label(true), "warp pc, no lane");
     }
 }

@@ -6,6 +6,7 @@
 
 pub mod about;
 pub mod flow;
+pub mod glossary;
 pub mod hw_stack;
 pub mod kepler;
 pub mod mimd;
@@ -22,6 +23,7 @@ use crate::isa::Pc;
 use crate::machine::{LaneMask, Machine};
 use crate::program::Program;
 pub use about::{ModelAbout, Policy};
+pub use glossary::{Term, TermKind, GLOSSARY};
 pub use hw_stack::{StackConfig, Token, TokenKind};
 
 /// What one step did to the control state, for metrics, the cost model and the timeline.

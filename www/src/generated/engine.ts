@@ -38,9 +38,30 @@ stack: boolean,
  * The model compare mode puts beside this one when it opens: the scheme it is usually
  * contrasted with.
  */
-partner: ModelKind, };
+partner: ModelKind, 
+/**
+ * The family of schemes it belongs to, in a few words (the help groups the glossary by it).
+ */
+family: string, };
 
 export type Policy = "path-order" | "schedule";
+
+export type Term = { 
+/**
+ * The word as the views show it. Words that mean the same to these models share a term,
+ * listed with ", " between them (`SSY, PBK, PCNT`); `Bn` stands for a barrier's number.
+ */
+term: string, kind: TermKind, meaning: string, 
+/**
+ * Where it comes from: the paper or notes, and which GPU generations have it.
+ */
+source: string, 
+/**
+ * The models whose views show it, in `ModelKind::ALL` order.
+ */
+models: Array<ModelKind>, };
+
+export type TermKind = "instruction" | "entry" | "idea";
 
 export type StackConfig = { capacity: number, chunk: number, 
 /**
@@ -314,9 +335,15 @@ export type StackEntryView = { kind: string, bits: string, lanes: Array<number>,
  */
 rpc_addr: number | null, on_chip: boolean, 
 /**
- * What an entry of this kind means, and a short label for the legend (from the model).
+ * What an entry of this kind means in this model (its glossary term's words), and a short
+ * label for the legend.
  */
-meaning: string, label: string, };
+meaning: string, label: string, 
+/**
+ * The glossary word for entries of this kind (`BSYNC Bn` for `BSYNC B3`), which the help's
+ * glossary lists with the same meaning.
+ */
+term: string, };
 
 export type RegView = { name: string, hex: string, int: number, float: number, };
 

@@ -44,7 +44,7 @@ export const PANEL_INFO: Record<DockPanelId, PanelInfo> = {
   },
   stack: {
     title: 'Reconvergence stack',
-    about: 'The model\'s control state after this step: the entries of its reconvergence stack (or its barriers and lane groups), top first, each with its mask and where it resumes. Entries past the on-chip capacity spill to memory. The help (?) lists what each token means.',
+    about: 'The model\'s control state after this step: the entries of its reconvergence stack (or its barriers and lane groups), top first, each with its mask and where it resumes. Entries past the on-chip capacity spill to memory. Point at a word in the legend for what it means; click it for the glossary in the help (?).',
   },
   plot: {
     title: 'Stack history',
@@ -73,6 +73,18 @@ export const PANEL_INFO: Record<DockPanelId, PanelInfo> = {
   sweep: {
     title: 'Sweep',
     about: 'One point per run of the kernel: the chosen metric against the swept param, a line per model and preset, with hardware measurements beside the model where the figure has them.',
+  },
+};
+
+/** The parts of the page outside the dock, for the help and the tour. */
+export const PAGE_INFO: Record<'topbar' | 'scrubber', PanelInfo> = {
+  topbar: {
+    title: 'Top bar',
+    about: 'The model and its inputs; Examples (kernels and the papers\' figures); compare two models; sweep a param; copy a link or embed panels in slides; the Layout, settings and Export menus; and ? for this help.',
+  },
+  scrubber: {
+    title: 'Step controls',
+    about: 'The bottom bar moves through the recorded run: the slider and its strip of divergence, reconvergence and spill marks, step back and forward, jump to the previous or next divergence, play at a speed, run to a breakpoint.',
   },
 };
 

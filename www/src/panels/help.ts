@@ -1,9 +1,13 @@
-//! Help overlay: the keyboard shortcuts (they never fire while typing in the editor or a field;
-//! a focused select gives up only ← and →: `controls.ts`), and the reconvergence models the engine
-//! offers, one line each.
+//! Help dialog: what each panel of the page's mode shows (`layout/panels.ts`, the words of the
+//! panels' (i)), the glossary of the models' words (`glossary.ts`, from the engine), the
+//! reconvergence models one line each, and the keyboard shortcuts (they never fire while typing
+//! in the editor or a field; a focused select gives up only ← and →: `controls.ts`). A row of
+//! buttons at the top jumps to each part, as the dialog scrolls inside itself on a small screen.
 
-import { modelInfo } from '../model-info';
-import { html } from '../svg';
+import { PAGE_INFO, PANEL_INFO, type DockPanelId } from '../layout/panels';
+import { glossary, modelInfo, modelInfos } from '../model-info';
+import { html, withCode } from '../svg';
+import * as glossaryPanel from './glossary';
 
 export const SHORTCUTS: [string, string][] = [
   ['Space', 'play / pause'],
@@ -17,31 +21,88 @@ export const SHORTCUTS: [string, string][] = [
   ['Esc', 'close dialogs'],
 ];
 
-/** `models`: the engine's model names (none before the first load). */
-export function render(dialog: HTMLDialogElement, models: string[] = []): void {
+export interface HelpContext {
+  /** The engine's model names (none before the first load). */
+  models: readonly string[];
+  /** The models on screen (two in compare mode): their words come first in the glossary. */
+  current: readonly string[];
+  /** The dock panels of the page's mode. */
+  panels: readonly DockPanelId[];
+  /** Starts the tour of the page again (the help closes first). */
+  tour(): void;
+}
+
+function part(id: string, title: string, ...body: HTMLElement[]): HTMLElement {
+  const section = html('section', { class: 'help-part', id, 'data-testid': id, 'aria-labelledby': `${id}-title` });
+  section.append(html('h3', { id: `${id}-title` }, title), ...body);
+  return section;
+}
+
+function panelsPart(panels: readonly DockPanelId[]): HTMLElement {
+  const list = html('dl', { class: 'help-panels' });
+  const items = [...panels.map((p) => PANEL_INFO[p]), PAGE_INFO.scrubber, PAGE_INFO.topbar];
+  for (const info of items) {
+    list.append(html('dt', {}, info.title), withCode(html('dd'), info.about));
+  }
+  const how = html('p', { class: 'muted' }, 'The (i) on a panel\'s tab says the same; drag a tab to move a panel, and the Layout menu brings back one you closed.');
+  return part('help-panels', 'The panels', list, how);
+}
+
+function modelsPart(models: readonly string[]): HTMLElement {
+  const list = html('table', { class: 'shortcuts models-help', 'data-testid': 'models-help' });
+  for (const m of models) {
+    const tr = html('tr');
+    tr.append(html('th', { class: 'mono' }, m), html('td', {}, modelInfo(m).summary));
+    list.append(tr);
+  }
+  const how = html('p', { class: 'muted' }, 'Press "compare" to run two of them side by side on the same kernel, with one scrubber and a table of their metrics.');
+  return part('help-models', 'Reconvergence models', list, how);
+}
+
+function shortcutsPart(): HTMLElement {
   const table = html('table', { class: 'shortcuts' });
   for (const [k, what] of SHORTCUTS) {
     const tr = html('tr');
     tr.append(html('th', {}, ''), html('td', {}, what));
     const keys = tr.firstElementChild!;
     // "+" joins two keys ("Shift + →"); at the start it is the key itself.
-    k.split(' ').forEach((part, i) => keys.append(part === '/' || (part === '+' && i > 0) ? ` ${part} ` : html('kbd', {}, part)));
+    k.split(' ').forEach((p, i) => keys.append(p === '/' || (p === '+' && i > 0) ? ` ${p} ` : html('kbd', {}, p)));
     table.append(tr);
   }
-  const close = html('button', { type: 'button', class: 'dialog-close', 'aria-label': 'close' }, '✕');
-  close.addEventListener('click', () => dialog.close());
   const where = html('p', { class: 'muted' }, 'They never fire while you type in the editor or a field. After a pick from a list, ← and → step the run; ↑ and ↓ still choose from the list.');
   const tip = html('p', { class: 'muted' }, 'Click the narrow gutter left of the line numbers, or an instruction in the control-flow graph, to set or clear a breakpoint.');
-  const parts: HTMLElement[] = [close, html('h2', {}, 'Keyboard shortcuts'), table, where, tip];
-  if (models.length) {
-    const list = html('table', { class: 'shortcuts models-help', 'data-testid': 'models-help' });
-    for (const m of models) {
-      const tr = html('tr');
-      tr.append(html('th', { class: 'mono' }, m), html('td', {}, modelInfo(m).summary));
-      list.append(tr);
-    }
-    const how = html('p', { class: 'muted' }, 'Press "compare" to run two of them side by side on the same kernel, with one scrubber and a table of their metrics.');
-    parts.push(html('h2', {}, 'Reconvergence models'), list, how);
+  return part('help-shortcuts', 'Keyboard shortcuts', table, where, tip);
+}
+
+export function render(dialog: HTMLDialogElement, ctx: HelpContext): void {
+  dialog.classList.add('help-dialog');
+  dialog.setAttribute('aria-labelledby', 'help-title');
+  const body = html('div', { class: 'help-body' });
+  const parts = [
+    panelsPart(ctx.panels),
+    part('help-glossary', 'Glossary', glossaryPanel.render(glossary(), ctx.current, modelInfos())),
+    ...(ctx.models.length ? [modelsPart(ctx.models)] : []),
+    shortcutsPart(),
+  ];
+  body.append(...parts);
+  const toc = html('nav', { class: 'help-toc', 'aria-label': 'help sections' });
+  for (const p of parts) {
+    const b = html('button', { type: 'button', class: 'linklike' }, p.querySelector('h3')!.textContent!);
+    // Buttons, not links: the page's fragment is a permalink.
+    b.addEventListener('click', () => { p.scrollIntoView({ block: 'start' }); p.querySelector('h3')!.focus(); });
+    toc.append(b);
   }
-  dialog.replaceChildren(...parts);
+  for (const h of body.querySelectorAll('h3')) h.setAttribute('tabindex', '-1');
+  const tour = html('button', { type: 'button', 'data-testid': 'take-tour' }, 'Take the tour');
+  tour.addEventListener('click', () => { dialog.close(); ctx.tour(); });
+  const close = html('button', { type: 'button', class: 'dialog-close', 'aria-label': 'close' }, '✕');
+  close.addEventListener('click', () => dialog.close());
+  const head = html('header', { class: 'help-head' });
+  head.append(html('h2', { id: 'help-title' }, 'Help'), toc, tour, close);
+  dialog.replaceChildren(head, body);
+}
+
+/** Opens the glossary at an entry word of the models on screen (from the stack panel). */
+export function showTerm(dialog: HTMLDialogElement, word: string): void {
+  glossaryPanel.focusTerm(dialog, word);
 }

@@ -1,8 +1,10 @@
 //! Stack view: the model's control state now, top first. For the stack models these are tokens or
 //! PDOM entries (kind, mask as lane bits, target pc as address and line, and a PDOM entry's rpc),
 //! spilled entries set apart below the on-chip capacity line; for the per-thread models, the
-//! groups of lanes at each pc and Volta's barrier registers. Each kind says what it means (a
-//! tooltip, and a legend of the kinds on screen), and what "depth" counts for this model.
+//! groups of lanes at each pc and Volta's barrier registers. Each kind says what it means: a
+//! tooltip on the entry, and a legend of the kinds on screen whose items show the meaning on
+//! hover or keyboard focus and open the help's glossary at the same words (the engine's, per
+//! model). And what "depth" counts for this model.
 
 import { modelInfo } from '../model-info';
 import { hex, html, laneRanges } from '../svg';
@@ -13,6 +15,8 @@ export interface StackContext {
   capacity: number;
   /** The depth after the current step, from the engine's depth series; null before the first step. */
   depth: number | null;
+  /** Opens the help's glossary at an entry word (absent: the legend only explains). */
+  openTerm?: (word: string) => void;
 }
 
 const isBarrierRegister = (kind: string) => /^B\d+$/.test(kind);
@@ -46,21 +50,26 @@ function entry(e: StackEntryView, pos: string, spills: boolean): HTMLElement {
   return li;
 }
 
-/** The kinds on screen, each once, with a short label; the full meaning on hover. */
-function legend(stack: StackEntryView[]): HTMLElement {
+/** The kinds on screen, each once, with a short label; the full meaning on hover or focus in the
+ * line below, and a click opens the glossary there. */
+function legend(stack: StackEntryView[], openTerm: StackContext['openTerm']): HTMLElement[] {
   const seen = new Map<string, StackEntryView>();
-  for (const e of stack) {
-    const key = /^BSYNC B\d+$/.test(e.kind) ? 'BSYNC' : isBarrierRegister(e.kind) ? 'Bn' : e.kind === 'RUN' && e.lanes.length === 0 ? 'RUN0' : e.kind;
-    if (!seen.has(key)) seen.set(key, e);
-  }
+  for (const e of stack) if (!seen.has(e.term)) seen.set(e.term, e);
   const box = html('div', { class: 'stack-legend small', 'data-testid': 'stack-legend' });
-  for (const [key, e] of seen) {
-    const shown = key === 'BSYNC' ? 'BSYNC Bn' : key === 'Bn' ? 'Bn' : e.kind;
-    const item = html('span', { class: 'stack-legend-item', title: e.meaning });
-    item.append(html('b', {}, shown), document.createTextNode(` ${e.label}`));
+  const meaning = html('p', { class: 'stack-meaning small', 'data-testid': 'stack-meaning', 'aria-live': 'polite' });
+  for (const [term, e] of seen) {
+    const item = html('button', {
+      type: 'button', class: 'stack-legend-item', title: e.meaning, 'data-term': term, 'data-testid': 'stack-legend-item',
+      'aria-label': `${term}: ${e.label}. ${openTerm ? 'Opens the glossary' : ''}`,
+    });
+    item.append(html('b', {}, term === 'RUN (no lane)' ? 'RUN' : term), document.createTextNode(` ${e.label}`));
+    const show = () => { meaning.textContent = `${term}: ${e.meaning}`; };
+    item.addEventListener('mouseenter', show);
+    item.addEventListener('focus', show);
+    if (openTerm) item.addEventListener('click', () => openTerm(term));
     box.append(item);
   }
-  return box;
+  return [box, meaning];
 }
 
 export function render(root: HTMLElement, st: StateView | null, ctx: StackContext): void {
@@ -93,5 +102,8 @@ export function render(root: HTMLElement, st: StateView | null, ctx: StackContex
   });
   if (stack.length === 0) list.append(html('li', { class: 'stack-empty muted' }, 'empty'));
   const bitsHint = html('div', { class: 'muted small' }, st ? `mask bits: lane ${st.lanes.length - 1} … lane 0` : '');
-  root.replaceChildren(head, list, legend(stack), bitsHint);
+  // A step redraws the panel: a legend item that had the keyboard focus keeps it.
+  const focused = root.contains(document.activeElement) ? (document.activeElement as HTMLElement).dataset.term : undefined;
+  root.replaceChildren(head, list, ...legend(stack, ctx.openTerm), bitsHint);
+  if (focused) root.querySelector<HTMLElement>(`[data-term="${CSS.escape(focused)}"]`)?.focus();
 }

@@ -1,0 +1,570 @@
+//! The words a student meets in each model's views: the instructions of its listings, the entries
+//! of its control state (the stack panel), and the ideas the CFG and plots draw, each with what
+//! it means and where it comes from. One list, each term naming the models it belongs to; a word
+//! that means different things to different models (`SSY` pushes a token on Kepler and does
+//! nothing under PDOM) has one term per meaning. The stack panel's words for an entry are its
+//! term's (`EntryKind::meaning`), so the help's glossary and a hover say the same thing.
+
+use alloc::format;
+use alloc::string::String;
+
+use super::{EntryKind, ModelKind};
+use ModelKind::{Kepler, Mimd, Pdom, PdomSsy, TfSandy, TfStack, Volta};
+
+/// Where a student meets a term.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub enum TermKind {
+    /// An instruction or modifier in the listing.
+    Instruction,
+    /// An entry of the model's control state, as the stack panel lists it.
+    Entry,
+    /// An idea the views draw: a point of the CFG, a mark on the stack history.
+    Idea,
+}
+
+/// One glossary entry.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct Term {
+    /// The word as the views show it. Words that mean the same to these models share a term,
+    /// listed with ", " between them (`SSY, PBK, PCNT`); `Bn` stands for a barrier's number.
+    pub term: &'static str,
+    pub kind: TermKind,
+    pub meaning: &'static str,
+    /// Where it comes from: the paper or notes, and which GPU generations have it.
+    pub source: &'static str,
+    /// The models whose views show it, in `ModelKind::ALL` order.
+    pub models: &'static [ModelKind],
+}
+
+impl Term {
+    /// The words this term explains.
+    pub fn words(&self) -> impl Iterator<Item = &'static str> {
+        self.term.split(", ")
+    }
+}
+
+const SIMD: &[ModelKind] = &[Kepler, Pdom, PdomSsy, TfStack, TfSandy, Volta];
+/// Models that read token-stack code (`SSY`, `BRK`, ...) as plain edges of the CFG (`flow`).
+const EDGES: &[ModelKind] = &[Pdom, TfStack, TfSandy, Volta, Mimd];
+const STACKS: &[ModelKind] = &[Kepler, PdomSsy];
+
+const BS: &str = "Bialas & Strzelecki 2015, Algorithms 1 and 2; NVIDIA Fermi to Pascal";
+const NOTES: &str = "course notes \"Warps and Branch Divergence\"; NVIDIA Fermi to Pascal";
+const NOTES2: &str = "course notes \"divergent flow part two\" (a GPGPU-Sim-style stack driven by SSY)";
+const COON: &str = "Coon et al.'s patents, cited by Bialas & Strzelecki; NVIDIA Fermi to Pascal";
+const FUNG: &str = "Fung et al. 2007 (GPGPU-Sim), as in the course notes \"divergent flow part two\"";
+const TF: &str = "Diamos et al., \"SIMD Re-Convergence At Thread Frontiers\" (MICRO 2011)";
+const VOLTA: &str = "NVIDIA Volta to Hopper (sm_70 to sm_90): the H100 listings and the convergence-barrier patent";
+const FLOW: &str = "warpscope: how a model without a token stack reads token-stack code";
+const ANY: &str = "every SIMD GPU";
+
+/// Every term, general words first, then model by model in `ModelKind::ALL` order.
+pub const GLOSSARY: &[Term] = &[
+    // Every model.
+    Term {
+        term: "lane",
+        kind: TermKind::Idea,
+        meaning: "one thread of the warp; a warp's lanes share one instruction fetch when they run together",
+        source: ANY,
+        models: ModelKind::ALL,
+    },
+    Term {
+        term: "mask",
+        kind: TermKind::Idea,
+        meaning: "one bit per lane, the highest lane on the left: which lanes an entry holds or an instruction runs for",
+        source: ANY,
+        models: ModelKind::ALL,
+    },
+    Term {
+        term: "divergence",
+        kind: TermKind::Idea,
+        meaning: "a branch whose lanes go different ways: the warp runs the paths one after another, each with only its lanes on",
+        source: ANY,
+        models: SIMD,
+    },
+    Term {
+        term: "reconvergence",
+        kind: TermKind::Idea,
+        meaning: "lanes that split run together again; where that happens is what the models differ in",
+        source: ANY,
+        models: SIMD,
+    },
+    Term {
+        term: "BRA",
+        kind: TermKind::Instruction,
+        meaning: "branch: a guarded `@P0 BRA` sends the lanes whose predicate holds to its target and the others to the next instruction; when both groups have lanes the warp diverges. `BRA.U` is uniform: it jumps only when every active lane's guard holds",
+        source: ANY,
+        models: ModelKind::ALL,
+    },
+    Term {
+        term: "EXIT",
+        kind: TermKind::Instruction,
+        meaning: "the lanes leave the kernel and every entry that held them; running past the last instruction does the same",
+        source: ANY,
+        models: ModelKind::ALL,
+    },
+    Term {
+        term: "ipdom",
+        kind: TermKind::Idea,
+        meaning: "immediate post-dominator: the first block that every path from a branch reaches on its way to the exit, the earliest place where the lanes of a split are sure to meet. The CFG draws it as \"reconverges here\"; PDOM reads it from the CFG, and the compiler puts SSY and BSSY targets there",
+        source: FUNG,
+        models: &[Kepler, Pdom, PdomSsy, Volta, Mimd],
+    },
+    Term {
+        term: "BAR.SYNC",
+        kind: TermKind::Instruction,
+        meaning: "`__syncthreads()`: every live lane must arrive. These models run one group of lanes at a time and cannot set it aside at a barrier, so lanes that arrive while others wait elsewhere can never be joined: the run ends in a deadlock (the thread-frontier paper's Figure 2)",
+        source: TF,
+        models: &[Kepler, Pdom, PdomSsy, TfStack, TfSandy],
+    },
+    Term {
+        term: "BAR.SYNC",
+        kind: TermKind::Instruction,
+        meaning: "`__syncthreads()`: each lane waits there until every live lane has arrived, then they all go on",
+        source: "CUDA on every GPU; per-lane waiting as on Volta and later",
+        models: &[Volta, Mimd],
+    },
+    Term {
+        term: "YIELD",
+        kind: TermKind::Instruction,
+        meaning: "lets other lanes run on a GPU that schedules lanes on their own (Volta and later); this model never sets lanes aside for it, so it does nothing",
+        source: VOLTA,
+        models: &[Kepler, Pdom, PdomSsy, TfStack, TfSandy, Mimd],
+    },
+    // Fermi to Pascal: the token stack.
+    Term {
+        term: "token stack",
+        kind: TermKind::Idea,
+        meaning: "Fermi to Pascal's reconvergence stack: each token holds a kind, a mask and a pc. The lanes that run are not on it; tokens hold the lanes that wait and where they resume. SSY, PBK, PCNT, CAL and divergent branches push; instructions with the pop bit pop",
+        source: BS,
+        models: &[Kepler],
+    },
+    Term {
+        term: "SSY",
+        kind: TermKind::Instruction,
+        meaning: "set synchronization point: pushes a SYNC token with the active lanes and the target, where the region's paths will meet again",
+        source: BS,
+        models: &[Kepler],
+    },
+    Term {
+        term: "SYNC",
+        kind: TermKind::Instruction,
+        meaning: "a NOP with the pop bit: ends one path of a region. It pops the top token; the token's lanes run on from its pc (the other side's lanes from a DIV token, the whole region from the SYNC token)",
+        source: BS,
+        models: &[Kepler],
+    },
+    Term {
+        term: ".S",
+        kind: TermKind::Instruction,
+        meaning: "the pop bit on an ordinary instruction (`NOP.S`, `FADD.S`): the top token is popped first, and the instruction runs for the popped token's lanes, which then go on at the token's pc. It carries the pop, so its issue is part of what a divergence costs",
+        source: BS,
+        models: &[Kepler],
+    },
+    Term {
+        term: "PBK",
+        kind: TermKind::Instruction,
+        meaning: "pre-break: before a loop, pushes a BRK token with the active lanes and the loop's exit",
+        source: COON,
+        models: &[Kepler],
+    },
+    Term {
+        term: "BRK",
+        kind: TermKind::Instruction,
+        meaning: "break: the lanes leave the active mask (and every token above the BRK token) and wait until the loop is done for everyone; then the BRK token brings them back at the loop's exit",
+        source: COON,
+        models: &[Kepler],
+    },
+    Term {
+        term: "PCNT",
+        kind: TermKind::Instruction,
+        meaning: "pre-continue: pushes a CONT token with the active lanes and the pc of the loop's next iteration",
+        source: COON,
+        models: &[Kepler],
+    },
+    Term {
+        term: "CONT",
+        kind: TermKind::Instruction,
+        meaning: "continue: the lanes leave the active mask and wait for the CONT token, which brings them back for the next iteration once the others reach it",
+        source: COON,
+        models: &[Kepler],
+    },
+    Term {
+        term: "CAL",
+        kind: TermKind::Instruction,
+        meaning: "call: pushes a CALL token with the active lanes and the return address, then jumps to the function",
+        source: COON,
+        models: &[Kepler],
+    },
+    Term {
+        term: "RET",
+        kind: TermKind::Instruction,
+        meaning: "return: the lanes wait until every lane in the call has returned; then the CALL token brings them back after the call",
+        source: COON,
+        models: &[Kepler],
+    },
+    Term {
+        term: "DIV",
+        kind: TermKind::Entry,
+        meaning: "divergence token, pushed by a divergent BRA: the lanes that did not take the branch, waiting to run their side from this pc",
+        source: BS,
+        models: &[Kepler],
+    },
+    Term {
+        term: "SYNC",
+        kind: TermKind::Entry,
+        meaning: "pushed by SSY: the lanes that entered the region; they run together again from this pc (the sync point) once the entries above are gone",
+        source: BS,
+        models: STACKS,
+    },
+    Term {
+        term: "BRK",
+        kind: TermKind::Entry,
+        meaning: "pushed by PBK: lanes that break out of the loop wait here until the others leave it",
+        source: COON,
+        models: STACKS,
+    },
+    Term {
+        term: "CONT",
+        kind: TermKind::Entry,
+        meaning: "pushed by PCNT: lanes that continue wait here for the next iteration",
+        source: COON,
+        models: STACKS,
+    },
+    Term {
+        term: "CALL",
+        kind: TermKind::Entry,
+        meaning: "pushed by CAL: lanes that return from the call resume here",
+        source: COON,
+        models: STACKS,
+    },
+    Term {
+        term: "spill, fill",
+        kind: TermKind::Idea,
+        meaning: "the stack's top 16 entries are on chip; a push onto a full stack moves the lowest 4 to memory (a spill) and a pop that needs them brings 4 back (a fill). Spilled entries sit below the capacity line in the stack panel; the stack history marks each spill and fill. A spill and its fill cost about 84 cycles on Kepler, 176 on Maxwell",
+        source: "Bialas & Strzelecki 2015, Section IV (measured on Kepler and Maxwell)",
+        models: &[Kepler],
+    },
+    // GPGPU-Sim's post-dominator stack.
+    Term {
+        term: "RECONV",
+        kind: TermKind::Entry,
+        meaning: "reconvergence entry: its lanes run on from this pc (the branch's ipdom) once the paths above it have reached it",
+        source: FUNG,
+        models: &[Pdom],
+    },
+    Term {
+        term: "PATH",
+        kind: TermKind::Entry,
+        meaning: "one side of a divergent branch: these lanes run from this pc until they reach the entry's rpc, where the entry is popped",
+        source: FUNG,
+        models: &[Pdom],
+    },
+    Term {
+        term: "rpc",
+        kind: TermKind::Idea,
+        meaning: "reconvergence pc: where a PDOM entry is popped, the ipdom of the branch that pushed it (\"rpc: exit\": the paths meet only at the end)",
+        source: FUNG,
+        models: &[Pdom, PdomSsy],
+    },
+    Term {
+        term: "path order",
+        kind: TermKind::Idea,
+        meaning: "which side of a split runs first: the one pushed last. The taken side by default; the toolbar can pick the fall-through side",
+        source: FUNG,
+        models: &[Pdom, PdomSsy],
+    },
+    // The course notes' stack driven by SSY.
+    Term {
+        term: "RECONV",
+        kind: TermKind::Entry,
+        meaning: "the warp's first entry: every lane, from the start of the program; the first SSY or divergent branch replaces it",
+        source: NOTES2,
+        models: &[PdomSsy],
+    },
+    Term {
+        term: "PATH",
+        kind: TermKind::Entry,
+        meaning: "lanes that run now or next: the body of a region that SSY, PBK or PCNT opened, or one side of a divergent branch; the next SYNC or .S instruction pops it",
+        source: NOTES2,
+        models: &[PdomSsy],
+    },
+    Term {
+        term: "SSY, PBK, PCNT",
+        kind: TermKind::Instruction,
+        meaning: "open a region: the top entry (lanes m, next pc, rpc r) is popped and two are pushed: (m, target, r), a SYNC, BRK or CONT entry that resumes after the region, and (m, next pc + 1, target), a PATH entry that runs it",
+        source: NOTES2,
+        models: &[PdomSsy],
+    },
+    Term {
+        term: "SYNC, .S",
+        kind: TermKind::Instruction,
+        meaning: "pop the top entry (an instruction with the pop bit runs first); its lanes go on in the entry below",
+        source: NOTES,
+        models: &[PdomSsy],
+    },
+    Term {
+        term: "BRK, CONT",
+        kind: TermKind::Instruction,
+        meaning: "the lanes leave every entry above the nearest BRK (CONT) entry, which brings them back at its pc once the entries above are gone",
+        source: NOTES,
+        models: &[PdomSsy],
+    },
+    Term {
+        term: "CAL, RET",
+        kind: TermKind::Instruction,
+        meaning: "CAL opens a region like SSY: a CALL entry resumes after the call, a PATH entry runs the function; RET takes the lanes out of every entry above the CALL entry",
+        source: NOTES2,
+        models: &[PdomSsy],
+    },
+    // Models that read token-stack code as the CFG draws it.
+    Term {
+        term: "SSY, PBK, PCNT",
+        kind: TermKind::Instruction,
+        meaning: "token-stack instructions this model does not need: they do nothing (it finds reconvergence points itself)",
+        source: FLOW,
+        models: EDGES,
+    },
+    Term {
+        term: "SYNC, .S, BRK, CONT",
+        kind: TermKind::Instruction,
+        meaning: "read as the jump the CFG draws: to the target of the region's SSY, PBK or PCNT (an instruction with the pop bit runs first)",
+        source: FLOW,
+        models: EDGES,
+    },
+    Term {
+        term: "CAL, RET",
+        kind: TermKind::Instruction,
+        meaning: "call and return with a return address per lane: each lane that returns goes back after its own call",
+        source: FLOW,
+        models: EDGES,
+    },
+    Term {
+        term: "BSSY, BSYNC, BREAK, WARPSYNC",
+        kind: TermKind::Instruction,
+        meaning: "Volta's convergence-barrier instructions: this model does not have them, so they do nothing",
+        source: FLOW,
+        models: &[Pdom, TfStack, TfSandy, Mimd],
+    },
+    // Thread frontiers.
+    Term {
+        term: "priority",
+        kind: TermKind::Idea,
+        meaning: "each block's place in the layout: the block with the lowest address among those where lanes wait runs first. The CFG shows it on each block",
+        source: TF,
+        models: &[TfStack, TfSandy],
+    },
+    Term {
+        term: "thread frontier",
+        kind: TermKind::Idea,
+        meaning: "the blocks where lanes may be waiting while the current block runs (Algorithm 1). Lanes join the first of them they reach, often before the ipdom. The CFG outlines the current block's frontier",
+        source: TF,
+        models: &[TfStack, TfSandy],
+    },
+    Term {
+        term: "RUN",
+        kind: TermKind::Entry,
+        meaning: "the lanes at the pc that issues next: the highest-priority (lowest) pc, or the warp pc (tf-sandy)",
+        source: TF,
+        models: &[TfStack, TfSandy],
+    },
+    Term {
+        term: "WAIT",
+        kind: TermKind::Entry,
+        meaning: "lanes waiting at this lower-priority pc until the warp gets there; lanes that arrive join them",
+        source: TF,
+        models: &[TfStack, TfSandy],
+    },
+    Term {
+        term: "sorted stack",
+        kind: TermKind::Idea,
+        meaning: "TF-STACK: one entry per pc where lanes wait, kept in priority order; the top runs, and lanes going to a pc that already has an entry merge into it (that is reconvergence)",
+        source: "Diamos et al. 2011, Section 5.2",
+        models: &[TfStack],
+    },
+    Term {
+        term: "warp pc",
+        kind: TermKind::Idea,
+        meaning: "TF-SANDY (Intel Sandy Bridge): a pc per lane and one pc for the warp; a lane runs when its pc equals the warp pc, which always moves on",
+        source: "Diamos et al. 2011, Section 5.1",
+        models: &[TfSandy],
+    },
+    Term {
+        term: "conservative branch",
+        kind: TermKind::Idea,
+        meaning: "when some lanes may be waiting, a branch sends the warp pc to the highest-priority block among its targets and the thread frontier, whether lanes wait there or not",
+        source: "Diamos et al. 2011, Section 5.1",
+        models: &[TfSandy],
+    },
+    Term {
+        term: "RUN (no lane)",
+        kind: TermKind::Entry,
+        meaning: "warp pc here, no lane: the warp walks this block with an empty mask (idle instructions)",
+        source: "Diamos et al. 2011, Section 5.1",
+        models: &[TfSandy],
+    },
+    // Volta to Hopper: convergence barriers.
+    Term {
+        term: "lane pcs",
+        kind: TermKind::Idea,
+        meaning: "independent thread scheduling: every lane has its own pc and state; the ready lanes at one pc run together as a group, one group at a time",
+        source: VOLTA,
+        models: &[Volta],
+    },
+    Term {
+        term: "BSSY",
+        kind: TermKind::Instruction,
+        meaning: "`BSSY Bn, L`: records the issuing lanes in barrier register Bn; L is the convergence point, where the compiler put the matching BSYNC",
+        source: VOLTA,
+        models: &[Volta],
+    },
+    Term {
+        term: "BSYNC",
+        kind: TermKind::Instruction,
+        meaning: "`BSYNC Bn`: a lane recorded in Bn waits here until every lane of Bn has arrived, exited, left with BREAK or yielded; then they go on together and leave Bn. A lane not in Bn passes",
+        source: VOLTA,
+        models: &[Volta],
+    },
+    Term {
+        term: "BREAK",
+        kind: TermKind::Instruction,
+        meaning: "`BREAK Bn`: takes the issuing lanes out of barrier Bn, so the lanes waiting at its BSYNC no longer wait for them (a loop's break)",
+        source: VOLTA,
+        models: &[Volta],
+    },
+    Term {
+        term: "WARPSYNC",
+        kind: TermKind::Instruction,
+        meaning: "`WARPSYNC mask` (`__syncwarp()`): each lane waits until every live lane of the mask has reached a WARPSYNC",
+        source: VOLTA,
+        models: &[Volta],
+    },
+    Term {
+        term: "YIELD",
+        kind: TermKind::Instruction,
+        meaning: "lets another group run; until a yielded lane runs again, barriers do not wait for it (how a spin lock makes progress)",
+        source: VOLTA,
+        models: &[Volta],
+    },
+    Term {
+        term: "scheduler",
+        kind: TermKind::Idea,
+        meaning: "which group runs: it switches only when the group blocks, yields or exits. At a split, the H100 runs the side with fewer lanes first (the fall-through side on a tie) and then resumes the group set aside last; the toolbar can pick the lowest pc or round-robin instead",
+        source: "measured on an NVIDIA H100 (sm_90)",
+        models: &[Volta],
+    },
+    Term {
+        term: "Bn",
+        kind: TermKind::Entry,
+        meaning: "convergence barrier register Bn, set by BSSY: the lanes it waits for; its pc is the convergence point",
+        source: VOLTA,
+        models: &[Volta],
+    },
+    Term {
+        term: "BSYNC Bn",
+        kind: TermKind::Entry,
+        meaning: "lanes blocked at BSYNC Bn until every lane of barrier Bn arrives (or exits, breaks or yields)",
+        source: VOLTA,
+        models: &[Volta],
+    },
+    Term {
+        term: "RUN",
+        kind: TermKind::Entry,
+        meaning: "the group the scheduler runs: the ready lanes at this pc; it runs until it blocks, yields, exits or splits",
+        source: VOLTA,
+        models: &[Volta],
+    },
+    Term {
+        term: "WAIT",
+        kind: TermKind::Entry,
+        meaning: "a group of ready lanes at this pc, waiting for the scheduler to pick it",
+        source: VOLTA,
+        models: &[Volta],
+    },
+    Term {
+        term: "YIELDED",
+        kind: TermKind::Entry,
+        meaning: "lanes that executed YIELD and let another group run; barriers do not wait for them meanwhile",
+        source: VOLTA,
+        models: &[Volta],
+    },
+    Term {
+        term: "BARRIER",
+        kind: TermKind::Entry,
+        meaning: "lanes waiting at BAR.SYNC or WARPSYNC for the rest of the warp",
+        source: VOLTA,
+        models: &[Volta, Mimd],
+    },
+    // Every lane on its own.
+    Term {
+        term: "MIMD",
+        kind: TermKind::Idea,
+        meaning: "every lane on its own, one instruction of one lane per step (the lanes take turns), so its instruction count is the fewest fetches any scheme could need: the other models' code expansion is measured against it",
+        source: TF,
+        models: &[Mimd],
+    },
+    Term {
+        term: "RUN",
+        kind: TermKind::Entry,
+        meaning: "the lanes at the pc of the lane whose turn it is: that one lane issues next",
+        source: TF,
+        models: &[Mimd],
+    },
+    Term {
+        term: "WAIT",
+        kind: TermKind::Entry,
+        meaning: "lanes at this pc waiting for their turn (one lane runs per step)",
+        source: TF,
+        models: &[Mimd],
+    },
+];
+
+impl ModelKind {
+    /// The terms a student meets in this model's views, in glossary order.
+    pub fn glossary(self) -> impl Iterator<Item = &'static Term> {
+        GLOSSARY.iter().filter(move |t| t.models.contains(&self))
+    }
+}
+
+impl EntryKind {
+    /// The glossary's word for entries of this kind (`Bn` for any barrier number); `empty`: an
+    /// entry with no lanes (tf-sandy's idle warp pc).
+    pub fn word(self, empty: bool) -> &'static str {
+        match self {
+            EntryKind::Run if empty => "RUN (no lane)",
+            EntryKind::Token(t) => t.name(),
+            EntryKind::Blocked(_) => "BSYNC Bn",
+            EntryKind::Barrier(_) => "Bn",
+            EntryKind::Reconv | EntryKind::Path | EntryKind::Run | EntryKind::Wait | EntryKind::Yielded | EntryKind::AtBarrier => {
+                self.name()
+            }
+        }
+    }
+
+    /// The glossary term for an entry of this kind in `model`'s control state.
+    pub fn term(self, model: ModelKind, empty: bool) -> Option<&'static Term> {
+        let word = self.word(empty);
+        model.glossary().find(|t| t.kind == TermKind::Entry && t.term == word)
+    }
+
+    /// What an entry of this kind means in `model`'s control state: its glossary term's words,
+    /// with the barrier's own number.
+    pub fn meaning(self, model: ModelKind, empty: bool) -> String {
+        let Some(t) = self.term(model, empty) else {
+            // Only a model the glossary misses (its test fails then) gets here.
+            return format!("{} entry", self.name());
+        };
+        match self {
+            EntryKind::Blocked(n) | EntryKind::Barrier(n) => t.meaning.replace("Bn", &format!("B{n}")),
+            _ => String::from(t.meaning),
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "glossary_tests.rs"]
+mod tests;

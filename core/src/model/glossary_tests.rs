@@ -1,0 +1,199 @@
+//! The glossary covers what each model shows: every example (C compiled for every target) and a
+//! listing of the instructions no example runs go through every model, and each entry kind on a
+//! stack and each control instruction issued must have a term naming that model; each term
+//! naming a model must be met there.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use std::collections::BTreeSet;
+
+use super::*;
+use crate::compile::Target;
+use crate::isa::Op;
+use crate::kernel::{parse_kernel_with, SourceOptions};
+use crate::model::Reconvergence;
+use crate::{launch, LaunchOptions};
+
+/// The glossary's word for a control instruction; `None` for the data path. No `_` arm: a new
+/// op does not compile until it is placed here (and given words if it is control flow).
+fn control_word(op: &Op) -> Option<&'static str> {
+    Some(match op {
+        Op::Ssy { .. } => "SSY",
+        Op::Sync => "SYNC",
+        Op::Bra { .. } => "BRA",
+        Op::Pbk { .. } => "PBK",
+        Op::Brk => "BRK",
+        Op::Pcnt { .. } => "PCNT",
+        Op::Cont => "CONT",
+        Op::Cal { .. } => "CAL",
+        Op::Ret => "RET",
+        Op::Exit => "EXIT",
+        Op::Bssy { .. } => "BSSY",
+        Op::Bsync { .. } => "BSYNC",
+        Op::Break { .. } => "BREAK",
+        Op::Warpsync { .. } => "WARPSYNC",
+        Op::Yield => "YIELD",
+        Op::BarSync => "BAR.SYNC",
+        Op::Iadd { .. }
+        | Op::Iadd3 { .. }
+        | Op::Iscadd { .. }
+        | Op::Imul { .. }
+        | Op::Imad { .. }
+        | Op::Isetp { .. }
+        | Op::Fadd { .. }
+        | Op::Fmul { .. }
+        | Op::Ffma { .. }
+        | Op::Fsetp { .. }
+        | Op::Mov { .. }
+        | Op::Sel { .. }
+        | Op::Lop { .. }
+        | Op::Lop3 { .. }
+        | Op::Shl { .. }
+        | Op::Shr { .. }
+        | Op::S2r { .. }
+        | Op::Cs2r { .. }
+        | Op::Ld { .. }
+        | Op::St { .. }
+        | Op::Atom { .. }
+        | Op::I2f { .. }
+        | Op::F2i { .. }
+        | Op::Mufu { .. }
+        | Op::Nop => return None,
+    })
+}
+
+/// Every word `control_word` gives, and the pop bit: all must be met in the runs below.
+const CONTROL_WORDS: &[&str] = &[
+    "SSY", "SYNC", ".S", "BRA", "PBK", "BRK", "PCNT", "CONT", "CAL", "RET", "EXIT", "BSSY", "BSYNC", "BREAK", "WARPSYNC", "YIELD",
+    "BAR.SYNC",
+];
+
+/// What no example runs: YIELD under a token stack, WARPSYNC, a barrier every lane reaches.
+const RARE: &str = "//@ warp 4\nYIELD;\nBAR.SYNC 0x0;\nWARPSYNC 0xf;\nEXIT;\n";
+
+fn examples() -> Vec<(String, String)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    let mut out: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "cu" || x == "sass"))
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into(), std::fs::read_to_string(&p).unwrap()))
+        .collect();
+    out.sort();
+    out.push(("rare".into(), RARE.into()));
+    out
+}
+
+/// (model name, word) pairs met in the runs: entry words on stacks, instruction words issued.
+#[derive(Default)]
+struct Met {
+    entries: BTreeSet<(&'static str, &'static str)>,
+    instructions: BTreeSet<(&'static str, &'static str)>,
+    missing: Vec<String>,
+}
+
+impl Met {
+    fn stack(&mut self, model: ModelKind, stack: &[crate::model::StackEntry]) {
+        for e in stack {
+            let empty = e.mask.is_empty();
+            self.entries.insert((model.name(), e.kind.word(empty)));
+            if e.kind.term(model, empty).is_none() {
+                self.missing.push(std::format!("{}: entry {}", model.name(), e.kind.word(empty)));
+            }
+        }
+    }
+}
+
+/// Runs every example under every model, C compiled for every target (so token and barrier code
+/// meets every model too), a bounded number of steps each.
+fn meet_everything() -> Met {
+    let mut met = Met::default();
+    let kernels = examples();
+    for &model in ModelKind::ALL {
+        for (name, text) in &kernels {
+            let targets: &[Target] = if name.ends_with(".cu") { Target::ALL } else { &[Target::Plain] };
+            for &target in targets {
+                let (k, _) = parse_kernel_with(text, &SourceOptions { target: Some(target), ..SourceOptions::default() });
+                let Ok(mut sim) =
+                    launch(&k, &LaunchOptions { model: Some(model), step_limit: 3_000, record: false, ..LaunchOptions::default() })
+                else {
+                    continue;
+                };
+                met.stack(model, &sim.state().model.stack());
+                while let Ok(issued) = sim.run_step() {
+                    let instr = &sim.program().instrs[issued.pc.index()];
+                    let pop = instr.pop && instr.op != Op::Sync;
+                    for word in control_word(&instr.op).into_iter().chain(pop.then_some(".S")) {
+                        met.instructions.insert((model.name(), word));
+                    }
+                    met.stack(model, &sim.state().model.stack());
+                }
+            }
+        }
+    }
+    met
+}
+
+fn words_of(kind: TermKind) -> BTreeSet<(&'static str, &'static str)> {
+    GLOSSARY
+        .iter()
+        .filter(|t| t.kind == kind)
+        .flat_map(|t| t.models.iter().flat_map(move |m| t.words().map(move |w| (m.name(), w))))
+        .collect()
+}
+
+#[test]
+fn every_entry_and_control_instruction_a_model_shows_has_words_for_that_model() {
+    let met = meet_everything();
+    assert!(met.missing.is_empty(), "entries without a glossary term: {:?}", met.missing.iter().collect::<BTreeSet<_>>());
+    let instruction_words = words_of(TermKind::Instruction);
+    let unexplained: Vec<_> = met.instructions.difference(&instruction_words).collect();
+    assert!(unexplained.is_empty(), "instructions run without a glossary term for their model: {unexplained:?}");
+    // The runs met every control instruction, so the check above saw them all.
+    let run: BTreeSet<&str> = met.instructions.iter().map(|&(_, w)| w).collect();
+    let never: Vec<_> = CONTROL_WORDS.iter().filter(|w| !run.contains(*w)).collect();
+    assert!(never.is_empty(), "no run issued {never:?}: add a listing that does");
+    // And no term claims a model that never shows it.
+    for t in GLOSSARY.iter().filter(|t| t.kind != TermKind::Idea) {
+        let seen = if t.kind == TermKind::Entry { &met.entries } else { &met.instructions };
+        for m in t.models {
+            assert!(t.words().any(|w| seen.contains(&(m.name(), w))), "{} ({:?}) is never met under {}", t.term, t.kind, m.name());
+        }
+    }
+}
+
+#[test]
+fn each_word_has_one_meaning_per_model_and_every_model_has_words() {
+    for &m in ModelKind::ALL {
+        let mut seen = BTreeSet::new();
+        for t in m.glossary() {
+            for w in t.words() {
+                assert!(seen.insert((w, t.kind as u8)), "{w} ({:?}) has two terms under {}", t.kind, m.name());
+            }
+        }
+        assert!(m.glossary().filter(|t| t.kind == TermKind::Entry).count() >= 2, "{} has no entry words", m.name());
+    }
+    for t in GLOSSARY {
+        assert!(t.meaning.len() > 20 && !t.source.is_empty() && !t.models.is_empty(), "{}", t.term);
+        let order: Vec<usize> = t.models.iter().map(|m| ModelKind::ALL.iter().position(|x| x == m).unwrap()).collect();
+        assert!(order.windows(2).all(|w| w[0] < w[1]), "{}: models out of ModelKind::ALL order", t.term);
+    }
+}
+
+#[test]
+fn an_entry_means_its_terms_words_with_its_own_barrier_number() {
+    use crate::model::TokenKind;
+    assert_eq!(
+        EntryKind::Token(TokenKind::Div).meaning(ModelKind::Kepler, false),
+        EntryKind::Token(TokenKind::Div).term(ModelKind::Kepler, false).unwrap().meaning
+    );
+    assert!(EntryKind::Blocked(12).meaning(ModelKind::Volta, false).contains("blocked at BSYNC B12 until every lane of barrier B12"));
+    assert!(EntryKind::Barrier(3).meaning(ModelKind::Volta, false).contains("barrier register B3,"));
+    assert!(EntryKind::Run.meaning(ModelKind::TfSandy, true).contains("warp pc here, no lane"));
+    // The same kind, in two models' words.
+    assert_ne!(EntryKind::Path.meaning(ModelKind::Pdom, false), EntryKind::Path.meaning(ModelKind::PdomSsy, false));
+    assert_eq!(
+        EntryKind::Token(TokenKind::Sync).meaning(ModelKind::Kepler, false),
+        EntryKind::Token(TokenKind::Sync).meaning(ModelKind::PdomSsy, false)
+    );
+}
