@@ -47,6 +47,8 @@ test('page interactive', async ({ page }) => {
 });
 
 test('scrubbing and playing a run of over a million steps', async ({ page }) => {
+  // Not a first visit: the tour would cover the panels this drives.
+  await page.addInitScript(() => localStorage.setItem('warpscope.toured.v1', '1'));
   await page.goto('./');
   await ready(page);
   // Load the long kernel as a user would: replace the editor's text.
