@@ -15,6 +15,7 @@ mod figure;
 mod link_arg;
 mod load;
 mod report;
+mod results;
 mod sweep;
 mod trace;
 
@@ -37,9 +38,14 @@ enum Command {
     Run {
         #[command(flatten)]
         common: Common,
-        /// One JSON object: the metrics, stop_reason and block_counts.
+        /// One JSON object: the metrics, stop_reason, block_counts, and what the run computed:
+        /// buffers (each buffer's final contents by name) and params (each param's value).
         #[arg(long)]
         json: bool,
+        /// Print only this buffer's final contents, one value a line (a run that ends early:
+        /// its contents at the stop, why on stderr, exit 3).
+        #[arg(long, value_name = "NAME", conflicts_with = "json")]
+        dump: Option<String>,
     },
     /// Run the same kernel and inputs under several models and print the paper's metrics side by side.
     Compare {
@@ -93,7 +99,8 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Run { common, json } => common.with_link().and_then(|c| report::run(&c, json)),
+        Command::Run { common, dump: Some(name), .. } => common.with_link().and_then(|c| results::dump(&c, &name)),
+        Command::Run { common, json, dump: None } => common.with_link().and_then(|c| report::run(&c, json)),
         Command::Compare { common, models } => common.with_link().and_then(|c| report::compare(&c, &models)),
         Command::Trace { common } => common.with_link().and_then(|c| trace::trace(&c)),
         Command::Sweep(args) => sweep::sweep(&args),

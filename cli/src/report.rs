@@ -1,15 +1,17 @@
-//! `warpscope run`: metrics as text or as one JSON object; `warpscope compare`: the paper's
-//! metrics of several models side by side. How a run ended is the core's `Outcome`.
+//! `warpscope run`: metrics as text or as one JSON object (with what the run computed, from
+//! `results`); `warpscope compare`: the paper's metrics of several models side by side. How a
+//! run ended is the core's `Outcome`.
 
 use std::process::ExitCode;
 
 use serde_json::{json, Map, Value};
 use warpscope_core::cfg;
 use warpscope_core::model::ModelKind;
-use warpscope_core::session::{Outcome, OutcomeKind};
+use warpscope_core::session::{Outcome, OutcomeKind, Resolved};
 use warpscope_core::sim::{Metric, PointMetrics, RunReport, Sim};
 
 use crate::load::{prepare, Common};
+use crate::results;
 
 /// The stop reason with its pc (as an address), source line and message where it has them.
 pub fn stop_json(outcome: &Outcome) -> Value {
@@ -94,17 +96,24 @@ pub fn exit_code(outcome: &Outcome) -> ExitCode {
 }
 
 /// Resolves, launches and runs the command line's kernel to its end.
-fn run_to_end(common: &Common) -> Result<(Sim, Outcome), String> {
-    let (_, _, mut sim) = prepare(common, false)?;
+fn run_to_end(common: &Common) -> Result<(Resolved, Sim, Outcome), String> {
+    let (_, resolved, mut sim) = prepare(common, false)?;
     let reason = sim.run_to_end();
     let outcome = Outcome::of(&sim, &reason);
-    Ok((sim, outcome))
+    Ok((resolved, sim, outcome))
 }
 
+/// `warpscope run`, as text or (`as_json`) the metrics plus what the run computed: each
+/// buffer's final contents and each param's value.
 pub fn run(common: &Common, as_json: bool) -> Result<ExitCode, String> {
-    let (sim, outcome) = run_to_end(common)?;
+    let (resolved, sim, outcome) = run_to_end(common)?;
     if as_json {
-        out!("{}", serde_json::to_string_pretty(&metrics_json(&sim, &outcome)).unwrap_or_default());
+        let mut v = metrics_json(&sim, &outcome);
+        if let Value::Object(o) = &mut v {
+            o.insert("buffers".into(), results::buffers_json(&sim.state().machine.memory));
+            o.insert("params".into(), results::params_json(&resolved.params));
+        }
+        out!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         return Ok(exit_code(&outcome));
     }
     let cfgv = sim.config();

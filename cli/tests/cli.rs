@@ -58,7 +58,7 @@ fn fails(args: &[&str]) -> String {
     stderr(&o)
 }
 
-const KEYS: [&str; 20] = [
+const KEYS: [&str; 22] = [
     "steps",
     "warp_instructions",
     "thread_instructions",
@@ -79,10 +79,12 @@ const KEYS: [&str; 20] = [
     "mimd_block_counts",
     "mimd_warp_instructions",
     "code_expansion",
+    "buffers",
+    "params",
 ];
 
 #[test]
-fn run_json_has_exactly_the_metric_keys() {
+fn run_json_has_exactly_the_metric_and_result_keys() {
     let single = example("single_loop.sass");
     let v = json(&["run", "--json", &single], 0);
     let mut keys: Vec<&str> = v.as_object().expect("object").keys().map(String::as_str).collect();
@@ -561,4 +563,129 @@ fn input_language_is_told_by_content_or_named() {
     assert!(err.contains("error"), "{err}");
     let err = fails(&["run", &listing, "--input", "fortran"]);
     assert!(err.contains("--input `fortran`: unknown input language `fortran` chosen (known: listing, c)"), "{err}");
+}
+
+/// `out[t] = t * k` as a listing, with `k` a param.
+const TIMES_K_LISTING: &str = "//@ warp 8\n//@ param k = 3\n//@ buffer out: i32[8]\n//@ reg R10 = out\n//@ reg R2 = k\n\
+    S2R R0, SR_TID.X;\nIMAD R1, R0, R2, RZ;\nISCADD R3, R0, R10, 0x2;\nST [R3], R1;\nEXIT;\n";
+
+/// In C: even lanes store `t * k`, odd lanes `-t` (a divergent branch and negative i32s), and
+/// every lane `t - 1` as unsigned (lane 0 wraps to 2^32 - 1).
+const TIMES_K_C: &str = "//@ warp 8\n//@ param k = 3\n//@ buffer out: i32[8]\n//@ buffer wrap: u32[8]\n\
+    __global__ void times(int* out, unsigned* wrap, int k) {\n    int t = threadIdx.x;\n\
+    if (t % 2 == 0) {\n        out[t] = t * k;\n    } else {\n        out[t] = -t;\n    }\n\
+    unsigned u = t;\n    wrap[t] = u - 1;\n}\n";
+
+fn ints(v: &Value) -> Vec<i64> {
+    v.as_array().unwrap_or_else(|| panic!("array: {v}")).iter().map(|x| x.as_i64().unwrap_or_else(|| panic!("integer: {x}"))).collect()
+}
+
+#[test]
+fn run_json_has_each_buffers_final_contents_and_each_params_value() {
+    let listing = TempKernel::new("times-k-listing", TIMES_K_LISTING);
+    let v = json(&["run", "--json", listing.path()], 0);
+    assert_eq!(ints(&v["buffers"]["out"]), (0..8).map(|t| t * 3).collect::<Vec<_>>());
+    assert_eq!(v["params"], serde_json::json!({ "k": 3 }));
+    let v = json(&["run", "--json", listing.path(), "--set", "k=7"], 0);
+    assert_eq!(ints(&v["buffers"]["out"]), (0..8).map(|t| t * 7).collect::<Vec<_>>());
+    assert_eq!(v["params"], serde_json::json!({ "k": 7 }));
+
+    let c = TempKernel::new("times-k-c", TIMES_K_C);
+    for model in ["kepler", "volta"] {
+        let v = json(&["run", "--json", c.path(), "--set", "k=5", "--model", model], 0);
+        let out: Vec<i64> = (0..8).map(|t| if t % 2 == 0 { t * 5 } else { -t }).collect();
+        assert_eq!(ints(&v["buffers"]["out"]), out, "{model}");
+        let wrap: Vec<i64> = (0..8u32).map(|t| i64::from(t.wrapping_sub(1))).collect();
+        assert_eq!(ints(&v["buffers"]["wrap"]), wrap, "{model}: u32 elements are unsigned");
+        assert_eq!(v["params"], serde_json::json!({ "k": 5 }));
+    }
+
+    // The course notes' if/else, as a listing and in C: a[t] = 1 for t < 5, a[t + 6] = 5
+    // otherwise, then a[6] = 99; b and c alike with 2, 7 and 3, 9.
+    let expect = |then: i64, other: i64, last: Option<i64>| {
+        let mut want = vec![0; 40];
+        for t in 0..32 {
+            if t < 5 {
+                want[t] = then;
+            } else {
+                want[t + 6] = other;
+            }
+        }
+        if let Some(x) = last {
+            want[6] = x;
+        }
+        want
+    };
+    for file in ["if_else.sass", "if_else.cu"] {
+        let v = json(&["run", "--json", &example(file)], 0);
+        assert_eq!(ints(&v["buffers"]["a"]), expect(1, 5, Some(99)), "{file}");
+        assert_eq!(ints(&v["buffers"]["b"]), expect(2, 7, None), "{file}");
+        assert_eq!(ints(&v["buffers"]["c"]), expect(3, 9, None), "{file}");
+        assert_eq!(v["params"], serde_json::json!({}), "{file}");
+    }
+}
+
+#[test]
+fn float_buffers_are_numbers_written_as_their_shortest_decimal() {
+    // Lanes 0-2 store t * 0.5; lane 3 keeps the initialiser's 0.1 (an f32: 0.10000000149...).
+    let src = "//@ warp 4\n//@ buffer f: f32[4] = 0.1\n\
+        __global__ void halves(float* f) {\n    int t = threadIdx.x;\n    float x = t;\n    if (t < 3) f[t] = x * 0.5f;\n}\n";
+    let f = TempKernel::new("halves", src);
+    let v = json(&["run", "--json", f.path()], 0);
+    let got: Vec<f64> = v["buffers"]["f"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+    assert_eq!(got, [0.0, 0.5, 1.0, 0.1]);
+    let o = warpscope(&["run", f.path(), "--dump", "f"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "0\n0.5\n1\n0.1\n");
+}
+
+#[test]
+fn dump_prints_one_buffer_one_value_a_line_with_the_run_options() {
+    let c = TempKernel::new("times-k-dump", TIMES_K_C);
+    let lines = |args: &[&str]| {
+        let o = warpscope(&[&["run", c.path(), "--dump"], args].concat());
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        stdout(&o).lines().map(|l| l.parse::<i64>().unwrap_or_else(|_| panic!("{args:?}: `{l}` is not a value"))).collect::<Vec<_>>()
+    };
+    let out = |k: i64| (0..8).map(|t| if t % 2 == 0 { t * k } else { -t }).collect::<Vec<_>>();
+    assert_eq!(lines(&["out"]), out(3));
+    assert_eq!(lines(&["out", "--set", "k=4", "--model", "pdom"]), out(4));
+    assert_eq!(lines(&["wrap"])[0], i64::from(u32::MAX));
+    // A permalink's params apply to the dump as to any run.
+    use warpscope_core::link::{encode, Link};
+    let mut link = Link::of_text(TIMES_K_C);
+    link.params.insert("k".into(), 6.0);
+    let url = format!("https://example.org/warpscope/{}", encode(&link));
+    let o = warpscope(&["run", &url, "--dump", "out"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().map(|l| l.parse::<i64>().unwrap()).collect::<Vec<_>>(), out(6));
+}
+
+#[test]
+fn dump_of_an_unknown_buffer_names_the_known_ones() {
+    let c = TempKernel::new("times-k-unknown", TIMES_K_C);
+    let o = warpscope(&["run", c.path(), "--dump", "outt"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), "");
+    assert!(stderr(&o).contains("--dump `outt`: no buffer `outt` (known: out, wrap)"), "{}", stderr(&o));
+    let none = TempKernel::new("no-buffers", "EXIT\n");
+    assert!(fails(&["run", none.path(), "--dump", "out"]).contains("the kernel declares none"));
+    assert!(fails(&["run", c.path(), "--dump", "out", "--json"]).contains("cannot be used with"));
+}
+
+#[test]
+fn a_run_that_ends_early_dumps_the_contents_at_the_stop() {
+    // Lane 0's atomicCAS takes the lock and the other 31 lanes spin first on a token stack, so
+    // the run deadlocks before lane 0 adds to the counter: lock 1, counter 0.
+    let spin = example("spin_lock.cu");
+    let o = warpscope(&["run", &spin, "--dump", "lock"]);
+    assert_eq!(o.status.code(), Some(3));
+    assert_eq!(stdout(&o), "1\n");
+    let err = stderr(&o);
+    assert!(err.starts_with("deadlock at") && err.contains("`lock` is shown as it was then"), "{err}");
+    let v = json(&["run", "--json", &spin], 3);
+    assert_eq!(v["buffers"], serde_json::json!({ "lock": [1], "counter": [0] }));
+    // Under volta the loop yields, so lane 0 releases the lock and every lane adds one.
+    let o = warpscope(&["run", &spin, "--dump", "counter", "--model", "volta"]);
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), "32\n"), "{}", stderr(&o));
 }

@@ -14,6 +14,37 @@ pub enum ElemType {
     F32,
 }
 
+impl ElemType {
+    /// A stored word as this type reads it: memory holds raw bits, and an f32 element is the
+    /// float with those bits (how initialisers and `ST` store it).
+    pub fn read(self, word: u32) -> Elem {
+        match self {
+            ElemType::I32 => Elem::I32(word as i32),
+            ElemType::U32 => Elem::U32(word),
+            ElemType::F32 => Elem::F32(f32::from_bits(word)),
+        }
+    }
+}
+
+/// One buffer element, typed. `Display` writes a float with the fewest digits that read back as
+/// the same f32 (`0.1`, `2`, `NaN`, `-inf`), a text scripts can parse.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum Elem {
+    I32(i32),
+    U32(u32),
+    F32(f32),
+}
+
+impl core::fmt::Display for Elem {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Elem::I32(v) => write!(f, "{v}"),
+            Elem::U32(v) => write!(f, "{v}"),
+            Elem::F32(v) => write!(f, "{v}"),
+        }
+    }
+}
+
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Buffer {
     pub name: String,
@@ -76,6 +107,7 @@ impl Memory {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::string::ToString;
     use alloc::vec;
 
     #[test]
@@ -91,5 +123,16 @@ mod tests {
         assert_eq!(m.load(a + 2), None);
         assert_eq!(m.store(b + 4, 7), Some(()));
         assert_eq!(m.buffer("b").unwrap().1[1], 7);
+    }
+
+    #[test]
+    fn words_read_as_their_element_type() {
+        let word = (-3i32) as u32;
+        assert_eq!(ElemType::I32.read(word), Elem::I32(-3));
+        assert_eq!(ElemType::U32.read(word), Elem::U32(4_294_967_293));
+        assert_eq!(ElemType::F32.read(1.5f32.to_bits()), Elem::F32(1.5));
+        let shown =
+            [Elem::I32(-3), Elem::F32(0.1), Elem::F32(2.0), Elem::F32(f32::NAN), Elem::F32(f32::NEG_INFINITY)].map(|e| e.to_string());
+        assert_eq!(shown, ["-3", "0.1", "2", "NaN", "-inf"]);
     }
 }

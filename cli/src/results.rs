@@ -1,0 +1,85 @@
+//! What a run computed, for scripts that check it (autograders): each buffer's contents when
+//! the run ended, typed by its element type, and each param's value as used. `run --json`
+//! adds them as `buffers` and `params`; `run --dump NAME` prints one buffer, one value a line.
+
+use std::io::{BufWriter, Write};
+use std::process::ExitCode;
+
+use serde_json::{json, Map, Value};
+use warpscope_core::kernel::Kernel;
+use warpscope_core::machine::{Elem, Memory};
+use warpscope_core::session::{Outcome, OutcomeKind, ParamValue};
+
+use crate::load::{prepare, Common};
+use crate::report::{exit_code, stop_text};
+
+/// Every buffer by name: its elements as JSON numbers (integers for i32 and u32).
+pub fn buffers_json(memory: &Memory) -> Value {
+    let buffers = memory.buffers.iter().zip(&memory.words);
+    let by_name = buffers.map(|(b, words)| (b.name.clone(), words.iter().map(|&w| elem_json(b.elem.read(w))).collect()));
+    Value::Object(by_name.collect())
+}
+
+/// Every declared param by name, with the value the run used.
+pub fn params_json(params: &[ParamValue]) -> Value {
+    Value::Object(params.iter().map(|p| (p.name.clone(), json!(p.value))).collect::<Map<_, _>>())
+}
+
+/// A float is written as its shortest decimal (`0.1`, not the f32's exact `0.10000000149011612`),
+/// so a script comparing with the literal it expects sees the same number `--dump` prints. JSON
+/// has no NaN or infinity: those are `null`.
+fn elem_json(e: Elem) -> Value {
+    match e {
+        Elem::I32(v) => json!(v),
+        Elem::U32(v) => json!(v),
+        Elem::F32(v) => v.to_string().parse::<f64>().map_or(Value::Null, |shortest| json!(shortest)),
+    }
+}
+
+/// `warpscope run FILE --dump NAME`: the buffer's contents when the run ended, one value a
+/// line and nothing else on stdout. A run that ends early (deadlock, fault, step limit) still
+/// prints what the buffer held at the stop, says why on stderr and exits 3, as `run` does.
+pub fn dump(common: &Common, name: &str) -> Result<ExitCode, String> {
+    let (_, resolved, mut sim) = prepare(common, false)?;
+    // Checked before the run, so a typo does not wait for a long one.
+    declared(&resolved.kernel, name)?;
+    let reason = sim.run_to_end();
+    let outcome = Outcome::of(&sim, &reason);
+    if outcome.kind != OutcomeKind::Exited {
+        eprintln!("{}; `{name}` is shown as it was then", stop_text(&outcome));
+    }
+    let (buffer, words) = sim.state().machine.memory.buffer(name).ok_or_else(|| unknown(&resolved.kernel, name))?;
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    for &w in words {
+        // A closed pipe (`| head`) ends the dump quietly.
+        if writeln!(out, "{}", buffer.elem.read(w)).is_err() {
+            return Ok(exit_code(&outcome));
+        }
+    }
+    let _ = out.flush();
+    Ok(exit_code(&outcome))
+}
+
+fn declared(kernel: &Kernel, name: &str) -> Result<(), String> {
+    kernel.buffers.iter().any(|b| b.name == name).then_some(()).ok_or_else(|| unknown(kernel, name))
+}
+
+fn unknown(kernel: &Kernel, name: &str) -> String {
+    let known: Vec<&str> = kernel.buffers.iter().map(|b| b.name.as_str()).collect();
+    let known = if known.is_empty() { "the kernel declares none".to_string() } else { format!("known: {}", known.join(", ")) };
+    format!("--dump `{name}`: no buffer `{name}` ({known})")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floats_are_their_shortest_decimal_and_non_finite_ones_null() {
+        assert_eq!(elem_json(Elem::F32(0.1)).to_string(), "0.1");
+        assert_eq!(elem_json(Elem::F32(-2.0)).to_string(), "-2.0");
+        assert_eq!(elem_json(Elem::F32(f32::NAN)), Value::Null);
+        assert_eq!(elem_json(Elem::F32(f32::INFINITY)), Value::Null);
+        assert_eq!(elem_json(Elem::U32(u32::MAX)).to_string(), "4294967295");
+    }
+}
