@@ -95,8 +95,10 @@ test('no notice moves a panel: copy link, a breakpoint stop, a deadlock, a broke
   await expect(page.getByTestId('banner').filter({ hasText: 'Link copied' })).toBeVisible();
 
   await openExample(page, 'spin_lock.cu');
-  const spin = await geometry(page);
+  // Once its run has ended (a C kernel's generated code takes its place in the dock first).
   await expect(page.getByTestId('run-stop')).toBeVisible();
+  await expect(page.getByTestId('listing')).toBeVisible();
+  const spin = await geometry(page);
   await page.getByTestId('notice-more').click();
   await expect(page.locator('.run-stop-text')).toBeInViewport();
   same(spin, await geometry(page), 'a deadlock opened in full');

@@ -21,6 +21,7 @@ import * as lanes from './panels/lanes';
 import * as listing from './panels/listing';
 import * as metrics from './panels/metrics';
 import * as plot from './panels/plot';
+import * as problems from './panels/problems';
 import * as registers from './panels/registers';
 import * as runStatus from './panels/run-status';
 import * as scrubber from './panels/scrubber';
@@ -40,7 +41,8 @@ export interface Panels {
   scrubber: scrubber.ScrubberPanel;
   status: runStatus.RunStatusPanel;
   registers: registers.RegistersPanel;
-  el: Record<'caption' | 'stack' | 'metrics' | 'inputs' | 'banners' | 'title' | 'diag' | 'end', HTMLElement>;
+  problems: problems.ProblemsViews;
+  el: Record<'caption' | 'stack' | 'metrics' | 'inputs' | 'banners' | 'title' | 'end', HTMLElement>;
 }
 
 export class App {
@@ -208,12 +210,10 @@ export class App {
 
   renderAll(): void {
     const p = this.panels, r = this.run;
-    const errors = this.diagnostics.filter((d) => d.severity === 'error').length;
-    const warnings = this.diagnostics.length - errors;
-    const plural = errors > 1 ? 's' : '';
-    p.el.diag.textContent = errors ? (r ? `${errors} error${plural}: showing the last run that worked` : `${errors} error${plural} in the kernel: fix ${errors > 1 ? 'them' : 'it'} to run it (see the marked lines)`)
-      : warnings ? `${warnings} warning${warnings > 1 ? 's' : ''}` : '';
-    p.el.diag.classList.toggle('has-errors', errors > 0);
+    problems.render(p.problems, this.diagnostics, !!r, {
+      jump: (d) => { this.dock?.reveal('editor'); editor.jumpTo(p.editor, d); },
+      openPanel: () => this.openProblems(),
+    });
     p.el.title.textContent = r?.load.title ?? '';
     p.el.title.title = r?.load.about ?? '';
     // How the whole run ended: a deadlock, fault or step limit must not go unnoticed.
@@ -251,6 +251,12 @@ export class App {
       input.disabled = swept.includes(input.dataset.param);
       input.title = input.disabled ? 'swept: see the sweep settings' : '';
     }
+  }
+
+  /** The Problems panel brought forward, its first problem focused. */
+  openProblems(): void {
+    this.dock?.reveal('problems');
+    this.panels.problems.panel.querySelector<HTMLElement>('button')?.focus();
   }
 
   /** Choices of side A's model (the top bar's, or the left side's in compare mode). */

@@ -103,9 +103,10 @@ async function main(): Promise<void> {
     }, store.get().speed),
     status: runStatus.create($('run-status'), { stop: () => app.stopRun(), showLine: () => app.showEndLine() }),
     registers: registers.create($('registers')),
+    problems: { panel: $('problems'), summary: $<HTMLButtonElement>('diag-summary'), note: $('compile-note') },
     el: {
       caption: $('caption'), stack: $('stack'), metrics: $('metrics'),
-      inputs: $('inputs'), banners: $('banners'), title: $('kernel-title'), diag: $('diag-summary'), end: $('run-end'),
+      inputs: $('inputs'), banners: $('banners'), title: $('kernel-title'), end: $('run-end'),
     },
   };
   app.compare = new Comparison(engine ? Engine.another((m) => app.banner(`Right side: ${m}`)) : null,
@@ -156,6 +157,7 @@ async function main(): Promise<void> {
     for (const side of app.compare?.sides ?? []) cfgPanel.fitView(side.cfg);
   });
   bindMenus([...document.querySelectorAll<HTMLDetailsElement>('details.menu')]);
+  $('diag-summary').addEventListener('click', () => app.openProblems());
   $('btn-link').addEventListener('click', () => void controller.copyLink());
   $('btn-share').addEventListener('click', () => share.open($<HTMLDialogElement>('share'), {
     link: () => controller.linkUrl(),

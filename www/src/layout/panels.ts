@@ -2,7 +2,7 @@
 //! each shows (the (i) on its tab) and which modes have them.
 
 export const DOCK_PANELS = [
-  'editor', 'listing', 'caption', 'cfg', 'lanes', 'registers', 'stack', 'plot', 'metrics',
+  'editor', 'listing', 'problems', 'caption', 'cfg', 'lanes', 'registers', 'stack', 'plot', 'metrics',
   'compare-table', 'side-a', 'side-b', 'sweep-settings', 'sweep',
 ] as const;
 export type DockPanelId = (typeof DOCK_PANELS)[number];
@@ -25,6 +25,10 @@ export const PANEL_INFO: Record<DockPanelId, PanelInfo> = {
   listing: {
     title: 'Generated code',
     about: 'The instructions the C kernel compiles to, the program the warp runs. Pointing at a C line lights its instructions here, and the other way round.',
+  },
+  problems: {
+    title: 'Problems',
+    about: 'Every error and warning in the kernel, errors first, each with its line: click one to put the cursor on it in the editor. While the kernel does not compile, the other views show the last run that did.',
   },
   caption: {
     title: 'What happens',
@@ -90,9 +94,9 @@ export const PAGE_INFO: Record<'topbar' | 'scrubber', PanelInfo> = {
 
 /** The panels each mode can show (the listing only for C kernels). */
 export const MODE_PANELS: Record<Mode, readonly DockPanelId[]> = {
-  single: ['editor', 'listing', 'caption', 'cfg', 'lanes', 'registers', 'stack', 'plot', 'metrics'],
-  compare: ['editor', 'listing', 'compare-table', 'side-a', 'side-b'],
-  sweep: ['editor', 'sweep-settings', 'sweep'],
+  single: ['editor', 'listing', 'problems', 'caption', 'cfg', 'lanes', 'registers', 'stack', 'plot', 'metrics'],
+  compare: ['editor', 'listing', 'problems', 'compare-table', 'side-a', 'side-b'],
+  sweep: ['editor', 'problems', 'sweep-settings', 'sweep'],
 };
 
 export function isDockPanel(id: string): id is DockPanelId {

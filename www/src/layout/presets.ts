@@ -37,7 +37,7 @@ const SIDE_BY_SIDE_PX = 1420;
 function single(name: LayoutName, v: Viewport, listing: boolean): LayoutTree {
   if (v.width < NARROW_PX) {
     return row(
-      split(50, tabs(18, 'caption'), tabs(52, 'cfg'), tabs(30, 'editor', 'listing', 'metrics')),
+      split(50, tabs(18, 'caption'), tabs(52, 'cfg'), tabs(30, 'editor', 'listing', 'problems', 'metrics')),
       split(50, tabs(34, 'lanes'), tabs(36, 'stack', 'registers'), tabs(30, 'plot')),
     );
   }
@@ -47,7 +47,7 @@ function single(name: LayoutName, v: Viewport, listing: boolean): LayoutTree {
   switch (name) {
     case 'lecture':
       return row(
-        split(58, tabs(cap, 'caption'), tabs(100 - cap, 'cfg', 'editor', 'listing')),
+        split(58, tabs(cap, 'caption'), tabs(100 - cap, 'cfg', 'editor', 'listing', 'problems')),
         // Large type needs tall groups: on a short screen the stack and its history share one.
         tall
           ? split(42, tabs(32, 'lanes'), tabs(36, 'stack', 'registers'), tabs(32, 'plot', 'metrics'))
@@ -55,20 +55,20 @@ function single(name: LayoutName, v: Viewport, listing: boolean): LayoutTree {
       );
     case 'research':
       return row(
-        split(26, tabs(40, 'editor'), tabs(30, 'listing'), tabs(30, 'metrics')),
+        split(26, tabs(40, 'editor'), tabs(30, 'listing'), tabs(30, 'metrics', 'problems')),
         split(36, tabs(cap, 'caption'), tabs(100 - cap, 'cfg')),
         split(38, tabs(28, 'lanes'), tabs(16, 'registers'), tabs(28, 'stack'), tabs(28, 'plot')),
       );
     case 'study':
       if (listing && v.width >= SIDE_BY_SIDE_PX) {
         return row(
-          split(45, split(75, tabs(50, 'editor'), tabs(50, 'listing')), tabs(25, 'metrics', ...(tall ? [] : ['registers' as const]))),
+          split(45, split(75, tabs(50, 'editor'), tabs(50, 'listing')), tabs(25, 'metrics', 'problems', ...(tall ? [] : ['registers' as const]))),
           split(25, tabs(cap, 'caption'), tabs(100 - cap, 'cfg')),
           split(30, tabs(30, 'lanes'), ...(tall ? [tabs(19, 'registers')] : []), tabs(tall ? 24 : 36, 'stack'), tabs(tall ? 27 : 34, 'plot')),
         );
       }
       return row(
-        split(27, tabs(45, 'editor'), tabs(30, 'listing'), tabs(25, 'metrics', ...(tall ? [] : ['registers' as const]))),
+        split(27, tabs(45, 'editor'), tabs(30, 'listing'), tabs(25, 'metrics', 'problems', ...(tall ? [] : ['registers' as const]))),
         split(35, tabs(cap, 'caption'), tabs(100 - cap, 'cfg')),
         split(38, tabs(30, 'lanes'), ...(tall ? [tabs(19, 'registers')] : []), tabs(tall ? 24 : 36, 'stack'), tabs(tall ? 27 : 34, 'plot')),
       );
@@ -76,14 +76,14 @@ function single(name: LayoutName, v: Viewport, listing: boolean): LayoutTree {
 }
 
 function compare(name: LayoutName, v: Viewport): LayoutTree {
-  if (v.width < NARROW_PX) return column(split(72, tabs(50, 'side-a'), tabs(50, 'side-b')), tabs(28, 'compare-table', 'editor', 'listing'));
-  if (name === 'lecture') return row(tabs(20, 'compare-table', 'editor', 'listing'), tabs(40, 'side-a'), tabs(40, 'side-b'));
-  return row(split(28, tabs(45, 'editor', 'listing'), tabs(55, 'compare-table')), tabs(36, 'side-a'), tabs(36, 'side-b'));
+  if (v.width < NARROW_PX) return column(split(72, tabs(50, 'side-a'), tabs(50, 'side-b')), tabs(28, 'compare-table', 'editor', 'listing', 'problems'));
+  if (name === 'lecture') return row(tabs(20, 'compare-table', 'editor', 'listing', 'problems'), tabs(40, 'side-a'), tabs(40, 'side-b'));
+  return row(split(28, tabs(45, 'editor', 'listing'), tabs(55, 'compare-table', 'problems')), tabs(36, 'side-a'), tabs(36, 'side-b'));
 }
 
 function sweep(_name: LayoutName, v: Viewport): LayoutTree {
-  if (v.width < NARROW_PX) return column(tabs(62, 'sweep'), split(38, tabs(50, 'sweep-settings'), tabs(50, 'editor')));
-  return row(split(30, tabs(45, 'editor'), tabs(55, 'sweep-settings')), tabs(70, 'sweep'));
+  if (v.width < NARROW_PX) return column(tabs(62, 'sweep'), split(38, tabs(50, 'sweep-settings', 'problems'), tabs(50, 'editor')));
+  return row(split(30, tabs(45, 'editor'), tabs(55, 'sweep-settings', 'problems')), tabs(70, 'sweep'));
 }
 
 /** The named layout of `mode` for a dock of size `v`, with every panel the mode has; `listing`:

@@ -62,6 +62,14 @@ function toCm(view: EditorView, d: DiagnosticView): CmDiagnostic {
   return { from, to: Math.max(from, to), severity: d.severity, message: d.message };
 }
 
+/** Puts the cursor on a diagnostic's place, selects what it marks, scrolls there and focuses the
+ * editor (a click in the Problems panel). */
+export function jumpTo(view: EditorView, d: DiagnosticView): void {
+  const { from, to } = toCm(view, d);
+  view.dispatch({ selection: { anchor: from, head: to }, effects: EditorView.scrollIntoView(from, { y: 'center' }) });
+  view.focus();
+}
+
 export function render(view: EditorView, data: EditorData): void {
   const effects = [
     ...markEffects({ current: data.currentLine, breakpoints: data.breakpointLines }),

@@ -16,7 +16,7 @@ function setHidden(el: HTMLElement, hidden: boolean): void {
  * then information. */
 function rank(el: HTMLElement): number {
   if (el.classList.contains('work-note')) return el.dataset.kind === 'question' ? 0 : 5;
-  if (el.classList.contains('banner')) return el.classList.contains('error') ? 1 : 4;
+  if (el.classList.contains('banner') || el.classList.contains('compile-note')) return el.classList.contains('info') ? 4 : 1;
   if (el.classList.contains('run-stop')) return 2;
   if (el.classList.contains('run-progress')) return 3;
   return 6;
@@ -51,7 +51,7 @@ export class NoticeStrip {
   private items(): HTMLElement[] {
     const shown = (el: Element | null): el is HTMLElement => !!el && !(el as HTMLElement).hidden;
     const out: HTMLElement[] = [];
-    for (const el of this.root.querySelectorAll<HTMLElement>('.work-note, .run-progress, .run-stop, .banner, .figure-note')) {
+    for (const el of this.root.querySelectorAll<HTMLElement>('.work-note, .compile-note, .run-progress, .run-stop, .banner, .figure-note')) {
       // A part of the run-status strip counts only while the strip itself is shown.
       if (shown(el) && (!el.parentElement || shown(el.parentElement))) out.push(el);
     }
