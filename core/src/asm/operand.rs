@@ -4,7 +4,7 @@
 use alloc::format;
 use alloc::string::{String, ToString};
 
-use crate::isa::{Pred, Reg, SpecialReg};
+use crate::isa::{Axis, Pred, Reg, SpecialReg};
 
 #[derive(Clone, PartialEq, Debug)]
 pub enum Operand {
@@ -103,14 +103,22 @@ fn parse_pred(s: &str) -> Option<Pred> {
 
 fn parse_special(s: &str) -> Option<SpecialReg> {
     Some(match s {
-        "SR_TID.X" | "SR_TID_X" => SpecialReg::TidX,
-        "SR_TID.Y" | "SR_TID.Z" | "SR_CTAID.X" | "SR_CTAID.Y" | "SR_CTAID.Z" => SpecialReg::Zero,
-        "SR_NTID.X" => SpecialReg::NtidX,
+        "SR_TID_X" => SpecialReg::Tid(Axis::X),
         "SR_LANEID" => SpecialReg::LaneId,
         "SR_CLOCKLO" => SpecialReg::ClockLo,
         "SR_CLOCKHI" => SpecialReg::ClockHi,
         "SRZ" => SpecialReg::Srz,
-        _ => return None,
+        _ => {
+            let (name, axis) = s.split_once('.')?;
+            let axis = Axis::ALL.into_iter().find(|a| a.name() == axis)?;
+            match name {
+                "SR_TID" => SpecialReg::Tid(axis),
+                "SR_NTID" => SpecialReg::Ntid(axis),
+                "SR_CTAID" => SpecialReg::Ctaid(axis),
+                "SR_NCTAID" => SpecialReg::Nctaid(axis),
+                _ => return None,
+            }
+        }
     })
 }
 
@@ -196,7 +204,9 @@ pub fn parse_operand(text: &str) -> Result<Operand, String> {
         return Ok(Operand::Float(f));
     }
     if t.starts_with("SR_") {
-        return Err(format!("unknown special register `{t}` (known: SR_TID.X, SR_LANEID, SR_CLOCKLO, SR_CLOCKHI, SR_NTID.X)"));
+        return Err(format!(
+            "unknown special register `{t}` (known: SR_TID.X/Y/Z, SR_NTID.*, SR_CTAID.*, SR_NCTAID.*, SR_LANEID, SR_CLOCKLO, SR_CLOCKHI)"
+        ));
     }
     if t.starts_with('P') && t.len() == 2 {
         return Err(format!("`{t}`: predicates are P0-P6 and PT"));

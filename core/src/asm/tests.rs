@@ -1,5 +1,7 @@
 use super::*;
 use crate::isa::{Op, Pc};
+use alloc::format;
+use alloc::string::String;
 
 const LISTING3: &str = "\
 1\t/*0060*/\tISETP.LT.AND P0, PT, R5, 0x1, PT;
@@ -132,4 +134,131 @@ F: RET
     let (p, d) = assemble(src);
     assert!(d.is_empty(), "{d:#?}");
     assert_eq!(p.len(), 36);
+}
+
+/// The one op a single listing line decodes to (no diagnostics).
+fn op_of(line: &str) -> Op {
+    let (p, d) = assemble(&format!("{line}\n"));
+    assert!(d.is_empty(), "{line}: {d:?}");
+    p.instrs[0].op
+}
+
+/// The first diagnostic's message for a line that must not assemble.
+fn error_of(line: &str) -> String {
+    let (_, d) = assemble(&format!("{line}\n"));
+    assert!(!d.is_empty(), "{line} assembled");
+    d[0].message.clone()
+}
+
+#[test]
+fn special_registers_of_the_launch() {
+    use crate::isa::{Axis, Reg, SpecialReg};
+    let sr = |s: &str| match op_of(&format!("S2R R1, {s}")) {
+        Op::S2r { dst: Reg(1), sr } => sr,
+        op => panic!("{op:?}"),
+    };
+    assert_eq!(sr("SR_TID.X"), SpecialReg::Tid(Axis::X));
+    assert_eq!(sr("SR_TID_X"), SpecialReg::Tid(Axis::X));
+    assert_eq!(sr("SR_TID.Z"), SpecialReg::Tid(Axis::Z));
+    assert_eq!(sr("SR_NTID.Y"), SpecialReg::Ntid(Axis::Y));
+    assert_eq!(sr("SR_CTAID.X"), SpecialReg::Ctaid(Axis::X));
+    assert_eq!(sr("SR_NCTAID.Z"), SpecialReg::Nctaid(Axis::Z));
+    assert_eq!(sr("SR_LANEID"), SpecialReg::LaneId);
+    assert!(error_of("S2R R1, SR_TID.W").contains("SR_NCTAID"));
+}
+
+#[test]
+fn warp_wide_instructions_decode() {
+    use crate::isa::{Pred, PredSrc, Reg, ShflMode, Src, VoteMode};
+    let r = Src::reg;
+    assert_eq!(
+        op_of("SHFL.DOWN P0, R1, R2, 0x1, 0x1f"),
+        Op::Shfl { mode: ShflMode::Down, pred: Pred(0), dst: Reg(1), a: r(Reg(2)), b: Src::Imm(1), c: Src::Imm(0x1f), mask: None }
+    );
+    assert_eq!(
+        op_of("SHFL.BFLY PT, R1, R2, R3, R4, R5"),
+        Op::Shfl { mode: ShflMode::Bfly, pred: Pred::PT, dst: Reg(1), a: r(Reg(2)), b: r(Reg(3)), c: r(Reg(4)), mask: Some(r(Reg(5))) }
+    );
+    assert!(matches!(
+        op_of("SHFL.IDX PT, R1, R2, 0x0, 0x1f, 0xffffffff"),
+        Op::Shfl { mode: ShflMode::Idx, mask: Some(Src::Imm(u32::MAX)), .. }
+    ));
+    assert!(matches!(op_of("SHFL.UP PT, R1, R2, 0x1, 0x0"), Op::Shfl { mode: ShflMode::Up, .. }));
+    assert_eq!(
+        op_of("VOTE.ALL R1, P2, !P3, 0xff"),
+        Op::Vote {
+            mode: VoteMode::All,
+            dst: Reg(1),
+            pred: Pred(2),
+            src: PredSrc { pred: Pred(3), negated: true },
+            mask: Some(Src::Imm(0xff))
+        }
+    );
+    assert_eq!(op_of("VOTE.ANY R1, PT, PT"), Op::Vote { mode: VoteMode::Any, dst: Reg(1), pred: Pred::PT, src: PredSrc::TRUE, mask: None });
+    assert!(matches!(op_of("VOTE.EQ RZ, P0, P1"), Op::Vote { mode: VoteMode::Eq, dst: Reg::RZ, .. }));
+    assert!(error_of("SHFL R1, R2, 0x1, 0x1f").contains(".IDX"));
+    assert!(error_of("SHFL.DOWN R1, R2, 0x1, 0x1f, 0x0").contains("predicate"));
+    assert!(error_of("SHFL.DOWN P0, R1, R2, 0x1").contains("5 or 6"));
+    assert!(error_of("VOTE.ALL P0, R1, P1").contains("register"));
+    assert!(error_of("VOTE R1, P0, P1").contains(".ALL"));
+}
+
+#[test]
+fn bit_min_max_math_and_division_decode() {
+    use crate::isa::{MufuFn, PredSrc, Reg, Round, Src};
+    let r = Src::reg;
+    assert_eq!(op_of("POPC R1, R2"), Op::Popc { dst: Reg(1), src: r(Reg(2)) });
+    assert_eq!(op_of("BREV R1, 0x1"), Op::Brev { dst: Reg(1), src: Src::Imm(1) });
+    assert_eq!(op_of("FLO.U32 R1, R2"), Op::Flo { dst: Reg(1), src: r(Reg(2)), signed: false, shift: false });
+    assert_eq!(op_of("FLO.S32.SH R1, R2"), Op::Flo { dst: Reg(1), src: r(Reg(2)), signed: true, shift: true });
+    assert!(error_of("FLO R1, R2").contains(".U32"));
+    assert_eq!(op_of("IMNMX R1, R2, R3, PT"), Op::Imnmx { dst: Reg(1), a: r(Reg(2)), b: r(Reg(3)), signed: true, p: PredSrc::TRUE });
+    assert!(matches!(op_of("IMNMX.U32 R1, R2, R3, !PT"), Op::Imnmx { signed: false, p: PredSrc { negated: true, .. }, .. }));
+    assert!(matches!(op_of("FMNMX R1, R2, 1.5, !P0"), Op::Fmnmx { b: Src::Imm(b), .. } if b == 1.5f32.to_bits()));
+    for (m, f) in [
+        ("RCP", MufuFn::Rcp),
+        ("RSQ", MufuFn::Rsq),
+        ("SQRT", MufuFn::Sqrt),
+        ("EX2", MufuFn::Ex2),
+        ("LG2", MufuFn::Lg2),
+        ("SIN", MufuFn::Sin),
+        ("COS", MufuFn::Cos),
+    ] {
+        assert_eq!(op_of(&format!("MUFU.{m} R1, R2")), Op::Mufu { func: f, dst: Reg(1), src: r(Reg(2)) });
+    }
+    assert!(error_of("MUFU.TANH R1, R2").contains(".RSQ"));
+    for (m, mode) in [("", Round::Even), (".FLOOR", Round::Floor), (".CEIL", Round::Ceil), (".TRUNC", Round::Trunc)] {
+        assert_eq!(op_of(&format!("FRND{m} R1, R2")), Op::Frnd { mode, dst: Reg(1), src: r(Reg(2)) });
+    }
+    assert_eq!(op_of("IDIV.S32 R1, R2, R3"), Op::Idiv { dst: Reg(1), a: r(Reg(2)), b: r(Reg(3)), signed: true, rem: false });
+    assert_eq!(op_of("IREM.U32 R1, R2, 0x7"), Op::Idiv { dst: Reg(1), a: r(Reg(2)), b: Src::Imm(7), signed: false, rem: true });
+    assert!(error_of("IDIV.S32 R1, R2, 1.5").contains("integer"));
+}
+
+#[test]
+fn atomics_and_shared_memory_decode() {
+    use crate::isa::{Address, AtomOp, Reg, Space, Src, Width};
+    let at = |line: &str| match op_of(line) {
+        Op::Atom { op, space, .. } => (op, space),
+        op => panic!("{op:?}"),
+    };
+    assert_eq!(at("ATOM.ADD R1, [R2], R3"), (AtomOp::Add, Space::Global));
+    assert_eq!(at("ATOMG.E.ADD.F32.FTZ.RN.STRONG.GPU PT, R1, [R2], R3"), (AtomOp::AddF32, Space::Global));
+    assert_eq!(at("ATOM.MIN R1, [R2], R3"), (AtomOp::Min { signed: true }, Space::Global));
+    assert_eq!(at("ATOM.MAX.U32 R1, [R2], R3"), (AtomOp::Max { signed: false }, Space::Global));
+    assert_eq!(at("ATOMS.AND R1, [R2], R3"), (AtomOp::And, Space::Shared));
+    assert_eq!(at("ATOMS.OR R1, [R2], R3"), (AtomOp::Or, Space::Shared));
+    assert_eq!(at("ATOMS.XOR R1, [R2], R3"), (AtomOp::Xor, Space::Shared));
+    assert_eq!(at("ATOM.INC R1, [R2], R3"), (AtomOp::Inc, Space::Global));
+    assert_eq!(at("ATOMS.DEC R1, [R2], R3"), (AtomOp::Dec, Space::Shared));
+    assert_eq!(at("ATOMS.CAS R1, [R2], R3, R4"), (AtomOp::Cas, Space::Shared));
+    assert_eq!(at("ATOMS.EXCH R1, [R2], R3"), (AtomOp::Exch, Space::Shared));
+    assert!(matches!(op_of("ATOM.ADD.F32 R1, [R2], 1.5"), Op::Atom { b: Src::Imm(b), .. } if b == 1.5f32.to_bits()));
+    assert!(error_of("ATOM.MIN.F32 R1, [R2], R3").contains(".F32"));
+    assert!(error_of("ATOMS.SUB R1, [R2], R3").contains(".INC"));
+    let addr = Address { base: Reg(2), offset: 8 };
+    assert_eq!(op_of("LDS R1, [R2+0x8]"), Op::Ld { dst: Reg(1), addr, width: Width::W32, space: Space::Shared });
+    assert_eq!(op_of("LDS.U32.64 R4, [R2+0x8]"), Op::Ld { dst: Reg(4), addr, width: Width::W64, space: Space::Shared });
+    assert_eq!(op_of("STS [R2+0x8], R1"), Op::St { src: Reg(1), addr, width: Width::W32, space: Space::Shared });
+    assert_eq!(op_of("STG.E [R2+0x8], R1"), Op::St { src: Reg(1), addr, width: Width::W32, space: Space::Global });
 }

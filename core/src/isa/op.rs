@@ -68,16 +68,87 @@ impl Width {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum AtomOp {
     Add,
+    /// `.ADD.F32`: float add.
+    AddF32,
+    /// `.MIN` / `.MAX`, signed (`.S32`, the default) or unsigned (`.U32`).
+    Min {
+        signed: bool,
+    },
+    Max {
+        signed: bool,
+    },
+    And,
+    Or,
+    Xor,
+    /// `.INC` (CUDA `atomicInc`): stores `old >= b ? 0 : old + 1`.
+    Inc,
+    /// `.DEC` (CUDA `atomicDec`): stores `old == 0 || old > b ? b : old - 1`.
+    Dec,
     /// Compare and swap: stores `c` when the old value equals `b`.
     Cas,
     Exch,
 }
 
-/// The function a `MUFU` (multi-function unit) instruction computes.
+/// The memory an address is in: global buffers or the block's shared memory.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Space {
+    Global,
+    Shared,
+}
+
+impl Space {
+    pub fn name(self) -> &'static str {
+        match self {
+            Space::Global => "global",
+            Space::Shared => "shared",
+        }
+    }
+}
+
+/// The function a `MUFU` (multi-function unit) instruction computes, on f32.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum MufuFn {
     /// 1 / x
     Rcp,
+    /// 1 / sqrt(x)
+    Rsq,
+    Sqrt,
+    /// 2^x
+    Ex2,
+    /// log2(x)
+    Lg2,
+    /// sin(x), x in radians (the hardware expects the argument pre-scaled; see the glossary).
+    Sin,
+    Cos,
+}
+
+/// `FRND`'s rounding: to nearest even (no modifier), down, up or toward zero.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Round {
+    Even,
+    Floor,
+    Ceil,
+    Trunc,
+}
+
+/// Which lane a `SHFL` reads (PTX `shfl.sync` modes).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ShflMode {
+    Idx,
+    Up,
+    Down,
+    Bfly,
+}
+
+/// What a `VOTE` computes into its predicate.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum VoteMode {
+    All,
+    Any,
+    /// Uniform: the predicate is the same in every executing lane.
+    Eq,
 }
 
 /// A memory address `[Rb + offset]` in bytes.
@@ -86,6 +157,12 @@ pub struct Address {
     pub base: Reg,
     pub offset: i32,
 }
+
+/// The instructions of nvcc's 32-bit integer division or remainder (a float reciprocal, a
+/// multiply-high estimate, a correction step and the fix-ups for signs and a zero divisor: 12 to
+/// 20 SASS instructions for sm_50 to sm_90 depending on signedness), which one `IDIV`/`IREM`
+/// stands for in the cost model.
+pub const DIVIDE_ISSUES: u32 = 15;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Op {
@@ -207,24 +284,30 @@ pub enum Op {
         wide: bool,
     },
     // Memory.
+    /// `LD`/`LDG` (global) and `LDS` (shared).
     Ld {
         dst: Reg,
         addr: Address,
         width: Width,
+        space: Space,
     },
+    /// `ST`/`STG` (global) and `STS` (shared).
     St {
         src: Reg,
         addr: Address,
         width: Width,
+        space: Space,
     },
-    /// `ATOM.ADD d, [a], b` / `ATOM.EXCH d, [a], b` / `ATOM.CAS d, [a], b, c`: the lanes' read-modify-writes
-    /// happen one lane at a time in lane order; `dst` gets the value each lane found.
+    /// `ATOM.ADD d, [a], b` / `ATOM.EXCH d, [a], b` / `ATOM.CAS d, [a], b, c` (`ATOMS` on shared
+    /// memory): the lanes' read-modify-writes happen one lane at a time in lane order; `dst` gets
+    /// the value each lane found.
     Atom {
         op: AtomOp,
         dst: Reg,
         addr: Address,
         b: Src,
         c: Src,
+        space: Space,
     },
     // Conversions and special functions.
     /// `I2F.F32.S32` / `.U32`: integer to float.
@@ -243,6 +326,76 @@ pub enum Op {
         func: MufuFn,
         dst: Reg,
         src: Src,
+    },
+    /// `FRND[.FLOOR|.CEIL|.TRUNC]`: round an f32 to an integral f32.
+    Frnd {
+        mode: Round,
+        dst: Reg,
+        src: Src,
+    },
+    // Bit counts and min/max.
+    /// `POPC d, a`: the number of set bits.
+    Popc {
+        dst: Reg,
+        src: Src,
+    },
+    /// `FLO.U32|S32[.SH] d, a`: the index of the highest set bit (S32: of the highest bit that
+    /// differs from the sign bit), 0xffffffff when there is none; `.SH`: 31 minus that index.
+    Flo {
+        dst: Reg,
+        src: Src,
+        signed: bool,
+        shift: bool,
+    },
+    /// `BREV d, a`: the bits in reverse order.
+    Brev {
+        dst: Reg,
+        src: Src,
+    },
+    /// `IMNMX[.U32] d, a, b, p`: the minimum where `p` holds, else the maximum.
+    Imnmx {
+        dst: Reg,
+        a: Src,
+        b: Src,
+        signed: bool,
+        p: PredSrc,
+    },
+    /// `FMNMX d, a, b, p`: IEEE minNum where `p` holds, else maxNum (a NaN operand loses).
+    Fmnmx {
+        dst: Reg,
+        a: Src,
+        b: Src,
+        p: PredSrc,
+    },
+    /// `IDIV.S32|U32 d, a, b` / `IREM`: warpscope's one-instruction integer division (GPUs have
+    /// none; nvcc emits a reciprocal-and-correction sequence).
+    Idiv {
+        dst: Reg,
+        a: Src,
+        b: Src,
+        signed: bool,
+        rem: bool,
+    },
+    // Warp-wide data exchange.
+    /// `SHFL.mode Pd, d, a, b, c [, mask]`: PTX `shfl.sync`; `c` packs the clamp (bits 4:0) and
+    /// the segment mask (bits 12:8); `mask` is the `_sync` member mask.
+    Shfl {
+        mode: ShflMode,
+        pred: Pred,
+        dst: Reg,
+        a: Src,
+        b: Src,
+        c: Src,
+        mask: Option<Src>,
+    },
+    /// `VOTE.mode d, Pd, p [, mask]`: `d` gets the ballot of `p` over the executing lanes, `Pd`
+    /// whether it holds in all, any, or all-or-none of them.
+    Vote {
+        mode: VoteMode,
+        dst: Reg,
+        pred: Pred,
+        src: PredSrc,
+        mask: Option<Src>,
     },
     Nop,
     /// `BAR.SYNC`: a block-wide barrier. With one warp, every non-exited lane must arrive together.
@@ -310,6 +463,26 @@ impl Op {
                 | Op::Yield
                 | Op::BarSync
         )
+    }
+
+    /// The member mask of a `_sync` instruction (`SHFL`/`VOTE` with a mask, `WARPSYNC`): every
+    /// lane it names must execute the instruction with the others.
+    pub fn member_mask(&self) -> Option<Src> {
+        match *self {
+            Op::Shfl { mask, .. } | Op::Vote { mask, .. } => mask,
+            Op::Warpsync { mask } => Some(mask),
+            _ => None,
+        }
+    }
+
+    /// Warp instructions one issue stands for, for the cost model: warpscope's `IDIV`/`IREM`
+    /// stand for nvcc's division sequence (`DIVIDE_ISSUES` instructions).
+    #[inline]
+    pub fn issues(&self) -> u32 {
+        match self {
+            Op::Idiv { .. } => DIVIDE_ISSUES,
+            _ => 1,
+        }
     }
 
     /// The code address an operation names, if any (branch, call, token or barrier target).

@@ -56,15 +56,36 @@ impl PredSrc {
     pub const TRUE: PredSrc = PredSrc { pred: Pred::PT, negated: false };
 }
 
+/// One of a launch's three dimensions.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Axis {
+    X,
+    Y,
+    Z,
+}
+
+impl Axis {
+    pub const ALL: [Axis; 3] = [Axis::X, Axis::Y, Axis::Z];
+    pub fn index(self) -> usize {
+        self as usize
+    }
+    pub fn name(self) -> &'static str {
+        ["X", "Y", "Z"][self.index()]
+    }
+}
+
 /// Special registers readable with `S2R` / `CS2R`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum SpecialReg {
-    /// `SR_TID.X`: the lane's thread index (one warp, so equal to the lane id).
-    TidX,
-    /// `SR_TID.Y`, `SR_TID.Z`, `SR_CTAID.*`: always 0 (one warp, one block).
-    Zero,
-    /// `SR_NTID.X`: the block size, which is the warp width here.
-    NtidX,
+    /// `SR_TID.X/Y/Z`: the lane's thread index in its block (from the launch: the lane's linear
+    /// thread id split by the block's dimensions, x fastest).
+    Tid(Axis),
+    /// `SR_NTID.X/Y/Z`: the block's dimensions.
+    Ntid(Axis),
+    /// `SR_CTAID.X/Y/Z`: the block's index in the grid.
+    Ctaid(Axis),
+    /// `SR_NCTAID.X/Y/Z`: the grid's dimensions.
+    Nctaid(Axis),
     LaneId,
     ClockLo,
     ClockHi,

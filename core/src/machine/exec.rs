@@ -1,11 +1,44 @@
 //! The data path: what a non-control instruction does to the lanes it runs on.
 //! Shared by every reconvergence model, which only decide the pc and the lanes.
 
+mod arith;
+mod warp;
+
 use alloc::format;
 use alloc::string::String;
 
-use super::{LaneMask, Machine, MAX_WARP};
+use super::{LaneMask, Machine, Miss, MAX_WARP};
 use crate::isa::*;
+pub use warp::{check_members, member_lanes, shfl_source};
+
+/// Why an instruction could not run.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum ExecError {
+    /// A bad access or the like, described in full.
+    Fault(String),
+    /// A `_sync` instruction's member mask names lanes that do not execute it; the caller, who
+    /// knows where each lane is, says where they are.
+    Members(MemberFault),
+}
+
+impl From<String> for ExecError {
+    fn from(s: String) -> ExecError {
+        ExecError::Fault(s)
+    }
+}
+
+/// A member mask naming lanes that are not executing the instruction with the others.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct MemberFault {
+    /// The mask as the first executing lane holds it (the lanes should all hold the same).
+    pub mask: u32,
+    /// The lanes the executing lanes' masks name.
+    pub named: LaneMask,
+    /// Named lanes that do not execute it.
+    pub missing: LaneMask,
+    /// Those of them that were issued with it but whose guard was false.
+    pub guarded_off: LaneMask,
+}
 
 /// Reads a source for every slot of a register row (`N` = the machine's stride): rows are
 /// contiguous (register-major), so this is a fixed-size copy, and the arithmetic below runs
@@ -160,10 +193,14 @@ fn lut3(lut: u8, a: u32, b: u32, c: u32) -> u32 {
 }
 
 fn special(m: &Machine, lane: u32, sr: SpecialReg) -> (u32, u32) {
+    let l = &m.launch;
     match sr {
-        SpecialReg::TidX | SpecialReg::LaneId => (lane, 0),
-        SpecialReg::NtidX => (m.width, 0),
-        SpecialReg::Zero | SpecialReg::Srz => (0, 0),
+        SpecialReg::Tid(a) => (l.thread_idx(m.width, lane)[a.index()], 0),
+        SpecialReg::Ntid(a) => (l.block[a.index()], 0),
+        SpecialReg::Ctaid(a) => (l.block_idx[a.index()], 0),
+        SpecialReg::Nctaid(a) => (l.grid[a.index()], 0),
+        SpecialReg::LaneId => (lane, 0),
+        SpecialReg::Srz => (0, 0),
         SpecialReg::ClockLo => (m.clock as u32, (m.clock >> 32) as u32),
         SpecialReg::ClockHi => ((m.clock >> 32) as u32, 0),
     }
@@ -193,13 +230,24 @@ fn count_transactions(m: &mut Machine, lanes: LaneMask, addr: Address, words: u3
     m.mem_transactions += n as u64;
 }
 
-fn bad_access(kind: &str, lane: u32, addr: u32) -> String {
-    format!("{kind} by lane {lane} at address {addr:#x}: outside every buffer or not 4-byte aligned")
+fn bad_access(kind: &str, lane: u32, addr: u32, space: Space, miss: Miss) -> String {
+    match miss {
+        Miss::Outside => format!("{kind} by lane {lane} at address {addr:#x}: outside every buffer or not 4-byte aligned"),
+        Miss::OtherSpace(there) => {
+            let fits = if there == Space::Shared { "LDS/STS/ATOMS" } else { "LD/ST/ATOM" };
+            format!(
+                "{kind} by lane {lane} at address {addr:#x}: the address is in {} memory, but the instruction accesses {} memory ({fits} access {} memory)",
+                there.name(),
+                space.name(),
+                there.name()
+            )
+        }
+    }
 }
 
 /// Executes a non-control instruction on the lanes of `mask` whose guard holds.
 /// Control instructions are the model's business and do nothing here.
-pub fn execute(m: &mut Machine, instr: &Instruction, mask: LaneMask) -> Result<(), String> {
+pub fn execute(m: &mut Machine, instr: &Instruction, mask: LaneMask) -> Result<(), ExecError> {
     if m.stride() == 32 {
         execute_rows::<32>(m, instr, mask)
     } else {
@@ -208,10 +256,13 @@ pub fn execute(m: &mut Machine, instr: &Instruction, mask: LaneMask) -> Result<(
 }
 
 /// `execute` for register rows of `N` slots.
-fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: LaneMask) -> Result<(), String> {
+fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: LaneMask) -> Result<(), ExecError> {
     let lanes = m.guard_mask(instr.guard, mask);
     if lanes.is_empty() {
         return Ok(());
+    }
+    if let Some(members) = instr.op.member_mask() {
+        check_members(m, mask, lanes, members)?;
     }
     match instr.op {
         Op::Iadd { dst, a, b } => map2::<N>(m, lanes, dst, a, b, false, u32::wrapping_add),
@@ -269,43 +320,43 @@ fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: Lane
                 m.set_reg(l, Reg(dst.0 + 1), hi);
             }
         }),
-        Op::Ld { dst, addr, width } => {
-            count_transactions(m, lanes, addr, width.words());
+        Op::Ld { dst, addr, width, space } => {
+            if space == Space::Global {
+                count_transactions(m, lanes, addr, width.words());
+            }
             for l in lanes.iter() {
                 for w in 0..width.words() {
                     let at = address(m, l, addr, w);
-                    let v = m.memory.load(at).ok_or_else(|| bad_access("load", l, at))?;
+                    let v = m.memory.load_in(space, at).map_err(|e| bad_access("load", l, at, space, e))?;
                     if dst.0 as u32 + w < 255 {
                         m.set_reg(l, Reg(dst.0 + w as u8), v);
                     }
                 }
             }
         }
-        Op::St { src, addr, width } => {
-            count_transactions(m, lanes, addr, width.words());
+        Op::St { src, addr, width, space } => {
+            if space == Space::Global {
+                count_transactions(m, lanes, addr, width.words());
+            }
             for l in lanes.iter() {
                 for w in 0..width.words() {
                     let at = address(m, l, addr, w);
                     let v = if src.is_zero() { 0 } else { m.reg(l, Reg(src.0.saturating_add(w as u8))) };
-                    m.memory.store(at, v).ok_or_else(|| bad_access("store", l, at))?;
+                    m.memory.store_in(space, at, v).map_err(|e| bad_access("store", l, at, space, e))?;
                 }
             }
         }
-        Op::Atom { op, dst, addr, b, c } => {
-            count_transactions(m, lanes, addr, 1);
-            let bs = gather::<N>(m, b, false);
+        Op::Atom { op, dst, addr, b, c, space } => {
+            if space == Space::Global {
+                count_transactions(m, lanes, addr, 1);
+            }
+            let bs = gather::<N>(m, b, op == AtomOp::AddF32);
             let cs = gather::<N>(m, c, false);
             for l in lanes.iter() {
                 let at = address(m, l, addr, 0);
-                let old = m.memory.load(at).ok_or_else(|| bad_access("atomic", l, at))?;
-                let (bv, cv) = (bs[l as usize], cs[l as usize]);
-                let new = match op {
-                    AtomOp::Add => old.wrapping_add(bv),
-                    AtomOp::Exch => bv,
-                    AtomOp::Cas if old == bv => cv,
-                    AtomOp::Cas => old,
-                };
-                m.memory.store(at, new).ok_or_else(|| bad_access("atomic", l, at))?;
+                let old = m.memory.load_in(space, at).map_err(|e| bad_access("atomic", l, at, space, e))?;
+                let new = arith::atom(op, old, bs[l as usize], cs[l as usize]);
+                m.memory.store_in(space, at, new).map_err(|e| bad_access("atomic", l, at, space, e))?;
                 m.set_reg(l, dst, old);
             }
         }
@@ -334,7 +385,24 @@ fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: Lane
                 fl(x) as u32
             }
         }),
-        Op::Mufu { func: MufuFn::Rcp, dst, src } => map2::<N>(m, lanes, dst, src, Src::Imm(0), true, |x, _| (1.0 / fl(x)).to_bits()),
+        Op::Mufu { func, dst, src } => map2::<N>(m, lanes, dst, src, Src::Imm(0), true, |x, _| arith::mufu(func, x)),
+        Op::Frnd { mode, dst, src } => map2::<N>(m, lanes, dst, src, Src::Imm(0), true, |x, _| arith::frnd(mode, x)),
+        Op::Popc { dst, src } => map2::<N>(m, lanes, dst, src, Src::Imm(0), false, |x, _| x.count_ones()),
+        Op::Brev { dst, src } => map2::<N>(m, lanes, dst, src, Src::Imm(0), false, |x, _| x.reverse_bits()),
+        Op::Flo { dst, src, signed, shift } => map2::<N>(m, lanes, dst, src, Src::Imm(0), false, |x, _| arith::flo(x, signed, shift)),
+        Op::Imnmx { dst, a, b, signed, p } => {
+            let min = m.guard_mask(Some(Guard { pred: p.pred, negated: p.negated }), lanes);
+            map2::<N>(m, min, dst, a, b, false, |x, y| arith::imnmx(x, y, signed, true));
+            map2::<N>(m, lanes.without(min), dst, a, b, false, |x, y| arith::imnmx(x, y, signed, false));
+        }
+        Op::Fmnmx { dst, a, b, p } => {
+            let min = m.guard_mask(Some(Guard { pred: p.pred, negated: p.negated }), lanes);
+            map2::<N>(m, min, dst, a, b, true, |x, y| arith::fmnmx(x, y, true));
+            map2::<N>(m, lanes.without(min), dst, a, b, true, |x, y| arith::fmnmx(x, y, false));
+        }
+        Op::Idiv { dst, a, b, signed, rem } => map2::<N>(m, lanes, dst, a, b, false, |x, y| arith::divide(x, y, signed, rem)),
+        Op::Shfl { mode, pred, dst, a, b, c, .. } => warp::shfl::<N>(m, lanes, mode, pred, dst, a, b, c),
+        Op::Vote { mode, dst, pred, src, mask } => warp::vote(m, lanes, mode, dst, pred, src, mask),
         _ => {}
     }
     Ok(())

@@ -1,8 +1,12 @@
-//! Global memory: named buffers of 32-bit words at 128-byte-aligned byte addresses.
-//! Any access outside a buffer, or not 4-byte aligned, is a fault, not a panic.
+//! Memory: named buffers of 32-bit words at 128-byte-aligned byte addresses, global buffers from
+//! `FIRST_BASE` and shared ones in their own window from `SHARED_BASE`, so a stray global pointer
+//! never lands in shared memory. Any access outside a buffer, not 4-byte aligned, or in the other
+//! space than the instruction's, is a fault, not a panic.
 
 use alloc::string::String;
 use alloc::vec::Vec;
+
+pub use crate::isa::Space;
 
 /// The element type of a buffer, which decides how its initialiser's values are stored.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -49,6 +53,7 @@ impl core::fmt::Display for Elem {
 pub struct Buffer {
     pub name: String,
     pub elem: ElemType,
+    pub space: Space,
     /// Byte address of element 0.
     pub base: u32,
     pub len: u32,
@@ -56,8 +61,19 @@ pub struct Buffer {
 
 /// Buffers start at this address, so a null or small address is never valid.
 pub const FIRST_BASE: u32 = 0x1000;
+/// Shared buffers start here (global buffers are bounded well below it: 4 Mi elements together).
+pub const SHARED_BASE: u32 = 0x0100_0000;
 /// Alignment and guard gap between buffers: one memory segment.
 pub const SEGMENT: u32 = 128;
+
+/// Why an access found no word.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Miss {
+    /// Outside every buffer, or not 4-byte aligned.
+    Outside,
+    /// In a buffer of this other space.
+    OtherSpace(Space),
+}
 
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct Memory {
@@ -67,13 +83,26 @@ pub struct Memory {
 }
 
 impl Memory {
-    /// Adds a buffer after the last one, with a guard segment between, and returns its base.
+    /// Adds a global buffer after the last one, with a guard segment between, and returns its base.
     pub fn add(&mut self, name: &str, elem: ElemType, data: Vec<u32>) -> u32 {
-        let base = match self.buffers.last() {
-            Some(b) => (b.base + b.len * 4).div_ceil(SEGMENT) * SEGMENT + SEGMENT,
-            None => FIRST_BASE,
+        self.add_in(Space::Global, name, elem, data)
+    }
+
+    /// Adds a shared-memory buffer in the shared window, with the same alignment and guards.
+    pub fn add_shared(&mut self, name: &str, elem: ElemType, data: Vec<u32>) -> u32 {
+        self.add_in(Space::Shared, name, elem, data)
+    }
+
+    fn add_in(&mut self, space: Space, name: &str, elem: ElemType, data: Vec<u32>) -> u32 {
+        let first = match space {
+            Space::Global => FIRST_BASE,
+            Space::Shared => SHARED_BASE,
         };
-        self.buffers.push(Buffer { name: name.into(), elem, base, len: data.len() as u32 });
+        let base = match self.buffers.iter().rfind(|b| b.space == space) {
+            Some(b) => (b.base + b.len * 4).div_ceil(SEGMENT) * SEGMENT + SEGMENT,
+            None => first,
+        };
+        self.buffers.push(Buffer { name: name.into(), elem, space, base, len: data.len() as u32 });
         self.words.push(data);
         base
     }
@@ -88,6 +117,7 @@ impl Memory {
         })
     }
 
+    /// The word at `addr`, in any space.
     pub fn load(&self, addr: u32) -> Option<u32> {
         self.locate(addr).map(|(k, i)| self.words[k][i])
     }
@@ -96,6 +126,26 @@ impl Memory {
         let (k, i) = self.locate(addr)?;
         self.words[k][i] = value;
         Some(())
+    }
+
+    /// Where `addr` is for an instruction that reads `space`: the buffer and word, or why not.
+    pub fn find(&self, space: Space, addr: u32) -> Result<(usize, usize), Miss> {
+        let (k, i) = self.locate(addr).ok_or(Miss::Outside)?;
+        match self.buffers[k].space {
+            s if s == space => Ok((k, i)),
+            s => Err(Miss::OtherSpace(s)),
+        }
+    }
+
+    /// The word at `addr` for an instruction that reads `space`.
+    pub fn load_in(&self, space: Space, addr: u32) -> Result<u32, Miss> {
+        self.find(space, addr).map(|(k, i)| self.words[k][i])
+    }
+
+    pub fn store_in(&mut self, space: Space, addr: u32, value: u32) -> Result<(), Miss> {
+        let (k, i) = self.find(space, addr)?;
+        self.words[k][i] = value;
+        Ok(())
     }
 
     pub fn buffer(&self, name: &str) -> Option<(&Buffer, &[u32])> {
@@ -123,6 +173,24 @@ mod tests {
         assert_eq!(m.load(a + 2), None);
         assert_eq!(m.store(b + 4, 7), Some(()));
         assert_eq!(m.buffer("b").unwrap().1[1], 7);
+    }
+
+    #[test]
+    fn shared_buffers_have_their_own_window() {
+        let mut m = Memory::default();
+        let g = m.add("g", ElemType::I32, vec![1, 2]);
+        let s = m.add_shared("s", ElemType::U32, vec![7; 3]);
+        let t = m.add_shared("t", ElemType::U32, vec![8]);
+        let h = m.add("h", ElemType::I32, vec![3]);
+        assert_eq!((g, s), (FIRST_BASE, SHARED_BASE));
+        assert_eq!(t, SHARED_BASE + 2 * SEGMENT, "aligned, with a guard segment");
+        assert_eq!(h, FIRST_BASE + 2 * SEGMENT, "globals go on after the last global");
+        assert_eq!(m.load_in(Space::Shared, s + 8), Ok(7));
+        assert_eq!(m.load_in(Space::Global, s), Err(Miss::OtherSpace(Space::Shared)));
+        assert_eq!(m.store_in(Space::Shared, g, 0), Err(Miss::OtherSpace(Space::Global)));
+        assert_eq!(m.load_in(Space::Shared, s + 12), Err(Miss::Outside));
+        assert_eq!(m.store_in(Space::Global, h, 9), Ok(()));
+        assert_eq!(m.buffer("h").unwrap().1, [9]);
     }
 
     #[test]

@@ -5,7 +5,7 @@ mod exec;
 mod lanes;
 mod memory;
 
-pub use exec::execute;
+pub use exec::{check_members, execute, member_lanes, shfl_source, ExecError, MemberFault};
 pub use lanes::*;
 pub use memory::*;
 
@@ -32,6 +32,33 @@ pub struct Machine {
     /// instruction counts the distinct segments of its lanes' addresses: its transactions).
     pub mem_instructions: u64,
     pub mem_transactions: u64,
+    /// Where this warp sits in its launch: what `SR_TID`, `SR_NTID`, `SR_CTAID` and `SR_NCTAID` read.
+    pub launch: Launch,
+}
+
+/// The launch one warp belongs to: the grid and block dimensions, its block's index and its
+/// place in the block. The emulator runs this one warp; the rest of the launch is only named.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Launch {
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub block_idx: [u32; 3],
+    /// The warp's index in its block: its lanes are threads `warp_in_block * width + lane`.
+    pub warp_in_block: u32,
+}
+
+impl Launch {
+    /// One block of `width` threads (one warp): `SR_TID.X` is the lane.
+    pub fn single(width: u32) -> Launch {
+        Launch { grid: [1, 1, 1], block: [width, 1, 1], block_idx: [0, 0, 0], warp_in_block: 0 }
+    }
+
+    /// A lane's thread index in its block, x fastest (a dimension of 0 reads as 1).
+    pub fn thread_idx(&self, width: u32, lane: u32) -> [u32; 3] {
+        let linear = self.warp_in_block.wrapping_mul(width).wrapping_add(lane);
+        let (bx, by) = (self.block[0].max(1), self.block[1].max(1));
+        [linear % bx, linear / bx % by, linear / bx / by]
+    }
 }
 
 impl Machine {
@@ -47,6 +74,7 @@ impl Machine {
             clock: 0,
             mem_instructions: 0,
             mem_transactions: 0,
+            launch: Launch::single(width),
         }
     }
 

@@ -6,7 +6,8 @@
 //! token-stack listings by reading each token instruction as the edge the CFG draws for it: a
 //! pop (`SYNC`, `.S`) jumps to its region's `SSY` target, `BRK`/`CONT` jump to their `PBK`/`PCNT`
 //! target, and `SSY`/`PBK`/`PCNT` do nothing. Convergence-barrier instructions are no-ops for
-//! them (the Volta model handles its own before calling here). Calls keep a return stack per lane.
+//! them, and `WARPSYNC` only checks that its mask's lanes are all here (the Volta model handles
+//! its own before calling here). Calls keep a return stack per lane.
 
 use alloc::format;
 use alloc::string::String;
@@ -153,7 +154,7 @@ pub fn run_plain(
     if instr.pop {
         if !instr.op.is_control() {
             mv.work = guarded;
-            execute(m, instr, lanes).map_err(ControlError::Fault)?;
+            execute(m, instr, lanes)?;
         }
         mv.go(lanes, unwind()?);
         return Ok(mv);
@@ -200,10 +201,16 @@ pub fn run_plain(
         Op::Ssy { .. } | Op::Pbk { .. } | Op::Pcnt { .. } | Op::Bssy { .. } | Op::Bsync { .. } | Op::Break { .. } => {
             mv.go(lanes, pc.next())
         }
-        Op::Warpsync { .. } | Op::Yield | Op::Sync => mv.go(lanes, pc.next()),
+        // WARPSYNC waits for nothing here (Volta and MIMD wait before calling this): the data
+        // path checks that every lane of its mask runs it now.
+        Op::Warpsync { .. } => {
+            execute(m, instr, lanes)?;
+            mv.go(lanes, pc.next());
+        }
+        Op::Yield | Op::Sync => mv.go(lanes, pc.next()),
         _ => {
             mv.work = guarded;
-            execute(m, instr, lanes).map_err(ControlError::Fault)?;
+            execute(m, instr, lanes)?;
             mv.go(lanes, pc.next());
         }
     }

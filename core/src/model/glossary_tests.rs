@@ -58,9 +58,84 @@ fn control_word(op: &Op) -> Option<&'static str> {
         | Op::I2f { .. }
         | Op::F2i { .. }
         | Op::Mufu { .. }
+        | Op::Frnd { .. }
+        | Op::Popc { .. }
+        | Op::Flo { .. }
+        | Op::Brev { .. }
+        | Op::Imnmx { .. }
+        | Op::Fmnmx { .. }
+        | Op::Idiv { .. }
+        | Op::Shfl { .. }
+        | Op::Vote { .. }
         | Op::Nop => return None,
     })
 }
+
+/// The glossary's word for a data-path instruction that has one: the warp-wide, bit, math and
+/// shared-memory instructions (plain arithmetic, moves and global loads need none). No `_` arm.
+fn data_word(op: &Op) -> Option<&'static str> {
+    use crate::isa::Space;
+    Some(match op {
+        Op::Shfl { .. } => "SHFL",
+        Op::Vote { .. } => "VOTE",
+        Op::Popc { .. } => "POPC",
+        Op::Flo { .. } => "FLO",
+        Op::Brev { .. } => "BREV",
+        Op::Imnmx { .. } => "IMNMX",
+        Op::Fmnmx { .. } => "FMNMX",
+        Op::Mufu { .. } => "MUFU",
+        Op::Frnd { .. } => "FRND",
+        Op::Idiv { rem: false, .. } => "IDIV",
+        Op::Idiv { rem: true, .. } => "IREM",
+        Op::Atom { space: Space::Global, .. } => "ATOM",
+        Op::Atom { space: Space::Shared, .. } => "ATOMS",
+        Op::Ld { space: Space::Shared, .. } => "LDS",
+        Op::St { space: Space::Shared, .. } => "STS",
+        Op::Ld { space: Space::Global, .. }
+        | Op::St { space: Space::Global, .. }
+        | Op::Iadd { .. }
+        | Op::Iadd3 { .. }
+        | Op::Iscadd { .. }
+        | Op::Imul { .. }
+        | Op::Imad { .. }
+        | Op::Isetp { .. }
+        | Op::Fadd { .. }
+        | Op::Fmul { .. }
+        | Op::Ffma { .. }
+        | Op::Fsetp { .. }
+        | Op::Mov { .. }
+        | Op::Sel { .. }
+        | Op::Lop { .. }
+        | Op::Lop3 { .. }
+        | Op::Shl { .. }
+        | Op::Shr { .. }
+        | Op::S2r { .. }
+        | Op::Cs2r { .. }
+        | Op::I2f { .. }
+        | Op::F2i { .. }
+        | Op::Nop
+        | Op::Ssy { .. }
+        | Op::Sync
+        | Op::Bra { .. }
+        | Op::Pbk { .. }
+        | Op::Brk
+        | Op::Pcnt { .. }
+        | Op::Cont
+        | Op::Cal { .. }
+        | Op::Ret
+        | Op::Exit
+        | Op::Bssy { .. }
+        | Op::Bsync { .. }
+        | Op::Break { .. }
+        | Op::Warpsync { .. }
+        | Op::Yield
+        | Op::BarSync => return None,
+    })
+}
+
+/// Every word `data_word` gives: all must be met in the runs below.
+const DATA_WORDS: &[&str] =
+    &["SHFL", "VOTE", "POPC", "FLO", "BREV", "IMNMX", "FMNMX", "MUFU", "FRND", "IDIV", "IREM", "ATOM", "ATOMS", "LDS", "STS"];
 
 /// Every word `control_word` gives, and the pop bit: all must be met in the runs below.
 const CONTROL_WORDS: &[&str] = &[
@@ -68,8 +143,13 @@ const CONTROL_WORDS: &[&str] = &[
     "BAR.SYNC",
 ];
 
-/// What no example runs: YIELD under a token stack, WARPSYNC, a barrier every lane reaches.
-const RARE: &str = "//@ warp 4\nYIELD;\nBAR.SYNC 0x0;\nWARPSYNC 0xf;\nEXIT;\n";
+/// What no example runs: YIELD under a token stack, WARPSYNC, a barrier every lane reaches, and
+/// the newer data-path instructions (the shared-memory ones guarded off: no buffer is shared).
+const RARE: &str = "//@ warp 4\n//@ buffer out: i32[4] = 0\n//@ reg R10 = out\nYIELD;\nBAR.SYNC 0x0;\nWARPSYNC 0xf;\n\
+    S2R R0, SR_LANEID;\nSHFL.BFLY PT, R1, R0, 0x1, 0x1f, 0xf;\nVOTE.ANY R2, P0, PT, 0xf;\nPOPC R3, R2;\nFLO.U32 R4, R2;\n\
+    BREV R5, R2;\nIMNMX R6, R0, 0x2, PT;\nFMNMX R7, R0, 1.5, !PT;\nMUFU.SQRT R8, 4.0;\nFRND.FLOOR R8, R8;\nIDIV.S32 R9, R0, 0x2;\n\
+    IREM.U32 R9, R0, 0x2;\nATOM.ADD R11, [R10], 0x1;\n@!PT ATOMS.ADD R11, [R10], 0x1;\n@!PT LDS R11, [R10];\n\
+    @!PT STS [R10], R11;\nEXIT;\n";
 
 fn examples() -> Vec<(String, String)> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
@@ -123,7 +203,7 @@ fn meet_everything() -> Met {
                 while let Ok(issued) = sim.run_step() {
                     let instr = &sim.program().instrs[issued.pc.index()];
                     let pop = instr.pop && instr.op != Op::Sync;
-                    for word in control_word(&instr.op).into_iter().chain(pop.then_some(".S")) {
+                    for word in control_word(&instr.op).into_iter().chain(data_word(&instr.op)).chain(pop.then_some(".S")) {
                         met.instructions.insert((model.name(), word));
                     }
                     met.stack(model, &sim.state().model.stack());
@@ -151,7 +231,7 @@ fn every_entry_and_control_instruction_a_model_shows_has_words_for_that_model() 
     assert!(unexplained.is_empty(), "instructions run without a glossary term for their model: {unexplained:?}");
     // The runs met every control instruction, so the check above saw them all.
     let run: BTreeSet<&str> = met.instructions.iter().map(|&(_, w)| w).collect();
-    let never: Vec<_> = CONTROL_WORDS.iter().filter(|w| !run.contains(*w)).collect();
+    let never: Vec<_> = CONTROL_WORDS.iter().chain(DATA_WORDS).filter(|w| !run.contains(*w)).collect();
     assert!(never.is_empty(), "no run issued {never:?}: add a listing that does");
     // And no term claims a model that never shows it.
     for t in GLOSSARY.iter().filter(|t| t.kind != TermKind::Idea) {

@@ -122,7 +122,7 @@ impl Reconvergence for TokenStackModel {
             issued_mask = self.active;
             work = m.guard_mask(instr.guard, self.active);
             next = t.pc;
-            execute(m, instr, self.active).map_err(ControlError::Fault)?;
+            execute(m, instr, self.active)?;
         } else {
             issued_mask = self.active;
             let guarded = m.guard_mask(instr.guard, self.active);
@@ -164,15 +164,17 @@ impl Reconvergence for TokenStackModel {
                         )));
                     }
                 }
-                Op::Bssy { .. } | Op::Bsync { .. } | Op::Break { .. } | Op::Warpsync { .. } => {
+                Op::Bssy { .. } | Op::Bsync { .. } | Op::Break { .. } => {
                     return Err(ControlError::Fault(format!(
                         "`{}` at {:#06x} is a Volta convergence-barrier instruction; the kepler model runs SSY/SYNC code",
                         instr.text,
                         prog.addr(pc)
                     )));
                 }
-                // YIELD only matters to per-thread schedulers; a token stack ignores it.
-                _ => execute(m, instr, self.active).map_err(ControlError::Fault)?,
+                // YIELD only matters to per-thread schedulers; a token stack ignores it. WARPSYNC
+                // waits for nothing here (the stack keeps the warp together or not at all): the data
+                // path checks that every lane of its mask is here.
+                _ => execute(m, instr, self.active)?,
             }
         }
         self.pc = next;

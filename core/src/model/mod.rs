@@ -20,7 +20,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::isa::Pc;
-use crate::machine::{LaneMask, Machine};
+use crate::machine::{ExecError, LaneMask, Machine, MemberFault};
 use crate::program::Program;
 pub use about::{ModelAbout, Policy};
 pub use glossary::{Term, TermKind, GLOSSARY};
@@ -60,6 +60,18 @@ pub struct Issued {
 pub enum ControlError {
     Fault(String),
     Deadlock(String),
+    /// A `_sync` instruction's mask names lanes not executing it: a fault, whose message `sim`
+    /// writes from each lane's place (the model's view, after the failed step, of lanes it did not run).
+    Members(MemberFault),
+}
+
+impl From<ExecError> for ControlError {
+    fn from(e: ExecError) -> ControlError {
+        match e {
+            ExecError::Fault(s) => ControlError::Fault(s),
+            ExecError::Members(f) => ControlError::Members(f),
+        }
+    }
 }
 
 /// What an entry of a model's control state is.

@@ -101,7 +101,7 @@ impl Reconvergence for SsyStack {
         if instr.pop {
             if !instr.op.is_control() {
                 work = guarded;
-                execute(m, instr, lanes).map_err(ControlError::Fault)?;
+                execute(m, instr, lanes)?;
             }
             if self.entries.len() == 1 {
                 return Err(fault(prog, pc, "pops the warp's first entry (no SSY opened a region before it)"));
@@ -155,13 +155,15 @@ impl Reconvergence for SsyStack {
                 }
                 Op::Ret if !guarded.is_empty() => self.leave(prog, pc, guarded, TokenKind::Call)?,
                 Op::Ret => {}
-                Op::Bssy { .. } | Op::Bsync { .. } | Op::Break { .. } | Op::Warpsync { .. } => {
+                // No waiting on a stack: the data path checks that every lane of the mask is here.
+                Op::Warpsync { .. } => execute(m, instr, lanes)?,
+                Op::Bssy { .. } | Op::Bsync { .. } | Op::Break { .. } => {
                     return Err(fault(prog, pc, "a Volta convergence-barrier instruction; pdom-ssy runs SSY/SYNC code"));
                 }
                 op if op.is_control() => {}
                 _ => {
                     work = guarded;
-                    execute(m, instr, lanes).map_err(ControlError::Fault)?;
+                    execute(m, instr, lanes)?;
                 }
             }
         }

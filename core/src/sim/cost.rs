@@ -4,7 +4,9 @@
 //! the push, the carrier instruction and the pop, and about 84 (Maxwell: 176) cycles per spill
 //! plus fill, split evenly between the push that spills and the pop that fills (their Section
 //! IV-A measures about 40 and 42 on Kepler). The issue cost of ordinary instructions is not
-//! fitted by the paper; it is one cycle here, so differences between runs are exact.
+//! fitted by the paper; it is one cycle here, so differences between runs are exact. An
+//! instruction that stands for a sequence costs the sequence's issues: warpscope's `IDIV`/`IREM`
+//! cost `isa::DIVIDE_ISSUES` (15) instructions, the length of nvcc's division sequence.
 
 use crate::model::Effects;
 
@@ -55,9 +57,9 @@ impl CostModel {
         true
     }
 
-    /// Cycles one step costs.
-    pub fn cycles(&self, fx: &Effects) -> u64 {
-        let issue = if fx.div_carrier { 0 } else { self.instruction as u64 };
+    /// Cycles one step costs; `issues`: the warp instructions it stands for (`Op::issues`).
+    pub fn cycles(&self, fx: &Effects, issues: u32) -> u64 {
+        let issue = if fx.div_carrier { 0 } else { self.instruction as u64 * issues as u64 };
         issue + fx.divergent as u64 * self.divergence as u64 + fx.spills as u64 * self.spill as u64 + fx.fills as u64 * self.fill as u64
     }
 }

@@ -7,6 +7,7 @@
 pub mod audit;
 mod cost;
 mod lanes;
+mod members;
 mod metrics;
 pub mod reference;
 mod report;
@@ -347,7 +348,8 @@ fn advance(program: &Program, config: &SimConfig, st: &mut WarpState) -> Option<
                 st.status = Status::Fault { pc, message };
                 return None;
             }
-            let cycles = config.cost.cycles(&issued.effects);
+            let issues = program.get(issued.pc).map_or(1, |i| i.op.issues());
+            let cycles = config.cost.cycles(&issued.effects, issues);
             st.machine.clock += cycles;
             st.metrics.record(&issued, depth, cycles);
             if st.model.finished() {
@@ -361,6 +363,11 @@ fn advance(program: &Program, config: &SimConfig, st: &mut WarpState) -> Option<
         }
         Err(ControlError::Deadlock(message)) => {
             st.status = Status::Deadlock { pc, message };
+            None
+        }
+        Err(ControlError::Members(fault)) => {
+            let message = members::message(program, pc, &fault, st);
+            st.status = Status::Fault { pc, message };
             None
         }
     }

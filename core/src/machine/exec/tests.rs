@@ -61,7 +61,7 @@ fn loads_stores_and_clock() {
     execute(&mut m, &p.instrs[0], LaneMask(1)).unwrap();
     execute(&mut m, &p.instrs[1], LaneMask(1)).unwrap();
     assert_eq!((m.reg(0, Reg(8)), m.reg(0, Reg(9)), m.reg(0, Reg(10))), (10, 20, 5));
-    assert!(execute(&mut m, &p.instrs[2], LaneMask(1)).unwrap_err().contains("lane 0"));
+    assert!(matches!(execute(&mut m, &p.instrs[2], LaneMask(1)), Err(ExecError::Fault(e)) if e.contains("lane 0")));
 }
 
 /// The row-wise data path against plain per-lane arithmetic, at widths either side of the
@@ -95,4 +95,329 @@ fn every_width_matches_per_lane_arithmetic() {
         }
         assert_eq!(m.preds.iter().fold(0, |a, p| a | p.0) & !m.all_lanes().0, 0, "width {width}: a predicate set a padding slot");
     }
+}
+
+/// Assembles `src` (which must be clean) into its instructions.
+fn code(src: &str) -> alloc::vec::Vec<Instruction> {
+    let (p, d) = assemble(src);
+    assert!(d.is_empty(), "{src}: {d:?}");
+    p.instrs
+}
+
+/// A warp of `width` lanes with R0 = `r0(lane)`, running `src` on the lanes of `mask`.
+fn run_on(width: u32, mask: LaneMask, r0: impl Fn(u32) -> u32, src: &str) -> Result<Machine, ExecError> {
+    let mut m = Machine::new(width, 16, Memory::default());
+    for l in 0..width {
+        m.set_reg(l, Reg(0), r0(l));
+    }
+    for i in &code(src) {
+        execute(&mut m, i, mask)?;
+    }
+    Ok(m)
+}
+
+/// A small deterministic pseudo-random sequence (xorshift), for test values.
+fn values(seed: u32, n: usize) -> alloc::vec::Vec<u32> {
+    let mut x = seed | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        })
+        .collect()
+}
+
+/// CUDA's shuffles in the words of the programming guide, with `w` the `width` argument: the
+/// reference for `SHFL`'s PTX lane arithmetic. `None`: the lane keeps its own value.
+fn cuda_shfl(mode: &str, lane: u32, b: u32, w: u32) -> Option<u32> {
+    let base = lane / w * w;
+    match mode {
+        "IDX" => Some(base + b % w),
+        "UP" => (lane - base >= b).then(|| lane - b),
+        "DOWN" => (lane - base + b < w).then(|| lane + b),
+        _ => ((lane ^ b) < base + w).then_some(lane ^ b),
+    }
+}
+
+#[test]
+fn shuffles_match_cudas_definitions() {
+    for width in [8, 32, 64] {
+        let vals = values(width, width as usize);
+        // All lanes, then every third lane off (their values must not be read).
+        for mask in [LaneMask::full(width), LaneMask(LaneMask::full(width).0 & !0x4924_9249_2492_4924)] {
+            for mode in ["IDX", "UP", "DOWN", "BFLY"] {
+                for w in [2, 4, 8, 16, 32] {
+                    for b in [0, 1, 3, 5, 16, 31] {
+                        let c = ((32 - w) << 8) | if mode == "UP" { 0 } else { 0x1f };
+                        let src = format!("SHFL.{mode} P1, R1, R0, {b:#x}, {c:#x}\n");
+                        let m = run_on(width, mask, |l| vals[l as usize], &src).unwrap();
+                        for l in mask.iter() {
+                            let half = l & !31;
+                            let want_src = cuda_shfl(mode, l - half, b, w).map(|j| j + half);
+                            let want = want_src.filter(|&j| mask.contains(j)).map_or(vals[l as usize], |j| vals[j as usize]);
+                            let what = format!("width {width} mask {mask:?} {src} lane {l}");
+                            assert_eq!(m.reg(l, Reg(1)), want, "{what}");
+                            assert_eq!(m.pred(l, Pred(1)), want_src.is_some(), "{what}: in range");
+                        }
+                        for l in (0..width).filter(|&l| !mask.contains(l)) {
+                            assert_eq!((m.reg(l, Reg(1)), m.pred(l, Pred(1))), (0, false), "lane {l} did not run");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_shuffle_reads_every_source_before_any_lane_writes() {
+    // Rotating R0 in place: each lane must read its neighbour's old value.
+    let mut m = Machine::new(4, 4, Memory::default());
+    for l in 0..4 {
+        m.set_reg(l, Reg(0), 10 + l);
+        m.set_reg(l, Reg(1), (l + 1) % 4);
+    }
+    execute(&mut m, &code("SHFL.IDX PT, R0, R0, R1, 0x1f\n")[0], LaneMask::full(4)).unwrap();
+    assert_eq!([0, 1, 2, 3].map(|l| m.reg(l, Reg(0))), [11, 12, 13, 10]);
+}
+
+#[test]
+fn votes_match_a_count_of_the_running_lanes() {
+    for width in [5, 32, 64] {
+        let vals = values(width + 7, width as usize);
+        for mask in [LaneMask::full(width), LaneMask(LaneMask::full(width).0 & 0x0f0f_3333_5555_ffff)] {
+            let src =
+                "LOP.AND R1, R0, 0x1\nISETP.NE.AND P0, PT, R1, RZ, PT\nVOTE.ALL R2, P1, P0\nVOTE.ANY R3, P2, !P0\nVOTE.EQ R4, P3, P0\n";
+            let m = run_on(width, mask, |l| vals[l as usize], src).unwrap();
+            for l in mask.iter() {
+                let group: alloc::vec::Vec<u32> = mask.iter().filter(|&k| k & !31 == l & !31).collect();
+                let odd: alloc::vec::Vec<u32> = group.iter().copied().filter(|&k| vals[k as usize] & 1 == 1).collect();
+                let ballot = odd.iter().fold(0u32, |a, &k| a | 1 << (k & 31));
+                let even_ballot = group.iter().filter(|&&k| vals[k as usize] & 1 == 0).fold(0u32, |a, &k| a | 1 << (k & 31));
+                let what = format!("width {width} mask {mask:?} lane {l}");
+                assert_eq!((m.reg(l, Reg(2)), m.reg(l, Reg(3)), m.reg(l, Reg(4))), (ballot, even_ballot, ballot), "{what}");
+                let all = odd.len() == group.len();
+                assert_eq!([1, 2, 3].map(|p| m.pred(l, Pred(p))), [all, odd.len() < group.len(), all || odd.is_empty()], "{what}");
+            }
+        }
+    }
+    // `__activemask()`.
+    let m = run_on(8, LaneMask(0b1011_0110), |_| 0, "VOTE.ANY R1, PT, PT\n").unwrap();
+    assert_eq!(m.reg(1, Reg(1)), 0b1011_0110);
+}
+
+#[test]
+fn a_member_mask_must_name_only_running_lanes() {
+    let full = "SHFL.DOWN PT, R1, R0, 0x1, 0x1f, 0xffffffff\n";
+    assert!(run_on(8, LaneMask::full(8), |l| l, full).is_ok(), "mask bits past the warp width name no lane");
+    let Err(ExecError::Members(f)) = run_on(8, LaneMask(0x0f), |l| l, full) else { panic!() };
+    assert_eq!((f.mask, f.named, f.missing, f.guarded_off), (u32::MAX, LaneMask(0xff), LaneMask(0xf0), LaneMask::EMPTY));
+    // Lanes issued with it but guarded off are missing too, and said to be here.
+    let Err(ExecError::Members(f)) = run_on(4, LaneMask(0xf), |l| l, "ISETP.LT.AND P0, PT, R0, 0x2, PT\n@P0 VOTE.ALL R1, PT, PT, 0x7\n")
+    else {
+        panic!()
+    };
+    assert_eq!((f.missing, f.guarded_off), (LaneMask(0x4), LaneMask(0x4)));
+    // A mask in a register, each lane's own; WARPSYNC checks the same way.
+    assert!(run_on(4, LaneMask(0x3), |_| 3, "WARPSYNC R0\nVOTE.ANY R1, PT, PT, R0\n").is_ok());
+    assert!(matches!(run_on(4, LaneMask(0x3), |_| 7, "WARPSYNC R0\n"), Err(ExecError::Members(f)) if f.missing == LaneMask(0x4)));
+    // In a 64-lane warp a mask names lanes of the executing lane's half.
+    assert!(run_on(64, LaneMask(0xffff_0000_0000_0000), |_| 0, "VOTE.ANY R1, PT, PT, 0xffff0000\n").is_ok());
+}
+
+#[test]
+fn bit_counts_and_reversal() {
+    let vals = values(3, 64).into_iter().chain([0, 1, u32::MAX, 0x8000_0000, 0x7fff_ffff]).collect::<alloc::vec::Vec<_>>();
+    let m = run_on(
+        vals.len().min(64) as u32,
+        LaneMask::full(64),
+        |l| vals[l as usize],
+        "POPC R1, R0\nFLO.U32 R2, R0\nFLO.S32 R3, R0\nFLO.U32.SH R4, R0\nBREV R5, R0\n",
+    )
+    .unwrap();
+    for (l, &x) in vals.iter().enumerate().take(64) {
+        let l = l as u32;
+        let highest = |v: u32| (0..32).rev().find(|&k| v >> k & 1 == 1);
+        let flo_u = highest(x).unwrap_or(u32::MAX);
+        let flo_s = highest(if (x as i32) < 0 { !x } else { x }).unwrap_or(u32::MAX);
+        let brev = (0..32).fold(0u32, |a, k| a | (x >> k & 1) << (31 - k));
+        let clz = (0..32).take_while(|&k| x >> (31 - k) & 1 == 0).count() as u32;
+        let got = [1, 2, 3, 4, 5].map(|r| m.reg(l, Reg(r)));
+        assert_eq!(got, [(0..32).filter(|k| x >> k & 1 == 1).count() as u32, flo_u, flo_s, clz, brev], "{x:#x}");
+    }
+}
+
+#[test]
+fn min_max_and_division_against_wide_arithmetic() {
+    let a = values(11, 32);
+    let b: alloc::vec::Vec<u32> = values(17, 32).into_iter().enumerate().map(|(i, v)| [v, v % 7, 0, u32::MAX][i % 4]).collect();
+    let mut m = Machine::new(32, 16, Memory::default());
+    for l in 0..32 {
+        m.set_reg(l, Reg(0), if l == 7 { i32::MIN as u32 } else { a[l as usize] });
+        m.set_reg(l, Reg(1), b[l as usize]);
+    }
+    let src = "ISETP.LT.AND P0, PT, R0, RZ, PT\nIMNMX R2, R0, R1, P0\nIMNMX.U32 R3, R0, R1, !P0\nIDIV.S32 R4, R0, R1\nIREM.S32 R5, R0, R1\nIDIV.U32 R6, R0, R1\nIREM.U32 R7, R0, R1\n";
+    for i in &code(src) {
+        let all = m.all_lanes();
+        execute(&mut m, i, all).unwrap();
+    }
+    for l in 0..32 {
+        let (x, y) = (m.reg(l, Reg(0)), b[l as usize]);
+        let (sx, sy) = (x as i32 as i64, y as i32 as i64);
+        let neg = sx < 0;
+        let smin = if neg { sx.min(sy) } else { sx.max(sy) } as u32;
+        let umax = if neg { x.max(y) } else { x.min(y) };
+        let (sq, sr) = if y == 0 { (u32::MAX, u32::MAX) } else { ((sx / sy) as u32, (sx % sy) as u32) };
+        let (uq, ur) = (x.checked_div(y).unwrap_or(u32::MAX), x.checked_rem(y).unwrap_or(u32::MAX));
+        let got = [2, 3, 4, 5, 6, 7].map(|r| m.reg(l, Reg(r)));
+        assert_eq!(got, [smin, umax, sq, sr, uq, ur], "lane {l}: {x:#x}, {y:#x}");
+    }
+    // INT_MIN / -1 wraps (lane 7 divides by -1: the i64 quotient above, 2^31, has INT_MIN's low bits).
+    assert_eq!((b[7], m.reg(7, Reg(4)), m.reg(7, Reg(5))), (u32::MAX, i32::MIN as u32, 0));
+}
+
+#[test]
+fn float_min_max_rounding_and_special_functions() {
+    let f = |x: f32| x.to_bits();
+    let xs = [2.5f32, -2.5, 3.5, -1.5, 0.5, f32::NAN, 4.0, -0.7];
+    let m = run_on(
+        8,
+        LaneMask::full(8),
+        |l| f(xs[l as usize]),
+        "FMNMX R1, R0, 1.0, PT\nFMNMX R2, R0, 1.0, !PT\nFRND R3, R0\nFRND.FLOOR R4, R0\nFRND.CEIL R5, R0\nFRND.TRUNC R6, R0\n",
+    )
+    .unwrap();
+    let even = [2.0, -2.0, 4.0, -2.0, 0.0, f32::NAN, 4.0, -1.0];
+    for (l, &x) in xs.iter().enumerate() {
+        let l = l as u32;
+        let got = [1, 2, 3, 4, 5, 6].map(|r| f32::from_bits(m.reg(l, Reg(r))));
+        let nan_loses = |v: f32| if x.is_nan() { 1.0 } else { v };
+        let want = [
+            nan_loses(x.min(1.0)),
+            nan_loses(x.max(1.0)),
+            even[l as usize],
+            (x as f64).floor() as f32,
+            (x as f64).ceil() as f32,
+            (x as f64).trunc() as f32,
+        ];
+        for (g, w) in got.iter().zip(want) {
+            assert!(g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan()), "lane {l} ({x}): {got:?} vs {want:?}");
+        }
+    }
+    let m = run_on(
+        1,
+        LaneMask(1),
+        |_| 0,
+        "MUFU.RCP R1, 4.0\nMUFU.RSQ R2, 4.0\nMUFU.SQRT R3, 2.0\nMUFU.EX2 R4, 3.0\nMUFU.LG2 R5, 8.0\nMUFU.SIN R6, 1.0\nMUFU.COS R7, 1.0\n",
+    )
+    .unwrap();
+    let got = [1, 2, 3, 4, 5, 6, 7].map(|r| f32::from_bits(m.reg(0, Reg(r))) as f64);
+    let want = [0.25, 0.5, 2f64.sqrt(), 8.0, 3.0, 1f64.sin(), 1f64.cos()];
+    for (g, w) in got.iter().zip(want) {
+        assert!((g - w).abs() <= 1e-6 * w.abs().max(1.0), "{got:?} vs {want:?}");
+    }
+}
+
+#[test]
+fn atomics_update_in_lane_order() {
+    type Update = fn(u32, u32) -> u32;
+    let ops: [(&str, Update); 10] = [
+        ("ADD", |o, b| o.wrapping_add(b)),
+        ("MIN", |o, b| (o as i32).min(b as i32) as u32),
+        ("MIN.U32", |o, b| o.min(b)),
+        ("MAX", |o, b| (o as i32).max(b as i32) as u32),
+        ("MAX.U32", |o, b| o.max(b)),
+        ("AND", |o, b| o & b),
+        ("OR", |o, b| o | b),
+        ("XOR", |o, b| o ^ b),
+        ("INC", |o, b| if o >= b { 0 } else { o + 1 }),
+        ("DEC", |o, b| if o == 0 || o > b { b } else { o - 1 }),
+    ];
+    let bs = [5u32, 0xffff_fff0, 3, 7, 0, 2, 9, 1];
+    for (name, f) in ops {
+        for shared in [false, true] {
+            let mut mem = Memory::default();
+            let base =
+                if shared { mem.add_shared("s", ElemType::U32, alloc::vec![4, 6]) } else { mem.add("g", ElemType::U32, alloc::vec![4, 6]) };
+            let mut m = Machine::new(8, 8, mem);
+            for l in 0..8 {
+                m.set_reg(l, Reg(0), base + 4 * (l % 2));
+                m.set_reg(l, Reg(1), bs[l as usize]);
+            }
+            let op = if shared { "ATOMS" } else { "ATOM" };
+            execute(&mut m, &code(&format!("{op}.{name} R2, [R0], R1\n"))[0], LaneMask::full(8)).unwrap();
+            let mut words = [4u32, 6];
+            for l in 0..8 {
+                let w = &mut words[l % 2];
+                assert_eq!(m.reg(l as u32, Reg(2)), *w, "{op}.{name} lane {l} gets the old value");
+                *w = f(*w, bs[l]);
+            }
+            assert_eq!(m.memory.words[0], words, "{op}.{name}");
+        }
+    }
+    let mut mem = Memory::default();
+    let base = mem.add("f", ElemType::F32, alloc::vec![1.5f32.to_bits()]);
+    let mut m = Machine::new(4, 4, mem);
+    for l in 0..4 {
+        m.set_reg(l, Reg(0), base);
+    }
+    execute(&mut m, &code("ATOMG.E.ADD.F32.FTZ.RN PT, R2, [R0], 0.25\n")[0], LaneMask::full(4)).unwrap();
+    assert_eq!(f32::from_bits(m.memory.words[0][0]), 2.5);
+    assert_eq!(f32::from_bits(m.reg(3, Reg(2))), 2.25);
+}
+
+#[test]
+fn shared_and_global_addresses_are_apart() {
+    let mut mem = Memory::default();
+    let g = mem.add("g", ElemType::I32, alloc::vec![1, 2, 3, 4]);
+    let s = mem.add_shared("s", ElemType::I32, alloc::vec![0; 4]);
+    let mut m = Machine::new(4, 8, mem);
+    for l in 0..4 {
+        m.set_reg(l, Reg(0), g + 4 * l);
+        m.set_reg(l, Reg(1), s + 4 * l);
+    }
+    for i in &code("LDG R2, [R0]\nSTS [R1], R2\nLDS R3, [R1]\nATOMS.ADD R4, [R1], 0x10\n") {
+        let all = m.all_lanes();
+        execute(&mut m, i, all).unwrap();
+    }
+    assert_eq!(m.memory.buffer("s").unwrap().1, [17, 18, 19, 20]);
+    assert_eq!((m.reg(2, Reg(3)), m.mem_instructions), (3, 1), "shared accesses are not global transactions");
+    for (line, want) in [
+        ("LD R2, [R1]", "in shared memory, but the instruction accesses global memory (LDS/STS/ATOMS"),
+        ("ST [R1], R2", "in shared memory"),
+        ("ATOM.ADD R2, [R1], 0x1", "in shared memory"),
+        ("LDS R2, [R0]", "in global memory, but the instruction accesses shared memory (LD/ST/ATOM"),
+        ("STS [R0], R2", "in global memory"),
+        ("ATOMS.EXCH R2, [R0], 0x1", "in global memory"),
+    ] {
+        let Err(ExecError::Fault(e)) = execute(&mut m, &code(&format!("{line}\n"))[0], LaneMask(1)) else { panic!("{line}") };
+        assert!(e.contains(want) && e.contains("lane 0"), "{line}: {e}");
+    }
+}
+
+#[test]
+fn special_registers_read_the_launch() {
+    let mut m = Machine::new(32, 12, Memory::default());
+    m.launch = crate::machine::Launch { grid: [4, 3, 2], block: [8, 6, 2], block_idx: [3, 1, 0], warp_in_block: 2 };
+    let src = "S2R R0, SR_TID.X\nS2R R1, SR_TID.Y\nS2R R2, SR_TID.Z\nS2R R3, SR_NTID.Y\nS2R R4, SR_CTAID.X\nS2R R5, SR_NCTAID.Z\nS2R R6, SR_LANEID\n";
+    for i in &code(src) {
+        let all = m.all_lanes();
+        execute(&mut m, i, all).unwrap();
+    }
+    for l in 0..32 {
+        let t = 64 + l; // warp 2 of a block of 96 threads
+        let got = [0, 1, 2, 3, 4, 5, 6].map(|r| m.reg(l, Reg(r)));
+        assert_eq!(got, [t % 8, t / 8 % 6, t / 48, 6, 3, 2, l], "lane {l}");
+    }
+    // A single-warp launch reads as before: the lane, the width, zeros.
+    let m = run_on(
+        8,
+        LaneMask::full(8),
+        |_| 0,
+        "S2R R1, SR_TID.X\nS2R R2, SR_NTID.X\nS2R R3, SR_TID.Y\nS2R R4, SR_CTAID.X\nS2R R5, SR_NCTAID.X\n",
+    )
+    .unwrap();
+    assert_eq!([1, 2, 3, 4, 5].map(|r| m.reg(5, Reg(r))), [5, 8, 0, 0, 1]);
 }
