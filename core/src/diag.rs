@@ -10,6 +10,8 @@ use core::fmt;
 pub enum Severity {
     Error,
     Warning,
+    /// Something the user should know that needs no change (host code skipped).
+    Info,
 }
 
 /// A place in the source text: 1-based line and column (in characters), and a length in characters.
@@ -42,6 +44,9 @@ impl Diagnostic {
     pub fn warning(span: Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic { severity: Severity::Warning, span, message: message.into() }
     }
+    pub fn info(span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic { severity: Severity::Info, span, message: message.into() }
+    }
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
@@ -52,6 +57,7 @@ impl fmt::Display for Diagnostic {
         let kind = match self.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
+            Severity::Info => "note",
         };
         write!(f, "{}:{}: {}: {}", self.span.line, self.span.col, kind, self.message)
     }

@@ -216,7 +216,8 @@ impl Session {
     pub fn state(&self, lane: u32) -> Result<JsValue, JsError> {
         let Some(l) = self.recording.loaded() else { return Ok(JsValue::NULL) };
         let caption = l.captions.at(l.sim.steps(), l.sim.state().model.pc());
-        to_js(&StateView::new(&l.sim, &l.facts, lane, caption))
+        let vars = l.kernel.compiled.as_ref().map_or(&[][..], |c| &c.vars[..]);
+        to_js(&StateView::new(&l.sim, &l.facts, lane, caption, vars))
     }
 
     /// The generated code of a C kernel and its mappings; null for an assembly kernel.

@@ -66,6 +66,7 @@ pub fn typescript() -> String {
         LoadResult,
         LaneView,
         StackEntryView,
+        VarView,
         RegView,
         PredView,
         WaitView,

@@ -5,6 +5,8 @@ use serde::Serialize;
 use ts_rs::TS;
 use warpscope_core::analysis::{CfgFacts, PostDom};
 use warpscope_core::isa::{Pc, Pred, Reg};
+use warpscope_core::compile::VarInfo;
+use warpscope_core::kernel::vars::variables_at;
 use warpscope_core::kernel::{CompiledSource, Note, NoteTarget};
 use warpscope_core::model::{ModelKind, PathOrder, Reconvergence, Schedule, StackEntry};
 use warpscope_core::session::{Captions, Named, Outcome, Resolved};
@@ -72,7 +74,7 @@ impl LoadResult {
             diagnostics: Vec::new(),
             title: k.title.clone(),
             about: k.about.join(" "),
-            width: k.warp,
+            width: k.lanes(),
             params: r.params.iter().map(|p| ParamView { name: p.name.clone(), default: p.default as f64, value: p.value as f64 }).collect(),
             input: r.input.name(),
             model: r.model.name(),
@@ -177,6 +179,8 @@ pub struct StateView {
     pub block: Option<u32>,
     pub lanes: Vec<LaneView>,
     pub stack: Vec<StackEntryView>,
+    /// A C kernel's variables in scope at the lane's line, with the lane's values.
+    pub variables: Vec<VarView>,
     pub registers: Vec<RegView>,
     pub predicates: Vec<PredView>,
     pub waiting: Vec<WaitView>,
@@ -185,7 +189,7 @@ pub struct StateView {
 }
 
 impl StateView {
-    pub fn new(sim: &Sim, facts: &CfgFacts, lane: u32, caption: Option<String>) -> StateView {
+    pub fn new(sim: &Sim, facts: &CfgFacts, lane: u32, caption: Option<String>, vars: &[VarInfo]) -> StateView {
         let prog = sim.program();
         let st = sim.state();
         let m = &st.machine;
@@ -223,6 +227,13 @@ impl StateView {
             })
             .collect();
         let predicates = (0..Pred::COUNT as u8).map(|p| PredView { name: format!("P{p}"), value: m.pred(lane, Pred(p)) }).collect();
+        let lane_line = lanes.get(lane as usize).and_then(|l| l.line);
+        let variables = lane_line.map_or_else(Vec::new, |line| {
+            variables_at(vars, m, lane, line)
+                .into_iter()
+                .map(|v| VarView { name: v.name, ty: v.ty, reg: format!("R{}", v.reg), value: v.value })
+                .collect()
+        });
         let last = sim.steps().checked_sub(1).and_then(|i| sim.timeline().record_at(i as usize)).map(|r| LastView {
             pc: r.pc,
             line: prog.line(Pc(r.pc)),
@@ -238,6 +249,7 @@ impl StateView {
             block: pc.and_then(block_of),
             lanes,
             stack: st.model.stack().iter().map(|e| StackEntryView::new(prog, e, m.width, st.model.kind())).collect(),
+            variables,
             registers,
             predicates,
             waiting,
@@ -407,11 +419,22 @@ impl NoteView {
     }
 }
 
+/// A C variable of the selected lane (`variables_at` in the core).
+#[derive(Serialize, TS)]
+pub struct VarView {
+    pub name: String,
+    pub ty: &'static str,
+    pub reg: String,
+    pub value: String,
+}
+
 /// A C kernel's generated code: per instruction (pc), its line in `listing` and in the source.
 #[derive(Serialize, TS)]
 pub struct CompiledView {
     pub target: &'static str,
     pub if_convert: bool,
+    /// The file's `__global__` kernels (the one compiled is chosen by `//@ kernel`, else the first).
+    pub kernels: Vec<String>,
     pub listing: String,
     pub listing_lines: Vec<u32>,
     pub source_lines: Vec<u32>,
@@ -422,6 +445,7 @@ impl CompiledView {
         CompiledView {
             target: c.target.name(),
             if_convert: c.if_convert,
+            kernels: c.kernels.clone(),
             listing: c.listing.clone(),
             listing_lines: c.listing_lines.clone(),
             source_lines: prog.lines.clone(),

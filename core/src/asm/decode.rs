@@ -244,10 +244,10 @@ fn width_of(mods: &mut Mods) -> Width {
 }
 
 fn space_of(opcode: &str) -> Space {
-    if matches!(opcode, "LDS" | "STS" | "ATOMS") {
-        Space::Shared
-    } else {
-        Space::Global
+    match opcode {
+        "LDS" | "STS" | "ATOMS" => Space::Shared,
+        "LDG" | "STG" | "ATOMG" => Space::Global,
+        _ => Space::Generic,
     }
 }
 

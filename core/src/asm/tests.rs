@@ -242,14 +242,14 @@ fn atomics_and_shared_memory_decode() {
         Op::Atom { op, space, .. } => (op, space),
         op => panic!("{op:?}"),
     };
-    assert_eq!(at("ATOM.ADD R1, [R2], R3"), (AtomOp::Add, Space::Global));
+    assert_eq!(at("ATOM.ADD R1, [R2], R3"), (AtomOp::Add, Space::Generic));
     assert_eq!(at("ATOMG.E.ADD.F32.FTZ.RN.STRONG.GPU PT, R1, [R2], R3"), (AtomOp::AddF32, Space::Global));
-    assert_eq!(at("ATOM.MIN R1, [R2], R3"), (AtomOp::Min { signed: true }, Space::Global));
-    assert_eq!(at("ATOM.MAX.U32 R1, [R2], R3"), (AtomOp::Max { signed: false }, Space::Global));
+    assert_eq!(at("ATOMG.MIN R1, [R2], R3"), (AtomOp::Min { signed: true }, Space::Global));
+    assert_eq!(at("ATOM.MAX.U32 R1, [R2], R3"), (AtomOp::Max { signed: false }, Space::Generic));
     assert_eq!(at("ATOMS.AND R1, [R2], R3"), (AtomOp::And, Space::Shared));
     assert_eq!(at("ATOMS.OR R1, [R2], R3"), (AtomOp::Or, Space::Shared));
     assert_eq!(at("ATOMS.XOR R1, [R2], R3"), (AtomOp::Xor, Space::Shared));
-    assert_eq!(at("ATOM.INC R1, [R2], R3"), (AtomOp::Inc, Space::Global));
+    assert_eq!(at("ATOM.INC R1, [R2], R3"), (AtomOp::Inc, Space::Generic));
     assert_eq!(at("ATOMS.DEC R1, [R2], R3"), (AtomOp::Dec, Space::Shared));
     assert_eq!(at("ATOMS.CAS R1, [R2], R3, R4"), (AtomOp::Cas, Space::Shared));
     assert_eq!(at("ATOMS.EXCH R1, [R2], R3"), (AtomOp::Exch, Space::Shared));

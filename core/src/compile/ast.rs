@@ -120,12 +120,63 @@ pub enum UnOp {
     BitNot,
 }
 
-/// `threadIdx.x`, `blockDim.x`, `laneid`.
+/// The launch's built-in variables (`threadIdx.y`, `blockIdx.x`, ...; the field is 0 for x, 1
+/// for y, 2 for z) and `laneid`, each read from its special register.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Special {
-    ThreadIdx,
-    BlockDim,
+    ThreadIdx(u8),
+    BlockIdx(u8),
+    BlockDim(u8),
+    GridDim(u8),
     LaneId,
+}
+
+impl Special {
+    /// How many distinct specials there are (the lowering keeps one register slot for each).
+    pub const COUNT: usize = 13;
+
+    /// The built-in a name and field spell (`blockIdx`, `y`).
+    pub fn from_member(base: &str, field: &str) -> Option<Special> {
+        let dim = ["x", "y", "z"].iter().position(|f| *f == field)? as u8;
+        Some(match base {
+            "threadIdx" => Special::ThreadIdx(dim),
+            "blockIdx" => Special::BlockIdx(dim),
+            "blockDim" => Special::BlockDim(dim),
+            "gridDim" => Special::GridDim(dim),
+            _ => return None,
+        })
+    }
+
+    pub fn index(self) -> usize {
+        match self {
+            Special::ThreadIdx(d) => d as usize,
+            Special::BlockIdx(d) => 3 + d as usize,
+            Special::BlockDim(d) => 6 + d as usize,
+            Special::GridDim(d) => 9 + d as usize,
+            Special::LaneId => 12,
+        }
+    }
+
+    pub fn all() -> impl Iterator<Item = Special> {
+        (0..3u8).flat_map(|d| [Special::ThreadIdx(d), Special::BlockIdx(d), Special::BlockDim(d), Special::GridDim(d)]).chain([Special::LaneId])
+    }
+
+    /// The special register it reads (`SR_CTAID.Y`).
+    pub fn register(self) -> &'static str {
+        const DIMS: [[&str; 3]; 4] = [
+            ["SR_TID.X", "SR_TID.Y", "SR_TID.Z"],
+            ["SR_CTAID.X", "SR_CTAID.Y", "SR_CTAID.Z"],
+            ["SR_NTID.X", "SR_NTID.Y", "SR_NTID.Z"],
+            ["SR_NCTAID.X", "SR_NCTAID.Y", "SR_NCTAID.Z"],
+        ];
+        match self {
+            Special::ThreadIdx(d) => DIMS[0][d as usize % 3],
+            Special::BlockIdx(d) => DIMS[1][d as usize % 3],
+            Special::BlockDim(d) => DIMS[2][d as usize % 3],
+            Special::GridDim(d) => DIMS[3][d as usize % 3],
+            Special::LaneId => "SR_LANEID",
+        }
+    }
 }
 
 #[derive(Clone, PartialEq, Debug)]
@@ -218,7 +269,36 @@ pub enum StmtKind {
     Return(Option<Expr>),
     Goto(String),
     Label(String, Box<Stmt>),
+    /// `__shared__ float s[32][33];`: an array in the block's shared memory.
+    Shared(SharedDecl),
     Empty,
+}
+
+/// A `__shared__` variable or array (a scalar has no dims; `extern __shared__ s[]` has one
+/// dim of `None`, sized by the launch).
+#[derive(Clone, PartialEq, Debug)]
+pub struct SharedDecl {
+    pub elem: Scalar,
+    pub name: String,
+    pub dims: Vec<Option<u32>>,
+    pub span: Span,
+}
+
+/// A skipped piece of host code: where it is and the function it defines, if any.
+#[derive(Clone, PartialEq, Debug)]
+pub struct HostItem {
+    pub span: Span,
+    pub last_line: u32,
+    pub name: Option<String>,
+}
+
+/// A whole source file: its device functions, file-scope `__shared__` variables and the host
+/// code that was skipped.
+#[derive(Clone, PartialEq, Debug, Default)]
+pub struct Unit {
+    pub funcs: Vec<Function>,
+    pub shared: Vec<SharedDecl>,
+    pub host: Vec<HostItem>,
 }
 
 #[derive(Clone, PartialEq, Debug)]

@@ -21,18 +21,15 @@ pub enum Reg {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum SysReg {
     ClockLo,
-    TidX,
-    NtidX,
-    LaneId,
+    /// A launch built-in (`SR_TID.X`, `SR_CTAID.Y`, `SR_LANEID`...).
+    Launch(crate::compile::ast::Special),
 }
 
 impl SysReg {
     pub fn name(self) -> &'static str {
         match self {
             SysReg::ClockLo => "SR_CLOCKLO",
-            SysReg::TidX => "SR_TID.X",
-            SysReg::NtidX => "SR_NTID.X",
-            SysReg::LaneId => "SR_LANEID",
+            SysReg::Launch(s) => s.register(),
         }
     }
 }
@@ -52,6 +49,8 @@ pub enum Operand {
     Pred(u8),
     /// `PT`, the predicate that is always true.
     PredTrue,
+    /// `!PT`, always false (`IMNMX`'s "maximum").
+    PredFalse,
     /// A convergence barrier `B0`-`B15`.
     Barrier(u8),
     /// `[R3+0x8]`: a byte address.
@@ -89,7 +88,8 @@ pub enum CodeRef {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Opcode {
     Mov, Iadd, Imul, Iscadd, Shl, Shr, Lop, Fadd, Fmul, Mufu, Isetp, Fsetp, Sel, F2i, I2f,
-    Ld, St, Atom, S2r, Bar, Warpsync, Nop, Yield,
+    Ffma, Imnmx, Fmnmx, Frnd, Idiv, Irem, Popc, Flo, Brev, Shfl, Vote,
+    Ld, St, Lds, Sts, Atom, Atoms, S2r, Bar, Warpsync, Nop, Yield,
     Bra, Cal, Ssy, Sync, Pbk, Pcnt, Bssy, Bsync, Break,
     Exit, Ret, Brk, Cont,
 }
@@ -102,6 +102,8 @@ impl Opcode {
             Mov => "MOV", Iadd => "IADD", Imul => "IMUL", Iscadd => "ISCADD", Shl => "SHL", Shr => "SHR",
             Lop => "LOP", Fadd => "FADD", Fmul => "FMUL", Mufu => "MUFU", Isetp => "ISETP", Fsetp => "FSETP",
             Sel => "SEL", F2i => "F2I", I2f => "I2F", Ld => "LD", St => "ST", Atom => "ATOM", S2r => "S2R",
+            Ffma => "FFMA", Imnmx => "IMNMX", Fmnmx => "FMNMX", Frnd => "FRND", Idiv => "IDIV", Irem => "IREM", Popc => "POPC",
+            Flo => "FLO", Brev => "BREV", Shfl => "SHFL", Vote => "VOTE", Lds => "LDS", Sts => "STS", Atoms => "ATOMS",
             Bar => "BAR", Warpsync => "WARPSYNC", Nop => "NOP", Yield => "YIELD", Bra => "BRA", Cal => "CAL",
             Ssy => "SSY", Sync => "SYNC", Pbk => "PBK", Pcnt => "PCNT", Bssy => "BSSY", Bsync => "BSYNC",
             Break => "BREAK", Exit => "EXIT", Ret => "RET", Brk => "BRK", Cont => "CONT",
@@ -255,6 +257,7 @@ impl fmt::Display for Operand {
             },
             Operand::Pred(p) => write!(f, "P{p}"),
             Operand::PredTrue => f.write_str("PT"),
+            Operand::PredFalse => f.write_str("!PT"),
             Operand::Barrier(b) => write!(f, "B{b}"),
             Operand::Mem { base, offset: 0 } => write!(f, "[{base}]"),
             Operand::Mem { base, offset } if offset < 0 => write!(f, "[{base}-0x{:x}]", -(offset as i64)),

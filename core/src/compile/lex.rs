@@ -21,6 +21,14 @@ pub enum Tok {
     Double(f64),
     /// Operators and punctuation, longest match first (`<<=`, `&&`, `->`...).
     Punct(&'static str),
+    /// A string literal, its escapes read (`printf`'s format, host code's messages).
+    Str(String),
+    /// The `#` that starts a preprocessor line; `EndDirective` ends it.
+    Directive,
+    EndDirective,
+    /// Text that is not a token of the language, and why: an error only where the parser
+    /// meets it (host code, which is skipped, may hold anything).
+    Bad(String),
     Eof,
 }
 
@@ -59,6 +67,17 @@ pub fn lex_dialect(src: &str, dialect: Dialect) -> (Vec<Token>, Vec<Diagnostic>)
     let mut diags = Vec::new();
     let b = src.as_bytes();
     let (mut i, mut line, mut col) = (0usize, 1u32, 1u32);
+    // Inside a preprocessor line: its newline (not one escaped by `\`) ends it.
+    let mut directive = false;
+    // Whether only whitespace stands before `i` on this line (a `#` there starts a directive).
+    let mut line_start = true;
+    let bad = |out: &mut Vec<Token>, diags: &mut Vec<Diagnostic>, span: Span, msg: String| {
+        if header {
+            diags.push(Diagnostic::error(span, msg));
+        } else {
+            out.push(Token { tok: Tok::Bad(msg), span });
+        }
+    };
     // Advances over `n` bytes of one line, counting characters for the column.
     let advance = |i: &mut usize, col: &mut u32, n: usize| {
         *col += src[*i..*i + n].chars().count() as u32;
@@ -67,6 +86,20 @@ pub fn lex_dialect(src: &str, dialect: Dialect) -> (Vec<Token>, Vec<Diagnostic>)
     while i < b.len() {
         let c = b[i];
         if c == b'\n' {
+            if directive {
+                out.push(Token { tok: Tok::EndDirective, span: Span::new(line, col, 1) });
+                directive = false;
+            }
+            i += 1;
+            line += 1;
+            col = 1;
+            line_start = true;
+            continue;
+        }
+        if directive && c == b'\\' && src[i + 1..].trim_start_matches([' ', '\t', '\r']).starts_with('\n') {
+            // A continued preprocessor line.
+            let n = 1 + src[i + 1..].find('\n').unwrap_or(0);
+            advance(&mut i, &mut col, n);
             i += 1;
             line += 1;
             col = 1;
@@ -76,9 +109,26 @@ pub fn lex_dialect(src: &str, dialect: Dialect) -> (Vec<Token>, Vec<Diagnostic>)
             advance(&mut i, &mut col, 1);
             continue;
         }
-        if !header && (src[i..].starts_with("//") || c == b'#') {
-            // Line comments; `#pragma`/`#include` lines are ignored the same way.
+        if !header && src[i..].starts_with("//") {
             let n = src[i..].find('\n').unwrap_or(b.len() - i);
+            advance(&mut i, &mut col, n);
+            continue;
+        }
+        if !header && c == b'#' && line_start && !directive {
+            out.push(Token { tok: Tok::Directive, span: Span::new(line, col, 1) });
+            directive = true;
+            line_start = false;
+            advance(&mut i, &mut col, 1);
+            continue;
+        }
+        line_start = false;
+        if !header && (c == b'"' || c == b'\'') {
+            let (tok, n) = quoted(&src[i..]);
+            let span = Span::new(line, col, src[i..i + n].chars().count() as u32);
+            match tok {
+                Ok(t) => out.push(Token { tok: t, span }),
+                Err(msg) => bad(&mut out, &mut diags, span, msg),
+            }
             advance(&mut i, &mut col, n);
             continue;
         }
@@ -115,10 +165,11 @@ pub fn lex_dialect(src: &str, dialect: Dialect) -> (Vec<Token>, Vec<Diagnostic>)
             let span = Span::new(line, start_col, n as u32);
             match tok {
                 Ok(t) => out.push(Token { tok: t, span }),
-                Err(msg) => {
+                Err(msg) if header => {
                     diags.push(Diagnostic::error(span, msg));
                     out.push(Token { tok: Tok::Int { value: 0, unsigned: false }, span });
                 }
+                Err(msg) => out.push(Token { tok: Tok::Bad(msg), span }),
             }
             advance(&mut i, &mut col, n);
             continue;
@@ -129,10 +180,12 @@ pub fn lex_dialect(src: &str, dialect: Dialect) -> (Vec<Token>, Vec<Diagnostic>)
             continue;
         }
         let ch = src[i..].chars().next().unwrap_or('?');
-        let what = if ch == '"' || ch == '\'' { "string and character literals are" } else { "this character is" };
-        let msg = if header { format!("unexpected `{ch}`") } else { format!("`{ch}`: {what} not part of the kernel language") };
-        diags.push(Diagnostic::error(Span::new(line, start_col, 1), msg));
+        let msg = if header { format!("unexpected `{ch}`") } else { format!("`{ch}`: this character is not part of the kernel language") };
+        bad(&mut out, &mut diags, Span::new(line, start_col, 1), msg);
         advance(&mut i, &mut col, ch.len_utf8());
+    }
+    if directive {
+        out.push(Token { tok: Tok::EndDirective, span: Span::new(line, col, 1) });
     }
     out.push(Token { tok: Tok::Eof, span: Span::new(line, col, 1) });
     (out, diags)
@@ -211,11 +264,49 @@ fn header_number(s: &str) -> (Result<Tok, String>, usize) {
     }
 }
 
+/// Strips C's integer suffixes (`u`, `l`, `ll` in any case and order); says whether one was `u`.
 fn strip_unsigned(s: &str) -> (&str, bool) {
-    match s.strip_suffix(['u', 'U']) {
-        Some(d) => (d, true),
-        None => (s, false),
+    let digits = s.trim_end_matches(['u', 'U', 'l', 'L']);
+    (digits, s[digits.len()..].contains(['u', 'U']))
+}
+
+/// Reads a string or character literal at the start of `s`: the token (a character is its
+/// code, as in C) or why it is not one, and the bytes it spans (to the line's end when open).
+fn quoted(s: &str) -> (Result<Tok, String>, usize) {
+    let quote = s.as_bytes()[0];
+    let mut text = String::new();
+    let mut chars = s.char_indices().skip(1);
+    while let Some((k, ch)) = chars.next() {
+        match ch {
+            '\n' => break,
+            '\\' => {
+                let Some((_, e)) = chars.next() else { break };
+                text.push(match e {
+                    'n' => '\n',
+                    't' => '\t',
+                    'r' => '\r',
+                    '0' => '\0',
+                    'a' => '\u{7}',
+                    other => other,
+                });
+            }
+            c if c as u32 == quote as u32 => {
+                let n = k + 1;
+                if quote == b'"' {
+                    return (Ok(Tok::Str(text)), n);
+                }
+                let mut it = text.chars();
+                return match (it.next(), it.next()) {
+                    (Some(c), None) => (Ok(Tok::Int { value: c as u64, unsigned: false }), n),
+                    _ => (Err(format!("`{}` is not a character literal (one character between single quotes)", &s[..n])), n),
+                };
+            }
+            c => text.push(c),
+        }
     }
+    let n = s.find('\n').unwrap_or(s.len());
+    let what = if quote == b'"' { "string" } else { "character literal" };
+    (Err(format!("this {what} is never closed on its line")), n)
 }
 
 #[cfg(test)]
@@ -240,7 +331,23 @@ mod tests {
     fn spans_count_lines_and_columns() {
         let (t, d) = lex("//@ param n = 2\n  x = @;");
         assert_eq!(t[0].span, Span::new(2, 3, 1));
-        assert_eq!(d.len(), 1);
-        assert_eq!(d[0].span, Span::new(2, 7, 1));
+        // A stray character is a token the parser reports where it meets it (not in host code).
+        assert!(d.is_empty());
+        assert!(matches!(&t[2].tok, Tok::Bad(m) if m.contains("`@`")));
+        assert_eq!(t[2].span, Span::new(2, 7, 1));
+    }
+
+    #[test]
+    fn directives_strings_and_suffixes() {
+        let t = toks("#include <cstdio>\n#define N \\\n 4\nprintf(\"a\\n%d\", 'x', 10UL);");
+        assert_eq!(t[0], Tok::Directive);
+        assert_eq!(t[5], Tok::EndDirective);
+        assert_eq!(t[6], Tok::Directive);
+        assert_eq!(t[9], Tok::Int { value: 4, unsigned: false });
+        assert_eq!(t[10], Tok::EndDirective);
+        assert_eq!(t[13], Tok::Str("a\n%d".into()));
+        assert_eq!(t[15], Tok::Int { value: 'x' as u64, unsigned: false });
+        assert_eq!(t[17], Tok::Int { value: 10, unsigned: true });
+        assert!(matches!(&toks("\"open")[0], Tok::Bad(m) if m.contains("never closed")));
     }
 }

@@ -15,6 +15,7 @@ pub mod ir;
 pub(crate) mod lex;
 mod lower;
 pub(crate) mod parse;
+mod pre;
 mod reconverge;
 
 use alloc::collections::{BTreeMap, BTreeSet};
@@ -26,6 +27,7 @@ use crate::asm::assemble;
 use crate::diag::{has_errors, Diagnostic, Span};
 use crate::program::Program;
 use ast::{ExprKind, Function, Ty};
+pub use lower::VarInfo;
 use lower::{FnSig, Lower, RegAlloc};
 
 /// What code the compiler generates: which reconvergence instructions it places.
@@ -55,16 +57,40 @@ impl Target {
     }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct CompileOptions {
     pub target: Target,
     /// Predicate short branch sides instead of branching around them.
     pub if_convert: bool,
+    /// Which `__global__` kernel of the file to compile (`//@ kernel NAME`); the first if `None`.
+    pub kernel: Option<String>,
 }
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        CompileOptions { target: Target::Kepler, if_convert: false }
+        CompileOptions { target: Target::Kepler, if_convert: false, kernel: None }
+    }
+}
+
+/// A `__shared__` variable of the compiled kernel: the block's shared memory buffer that holds
+/// it and the register the code expects its address in.
+#[derive(Clone, PartialEq, Debug)]
+pub struct SharedArray {
+    /// The buffer's name: the variable's, or `function_name` when two functions use one name.
+    pub name: String,
+    pub elem: ast::Scalar,
+    /// Each dimension (`None`: `extern __shared__ x[]`, sized by the launch).
+    pub dims: Vec<Option<u32>>,
+    pub reg: u8,
+    pub span: Span,
+    /// The function that declares it (`None`: file scope).
+    pub func: Option<String>,
+}
+
+impl SharedArray {
+    /// Elements, with an open first dimension counted as `open`.
+    pub fn len(&self, open: u32) -> u32 {
+        self.dims.iter().map(|d| d.unwrap_or(open)).product()
     }
 }
 
@@ -81,7 +107,12 @@ pub struct KernelParam {
 pub struct Compiled {
     pub options: CompileOptions,
     pub kernel: String,
+    /// Every `__global__` kernel of the file, in order (a front end offers the choice).
+    pub kernels: Vec<String>,
     pub params: Vec<KernelParam>,
+    pub shared: Vec<SharedArray>,
+    /// Every C variable with its register and the source lines where it lives.
+    pub vars: Vec<VarInfo>,
     /// The generated assembly listing.
     pub listing: String,
     /// The assembled program; its `lines` are lines of the C source.
@@ -100,23 +131,43 @@ pub fn is_cuda_source(text: &str) -> bool {
 
 pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagnostic>) {
     let (toks, mut diags) = lex::lex(src);
+    let (toks, mut d) = pre::preprocess(toks);
+    diags.append(&mut d);
     let mut parser = parse::Parser::new(&toks);
-    let funcs = parser.program();
+    let unit = parser.unit();
     diags.append(&mut parser.diags);
+    let funcs = unit.funcs;
     let kernels: Vec<&Function> = funcs.iter().filter(|f| f.kernel).collect();
-    let kernel = match kernels.as_slice() {
-        [k] => *k,
-        [] => {
+    let names: Vec<String> = kernels.iter().map(|k| k.name.clone()).collect();
+    let kernel = match (&opts.kernel, kernels.first()) {
+        (Some(want), _) => match kernels.iter().find(|k| &k.name == want) {
+            Some(k) => *k,
+            None => {
+                let known = if names.is_empty() { String::from("none") } else { names.join(", ") };
+                diags.push(Diagnostic::error(Span::new(1, 1, 1), format!("no `__global__` kernel named `{want}` in this file (kernels: {known})")));
+                return finish(None, diags);
+            }
+        },
+        (None, Some(k)) => *k,
+        (None, None) => {
             if !has_errors(&diags) {
                 diags.push(Diagnostic::error(Span::new(1, 1, 1), "no `__global__` kernel in this file"));
             }
             return finish(None, diags);
         }
-        [_, second, ..] => {
-            diags.push(Diagnostic::error(second.span, "one `__global__` kernel per file: this is the second"));
-            return finish(None, diags);
-        }
     };
+    if names.len() > 1 {
+        let others: Vec<&str> = names.iter().filter(|n| **n != kernel.name).map(String::as_str).collect();
+        diags.push(Diagnostic::info(
+            kernel.span,
+            format!("this file has {} kernels: running `{}` (choose another with `//@ kernel {}`)", names.len(), kernel.name, others[0]),
+        ));
+    }
+    for h in &unit.host {
+        let what = h.name.as_ref().map_or(String::new(), |n| format!(" (`{n}`)"));
+        let lines = if h.last_line > h.span.line { format!("lines {}-{}", h.span.line, h.last_line) } else { format!("line {}", h.span.line) };
+        diags.push(Diagnostic::info(Span::new(h.span.line, h.span.col, 1), format!("host code skipped{what}, {lines}: warpscope runs the kernel")));
+    }
     let mut seen = BTreeSet::new();
     for f in &funcs {
         if !seen.insert(f.name.as_str()) {
@@ -127,9 +178,12 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
     if has_errors(&diags) {
         return finish(None, diags);
     }
-    // The kernel first (it starts at pc 0), then device functions in source order.
-    let ordered: Vec<&Function> = core::iter::once(kernel).chain(funcs.iter().filter(|f| !f.kernel)).collect();
-    let (sigs, first_local) = signatures(&ordered, &mut diags);
+    // The kernel first (it starts at pc 0), then the device functions it calls, in source order.
+    let called = reachable(&funcs, &kernel.name);
+    let ordered: Vec<&Function> =
+        core::iter::once(kernel).chain(funcs.iter().filter(|f| !f.kernel && called.contains(f.name.as_str()))).collect();
+    let (sigs, mut first_local) = signatures(&ordered, &mut diags);
+    let shared = shared_arrays(&unit.shared, &ordered, &mut first_local, &mut diags);
     let source: Vec<&str> = src.lines().collect();
     let mut listing = emit::Listing::default();
     listing.comment(&format!(
@@ -139,9 +193,11 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
         if opts.if_convert { " with if-conversion" } else { "" }
     ));
     let mut base = first_local;
+    let mut vars = Vec::new();
     for f in &ordered {
         let sig = &sigs[&f.name];
-        let (mut func, regs, mut d) = Lower::new(opts.target, &sigs, sig, RegAlloc::starting_at(base)).function(f);
+        let (mut func, regs, mut d, mut v) = Lower::new(opts.target, &sigs, sig, &shared, RegAlloc::starting_at(base)).function(f);
+        vars.append(&mut v);
         base = regs.high;
         diags.append(&mut d);
         if opts.if_convert {
@@ -171,8 +227,75 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
         .zip(&sigs[&kernel.name].params)
         .map(|(p, (ty, reg))| KernelParam { name: p.name.clone(), ty: *ty, reg: *reg, span: p.span })
         .collect();
-    let out = Compiled { options: opts, kernel: kernel.name.clone(), params, listing: listing.text, program, listing_lines };
+    let out = Compiled {
+        options: opts.clone(),
+        kernel: kernel.name.clone(),
+        kernels: names,
+        params,
+        shared,
+        vars,
+        listing: listing.text,
+        program,
+        listing_lines,
+    };
     finish(Some(out), diags)
+}
+
+/// The device functions `kernel` calls, directly or through others.
+fn reachable<'f>(funcs: &'f [Function], kernel: &str) -> BTreeSet<&'f str> {
+    let mut seen = BTreeSet::new();
+    let mut todo = alloc::vec![kernel];
+    while let Some(name) = todo.pop() {
+        let Some(f) = funcs.iter().find(|f| f.name == name) else { continue };
+        for s in &f.body {
+            lower::walk_stmt_exprs(s, &mut |e| {
+                lower::walk_expr(e, &mut |x| {
+                    if let ExprKind::Call { name, .. } = &x.kind {
+                        if let Some(g) = funcs.iter().find(|g| &g.name == name) {
+                            if seen.insert(g.name.as_str()) {
+                                todo.push(g.name.as_str());
+                            }
+                        }
+                    }
+                })
+            });
+        }
+    }
+    seen
+}
+
+/// Every `__shared__` variable the compiled functions see, each given a register for its
+/// address (after the parameters'). Two functions' variables of one name get distinct buffers.
+fn shared_arrays(file: &[ast::SharedDecl], funcs: &[&Function], next: &mut u32, diags: &mut Vec<Diagnostic>) -> Vec<SharedArray> {
+    let mut decls: Vec<(Option<String>, ast::SharedDecl)> = file.iter().map(|d| (None, d.clone())).collect();
+    for f in funcs {
+        for s in &f.body {
+            lower::walk_stmts(s, &mut |st| {
+                if let ast::StmtKind::Shared(d) = &st.kind {
+                    decls.push((Some(f.name.clone()), d.clone()));
+                }
+            });
+        }
+    }
+    let mut out: Vec<SharedArray> = Vec::new();
+    for (func, d) in decls {
+        if *next > 254 {
+            diags.push(Diagnostic::error(d.span, "out of registers for shared arrays"));
+            break;
+        }
+        let taken = out.iter().any(|a| a.name == d.name);
+        let name = match (&func, taken) {
+            (Some(f), true) => format!("{f}_{}", d.name),
+            _ => d.name.clone(),
+        };
+        if out.iter().any(|a| a.name == name) {
+            diags.push(Diagnostic::error(d.span, format!("shared variable `{}` is declared twice", d.name)));
+            continue;
+        }
+        out.push(SharedArray { name, elem: d.elem, dims: d.dims, reg: *next as u8, span: d.span, func });
+        *next += 1;
+    }
+    out
 }
 
 fn finish(out: Option<Compiled>, mut diags: Vec<Diagnostic>) -> (Option<Compiled>, Vec<Diagnostic>) {

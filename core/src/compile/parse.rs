@@ -18,8 +18,8 @@ use crate::diag::{Diagnostic, Span};
 
 /// Words that belong to C or CUDA but not to this subset, with what to say about them.
 const UNSUPPORTED: &[(&str, &str)] = &[
-    ("double", "`double` is not supported: use `float`"),
-    ("long", "`long` is not supported: integers are 32-bit (`int`, `unsigned`)"),
+    ("double", "`double` is not supported yet: use `float`"),
+    ("long", "`long` and `long long` are not supported yet: integers are 32-bit (`int`, `unsigned`)"),
     ("short", "`short` is not supported: integers are 32-bit (`int`, `unsigned`)"),
     ("char", "`char` is not supported: integers are 32-bit (`int`, `unsigned`)"),
     ("struct", "structs are not supported"),
@@ -28,8 +28,7 @@ const UNSUPPORTED: &[(&str, &str)] = &[
     ("class", "classes are not supported"),
     ("template", "templates are not supported"),
     ("typedef", "`typedef` is not supported"),
-    ("__shared__", "`__shared__` memory is not supported: pass a buffer as a pointer parameter"),
-    ("__constant__", "`__constant__` memory is not supported: pass a buffer as a pointer parameter"),
+    ("__constant__", "`__constant__` memory is not supported: pass the values in a buffer parameter (a pointer)"),
     ("sizeof", "`sizeof` is not supported"),
     ("new", "`new` is not supported"),
     ("delete", "`delete` is not supported"),
@@ -37,8 +36,19 @@ const UNSUPPORTED: &[(&str, &str)] = &[
 ];
 
 /// The words that start a type, and the type each names.
-const TYPE_WORDS: &[(&str, Ty)] =
-    &[("int", Ty::INT), ("unsigned", Ty::UNSIGNED), ("signed", Ty::INT), ("float", Ty::FLOAT), ("bool", Ty::BOOL), ("void", Ty::Void)];
+/// `size_t` is 32 bits here, as addresses are.
+const TYPE_WORDS: &[(&str, Ty)] = &[
+    ("int", Ty::INT),
+    ("unsigned", Ty::UNSIGNED),
+    ("signed", Ty::INT),
+    ("float", Ty::FLOAT),
+    ("bool", Ty::BOOL),
+    ("void", Ty::Void),
+    ("size_t", Ty::UNSIGNED),
+    ("uint32_t", Ty::UNSIGNED),
+    ("int32_t", Ty::INT),
+    ("uint", Ty::UNSIGNED),
+];
 
 fn is_type_word(w: &str) -> bool {
     TYPE_WORDS.iter().any(|(k, _)| *k == w)
@@ -46,7 +56,7 @@ fn is_type_word(w: &str) -> bool {
 
 /// Qualifiers that change nothing here.
 const IGNORED: &[&str] =
-    &["const", "__restrict__", "restrict", "volatile", "static", "inline", "__noinline__", "__forceinline__", "extern"];
+    &["const", "constexpr", "__restrict__", "restrict", "volatile", "static", "inline", "__noinline__", "__forceinline__", "extern"];
 
 pub struct Parser<'t> {
     toks: &'t [Token],
@@ -58,6 +68,8 @@ pub struct Parser<'t> {
     /// exhaust the stack.
     depth: u32,
     pub diags: Vec<Diagnostic>,
+    /// File-scope `const` numbers, which read as their values wherever their names appear.
+    consts: alloc::collections::BTreeMap<String, ExprKind>,
 }
 
 /// The nesting budget, in levels: a statement nests `STATEMENT_LEVELS`, a `(`, a call's
@@ -78,12 +90,12 @@ type Node = (Expr, u32);
 
 impl<'t> Parser<'t> {
     pub fn new(toks: &'t [Token]) -> Parser<'t> {
-        Parser { toks, dialect: Dialect::Cuda, src: "", pos: 0, depth: 0, diags: Vec::new() }
+        Parser { toks, dialect: Dialect::Cuda, src: "", pos: 0, depth: 0, diags: Vec::new(), consts: Default::default() }
     }
 
     /// A parser for one header expression: `toks` lexed from `src` in `Dialect::Header`.
     pub fn header(toks: &'t [Token], src: &'t str) -> Parser<'t> {
-        Parser { toks, dialect: Dialect::Header, src, pos: 0, depth: 0, diags: Vec::new() }
+        Parser { toks, dialect: Dialect::Header, src, pos: 0, depth: 0, diags: Vec::new(), consts: Default::default() }
     }
 
     /// The token where parsing stopped.
@@ -196,7 +208,7 @@ impl<'t> Parser<'t> {
     fn at_type(&self) -> bool {
         let mut k = 0;
         while let Tok::Ident(w) = self.peek_at(k) {
-            if IGNORED.contains(&w.as_str()) {
+            if IGNORED.contains(&w.as_str()) || w == "__shared__" {
                 k += 1;
                 continue;
             }
@@ -248,18 +260,121 @@ impl<'t> Parser<'t> {
 
     // ----- top level -----
 
-    pub fn program(&mut self) -> Vec<Function> {
-        let mut funcs = Vec::new();
+    /// A whole file: device functions and file-scope `__shared__` variables are read, host code
+    /// (`main`, helpers, includes' leftovers, structs) is skipped and listed.
+    pub fn unit(&mut self) -> Unit {
+        let mut unit = Unit::default();
         while *self.peek() != Tok::Eof {
-            match self.function() {
-                Ok(f) => funcs.push(f),
-                Err(d) => {
-                    self.diags.push(d);
+            if self.eat(";") {
+                continue;
+            }
+            let start = self.pos;
+            let words = self.item_words();
+            let has = |w: &str| words.iter().any(|x| x == w);
+            let result = if has("template") && (has("__global__") || has("__device__")) {
+                Err(Diagnostic::error(
+                    self.span(),
+                    "template kernels and device functions are not supported: replace the template parameter by a `#define`",
+                ))
+            } else if has("__global__") || (has("__device__") && self.item_is_function()) {
+                self.function().map(|f| unit.funcs.push(f))
+            } else if (has("const") || has("constexpr")) && !self.item_is_function() && self.file_constant() {
+                Ok(())
+            } else if has("__shared__") {
+                self.shared_decl().map(|d| unit.shared.push(d))
+            } else if has("__device__") || has("__constant__") {
+                Err(Diagnostic::error(
+                    self.span(),
+                    "file-scope `__device__` and `__constant__` variables are not supported: pass the values in a buffer parameter (a pointer)",
+                ))
+            } else {
+                let span = self.span();
+                let name = self.item_name();
+                self.recover_top();
+                let last_line = self.prev_span().line;
+                unit.host.push(HostItem { span, last_line, name });
+                Ok(())
+            };
+            if let Err(d) = result {
+                self.diags.push(d);
+                if self.pos == start {
                     self.recover_top();
                 }
             }
         }
-        funcs
+        unit
+    }
+
+    /// `const int N = 256;` at file scope: a constant the kernels may use, read as if it were
+    /// a `#define` (a constant that does not evaluate is host code, skipped by the caller).
+    fn file_constant(&mut self) -> bool {
+        let start = self.pos;
+        let diags = self.diags.len();
+        let value = (|| {
+            let ty = self.ty().ok()?;
+            let (name, _) = self.ident("a name").ok()?;
+            self.eat("=").then_some(())?;
+            let e = self.expr().ok()?;
+            self.eat(";").then_some(())?;
+            let kind = match (ty, const_number(&e)?) {
+                (Ty::Scalar(Scalar::Float), v) => ExprKind::Float(v),
+                (Ty::Scalar(s), v) if v == (v as i64) as f64 => ExprKind::Int { value: v as i64 as u64, unsigned: s == Scalar::Unsigned },
+                _ => return None,
+            };
+            Some((name, kind))
+        })();
+        self.diags.truncate(diags);
+        match value {
+            Some((name, kind)) => {
+                self.consts.insert(name, kind);
+                true
+            }
+            None => {
+                self.pos = start;
+                false
+            }
+        }
+    }
+
+    /// The words of the top-level item here, up to its first `(`, `{`, `;` or `=`.
+    fn item_words(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut k = 0;
+        loop {
+            match self.peek_at(k) {
+                Tok::Ident(w) => out.push(w.clone()),
+                Tok::Punct("(" | "{" | ";" | "=") | Tok::Eof => return out,
+                _ => {}
+            }
+            k += 1;
+        }
+    }
+
+    /// Whether the item here is a function (its first bracket is a `(`).
+    fn item_is_function(&self) -> bool {
+        let mut k = 0;
+        loop {
+            match self.peek_at(k) {
+                Tok::Punct("(") => return true,
+                Tok::Punct("{" | ";" | "=" | "[") | Tok::Eof => return false,
+                _ => k += 1,
+            }
+        }
+    }
+
+    /// The name a host item defines: the word before its first `(`, if it has one.
+    fn item_name(&self) -> Option<String> {
+        let mut k = 0;
+        let mut last = None;
+        loop {
+            match self.peek_at(k) {
+                Tok::Ident(w) => last = Some(w.clone()),
+                Tok::Punct("(") => return last,
+                Tok::Punct("{" | ";" | "=") | Tok::Eof => return None,
+                _ => {}
+            }
+            k += 1;
+        }
     }
 
     /// After a broken top-level item, skip to the next function.
@@ -296,7 +411,8 @@ impl<'t> Parser<'t> {
             } else if self.eat_word("__device__") {
                 device = true;
             } else if self.eat_word("__host__") {
-            } else if matches!(self.peek(), Tok::Ident(w) if IGNORED.contains(&w.as_str())) {
+            } else if matches!(self.peek(), Tok::Ident(w) if IGNORED.contains(&w.as_str())) || matches!(self.peek(), Tok::Str(_)) {
+                // Qualifiers, and the `"C"` of `extern "C"`.
                 self.bump();
             } else {
                 break;
@@ -312,6 +428,14 @@ impl<'t> Parser<'t> {
             ));
         }
         let ret = self.ty()?;
+        if self.eat_word("__launch_bounds__") {
+            // A hint for the register allocator: nothing to model.
+            let open = self.expect("(", "after `__launch_bounds__`")?;
+            while !self.is(")") && *self.peek() != Tok::Eof {
+                self.bump();
+            }
+            self.close(open, "to close `__launch_bounds__(...)`")?;
+        }
         let (name, _) = self.ident("a function name")?;
         if kernel && ret != Ty::Void {
             return Err(Diagnostic::error(start, format!("a `__global__` kernel returns `void`, not `{}`", ret.name())));
@@ -542,6 +666,9 @@ impl<'t> Parser<'t> {
 
     fn declaration(&mut self) -> PResult<Stmt> {
         let span = self.span();
+        if self.shared_ahead() {
+            return Ok(Stmt { kind: StmtKind::Shared(self.shared_decl()?), span });
+        }
         let base = self.ty()?;
         if base == Ty::Void {
             return Err(Diagnostic::error(span, "a variable cannot be `void`"));
@@ -568,6 +695,66 @@ impl<'t> Parser<'t> {
         }
         self.expect(";", "after the declaration")?;
         Ok(Stmt { kind: StmtKind::Decl(vars), span })
+    }
+
+    /// Whether the declaration here is `__shared__` (among its qualifiers).
+    fn shared_ahead(&self) -> bool {
+        let mut k = 0;
+        while let Tok::Ident(w) = self.peek_at(k) {
+            if w == "__shared__" {
+                return true;
+            }
+            if !IGNORED.contains(&w.as_str()) {
+                return false;
+            }
+            k += 1;
+        }
+        false
+    }
+
+    /// `__shared__ float s[N][M];`, `__shared__ int count;`, `extern __shared__ float s[];`.
+    fn shared_decl(&mut self) -> PResult<SharedDecl> {
+        let start = self.span();
+        loop {
+            if self.eat_word("__shared__") {
+                continue;
+            }
+            match self.peek() {
+                Tok::Ident(w) if IGNORED.contains(&w.as_str()) => {
+                    self.bump();
+                }
+                _ => break,
+            }
+        }
+        let ty = self.ty()?;
+        let Ty::Scalar(elem) = ty else {
+            return Err(Diagnostic::error(start, format!("a `__shared__` variable holds `int`, `unsigned`, `float` or `bool`, not `{}`", ty.name())));
+        };
+        let (name, span) = self.ident("the shared variable's name")?;
+        let mut dims = Vec::new();
+        while self.eat("[") {
+            if self.eat("]") {
+                if !dims.is_empty() {
+                    return Err(Diagnostic::error(self.prev_span(), "only the first dimension of a shared array may be left open"));
+                }
+                dims.push(None);
+                continue;
+            }
+            let e = self.expr()?;
+            let n = const_int(&e).filter(|n| (1..=(1 << 20)).contains(n)).ok_or_else(|| {
+                Diagnostic::error(e.span, "a shared array's size is a constant from 1 to 1048576 (a number or a `#define`)")
+            })?;
+            self.expect("]", "to close the array size")?;
+            dims.push(Some(n as u32));
+        }
+        if dims.len() > 3 {
+            return Err(Diagnostic::error(span, "shared arrays have at most three dimensions"));
+        }
+        if self.is("=") {
+            return Err(Diagnostic::error(self.span(), "a `__shared__` variable cannot have an initialiser (CUDA does not allow one)"));
+        }
+        self.expect(";", "after the shared declaration")?;
+        Ok(SharedDecl { elem, name, dims, span })
     }
 
     // ----- expressions -----
@@ -749,7 +936,10 @@ impl<'t> Parser<'t> {
                 let span = join(e.span, end);
                 (e, d) = self.node(ExprKind::IncDec { inc, prefix: false, target: Box::new(e) }, span, d + 1)?;
             } else if self.is(".") || self.is("->") {
-                return Err(Diagnostic::error(self.span(), "member access is only supported on `threadIdx`, `blockDim` and `blockIdx`"));
+                return Err(Diagnostic::error(
+                    self.span(),
+                    "member access is only supported on `threadIdx`, `blockIdx`, `blockDim` and `gridDim` (structs are not supported)",
+                ));
             } else {
                 return Ok((e, d));
             }
@@ -799,31 +989,20 @@ impl<'t> Parser<'t> {
                 "false" => ExprKind::Bool(false),
                 "threadIdx" | "blockDim" | "blockIdx" | "gridDim" => {
                     self.expect(".", &format!("after `{w}`"))?;
-                    let (field, fspan) = self.ident("`x`")?;
+                    let (field, fspan) = self.ident("`x`, `y` or `z`")?;
                     let whole = join(span, fspan);
-                    if field != "x" {
-                        return Err(Diagnostic::error(
-                            whole,
-                            format!("`{w}.{field}`: only one-dimensional blocks are supported (use `.x`)"),
-                        ));
-                    }
-                    let sp = match w.as_str() {
-                        "threadIdx" => Special::ThreadIdx,
-                        "blockDim" => Special::BlockDim,
-                        _ => {
-                            return Err(Diagnostic::error(
-                                whole,
-                                format!("`{w}.x`: warpscope runs a single warp of a single block, so there is no grid"),
-                            ))
-                        }
+                    let Some(sp) = Special::from_member(&w, &field) else {
+                        return Err(Diagnostic::error(whole, format!("`{w}` has the fields `x`, `y` and `z`, not `{field}`")));
                     };
                     return Ok((Expr { kind: ExprKind::Special(sp), span: whole }, 1));
                 }
+                // The hardware's warp size, a constant in compiled code as in nvcc's.
+                "warpSize" => ExprKind::Int { value: 32, unsigned: false },
                 "laneid" => ExprKind::Special(Special::LaneId),
                 _ if is_keyword(&w) => {
                     return Err(Diagnostic::error(span, format!("expected an expression, found `{w}`")));
                 }
-                _ => ExprKind::Var(w),
+                _ => self.consts.get(&w).cloned().unwrap_or(ExprKind::Var(w)),
             },
             Tok::Punct(p) if self.in_header() => return Err(Diagnostic::error(span, format!("unexpected `{p}`"))),
             Tok::Eof if self.in_header() => return Err(Diagnostic::error(span, "unexpected end of expression")),
@@ -869,12 +1048,18 @@ fn compound_op(p: &str) -> Option<BinOp> {
 }
 
 /// The value of an integer constant expression (a literal, possibly negated).
-fn const_int(e: &Expr) -> Option<i64> {
+/// A constant number: an integer constant, or a float literal with an optional sign.
+fn const_number(e: &Expr) -> Option<f64> {
     match &e.kind {
-        ExprKind::Int { value, .. } => Some(*value as i64),
-        ExprKind::Unary(UnOp::Neg, inner) => const_int(inner).map(|v| -v),
-        _ => None,
+        ExprKind::Float(f) => Some(*f),
+        ExprKind::Unary(UnOp::Neg, x) => const_number(x).map(|v| -v),
+        _ => const_int(e).map(|v| v as f64),
     }
+}
+
+/// An integer constant expression's value (`N * 2 + 1` once `#define`s are expanded).
+fn const_int(e: &Expr) -> Option<i64> {
+    super::pre::const_eval(e)
 }
 
 pub fn is_keyword(w: &str) -> bool {
@@ -919,6 +1104,9 @@ fn describe(t: &Tok) -> String {
         Tok::Float(f) => format!("the number {f}"),
         Tok::Double(f) => format!("the number {f}"),
         Tok::Punct(p) => format!("`{p}`"),
+        Tok::Str(_) => "a string".to_string(),
+        Tok::Directive | Tok::EndDirective => "a preprocessor line".to_string(),
+        Tok::Bad(why) => why.clone(),
         Tok::Eof => "the end of the file".to_string(),
     }
 }

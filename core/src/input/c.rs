@@ -1,6 +1,8 @@
 //! Kernel files in CUDA C: the header lines give the inputs as for assembly, the compiler
 //! gives the program, and each kernel parameter binds by name to a `//@ buffer` (pointers) or
-//! a `//@ param` (integers), which becomes the initial value of the parameter's register.
+//! a `//@ param` (scalars), which becomes the initial value of the parameter's register. A
+//! parameter without a header line gets inputs made for it, so a kernel runs as pasted; each
+//! `__shared__` variable becomes a shared buffer whose address the code finds in a register.
 
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -12,7 +14,7 @@ use crate::compile::{compile, CompileOptions, Target};
 use crate::diag::Diagnostic;
 use crate::isa::Reg;
 use crate::kernel::expr::parse_expr;
-use crate::kernel::{InitTarget, Kernel, LocatedExpr, RegInit};
+use crate::kernel::{BufferDecl, BufferInit, InitTarget, Kernel, LocatedExpr, ParamDecl, RegInit};
 use crate::machine::ElemType;
 
 /// CUDA C, told apart by a `__global__` function.
@@ -39,32 +41,57 @@ fn compile_into(k: &mut Kernel, text: &str, opts: &SourceOptions, diags: &mut Ve
             "`//@ reg` sets registers of assembly kernels; a C kernel takes its inputs as parameters",
         ));
     }
-    let (out, mut d) = compile(text, CompileOptions { target, if_convert });
+    let kernel = k.kernel_name.as_ref().map(|(n, _)| n.clone());
+    let (out, mut d) = compile(text, CompileOptions { target, if_convert, kernel });
+    if let Some((_, at)) = &k.kernel_name {
+        // An unknown kernel name is the header's fault: put the error on it.
+        for x in d.iter_mut().filter(|x| x.message.starts_with("no `__global__` kernel named")) {
+            x.span = *at;
+        }
+    }
     diags.append(&mut d);
     let Some(c) = out else { return };
+    let threads = k.launch().threads();
     for p in &c.params {
-        match bind(k, &p.name, p.ty) {
-            Ok(()) => {
-                let value = LocatedExpr { expr: parse_expr(&p.name).expect("an identifier parses"), span: p.span, text: p.name.clone() };
-                k.regs.push(RegInit { target: InitTarget::Reg(Reg(p.reg)), value });
-            }
+        match bind(k, &p.name, p.ty, p.span, threads) {
+            Ok(value) => k.regs.push(RegInit { target: InitTarget::Reg(Reg(p.reg)), value }),
             Err(msg) => diags.push(Diagnostic::error(p.span, msg)),
         }
     }
+    for a in &c.shared {
+        let block = k.launch().block_threads();
+        let len = located(&format!("{}", a.len(block)), a.span);
+        k.buffers.push(BufferDecl { name: a.name.clone(), elem: elem_type(a.elem), len, init: None, auto: true, shared: true });
+        k.regs.push(RegInit { target: InitTarget::Reg(Reg(a.reg)), value: located(&a.name, a.span) });
+    }
     k.program = c.program;
-    k.compiled = Some(CompiledSource { target, if_convert, listing: c.listing, listing_lines: c.listing_lines });
+    k.compiled = Some(CompiledSource { target, if_convert, listing: c.listing, listing_lines: c.listing_lines, kernels: c.kernels, vars: c.vars });
 }
 
-/// Checks that a kernel parameter has a header line of the right kind to take its value from.
-fn bind(k: &Kernel, name: &str, ty: Ty) -> Result<(), String> {
+/// A header expression made by warpscope, placed at `span` of the source.
+fn located(text: &str, span: crate::diag::Span) -> LocatedExpr {
+    LocatedExpr { expr: parse_expr(text).expect("made by warpscope: parses"), span, text: text.to_string() }
+}
+
+fn elem_type(s: Scalar) -> ElemType {
+    match s {
+        Scalar::Float => ElemType::F32,
+        Scalar::Unsigned => ElemType::U32,
+        Scalar::Int | Scalar::Bool => ElemType::I32,
+    }
+}
+
+/// The initial value of a kernel parameter's register: its buffer's address or its param's
+/// value. A parameter with no header line gets one made for it (marked `auto`): a buffer of one
+/// element per thread of the launch holding its index, or a param equal to the thread count.
+fn bind(k: &mut Kernel, name: &str, ty: Ty, span: crate::diag::Span, threads: u64) -> Result<LocatedExpr, String> {
     match ty {
         Ty::Ptr(elem) => {
             let Some(b) = k.buffers.iter().find(|b| b.name == name) else {
-                return Err(format!(
-                    "kernel parameter `{name}` ({}) needs a `//@ buffer {name}: {}[length]` line",
-                    ty.name(),
-                    elem_name(elem)
-                ));
+                let len = located(&format!("{threads}"), span);
+                let init = Some(BufferInit::Expr(located("i", span)));
+                k.buffers.push(BufferDecl { name: name.to_string(), elem: elem_type(elem), len, init, auto: true, shared: false });
+                return Ok(located(name, span));
             };
             let ok = matches!(
                 (elem, b.elem),
@@ -74,31 +101,21 @@ fn bind(k: &Kernel, name: &str, ty: Ty) -> Result<(), String> {
                     | (Scalar::Bool, ElemType::I32 | ElemType::U32)
             );
             if !ok {
-                let held = match b.elem {
-                    ElemType::I32 => "i32",
-                    ElemType::U32 => "u32",
-                    ElemType::F32 => "f32",
-                };
-                return Err(format!("kernel parameter `{name}` is `{}` but `//@ buffer {name}` holds {held} elements", ty.name()));
+                let held = b.elem.name();
+                return Err(format!(
+                    "kernel parameter `{name}` is `{}` but `//@ buffer {name}` holds {held} elements: make it `//@ buffer {name}: {}[...]`",
+                    ty.name(),
+                    elem_type(elem).name()
+                ));
             }
-            Ok(())
+            Ok(located(name, span))
         }
-        Ty::Scalar(Scalar::Float) => Err(format!("float parameter `{name}`: header params are integers; pass floats in a buffer")),
-        Ty::Scalar(_) => {
-            if k.params.iter().any(|p| p.name == name) {
-                Ok(())
-            } else {
-                Err(format!("kernel parameter `{name}` needs a `//@ param {name} = value` line"))
+        Ty::Scalar(s) => {
+            if !k.params.iter().any(|p| p.name == name) {
+                k.params.push(ParamDecl { name: name.to_string(), default: located(&format!("{threads}"), span), auto: true });
             }
+            Ok(located(&if s == Scalar::Float { format!("float({name})") } else { name.to_string() }, span))
         }
         Ty::Void => Err("a parameter cannot be void".to_string()),
-    }
-}
-
-fn elem_name(s: Scalar) -> &'static str {
-    match s {
-        Scalar::Float => "f32",
-        Scalar::Unsigned => "u32",
-        _ => "i32",
     }
 }

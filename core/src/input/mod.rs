@@ -38,6 +38,10 @@ pub struct CompiledSource {
     pub listing: String,
     /// For each instruction, its line in `listing` (the program's own `lines` are source lines).
     pub listing_lines: Vec<u32>,
+    /// Every `__global__` kernel of the file (`//@ kernel NAME` picks one).
+    pub kernels: Vec<String>,
+    /// The C variables and where each lives.
+    pub vars: Vec<crate::compile::VarInfo>,
 }
 
 /// The input languages warpscope reads.

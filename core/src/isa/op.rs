@@ -96,6 +96,9 @@ pub enum AtomOp {
 pub enum Space {
     Global,
     Shared,
+    /// `LD`/`ST`/`ATOM` without a space: CUDA's generic addressing, which reaches either
+    /// (a `__shared__` array passed to a function as a plain pointer is read this way).
+    Generic,
 }
 
 impl Space {
@@ -103,6 +106,7 @@ impl Space {
         match self {
             Space::Global => "global",
             Space::Shared => "shared",
+            Space::Generic => "generic",
         }
     }
 }

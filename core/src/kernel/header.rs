@@ -5,15 +5,16 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::expr::parse_expr;
-use super::{note, BufferDecl, InitTarget, Kernel, LocatedExpr, ParamDecl, RegInit};
+use super::{note, BufferDecl, BufferInit, InitTarget, Kernel, LaunchDecl, LocatedExpr, ParamDecl, RegInit};
 use crate::diag::{Diagnostic, Span};
 use crate::isa::{Pred, Reg};
 use crate::machine::{ElemType, MAX_WARP};
 use crate::model::{ModelKind, StackConfig};
 use crate::session::{choice, Named};
 
-pub const HEADERS: &[&str] =
-    &["warp", "param", "reg", "buffer", "model", "preset", "stack", "ifconvert", "excerpt", "title", "about", "note"];
+pub const HEADERS: &[&str] = &[
+    "warp", "param", "reg", "buffer", "launch", "kernel", "model", "preset", "stack", "ifconvert", "excerpt", "title", "about", "note",
+];
 /// The highest `//@ stack limit=N`: deeper stacks would make checkpoints the memory problem.
 pub const MAX_STACK_LIMIT: u32 = 65_536;
 /// Names every expression may use besides params and buffers.
@@ -79,6 +80,100 @@ fn check_names(e: &LocatedExpr, k: &Kernel, allowed: &[&str], buffers_ok: bool) 
     None
 }
 
+/// Splits a list's items at commas outside parentheses (`[1, min(2, 3)]`).
+fn split_items(body: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (k, c) in body.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(&body[start..k]);
+                start = k + 1;
+            }
+            _ => {}
+        }
+    }
+    if !body[start..].trim().is_empty() || !out.is_empty() {
+        out.push(&body[start..]);
+    }
+    out
+}
+
+/// A launch dimension: `256`, `16x16`, `(16,16)` or `(4, 4, 2)`.
+fn dims(line: &Line, text: &str, what: &str, fill: u32) -> Result<[u32; 3], Diagnostic> {
+    let inner = text.strip_prefix('(').and_then(|t| t.strip_suffix(')')).unwrap_or(text);
+    let parts: Vec<&str> = if inner.contains(',') { inner.split(',').collect() } else { inner.split(['x', 'X']).collect() };
+    if parts.is_empty() || parts.len() > 3 {
+        return Err(line.error(text, format!("`{what}` is one to three sizes: `256`, `16x16` or `(16,16)`")));
+    }
+    let mut out = [fill; 3];
+    for (d, p) in parts.iter().enumerate() {
+        out[d] = p.trim().parse().map_err(|_| line.error(text, format!("`{what}={text}`: `{}` is not a whole number", p.trim())))?;
+    }
+    Ok(out)
+}
+
+/// `//@ launch grid=G block=B [block_idx=I] [warp=K]`.
+fn launch(line: &Line, rest: &str) -> Result<LaunchDecl, Diagnostic> {
+    // `(16, 16)` may hold spaces: join what is inside parentheses before splitting items.
+    let mut items: Vec<&str> = Vec::new();
+    let (mut depth, mut start) = (0i32, None);
+    for (k, c) in rest.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            _ => {}
+        }
+        if c.is_whitespace() && depth == 0 {
+            if let Some(s) = start.take() {
+                items.push(&rest[s..k]);
+            }
+        } else if start.is_none() {
+            start = Some(k);
+        }
+    }
+    if let Some(s) = start {
+        items.push(&rest[s..]);
+    }
+    let mut l = LaunchDecl { grid: [1; 3], block: [32, 1, 1], block_idx: [0; 3], warp: 0 };
+    let mut block_idx = None;
+    for item in items {
+        let (key, v) = item.split_once('=').ok_or_else(|| line.error(item, "expected `grid=G`, `block=B`, `block_idx=I` or `warp=K`"))?;
+        match key {
+            "grid" => l.grid = dims(line, v, key, 1)?,
+            "block" => l.block = dims(line, v, key, 1)?,
+            "block_idx" => block_idx = Some((dims(line, v, key, 0)?, item)),
+            "warp" => l.warp = v.parse().map_err(|_| line.error(item, format!("`warp={v}`: a warp number, from 0")))?,
+            _ => return Err(line.error(key, format!("unknown launch setting `{key}` (known: grid, block, block_idx, warp)"))),
+        }
+    }
+    if l.block.contains(&0) || l.grid.contains(&0) {
+        return Err(line.error(rest, "launch sizes start at 1"));
+    }
+    if l.block_threads() > 1024 || l.block.iter().any(|&b| b > 1024) || l.block[2] > 64 {
+        return Err(line.error(rest, format!("a block has at most 1024 threads (this one has {}), z at most 64", l.block_threads())));
+    }
+    if l.grid[0] > i32::MAX as u32 || l.grid[1] > 65_535 || l.grid[2] > 65_535 {
+        return Err(line.error(rest, "the grid is at most 2147483647 x 65535 x 65535 blocks"));
+    }
+    if let Some((idx, at)) = block_idx {
+        // A single number counts blocks in x-fastest order.
+        let idx = if !at.contains(['x', 'X', ',']) {
+            let n = idx[0] as u64;
+            [(n % l.grid[0] as u64) as u32, (n / l.grid[0] as u64 % l.grid[1] as u64) as u32, (n / (l.grid[0] as u64 * l.grid[1] as u64)) as u32]
+        } else {
+            idx
+        };
+        if (0..3).any(|d| idx[d] >= l.grid[d]) {
+            return Err(line.error(at, format!("block {}x{}x{} is outside the grid {}x{}x{}", idx[0], idx[1], idx[2], l.grid[0], l.grid[1], l.grid[2])));
+        }
+        l.block_idx = idx;
+    }
+    Ok(l)
+}
+
 fn header(line: &Line, kw: &str, rest: &str, k: &mut Kernel) -> Result<(), Diagnostic> {
     let rest_t = rest.trim();
     match kw {
@@ -103,7 +198,7 @@ fn header(line: &Line, kw: &str, rest: &str, k: &mut Kernel) -> Result<(), Diagn
             if let Some(d) = check_names(&default, k, &["W"], false) {
                 return Err(d);
             }
-            k.params.push(ParamDecl { name: name.to_string(), default });
+            k.params.push(ParamDecl { name: name.to_string(), default, auto: false });
         }
         "reg" => {
             let (target, value) = split_assign(rest_t).ok_or_else(|| line.error(rest_t, "expected `//@ reg R5 = expression`"))?;
@@ -153,16 +248,38 @@ fn header(line: &Line, kw: &str, rest: &str, k: &mut Kernel) -> Result<(), Diagn
                 return Err(d);
             }
             let init = match init {
+                Some(txt) if txt.starts_with('[') => {
+                    let body = txt.strip_prefix('[').and_then(|t| t.strip_suffix(']')).ok_or_else(|| line.error(txt, "expected `]` to close the list"))?;
+                    let mut items = Vec::new();
+                    for item in split_items(body) {
+                        let e = line.expr(item.trim())?;
+                        if let Some(d) = check_names(&e, k, &["W"], false) {
+                            return Err(d);
+                        }
+                        items.push(e);
+                    }
+                    Some(BufferInit::List(items))
+                }
                 Some(txt) => {
                     let e = line.expr(txt)?;
                     if let Some(d) = check_names(&e, k, &["i", "W"], false) {
                         return Err(d);
                     }
-                    Some(e)
+                    Some(BufferInit::Expr(e))
                 }
                 None => None,
             };
-            k.buffers.push(BufferDecl { name: name.to_string(), elem, len, init });
+            k.buffers.push(BufferDecl { name: name.to_string(), elem, len, init, auto: false, shared: false });
+        }
+        "launch" => {
+            k.launch = Some(launch(line, rest_t)?);
+            k.launch_at = line.span_of(rest_t);
+        }
+        "kernel" => {
+            if !is_ident(rest_t) {
+                return Err(line.error(rest_t, "`//@ kernel` takes the name of a `__global__` function"));
+            }
+            k.kernel_name = Some((rest_t.to_string(), line.span_of(rest_t)));
         }
         "model" => {
             k.model = Some(ModelKind::choose(rest_t).map_err(|m| line.error(rest_t, m))?);
@@ -250,6 +367,13 @@ pub fn parse_kernel_with(text: &str, opts: &super::SourceOptions) -> (Kernel, Ve
         }
         if let Err(d) = header(&line, kw, &body_t[kw_len..], &mut k) {
             diags.push(d);
+        }
+    }
+    if let Some(l) = k.launch {
+        if l.warp >= l.warps(k.warp) {
+            let msg = format!("`warp={}`: a block of {} threads has warps 0-{}", l.warp, l.block_threads(), l.warps(k.warp) - 1);
+            diags.push(Diagnostic::error(k.launch_at, msg));
+            k.launch = Some(LaunchDecl { warp: 0, ..l });
         }
     }
     crate::input::read(text, &mut k, opts, &mut diags);

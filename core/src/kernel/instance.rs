@@ -5,9 +5,9 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::expr::{Env, ExprError, Value};
-use super::{InitTarget, Kernel, LocatedExpr};
+use super::{BufferInit, InitTarget, Kernel, LocatedExpr};
 use crate::diag::{Diagnostic, Span};
-use crate::machine::{ElemType, Machine, Memory};
+use crate::machine::{ElemType, Launch, Machine, Memory};
 
 /// Largest buffer, in elements: keeps a typo like `i32[1e9]` from exhausting memory.
 pub const MAX_BUFFER_LEN: i64 = 1 << 20;
@@ -163,10 +163,27 @@ pub fn instantiate(k: &Kernel, overrides: &[(String, i64)]) -> Result<Instance, 
             }
         };
         let mut data = Vec::with_capacity(len as usize);
+        let list_len = match &b.init {
+            Some(BufferInit::List(items)) => items.len() as i64,
+            _ => 0,
+        };
+        if list_len > len {
+            let at = match &b.init {
+                Some(BufferInit::List(items)) => items[len as usize].span,
+                _ => b.len.span,
+            };
+            errors.push(Diagnostic::error(at, format!("buffer `{}` holds {len} elements but its list has {list_len}", b.name)));
+            continue;
+        }
         for i in 0..len {
-            let v = match &b.init {
+            let (e, elem) = match &b.init {
+                Some(BufferInit::Expr(e)) => (Some(e), Some(i)),
+                Some(BufferInit::List(items)) => (items.get(i as usize), None),
+                None => (None, None),
+            };
+            let v = match e {
                 Some(e) => {
-                    let vars = Vars { params: &params, buffers: &[], lane: None, elem: Some(i), width };
+                    let vars = Vars { params: &params, buffers: &[], lane: None, elem, width };
                     match eval(e, &vars, &format!("element i={i} of `{}`: ", b.name)) {
                         Ok(v) => v,
                         Err(d) => {
@@ -179,11 +196,15 @@ pub fn instantiate(k: &Kernel, overrides: &[(String, i64)]) -> Result<Instance, 
             };
             data.push(store_bits(b.elem, v));
         }
-        bases.push((b.name.clone(), memory.add(&b.name, b.elem, data)));
+        let base = if b.shared { memory.add_shared(&b.name, b.elem, data) } else { memory.add(&b.name, b.elem, data) };
+        bases.push((b.name.clone(), base));
     }
-    let mut machine = Machine::new(k.warp, registers_needed(k), memory);
+    let lanes = k.lanes();
+    let mut machine = Machine::new(lanes, registers_needed(k), memory);
+    let l = k.launch();
+    machine.launch = Launch { grid: l.grid, block: l.block, block_idx: l.block_idx, first_thread: l.warp * k.warp };
     for r in &k.regs {
-        for lane in 0..k.warp {
+        for lane in 0..lanes {
             let vars = Vars { params: &params, buffers: &bases, lane: Some(lane as i64), elem: None, width };
             match eval(&r.value, &vars, &format!("lane t={lane}: ")) {
                 Ok(v) => match r.target {

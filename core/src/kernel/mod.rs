@@ -16,6 +16,7 @@ pub mod expr;
 mod header;
 mod instance;
 mod note;
+pub mod vars;
 
 pub use crate::input::{CompiledSource, SourceOptions};
 pub use header::{parse_kernel, parse_kernel_with};
@@ -62,6 +63,8 @@ fn span_within(span: Span, text: &str, offset: usize, len: usize) -> Span {
 pub struct ParamDecl {
     pub name: String,
     pub default: LocatedExpr,
+    /// Made for a C kernel's scalar parameter that has no `//@ param` line.
+    pub auto: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -83,12 +86,60 @@ pub struct BufferDecl {
     pub name: String,
     pub elem: ElemType,
     pub len: LocatedExpr,
-    pub init: Option<LocatedExpr>,
+    pub init: Option<BufferInit>,
+    /// Made for a C kernel's pointer parameter that has no `//@ buffer` line.
+    pub auto: bool,
+    /// A `__shared__` variable of a C kernel: the block's shared memory.
+    pub shared: bool,
+}
+
+/// How a buffer's elements start: an expression of the element index `i`, or a list.
+#[derive(Clone, PartialEq, Debug)]
+pub enum BufferInit {
+    Expr(LocatedExpr),
+    /// `= [1, 3, 5]`: element k is the k-th value; the rest are 0.
+    List(Vec<LocatedExpr>),
+}
+
+/// `//@ launch grid=G block=B`: the launch the kernel belongs to, and which of its warps runs
+/// (one warp of one block: the others do not run).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct LaunchDecl {
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    /// The block whose warp runs.
+    pub block_idx: [u32; 3],
+    /// The warp of that block that runs (its lanes are threads `warp * W ..`).
+    pub warp: u32,
+}
+
+impl LaunchDecl {
+    pub fn block_threads(&self) -> u32 {
+        self.block.iter().product()
+    }
+    /// Threads in the whole launch (a buffer made for a pointer parameter holds one per thread).
+    pub fn threads(&self) -> u64 {
+        self.grid.iter().map(|&g| g as u64).product::<u64>() * self.block_threads() as u64
+    }
+    /// How many warps of width `w` a block has (the last may be partial).
+    pub fn warps(&self, w: u32) -> u32 {
+        self.block_threads().div_ceil(w.max(1))
+    }
+    /// Lanes of the running warp: `w`, or fewer in a block's last, partial warp.
+    pub fn lanes(&self, w: u32) -> u32 {
+        self.block_threads().saturating_sub(self.warp * w).min(w)
+    }
 }
 
 #[derive(Clone, PartialEq, Debug, Default)]
 pub struct Kernel {
     pub warp: u32,
+    /// `//@ launch`; without it a C kernel runs one block of one warp.
+    pub launch: Option<LaunchDecl>,
+    /// Where the `//@ launch` line is.
+    pub launch_at: Span,
+    /// `//@ kernel NAME`: which `__global__` kernel of a C file runs.
+    pub kernel_name: Option<(String, Span)>,
     pub params: Vec<ParamDecl>,
     pub regs: Vec<RegInit>,
     pub buffers: Vec<BufferDecl>,
@@ -109,6 +160,15 @@ pub struct Kernel {
 }
 
 impl Kernel {
+    /// The launch: declared, or one block of one warp.
+    pub fn launch(&self) -> LaunchDecl {
+        self.launch.unwrap_or(LaunchDecl { grid: [1; 3], block: [self.warp, 1, 1], block_idx: [0; 3], warp: 0 })
+    }
+    /// Lanes of the warp that runs (fewer than `warp` in a partial last warp of a block).
+    pub fn lanes(&self) -> u32 {
+        self.launch().lanes(self.warp)
+    }
+
     /// The declared parameters with their default values (defaults that fail to evaluate are 0).
     pub fn param_names(&self) -> impl Iterator<Item = &str> {
         self.params.iter().map(|p| p.name.as_str())

@@ -195,7 +195,7 @@ fn lut3(lut: u8, a: u32, b: u32, c: u32) -> u32 {
 fn special(m: &Machine, lane: u32, sr: SpecialReg) -> (u32, u32) {
     let l = &m.launch;
     match sr {
-        SpecialReg::Tid(a) => (l.thread_idx(m.width, lane)[a.index()], 0),
+        SpecialReg::Tid(a) => (l.thread_idx(lane)[a.index()], 0),
         SpecialReg::Ntid(a) => (l.block[a.index()], 0),
         SpecialReg::Ctaid(a) => (l.block_idx[a.index()], 0),
         SpecialReg::Nctaid(a) => (l.grid[a.index()], 0),
@@ -234,7 +234,7 @@ fn bad_access(kind: &str, lane: u32, addr: u32, space: Space, miss: Miss) -> Str
     match miss {
         Miss::Outside => format!("{kind} by lane {lane} at address {addr:#x}: outside every buffer or not 4-byte aligned"),
         Miss::OtherSpace(there) => {
-            let fits = if there == Space::Shared { "LDS/STS/ATOMS" } else { "LD/ST/ATOM" };
+            let fits = if there == Space::Shared { "LDS/STS/ATOMS and generic LD/ST/ATOM" } else { "LDG/STG/ATOMG and generic LD/ST/ATOM" };
             format!(
                 "{kind} by lane {lane} at address {addr:#x}: the address is in {} memory, but the instruction accesses {} memory ({fits} access {} memory)",
                 there.name(),
@@ -321,7 +321,7 @@ fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: Lane
             }
         }),
         Op::Ld { dst, addr, width, space } => {
-            if space == Space::Global {
+            if space != Space::Shared {
                 count_transactions(m, lanes, addr, width.words());
             }
             for l in lanes.iter() {
@@ -335,7 +335,7 @@ fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: Lane
             }
         }
         Op::St { src, addr, width, space } => {
-            if space == Space::Global {
+            if space != Space::Shared {
                 count_transactions(m, lanes, addr, width.words());
             }
             for l in lanes.iter() {
@@ -347,7 +347,7 @@ fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: Lane
             }
         }
         Op::Atom { op, dst, addr, b, c, space } => {
-            if space == Space::Global {
+            if space != Space::Shared {
                 count_transactions(m, lanes, addr, 1);
             }
             let bs = gather::<N>(m, b, op == AtomOp::AddF32);

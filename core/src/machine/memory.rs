@@ -19,6 +19,15 @@ pub enum ElemType {
 }
 
 impl ElemType {
+    /// The name header lines use (`i32`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ElemType::I32 => "i32",
+            ElemType::U32 => "u32",
+            ElemType::F32 => "f32",
+        }
+    }
+
     /// A stored word as this type reads it: memory holds raw bits, and an f32 element is the
     /// float with those bits (how initialisers and `ST` store it).
     pub fn read(self, word: u32) -> Elem {
@@ -95,8 +104,8 @@ impl Memory {
 
     fn add_in(&mut self, space: Space, name: &str, elem: ElemType, data: Vec<u32>) -> u32 {
         let first = match space {
-            Space::Global => FIRST_BASE,
             Space::Shared => SHARED_BASE,
+            Space::Global | Space::Generic => FIRST_BASE,
         };
         let base = match self.buffers.iter().rfind(|b| b.space == space) {
             Some(b) => (b.base + b.len * 4).div_ceil(SEGMENT) * SEGMENT + SEGMENT,
@@ -132,7 +141,7 @@ impl Memory {
     pub fn find(&self, space: Space, addr: u32) -> Result<(usize, usize), Miss> {
         let (k, i) = self.locate(addr).ok_or(Miss::Outside)?;
         match self.buffers[k].space {
-            s if s == space => Ok((k, i)),
+            s if s == space || space == Space::Generic => Ok((k, i)),
             s => Err(Miss::OtherSpace(s)),
         }
     }
@@ -146,6 +155,11 @@ impl Memory {
         let (k, i) = self.find(space, addr)?;
         self.words[k][i] = value;
         Ok(())
+    }
+
+    /// The buffer and element index an address falls in (for showing pointers).
+    pub fn element_at(&self, addr: u32) -> Option<(&str, u32)> {
+        self.locate(addr).map(|(k, i)| (self.buffers[k].name.as_str(), i as u32))
     }
 
     pub fn buffer(&self, name: &str) -> Option<(&Buffer, &[u32])> {

@@ -43,19 +43,20 @@ pub struct Launch {
     pub grid: [u32; 3],
     pub block: [u32; 3],
     pub block_idx: [u32; 3],
-    /// The warp's index in its block: its lanes are threads `warp_in_block * width + lane`.
-    pub warp_in_block: u32,
+    /// The block-linear index of lane 0's thread: lane `l` is thread `first_thread + l` (a
+    /// warp's first thread is its number times the warp size, also in a partial last warp).
+    pub first_thread: u32,
 }
 
 impl Launch {
     /// One block of `width` threads (one warp): `SR_TID.X` is the lane.
     pub fn single(width: u32) -> Launch {
-        Launch { grid: [1, 1, 1], block: [width, 1, 1], block_idx: [0, 0, 0], warp_in_block: 0 }
+        Launch { grid: [1, 1, 1], block: [width, 1, 1], block_idx: [0, 0, 0], first_thread: 0 }
     }
 
     /// A lane's thread index in its block, x fastest (a dimension of 0 reads as 1).
-    pub fn thread_idx(&self, width: u32, lane: u32) -> [u32; 3] {
-        let linear = self.warp_in_block.wrapping_mul(width).wrapping_add(lane);
+    pub fn thread_idx(&self, lane: u32) -> [u32; 3] {
+        let linear = self.first_thread.wrapping_add(lane);
         let (bx, by) = (self.block[0].max(1), self.block[1].max(1));
         [linear % bx, linear / bx % by, linear / bx / by]
     }

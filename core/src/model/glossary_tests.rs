@@ -87,12 +87,12 @@ fn data_word(op: &Op) -> Option<&'static str> {
         Op::Frnd { .. } => "FRND",
         Op::Idiv { rem: false, .. } => "IDIV",
         Op::Idiv { rem: true, .. } => "IREM",
-        Op::Atom { space: Space::Global, .. } => "ATOM",
+        Op::Atom { space: Space::Global | Space::Generic, .. } => "ATOM",
         Op::Atom { space: Space::Shared, .. } => "ATOMS",
         Op::Ld { space: Space::Shared, .. } => "LDS",
         Op::St { space: Space::Shared, .. } => "STS",
-        Op::Ld { space: Space::Global, .. }
-        | Op::St { space: Space::Global, .. }
+        Op::Ld { space: Space::Global | Space::Generic, .. }
+        | Op::St { space: Space::Global | Space::Generic, .. }
         | Op::Iadd { .. }
         | Op::Iadd3 { .. }
         | Op::Iscadd { .. }

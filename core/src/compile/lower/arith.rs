@@ -143,11 +143,12 @@ impl Lower<'_> {
             Repr::Imm(d) if d.is_power_of_two() && (unsigned || d < 0x8000_0000) => d.trailing_zeros(),
             Repr::Imm(d) => return self.divide_by_constant(div, x, d, t, unsigned, span),
             Repr::Reg(_) => {
-                self.error(
-                    span,
-                    "`/` and `%` on integers need a constant divisor (the ISA has no divide instruction; real compilers call a subroutine)",
-                );
-                return None;
+                // One instruction where nvcc emits a reciprocal-and-correction sequence of about
+                // fifteen: the listing stays readable (the glossary says what it stands for).
+                let (op, sign) = (if div { Opcode::Idiv } else { Opcode::Irem }, if unsigned { "U32" } else { "S32" });
+                let a = Operand::r(self.in_reg(x, span)?);
+                self.emit(alu(op, &[sign], t, &[a, y.operand()]));
+                return Some(Value::reg(t, ty));
             }
         };
         let (a, rt) = (x.operand(), Operand::r(t));

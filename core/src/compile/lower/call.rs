@@ -1,4 +1,5 @@
-//! Calls: the CUDA built-ins (barriers, fences, the clock, atomics, `min`/`max`/`abs`) and
+//! Calls: the CUDA built-ins (barriers, fences, the clock, atomics, `abs`; the rest are in
+//! `intrinsics`) and
 //! calls of the file's `__device__` functions, whose arguments and result live in the
 //! callee's own registers (there is no call stack).
 
@@ -6,12 +7,26 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::value::{alu, common, mov, Value};
+use super::value::{alu, mov, Value};
 use super::Lower;
 use crate::compile::ast::*;
 use crate::compile::ins::{CodeRef, Ins, Opcode, Operand, Reg, SysReg};
-use crate::compile::Target;
 use crate::diag::Span;
+
+/// CUDA's atomic functions: the `ATOM` operation each is, and its number of arguments.
+const ATOMICS: &[(&str, &str, usize)] = &[
+    ("atomicAdd", "ADD", 2),
+    ("atomicSub", "ADD", 2),
+    ("atomicExch", "EXCH", 2),
+    ("atomicMin", "MIN", 2),
+    ("atomicMax", "MAX", 2),
+    ("atomicAnd", "AND", 2),
+    ("atomicOr", "OR", 2),
+    ("atomicXor", "XOR", 2),
+    ("atomicInc", "INC", 2),
+    ("atomicDec", "DEC", 2),
+    ("atomicCAS", "CAS", 3),
+];
 
 impl Lower<'_> {
     pub(super) fn call(&mut self, name: &str, args: &[Expr], span: Span) -> Option<Value> {
@@ -22,29 +37,15 @@ impl Lower<'_> {
             }
             true
         };
+        if let Some(v) = self.intrinsic(name, args, span) {
+            return v;
+        }
         match name {
             "__syncthreads" => {
                 if !arity(self, 0) {
                     return None;
                 }
                 self.emit(Ins::new(Opcode::Bar).with_mods(&["SYNC"]).src(Operand::Int(0)));
-                Some(Value::imm(0, Ty::Void))
-            }
-            "__syncwarp" => {
-                if args.len() > 1 {
-                    arity(self, 1);
-                    return None;
-                }
-                let mask = match args.first() {
-                    Some(a) => self.expr_as(a, Ty::UNSIGNED)?,
-                    None => Value::imm(u32::MAX, Ty::UNSIGNED),
-                };
-                if self.target == Target::Volta {
-                    self.emit(Ins::new(Opcode::Warpsync).src(mask.operand()));
-                } else {
-                    // A token stack keeps the warp in lockstep: nothing to wait for.
-                    self.emit(Ins::new(Opcode::Nop));
-                }
                 Some(Value::imm(0, Ty::Void))
             }
             "__threadfence" | "__threadfence_block" => {
@@ -63,23 +64,7 @@ impl Lower<'_> {
                 self.emit(alu(Opcode::S2r, &[], t, &[Operand::Sys(SysReg::ClockLo)]));
                 Some(Value::reg(t, Ty::INT))
             }
-            "atomicAdd" | "atomicExch" | "atomicCAS" => self.atomic(name, args, span),
-            "min" | "max" => {
-                if !arity(self, 2) {
-                    return None;
-                }
-                let x = self.expr(&args[0])?;
-                let y = self.expr(&args[1])?;
-                let ty = common(x.ty, y.ty);
-                let x = self.convert(x, ty, span)?;
-                let y = self.convert(y, ty, span)?;
-                let p = self.regs.pred(span, &mut self.diags);
-                self.compare(if name == "min" { BinOp::Lt } else { BinOp::Gt }, x, y, p, span);
-                let t = self.temp(span)?;
-                self.emit(alu(Opcode::Sel, &[], t, &[x.operand(), y.operand(), Operand::Pred(p)]));
-                self.regs.free_pred(p);
-                Some(Value::reg(t, ty))
-            }
+            _ if name.starts_with("atomic") && ATOMICS.iter().any(|a| a.0 == name) => self.atomic(name, args, span),
             "abs" => {
                 if !arity(self, 1) {
                     return None;
@@ -97,37 +82,60 @@ impl Lower<'_> {
         }
     }
 
+    /// `atomicOp(&x, v[, w])`: `ATOM` (generic or global) or `ATOMS` (a `__shared__` variable),
+    /// the old value returned. The lanes' updates happen one after another, in lane order.
     fn atomic(&mut self, name: &str, args: &[Expr], span: Span) -> Option<Value> {
-        let want = if name == "atomicCAS" { 3 } else { 2 };
+        let &(_, op, want) = ATOMICS.iter().find(|a| a.0 == name)?;
         if args.len() != want {
             self.error(span, format!("`{name}` takes {want} arguments, found {}", args.len()));
             return None;
         }
+        let shared = self.is_shared_address(&args[0]);
         let p = self.expr(&args[0])?;
         let Ty::Ptr(elem) = p.ty else {
             self.error(args[0].span, format!("the first argument of `{name}` is a pointer (`&a[i]`), not `{}`", p.ty.name()));
             return None;
         };
-        if elem == Scalar::Float && name == "atomicAdd" {
-            self.error(span, "`atomicAdd` on floats is not supported: use an `int` or `unsigned` buffer");
+        let float = elem == Scalar::Float;
+        if float && !matches!(name, "atomicAdd" | "atomicExch") {
+            self.error(span, format!("`{name}` on floats is not an atomic CUDA has: use an `int` or `unsigned` variable"));
+            return None;
+        }
+        if matches!(name, "atomicInc" | "atomicDec") && elem != Scalar::Unsigned {
+            self.error(args[0].span, format!("`{name}` works on `unsigned` values (CUDA declares it so)"));
             return None;
         }
         let base = self.in_reg(p, args[0].span)?;
         let ty = Ty::Scalar(elem);
         let mut ops = Vec::new();
-        for a in &args[1..] {
+        for (k, a) in args[1..].iter().enumerate() {
             let v = self.expr_as(a, ty)?;
+            // `atomicSub(p, v)` adds `-v`.
+            let v = if name == "atomicSub" && k == 0 { self.binary(BinOp::Sub, Value::imm(0, ty), v, a.span)? } else { v };
             ops.push(Operand::r(self.in_reg(v, a.span)?));
         }
         let t = self.temp(span)?;
-        let m = match name {
-            "atomicAdd" => "ADD",
-            "atomicExch" => "EXCH",
-            _ => "CAS",
-        };
+        let mut mods: Vec<&'static str> = if shared { Vec::new() } else { alloc::vec!["E"] };
+        mods.push(op);
+        match (float, elem, op) {
+            (true, _, "ADD") => mods.push("F32"),
+            (false, Scalar::Unsigned, "MIN" | "MAX") => mods.push("U32"),
+            _ => {}
+        }
         let addr = Operand::Mem { base: Reg::R(base), offset: 0 };
-        self.emit(ops.into_iter().fold(alu(Opcode::Atom, &["E", m], t, &[addr]), Ins::src));
+        let opcode = if shared { Opcode::Atoms } else { Opcode::Atom };
+        self.emit(ops.into_iter().fold(alu(opcode, &mods, t, &[addr]), Ins::src));
         Some(Value::reg(t, ty))
+    }
+
+    /// Whether `&x` or `&a[i]` names a `__shared__` variable (its atomics are `ATOMS`).
+    fn is_shared_address(&mut self, e: &Expr) -> bool {
+        let ExprKind::AddrOf(inner) = &e.kind else { return false };
+        let mut root = &**inner;
+        while let ExprKind::Index(p, _) = &root.kind {
+            root = p;
+        }
+        matches!(&root.kind, ExprKind::Var(n) if self.lookup(n).is_some_and(|v| v.shared.is_some()))
     }
 
     fn user_call(&mut self, name: &str, args: &[Expr], span: Span) -> Option<Value> {

@@ -5,7 +5,7 @@
 use alloc::format;
 
 use super::value::Value;
-use super::Lower;
+use super::{Lower, Var};
 use crate::compile::ast::*;
 use crate::diag::Diagnostic;
 
@@ -33,15 +33,10 @@ impl Lower<'_> {
             ExprKind::Int { value, unsigned } => Some(Value::imm(*value as u32, if *unsigned { Ty::UNSIGNED } else { Ty::INT })),
             ExprKind::Float(f) => Some(Value::imm((*f as f32).to_bits(), Ty::FLOAT)),
             ExprKind::Bool(b) => Some(Value::imm(*b as u32, Ty::BOOL)),
-            ExprKind::Special(s) => {
-                let k = match s {
-                    Special::ThreadIdx => 0,
-                    Special::BlockDim => 1,
-                    Special::LaneId => 2,
-                };
-                self.specials[k].map(|r| Value::reg(r, Ty::UNSIGNED))
-            }
+            ExprKind::Special(s) => self.specials[s.index()].map(|r| Value::reg(r, Ty::UNSIGNED)),
             ExprKind::Var(name) => match self.lookup(name) {
+                // A shared scalar lives in memory; a shared array reads as its address.
+                Some(Var { shared: Some(k), .. }) if self.shared[k].dims.is_empty() => self.load(e),
                 Some(v) => Some(Value::reg(v.reg, v.ty)),
                 None => {
                     let hint = if self.sigs.contains_key(name) { " (a function: call it with `()`)" } else { "" };

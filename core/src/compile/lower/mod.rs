@@ -7,6 +7,7 @@ mod arith;
 mod call;
 mod cond;
 mod expr;
+mod intrinsics;
 mod place;
 mod regs;
 mod value;
@@ -19,10 +20,11 @@ use alloc::vec::Vec;
 use super::ast::*;
 use super::ins::{CodeRef, Ins, Opcode, Operand, SysReg};
 use super::ir::{Func, Term};
-use super::Target;
+use super::{SharedArray, Target};
 use crate::cfg::BlockId;
 use crate::diag::{Diagnostic, Span};
 pub use regs::{FnSig, RegAlloc};
+
 use value::{mov, Repr};
 
 /// Where a jump goes: a block, or (Kepler) parking at the loop's BRK or CONT token.
@@ -45,6 +47,20 @@ struct LoopCtx {
 pub struct Var {
     pub ty: Ty,
     pub reg: u8,
+    /// A `__shared__` variable: its index in the kernel's shared arrays (`reg` holds its address).
+    pub shared: Option<usize>,
+}
+
+/// Where a C variable lives, for showing it by name: its register while its scope runs.
+#[derive(Clone, PartialEq, Debug)]
+pub struct VarInfo {
+    pub name: String,
+    pub ty: Ty,
+    pub reg: u8,
+    pub func: String,
+    /// Source lines from its declaration to the end of its scope.
+    pub first_line: u32,
+    pub last_line: u32,
 }
 
 /// One function being lowered.
@@ -52,13 +68,14 @@ pub struct Lower<'a> {
     pub target: Target,
     pub sigs: &'a BTreeMap<String, FnSig>,
     pub sig: &'a FnSig,
+    pub shared: &'a [SharedArray],
     pub func: Func,
     cur: BlockId,
     scopes: Vec<Vec<(String, Var)>>,
     pub regs: RegAlloc,
     loops: Vec<LoopCtx>,
     labels: BTreeMap<String, (BlockId, Option<Span>)>,
-    pub specials: [Option<u8>; 3],
+    pub specials: [Option<u8>; Special::COUNT],
     pub diags: Vec<Diagnostic>,
     /// The source line being lowered, given to every instruction emitted.
     pub line: u32,
@@ -67,10 +84,13 @@ pub struct Lower<'a> {
     pub stmt_mark: u32,
     /// Blocks laid out after the function's body (the targets of branches to `BRK`/`CONT`).
     tail: Vec<BlockId>,
+    /// Every variable declared, and for each open scope the indices of its variables in it.
+    pub vars: Vec<VarInfo>,
+    scope_vars: Vec<Vec<usize>>,
 }
 
 impl<'a> Lower<'a> {
-    pub fn new(target: Target, sigs: &'a BTreeMap<String, FnSig>, sig: &'a FnSig, regs: RegAlloc) -> Lower<'a> {
+    pub fn new(target: Target, sigs: &'a BTreeMap<String, FnSig>, sig: &'a FnSig, shared: &'a [SharedArray], regs: RegAlloc) -> Lower<'a> {
         let mut func = Func { name: sig.name.clone(), ..Func::default() };
         let entry = func.new_block(sig.label.clone());
         func.order.push(entry);
@@ -78,18 +98,21 @@ impl<'a> Lower<'a> {
             target,
             sigs,
             sig,
+            shared,
             func,
             cur: entry,
             scopes: alloc::vec![Vec::new()],
             regs,
             loops: Vec::new(),
             labels: BTreeMap::new(),
-            specials: [None; 3],
+            specials: [None; Special::COUNT],
             diags: Vec::new(),
             line: sig.span.line,
             next_label: 0,
             stmt_mark: 0,
             tail: Vec::new(),
+            vars: Vec::new(),
+            scope_vars: alloc::vec![Vec::new()],
         }
     }
 
@@ -180,30 +203,54 @@ impl<'a> Lower<'a> {
             self.error(span, format!("`{name}` is already declared in this scope"));
         }
         if let Some(s) = self.scopes.last_mut() {
-            s.push((name.to_string(), Var { ty, reg }));
+            s.push((name.to_string(), Var { ty, reg, shared: None }));
+        }
+        self.declare_info(name, ty, reg, span.line);
+    }
+
+    fn declare_info(&mut self, name: &str, ty: Ty, reg: u8, line: u32) {
+        let info = VarInfo { name: name.to_string(), ty, reg, func: self.sig.name.clone(), first_line: line, last_line: line };
+        self.vars.push(info);
+        let k = self.vars.len() - 1;
+        if let Some(s) = self.scope_vars.last_mut() {
+            s.push(k);
+        }
+    }
+
+    /// Ends the innermost scope's variables at the line being lowered.
+    fn close_scope_vars(&mut self) {
+        for k in self.scope_vars.pop().unwrap_or_default() {
+            self.vars[k].last_line = self.line.max(self.vars[k].first_line);
         }
     }
 
     fn with_scope(&mut self, f: impl FnOnce(&mut Self)) {
         self.scopes.push(Vec::new());
+        self.scope_vars.push(Vec::new());
         let mark = self.regs.mark();
         f(self);
         self.regs.release(mark);
         self.scopes.pop();
+        self.close_scope_vars();
     }
 
     // ----- functions -----
 
     /// Lowers the whole function body.
-    pub fn function(mut self, f: &Function) -> (Func, RegAlloc, Vec<Diagnostic>) {
+    pub fn function(mut self, f: &Function) -> (Func, RegAlloc, Vec<Diagnostic>, Vec<VarInfo>) {
         for (p, reg) in f.params.iter().zip(&self.sig.params) {
-            self.scopes[0].push((p.name.clone(), Var { ty: p.ty, reg: reg.1 }));
+            self.scopes[0].push((p.name.clone(), Var { ty: p.ty, reg: reg.1, shared: None }));
+            self.declare_info(&p.name, p.ty, reg.1, f.span.line);
+        }
+        for (k, a) in self.shared.iter().enumerate().filter(|(_, a)| a.func.is_none()) {
+            self.scopes[0].push((a.name.clone(), Var { ty: Ty::Ptr(a.elem), reg: a.reg, shared: Some(k) }));
         }
         self.load_specials(&f.body);
         for s in &f.body {
             self.stmt(s);
         }
         self.line = f.body.last().map_or(f.span.line, |s| s.span.line);
+        self.close_scope_vars();
         if self.func.block(self.cur).term == Term::Open {
             if self.sig.ret != Ty::Void && !self.sig.kernel {
                 self.error(f.span, format!("`{}` can reach its end without returning a value", f.name));
@@ -219,21 +266,20 @@ impl<'a> Lower<'a> {
                 }
             }
         }
-        (self.func, self.regs, self.diags)
+        (self.func, self.regs, self.diags, self.vars)
     }
 
     /// Reads each special register the body uses once, at the entry, so every use dominates.
     fn load_specials(&mut self, body: &[Stmt]) {
-        let mut used = [false; 3];
+        let mut used = [false; Special::COUNT];
         for s in body {
             visit_specials(s, &mut used);
         }
-        let names = [SysReg::TidX, SysReg::NtidX, SysReg::LaneId];
-        for k in 0..3 {
-            if used[k] {
+        for sp in Special::all() {
+            if used[sp.index()] {
                 if let Some(r) = self.regs.var(self.sig.span, &mut self.diags) {
-                    self.emit(value::alu(Opcode::S2r, &[], r, &[Operand::Sys(names[k])]));
-                    self.specials[k] = Some(r);
+                    self.emit(value::alu(Opcode::S2r, &[], r, &[Operand::Sys(SysReg::Launch(sp))]));
+                    self.specials[sp.index()] = Some(r);
                 }
             }
         }
@@ -248,6 +294,18 @@ impl<'a> Lower<'a> {
         self.stmt_mark = mark;
         match &s.kind {
             StmtKind::Empty => {}
+            StmtKind::Shared(d) => {
+                let found = self.shared.iter().position(|a| a.span == d.span && a.func.as_deref() == Some(self.sig.name.as_str()));
+                if let Some(k) = found {
+                    if self.scopes.last().is_some_and(|s| s.iter().any(|(n, _)| *n == d.name)) {
+                        self.error(d.span, format!("`{}` is already declared in this scope", d.name));
+                    }
+                    let var = Var { ty: Ty::Ptr(d.elem), reg: self.shared[k].reg, shared: Some(k) };
+                    if let Some(s) = self.scopes.last_mut() {
+                        s.push((d.name.clone(), var));
+                    }
+                }
+            }
             StmtKind::Decl(vars) => {
                 for (ty, name, span, init) in vars {
                     self.line = span.line;
@@ -481,21 +539,42 @@ impl<'a> Lower<'a> {
     }
 }
 
-fn visit_specials(s: &Stmt, used: &mut [bool; 3]) {
-    let mut on_expr = |e: &Expr| visit_expr_specials(e, used);
-    walk_stmt_exprs(s, &mut on_expr);
+fn visit_specials(s: &Stmt, used: &mut [bool; Special::COUNT]) {
+    walk_stmt_exprs(s, &mut |e: &Expr| {
+        walk_expr(e, &mut |x| {
+            if let ExprKind::Special(sp) = x.kind {
+                used[sp.index()] = true;
+            }
+        })
+    });
 }
 
-fn visit_expr_specials(e: &Expr, used: &mut [bool; 3]) {
-    walk_expr(e, &mut |x| {
-        if let ExprKind::Special(sp) = x.kind {
-            used[match sp {
-                Special::ThreadIdx => 0,
-                Special::BlockDim => 1,
-                Special::LaneId => 2,
-            }] = true;
+/// Calls `f` on `s` and every statement inside it.
+pub fn walk_stmts(s: &Stmt, f: &mut dyn FnMut(&Stmt)) {
+    f(s);
+    match &s.kind {
+        StmtKind::Block(items) => items.iter().for_each(|s| walk_stmts(s, f)),
+        StmtKind::If { then, els, .. } => {
+            walk_stmts(then, f);
+            if let Some(e) = els {
+                walk_stmts(e, f);
+            }
         }
-    });
+        StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } => walk_stmts(body, f),
+        StmtKind::For { init, body, .. } => {
+            if let Some(i) = init {
+                walk_stmts(i, f);
+            }
+            walk_stmts(body, f);
+        }
+        StmtKind::Switch { body, .. } => body.iter().for_each(|it| {
+            if let SwitchItem::Stmt(s) = it {
+                walk_stmts(s, f);
+            }
+        }),
+        StmtKind::Label(_, inner) => walk_stmts(inner, f),
+        _ => {}
+    }
 }
 
 /// Calls `f` on every expression directly inside `s` and its sub-statements.

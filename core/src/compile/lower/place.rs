@@ -5,7 +5,7 @@
 use alloc::format;
 
 use super::value::{alu, mov, Repr, Value};
-use super::Lower;
+use super::{Lower, Var};
 use crate::compile::ast::*;
 use crate::compile::ins::{Ins, Opcode, Operand, Reg};
 use crate::diag::Span;
@@ -13,12 +13,22 @@ use crate::diag::Span;
 /// Where an assignment goes.
 pub(super) enum Place {
     Reg(u8, Ty),
-    /// `[base + offset]` holding an element of this type.
+    /// `[base + offset]` holding an element of this type; `shared` when the compiler knows it
+    /// is in shared memory (then it uses `LDS`/`STS`; other pointers use generic `LD`/`ST`).
     Mem {
         base: u8,
         offset: i32,
         elem: Scalar,
+        shared: bool,
     },
+}
+
+fn load_ins(t: u8, base: u8, offset: i32, shared: bool) -> Ins {
+    if shared {
+        alu(Opcode::Lds, &[], t, &[mem(base, offset)])
+    } else {
+        alu(Opcode::Ld, &["E"], t, &[mem(base, offset)])
+    }
 }
 
 fn mem(base: u8, offset: i32) -> Operand {
@@ -28,17 +38,17 @@ fn mem(base: u8, offset: i32) -> Operand {
 impl Lower<'_> {
     /// `a[i]` or `*p` as a value.
     pub(super) fn load(&mut self, e: &Expr) -> Option<Value> {
-        let Place::Mem { base, offset, elem } = self.place(e)? else { return None };
+        let Place::Mem { base, offset, elem, shared } = self.place(e)? else { return None };
         let t = self.temp(e.span)?;
-        self.emit(alu(Opcode::Ld, &["E"], t, &[mem(base, offset)]));
+        self.emit(load_ins(t, base, offset, shared));
         Some(Value::reg(t, Ty::Scalar(elem)))
     }
 
     /// `&a[i]`: the element's address.
     pub(super) fn address_of(&mut self, inner: &Expr, span: Span) -> Option<Value> {
         match self.place(inner)? {
-            Place::Mem { base, offset: 0, elem } => Some(Value::reg(base, Ty::Ptr(elem))),
-            Place::Mem { base, offset, elem } => {
+            Place::Mem { base, offset: 0, elem, .. } => Some(Value::reg(base, Ty::Ptr(elem))),
+            Place::Mem { base, offset, elem, .. } => {
                 let t = self.temp(span)?;
                 self.emit(alu(Opcode::Iadd, &[], t, &[Operand::r(base), Operand::Int(offset as u32)]));
                 Some(Value::reg(t, Ty::Ptr(elem)))
@@ -50,7 +60,67 @@ impl Lower<'_> {
         }
     }
 
+    /// `a[i][j]` of a shared array `a[N][M]` as `a[i * M + j]`, with whether it is shared.
+    /// `None` when `e` is not an element of a declared array.
+    fn array_element(&mut self, e: &Expr) -> Option<Option<(Expr, bool)>> {
+        let mut idx = alloc::vec::Vec::new();
+        let mut root = e;
+        while let ExprKind::Index(p, i) = &root.kind {
+            idx.push(&**i);
+            root = p;
+        }
+        let ExprKind::Var(name) = &root.kind else { return Some(None) };
+        let Some(Var { shared: Some(k), .. }) = self.lookup(name) else { return Some(None) };
+        let dims = self.shared[k].dims.clone();
+        idx.reverse();
+        if idx.len() != dims.len() {
+            let n = dims.len();
+            self.error(e.span, format!("`{name}` has {n} dimension{}: index every one (`{name}{}`)", if n == 1 { "" } else { "s" }, "[i]".repeat(n)));
+            return None;
+        }
+        // Row-major: index j is scaled by the sizes of the dimensions after it.
+        let mut linear: Option<Expr> = None;
+        for (j, i) in idx.iter().enumerate() {
+            let stride: u32 = dims[j + 1..].iter().map(|d| d.unwrap_or(1)).product();
+            let span = i.span;
+            let term = if stride == 1 {
+                (*i).clone()
+            } else {
+                let k = Expr { kind: ExprKind::Int { value: stride as u64, unsigned: false }, span };
+                Expr { kind: ExprKind::Binary(BinOp::Mul, alloc::boxed::Box::new((*i).clone()), alloc::boxed::Box::new(k)), span }
+            };
+            linear = Some(match linear {
+                None => term,
+                Some(acc) => Expr { kind: ExprKind::Binary(BinOp::Add, alloc::boxed::Box::new(acc), alloc::boxed::Box::new(term)), span },
+            });
+        }
+        let flat = match linear {
+            Some(l) => Expr { kind: ExprKind::Index(alloc::boxed::Box::new(root.clone()), alloc::boxed::Box::new(l)), span: e.span },
+            None => root.clone(),
+        };
+        Some(Some((flat, true)))
+    }
+
     pub(super) fn place(&mut self, e: &Expr) -> Option<Place> {
+        if matches!(e.kind, ExprKind::Index(..) | ExprKind::Var(_)) {
+            if let Some((flat, shared)) = self.array_element(e)? {
+                if let ExprKind::Var(name) = &flat.kind {
+                    // A shared scalar: its address is in the variable's register.
+                    let v = self.lookup(name)?;
+                    let Ty::Ptr(elem) = v.ty else { return None };
+                    return Some(Place::Mem { base: v.reg, offset: 0, elem, shared });
+                }
+                return match self.pointer_element(&flat)? {
+                    Place::Mem { base, offset, elem, .. } => Some(Place::Mem { base, offset, elem, shared }),
+                    p => Some(p),
+                };
+            }
+        }
+        self.pointer_element(e)
+    }
+
+    /// A variable, `p[i]` or `*p` through a pointer value.
+    fn pointer_element(&mut self, e: &Expr) -> Option<Place> {
         match &e.kind {
             ExprKind::Var(name) => match self.lookup(name) {
                 Some(v) => Some(Place::Reg(v.reg, v.ty)),
@@ -81,13 +151,13 @@ impl Lower<'_> {
                 }
                 match iv.repr {
                     Repr::Imm(k) if (k as i32).checked_mul(4).and_then(|o| o.checked_add(extra)).is_some() => {
-                        Some(Place::Mem { base, offset: (k as i32) * 4 + extra, elem })
+                        Some(Place::Mem { base, offset: (k as i32) * 4 + extra, elem, shared: false })
                     }
                     _ => {
                         let ir = self.in_reg(iv, i.span)?;
                         let t = self.temp(e.span)?;
                         self.emit(alu(Opcode::Iscadd, &[], t, &[Operand::r(ir), Operand::r(base), Operand::Int(2)]));
-                        Some(Place::Mem { base: t, offset: extra, elem })
+                        Some(Place::Mem { base: t, offset: extra, elem, shared: false })
                     }
                 }
             }
@@ -98,7 +168,7 @@ impl Lower<'_> {
                     return None;
                 };
                 let base = self.in_reg(pv, p.span)?;
-                Some(Place::Mem { base, offset: 0, elem })
+                Some(Place::Mem { base, offset: 0, elem, shared: false })
             }
             _ => {
                 self.error(e.span, "this cannot be assigned to (expected a variable, `a[i]` or `*p`)");
@@ -110,9 +180,9 @@ impl Lower<'_> {
     fn read_place(&mut self, p: &Place, span: Span) -> Option<Value> {
         match *p {
             Place::Reg(r, ty) => Some(Value::reg(r, ty)),
-            Place::Mem { base, offset, elem } => {
+            Place::Mem { base, offset, elem, shared } => {
                 let t = self.temp(span)?;
-                self.emit(alu(Opcode::Ld, &["E"], t, &[mem(base, offset)]));
+                self.emit(load_ins(t, base, offset, shared));
                 Some(Value::reg(t, Ty::Scalar(elem)))
             }
         }
@@ -125,13 +195,14 @@ impl Lower<'_> {
                 self.emit(mov(r, v.operand()));
                 Some(Value::reg(r, ty))
             }
-            Place::Mem { base, offset, elem } => {
+            Place::Mem { base, offset, elem, shared } => {
                 let v = self.convert(v, Ty::Scalar(elem), span)?;
                 let src = match v.repr {
                     Repr::Imm(0) => Operand::RZ,
                     _ => Operand::r(self.in_reg(v, span)?),
                 };
-                self.emit(Ins::new(Opcode::St).with_mods(&["E"]).src(mem(base, offset)).src(src));
+                let st = if shared { Ins::new(Opcode::Sts) } else { Ins::new(Opcode::St).with_mods(&["E"]) };
+                self.emit(st.src(mem(base, offset)).src(src));
                 Some(v)
             }
         }

@@ -384,11 +384,18 @@ fn shared_and_global_addresses_are_apart() {
     }
     assert_eq!(m.memory.buffer("s").unwrap().1, [17, 18, 19, 20]);
     assert_eq!((m.reg(2, Reg(3)), m.mem_instructions), (3, 1), "shared accesses are not global transactions");
+    // Generic LD/ST/ATOM reach either space, as CUDA's generic addressing does.
+    for i in &code("LD R5, [R1]\nST [R0], R5\nATOM.ADD R6, [R1], 0x1\n") {
+        let all = m.all_lanes();
+        execute(&mut m, i, all).unwrap();
+    }
+    assert_eq!((m.reg(0, Reg(5)), m.reg(0, Reg(6))), (17, 17));
+    assert_eq!((m.memory.buffer("g").unwrap().1[0], m.memory.buffer("s").unwrap().1[0]), (17, 18));
     for (line, want) in [
-        ("LD R2, [R1]", "in shared memory, but the instruction accesses global memory (LDS/STS/ATOMS"),
-        ("ST [R1], R2", "in shared memory"),
-        ("ATOM.ADD R2, [R1], 0x1", "in shared memory"),
-        ("LDS R2, [R0]", "in global memory, but the instruction accesses shared memory (LD/ST/ATOM"),
+        ("LDG R2, [R1]", "in shared memory, but the instruction accesses global memory (LDS/STS/ATOMS"),
+        ("STG [R1], R2", "in shared memory"),
+        ("ATOMG.ADD R2, [R1], 0x1", "in shared memory"),
+        ("LDS R2, [R0]", "in global memory, but the instruction accesses shared memory (LDG/STG/ATOMG"),
         ("STS [R0], R2", "in global memory"),
         ("ATOMS.EXCH R2, [R0], 0x1", "in global memory"),
     ] {
@@ -400,7 +407,7 @@ fn shared_and_global_addresses_are_apart() {
 #[test]
 fn special_registers_read_the_launch() {
     let mut m = Machine::new(32, 12, Memory::default());
-    m.launch = crate::machine::Launch { grid: [4, 3, 2], block: [8, 6, 2], block_idx: [3, 1, 0], warp_in_block: 2 };
+    m.launch = crate::machine::Launch { grid: [4, 3, 2], block: [8, 6, 2], block_idx: [3, 1, 0], first_thread: 64 };
     let src = "S2R R0, SR_TID.X\nS2R R1, SR_TID.Y\nS2R R2, SR_TID.Z\nS2R R3, SR_NTID.Y\nS2R R4, SR_CTAID.X\nS2R R5, SR_NCTAID.Z\nS2R R6, SR_LANEID\n";
     for i in &code(src) {
         let all = m.all_lanes();

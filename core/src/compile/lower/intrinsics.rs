@@ -1,0 +1,264 @@
+//! CUDA's built-in functions that are single instructions or short sequences: math (`sqrtf`,
+//! `expf`, `fminf`, `min`, ...), bits (`__popc`, `__clz`, `__ffs`, `__brev`) and the warp's
+//! collective operations (`__shfl_*_sync`, `__ballot_sync`, `__any_sync`, `__all_sync`,
+//! `__activemask`, `__syncwarp`). Every `*_sync` carries its member mask into the instruction,
+//! where the simulator checks that each lane it names is there.
+
+use alloc::format;
+
+use super::value::{alu, common, Value};
+use super::Lower;
+use crate::compile::ast::*;
+use crate::compile::ins::{Ins, Opcode, Operand};
+use crate::compile::Target;
+use crate::diag::Span;
+
+/// Float functions that are one `MUFU` (multi-function unit) or `FRND` instruction, with an
+/// optional scale applied before (`expf(x)` is `2^(x * log2 e)`) or after (`logf`).
+const FLOAT_UNARY: &[(&str, Opcode, &str, Option<f32>, Option<f32>)] = &[
+    ("sqrtf", Opcode::Mufu, "SQRT", None, None),
+    ("rsqrtf", Opcode::Mufu, "RSQ", None, None),
+    ("exp2f", Opcode::Mufu, "EX2", None, None),
+    ("expf", Opcode::Mufu, "EX2", Some(core::f32::consts::LOG2_E), None),
+    ("__expf", Opcode::Mufu, "EX2", Some(core::f32::consts::LOG2_E), None),
+    ("log2f", Opcode::Mufu, "LG2", None, None),
+    ("logf", Opcode::Mufu, "LG2", None, Some(core::f32::consts::LN_2)),
+    ("__logf", Opcode::Mufu, "LG2", None, Some(core::f32::consts::LN_2)),
+    ("sinf", Opcode::Mufu, "SIN", None, None),
+    ("__sinf", Opcode::Mufu, "SIN", None, None),
+    ("cosf", Opcode::Mufu, "COS", None, None),
+    ("__cosf", Opcode::Mufu, "COS", None, None),
+    ("floorf", Opcode::Frnd, "FLOOR", None, None),
+    ("ceilf", Opcode::Frnd, "CEIL", None, None),
+    ("truncf", Opcode::Frnd, "TRUNC", None, None),
+    ("rintf", Opcode::Frnd, "", None, None),
+    ("nearbyintf", Opcode::Frnd, "", None, None),
+];
+
+/// The shuffles: name, `SHFL` mode, and whether the clamp part of `c` is 0 (`up` counts down
+/// from the lane, so its bound is the segment's start).
+const SHUFFLES: &[(&str, &str, bool)] =
+    &[("__shfl_sync", "IDX", false), ("__shfl_up_sync", "UP", true), ("__shfl_down_sync", "DOWN", false), ("__shfl_xor_sync", "BFLY", false)];
+
+impl Lower<'_> {
+    /// Lowers `name(args)` if it is one of these built-ins: `None` when it is not one.
+    pub(super) fn intrinsic(&mut self, name: &str, args: &[Expr], span: Span) -> Option<Option<Value>> {
+        if let Some(&(_, op, m, pre, post)) = FLOAT_UNARY.iter().find(|f| f.0 == name) {
+            return Some(self.float_unary(name, args, span, op, m, pre, post));
+        }
+        if let Some(&(_, mode, up)) = SHUFFLES.iter().find(|s| s.0 == name) {
+            return Some(self.shuffle(name, args, span, mode, up));
+        }
+        Some(match name {
+            "fabsf" => self.arity(name, args, 1, span).and_then(|()| {
+                let x = self.expr_as(&args[0], Ty::FLOAT)?;
+                if let super::value::Repr::Imm(b) = x.repr {
+                    return Some(Value::imm(b & 0x7fff_ffff, Ty::FLOAT));
+                }
+                // Clearing the sign bit is what `FADD.FTZ R, |R|, -RZ` does on hardware.
+                let t = self.temp(span)?;
+                self.emit(alu(Opcode::Lop, &["AND"], t, &[x.operand(), Operand::Mask(0x7fff_ffff)]));
+                Some(Value::reg(t, Ty::FLOAT))
+            }),
+            "fminf" | "fmaxf" | "fmin" | "fmax" => self.min_max(name, args, span, name.contains("min"), Some(Ty::FLOAT)),
+            "min" | "max" | "umin" | "umax" => self.min_max(name, args, span, name.ends_with("min"), None),
+            "fmaf" => self.arity(name, args, 3, span).and_then(|()| {
+                let [a, b, c] = [0, 1, 2].map(|k| self.expr_as(&args[k], Ty::FLOAT));
+                let (a, b, c) = (a?, b?, c?);
+                let a = Operand::r(self.in_reg(a, span)?);
+                let t = self.temp(span)?;
+                self.emit(alu(Opcode::Ffma, &[], t, &[a, b.operand(), c.operand()]));
+                Some(Value::reg(t, Ty::FLOAT))
+            }),
+            "__fdividef" => self.arity(name, args, 2, span).and_then(|()| {
+                let x = self.expr_as(&args[0], Ty::FLOAT)?;
+                let y = self.expr_as(&args[1], Ty::FLOAT)?;
+                self.binary(BinOp::Div, x, y, span)
+            }),
+            "__popc" | "__brev" | "__clz" => self.arity(name, args, 1, span).and_then(|()| {
+                let x = self.expr_as(&args[0], Ty::UNSIGNED)?;
+                let x = Operand::r(self.in_reg(x, span)?);
+                let t = self.temp(span)?;
+                let (op, mods): (Opcode, &[&str]) = match name {
+                    "__popc" => (Opcode::Popc, &[]),
+                    "__brev" => (Opcode::Brev, &[]),
+                    _ => (Opcode::Flo, &["U32", "SH"]),
+                };
+                self.emit(alu(op, mods, t, &[x]));
+                let ty = if name == "__brev" { Ty::UNSIGNED } else { Ty::INT };
+                if name == "__clz" {
+                    // FLO finds no bit in 0: count 32 leading zeros there.
+                    let p = self.regs.pred(span, &mut self.diags);
+                    self.emit(super::value::setp(Opcode::Isetp, &["EQ", "U32", "AND"], p, x, Operand::RZ));
+                    self.emit(alu(Opcode::Sel, &[], t, &[Operand::Int(32), Operand::r(t), Operand::Pred(p)]));
+                    self.regs.free_pred(p);
+                }
+                Some(Value::reg(t, ty))
+            }),
+            "__ffs" => self.arity(name, args, 1, span).and_then(|()| {
+                // The lowest set bit, counted from 1: reverse the bits and count leading zeros.
+                let x = self.expr_as(&args[0], Ty::UNSIGNED)?;
+                let x = Operand::r(self.in_reg(x, span)?);
+                let t = self.temp(span)?;
+                self.emit(alu(Opcode::Brev, &[], t, &[x]));
+                self.emit(alu(Opcode::Flo, &["U32", "SH"], t, &[Operand::r(t)]));
+                self.emit(alu(Opcode::Iadd, &[], t, &[Operand::r(t), Operand::Int(1)]));
+                let p = self.regs.pred(span, &mut self.diags);
+                self.emit(super::value::setp(Opcode::Isetp, &["EQ", "U32", "AND"], p, x, Operand::RZ));
+                self.emit(alu(Opcode::Sel, &[], t, &[Operand::RZ, Operand::r(t), Operand::Pred(p)]));
+                self.regs.free_pred(p);
+                Some(Value::reg(t, Ty::INT))
+            }),
+            "__activemask" => self.arity(name, args, 0, span).and_then(|()| {
+                let t = self.temp(span)?;
+                self.emit(Ins::new(Opcode::Vote).with_mods(&["ANY"]).dst(Operand::r(t)).dst(Operand::PredTrue).src(Operand::PredTrue));
+                Some(Value::reg(t, Ty::UNSIGNED))
+            }),
+            "__ballot_sync" | "__any_sync" | "__all_sync" => self.vote(name, args, span),
+            "__syncwarp" => {
+                if args.len() > 1 {
+                    self.error(span, format!("`__syncwarp` takes at most one argument (a mask), found {}", args.len()));
+                    return Some(None);
+                }
+                let mask = match args.first() {
+                    Some(a) => self.expr_as(a, Ty::UNSIGNED),
+                    None => Some(Value::imm(u32::MAX, Ty::UNSIGNED)),
+                };
+                mask.map(|m| {
+                    // On Volta it waits for the lanes it names; before Volta the warp runs in
+                    // lockstep, and the simulator checks that every named lane is there.
+                    self.emit(Ins::new(Opcode::Warpsync).src(mask_operand(m)));
+                    Value::imm(0, Ty::Void)
+                })
+            }
+            _ => return None,
+        })
+    }
+
+    fn arity(&mut self, name: &str, args: &[Expr], n: usize, span: Span) -> Option<()> {
+        if args.len() != n {
+            self.error(span, format!("`{name}` takes {n} argument(s), found {}", args.len()));
+            return None;
+        }
+        Some(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn float_unary(&mut self, name: &str, args: &[Expr], span: Span, op: Opcode, m: &'static str, pre: Option<f32>, post: Option<f32>) -> Option<Value> {
+        self.arity(name, args, 1, span)?;
+        let x = self.expr_as(&args[0], Ty::FLOAT)?;
+        let t = self.temp(span)?;
+        let mut src = x.operand();
+        if let Some(k) = pre {
+            self.emit(alu(Opcode::Fmul, &[], t, &[src, Operand::Float(k.to_bits())]));
+            src = Operand::r(t);
+        }
+        let one = [m];
+        self.emit(alu(op, if m.is_empty() { &one[..0] } else { &one[..] }, t, &[src]));
+        if let Some(k) = post {
+            self.emit(alu(Opcode::Fmul, &[], t, &[Operand::r(t), Operand::Float(k.to_bits())]));
+        }
+        Some(Value::reg(t, Ty::FLOAT))
+    }
+
+    /// `min`/`max` of two values of their common type (or of `force`): `IMNMX`/`FMNMX`, whose
+    /// predicate picks the minimum when it holds (`PT`) and the maximum when not (`!PT`).
+    fn min_max(&mut self, name: &str, args: &[Expr], span: Span, min: bool, force: Option<Ty>) -> Option<Value> {
+        self.arity(name, args, 2, span)?;
+        let x = self.expr(&args[0])?;
+        let y = self.expr(&args[1])?;
+        let ty = force.unwrap_or_else(|| if name.starts_with('u') { Ty::UNSIGNED } else { common(x.ty, y.ty) });
+        let x = self.convert(x, ty, span)?;
+        let y = self.convert(y, ty, span)?;
+        let (x, y) = if x.is_imm() { (y, x) } else { (x, y) };
+        let a = Operand::r(self.in_reg(x, span)?);
+        let t = self.temp(span)?;
+        let pick = if min { Operand::PredTrue } else { Operand::PredFalse };
+        let (op, mods): (Opcode, &[&str]) = match ty {
+            Ty::Scalar(Scalar::Float) => (Opcode::Fmnmx, &[]),
+            Ty::Scalar(Scalar::Unsigned) => (Opcode::Imnmx, &["U32"]),
+            _ => (Opcode::Imnmx, &[]),
+        };
+        self.emit(alu(op, mods, t, &[a, y.operand(), pick]));
+        Some(Value::reg(t, ty))
+    }
+
+    /// `__shfl_*_sync(mask, value, lane_or_delta[, width])`: `SHFL.mode PT, d, value, b, c, mask`
+    /// with `c` packing the segment (`(32 - width) << 8`) and the clamp (31, or 0 for `up`).
+    fn shuffle(&mut self, name: &str, args: &[Expr], span: Span, mode: &'static str, up: bool) -> Option<Value> {
+        if !(3..=4).contains(&args.len()) {
+            self.error(span, format!("`{name}` takes a mask, a value, a {} and an optional width, found {} argument(s)", if mode == "IDX" { "source lane" } else if mode == "BFLY" { "lane mask" } else { "delta" }, args.len()));
+            return None;
+        }
+        let width = match args.get(3) {
+            None => 32,
+            Some(w) => match crate::compile::pre::const_eval(w) {
+                Some(w) if [1, 2, 4, 8, 16, 32].contains(&w) => w as u32,
+                _ => {
+                    self.error(w.span, format!("`{name}`: the width is a constant power of two from 1 to 32"));
+                    return None;
+                }
+            },
+        };
+        let mask = self.expr_as(&args[0], Ty::UNSIGNED)?;
+        let v = self.expr(&args[1])?;
+        if !matches!(v.ty, Ty::Scalar(_)) {
+            self.error(args[1].span, format!("`{name}` moves a 32-bit value (int, unsigned, float), not `{}`", v.ty.name()));
+            return None;
+        }
+        let b = self.expr_as(&args[2], Ty::INT)?;
+        let c = ((32 - width) << 8) | if up { 0 } else { 0x1f };
+        let src = Operand::r(self.in_reg(v, span)?);
+        self.sync_point(mask);
+        let t = self.temp(span)?;
+        let ins = Ins::new(Opcode::Shfl)
+            .with_mods(&[mode])
+            .dst(Operand::PredTrue)
+            .dst(Operand::r(t))
+            .src(src)
+            .src(b.operand())
+            .src(Operand::Int(c))
+            .src(mask_operand(mask));
+        self.emit(ins);
+        Some(Value::reg(t, v.ty))
+    }
+
+    /// `__ballot_sync(mask, p)`, `__any_sync`, `__all_sync`: `VOTE` over the lanes that run it.
+    fn vote(&mut self, name: &str, args: &[Expr], span: Span) -> Option<Value> {
+        self.arity(name, args, 2, span)?;
+        let mask = self.expr_as(&args[0], Ty::UNSIGNED)?;
+        let x = self.expr(&args[1])?;
+        let zero = Value::imm(0, x.ty);
+        let p = self.regs.pred(span, &mut self.diags);
+        self.compare(BinOp::Ne, x, zero, p, span);
+        self.sync_point(mask);
+        let t = self.temp(span)?;
+        let ins = if name == "__ballot_sync" {
+            Ins::new(Opcode::Vote).with_mods(&["ANY"]).dst(Operand::r(t)).dst(Operand::PredTrue)
+        } else {
+            Ins::new(Opcode::Vote).with_mods(&[if name == "__any_sync" { "ANY" } else { "ALL" }]).dst(Operand::RZ).dst(Operand::Pred(p))
+        };
+        self.emit(ins.src(Operand::Pred(p)).src(mask_operand(mask)));
+        if name != "__ballot_sync" {
+            self.emit(alu(Opcode::Sel, &[], t, &[Operand::Int(1), Operand::RZ, Operand::Pred(p)]));
+        }
+        self.regs.free_pred(p);
+        Some(Value::reg(t, if name == "__ballot_sync" { Ty::UNSIGNED } else { Ty::INT }))
+    }
+
+    /// On Volta a `*_sync` first gathers the lanes its mask names (`WARPSYNC`), as the hardware
+    /// does; token-stack targets keep the warp in lockstep, and the instruction checks the mask.
+    fn sync_point(&mut self, mask: Value) {
+        if self.target == Target::Volta {
+            self.emit(Ins::new(Opcode::Warpsync).src(mask_operand(mask)));
+        }
+    }
+}
+
+/// A mask operand: a constant written as hex.
+fn mask_operand(v: Value) -> Operand {
+    match v.repr {
+        super::value::Repr::Imm(m) => Operand::Mask(m),
+        _ => v.operand(),
+    }
+}

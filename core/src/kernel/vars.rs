@@ -1,0 +1,84 @@
+//! A C kernel's variables by name: which are in scope at a source line, and what each holds in
+//! a lane (read from its register and typed by its C type). Front ends show these beside the
+//! raw registers, so a student reads `sum = 42` rather than `R7 0x0000002a`.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::compile::ast::{Scalar, Ty};
+use crate::compile::VarInfo;
+use crate::isa::Reg;
+use crate::machine::Machine;
+
+/// One variable's value in one lane.
+#[derive(Clone, PartialEq, Debug)]
+pub struct VarValue {
+    pub name: String,
+    /// Its C type (`int`, `float*`).
+    pub ty: &'static str,
+    pub reg: u8,
+    /// The value as C would print it; a pointer also names the element it points at.
+    pub value: String,
+}
+
+/// The variables in scope at `line` (innermost last), with their values in `lane`. A name
+/// declared twice in nested scopes shows once: the inner one, which is the one C sees.
+pub fn variables_at(vars: &[VarInfo], m: &Machine, lane: u32, line: u32) -> Vec<VarValue> {
+    let live: Vec<&VarInfo> = vars.iter().filter(|v| v.first_line <= line && line <= v.last_line).collect();
+    let mut out: Vec<VarValue> = Vec::new();
+    for v in live.iter().rev() {
+        if out.iter().any(|o| o.name == v.name) {
+            continue;
+        }
+        out.push(VarValue { name: v.name.clone(), ty: v.ty.name(), reg: v.reg, value: show(m, v.ty, m.reg(lane, Reg(v.reg))) });
+    }
+    out.reverse();
+    out
+}
+
+fn show(m: &Machine, ty: Ty, word: u32) -> String {
+    match ty {
+        Ty::Scalar(Scalar::Int) => format!("{}", word as i32),
+        Ty::Scalar(Scalar::Unsigned) => format!("{word}"),
+        Ty::Scalar(Scalar::Float) => format!("{}", f32::from_bits(word)),
+        Ty::Scalar(Scalar::Bool) => String::from(if word != 0 { "true" } else { "false" }),
+        Ty::Ptr(_) => match m.memory.element_at(word) {
+            Some((name, index)) => format!("{word:#x} (&{name}[{index}])"),
+            None => format!("{word:#x}"),
+        },
+        Ty::Void => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::machine::{ElemType, Memory};
+    use alloc::vec;
+
+    fn var(name: &str, ty: Ty, reg: u8, lines: (u32, u32)) -> VarInfo {
+        VarInfo { name: name.into(), ty, reg, func: "k".into(), first_line: lines.0, last_line: lines.1 }
+    }
+
+    #[test]
+    fn in_scope_variables_typed_with_the_inner_name_winning() {
+        let mut mem = Memory::default();
+        let a = mem.add("a", ElemType::I32, vec![0; 8]);
+        let mut m = Machine::new(4, 8, mem);
+        m.set_reg(2, Reg(1), (-3i32) as u32);
+        m.set_reg(2, Reg(2), 1.5f32.to_bits());
+        m.set_reg(2, Reg(3), a + 12);
+        m.set_reg(2, Reg(4), 9);
+        let vars = [
+            var("p", Ty::Ptr(Scalar::Int), 3, (1, 20)),
+            var("x", Ty::INT, 1, (2, 10)),
+            var("f", Ty::FLOAT, 2, (3, 4)),
+            var("x", Ty::UNSIGNED, 4, (5, 6)),
+        ];
+        let at = |line| variables_at(&vars, &m, 2, line).into_iter().map(|v| format!("{}={}", v.name, v.value)).collect::<Vec<_>>();
+        assert_eq!(at(3), ["p=0x100c (&a[3])", "x=-3", "f=1.5"]);
+        assert_eq!(at(5), ["p=0x100c (&a[3])", "x=9"]);
+        assert_eq!(at(15), ["p=0x100c (&a[3])"]);
+    }
+}

@@ -1,0 +1,192 @@
+//! CUDA C as courses write it, pasted whole: includes, `#define`s, file-scope constants, host
+//! code and several kernels; the launch's built-ins; `__shared__` arrays; automatic inputs for
+//! parameters without header lines. Each kernel runs, and its memory is checked against values
+//! computed here.
+
+use warpscope_core::kernel::{parse_kernel, Kernel};
+use warpscope_core::machine::Space;
+use warpscope_core::sim::StopReason;
+use warpscope_core::{launch, Diagnostic, LaunchOptions, Severity};
+
+fn load(text: &str) -> (Kernel, Vec<Diagnostic>) {
+    let (k, diags) = parse_kernel(text);
+    assert!(diags.iter().all(|d| !d.is_error()), "{diags:#?}");
+    (k, diags)
+}
+
+/// Runs `text` to its end and returns each buffer's words by name.
+fn run(text: &str) -> Vec<(String, Vec<u32>)> {
+    let (k, _) = load(text);
+    let mut sim = launch(&k, &LaunchOptions::default()).expect("launches");
+    assert_eq!(sim.run_to_end(), StopReason::Exited);
+    let m = &sim.state().machine.memory;
+    m.buffers.iter().zip(&m.words).map(|(b, w)| (b.name.clone(), w.clone())).collect()
+}
+
+fn buffer<'a>(bufs: &'a [(String, Vec<u32>)], name: &str) -> &'a [u32] {
+    &bufs.iter().find(|b| b.0 == name).unwrap_or_else(|| panic!("no buffer `{name}`")).1
+}
+
+const VECTOR_ADD: &str = r#"#include <cstdio>
+#include <cuda_runtime.h>
+
+#define N 32
+#define CHECK(call) do { cudaError_t e = (call); if (e != cudaSuccess) { printf("%s\n", cudaGetErrorString(e)); exit(1); } } while (0)
+
+const float SCALE = 2.0f;
+
+// c = a + b, one thread per element
+__global__ void vecAdd(const float* a, const float* b, float* c, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        c[i] = SCALE * (a[i] + b[i]);
+    }
+}
+
+int main(void) {
+    float h_a[N], h_b[N], h_c[N];
+    for (int i = 0; i < N; i++) { h_a[i] = i; h_b[i] = 2 * i; }
+    float *d_a, *d_b, *d_c;
+    CHECK(cudaMalloc(&d_a, N * sizeof(float)));
+    vecAdd<<<1, N>>>(d_a, d_b, d_c, N);
+    printf("c[1] = %f\n", h_c[1]);
+    return 0;
+}
+"#;
+
+#[test]
+fn a_whole_course_file_runs_as_pasted() {
+    let (k, diags) = load(VECTOR_ADD);
+    let notes: Vec<&Diagnostic> = diags.iter().filter(|d| d.severity == Severity::Info).collect();
+    assert!(notes.iter().any(|d| d.message.contains("host code skipped (`main`)") && d.span.line == 17), "{notes:#?}");
+    // Every parameter got an input: three buffers of 32 elements (0, 1, 2, ...) and n = 32.
+    assert!(k.buffers.iter().all(|b| b.auto));
+    assert!(k.params.iter().any(|p| p.name == "n" && p.auto));
+    let bufs = run(VECTOR_ADD);
+    let c: Vec<f32> = buffer(&bufs, "c").iter().map(|w| f32::from_bits(*w)).collect();
+    let want: Vec<f32> = (0..32).map(|i| 2.0 * (i as f32 + i as f32)).collect();
+    assert_eq!(c, want);
+}
+
+#[test]
+fn the_launch_gives_the_warp_its_threads() {
+    // Block 8x8 of a 3x2 grid; warp 1 of block (2, 1) holds threads 32-63: rows y = 4..8.
+    let text = "//@ launch grid=3x2 block=(8, 8) block_idx=2x1 warp=1\n\
+        __global__ void where(int* tx, int* ty, int* bx, int* by, int* dims) {\n\
+            int t = threadIdx.y * blockDim.x + threadIdx.x - 32;\n\
+            tx[t] = threadIdx.x; ty[t] = threadIdx.y; bx[t] = blockIdx.x; by[t] = blockIdx.y;\n\
+            dims[t] = gridDim.x * 1000 + gridDim.y * 100 + blockDim.x * 10 + blockDim.y + threadIdx.z + blockIdx.z;\n\
+        }\n";
+    let bufs = run(text);
+    for t in 0..32u32 {
+        assert_eq!(buffer(&bufs, "tx")[t as usize], t % 8);
+        assert_eq!(buffer(&bufs, "ty")[t as usize], 4 + t / 8);
+        assert_eq!(buffer(&bufs, "bx")[t as usize], 2);
+        assert_eq!(buffer(&bufs, "by")[t as usize], 1);
+        assert_eq!(buffer(&bufs, "dims")[t as usize], 3288);
+    }
+    // Buffers made for the launch hold one element per thread of the whole launch.
+    assert_eq!(buffer(&bufs, "tx").len(), 6 * 64);
+}
+
+#[test]
+fn a_partial_last_warp_has_fewer_lanes() {
+    let text = "//@ launch block=40 warp=1\n__global__ void k(int* a) { a[threadIdx.x] = 7; }\n";
+    let (k, _) = load(text);
+    assert_eq!(k.lanes(), 8);
+    let bufs = run(text);
+    let a = buffer(&bufs, "a");
+    assert!(a[..32].iter().all(|&w| w == a[0]) && a[0] != 7 || a[0] == 0, "threads 0-31 are another warp: untouched");
+    assert!(a[32..40].iter().all(|&w| w == 7));
+}
+
+const REDUCE: &str = r#"
+#define BLOCK 32
+#define TILE 4
+__global__ void reduce(const int* in, int* out) {
+    __shared__ int sdata[BLOCK];
+    __shared__ float grid[TILE][TILE + 1];
+    __shared__ int count;
+    unsigned tid = threadIdx.x;
+    sdata[tid] = in[tid];
+    grid[tid / 8][tid % 5] = 1.5f;
+    if (tid == 0) count = 0;
+    __syncthreads();
+    for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (tid < s) sdata[tid] += sdata[tid + s];
+        __syncthreads();
+    }
+    atomicAdd(&count, 1);
+    __syncthreads();
+    if (tid == 0) { out[0] = sdata[0]; out[1] = count; out[2] = (int)(grid[3][4] * 2.0f); }
+}
+"#;
+
+#[test]
+fn shared_arrays_live_in_shared_buffers() {
+    let (k, _) = load(REDUCE);
+    let shared: Vec<&str> = k.buffers.iter().filter(|b| b.shared).map(|b| b.name.as_str()).collect();
+    assert_eq!(shared, ["sdata", "grid", "count"]);
+    let listing = &k.compiled.as_ref().unwrap().listing;
+    assert!(listing.contains("STS") && listing.contains("LDS") && listing.contains("ATOMS"), "{listing}");
+    let (k2, _) = load(REDUCE);
+    let mut sim = launch(&k2, &LaunchOptions::default()).unwrap();
+    assert_eq!(sim.run_to_end(), StopReason::Exited);
+    let m = &sim.state().machine.memory;
+    assert!(m.buffers.iter().filter(|b| b.space == Space::Shared).count() == 3);
+    let out = &m.buffer("out").unwrap().1;
+    assert_eq!(out[0], (0..32).sum::<u32>());
+    assert_eq!(out[1], 32);
+    assert_eq!(out[2], 3, "grid[3][4] holds 1.5: tids 24 and 29 write it (tid / 8 == 3, tid % 5 == 4)");
+}
+
+#[test]
+fn several_kernels_run_the_first_or_the_one_named() {
+    let two = "__global__ void first(int* a) { a[threadIdx.x] = 1; }\n__global__ void second(int* a) { a[threadIdx.x] = 2; }\n";
+    assert_eq!(buffer(&run(two), "a")[5], 1);
+    assert_eq!(buffer(&run(&format!("//@ kernel second\n{two}")), "a")[5], 2);
+    let (_, diags) = parse_kernel(&format!("//@ kernel third\n{two}"));
+    let e = diags.iter().find(|d| d.is_error()).unwrap();
+    assert_eq!(e.span.line, 1);
+    assert!(e.message.contains("kernels: first, second"), "{}", e.message);
+}
+
+#[test]
+fn division_math_and_bits_by_any_value() {
+    let text = r#"
+__global__ void k(int* q, int* r, float* f, unsigned* bits) {
+    int t = threadIdx.x;
+    int d = t - 16;
+    q[t] = d != 0 ? 1000 / d : 0;
+    r[t] = d != 0 ? -1000 % d : 0;
+    f[t] = sqrtf((float)t) + fabsf(-1.5f) + fminf(2.0f, (float)t) + floorf(t * 0.5f);
+    bits[t] = __popc(t) + (__clz(t) << 8) + (__ffs(t) << 16) + (min(t, 20) << 24);
+}
+"#;
+    let bufs = run(text);
+    for t in 0..32i32 {
+        let d = t - 16;
+        assert_eq!(buffer(&bufs, "q")[t as usize] as i32, if d != 0 { 1000 / d } else { 0 });
+        assert_eq!(buffer(&bufs, "r")[t as usize] as i32, if d != 0 { -1000 % d } else { 0 });
+        let want = (t as f32).sqrt() + 1.5 + 2f32.min(t as f32) + (t as f32 * 0.5).floor();
+        assert_eq!(f32::from_bits(buffer(&bufs, "f")[t as usize]), want, "t = {t}");
+        let u = t as u32;
+        let ffs = if u == 0 { 0 } else { u.trailing_zeros() + 1 };
+        assert_eq!(buffer(&bufs, "bits")[t as usize], u.count_ones() + (u.leading_zeros() << 8) + (ffs << 16) + ((t.min(20) as u32) << 24));
+    }
+}
+
+#[test]
+fn refusals_say_what_to_change() {
+    let cases: &[(&str, &str)] = &[
+        ("template <int B> __global__ void k(int* a) {}\n", "`#define`"),
+        ("__constant__ float c[4];\n__global__ void k(int* a) {}\n", "buffer parameter"),
+        ("__global__ void k(int* a) { a[0] = __shfl_sync(0xffffffff, 1, 0, 3); }\n", "power of two"),
+        ("__global__ void k(float* a) { atomicMax(&a[0], 1.0f); }\n", "`int` or `unsigned`"),
+    ];
+    for (text, want) in cases {
+        let (_, diags) = parse_kernel(text);
+        let e = diags.iter().find(|d| d.is_error()).unwrap_or_else(|| panic!("no error for {text}"));
+        assert!(e.message.contains(want), "{text}: `{}` does not say `{want}`", e.message);
+    }
+}
