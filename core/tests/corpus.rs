@@ -77,10 +77,8 @@ fn compare(want: &Want, got: &[u8]) -> Option<String> {
         if want.len() != got.len() {
             return Some(format!("{} elements, want {}: {:?}", got.len(), want.len(), got));
         }
-        let bad: Vec<String> = (0..want.len())
-            .filter(|&i| !same(&want[i], &got[i]))
-            .map(|i| format!("[{i}] = {:?}, want {:?}", got[i], want[i]))
-            .collect();
+        let bad: Vec<String> =
+            (0..want.len()).filter(|&i| !same(&want[i], &got[i])).map(|i| format!("[{i}] = {:?}, want {:?}", got[i], want[i])).collect();
         (!bad.is_empty()).then(|| format!("{} of {} differ: {}", bad.len(), want.len(), bad.join(", ")))
     }
     match want {
@@ -105,7 +103,8 @@ fn run_case(case: &Case, text: &str, model: ModelKind, path_order: Option<&str>,
     };
     let r = req.resolve();
     if !r.ok() {
-        let first: Vec<String> = r.all_diagnostics().iter().filter(|d| d.is_error()).take(3).map(|d| format!("line {}: {}", d.span.line, d.message)).collect();
+        let first: Vec<String> =
+            r.all_diagnostics().iter().filter(|d| d.is_error()).take(3).map(|d| format!("line {}: {}", d.span.line, d.message)).collect();
         return vec![format!("does not compile: {}", first.join("; "))];
     }
     let mut problems = Vec::new();
@@ -127,7 +126,9 @@ fn run_case(case: &Case, text: &str, model: ModelKind, path_order: Option<&str>,
     let memory = &sim.state().machine.memory;
     for (name, want) in &case.buffers {
         match memory.buffer(name) {
-            None => problems.push(format!("no buffer `{name}` (buffers: {:?})", memory.buffers.iter().map(|b| &b.name).collect::<Vec<_>>())),
+            None => {
+                problems.push(format!("no buffer `{name}` (buffers: {:?})", memory.buffers.iter().map(|b| &b.name).collect::<Vec<_>>()))
+            }
             Some((_, words)) => {
                 if let Some(why) = compare(want, &bytes_of(words)) {
                     problems.push(format!("buffer `{name}`: {why}"));

@@ -152,7 +152,13 @@ pub fn cases(file: &str) -> Vec<Case> {
             vec![case(
                 &[],
                 &[],
-                vec![("in", i32s(iota())), ("log2_floor", i32s(log2)), ("lowest_bit", i32s(low)), ("reversed", Want::U32(rev)), ("ones", i32s(ones))],
+                vec![
+                    ("in", i32s(iota())),
+                    ("log2_floor", i32s(log2)),
+                    ("lowest_bit", i32s(low)),
+                    ("reversed", Want::U32(rev)),
+                    ("ones", i32s(ones)),
+                ],
             )]
         }
         // width = 5 and -3: remainders of negative values, and a negative divisor.
