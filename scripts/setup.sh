@@ -7,6 +7,7 @@
 #   a nightly toolchain and cargo-fuzz 0.13.2 (the fuzz smoke run; fuzz/ builds with sanitizers)
 #   Chromium and chromedriver from apt (Playwright's own browser download is not reachable here)
 #   Node packages from package-lock.json (npm ci, falling back to npm install)
+#   NVIDIA's nvcc 13.5.37 from PyPI in .tools/nvcc (scripts/nvcc.sh: checks the corpus is valid CUDA)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -68,3 +69,6 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   log "installing Node packages"
   npm ci --no-audit --no-fund --loglevel=error || npm install --no-audit --no-fund --loglevel=error
 fi
+
+# A real CUDA compiler (no GPU needed) for the corpus check; skipped when the pinned version is there.
+bash scripts/nvcc.sh >/dev/null

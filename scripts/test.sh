@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test: formatting and lints; the Rust unit, property, golden and CLI tests; the no_std
-# build of the core; a compile check of the benchmarks; a short run of every fuzz target (20 s
-# each, seeded from the committed corpora); the wasm facade's tests (as wasm, in
-# Node); the front end's unit tests; and the browser end-to-end tests in headless Chromium
-# against the built app. Installs what it needs first (scripts/setup.sh).
+# build of the core; a compile check of the benchmarks; the teaching corpus through NVIDIA's nvcc;
+# a short run of every fuzz target (20 s each, seeded from the committed corpora); the wasm
+# facade's tests (as wasm, in Node); the front end's unit tests; and the browser end-to-end tests
+# in headless Chromium against the built app. Installs what it needs first (scripts/setup.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -15,6 +15,8 @@ cargo build -q -p warpscope-core --no-default-features
 cargo build -q -p warpscope-core --no-default-features --features link
 echo "== benchmarks compile"
 cargo bench -q --no-run -p warpscope-core
+echo "== the corpus is valid CUDA (nvcc -arch=sm_90 -ptx) and its committed PTX is current"
+bash scripts/nvcc.sh check
 echo "== Rust tests"
 cargo test --workspace
 echo "== fuzz smoke run (cargo-fuzz, 20 s per target; bash scripts/fuzz.sh 600 runs one to plateau)"

@@ -1,0 +1,227 @@
+//! The teaching corpus (`examples/corpus/*.cu`): kernels as CUDA courses write them, pasted whole
+//! with no `//@` lines. Each runs on the default launch (one block of one warp, 32 threads) with
+//! the automatic inputs (every pointer parameter a buffer of 32 elements holding 0, 1, 2, ...;
+//! every scalar 32, unless a case overrides it as a caller's `--param` would) under every model
+//! and every value of the policy the model reads, and every buffer's final contents must equal
+//! the kernel written again in Rust (`corpus/reference.rs`, with the warp's shuffles and votes in
+//! `corpus/warp.rs`). A failure lists every (file, model, policy) that went wrong and why.
+//!
+//! `scripts/nvcc.sh check` compiles the same files with NVIDIA's nvcc, so every kernel here is
+//! valid CUDA.
+
+mod corpus {
+    pub mod reference;
+    pub mod warp;
+}
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use corpus::reference::{self, Case, Want};
+use warpscope_core::launch;
+use warpscope_core::model::about::Policy;
+use warpscope_core::model::{ModelKind, PathOrder, Schedule};
+use warpscope_core::session::RunRequest;
+use warpscope_core::sim::StopReason;
+
+/// Enough for the longest case (Collatz under MIMD, one lane-instruction a step) many times over.
+const STEP_LIMIT: f64 = 5_000_000.0;
+
+fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/corpus")
+}
+
+fn corpus_files() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(corpus_dir())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .filter(|n| n.ends_with(".cu"))
+        .collect();
+    names.sort();
+    names
+}
+
+/// Every model, once per value of the policy it reads: (model, path order, schedule, label).
+fn runs() -> Vec<(ModelKind, Option<&'static str>, Option<&'static str>, String)> {
+    let mut v = Vec::new();
+    for &model in ModelKind::ALL {
+        match model.policy() {
+            Some(Policy::PathOrder) => {
+                for o in PathOrder::ALL {
+                    v.push((model, Some(o.name()), None, format!("{} (path order {})", model.name(), o.name())));
+                }
+            }
+            Some(Policy::Schedule) => {
+                for s in Schedule::ALL {
+                    v.push((model, None, Some(s.name()), format!("{} (schedule {})", model.name(), s.name())));
+                }
+            }
+            None => v.push((model, None, None, model.name().to_string())),
+        }
+    }
+    v
+}
+
+/// A buffer's bytes as stored (memory holds little-endian 32-bit words; a 64-bit element is read
+/// from 8 bytes, whichever way the machine lays it out in words).
+fn bytes_of(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// Why `got` (the buffer's bytes) differs from `want`, if it does.
+fn compare(want: &Want, got: &[u8]) -> Option<String> {
+    fn elems<const N: usize, T: std::fmt::Debug>(got: &[u8], read: impl Fn([u8; N]) -> T) -> Vec<T> {
+        got.chunks_exact(N).map(|c| read(c.try_into().unwrap())).collect()
+    }
+    fn diff<T: std::fmt::Debug>(want: &[T], got: &[T], same: impl Fn(&T, &T) -> bool) -> Option<String> {
+        if want.len() != got.len() {
+            return Some(format!("{} elements, want {}: {:?}", got.len(), want.len(), got));
+        }
+        let bad: Vec<String> =
+            (0..want.len()).filter(|&i| !same(&want[i], &got[i])).map(|i| format!("[{i}] = {:?}, want {:?}", got[i], want[i])).collect();
+        (!bad.is_empty()).then(|| format!("{} of {} differ: {}", bad.len(), want.len(), bad.join(", ")))
+    }
+    match want {
+        Want::I32(w) => diff(w, &elems(got, i32::from_le_bytes), |a, b| a == b),
+        Want::U32(w) => diff(w, &elems(got, u32::from_le_bytes), |a, b| a == b),
+        Want::F32(w, ulps) => diff(w, &elems(got, f32::from_le_bytes), |a, b| reference::within_ulps(*a, *b, *ulps)),
+        Want::F64(w) => diff(w, &elems(got, f64::from_le_bytes), |a, b| a == b),
+    }
+}
+
+/// Runs one case under one model and policy; every problem found, as text.
+fn run_case(case: &Case, text: &str, model: ModelKind, path_order: Option<&str>, schedule: Option<&str>) -> Vec<String> {
+    let params: BTreeMap<String, f64> = case.params.iter().map(|&(n, v)| (n.to_string(), v as f64)).collect();
+    let req = RunRequest {
+        text: text.to_string(),
+        model: Some(model.name().to_string()),
+        path_order: path_order.map(String::from),
+        schedule: schedule.map(String::from),
+        params,
+        step_limit: Some(STEP_LIMIT),
+        ..RunRequest::default()
+    };
+    let r = req.resolve();
+    if !r.ok() {
+        let first: Vec<String> =
+            r.all_diagnostics().iter().filter(|d| d.is_error()).take(3).map(|d| format!("line {}: {}", d.span.line, d.message)).collect();
+        return vec![format!("does not compile: {}", first.join("; "))];
+    }
+    let mut problems = Vec::new();
+    // The automatic inputs: every scalar parameter is a param defaulting to the thread count.
+    let declared: Vec<(&str, i64)> = r.params.iter().map(|p| (p.name.as_str(), p.default)).collect();
+    let scalars: Vec<(&str, i64)> = case.scalars.iter().map(|&s| (s, reference::THREADS as i64)).collect();
+    if declared != scalars {
+        problems.push(format!("scalar params (name, default) are {declared:?}, want {scalars:?}"));
+    }
+    let mut sim = match launch(&r.kernel, &r.options) {
+        Ok(sim) => sim,
+        Err(d) => return vec![format!("does not launch: {d:?}")],
+    };
+    let stop = sim.run_to_end();
+    if stop != StopReason::Exited {
+        problems.push(format!("ends with {stop:?}, not Exited"));
+        return problems;
+    }
+    let memory = &sim.state().machine.memory;
+    for (name, want) in &case.buffers {
+        match memory.buffer(name) {
+            None => {
+                problems.push(format!("no buffer `{name}` (buffers: {:?})", memory.buffers.iter().map(|b| &b.name).collect::<Vec<_>>()))
+            }
+            Some((_, words)) => {
+                if let Some(why) = compare(want, &bytes_of(words)) {
+                    problems.push(format!("buffer `{name}`: {why}"));
+                }
+            }
+        }
+    }
+    problems
+}
+
+/// Runs the file's cases under every model and policy; fails naming each that went wrong.
+fn check(file: &str) {
+    let text = std::fs::read_to_string(corpus_dir().join(file)).unwrap();
+    let cases = reference::cases(file);
+    assert!(!cases.is_empty(), "{file}: no reference in corpus/reference.rs");
+    let all = runs();
+    let mut failures = Vec::new();
+    for case in &cases {
+        let with = if case.params.is_empty() { String::from("defaults") } else { format!("{:?}", case.params) };
+        // The same problem under several models is listed once, with the models it came under.
+        let mut by_problem: Vec<(String, Vec<&str>)> = Vec::new();
+        for (model, order, schedule, label) in &all {
+            for p in run_case(case, &text, *model, *order, *schedule) {
+                match by_problem.iter_mut().find(|(q, _)| *q == p) {
+                    Some((_, labels)) => labels.push(label),
+                    None => by_problem.push((p, vec![label])),
+                }
+            }
+        }
+        for (p, labels) in by_problem {
+            let under = if labels.len() == all.len() { String::from("every model and policy") } else { labels.join(", ") };
+            failures.push(format!("{file} with {with}, under {under}: {p}"));
+        }
+    }
+    assert!(failures.is_empty(), "{} problem(s):\n{}", failures.len(), failures.join("\n"));
+}
+
+/// The corpus is what students paste: no headers, and every file has its reference here.
+#[test]
+fn every_corpus_file_is_headerless_and_has_a_reference() {
+    let files = corpus_files();
+    assert!(files.len() >= 25, "{} files", files.len());
+    for file in &files {
+        let text = std::fs::read_to_string(corpus_dir().join(file)).unwrap();
+        assert!(!text.lines().any(|l| l.trim_start().starts_with("//@")), "{file} has a //@ line");
+        assert!(!reference::cases(file).is_empty(), "{file}: no reference in corpus/reference.rs");
+        let tested = TESTED.contains(&file.as_str());
+        assert!(tested, "{file}: no #[test] in corpus.rs");
+    }
+}
+
+macro_rules! corpus_tests {
+    ($($name:ident),* $(,)?) => {
+        const TESTED: &[&str] = &[$(concat!(stringify!($name), ".cu")),*];
+        $(
+            #[test]
+            fn $name() {
+                check(concat!(stringify!($name), ".cu"));
+            }
+        )*
+    };
+}
+
+corpus_tests!(
+    atomic_min_max_cas,
+    binary_search,
+    bit_intrinsics,
+    bitonic_sort_step,
+    collatz_steps,
+    div_mod_variable,
+    divergent_odd_even,
+    double_precision,
+    grid_stride_loop,
+    histogram_global_atomic,
+    histogram_shared_bins,
+    index_types,
+    math_functions,
+    matmul_shared_tile,
+    matrix_add_2d,
+    reduce_interleaved_divergent,
+    reduce_interleaved_strided,
+    reduce_sequential,
+    reduce_warp_unrolled,
+    saxpy,
+    scan_hillis_steele,
+    stencil_1d_halo,
+    stream_compact_ballot,
+    switch_lane,
+    transpose_shared_tile,
+    vector_add,
+    vote_any_all,
+    warp_allreduce_xor,
+    warp_reduce_shfl_down,
+    warp_scan_shfl_up,
+    warp_sync_shared,
+);

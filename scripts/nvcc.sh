@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# NVIDIA's CUDA compiler from PyPI, in a venv under .tools/nvcc (gitignored), used to check that
+# every kernel of examples/corpus is valid CUDA. No GPU is needed to compile. Idempotent: a second
+# run only compares the installed versions with the pins (../shared/TOOLCHAIN.md).
+#   bash scripts/nvcc.sh             installs if needed, prints the path of nvcc
+#   bash scripts/nvcc.sh check       also compiles every corpus file (-ptx, and -cubin for two) and
+#                                    fails on any nvcc error, or when examples/corpus/ptx/ is not
+#                                    what nvcc writes (UPDATE_PTX=1 rewrites it)
+# The licence is NVIDIA's: the tools stay in .tools/, only the PTX they write is committed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+CUDA_VERSION=13.5.37
+PACKAGES=(nvidia-cuda-nvcc nvidia-cuda-crt nvidia-cuda-runtime nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm)
+VENV=.tools/nvcc
+ARCH=sm_90
+# Compiled to a cubin as well (ptxas runs on them): one with shared memory and barriers, one
+# with shuffles and votes.
+CUBIN_FILES=(reduce_sequential.cu stream_compact_ballot.cu)
+
+log() { echo "nvcc: $*" >&2; }
+
+installed_ok() {
+  [ -x "$VENV/bin/python" ] || return 1
+  local have
+  have=$("$VENV/bin/python" -m pip list --format=freeze 2>/dev/null) || return 1
+  for p in "${PACKAGES[@]}"; do
+    grep -qx "$p==$CUDA_VERSION" <<<"$have" || return 1
+  done
+}
+
+if ! installed_ok; then
+  log "installing ${PACKAGES[*]} $CUDA_VERSION into $VENV (about 350 MB)"
+  [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check "${PACKAGES[@]/%/==$CUDA_VERSION}"
+fi
+BIN=$(echo "$PWD/$VENV"/lib/python3.*/site-packages/nvidia/cu13/bin)
+NVCC="$BIN/nvcc"
+[ -x "$NVCC" ] || { log "no nvcc at $NVCC"; exit 1; }
+# nvcc finds ptxas and its headers beside itself; g++ from Debian is the host compiler.
+if ! command -v g++ >/dev/null 2>&1; then
+  log "installing g++ from apt (nvcc's host compiler)"
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq g++ >/dev/null
+fi
+
+if [ "${1:-}" != check ]; then
+  echo "$NVCC"
+  exit 0
+fi
+
+CORPUS=examples/corpus
+PTX_DIR=$CORPUS/ptx
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+mkdir -p "$PTX_DIR"
+failed=()
+stale=()
+count=0
+for cu in "$CORPUS"/*.cu; do
+  name=$(basename "$cu" .cu)
+  count=$((count + 1))
+  # -Werror all-warnings: a kernel that only compiles with warnings is not course-quality code.
+  if ! "$NVCC" -O3 -arch="$ARCH" -ptx -Werror all-warnings -o "$TMP/$name.ptx" "$cu" 2>"$TMP/$name.err"; then
+    failed+=("$cu")
+    cat "$TMP/$name.err" >&2
+    continue
+  fi
+  # Without the header lines that name the compiler build, so the PTX only changes with the kernel.
+  grep -v '^// Compiler Build ID\|^// Cuda compilation tools\|^// Based on NVVM' "$TMP/$name.ptx" >"$TMP/$name.kept.ptx"
+  if [ -n "${UPDATE_PTX:-}" ]; then
+    cp "$TMP/$name.kept.ptx" "$PTX_DIR/$name.ptx"
+  elif ! cmp -s "$TMP/$name.kept.ptx" "$PTX_DIR/$name.ptx"; then
+    stale+=("$PTX_DIR/$name.ptx")
+  fi
+done
+for ptx in "$PTX_DIR"/*.ptx; do
+  [ -e "$CORPUS/$(basename "$ptx" .ptx).cu" ] && continue
+  if [ -n "${UPDATE_PTX:-}" ]; then rm "$ptx"; else stale+=("$ptx (no kernel)"); fi
+done
+for f in "${CUBIN_FILES[@]}"; do
+  if ! "$NVCC" -O3 -arch="$ARCH" -cubin -o "$TMP/$f.cubin" "$CORPUS/$f" 2>"$TMP/$f.cubin.err"; then
+    failed+=("$CORPUS/$f (cubin)")
+    cat "$TMP/$f.cubin.err" >&2
+  fi
+done
+if [ ${#failed[@]} -gt 0 ]; then
+  log "nvcc refused ${#failed[@]} of $count corpus files: ${failed[*]}"
+  exit 1
+fi
+if [ ${#stale[@]} -gt 0 ]; then
+  log "the committed PTX is not what nvcc writes (UPDATE_PTX=1 bash scripts/nvcc.sh check rewrites it): ${stale[*]}"
+  exit 1
+fi
+log "all $count corpus files compile (-arch=$ARCH -ptx; -cubin for ${CUBIN_FILES[*]})"
