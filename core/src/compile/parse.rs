@@ -56,7 +56,7 @@ fn is_type_word(w: &str) -> bool {
 
 /// Qualifiers that change nothing here.
 const IGNORED: &[&str] =
-    &["const", "constexpr", "__restrict__", "restrict", "volatile", "static", "inline", "__noinline__", "__forceinline__", "extern"];
+    &["const", "constexpr", "__restrict__", "restrict", "volatile", "static", "inline", "__inline__", "__noinline__", "__forceinline__", "extern"];
 
 pub struct Parser<'t> {
     toks: &'t [Token],
