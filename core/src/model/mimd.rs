@@ -6,8 +6,8 @@
 //! live lane has arrived. A `_sync` instruction (`SHFL`/`VOTE` with a member mask, `WARPSYNC`)
 //! is the one exception to one lane per step: a lane whose guard holds waits there until every
 //! lane its mask names has arrived, then they run it together in one step, as the intrinsic
-//! needs; a named lane that has exited, or that no lane left to run can bring, makes it run at
-//! once, and the data path's check reports the missing lanes. Token and barrier instructions are
+//! needs. When the others of the mask have exited, or no lane is left that could bring them,
+//! it runs anyway, and the data path's check reports the missing lanes. Token and barrier instructions are
 //! read as the other branch-only models read them (`flow`).
 
 use alloc::sync::Arc;
@@ -70,7 +70,7 @@ impl Independent {
     }
 
     /// Lanes that reached a `_sync` instruction wait there; a group whose mask's lanes are all
-    /// there (or one of which exited) runs next; with no other lane able to run, the lowest
+    /// there or exited runs next; with no other lane able to run, the lowest
     /// waiting group runs anyway, and its check names the lanes that can never come.
     fn gather(&mut self, prog: &Program, m: &Machine) {
         for l in self.live.without(self.at_barrier | self.at_sync).iter() {
@@ -84,7 +84,8 @@ impl Independent {
             let here = lanes_at(&self.pcs, self.at_sync, pc);
             let Some(mask) = prog.get(pc).and_then(|i| i.op.member_mask()) else { continue };
             let need = here.iter().fold(LaneMask::EMPTY, |a, l| a | member_lanes(m, l, mask));
-            if need.without(self.live).0 != 0 || need.is_subset(here) {
+            // Every lane of the mask is here or has exited (the check then names the exited ones).
+            if need.is_subset(here | m.exited) {
                 self.gathered = Some((pc, here));
                 return;
             }

@@ -209,3 +209,11 @@ fn lane_window_agrees_with_the_state_about_to_issue() {
     assert_eq!(s.next_lane_states()[5], LaneState::Waiting);
     assert_eq!(s.lane_pc(5).map(|pc| pc.0), Some(6));
 }
+
+#[test]
+fn a_division_costs_the_sequence_it_stands_for() {
+    let mut s = sim("//@ warp 4\n//@ reg R0 = t\nIDIV.S32 R1, R0, 0x3\nIREM.U32 R2, R0, 0x3\nIADD R3, R1, R2\nEXIT\n");
+    assert_eq!(s.run_to_end(), StopReason::Exited);
+    assert_eq!(s.state().machine.clock, 2 * crate::isa::DIVIDE_ISSUES as u64 + 2, "kepler preset: one cycle per issue");
+    assert_eq!((reg(&s, 3, 1), reg(&s, 3, 2)), (1, 0));
+}
