@@ -57,7 +57,7 @@ pub struct Common {
 pub fn render(path: &Path, text: &str, diags: &[Diagnostic]) -> String {
     let mut out = String::new();
     for d in diags {
-        let kind = if d.is_error() { "error" } else { "warning" };
+        let kind = d.severity.word();
         if d.span.line == 0 {
             out += &format!("{}: {kind}: {}\n", path.display(), d.message);
             continue;

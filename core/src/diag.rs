@@ -14,6 +14,17 @@ pub enum Severity {
     Info,
 }
 
+impl Severity {
+    /// How front ends label it: `error`, `warning` or `note`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "note",
+        }
+    }
+}
+
 /// A place in the source text: 1-based line and column (in characters), and a length in characters.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -54,12 +65,7 @@ impl Diagnostic {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let kind = match self.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Info => "note",
-        };
-        write!(f, "{}:{}: {}: {}", self.span.line, self.span.col, kind, self.message)
+        write!(f, "{}:{}: {}: {}", self.span.line, self.span.col, self.severity.word(), self.message)
     }
 }
 

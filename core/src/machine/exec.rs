@@ -230,9 +230,9 @@ fn count_transactions(m: &mut Machine, lanes: LaneMask, addr: Address, words: u3
     m.mem_transactions += n as u64;
 }
 
-fn bad_access(kind: &str, lane: u32, addr: u32, space: Space, miss: Miss) -> String {
+fn bad_access(mem: &super::Memory, kind: &str, lane: u32, addr: u32, space: Space, miss: Miss) -> String {
     match miss {
-        Miss::Outside => format!("{kind} by lane {lane} at address {addr:#x}: outside every buffer or not 4-byte aligned"),
+        Miss::Outside => format!("{kind} by lane {lane} at address {addr:#x}: {}", mem.miss_detail(addr)),
         Miss::OtherSpace(there) => {
             let fits = if there == Space::Shared { "LDS/STS/ATOMS and generic LD/ST/ATOM" } else { "LDG/STG/ATOMG and generic LD/ST/ATOM" };
             format!(
@@ -327,7 +327,7 @@ fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: Lane
             for l in lanes.iter() {
                 for w in 0..width.words() {
                     let at = address(m, l, addr, w);
-                    let v = m.memory.load_in(space, at).map_err(|e| bad_access("load", l, at, space, e))?;
+                    let v = m.memory.load_in(space, at).map_err(|e| bad_access(&m.memory, "load", l, at, space, e))?;
                     if dst.0 as u32 + w < 255 {
                         m.set_reg(l, Reg(dst.0 + w as u8), v);
                     }
@@ -342,7 +342,7 @@ fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: Lane
                 for w in 0..width.words() {
                     let at = address(m, l, addr, w);
                     let v = if src.is_zero() { 0 } else { m.reg(l, Reg(src.0.saturating_add(w as u8))) };
-                    m.memory.store_in(space, at, v).map_err(|e| bad_access("store", l, at, space, e))?;
+                    m.memory.store_in(space, at, v).map_err(|e| bad_access(&m.memory, "store", l, at, space, e))?;
                 }
             }
         }
@@ -354,9 +354,9 @@ fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: Lane
             let cs = gather::<N>(m, c, false);
             for l in lanes.iter() {
                 let at = address(m, l, addr, 0);
-                let old = m.memory.load_in(space, at).map_err(|e| bad_access("atomic", l, at, space, e))?;
+                let old = m.memory.load_in(space, at).map_err(|e| bad_access(&m.memory, "atomic", l, at, space, e))?;
                 let new = arith::atom(op, old, bs[l as usize], cs[l as usize]);
-                m.memory.store_in(space, at, new).map_err(|e| bad_access("atomic", l, at, space, e))?;
+                m.memory.store_in(space, at, new).map_err(|e| bad_access(&m.memory, "atomic", l, at, space, e))?;
                 m.set_reg(l, dst, old);
             }
         }

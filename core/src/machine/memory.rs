@@ -3,6 +3,7 @@
 //! never lands in shared memory. Any access outside a buffer, not 4-byte aligned, or in the other
 //! space than the instruction's, is a fault, not a panic.
 
+use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -124,6 +125,28 @@ impl Memory {
             let end = b.base as u64 + b.len as u64 * 4;
             ((addr as u64) >= b.base as u64 && (addr as u64) < end).then(|| (k, ((addr - b.base) / 4) as usize))
         })
+    }
+
+    /// Why `addr` is in no buffer, in a student's terms: past the end of the buffer before it
+    /// (naming the element and the length, and how to make it larger), or misaligned.
+    pub fn miss_detail(&self, addr: u32) -> String {
+        if !addr.is_multiple_of(4) {
+            return String::from("not 4-byte aligned");
+        }
+        let before = self.buffers.iter().filter(|b| b.base <= addr).max_by_key(|b| b.base);
+        match before {
+            Some(b) if b.space == Space::Global => format!(
+                "past the end of `{}`: element {}, and `{}` holds {} (to make it larger, give it a line `//@ buffer {}: {}[N]`)",
+                b.name,
+                (addr - b.base) / 4,
+                b.name,
+                b.len,
+                b.name,
+                b.elem.name()
+            ),
+            Some(b) => format!("past the end of shared `{}`: element {}, and `{}` holds {}", b.name, (addr - b.base) / 4, b.name, b.len),
+            None => String::from("outside every buffer"),
+        }
     }
 
     /// The word at `addr`, in any space.

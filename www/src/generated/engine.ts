@@ -1,7 +1,7 @@
 // Generated from the Rust types by web/src/types.rs (ts-rs): do not edit.
 // UPDATE_TYPES=1 cargo test -p warpscope-web --test types rewrites it.
 
-export type Severity = "error" | "warning";
+export type Severity = "error" | "warning" | "info";
 
 export type ModelKind = "kepler" | "pdom" | "pdom-ssy" | "tf-stack" | "tf-sandy" | "volta" | "mimd";
 
@@ -345,6 +345,8 @@ meaning: string, label: string,
  */
 term: string, };
 
+export type VarView = { name: string, ty: string, reg: string, value: string, };
+
 export type RegView = { name: string, hex: string, int: number, float: number, };
 
 export type PredView = { name: string, value: boolean, };
@@ -353,7 +355,11 @@ export type WaitView = { block: number, lanes: Array<number>, };
 
 export type LastView = { pc: number, line: number | null, text: string, events: number, };
 
-export type StateView = { step: number, status: string, pc: number | null, addr: number | null, line: number | null, block: number | null, lanes: Array<LaneView>, stack: Array<StackEntryView>, registers: Array<RegView>, predicates: Array<PredView>, waiting: Array<WaitView>, last: LastView | null, caption: string | null, };
+export type StateView = { step: number, status: string, pc: number | null, addr: number | null, line: number | null, block: number | null, lanes: Array<LaneView>, stack: Array<StackEntryView>, 
+/**
+ * A C kernel's variables in scope at the lane's line, with the lane's values.
+ */
+variables: Array<VarView>, registers: Array<RegView>, predicates: Array<PredView>, waiting: Array<WaitView>, last: LastView | null, caption: string | null, };
 
 export type InstrView = { index: number, addr: number, line: number, text: string, block: number, };
 
@@ -396,7 +402,11 @@ step: number | null, until: number | null,
  */
 instr: number | null, line: number, text: string, };
 
-export type CompiledView = { target: string, if_convert: boolean, listing: string, listing_lines: Array<number>, source_lines: Array<number>, };
+export type CompiledView = { target: string, if_convert: boolean, 
+/**
+ * The file's `__global__` kernels (the one compiled is chosen by `//@ kernel`, else the first).
+ */
+kernels: Array<string>, listing: string, listing_lines: Array<number>, source_lines: Array<number>, };
 
 export type ReportView = { model: string, stop: Outcome, warp_instructions: number, thread_instructions: number, activity_factor: number, 
 /**
