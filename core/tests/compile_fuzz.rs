@@ -4,10 +4,13 @@
 use proptest::prelude::*;
 use warpscope_core::compile::{compile, CompileOptions, Target};
 
+/// The examples and the teaching corpus (whole course files: host code, macros, shared
+/// memory, warp intrinsics).
 fn sources() -> Vec<String> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    let mut v: Vec<String> = [root.clone(), root.join("corpus")]
+        .iter()
+        .flat_map(|dir| std::fs::read_dir(dir).unwrap())
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "cu"))
         .map(|p| std::fs::read_to_string(p).unwrap())
@@ -83,6 +86,42 @@ const SOUP: &[&str] = &[
     "double",
     "\"s\"",
     "@",
+    "\n#define M 4\n",
+    "\n#define F(a, b) ((a) < (b) ? (a) : b)\n",
+    "F(",
+    "M",
+    "\n#if M > 2\n",
+    "\n#else\n",
+    "\n#endif\n",
+    "\n#include <cstdio>\n",
+    "__shared__ int s[4];",
+    "__shared__ float g[2][3];",
+    "extern __shared__ int e[];",
+    "s[1]",
+    "g[1][2]",
+    "&s[0]",
+    "blockIdx.y",
+    "gridDim.z",
+    "warpSize",
+    "__shfl_down_sync(0xffffffff, x, 1)",
+    "__shfl_sync(0xffff, x, 3, 16)",
+    "__ballot_sync(~0u, x)",
+    "__any_sync(0xffffffff, x < 3)",
+    "__activemask()",
+    "__syncwarp()",
+    "atomicMax(&s[0], 1)",
+    "atomicSub(a, 2)",
+    "__popc(x)",
+    "__ffs(x)",
+    "sqrtf(x)",
+    "expf(1.5f)",
+    "min(x, 1)",
+    "x % t",
+    "const int K = 3;",
+    "}\nint main() { k<<<1, 32>>>(0); printf(\"%d\\n\", 1); }\n__global__ void k2(int* a) {",
+    "template <int B>",
+    "'c'",
+    "10ULL",
 ];
 
 proptest! {

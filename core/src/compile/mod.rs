@@ -156,11 +156,11 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
             return finish(None, diags);
         }
     };
-    if names.len() > 1 {
-        let others: Vec<&str> = names.iter().filter(|n| **n != kernel.name).map(String::as_str).collect();
+    // Two kernels of one name are an error below; a note needs another name to offer.
+    if let Some(other) = names.iter().find(|n| **n != kernel.name) {
         diags.push(Diagnostic::info(
             kernel.span,
-            format!("this file has {} kernels: running `{}` (choose another with `//@ kernel {}`)", names.len(), kernel.name, others[0]),
+            format!("this file has {} kernels: running `{}` (choose another with `//@ kernel {other}`)", names.len(), kernel.name),
         ));
     }
     for h in &unit.host {
