@@ -8,6 +8,8 @@ use alloc::vec::Vec;
 use super::operand::Operand;
 use crate::isa::*;
 
+mod wide;
+
 /// Where in the instruction a decode error points.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum At {
@@ -43,7 +45,8 @@ pub const OPCODES: &[&str] = &[
     "ISETP", "IADD", "IADD32I", "IADD3", "ISCADD", "IMUL", "IMUL32I", "IMAD", "FADD", "FADD32I", "FMUL", "FMUL32I", "FFMA", "FSETP", "MOV",
     "MOV32I", "SEL", "LOP", "LOP32I", "LOP3", "SHL", "SHR", "S2R", "CS2R", "LD", "LDG", "ST", "STG", "ATOM", "ATOMG", "I2F", "F2I", "MUFU",
     "NOP", "BAR", "SSY", "SYNC", "BRA", "PBK", "BRK", "PCNT", "CONT", "CAL", "RET", "EXIT", "BSSY", "BSYNC", "BREAK", "WARPSYNC", "YIELD",
-    "SHFL", "VOTE", "POPC", "FLO", "BREV", "IMNMX", "FMNMX", "FRND", "IDIV", "IREM", "ATOMS", "LDS", "STS",
+    "SHFL", "VOTE", "POPC", "FLO", "BREV", "IMNMX", "FMNMX", "FRND", "IDIV", "IREM", "ATOMS", "LDS", "STS", "SHF", "DADD", "DMUL", "DFMA",
+    "DSETP", "DMNMX", "F2F",
 ];
 
 fn err<T>(at: At, message: impl Into<String>) -> Result<T, DecodeError> {
@@ -223,9 +226,8 @@ fn combine_of(mods: &mut Mods) -> BoolOp {
 }
 
 /// `ISETP P, Q, a, b, c` / `ISETP P, a, b, c` / `ISETP P, Q, a, b` / `ISETP P, a, b`.
-fn setp_operands(a: &Args, float: bool) -> Result<(Pred, Pred, Src, Src, PredSrc), DecodeError> {
+fn setp_operands(a: &Args, src: impl Fn(usize) -> Result<Src, DecodeError>) -> Result<(Pred, Pred, Src, Src, PredSrc), DecodeError> {
     a.count(&[3, 4, 5])?;
-    let src = |i| if float { a.src_float(i) } else { a.src_int(i) };
     let dst = a.pred(0)?;
     match a.ops.len() {
         5 => Ok((dst, a.pred(1)?, src(2)?, src(3)?, a.pred_src(4)?)),
@@ -306,24 +308,24 @@ pub fn decode(mnemonic: &str, ops: &[Operand]) -> Result<Decoded, DecodeError> {
             let signed = !mods.take("U32");
             mods.take("S32");
             let combine = combine_of(&mut mods);
-            let (dst, dst_inv, x, y, c) = setp_operands(&a, false)?;
+            let (dst, dst_inv, x, y, c) = setp_operands(&a, |i| a.src_int(i))?;
             Op::Isetp { cmp, signed, combine, dst, dst_inv, a: x, b: y, c }
         }
         "FSETP" => {
             let cmp = cmp_of(&mut mods)?;
             let combine = combine_of(&mut mods);
             mods.ignore(&["FTZ"]);
-            let (dst, dst_inv, x, y, c) = setp_operands(&a, true)?;
+            let (dst, dst_inv, x, y, c) = setp_operands(&a, |i| a.src_float(i))?;
             Op::Fsetp { cmp, combine, dst, dst_inv, a: x, b: y, c }
         }
         "IADD" | "IADD32I" => {
             a.count(&[3])?;
             Op::Iadd { dst: a.reg(0)?, a: a.src_int(1)?, b: a.src_int(2)? }
         }
-        "IADD3" => {
-            a.count(&[4])?;
-            Op::Iadd3 { dst: a.reg(0)?, a: a.src_int(1)?, b: a.src_int(2)?, c: a.src_int(3)? }
-        }
+        "IADD3" => wide::iadd3(&mut mods, &a)?,
+        "SHF" => wide::shf(&mut mods, &a)?,
+        "DADD" | "DMUL" | "DFMA" | "DSETP" | "DMNMX" => wide::double(opcode, &mut mods, &a)?,
+        "F2F" => wide::convert(opcode, &mut mods, &a)?,
         "ISCADD" => {
             a.count(&[4])?;
             Op::Iscadd { dst: a.reg(0)?, a: a.src_int(1)?, b: a.src_int(2)?, shift: a.shift(3)? }
@@ -335,11 +337,9 @@ pub fn decode(mnemonic: &str, ops: &[Operand]) -> Result<Decoded, DecodeError> {
             mods.take("S32");
             Op::Imul { dst: a.reg(0)?, a: a.src_int(1)?, b: a.src_int(2)?, hi, signed }
         }
+        "IMAD" if mods.take("WIDE") => wide::imad_wide(&mut mods, &a)?,
         "IMAD" => {
             a.count(&[4])?;
-            if mods.take("WIDE") {
-                return err(At::Mnemonic, "`IMAD.WIDE` (64-bit results) is not supported: addresses here are 32-bit");
-            }
             let hi = mods.take("HI");
             let signed = !mods.take("U32");
             mods.take("S32");
@@ -450,20 +450,7 @@ pub fn decode(mnemonic: &str, ops: &[Operand]) -> Result<Decoded, DecodeError> {
             Op::St { src: a.reg(1)?, addr: a.mem(0)?, width, space: space_of(opcode) }
         }
         "ATOM" | "ATOMG" | "ATOMS" => atom(opcode, &mut mods, &a)?,
-        "I2F" => {
-            a.count(&[2])?;
-            mods.ignore(&["F32", "RN", "RZ", "RM", "RP"]);
-            let signed = !mods.take("U32");
-            mods.take("S32");
-            Op::I2f { dst: a.reg(0)?, src: a.src_int(1)?, signed }
-        }
-        "F2I" => {
-            a.count(&[2])?;
-            mods.ignore(&["F32", "TRUNC", "FTZ", "NTZ"]);
-            let signed = !mods.take("U32");
-            mods.take("S32");
-            Op::F2i { dst: a.reg(0)?, src: a.src_float(1)?, signed }
-        }
+        "I2F" | "F2I" => wide::convert(opcode, &mut mods, &a)?,
         "MUFU" => {
             a.count(&[2])?;
             mods.ignore(&["FTZ", "F32"]);
