@@ -247,7 +247,9 @@ fn bad_access(kind: &str, lane: u32, addr: u32, space: Space, miss: Miss) -> Str
 }
 
 /// Executes a non-control instruction on the lanes of `mask` whose guard holds.
-/// Control instructions are the model's business and do nothing here.
+/// Control instructions are the model's business and do nothing here, except that a `_sync`
+/// instruction's member mask (`SHFL`/`VOTE` with a mask, `WARPSYNC`) is checked first: every lane
+/// it names must be among the lanes that run it (`ExecError::Members` otherwise).
 pub fn execute(m: &mut Machine, instr: &Instruction, mask: LaneMask) -> Result<(), ExecError> {
     if m.stride() == 32 {
         execute_rows::<32>(m, instr, mask)
