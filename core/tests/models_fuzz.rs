@@ -1,5 +1,5 @@
 //! Random listings of control instructions (token stack, convergence barriers, calls, barriers,
-//! guarded exits, branches anywhere) under every model and policy: a run may fault, deadlock or
+//! guarded exits, branches anywhere, `_sync` instructions with member masks) under every model and policy: a run may fault, deadlock or
 //! hit its step limit, but never panics, issues only lanes of the warp, its stack view never
 //! names an exited lane, every lane is issuing, waiting or exited at every step (`audit`), and a
 //! step back then forward comes back to the same state.
@@ -35,6 +35,9 @@ const LINES: &[&str] = &[
     "BAR.SYNC 0x0;",
     "ST [R9], R1;",
     "LD R2, [R9];",
+    "SHFL.BFLY PT, R1, R1, 0x1, 0x1f, 0xffffffff;",
+    "@P0 VOTE.ANY R1, P1, PT, 0xff;",
+    "WARPSYNC 0xff;",
 ];
 
 fn listing(picks: &[(u8, u8)]) -> String {

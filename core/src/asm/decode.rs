@@ -8,6 +8,11 @@ use alloc::vec::Vec;
 use super::operand::Operand;
 use crate::isa::*;
 
+mod math;
+mod memory;
+mod warp;
+mod wide;
+
 /// Where in the instruction a decode error points.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum At {
@@ -43,7 +48,8 @@ pub const OPCODES: &[&str] = &[
     "ISETP", "IADD", "IADD32I", "IADD3", "ISCADD", "IMUL", "IMUL32I", "IMAD", "FADD", "FADD32I", "FMUL", "FMUL32I", "FFMA", "FSETP", "MOV",
     "MOV32I", "SEL", "LOP", "LOP32I", "LOP3", "SHL", "SHR", "S2R", "CS2R", "LD", "LDG", "ST", "STG", "ATOM", "ATOMG", "I2F", "F2I", "MUFU",
     "NOP", "BAR", "SSY", "SYNC", "BRA", "PBK", "BRK", "PCNT", "CONT", "CAL", "RET", "EXIT", "BSSY", "BSYNC", "BREAK", "WARPSYNC", "YIELD",
-    "SHFL", "VOTE", "POPC", "FLO", "BREV", "IMNMX", "FMNMX", "FRND", "IDIV", "IREM", "ATOMS", "LDS", "STS",
+    "SHFL", "VOTE", "POPC", "FLO", "BREV", "IMNMX", "FMNMX", "FRND", "IDIV", "IREM", "ATOMS", "LDS", "STS", "SHF", "DADD", "DMUL", "DFMA",
+    "DSETP", "DMNMX", "F2F",
 ];
 
 fn err<T>(at: At, message: impl Into<String>) -> Result<T, DecodeError> {
@@ -223,9 +229,8 @@ fn combine_of(mods: &mut Mods) -> BoolOp {
 }
 
 /// `ISETP P, Q, a, b, c` / `ISETP P, a, b, c` / `ISETP P, Q, a, b` / `ISETP P, a, b`.
-fn setp_operands(a: &Args, float: bool) -> Result<(Pred, Pred, Src, Src, PredSrc), DecodeError> {
+fn setp_operands(a: &Args, src: impl Fn(usize) -> Result<Src, DecodeError>) -> Result<(Pred, Pred, Src, Src, PredSrc), DecodeError> {
     a.count(&[3, 4, 5])?;
-    let src = |i| if float { a.src_float(i) } else { a.src_int(i) };
     let dst = a.pred(0)?;
     match a.ops.len() {
         5 => Ok((dst, a.pred(1)?, src(2)?, src(3)?, a.pred_src(4)?)),
@@ -233,57 +238,6 @@ fn setp_operands(a: &Args, float: bool) -> Result<(Pred, Pred, Src, Src, PredSrc
         4 => Ok((dst, Pred::PT, src(1)?, src(2)?, a.pred_src(3)?)),
         _ => Ok((dst, Pred::PT, src(1)?, src(2)?, PredSrc::TRUE)),
     }
-}
-
-fn width_of(mods: &mut Mods) -> Width {
-    match mods.take_any(&["32", "64", "128"]) {
-        Some("64") => Width::W64,
-        Some("128") => Width::W128,
-        _ => Width::W32,
-    }
-}
-
-fn space_of(opcode: &str) -> Space {
-    match opcode {
-        "LDS" | "STS" | "ATOMS" => Space::Shared,
-        "LDG" | "STG" | "ATOMG" => Space::Global,
-        _ => Space::Generic,
-    }
-}
-
-/// `ATOM`/`ATOMG` (global) and `ATOMS` (shared): `[P,] d, [a], b` or `[P,] d, [a], compare, value`.
-fn atom(opcode: &str, mods: &mut Mods, a: &Args) -> Result<Op, DecodeError> {
-    mods.ignore(&["E", "STRONG", "GPU", "SYS", "FTZ", "RN"]);
-    let unsigned = mods.take("U32");
-    mods.take("S32");
-    let float = mods.take("F32");
-    let op = match mods.take_any(&["ADD", "MIN", "MAX", "AND", "OR", "XOR", "INC", "DEC", "CAS", "EXCH"]) {
-        Some("ADD") if float => AtomOp::AddF32,
-        Some("ADD") => AtomOp::Add,
-        Some("MIN") => AtomOp::Min { signed: !unsigned },
-        Some("MAX") => AtomOp::Max { signed: !unsigned },
-        Some("AND") => AtomOp::And,
-        Some("OR") => AtomOp::Or,
-        Some("XOR") => AtomOp::Xor,
-        Some("INC") => AtomOp::Inc,
-        Some("DEC") => AtomOp::Dec,
-        Some("CAS") => AtomOp::Cas,
-        Some(_) => AtomOp::Exch,
-        None => return err(At::Mnemonic, format!("`{opcode}` needs .ADD, .MIN, .MAX, .AND, .OR, .XOR, .INC, .DEC, .CAS or .EXCH")),
-    };
-    if float && op != AtomOp::AddF32 {
-        return err(At::Mnemonic, format!("`{opcode}`: `.F32` goes only with `.ADD`"));
-    }
-    // Real listings start with a predicate that reports success; it is accepted and ignored.
-    let skip = usize::from(a.is_pred(0));
-    let want = if op == AtomOp::Cas { 4 } else { 3 };
-    if a.ops.len() != want + skip {
-        let shape = if op == AtomOp::Cas { "d, [a], compare, value" } else { "d, [a], value" };
-        return err(At::Mnemonic, format!("`{opcode}` takes {shape} (after an optional predicate)"));
-    }
-    let b = if float { a.src_float(skip + 2)? } else { a.src_int(skip + 2)? };
-    let c = if op == AtomOp::Cas { a.src_int(skip + 3)? } else { Src::Imm(0) };
-    Ok(Op::Atom { op, dst: a.reg(skip)?, addr: a.mem(skip + 1)?, b, c, space: space_of(opcode) })
 }
 
 /// Decodes one instruction. `mnemonic` is the full `OPCODE.MOD.MOD` text.
@@ -306,24 +260,24 @@ pub fn decode(mnemonic: &str, ops: &[Operand]) -> Result<Decoded, DecodeError> {
             let signed = !mods.take("U32");
             mods.take("S32");
             let combine = combine_of(&mut mods);
-            let (dst, dst_inv, x, y, c) = setp_operands(&a, false)?;
+            let (dst, dst_inv, x, y, c) = setp_operands(&a, |i| a.src_int(i))?;
             Op::Isetp { cmp, signed, combine, dst, dst_inv, a: x, b: y, c }
         }
         "FSETP" => {
             let cmp = cmp_of(&mut mods)?;
             let combine = combine_of(&mut mods);
             mods.ignore(&["FTZ"]);
-            let (dst, dst_inv, x, y, c) = setp_operands(&a, true)?;
+            let (dst, dst_inv, x, y, c) = setp_operands(&a, |i| a.src_float(i))?;
             Op::Fsetp { cmp, combine, dst, dst_inv, a: x, b: y, c }
         }
         "IADD" | "IADD32I" => {
             a.count(&[3])?;
             Op::Iadd { dst: a.reg(0)?, a: a.src_int(1)?, b: a.src_int(2)? }
         }
-        "IADD3" => {
-            a.count(&[4])?;
-            Op::Iadd3 { dst: a.reg(0)?, a: a.src_int(1)?, b: a.src_int(2)?, c: a.src_int(3)? }
-        }
+        "IADD3" => wide::iadd3(&mut mods, &a)?,
+        "SHF" => wide::shf(&mut mods, &a)?,
+        "DADD" | "DMUL" | "DFMA" | "DSETP" | "DMNMX" => wide::double(opcode, &mut mods, &a)?,
+        "F2F" => wide::convert(opcode, &mut mods, &a)?,
         "ISCADD" => {
             a.count(&[4])?;
             Op::Iscadd { dst: a.reg(0)?, a: a.src_int(1)?, b: a.src_int(2)?, shift: a.shift(3)? }
@@ -335,11 +289,9 @@ pub fn decode(mnemonic: &str, ops: &[Operand]) -> Result<Decoded, DecodeError> {
             mods.take("S32");
             Op::Imul { dst: a.reg(0)?, a: a.src_int(1)?, b: a.src_int(2)?, hi, signed }
         }
+        "IMAD" if mods.take("WIDE") => wide::imad_wide(&mut mods, &a)?,
         "IMAD" => {
             a.count(&[4])?;
-            if mods.take("WIDE") {
-                return err(At::Mnemonic, "`IMAD.WIDE` (64-bit results) is not supported: addresses here are 32-bit");
-            }
             let hi = mods.take("HI");
             let signed = !mods.take("U32");
             mods.take("S32");
@@ -437,115 +389,12 @@ pub fn decode(mnemonic: &str, ops: &[Operand]) -> Result<Decoded, DecodeError> {
             let wide = !mods.take("32");
             Op::Cs2r { dst: a.reg(0)?, sr: a.special(1)?, wide }
         }
-        "LD" | "LDG" | "LDS" => {
-            a.count(&[2])?;
-            mods.ignore(&["E", "CONSTANT", "U32", "S32", "STRONG", "GPU", "SYS", "CG", "CA", "CS", "CV", "LU"]);
-            let width = width_of(&mut mods);
-            Op::Ld { dst: a.reg(0)?, addr: a.mem(1)?, width, space: space_of(opcode) }
-        }
-        "ST" | "STG" | "STS" => {
-            a.count(&[2])?;
-            mods.ignore(&["E", "U32", "S32", "STRONG", "GPU", "SYS", "CG", "CS", "WT"]);
-            let width = width_of(&mut mods);
-            Op::St { src: a.reg(1)?, addr: a.mem(0)?, width, space: space_of(opcode) }
-        }
-        "ATOM" | "ATOMG" | "ATOMS" => atom(opcode, &mut mods, &a)?,
-        "I2F" => {
-            a.count(&[2])?;
-            mods.ignore(&["F32", "RN", "RZ", "RM", "RP"]);
-            let signed = !mods.take("U32");
-            mods.take("S32");
-            Op::I2f { dst: a.reg(0)?, src: a.src_int(1)?, signed }
-        }
-        "F2I" => {
-            a.count(&[2])?;
-            mods.ignore(&["F32", "TRUNC", "FTZ", "NTZ"]);
-            let signed = !mods.take("U32");
-            mods.take("S32");
-            Op::F2i { dst: a.reg(0)?, src: a.src_float(1)?, signed }
-        }
-        "MUFU" => {
-            a.count(&[2])?;
-            mods.ignore(&["FTZ", "F32"]);
-            let func = match mods.take_any(&["RCP", "RSQ", "SQRT", "EX2", "LG2", "SIN", "COS"]) {
-                Some("RCP") => MufuFn::Rcp,
-                Some("RSQ") => MufuFn::Rsq,
-                Some("SQRT") => MufuFn::Sqrt,
-                Some("EX2") => MufuFn::Ex2,
-                Some("LG2") => MufuFn::Lg2,
-                Some("SIN") => MufuFn::Sin,
-                Some(_) => MufuFn::Cos,
-                None => return err(At::Mnemonic, "`MUFU` needs .RCP, .RSQ, .SQRT, .EX2, .LG2, .SIN or .COS"),
-            };
-            Op::Mufu { func, dst: a.reg(0)?, src: a.src_float(1)? }
-        }
-        "FRND" => {
-            a.count(&[2])?;
-            mods.ignore(&["FTZ", "F32"]);
-            let mode = match mods.take_any(&["FLOOR", "CEIL", "TRUNC"]) {
-                Some("FLOOR") => Round::Floor,
-                Some("CEIL") => Round::Ceil,
-                Some(_) => Round::Trunc,
-                None => Round::Even,
-            };
-            Op::Frnd { mode, dst: a.reg(0)?, src: a.src_float(1)? }
-        }
-        "POPC" | "BREV" => {
-            a.count(&[2])?;
-            let (dst, src) = (a.reg(0)?, a.src_int(1)?);
-            if opcode == "POPC" {
-                Op::Popc { dst, src }
-            } else {
-                Op::Brev { dst, src }
-            }
-        }
-        "FLO" => {
-            a.count(&[2])?;
-            let signed = match mods.take_any(&["U32", "S32"]) {
-                Some(t) => t == "S32",
-                None => return err(At::Mnemonic, "`FLO` needs .U32 or .S32"),
-            };
-            let shift = mods.take("SH");
-            Op::Flo { dst: a.reg(0)?, src: a.src_int(1)?, signed, shift }
-        }
-        "IMNMX" => {
-            a.count(&[3, 4])?;
-            let signed = !mods.take("U32");
-            mods.take("S32");
-            Op::Imnmx { dst: a.reg(0)?, a: a.src_int(1)?, b: a.src_int(2)?, signed, p: a.pred_src_or_true(3)? }
-        }
-        "FMNMX" => {
-            a.count(&[3, 4])?;
-            mods.ignore(&["FTZ"]);
-            Op::Fmnmx { dst: a.reg(0)?, a: a.src_float(1)?, b: a.src_float(2)?, p: a.pred_src_or_true(3)? }
-        }
-        "IDIV" | "IREM" => {
-            a.count(&[3])?;
-            let signed = !mods.take("U32");
-            mods.take("S32");
-            Op::Idiv { dst: a.reg(0)?, a: a.src_int(1)?, b: a.src_int(2)?, signed, rem: opcode == "IREM" }
-        }
-        "SHFL" => {
-            let mode = match mods.take_any(&["IDX", "UP", "DOWN", "BFLY"]) {
-                Some("IDX") => ShflMode::Idx,
-                Some("UP") => ShflMode::Up,
-                Some("DOWN") => ShflMode::Down,
-                Some(_) => ShflMode::Bfly,
-                None => return err(At::Mnemonic, "`SHFL` needs .IDX, .UP, .DOWN or .BFLY"),
-            };
-            a.count(&[5, 6])?;
-            Op::Shfl { mode, pred: a.pred(0)?, dst: a.reg(1)?, a: a.src_int(2)?, b: a.src_int(3)?, c: a.src_int(4)?, mask: a.mask(5)? }
-        }
-        "VOTE" => {
-            let mode = match mods.take_any(&["ALL", "ANY", "EQ"]) {
-                Some("ALL") => VoteMode::All,
-                Some("ANY") => VoteMode::Any,
-                Some(_) => VoteMode::Eq,
-                None => return err(At::Mnemonic, "`VOTE` needs .ALL, .ANY or .EQ"),
-            };
-            a.count(&[3, 4])?;
-            Op::Vote { mode, dst: a.reg(0)?, pred: a.pred(1)?, src: a.pred_src(2)?, mask: a.mask(3)? }
-        }
+        "LD" | "LDG" | "LDS" | "ST" | "STG" | "STS" => memory::load_store(opcode, &mut mods, &a)?,
+        "ATOM" | "ATOMG" | "ATOMS" => memory::atom(opcode, &mut mods, &a)?,
+        "I2F" | "F2I" => wide::convert(opcode, &mut mods, &a)?,
+        "MUFU" | "FRND" | "POPC" | "BREV" | "FLO" | "IMNMX" | "FMNMX" | "IDIV" | "IREM" => math::decode(opcode, &mut mods, &a)?,
+        "SHFL" => warp::shfl(&mut mods, &a)?,
+        "VOTE" => warp::vote(&mut mods, &a)?,
         "NOP" => {
             a.count(&[0])?;
             Op::Nop

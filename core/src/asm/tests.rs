@@ -262,3 +262,60 @@ fn atomics_and_shared_memory_decode() {
     assert_eq!(op_of("STS [R2+0x8], R1"), Op::St { src: Reg(1), addr, width: Width::W32, space: Space::Shared });
     assert_eq!(op_of("STG.E [R2+0x8], R1"), Op::St { src: Reg(1), addr, width: Width::W32, space: Space::Global });
 }
+
+#[test]
+fn sixty_four_bit_forms_decode() {
+    use crate::isa::{Cmp, NumType, Pred, PredSrc, Reg, Src};
+    let r = Src::reg;
+    assert_eq!(op_of("IADD3 R1, R2, R3, RZ"), Op::Iadd3 { dst: Reg(1), a: r(Reg(2)), b: r(Reg(3)), c: r(Reg::RZ), carry: Pred::PT });
+    assert_eq!(op_of("IADD3 R1, P0, R2, R3, RZ"), Op::Iadd3 { dst: Reg(1), a: r(Reg(2)), b: r(Reg(3)), c: r(Reg::RZ), carry: Pred(0) });
+    assert_eq!(op_of("IADD3 R1, P0, PT, R2, -R3, RZ"), op_of("IADD3 R1, P0, R2, -R3, RZ"));
+    let x = Op::Iadd3X {
+        dst: Reg(1),
+        carry: Pred::PT,
+        a: r(Reg(2)),
+        b: r(Reg(3)),
+        c: r(Reg::RZ),
+        invert: [false, true, false],
+        carry_in: PredSrc { pred: Pred(0), negated: false },
+    };
+    assert_eq!(op_of("IADD3.X R1, R2, ~R3, RZ, P0"), x);
+    assert_eq!(op_of("IADD3.X R1, R2, ~R3, RZ, P0, !PT"), x);
+    assert_eq!(op_of("IADD3.X R1, PT, R2, ~R3, RZ, P0, !PT"), x);
+    assert!(error_of("IADD3 R1, P0, P1, R2, R3, RZ").contains("PT"));
+    assert!(error_of("IADD3.X R1, R2, R3, RZ, P0, P1").contains("!PT"));
+    assert_eq!(op_of("IMAD.WIDE R2, R0, 0x4, R4"), Op::ImadWide { dst: Reg(2), a: r(Reg(0)), b: Src::Imm(4), c: r(Reg(4)), signed: true });
+    assert!(matches!(op_of("IMAD.WIDE.U32 R2, R0, R1, RZ"), Op::ImadWide { signed: false, .. }));
+    assert_eq!(
+        op_of("SHF.L.U64.HI R1, R2, 0x3, R3"),
+        Op::Shf { dst: Reg(1), lo: r(Reg(2)), shift: Src::Imm(3), hi: r(Reg(3)), left: true, signed: false, wide: true, high: true }
+    );
+    assert!(matches!(op_of("SHF.R.S32.HI R1, RZ, R4, R3"), Op::Shf { left: false, signed: true, wide: false, high: true, .. }));
+    assert!(error_of("SHF.U64 R1, R2, R3, R4").contains(".L or .R"));
+    assert!(error_of("SHF.L R1, R2, R3, R4").contains(".U64"));
+    assert_eq!(op_of("DADD R2, R4, -R6"), Op::Dadd { dst: Reg(2), a: r(Reg(4)), b: Src::Reg { reg: Reg(6), negated: true } });
+    assert_eq!(op_of("DMUL R2, R4, 0.5"), Op::Dmul { dst: Reg(2), a: r(Reg(4)), b: Src::Imm((0.5f64.to_bits() >> 32) as u32) });
+    assert!(error_of("DMUL R2, R4, 0.1").contains("register pair"));
+    assert!(matches!(op_of("DFMA R2, R4, R6, R8"), Op::Dfma { .. }));
+    assert!(matches!(op_of("DSETP.GE.AND P0, PT, R2, R4, PT"), Op::Dsetp { cmp: Cmp::Ge, dst: Pred(0), .. }));
+    assert!(matches!(op_of("DMNMX R2, R4, R6, !P0"), Op::Dmnmx { p: PredSrc { negated: true, .. }, .. }));
+    let cvt = |line: &str| match op_of(line) {
+        Op::Cvt { from, to, .. } => (from, to),
+        op => panic!("{line}: {op:?}"),
+    };
+    assert_eq!(cvt("F2F.F64.F32 R2, R1"), (NumType::F32, NumType::F64));
+    assert_eq!(cvt("F2F.F32.F64 R1, R2"), (NumType::F64, NumType::F32));
+    assert_eq!(cvt("I2F.F64 R2, R1"), (NumType::S32, NumType::F64));
+    assert_eq!(cvt("I2F.F64.U32 R2, R1"), (NumType::U32, NumType::F64));
+    assert_eq!(cvt("I2F.F64.S64 R2, R4"), (NumType::S64, NumType::F64));
+    assert_eq!(cvt("I2F.F32.S64 R1, R4"), (NumType::S64, NumType::F32));
+    assert_eq!(cvt("I2F.U64 R1, R4"), (NumType::U64, NumType::F32));
+    assert_eq!(cvt("F2I.F64.TRUNC R1, R2"), (NumType::F64, NumType::S32));
+    assert_eq!(cvt("F2I.S64.F64.TRUNC R4, R2"), (NumType::F64, NumType::S64));
+    assert_eq!(cvt("F2I.U64.F64.TRUNC R4, R2"), (NumType::F64, NumType::U64));
+    assert_eq!(cvt("F2I.S64.TRUNC R4, R1"), (NumType::F32, NumType::S64));
+    assert!(matches!(op_of("I2F.U32 R1, R2"), Op::I2f { signed: false, .. }), "32-bit conversions keep their ops");
+    assert!(matches!(op_of("F2I.TRUNC R1, R2"), Op::F2i { signed: true, .. }));
+    assert!(error_of("F2F.F32.F32 R1, R2").contains("F2F"));
+    assert!(error_of("I2F.S32.U32 R1, R2").contains("more than one"));
+}

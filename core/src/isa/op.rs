@@ -128,6 +128,27 @@ pub enum MufuFn {
     Cos,
 }
 
+/// A number type a conversion names.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum NumType {
+    S32,
+    U32,
+    S64,
+    U64,
+    F32,
+    F64,
+}
+
+impl NumType {
+    /// Held in a register pair.
+    pub fn wide(self) -> bool {
+        matches!(self, NumType::S64 | NumType::U64 | NumType::F64)
+    }
+    pub fn float(self) -> bool {
+        matches!(self, NumType::F32 | NumType::F64)
+    }
+}
+
 /// `FRND`'s rounding: to nearest even (no modifier), down, up or toward zero.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Round {
@@ -176,11 +197,46 @@ pub enum Op {
         a: Src,
         b: Src,
     },
+    /// `IADD3 d, [Pc,] a, b, c`: with `Pc` (not `PT`), also the carry out: whether the sum, a
+    /// register negated with `-` counting as `~r + 1`, reaches 2^32.
     Iadd3 {
         dst: Reg,
         a: Src,
         b: Src,
         c: Src,
+        carry: Pred,
+    },
+    /// `IADD3.X d, [Pc,] a, b, c, Pin`: the high words of a 64-bit add, `Pin` the low words'
+    /// carry; `~Rn` operands (`invert`) are bitwise complements, as in a 64-bit subtract.
+    Iadd3X {
+        dst: Reg,
+        carry: Pred,
+        a: Src,
+        b: Src,
+        c: Src,
+        invert: [bool; 3],
+        carry_in: PredSrc,
+    },
+    /// `IMAD.WIDE[.U32] d, a, b, c`: the register pair `d` = a * b (64-bit product) + the pair `c`.
+    ImadWide {
+        dst: Reg,
+        a: Src,
+        b: Src,
+        c: Src,
+        signed: bool,
+    },
+    /// `SHF.L|R.U32|S32|U64|S64[.HI] d, lo, shift, hi`: the funnel shift of the 64-bit `{hi:lo}`;
+    /// `d` is its low word, or its high word with `.HI`. 32-bit types clamp the shift at 32,
+    /// 64-bit ones take it modulo 64; `.S` types shift right arithmetically.
+    Shf {
+        dst: Reg,
+        lo: Src,
+        shift: Src,
+        hi: Src,
+        left: bool,
+        signed: bool,
+        wide: bool,
+        high: bool,
     },
     /// `ISCADD d, a, b, s`: d = (a << s) + b.
     Iscadd {
@@ -330,6 +386,48 @@ pub enum Op {
         func: MufuFn,
         dst: Reg,
         src: Src,
+    },
+    /// A conversion that involves a 64-bit type (`I2F.F64.S32`, `F2I.S64.F64.TRUNC`, `F2F.F32.F64`,
+    /// `I2F.F32.S64`...); 64-bit values are register pairs, low word first.
+    Cvt {
+        dst: Reg,
+        src: Src,
+        from: NumType,
+        to: NumType,
+    },
+    // Double precision on register pairs (`a` names `a` and `a+1`, low word first).
+    Dadd {
+        dst: Reg,
+        a: Src,
+        b: Src,
+    },
+    Dmul {
+        dst: Reg,
+        a: Src,
+        b: Src,
+    },
+    /// Fused multiply-add, rounded once.
+    Dfma {
+        dst: Reg,
+        a: Src,
+        b: Src,
+        c: Src,
+    },
+    Dsetp {
+        cmp: Cmp,
+        combine: BoolOp,
+        dst: Pred,
+        dst_inv: Pred,
+        a: Src,
+        b: Src,
+        c: PredSrc,
+    },
+    /// `DMNMX d, a, b, p`: minNum where `p` holds, else maxNum.
+    Dmnmx {
+        dst: Reg,
+        a: Src,
+        b: Src,
+        p: PredSrc,
     },
     /// `FRND[.FLOOR|.CEIL|.TRUNC]`: round an f32 to an integral f32.
     Frnd {

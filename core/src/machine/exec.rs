@@ -3,6 +3,7 @@
 
 mod arith;
 mod warp;
+mod wide;
 
 use alloc::format;
 use alloc::string::String;
@@ -246,7 +247,9 @@ fn bad_access(mem: &super::Memory, kind: &str, lane: u32, addr: u32, space: Spac
 }
 
 /// Executes a non-control instruction on the lanes of `mask` whose guard holds.
-/// Control instructions are the model's business and do nothing here.
+/// Control instructions are the model's business and do nothing here, except that a `_sync`
+/// instruction's member mask (`SHFL`/`VOTE` with a mask, `WARPSYNC`) is checked first: every lane
+/// it names must be among the lanes that run it (`ExecError::Members` otherwise).
 pub fn execute(m: &mut Machine, instr: &Instruction, mask: LaneMask) -> Result<(), ExecError> {
     if m.stride() == 32 {
         execute_rows::<32>(m, instr, mask)
@@ -266,7 +269,24 @@ fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: Lane
     }
     match instr.op {
         Op::Iadd { dst, a, b } => map2::<N>(m, lanes, dst, a, b, false, u32::wrapping_add),
-        Op::Iadd3 { dst, a, b, c } => map3::<N>(m, lanes, dst, a, b, c, false, |x, y, z| x.wrapping_add(y).wrapping_add(z)),
+        Op::Iadd3 { dst, a, b, c, carry: Pred::PT } => {
+            map3::<N>(m, lanes, dst, a, b, c, false, |x, y, z| x.wrapping_add(y).wrapping_add(z))
+        }
+        Op::Iadd3 { dst, a, b, c, carry } => wide::iadd3_carry(m, lanes, dst, [a, b, c], carry),
+        Op::Iadd3X { dst, carry, a, b, c, invert, carry_in } => wide::iadd3_x(m, lanes, dst, [a, b, c], invert, carry_in, carry),
+        Op::ImadWide { dst, a, b, c, signed } => wide::imad_wide(m, lanes, dst, a, b, c, signed),
+        Op::Shf { dst, lo, shift, hi, left, signed, wide, high } => {
+            map3::<N>(m, lanes, dst, lo, shift, hi, false, |x, s, y| wide::shf(x, s, y, left, signed, wide, high))
+        }
+        Op::Dadd { dst, a, b } => wide::double_op(m, lanes, dst, [a, b, b], |x, y, _, _| x + y),
+        Op::Dmul { dst, a, b } => wide::double_op(m, lanes, dst, [a, b, b], |x, y, _, _| x * y),
+        Op::Dfma { dst, a, b, c } => wide::double_op(m, lanes, dst, [a, b, c], |x, y, z, _| libm::fma(x, y, z)),
+        Op::Dsetp { cmp, combine, dst, dst_inv, a, b, c } => wide::dsetp(m, lanes, cmp, combine, dst, dst_inv, a, b, c),
+        Op::Dmnmx { dst, a, b, p } => {
+            let min = m.guard_mask(Some(Guard { pred: p.pred, negated: p.negated }), lanes);
+            wide::double_op(m, lanes, dst, [a, b, b], |x, y, _, l| if min.contains(l) { x.min(y) } else { x.max(y) });
+        }
+        Op::Cvt { dst, src, from, to } => wide::convert(m, lanes, dst, src, from, to),
         Op::Iscadd { dst, a, b, shift } => map2::<N>(m, lanes, dst, a, b, false, |x, y| (x << shift).wrapping_add(y)),
         Op::Imul { dst, a, b, hi, signed } => map2::<N>(m, lanes, dst, a, b, false, |x, y| mul(x, y, hi, signed)),
         Op::Imad { dst, a, b, c, hi, signed } => map3::<N>(m, lanes, dst, a, b, c, false, |x, y, z| mul(x, y, hi, signed).wrapping_add(z)),

@@ -20,13 +20,18 @@ pub enum ElemType {
 }
 
 impl ElemType {
-    /// The name header lines use (`i32`).
+    /// The name a `//@ buffer` header and messages use.
     pub fn name(self) -> &'static str {
         match self {
             ElemType::I32 => "i32",
             ElemType::U32 => "u32",
             ElemType::F32 => "f32",
         }
+    }
+
+    /// 32-bit words per element (64-bit element types, still to come, will take two).
+    pub fn words(self) -> u32 {
+        1
     }
 
     /// A stored word as this type reads it: memory holds raw bits, and an f32 element is the
@@ -236,6 +241,7 @@ mod tests {
         assert_eq!(ElemType::I32.read(word), Elem::I32(-3));
         assert_eq!(ElemType::U32.read(word), Elem::U32(4_294_967_293));
         assert_eq!(ElemType::F32.read(1.5f32.to_bits()), Elem::F32(1.5));
+        assert_eq!([ElemType::I32, ElemType::U32, ElemType::F32].map(|t| (t.name(), t.words())), [("i32", 1), ("u32", 1), ("f32", 1)]);
         let shown =
             [Elem::I32(-3), Elem::F32(0.1), Elem::F32(2.0), Elem::F32(f32::NAN), Elem::F32(f32::NEG_INFINITY)].map(|e| e.to_string());
         assert_eq!(shown, ["-3", "0.1", "2", "NaN", "-inf"]);

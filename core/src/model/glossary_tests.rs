@@ -67,6 +67,15 @@ fn control_word(op: &Op) -> Option<&'static str> {
         | Op::Idiv { .. }
         | Op::Shfl { .. }
         | Op::Vote { .. }
+        | Op::Iadd3X { .. }
+        | Op::ImadWide { .. }
+        | Op::Shf { .. }
+        | Op::Cvt { .. }
+        | Op::Dadd { .. }
+        | Op::Dmul { .. }
+        | Op::Dfma { .. }
+        | Op::Dsetp { .. }
+        | Op::Dmnmx { .. }
         | Op::Nop => return None,
     })
 }
@@ -74,7 +83,7 @@ fn control_word(op: &Op) -> Option<&'static str> {
 /// The glossary's word for a data-path instruction that has one: the warp-wide, bit, math and
 /// shared-memory instructions (plain arithmetic, moves and global loads need none). No `_` arm.
 fn data_word(op: &Op) -> Option<&'static str> {
-    use crate::isa::Space;
+    use crate::isa::{NumType, Space};
     Some(match op {
         Op::Shfl { .. } => "SHFL",
         Op::Vote { .. } => "VOTE",
@@ -91,10 +100,21 @@ fn data_word(op: &Op) -> Option<&'static str> {
         Op::Atom { space: Space::Shared, .. } => "ATOMS",
         Op::Ld { space: Space::Shared, .. } => "LDS",
         Op::St { space: Space::Shared, .. } => "STS",
+        Op::Iadd3 { .. } => "IADD3",
+        Op::Iadd3X { .. } => "IADD3.X",
+        Op::ImadWide { .. } => "IMAD.WIDE",
+        Op::Shf { .. } => "SHF",
+        Op::Dadd { .. } => "DADD",
+        Op::Dmul { .. } => "DMUL",
+        Op::Dfma { .. } => "DFMA",
+        Op::Dsetp { .. } => "DSETP",
+        Op::Dmnmx { .. } => "DMNMX",
+        Op::I2f { .. } | Op::Cvt { from: NumType::S32 | NumType::U32 | NumType::S64 | NumType::U64, .. } => "I2F",
+        Op::F2i { .. } | Op::Cvt { to: NumType::S32 | NumType::U32 | NumType::S64 | NumType::U64, .. } => "F2I",
+        Op::Cvt { .. } => "F2F",
         Op::Ld { space: Space::Global | Space::Generic, .. }
         | Op::St { space: Space::Global | Space::Generic, .. }
         | Op::Iadd { .. }
-        | Op::Iadd3 { .. }
         | Op::Iscadd { .. }
         | Op::Imul { .. }
         | Op::Imad { .. }
@@ -111,8 +131,6 @@ fn data_word(op: &Op) -> Option<&'static str> {
         | Op::Shr { .. }
         | Op::S2r { .. }
         | Op::Cs2r { .. }
-        | Op::I2f { .. }
-        | Op::F2i { .. }
         | Op::Nop
         | Op::Ssy { .. }
         | Op::Sync
@@ -134,8 +152,35 @@ fn data_word(op: &Op) -> Option<&'static str> {
 }
 
 /// Every word `data_word` gives: all must be met in the runs below.
-const DATA_WORDS: &[&str] =
-    &["SHFL", "VOTE", "POPC", "FLO", "BREV", "IMNMX", "FMNMX", "MUFU", "FRND", "IDIV", "IREM", "ATOM", "ATOMS", "LDS", "STS"];
+const DATA_WORDS: &[&str] = &[
+    "SHFL",
+    "VOTE",
+    "POPC",
+    "FLO",
+    "BREV",
+    "IMNMX",
+    "FMNMX",
+    "MUFU",
+    "FRND",
+    "IDIV",
+    "IREM",
+    "ATOM",
+    "ATOMS",
+    "LDS",
+    "STS",
+    "IADD3",
+    "IADD3.X",
+    "IMAD.WIDE",
+    "SHF",
+    "DADD",
+    "DMUL",
+    "DFMA",
+    "DSETP",
+    "DMNMX",
+    "I2F",
+    "F2I",
+    "F2F",
+];
 
 /// Every word `control_word` gives, and the pop bit: all must be met in the runs below.
 const CONTROL_WORDS: &[&str] = &[
@@ -149,7 +194,9 @@ const RARE: &str = "//@ warp 4\n//@ buffer out: i32[4] = 0\n//@ reg R10 = out\nY
     S2R R0, SR_LANEID;\nSHFL.BFLY PT, R1, R0, 0x1, 0x1f, 0xf;\nVOTE.ANY R2, P0, PT, 0xf;\nPOPC R3, R2;\nFLO.U32 R4, R2;\n\
     BREV R5, R2;\nIMNMX R6, R0, 0x2, PT;\nFMNMX R7, R0, 1.5, !PT;\nMUFU.SQRT R8, 4.0;\nFRND.FLOOR R8, R8;\nIDIV.S32 R9, R0, 0x2;\n\
     IREM.U32 R9, R0, 0x2;\nATOM.ADD R11, [R10], 0x1;\n@!PT ATOMS.ADD R11, [R10], 0x1;\n@!PT LDS R11, [R10];\n\
-    @!PT STS [R10], R11;\nEXIT;\n";
+    @!PT STS [R10], R11;\nIADD3 R12, P1, R0, -R1, RZ;\nIADD3.X R13, R0, ~R1, RZ, P1, !PT;\nIMAD.WIDE R12, R0, 0x4, R12;\n\
+    SHF.L.U64.HI R13, R12, 0x3, R13;\nI2F.F64 R14, R0;\nDADD R14, R14, 0.5;\nDMUL R14, R14, R14;\nDFMA R14, R14, 2.0, R14;\n\
+    DSETP.GT.AND P1, PT, R14, 1.0, PT;\nDMNMX R14, R14, 1.0, P1;\nF2F.F32.F64 R8, R14;\nF2I.S64.F64.TRUNC R12, R14;\nEXIT;\n";
 
 fn examples() -> Vec<(String, String)> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");

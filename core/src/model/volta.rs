@@ -5,7 +5,10 @@
 //!   exited, left with `BREAK Bn`, or yielded; then the arrived lanes go on together and leave
 //!   `Bn`. A lane not in `Bn` passes.
 //! - `BREAK Bn` takes the issuing lanes out of `Bn`.
-//! - `WARPSYNC mask` waits until every live lane of the mask is at a `WARPSYNC`.
+//! - `WARPSYNC mask` waits until every live lane of the mask is at a `WARPSYNC`. `SHFL`/`VOTE`
+//!   with a member mask do not wait (the compiler puts a `WARPSYNC` before them): the data path
+//!   checks that the lanes of their mask run them together, so a lane that exited or is still
+//!   elsewhere is a fault.
 //! - `YIELD` lets another group run; until a yielded lane runs again, barriers do not wait for
 //!   it. This is how a spin lock makes progress: the lock holder, blocked at the loop's `BSYNC`
 //!   while the others spin, is released when they yield (an inference from the convergence-

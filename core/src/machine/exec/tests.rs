@@ -428,3 +428,92 @@ fn special_registers_read_the_launch() {
     .unwrap();
     assert_eq!([1, 2, 3, 4, 5].map(|r| m.reg(5, Reg(r))), [5, 8, 0, 0, 1]);
 }
+
+/// A warp of `n` lanes with the pairs R0:R1 = `a[lane]` and R2:R3 = `b[lane]`.
+fn with_pairs(a: &[u64], b: &[u64]) -> Machine {
+    let mut m = Machine::new(a.len() as u32, 24, Memory::default());
+    for l in 0..a.len() {
+        let l32 = l as u32;
+        m.set_reg(l32, Reg(0), a[l] as u32);
+        m.set_reg(l32, Reg(1), (a[l] >> 32) as u32);
+        m.set_reg(l32, Reg(2), b[l] as u32);
+        m.set_reg(l32, Reg(3), (b[l] >> 32) as u32);
+    }
+    m
+}
+
+fn pair(m: &Machine, lane: u32, r: u8) -> u64 {
+    (m.reg(lane, Reg(r + 1)) as u64) << 32 | m.reg(lane, Reg(r)) as u64
+}
+
+fn run_all(m: &mut Machine, src: &str) {
+    for i in &code(src) {
+        let all = LaneMask::full(m.width);
+        execute(m, i, all).unwrap();
+    }
+}
+
+#[test]
+fn sixty_four_bit_adds_subtracts_multiplies_and_shifts_match_u64() {
+    let a: alloc::vec::Vec<u64> =
+        values(5, 32).chunks(2).map(|w| (w[0] as u64) << 32 | w[1] as u64).chain([0, u64::MAX, 1 << 32, 7]).collect();
+    let b: alloc::vec::Vec<u64> = values(9, 32).chunks(2).map(|w| (w[0] as u64) << 32 | w[1] as u64).chain([0, 1, 1, 0]).collect();
+    let mut m = with_pairs(&a, &b);
+    // R4:R5 = a + b, R6:R7 = a - b, R8:R9 = lo(a) * lo(b) + b (signed and unsigned), R12.. shifts.
+    run_all(
+        &mut m,
+        "IADD3 R4, P0, R0, R2, RZ\nIADD3.X R5, R1, R3, RZ, P0, !PT\n\
+         IADD3 R6, P1, PT, R0, -R2, RZ\nIADD3.X R7, R1, ~R3, RZ, P1, !PT\n\
+         IMAD.WIDE R8, R0, R2, R2\nIMAD.WIDE.U32 R10, R0, R2, R2\n\
+         SHF.L.U64.HI R13, R0, 0x5, R1\nSHF.L.U32 R12, R0, 0x5, RZ\n\
+         SHF.R.S64 R14, R0, 0x24, R1\nSHF.R.S32.HI R15, RZ, 0x24, R1\n\
+         SHF.R.U32.HI R16, RZ, 0x3, R0\n",
+    );
+    for l in 0..a.len() {
+        let (x, y) = (a[l], b[l]);
+        let lane = l as u32;
+        let what = format!("lane {l}: {x:#x}, {y:#x}");
+        assert_eq!(pair(&m, lane, 4), x.wrapping_add(y), "add {what}");
+        assert_eq!(pair(&m, lane, 6), x.wrapping_sub(y), "subtract {what}");
+        let wide_s = ((x as u32 as i32 as i64) * (y as u32 as i32 as i64)) as u64;
+        assert_eq!(pair(&m, lane, 8), wide_s.wrapping_add(y), "IMAD.WIDE {what}");
+        assert_eq!(pair(&m, lane, 10), (x as u32 as u64 * y as u32 as u64).wrapping_add(y), "IMAD.WIDE.U32 {what}");
+        assert_eq!(pair(&m, lane, 12), x << 5, "shift left {what}");
+        assert_eq!(m.reg(lane, Reg(14)) as u64 | (m.reg(lane, Reg(15)) as u64) << 32, ((x as i64) >> 36) as u64, "shift right {what}");
+        assert_eq!(m.reg(lane, Reg(16)), (x as u32) >> 3, "{what}");
+    }
+}
+
+#[test]
+fn doubles_and_conversions_match_f64() {
+    let xs = [1.5f64, -2.25, 1e300, f64::NAN, 0.1, -0.0, 3e9, -7.9];
+    let ys = [0.5f64, 4.0, 1e10, 1.0, 0.2, 0.0, -1e9, 2.5];
+    let mut m = with_pairs(&xs.map(f64::to_bits), &ys.map(f64::to_bits));
+    run_all(
+        &mut m,
+        "DADD R4, R0, -R2\nDMUL R6, R0, R2\nDFMA R8, R0, R2, 1.0\nDSETP.LT.AND P0, P1, R0, R2, PT\nDMNMX R10, R0, R2, P0\n\
+         F2F.F32.F64 R12, R0\nF2F.F64.F32 R14, R12\nF2I.S64.F64.TRUNC R16, R0\nF2I.U64.F64.TRUNC R18, R0\nF2I.F64.TRUNC R20, R0\n\
+         I2F.F64.S64 R22, R16\n",
+    );
+    let same = |g: f64, w: f64| g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan());
+    for l in 0..8 {
+        let (x, y) = (xs[l], ys[l]);
+        let lane = l as u32;
+        let d = |r: u8| f64::from_bits(pair(&m, lane, r));
+        let what = format!("lane {l}: {x}, {y}");
+        assert!(same(d(4), x - y) && same(d(6), x * y) && same(d(8), x.mul_add(y, 1.0)), "{what}");
+        let lt = x < y;
+        assert_eq!((m.pred(lane, Pred(0)), m.pred(lane, Pred(1))), (lt, !lt), "{what}: the inverse holds for NaN");
+        assert!(same(d(10), if x < y { x.min(y) } else { x.max(y) }), "{what}");
+        assert!(same(f32::from_bits(m.reg(lane, Reg(12))) as f64, x as f32 as f64) && same(d(14), x as f32 as f64), "{what}");
+        assert_eq!((pair(&m, lane, 16), pair(&m, lane, 18), m.reg(lane, Reg(20))), (x as i64 as u64, x as u64, x as i32 as u32), "{what}");
+        assert!(same(d(22), x as i64 as f64), "{what}");
+    }
+    // Integers to floats round once; 32-bit sources sign- or zero-extend.
+    let big = (1u64 << 62) + (1 << 38) + 1; // not exact in f32: rounds up
+    let mut m = with_pairs(&[big, u64::MAX], &[0, 0]);
+    run_all(&mut m, "I2F.F32.S64 R4, R0\nI2F.F32.U64 R5, R0\nI2F.F64 R6, R1\nI2F.F64.U32 R8, R1\n");
+    assert_eq!(f32::from_bits(m.reg(0, Reg(4))), big as i64 as f32);
+    assert_eq!(f32::from_bits(m.reg(1, Reg(5))), u64::MAX as f32);
+    assert_eq!((f64::from_bits(pair(&m, 1, 6)), f64::from_bits(pair(&m, 1, 8))), (-1.0, u32::MAX as f64));
+}
