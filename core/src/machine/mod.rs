@@ -1,10 +1,13 @@
-//! The warp's data: lanes, registers, predicates, global memory, exited lanes and the clock.
+//! The warp's data: lanes, registers, predicates, global memory, exited lanes and the clock, and
+//! where a memory instruction's lanes land (`access`).
 //! Plain owned data, so a checkpoint is a clone. Control flow lives in `model`, not here.
 
+mod access;
 mod exec;
 mod lanes;
 mod memory;
 
+pub use access::{access, Access, CellTouch, Touch};
 pub use exec::execute;
 pub use lanes::*;
 pub use memory::*;

@@ -7,6 +7,7 @@
 pub mod audit;
 mod cost;
 mod lanes;
+mod memory_view;
 mod metrics;
 pub mod reference;
 mod report;
@@ -15,6 +16,7 @@ mod watch;
 
 pub use cost::CostModel;
 pub use lanes::{LaneState, MAX_WINDOW as LANE_WINDOW_MAX};
+pub use memory_view::{describe as describe_access, StepAccess};
 pub use metrics::{Metric, Metrics, PointMetrics};
 pub use reference::{ideal_fetches, IdealFetches};
 pub use report::RunReport;
