@@ -37,6 +37,8 @@ pub struct CellTouchView {
 #[derive(Serialize, TS)]
 pub struct AccessView {
     pub kind: AccessKind,
+    /// The core's word for a touched element: `written`, `read` or `updated`.
+    pub participle: &'static str,
     pub pc: u32,
     pub addr: u32,
     pub line: Option<u32>,
@@ -69,6 +71,7 @@ impl MemoryView {
             .collect();
         let access = sim.step_access(sim.steps()).map(|a| AccessView {
             kind: a.access.kind,
+            participle: a.access.kind.participle(),
             pc: a.pc.0,
             addr: prog.addr(a.pc),
             line: prog.line(a.pc),

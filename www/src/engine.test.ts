@@ -38,7 +38,7 @@ describe('Engine', () => {
     e.seek(2);
     const a = e.memory()?.access;
     expect(a?.summary).toBe('step 2: ST.E by lanes 0-3 wrote out[0..3]');
-    expect(a?.kind).toBe('write');
+    expect([a?.kind, a?.participle]).toEqual(['write', 'written']);
     expect(a?.cells.map((c) => [c.buffer, c.index, c.lane_text])).toEqual([[1, 0, '0'], [1, 1, '1'], [1, 2, '2'], [1, 3, '3']]);
     expect(e.memoryCells(1, 0, 4)).toEqual(['0', '1', '2', '3']);
   });

@@ -110,6 +110,14 @@ impl AccessKind {
             AccessKind::Update => "updated",
         }
     }
+    /// The word for an element the access touched (`written by lanes 0-15`).
+    pub fn participle(self) -> &'static str {
+        match self {
+            AccessKind::Read => "read",
+            AccessKind::Write => "written",
+            AccessKind::Update => "updated",
+        }
+    }
     /// The access changes memory (a store or an atomic).
     pub fn writes(self) -> bool {
         !matches!(self, AccessKind::Read)

@@ -447,7 +447,11 @@ base: number,
  */
 shared: boolean, };
 
-export type AccessView = { kind: AccessKind, pc: number, addr: number, line: number | null, 
+export type AccessView = { kind: AccessKind, 
+/**
+ * The core's word for a touched element: `written`, `read` or `updated`.
+ */
+participle: string, pc: number, addr: number, line: number | null, 
 /**
  * The instruction as written.
  */

@@ -102,11 +102,10 @@ function renderSummary(p: MemoryPanel, src: MemorySource): void {
   withCode(p.summary, !v ? '' : v.buffers.length === 0 ? 'This kernel has no buffers: `//@ buffer` lines declare them.'
     : a ? a.summary : src.step === 0 ? 'step 0: nothing has run yet' : `step ${src.step}: no memory access`);
   p.summary.title = a ? `${a.instruction}${a.line ? ` (line ${a.line})` : ''}` : '';
-  const writes = a?.kind === 'write' ? 'written' : a?.kind === 'update' ? 'updated' : null;
   const mine = (a?.cells ?? []).filter((c) => c.lanes.includes(src.lane));
   const names = v?.buffers ?? [];
   p.legend.replaceChildren(...(a ? [
-    swatch(writes ? 'mem-w' : 'mem-r', writes ?? 'read', `elements this step ${writes ?? 'read'}`),
+    swatch(a.kind === 'read' ? 'mem-r' : 'mem-w', a.participle, `elements ${a.participle} at this step`),
     swatch('mem-sel', `selected lane ${src.lane}: ${mine.length ? mine.map((c) => `${names[c.buffer]?.name ?? '?'}[${c.index}]`).join(', ') : 'none'}`,
       'the elements the selected lane touched (choose the lane in the lanes or registers panel)'),
   ] : []));
@@ -163,16 +162,14 @@ function draw(p: MemoryPanel): void {
 
 function cell(p: MemoryPanel, v: MemoryView, buffer: number, index: number, value: string, lane: number): HTMLElement {
   const b = v.buffers[buffer], t = p.touched.get(key(buffer, index)), a = v.access;
-  const writes = !!a && a.kind !== 'read';
   const name = `${b.name}[${index}]`;
   let title = `${name} = ${value} (${b.elem})`;
   let cls = 'mem-cell';
   let said = '';
   if (t && a) {
-    const verb = a.kind === 'write' ? 'written' : a.kind === 'update' ? 'updated' : 'read';
-    said = `${verb} by ${t.lanes.length === 1 ? 'lane' : 'lanes'} ${t.lane_text}`;
+    said = `${a.participle} by ${t.lanes.length === 1 ? 'lane' : 'lanes'} ${t.lane_text}`;
     title += `\n${said} at step ${v.step}`;
-    cls += writes ? ' mem-w' : ' mem-r';
+    cls += a.kind === 'read' ? ' mem-r' : ' mem-w';
     if (t.lanes.includes(lane)) { cls += ' mem-sel'; title += ` (the selected lane ${lane} among them)`; }
   }
   const c = html('div', { role: 'cell', class: cls, title, 'data-index': index });
