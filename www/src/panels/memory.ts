@@ -39,8 +39,8 @@ export interface MemoryPanel {
   grid: GridLayout | null;
   /** The step's touched elements by `buffer:index`. */
   touched: Map<string, CellTouchView>;
-  /** The run and step the panel last followed. */
-  followed: { run: object; step: number } | null;
+  /** The run and step the panel follows, and when that step came. */
+  followed: { run: object; step: number; at: number } | null;
   userScrolledAt: number;
   frame: number;
 }
@@ -117,14 +117,13 @@ function swatch(cls: string, label: string, title: string): HTMLElement {
   return s;
 }
 
-/** Brings the step's first touched element into view when the step changed and the user has not
- * just scrolled the panel. */
+/** Keeps the step's first touched element in view, unless the user scrolled the panel in the last
+ * second before the step came or since. Checked on every render of the step, as a panel shown
+ * again (a tab chosen) comes back scrolled to its top and sized anew. */
 function follow(p: MemoryPanel, src: MemorySource): void {
   const g = p.grid, first = p.view?.access?.cells[0];
-  const same = p.followed?.run === src.run && p.followed.step === src.step;
-  if (same || !g) return;
-  p.followed = { run: src.run, step: src.step };
-  if (!first || performance.now() - p.userScrolledAt < USER_SCROLL_MS) return;
+  if (p.followed?.run !== src.run || p.followed.step !== src.step) p.followed = { run: src.run, step: src.step, at: performance.now() };
+  if (!g || !first || p.userScrolledAt > p.followed.at - USER_SCROLL_MS) return;
   const top = cellTop(g, first.buffer, first.index);
   if (top === null) return;
   const to = followTo(top, g.size.rowH, g.size.headH, p.scroller.scrollTop, p.scroller.clientHeight);
