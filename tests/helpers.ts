@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { test as base, expect, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 
-export interface TraceRow { step: number; pc: string | null; mask: string; stack: { kind: string; mask: string; addr: string }[] }
+export interface TraceRow { step: number; pc: string | null; text: string; mask: string; stack: { kind: string; mask: string; addr: string }[] }
 export interface Trace { rows: TraceRow[]; total: number }
 
 /** `warpscope trace FILE --set n=N [options]`, parsed: one row per step, the stack bottom first. */
@@ -16,19 +16,19 @@ export function cliTrace(file: string, sets: string[] = [], options: string[] = 
   let total = -1;
   // The mask column is one bit per lane: "# mask: lane 31 ... lane 0".
   const width = Number(/^# mask: lane (\d+)/m.exec(out)?.[1] ?? 31) + 1;
-  const row = new RegExp(`^\\s*(\\d+)\\s+(0x[0-9a-f]+)?\\s.*?\\s([01]{${width}})\\s+(.*)$`);
+  const row = new RegExp(`^\\s*(\\d+)\\s+(0x[0-9a-f]+)?\\s+(.*?)\\s+([01]{${width}})\\s+(.*)$`);
   for (const line of out.split('\n')) {
     const end = /^# \w+ after (\d+) steps/.exec(line);
     if (end) total = Number(end[1]);
     const m = row.exec(line);
     if (!m) continue;
-    const stack = m[4].trim() === '-' ? [] : m[4].split('|').map((t) => {
+    const stack = m[5].trim() === '-' ? [] : m[5].split('|').map((t) => {
       // A kind may be two words ("BSYNC B0"): the mask and the address are the last two fields.
       const words = t.trim().replace(/\*$/, '').split(/\s+/);
       const [mask, addr] = words.slice(-2);
       return { kind: words.slice(0, -2).join(' '), mask: mask.toLowerCase(), addr: addr.toLowerCase() };
     });
-    rows[Number(m[1])] = { step: Number(m[1]), pc: m[2] ?? null, mask: m[3], stack };
+    rows[Number(m[1])] = { step: Number(m[1]), pc: m[2] ?? null, text: m[3], mask: m[4], stack };
   }
   // A run that stops early ("# deadlock at 0x0088 ...") ends at its last row.
   if (total < 0) total = rows.length - 1;
@@ -166,6 +166,11 @@ export function cliCycles(file: string, model: string, preset?: string): string 
 }
 
 const cli = (args: string[]) => execFileSync('cargo', ['run', '-q', '-p', 'warpscope-cli', '--', ...args], { encoding: 'utf8' });
+
+/** `warpscope run FILE --dump NAME`: the buffer's elements at the run's end, as the CLI writes them. */
+export function cliDump(file: string, buffer: string): string[] {
+  return cli(['run', file, '--dump', buffer]).trim().split('\n');
+}
 
 /** `warpscope compile FILE`: the listing's lines and, per pc, its 1-based listing line and the C
  * line of the `// N: ...` comment above it (the compiler writes one where the C line changes). */

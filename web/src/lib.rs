@@ -6,6 +6,7 @@
 //! series go out as typed arrays. No DOM access and no calls into JS from here.
 
 mod link;
+mod memory;
 mod sweep;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod types;
@@ -22,6 +23,7 @@ use warpscope_core::model::Reconvergence;
 use warpscope_core::session::{Recording, RunRequest, StaleParams, Until, MAX_RECORDED_STEPS, MIN_STEP_LIMIT};
 use wasm_bindgen::prelude::*;
 
+use memory::{cells_text, MemoryView, MEMORY_WINDOW_MAX};
 use views::*;
 
 /// Event bits of `event_series` (one step may have several).
@@ -75,6 +77,12 @@ pub fn glossary() -> Result<JsValue, JsError> {
 #[wasm_bindgen]
 pub fn lane_window_max() -> f64 {
     warpscope_core::sim::LANE_WINDOW_MAX as f64
+}
+
+/// The most elements one `Session.memory_cells` call returns.
+#[wasm_bindgen]
+pub fn memory_window_max() -> f64 {
+    MEMORY_WINDOW_MAX as f64
 }
 
 #[wasm_bindgen]
@@ -218,6 +226,18 @@ impl Session {
         let caption = l.captions.at(l.sim.steps(), l.sim.state().model.pc());
         let vars = l.kernel.compiled.as_ref().map_or(&[][..], |c| &c.vars[..]);
         to_js(&StateView::new(&l.sim, &l.facts, lane, caption, vars))
+    }
+
+    /// Every buffer after `current()` steps, and what that step did to memory (`MemoryView`).
+    pub fn memory(&self) -> Result<JsValue, JsError> {
+        let Some(l) = self.recording.loaded() else { return Ok(JsValue::NULL) };
+        to_js(&MemoryView::new(&l.sim))
+    }
+
+    /// Elements `from..to` of buffer `buffer` after `current()` steps, as text (floats with the
+    /// fewest digits that read back), at most `memory_window_max()` of them.
+    pub fn memory_cells(&self, buffer: u32, from: u32, to: u32) -> Vec<String> {
+        self.recording.loaded().map_or(Vec::new(), |l| cells_text(&l.sim, buffer, from, to))
     }
 
     /// The generated code of a C kernel and its mappings; null for an assembly kernel.

@@ -5,7 +5,9 @@
 //! every use of it in the build.
 
 use ts_rs::{Config, TS};
+use warpscope_core::isa::AccessKind;
 use warpscope_core::link::{Link, MeasuredChoice, ModelChoice, SweepChoice};
+use warpscope_core::machine::ElemType;
 use warpscope_core::model::{ModelAbout, ModelKind, Policy, StackConfig, Term, TermKind};
 use warpscope_core::session::{Outcome, OutcomeKind, Progress, RunRequest, StackChoice, StaleParams};
 use warpscope_core::sim::{LaneState, PointMetrics};
@@ -14,6 +16,7 @@ use warpscope_core::sweep::{Series, Split, SweepPoint, SweepRequest};
 use warpscope_core::Severity;
 
 use crate::link::DecodedView;
+use crate::memory::{AccessView, BufferView, CellTouchView, MemoryView};
 use crate::sweep::{MetricInfo, Prepared};
 use crate::views::*;
 use crate::LoadOptions;
@@ -41,6 +44,8 @@ pub fn typescript() -> String {
         TermKind,
         StackConfig,
         LaneState,
+        AccessKind,
+        ElemType,
         Outcome,
         OutcomeKind,
         Progress,
@@ -85,6 +90,10 @@ pub fn typescript() -> String {
         Prepared<'static>,
         MetricInfo,
         DecodedView,
+        MemoryView,
+        BufferView,
+        AccessView,
+        CellTouchView,
     );
     out.trim_end().to_string() + "\n"
 }

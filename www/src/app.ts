@@ -19,6 +19,7 @@ import * as editor from './panels/editor';
 import * as inputs from './panels/inputs';
 import * as lanes from './panels/lanes';
 import * as listing from './panels/listing';
+import * as memory from './panels/memory';
 import * as metrics from './panels/metrics';
 import * as plot from './panels/plot';
 import * as problems from './panels/problems';
@@ -41,6 +42,7 @@ export interface Panels {
   scrubber: scrubber.ScrubberPanel;
   status: runStatus.RunStatusPanel;
   registers: registers.RegistersPanel;
+  memory: memory.MemoryPanel;
   problems: problems.ProblemsViews;
   el: Record<'caption' | 'stack' | 'metrics' | 'inputs' | 'banners' | 'title' | 'end', HTMLElement>;
 }
@@ -333,6 +335,7 @@ export class App {
     scrubber.render(p.scrubber, s.step, r.total, r.events, s.playing);
     caption.render(p.el.caption, this.state, r.load.end, r.total, s.step > 0 && r.active[s.step - 1] === 0);
     registers.render(p.registers, this.state, s.lane, r.load.width, selectLane);
+    memory.render(p.memory, { run: r, step: s.step, lane: s.lane, view: () => e.memory(), cells: (b, from, to) => e.memoryCells(b, from, to) });
     metrics.render(p.el.metrics, e.metrics(), e.metricInfos());
   }
 }

@@ -26,6 +26,23 @@ describe('Engine', () => {
     expect(reports).toEqual([]);
   });
 
+  it('reads memory at a step: the buffers, what the step did, and values as the engine writes them', () => {
+    const e = Engine.fromBytes(bytes, () => {});
+    const text = '//@ warp 4\n//@ buffer x: f32[3] = 0.1 * float(i)\n//@ buffer out: i32[4]\n//@ reg R1 = out + 4 * t\n'
+      + 'S2R R0, SR_TID.X;\nST.E [R1], R0;\nEXIT;\n';
+    expect(e.load(text, {})?.ok).toBe(true);
+    expect(e.memory()?.buffers.map((b) => [b.name, b.elem, b.len, b.shared])).toEqual([['x', 'f32', 3, false], ['out', 'i32', 4, false]]);
+    expect(e.memory()?.access).toBeNull();
+    // Floats with the fewest digits that read back; a window past the end is cut at the end.
+    expect(e.memoryCells(0, 0, 10)).toEqual(['0', '0.1', '0.2']);
+    e.seek(2);
+    const a = e.memory()?.access;
+    expect(a?.summary).toBe('step 2: ST.E by lanes 0-3 wrote out[0..3]');
+    expect([a?.kind, a?.participle]).toEqual(['write', 'written']);
+    expect(a?.cells.map((c) => [c.buffer, c.index, c.lane_text])).toEqual([[1, 0, '0'], [1, 1, '1'], [1, 2, '2'], [1, 3, '3']]);
+    expect(e.memoryCells(1, 0, 4)).toEqual(['0', '1', '2', '3']);
+  });
+
   it('keeps the last good run when a load fails', () => {
     const e = Engine.fromBytes(bytes, () => {});
     e.load(single, {});

@@ -6,11 +6,11 @@
 //! The permalink codec is the core's (`decodeLink`, `encodeLink`).
 
 import init, {
-  decode_link, encode_link, EventBit, initSync, LaneCode, lane_window_max, measured_sets, metric_infos, model_infos, glossary, Session, StepLimit,
+  decode_link, encode_link, EventBit, initSync, LaneCode, lane_window_max, measured_sets, memory_window_max, metric_infos, model_infos, glossary, Session, StepLimit,
 } from '../../web/pkg/warpscope_web.js';
 import { setModelInfos } from './model-info';
 import type {
-  CfgView, CompiledView, LoadRequest, ModelAbout, LoadResult, MeasuredSet, MetricInfo, MetricsPair, NoteView, Progress, ReportView,
+  CfgView, CompiledView, LoadRequest, ModelAbout, LoadResult, MeasuredSet, MemoryView, MetricInfo, MetricsPair, NoteView, Progress, ReportView,
   StateView, Outcome, Term,
 } from './generated/engine';
 
@@ -170,6 +170,22 @@ export class Engine {
 
   state(lane: number): StateView | null {
     return this.guard<StateView | null>('state', null, (s) => s.state(lane) as StateView | null);
+  }
+  /** Every buffer at the current step and what that step did to memory. */
+  memory(): MemoryView | null {
+    return this.guard<MemoryView | null>('memory', null, (s) => s.memory() as MemoryView | null);
+  }
+  /** Elements `from..to` of buffer `buffer` at the current step, as the engine writes them;
+   * split into allowed windows. */
+  memoryCells(buffer: number, from: number, to: number): string[] {
+    const out: string[] = [];
+    const cap = memory_window_max();
+    for (let a = from; a < to; a += cap) {
+      const part = this.guard<string[]>('memory_cells', [], (s) => s.memory_cells(buffer, a, Math.min(to, a + cap)));
+      out.push(...part);
+      if (part.length < Math.min(to, a + cap) - a) break;
+    }
+    return out;
   }
   cfg(): CfgView | null { return this.guard<CfgView | null>('cfg', null, (s) => s.cfg() as CfgView | null); }
   /** The generated code of a C kernel; null for assembly. */

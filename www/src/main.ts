@@ -24,6 +24,7 @@ import { Dock, viewOf } from './layout/dock';
 import { isDockPanel, type DockPanelId } from './layout/panels';
 import * as lanes from './panels/lanes';
 import * as listing from './panels/listing';
+import * as memory from './panels/memory';
 import * as plot from './panels/plot';
 import * as registers from './panels/registers';
 import * as scrubber from './panels/scrubber';
@@ -103,6 +104,7 @@ async function main(): Promise<void> {
     }, store.get().speed),
     status: runStatus.create($('run-status'), { stop: () => app.stopRun(), showLine: () => app.showEndLine() }),
     registers: registers.create($('registers')),
+    memory: memory.create($('memory')),
     problems: { panel: $('problems'), summary: $<HTMLButtonElement>('diag-summary'), note: $('compile-note') },
     el: {
       caption: $('caption'), stack: $('stack'), metrics: $('metrics'),

@@ -189,6 +189,51 @@ pub struct Address {
 /// stands for in the cost model.
 pub const DIVIDE_ISSUES: u32 = 15;
 
+/// What a memory instruction does with the words it addresses.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub enum AccessKind {
+    /// A load: reads the words into registers.
+    Read,
+    /// A store: writes registers into the words.
+    Write,
+    /// An atomic: reads each word and writes it back changed, one lane at a time.
+    Update,
+}
+
+impl AccessKind {
+    /// The verb a sentence about the access uses (`ST.E by lanes 0-15 wrote a[0..15]`).
+    pub fn verb(self) -> &'static str {
+        match self {
+            AccessKind::Read => "read",
+            AccessKind::Write => "wrote",
+            AccessKind::Update => "updated",
+        }
+    }
+    /// The word for an element the access touched (`written by lanes 0-15`).
+    pub fn participle(self) -> &'static str {
+        match self {
+            AccessKind::Read => "read",
+            AccessKind::Write => "written",
+            AccessKind::Update => "updated",
+        }
+    }
+    /// The access changes memory (a store or an atomic).
+    pub fn writes(self) -> bool {
+        !matches!(self, AccessKind::Read)
+    }
+}
+
+/// How an operation uses memory: what it does, where (per lane), and how many consecutive words.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct MemoryUse {
+    pub kind: AccessKind,
+    pub addr: Address,
+    pub words: u32,
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Op {
     // Integer arithmetic. Results wrap at 32 bits.
@@ -573,6 +618,17 @@ impl Op {
         match *self {
             Op::Shfl { mask, .. } | Op::Vote { mask, .. } => mask,
             Op::Warpsync { mask } => Some(mask),
+            _ => None,
+        }
+    }
+
+    /// The memory an operation accesses, if any: one arm per memory operation, so views
+    /// (`machine::touches`) follow every new one.
+    pub fn memory_use(&self) -> Option<MemoryUse> {
+        match *self {
+            Op::Ld { addr, width, .. } => Some(MemoryUse { kind: AccessKind::Read, addr, words: width.words() }),
+            Op::St { addr, width, .. } => Some(MemoryUse { kind: AccessKind::Write, addr, words: width.words() }),
+            Op::Atom { addr, .. } => Some(MemoryUse { kind: AccessKind::Update, addr, words: 1 }),
             _ => None,
         }
     }

@@ -207,7 +207,8 @@ fn special(m: &Machine, lane: u32, sr: SpecialReg) -> (u32, u32) {
     }
 }
 
-fn address(m: &Machine, lane: u32, a: Address, word: u32) -> u32 {
+/// The byte address `word` of an access at `a` reads in `lane` (`machine::touches` shares it).
+pub(super) fn address(m: &Machine, lane: u32, a: Address, word: u32) -> u32 {
     m.reg(lane, a.base).wrapping_add(a.offset as u32).wrapping_add(word * 4)
 }
 

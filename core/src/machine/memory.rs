@@ -13,6 +13,7 @@ pub use crate::isa::Space;
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ElemType {
     I32,
     U32,
@@ -74,6 +75,13 @@ pub struct Buffer {
     pub len: u32,
 }
 
+/// One element of memory: the buffer's position in `Memory::buffers` and the element's index.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Cell {
+    pub buffer: u32,
+    pub index: u32,
+}
+
 /// Buffers start at this address, so a null or small address is never valid.
 pub const FIRST_BASE: u32 = 0x1000;
 /// Shared buffers start here (global buffers are bounded well below it: 4 Mi elements together).
@@ -120,6 +128,11 @@ impl Memory {
         self.buffers.push(Buffer { name: name.into(), elem, space, base, len: data.len() as u32 });
         self.words.push(data);
         base
+    }
+
+    /// The element at byte address `addr`, if it is the start of one.
+    pub fn cell_at(&self, addr: u32) -> Option<Cell> {
+        self.locate(addr).map(|(k, i)| Cell { buffer: k as u32, index: i as u32 })
     }
 
     fn locate(&self, addr: u32) -> Option<(usize, usize)> {

@@ -1,11 +1,14 @@
-//! The warp's data: lanes, registers, predicates, global memory, exited lanes and the clock.
+//! The warp's data: lanes, registers, predicates, global memory, exited lanes and the clock, and
+//! where a memory instruction's lanes land (`access`).
 //! Plain owned data, so a checkpoint is a clone. Control flow lives in `model`, not here.
 
+mod access;
 mod exec;
 mod lanes;
 mod memory;
 
 pub use exec::{check_members, execute, member_lanes, shfl_source, ExecError, MemberFault};
+pub use access::{access, Access, CellTouch, Touch};
 pub use lanes::*;
 pub use memory::*;
 

@@ -8,6 +8,7 @@ pub mod audit;
 mod cost;
 mod lanes;
 mod members;
+mod memory_view;
 mod metrics;
 pub mod reference;
 mod report;
@@ -16,6 +17,7 @@ mod watch;
 
 pub use cost::CostModel;
 pub use lanes::{LaneState, MAX_WINDOW as LANE_WINDOW_MAX};
+pub use memory_view::{describe as describe_access, StepAccess};
 pub use metrics::{Metric, Metrics, PointMetrics};
 pub use reference::{ideal_fetches, IdealFetches};
 pub use report::RunReport;

@@ -72,6 +72,10 @@ limit: number, };
 
 export type LaneState = "active" | "masked" | "waiting" | "exited";
 
+export type AccessKind = "read" | "write" | "update";
+
+export type ElemType = "i32" | "u32" | "f32";
+
 export type Outcome = { kind: OutcomeKind, 
 /**
  * Steps run when it ended.
@@ -436,3 +440,51 @@ export type MetricInfo = { name: string, label: string,
 ratio: boolean, };
 
 export type DecodedView = { "kind": "none" } | { "kind": "ok", link: Link, } | { "kind": "error", message: string, };
+
+export type MemoryView = { step: number, buffers: Array<BufferView>, 
+/**
+ * `None` at step 0 and when the step's instruction does not access memory.
+ */
+access: AccessView | null, };
+
+export type BufferView = { name: string, elem: ElemType, len: number, 
+/**
+ * Byte address of element 0.
+ */
+base: number, 
+/**
+ * In shared memory (its own address window) rather than global memory; no buffer is yet.
+ */
+shared: boolean, };
+
+export type AccessView = { kind: AccessKind, 
+/**
+ * The core's word for a touched element: `written`, `read` or `updated`.
+ */
+participle: string, pc: number, addr: number, line: number | null, 
+/**
+ * The instruction as written.
+ */
+instruction: string, 
+/**
+ * The lanes that accessed memory (issued, with the guard holding).
+ */
+lanes: Array<number>, 
+/**
+ * Each element touched once, in memory order.
+ */
+cells: Array<CellTouchView>, 
+/**
+ * `step 41: ST.E by lanes 0-15 wrote a[0..15]`.
+ */
+summary: string, };
+
+export type CellTouchView = { 
+/**
+ * Index into `MemoryView.buffers`.
+ */
+buffer: number, index: number, lanes: Array<number>, 
+/**
+ * `0-15, 17`.
+ */
+lane_text: string, };

@@ -2,7 +2,7 @@
 //! each shows (the (i) on its tab) and which modes have them.
 
 export const DOCK_PANELS = [
-  'editor', 'listing', 'problems', 'caption', 'cfg', 'lanes', 'registers', 'stack', 'plot', 'metrics',
+  'editor', 'listing', 'problems', 'caption', 'cfg', 'lanes', 'registers', 'memory', 'stack', 'plot', 'metrics',
   'compare-table', 'side-a', 'side-b', 'sweep-settings', 'sweep',
 ] as const;
 export type DockPanelId = (typeof DOCK_PANELS)[number];
@@ -45,6 +45,10 @@ export const PANEL_INFO: Record<DockPanelId, PanelInfo> = {
   registers: {
     title: 'Registers',
     about: 'The registers of the lane chosen in the lanes panel (type its number or click its row), after the step shown.',
+  },
+  memory: {
+    title: 'Memory',
+    about: 'Every buffer of the kernel after the step shown, element by element (index above, value below). The line on top says what the step just executed did to memory, in which lanes; the elements it wrote are filled, those it read are outlined, and those the selected lane touched are ringed. Point at an element for the lanes that touched it. The panel scrolls to the step\'s first touched element unless you just scrolled it.',
   },
   stack: {
     title: 'Reconvergence stack',
@@ -94,7 +98,7 @@ export const PAGE_INFO: Record<'topbar' | 'scrubber', PanelInfo> = {
 
 /** The panels each mode can show (the listing only for C kernels). */
 export const MODE_PANELS: Record<Mode, readonly DockPanelId[]> = {
-  single: ['editor', 'listing', 'problems', 'caption', 'cfg', 'lanes', 'registers', 'stack', 'plot', 'metrics'],
+  single: ['editor', 'listing', 'problems', 'caption', 'cfg', 'lanes', 'registers', 'memory', 'stack', 'plot', 'metrics'],
   compare: ['editor', 'listing', 'problems', 'compare-table', 'side-a', 'side-b'],
   sweep: ['editor', 'problems', 'sweep-settings', 'sweep'],
 };
