@@ -16,7 +16,7 @@ use crate::report::{exit_code, stop_text};
 /// Every buffer by name: its elements as JSON numbers (integers for i32 and u32).
 pub fn buffers_json(memory: &Memory) -> Value {
     let buffers = memory.buffers.iter().zip(&memory.words);
-    let by_name = buffers.map(|(b, words)| (b.name.clone(), words.iter().map(|&w| elem_json(b.elem.read(w))).collect()));
+    let by_name = buffers.map(|(b, words)| (b.name.clone(), b.elem.elements(words).map(elem_json).collect()));
     Value::Object(by_name.collect())
 }
 
@@ -33,6 +33,11 @@ fn elem_json(e: Elem) -> Value {
         Elem::I32(v) => json!(v),
         Elem::U32(v) => json!(v),
         Elem::F32(v) => v.to_string().parse::<f64>().map_or(Value::Null, |shortest| json!(shortest)),
+        // A 64-bit integer beyond 2^53 is exact in JSON's text, though some readers round it.
+        Elem::I64(v) => json!(v),
+        Elem::U64(v) => json!(v),
+        Elem::F64(v) if v.is_finite() => json!(v),
+        Elem::F64(_) => Value::Null,
     }
 }
 
@@ -50,9 +55,9 @@ pub fn dump(common: &Common, name: &str) -> Result<ExitCode, String> {
     }
     let (buffer, words) = sim.state().machine.memory.buffer(name).ok_or_else(|| unknown(&resolved.kernel, name))?;
     let mut out = BufWriter::new(std::io::stdout().lock());
-    for &w in words {
+    for e in buffer.elem.elements(words) {
         // A closed pipe (`| head`) ends the dump quietly.
-        if writeln!(out, "{}", buffer.elem.read(w)).is_err() {
+        if writeln!(out, "{e}").is_err() {
             return Ok(exit_code(&outcome));
         }
     }

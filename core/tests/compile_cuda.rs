@@ -190,3 +190,74 @@ fn refusals_say_what_to_change() {
         assert!(e.message.contains(want), "{text}: `{}` does not say `{want}`", e.message);
     }
 }
+
+#[test]
+fn long_long_and_double_hold_64_bits_in_register_pairs() {
+    let text = r#"
+__global__ void wide(long long* s, unsigned long long* u, double* d, int* c, float* f) {
+    int t = threadIdx.x;
+    long long a = (long long)(t - 16) * 3000000000LL;   // crosses 2^32 both ways
+    long long b = 0x100000000LL + t;
+    s[t] = a + b - (a >> 3) * 7 + (b << 29) - a / (t + 1) + a % 1000000007LL + s[31 - t];
+    unsigned long long x = 0xffffffffffffffffull - (unsigned long long)t * 123456789123ull;
+    u[t] = x / 3 + (x >> 60) + (x ^ (x << 17)) % 1000003u;
+    double y = t * 0.1 - 1.5;
+    d[t] = y * y / 3.0 + (double)a * 1e-9 - (double)(float)y;
+    c[t] = (a < b) + 2 * (a <= -a) + 4 * (x > (unsigned long long)b) + 8 * (y >= 0.5) + 16 * (a == a) + 32 * (b != b);
+    f[t] = (float)(y * 2.0) + (float)(long long)y;
+}
+"#;
+    let (k, _) = load(text);
+    let listing = &k.compiled.as_ref().unwrap().listing;
+    for op in [
+        "IADD3",
+        "IADD3.X",
+        "IMAD.WIDE.U32",
+        "SHF.R.S64",
+        "SHF.L.U64.HI",
+        "IDIV.S64",
+        "IREM.U64",
+        "DMUL",
+        "DDIV",
+        "DSETP",
+        "F2F.F32.F64",
+        "I2F.F64.S64",
+        "LD.E.64",
+        "ST.E.64",
+    ] {
+        assert!(listing.contains(op), "no {op} in\n{listing}");
+    }
+    for model in warpscope_core::model::ModelKind::ALL {
+        let (k, _) = warpscope_core::kernel::parse_kernel_with(
+            text,
+            &warpscope_core::kernel::SourceOptions { target: Some(model.compile_target()), ..Default::default() },
+        );
+        let opts = LaunchOptions { model: Some(*model), ..LaunchOptions::default() };
+        let mut sim = launch(&k, &opts).expect("launches");
+        assert_eq!(sim.run_to_end(), StopReason::Exited, "{model:?}");
+        let m = &sim.state().machine.memory;
+        let pairs = |name: &str| -> Vec<u64> { m.buffer(name).unwrap().1.chunks(2).map(|w| (w[1] as u64) << 32 | w[0] as u64).collect() };
+        let (sv, uv, dv) = (pairs("s"), pairs("u"), pairs("d"));
+        for t in 0..32i64 {
+            let a = (t - 16) * 3_000_000_000;
+            let b = 0x1_0000_0000 + t;
+            let want_s = a
+                .wrapping_add(b)
+                .wrapping_sub((a >> 3) * 7)
+                .wrapping_add(b << 29)
+                .wrapping_sub(a / (t + 1))
+                .wrapping_add(a % 1_000_000_007)
+                + (31 - t);
+            assert_eq!(sv[t as usize] as i64, want_s, "s[{t}] under {model:?}");
+            let x = u64::MAX - (t as u64) * 123_456_789_123;
+            assert_eq!(uv[t as usize], x / 3 + (x >> 60) + (x ^ (x << 17)) % 1_000_003, "u[{t}]");
+            let y = t as f64 * 0.1 - 1.5;
+            let want_d = y * y / 3.0 + a as f64 * 1e-9 - (y as f32) as f64;
+            assert_eq!(f64::from_bits(dv[t as usize]), want_d, "d[{t}]");
+            let want_c = (a < b) as i32 + 2 * (a <= -a) as i32 + 4 * (x > b as u64) as i32 + 8 * (y >= 0.5) as i32 + 16;
+            assert_eq!(m.buffer("c").unwrap().1[t as usize] as i32, want_c, "c[{t}]");
+            let want_f = (y * 2.0) as f32 + (y as i64) as f32;
+            assert_eq!(f32::from_bits(m.buffer("f").unwrap().1[t as usize]), want_f, "f[{t}]");
+        }
+    }
+}

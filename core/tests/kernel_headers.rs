@@ -93,7 +93,7 @@ fn header_errors_are_located() {
     assert_at(&parse_error("//@ reg X1 = 1\nNOP\n"), 1, 9, &["X1"]);
     assert_at(&parse_error("//@ reg RZ = 1\nNOP\n"), 1, 9, &["RZ"]);
     assert_at(&parse_error("//@ param n = 1\n//@ param n = 2\nNOP\n"), 2, 11, &["`n`", "twice"]);
-    assert_at(&parse_error("//@ buffer a: i64[4]\nNOP\n"), 1, 15, &["i64", "i32"]);
+    assert_at(&parse_error("//@ buffer a: i16[4]\nNOP\n"), 1, 15, &["i16", "i32, u32, f32, i64, u64, f64"]);
     assert_at(&parse_error("//@ model nope\nNOP\n"), 1, 11, &["nope", "kepler"]);
     assert_at(&parse_error("//@ preset fermi\nNOP\n"), 1, 12, &["fermi", "maxwell"]);
     assert_at(&parse_error("//@ stack capacity=4 chunk=8\nNOP\n"), 1, 11, &["chunk", "capacity"]);

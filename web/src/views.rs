@@ -4,8 +4,8 @@
 use serde::Serialize;
 use ts_rs::TS;
 use warpscope_core::analysis::{CfgFacts, PostDom};
-use warpscope_core::isa::{Pc, Pred, Reg};
 use warpscope_core::compile::VarInfo;
+use warpscope_core::isa::{Pc, Pred, Reg};
 use warpscope_core::kernel::vars::variables_at;
 use warpscope_core::kernel::{CompiledSource, Note, NoteTarget};
 use warpscope_core::model::{ModelKind, PathOrder, Reconvergence, Schedule, StackEntry};

@@ -48,8 +48,8 @@ pub const OPCODES: &[&str] = &[
     "ISETP", "IADD", "IADD32I", "IADD3", "ISCADD", "IMUL", "IMUL32I", "IMAD", "FADD", "FADD32I", "FMUL", "FMUL32I", "FFMA", "FSETP", "MOV",
     "MOV32I", "SEL", "LOP", "LOP32I", "LOP3", "SHL", "SHR", "S2R", "CS2R", "LD", "LDG", "ST", "STG", "ATOM", "ATOMG", "I2F", "F2I", "MUFU",
     "NOP", "BAR", "SSY", "SYNC", "BRA", "PBK", "BRK", "PCNT", "CONT", "CAL", "RET", "EXIT", "BSSY", "BSYNC", "BREAK", "WARPSYNC", "YIELD",
-    "SHFL", "VOTE", "POPC", "FLO", "BREV", "IMNMX", "FMNMX", "FRND", "IDIV", "IREM", "ATOMS", "LDS", "STS", "SHF", "DADD", "DMUL", "DFMA",
-    "DSETP", "DMNMX", "F2F",
+    "SHFL", "VOTE", "POPC", "FLO", "BREV", "IMNMX", "FMNMX", "FRND", "IDIV", "IREM", "ATOMS", "LDS", "STS", "SHF", "DADD", "DMUL", "DDIV",
+    "DFMA", "DSETP", "DMNMX", "F2F",
 ];
 
 fn err<T>(at: At, message: impl Into<String>) -> Result<T, DecodeError> {
@@ -276,7 +276,7 @@ pub fn decode(mnemonic: &str, ops: &[Operand]) -> Result<Decoded, DecodeError> {
         }
         "IADD3" => wide::iadd3(&mut mods, &a)?,
         "SHF" => wide::shf(&mut mods, &a)?,
-        "DADD" | "DMUL" | "DFMA" | "DSETP" | "DMNMX" => wide::double(opcode, &mut mods, &a)?,
+        "DADD" | "DMUL" | "DDIV" | "DFMA" | "DSETP" | "DMNMX" => wide::double(opcode, &mut mods, &a)?,
         "F2F" => wide::convert(opcode, &mut mods, &a)?,
         "ISCADD" => {
             a.count(&[4])?;

@@ -230,8 +230,13 @@ fn bit_min_max_math_and_division_decode() {
     for (m, mode) in [("", Round::Even), (".FLOOR", Round::Floor), (".CEIL", Round::Ceil), (".TRUNC", Round::Trunc)] {
         assert_eq!(op_of(&format!("FRND{m} R1, R2")), Op::Frnd { mode, dst: Reg(1), src: r(Reg(2)) });
     }
-    assert_eq!(op_of("IDIV.S32 R1, R2, R3"), Op::Idiv { dst: Reg(1), a: r(Reg(2)), b: r(Reg(3)), signed: true, rem: false });
-    assert_eq!(op_of("IREM.U32 R1, R2, 0x7"), Op::Idiv { dst: Reg(1), a: r(Reg(2)), b: Src::Imm(7), signed: false, rem: true });
+    assert_eq!(op_of("IDIV.S32 R1, R2, R3"), Op::Idiv { dst: Reg(1), a: r(Reg(2)), b: r(Reg(3)), signed: true, rem: false, wide: false });
+    assert_eq!(
+        op_of("IREM.U32 R1, R2, 0x7"),
+        Op::Idiv { dst: Reg(1), a: r(Reg(2)), b: Src::Imm(7), signed: false, rem: true, wide: false }
+    );
+    assert_eq!(op_of("IREM.S64 R2, R4, R6"), Op::Idiv { dst: Reg(2), a: r(Reg(4)), b: r(Reg(6)), signed: true, rem: true, wide: true });
+    assert_eq!(op_of("DDIV R2, R4, R6"), Op::Ddiv { dst: Reg(2), a: r(Reg(4)), b: r(Reg(6)) });
     assert!(error_of("IDIV.S32 R1, R2, 1.5").contains("integer"));
 }
 

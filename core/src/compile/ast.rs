@@ -13,6 +13,25 @@ pub enum Scalar {
     Unsigned,
     Float,
     Bool,
+    /// `long long` (and `long`, 64 bits as on Linux): a register pair, low word first.
+    Long,
+    /// `unsigned long long`, `size_t`.
+    ULong,
+    Double,
+}
+
+impl Scalar {
+    /// 64 bits: held in a register pair, 8 bytes in memory.
+    pub fn wide(self) -> bool {
+        matches!(self, Scalar::Long | Scalar::ULong | Scalar::Double)
+    }
+    pub fn float(self) -> bool {
+        matches!(self, Scalar::Float | Scalar::Double)
+    }
+    /// An integer type whose values are read unsigned.
+    pub fn unsigned(self) -> bool {
+        matches!(self, Scalar::Unsigned | Scalar::ULong | Scalar::Bool)
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -28,19 +47,31 @@ impl Ty {
     pub const UNSIGNED: Ty = Ty::Scalar(Scalar::Unsigned);
     pub const FLOAT: Ty = Ty::Scalar(Scalar::Float);
     pub const BOOL: Ty = Ty::Scalar(Scalar::Bool);
+    pub const LONG: Ty = Ty::Scalar(Scalar::Long);
+    pub const ULONG: Ty = Ty::Scalar(Scalar::ULong);
+    pub const DOUBLE: Ty = Ty::Scalar(Scalar::Double);
 
     pub fn name(self) -> &'static str {
+        const NAMES: [(Scalar, &str, &str); 7] = [
+            (Scalar::Int, "int", "int*"),
+            (Scalar::Unsigned, "unsigned", "unsigned*"),
+            (Scalar::Float, "float", "float*"),
+            (Scalar::Bool, "bool", "bool*"),
+            (Scalar::Long, "long long", "long long*"),
+            (Scalar::ULong, "unsigned long long", "unsigned long long*"),
+            (Scalar::Double, "double", "double*"),
+        ];
+        let find = |s: Scalar| NAMES.iter().find(|n| n.0 == s).copied().unwrap_or(NAMES[0]);
         match self {
             Ty::Void => "void",
-            Ty::Scalar(Scalar::Int) => "int",
-            Ty::Scalar(Scalar::Unsigned) => "unsigned",
-            Ty::Scalar(Scalar::Float) => "float",
-            Ty::Scalar(Scalar::Bool) => "bool",
-            Ty::Ptr(Scalar::Int) => "int*",
-            Ty::Ptr(Scalar::Unsigned) => "unsigned*",
-            Ty::Ptr(Scalar::Float) => "float*",
-            Ty::Ptr(Scalar::Bool) => "bool*",
+            Ty::Scalar(s) => find(s).1,
+            Ty::Ptr(s) => find(s).2,
         }
+    }
+
+    /// A 64-bit value (a register pair).
+    pub fn wide(self) -> bool {
+        matches!(self, Ty::Scalar(s) if s.wide())
     }
 }
 
@@ -158,7 +189,9 @@ impl Special {
     }
 
     pub fn all() -> impl Iterator<Item = Special> {
-        (0..3u8).flat_map(|d| [Special::ThreadIdx(d), Special::BlockIdx(d), Special::BlockDim(d), Special::GridDim(d)]).chain([Special::LaneId])
+        (0..3u8)
+            .flat_map(|d| [Special::ThreadIdx(d), Special::BlockIdx(d), Special::BlockDim(d), Special::GridDim(d)])
+            .chain([Special::LaneId])
     }
 
     /// The special register it reads (`SR_CTAID.Y`).

@@ -39,6 +39,8 @@ pub enum Operand {
     Reg(Reg),
     /// `-R3`: the register's value negated.
     Neg(Reg),
+    /// `~R3`: the register's bits inverted (`IADD3.X`'s high word of a subtraction).
+    Not(Reg),
     /// An integer, printed as SASS does (small negative values as `-0x4`).
     Int(u32),
     /// A bit mask, printed as unsigned hex (`0xffffffff`).
@@ -71,7 +73,7 @@ impl Operand {
     /// The general register this operand reads, if any.
     fn reg(&self) -> Option<Reg> {
         match *self {
-            Operand::Reg(r) | Operand::Neg(r) | Operand::Mem { base: r, .. } => Some(r),
+            Operand::Reg(r) | Operand::Neg(r) | Operand::Not(r) | Operand::Mem { base: r, .. } => Some(r),
             _ => None,
         }
     }
@@ -88,7 +90,7 @@ pub enum CodeRef {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Opcode {
     Mov, Iadd, Imul, Iscadd, Shl, Shr, Lop, Fadd, Fmul, Mufu, Isetp, Fsetp, Sel, F2i, I2f,
-    Ffma, Imnmx, Fmnmx, Frnd, Idiv, Irem, Popc, Flo, Brev, Shfl, Vote,
+    Ffma, Imnmx, Fmnmx, Frnd, Iadd3, Imad, Shf, Dadd, Dmul, Ddiv, Dsetp, F2f, Idiv, Irem, Popc, Flo, Brev, Shfl, Vote,
     Ld, St, Lds, Sts, Atom, Atoms, S2r, Bar, Warpsync, Nop, Yield,
     Bra, Cal, Ssy, Sync, Pbk, Pcnt, Bssy, Bsync, Break,
     Exit, Ret, Brk, Cont,
@@ -102,7 +104,8 @@ impl Opcode {
             Mov => "MOV", Iadd => "IADD", Imul => "IMUL", Iscadd => "ISCADD", Shl => "SHL", Shr => "SHR",
             Lop => "LOP", Fadd => "FADD", Fmul => "FMUL", Mufu => "MUFU", Isetp => "ISETP", Fsetp => "FSETP",
             Sel => "SEL", F2i => "F2I", I2f => "I2F", Ld => "LD", St => "ST", Atom => "ATOM", S2r => "S2R",
-            Ffma => "FFMA", Imnmx => "IMNMX", Fmnmx => "FMNMX", Frnd => "FRND", Idiv => "IDIV", Irem => "IREM", Popc => "POPC",
+            Ffma => "FFMA", Iadd3 => "IADD3", Imad => "IMAD", Shf => "SHF", Dadd => "DADD", Dmul => "DMUL",
+            Ddiv => "DDIV", Dsetp => "DSETP", F2f => "F2F", Imnmx => "IMNMX", Fmnmx => "FMNMX", Frnd => "FRND", Idiv => "IDIV", Irem => "IREM", Popc => "POPC",
             Flo => "FLO", Brev => "BREV", Shfl => "SHFL", Vote => "VOTE", Lds => "LDS", Sts => "STS", Atoms => "ATOMS",
             Bar => "BAR", Warpsync => "WARPSYNC", Nop => "NOP", Yield => "YIELD", Bra => "BRA", Cal => "CAL",
             Ssy => "SSY", Sync => "SYNC", Pbk => "PBK", Pcnt => "PCNT", Bssy => "BSSY", Bsync => "BSYNC",
@@ -248,6 +251,7 @@ impl fmt::Display for Operand {
         match *self {
             Operand::Reg(r) => write!(f, "{r}"),
             Operand::Neg(r) => write!(f, "-{r}"),
+            Operand::Not(r) => write!(f, "~{r}"),
             Operand::Int(v) => write_int(f, v),
             Operand::Mask(v) => write!(f, "0x{v:x}"),
             // A float the assembler reads back to the same bits.

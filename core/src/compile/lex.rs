@@ -17,6 +17,11 @@ pub enum Tok {
         unsigned: bool,
     },
     Float(f32),
+    /// A C integer literal of type `long long` (an `l`/`ll` suffix, or too large for 32 bits).
+    Long {
+        value: u64,
+        unsigned: bool,
+    },
     /// A header expression's float literal: headers compute in `f64`.
     Double(f64),
     /// Operators and punctuation, longest match first (`<<=`, `&&`, `->`...).
@@ -206,25 +211,38 @@ fn number(s: &str) -> (Result<Tok, String>, usize) {
     if let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
         let (digits, unsigned) = strip_unsigned(hex);
         return match u64::from_str_radix(digits, 16) {
-            Ok(v) if v <= u32::MAX as u64 => (Ok(Tok::Int { value: v, unsigned: unsigned || v > i32::MAX as u64 }), n),
-            Ok(_) => (Err(format!("`{text}` does not fit in 32 bits")), n),
+            Ok(v) => (Ok(int_token(v, unsigned, hex, true)), n),
             Err(_) => (bad(), n),
         };
     }
     let is_float = text.contains('.') || text.contains(['e', 'E']) || text.ends_with(['f', 'F']);
     if is_float {
-        let digits = text.trim_end_matches(['f', 'F']);
-        return match digits.parse::<f32>() {
-            Ok(v) => (Ok(Tok::Float(v)), n),
-            Err(_) => (bad(), n),
+        // `1.5f` is a float; `1.5` a double, kept exact for double arithmetic.
+        return match text.strip_suffix(['f', 'F']) {
+            Some(digits) => digits.parse::<f32>().map_or_else(|_| (bad(), n), |v| (Ok(Tok::Float(v)), n)),
+            None => text.parse::<f64>().map_or_else(|_| (bad(), n), |v| (Ok(Tok::Double(v)), n)),
         };
     }
     let (digits, unsigned) = strip_unsigned(text);
     match digits.parse::<u64>() {
-        Ok(v) if v <= u32::MAX as u64 => (Ok(Tok::Int { value: v, unsigned: unsigned || v > i32::MAX as u64 }), n),
-        Ok(_) => (Err(format!("`{text}` does not fit in 32 bits")), n),
+        Ok(v) => (Ok(int_token(v, unsigned, text, false)), n),
+        Err(_) if digits.bytes().all(|c| c.is_ascii_digit()) => (Err(format!("`{text}` does not fit in 64 bits")), n),
         Err(_) => (bad(), n),
     }
+}
+
+/// An integer literal's token and type, as C types it: `int` or `unsigned` while 32 bits hold
+/// it (a hex literal above `INT_MAX` is unsigned), `long long` with an `l` suffix or beyond.
+fn int_token(value: u64, unsigned: bool, text: &str, hex: bool) -> Tok {
+    let long = text.contains(['l', 'L']);
+    if !long && value <= u32::MAX as u64 && (unsigned || hex || value <= i32::MAX as u64) {
+        return Tok::Int { value, unsigned: unsigned || value > i32::MAX as u64 };
+    }
+    if !long && !unsigned && value <= u32::MAX as u64 {
+        // A decimal above INT_MAX without a suffix is `long` in C.
+        return Tok::Long { value, unsigned: false };
+    }
+    Tok::Long { value, unsigned: unsigned || value > i64::MAX as u64 }
 }
 
 /// Reads a header expression's number: `0x1F` (up to 64 bits, above `i64::MAX` it wraps
@@ -323,7 +341,7 @@ mod tests {
         assert_eq!(t[1], Tok::Punct("<<="));
         assert_eq!(t[2], Tok::Int { value: 0x1f, unsigned: true });
         assert_eq!(t[6], Tok::Float(1.5));
-        assert_eq!(t[8], Tok::Float(0.2));
+        assert_eq!(t[8], Tok::Double(0.2));
         assert_eq!(t[10], Tok::Int { value: 3, unsigned: true });
     }
 
@@ -347,7 +365,19 @@ mod tests {
         assert_eq!(t[10], Tok::EndDirective);
         assert_eq!(t[13], Tok::Str("a\n%d".into()));
         assert_eq!(t[15], Tok::Int { value: 'x' as u64, unsigned: false });
-        assert_eq!(t[17], Tok::Int { value: 10, unsigned: true });
+        assert_eq!(t[17], Tok::Long { value: 10, unsigned: true });
         assert!(matches!(&toks("\"open")[0], Tok::Bad(m) if m.contains("never closed")));
+        // C's literal types: 32 bits while they fit, `long long` with a suffix or beyond.
+        assert_eq!(
+            toks("7 0xffffffff 3000000000 5ll 1e1 2.5f")[..6],
+            [
+                Tok::Int { value: 7, unsigned: false },
+                Tok::Int { value: 0xffff_ffff, unsigned: true },
+                Tok::Long { value: 3_000_000_000, unsigned: false },
+                Tok::Long { value: 5, unsigned: false },
+                Tok::Double(10.0),
+                Tok::Float(2.5),
+            ]
+        );
     }
 }

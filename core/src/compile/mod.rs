@@ -144,7 +144,10 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
             Some(k) => *k,
             None => {
                 let known = if names.is_empty() { String::from("none") } else { names.join(", ") };
-                diags.push(Diagnostic::error(Span::new(1, 1, 1), format!("no `__global__` kernel named `{want}` in this file (kernels: {known})")));
+                diags.push(Diagnostic::error(
+                    Span::new(1, 1, 1),
+                    format!("no `__global__` kernel named `{want}` in this file (kernels: {known})"),
+                ));
                 return finish(None, diags);
             }
         },
@@ -165,8 +168,12 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
     }
     for h in &unit.host {
         let what = h.name.as_ref().map_or(String::new(), |n| format!(" (`{n}`)"));
-        let lines = if h.last_line > h.span.line { format!("lines {}-{}", h.span.line, h.last_line) } else { format!("line {}", h.span.line) };
-        diags.push(Diagnostic::info(Span::new(h.span.line, h.span.col, 1), format!("host code skipped{what}, {lines}: warpscope runs the kernel")));
+        let lines =
+            if h.last_line > h.span.line { format!("lines {}-{}", h.span.line, h.last_line) } else { format!("line {}", h.span.line) };
+        diags.push(Diagnostic::info(
+            Span::new(h.span.line, h.span.col, 1),
+            format!("host code skipped{what}, {lines}: warpscope runs the kernel"),
+        ));
     }
     let mut seen = BTreeSet::new();
     for f in &funcs {
@@ -312,16 +319,17 @@ fn signatures(funcs: &[&Function], diags: &mut Vec<Diagnostic>) -> (BTreeMap<Str
     for f in funcs {
         let mut params = Vec::new();
         for p in &f.params {
-            if next > 254 {
+            if next > 253 {
                 diags.push(Diagnostic::error(p.span, "out of registers for parameters"));
                 break;
             }
+            // A 64-bit parameter takes a register pair.
             params.push((p.ty, next as u8));
-            next += 1;
+            next += if p.ty.wide() { 2 } else { 1 };
         }
-        let ret_reg = if f.ret != Ty::Void && next <= 254 {
-            next += 1;
-            Some(next as u8 - 1)
+        let ret_reg = if f.ret != Ty::Void && next <= 253 {
+            next += if f.ret.wide() { 2 } else { 1 };
+            Some(next as u8 - if f.ret.wide() { 2 } else { 1 })
         } else {
             None
         };

@@ -18,10 +18,8 @@ use crate::diag::{Diagnostic, Span};
 
 /// Words that belong to C or CUDA but not to this subset, with what to say about them.
 const UNSUPPORTED: &[(&str, &str)] = &[
-    ("double", "`double` is not supported yet: use `float`"),
-    ("long", "`long` and `long long` are not supported yet: integers are 32-bit (`int`, `unsigned`)"),
-    ("short", "`short` is not supported: integers are 32-bit (`int`, `unsigned`)"),
-    ("char", "`char` is not supported: integers are 32-bit (`int`, `unsigned`)"),
+    ("short", "`short` is not supported: integers are 32 or 64 bits (`int`, `long long`)"),
+    ("char", "`char` is not supported: integers are 32 or 64 bits (`int`, `long long`)"),
     ("struct", "structs are not supported"),
     ("union", "unions are not supported"),
     ("enum", "enums are not supported: use `int` constants"),
@@ -36,17 +34,23 @@ const UNSUPPORTED: &[(&str, &str)] = &[
 ];
 
 /// The words that start a type, and the type each names.
-/// `size_t` is 32 bits here, as addresses are.
+/// The words that start a type (`long`, `unsigned` and `signed` combine, as in C; `long` is 64
+/// bits, as on Linux).
 const TYPE_WORDS: &[(&str, Ty)] = &[
     ("int", Ty::INT),
     ("unsigned", Ty::UNSIGNED),
     ("signed", Ty::INT),
+    ("long", Ty::LONG),
     ("float", Ty::FLOAT),
+    ("double", Ty::DOUBLE),
     ("bool", Ty::BOOL),
     ("void", Ty::Void),
-    ("size_t", Ty::UNSIGNED),
+    ("size_t", Ty::ULONG),
     ("uint32_t", Ty::UNSIGNED),
     ("int32_t", Ty::INT),
+    ("uint64_t", Ty::ULONG),
+    ("int64_t", Ty::LONG),
+    ("ptrdiff_t", Ty::LONG),
     ("uint", Ty::UNSIGNED),
 ];
 
@@ -55,8 +59,19 @@ fn is_type_word(w: &str) -> bool {
 }
 
 /// Qualifiers that change nothing here.
-const IGNORED: &[&str] =
-    &["const", "constexpr", "__restrict__", "restrict", "volatile", "static", "inline", "__inline__", "__noinline__", "__forceinline__", "extern"];
+const IGNORED: &[&str] = &[
+    "const",
+    "constexpr",
+    "__restrict__",
+    "restrict",
+    "volatile",
+    "static",
+    "inline",
+    "__inline__",
+    "__noinline__",
+    "__forceinline__",
+    "extern",
+];
 
 pub struct Parser<'t> {
     toks: &'t [Token],
@@ -226,17 +241,24 @@ impl<'t> Parser<'t> {
         let start = self.span();
         let base = match self.peek() {
             Tok::Ident(w) => match TYPE_WORDS.iter().find(|(k, _)| k == w) {
-                Some(&(k, ty)) => {
+                Some(&("unsigned" | "signed" | "long", _)) => self.int_type()?,
+                Some(&(_, ty)) => {
                     self.bump();
-                    // `unsigned int`, `signed int`.
-                    if k == "unsigned" || k == "signed" {
-                        self.eat_word("int");
-                    }
                     ty
                 }
-                None => return Err(Diagnostic::error(start, format!("expected a type (int, unsigned, float, bool), found `{w}`"))),
+                None => {
+                    return Err(Diagnostic::error(
+                        start,
+                        format!("expected a type (int, unsigned, float, double, bool, long long), found `{w}`"),
+                    ))
+                }
             },
-            t => return Err(Diagnostic::error(start, format!("expected a type (int, unsigned, float, bool), found {}", describe(t)))),
+            t => {
+                return Err(Diagnostic::error(
+                    start,
+                    format!("expected a type (int, unsigned, float, double, bool, long long), found {}", describe(t)),
+                ))
+            }
         };
         self.skip_ignored();
         if let Some(d) = self.unsupported_here() {
@@ -256,6 +278,36 @@ impl<'t> Parser<'t> {
             };
         }
         Ok(ty)
+    }
+
+    /// `unsigned`, `signed`, `long`, `long long` and `int` in any order (`unsigned long long int`).
+    fn int_type(&mut self) -> PResult<Ty> {
+        let start = self.span();
+        let (mut unsigned, mut longs, mut double) = (false, 0, false);
+        loop {
+            match self.peek() {
+                Tok::Ident(w) if w == "unsigned" => unsigned = true,
+                Tok::Ident(w) if w == "signed" || w == "int" => {}
+                Tok::Ident(w) if w == "long" => longs += 1,
+                Tok::Ident(w) if w == "double" => double = true,
+                Tok::Ident(w) if w == "short" || w == "char" => {
+                    return Err(Diagnostic::error(
+                        self.span(),
+                        format!("`{w}` is not supported: integers are 32 or 64 bits (`int`, `long long`)"),
+                    ));
+                }
+                _ => break,
+            }
+            self.bump();
+        }
+        Ok(match (double, longs, unsigned) {
+            (true, 1, false) => return Err(Diagnostic::error(start, "`long double` is not supported: use `double`")),
+            (true, ..) => return Err(Diagnostic::error(start, "`double` takes no `unsigned`, `signed` or `long`")),
+            (false, 0, false) => Ty::INT,
+            (false, 0, true) => Ty::UNSIGNED,
+            (false, _, false) => Ty::LONG,
+            (false, _, true) => Ty::ULONG,
+        })
     }
 
     // ----- top level -----
@@ -728,7 +780,10 @@ impl<'t> Parser<'t> {
         }
         let ty = self.ty()?;
         let Ty::Scalar(elem) = ty else {
-            return Err(Diagnostic::error(start, format!("a `__shared__` variable holds `int`, `unsigned`, `float` or `bool`, not `{}`", ty.name())));
+            return Err(Diagnostic::error(
+                start,
+                format!("a `__shared__` variable holds `int`, `unsigned`, `float` or `bool`, not `{}`", ty.name()),
+            ));
         };
         let (name, span) = self.ident("the shared variable's name")?;
         let mut dims = Vec::new();
@@ -981,6 +1036,12 @@ impl<'t> Parser<'t> {
         let t = self.bump();
         let kind = match t.tok {
             Tok::Int { value, unsigned } => ExprKind::Int { value, unsigned },
+            // A `long long` literal: its value at 64 bits, typed by the cast around it.
+            Tok::Long { value, unsigned } => {
+                let ty = if unsigned { Ty::ULONG } else { Ty::LONG };
+                let inner = self.node(ExprKind::Int { value, unsigned }, span, 1)?.0;
+                ExprKind::Cast(ty, Box::new(inner))
+            }
             Tok::Float(f) => ExprKind::Float(f64::from(f)),
             Tok::Double(f) => ExprKind::Float(f),
             Tok::Ident(w) if self.in_header() => ExprKind::Var(w),
@@ -1077,6 +1138,8 @@ pub fn is_keyword(w: &str) -> bool {
             | "return"
             | "goto"
             | "int"
+            | "long"
+            | "double"
             | "unsigned"
             | "signed"
             | "float"
@@ -1100,7 +1163,7 @@ pub fn join(a: Span, b: Span) -> Span {
 fn describe(t: &Tok) -> String {
     match t {
         Tok::Ident(w) => format!("`{w}`"),
-        Tok::Int { value, .. } => format!("the number {value}"),
+        Tok::Int { value, .. } | Tok::Long { value, .. } => format!("the number {value}"),
         Tok::Float(f) => format!("the number {f}"),
         Tok::Double(f) => format!("the number {f}"),
         Tok::Punct(p) => format!("`{p}`"),

@@ -123,7 +123,9 @@ impl Pre {
             "include" | "pragma" | "line" | "ident" => {}
             "error" => self.diags.push(Diagnostic::error(span, "`#error` in the source")),
             "warning" => self.diags.push(Diagnostic::warning(span, "`#warning` in the source")),
-            other => self.diags.push(Diagnostic::warning(span, format!("`#{other}` is not a directive warpscope knows; the line is skipped"))),
+            other => {
+                self.diags.push(Diagnostic::warning(span, format!("`#{other}` is not a directive warpscope knows; the line is skipped")))
+            }
         }
     }
 
@@ -134,9 +136,9 @@ impl Pre {
         };
         let name_span = rest[0].span;
         // A `(` right after the name (no space) makes a function-like macro.
-        let call = rest.get(1).is_some_and(|t| {
-            t.tok == Tok::Punct("(") && t.span.line == name_span.line && t.span.col == name_span.col + name_span.len
-        });
+        let call = rest
+            .get(1)
+            .is_some_and(|t| t.tok == Tok::Punct("(") && t.span.line == name_span.line && t.span.col == name_span.col + name_span.len);
         let (params, body) = if call {
             let close = rest.iter().position(|t| t.tok == Tok::Punct(")"));
             let Some(close) = close else {

@@ -24,10 +24,10 @@ fn if_else_gets_ssy_and_sync() {
 
 #[test]
 fn errors_are_located() {
-    let (out, diags) = compile("__global__ void k(double* a) {}\n", CompileOptions::default());
+    let (out, diags) = compile("__global__ void k(long double* a) {}\n", CompileOptions::default());
     assert!(out.is_none());
     assert_eq!(diags[0].span.line, 1);
-    assert!(diags[0].message.contains("double"), "{}", diags[0].message.to_string());
+    assert!(diags[0].message.contains("`long double` is not supported"), "{}", diags[0].message.to_string());
 }
 
 #[test]

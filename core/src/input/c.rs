@@ -53,8 +53,13 @@ fn compile_into(k: &mut Kernel, text: &str, opts: &SourceOptions, diags: &mut Ve
     let Some(c) = out else { return };
     let threads = k.launch().threads();
     for p in &c.params {
+        // A 64-bit scalar fills a register pair, as the element type of its width stores it.
+        let target = match p.ty {
+            Ty::Scalar(s) if s.wide() => InitTarget::Wide { reg: Reg(p.reg), elem: elem_type(s) },
+            _ => InitTarget::Reg(Reg(p.reg)),
+        };
         match bind(k, &p.name, p.ty, p.span, threads) {
-            Ok(value) => k.regs.push(RegInit { target: InitTarget::Reg(Reg(p.reg)), value }),
+            Ok(value) => k.regs.push(RegInit { target, value }),
             Err(msg) => diags.push(Diagnostic::error(p.span, msg)),
         }
     }
@@ -65,7 +70,8 @@ fn compile_into(k: &mut Kernel, text: &str, opts: &SourceOptions, diags: &mut Ve
         k.regs.push(RegInit { target: InitTarget::Reg(Reg(a.reg)), value: located(&a.name, a.span) });
     }
     k.program = c.program;
-    k.compiled = Some(CompiledSource { target, if_convert, listing: c.listing, listing_lines: c.listing_lines, kernels: c.kernels, vars: c.vars });
+    k.compiled =
+        Some(CompiledSource { target, if_convert, listing: c.listing, listing_lines: c.listing_lines, kernels: c.kernels, vars: c.vars });
 }
 
 /// A header expression made by warpscope, placed at `span` of the source.
@@ -78,6 +84,9 @@ fn elem_type(s: Scalar) -> ElemType {
         Scalar::Float => ElemType::F32,
         Scalar::Unsigned => ElemType::U32,
         Scalar::Int | Scalar::Bool => ElemType::I32,
+        Scalar::Long => ElemType::I64,
+        Scalar::ULong => ElemType::U64,
+        Scalar::Double => ElemType::F64,
     }
 }
 
@@ -93,13 +102,9 @@ fn bind(k: &mut Kernel, name: &str, ty: Ty, span: crate::diag::Span, threads: u6
                 k.buffers.push(BufferDecl { name: name.to_string(), elem: elem_type(elem), len, init, auto: true, shared: false });
                 return Ok(located(name, span));
             };
-            let ok = matches!(
-                (elem, b.elem),
-                (Scalar::Int, ElemType::I32)
-                    | (Scalar::Unsigned, ElemType::U32)
-                    | (Scalar::Float, ElemType::F32)
-                    | (Scalar::Bool, ElemType::I32 | ElemType::U32)
-            );
+            // Same bits, same width: signed and unsigned elements of one size mix as in C.
+            let want = elem_type(elem);
+            let ok = want == b.elem || (!want.is_float() && !b.elem.is_float() && want.words() == b.elem.words());
             if !ok {
                 let held = b.elem.name();
                 return Err(format!(
@@ -114,7 +119,7 @@ fn bind(k: &mut Kernel, name: &str, ty: Ty, span: crate::diag::Span, threads: u6
             if !k.params.iter().any(|p| p.name == name) {
                 k.params.push(ParamDecl { name: name.to_string(), default: located(&format!("{threads}"), span), auto: true });
             }
-            Ok(located(&if s == Scalar::Float { format!("float({name})") } else { name.to_string() }, span))
+            Ok(located(&if s.float() { format!("float({name})") } else { name.to_string() }, span))
         }
         Ty::Void => Err("a parameter cannot be void".to_string()),
     }

@@ -467,6 +467,12 @@ pub enum Op {
         b: Src,
         c: PredSrc,
     },
+    /// `DDIV d, a, b`: warpscope's one-instruction double division (nvcc calls a subroutine).
+    Ddiv {
+        dst: Reg,
+        a: Src,
+        b: Src,
+    },
     /// `DMNMX d, a, b, p`: minNum where `p` holds, else maxNum.
     Dmnmx {
         dst: Reg,
@@ -522,6 +528,8 @@ pub enum Op {
         b: Src,
         signed: bool,
         rem: bool,
+        /// `.S64`/`.U64`: register pairs (what a `long long` `/` or `%` compiles to).
+        wide: bool,
     },
     // Warp-wide data exchange.
     /// `SHFL.mode Pd, d, a, b, c [, mask]`: PTX `shfl.sync`; `c` packs the clamp (bits 4:0) and
@@ -638,7 +646,7 @@ impl Op {
     #[inline]
     pub fn issues(&self) -> u32 {
         match self {
-            Op::Idiv { .. } => DIVIDE_ISSUES,
+            Op::Idiv { .. } | Op::Ddiv { .. } => DIVIDE_ISSUES,
             _ => 1,
         }
     }

@@ -12,9 +12,8 @@ use crate::machine::{ElemType, MAX_WARP};
 use crate::model::{ModelKind, StackConfig};
 use crate::session::{choice, Named};
 
-pub const HEADERS: &[&str] = &[
-    "warp", "param", "reg", "buffer", "launch", "kernel", "model", "preset", "stack", "ifconvert", "excerpt", "title", "about", "note",
-];
+pub const HEADERS: &[&str] =
+    &["warp", "param", "reg", "buffer", "launch", "kernel", "model", "preset", "stack", "ifconvert", "excerpt", "title", "about", "note"];
 /// The highest `//@ stack limit=N`: deeper stacks would make checkpoints the memory problem.
 pub const MAX_STACK_LIMIT: u32 = 65_536;
 /// Names every expression may use besides params and buffers.
@@ -162,12 +161,19 @@ fn launch(line: &Line, rest: &str) -> Result<LaunchDecl, Diagnostic> {
         // A single number counts blocks in x-fastest order.
         let idx = if !at.contains(['x', 'X', ',']) {
             let n = idx[0] as u64;
-            [(n % l.grid[0] as u64) as u32, (n / l.grid[0] as u64 % l.grid[1] as u64) as u32, (n / (l.grid[0] as u64 * l.grid[1] as u64)) as u32]
+            [
+                (n % l.grid[0] as u64) as u32,
+                (n / l.grid[0] as u64 % l.grid[1] as u64) as u32,
+                (n / (l.grid[0] as u64 * l.grid[1] as u64)) as u32,
+            ]
         } else {
             idx
         };
         if (0..3).any(|d| idx[d] >= l.grid[d]) {
-            return Err(line.error(at, format!("block {}x{}x{} is outside the grid {}x{}x{}", idx[0], idx[1], idx[2], l.grid[0], l.grid[1], l.grid[2])));
+            return Err(line.error(
+                at,
+                format!("block {}x{}x{} is outside the grid {}x{}x{}", idx[0], idx[1], idx[2], l.grid[0], l.grid[1], l.grid[2]),
+            ));
         }
         l.block_idx = idx;
     }
@@ -236,12 +242,8 @@ fn header(line: &Line, kw: &str, rest: &str, k: &mut Kernel) -> Result<(), Diagn
             };
             let open = ty_len.find('[').ok_or_else(|| line.error(ty_len, "expected a type and length like `i32[32]`"))?;
             let ty = ty_len[..open].trim();
-            let elem = match ty {
-                "i32" | "int" => ElemType::I32,
-                "u32" | "unsigned" => ElemType::U32,
-                "f32" | "float" => ElemType::F32,
-                _ => return Err(line.error(ty, format!("unknown element type `{ty}` (known: i32, u32, f32)"))),
-            };
+            let elem = ElemType::from_name(ty)
+                .ok_or_else(|| line.error(ty, format!("unknown element type `{ty}` (known: i32, u32, f32, i64, u64, f64)")))?;
             let len_txt = ty_len[open + 1..].strip_suffix(']').ok_or_else(|| line.error(ty_len, "expected `]` after the length"))?;
             let len = line.expr(len_txt.trim())?;
             if let Some(d) = check_names(&len, k, &["W"], false) {
@@ -249,7 +251,10 @@ fn header(line: &Line, kw: &str, rest: &str, k: &mut Kernel) -> Result<(), Diagn
             }
             let init = match init {
                 Some(txt) if txt.starts_with('[') => {
-                    let body = txt.strip_prefix('[').and_then(|t| t.strip_suffix(']')).ok_or_else(|| line.error(txt, "expected `]` to close the list"))?;
+                    let body = txt
+                        .strip_prefix('[')
+                        .and_then(|t| t.strip_suffix(']'))
+                        .ok_or_else(|| line.error(txt, "expected `]` to close the list"))?;
                     let mut items = Vec::new();
                     for item in split_items(body) {
                         let e = line.expr(item.trim())?;

@@ -7,6 +7,7 @@ use alloc::vec::Vec;
 use super::expr::{Env, ExprError, Value};
 use super::{BufferInit, InitTarget, Kernel, LocatedExpr};
 use crate::diag::{Diagnostic, Span};
+use crate::isa::Reg;
 use crate::machine::{ElemType, Launch, Machine, Memory};
 
 /// Largest buffer, in elements: keeps a typo like `i32[1e9]` from exhausting memory.
@@ -61,11 +62,18 @@ fn eval_int(e: &LocatedExpr, vars: &Vars, what: &str) -> Result<i64, Diagnostic>
 }
 
 fn store_bits(elem: ElemType, v: Value) -> u32 {
+    store_wide(elem, v) as u32
+}
+
+/// A value as an element's bits (64 of them; a 32-bit type uses the low word).
+fn store_wide(elem: ElemType, v: Value) -> u64 {
     match (elem, v) {
-        (ElemType::F32, Value::Int(x)) => (x as f32).to_bits(),
-        (ElemType::F32, Value::Float(f)) => (f as f32).to_bits(),
-        (_, Value::Int(x)) => x as u32,
-        (_, Value::Float(f)) => f as i64 as u32,
+        (ElemType::F32, Value::Int(x)) => (x as f32).to_bits() as u64,
+        (ElemType::F32, Value::Float(f)) => (f as f32).to_bits() as u64,
+        (ElemType::F64, Value::Int(x)) => (x as f64).to_bits(),
+        (ElemType::F64, Value::Float(f)) => f.to_bits(),
+        (_, Value::Int(x)) => x as u64,
+        (_, Value::Float(f)) => f as i64 as u64,
     }
 }
 
@@ -143,14 +151,17 @@ pub fn instantiate(k: &Kernel, overrides: &[(String, i64)]) -> Result<Instance, 
     for b in &k.buffers {
         let vars = Vars { params: &params, buffers: &[], lane: None, elem: None, width };
         let len = match eval_int(&b.len, &vars, "a buffer length") {
-            Ok(n) if (0..=MAX_BUFFER_LEN).contains(&n) && total + n > MAX_MEMORY_WORDS => {
-                let msg =
-                    format!("buffer `{}` brings the buffers to {} elements; together they may hold {MAX_MEMORY_WORDS}", b.name, total + n);
+            Ok(n) if (0..=MAX_BUFFER_LEN).contains(&n) && total + n * b.elem.words() as i64 > MAX_MEMORY_WORDS => {
+                let msg = format!(
+                    "buffer `{}` brings the buffers to {} words; together they may hold {MAX_MEMORY_WORDS} (64-bit elements take two)",
+                    b.name,
+                    total + n * b.elem.words() as i64
+                );
                 errors.push(Diagnostic::error(b.len.span, msg));
                 break;
             }
             Ok(n) if (0..=MAX_BUFFER_LEN).contains(&n) => {
-                total += n;
+                total += n * b.elem.words() as i64;
                 n
             }
             Ok(n) => {
@@ -162,7 +173,7 @@ pub fn instantiate(k: &Kernel, overrides: &[(String, i64)]) -> Result<Instance, 
                 continue;
             }
         };
-        let mut data = Vec::with_capacity(len as usize);
+        let mut data = Vec::with_capacity((len as usize) * b.elem.words() as usize);
         let list_len = match &b.init {
             Some(BufferInit::List(items)) => items.len() as i64,
             _ => 0,
@@ -194,7 +205,11 @@ pub fn instantiate(k: &Kernel, overrides: &[(String, i64)]) -> Result<Instance, 
                 }
                 None => Value::Int(0),
             };
-            data.push(store_bits(b.elem, v));
+            let bits = store_wide(b.elem, v);
+            data.push(bits as u32);
+            if b.elem.words() == 2 {
+                data.push((bits >> 32) as u32);
+            }
         }
         let base = if b.shared { memory.add_shared(&b.name, b.elem, data) } else { memory.add(&b.name, b.elem, data) };
         bases.push((b.name.clone(), base));
@@ -212,6 +227,11 @@ pub fn instantiate(k: &Kernel, overrides: &[(String, i64)]) -> Result<Instance, 
                         machine.set_reg(lane, reg, store_bits(if v.is_float() { ElemType::F32 } else { ElemType::I32 }, v))
                     }
                     InitTarget::Pred(p) => machine.set_pred(lane, p, v.as_f64() != 0.0),
+                    InitTarget::Wide { reg, elem } => {
+                        let bits = store_wide(elem, v);
+                        machine.set_reg(lane, reg, bits as u32);
+                        machine.set_reg(lane, Reg(reg.0.saturating_add(1)), (bits >> 32) as u32);
+                    }
                 },
                 Err(d) => {
                     errors.push(d);

@@ -71,6 +71,11 @@ pub struct ParamDecl {
 pub enum InitTarget {
     Reg(Reg),
     Pred(Pred),
+    /// A 64-bit value in a register pair (`reg` low, `reg + 1` high), as `elem` stores it.
+    Wide {
+        reg: Reg,
+        elem: ElemType,
+    },
 }
 
 /// `//@ reg R5 = expr`: each lane's initial value, with `t` the lane index.

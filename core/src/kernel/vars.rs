@@ -31,14 +31,20 @@ pub fn variables_at(vars: &[VarInfo], m: &Machine, lane: u32, line: u32) -> Vec<
         if out.iter().any(|o| o.name == v.name) {
             continue;
         }
-        out.push(VarValue { name: v.name.clone(), ty: v.ty.name(), reg: v.reg, value: show(m, v.ty, m.reg(lane, Reg(v.reg))) });
+        let hi = if v.ty.wide() { m.reg(lane, Reg(v.reg.saturating_add(1))) } else { 0 };
+        let bits = (hi as u64) << 32 | m.reg(lane, Reg(v.reg)) as u64;
+        out.push(VarValue { name: v.name.clone(), ty: v.ty.name(), reg: v.reg, value: show(m, v.ty, bits) });
     }
     out.reverse();
     out
 }
 
-fn show(m: &Machine, ty: Ty, word: u32) -> String {
+fn show(m: &Machine, ty: Ty, bits: u64) -> String {
+    let word = bits as u32;
     match ty {
+        Ty::Scalar(Scalar::Long) => format!("{}", bits as i64),
+        Ty::Scalar(Scalar::ULong) => format!("{bits}"),
+        Ty::Scalar(Scalar::Double) => format!("{}", f64::from_bits(bits)),
         Ty::Scalar(Scalar::Int) => format!("{}", word as i32),
         Ty::Scalar(Scalar::Unsigned) => format!("{word}"),
         Ty::Scalar(Scalar::Float) => format!("{}", f32::from_bits(word)),

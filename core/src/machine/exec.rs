@@ -281,6 +281,7 @@ fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: Lane
         }
         Op::Dadd { dst, a, b } => wide::double_op(m, lanes, dst, [a, b, b], |x, y, _, _| x + y),
         Op::Dmul { dst, a, b } => wide::double_op(m, lanes, dst, [a, b, b], |x, y, _, _| x * y),
+        Op::Ddiv { dst, a, b } => wide::double_op(m, lanes, dst, [a, b, b], |x, y, _, _| x / y),
         Op::Dfma { dst, a, b, c } => wide::double_op(m, lanes, dst, [a, b, c], |x, y, z, _| libm::fma(x, y, z)),
         Op::Dsetp { cmp, combine, dst, dst_inv, a, b, c } => wide::dsetp(m, lanes, cmp, combine, dst, dst_inv, a, b, c),
         Op::Dmnmx { dst, a, b, p } => {
@@ -421,7 +422,8 @@ fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: Lane
             map2::<N>(m, min, dst, a, b, true, |x, y| arith::fmnmx(x, y, true));
             map2::<N>(m, lanes.without(min), dst, a, b, true, |x, y| arith::fmnmx(x, y, false));
         }
-        Op::Idiv { dst, a, b, signed, rem } => map2::<N>(m, lanes, dst, a, b, false, |x, y| arith::divide(x, y, signed, rem)),
+        Op::Idiv { dst, a, b, signed, rem, wide: false } => map2::<N>(m, lanes, dst, a, b, false, |x, y| arith::divide(x, y, signed, rem)),
+        Op::Idiv { dst, a, b, signed, rem, wide: true } => wide::divide(m, lanes, dst, a, b, signed, rem),
         Op::Shfl { mode, pred, dst, a, b, c, .. } => warp::shfl::<N>(m, lanes, mode, pred, dst, a, b, c),
         Op::Vote { mode, dst, pred, src, mask } => warp::vote(m, lanes, mode, dst, pred, src, mask),
         _ => {}

@@ -18,6 +18,10 @@ pub enum ElemType {
     I32,
     U32,
     F32,
+    /// 64-bit elements (`long long`, `size_t`, `double`): two words each, low word first.
+    I64,
+    U64,
+    F64,
 }
 
 impl ElemType {
@@ -27,22 +31,60 @@ impl ElemType {
             ElemType::I32 => "i32",
             ElemType::U32 => "u32",
             ElemType::F32 => "f32",
+            ElemType::I64 => "i64",
+            ElemType::U64 => "u64",
+            ElemType::F64 => "f64",
         }
     }
 
-    /// 32-bit words per element (64-bit element types, still to come, will take two).
+    /// The type a header names (`i32`, or its C spelling `int`).
+    pub fn from_name(name: &str) -> Option<ElemType> {
+        Some(match name {
+            "i32" | "int" => ElemType::I32,
+            "u32" | "unsigned" => ElemType::U32,
+            "f32" | "float" => ElemType::F32,
+            "i64" | "long" => ElemType::I64,
+            "u64" | "size_t" => ElemType::U64,
+            "f64" | "double" => ElemType::F64,
+            _ => return None,
+        })
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(self, ElemType::F32 | ElemType::F64)
+    }
+
+    /// 32-bit words per element.
     pub fn words(self) -> u32 {
-        1
+        match self {
+            ElemType::I32 | ElemType::U32 | ElemType::F32 => 1,
+            ElemType::I64 | ElemType::U64 | ElemType::F64 => 2,
+        }
     }
 
-    /// A stored word as this type reads it: memory holds raw bits, and an f32 element is the
-    /// float with those bits (how initialisers and `ST` store it).
-    pub fn read(self, word: u32) -> Elem {
+    /// An element from its words (low word first): memory holds raw bits, and a float element
+    /// is the float with those bits (how initialisers and `ST` store it). Missing words read 0.
+    pub fn read_words(self, words: &[u32]) -> Elem {
+        let lo = words.first().copied().unwrap_or(0);
+        let wide = (words.get(1).copied().unwrap_or(0) as u64) << 32 | lo as u64;
         match self {
-            ElemType::I32 => Elem::I32(word as i32),
-            ElemType::U32 => Elem::U32(word),
-            ElemType::F32 => Elem::F32(f32::from_bits(word)),
+            ElemType::I32 => Elem::I32(lo as i32),
+            ElemType::U32 => Elem::U32(lo),
+            ElemType::F32 => Elem::F32(f32::from_bits(lo)),
+            ElemType::I64 => Elem::I64(wide as i64),
+            ElemType::U64 => Elem::U64(wide),
+            ElemType::F64 => Elem::F64(f64::from_bits(wide)),
         }
+    }
+
+    /// A 32-bit element from its word (a 64-bit type reads it as its low word).
+    pub fn read(self, word: u32) -> Elem {
+        self.read_words(&[word])
+    }
+
+    /// Every element of a buffer's words.
+    pub fn elements(self, words: &[u32]) -> impl Iterator<Item = Elem> + '_ {
+        words.chunks(self.words() as usize).map(move |c| self.read_words(c))
     }
 }
 
@@ -53,6 +95,9 @@ pub enum Elem {
     I32(i32),
     U32(u32),
     F32(f32),
+    I64(i64),
+    U64(u64),
+    F64(f64),
 }
 
 impl core::fmt::Display for Elem {
@@ -61,6 +106,9 @@ impl core::fmt::Display for Elem {
             Elem::I32(v) => write!(f, "{v}"),
             Elem::U32(v) => write!(f, "{v}"),
             Elem::F32(v) => write!(f, "{v}"),
+            Elem::I64(v) => write!(f, "{v}"),
+            Elem::U64(v) => write!(f, "{v}"),
+            Elem::F64(v) => write!(f, "{v}"),
         }
     }
 }
@@ -72,6 +120,7 @@ pub struct Buffer {
     pub space: Space,
     /// Byte address of element 0.
     pub base: u32,
+    /// Length in 32-bit words (an element of a 64-bit type takes two).
     pub len: u32,
 }
 

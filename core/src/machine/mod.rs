@@ -7,8 +7,8 @@ mod exec;
 mod lanes;
 mod memory;
 
-pub use exec::{check_members, execute, member_lanes, shfl_source, ExecError, MemberFault};
 pub use access::{access, Access, CellTouch, Touch};
+pub use exec::{check_members, execute, member_lanes, shfl_source, ExecError, MemberFault};
 pub use lanes::*;
 pub use memory::*;
 

@@ -210,8 +210,15 @@ pub const GLOSSARY: &[Term] = &[
     Term {
         term: "IDIV, IREM",
         kind: TermKind::Instruction,
-        meaning: "`IDIV.S32/U32 d, a, b` and `IREM`: integer quotient and remainder in one instruction. GPUs have no divide instruction: nvcc emits about 15 (a float reciprocal, a multiply-high estimate, a correction, fix-ups), which the cost model charges for this one. Dividing by zero gives all bits set, as that sequence does; INT_MIN / -1 wraps",
+        meaning: "`IDIV.S32/U32 d, a, b` and `IREM`: integer quotient and remainder in one instruction (`.S64/.U64` on register pairs, for `long long`). GPUs have no divide instruction: nvcc emits about 15 (a float reciprocal, a multiply-high estimate, a correction, fix-ups), which the cost model charges for this one. Dividing by zero gives all bits set, as that sequence does; INT_MIN / -1 wraps",
         source: "warpscope's own instruction, standing for nvcc's division sequence",
+        models: ModelKind::ALL,
+    },
+    Term {
+        term: "DDIV",
+        kind: TermKind::Instruction,
+        meaning: "`DDIV d, a, b`: a `double` quotient, correctly rounded, on register pairs. GPUs have no double divide instruction: nvcc calls a subroutine (a reciprocal estimate refined with DFMA, and a slow path for zeros, infinities and tiny values), which the cost model charges for this one",
+        source: "warpscope's own instruction, standing for nvcc's double division",
         models: ModelKind::ALL,
     },
     Term {

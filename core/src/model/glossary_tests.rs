@@ -73,6 +73,7 @@ fn control_word(op: &Op) -> Option<&'static str> {
         | Op::Cvt { .. }
         | Op::Dadd { .. }
         | Op::Dmul { .. }
+        | Op::Ddiv { .. }
         | Op::Dfma { .. }
         | Op::Dsetp { .. }
         | Op::Dmnmx { .. }
@@ -106,6 +107,7 @@ fn data_word(op: &Op) -> Option<&'static str> {
         Op::Shf { .. } => "SHF",
         Op::Dadd { .. } => "DADD",
         Op::Dmul { .. } => "DMUL",
+        Op::Ddiv { .. } => "DDIV",
         Op::Dfma { .. } => "DFMA",
         Op::Dsetp { .. } => "DSETP",
         Op::Dmnmx { .. } => "DMNMX",
@@ -174,6 +176,7 @@ const DATA_WORDS: &[&str] = &[
     "SHF",
     "DADD",
     "DMUL",
+    "DDIV",
     "DFMA",
     "DSETP",
     "DMNMX",
@@ -195,7 +198,7 @@ const RARE: &str = "//@ warp 4\n//@ buffer out: i32[4] = 0\n//@ reg R10 = out\nY
     BREV R5, R2;\nIMNMX R6, R0, 0x2, PT;\nFMNMX R7, R0, 1.5, !PT;\nMUFU.SQRT R8, 4.0;\nFRND.FLOOR R8, R8;\nIDIV.S32 R9, R0, 0x2;\n\
     IREM.U32 R9, R0, 0x2;\nATOM.ADD R11, [R10], 0x1;\n@!PT ATOMS.ADD R11, [R10], 0x1;\n@!PT LDS R11, [R10];\n\
     @!PT STS [R10], R11;\nIADD3 R12, P1, R0, -R1, RZ;\nIADD3.X R13, R0, ~R1, RZ, P1, !PT;\nIMAD.WIDE R12, R0, 0x4, R12;\n\
-    SHF.L.U64.HI R13, R12, 0x3, R13;\nI2F.F64 R14, R0;\nDADD R14, R14, 0.5;\nDMUL R14, R14, R14;\nDFMA R14, R14, 2.0, R14;\n\
+    SHF.L.U64.HI R13, R12, 0x3, R13;\nI2F.F64 R14, R0;\nDADD R14, R14, 0.5;\nDMUL R14, R14, R14;\nDDIV R14, R14, 2.0;\nDFMA R14, R14, 2.0, R14;\n\
     DSETP.GT.AND P1, PT, R14, 1.0, PT;\nDMNMX R14, R14, 1.0, P1;\nF2F.F32.F64 R8, R14;\nF2I.S64.F64.TRUNC R12, R14;\nEXIT;\n";
 
 fn examples() -> Vec<(String, String)> {

@@ -63,9 +63,13 @@ pub(super) fn decode(opcode: &str, mods: &mut Mods, a: &Args) -> Result<Op, Deco
         }
         "IDIV" | "IREM" => {
             a.count(&[3])?;
-            let signed = !mods.take("U32");
-            mods.take("S32");
-            Op::Idiv { dst: a.reg(0)?, a: a.src_int(1)?, b: a.src_int(2)?, signed, rem: opcode == "IREM" }
+            let (signed, wide) = match mods.take_any(&["S32", "U32", "S64", "U64"]) {
+                Some("U32") => (false, false),
+                Some("S64") => (true, true),
+                Some("U64") => (false, true),
+                _ => (true, false),
+            };
+            Op::Idiv { dst: a.reg(0)?, a: a.src_int(1)?, b: a.src_int(2)?, signed, rem: opcode == "IREM", wide }
         }
         _ => return err(At::Mnemonic, "not a math instruction"),
     })

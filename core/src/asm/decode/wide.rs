@@ -86,18 +86,18 @@ fn src_double(a: &Args, i: usize) -> Result<Src, DecodeError> {
     Ok(Src::Imm((bits >> 32) as u32))
 }
 
-/// `DADD`, `DMUL`, `DFMA`, `DSETP`, `DMNMX`.
+/// `DADD`, `DMUL`, `DDIV`, `DFMA`, `DSETP`, `DMNMX`.
 pub(super) fn double(opcode: &str, mods: &mut Mods, a: &Args) -> Result<Op, DecodeError> {
     mods.ignore(&["RN", "RZ", "RM", "RP", "FTZ"]);
     let src = |i| src_double(a, i);
     Ok(match opcode {
-        "DADD" | "DMUL" => {
+        "DADD" | "DMUL" | "DDIV" => {
             a.count(&[3])?;
             let (dst, x, y) = (a.reg(0)?, src(1)?, src(2)?);
-            if opcode == "DADD" {
-                Op::Dadd { dst, a: x, b: y }
-            } else {
-                Op::Dmul { dst, a: x, b: y }
+            match opcode {
+                "DADD" => Op::Dadd { dst, a: x, b: y },
+                "DMUL" => Op::Dmul { dst, a: x, b: y },
+                _ => Op::Ddiv { dst, a: x, b: y },
             }
         }
         "DFMA" => {

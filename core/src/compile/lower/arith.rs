@@ -21,6 +21,9 @@ impl Lower<'_> {
             self.error(span, "this operator does not apply to a pointer");
             return None;
         }
+        if v.ty.wide() {
+            return self.wide_unary(op, v, span);
+        }
         if let Repr::Imm(b) = v.repr {
             return Some(match (op, v.is_float()) {
                 (UnOp::Neg, true) => Value::imm((-f32::from_bits(b)).to_bits(), v.ty),
@@ -57,9 +60,23 @@ impl Lower<'_> {
             self.error(span, format!("`{}` between `{}` and `{}` is not supported", op.symbol(), x.ty.name(), y.ty.name()));
             return None;
         }
-        let ty = common(x.ty, y.ty);
+        // A literal like `0.1` is a double in C, so `t * 0.1` is double arithmetic; beside a
+        // float it stays float when the float holds it exactly (`x * 0.5`: the same result, as
+        // nvcc folds it).
+        let double_literal = |v: &Value, other: &Value| v.exact.is_some_and(|f| !(other.ty == Ty::FLOAT && (f as f32) as f64 == f));
+        let promoted =
+            if double_literal(&x, &y) || double_literal(&y, &x) { common(common(x.ty, y.ty), Ty::DOUBLE) } else { common(x.ty, y.ty) };
+        // A shift has the left side's type; its count is any integer (C does not mix them).
+        let ty = if matches!(op, Shl | Shr) && is_integer(x.ty) && x.ty != Ty::BOOL { x.ty } else { promoted };
         let x = self.convert(x, ty, span)?;
-        let y = self.convert(y, ty, span)?;
+        let y = if matches!(op, Shl | Shr) && ty.wide() {
+            self.convert(y, Ty::INT, span)?
+        } else {
+            self.convert(y, if matches!(op, Shl | Shr) { common(y.ty, Ty::INT) } else { ty }, span)?
+        };
+        if ty.wide() && !op.is_comparison() {
+            return self.wide_binary(op, x, y, span);
+        }
         if op.is_comparison() {
             let p = self.regs.pred(span, &mut self.diags);
             self.compare(op, x, y, p, span);
@@ -230,14 +247,15 @@ impl Lower<'_> {
     fn pointer_offset(&mut self, p: Value, i: Value, elem: Scalar, sub: bool, span: Span) -> Option<Value> {
         let i = self.convert(i, Ty::INT, span)?;
         let t = self.temp(span)?;
+        let size = if elem.wide() { 8 } else { 4 };
         match i.repr {
             Repr::Imm(k) => {
-                let bytes = (k as i32).wrapping_mul(if sub { -4 } else { 4 });
+                let bytes = (k as i32).wrapping_mul(if sub { -size } else { size });
                 self.emit(alu(Opcode::Iadd, &[], t, &[p.operand(), Operand::Int(bytes as u32)]));
             }
             Repr::Reg(r) => {
                 let idx = if sub { Operand::Neg(Reg::R(r)) } else { Operand::r(r) };
-                self.emit(alu(Opcode::Iscadd, &[], t, &[idx, p.operand(), Operand::Int(2)]));
+                self.emit(alu(Opcode::Iscadd, &[], t, &[idx, p.operand(), Operand::Int(size.trailing_zeros())]));
             }
         }
         Some(Value::reg(t, Ty::Ptr(elem)))
@@ -253,6 +271,9 @@ impl Lower<'_> {
             BinOp::Eq => "EQ",
             _ => "NE",
         };
+        if x.ty.wide() {
+            return self.compare_wide(op, x, y, p, span);
+        }
         // The first operand of a compare must be a register in SASS; swap a constant to the right.
         let (x, y, cmp) = if x.is_imm() && !y.is_imm() { (y, x, swap_cmp(cmp)) } else { (x, y, cmp) };
         let x = match x.repr {

@@ -7,7 +7,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::value::{alu, mov, Value};
+use super::value::{alu, Value};
 use super::Lower;
 use crate::compile::ast::*;
 use crate::compile::ins::{CodeRef, Ins, Opcode, Operand, Reg, SysReg};
@@ -157,13 +157,13 @@ impl Lower<'_> {
             vals.push(self.expr_as(a, *ty)?);
         }
         for (v, (_, reg)) in vals.iter().zip(&sig.params) {
-            self.emit(mov(*reg, v.operand()));
+            self.move_into(*reg, *v, span)?;
         }
         self.emit(Ins::new(Opcode::Cal).to(CodeRef::Func(String::from(sig.label.as_str()))));
         match sig.ret_reg {
             Some(r) => {
-                let t = self.temp(span)?;
-                self.emit(mov(t, Operand::r(r)));
+                let t = self.temp_for(sig.ret, span)?;
+                self.move_into(t, Value::reg(r, sig.ret), span)?;
                 Some(Value::reg(t, sig.ret))
             }
             None => Some(Value::imm(0, Ty::Void)),

@@ -42,22 +42,34 @@ impl Lower<'_> {
             let x = self.convert(x, ty, span)?;
             let y = self.convert(y, ty, span)?;
             let p = self.pred_of(c)?;
-            let t = self.temp(span)?;
-            self.emit(alu(Opcode::Sel, &[], t, &[x.operand(), y.operand(), Operand::Pred(p)]));
+            let t = self.temp_for(ty, span)?;
+            if ty.wide() {
+                // A pair selects word by word.
+                let (xr, yr) = (self.in_reg(x, span)?, self.in_reg(y, span)?);
+                for k in 0..2 {
+                    self.emit(alu(Opcode::Sel, &[], t + k, &[Operand::r(xr + k), Operand::r(yr + k), Operand::Pred(p)]));
+                }
+            } else {
+                self.emit(alu(Opcode::Sel, &[], t, &[x.operand(), y.operand(), Operand::Pred(p)]));
+            }
             self.regs.free_pred(p);
             return Some(Value::reg(t, ty));
         }
-        let t = self.temp(span)?;
+        let mut t = self.temp(span)?;
         let (tb, fb, join) = (self.block("sel_true"), self.block("sel_false"), self.block("sel_end"));
         self.cond(c, Dest::Block(tb), Dest::Block(fb));
         self.start(tb);
         let x = self.expr(a)?;
         let ty = x.ty;
-        self.emit(mov(t, x.operand()));
+        if ty.wide() {
+            // Known only now: a 64-bit result takes a pair (live until the statement ends).
+            t = self.temp_pair(span)?;
+        }
+        self.move_into(t, x, span)?;
         self.jump(Dest::Block(join));
         self.start(fb);
         let y = self.expr_as(b, ty)?;
-        self.emit(mov(t, y.operand()));
+        self.move_into(t, y, span)?;
         self.start(join);
         Some(Value::reg(t, ty))
     }

@@ -31,7 +31,8 @@ impl Lower<'_> {
         let span = e.span;
         match &e.kind {
             ExprKind::Int { value, unsigned } => Some(Value::imm(*value as u32, if *unsigned { Ty::UNSIGNED } else { Ty::INT })),
-            ExprKind::Float(f) => Some(Value::imm((*f as f32).to_bits(), Ty::FLOAT)),
+            // A float where it meets floats; its exact value where it meets a double.
+            ExprKind::Float(f) => Some(Value { exact: Some(*f), ..Value::imm((*f as f32).to_bits(), Ty::FLOAT) }),
             ExprKind::Bool(b) => Some(Value::imm(*b as u32, Ty::BOOL)),
             ExprKind::Special(s) => self.specials[s.index()].map(|r| Value::reg(r, Ty::UNSIGNED)),
             ExprKind::Var(name) => match self.lookup(name) {
@@ -57,6 +58,12 @@ impl Lower<'_> {
             ExprKind::Index(..) | ExprKind::Deref(_) => self.load(e),
             ExprKind::AddrOf(inner) => self.address_of(inner, span),
             ExprKind::Call { name, args } => self.call(name, args, span),
+            // A `long long` literal keeps all 64 bits.
+            ExprKind::Cast(ty, inner) if ty.wide() && matches!(inner.kind, ExprKind::Int { .. }) => {
+                let ExprKind::Int { value, .. } = inner.kind else { return None };
+                let bits = if *ty == Ty::DOUBLE { (value as f64).to_bits() } else { value };
+                self.wide_const(bits, *ty, span)
+            }
             ExprKind::Cast(ty, inner) => {
                 let v = self.expr(inner)?;
                 self.convert(v, *ty, span)

@@ -13,9 +13,12 @@ use crate::compile::ins::{Ins, Opcode, Operand};
 use crate::compile::Target;
 use crate::diag::Span;
 
+/// A float function: its name, instruction and modifier, and a scale before and after.
+type FloatFn = (&'static str, Opcode, &'static str, Option<f32>, Option<f32>);
+
 /// Float functions that are one `MUFU` (multi-function unit) or `FRND` instruction, with an
 /// optional scale applied before (`expf(x)` is `2^(x * log2 e)`) or after (`logf`).
-const FLOAT_UNARY: &[(&str, Opcode, &str, Option<f32>, Option<f32>)] = &[
+const FLOAT_UNARY: &[FloatFn] = &[
     ("sqrtf", Opcode::Mufu, "SQRT", None, None),
     ("rsqrtf", Opcode::Mufu, "RSQ", None, None),
     ("exp2f", Opcode::Mufu, "EX2", None, None),
@@ -37,8 +40,12 @@ const FLOAT_UNARY: &[(&str, Opcode, &str, Option<f32>, Option<f32>)] = &[
 
 /// The shuffles: name, `SHFL` mode, and whether the clamp part of `c` is 0 (`up` counts down
 /// from the lane, so its bound is the segment's start).
-const SHUFFLES: &[(&str, &str, bool)] =
-    &[("__shfl_sync", "IDX", false), ("__shfl_up_sync", "UP", true), ("__shfl_down_sync", "DOWN", false), ("__shfl_xor_sync", "BFLY", false)];
+const SHUFFLES: &[(&str, &str, bool)] = &[
+    ("__shfl_sync", "IDX", false),
+    ("__shfl_up_sync", "UP", true),
+    ("__shfl_down_sync", "DOWN", false),
+    ("__shfl_xor_sync", "BFLY", false),
+];
 
 impl Lower<'_> {
     /// Lowers `name(args)` if it is one of these built-ins: `None` when it is not one.
@@ -144,7 +151,16 @@ impl Lower<'_> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn float_unary(&mut self, name: &str, args: &[Expr], span: Span, op: Opcode, m: &'static str, pre: Option<f32>, post: Option<f32>) -> Option<Value> {
+    fn float_unary(
+        &mut self,
+        name: &str,
+        args: &[Expr],
+        span: Span,
+        op: Opcode,
+        m: &'static str,
+        pre: Option<f32>,
+        post: Option<f32>,
+    ) -> Option<Value> {
         self.arity(name, args, 1, span)?;
         let x = self.expr_as(&args[0], Ty::FLOAT)?;
         let t = self.temp(span)?;
@@ -187,7 +203,20 @@ impl Lower<'_> {
     /// with `c` packing the segment (`(32 - width) << 8`) and the clamp (31, or 0 for `up`).
     fn shuffle(&mut self, name: &str, args: &[Expr], span: Span, mode: &'static str, up: bool) -> Option<Value> {
         if !(3..=4).contains(&args.len()) {
-            self.error(span, format!("`{name}` takes a mask, a value, a {} and an optional width, found {} argument(s)", if mode == "IDX" { "source lane" } else if mode == "BFLY" { "lane mask" } else { "delta" }, args.len()));
+            self.error(
+                span,
+                format!(
+                    "`{name}` takes a mask, a value, a {} and an optional width, found {} argument(s)",
+                    if mode == "IDX" {
+                        "source lane"
+                    } else if mode == "BFLY" {
+                        "lane mask"
+                    } else {
+                        "delta"
+                    },
+                    args.len()
+                ),
+            );
             return None;
         }
         let width = match args.get(3) {

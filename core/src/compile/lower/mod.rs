@@ -11,6 +11,7 @@ mod intrinsics;
 mod place;
 mod regs;
 mod value;
+mod wide;
 
 use alloc::collections::BTreeMap;
 use alloc::format;
@@ -309,16 +310,24 @@ impl<'a> Lower<'a> {
             StmtKind::Decl(vars) => {
                 for (ty, name, span, init) in vars {
                     self.line = span.line;
-                    // The variable's register sits below the initialiser's temporaries.
-                    let Some(reg) = self.regs.var(*span, &mut self.diags) else { continue };
+                    // The variable's register (a pair for 64 bits) sits below the initialiser's temporaries.
+                    let Some(reg) = self.temp_for(*ty, *span) else { continue };
                     let temps = self.regs.mark();
                     match init.as_ref().map(|e| self.expr_as(e, *ty)) {
                         // A computed value is written straight into the variable.
-                        Some(Some(v)) if matches!(v.repr, Repr::Reg(t) if u32::from(t) >= temps && self.retarget_last(t, reg)) => {}
-                        Some(Some(v)) => self.emit(mov(reg, v.operand())),
+                        Some(Some(v))
+                            if !ty.wide() && matches!(v.repr, Repr::Reg(t) if u32::from(t) >= temps && self.retarget_last(t, reg)) => {}
+                        Some(Some(v)) => {
+                            self.move_into(reg, v, *span);
+                        }
                         Some(None) => {}
                         // C leaves it undefined; zero keeps runs reproducible.
-                        None => self.emit(mov(reg, Operand::RZ)),
+                        None => {
+                            self.emit(mov(reg, Operand::RZ));
+                            if ty.wide() {
+                                self.emit(mov(reg + 1, Operand::RZ));
+                            }
+                        }
                     }
                     self.regs.release(temps);
                     self.bind(name, *ty, reg, *span);
@@ -530,7 +539,7 @@ impl<'a> Lower<'a> {
             (None, ty) if ty != Ty::Void => self.error(span, format!("`{}` must return a `{}` value", self.sig.name, ty.name())),
             (Some(e), ty) => {
                 if let (Some(v), Some(r)) = (self.expr_as(e, ty), self.sig.ret_reg) {
-                    self.emit(mov(r, v.operand()));
+                    self.move_into(r, v, span);
                 }
             }
             (None, _) => {}

@@ -4,7 +4,7 @@
 
 use alloc::format;
 
-use super::value::{alu, mov, Repr, Value};
+use super::value::{alu, Repr, Value};
 use super::{Lower, Var};
 use crate::compile::ast::*;
 use crate::compile::ins::{Ins, Opcode, Operand, Reg};
@@ -23,11 +23,23 @@ pub(super) enum Place {
     },
 }
 
-fn load_ins(t: u8, base: u8, offset: i32, shared: bool) -> Ins {
-    if shared {
-        alu(Opcode::Lds, &[], t, &[mem(base, offset)])
+/// `LD.E` or `LDS`, with `.64` for an element held in a register pair.
+fn load_ins(t: u8, base: u8, offset: i32, shared: bool, elem: Scalar) -> Ins {
+    let mods: &[&str] = match (shared, elem.wide()) {
+        (true, false) => &[],
+        (true, true) => &["64"],
+        (false, false) => &["E"],
+        (false, true) => &["E", "64"],
+    };
+    alu(if shared { Opcode::Lds } else { Opcode::Ld }, mods, t, &[mem(base, offset)])
+}
+
+/// Bytes per element.
+fn size_of(elem: Scalar) -> i32 {
+    if elem.wide() {
+        8
     } else {
-        alu(Opcode::Ld, &["E"], t, &[mem(base, offset)])
+        4
     }
 }
 
@@ -39,8 +51,8 @@ impl Lower<'_> {
     /// `a[i]` or `*p` as a value.
     pub(super) fn load(&mut self, e: &Expr) -> Option<Value> {
         let Place::Mem { base, offset, elem, shared } = self.place(e)? else { return None };
-        let t = self.temp(e.span)?;
-        self.emit(load_ins(t, base, offset, shared));
+        let t = self.temp_for(Ty::Scalar(elem), e.span)?;
+        self.emit(load_ins(t, base, offset, shared, elem));
         Some(Value::reg(t, Ty::Scalar(elem)))
     }
 
@@ -75,7 +87,10 @@ impl Lower<'_> {
         idx.reverse();
         if idx.len() != dims.len() {
             let n = dims.len();
-            self.error(e.span, format!("`{name}` has {n} dimension{}: index every one (`{name}{}`)", if n == 1 { "" } else { "s" }, "[i]".repeat(n)));
+            self.error(
+                e.span,
+                format!("`{name}` has {n} dimension{}: index every one (`{name}{}`)", if n == 1 { "" } else { "s" }, "[i]".repeat(n)),
+            );
             return None;
         }
         // Row-major: index j is scaled by the sizes of the dimensions after it.
@@ -137,9 +152,12 @@ impl Lower<'_> {
                 };
                 let base = self.in_reg(pv, p.span)?;
                 // `a[x + 6]`: the constant goes into the address offset, as SASS writes it.
+                let size = size_of(elem);
                 let (i, extra) = match &i.kind {
                     ExprKind::Binary(BinOp::Add, x, k) => match k.kind {
-                        ExprKind::Int { value, .. } if (value as u32 as i32).checked_mul(4).is_some() => (&**x, value as u32 as i32 * 4),
+                        ExprKind::Int { value, .. } if (value as u32 as i32).checked_mul(size).is_some() => {
+                            (&**x, value as u32 as i32 * size)
+                        }
                         _ => (&**i, 0),
                     },
                     _ => (&**i, 0),
@@ -149,14 +167,16 @@ impl Lower<'_> {
                     self.error(i.span, format!("an index must be an integer, not `{}`", iv.ty.name()));
                     return None;
                 }
+                // A 64-bit index addresses with its low word (addresses are 32 bits here).
+                let iv = if iv.ty.wide() { self.convert(iv, Ty::INT, i.span)? } else { iv };
                 match iv.repr {
-                    Repr::Imm(k) if (k as i32).checked_mul(4).and_then(|o| o.checked_add(extra)).is_some() => {
-                        Some(Place::Mem { base, offset: (k as i32) * 4 + extra, elem, shared: false })
+                    Repr::Imm(k) if (k as i32).checked_mul(size).and_then(|o| o.checked_add(extra)).is_some() => {
+                        Some(Place::Mem { base, offset: (k as i32) * size + extra, elem, shared: false })
                     }
                     _ => {
                         let ir = self.in_reg(iv, i.span)?;
                         let t = self.temp(e.span)?;
-                        self.emit(alu(Opcode::Iscadd, &[], t, &[Operand::r(ir), Operand::r(base), Operand::Int(2)]));
+                        self.emit(alu(Opcode::Iscadd, &[], t, &[Operand::r(ir), Operand::r(base), Operand::Int(size.trailing_zeros())]));
                         Some(Place::Mem { base: t, offset: extra, elem, shared: false })
                     }
                 }
@@ -181,8 +201,8 @@ impl Lower<'_> {
         match *p {
             Place::Reg(r, ty) => Some(Value::reg(r, ty)),
             Place::Mem { base, offset, elem, shared } => {
-                let t = self.temp(span)?;
-                self.emit(load_ins(t, base, offset, shared));
+                let t = self.temp_for(Ty::Scalar(elem), span)?;
+                self.emit(load_ins(t, base, offset, shared, elem));
                 Some(Value::reg(t, Ty::Scalar(elem)))
             }
         }
@@ -192,7 +212,7 @@ impl Lower<'_> {
         match *p {
             Place::Reg(r, ty) => {
                 let v = self.convert(v, ty, span)?;
-                self.emit(mov(r, v.operand()));
+                self.move_into(r, v, span)?;
                 Some(Value::reg(r, ty))
             }
             Place::Mem { base, offset, elem, shared } => {
@@ -201,7 +221,12 @@ impl Lower<'_> {
                     Repr::Imm(0) => Operand::RZ,
                     _ => Operand::r(self.in_reg(v, span)?),
                 };
-                let st = if shared { Ins::new(Opcode::Sts) } else { Ins::new(Opcode::St).with_mods(&["E"]) };
+                let st = match (shared, elem.wide()) {
+                    (true, false) => Ins::new(Opcode::Sts),
+                    (true, true) => Ins::new(Opcode::Sts).with_mods(&["64"]),
+                    (false, false) => Ins::new(Opcode::St).with_mods(&["E"]),
+                    (false, true) => Ins::new(Opcode::St).with_mods(&["E", "64"]),
+                };
                 self.emit(st.src(mem(base, offset)).src(src));
                 Some(v)
             }
@@ -222,7 +247,7 @@ impl Lower<'_> {
         };
         // Assigning a computed temporary to a variable: write the result straight into it.
         if let (Place::Reg(r, ty), Repr::Reg(t)) = (&place, value.repr) {
-            if value.ty == *ty && t != *r && u32::from(t) >= self.stmt_mark && self.retarget_last(t, *r) {
+            if value.ty == *ty && !ty.wide() && t != *r && u32::from(t) >= self.stmt_mark && self.retarget_last(t, *r) {
                 return Some(Value::reg(*r, *ty));
             }
         }
@@ -243,14 +268,14 @@ impl Lower<'_> {
             None
         } else {
             // Keep the old value: the variable's register is about to change.
-            let t = self.temp(span)?;
-            self.emit(mov(t, old.operand()));
+            let t = self.temp_for(old.ty, span)?;
+            self.move_into(t, old, span)?;
             Some(Value::reg(t, old.ty))
         };
         let new = self.binary(if inc { BinOp::Add } else { BinOp::Sub }, old, one, span)?;
         let new = self.convert(new, old.ty, span)?;
         let written = if let (Place::Reg(r, _), Repr::Reg(t)) = (&place, new.repr) {
-            if u32::from(t) >= self.stmt_mark && self.retarget_last(t, *r) {
+            if !new.ty.wide() && u32::from(t) >= self.stmt_mark && self.retarget_last(t, *r) {
                 Value::reg(*r, old.ty)
             } else {
                 self.write_place(&place, new, span)?

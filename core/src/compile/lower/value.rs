@@ -20,14 +20,16 @@ pub enum Repr {
 pub struct Value {
     pub repr: Repr,
     pub ty: Ty,
+    /// A float literal's exact value (`0.1` is a double in C): what it becomes in a double.
+    pub exact: Option<f64>,
 }
 
 impl Value {
     pub fn reg(r: u8, ty: Ty) -> Value {
-        Value { repr: Repr::Reg(r), ty }
+        Value { repr: Repr::Reg(r), ty, exact: None }
     }
     pub fn imm(bits: u32, ty: Ty) -> Value {
-        Value { repr: Repr::Imm(bits), ty }
+        Value { repr: Repr::Imm(bits), ty, exact: None }
     }
     /// The value as an instruction operand (zero of any type reads from `RZ`).
     pub fn operand(&self) -> Operand {
@@ -49,6 +51,7 @@ impl Value {
     pub fn is_imm(&self) -> bool {
         matches!(self.repr, Repr::Imm(_))
     }
+    /// A `float` (32-bit; a double is `ty == Ty::DOUBLE`, held in a pair).
     pub fn is_float(&self) -> bool {
         self.ty == Ty::FLOAT
     }
@@ -70,14 +73,22 @@ pub fn setp(op: Opcode, mods: &[&'static str], p: u8, a: Operand, b: Operand) ->
 }
 
 pub fn is_integer(t: Ty) -> bool {
-    matches!(t, Ty::Scalar(Scalar::Int | Scalar::Unsigned | Scalar::Bool))
+    matches!(t, Ty::Scalar(Scalar::Int | Scalar::Unsigned | Scalar::Bool | Scalar::Long | Scalar::ULong))
 }
 
-/// The type both operands of an arithmetic operator convert to.
+/// The type both operands of an arithmetic operator convert to (C's usual arithmetic
+/// conversions: the wider, floats above integers, unsigned above signed of one width).
 pub fn common(a: Ty, b: Ty) -> Ty {
-    if a == Ty::FLOAT || b == Ty::FLOAT {
+    let either = |t: Ty| a == t || b == t;
+    if either(Ty::DOUBLE) {
+        Ty::DOUBLE
+    } else if either(Ty::FLOAT) {
         Ty::FLOAT
-    } else if a == Ty::UNSIGNED || b == Ty::UNSIGNED {
+    } else if either(Ty::ULONG) {
+        Ty::ULONG
+    } else if either(Ty::LONG) {
+        Ty::LONG
+    } else if either(Ty::UNSIGNED) {
         Ty::UNSIGNED
     } else {
         Ty::INT
@@ -109,6 +120,9 @@ impl Lower<'_> {
     pub fn convert(&mut self, v: Value, to: Ty, span: Span) -> Option<Value> {
         if v.ty == to {
             return Some(v);
+        }
+        if (v.ty.wide() || to.wide()) && matches!((v.ty, to), (Ty::Scalar(_), Ty::Scalar(_))) {
+            return self.convert_wide(v, to, span);
         }
         match (v.ty, to) {
             (Ty::Ptr(_), _) | (_, Ty::Ptr(_)) => {
@@ -155,7 +169,7 @@ impl Lower<'_> {
                 Some(Value::reg(t, Ty::FLOAT))
             }
             // int, unsigned and bool share their bits.
-            (_, to) => Some(Value { repr: v.repr, ty: to }),
+            (_, to) => Some(Value { repr: v.repr, ty: to, exact: None }),
         }
     }
 }

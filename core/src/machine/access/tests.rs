@@ -167,7 +167,14 @@ fn cells_group_lanes_in_memory_order() {
     }
     let instr = Instruction {
         guard: None,
-        op: Op::Atom { op: AtomOp::Add, dst: Reg(6), addr: Address { base: BASE, offset: 0 }, b: Src::Imm(1), c: Src::Imm(0), space: Space::Generic },
+        op: Op::Atom {
+            op: AtomOp::Add,
+            dst: Reg(6),
+            addr: Address { base: BASE, offset: 0 },
+            b: Src::Imm(1),
+            c: Src::Imm(0),
+            space: Space::Generic,
+        },
         pop: false,
         text: String::new(),
     };

@@ -55,6 +55,22 @@ fn set_pair(m: &mut Machine, lane: u32, dst: Reg, v: u64) {
     m.set_reg(lane, next(dst), (v >> 32) as u32);
 }
 
+/// `IDIV.S64`/`.U64` and `IREM`: as the 32-bit forms, on pairs (by zero: all bits set).
+#[allow(clippy::too_many_arguments)]
+pub fn divide(m: &mut Machine, lanes: LaneMask, dst: Reg, a: Src, b: Src, signed: bool, rem: bool) {
+    each_lane(lanes, |l| {
+        let (x, y) = (pair_int(m, l, a, signed), pair_int(m, l, b, signed));
+        let v = match (y, signed, rem) {
+            (0, ..) => u64::MAX,
+            (_, true, false) => (x as i64).wrapping_div(y as i64) as u64,
+            (_, true, true) => (x as i64).wrapping_rem(y as i64) as u64,
+            (_, false, false) => x / y,
+            (_, false, true) => x % y,
+        };
+        set_pair(m, l, dst, v);
+    });
+}
+
 fn set_pred_lanes(m: &mut Machine, p: Pred, lanes: LaneMask, set: LaneMask) {
     if !p.is_true() {
         let slot = &mut m.preds[p.0 as usize];
