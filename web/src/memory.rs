@@ -15,6 +15,7 @@ pub const MEMORY_WINDOW_MAX: u32 = 4096;
 pub struct BufferView {
     pub name: String,
     pub elem: ElemType,
+    /// Elements (a 64-bit element takes two words).
     pub len: u32,
     /// Byte address of element 0.
     pub base: u32,
@@ -67,7 +68,7 @@ impl MemoryView {
         let buffers = memory
             .buffers
             .iter()
-            .map(|b| BufferView { name: b.name.clone(), elem: b.elem, len: b.len, base: b.base, shared: b.space == Space::Shared })
+            .map(|b| BufferView { name: b.name.clone(), elem: b.elem, len: b.len / b.elem.words(), base: b.base, shared: b.space == Space::Shared })
             .collect();
         let access = sim.step_access(sim.steps()).map(|a| AccessView {
             kind: a.access.kind,
@@ -97,6 +98,9 @@ impl MemoryView {
 pub fn cells_text(sim: &Sim, buffer: u32, from: u32, to: u32) -> Vec<String> {
     let memory = &sim.state().machine.memory;
     let (Some(b), Some(words)) = (memory.buffers.get(buffer as usize), memory.words.get(buffer as usize)) else { return Vec::new() };
-    let to = to.min(b.len).min(from.saturating_add(MEMORY_WINDOW_MAX));
-    words.get(from as usize..to.max(from) as usize).unwrap_or(&[]).iter().map(|&w| b.elem.read(w).to_string()).collect()
+    // Elements, not words: a 64-bit element is two words.
+    let n = b.elem.words() as usize;
+    let to = to.min(b.len / n as u32).min(from.saturating_add(MEMORY_WINDOW_MAX));
+    let words = words.get(from as usize * n..to.max(from) as usize * n).unwrap_or(&[]);
+    b.elem.elements(words).map(|e| e.to_string()).collect()
 }

@@ -181,7 +181,8 @@ impl Memory {
 
     /// The element at byte address `addr`, if it is the start of one.
     pub fn cell_at(&self, addr: u32) -> Option<Cell> {
-        self.locate(addr).map(|(k, i)| Cell { buffer: k as u32, index: i as u32 })
+        // An element of a 64-bit buffer spans two words: both are that element.
+        self.locate(addr).map(|(k, i)| Cell { buffer: k as u32, index: i as u32 / self.buffers[k].elem.words() })
     }
 
     fn locate(&self, addr: u32) -> Option<(usize, usize)> {
@@ -249,7 +250,7 @@ impl Memory {
 
     /// The buffer and element index an address falls in (for showing pointers).
     pub fn element_at(&self, addr: u32) -> Option<(&str, u32)> {
-        self.locate(addr).map(|(k, i)| (self.buffers[k].name.as_str(), i as u32))
+        self.locate(addr).map(|(k, i)| (self.buffers[k].name.as_str(), i as u32 / self.buffers[k].elem.words()))
     }
 
     pub fn buffer(&self, name: &str) -> Option<(&Buffer, &[u32])> {

@@ -74,7 +74,7 @@ export type LaneState = "active" | "masked" | "waiting" | "exited";
 
 export type AccessKind = "read" | "write" | "update";
 
-export type ElemType = "i32" | "u32" | "f32";
+export type ElemType = "i32" | "u32" | "f32" | "i64" | "u64" | "f64";
 
 export type Outcome = { kind: OutcomeKind, 
 /**
@@ -447,13 +447,17 @@ export type MemoryView = { step: number, buffers: Array<BufferView>,
  */
 access: AccessView | null, };
 
-export type BufferView = { name: string, elem: ElemType, len: number, 
+export type BufferView = { name: string, elem: ElemType, 
+/**
+ * Elements (a 64-bit element takes two words).
+ */
+len: number, 
 /**
  * Byte address of element 0.
  */
 base: number, 
 /**
- * In shared memory (its own address window) rather than global memory; no buffer is yet.
+ * In shared memory (a `__shared__` variable: its own address window) rather than global memory.
  */
 shared: boolean, };
 
