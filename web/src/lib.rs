@@ -5,6 +5,7 @@
 //! recorded run. Views are plain structs (`views`) serialized with serde-wasm-bindgen; whole-run
 //! series go out as typed arrays. No DOM access and no calls into JS from here.
 
+mod exchange;
 mod link;
 mod memory;
 mod sweep;
@@ -23,6 +24,7 @@ use warpscope_core::model::Reconvergence;
 use warpscope_core::session::{Recording, RunRequest, StaleParams, Until, MAX_RECORDED_STEPS, MIN_STEP_LIMIT};
 use wasm_bindgen::prelude::*;
 
+use exchange::ExchangeView;
 use memory::{cells_text, MemoryView, MEMORY_WINDOW_MAX};
 use views::*;
 
@@ -232,6 +234,15 @@ impl Session {
     pub fn memory(&self) -> Result<JsValue, JsError> {
         let Some(l) = self.recording.loaded() else { return Ok(JsValue::NULL) };
         to_js(&MemoryView::new(&l.sim))
+    }
+
+    /// What the step just taken exchanged, if it was a shuffle (`ExchangeView`); null otherwise.
+    pub fn exchange(&self) -> Result<JsValue, JsError> {
+        let Some(l) = self.recording.loaded() else { return Ok(JsValue::NULL) };
+        match ExchangeView::new(&l.sim) {
+            Some(v) => to_js(&v),
+            None => Ok(JsValue::NULL),
+        }
     }
 
     /// Elements `from..to` of buffer `buffer` after `current()` steps, as text (floats with the

@@ -68,7 +68,13 @@ impl MemoryView {
         let buffers = memory
             .buffers
             .iter()
-            .map(|b| BufferView { name: b.name.clone(), elem: b.elem, len: b.len / b.elem.words(), base: b.base, shared: b.space == Space::Shared })
+            .map(|b| BufferView {
+                name: b.name.clone(),
+                elem: b.elem,
+                len: b.len / b.elem.words(),
+                base: b.base,
+                shared: b.space == Space::Shared,
+            })
             .collect();
         let access = sim.step_access(sim.steps()).map(|a| AccessView {
             kind: a.access.kind,

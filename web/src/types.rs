@@ -15,6 +15,7 @@ use warpscope_core::sweep::measured::{Fit, FitRow, MeasuredSet};
 use warpscope_core::sweep::{Series, Split, SweepPoint, SweepRequest};
 use warpscope_core::Severity;
 
+use crate::exchange::ExchangeView;
 use crate::link::DecodedView;
 use crate::memory::{AccessView, BufferView, CellTouchView, MemoryView};
 use crate::sweep::{MetricInfo, Prepared};
@@ -72,6 +73,7 @@ pub fn typescript() -> String {
         LaneView,
         StackEntryView,
         VarView,
+        ExchangeView,
         RegView,
         PredView,
         WaitView,

@@ -231,7 +231,7 @@ impl StateView {
         let variables = lane_line.map_or_else(Vec::new, |line| {
             variables_at(vars, m, lane, line)
                 .into_iter()
-                .map(|v| VarView { name: v.name, ty: v.ty, reg: format!("R{}", v.reg), value: v.value })
+                .map(|v| VarView { name: v.name, ty: v.ty, reg: v.held_in, value: v.value })
                 .collect()
         });
         let last = sim.steps().checked_sub(1).and_then(|i| sim.timeline().record_at(i as usize)).map(|r| LastView {

@@ -326,6 +326,7 @@ export class App {
       fetch: (a, b) => e.laneStates(a, b, r.load.width),
       inspect: (lane) => e.state(lane),
       select: selectLane,
+      exchange: e.exchange(),
     });
     stack.render(p.el.stack, this.state, {
       model: r.load.model, capacity: r.load.stack_capacity, depth: s.step > 0 ? r.plot.depth[s.step - 1] ?? null : null,

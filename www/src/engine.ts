@@ -10,7 +10,7 @@ import init, {
 } from '../../web/pkg/warpscope_web.js';
 import { setModelInfos } from './model-info';
 import type {
-  CfgView, CompiledView, LoadRequest, ModelAbout, LoadResult, MeasuredSet, MemoryView, MetricInfo, MetricsPair, NoteView, Progress, ReportView,
+  CfgView, CompiledView, ExchangeView, LoadRequest, ModelAbout, LoadResult, MeasuredSet, MemoryView, MetricInfo, MetricsPair, NoteView, Progress, ReportView,
   StateView, Outcome, Term,
 } from './generated/engine';
 
@@ -171,6 +171,11 @@ export class Engine {
   state(lane: number): StateView | null {
     return this.guard<StateView | null>('state', null, (s) => s.state(lane) as StateView | null);
   }
+  /** What the step just taken exchanged between lanes, if it was a shuffle (`SHFL`). */
+  exchange(): ExchangeView | null {
+    return this.guard<ExchangeView | null>('exchange', null, (s) => s.exchange() as ExchangeView | null);
+  }
+
   /** Every buffer at the current step and what that step did to memory. */
   memory(): MemoryView | null {
     return this.guard<MemoryView | null>('memory', null, (s) => s.memory() as MemoryView | null);

@@ -18,6 +18,8 @@ pub struct VarValue {
     /// Its C type (`int`, `float*`).
     pub ty: &'static str,
     pub reg: u8,
+    /// Where it is held: `R7`, or `R7:R8` for a 64-bit value (a register pair).
+    pub held_in: String,
     /// The value as C would print it; a pointer also names the element it points at.
     pub value: String,
 }
@@ -33,7 +35,8 @@ pub fn variables_at(vars: &[VarInfo], m: &Machine, lane: u32, line: u32) -> Vec<
         }
         let hi = if v.ty.wide() { m.reg(lane, Reg(v.reg.saturating_add(1))) } else { 0 };
         let bits = (hi as u64) << 32 | m.reg(lane, Reg(v.reg)) as u64;
-        out.push(VarValue { name: v.name.clone(), ty: v.ty.name(), reg: v.reg, value: show(m, v.ty, bits) });
+        let held_in = if v.ty.wide() { format!("R{}:R{}", v.reg, v.reg as u32 + 1) } else { format!("R{}", v.reg) };
+        out.push(VarValue { name: v.name.clone(), ty: v.ty.name(), reg: v.reg, held_in, value: show(m, v.ty, bits) });
     }
     out.reverse();
     out
@@ -86,5 +89,23 @@ mod tests {
         assert_eq!(at(3), ["p=0x100c (&a[3])", "x=-3", "f=1.5"]);
         assert_eq!(at(5), ["p=0x100c (&a[3])", "x=9"]);
         assert_eq!(at(15), ["p=0x100c (&a[3])"]);
+    }
+}
+
+#[cfg(test)]
+mod compiled_tests {
+    use crate::kernel::parse_kernel;
+
+    /// A `for` variable lives through its body, which is lowered before the loop's step line.
+    #[test]
+    fn scopes_cover_their_bodies() {
+        let (k, _) =
+            parse_kernel("__global__ void k(int* a) {\n  int v = 1;\n  for (int i = 0; i < 4; i++)\n    v += i;\n  a[0] = v;\n}\n");
+        let vars = &k.compiled.unwrap().vars;
+        let lines = |name: &str| vars.iter().find(|v| v.name == name).map(|v| (v.first_line, v.last_line)).unwrap();
+        assert_eq!(lines("i"), (3, 4));
+        assert_eq!(lines("v").0, 2);
+        assert!(lines("v").1 >= 5);
+        assert_eq!(lines("a"), (1, 5));
     }
 }

@@ -6,6 +6,7 @@
 
 pub mod audit;
 mod cost;
+mod exchange;
 mod lanes;
 mod members;
 mod memory_view;
@@ -16,6 +17,7 @@ pub mod timeline;
 mod watch;
 
 pub use cost::CostModel;
+pub use exchange::Exchange;
 pub use lanes::{LaneState, MAX_WINDOW as LANE_WINDOW_MAX};
 pub use memory_view::{describe as describe_access, StepAccess};
 pub use metrics::{Metric, Metrics, PointMetrics};

@@ -351,6 +351,20 @@ term: string, };
 
 export type VarView = { name: string, ty: string, reg: string, value: string, };
 
+export type ExchangeView = { step: number, 
+/**
+ * Per lane: the lane whose value it got, or -1 for a lane that did not run the shuffle.
+ */
+sources: Array<number>, 
+/**
+ * Lanes whose source was out of range or not running: they kept their own value.
+ */
+kept: Array<number>, 
+/**
+ * The core's sentence (`step 12: SHFL.DOWN: lanes 0-15 got the value of the lane 16 above`).
+ */
+text: string, };
+
 export type RegView = { name: string, hex: string, int: number, float: number, };
 
 export type PredView = { name: string, value: boolean, };

@@ -3,10 +3,12 @@
 //! tells a cell's lane, step and state (and, at the current step, its pc and registers); a click
 //! selects the lane whose registers the register panel shows. A step that issued with no lane
 //! (tf-sandy's idle instructions: every lane waits while the warp pc walks a block) is hatched.
+//! At a shuffle (`SHFL`) the current column shows the exchange: an arrow from each source lane to
+//! the lane that got its value, and the core's sentence under the legend.
 
 import { LaneCode } from '../engine';
 import { hex, watchSize, type Watched } from '../svg';
-import type { StateView } from '../generated/engine';
+import type { ExchangeView, StateView } from '../generated/engine';
 
 export const WINDOW = 400;
 const NAMES: Record<number, string> = {
@@ -28,6 +30,8 @@ export interface LaneData {
   /** The state after the current step with `lane`'s registers (for the hover card). */
   inspect(lane: number): StateView | null;
   select(lane: number): void;
+  /** The current step's shuffle exchange, if it was one (the core's `step_exchange`). */
+  exchange?: ExchangeView | null;
 }
 
 export interface LanePanel {
@@ -36,6 +40,8 @@ export interface LanePanel {
   tip: HTMLElement;
   /** The legend's "no lane issued" item, shown only for runs that have such steps. */
   idleKey: HTMLElement;
+  /** The sentence for the current step's shuffle exchange (hidden otherwise). */
+  exchangeLine: HTMLElement;
   idleOf: { active: Uint8Array; any: boolean } | null;
   cache: { from: number; to: number; codes: Uint8Array; total: number; width: number } | null;
   data: LaneData | null;
@@ -69,8 +75,12 @@ export function create(root: HTMLElement): LanePanel {
   hatch.className = 'swatch idle-swatch';
   idleKey.append(hatch, document.createTextNode('no lane issued (idle instruction)'));
   legend.append(idleKey);
-  root.replaceChildren(canvas, legend, tip);
-  const p: LanePanel = { canvas, size: null!, tip, idleKey, idleOf: null, cache: null, data: null, win: { from: 0, to: 0 }, geom: { left: 0, top: 0, cw: 1, rh: 1 } };
+  const exchangeLine = document.createElement('div');
+  exchangeLine.className = 'exchange-line';
+  exchangeLine.dataset.testid = 'shuffle-exchange';
+  exchangeLine.hidden = true;
+  root.replaceChildren(canvas, legend, exchangeLine, tip);
+  const p: LanePanel = { canvas, size: null!, tip, idleKey, exchangeLine, idleOf: null, cache: null, data: null, win: { from: 0, to: 0 }, geom: { left: 0, top: 0, cw: 1, rh: 1 } };
   p.size = watchSize(canvas, () => { if (p.data) render(p, p.data); });
   canvas.addEventListener('mousemove', (e) => hover(p, e));
   canvas.addEventListener('mouseleave', () => { tip.hidden = true; });
@@ -201,9 +211,44 @@ export function render(p: LanePanel, d: LaneData): void {
     let bits = '';
     for (let l = d.width - 1; l >= 0; l--) bits += codes[off + l] === LaneCode.Active || codes[off + l] === LaneCode.Masked ? '1' : '0';
     canvas.dataset.issued = bits;
+    drawExchange(ctx, p, d, x, color);
   } else {
     canvas.dataset.issued = '';
   }
+  const ex = d.exchange;
+  p.exchangeLine.hidden = !ex;
+  p.exchangeLine.textContent = ex?.text ?? '';
+}
+
+/** Arrows from each source lane to the lane that got its value, right of the current column. */
+function drawExchange(ctx: CanvasRenderingContext2D, p: LanePanel, d: LaneData, x: number, color: (v: string) => string): void {
+  const ex = d.exchange;
+  if (!ex) {
+    delete p.canvas.dataset.exchange;
+    return;
+  }
+  const { top, rh, cw } = p.geom;
+  const right = x + cw + 2;
+  ctx.strokeStyle = color('--accent');
+  ctx.fillStyle = color('--accent');
+  ctx.lineWidth = 1.5;
+  for (let lane = 0; lane < ex.sources.length; lane++) {
+    const src = ex.sources[lane];
+    if (src < 0 || src === lane) continue;
+    const y0 = top + (src + 0.5) * rh, y1 = top + (lane + 0.5) * rh;
+    // Farther exchanges bow out farther, so parallel arrows stay apart.
+    const bow = Math.min(60, 6 + Math.abs(lane - src) * Math.max(1.5, rh * 0.4));
+    ctx.beginPath();
+    ctx.moveTo(right, y0);
+    ctx.bezierCurveTo(right + bow, y0, right + bow, y1, right, y1);
+    ctx.stroke();
+    ctx.beginPath();
+    ctx.moveTo(right, y1);
+    ctx.lineTo(right + 5, y1 - 3);
+    ctx.lineTo(right + 5, y1 + 3);
+    ctx.fill();
+  }
+  p.canvas.dataset.exchange = ex.sources.join(',');
 }
 
 function hover(p: LanePanel, e: MouseEvent): void {
@@ -217,6 +262,9 @@ function hover(p: LanePanel, e: MouseEvent): void {
     const st = d.inspect(hit.lane);
     const lv = st?.lanes[hit.lane];
     if (lv) lines.push(lv.line == null ? `now ${lv.state}` : `now ${lv.state}, next at line ${lv.line} (BB${lv.block ?? '?'})`);
+    const src = d.exchange?.sources[hit.lane] ?? -1;
+    if (src >= 0) lines.push(src === hit.lane ? 'the shuffle gave it its own value (source out of range or not running)' : `the shuffle gave it lane ${src}'s value`);
+    for (const v of st?.variables.slice(0, 6) ?? []) lines.push(`${v.name} = ${v.value}`);
     for (const r of st?.registers.slice(0, 8) ?? []) lines.push(`${r.name} = ${r.int} (${hex(r.int >>> 0, 8)})`);
   }
   p.tip.replaceChildren(...lines.map((t) => { const div = document.createElement('div'); div.textContent = t; return div; }));

@@ -20,9 +20,13 @@ export interface ProblemsViews {
   note: HTMLElement;
 }
 
-/** Errors first, then by place. */
+/** How each severity is named (a note needs no change: skipped host code, the kernel run). */
+const SEVERITY_WORD: Record<DiagnosticView['severity'], string> = { error: 'error', warning: 'warning', info: 'note' };
+const RANK: Record<DiagnosticView['severity'], number> = { error: 0, warning: 1, info: 2 };
+
+/** Errors first, then warnings, then notes; each by place. */
 export function sorted(diags: readonly DiagnosticView[]): DiagnosticView[] {
-  const rank = (d: DiagnosticView) => (d.severity === 'error' ? 0 : 1);
+  const rank = (d: DiagnosticView) => RANK[d.severity];
   return [...diags].sort((a, b) => rank(a) - rank(b) || a.line - b.line || a.col - b.col);
 }
 
@@ -32,8 +36,9 @@ export const where = (d: DiagnosticView) => `line ${d.line}:${d.col}`;
 /** The summary's words: the counts, what the views show, the first error. */
 export function summaryText(diags: readonly DiagnosticView[], hasRun: boolean): string {
   const errors = diags.filter((d) => d.severity === 'error').length;
-  const warnings = diags.length - errors;
-  if (errors === 0) return warnings ? plural(warnings, 'warning') : '';
+  const warnings = diags.filter((d) => d.severity === 'warning').length;
+  const notes = diags.length - errors - warnings;
+  if (errors === 0) return [warnings ? plural(warnings, 'warning') : '', notes ? plural(notes, 'note') : ''].filter(Boolean).join(', ');
   const state = hasRun ? ': showing the last run that worked' : ` in the kernel: fix ${errors > 1 ? 'them' : 'it'} to run it`;
   const first = sorted(diags)[0];
   return `${plural(errors, 'error')}${state} · ${where(first)}: ${first.message}`;
@@ -57,7 +62,7 @@ export function render(v: ProblemsViews, diags: readonly DiagnosticView[], hasRu
     const ul = html('ul', { class: 'problems', 'data-testid': 'problems' });
     for (const d of list) {
       const b = html('button', { type: 'button', class: `problem sev-${d.severity}`, 'data-testid': 'problem', 'data-line': d.line });
-      b.append(html('span', { class: 'problem-sev' }, d.severity), html('span', { class: 'problem-where mono' }, where(d)),
+      b.append(html('span', { class: 'problem-sev' }, SEVERITY_WORD[d.severity]), html('span', { class: 'problem-where mono' }, where(d)),
         html('span', { class: 'problem-msg' }, d.message));
       b.addEventListener('click', () => hooks.jump(d));
       const li = html('li');

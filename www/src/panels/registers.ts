@@ -1,6 +1,8 @@
-//! Register panel: the selected lane's registers and predicates after the current step. The lane
-//! box is built once, so it keeps its focus and its text across renders: each lane typed shows at
-//! once, and the box is written to only while the user is not typing in it.
+//! Register panel: the selected lane's C variables by name (for a C kernel: those in scope at the
+//! lane's line, typed, each with the register that holds it, from the core), then its registers
+//! and predicates after the current step. The lane box is built once, so it keeps its focus and
+//! its text across renders: each lane typed shows at once, and the box is written to only while
+//! the user is not typing in it.
 
 import { html } from '../svg';
 import type { StateView } from '../generated/engine';
@@ -8,6 +10,7 @@ import type { StateView } from '../generated/engine';
 export interface RegistersPanel {
   lane: HTMLInputElement;
   laneState: HTMLElement;
+  vars: HTMLElement;
   table: HTMLElement;
   preds: HTMLElement;
   /** The lane shown and the warp's width, as of the last render. */
@@ -19,7 +22,9 @@ export interface RegistersPanel {
 export function create(root: HTMLElement): RegistersPanel {
   const lane = html('input', { type: 'number', min: 0, value: 0, 'data-testid': 'lane-select', 'aria-label': 'lane' });
   const p: RegistersPanel = {
-    lane, laneState: html('span', { class: 'lane-state' }), table: html('div', { class: 'regs mono', 'data-testid': 'registers' }),
+    lane, laneState: html('span', { class: 'lane-state' }),
+    vars: html('div', { class: 'vars mono', 'data-testid': 'variables', role: 'table', 'aria-label': 'C variables of the selected lane' }),
+    table: html('div', { class: 'regs mono', 'data-testid': 'registers' }),
     preds: html('div', { class: 'preds mono' }), shown: 0, width: 0, select: () => {},
   };
   // Every keystroke that makes a lane of this warp shows it; anything else is marked and waits.
@@ -32,7 +37,7 @@ export function create(root: HTMLElement): RegistersPanel {
   lane.addEventListener('blur', () => showLane(p));
   const head = html('label', { class: 'field' });
   head.append(html('span', {}, 'lane'), lane, p.laneState);
-  root.replaceChildren(head, p.table, p.preds);
+  root.replaceChildren(head, p.vars, p.table, p.preds);
   return p;
 }
 
@@ -48,6 +53,13 @@ export function render(p: RegistersPanel, st: StateView | null, lane: number, wi
   const state = st?.lanes[lane]?.state ?? '';
   p.laneState.className = `lane-state st-${state}`;
   p.laneState.textContent = state;
+  const vars = st?.variables ?? [];
+  p.vars.hidden = vars.length === 0;
+  p.vars.replaceChildren(...vars.map((v) => {
+    const row = html('div', { class: 'var', role: 'row', title: `${v.ty} ${v.name} = ${v.value}, held in ${v.reg}` });
+    row.append(html('b', { role: 'cell' }, v.name), html('span', { role: 'cell', class: 'var-value' }, v.value), html('span', { role: 'cell', class: 'var-where' }, `${v.ty} · ${v.reg}`));
+    return row;
+  }));
   p.table.replaceChildren(...(st?.registers ?? []).map((r) => {
     const cell = html('span', { class: 'reg', title: `${r.name} = ${r.hex} = ${r.int} (as float: ${r.float})` });
     cell.append(html('b', {}, r.name), document.createTextNode(` ${r.hex} ${r.int}`));

@@ -88,6 +88,9 @@ pub struct Lower<'a> {
     /// Every variable declared, and for each open scope the indices of its variables in it.
     pub vars: Vec<VarInfo>,
     scope_vars: Vec<Vec<usize>>,
+    /// The highest source line lowered so far: where a scope closing now ends (a `for` lowers
+    /// its step, on the header's line, after its body).
+    hi_line: u32,
 }
 
 impl<'a> Lower<'a> {
@@ -114,6 +117,7 @@ impl<'a> Lower<'a> {
             tail: Vec::new(),
             vars: Vec::new(),
             scope_vars: alloc::vec![Vec::new()],
+            hi_line: 0,
         }
     }
 
@@ -220,8 +224,9 @@ impl<'a> Lower<'a> {
 
     /// Ends the innermost scope's variables at the line being lowered.
     fn close_scope_vars(&mut self) {
+        let end = self.line.max(self.hi_line);
         for k in self.scope_vars.pop().unwrap_or_default() {
-            self.vars[k].last_line = self.line.max(self.vars[k].first_line);
+            self.vars[k].last_line = end.max(self.vars[k].first_line);
         }
     }
 
@@ -290,6 +295,7 @@ impl<'a> Lower<'a> {
 
     fn stmt(&mut self, s: &Stmt) {
         self.line = s.span.line;
+        self.hi_line = self.hi_line.max(s.span.line);
         let mark = self.regs.mark();
         let outer_mark = self.stmt_mark;
         self.stmt_mark = mark;

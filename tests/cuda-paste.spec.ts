@@ -1,0 +1,97 @@
+// Kernels pasted the way students have them: a whole course file (includes, a host `main`, two
+// kernels) runs as pasted, with the skipped host code a note in Problems; a header-less shuffle
+// reduction shows its exchange in the lanes view and its C variables by name; every expectation
+// comes from the CLI on the same text.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cliDump, cliTrace, expect, open, replaceText, seek, test } from './helpers';
+
+function tempFile(name: string, text: string): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'warpscope-')), name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const COURSE_FILE = `#include <cstdio>
+#include <cuda_runtime.h>
+#define N 32
+
+__global__ void vecAdd(const float* a, const float* b, float* c, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] + 2.0f * b[i];
+}
+
+__global__ void scale(float* c, float k) { c[threadIdx.x] *= k; }
+
+int main() {
+    float *d_a, *d_b, *d_c;
+    cudaMalloc((void**)&d_a, N * sizeof(float));
+    vecAdd<<<1, N>>>(d_a, d_b, d_c, N);
+    printf("done\\n");
+    return 0;
+}
+`;
+
+const SHUFFLE = `__global__ void warpSum(const int* in, int* out) {
+    int val = in[threadIdx.x];
+    for (int offset = 16; offset > 0; offset /= 2)
+        val += __shfl_down_sync(0xffffffff, val, offset);
+    if (threadIdx.x == 0) out[0] = val;
+}
+`;
+
+test('a whole course file runs as pasted: host code is a note, the first kernel runs, its results match the CLI', async ({ page }) => {
+  await open(page);
+  await replaceText(page, COURSE_FILE);
+  const path = tempFile('course.cu', COURSE_FILE);
+  const total = cliTrace(path).total;
+  await expect(page.getByTestId('step-label')).toHaveAttribute('data-total', String(total));
+  // No error: the summary names the notes, and Problems lists the skipped host code.
+  await page.getByTestId('diag-summary').click();
+  const problems = page.getByTestId('problems');
+  await expect(problems).toContainText('host code skipped (`main`), lines 12-18');
+  await expect(problems).toContainText('running `vecAdd` (choose another with `//@ kernel scale`)');
+  await seek(page, total);
+  await page.locator('.dv-tab', { hasText: 'Memory' }).click();
+  await expect(page.getByTestId('memory-grid')).toBeVisible();
+  // c[i] = a[i] + 2 b[i] with the inputs made for a and b (0, 1, 2, ...): 3i.
+  const want = cliDump(path, 'c');
+  expect(want.slice(0, 3)).toEqual(['0', '3', '6']);
+  // Only the rows in view are drawn: scroll down to buffer c.
+  const grid = page.getByTestId('memory-grid');
+  for (let top = 0; top < 4000 && !(await page.getByTestId('memory-c').locator('[role=cell]').count()); top += 40) {
+    await grid.evaluate((el, t) => { el.scrollTop = t; el.dispatchEvent(new Event('scroll')); }, top);
+    await page.waitForTimeout(20);
+  }
+  const cells = page.getByTestId('memory-c').locator('[role=cell] .mem-v');
+  await expect(cells.nth(1)).toHaveText(want[1]);
+  await expect(cells.nth(2)).toHaveText(want[2]);
+});
+
+test('a shuffle step draws who got whose value, and the registers panel names the C variables', async ({ page }) => {
+  await open(page);
+  await replaceText(page, SHUFFLE);
+  const path = tempFile('warp_sum.cu', SHUFFLE);
+  const trace = cliTrace(path);
+  await expect(page.getByTestId('step-label')).toHaveAttribute('data-total', String(trace.total));
+  // The first shuffle (offset 16): lanes 0-15 read lanes 16-31; lanes 16-31 are out of range.
+  const first = trace.rows.find((r) => r && r.text.startsWith('SHFL'))!;
+  await seek(page, first.step);
+  const line = page.getByTestId('shuffle-exchange');
+  await expect(line).toHaveText(`step ${first.step}: SHFL.DOWN: lanes 0-15 got the value of the lane 16 above; lanes 16-31 kept their own (source out of range or not running)`);
+  const sources = (await page.getByTestId('lanes-canvas').getAttribute('data-exchange'))!.split(',').map(Number);
+  expect(sources).toEqual(Array.from({ length: 32 }, (_, l) => (l < 16 ? l + 16 : l)));
+  // A step that is not a shuffle has no exchange.
+  await seek(page, first.step - 1);
+  await expect(line).toBeHidden();
+  // The registers panel shows the lane's C variables in scope at its line, by name and typed:
+  // after the first shuffle, lane 0 holds in[0] + in[16] (the inputs made for it are 0, 1, 2...).
+  await seek(page, first.step + 1);
+  await page.locator('.dv-tab', { hasText: 'Registers' }).click();
+  const vars = page.getByTestId('variables');
+  await expect(vars).toContainText('val');
+  await expect(vars).toContainText('offset');
+  await expect(vars.locator('.var', { hasText: 'offset' })).toContainText('16');
+  expect(cliDump(path, 'out')[0]).toBe(String((31 * 32) / 2));
+});
