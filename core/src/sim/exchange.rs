@@ -59,7 +59,7 @@ impl Sim {
             let there = in_range && ran.contains(src);
             sources[l as usize] = Some(if there { src } else { l });
             if !there {
-                kept = kept | LaneMask::lane(l);
+                kept |= LaneMask::lane(l);
             }
         }
         let text = describe(t, &instr.text, mode, &sources, kept);
@@ -83,7 +83,7 @@ fn describe(step: u64, text: &str, mode: ShflMode, sources: &[Option<u32>], kept
             ShflMode::Idx => s as i64,
         };
         match groups.iter_mut().find(|g| g.0 == key) {
-            Some(g) => g.1 = g.1 | LaneMask::lane(l as u32),
+            Some(g) => g.1 |= LaneMask::lane(l as u32),
             None => groups.push((key, LaneMask::lane(l as u32))),
         }
     }
