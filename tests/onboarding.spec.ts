@@ -124,6 +124,8 @@ test.describe('the help', () => {
     await expect(help).toBeVisible();
     await expect(help.getByTestId('help-panels')).toContainText('Control-flow graph');
     await expect(help.getByTestId('help-panels')).toContainText('Reconvergence stack');
+    // Pasting a kernel: what runs, what is made for it, and that a block barrier is this warp's alone.
+    await expect(help.getByTestId('help-own-kernel')).toContainText('`__syncthreads()` is a barrier for this warp alone'.replace(/`/g, ''));
     await expect(help.getByTestId('help-shortcuts')).toContainText('next / previous divergence');
     const current = help.locator('.glossary-section.current');
     await expect(current.locator('h4')).toHaveText('Words of kepler');

@@ -118,14 +118,14 @@ pub const GLOSSARY: &[Term] = &[
     Term {
         term: "BAR.SYNC",
         kind: TermKind::Instruction,
-        meaning: "`__syncthreads()`: every live lane must arrive. These models run one group of lanes at a time and cannot set it aside at a barrier, so lanes that arrive while others wait elsewhere can never be joined: the run ends in a deadlock (the thread-frontier paper's Figure 2)",
+        meaning: "`__syncthreads()`: every live lane must arrive. These models run one group of lanes at a time and cannot set it aside at a barrier, so lanes that arrive while others wait elsewhere can never be joined: the run ends in a deadlock (the thread-frontier paper's Figure 2). warpscope runs one warp of the block, so this is a barrier for that warp alone",
         source: TF,
         models: &[Kepler, Pdom, PdomSsy, TfStack, TfSandy],
     },
     Term {
         term: "BAR.SYNC",
         kind: TermKind::Instruction,
-        meaning: "`__syncthreads()`: each lane waits there until every live lane has arrived, then they all go on",
+        meaning: "`__syncthreads()`: each lane waits there until every live lane has arrived, then they all go on. warpscope runs one warp of the block, so this is a barrier for that warp alone",
         source: "CUDA on every GPU; per-lane waiting as on Volta and later",
         models: &[Volta, Mimd],
     },

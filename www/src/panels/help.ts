@@ -48,6 +48,21 @@ function panelsPart(panels: readonly DockPanelId[]): HTMLElement {
   return part('help-panels', 'The panels', list, how);
 }
 
+/** What happens to a kernel a student pastes: what runs, what is made for it, what is checked. */
+const OWN_KERNEL = [
+  'Paste a kernel, or a whole `.cu` file from a course, into the Kernel panel: `#include`s and host code (`main`, `cudaMalloc`, `<<<...>>>`) are skipped with a note in Problems, and the first `__global__` kernel runs (`//@ kernel NAME` picks another).',
+  'Parameters need no header lines: each pointer gets a buffer of one element per thread holding its index (0, 1, 2, ...), each scalar the thread count. `//@ buffer name: i32[64] = 100 - i`, `= [1, 3, 5]` or `//@ param n = 10` set them yourself.',
+  'warpscope runs one warp of one block. `//@ launch grid=4 block=256 block_idx=2 warp=1` sets the launch and which warp runs; `threadIdx`, `blockIdx`, `blockDim` and `gridDim` are what its lanes see. The other warps do not run: `__syncthreads()` is a barrier for this warp alone, and `__shared__` memory holds only what this warp writes.',
+  'A `__shfl_*_sync`, `__ballot_sync` or `__syncwarp` whose mask names a lane that is not there with it (it took the other side of a branch, or exited) stops the run with an error naming the missing lanes and where they are, under every model.',
+  'The Memory panel shows every buffer at the step (shared ones marked) with the cells the step read and wrote; Registers names the lane\'s C variables; a shuffle step draws which lane got whose value in Lanes.',
+];
+
+function ownKernelPart(): HTMLElement {
+  const list = html('ul', { class: 'help-own' });
+  for (const text of OWN_KERNEL) list.append(withCode(html('li'), text));
+  return part('help-own-kernel', 'Your own kernel', list);
+}
+
 function modelsPart(models: readonly string[]): HTMLElement {
   const list = html('table', { class: 'shortcuts models-help', 'data-testid': 'models-help' });
   for (const m of models) {
@@ -80,6 +95,7 @@ export function render(dialog: HTMLDialogElement, ctx: HelpContext): void {
   const body = html('div', { class: 'help-body' });
   const parts = [
     panelsPart(ctx.panels),
+    ownKernelPart(),
     part('help-glossary', 'Glossary', glossaryPanel.render(glossary(), ctx.current, modelInfos())),
     ...(ctx.models.length ? [modelsPart(ctx.models)] : []),
     shortcutsPart(),
