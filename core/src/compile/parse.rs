@@ -1004,6 +1004,14 @@ impl<'t> Parser<'t> {
                 }
                 _ => self.consts.get(&w).cloned().unwrap_or(ExprKind::Var(w)),
             },
+            Tok::Str(mut s) if !self.in_header() => {
+                // Adjacent literals are one string, as in C.
+                while let Tok::Str(more) = self.peek() {
+                    s.push_str(more);
+                    self.bump();
+                }
+                ExprKind::Str(s)
+            }
             Tok::Punct(p) if self.in_header() => return Err(Diagnostic::error(span, format!("unexpected `{p}`"))),
             Tok::Eof if self.in_header() => return Err(Diagnostic::error(span, "unexpected end of expression")),
             other => return Err(Diagnostic::error(span, format!("expected an expression, found {}", describe(&other)))),

@@ -37,7 +37,9 @@ pub(super) fn decode(a: &Args) -> Result<(Op, Format), DecodeError> {
                     let want = first.0 as usize + words;
                     return err(
                         At::Operand(i),
-                        format!("`PRINTF`'s arguments sit in consecutive registers from the first: expected R{want} here (a `%f`, `%ld` or `%p` argument takes two)"),
+                        format!(
+                            "`PRINTF`'s arguments sit in consecutive registers from the first: expected R{want} here (a `%f`, `%ld` or `%p` argument takes two)"
+                        ),
                     );
                 }
                 words += kind.words();

@@ -57,6 +57,10 @@ impl Lower<'_> {
             ExprKind::Index(..) | ExprKind::Deref(_) => self.load(e),
             ExprKind::AddrOf(inner) => self.address_of(inner, span),
             ExprKind::Call { name, args } => self.call(name, args, span),
+            ExprKind::Str(_) => {
+                self.error(span, "a string literal can only be `printf`'s format or an argument of its `%s`");
+                None
+            }
             ExprKind::Cast(ty, inner) => {
                 let v = self.expr(inner)?;
                 self.convert(v, *ty, span)
