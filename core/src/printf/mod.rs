@@ -156,26 +156,37 @@ pub struct OutputLine {
     pub text: String,
 }
 
+/// One record as text.
+pub fn line(formats: &[Format], r: &Printed) -> OutputLine {
+    let text = formats.get(r.id as usize).map_or_else(String::new, |f| f.render(r.args()));
+    OutputLine { step: r.step, lane: Some(r.lane as u32), text }
+}
+
+/// The note that ends a log cut short at `step`.
+pub fn truncation_line(step: u64) -> OutputLine {
+    let text = format!(
+        "output truncated: warpscope keeps the first {MAX_RECORDS} printf records of a run (a GPU's printf buffer also drops what does not fit)\n"
+    );
+    OutputLine { step, lane: None, text }
+}
+
 /// Every record of a log as text, in the order printed, and the truncation note last.
 pub fn lines(formats: &[Format], log: &OutputLog) -> Vec<OutputLine> {
-    let mut out: Vec<OutputLine> = log
-        .records()
-        .map(|r| OutputLine {
-            step: r.step,
-            lane: Some(r.lane as u32),
-            text: formats.get(r.id as usize).map_or_else(String::new, |f| f.render(r.args())),
-        })
-        .collect();
-    if let Some(step) = log.truncated_at() {
-        out.push(OutputLine {
-            step,
-            lane: None,
-            text: format!(
-                "output truncated: warpscope keeps the first {MAX_RECORDS} printf records of a run (a GPU's printf buffer also drops what does not fit)\n"
-            ),
-        });
-    }
+    let mut out: Vec<OutputLine> = log.records().map(|r| line(formats, r)).collect();
+    out.extend(log.truncated_at().map(truncation_line));
     out
+}
+
+impl OutputLine {
+    /// `[step 12, lane 3] thread 3: sum = 6`: the text without its final newline, later lines
+    /// of a text with several indented.
+    pub fn tagged(&self) -> String {
+        let text = self.text.strip_suffix('\n').unwrap_or(&self.text).replace('\n', "\n    ");
+        match self.lane {
+            Some(lane) => format!("[step {}, lane {lane}] {text}", self.step),
+            None => format!("[step {}] {text}", self.step),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -178,6 +178,10 @@ impl Sim {
     pub fn steps(&self) -> u64 {
         self.state.metrics.steps
     }
+    /// What `printf` printed up to the current step, formatted.
+    pub fn output(&self) -> Vec<crate::printf::OutputLine> {
+        crate::printf::lines(&self.program.formats, &self.state.machine.output)
+    }
 
     /// Executes one warp instruction. `None` when the warp has already ended. Inlined into
     /// `run`: returned through memory, the `Issued` stalled the loop on a store-forwarding miss
