@@ -6,6 +6,7 @@
 
 use ts_rs::{Config, TS};
 use warpscope_core::link::{Link, MeasuredChoice, ModelChoice, SweepChoice};
+use warpscope_core::printf::OutputLine;
 use warpscope_core::model::{ModelAbout, ModelKind, Policy, StackConfig, Term, TermKind};
 use warpscope_core::session::{Outcome, OutcomeKind, Progress, RunRequest, StackChoice, StaleParams};
 use warpscope_core::sim::{LaneState, PointMetrics};
@@ -58,6 +59,7 @@ pub fn typescript() -> String {
         Link,
         ModelChoice,
         SweepChoice,
+        OutputLine,
         MeasuredChoice,
         // facade views
         LoadOptions,

@@ -20,6 +20,7 @@ import * as inputs from './panels/inputs';
 import * as lanes from './panels/lanes';
 import * as listing from './panels/listing';
 import * as metrics from './panels/metrics';
+import * as outputPanel from './panels/output';
 import * as plot from './panels/plot';
 import * as problems from './panels/problems';
 import * as registers from './panels/registers';
@@ -41,6 +42,7 @@ export interface Panels {
   scrubber: scrubber.ScrubberPanel;
   status: runStatus.RunStatusPanel;
   registers: registers.RegistersPanel;
+  output: outputPanel.OutputPanel;
   problems: problems.ProblemsViews;
   el: Record<'caption' | 'stack' | 'metrics' | 'inputs' | 'banners' | 'title' | 'end', HTMLElement>;
 }
@@ -333,6 +335,7 @@ export class App {
     scrubber.render(p.scrubber, s.step, r.total, r.events, s.playing);
     caption.render(p.el.caption, this.state, r.load.end, r.total, s.step > 0 && r.active[s.step - 1] === 0);
     registers.render(p.registers, this.state, s.lane, r.load.width, selectLane);
+    outputPanel.render(p.output, r.output, s.step, s.lane, (t) => this.goto(t));
     metrics.render(p.el.metrics, e.metrics(), e.metricInfos());
   }
 }

@@ -26,6 +26,7 @@ import * as lanes from './panels/lanes';
 import * as listing from './panels/listing';
 import * as plot from './panels/plot';
 import * as registers from './panels/registers';
+import * as outputPanel from './panels/output';
 import * as scrubber from './panels/scrubber';
 import * as runStatus from './panels/run-status';
 import * as settings from './panels/settings';
@@ -103,6 +104,7 @@ async function main(): Promise<void> {
     }, store.get().speed),
     status: runStatus.create($('run-status'), { stop: () => app.stopRun(), showLine: () => app.showEndLine() }),
     registers: registers.create($('registers')),
+    output: outputPanel.create($('output')),
     problems: { panel: $('problems'), summary: $<HTMLButtonElement>('diag-summary'), note: $('compile-note') },
     el: {
       caption: $('caption'), stack: $('stack'), metrics: $('metrics'),
