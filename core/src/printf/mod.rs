@@ -148,7 +148,6 @@ pub fn unquote(operand: &str) -> Result<String, String> {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct OutputLine {
     /// The step that printed it (1 for the first instruction run).
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub step: u64,
     /// The lane that printed it; `None` for the note that the output was cut short.
     pub lane: Option<u32>,
