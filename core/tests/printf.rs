@@ -32,7 +32,7 @@ fn output(text: &str, model: ModelKind, order: PathOrder, if_convert: bool) -> V
 /// What lane `t` of the example prints.
 fn expected(t: u32) -> String {
     let sum: f32 = (0..=t).map(|i| i as f32 * 0.5).sum();
-    if t % 2 == 0 {
+    if t.is_multiple_of(2) {
         format!("thread {t}: sum = {sum:.6}\n")
     } else {
         format!("thread {t} (odd): sum = {sum:.2}\n")

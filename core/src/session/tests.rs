@@ -147,7 +147,7 @@ fn a_recording_keeps_what_the_run_printed_and_cuts_it_at_a_step() {
     assert_eq!(l.output.len(), 8);
     assert_eq!(l.output_until(0), []);
     let first = l.output[0].step;
-    assert!(l.output_until(first).len() >= 1 && l.output_until(first).iter().all(|x| x.step == first));
+    assert!(!l.output_until(first).is_empty() && l.output_until(first).iter().all(|x| x.step == first));
     assert_eq!(l.output_until(l.total).len(), 8);
     // The lines are the state's: after seeking to a step, the machine's log says the same.
     let mid = l.output[5].step;
