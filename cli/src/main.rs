@@ -39,9 +39,14 @@ enum Command {
         #[command(flatten)]
         common: Common,
         /// One JSON object: the metrics, stop_reason, block_counts, and what the run computed:
-        /// buffers (each buffer's final contents by name) and params (each param's value).
+        /// buffers (each buffer's final contents by name), params (each param's value) and
+        /// output (what printf printed: step, lane, text, in the order printed).
         #[arg(long)]
         json: bool,
+        /// Print only what the kernel's printf printed, as a GPU's stdout shows it (the texts
+        /// in the order printed, no tags; a run that ends early: why on stderr, exit 3).
+        #[arg(long, conflicts_with_all = ["json", "dump"])]
+        printed: bool,
         /// Print only this buffer's final contents, one value a line (a run that ends early:
         /// its contents at the stop, why on stderr, exit 3).
         #[arg(long, value_name = "NAME", conflicts_with = "json")]
@@ -100,7 +105,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run { common, dump: Some(name), .. } => common.with_link().and_then(|c| results::dump(&c, &name)),
-        Command::Run { common, json, dump: None } => common.with_link().and_then(|c| report::run(&c, json)),
+        Command::Run { common, printed: true, .. } => common.with_link().and_then(|c| results::printed(&c)),
+        Command::Run { common, json, dump: None, .. } => common.with_link().and_then(|c| report::run(&c, json)),
         Command::Compare { common, models } => common.with_link().and_then(|c| report::compare(&c, &models)),
         Command::Trace { common } => common.with_link().and_then(|c| trace::trace(&c)),
         Command::Sweep(args) => sweep::sweep(&args),

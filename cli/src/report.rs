@@ -112,6 +112,7 @@ pub fn run(common: &Common, as_json: bool) -> Result<ExitCode, String> {
         if let Value::Object(o) = &mut v {
             o.insert("buffers".into(), results::buffers_json(&sim.state().machine.memory));
             o.insert("params".into(), results::params_json(&resolved.params));
+            o.insert("output".into(), json!(sim.output()));
         }
         out!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         return Ok(exit_code(&outcome));
@@ -141,6 +142,13 @@ pub fn run(common: &Common, as_json: bool) -> Result<ExitCode, String> {
         for pc in range.start.0..range.end.0 {
             let pc = warpscope_core::isa::Pc(pc);
             out!("        {:#06x} {:>8}  {}", prog.addr(pc), m.instr_counts[pc.index()], prog.instrs[pc.index()].text);
+        }
+    }
+    let output = sim.output();
+    if !output.is_empty() {
+        out!("\nprintf output ({} lines, in the order the model ran the lanes)", output.len());
+        for line in &output {
+            out!("{}", line.tagged());
         }
     }
     Ok(exit_code(&outcome))

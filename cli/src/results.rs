@@ -1,6 +1,7 @@
 //! What a run computed, for scripts that check it (autograders): each buffer's contents when
 //! the run ended, typed by its element type, and each param's value as used. `run --json`
-//! adds them as `buffers` and `params`; `run --dump NAME` prints one buffer, one value a line.
+//! adds them as `buffers` and `params` (and what printf printed as `output`); `run --dump NAME`
+//! prints one buffer, one value a line; `run --printed` prints only the printf output.
 
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
@@ -58,6 +59,27 @@ pub fn dump(common: &Common, name: &str) -> Result<ExitCode, String> {
     for e in buffer.elem.elements(words) {
         // A closed pipe (`| head`) ends the dump quietly.
         if writeln!(out, "{e}").is_err() {
+            return Ok(exit_code(&outcome));
+        }
+    }
+    let _ = out.flush();
+    Ok(exit_code(&outcome))
+}
+
+/// `warpscope run FILE --printed`: what printf printed and nothing else on stdout, as the
+/// program's own stdout would show it (for a script that compares it with expected output).
+pub fn printed(common: &Common) -> Result<ExitCode, String> {
+    let (_, _, mut sim) = prepare(common, false)?;
+    let reason = sim.run_to_end();
+    let outcome = Outcome::of(&sim, &reason);
+    if outcome.kind != OutcomeKind::Exited {
+        eprintln!("{}; the output is what was printed until then", stop_text(&outcome));
+    }
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    for line in sim.output() {
+        if line.lane.is_none() {
+            eprint!("{}", line.text);
+        } else if write!(out, "{}", line.text).is_err() {
             return Ok(exit_code(&outcome));
         }
     }

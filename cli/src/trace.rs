@@ -2,12 +2,13 @@
 //! from `Sim::run_step`, which ends a run where and why `run` does (the repeat watch included),
 //! so `trace` and `run` agree on every kernel. The kernel's `//@ note`s are placed in the same
 //! pass (`session::captions`): one this run never reaches is a warning after the trace, as the
-//! page shows it.
+//! page shows it. What a step printed (`printf`) follows its line, tagged with lane and step.
 
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 
 use warpscope_core::model::Reconvergence;
+use warpscope_core::printf;
 use warpscope_core::session::captions::Placer;
 use warpscope_core::session::Outcome;
 use warpscope_core::sim::StepRecord;
@@ -20,6 +21,8 @@ pub fn trace(common: &Common) -> Result<ExitCode, String> {
     let (text, resolved, mut sim) = prepare(common, false)?;
     let mut notes = Placer::new(&resolved.kernel.notes);
     let mut out = BufWriter::new(std::io::stdout().lock());
+    // Records of the output log shown so far; a step that printed shows its lines after it.
+    let mut shown = 0;
     // A closed pipe (`| head`) ends the trace quietly.
     if writeln!(out, "{}", header(&sim)).is_err() {
         return Ok(ExitCode::SUCCESS);
@@ -32,6 +35,15 @@ pub fn trace(common: &Common) -> Result<ExitCode, String> {
                 }
                 if writeln!(out, "{}", step_line(&sim, &issued)).is_err() {
                     return Ok(ExitCode::SUCCESS);
+                }
+                let log = &sim.state().machine.output;
+                if log.len() > shown || log.truncated_at() == Some(sim.steps()) {
+                    let formats = &sim.program().formats;
+                    let new = log.records().skip(shown).map(|r| printf::line(formats, r));
+                    for line in new.chain(log.truncated_at().filter(|&s| s == sim.steps()).map(printf::truncation_line)) {
+                        let _ = writeln!(out, "#   printf {}", line.tagged());
+                    }
+                    shown = log.len();
                 }
             }
             Err(reason) => break reason,

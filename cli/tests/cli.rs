@@ -58,7 +58,7 @@ fn fails(args: &[&str]) -> String {
     stderr(&o)
 }
 
-const KEYS: [&str; 22] = [
+const KEYS: [&str; 23] = [
     "steps",
     "warp_instructions",
     "thread_instructions",
@@ -81,6 +81,7 @@ const KEYS: [&str; 22] = [
     "code_expansion",
     "buffers",
     "params",
+    "output",
 ];
 
 #[test]
@@ -691,4 +692,49 @@ fn a_run_that_ends_early_dumps_the_contents_at_the_stop() {
     // Under volta the loop yields, so lane 0 releases the lock and every lane adds one.
     let o = warpscope(&["run", &spin, "--dump", "counter", "--model", "volta"]);
     assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), "32\n"), "{}", stderr(&o));
+}
+
+#[test]
+fn printf_output_in_run_json_printed_and_trace() {
+    let f = example("printf_divergent.cu");
+    // Text: the lines follow the summary, tagged with step and lane, in the order printed.
+    let o = warpscope(&["run", &f, "--model", "kepler"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    let (_, tail) = text.split_once("printf output (8 lines").expect("an output section");
+    let tagged: Vec<&str> = tail.lines().skip(1).collect();
+    assert_eq!(tagged.len(), 8, "{tail}");
+    assert!(tagged.iter().all(|l| l.starts_with("[step ") && l.contains(", lane ")), "{tagged:?}");
+    assert!(tagged.iter().any(|l| l.ends_with(", lane 1] thread 1 (odd): sum = 0.50")), "{tagged:?}");
+    // JSON: one entry per line, with the step, the lane and the text as printed.
+    let v = json(&["run", &f, "--json"], 0);
+    let out = v["output"].as_array().expect("output");
+    assert_eq!(out.len(), 8);
+    let mut by_lane: Vec<(u64, String)> =
+        out.iter().map(|l| (l["lane"].as_u64().unwrap(), l["text"].as_str().unwrap().to_string())).collect();
+    by_lane.sort();
+    assert_eq!(by_lane[0], (0, "thread 0: sum = 0.000000\n".to_string()));
+    assert_eq!(by_lane[7], (7, "thread 7 (odd): sum = 14.00\n".to_string()));
+    assert!(out.iter().all(|l| l["step"].as_u64().is_some_and(|s| s > 0)));
+    // --printed: only what the kernel printed, as its stdout would show it.
+    let o = warpscope(&["run", &f, "--model", "mimd", "--printed"]);
+    assert_eq!(o.status.code(), Some(0));
+    let printed = stdout(&o);
+    assert_eq!(printed.lines().count(), 8);
+    assert!(printed.starts_with("thread 0: sum = 0.000000\n"), "{printed}");
+    // Trace: a step that printed is followed by its lines; the steps agree with run's.
+    let t = stdout(&warpscope(&["trace", &f, "--model", "kepler"]));
+    let lines: Vec<&str> = t.lines().collect();
+    let first = lines.iter().position(|l| l.starts_with("#   printf ")).expect("printed lines in the trace");
+    assert!(lines[first - 1].contains("PRINTF \""), "{}", lines[first - 1]);
+    let step: u64 = lines[first - 1].split_whitespace().next().unwrap().parse().unwrap();
+    assert!(lines[first].starts_with(&format!("#   printf [step {step}, lane ")), "{}", lines[first]);
+    assert_eq!(lines.iter().filter(|l| l.starts_with("#   printf ")).count(), 8);
+    let json_steps: std::collections::BTreeSet<u64> = json(&["run", &f, "--model", "kepler", "--json"], 0)["output"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["step"].as_u64().unwrap())
+        .collect();
+    assert!(json_steps.contains(&step));
 }

@@ -29,6 +29,7 @@ pub mod launch;
 pub mod link;
 pub mod machine;
 pub mod model;
+pub mod printf;
 pub mod program;
 pub mod session;
 pub mod sim;

@@ -4,6 +4,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::isa::{Instruction, Pc};
+use crate::printf::Format;
 
 #[derive(Clone, PartialEq, Debug, Default)]
 pub struct Program {
@@ -14,6 +15,8 @@ pub struct Program {
     pub lines: Vec<u32>,
     /// Labels in definition order. A label after the last instruction names `Pc(len)`, the end.
     pub labels: Vec<(String, Pc)>,
+    /// The formats of the `PRINTF` instructions, by id.
+    pub formats: Vec<Format>,
 }
 
 impl Program {

@@ -21,6 +21,7 @@ use serde::Deserialize;
 use ts_rs::TS;
 use warpscope_core::isa::Pc;
 use warpscope_core::model::Reconvergence;
+use warpscope_core::printf::OutputLine;
 use warpscope_core::session::{Recording, RunRequest, StaleParams, Until, MAX_RECORDED_STEPS, MIN_STEP_LIMIT};
 use wasm_bindgen::prelude::*;
 
@@ -289,6 +290,13 @@ impl Session {
     pub fn notes(&self) -> Result<JsValue, JsError> {
         let Some(l) = self.recording.loaded() else { return to_js(&Vec::<NoteView>::new()) };
         to_js(&NoteView::all(&l.kernel.notes, &l.captions))
+    }
+
+    /// What the whole run printed (`printf`), in the order printed, each line with the step
+    /// that printed it and its lane; the page shows the lines up to its step.
+    pub fn output(&self) -> Result<JsValue, JsError> {
+        let Some(l) = self.recording.loaded() else { return to_js(&Vec::<OutputLine>::new()) };
+        to_js(&l.output)
     }
 
     /// Stack depth after step k + 1, at index k.

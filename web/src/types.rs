@@ -9,6 +9,7 @@ use warpscope_core::isa::AccessKind;
 use warpscope_core::link::{Link, MeasuredChoice, ModelChoice, SweepChoice};
 use warpscope_core::machine::ElemType;
 use warpscope_core::model::{ModelAbout, ModelKind, Policy, StackConfig, Term, TermKind};
+use warpscope_core::printf::OutputLine;
 use warpscope_core::session::{Outcome, OutcomeKind, Progress, RunRequest, StackChoice, StaleParams};
 use warpscope_core::sim::{LaneState, PointMetrics};
 use warpscope_core::sweep::measured::{Fit, FitRow, MeasuredSet};
@@ -64,6 +65,7 @@ pub fn typescript() -> String {
         Link,
         ModelChoice,
         SweepChoice,
+        OutputLine,
         MeasuredChoice,
         // facade views
         LoadOptions,

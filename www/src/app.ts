@@ -21,6 +21,7 @@ import * as lanes from './panels/lanes';
 import * as listing from './panels/listing';
 import * as memory from './panels/memory';
 import * as metrics from './panels/metrics';
+import * as outputPanel from './panels/output';
 import * as plot from './panels/plot';
 import * as problems from './panels/problems';
 import * as registers from './panels/registers';
@@ -43,6 +44,7 @@ export interface Panels {
   status: runStatus.RunStatusPanel;
   registers: registers.RegistersPanel;
   memory: memory.MemoryPanel;
+  output: outputPanel.OutputPanel;
   problems: problems.ProblemsViews;
   el: Record<'caption' | 'stack' | 'metrics' | 'inputs' | 'banners' | 'title' | 'end', HTMLElement>;
 }
@@ -337,6 +339,7 @@ export class App {
     caption.render(p.el.caption, this.state, r.load.end, r.total, s.step > 0 && r.active[s.step - 1] === 0);
     registers.render(p.registers, this.state, s.lane, r.load.width, selectLane);
     memory.render(p.memory, { run: r, step: s.step, lane: s.lane, view: () => e.memory(), cells: (b, from, to) => e.memoryCells(b, from, to) });
+    outputPanel.render(p.output, r.output, s.step, s.lane, (t) => this.goto(t));
     metrics.render(p.el.metrics, e.metrics(), e.metricInfos());
   }
 }

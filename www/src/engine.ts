@@ -11,7 +11,7 @@ import init, {
 import { setModelInfos } from './model-info';
 import type {
   CfgView, CompiledView, ExchangeView, LoadRequest, ModelAbout, LoadResult, MeasuredSet, MemoryView, MetricInfo, MetricsPair, NoteView, Progress, ReportView,
-  StateView, Outcome, Term,
+  StateView, Outcome, Term, OutputLine,
 } from './generated/engine';
 
 /** `Session.load`'s options: any part of the core's run request (the facade supplies the text,
@@ -205,6 +205,8 @@ export class Engine {
     return this.guard<ReportView | null>('report', null, (s) => s.report() as ReportView | null);
   }
   notes(): NoteView[] { return this.guard<NoteView[]>('notes', [], (s) => (s.notes() as NoteView[]) ?? []); }
+  /** What the whole run printed (printf), in the order printed, each line with its step and lane. */
+  output(): OutputLine[] { return this.guard<OutputLine[]>('output', [], (s) => (s.output() as OutputLine[]) ?? []); }
 
   depthSeries(): Uint16Array { return this.guard('depth_series', new Uint16Array(0), (s) => s.depth_series()); }
   activeSeries(): Uint8Array { return this.guard('active_series', new Uint8Array(0), (s) => s.active_series()); }

@@ -27,6 +27,7 @@ import * as listing from './panels/listing';
 import * as memory from './panels/memory';
 import * as plot from './panels/plot';
 import * as registers from './panels/registers';
+import * as outputPanel from './panels/output';
 import * as scrubber from './panels/scrubber';
 import * as runStatus from './panels/run-status';
 import * as settings from './panels/settings';
@@ -105,6 +106,7 @@ async function main(): Promise<void> {
     status: runStatus.create($('run-status'), { stop: () => app.stopRun(), showLine: () => app.showEndLine() }),
     registers: registers.create($('registers')),
     memory: memory.create($('memory')),
+    output: outputPanel.create($('output')),
     problems: { panel: $('problems'), summary: $<HTMLButtonElement>('diag-summary'), note: $('compile-note') },
     el: {
       caption: $('caption'), stack: $('stack'), metrics: $('metrics'),

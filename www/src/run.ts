@@ -11,7 +11,7 @@ import * as listing from './panels/listing';
 import type { PlotData } from './panels/plot';
 import { modelInfo } from './model-info';
 import type { LoadOptions } from './engine';
-import type { CfgView, CompiledView, LoadResult, ReportView } from './generated/engine';
+import type { CfgView, CompiledView, LoadResult, OutputLine, ReportView } from './generated/engine';
 
 export interface Run {
   load: LoadResult;
@@ -32,6 +32,8 @@ export interface Run {
   source: LoadSource | null;
   /** The compare view's one-line-per-block layout, made the first time a side shows it. */
   compactLayout: Layout | null;
+  /** What the whole run printed; the Output panel shows the lines up to the step. */
+  output: OutputLine[];
 }
 
 /** What both sides of a comparison share: the kernel's inputs. */
@@ -69,7 +71,7 @@ export function readRun(e: Engine, r: LoadResult, source: LoadSource | null): Ru
     active: e.activeSeries(), plot: { depth, events, capacity, counts: info.depth },
     compiled, listingText: compiled ? listing.displayText(compiled.listing) : '',
     lines: lineMap(compiled?.source_lines ?? cfg.instrs.map((i) => i.line), compiled?.listing_lines),
-    report: null, source, compactLayout: null,
+    report: null, source, compactLayout: null, output: e.output(),
   };
 }
 

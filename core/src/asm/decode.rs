@@ -10,6 +10,7 @@ use crate::isa::*;
 
 mod math;
 mod memory;
+mod printf;
 mod warp;
 mod wide;
 
@@ -39,6 +40,8 @@ pub struct Decoded {
     pub pop: bool,
     /// The operand naming a code target, with its operand index.
     pub target: Option<(TargetRef, usize)>,
+    /// `PRINTF`'s format, for the program's table.
+    pub format: Option<crate::printf::Format>,
 }
 
 /// Placeholder until targets are resolved.
@@ -49,7 +52,7 @@ pub const OPCODES: &[&str] = &[
     "MOV32I", "SEL", "LOP", "LOP32I", "LOP3", "SHL", "SHR", "S2R", "CS2R", "LD", "LDG", "ST", "STG", "ATOM", "ATOMG", "I2F", "F2I", "MUFU",
     "NOP", "BAR", "SSY", "SYNC", "BRA", "PBK", "BRK", "PCNT", "CONT", "CAL", "RET", "EXIT", "BSSY", "BSYNC", "BREAK", "WARPSYNC", "YIELD",
     "SHFL", "VOTE", "POPC", "FLO", "BREV", "IMNMX", "FMNMX", "FRND", "IDIV", "IREM", "ATOMS", "LDS", "STS", "SHF", "DADD", "DMUL", "DDIV",
-    "DFMA", "DSETP", "DMNMX", "F2F",
+    "DFMA", "DSETP", "DMNMX", "F2F", "PRINTF",
 ];
 
 fn err<T>(at: At, message: impl Into<String>) -> Result<T, DecodeError> {
@@ -254,6 +257,7 @@ pub fn decode(mnemonic: &str, ops: &[Operand]) -> Result<Decoded, DecodeError> {
     let pop = mods.take("S") || opcode == "SYNC";
     let a = Args { opcode, ops };
     let mut target = None;
+    let mut format = None;
     let op = match opcode {
         "ISETP" => {
             let cmp = cmp_of(&mut mods)?;
@@ -459,6 +463,11 @@ pub fn decode(mnemonic: &str, ops: &[Operand]) -> Result<Decoded, DecodeError> {
                 Op::Break { barrier }
             }
         }
+        "PRINTF" => {
+            let (op, f) = printf::decode(&a)?;
+            format = Some(f);
+            op
+        }
         "WARPSYNC" => {
             if mods.take("ALL") {
                 a.count(&[0])?;
@@ -474,7 +483,7 @@ pub fn decode(mnemonic: &str, ops: &[Operand]) -> Result<Decoded, DecodeError> {
     if pop && op.is_control() && opcode != "SYNC" {
         return err(At::Mnemonic, format!("the `.S` pop bit is not allowed on the control instruction `{opcode}`"));
     }
-    Ok(Decoded { op, pop, target })
+    Ok(Decoded { op, pop, target, format })
 }
 
 impl Op {

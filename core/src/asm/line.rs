@@ -51,6 +51,20 @@ fn blank_comments(line: &str) -> Result<(Vec<u8>, Vec<ByteRange>), LineError> {
     let mut blocks = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
+        // A string (`PRINTF "..."`): its contents become `_`, so no comma, `;`, `//` or space
+        // inside it splits the line; pieces are cut from the line itself.
+        if bytes[i] == b'"' {
+            let mut j = i + 1;
+            while j < bytes.len() && bytes[j] != b'"' {
+                j += if bytes[j] == b'\\' { 2 } else { 1 };
+            }
+            if j >= bytes.len() {
+                return Err(LineError { start: i, len: bytes.len() - i, message: "unterminated string: close it with `\"`" });
+            }
+            code[i + 1..j].iter_mut().for_each(|b| *b = b'_');
+            i = j + 1;
+            continue;
+        }
         if bytes[i] == b'/' && bytes.get(i + 1) == Some(&b'/') {
             code[i..].iter_mut().for_each(|b| *b = b' ');
             break;
@@ -251,6 +265,16 @@ mod tests {
     fn memory_operand_keeps_commas_inside_brackets() {
         let p = split_line("ST.E.64 [R8+0x4], R4;").unwrap();
         assert_eq!(p.operands[0].text, "[R8+0x4]");
+    }
+
+    #[test]
+    fn strings_hide_commas_semicolons_and_comments() {
+        let line = r#"@P0 PRINTF "a, b; // \"c\"\n", R8, R9; // note"#;
+        let p = split_line(line).unwrap();
+        assert_eq!(p.mnemonic.unwrap().text, "PRINTF");
+        let ops: Vec<&str> = p.operands.iter().map(|o| o.text).collect();
+        assert_eq!(ops, [r#""a, b; // \"c\"\n""#, "R8", "R9"]);
+        assert_eq!(split_line(r#"PRINTF "open, R1"#).unwrap_err().start, 7);
     }
 
     #[test]

@@ -16,7 +16,8 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use crate::diag::{Diagnostic, Span};
-use crate::isa::{Guard, Instruction, Pc, Pred};
+use crate::isa::{Guard, Instruction, Op, Pc, Pred};
+use crate::printf::Format;
 use crate::program::Program;
 use decode::{At, TargetRef};
 use line::{split_line, Piece};
@@ -112,7 +113,7 @@ pub fn assemble(src: &str) -> (Program, Vec<Diagnostic>) {
             (None, n) => n.unwrap_or(0),
         };
         next_addr = Some(addr.saturating_add(8));
-        match assemble_one(line_no, text, &parts, mnemonic) {
+        match assemble_one(line_no, text, &parts, mnemonic, &mut prog.formats) {
             Ok((instr, target)) => {
                 if let Some((target, span)) = target {
                     fixups.push(Fixup { pc: prog.len(), target, span });
@@ -146,7 +147,13 @@ pub fn assemble(src: &str) -> (Program, Vec<Diagnostic>) {
 
 type Assembled = (Instruction, Option<(TargetRef, Span)>);
 
-fn assemble_one(line_no: u32, text: &str, parts: &line::LineParts, mnemonic: Piece) -> Result<Assembled, Diagnostic> {
+fn assemble_one(
+    line_no: u32,
+    text: &str,
+    parts: &line::LineParts,
+    mnemonic: Piece,
+    formats: &mut Vec<Format>,
+) -> Result<Assembled, Diagnostic> {
     let guard = match parts.guard {
         Some(g) => parse_guard(g.text).map_err(|m| Diagnostic::error(span_of(line_no, text, g), m))?,
         None => None,
@@ -164,11 +171,21 @@ fn assemble_one(line_no: u32, text: &str, parts: &line::LineParts, mnemonic: Pie
         Diagnostic::error(span_of(line_no, text, piece), e.message)
     })?;
     let target = decoded.target.map(|(t, i)| (t, span_of(line_no, text, parts.operands[i])));
+    let mut op = decoded.op;
+    if let (Some(format), Op::Printf { id, .. }) = (decoded.format, &mut op) {
+        // One table entry per distinct format (with its `%s` strings).
+        let k = formats.iter().position(|f| *f == format).unwrap_or(formats.len());
+        *id = u16::try_from(k)
+            .map_err(|_| Diagnostic::error(span_of(line_no, text, mnemonic), "more than 65536 distinct `PRINTF` formats"))?;
+        if k == formats.len() {
+            formats.push(format);
+        }
+    }
     // The instruction as written, from the guard (or mnemonic) to the last operand.
     let start = parts.guard.unwrap_or(mnemonic).start;
     let end = parts.operands.last().map_or(mnemonic.start + mnemonic.text.len(), |o| o.start + o.text.len());
     let shown = text.get(start..end).unwrap_or(mnemonic.text).to_string();
-    Ok((Instruction { guard, op: decoded.op, pop: decoded.pop, text: shown }, target))
+    Ok((Instruction { guard, op, pop: decoded.pop, text: shown }, target))
 }
 
 #[cfg(test)]

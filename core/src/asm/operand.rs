@@ -35,6 +35,8 @@ pub enum Operand {
     },
     /// A label name, bare or in the disassembler's `` `(name) `` / `'(name)` form.
     Label(String),
+    /// `"text\n"`: a string (`PRINTF`'s format and `%s` arguments), escapes read.
+    Str(String),
 }
 
 impl Operand {
@@ -49,6 +51,7 @@ impl Operand {
             Operand::Barrier(_) => "a convergence barrier",
             Operand::Mem { .. } => "a memory address",
             Operand::Label(_) => "a label",
+            Operand::Str(_) => "a string",
         }
     }
 }
@@ -155,6 +158,9 @@ fn parse_mem(inner: &str) -> Result<Operand, String> {
 /// Parses one operand's text. The error message names what was found.
 pub fn parse_operand(text: &str) -> Result<Operand, String> {
     let t = text.trim();
+    if t.starts_with('"') {
+        return crate::printf::unquote(t).map(Operand::Str);
+    }
     if let Some(inner) = t.strip_prefix('[').and_then(|s| s.strip_suffix(']')) {
         return parse_mem(inner);
     }

@@ -324,3 +324,45 @@ fn sixty_four_bit_forms_decode() {
     assert!(error_of("F2F.F32.F32 R1, R2").contains("F2F"));
     assert!(error_of("I2F.S32.U32 R1, R2").contains("more than one"));
 }
+
+#[test]
+fn printf_reads_its_format_and_consecutive_registers() {
+    let src = "PRINTF \"thread %d: sum = %f\\n\", R8, R9\n@!P0 PRINTF \"%s=%5.2f, %s\", \"x\", R4, \"end\"\nPRINTF \"hello\\n\"\nPRINTF \"thread %d: sum = %f\\n\", R2, R3\n";
+    let (p, d) = assemble(src);
+    assert!(d.is_empty(), "{d:?}");
+    assert_eq!(p.instrs[0].op, Op::Printf { id: 0, base: crate::isa::Reg(8), words: 3 });
+    assert_eq!(p.instrs[1].op, Op::Printf { id: 1, base: crate::isa::Reg(4), words: 2 });
+    assert_eq!(p.instrs[2].op, Op::Printf { id: 2, base: crate::isa::Reg::RZ, words: 0 });
+    assert_eq!(p.instrs[3].op, Op::Printf { id: 0, base: crate::isa::Reg(2), words: 3 }, "one entry per distinct format");
+    assert_eq!(p.formats.len(), 3);
+    assert_eq!(p.formats[0].text, "thread %d: sum = %f\n");
+    assert_eq!(p.formats[1].strings, ["x", "end"]);
+    assert_eq!(p.instrs[1].text, "@!P0 PRINTF \"%s=%5.2f, %s\", \"x\", R4, \"end\"");
+    // The text written is the text read: a listing re-assembles to the same program.
+    let again: String = p.instrs.iter().map(|i| format!("{}\n", i.text)).collect();
+    let (q, d) = assemble(&again);
+    assert!(d.is_empty(), "{d:?}");
+    assert_eq!((q.instrs, q.formats), (p.instrs, p.formats));
+}
+
+#[test]
+fn printf_refusals_are_located() {
+    for (src, col, says) in [
+        ("PRINTF R1", 8, "format"),
+        ("PRINTF", 1, "format"),
+        ("PRINTF \"%d %d\", R1", 8, "2 directive(s), and 1"),
+        ("PRINTF \"%d\", R1, R2", 18, "1 directive(s), and 2"),
+        ("PRINTF \"%d %f %d\", R1, R2, R3", 28, "expected R4"),
+        ("PRINTF \"%d\", RZ", 14, "consecutive"),
+        ("PRINTF \"%s\", R1", 14, "a string"),
+        ("PRINTF \"%d\", \"x\"", 14, "a register"),
+        ("PRINTF \"bad \\q\"", 8, "escape"),
+        ("PRINTF \"open", 8, "unterminated"),
+        ("PRINTF \"%f%f%f%f%f%f%f%f%f\", R1, R3, R5, R7, R9, R11, R13, R15, R17", 1, "at most 16"),
+    ] {
+        let (_, d) = assemble(src);
+        assert_eq!(d.len(), 1, "{src}: {d:?}");
+        assert!(d[0].message.contains(says), "{src}: {}", d[0].message);
+        assert_eq!(d[0].span.col, col, "{src}: {}", d[0].message);
+    }
+}

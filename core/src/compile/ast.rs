@@ -259,6 +259,8 @@ pub enum ExprKind {
         args: Vec<Expr>,
     },
     Cast(Ty, Box<Expr>),
+    /// A string literal (adjacent ones joined): only `printf`'s format and `%s` arguments.
+    Str(String),
 }
 
 #[derive(Clone, PartialEq, Debug)]

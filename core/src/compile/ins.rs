@@ -61,6 +61,8 @@ pub enum Operand {
         offset: i32,
     },
     Sys(SysReg),
+    /// A string literal of the function (`Func::strings`): `PRINTF`'s format or a `%s` argument.
+    Str(u16),
 }
 
 impl Operand {
@@ -90,7 +92,7 @@ pub enum CodeRef {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Opcode {
     Mov, Iadd, Imul, Iscadd, Shl, Shr, Lop, Fadd, Fmul, Mufu, Isetp, Fsetp, Sel, F2i, I2f,
-    Ffma, Imnmx, Fmnmx, Frnd, Iadd3, Imad, Shf, Dadd, Dmul, Ddiv, Dsetp, F2f, Idiv, Irem, Popc, Flo, Brev, Shfl, Vote,
+    Ffma, Imnmx, Fmnmx, Frnd, Iadd3, Imad, Shf, Dadd, Dmul, Ddiv, Dsetp, F2f, Idiv, Irem, Popc, Flo, Brev, Shfl, Vote, Printf,
     Ld, St, Lds, Sts, Atom, Atoms, S2r, Bar, Warpsync, Nop, Yield,
     Bra, Cal, Ssy, Sync, Pbk, Pcnt, Bssy, Bsync, Break,
     Exit, Ret, Brk, Cont,
@@ -109,7 +111,7 @@ impl Opcode {
             Flo => "FLO", Brev => "BREV", Shfl => "SHFL", Vote => "VOTE", Lds => "LDS", Sts => "STS", Atoms => "ATOMS",
             Bar => "BAR", Warpsync => "WARPSYNC", Nop => "NOP", Yield => "YIELD", Bra => "BRA", Cal => "CAL",
             Ssy => "SSY", Sync => "SYNC", Pbk => "PBK", Pcnt => "PCNT", Bssy => "BSSY", Bsync => "BSYNC",
-            Break => "BREAK", Exit => "EXIT", Ret => "RET", Brk => "BRK", Cont => "CONT",
+            Break => "BREAK", Exit => "EXIT", Ret => "RET", Brk => "BRK", Cont => "CONT", Printf => "PRINTF",
         }
     }
 
@@ -226,7 +228,13 @@ impl fmt::Display for Listed<'_> {
         }
         let mut sep = " ";
         for o in i.dests.iter().chain(&i.srcs) {
-            write!(f, "{sep}{o}")?;
+            match *o {
+                Operand::Str(k) => {
+                    let text = self.func.strings.get(k as usize).map_or("", String::as_str);
+                    write!(f, "{sep}{}", crate::printf::quote(text))?
+                }
+                _ => write!(f, "{sep}{o}")?,
+            }
             sep = ", ";
         }
         match &i.target {
@@ -267,6 +275,8 @@ impl fmt::Display for Operand {
             Operand::Mem { base, offset } if offset < 0 => write!(f, "[{base}-0x{:x}]", -(offset as i64)),
             Operand::Mem { base, offset } => write!(f, "[{base}+0x{offset:x}]"),
             Operand::Sys(s) => f.write_str(s.name()),
+            // Written through `Listed`, which has the function's strings.
+            Operand::Str(k) => write!(f, "string{k}"),
         }
     }
 }

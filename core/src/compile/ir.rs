@@ -65,6 +65,8 @@ pub struct Func {
     pub blocks: Vec<Block>,
     /// Layout order; blocks not listed are never emitted.
     pub order: Vec<BlockId>,
+    /// The string literals its instructions name (`Operand::Str`).
+    pub strings: Vec<String>,
 }
 
 impl Func {

@@ -1042,7 +1042,12 @@ impl<'t> Parser<'t> {
                 let inner = self.node(ExprKind::Int { value, unsigned }, span, 1)?.0;
                 ExprKind::Cast(ty, Box::new(inner))
             }
-            Tok::Float(f) => ExprKind::Float(f64::from(f)),
+            // `0.5f` is a float: the cast keeps it one beside an int (`i * 0.5f`), where `0.5`
+            // alone would be a double.
+            Tok::Float(f) => {
+                let inner = self.node(ExprKind::Float(f64::from(f)), span, 1)?.0;
+                ExprKind::Cast(Ty::FLOAT, Box::new(inner))
+            }
             Tok::Double(f) => ExprKind::Float(f),
             Tok::Ident(w) if self.in_header() => ExprKind::Var(w),
             Tok::Ident(w) => match w.as_str() {
@@ -1065,6 +1070,14 @@ impl<'t> Parser<'t> {
                 }
                 _ => self.consts.get(&w).cloned().unwrap_or(ExprKind::Var(w)),
             },
+            Tok::Str(mut s) if !self.in_header() => {
+                // Adjacent literals are one string, as in C.
+                while let Tok::Str(more) = self.peek() {
+                    s.push_str(more);
+                    self.bump();
+                }
+                ExprKind::Str(s)
+            }
             Tok::Punct(p) if self.in_header() => return Err(Diagnostic::error(span, format!("unexpected `{p}`"))),
             Tok::Eof if self.in_header() => return Err(Diagnostic::error(span, "unexpected end of expression")),
             other => return Err(Diagnostic::error(span, format!("expected an expression, found {}", describe(&other)))),
@@ -1113,6 +1126,7 @@ fn compound_op(p: &str) -> Option<BinOp> {
 fn const_number(e: &Expr) -> Option<f64> {
     match &e.kind {
         ExprKind::Float(f) => Some(*f),
+        ExprKind::Cast(Ty::Scalar(Scalar::Float | Scalar::Double), inner) => const_number(inner),
         ExprKind::Unary(UnOp::Neg, x) => const_number(x).map(|v| -v),
         _ => const_int(e).map(|v| v as f64),
     }

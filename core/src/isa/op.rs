@@ -552,6 +552,15 @@ pub enum Op {
         src: PredSrc,
         mask: Option<Src>,
     },
+    /// `PRINTF "format", Ra, Rb, ...`: each executing lane prints the format with the
+    /// arguments in the `words` registers from `base` (a 64-bit argument takes two). The format
+    /// is the program's `formats[id]`. Real GPUs call `vprintf` with the arguments in a local
+    /// buffer; one instruction keeps the listing readable.
+    Printf {
+        id: u16,
+        base: Reg,
+        words: u8,
+    },
     Nop,
     /// `BAR.SYNC`: a block-wide barrier. With one warp, every non-exited lane must arrive together.
     BarSync,

@@ -426,9 +426,23 @@ fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: Lane
         Op::Idiv { dst, a, b, signed, rem, wide: true } => wide::divide(m, lanes, dst, a, b, signed, rem),
         Op::Shfl { mode, pred, dst, a, b, c, .. } => warp::shfl::<N>(m, lanes, mode, pred, dst, a, b, c),
         Op::Vote { mode, dst, pred, src, mask } => warp::vote(m, lanes, mode, dst, pred, src, mask),
+        Op::Printf { id, base, words } => printf(m, lanes, id, base, words),
         _ => {}
     }
     Ok(())
+}
+
+/// `PRINTF`: one record per lane, in lane order, with the lane's argument words.
+#[cold]
+fn printf(m: &mut Machine, lanes: LaneMask, id: u16, base: Reg, words: u8) {
+    let mut args = [0u32; crate::printf::MAX_WORDS];
+    let n = (words as usize).min(args.len());
+    for l in lanes.iter() {
+        for (k, w) in args[..n].iter_mut().enumerate() {
+            *w = m.reg(l, Reg(base.0.saturating_add(k as u8)));
+        }
+        m.output.push(l, id, &args[..n]);
+    }
 }
 
 fn mul(a: u32, b: u32, hi: bool, signed: bool) -> u32 {

@@ -16,6 +16,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::isa::{Guard, Pred, Reg};
+use crate::printf::OutputLog;
 
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Machine {
@@ -37,6 +38,8 @@ pub struct Machine {
     pub mem_transactions: u64,
     /// Where this warp sits in its launch: what `SR_TID`, `SR_NTID`, `SR_CTAID` and `SR_NCTAID` read.
     pub launch: Launch,
+    /// What `PRINTF` printed so far, per lane (formatted only when shown).
+    pub output: OutputLog,
 }
 
 /// The launch one warp belongs to: the grid and block dimensions, its block's index and its
@@ -79,6 +82,7 @@ impl Machine {
             mem_instructions: 0,
             mem_transactions: 0,
             launch: Launch::single(width),
+            output: OutputLog::default(),
         }
     }
 

@@ -102,6 +102,13 @@ pub const GLOSSARY: &[Term] = &[
         models: ModelKind::ALL,
     },
     Term {
+        term: "PRINTF",
+        kind: TermKind::Instruction,
+        meaning: "`PRINTF \"format\", Ra, Rb, ...`: each lane that runs it prints the format with its own argument values (the Output panel, or `warpscope run`), tagged with its lane and the step. The arguments sit in consecutive registers; a `%f`, `%ld` or `%p` argument takes a register pair (float arguments are promoted to double, as C's varargs do); `%s` prints a string literal written in the instruction. Real GPUs have no such instruction: the compiler packs the arguments into a buffer in local memory and calls `vprintf`, and the host prints the buffer after the kernel ends; warpscope keeps one instruction so the listing stays readable. Lines come in the order the model runs the lanes",
+        source: "CUDA C Programming Guide, \"Formatted Output\"; PTX `vprintf` system call; warpscope's own instruction",
+        models: ModelKind::ALL,
+    },
+    Term {
         term: "EXIT",
         kind: TermKind::Instruction,
         meaning: "the lanes leave the kernel and every entry that held them; running past the last instruction does the same",

@@ -10,6 +10,7 @@ use super::request::Resolved;
 use crate::analysis::{cfg_facts, CfgFacts};
 use crate::isa::Pc;
 use crate::kernel::Kernel;
+use crate::printf::OutputLine;
 use crate::sim::{event, Metrics, RunLimits, RunReport, Sim, StopReason};
 
 /// A finished (or stopped) run, rewound for replay.
@@ -27,8 +28,17 @@ pub struct Loaded {
     pub captions: Captions,
     /// A warning for each step or event note this run never reaches, on the note's line.
     pub note_warnings: Vec<crate::Diagnostic>,
+    /// What the run printed (`printf`), formatted once, in step order.
+    pub output: Vec<OutputLine>,
     /// The comparison metrics of the whole run, computed on first request (the MIMD reference).
     report: Option<RunReport>,
+}
+
+impl Loaded {
+    /// The lines printed up to and including step `step`.
+    pub fn output_until(&self, step: u64) -> &[OutputLine] {
+        &self.output[..self.output.partition_point(|l| l.step <= step)]
+    }
 }
 
 /// A run still going: `resume` continues it, `stop` keeps what it has.
@@ -157,10 +167,11 @@ impl Recording {
     fn finish(&mut self, run: Pending, outcome: Outcome) {
         let Pending { kernel, mut sim, .. } = run;
         let (total, end_metrics) = (sim.steps(), sim.state().metrics.clone());
+        let output = sim.output();
         sim.seek(0);
         let facts = cfg_facts(&kernel.program);
         let (captions, note_warnings) = Captions::of_run(&kernel.notes, sim.timeline());
-        self.loaded = Some(Loaded { kernel, facts, sim, total, outcome, end_metrics, captions, note_warnings, report: None });
+        self.loaded = Some(Loaded { kernel, facts, sim, total, outcome, end_metrics, captions, note_warnings, output, report: None });
     }
 
     /// True while a chunked load has not ended.

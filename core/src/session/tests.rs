@@ -134,3 +134,24 @@ fn a_step_limit_is_placed_at_the_loop_head_in_every_front_end() {
     let p = crate::sweep::Sweep::new(text, &sweep).unwrap().run(0);
     assert_eq!(p.stop.line, Some(4));
 }
+
+#[test]
+fn a_recording_keeps_what_the_run_printed_and_cuts_it_at_a_step() {
+    let text = include_str!("../../../examples/printf_divergent.cu");
+    let mut rec = Recording::new();
+    rec.start(request(text).resolve(), Some(10)).expect("launches");
+    while rec.running() {
+        rec.resume(7);
+    }
+    let l = rec.loaded().expect("loaded");
+    assert_eq!(l.output.len(), 8);
+    assert_eq!(l.output_until(0), []);
+    let first = l.output[0].step;
+    assert!(!l.output_until(first).is_empty() && l.output_until(first).iter().all(|x| x.step == first));
+    assert_eq!(l.output_until(l.total).len(), 8);
+    // The lines are the state's: after seeking to a step, the machine's log says the same.
+    let mid = l.output[5].step;
+    rec.seek(mid);
+    let l = rec.loaded().unwrap();
+    assert_eq!(l.sim.output(), l.output_until(mid));
+}

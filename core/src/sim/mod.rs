@@ -129,7 +129,11 @@ pub struct WarpState {
 impl WarpState {
     /// About how many bytes a clone (a checkpoint) takes: registers, memory, counters, stack.
     pub fn approx_bytes(&self) -> usize {
-        core::mem::size_of::<WarpState>() + 4 * self.machine.state_words() + 8 * self.metrics.instr_counts.len() + 64 * self.model.depth()
+        core::mem::size_of::<WarpState>()
+            + 4 * self.machine.state_words()
+            + self.machine.output.clone_bytes()
+            + 8 * self.metrics.instr_counts.len()
+            + 64 * self.model.depth()
     }
 }
 
@@ -177,6 +181,10 @@ impl Sim {
     }
     pub fn steps(&self) -> u64 {
         self.state.metrics.steps
+    }
+    /// What `printf` printed up to the current step, formatted.
+    pub fn output(&self) -> Vec<crate::printf::OutputLine> {
+        crate::printf::lines(&self.program.formats, &self.state.machine.output)
     }
 
     /// Executes one warp instruction. `None` when the warp has already ended. Inlined into
@@ -325,7 +333,10 @@ fn advance(program: &Program, config: &SimConfig, st: &mut WarpState) -> Option<
         return None;
     }
     let exited_before = st.machine.exited;
-    match st.model.step(program, &mut st.machine) {
+    let stepped = st.model.step(program, &mut st.machine);
+    // What this step printed is tagged with its number (also when it faulted).
+    st.machine.output.seal(st.metrics.steps + 1);
+    match stepped {
         Ok(issued) => {
             // Per-lane models retire a lane whose pc passes the end; that is a fault, not an exit.
             let exited = st.machine.exited.without(exited_before);

@@ -73,6 +73,7 @@ impl RepeatWatch {
         None
     }
 
+    /// The output log is left out: a loop that prints forever never ends either.
     fn same_machine(&self, a: &Machine, b: &Machine) -> bool {
         a.regs == b.regs
             && a.preds == b.preds

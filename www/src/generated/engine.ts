@@ -250,6 +250,20 @@ preset: string | null, };
 
 export type SweepChoice = { request: SweepRequest, metric: string, measured: MeasuredChoice | null, };
 
+export type OutputLine = { 
+/**
+ * The step that printed it (1 for the first instruction run).
+ */
+step: number, 
+/**
+ * The lane that printed it; `None` for the note that the output was cut short.
+ */
+lane: number | null, 
+/**
+ * What it printed, as C would (with its own `\n`, if it has one).
+ */
+text: string, };
+
 export type MeasuredChoice = { file: string, build: string, kernel: string, pattern: string, };
 
 export type LoadRequest = { 

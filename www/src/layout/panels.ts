@@ -3,7 +3,7 @@
 
 export const DOCK_PANELS = [
   'editor', 'listing', 'problems', 'caption', 'cfg', 'lanes', 'registers', 'memory', 'stack', 'plot', 'metrics',
-  'compare-table', 'side-a', 'side-b', 'sweep-settings', 'sweep',
+  'compare-table', 'side-a', 'side-b', 'sweep-settings', 'sweep', 'output',
 ] as const;
 export type DockPanelId = (typeof DOCK_PANELS)[number];
 
@@ -62,6 +62,10 @@ export const PANEL_INFO: Record<DockPanelId, PanelInfo> = {
     title: 'Metrics',
     about: 'Counts at the step shown and for the whole run: cycles under the cost preset, warp and thread instructions, SIMD efficiency, stack traffic and divergent branches.',
   },
+  output: {
+    title: 'Output',
+    about: 'What the kernel\'s printf printed up to the step shown, one line per lane and call, each tagged with its lane and the step that printed it, in the order the model ran the lanes. The lines the current step printed are highlighted; click a line to go to its step. "This lane only" keeps the lane chosen in the lanes panel.',
+  },
   'compare-table': {
     title: 'Compare the models',
     about: 'The two models\' whole-run metrics side by side; cells where they differ are highlighted. Cycles are priced with the cost preset the column names.',
@@ -98,7 +102,7 @@ export const PAGE_INFO: Record<'topbar' | 'scrubber', PanelInfo> = {
 
 /** The panels each mode can show (the listing only for C kernels). */
 export const MODE_PANELS: Record<Mode, readonly DockPanelId[]> = {
-  single: ['editor', 'listing', 'problems', 'caption', 'cfg', 'lanes', 'registers', 'memory', 'stack', 'plot', 'metrics'],
+  single: ['editor', 'listing', 'problems', 'caption', 'cfg', 'lanes', 'registers', 'memory', 'stack', 'plot', 'metrics', 'output'],
   compare: ['editor', 'listing', 'problems', 'compare-table', 'side-a', 'side-b'],
   sweep: ['editor', 'problems', 'sweep-settings', 'sweep'],
 };

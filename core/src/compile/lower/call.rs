@@ -1,4 +1,5 @@
-//! Calls: the CUDA built-ins (barriers, fences, the clock, atomics, `abs`; the rest are in
+//! Calls: the CUDA built-ins (barriers, fences, the clock, atomics, `abs`, `printf` in
+//! `printf`; the rest are in
 //! `intrinsics`) and
 //! calls of the file's `__device__` functions, whose arguments and result live in the
 //! callee's own registers (there is no call stack).
@@ -64,6 +65,7 @@ impl Lower<'_> {
                 self.emit(alu(Opcode::S2r, &[], t, &[Operand::Sys(SysReg::ClockLo)]));
                 Some(Value::reg(t, Ty::INT))
             }
+            "printf" => self.printf(args, span),
             _ if name.starts_with("atomic") && ATOMICS.iter().any(|a| a.0 == name) => self.atomic(name, args, span),
             "abs" => {
                 if !arity(self, 1) {

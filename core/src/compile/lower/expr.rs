@@ -64,8 +64,16 @@ impl Lower<'_> {
                 let bits = if *ty == Ty::DOUBLE { (value as f64).to_bits() } else { value };
                 self.wide_const(bits, *ty, span)
             }
+            ExprKind::Str(_) => {
+                self.error(span, "a string literal can only be `printf`'s format or an argument of its `%s`");
+                None
+            }
             ExprKind::Cast(ty, inner) => {
-                let v = self.expr(inner)?;
+                let mut v = self.expr(inner)?;
+                if *ty == Ty::FLOAT {
+                    // A float stays a float beside a double literal's rules (`0.5f`, `(float)x`).
+                    v.exact = None;
+                }
                 self.convert(v, *ty, span)
             }
         }

@@ -9,6 +9,7 @@ mod cond;
 mod expr;
 mod intrinsics;
 mod place;
+mod printf;
 mod regs;
 mod value;
 mod wide;

@@ -517,3 +517,38 @@ fn doubles_and_conversions_match_f64() {
     assert_eq!(f32::from_bits(m.reg(1, Reg(5))), u64::MAX as f32);
     assert_eq!((f64::from_bits(pair(&m, 1, 6)), f64::from_bits(pair(&m, 1, 8))), (-1.0, u32::MAX as f64));
 }
+
+#[test]
+fn printf_records_each_guarded_lane_in_lane_order() {
+    let (p, d) = assemble(
+        "ISETP.GE.AND P0, PT, R0, 0x2, PT\nI2F R3, R0\nF2F.F64.F32 R1, R3\n@P0 PRINTF \"lane %d: %f\\n\", R0, R1\nPRINTF \"all\\n\"\n",
+    );
+    assert!(d.is_empty(), "{d:?}");
+    let mut m = Machine::new(4, 16, Memory::default());
+    for l in 0..4 {
+        m.set_reg(l, Reg(0), l);
+    }
+    for i in &p.instrs {
+        let all = m.all_lanes();
+        execute(&mut m, i, all).unwrap();
+    }
+    m.output.seal(5);
+    let shown = crate::printf::lines(&p.formats, &m.output);
+    let texts: alloc::vec::Vec<(Option<u32>, &str)> = shown.iter().map(|l| (l.lane, l.text.as_str())).collect();
+    assert_eq!(
+        texts,
+        [
+            (Some(2), "lane 2: 2.000000\n"),
+            (Some(3), "lane 3: 3.000000\n"),
+            (Some(0), "all\n"),
+            (Some(1), "all\n"),
+            (Some(2), "all\n"),
+            (Some(3), "all\n")
+        ]
+    );
+    assert!(shown.iter().all(|l| l.step == 5));
+    // Lanes masked off by the model print nothing.
+    let before = m.output.len();
+    execute(&mut m, &p.instrs[4], LaneMask(0b1000)).unwrap();
+    assert_eq!(m.output.len(), before + 1);
+}
