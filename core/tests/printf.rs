@@ -110,8 +110,8 @@ fn format_problems_are_located_warnings_and_refusals_errors() {
     }
 }
 
-#[test]
 /// `1.1f` is a float (printed as the float it is); `1.1` a double, exact, as C has them.
+#[test]
 fn promotions_literals_strings_and_wide_arguments_print_as_c_does() {
     let src =
         "//@ warp 2\n__global__ void k() {\n  int t = threadIdx.x;\n  unsigned u = 4000000000u;\n  bool b = t > 0;\n  float f = 1.1f;\n  \
