@@ -173,7 +173,8 @@ test('runs that stop early are hollow, listed with why, and a sweep that cannot 
   // An error in the kernel: the sweep says so, the text stays as typed.
   await page.getByTestId('editor-content').click();
   await page.keyboard.press('Control+End');
-  await page.keyboard.insertText('\nint broken(;');
+  // (A device function: a host one would be skipped with a note, as pasted host code is.)
+  await page.keyboard.insertText('\n__device__ int broken(;');
   await expect(page.getByTestId('diag-summary')).toContainText('error');
   await page.getByTestId('sweep-run').click();
   await expect(page.getByTestId('banner').filter({ hasText: 'The sweep cannot run' })).toBeVisible();
