@@ -6,6 +6,7 @@
 
 use ts_rs::{Config, TS};
 use warpscope_core::isa::AccessKind;
+use warpscope_core::kernel::inputs::{HeaderEdit, HeaderKey, HeaderLine, LaunchInput};
 use warpscope_core::link::{Link, MeasuredChoice, ModelChoice, SweepChoice};
 use warpscope_core::machine::ElemType;
 use warpscope_core::model::{ModelAbout, ModelKind, Policy, StackConfig, Term, TermKind};
@@ -15,6 +16,7 @@ use warpscope_core::sweep::measured::{Fit, FitRow, MeasuredSet};
 use warpscope_core::sweep::{Series, Split, SweepPoint, SweepRequest};
 use warpscope_core::Severity;
 
+use crate::inputs::{BufferRow, InputsView, ParamRow};
 use crate::link::DecodedView;
 use crate::memory::{AccessView, BufferView, CellTouchView, MemoryView};
 use crate::sweep::{MetricInfo, Prepared};
@@ -64,6 +66,10 @@ pub fn typescript() -> String {
         ModelChoice,
         SweepChoice,
         MeasuredChoice,
+        LaunchInput,
+        HeaderLine,
+        HeaderKey,
+        HeaderEdit,
         // facade views
         LoadOptions,
         DiagnosticView,
@@ -94,6 +100,9 @@ pub fn typescript() -> String {
         BufferView,
         AccessView,
         CellTouchView,
+        InputsView,
+        BufferRow,
+        ParamRow,
     );
     out.trim_end().to_string() + "\n"
 }

@@ -56,6 +56,9 @@ pub struct LaunchInput {
     pub warp: u32,
     /// The `//@ launch` line; `None` when the launch is the default.
     pub line: Option<u32>,
+    /// The running warp's lanes are threads `first_thread ..` of its block, `lanes` of them.
+    pub first_thread: u32,
+    pub lanes: u32,
 }
 
 /// Everything a kernel reads from outside: the panel's rows.
@@ -101,8 +104,15 @@ pub fn inputs(k: &Kernel) -> KernelInputs {
         .map(|p| ParamInput { name: p.name.clone(), default: p.default.text.clone(), auto: p.auto, line: p.default.span.line })
         .collect();
     let l = k.launch();
-    let launch =
-        LaunchInput { grid: l.grid, block: l.block, block_idx: l.block_idx, warp: l.warp, line: k.launch.map(|_| k.launch_at.line) };
+    let launch = LaunchInput {
+        grid: l.grid,
+        block: l.block,
+        block_idx: l.block_idx,
+        warp: l.warp,
+        line: k.launch.map(|_| k.launch_at.line),
+        first_thread: l.warp * k.warp,
+        lanes: l.lanes(k.warp),
+    };
     let kernels = k.compiled.as_ref().map_or(Vec::new(), |c| c.kernels.clone());
     let kernel = k.kernel_name.as_ref().map(|(n, _)| n.clone()).or_else(|| kernels.first().cloned());
     KernelInputs { buffers, params, launch, width: k.warp, kernels, kernel, kernel_line: k.kernel_name.as_ref().map(|(_, s)| s.line) }

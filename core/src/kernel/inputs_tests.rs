@@ -70,7 +70,10 @@ fn a_header_less_c_kernel_lists_its_made_inputs() {
     assert_eq!(names, [("a", true, "32", "i"), ("b", true, "32", "i"), ("c", true, "32", "i")]);
     assert_eq!(k.buffers[2].elem, ElemType::F32);
     assert_eq!((k.params[0].name.as_str(), k.params[0].default.as_str(), k.params[0].auto), ("n", "32", true));
-    assert_eq!(k.launch, LaunchInput { grid: [1; 3], block: [32, 1, 1], block_idx: [0; 3], warp: 0, line: None });
+    assert_eq!(
+        k.launch,
+        LaunchInput { grid: [1; 3], block: [32, 1, 1], block_idx: [0; 3], warp: 0, line: None, first_thread: 0, lanes: 32 }
+    );
     assert_eq!((k.kernels.clone(), k.kernel.clone(), k.kernel_line), (vec!["add".to_string()], Some("add".to_string()), None));
     // A made input's line is the C parameter's.
     assert!(k.buffers.iter().all(|b| b.line == 1));
@@ -139,7 +142,10 @@ fn the_launch_and_kernel_choice_show_in_the_inputs() {
     let text = set(&text, HeaderLine::Launch { grid: [2, 1, 1], block: [64, 1, 1], block_idx: [0; 3], warp: 1 });
     let k = parsed(&text);
     assert_eq!((k.kernel.as_deref(), k.kernel_line, k.kernels.len()), (Some("second"), Some(1), 2));
-    assert_eq!(k.launch, LaunchInput { grid: [2, 1, 1], block: [64, 1, 1], block_idx: [0; 3], warp: 1, line: Some(2) });
+    assert_eq!(
+        k.launch,
+        LaunchInput { grid: [2, 1, 1], block: [64, 1, 1], block_idx: [0; 3], warp: 1, line: Some(2), first_thread: 32, lanes: 32 }
+    );
     // The made buffer holds one element per thread of the launch.
     assert_eq!(k.buffers[0].len, "128");
 }
