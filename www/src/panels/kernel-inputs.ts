@@ -36,7 +36,7 @@ function field(p: KernelInputsPanel, v: InputsView, f: Field, value: string, lab
   const shown = p.typed.get(key) ?? value;
   const input = html('input', {
     type: 'text', class: `ki-field mono ${cls}`, value: shown, spellcheck: 'false', autocomplete: 'off',
-    'aria-label': label, 'data-field': key, 'data-testid': `ki-${key.replace(/:+$/, '').replaceAll(':', '-')}`,
+    'aria-label': label, 'data-field': key, 'data-testid': `ki-${key.split(':').filter(Boolean).join('-')}`,
   });
   input.title = label;
   input.addEventListener('change', () => {
