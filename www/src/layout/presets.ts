@@ -68,7 +68,8 @@ function single(name: LayoutName, v: Viewport, listing: boolean): LayoutTree {
         );
       }
       return row(
-        split(27, tabs(45, 'editor'), tabs(30, 'listing', 'kernel-inputs'), tabs(25, 'metrics', 'problems', ...(tall ? [] : ['registers' as const]))),
+        // On a short screen the inputs share the editor's taller group.
+        split(27, tabs(45, 'editor', ...(tall ? [] : ['kernel-inputs' as const])), tabs(30, 'listing', ...(tall ? ['kernel-inputs' as const] : [])), tabs(25, 'metrics', 'problems', ...(tall ? [] : ['registers' as const]))),
         split(35, tabs(cap, 'caption'), tabs(100 - cap, 'cfg')),
         split(38, tabs(tall ? 27 : 30, 'lanes'), ...(tall ? [tabs(27, 'registers', 'memory')] : []), tabs(tall ? 22 : 36, 'stack', ...(tall ? [] : ['memory' as const])), tabs(tall ? 24 : 34, 'plot')),
       );

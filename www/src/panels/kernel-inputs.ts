@@ -21,11 +21,13 @@ export interface KernelInputsPanel {
   root: HTMLElement;
   /** What the user typed in each field (by `fieldKey`), kept until a run without errors. */
   typed: Map<string, string>;
+  /** The kernel's errors as of the last render: a typed value that has not run is marked. */
+  errors: DiagnosticView[];
   hooks: KernelInputsHooks;
 }
 
 export function create(root: HTMLElement, hooks: KernelInputsHooks): KernelInputsPanel {
-  return { root, typed: new Map(), hooks };
+  return { root, typed: new Map(), errors: [], hooks };
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -39,6 +41,11 @@ function field(p: KernelInputsPanel, v: InputsView, f: Field, value: string, lab
     'aria-label': label, 'data-field': key, 'data-testid': `ki-${key.split(':').filter(Boolean).join('-')}`,
   });
   input.title = label;
+  if (p.typed.has(key) && p.errors.length) {
+    input.classList.add('invalid');
+    input.setAttribute('aria-invalid', 'true');
+    input.title = `not run yet: ${p.errors[0].message} (line ${p.errors[0].line})`;
+  }
   input.addEventListener('change', () => {
     const result = editOf(v, f, input.value);
     if ('error' in result) {
@@ -102,12 +109,12 @@ function paramRow(p: KernelInputsPanel, v: InputsView, r: ParamRow): HTMLElement
   const from = html('td', { class: 'ki-from' });
   from.append(lineButton(p, r.auto, r.line, 'made for the C parameter: the launch\'s thread count'));
   if (!r.auto) from.append(autoButton(p, { remove: { header: 'param', name: r.name } }, r.name));
-  row.append(html('th', { scope: 'row', class: 'mono' }, r.name), html('td', { class: 'mono' }, 'scalar'), value, used, from);
+  row.append(html('th', { scope: 'row', class: 'mono' }, r.name), value, used, from);
   return row;
 }
 
-function table(caption: string, head: string[], rows: HTMLElement[]): HTMLElement {
-  const t = html('table', { class: 'ki-table' });
+function table(caption: string, cls: string, head: string[], rows: HTMLElement[]): HTMLElement {
+  const t = html('table', { class: `ki-table ${cls}` });
   t.append(html('caption', {}, caption));
   const tr = html('tr');
   for (const h of head) tr.append(html('th', { scope: 'col' }, h));
@@ -176,6 +183,7 @@ export function render(p: KernelInputsPanel, v: InputsView | null, diagnostics: 
   const errors = diagnostics.filter((d) => d.severity === 'error');
   // A run that took the kernel as it is: the fields show what it read.
   if (errors.length === 0) p.typed.clear();
+  p.errors = errors;
   const key = JSON.stringify([v, errors, editable, [...p.typed]]);
   if (p.root.dataset.key === key) return;
   p.root.dataset.key = key;
@@ -189,13 +197,13 @@ export function render(p: KernelInputsPanel, v: InputsView | null, diagnostics: 
     return;
   }
   parts.push(html('p', { class: 'muted small ki-about' },
-    'Each input is a //@ line of the kernel: a changed field writes it there and runs again (Ctrl+Z in the editor undoes it).'));
+    'A changed field writes its //@ line into the kernel and runs it (Ctrl+Z in the editor undoes).'));
   if (v.kernels.length > 1) parts.push(kernelPart(p, v));
   if (v.buffers.length) {
-    parts.push(table('Buffers', ['name', 'type', 'length', 'initialiser', 'from'], v.buffers.flatMap((b) => bufferRows(p, v, b))));
+    parts.push(table('Buffers', 'ki-buffers', ['name', 'type', 'length', 'initialiser', 'from'], v.buffers.flatMap((b) => bufferRows(p, v, b))));
   }
   if (v.params.length) {
-    parts.push(table('Scalars', ['name', 'type', 'value', 'used', 'from'], v.params.map((r) => paramRow(p, v, r))));
+    parts.push(table('Scalars', 'ki-scalars', ['name', 'value', 'used', 'from'], v.params.map((r) => paramRow(p, v, r))));
   }
   if (!v.buffers.length && !v.params.length) parts.push(html('p', { class: 'muted' }, 'This kernel reads no buffers or params.'));
   parts.push(launchPart(p, v));
