@@ -22,6 +22,9 @@ for (const [w, h] of [[1280, 720], [768, 1024]] as const) {
     await openExample(page, 'double_loop.cu');
     await page.getByTestId('scrubber').fill('150');
     expect(await findings(page), 'a C kernel with its generated code').toEqual([]);
+    await page.locator('.dv-tab', { hasText: 'Kernel inputs' }).click();
+    await expect(page.getByTestId('ki-launch')).toBeVisible();
+    expect(await findings(page), 'the kernel inputs panel').toEqual([]);
     await page.getByTestId('btn-compare').click();
     await expect(page.getByTestId('compare-table')).toBeVisible();
     expect(await findings(page), 'compare mode').toEqual([]);

@@ -6,6 +6,7 @@
 //! series go out as typed arrays. No DOM access and no calls into JS from here.
 
 mod exchange;
+mod inputs;
 mod link;
 mod memory;
 mod sweep;
@@ -26,6 +27,7 @@ use warpscope_core::session::{Recording, RunRequest, StaleParams, Until, MAX_REC
 use wasm_bindgen::prelude::*;
 
 use exchange::ExchangeView;
+use inputs::InputsView;
 use memory::{cells_text, MemoryView, MEMORY_WINDOW_MAX};
 use views::*;
 
@@ -76,6 +78,13 @@ pub fn glossary() -> Result<JsValue, JsError> {
     to_js(&warpscope_core::model::GLOSSARY)
 }
 
+/// `text` with one `//@` input line set or removed (`HeaderEdit`), every other byte kept.
+#[wasm_bindgen]
+pub fn set_header(text: &str, edit: JsValue) -> Result<String, JsError> {
+    let edit: warpscope_core::kernel::HeaderEdit = serde_wasm_bindgen::from_value(edit)?;
+    Ok(warpscope_core::kernel::set_header(text, &edit))
+}
+
 /// The most steps one `lane_states` call returns (the core's window cap).
 #[wasm_bindgen]
 pub fn lane_window_max() -> f64 {
@@ -120,6 +129,8 @@ pub(crate) struct LoadOptions {
 #[derive(Default)]
 pub struct Session {
     recording: Recording,
+    /// The param values of the run last started (for the inputs view).
+    params: Vec<(String, i64)>,
 }
 
 fn to_js<T: serde::Serialize>(v: &T) -> Result<JsValue, JsError> {
@@ -155,8 +166,10 @@ impl Session {
         let mut diagnostics = resolved.all_diagnostics();
         let mut result = LoadResult::new(&resolved);
         if resolved.ok() {
+            let params = resolved.params.iter().map(|p| (p.name.clone(), p.value)).collect();
             match self.recording.start(resolved, opts.chunk.map(steps)) {
                 Ok(end) => {
+                    self.params = params;
                     result.ok = true;
                     result.running = end.is_none();
                     // A run that ended here says which notes it never reaches.
@@ -250,6 +263,13 @@ impl Session {
     /// fewest digits that read back), at most `memory_window_max()` of them.
     pub fn memory_cells(&self, buffer: u32, from: u32, to: u32) -> Vec<String> {
         self.recording.loaded().map_or(Vec::new(), |l| cells_text(&l.sim, buffer, from, to))
+    }
+
+    /// The kernel's inputs (`InputsView`): every buffer and param, declared or made, with what
+    /// the run made of them; the launch and the kernels of the file.
+    pub fn inputs(&self) -> Result<JsValue, JsError> {
+        let Some(l) = self.recording.loaded() else { return Ok(JsValue::NULL) };
+        to_js(&InputsView::new(&l.kernel, &l.sim, &self.params))
     }
 
     /// The generated code of a C kernel and its mappings; null for an assembly kernel.

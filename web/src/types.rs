@@ -6,6 +6,7 @@
 
 use ts_rs::{Config, TS};
 use warpscope_core::isa::AccessKind;
+use warpscope_core::kernel::inputs::{HeaderEdit, HeaderKey, HeaderLine, LaunchInput};
 use warpscope_core::link::{Link, MeasuredChoice, ModelChoice, SweepChoice};
 use warpscope_core::machine::ElemType;
 use warpscope_core::model::{ModelAbout, ModelKind, Policy, StackConfig, Term, TermKind};
@@ -17,6 +18,7 @@ use warpscope_core::sweep::{Series, Split, SweepPoint, SweepRequest};
 use warpscope_core::Severity;
 
 use crate::exchange::ExchangeView;
+use crate::inputs::{BufferRow, InputsView, ParamRow};
 use crate::link::DecodedView;
 use crate::memory::{AccessView, BufferView, CellTouchView, MemoryView};
 use crate::sweep::{MetricInfo, Prepared};
@@ -67,6 +69,10 @@ pub fn typescript() -> String {
         SweepChoice,
         OutputLine,
         MeasuredChoice,
+        LaunchInput,
+        HeaderLine,
+        HeaderKey,
+        HeaderEdit,
         // facade views
         LoadOptions,
         DiagnosticView,
@@ -98,6 +104,9 @@ pub fn typescript() -> String {
         BufferView,
         AccessView,
         CellTouchView,
+        InputsView,
+        BufferRow,
+        ParamRow,
     );
     out.trim_end().to_string() + "\n"
 }

@@ -17,6 +17,7 @@ import type { SideHooks } from './panels/compare';
 import * as cfgPanel from './panels/cfg';
 import * as editor from './panels/editor';
 import * as inputs from './panels/inputs';
+import * as kernelInputs from './panels/kernel-inputs';
 import * as lanes from './panels/lanes';
 import * as listing from './panels/listing';
 import * as memory from './panels/memory';
@@ -45,6 +46,7 @@ export interface Panels {
   registers: registers.RegistersPanel;
   memory: memory.MemoryPanel;
   output: outputPanel.OutputPanel;
+  kernelInputs: kernelInputs.KernelInputsPanel;
   problems: problems.ProblemsViews;
   el: Record<'caption' | 'stack' | 'metrics' | 'inputs' | 'banners' | 'title' | 'end', HTMLElement>;
 }
@@ -244,6 +246,7 @@ export class App {
       ...this.modelHooks(),
     }, s.sweep !== null ? 'sweep' : s.compare !== null ? 'compare' : 'single');
     this.markSweptInputs();
+    kernelInputs.render(p.kernelInputs, r?.inputs ?? null, this.diagnostics, s.embed === null);
     this.renderStep();
   }
 

@@ -8,7 +8,8 @@
 import type { EditorView } from '@codemirror/view';
 import type { App } from './app';
 import { cfgSvgText } from './cfg-export';
-import type { Engine } from './engine';
+import { setHeader, type Engine } from './engine';
+import type { HeaderEdit } from './generated/engine';
 import { EXAMPLES, type Example } from './examples';
 import * as exporter from './export';
 import { exportName } from './file-name';
@@ -118,6 +119,21 @@ export class Controller {
   /** The editor's text changed (the user typed; a text put there by the page is in the store already). */
   edited(text: string): void {
     if (text !== store.get().text) this.userChanged({ text }, false);
+  }
+
+  /** An input's `//@` line set or removed (the Kernel inputs panel): the core edits the text, the
+   * editor takes it as one undoable change, and the kernel runs again. A param's line decides its
+   * value again, so the top bar's value for it is dropped. */
+  editHeader(edit: HeaderEdit): void {
+    const view = this.parts.editor;
+    const text = setHeader(view.state.doc.toString(), edit);
+    if (text === null) return;
+    const key = 'set' in edit ? edit.set : edit.remove;
+    const params = { ...store.get().params };
+    if (key.header === 'param') delete params[key.name];
+    // The store first, so the editor does not take the change for typing (which waits for a pause).
+    this.userChanged({ text, params }, true);
+    editor.applyText(view, text);
   }
 
   /** Puts another kernel and its choices on screen (the user's own, or a link's) without saving it. */

@@ -6,11 +6,11 @@
 //! The permalink codec is the core's (`decodeLink`, `encodeLink`).
 
 import init, {
-  decode_link, encode_link, EventBit, initSync, LaneCode, lane_window_max, measured_sets, memory_window_max, metric_infos, model_infos, glossary, Session, StepLimit,
+  decode_link, encode_link, EventBit, initSync, LaneCode, lane_window_max, measured_sets, memory_window_max, metric_infos, model_infos, glossary, Session, set_header, StepLimit,
 } from '../../web/pkg/warpscope_web.js';
 import { setModelInfos } from './model-info';
 import type {
-  CfgView, CompiledView, ExchangeView, LoadRequest, ModelAbout, LoadResult, MeasuredSet, MemoryView, MetricInfo, MetricsPair, NoteView, Progress, ReportView,
+  CfgView, CompiledView, ExchangeView, HeaderEdit, InputsView, LoadRequest, ModelAbout, LoadResult, MeasuredSet, MemoryView, MetricInfo, MetricsPair, NoteView, Progress, ReportView,
   StateView, Outcome, Term, OutputLine,
 } from './generated/engine';
 
@@ -39,6 +39,15 @@ export function decodeLink<L>(fragment: string): DecodedLink<L> {
     return decode_link(fragment) as DecodedLink<L>;
   } catch (e) {
     return { kind: 'error', message: `This link cannot be read: ${messageOf(e)}.` };
+  }
+}
+
+/** `text` with one `//@` input line set or removed by the core (`null` if the engine refused the edit). */
+export function setHeader(text: string, edit: HeaderEdit): string | null {
+  try {
+    return set_header(text, edit);
+  } catch {
+    return null;
   }
 }
 
@@ -174,6 +183,11 @@ export class Engine {
   /** What the step just taken exchanged between lanes, if it was a shuffle (`SHFL`). */
   exchange(): ExchangeView | null {
     return this.guard<ExchangeView | null>('exchange', null, (s) => s.exchange() as ExchangeView | null);
+  }
+
+  /** The kernel's inputs: every buffer and param (declared or made), the launch, the kernels. */
+  inputs(): InputsView | null {
+    return this.guard<InputsView | null>('inputs', null, (s) => s.inputs() as InputsView | null);
   }
 
   /** Every buffer at the current step and what that step did to memory. */

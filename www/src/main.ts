@@ -22,6 +22,7 @@ import * as tour from './panels/tour';
 import { NoticeStrip } from './panels/notices';
 import { Dock, viewOf } from './layout/dock';
 import { isDockPanel, type DockPanelId } from './layout/panels';
+import * as kernelInputs from './panels/kernel-inputs';
 import * as lanes from './panels/lanes';
 import * as listing from './panels/listing';
 import * as memory from './panels/memory';
@@ -107,6 +108,10 @@ async function main(): Promise<void> {
     registers: registers.create($('registers')),
     memory: memory.create($('memory')),
     output: outputPanel.create($('output')),
+    kernelInputs: kernelInputs.create($('kernel-inputs'), {
+      edit: (e) => controller.editHeader(e),
+      jump: (line) => { dock.reveal('editor'); editor.gotoLine(ed, line); },
+    }),
     problems: { panel: $('problems'), summary: $<HTMLButtonElement>('diag-summary'), note: $('compile-note') },
     el: {
       caption: $('caption'), stack: $('stack'), metrics: $('metrics'),

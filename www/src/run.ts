@@ -11,7 +11,7 @@ import * as listing from './panels/listing';
 import type { PlotData } from './panels/plot';
 import { modelInfo } from './model-info';
 import type { LoadOptions } from './engine';
-import type { CfgView, CompiledView, LoadResult, OutputLine, ReportView } from './generated/engine';
+import type { CfgView, CompiledView, InputsView, LoadResult, OutputLine, ReportView } from './generated/engine';
 
 export interface Run {
   load: LoadResult;
@@ -24,6 +24,8 @@ export interface Run {
   plot: PlotData;
   /** A C kernel's generated code (null for assembly), its text as shown, and the line lookups. */
   compiled: CompiledView | null;
+  /** Every buffer and param the kernel reads, the launch and the kernels (the Kernel inputs panel). */
+  inputs: InputsView | null;
   listingText: string;
   lines: LineMap;
   /** The compare table's metrics, asked of a worker the first time the table shows (`reports.ts`). */
@@ -69,7 +71,7 @@ export function readRun(e: Engine, r: LoadResult, source: LoadSource | null): Ru
   return {
     load: r, cfg, layout: layoutCfg(cfg, { sourceLines: compiled !== null, frontiers: r.uses_frontiers }), total: e.total(), events,
     active: e.activeSeries(), plot: { depth, events, capacity, counts: info.depth },
-    compiled, listingText: compiled ? listing.displayText(compiled.listing) : '',
+    compiled, inputs: e.inputs(), listingText: compiled ? listing.displayText(compiled.listing) : '',
     lines: lineMap(compiled?.source_lines ?? cfg.instrs.map((i) => i.line), compiled?.listing_lines),
     report: null, source, compactLayout: null, output: e.output(),
   };

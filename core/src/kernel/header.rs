@@ -51,7 +51,7 @@ fn is_ident(s: &str) -> bool {
 }
 
 /// Splits `lhs = rhs` at the first `=` that is not part of `==`, `<=`, `>=` or `!=`.
-fn split_assign(s: &str) -> Option<(&str, &str)> {
+pub(super) fn split_assign(s: &str) -> Option<(&str, &str)> {
     let b = s.as_bytes();
     (0..b.len())
         .find(|&k| b[k] == b'=' && b.get(k + 1) != Some(&b'=') && (k == 0 || !b"=<>!".contains(&b[k - 1])))
@@ -80,7 +80,7 @@ fn check_names(e: &LocatedExpr, k: &Kernel, allowed: &[&str], buffers_ok: bool) 
 }
 
 /// Splits a list's items at commas outside parentheses (`[1, min(2, 3)]`).
-fn split_items(body: &str) -> Vec<&str> {
+pub(super) fn split_items(body: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let (mut depth, mut start) = (0i32, 0);
     for (k, c) in body.char_indices() {

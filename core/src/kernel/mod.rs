@@ -10,16 +10,19 @@
 //! ```
 //! `//@ note` lines (`note`) tie walkthrough captions to steps, events of the run or instructions.
 //! `parse_kernel` never fails: it returns the kernel and every diagnostic, located.
-//! `instantiate` evaluates the inputs for given parameter values and builds the machine.
+//! `instantiate` evaluates the inputs for given parameter values and builds the machine;
+//! `inputs` lists them for a front end and `set_header` edits their lines in the text.
 
 pub mod expr;
 mod header;
+pub mod inputs;
 mod instance;
 mod note;
 pub mod vars;
 
 pub use crate::input::{CompiledSource, SourceOptions};
 pub use header::{parse_kernel, parse_kernel_with};
+pub use inputs::{inputs, set_header, HeaderEdit, HeaderKey, HeaderLine, KernelInputs};
 pub use instance::{instantiate, param_defaults};
 pub use note::{Note, NoteEvent, NoteTarget, MAX_JOIN_NOTES};
 

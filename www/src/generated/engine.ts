@@ -266,6 +266,22 @@ text: string, };
 
 export type MeasuredChoice = { file: string, build: string, kernel: string, pattern: string, };
 
+export type LaunchInput = { grid: [number, number, number], block: [number, number, number], block_idx: [number, number, number], warp: number, 
+/**
+ * The `//@ launch` line; `None` when the launch is the default.
+ */
+line: number | null, 
+/**
+ * The running warp's lanes are threads `first_thread ..` of its block, `lanes` of them.
+ */
+first_thread: number, lanes: number, };
+
+export type HeaderLine = { "header": "buffer", name: string, elem: ElemType, len: string, init: string, } | { "header": "param", name: string, value: string, } | { "header": "launch", grid: [number, number, number], block: [number, number, number], block_idx: [number, number, number], warp: number, } | { "header": "kernel", name: string, };
+
+export type HeaderKey = { "header": "buffer", name: string, } | { "header": "param", name: string, } | { "header": "launch" } | { "header": "kernel" };
+
+export type HeaderEdit = { "set": HeaderLine } | { "remove": HeaderKey };
+
 export type LoadRequest = { 
 /**
  * Run at most this many steps now and leave the rest to `resume` (absent: the whole run),
@@ -520,3 +536,49 @@ buffer: number, index: number, lanes: Array<number>,
  * `0-15, 17`.
  */
 lane_text: string, };
+
+export type InputsView = { buffers: Array<BufferRow>, params: Array<ParamRow>, launch: LaunchInput, width: number, kernels: Array<string>, kernel: string | null, kernel_line: number | null, };
+
+export type BufferRow = { 
+/**
+ * Elements the run's buffer holds (the length evaluated).
+ */
+elements: number, 
+/**
+ * Its first values as the run began, as the memory panel writes them.
+ */
+first: Array<string>, name: string, elem: ElemType, 
+/**
+ * The length as written (an expression of params and `W`), or the one made.
+ */
+len: string, 
+/**
+ * The initialiser as written: an expression of `i`, a list `[1, 2, 3]`, or empty (zeros).
+ */
+init: string, 
+/**
+ * Made for a C pointer parameter (or a `__shared__` variable) with no `//@ buffer` line.
+ */
+auto: boolean, 
+/**
+ * A `__shared__` variable: its size comes from its declaration.
+ */
+shared: boolean, 
+/**
+ * The line it comes from: its `//@ buffer` line, or for one made, the C declaration.
+ */
+line: number, };
+
+export type ParamRow = { 
+/**
+ * The value the run used (a top-bar value or the default).
+ */
+value: number | null, name: string, 
+/**
+ * The default as written (an expression), or the one made.
+ */
+default: string, auto: boolean, 
+/**
+ * Its `//@ param` line, or for one made, the C parameter's line.
+ */
+line: number, };

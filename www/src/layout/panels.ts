@@ -2,7 +2,7 @@
 //! each shows (the (i) on its tab) and which modes have them.
 
 export const DOCK_PANELS = [
-  'editor', 'listing', 'problems', 'caption', 'cfg', 'lanes', 'registers', 'memory', 'stack', 'plot', 'metrics',
+  'editor', 'listing', 'problems', 'kernel-inputs', 'caption', 'cfg', 'lanes', 'registers', 'memory', 'stack', 'plot', 'metrics',
   'compare-table', 'side-a', 'side-b', 'sweep-settings', 'sweep', 'output',
 ] as const;
 export type DockPanelId = (typeof DOCK_PANELS)[number];
@@ -29,6 +29,10 @@ export const PANEL_INFO: Record<DockPanelId, PanelInfo> = {
   problems: {
     title: 'Problems',
     about: 'Every error and warning in the kernel, errors first, each with its line: click one to put the cursor on it in the editor. While the kernel does not compile, the other views show the last run that did.',
+  },
+  'kernel-inputs': {
+    title: 'Kernel inputs',
+    about: 'Every buffer and scalar the kernel reads, with its type, length, initialiser and first values, the launch (grid, block, which block and warp run) and, for a file of several kernels, which one runs. An input with no `//@` line is made automatically (a buffer of one element per thread holding its index, a scalar equal to the thread count). Editing a field writes its `//@` line into the kernel, which runs again (Ctrl+Z in the editor undoes it); "make auto" removes the line.',
   },
   caption: {
     title: 'What happens',
@@ -102,7 +106,7 @@ export const PAGE_INFO: Record<'topbar' | 'scrubber', PanelInfo> = {
 
 /** The panels each mode can show (the listing only for C kernels). */
 export const MODE_PANELS: Record<Mode, readonly DockPanelId[]> = {
-  single: ['editor', 'listing', 'problems', 'caption', 'cfg', 'lanes', 'registers', 'memory', 'stack', 'plot', 'metrics', 'output'],
+  single: ['editor', 'listing', 'problems', 'kernel-inputs', 'caption', 'cfg', 'lanes', 'registers', 'memory', 'stack', 'plot', 'metrics', 'output'],
   compare: ['editor', 'listing', 'problems', 'compare-table', 'side-a', 'side-b'],
   sweep: ['editor', 'problems', 'sweep-settings', 'sweep'],
 };

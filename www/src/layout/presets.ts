@@ -37,7 +37,7 @@ const SIDE_BY_SIDE_PX = 1420;
 function single(name: LayoutName, v: Viewport, listing: boolean): LayoutTree {
   if (v.width < NARROW_PX) {
     return row(
-      split(50, tabs(18, 'caption'), tabs(52, 'cfg'), tabs(30, 'editor', 'listing', 'problems', 'metrics')),
+      split(50, tabs(18, 'caption'), tabs(52, 'cfg'), tabs(30, 'editor', 'listing', 'kernel-inputs', 'problems', 'metrics')),
       split(50, tabs(34, 'lanes'), tabs(36, 'stack', 'registers', 'memory'), tabs(30, 'plot', 'output')),
     );
   }
@@ -47,7 +47,7 @@ function single(name: LayoutName, v: Viewport, listing: boolean): LayoutTree {
   switch (name) {
     case 'lecture':
       return row(
-        split(58, tabs(cap, 'caption'), tabs(100 - cap, 'cfg', 'editor', 'listing', 'problems')),
+        split(58, tabs(cap, 'caption'), tabs(100 - cap, 'cfg', 'editor', 'listing', 'kernel-inputs', 'problems')),
         // Large type needs tall groups: on a short screen the stack and its history share one.
         tall
           ? split(42, tabs(32, 'lanes'), tabs(36, 'stack', 'registers', 'memory'), tabs(32, 'plot', 'output', 'metrics'))
@@ -55,20 +55,21 @@ function single(name: LayoutName, v: Viewport, listing: boolean): LayoutTree {
       );
     case 'research':
       return row(
-        split(26, tabs(30, 'editor'), tabs(22, 'listing'), tabs(30, 'memory'), tabs(18, 'metrics', 'problems')),
+        split(26, tabs(30, 'editor'), tabs(22, 'listing', 'kernel-inputs'), tabs(30, 'memory'), tabs(18, 'metrics', 'problems')),
         split(36, tabs(cap, 'caption'), tabs(100 - cap, 'cfg')),
         split(38, tabs(28, 'lanes'), tabs(16, 'registers'), tabs(28, 'stack'), tabs(28, 'plot', 'output')),
       );
     case 'study':
       if (listing && v.width >= SIDE_BY_SIDE_PX) {
         return row(
-          split(45, split(75, tabs(50, 'editor'), tabs(50, 'listing')), tabs(25, 'metrics', 'problems', ...(tall ? [] : ['registers' as const]))),
+          split(45, split(75, tabs(50, 'editor'), tabs(50, 'listing', 'kernel-inputs')), tabs(25, 'metrics', 'problems', ...(tall ? [] : ['registers' as const]))),
           split(25, tabs(cap, 'caption'), tabs(100 - cap, 'cfg')),
           split(30, tabs(tall ? 27 : 30, 'lanes'), ...(tall ? [tabs(27, 'registers', 'memory')] : []), tabs(tall ? 22 : 36, 'stack', ...(tall ? [] : ['memory' as const])), tabs(tall ? 24 : 34, 'plot', 'output')),
         );
       }
       return row(
-        split(27, tabs(45, 'editor'), tabs(30, 'listing'), tabs(25, 'metrics', 'problems', ...(tall ? [] : ['registers' as const]))),
+        // On a short screen the inputs share the editor's taller group.
+        split(27, tabs(45, 'editor', ...(tall ? [] : ['kernel-inputs' as const])), tabs(30, 'listing', ...(tall ? ['kernel-inputs' as const] : [])), tabs(25, 'metrics', 'problems', ...(tall ? [] : ['registers' as const]))),
         split(35, tabs(cap, 'caption'), tabs(100 - cap, 'cfg')),
         split(38, tabs(tall ? 27 : 30, 'lanes'), ...(tall ? [tabs(27, 'registers', 'memory')] : []), tabs(tall ? 22 : 36, 'stack', ...(tall ? [] : ['memory' as const])), tabs(tall ? 24 : 34, 'plot', 'output')),
       );

@@ -8,6 +8,7 @@ import { bracketMatching } from '@codemirror/language';
 import { setDiagnostics, lintGutter, type Diagnostic as CmDiagnostic } from '@codemirror/lint';
 import { Compartment, EditorState } from '@codemirror/state';
 import { EditorView, highlightSpecialChars, keymap, lineNumbers } from '@codemirror/view';
+import { textChange } from '../header-fields';
 import { sassHighlighting } from '../highlight';
 import type { DiagnosticView } from '../generated/engine';
 import { lineExtensions, markEffects, type LineHooks } from './code-lines';
@@ -52,6 +53,21 @@ export function create(parent: HTMLElement, text: string, hooks: EditorHooks): E
 export function setText(view: EditorView, text: string): void {
   if (view.state.doc.toString() === text) return;
   view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, annotations: isolateHistory.of('full') });
+}
+
+/** Changes the text to `text` by its one differing part (an input's `//@` line), an undo step of
+ * its own, so Ctrl+Z takes back just that edit. */
+export function applyText(view: EditorView, text: string): void {
+  const changes = textChange(view.state.doc.toString(), text);
+  if (changes.from === changes.to && changes.insert === '') return;
+  view.dispatch({ changes, annotations: isolateHistory.of('full'), userEvent: 'input.inputs', scrollIntoView: true });
+}
+
+/** Puts the cursor at the start of 1-based `line`, scrolls there and focuses the editor. */
+export function gotoLine(view: EditorView, line: number): void {
+  const l = view.state.doc.line(Math.min(Math.max(1, line), view.state.doc.lines));
+  view.dispatch({ selection: { anchor: l.from, head: l.to }, effects: EditorView.scrollIntoView(l.from, { y: 'center' }) });
+  view.focus();
 }
 
 function toCm(view: EditorView, d: DiagnosticView): CmDiagnostic {

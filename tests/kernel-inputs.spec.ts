@@ -1,0 +1,168 @@
+// The Kernel inputs panel on a kernel pasted with no `//@` lines: its made inputs are listed as
+// auto; a changed field writes its `//@` line into the editor and the run uses it (checked against
+// the CLI on the same text); the launch picks which threads the lanes are; a file of two kernels
+// runs the one picked; a bad value shows the core's error and stays in its field; it fits 1280x720.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { cliDump, expect, open, replaceText, savedWork, test } from './helpers';
+
+const ADD = `__global__ void add(const float* a, const float* b, float* c, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] + b[i];
+}
+`;
+
+const TWO = `__global__ void first(int* a) { a[threadIdx.x] = 1; }
+__global__ void second(int* a) { a[threadIdx.x] = 2; }
+`;
+
+/** The kernel text as the app keeps it (saved as you type). */
+async function kernelText(page: Page): Promise<string> {
+  await page.waitForTimeout(50);
+  return (JSON.parse((await savedWork(page)) ?? '{}') as { text?: string }).text ?? '';
+}
+
+/** The text in a file, for the CLI. */
+function fileOf(text: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'warpscope-inputs-')), 'kernel.cu');
+  writeFileSync(file, text);
+  return file;
+}
+
+async function showInputs(page: Page): Promise<void> {
+  await page.locator('.dv-tab', { hasText: 'Kernel inputs' }).click();
+  await expect(page.getByTestId('ki-launch')).toBeVisible();
+}
+
+/** Types `value` into a field and commits it (Enter), waiting for the run it starts. */
+async function setField(page: Page, testid: string, value: string): Promise<void> {
+  const f = page.getByTestId(testid);
+  await f.fill(value);
+  await f.press('Enter');
+  await expect(page.getByTestId(testid)).toHaveValue(value);
+}
+
+/** Buffer `name`'s first `n` elements at the end of the run, as the memory panel shows them (read
+ * while its grid scrolls from top to bottom: only the rows in view are drawn). */
+async function memoryAtEnd(page: Page, name: string, n: number): Promise<string[]> {
+  await page.getByTestId('step-label').click();
+  await page.keyboard.press('End');
+  await page.locator('.dv-tab', { hasText: 'Memory' }).click();
+  const grid = page.getByTestId('memory-grid');
+  await expect(grid).toBeVisible();
+  const out = new Map<number, string>();
+  const height = await grid.evaluate((el) => el.scrollHeight);
+  for (let top = 0; ; top += 60) {
+    await grid.evaluate((el, t) => { el.scrollTop = t; el.dispatchEvent(new Event('scroll')); }, top);
+    await page.waitForTimeout(30);
+    const cells = await page.getByTestId(`memory-${name}`).locator('[role=cell]').evaluateAll((els) =>
+      els.map((e) => [Number((e as HTMLElement).dataset.index), e.querySelector('.mem-v')!.textContent!] as const));
+    for (const [i, v] of cells) out.set(i, v);
+    if (top >= height) break;
+  }
+  return [...out].filter(([i]) => i < n).sort((a, b) => a[0] - b[0]).map(([, v]) => v);
+}
+
+test('a header-less kernel lists its inputs as auto; edits write //@ lines the run uses, as the CLI runs them', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await open(page);
+  await replaceText(page, ADD);
+  await expect(page.getByTestId('kernel-title')).toBeAttached();
+  await showInputs(page);
+  const rows = page.getByTestId('ki-buffer');
+  await expect(rows).toHaveCount(3);
+  for (const [i, name] of ['a', 'b', 'c'].entries()) {
+    await expect(rows.nth(i).locator('th')).toHaveText(name);
+    await expect(rows.nth(i).getByTestId('ki-source')).toHaveText('auto');
+    await expect(rows.nth(i)).toContainText('f32');
+  }
+  await expect(page.getByTestId('ki-buffer-c-len')).toHaveValue('32');
+  const c = page.locator('tr[data-buffer=c]');
+  await expect(c.locator('+ tr')).toHaveText('32 elements: 0, 1, 2, 3, 4, 5, 6, 7, …');
+  const n = page.getByTestId('ki-param');
+  await expect(n.locator('th')).toHaveText('n');
+  await expect(n.getByTestId('ki-source')).toHaveText('auto');
+  // Nothing scrolls sideways in the panel at 1280x720.
+  const overflow = await page.locator('#kernel-inputs').evaluate((el) => el.scrollWidth - el.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+
+  await setField(page, 'ki-buffer-c-len', '40');
+  // A declared buffer comes first, as in memory.
+  await expect(rows.first()).toHaveAttribute('data-buffer', 'c');
+  await expect(c.getByTestId('ki-source')).toHaveText('line 1');
+  await setField(page, 'ki-param-n', '20');
+  await expect(n.getByTestId('ki-source')).toHaveText('line 2');
+  const text = await kernelText(page);
+  expect(text).toBe(`//@ buffer c: f32[40] = i\n//@ param n = 20\n${ADD}`);
+  await expect(c.locator('+ tr')).toContainText('40 elements');
+  await expect(n).toContainText('runs with 20');
+  // The run is the CLI's run of the same text.
+  const cli = cliDump(fileOf(text), 'c');
+  expect(cli).toHaveLength(40);
+  expect(await memoryAtEnd(page, 'c', 40)).toEqual(cli);
+
+  // The source button shows the line in the editor.
+  await showInputs(page);
+  await c.getByTestId('ki-source').click();
+  await expect(page.getByTestId('editor-content')).toBeFocused();
+  await expect.poll(() => page.evaluate(() => document.getSelection()?.toString())).toBe('//@ buffer c: f32[40] = i');
+  // Ctrl+Z in the editor takes back the last edit only.
+  await page.keyboard.press('Control+z');
+  await expect.poll(() => kernelText(page)).toBe(`//@ buffer c: f32[40] = i\n${ADD}`);
+  // Make auto removes a line.
+  await showInputs(page);
+  await c.getByTestId('ki-make-auto').click();
+  await expect.poll(() => kernelText(page)).toBe(ADD);
+  await expect(c.getByTestId('ki-source')).toHaveText('auto');
+});
+
+test('the launch picks the running warp: grid=2 block=64 warp=1 runs threads 32-63 of block 0', async ({ page }) => {
+  await open(page);
+  await replaceText(page, ADD);
+  await showInputs(page);
+  await setField(page, 'ki-launch-grid', '2');
+  await setField(page, 'ki-launch-block', '64');
+  await setField(page, 'ki-launch-warp', '1');
+  expect(await kernelText(page)).toBe(`//@ launch grid=2 block=64 warp=1\n${ADD}`);
+  await expect(page.getByTestId('ki-launch-note')).toHaveText('Lanes 0-31 are threads 32-63 of block 0; the other warps do not run.');
+  // Every buffer holds one element per thread of the launch; only threads 32-63 added theirs.
+  await expect(page.getByTestId('ki-buffer-c-len')).toHaveValue('128');
+  const c = await memoryAtEnd(page, 'c', 128);
+  expect(c.length).toBe(128);
+  for (let i = 0; i < 128; i++) expect(c[i], `c[${i}]`).toBe(String(i >= 32 && i < 64 ? 2 * i : i));
+  // A size that is not numbers stays in its field, marked, and writes nothing.
+  await showInputs(page);
+  await page.getByTestId('ki-launch-block').fill('lots');
+  await page.getByTestId('ki-launch-block').press('Enter');
+  await expect(page.getByTestId('ki-launch-block')).toHaveClass(/invalid/);
+  expect(await kernelText(page)).toBe(`//@ launch grid=2 block=64 warp=1\n${ADD}`);
+});
+
+test('a file of two kernels runs the one picked', async ({ page }) => {
+  await open(page);
+  await replaceText(page, TWO);
+  await showInputs(page);
+  const pick = page.getByTestId('ki-kernel');
+  await expect(pick).toHaveValue('first');
+  expect(await memoryAtEnd(page, 'a', 4)).toEqual(['1', '1', '1', '1']);
+  await showInputs(page);
+  await pick.selectOption('second');
+  await expect.poll(() => kernelText(page)).toBe(`//@ kernel second\n${TWO}`);
+  await expect(pick).toHaveValue('second');
+  expect(await memoryAtEnd(page, 'a', 4)).toEqual(['2', '2', '2', '2']);
+});
+
+test('a bad value shows the core\'s error and stays in its field until fixed', async ({ page }) => {
+  await open(page);
+  await replaceText(page, ADD);
+  await showInputs(page);
+  await setField(page, 'ki-param-n', 'n0 +');
+  await expect(page.getByTestId('ki-problems')).toContainText('line 1:');
+  await expect(page.getByTestId('diag-summary')).toContainText('error');
+  await expect(page.getByTestId('ki-param-n')).toHaveValue('n0 +');
+  await setField(page, 'ki-param-n', '7');
+  await expect(page.getByTestId('ki-problems')).toHaveCount(0);
+  await expect(page.getByTestId('ki-param')).toContainText('runs with 7');
+});

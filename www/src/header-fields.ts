@@ -1,0 +1,76 @@
+//! The kernel-inputs panel's pure pieces: a launch size field's text and back (`256`, `16x16`,
+//! `(16, 16)`, as `//@ launch` writes them; the core checks the values), what a typed field
+//! means as a header edit, and the smallest change from one text to another, so an edit made in
+//! the panel is a small undoable change in the editor. Unit-tested.
+
+import type { HeaderEdit, HeaderLine, InputsView } from './generated/engine';
+
+export type Dims = [number, number, number];
+
+/** `256` or `16x16` or `4x4x2`: a size without its trailing ones. */
+export function dimsText(d: Dims, fill = 1): string {
+  const n = d[2] !== fill ? 3 : d[1] !== fill ? 2 : 1;
+  return d.slice(0, n).join('x');
+}
+
+/** The sizes a field holds (missing ones are `fill`), or null when it is not one to three whole
+ * numbers. Ranges (a block of at most 1024 threads, a size from 1) are the core's to check. */
+export function parseDims(text: string, fill = 1): Dims | null {
+  const inner = text.trim().replace(/^\((.*)\)$/, '$1');
+  const parts = inner.split(/\s*[x×,]\s*|\s+/i).filter((p) => p !== '');
+  if (parts.length < 1 || parts.length > 3 || !parts.every((p) => /^\d+$/.test(p))) return null;
+  const out: Dims = [fill, fill, fill];
+  parts.forEach((p, i) => { out[i] = Number(p); });
+  return out.every((v) => v <= 0xffff_ffff) ? out : null;
+}
+
+/** A field of the panel: which input and which of its parts. */
+export type Field =
+  | { kind: 'buffer'; name: string; part: 'len' | 'init' }
+  | { kind: 'param'; name: string }
+  | { kind: 'launch'; part: 'grid' | 'block' | 'block_idx' | 'warp' }
+  | { kind: 'kernel' };
+
+export function fieldKey(f: Field): string {
+  return [f.kind, 'name' in f ? f.name : '', 'part' in f ? f.part : ''].join(':');
+}
+
+/** The header edit a field's new text makes, from the inputs on screen; a reason when the text
+ * cannot be written as a line (a launch size that is not numbers). Any other value is written, and
+ * the core's diagnostic at its line says what is wrong with it. */
+export function editOf(v: InputsView, f: Field, text: string): { edit: HeaderEdit } | { error: string } {
+  const set = (line: HeaderLine) => ({ edit: { set: line } });
+  switch (f.kind) {
+    case 'buffer': {
+      const b = v.buffers.find((x) => x.name === f.name);
+      if (!b) return { error: `no buffer ${f.name}` };
+      return set({ header: 'buffer', name: b.name, elem: b.elem, len: f.part === 'len' ? text : b.len, init: f.part === 'init' ? text : b.init });
+    }
+    case 'param':
+      return set({ header: 'param', name: f.name, value: text });
+    case 'kernel':
+      return set({ header: 'kernel', name: text });
+    case 'launch': {
+      const l = v.launch;
+      const line: HeaderLine = { header: 'launch', grid: l.grid, block: l.block, block_idx: l.block_idx, warp: l.warp };
+      if (f.part === 'warp') {
+        if (!/^\s*\d+\s*$/.test(text)) return { error: 'warp: a warp number of the block, from 0' };
+        return set({ ...line, warp: Number(text) });
+      }
+      const dims = parseDims(text, f.part === 'block_idx' ? 0 : 1);
+      if (!dims) return { error: `${f.part.replace('_', ' ')}: one to three whole numbers, like 256, 16x16 or (16, 16)` };
+      return set({ ...line, [f.part]: dims });
+    }
+  }
+}
+
+/** The one change that turns `from` into `to`: the differing middle, after the common prefix and
+ * before the common suffix. */
+export function textChange(from: string, to: string): { from: number; to: number; insert: string } {
+  let start = 0;
+  const max = Math.min(from.length, to.length);
+  while (start < max && from[start] === to[start]) start++;
+  let end = 0;
+  while (end < max - start && from[from.length - 1 - end] === to[to.length - 1 - end]) end++;
+  return { from: start, to: from.length - end, insert: to.slice(start, to.length - end) };
+}

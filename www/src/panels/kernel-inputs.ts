@@ -1,0 +1,213 @@
+//! The Kernel inputs panel: every buffer and scalar the kernel reads (declared by a `//@` line or
+//! made for a C parameter that has none), the launch and, for a file of several kernels, which
+//! one runs. A changed field writes its `//@` line into the kernel's text through the core's
+//! `set_header` (the hook), so the text stays the one source of truth; "make automatic" removes
+//! the line. What the user typed stays in its field until a run takes it: while the kernel has
+//! errors the panel lists them and shows the inputs of the last run that worked.
+//! Not to be confused with `inputs.ts`, the top bar's fields.
+
+import { editOf, fieldKey, dimsText, type Field } from '../header-fields';
+import { html } from '../svg';
+import type { BufferRow, DiagnosticView, HeaderEdit, InputsView, ParamRow } from '../generated/engine';
+
+export interface KernelInputsHooks {
+  /** Writes a header edit into the editor's text (it re-runs the kernel). */
+  edit(edit: HeaderEdit): void;
+  /** Shows a line of the kernel in the editor. */
+  jump(line: number): void;
+}
+
+export interface KernelInputsPanel {
+  root: HTMLElement;
+  /** What the user typed in each field (by `fieldKey`), kept until a run without errors. */
+  typed: Map<string, string>;
+  /** The kernel's errors as of the last render: a typed value that has not run is marked. */
+  errors: DiagnosticView[];
+  hooks: KernelInputsHooks;
+}
+
+export function create(root: HTMLElement, hooks: KernelInputsHooks): KernelInputsPanel {
+  return { root, typed: new Map(), errors: [], hooks };
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** A text field that writes its header line when changed (Enter or leaving it). */
+function field(p: KernelInputsPanel, v: InputsView, f: Field, value: string, label: string, cls = ''): HTMLInputElement {
+  const key = fieldKey(f);
+  const shown = p.typed.get(key) ?? value;
+  const input = html('input', {
+    type: 'text', class: `ki-field mono ${cls}`, value: shown, spellcheck: 'false', autocomplete: 'off',
+    'aria-label': label, 'data-field': key, 'data-testid': `ki-${key.split(':').filter(Boolean).join('-')}`,
+  });
+  input.title = label;
+  if (p.typed.has(key) && p.errors.length) {
+    input.classList.add('invalid');
+    input.setAttribute('aria-invalid', 'true');
+    input.title = `not run yet: ${p.errors[0].message} (line ${p.errors[0].line})`;
+  }
+  input.addEventListener('change', () => {
+    const result = editOf(v, f, input.value);
+    if ('error' in result) {
+      input.classList.add('invalid');
+      input.title = result.error;
+      input.setAttribute('aria-invalid', 'true');
+      return;
+    }
+    p.typed.set(key, input.value);
+    // After the focus has moved on (Tab), so the re-render can keep it where it went.
+    setTimeout(() => p.hooks.edit(result.edit), 0);
+  });
+  return input;
+}
+
+function lineButton(p: KernelInputsPanel, auto: boolean, line: number, made: string): HTMLElement {
+  const text = auto ? 'auto' : `line ${line}`;
+  const title = auto ? `${made} (line ${line}): no //@ line yet; editing a field writes one` : `from the //@ line ${line}: show it in the editor`;
+  const b = html('button', { type: 'button', class: `ki-line small${auto ? ' auto' : ''}`, title, 'data-testid': 'ki-source' }, text);
+  b.addEventListener('click', () => p.hooks.jump(line));
+  return b;
+}
+
+function autoButton(p: KernelInputsPanel, edit: HeaderEdit, what: string): HTMLElement {
+  const b = html('button', { type: 'button', class: 'ki-auto small', title: `make automatic: remove the //@ line of ${what}`, 'data-testid': 'ki-make-auto' }, 'make auto');
+  b.addEventListener('click', () => p.hooks.edit(edit));
+  return b;
+}
+
+function bufferRows(p: KernelInputsPanel, v: InputsView, b: BufferRow): HTMLElement[] {
+  const name = html('th', { scope: 'row', class: 'mono' }, b.name);
+  if (b.shared) name.append(html('span', { class: 'ki-badge', title: 'a __shared__ variable: the block\'s shared memory' }, 'shared'));
+  const len = html('td');
+  const init = html('td');
+  if (b.shared) {
+    // Its size is the declaration's: edit the C to change it.
+    len.append(html('span', { class: 'mono', title: 'the size of its __shared__ declaration' }, b.len));
+    init.append(html('span', { class: 'muted' }, 'uninitialised'));
+  } else {
+    len.append(field(p, v, { kind: 'buffer', name: b.name, part: 'len' }, b.len, `length of ${b.name}`, 'ki-len'));
+    init.append(field(p, v, { kind: 'buffer', name: b.name, part: 'init' }, b.init, `initialiser of ${b.name}: an expression of i, or a list [1, 2, 3]`));
+  }
+  const from = html('td', { class: 'ki-from' });
+  from.append(lineButton(p, b.auto, b.line, b.shared ? 'declared __shared__' : 'made for the C parameter'));
+  if (!b.auto) from.append(autoButton(p, { remove: { header: 'buffer', name: b.name } }, b.name));
+  const row = html('tr', { 'data-buffer': b.name, 'data-testid': 'ki-buffer' });
+  row.append(name, html('td', { class: 'mono' }, b.elem), len, init, from);
+  const values = b.first.join(', ') + (b.elements > b.first.length ? ', …' : '');
+  const note = html('tr', { class: 'ki-values' });
+  note.append(html('td', { colspan: 5, class: 'muted small mono', 'data-testid': 'ki-values' }, `${plural(b.elements, 'element')}${values ? `: ${values}` : ''}`));
+  return [row, note];
+}
+
+function paramRow(p: KernelInputsPanel, v: InputsView, r: ParamRow): HTMLElement {
+  const row = html('tr', { 'data-param': r.name, 'data-testid': 'ki-param' });
+  const value = html('td');
+  value.append(field(p, v, { kind: 'param', name: r.name }, r.default, `value of ${r.name}`, 'ki-len'));
+  const used = html('td', { class: 'muted small mono' });
+  // The top bar's field may run another value than the line's.
+  if (r.value !== null) used.textContent = `runs with ${r.value}`;
+  const from = html('td', { class: 'ki-from' });
+  from.append(lineButton(p, r.auto, r.line, 'made for the C parameter: the launch\'s thread count'));
+  if (!r.auto) from.append(autoButton(p, { remove: { header: 'param', name: r.name } }, r.name));
+  row.append(html('th', { scope: 'row', class: 'mono' }, r.name), value, used, from);
+  return row;
+}
+
+function table(caption: string, cls: string, head: string[], rows: HTMLElement[]): HTMLElement {
+  const t = html('table', { class: `ki-table ${cls}` });
+  t.append(html('caption', {}, caption));
+  const tr = html('tr');
+  for (const h of head) tr.append(html('th', { scope: 'col' }, h));
+  const thead = html('thead');
+  thead.append(tr);
+  const body = html('tbody');
+  body.append(...rows);
+  t.append(thead, body);
+  return t;
+}
+
+function launchPart(p: KernelInputsPanel, v: InputsView): HTMLElement {
+  const l = v.launch;
+  const box = html('fieldset', { class: 'ki-launch', 'data-testid': 'ki-launch' });
+  box.append(html('legend', {}, 'Launch'));
+  const fields = html('div', { class: 'ki-launch-fields' });
+  const part = (label: string, f: Field & { kind: 'launch' }, value: string, title: string) => {
+    const wrap = html('label', { class: 'field' });
+    wrap.append(html('span', {}, label), field(p, v, f, value, title, 'ki-dim'));
+    fields.append(wrap);
+  };
+  part('grid', { kind: 'launch', part: 'grid' }, dimsText(l.grid), 'grid: blocks in the launch (256, 16x16)');
+  part('block', { kind: 'launch', part: 'block' }, dimsText(l.block), 'block: threads per block (256, 16x16)');
+  part('block idx', { kind: 'launch', part: 'block_idx' }, dimsText(l.block_idx, 0), 'block idx: the block whose warp runs');
+  part('warp', { kind: 'launch', part: 'warp' }, String(l.warp), 'warp: which warp of that block runs');
+  const last = l.first_thread + l.lanes - 1;
+  const where = html('p', { class: 'muted small', 'data-testid': 'ki-launch-note' },
+    `Lanes 0-${l.lanes - 1} are threads ${l.first_thread}-${last} of block ${dimsText(l.block_idx, 0)}; the other warps do not run.`);
+  const from = html('p', { class: 'ki-from' });
+  if (l.line !== null) {
+    from.append(lineButton(p, false, l.line, ''), autoButton(p, { remove: { header: 'launch' } }, 'the launch'));
+  } else {
+    from.append(html('span', { class: 'muted small' }, 'default: one block of one warp'));
+  }
+  box.append(fields, where, from);
+  return box;
+}
+
+function kernelPart(p: KernelInputsPanel, v: InputsView): HTMLElement {
+  const wrap = html('label', { class: 'field ki-kernel' });
+  const sel = html('select', { 'data-testid': 'ki-kernel', 'aria-label': 'which kernel runs' });
+  for (const k of v.kernels) sel.append(new Option(k, k, false, k === v.kernel));
+  sel.addEventListener('change', () => p.hooks.edit({ set: { header: 'kernel', name: sel.value } }));
+  wrap.append(html('span', {}, 'kernel'), sel);
+  if (v.kernel_line !== null) wrap.append(lineButton(p, false, v.kernel_line, ''));
+  return wrap;
+}
+
+/** Errors stop the run: say so, list them (each shows its line), keep the typed values. */
+function problemsPart(p: KernelInputsPanel, errors: DiagnosticView[]): HTMLElement {
+  const box = html('div', { class: 'ki-problems', role: 'status', 'data-testid': 'ki-problems' });
+  box.append(html('p', {}, `Not run: the kernel has ${plural(errors.length, 'error')}. The table shows the inputs of the last run that worked.`));
+  const ul = html('ul');
+  for (const d of errors.slice(0, 5)) {
+    const b = html('button', { type: 'button', class: 'ki-problem small' }, `line ${d.line}: ${d.message}`);
+    b.addEventListener('click', () => p.hooks.jump(d.line));
+    const li = html('li');
+    li.append(b);
+    ul.append(li);
+  }
+  box.append(ul);
+  return box;
+}
+
+export function render(p: KernelInputsPanel, v: InputsView | null, diagnostics: readonly DiagnosticView[], editable: boolean): void {
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  // A run that took the kernel as it is: the fields show what it read.
+  if (errors.length === 0) p.typed.clear();
+  p.errors = errors;
+  const key = JSON.stringify([v, errors, editable, [...p.typed]]);
+  if (p.root.dataset.key === key) return;
+  p.root.dataset.key = key;
+  // Keep the focus on the same field across the rebuild.
+  const focused = (document.activeElement as HTMLElement | null)?.dataset?.field;
+  const parts: HTMLElement[] = [];
+  if (errors.length) parts.push(problemsPart(p, errors));
+  if (!v) {
+    parts.push(html('p', { class: 'muted' }, 'No run yet: the inputs show once the kernel runs.'));
+    p.root.replaceChildren(...parts);
+    return;
+  }
+  parts.push(html('p', { class: 'muted small ki-about' },
+    'A changed field writes its //@ line into the kernel and runs it (Ctrl+Z in the editor undoes).'));
+  if (v.kernels.length > 1) parts.push(kernelPart(p, v));
+  if (v.buffers.length) {
+    parts.push(table('Buffers', 'ki-buffers', ['name', 'type', 'length', 'initialiser', 'from'], v.buffers.flatMap((b) => bufferRows(p, v, b))));
+  }
+  if (v.params.length) {
+    parts.push(table('Scalars', 'ki-scalars', ['name', 'value', 'used', 'from'], v.params.map((r) => paramRow(p, v, r))));
+  }
+  if (!v.buffers.length && !v.params.length) parts.push(html('p', { class: 'muted' }, 'This kernel reads no buffers or params.'));
+  parts.push(launchPart(p, v));
+  p.root.replaceChildren(...parts);
+  for (const el of p.root.querySelectorAll<HTMLElement>('input, select')) el.toggleAttribute('disabled', !editable);
+  if (focused) p.root.querySelector<HTMLElement>(`[data-field="${CSS.escape(focused)}"]`)?.focus();
+}
