@@ -263,14 +263,7 @@ impl Lower<'_> {
 
     /// `ISETP`/`FSETP` of `x op y` into predicate `p`.
     pub(super) fn compare(&mut self, op: BinOp, x: Value, y: Value, p: u8, span: Span) {
-        let cmp = match op {
-            BinOp::Lt => "LT",
-            BinOp::Le => "LE",
-            BinOp::Gt => "GT",
-            BinOp::Ge => "GE",
-            BinOp::Eq => "EQ",
-            _ => "NE",
-        };
+        let cmp = cmp_name(op);
         if x.ty.wide() {
             return self.compare_wide(op, x, y, p, span);
         }
@@ -289,6 +282,18 @@ impl Lower<'_> {
             _ => setp(Opcode::Isetp, &[cmp, "AND"], p, x.operand(), y.operand()),
         };
         self.emit(ins);
+    }
+}
+
+/// A comparison's `SETP` modifier (`LT`, ..., `NE`).
+pub(super) fn cmp_name(op: BinOp) -> &'static str {
+    match op {
+        BinOp::Lt => "LT",
+        BinOp::Le => "LE",
+        BinOp::Gt => "GT",
+        BinOp::Ge => "GE",
+        BinOp::Eq => "EQ",
+        _ => "NE",
     }
 }
 

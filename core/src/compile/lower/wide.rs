@@ -263,16 +263,8 @@ impl Lower<'_> {
     /// compare the high words, and the low ones (unsigned) where the high words are equal.
     pub(super) fn compare_wide(&mut self, op: BinOp, x: Value, y: Value, p: u8, span: Span) {
         let (Some(a), Some(b)) = (self.in_reg(x, span), self.in_reg(y, span)) else { return };
-        let cmp = |o: BinOp| match o {
-            BinOp::Lt => "LT",
-            BinOp::Le => "LE",
-            BinOp::Gt => "GT",
-            BinOp::Ge => "GE",
-            BinOp::Eq => "EQ",
-            _ => "NE",
-        };
         if x.ty == Ty::DOUBLE {
-            self.emit(pred_ins(Opcode::Dsetp, &[cmp(op), "AND"], p, Operand::r(a), Operand::r(b), Operand::PredTrue));
+            self.emit(pred_ins(Opcode::Dsetp, &[super::arith::cmp_name(op), "AND"], p, Operand::r(a), Operand::r(b), Operand::PredTrue));
             return;
         }
         let sign = if x.ty == Ty::LONG { None } else { Some("U32") };
