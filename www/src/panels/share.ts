@@ -13,7 +13,7 @@ export const EMBED_SIZES = [
 ] as const;
 
 /** The panels an embed offers, in the order the dialog lists them. */
-const EMBED_PANELS: readonly PanelName[] = ['caption', 'cfg', 'lanes', 'stack', 'plot', 'registers', 'memory', 'metrics', 'editor', 'listing'];
+const EMBED_PANELS: readonly PanelName[] = ['caption', 'cfg', 'lanes', 'stack', 'plot', 'registers', 'memory', 'output', 'metrics', 'editor', 'listing'];
 export const DEFAULT_EMBED: readonly PanelName[] = ['caption', 'cfg', 'lanes', 'stack'];
 
 /** The embed's address: the link with the panels it shows. */
