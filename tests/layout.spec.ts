@@ -98,7 +98,15 @@ test('no notice moves a panel: copy link, a breakpoint stop, a deadlock, a broke
   // Once its run has ended (a C kernel's generated code takes its place in the dock first).
   await expect(page.getByTestId('run-stop')).toBeVisible();
   await expect(page.getByTestId('listing')).toBeVisible();
-  const spin = await geometry(page);
+  // The editor's summary line follows the new kernel's diagnostics a moment later: measure once
+  // the page has settled (two reads apart agree), so only the notice can move anything after.
+  let spin = await geometry(page);
+  for (let k = 0; k < 20; k++) {
+    await page.waitForTimeout(150);
+    const again = await geometry(page);
+    if (JSON.stringify(again) === JSON.stringify(spin)) break;
+    spin = again;
+  }
   await page.getByTestId('notice-more').click();
   await expect(page.locator('.run-stop-text')).toBeInViewport();
   same(spin, await geometry(page), 'a deadlock opened in full');
