@@ -52,7 +52,7 @@ impl InputsView {
                 let (elements, first) = match memory.buffer(&input.name) {
                     Some((b, words)) => {
                         let first = b.elem.elements(words).take(FIRST_VALUES).map(|e| e.to_string()).collect();
-                        (b.len / b.elem.words(), first)
+                        (b.elements(), first)
                     }
                     None => (0, Vec::new()),
                 };

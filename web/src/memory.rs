@@ -68,13 +68,7 @@ impl MemoryView {
         let buffers = memory
             .buffers
             .iter()
-            .map(|b| BufferView {
-                name: b.name.clone(),
-                elem: b.elem,
-                len: b.len / b.elem.words(),
-                base: b.base,
-                shared: b.space == Space::Shared,
-            })
+            .map(|b| BufferView { name: b.name.clone(), elem: b.elem, len: b.elements(), base: b.base, shared: b.space == Space::Shared })
             .collect();
         let access = sim.step_access(sim.steps()).map(|a| AccessView {
             kind: a.access.kind,
@@ -106,7 +100,7 @@ pub fn cells_text(sim: &Sim, buffer: u32, from: u32, to: u32) -> Vec<String> {
     let (Some(b), Some(words)) = (memory.buffers.get(buffer as usize), memory.words.get(buffer as usize)) else { return Vec::new() };
     // Elements, not words: a 64-bit element is two words.
     let n = b.elem.words() as usize;
-    let to = to.min(b.len / n as u32).min(from.saturating_add(MEMORY_WINDOW_MAX));
+    let to = to.min(b.elements()).min(from.saturating_add(MEMORY_WINDOW_MAX));
     let words = words.get(from as usize * n..to.max(from) as usize * n).unwrap_or(&[]);
     b.elem.elements(words).map(|e| e.to_string()).collect()
 }

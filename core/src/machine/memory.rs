@@ -124,6 +124,13 @@ pub struct Buffer {
     pub len: u32,
 }
 
+impl Buffer {
+    /// Length in elements.
+    pub fn elements(&self) -> u32 {
+        self.len / self.elem.words()
+    }
+}
+
 /// One element of memory: the buffer's position in `Memory::buffers` and the element's index.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Cell {
@@ -250,7 +257,7 @@ impl Memory {
 
     /// The buffer and element index an address falls in (for showing pointers).
     pub fn element_at(&self, addr: u32) -> Option<(&str, u32)> {
-        self.locate(addr).map(|(k, i)| (self.buffers[k].name.as_str(), i as u32 / self.buffers[k].elem.words()))
+        self.cell_at(addr).map(|c| (self.buffers[c.buffer as usize].name.as_str(), c.index))
     }
 
     pub fn buffer(&self, name: &str) -> Option<(&Buffer, &[u32])> {

@@ -31,36 +31,23 @@ const ATOMICS: &[(&str, &str, usize)] = &[
 
 impl Lower<'_> {
     pub(super) fn call(&mut self, name: &str, args: &[Expr], span: Span) -> Option<Value> {
-        let arity = |l: &mut Self, n: usize| -> bool {
-            if args.len() != n {
-                l.error(span, format!("`{name}` takes {n} argument(s), found {}", args.len()));
-                return false;
-            }
-            true
-        };
         if let Some(v) = self.intrinsic(name, args, span) {
             return v;
         }
         match name {
             "__syncthreads" => {
-                if !arity(self, 0) {
-                    return None;
-                }
+                self.arity(name, args, 0, span)?;
                 self.emit(Ins::new(Opcode::Bar).with_mods(&["SYNC"]).src(Operand::Int(0)));
                 Some(Value::imm(0, Ty::Void))
             }
             "__threadfence" | "__threadfence_block" => {
-                if !arity(self, 0) {
-                    return None;
-                }
+                self.arity(name, args, 0, span)?;
                 // One warp's accesses are already ordered here.
                 self.emit(Ins::new(Opcode::Nop));
                 Some(Value::imm(0, Ty::Void))
             }
             "clock" => {
-                if !arity(self, 0) {
-                    return None;
-                }
+                self.arity(name, args, 0, span)?;
                 let t = self.temp(span)?;
                 self.emit(alu(Opcode::S2r, &[], t, &[Operand::Sys(SysReg::ClockLo)]));
                 Some(Value::reg(t, Ty::INT))
@@ -68,9 +55,7 @@ impl Lower<'_> {
             "printf" => self.printf(args, span),
             _ if name.starts_with("atomic") && ATOMICS.iter().any(|a| a.0 == name) => self.atomic(name, args, span),
             "abs" => {
-                if !arity(self, 1) {
-                    return None;
-                }
+                self.arity(name, args, 1, span)?;
                 let x = self.expr_as(&args[0], Ty::INT)?;
                 let p = self.regs.pred(span, &mut self.diags);
                 self.compare(BinOp::Lt, x, Value::imm(0, Ty::INT), p, span);

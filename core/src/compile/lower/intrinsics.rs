@@ -142,7 +142,8 @@ impl Lower<'_> {
         })
     }
 
-    fn arity(&mut self, name: &str, args: &[Expr], n: usize, span: Span) -> Option<()> {
+    /// `None` (with the error) unless the call has `n` arguments.
+    pub(super) fn arity(&mut self, name: &str, args: &[Expr], n: usize, span: Span) -> Option<()> {
         if args.len() != n {
             self.error(span, format!("`{name}` takes {n} argument(s), found {}", args.len()));
             return None;
