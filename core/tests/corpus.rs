@@ -89,9 +89,17 @@ fn compare(want: &Want, got: &[u8]) -> Option<String> {
     }
 }
 
-/// Runs one case under one model and policy; every problem found, as text.
-fn run_case(case: &Case, text: &str, model: ModelKind, path_order: Option<&str>, schedule: Option<&str>) -> Vec<String> {
-    let params: BTreeMap<String, f64> = case.params.iter().map(|&(n, v)| (n.to_string(), v as f64)).collect();
+/// Runs one case under one model and policy; every problem found, as text. `rename` gives the
+/// name a C parameter's buffer or param has in this text (PTX names them `arg0`, `arg1`...).
+fn run_case(
+    case: &Case,
+    text: &str,
+    rename: &dyn Fn(&str) -> String,
+    model: ModelKind,
+    path_order: Option<&str>,
+    schedule: Option<&str>,
+) -> Vec<String> {
+    let params: BTreeMap<String, f64> = case.params.iter().map(|&(n, v)| (rename(n), v as f64)).collect();
     let req = RunRequest {
         text: text.to_string(),
         model: Some(model.name().to_string()),
@@ -110,7 +118,8 @@ fn run_case(case: &Case, text: &str, model: ModelKind, path_order: Option<&str>,
     let mut problems = Vec::new();
     // The automatic inputs: every scalar parameter is a param defaulting to the thread count.
     let declared: Vec<(&str, i64)> = r.params.iter().map(|p| (p.name.as_str(), p.default)).collect();
-    let scalars: Vec<(&str, i64)> = case.scalars.iter().map(|&s| (s, reference::THREADS as i64)).collect();
+    let scalars: Vec<(String, i64)> = case.scalars.iter().map(|&s| (rename(s), reference::THREADS as i64)).collect();
+    let declared: Vec<(String, i64)> = declared.into_iter().map(|(n, v)| (n.to_string(), v)).collect();
     if declared != scalars {
         problems.push(format!("scalar params (name, default) are {declared:?}, want {scalars:?}"));
     }
@@ -125,6 +134,7 @@ fn run_case(case: &Case, text: &str, model: ModelKind, path_order: Option<&str>,
     }
     let memory = &sim.state().machine.memory;
     for (name, want) in &case.buffers {
+        let name = &rename(name);
         match memory.buffer(name) {
             None => {
                 problems.push(format!("no buffer `{name}` (buffers: {:?})", memory.buffers.iter().map(|b| &b.name).collect::<Vec<_>>()))
@@ -142,7 +152,26 @@ fn run_case(case: &Case, text: &str, model: ModelKind, path_order: Option<&str>,
 /// Runs the file's cases under every model and policy; fails naming each that went wrong.
 fn check(file: &str) {
     let text = std::fs::read_to_string(corpus_dir().join(file)).unwrap();
-    let cases = reference::cases(file);
+    check_text(file, &text, &|n| n.to_string());
+}
+
+/// The same cases on nvcc's PTX of the file (`examples/corpus/ptx/`, written by
+/// `scripts/nvcc.sh check`): the PTX reader, its register assignment and the reconvergence it
+/// places must compute what the H100 computed, under every model.
+fn check_ptx(file: &str) {
+    let source = std::fs::read_to_string(corpus_dir().join(file)).unwrap();
+    let ptx = std::fs::read_to_string(corpus_dir().join("ptx").join(file.replace(".cu", ".ptx"))).unwrap();
+    let (compiled, d) = warpscope_core::compile::compile(&source, Default::default());
+    let params: Vec<String> = compiled.unwrap_or_else(|| panic!("{file}: {d:?}")).params.iter().map(|p| p.name.clone()).collect();
+    let rename = move |n: &str| match params.iter().position(|p| p == n) {
+        Some(k) => format!("arg{k}"),
+        None => n.to_string(),
+    };
+    check_text(&format!("{file} (nvcc's PTX)"), &ptx, &rename);
+}
+
+fn check_text(file: &str, text: &str, rename: &dyn Fn(&str) -> String) {
+    let cases = reference::cases(file.split(' ').next().unwrap_or(file));
     assert!(!cases.is_empty(), "{file}: no reference in corpus/reference.rs");
     let all = runs();
     let mut failures = Vec::new();
@@ -151,7 +180,7 @@ fn check(file: &str) {
         // The same problem under several models is listed once, with the models it came under.
         let mut by_problem: Vec<(String, Vec<&str>)> = Vec::new();
         for (model, order, schedule, label) in &all {
-            for p in run_case(case, &text, *model, *order, *schedule) {
+            for p in run_case(case, text, rename, *model, *order, *schedule) {
                 match by_problem.iter_mut().find(|(q, _)| *q == p) {
                     Some((_, labels)) => labels.push(label),
                     None => by_problem.push((p, vec![label])),
@@ -189,6 +218,14 @@ macro_rules! corpus_tests {
                 check(concat!(stringify!($name), ".cu"));
             }
         )*
+        mod ptx {
+            $(
+            #[test]
+            fn $name() {
+                super::check_ptx(concat!(stringify!($name), ".cu"));
+            }
+            )*
+        }
     };
 }
 

@@ -19,6 +19,8 @@ pub struct Listing {
     /// For each instruction, in order: its source line.
     pub lines: Vec<u32>,
     last_line: u32,
+    /// Marks the reconvergence instructions as inserted (the source had none: PTX).
+    pub mark_inserted: bool,
 }
 
 impl Listing {
@@ -41,7 +43,13 @@ impl Listing {
         }
         self.text.push_str("        ");
         self.text.push_str(text);
-        self.text.push_str(";\n");
+        self.text.push(';');
+        let unguarded = if text.starts_with('@') { text.split_once(' ').map_or(text, |x| x.1) } else { text };
+        let op = unguarded.split(['.', ' ']).next().unwrap_or("");
+        if self.mark_inserted && matches!(op, "SSY" | "SYNC" | "BSSY" | "BSYNC" | "BREAK") {
+            self.text.push_str("  // inserted: PTX has no reconvergence instructions");
+        }
+        self.text.push('\n');
         self.lines.push(line);
     }
 }
@@ -141,6 +149,7 @@ pub fn emit_func(func: &Func, target: Target, source: &[&str], out: &mut Listing
             Term::Jump(t) if Some(t) == next => {}
             Term::Jump(t) => term(jump(t)),
             Term::Branch { pred, neg, taken, fall } => {
+                let bra = |t: BlockId| if blk.uniform { bra(t).with_mods(&["U"]) } else { bra(t) };
                 if Some(fall) == next {
                     term(bra(taken).guarded(Some((pred, neg))));
                 } else if Some(taken) == next {

@@ -23,6 +23,8 @@ pub enum SysReg {
     ClockLo,
     /// A launch built-in (`SR_TID.X`, `SR_CTAID.Y`, `SR_LANEID`...).
     Launch(crate::compile::ast::Special),
+    /// Any other, by its name (`SR_LTMASK`): what PTX's special registers read.
+    Named(&'static str),
 }
 
 impl SysReg {
@@ -30,6 +32,7 @@ impl SysReg {
         match self {
             SysReg::ClockLo => "SR_CLOCKLO",
             SysReg::Launch(s) => s.register(),
+            SysReg::Named(n) => n,
         }
     }
 }
@@ -49,6 +52,8 @@ pub enum Operand {
     Float(u32),
     /// A predicate register `P0`-`P6`.
     Pred(u8),
+    /// `!P3`: a predicate source negated.
+    NotPred(u8),
     /// `PT`, the predicate that is always true.
     PredTrue,
     /// `!PT`, always false (`IMNMX`'s "maximum").
@@ -94,6 +99,7 @@ pub enum Opcode {
     Mov, Iadd, Imul, Iscadd, Shl, Shr, Lop, Fadd, Fmul, Mufu, Isetp, Fsetp, Sel, F2i, I2f,
     Ffma, Imnmx, Fmnmx, Frnd, Iadd3, Imad, Shf, Dadd, Dmul, Ddiv, Dsetp, F2f, Idiv, Irem, Popc, Flo, Brev, Shfl, Vote, Printf,
     Ld, St, Lds, Sts, Atom, Atoms, S2r, Bar, Warpsync, Nop, Yield,
+    Ldg, Stg, Atomg, Lop3, Cs2r, Dfma, Dmnmx, Psetp, Bfe, Bfi, Prmt, Match, Fdiv, Sgxt, Bpt,
     Bra, Cal, Ssy, Sync, Pbk, Pcnt, Bssy, Bsync, Break,
     Exit, Ret, Brk, Cont,
 }
@@ -112,6 +118,8 @@ impl Opcode {
             Bar => "BAR", Warpsync => "WARPSYNC", Nop => "NOP", Yield => "YIELD", Bra => "BRA", Cal => "CAL",
             Ssy => "SSY", Sync => "SYNC", Pbk => "PBK", Pcnt => "PCNT", Bssy => "BSSY", Bsync => "BSYNC",
             Break => "BREAK", Exit => "EXIT", Ret => "RET", Brk => "BRK", Cont => "CONT", Printf => "PRINTF",
+            Ldg => "LDG", Stg => "STG", Atomg => "ATOMG", Lop3 => "LOP3", Cs2r => "CS2R", Dfma => "DFMA", Dmnmx => "DMNMX",
+            Psetp => "PSETP", Bfe => "BFE", Bfi => "BFI", Prmt => "PRMT", Match => "MATCH", Fdiv => "FDIV", Sgxt => "SGXT", Bpt => "BPT",
         }
     }
 
@@ -268,6 +276,7 @@ impl fmt::Display for Operand {
                 _ => write!(f, "0x{bits:08x}"),
             },
             Operand::Pred(p) => write!(f, "P{p}"),
+            Operand::NotPred(p) => write!(f, "!P{p}"),
             Operand::PredTrue => f.write_str("PT"),
             Operand::PredFalse => f.write_str("!PT"),
             Operand::Barrier(b) => write!(f, "B{b}"),

@@ -57,6 +57,9 @@ pub struct Block {
     /// On Volta the analyses see the jump as leaving that loop normally, so the loop keeps its
     /// own reconvergence point, and the jump leaves the barriers on its way with `BREAK`.
     pub escape: Option<BlockId>,
+    /// The branch is uniform (PTX `bra.uni`): the lanes are known to agree, so no reconvergence
+    /// is placed for it and it is written `BRA.U`.
+    pub uniform: bool,
 }
 
 #[derive(Clone, PartialEq, Debug, Default)]
@@ -78,7 +81,7 @@ impl Func {
     }
 
     pub fn new_block(&mut self, label: String) -> BlockId {
-        self.blocks.push(Block { label, instrs: Vec::new(), term: Term::Open, term_line: 0, escape: None });
+        self.blocks.push(Block { label, instrs: Vec::new(), term: Term::Open, term_line: 0, escape: None, uniform: false });
         BlockId(self.blocks.len() as u32 - 1)
     }
 

@@ -8,7 +8,7 @@
 //! could build and every diagnostic, located in the source.
 
 pub mod ast;
-mod emit;
+pub(crate) mod emit;
 mod ifconv;
 pub mod ins;
 pub mod ir;
@@ -16,7 +16,7 @@ pub(crate) mod lex;
 mod lower;
 pub(crate) mod parse;
 mod pre;
-mod reconverge;
+pub(crate) mod reconverge;
 
 use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::format;

@@ -126,7 +126,7 @@ fn find_regions(func: &Func, loop_escapes: bool) -> Vec<Region> {
         .collect();
     let mut groups: Vec<(BlockId, Vec<BlockId>)> = Vec::new();
     for &b in &func.order {
-        if !matches!(func.block(b).term, Term::Branch { .. }) || !dom.is_reachable(b) {
+        if !matches!(func.block(b).term, Term::Branch { .. }) || func.block(b).uniform || !dom.is_reachable(b) {
             continue;
         }
         let Some(PostDom::Block(p)) = pdt.ipdom(b) else { continue };

@@ -79,7 +79,7 @@ fn located(text: &str, span: crate::diag::Span) -> LocatedExpr {
     LocatedExpr { expr: parse_expr(text).expect("made by warpscope: parses"), span, text: text.to_string() }
 }
 
-fn elem_type(s: Scalar) -> ElemType {
+pub(super) fn elem_type(s: Scalar) -> ElemType {
     match s {
         Scalar::Float => ElemType::F32,
         Scalar::Unsigned => ElemType::U32,
@@ -93,7 +93,7 @@ fn elem_type(s: Scalar) -> ElemType {
 /// The initial value of a kernel parameter's register: its buffer's address or its param's
 /// value. A parameter with no header line gets one made for it (marked `auto`): a buffer of one
 /// element per thread of the launch holding its index, or a param equal to the thread count.
-fn bind(k: &mut Kernel, name: &str, ty: Ty, span: crate::diag::Span, threads: u64) -> Result<LocatedExpr, String> {
+pub(super) fn bind(k: &mut Kernel, name: &str, ty: Ty, span: crate::diag::Span, threads: u64) -> Result<LocatedExpr, String> {
     match ty {
         Ty::Ptr(elem) => {
             let Some(b) = k.buffers.iter().find(|b| b.name == name) else {

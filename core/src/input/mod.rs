@@ -11,6 +11,7 @@
 
 mod c;
 mod listing;
+pub mod ptx;
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -53,15 +54,18 @@ pub enum InputKind {
     Listing,
     /// CUDA C: a `__global__` kernel, compiled for the chosen model's target.
     C,
+    /// PTX as nvcc writes it: one `.entry`, with reconvergence placed for the chosen model.
+    Ptx,
 }
 
 impl InputKind {
-    pub const ALL: &'static [InputKind] = &[InputKind::Listing, InputKind::C];
+    pub const ALL: &'static [InputKind] = &[InputKind::Listing, InputKind::C, InputKind::Ptx];
 
     pub fn name(self) -> &'static str {
         match self {
             InputKind::Listing => "listing",
             InputKind::C => "c",
+            InputKind::Ptx => "ptx",
         }
     }
 }
@@ -77,7 +81,7 @@ pub trait Language: Sync {
 }
 
 /// Every language, in the order `detect` asks them; the listing, which claims any text, last.
-const LANGUAGES: &[&dyn Language] = &[&c::C, &listing::Listing];
+const LANGUAGES: &[&dyn Language] = &[&ptx::Ptx, &c::C, &listing::Listing];
 
 /// The language `text` is written in.
 pub fn detect(text: &str) -> InputKind {

@@ -1,0 +1,509 @@
+//! A PTX function's basic blocks, its registers' lifetimes, their assignment to the machine's
+//! registers, and the compiler IR built from them (which `reconverge` and `emit` take from
+//! there, as for C).
+//!
+//! PTX has as many virtual registers as it likes; the machine has R0-R254 and P0-P6. Registers
+//! whose values are never needed at once share one (liveness on the CFG; a lane's registers
+//! are its own, so divergence does not change the answer). A destination never shares with a
+//! source of the same instruction, so the multi-instruction expansions in `lower` may write
+//! their destination before they finish reading.
+
+use alloc::collections::{BTreeMap, BTreeSet};
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::lower::{Env, Lower, PS, SCRATCH};
+use super::syntax::{Function, Instr, Operand as P, Stmt};
+use super::types::{Class, T};
+use crate::compile::ins::{Ins, Opcode, Operand};
+use crate::compile::ir::{Func, Term};
+use crate::diag::{Diagnostic, Span};
+
+/// How a block ends.
+#[derive(Clone, PartialEq, Debug)]
+enum End {
+    /// Into the next block.
+    Fall,
+    Jump(String),
+    /// `@p bra L` (`uniform` for `bra.uni`).
+    Branch {
+        guard: (String, bool),
+        to: String,
+        uniform: bool,
+    },
+    /// `brx.idx %r, table`: one of the table's labels by index.
+    Indexed {
+        index: String,
+        targets: Vec<String>,
+    },
+    Leave,
+}
+
+struct Block<'f> {
+    label: Option<String>,
+    instrs: Vec<&'f Instr>,
+    end: End,
+    end_line: u32,
+}
+
+/// The blocks of `f`, in order.
+fn blocks<'f>(f: &'f Function, diags: &mut Vec<Diagnostic>) -> Vec<Block<'f>> {
+    let mut out: Vec<Block<'f>> = Vec::new();
+    let mut cur = Block { label: None, instrs: Vec::new(), end: End::Fall, end_line: f.span.line };
+    let close = |out: &mut Vec<Block<'f>>, cur: &mut Block<'f>, next_label: Option<String>| {
+        let b = core::mem::replace(cur, Block { label: next_label, instrs: Vec::new(), end: End::Fall, end_line: 0 });
+        out.push(b);
+    };
+    for s in &f.body {
+        match s {
+            Stmt::Label(l, _) => {
+                if cur.label.is_some() || !cur.instrs.is_empty() {
+                    close(&mut out, &mut cur, Some(l.clone()));
+                } else {
+                    cur.label = Some(l.clone());
+                }
+            }
+            Stmt::Instr(i) => {
+                let end = match i.opcode() {
+                    "bra" => {
+                        let to = match i.operands.first() {
+                            Some(P::Name(n)) => n.clone(),
+                            _ => {
+                                diags.push(Diagnostic::error(i.span, "`bra` needs a label"));
+                                continue;
+                            }
+                        };
+                        Some(match &i.guard {
+                            Some(g) => End::Branch { guard: g.clone(), to, uniform: i.has("uni") },
+                            None => End::Jump(to),
+                        })
+                    }
+                    "brx" => {
+                        let (Some(P::Reg(index)), Some(P::Name(table))) = (i.operands.first(), i.operands.get(1)) else {
+                            diags.push(Diagnostic::error(i.span, "`brx.idx` needs an index register and a `.branchtargets` table"));
+                            continue;
+                        };
+                        if i.guard.is_some() {
+                            diags.push(Diagnostic::error(i.span, "a guarded `brx.idx` is outside what warpscope runs"));
+                            continue;
+                        }
+                        match f.tables.iter().find(|(n, _)| n == table) {
+                            Some((_, targets)) => Some(End::Indexed { index: index.clone(), targets: targets.clone() }),
+                            None => {
+                                diags.push(Diagnostic::error(i.span, format!("no `.branchtargets` table named `{table}`")));
+                                continue;
+                            }
+                        }
+                    }
+                    "ret" | "exit" if i.guard.is_none() => Some(End::Leave),
+                    _ => None,
+                };
+                match end {
+                    Some(e) => {
+                        cur.end = e;
+                        cur.end_line = i.span.line;
+                        close(&mut out, &mut cur, None);
+                    }
+                    None => cur.instrs.push(i),
+                }
+            }
+        }
+    }
+    if cur.label.is_some() || !cur.instrs.is_empty() || out.is_empty() {
+        cur.end = End::Leave;
+        cur.end_line = f.end_line;
+        out.push(cur);
+    } else if let Some(last) = out.last_mut() {
+        if last.end == End::Fall {
+            last.end = End::Leave;
+        }
+    }
+    out
+}
+
+/// Instructions that write no register: every operand is read.
+fn writes_nothing(i: &Instr) -> bool {
+    matches!(
+        i.opcode(),
+        "st" | "red"
+            | "bar"
+            | "barrier"
+            | "bra"
+            | "brx"
+            | "call"
+            | "ret"
+            | "exit"
+            | "trap"
+            | "membar"
+            | "fence"
+            | "nanosleep"
+            | "prefetch"
+            | "prefetchu"
+            | "pmevent"
+    )
+}
+
+/// The registers `i` writes and reads, by name.
+fn defs_uses(i: &Instr) -> (Vec<&str>, Vec<&str>) {
+    let mut defs = Vec::new();
+    let mut uses = Vec::new();
+    if let Some((g, _)) = &i.guard {
+        uses.push(g.as_str());
+    }
+    for (k, o) in i.operands.iter().enumerate() {
+        let into = if k == 0 && !writes_nothing(i) { &mut defs } else { &mut uses };
+        match o {
+            P::Reg(n) | P::NotReg(n) => into.push(n.as_str()),
+            P::Pair(a, b) => {
+                into.push(a.as_str());
+                into.push(b.as_str());
+            }
+            P::Vector(v) => into.extend(v.iter().map(String::as_str)),
+            P::Addr { base, .. } => uses.push(base.as_str()),
+            _ => {}
+        }
+    }
+    (defs, uses)
+}
+
+/// A function ready to lower: its registers and the physical register of each.
+pub struct Assigned {
+    pub regs: BTreeMap<String, (Class, u8)>,
+    /// One past the highest general register used.
+    pub high: u32,
+}
+
+/// Assigns machine registers to `f`'s virtual ones, general registers from `base`.
+pub fn assign(f: &Function, decls: &BTreeMap<String, T>, base: u32, diags: &mut Vec<Diagnostic>) -> Assigned {
+    let bl = blocks(f, &mut Vec::new());
+    // Registers of this function, numbered in order of first appearance.
+    let mut index: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut names: Vec<&str> = Vec::new();
+    let mut first_span: Vec<Span> = Vec::new();
+    let all: Vec<&Instr> = bl.iter().flat_map(|b| b.instrs.iter().copied()).collect();
+    let mut touch = |n: &str, span: Span| {
+        if decls.contains_key(n) && !index.contains_key(n) {
+            index.insert(key_of(n, decls), names.len());
+            names.push(key_of(n, decls));
+            first_span.push(span);
+        }
+    };
+    for i in &all {
+        let (d, u) = defs_uses(i);
+        for n in d.iter().chain(&u) {
+            touch(n, i.span);
+        }
+    }
+    for b in &bl {
+        if let End::Branch { guard, .. } = &b.end {
+            touch(&guard.0, Span::new(b.end_line, 1, 1));
+        }
+        if let End::Indexed { index: ix, .. } = &b.end {
+            touch(ix, Span::new(b.end_line, 1, 1));
+        }
+    }
+    let n = names.len();
+    let words = n.div_ceil(64).max(1);
+    let class: Vec<Class> = names.iter().map(|x| Class::of(decls[*x])).collect();
+    let id = |x: &str| index.get(x).copied();
+    // Block successors, by label.
+    let by_label: BTreeMap<&str, usize> = bl.iter().enumerate().filter_map(|(k, b)| b.label.as_deref().map(|l| (l, k))).collect();
+    let succs: Vec<Vec<usize>> = bl
+        .iter()
+        .enumerate()
+        .map(|(k, b)| {
+            let next = if k + 1 < bl.len() { alloc::vec![k + 1] } else { Vec::new() };
+            match &b.end {
+                End::Fall => next,
+                End::Jump(l) => by_label.get(l.as_str()).copied().into_iter().collect(),
+                End::Branch { to, .. } => by_label.get(to.as_str()).copied().into_iter().chain(next).collect(),
+                End::Indexed { targets, .. } => targets.iter().filter_map(|t| by_label.get(t.as_str()).copied()).collect(),
+                End::Leave => Vec::new(),
+            }
+        })
+        .collect();
+    // Per instruction: defs, uses, guarded.
+    struct Step {
+        defs: Vec<usize>,
+        uses: Vec<usize>,
+        guarded: bool,
+    }
+    let steps: Vec<Vec<Step>> = bl
+        .iter()
+        .map(|b| {
+            let mut v: Vec<Step> = b
+                .instrs
+                .iter()
+                .map(|i| {
+                    let (d, u) = defs_uses(i);
+                    Step {
+                        defs: d.iter().filter_map(|x| id(x)).collect(),
+                        uses: u.iter().filter_map(|x| id(x)).collect(),
+                        guarded: i.guard.is_some(),
+                    }
+                })
+                .collect();
+            let end_uses: Vec<usize> = match &b.end {
+                End::Branch { guard, .. } => id(&guard.0).into_iter().collect(),
+                End::Indexed { index: ix, .. } => id(ix).into_iter().collect(),
+                _ => Vec::new(),
+            };
+            v.push(Step { defs: Vec::new(), uses: end_uses, guarded: false });
+            v
+        })
+        .collect();
+    // Live-in per block, iterated to a fixed point.
+    let mut live_in: Vec<Vec<u64>> = alloc::vec![alloc::vec![0u64; words]; bl.len()];
+    let set = |s: &mut [u64], k: usize| s[k / 64] |= 1 << (k % 64);
+    let clear = |s: &mut [u64], k: usize| s[k / 64] &= !(1 << (k % 64));
+    let transfer = |live: &mut Vec<u64>, st: &Step| {
+        if !st.guarded {
+            for &d in &st.defs {
+                clear(live, d);
+            }
+        }
+        for &u in &st.uses {
+            set(live, u);
+        }
+    };
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in (0..bl.len()).rev() {
+            let mut live = alloc::vec![0u64; words];
+            for &s in &succs[b] {
+                for w in 0..words {
+                    live[w] |= live_in[s][w];
+                }
+            }
+            for st in steps[b].iter().rev() {
+                transfer(&mut live, st);
+            }
+            if live != live_in[b] {
+                live_in[b] = live;
+                changed = true;
+            }
+        }
+    }
+    // Interference: a destination against everything live after it and its own sources.
+    let mut adj: Vec<BTreeSet<usize>> = alloc::vec![BTreeSet::new(); n];
+    for b in 0..bl.len() {
+        let mut live = alloc::vec![0u64; words];
+        for &s in &succs[b] {
+            for w in 0..words {
+                live[w] |= live_in[s][w];
+            }
+        }
+        for st in steps[b].iter().rev() {
+            for &d in &st.defs {
+                let pred = class[d] == Class::Pred;
+                let mut others: Vec<usize> = bits(&live).collect();
+                others.extend(&st.uses);
+                others.extend(&st.defs);
+                for x in others {
+                    if x != d && (class[x] == Class::Pred) == pred {
+                        adj[d].insert(x);
+                        adj[x].insert(d);
+                    }
+                }
+            }
+            transfer(&mut live, st);
+        }
+    }
+    // Values live into the function's first block all live at once (uninitialised reads).
+    let entry_live: Vec<usize> = bits(&live_in[0]).collect();
+    for &a in &entry_live {
+        for &b in &entry_live {
+            if a != b && (class[a] == Class::Pred) == (class[b] == Class::Pred) {
+                adj[a].insert(b);
+            }
+        }
+    }
+    // Greedy assignment in order of first appearance.
+    let mut at: Vec<Option<u8>> = alloc::vec![None; n];
+    let mut high = base;
+    let mut out = BTreeMap::new();
+    let mut reported = false;
+    for v in 0..n {
+        let size = class[v].words();
+        let taken: Vec<(u32, u32)> = adj[v].iter().filter_map(|&x| at[x].map(|k| (k as u32, class[x].words()))).collect();
+        let found = if class[v] == Class::Pred {
+            (0..PS as u32).find(|&p| !taken.iter().any(|&(k, _)| k == p))
+        } else {
+            (base..SCRATCH).find(|&r| r + size <= SCRATCH && !taken.iter().any(|&(k, w)| r < k + w && k < r + size))
+        };
+        match found {
+            Some(k) => {
+                at[v] = Some(k as u8);
+                if class[v] != Class::Pred {
+                    high = high.max(k + size);
+                }
+                out.insert(names[v].to_string(), (class[v], k as u8));
+            }
+            None if !reported => {
+                reported = true;
+                let what = if class[v] == Class::Pred {
+                    format!("more than {PS} predicates live at once (the machine has P0-P6; P6 is kept for carries)")
+                } else {
+                    format!("more values live at once than the {} registers left for `{}`", SCRATCH.saturating_sub(base), f.name)
+                };
+                diags.push(Diagnostic::error(first_span[v], format!("`{}` needs {what}", f.name)));
+            }
+            None => {}
+        }
+    }
+    Assigned { regs: out, high }
+}
+
+/// `n` as the key of `decls`, which outlives the analysis.
+fn key_of<'a>(n: &str, decls: &'a BTreeMap<String, T>) -> &'a str {
+    decls.get_key_value(n).map_or("", |(k, _)| k.as_str())
+}
+
+fn bits(s: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    s.iter().enumerate().flat_map(|(w, &x)| (0..64).filter(move |b| x & (1 << b) != 0).map(move |b| w * 64 + b))
+}
+
+/// The function as compiler IR: an entry block with the function's label, then its blocks,
+/// each instruction lowered with `env`'s registers.
+pub fn build(f: &Function, label: &str, env: &Env<'_>, diags: &mut Vec<Diagnostic>) -> Func {
+    let bl = blocks(f, diags);
+    let mut func = Func { name: f.name.clone(), ..Func::default() };
+    let entry = func.new_block(label.to_string());
+    func.order.push(entry);
+    let ids: Vec<_> = bl
+        .iter()
+        .enumerate()
+        .map(|(k, b)| {
+            let name = match &b.label {
+                Some(l) => l.clone(),
+                None => format!("{label}_{k}"),
+            };
+            let id = func.new_block(name);
+            func.order.push(id);
+            id
+        })
+        .collect();
+    let by_label: BTreeMap<&str, usize> = bl.iter().enumerate().filter_map(|(k, b)| b.label.as_deref().map(|l| (l, k))).collect();
+    func.block_mut(entry).term = Term::Jump(ids[0]);
+    func.block_mut(entry).term_line = f.span.line;
+    let pred_of = |name: &str| -> Option<u8> {
+        match env.regs.get(name) {
+            Some(&(Class::Pred, p)) => Some(p),
+            _ => None,
+        }
+    };
+    let leave = if env.entry { Term::Exit } else { Term::Ret };
+    for (k, b) in bl.iter().enumerate() {
+        let mut lower = Lower::new(env);
+        for i in &b.instrs {
+            let guard = match &i.guard {
+                Some((g, neg)) => match pred_of(g) {
+                    Some(p) => Some((p, *neg)),
+                    None => {
+                        diags.push(Diagnostic::error(i.span, format!("the guard `{g}` is not a declared predicate")));
+                        continue;
+                    }
+                },
+                None => None,
+            };
+            if let Err(msg) = lower.instr(i, guard) {
+                diags.push(Diagnostic::error(i.span, msg));
+            }
+        }
+        let id = ids[k];
+        func.block_mut(id).instrs = lower.out;
+        func.block_mut(id).term_line = b.end_line;
+        let next = ids.get(k + 1).copied();
+        let target = |l: &str, diags: &mut Vec<Diagnostic>| match by_label.get(l) {
+            Some(&t) => Some(ids[t]),
+            None => {
+                diags.push(Diagnostic::error(Span::new(b.end_line, 1, 1), format!("no label `{l}` in `{}`", f.name)));
+                None
+            }
+        };
+        let term = match &b.end {
+            End::Fall => next.map_or(leave, Term::Jump),
+            End::Leave => leave,
+            End::Jump(l) => target(l, diags).map_or(leave, Term::Jump),
+            End::Branch { guard, to, uniform } => {
+                let Some(taken) = target(to, diags) else { continue };
+                let Some(pred) = pred_of(&guard.0) else {
+                    diags.push(Diagnostic::error(
+                        Span::new(b.end_line, 1, 1),
+                        format!("the guard `{}` is not a declared predicate", guard.0),
+                    ));
+                    continue;
+                };
+                func.block_mut(id).uniform = *uniform;
+                match next {
+                    Some(fall) => Term::Branch { pred, neg: guard.1, taken, fall },
+                    None => {
+                        // A branch at the very end: lanes that do not take it leave.
+                        let out = func.new_block(format!("{label}_end"));
+                        func.order.push(out);
+                        func.block_mut(out).term = leave;
+                        Term::Branch { pred, neg: guard.1, taken, fall: out }
+                    }
+                }
+            }
+            End::Indexed { index, targets } => {
+                indexed(&mut func, id, index, targets, &by_label, &ids, env, b.end_line, diags);
+                continue;
+            }
+        };
+        func.block_mut(id).term = term;
+    }
+    func
+}
+
+/// `brx.idx` as a chain of compares, one block per target: the models branch two ways.
+#[allow(clippy::too_many_arguments)]
+fn indexed(
+    func: &mut Func,
+    from: crate::cfg::BlockId,
+    index: &str,
+    targets: &[String],
+    by_label: &BTreeMap<&str, usize>,
+    ids: &[crate::cfg::BlockId],
+    env: &Env<'_>,
+    line: u32,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let Some(&(Class::W32, reg)) = env.regs.get(index) else {
+        diags.push(Diagnostic::error(Span::new(line, 1, 1), format!("`{index}` is not a 32-bit register")));
+        return;
+    };
+    let mut blocks: Vec<crate::cfg::BlockId> = Vec::new();
+    for t in targets {
+        match by_label.get(t.as_str()) {
+            Some(&k) => blocks.push(ids[k]),
+            None => {
+                diags.push(Diagnostic::error(Span::new(line, 1, 1), format!("no label `{t}` for `brx.idx`")));
+                return;
+            }
+        }
+    }
+    let Some((&last, rest)) = blocks.split_last() else { return };
+    let mut cur = from;
+    let at = func.order.iter().position(|b| *b == from).map_or(func.order.len(), |k| k + 1);
+    for (k, &t) in rest.iter().enumerate() {
+        let test = Ins::new(Opcode::Isetp)
+            .with_mods(&["EQ", "U32", "AND"])
+            .dst(Operand::Pred(PS))
+            .dst(Operand::PredTrue)
+            .src(Operand::r(reg))
+            .src(Operand::Int(k as u32))
+            .src(Operand::PredTrue)
+            .at_line(line);
+        func.block_mut(cur).instrs.push(test);
+        let next = func.new_block(format!("{}_brx{}", func.block(from).label, k + 1));
+        func.order.insert(at + k, next);
+        func.block_mut(cur).term = Term::Branch { pred: PS, neg: false, taken: t, fall: next };
+        func.block_mut(cur).term_line = line;
+        cur = next;
+    }
+    func.block_mut(cur).term = Term::Jump(last);
+    func.block_mut(cur).term_line = line;
+}

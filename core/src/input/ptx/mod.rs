@@ -1,0 +1,528 @@
+//! PTX, as `nvcc -ptx` writes it and Compiler Explorer shows it, run under every model.
+//!
+//! `syntax` reads the module; `flow` cuts each function into blocks and gives its virtual
+//! registers machine registers; `lower` turns each instruction into the machine's; then, as for
+//! C, `compile::reconverge` places what the chosen model's hardware needs and PTX does not say
+//! (SSY/SYNC for the token stack, BSSY/BSYNC for Volta's barriers, none for `bra.uni`), and
+//! `compile::emit` writes the listing, which the assembler reads. The listing marks what was
+//! inserted. Program lines are PTX lines; `.loc` gives each instruction's CUDA line too.
+//!
+//! Parameters are bound by position (`arg0`, `arg1`, ...) or by PTX's own names; a pointer's
+//! element type comes from the kernel's mangled name (`_Z7vec_addPKfS0_Pfi`: `const float*`).
+//! Each parameter lives in registers from R0 up, each memory variable (`.shared`, `.global`,
+//! `.const`, the `.local` depot) in a register holding its address; then each function gets a
+//! range of its own (no call stack, so calls need no saving).
+
+mod demangle;
+mod flow;
+mod lower;
+mod syntax;
+mod types;
+
+use alloc::collections::{BTreeMap, BTreeSet};
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::{CompiledSource, InputKind, Language, SourceOptions};
+use crate::asm::assemble;
+use crate::compile::ast::{Scalar, Ty};
+use crate::compile::{emit, reconverge, Target, VarInfo};
+use crate::diag::{has_errors, Diagnostic, Span};
+use crate::isa::Reg;
+use crate::kernel::expr::parse_expr;
+use crate::kernel::{BufferDecl, BufferInit, InitTarget, Kernel, LocatedExpr, RegInit};
+use crate::machine::ElemType;
+use lower::Slot;
+use syntax::{Function, Instr, Module, Operand as P, Stmt, VarDecl};
+use types::{Class, T};
+
+pub use demangle::{demangle, Demangled};
+
+/// PTX, told apart by its `.version`, `.target` or `.entry` directive.
+pub struct Ptx;
+
+impl Language for Ptx {
+    fn kind(&self) -> InputKind {
+        InputKind::Ptx
+    }
+    fn detects(&self, text: &str) -> bool {
+        syntax::looks_like_ptx(text)
+    }
+    fn read(&self, text: &str, k: &mut Kernel, opts: &SourceOptions, diags: &mut Vec<Diagnostic>) {
+        read(text, k, opts, diags);
+    }
+}
+
+/// The registers the parameters and memory variables are pinned to.
+struct Layout {
+    /// Per function: its `.param` names (scope 0) and its call sites' (by scope).
+    params: BTreeMap<String, BTreeMap<(u32, String), Slot>>,
+    syms: BTreeMap<String, u8>,
+    /// The first register left for the functions' own.
+    next: u32,
+}
+
+fn read(text: &str, k: &mut Kernel, opts: &SourceOptions, diags: &mut Vec<Diagnostic>) {
+    let target = opts.target.or(k.model.map(|m| m.compile_target())).unwrap_or(Target::Kepler);
+    let (m, d) = syntax::parse(text);
+    let parse_failed = has_errors(&d);
+    diags.extend(d);
+    if parse_failed {
+        return;
+    }
+    for r in &k.regs {
+        diags.push(Diagnostic::error(
+            r.value.span,
+            "`//@ reg` sets registers of assembly kernels; a PTX kernel takes its inputs as parameters",
+        ));
+    }
+    let Some(entry) = pick_entry(&m, k, diags) else { return };
+    let funcs = reachable(&m, entry, diags);
+    if has_errors(diags) {
+        return;
+    }
+    let layout = match layout(&m, &funcs, diags) {
+        Some(l) => l,
+        None => return,
+    };
+    let labels: BTreeMap<String, String> =
+        funcs.iter().map(|f| (f.name.clone(), if f.entry { format!(".L_{}", f.name) } else { format!(".L_fn_{}", f.name) })).collect();
+    let source: Vec<&str> = text.lines().collect();
+    let mut listing = emit::Listing::default();
+    listing.mark_inserted = true;
+    listing.comment(&format!("{} code for `{}`, translated from PTX by warpscope", target.name(), display_name(&entry.name)));
+    let mut base = layout.next;
+    let mut vars = Vec::new();
+    let mut used_labels = BTreeSet::new();
+    let empty = BTreeMap::new();
+    for f in &funcs {
+        let decls = reg_decls(f);
+        let assigned = flow::assign(f, &decls, base, diags);
+        let env = lower::Env {
+            regs: &assigned.regs,
+            syms: &layout.syms,
+            params: layout.params.get(&f.name).unwrap_or(&empty),
+            labels: &labels,
+            entry: f.entry,
+        };
+        let mut func = flow::build(f, &labels[&f.name], &env, diags);
+        // PTX labels are the function's own; the listing's are shared by every function.
+        for b in &mut func.blocks {
+            if !used_labels.insert(b.label.clone()) {
+                b.label = format!("{}_{}", b.label, f.name);
+                used_labels.insert(b.label.clone());
+            }
+        }
+        if let Err(msg) = reconverge::place(&mut func, target) {
+            diags.push(Diagnostic::error(f.span, msg));
+        }
+        emit::emit_func(&func, target, &source, &mut listing);
+        for (name, &(class, reg)) in &assigned.regs {
+            if class != Class::Pred {
+                vars.push(VarInfo {
+                    name: name.clone(),
+                    ty: reg_ty(decls[name]),
+                    reg,
+                    func: display_name(&f.name),
+                    first_line: f.span.line,
+                    last_line: f.end_line,
+                });
+            }
+        }
+        base = assigned.high.max(base);
+    }
+    if has_errors(diags) {
+        return;
+    }
+    let (mut program, asm_diags) = assemble(&listing.text);
+    for d in asm_diags {
+        let line = listing.text.lines().nth(d.span.line as usize - 1).unwrap_or("").trim();
+        diags.push(Diagnostic::error(entry.span, format!("internal error: the translation `{line}` does not assemble: {}", d.message)));
+    }
+    if program.len() != listing.lines.len() {
+        diags.push(Diagnostic::error(entry.span, "internal error: the listing and its line map disagree"));
+        return;
+    }
+    let listing_lines = core::mem::replace(&mut program.lines, listing.lines);
+    bind_inputs(k, &m, entry, &funcs, &layout, diags);
+    k.program = program;
+    let kernels = entry_names(&m);
+    k.compiled = Some(CompiledSource { target, if_convert: false, listing: listing.text, listing_lines, kernels, vars });
+}
+
+/// The name a user knows a function by: demangled, without its parameter list.
+fn display_name(mangled: &str) -> String {
+    demangle(mangled).map_or_else(|| mangled.to_string(), |d| d.name)
+}
+
+/// Every defined entry, by the name `//@ kernel` takes: demangled where that is unambiguous.
+fn entry_names(m: &Module) -> Vec<String> {
+    let entries: Vec<&Function> = m.functions.iter().filter(|f| f.entry && f.defined).collect();
+    entries
+        .iter()
+        .map(|f| {
+            let short = display_name(&f.name);
+            if entries.iter().filter(|g| display_name(&g.name) == short).count() == 1 {
+                short
+            } else {
+                f.name.clone()
+            }
+        })
+        .collect()
+}
+
+/// The entry `//@ kernel NAME` names (mangled, demangled, or with its signature), or the first.
+fn pick_entry<'m>(m: &'m Module, k: &Kernel, diags: &mut Vec<Diagnostic>) -> Option<&'m Function> {
+    let entries: Vec<&Function> = m.functions.iter().filter(|f| f.entry && f.defined).collect();
+    let names = entry_names(m);
+    let chosen = match &k.kernel_name {
+        Some((want, at)) => {
+            let found =
+                entries.iter().find(|f| f.name == *want || demangle(&f.name).is_some_and(|d| d.name == *want || d.signature() == *want));
+            match found {
+                Some(f) => *f,
+                None => {
+                    let known = if names.is_empty() { String::from("none") } else { names.join(", ") };
+                    diags.push(Diagnostic::error(*at, format!("no `.entry` named `{want}` in this PTX (entries: {known})")));
+                    return None;
+                }
+            }
+        }
+        None => match entries.first() {
+            Some(f) => *f,
+            None => {
+                diags.push(Diagnostic::error(Span::new(1, 1, 1), "no `.entry` in this PTX: nothing to run"));
+                return None;
+            }
+        },
+    };
+    if let Some(other) = names.iter().find(|n| **n != display_name(&chosen.name) && **n != chosen.name) {
+        diags.push(Diagnostic::info(
+            chosen.span,
+            format!(
+                "this PTX has {} entries: running `{}` (choose another with `//@ kernel {other}`)",
+                names.len(),
+                display_name(&chosen.name)
+            ),
+        ));
+    }
+    Some(chosen)
+}
+
+/// The entry, then every function it calls (directly or not), in module order. A call cycle
+/// is an error: there is no call stack.
+fn reachable<'m>(m: &'m Module, entry: &'m Function, diags: &mut Vec<Diagnostic>) -> Vec<&'m Function> {
+    let calls_of = |f: &Function| -> Vec<(String, Span)> {
+        instrs(f).filter(|i| i.opcode() == "call").filter_map(|i| call_target(i).map(|n| (n, i.span))).collect()
+    };
+    let mut seen = BTreeSet::from([entry.name.clone()]);
+    let mut todo = alloc::vec![entry];
+    while let Some(f) = todo.pop() {
+        for (name, span) in calls_of(f) {
+            if name == "vprintf" {
+                continue;
+            }
+            match m.functions.iter().find(|g| g.name == name && g.defined) {
+                Some(g) => {
+                    if seen.insert(name) {
+                        todo.push(g);
+                    }
+                }
+                None => diags.push(Diagnostic::error(span, format!("`{name}` is called but not defined in this PTX"))),
+            }
+        }
+    }
+    let funcs: Vec<&Function> =
+        core::iter::once(entry).chain(m.functions.iter().filter(|f| !f.entry && f.defined && seen.contains(&f.name))).collect();
+    // A cycle: some function reaches itself.
+    for f in &funcs {
+        let mut stack: Vec<(String, Span)> = calls_of(f);
+        let mut visited = BTreeSet::new();
+        while let Some((name, span)) = stack.pop() {
+            if name == f.name {
+                diags.push(Diagnostic::error(
+                    span,
+                    format!(
+                        "`{}` calls itself (directly or through others): recursion needs a call stack, which warpscope does not model",
+                        display_name(&f.name)
+                    ),
+                ));
+                break;
+            }
+            if visited.insert(name.clone()) {
+                if let Some(g) = m.functions.iter().find(|g| g.name == name && g.defined) {
+                    stack.extend(calls_of(g).into_iter().map(|(n, _)| (n, span)));
+                }
+            }
+        }
+    }
+    funcs
+}
+
+fn instrs(f: &Function) -> impl Iterator<Item = &Instr> {
+    f.body.iter().filter_map(|s| if let Stmt::Instr(i) = s { Some(i) } else { None })
+}
+
+fn call_target(i: &Instr) -> Option<String> {
+    i.operands.iter().find_map(|o| if let P::Name(n) = o { Some(n.clone()) } else { None })
+}
+
+/// Words a `.param` takes.
+fn param_words(p: &VarDecl) -> u32 {
+    match p.array {
+        Some(Some(n)) => {
+            let elem = T::from_name(&p.ty).map_or(1, |t| t.bits().div_ceil(8));
+            (n * elem).div_ceil(4)
+        }
+        _ => T::from_name(&p.ty).map_or(1, |t| Class::of(t).words()),
+    }
+}
+
+/// Pins each function's parameters, then every memory variable, to registers from R0.
+fn layout(m: &Module, funcs: &[&Function], diags: &mut Vec<Diagnostic>) -> Option<Layout> {
+    let mut next = 0u32;
+    let mut params: BTreeMap<String, BTreeMap<(u32, String), Slot>> = BTreeMap::new();
+    let mut slots_of: BTreeMap<String, (Vec<Slot>, Vec<Slot>)> = BTreeMap::new();
+    for f in funcs {
+        let mut own = BTreeMap::new();
+        let list = |decls: &[VarDecl], next: &mut u32, own: &mut BTreeMap<(u32, String), Slot>| -> Vec<Slot> {
+            decls
+                .iter()
+                .map(|p| {
+                    let s = Slot { reg: (*next).min(255) as u8, words: param_words(p) };
+                    *next += s.words;
+                    own.insert((0, p.name.clone()), s);
+                    s
+                })
+                .collect()
+        };
+        let formals = list(&f.params, &mut next, &mut own);
+        let rets = list(&f.rets, &mut next, &mut own);
+        slots_of.insert(f.name.clone(), (formals, rets));
+        params.insert(f.name.clone(), own);
+    }
+    // Call sites: a call's argument and result `.param`s are the callee's.
+    for f in funcs {
+        for i in instrs(f).filter(|i| i.opcode() == "call") {
+            let Some(callee) = call_target(i) else { continue };
+            let Some((formals, rets)) = slots_of.get(&callee) else { continue };
+            let lists: Vec<&Vec<String>> = i.operands.iter().filter_map(|o| if let P::List(v) = o { Some(v) } else { None }).collect();
+            // `call (ret), f, (args)` or `call f, (args)`.
+            let (ret_names, arg_names) = match (lists.len(), i.operands.first()) {
+                (2, _) => (Some(lists[0]), Some(lists[1])),
+                (1, Some(P::List(_))) if i.operands.len() == 2 => (Some(lists[0]), None),
+                (1, _) => (None, Some(lists[0])),
+                _ => (None, None),
+            };
+            let own = params.entry(f.name.clone()).or_default();
+            for (names, slots, what) in [(arg_names, formals, "arguments"), (ret_names, rets, "results")] {
+                let Some(names) = names else { continue };
+                if names.len() != slots.len() {
+                    diags.push(Diagnostic::error(
+                        i.span,
+                        format!("`{callee}` takes {} {what}, this call passes {}", slots.len(), names.len()),
+                    ));
+                    continue;
+                }
+                for (n, s) in names.iter().zip(slots) {
+                    own.insert((i.scope, n.clone()), *s);
+                }
+            }
+        }
+    }
+    let mut syms = BTreeMap::new();
+    let vars = m
+        .globals
+        .iter()
+        .chain(funcs.iter().flat_map(|f| f.vars.iter()))
+        .filter(|v| matches!(v.space.as_str(), "shared" | "global" | "const" | "local"));
+    for v in vars {
+        if syms.insert(v.name.clone(), next.min(255) as u8).is_some() {
+            diags.push(Diagnostic::error(v.span, format!("`{}` is declared twice", v.name)));
+        }
+        next += 1;
+    }
+    if next >= lower::SCRATCH {
+        diags.push(Diagnostic::error(funcs[0].span, "the parameters and variables need more registers than the machine has"));
+        return None;
+    }
+    Some(Layout { params, syms, next })
+}
+
+/// A function's `.reg` declarations, each register by name (`%r<4>` is `%r0`..`%r3`).
+fn reg_decls(f: &Function) -> BTreeMap<String, T> {
+    let mut out = BTreeMap::new();
+    for v in f.vars.iter().filter(|v| v.space == "reg") {
+        let Some(t) = T::from_name(&v.ty) else { continue };
+        match v.count {
+            Some(n) => {
+                for k in 0..n {
+                    out.insert(format!("{}{k}", v.name), t);
+                }
+            }
+            None => {
+                out.insert(v.name.clone(), t);
+            }
+        }
+    }
+    out
+}
+
+fn reg_ty(t: T) -> Ty {
+    Ty::Scalar(match t {
+        T::F32 => Scalar::Float,
+        T::F64 => Scalar::Double,
+        T::S64 => Scalar::Long,
+        T::U64 | T::B64 => Scalar::ULong,
+        t if t.signed() => Scalar::Int,
+        _ => Scalar::Unsigned,
+    })
+}
+
+/// A header expression made by warpscope, placed at `span`.
+fn located(text: &str, span: Span) -> LocatedExpr {
+    LocatedExpr { expr: parse_expr(text).expect("made by warpscope: parses"), span, text: text.to_string() }
+}
+
+/// The C scalar a demangled builtin type names.
+fn scalar_of(base: &str) -> Scalar {
+    match base {
+        "float" => Scalar::Float,
+        "double" => Scalar::Double,
+        "long long" | "long" => Scalar::Long,
+        "unsigned long long" | "unsigned long" => Scalar::ULong,
+        "unsigned int" | "unsigned short" | "unsigned char" => Scalar::Unsigned,
+        "bool" => Scalar::Bool,
+        _ => Scalar::Int,
+    }
+}
+
+/// A parameter's C type: from the mangled name when there is one, else from its PTX type (a
+/// `.u64` is taken for a pointer, as it nearly always is).
+fn param_ty(p: &VarDecl, demangled: Option<&demangle::ParamType>) -> Ty {
+    if let Some(d) = demangled {
+        let s = d.base.map_or(Scalar::Int, scalar_of);
+        return if d.pointers > 0 { Ty::Ptr(s) } else { Ty::Scalar(s) };
+    }
+    match T::from_name(&p.ty) {
+        Some(T::U64 | T::B64 | T::S64) => Ty::Ptr(Scalar::Int),
+        Some(T::F32) => Ty::Scalar(Scalar::Float),
+        Some(T::F64) => Ty::Scalar(Scalar::Double),
+        Some(t) if t.signed() => Ty::Scalar(Scalar::Int),
+        _ => Ty::Scalar(Scalar::Unsigned),
+    }
+}
+
+/// Binds each entry parameter to a `//@ buffer` or `//@ param` (named `argK` or by PTX's own
+/// name; made when missing), and each memory variable to a buffer.
+fn bind_inputs(k: &mut Kernel, m: &Module, entry: &Function, funcs: &[&Function], layout: &Layout, diags: &mut Vec<Diagnostic>) {
+    let threads = k.launch().threads();
+    let demangled = demangle(&entry.name);
+    let own = &layout.params[&entry.name];
+    for (n, p) in entry.params.iter().enumerate() {
+        let slot = own[&(0, p.name.clone())];
+        if p.array.is_some() {
+            diags.push(Diagnostic::error(
+                p.span,
+                format!("`{}` is passed by value as bytes (a struct): outside what warpscope binds", p.name),
+            ));
+            continue;
+        }
+        let ty = param_ty(p, demangled.as_ref().and_then(|d| d.params.get(n)));
+        let declared = |name: &str| k.buffers.iter().any(|b| b.name == name) || k.params.iter().any(|q| q.name == name);
+        let name = if declared(&p.name) { p.name.clone() } else { format!("arg{n}") };
+        let wide = T::from_name(&p.ty).is_some_and(T::wide);
+        let target = match ty {
+            Ty::Ptr(_) if wide => InitTarget::Wide { reg: Reg(slot.reg), elem: ElemType::U64 },
+            Ty::Scalar(s) if wide => InitTarget::Wide { reg: Reg(slot.reg), elem: super::c::elem_type(s) },
+            _ => InitTarget::Reg(Reg(slot.reg)),
+        };
+        match super::c::bind(k, &name, ty, p.span, threads) {
+            Ok(value) => k.regs.push(RegInit { target, value }),
+            Err(msg) => diags.push(Diagnostic::error(p.span, msg)),
+        }
+    }
+    let block = k.launch().block_threads();
+    let lanes = k.warp;
+    let decls = m.globals.iter().chain(funcs.iter().flat_map(|f| f.vars.iter()));
+    for v in decls.filter(|v| layout.syms.contains_key(&v.name)) {
+        let reg = layout.syms[&v.name];
+        let elem = elem_of(v, funcs);
+        let bytes_per = elem.words() * 4;
+        let bytes = match v.array {
+            Some(Some(n)) => n * T::from_name(&v.ty).map_or(1, |t| t.bits().div_ceil(8)),
+            Some(None) => block * bytes_per,
+            None => T::from_name(&v.ty).map_or(4, |t| t.bits().div_ceil(8)),
+        };
+        let len = bytes.div_ceil(bytes_per).max(1);
+        let (len, value) = if v.space == "local" {
+            // Each lane's own copy, side by side: lane t's starts `t * size` bytes in.
+            (len * lanes, format!("{} + t * {}", v.name, len * bytes_per))
+        } else {
+            (len, v.name.clone())
+        };
+        let init = global_init(v, elem);
+        k.buffers.push(BufferDecl {
+            name: v.name.clone(),
+            elem,
+            len: located(&format!("{len}"), v.span),
+            init,
+            auto: true,
+            shared: v.space == "shared",
+        });
+        k.regs.push(RegInit { target: InitTarget::Reg(Reg(reg)), value: located(&value, v.span) });
+    }
+}
+
+/// A memory variable's element type: what the code loads and stores it as (first use), or
+/// its declared type.
+fn elem_of(v: &VarDecl, funcs: &[&Function]) -> ElemType {
+    let used = funcs.iter().flat_map(|f| instrs(f)).find_map(|i| {
+        let touches = i.operands.iter().any(|o| matches!(o, P::Addr { base, .. } if *base == v.name));
+        if touches && matches!(i.opcode(), "ld" | "st" | "atom" | "red") {
+            i.parts.iter().rev().find_map(|p| T::from_name(p))
+        } else {
+            None
+        }
+    });
+    match used.or_else(|| T::from_name(&v.ty)) {
+        Some(T::F32) => ElemType::F32,
+        Some(T::F64) => ElemType::F64,
+        Some(T::S64) => ElemType::I64,
+        Some(T::U64 | T::B64) => ElemType::U64,
+        Some(T::U32) => ElemType::U32,
+        _ => ElemType::I32,
+    }
+}
+
+/// `= {1, 2, 3}` on a `.global`/`.const` variable, as the buffer's first elements (bytes
+/// packed into words when the variable is declared in bytes).
+fn global_init(v: &VarDecl, elem: ElemType) -> Option<BufferInit> {
+    if v.init.is_empty() {
+        return None;
+    }
+    let bytes = T::from_name(&v.ty).is_some_and(|t| t.bits() == 8);
+    let values: Vec<String> = if bytes {
+        let b: Vec<u8> = v.init.iter().map(|o| if let P::Int(x) = o { *x as u8 } else { 0 }).collect();
+        let words: Vec<u32> = b.chunks(4).map(|c| c.iter().enumerate().fold(0u32, |w, (k, x)| w | (*x as u32) << (8 * k))).collect();
+        if elem.is_float() {
+            words.iter().map(|w| format!("{:?}", f32::from_bits(*w))).collect()
+        } else {
+            words.iter().map(|w| format!("{}", *w as i32)).collect()
+        }
+    } else {
+        v.init
+            .iter()
+            .map(|o| match o {
+                P::Int(x) => format!("{x}"),
+                P::Float(f) => format!("{f:?}"),
+                _ => String::from("0"),
+            })
+            .collect()
+    };
+    Some(BufferInit::List(values.iter().map(|s| located(s, v.span)).collect()))
+}
+
+#[cfg(test)]
+mod tests;
