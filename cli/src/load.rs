@@ -48,6 +48,14 @@ pub struct Common {
     /// Entries spilled or filled at a time (default 4).
     #[arg(long)]
     pub stack_chunk: Option<u32>,
+    /// Which kernel runs: a C `__global__` function or a PTX `.entry`, by its name (mangled or
+    /// not); default: the file's `//@ kernel`, else the first.
+    #[arg(long)]
+    pub entry: Option<String>,
+    /// For CUDA C: compile with NVIDIA's nvcc (when installed) and run its PTX instead of
+    /// warpscope's own compile (`//@` lines apply, parameters renamed to PTX's `arg0`, `arg1`...).
+    #[arg(long)]
+    pub nvcc: bool,
     /// Stop after this many steps (an endless loop never hangs).
     #[arg(long, default_value_t = warpscope_core::sim::DEFAULT_STEP_LIMIT)]
     pub step_limit: u64,
@@ -113,6 +121,8 @@ impl Common {
             sets: Vec::new(),
             stack_capacity: None,
             stack_chunk: None,
+            entry: None,
+            nvcc: false,
             step_limit: warpscope_core::sim::DEFAULT_STEP_LIMIT,
         }
     }
@@ -135,9 +145,15 @@ impl Common {
 
     /// The run these options ask for, on the file's text (or the link's).
     pub fn request(&self) -> Result<RunRequest, String> {
+        let mut text = crate::link_arg::read_source(&self.file)?;
+        let mut renames = Vec::new();
+        if self.nvcc {
+            (text, renames) = crate::nvcc::ptx_of(&self.file, &text, self.entry.as_deref())?;
+        }
         let mut params = std::collections::BTreeMap::new();
         for s in &self.sets {
             let (name, v) = parse_assignment(s, "--set")?;
+            let name = renames.iter().find(|(old, _)| *old == name).map_or(name, |(_, new)| new.clone());
             params.insert(name, v as f64);
         }
         let mut costs = std::collections::BTreeMap::new();
@@ -146,8 +162,9 @@ impl Common {
             costs.insert(field, u32::try_from(v).map_err(|_| format!("--cost `{c}`: cycles must be 0 or more"))?);
         }
         Ok(RunRequest {
-            text: crate::link_arg::read_source(&self.file)?,
+            text,
             input: self.input.clone(),
+            kernel: self.entry.clone(),
             model: self.model.clone(),
             preset: self.preset.clone(),
             if_convert: self.if_convert,

@@ -14,6 +14,7 @@ mod compile_cmd;
 mod figure;
 mod link_arg;
 mod load;
+mod nvcc;
 mod report;
 mod results;
 mod sweep;
@@ -81,10 +82,18 @@ enum Command {
         #[arg(long)]
         csv: bool,
     },
-    /// Compile a CUDA-C kernel and print the generated code.
+    /// Compile a CUDA-C kernel (or translate PTX) and print the generated code, with the
+    /// reconvergence instructions the target needs.
     Compile {
-        /// The C kernel file.
+        /// The C or PTX kernel file.
         file: std::path::PathBuf,
+        /// Which kernel: a C `__global__` function or a PTX `.entry` (default: the first).
+        #[arg(long)]
+        entry: Option<String>,
+        /// For CUDA C: compile with NVIDIA's nvcc (when installed) and print the translation of
+        /// its PTX instead of warpscope's own compile.
+        #[arg(long)]
+        nvcc: bool,
         /// kepler (SSY/SYNC), volta (BSSY/BSYNC) or plain (branches only); default: the file's model's.
         #[arg(long)]
         target: Option<String>,
@@ -112,7 +121,9 @@ fn main() -> ExitCode {
         Command::Sweep(args) => sweep::sweep(&args),
         Command::Figure { id, figures, json, csv } => figure::figure(&id, &figures, json, csv),
         Command::Cfg { file, json } => cfg_cmd::cfg(&file, json),
-        Command::Compile { file, target, if_convert } => compile_cmd::compile(&file, target.as_deref(), if_convert),
+        Command::Compile { file, target, if_convert, entry, nvcc } => {
+            compile_cmd::compile(&file, target.as_deref(), if_convert, entry, nvcc)
+        }
     };
     match result {
         Ok(code) => code,

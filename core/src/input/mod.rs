@@ -22,12 +22,15 @@ use crate::kernel::Kernel;
 
 /// Choices a front end makes for reading a kernel; `None` falls back to the kernel's header
 /// (and for `input`, to what the text looks like).
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct SourceOptions {
     pub input: Option<InputKind>,
     /// The code C compiles to (the chosen model's target).
     pub target: Option<Target>,
     pub if_convert: Option<bool>,
+    /// Which kernel of the file runs (a C `__global__` function or a PTX `.entry`), over the
+    /// header's `//@ kernel` (the CLI's `--entry`).
+    pub kernel: Option<alloc::string::String>,
 }
 
 /// Code a language generated from the source (C's compiled listing), beside the program.

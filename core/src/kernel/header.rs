@@ -381,6 +381,9 @@ pub fn parse_kernel_with(text: &str, opts: &super::SourceOptions) -> (Kernel, Ve
             k.launch = Some(LaunchDecl { warp: 0, ..l });
         }
     }
+    if let Some(name) = &opts.kernel {
+        k.kernel_name = Some((name.clone(), Span::new(1, 1, 1)));
+    }
     crate::input::read(text, &mut k, opts, &mut diags);
     k.notes = note::resolve(raw_notes, &k.program, &mut diags);
     diags.sort_by_key(|d| (d.span.line, d.span.col));

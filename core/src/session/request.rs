@@ -65,6 +65,9 @@ pub struct RunRequest {
     pub preset: Option<String>,
     /// For C kernels: if-convert short branches.
     pub if_convert: Option<bool>,
+    /// Which kernel of the file runs (C `__global__` or PTX `.entry`, mangled or not); unset:
+    /// the header's `//@ kernel`, else the first.
+    pub kernel: Option<String>,
     /// PDOM stacks: `taken` or `fall-through` first.
     pub path_order: Option<String>,
     /// Volta: `h100`, `lowest-pc` or `round-robin`.
@@ -201,7 +204,12 @@ impl RunRequest {
         let chosen_model = self.model.as_deref().and_then(ModelKind::from_name);
 
         // C compiles for the chosen model's target (unset: the kernel's `//@ model`).
-        let source = SourceOptions { input, target: chosen_model.map(ModelKind::compile_target), if_convert: self.if_convert };
+        let source = SourceOptions {
+            input,
+            target: chosen_model.map(ModelKind::compile_target),
+            if_convert: self.if_convert,
+            kernel: self.kernel.clone(),
+        };
         let (kernel, mut diagnostics) = parse_kernel_with(&self.text, &source);
         let model = chosen_model.or(kernel.model).unwrap_or(ModelKind::Kepler);
         let preset = self

@@ -13,7 +13,7 @@ pub(super) const VEC_ADD: &str = include_str!("../../../../examples/corpus/ptx/v
 fn translate(text: &str, target: Target) -> (Kernel, Vec<Diagnostic>) {
     let mut k = Kernel::default();
     let mut d = Vec::new();
-    read(text, &mut k, &SourceOptions { input: Some(InputKind::Ptx), target: Some(target), if_convert: None }, &mut d);
+    read(text, &mut k, &SourceOptions { input: Some(InputKind::Ptx), target: Some(target), ..SourceOptions::default() }, &mut d);
     (k, d)
 }
 
