@@ -75,7 +75,7 @@ fn kernel_params(text: &str, entry: Option<&str>) -> Vec<String> {
     while let Some(at) = rest.find("__global__") {
         rest = &rest[at + "__global__".len()..];
         let Some(open) = rest.find('(') else { break };
-        let name = rest[..open].split(|c: char| !c.is_alphanumeric() && c != '_').filter(|s| !s.is_empty()).next_back().unwrap_or("");
+        let name = rest[..open].split(|c: char| !c.is_alphanumeric() && c != '_').rfind(|s| !s.is_empty()).unwrap_or("");
         let Some(close) = rest[open..].find(')') else { break };
         if entry.is_some_and(|e| e != name) {
             continue;
@@ -83,7 +83,7 @@ fn kernel_params(text: &str, entry: Option<&str>) -> Vec<String> {
         let list = &rest[open + 1..open + close];
         return list
             .split(',')
-            .filter_map(|p| p.split(|c: char| !c.is_alphanumeric() && c != '_').filter(|s| !s.is_empty()).next_back())
+            .filter_map(|p| p.split(|c: char| !c.is_alphanumeric() && c != '_').rfind(|s| !s.is_empty()))
             .filter(|n| *n != "void")
             .map(String::from)
             .collect();

@@ -433,7 +433,7 @@ fn compile_prints_each_target_and_c_kernels_run_like_assembly() {
 fn compile_errors_are_located_and_fail() {
     let o = warpscope(&["compile", &example("if_else.sass")]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("not a C kernel"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("not a C or PTX kernel"), "{}", stderr(&o));
     let o = warpscope(&["compile", &example("if_else.cu"), "--target", "fermi"]);
     assert!(stderr(&o).contains("unknown target `fermi` (known: kepler, volta, plain)"), "{}", stderr(&o));
     let bad = TempKernel::new("bad-c", "//@ buffer a: i32[4]\n__global__ void k(int* a) {\n  a[0] = a[1] ~ a[2];\n}\n");
@@ -565,8 +565,20 @@ fn input_language_is_told_by_content_or_named() {
     assert_eq!(json(&["run", "--json", &listing, "--input", "listing"], 0), json(&["run", "--json", &listing], 0));
     let err = fails(&["run", &listing, "--input", "c"]);
     assert!(err.contains("error"), "{err}");
+    // PTX from nvcc is told by its directives; `--entry` picks its kernel by the demangled name.
+    let ptx = corpus_ptx("vector_add.ptx");
+    let by_name = json(&["run", "--json", &ptx, "--entry", "vecAdd"], 0);
+    assert_eq!(by_name, json(&["run", "--json", &ptx, "--input", "ptx"], 0));
+    assert_eq!(by_name["simd_efficiency"], 1.0);
+    let err = fails(&["run", &ptx, "--entry", "nope"]);
+    assert!(err.contains("no `.entry` named `nope` in this PTX (entries: vecAdd)"), "{err}");
     let err = fails(&["run", &listing, "--input", "fortran"]);
-    assert!(err.contains("--input `fortran`: unknown input language `fortran` chosen (known: listing, c)"), "{err}");
+    assert!(err.contains("--input `fortran`: unknown input language `fortran` chosen (known: listing, c, ptx)"), "{err}");
+}
+
+/// A file of nvcc's PTX of the teaching corpus.
+fn corpus_ptx(name: &str) -> String {
+    format!("{}/../examples/corpus/ptx/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
 /// `out[t] = t * k` as a listing, with `k` a param.
