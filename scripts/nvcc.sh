@@ -80,6 +80,35 @@ for ptx in "$PTX_DIR"/*.ptx; do
   [ -e "$CORPUS/$(basename "$ptx" .ptx).cu" ] && continue
   if [ -n "${UPDATE_PTX:-}" ]; then rm "$ptx"; else stale+=("$ptx (no kernel)"); fi
 done
+# The gallery's PTX: nvcc's output for every C example (with -lineinfo, so each instruction has
+# its CUDA line), below the example's //@ lines with the parameters renamed to PTX's positional
+# names (a to arg0) and a title and note of its own. The .file path is cut to the file's name.
+GALLERY=examples/ptx
+mkdir -p "$GALLERY"
+for cu in examples/*.cu; do
+  name=$(basename "$cu" .cu)
+  # printf in PTX is a call of vprintf with its arguments in local memory: not read yet.
+  grep -q 'printf' "$cu" && continue
+  count=$((count + 1))
+  if ! (cd examples && "$NVCC" -O3 -arch="$ARCH" -lineinfo -ptx -o "$TMP/g_$name.ptx" "$name.cu") 2>"$TMP/g_$name.err"; then
+    failed+=("$cu")
+    cat "$TMP/g_$name.err" >&2
+    continue
+  fi
+  python3 scripts/ptx_gallery_header.py "$cu" >"$TMP/g_$name.kept.ptx"
+  grep -v '^// Compiler Build ID\|^// Cuda compilation tools\|^// Based on NVVM' "$TMP/g_$name.ptx" |
+    sed -E 's|^(\s*\.file\s+[0-9]+\s+")[^"]*/([^"/]*")|\1\2|' >>"$TMP/g_$name.kept.ptx"
+  if [ -n "${UPDATE_PTX:-}" ]; then
+    cp "$TMP/g_$name.kept.ptx" "$GALLERY/$name.ptx"
+  elif ! cmp -s "$TMP/g_$name.kept.ptx" "$GALLERY/$name.ptx"; then
+    stale+=("$GALLERY/$name.ptx")
+  fi
+done
+for ptx in "$GALLERY"/*.ptx; do
+  cu="examples/$(basename "$ptx" .ptx).cu"
+  [ -e "$cu" ] && ! grep -q 'printf' "$cu" && continue
+  if [ -n "${UPDATE_PTX:-}" ]; then rm "$ptx"; else stale+=("$ptx (no C example)"); fi
+done
 for f in "${CUBIN_FILES[@]}"; do
   if ! "$NVCC" -O3 -arch="$ARCH" -cubin -o "$TMP/$f.cubin" "$CORPUS/$f" 2>"$TMP/$f.cubin.err"; then
     failed+=("$CORPUS/$f (cubin)")
@@ -94,4 +123,4 @@ if [ ${#stale[@]} -gt 0 ]; then
   log "the committed PTX is not what nvcc writes (UPDATE_PTX=1 bash scripts/nvcc.sh check rewrites it): ${stale[*]}"
   exit 1
 fi
-log "all $count corpus files compile (-arch=$ARCH -ptx; -cubin for ${CUBIN_FILES[*]})"
+log "all $count corpus and example files compile (-arch=$ARCH -ptx; -cubin for ${CUBIN_FILES[*]})"

@@ -63,6 +63,25 @@ pub fn compiler(data: &[u8]) -> Check {
     Ok(())
 }
 
+/// The PTX reader: the first byte picks the target. Every diagnostic lies in the text, none is
+/// an internal error (a translation the assembler refuses), and a text read without errors
+/// gives a program.
+pub fn ptx(data: &[u8]) -> Check {
+    let Some((&pick, rest)) = data.split_first() else { return Ok(()) };
+    let Ok(text) = core::str::from_utf8(rest) else { return Ok(()) };
+    let target = Target::ALL[pick as usize % Target::ALL.len()];
+    let opts = crate::input::SourceOptions { input: Some(crate::input::InputKind::Ptx), target: Some(target), ..Default::default() };
+    let (kernel, diags) = crate::kernel::parse_kernel_with(text, &opts);
+    located(&diags, text)?;
+    if let Some(d) = diags.iter().find(|d| d.message.contains("internal error")) {
+        return Err(format!("{d}"));
+    }
+    if diags.iter().all(|d| !d.is_error()) && kernel.compiled.is_none() {
+        return Err("no program and no error".into());
+    }
+    Ok(())
+}
+
 /// Whatever decodes encodes to a link that decodes to the same thing.
 #[cfg(feature = "link")]
 pub fn permalink(data: &[u8]) -> Check {

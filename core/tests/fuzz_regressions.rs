@@ -26,7 +26,8 @@ fn every_saved_crash_passes_its_check() {
     let n = replay("kernel_header", checks::kernel_header)
         + replay("assembler", checks::assembler)
         + replay("compiler", checks::compiler)
-        + replay("load_and_run", checks::load_and_run);
+        + replay("load_and_run", checks::load_and_run)
+        + replay("ptx", checks::ptx);
     #[cfg(feature = "link")]
     let n = n + replay("permalink", checks::permalink);
     assert!(n >= 1, "no saved crashes found under fuzz/regressions");

@@ -1,7 +1,7 @@
-//! The bundled example kernels (examples/*.sass and the C ones, *.cu), with the title and about text of their
+//! The bundled example kernels (examples/*.sass, the C ones, *.cu, and nvcc's PTX of those, ptx/*.ptx), with the title and about text of their
 //! `//@ title` / `//@ about` headers for the gallery (display text only, not simulator facts).
 
-const files = import.meta.glob(['../../examples/*.sass', '../../examples/*.cu'], { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
+const files = import.meta.glob(['../../examples/*.sass', '../../examples/*.cu', '../../examples/ptx/*.ptx'], { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
 
 export interface Example { file: string; title: string; about: string; text: string; group: string }
 
@@ -31,6 +31,14 @@ export const GROUPS: { name: string; files: string[] }[] = [
     // Kernels written to be swept (the papers' figures open them with their sweeps).
     name: 'Kernels for sweeps (Hovland\'s figures)',
     files: ['hovland_paths.cu', 'hovland_lone_lane.cu', 'hovland_branch_size.cu'],
+  },
+  {
+    // What a real compiler makes of the C examples: the text users paste from nvcc or Compiler
+    // Explorer, with the reconvergence warpscope inserts for the chosen model.
+    name: 'Real compiler output (nvcc\'s PTX)',
+    files: ['if_else.ptx', 'three_way_if_else.ptx', 'single_loop.ptx', 'double_loop.ptx', 'nested_if.ptx',
+      'loop_break_continue.ptx', 'early_return.ptx', 'switch.ptx', 'goto_leaves_loop.ptx', 'divergent_call.ptx',
+      'tf_barrier.ptx', 'tf_short_circuit.ptx', 'syncthreads_divergent.ptx', 'spin_lock.ptx'],
   },
 ];
 const ORDER = GROUPS.flatMap((g) => g.files);
