@@ -428,7 +428,7 @@ pub struct VarView {
     pub value: String,
 }
 
-/// A C kernel's generated code: per instruction (pc), its line in `listing` and in the source.
+/// A C or PTX kernel's generated code: per instruction (pc), its line in `listing` and in the source.
 #[derive(Serialize, TS)]
 pub struct CompiledView {
     pub target: &'static str,
@@ -438,6 +438,11 @@ pub struct CompiledView {
     pub listing: String,
     pub listing_lines: Vec<u32>,
     pub source_lines: Vec<u32>,
+    /// `c` or `ptx`.
+    pub input: &'static str,
+    /// PTX with `.loc`: each instruction's CUDA line (0: none), and the CUDA file's name.
+    pub cuda_lines: Vec<u32>,
+    pub cuda_file: Option<String>,
 }
 
 impl CompiledView {
@@ -449,6 +454,9 @@ impl CompiledView {
             listing: c.listing.clone(),
             listing_lines: c.listing_lines.clone(),
             source_lines: prog.lines.clone(),
+            input: c.input.name(),
+            cuda_lines: c.cuda_lines.clone(),
+            cuda_file: c.cuda_file.clone(),
         }
     }
 }

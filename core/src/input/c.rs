@@ -70,8 +70,17 @@ fn compile_into(k: &mut Kernel, text: &str, opts: &SourceOptions, diags: &mut Ve
         k.regs.push(RegInit { target: InitTarget::Reg(Reg(a.reg)), value: located(&a.name, a.span) });
     }
     k.program = c.program;
-    k.compiled =
-        Some(CompiledSource { target, if_convert, listing: c.listing, listing_lines: c.listing_lines, kernels: c.kernels, vars: c.vars });
+    k.compiled = Some(CompiledSource {
+        target,
+        if_convert,
+        listing: c.listing,
+        listing_lines: c.listing_lines,
+        kernels: c.kernels,
+        vars: c.vars,
+        input: InputKind::C,
+        cuda_lines: Vec::new(),
+        cuda_file: None,
+    });
 }
 
 /// A header expression made by warpscope, placed at `span` of the source.

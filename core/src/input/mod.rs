@@ -46,6 +46,12 @@ pub struct CompiledSource {
     pub kernels: Vec<String>,
     /// The C variables and where each lives.
     pub vars: Vec<crate::compile::VarInfo>,
+    /// The input language (C, or PTX translated).
+    pub input: InputKind,
+    /// For PTX with `.loc` line information: each instruction's line in the CUDA source
+    /// (0 where none is known), and that source's file name (`.file`).
+    pub cuda_lines: Vec<u32>,
+    pub cuda_file: Option<String>,
 }
 
 /// The input languages warpscope reads.

@@ -127,6 +127,11 @@ input: string | null, model: string | null, preset: string | null,
  */
 if_convert: boolean | null, 
 /**
+ * Which kernel of the file runs (C `__global__` or PTX `.entry`, mangled or not); unset:
+ * the header's `//@ kernel`, else the first.
+ */
+kernel: string | null, 
+/**
  * PDOM stacks: `taken` or `fall-through` first.
  */
 path_order: string | null, 
@@ -301,6 +306,11 @@ input: string | null, model: string | null, preset: string | null,
  */
 if_convert: boolean | null, 
 /**
+ * Which kernel of the file runs (C `__global__` or PTX `.entry`, mangled or not); unset:
+ * the header's `//@ kernel`, else the first.
+ */
+kernel: string | null, 
+/**
  * PDOM stacks: `taken` or `fall-through` first.
  */
 path_order: string | null, 
@@ -454,7 +464,15 @@ export type CompiledView = { target: string, if_convert: boolean,
 /**
  * The file's `__global__` kernels (the one compiled is chosen by `//@ kernel`, else the first).
  */
-kernels: Array<string>, listing: string, listing_lines: Array<number>, source_lines: Array<number>, };
+kernels: Array<string>, listing: string, listing_lines: Array<number>, source_lines: Array<number>, 
+/**
+ * `c` or `ptx`.
+ */
+input: string, 
+/**
+ * PTX with `.loc`: each instruction's CUDA line (0: none), and the CUDA file's name.
+ */
+cuda_lines: Array<number>, cuda_file: string | null, };
 
 export type ReportView = { model: string, stop: Outcome, warp_instructions: number, thread_instructions: number, activity_factor: number, 
 /**

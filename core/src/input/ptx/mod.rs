@@ -148,7 +148,29 @@ fn read(text: &str, k: &mut Kernel, opts: &SourceOptions, diags: &mut Vec<Diagno
     bind_inputs(k, &m, entry, &funcs, &layout, diags);
     k.program = program;
     let kernels = entry_names(&m);
-    k.compiled = Some(CompiledSource { target, if_convert: false, listing: listing.text, listing_lines, kernels, vars });
+    let (cuda_lines, cuda_file) = cuda_lines(&m, &funcs, &k.program);
+    k.compiled = Some(CompiledSource {
+        target,
+        if_convert: false,
+        listing: listing.text,
+        listing_lines,
+        kernels,
+        vars,
+        input: InputKind::Ptx,
+        cuda_lines,
+        cuda_file,
+    });
+}
+
+/// Each instruction's CUDA line, through the `.loc` in force at its PTX line (an inserted
+/// instruction takes its branch's), and the CUDA file's name; empty without `.loc`.
+fn cuda_lines(m: &Module, funcs: &[&Function], program: &crate::program::Program) -> (Vec<u32>, Option<String>) {
+    let by_ptx_line: BTreeMap<u32, (u32, u32)> =
+        funcs.iter().flat_map(|f| instrs(f)).filter(|i| i.cuda_line > 0).map(|i| (i.span.line, (i.cuda_file, i.cuda_line))).collect();
+    let Some(&(file, _)) = by_ptx_line.values().next() else { return (Vec::new(), None) };
+    let lines = program.lines.iter().map(|l| by_ptx_line.get(l).filter(|(f, _)| *f == file).map_or(0, |x| x.1)).collect();
+    let name = m.files.iter().find(|(n, _)| *n == file).map(|(_, name)| name.clone());
+    (lines, name)
 }
 
 /// The name a user knows a function by: demangled, without its parameter list.
