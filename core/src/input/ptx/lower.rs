@@ -170,7 +170,11 @@ impl<'a> Lower<'a> {
         }
     }
     fn sym(&self, s: &str) -> Result<u8> {
-        self.env.syms.get(s).copied().ok_or_else(|| format!("`{s}` is not a variable of this module"))
+        self.env.syms.get(s).copied().ok_or_else(|| {
+            format!(
+                "`{s}` is not declared in this PTX (Compiler Explorer's directive filter removes `.shared`, `.local` and `.global` lines: copy its output with Filter > Directives off)"
+            )
+        })
     }
     /// A source in a register (literals are moved into `scratch` first).
     fn in_reg(&mut self, o: Operand, scratch: u8) -> Operand {

@@ -65,12 +65,14 @@ struct Layout {
 
 fn read(text: &str, k: &mut Kernel, opts: &SourceOptions, diags: &mut Vec<Diagnostic>) {
     let target = opts.target.or(k.model.map(|m| m.compile_target())).unwrap_or(Target::Kepler);
-    let (m, d) = syntax::parse(text);
+    let (mut m, d) = syntax::parse(text);
     let parse_failed = has_errors(&d);
     diags.extend(d);
     if parse_failed {
         return;
     }
+    let missing = undeclared_shared(&m, diags);
+    m.globals.extend(missing);
     for r in &k.regs {
         diags.push(Diagnostic::error(
             r.value.span,
@@ -97,7 +99,7 @@ fn read(text: &str, k: &mut Kernel, opts: &SourceOptions, diags: &mut Vec<Diagno
     let mut used_labels = BTreeSet::new();
     let empty = BTreeMap::new();
     for f in &funcs {
-        let decls = reg_decls(f);
+        let decls = reg_decls(f, diags);
         let assigned = flow::assign(f, &decls, base, diags);
         let env = lower::Env {
             regs: &assigned.regs,
@@ -171,6 +173,55 @@ fn cuda_lines(m: &Module, funcs: &[&Function], program: &crate::program::Program
     let lines = program.lines.iter().map(|l| by_ptx_line.get(l).filter(|(f, _)| *f == file).map_or(0, |x| x.1)).collect();
     let name = m.files.iter().find(|(n, _)| *n == file).map(|(_, name)| name.clone());
     (lines, name)
+}
+
+/// Memory variables the code names but nothing declares (Compiler Explorer's directive filter
+/// drops their `.shared` lines). One a shared-memory access names, or a function-local static
+/// (`_ZZ...`, which device code allows only in shared memory), is taken as shared memory of
+/// one element per thread of the block, with a note; others are left to be reported where used.
+fn undeclared_shared(m: &Module, diags: &mut Vec<Diagnostic>) -> Vec<VarDecl> {
+    let declared: BTreeSet<&str> = m
+        .globals
+        .iter()
+        .chain(m.functions.iter().flat_map(|f| f.vars.iter().chain(&f.params).chain(&f.rets)))
+        .map(|v| v.name.as_str())
+        .collect();
+    let mut out: Vec<VarDecl> = Vec::new();
+    for f in &m.functions {
+        for i in instrs(f) {
+            let named = i.operands.iter().filter_map(|o| match o {
+                P::Addr { base, .. } => Some(base.as_str()),
+                P::Name(n) if matches!(i.opcode(), "mov" | "cvta") => Some(n.as_str()),
+                _ => None,
+            });
+            for n in named {
+                if n.is_empty() || n.starts_with('%') || n == "WARP_SZ" || declared.contains(n) || i.has("param") {
+                    continue;
+                }
+                let shared = n.starts_with("_ZZ") || (i.has("shared") && matches!(i.opcode(), "ld" | "st" | "atom" | "red"));
+                if !shared || out.iter().any(|v| v.name == n) {
+                    continue;
+                }
+                diags.push(Diagnostic::info(
+                    i.span,
+                    format!("`{n}` is not declared (Compiler Explorer's directive filter removes `.shared` lines): taken as shared memory of one element per thread of the block; paste its `.shared` line to set its size"),
+                ));
+                out.push(VarDecl {
+                    space: String::from("shared"),
+                    ty: String::from("b32"),
+                    name: n.to_string(),
+                    count: None,
+                    array: Some(None),
+                    align: None,
+                    extern_: false,
+                    init: Vec::new(),
+                    span: i.span,
+                    scope: 0,
+                });
+            }
+        }
+    }
+    out
 }
 
 /// The name a user knows a function by: demangled, without its parameter list.
@@ -372,8 +423,53 @@ fn layout(m: &Module, funcs: &[&Function], diags: &mut Vec<Diagnostic>) -> Optio
     Some(Layout { params, syms, next })
 }
 
-/// A function's `.reg` declarations, each register by name (`%r<4>` is `%r0`..`%r3`).
-fn reg_decls(f: &Function) -> BTreeMap<String, T> {
+/// A function's `.reg` declarations, each register by name (`%r<4>` is `%r0`..`%r3`). A
+/// register used but not declared (Compiler Explorer's directive filter drops `.reg` lines) is
+/// typed by nvcc's naming, with a note saying so.
+fn reg_decls(f: &Function, diags: &mut Vec<Diagnostic>) -> BTreeMap<String, T> {
+    let mut out = declared_regs(f);
+    let mut inferred = false;
+    for i in instrs(f) {
+        let names = i.operands.iter().flat_map(|o| match o {
+            P::Reg(n) | P::NotReg(n) => alloc::vec![n.as_str()],
+            P::Pair(a, b) => alloc::vec![a.as_str(), b.as_str()],
+            P::Vector(v) => v.iter().map(String::as_str).collect(),
+            P::Addr { base, .. } => alloc::vec![base.as_str()],
+            _ => Vec::new(),
+        });
+        for n in names.chain(i.guard.as_ref().map(|g| g.0.as_str())) {
+            if n.starts_with('%') && !out.contains_key(n) && lower::special(n).is_none() {
+                if let Some(t) = by_nvcc_name(n) {
+                    out.insert(n.to_string(), t);
+                    inferred = true;
+                }
+            }
+        }
+    }
+    if inferred {
+        diags.push(Diagnostic::info(
+            f.span,
+            "registers used without `.reg` lines (Compiler Explorer's directive filter removes them) are typed by nvcc's names: %r 32-bit, %rd 64-bit, %rs 16-bit, %f float, %fd double, %p predicate",
+        ));
+    }
+    out
+}
+
+/// The type nvcc gives registers of this name (`%rd12` is a `.b64`).
+fn by_nvcc_name(n: &str) -> Option<T> {
+    let prefix = n.trim_end_matches(|c: char| c.is_ascii_digit());
+    Some(match prefix {
+        "%rd" | "%rl" | "%SP" | "%SPL" => T::B64,
+        "%rs" => T::B16,
+        "%r" => T::B32,
+        "%fd" => T::F64,
+        "%f" => T::F32,
+        "%p" => T::Pred,
+        _ => return None,
+    })
+}
+
+fn declared_regs(f: &Function) -> BTreeMap<String, T> {
     let mut out = BTreeMap::new();
     for v in f.vars.iter().filter(|v| v.space == "reg") {
         let Some(t) = T::from_name(&v.ty) else { continue };
