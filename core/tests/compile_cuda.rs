@@ -177,6 +177,30 @@ __global__ void k(int* q, int* r, float* f, unsigned* bits) {
 }
 
 #[test]
+fn a_nan_compares_as_c_says() {
+    // Odd lanes hold NaN: C's `!=` and a float's truth are true for it, every other comparison
+    // false (the compiler writes `FSETP.NEU`/`DSETP.NEU` for them, the ordered forms for the rest).
+    // A fraction is true too.
+    let text = r#"
+__global__ void k(int* out, int* wide) {
+    int t = threadIdx.x;
+    float v = sqrtf((float)(t % 2 == 0 ? t : -t));
+    double d = v;
+    out[t] = (v != v) + 2 * (v == v) + 4 * (v < 1.0f) + 8 * (v >= 1.0f) + 16 * (v ? 1 : 0) + 32 * (v * 0.25f ? 1 : 0);
+    wide[t] = (d != d) + 2 * (d == d) + 4 * (d < 1.0) + 8 * (d >= 1.0) + 16 * (d ? 1 : 0) + 32 * (d * 0.25 ? 1 : 0);
+}
+"#;
+    let bufs = run(text);
+    for t in 0..32u32 {
+        let v = if t % 2 == 0 { (t as f32).sqrt() } else { f32::NAN };
+        #[allow(clippy::eq_op)]
+        let want = (v != v) as u32 + 2 * (v == v) as u32 + 4 * (v < 1.0) as u32 + 8 * (v >= 1.0) as u32 + 48 * (v != 0.0) as u32;
+        assert_eq!(buffer(&bufs, "out")[t as usize], want, "t = {t}");
+        assert_eq!(buffer(&bufs, "wide")[t as usize], want, "t = {t} (double)");
+    }
+}
+
+#[test]
 fn refusals_say_what_to_change() {
     let cases: &[(&str, &str)] = &[
         ("template <int B> __global__ void k(int* a) {}\n", "`#define`"),

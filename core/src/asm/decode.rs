@@ -8,6 +8,7 @@ use alloc::vec::Vec;
 use super::operand::Operand;
 use crate::isa::*;
 
+mod bits;
 mod math;
 mod memory;
 mod printf;
@@ -52,7 +53,7 @@ pub const OPCODES: &[&str] = &[
     "MOV32I", "SEL", "LOP", "LOP32I", "LOP3", "SHL", "SHR", "S2R", "CS2R", "LD", "LDG", "ST", "STG", "ATOM", "ATOMG", "I2F", "F2I", "MUFU",
     "NOP", "BAR", "SSY", "SYNC", "BRA", "PBK", "BRK", "PCNT", "CONT", "CAL", "RET", "EXIT", "BSSY", "BSYNC", "BREAK", "WARPSYNC", "YIELD",
     "SHFL", "VOTE", "POPC", "FLO", "BREV", "IMNMX", "FMNMX", "FRND", "IDIV", "IREM", "ATOMS", "LDS", "STS", "SHF", "DADD", "DMUL", "DDIV",
-    "DFMA", "DSETP", "DMNMX", "F2F", "PRINTF",
+    "DFMA", "DSETP", "DMNMX", "F2F", "PRINTF", "PSETP", "BFE", "BFI", "PRMT", "SGXT", "MATCH", "FDIV", "BPT",
 ];
 
 fn err<T>(at: At, message: impl Into<String>) -> Result<T, DecodeError> {
@@ -191,7 +192,7 @@ impl<'a> Args<'a> {
     fn special(&self, i: usize) -> Result<SpecialReg, DecodeError> {
         match self.ops[i] {
             Operand::Special(s) => Ok(s),
-            _ => self.wrong(i, "a special register (SR_TID.X, SR_NTID.X, SR_CTAID.X, SR_LANEID, SR_CLOCKLO, ...)"),
+            _ => self.wrong(i, "a special register (SR_TID.X, SR_NTID.X, SR_CTAID.X, SR_LANEID, SR_WARPID, SR_LTMASK, SR_CLOCKLO, ...)"),
         }
     }
     fn barrier(&self, i: usize) -> Result<Barrier, DecodeError> {
@@ -208,9 +209,11 @@ impl<'a> Args<'a> {
     }
 }
 
-fn cmp_of(mods: &mut Mods) -> Result<Cmp, DecodeError> {
-    let found = mods.take_any(&["LT", "LE", "GT", "GE", "EQ", "NE", "T", "F"]);
-    Ok(match found {
+/// The comparison among the modifiers: the ordered ones, `.T`/`.F`, and for floats (`FSETP`,
+/// `DSETP`) the unordered ones and `.NUM`/`.NAN`.
+fn cmp_of(mods: &mut Mods, float: bool) -> Result<Cmp, DecodeError> {
+    let found = mods.take_any(&["LT", "LE", "GT", "GE", "EQ", "NE", "T", "F", "LTU", "LEU", "GTU", "GEU", "EQU", "NEU", "NUM", "NAN"]);
+    let cmp = match found {
         Some("LT") => Cmp::Lt,
         Some("LE") => Cmp::Le,
         Some("GT") => Cmp::Gt,
@@ -219,8 +222,30 @@ fn cmp_of(mods: &mut Mods) -> Result<Cmp, DecodeError> {
         Some("NE") => Cmp::Ne,
         Some("T") => Cmp::True,
         Some("F") => Cmp::False,
-        _ => return err(At::Mnemonic, format!("`{}` needs a comparison: .LT, .LE, .GT, .GE, .EQ or .NE", mods.opcode)),
-    })
+        Some("LTU") => Cmp::Ltu,
+        Some("LEU") => Cmp::Leu,
+        Some("GTU") => Cmp::Gtu,
+        Some("GEU") => Cmp::Geu,
+        Some("EQU") => Cmp::Equ,
+        Some("NEU") => Cmp::Neu,
+        Some("NUM") => Cmp::Num,
+        Some("NAN") => Cmp::Nan,
+        _ => {
+            let floats = if float { " (unordered: .LTU, .LEU, .GTU, .GEU, .EQU, .NEU; .NUM, .NAN)" } else { "" };
+            return err(At::Mnemonic, format!("`{}` needs a comparison: .LT, .LE, .GT, .GE, .EQ or .NE{floats}", mods.opcode));
+        }
+    };
+    if cmp.unordered() && !float {
+        let m = found.unwrap_or("");
+        return err(
+            At::Mnemonic,
+            format!(
+                "`{}` compares integers, which are never NaN: `.{m}` (true when an operand is NaN) is for FSETP and DSETP",
+                mods.opcode
+            ),
+        );
+    }
+    Ok(cmp)
 }
 
 fn combine_of(mods: &mut Mods) -> BoolOp {
@@ -260,7 +285,7 @@ pub fn decode(mnemonic: &str, ops: &[Operand]) -> Result<Decoded, DecodeError> {
     let mut format = None;
     let op = match opcode {
         "ISETP" => {
-            let cmp = cmp_of(&mut mods)?;
+            let cmp = cmp_of(&mut mods, false)?;
             let signed = !mods.take("U32");
             mods.take("S32");
             let combine = combine_of(&mut mods);
@@ -268,7 +293,7 @@ pub fn decode(mnemonic: &str, ops: &[Operand]) -> Result<Decoded, DecodeError> {
             Op::Isetp { cmp, signed, combine, dst, dst_inv, a: x, b: y, c }
         }
         "FSETP" => {
-            let cmp = cmp_of(&mut mods)?;
+            let cmp = cmp_of(&mut mods, true)?;
             let combine = combine_of(&mut mods);
             mods.ignore(&["FTZ"]);
             let (dst, dst_inv, x, y, c) = setp_operands(&a, |i| a.src_float(i))?;
@@ -303,21 +328,7 @@ pub fn decode(mnemonic: &str, ops: &[Operand]) -> Result<Decoded, DecodeError> {
             mods.ignore(&["MOV", "SHL", "IADD"]);
             Op::Imad { dst: a.reg(0)?, a: a.src_int(1)?, b: a.src_int(2)?, c: a.src_int(3)?, hi, signed }
         }
-        "FADD" | "FADD32I" | "FMUL" | "FMUL32I" => {
-            a.count(&[3])?;
-            mods.ignore(&["FTZ", "RN", "RZ", "RM", "RP", "SAT"]);
-            let (dst, x, y) = (a.reg(0)?, a.src_float(1)?, a.src_float(2)?);
-            if opcode.starts_with("FADD") {
-                Op::Fadd { dst, a: x, b: y }
-            } else {
-                Op::Fmul { dst, a: x, b: y }
-            }
-        }
-        "FFMA" => {
-            a.count(&[4])?;
-            mods.ignore(&["FTZ", "RN", "RZ", "RM", "RP", "SAT"]);
-            Op::Ffma { dst: a.reg(0)?, a: a.src_float(1)?, b: a.src_float(2)?, c: a.src_float(3)? }
-        }
+        "FADD" | "FADD32I" | "FMUL" | "FMUL32I" | "FFMA" | "FDIV" => math::float(opcode, &mut mods, &a)?,
         "MOV" | "MOV32I" => {
             a.count(&[2, 3])?;
             if a.ops.len() == 3 && !matches!(a.ops[2], Operand::Int { value: 0xf, .. }) {
@@ -399,6 +410,18 @@ pub fn decode(mnemonic: &str, ops: &[Operand]) -> Result<Decoded, DecodeError> {
         "MUFU" | "FRND" | "POPC" | "BREV" | "FLO" | "IMNMX" | "FMNMX" | "IDIV" | "IREM" => math::decode(opcode, &mut mods, &a)?,
         "SHFL" => warp::shfl(&mut mods, &a)?,
         "VOTE" => warp::vote(&mut mods, &a)?,
+        "MATCH" => warp::match_(&mut mods, &a)?,
+        "PSETP" | "BFE" | "BFI" | "PRMT" | "SGXT" => bits::decode(opcode, &mut mods, &a)?,
+        "BPT" => {
+            if !mods.take("TRAP") {
+                return err(At::Mnemonic, "only `BPT.TRAP` (PTX `trap`) is supported");
+            }
+            a.count(&[0, 1])?;
+            if a.ops.len() == 1 {
+                a.src_int(0)?;
+            }
+            Op::Trap
+        }
         "NOP" => {
             a.count(&[0])?;
             Op::Nop

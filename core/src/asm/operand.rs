@@ -108,6 +108,12 @@ fn parse_special(s: &str) -> Option<SpecialReg> {
     Some(match s {
         "SR_TID_X" => SpecialReg::Tid(Axis::X),
         "SR_LANEID" => SpecialReg::LaneId,
+        "SR_LTMASK" => SpecialReg::LaneMaskLt,
+        "SR_LEMASK" => SpecialReg::LaneMaskLe,
+        "SR_GTMASK" => SpecialReg::LaneMaskGt,
+        "SR_GEMASK" => SpecialReg::LaneMaskGe,
+        "SR_EQMASK" => SpecialReg::LaneMaskEq,
+        "SR_WARPID" => SpecialReg::WarpId,
         "SR_CLOCKLO" => SpecialReg::ClockLo,
         "SR_CLOCKHI" => SpecialReg::ClockHi,
         "SRZ" => SpecialReg::Srz,
@@ -211,7 +217,7 @@ pub fn parse_operand(text: &str) -> Result<Operand, String> {
     }
     if t.starts_with("SR_") {
         return Err(format!(
-            "unknown special register `{t}` (known: SR_TID.X/Y/Z, SR_NTID.*, SR_CTAID.*, SR_NCTAID.*, SR_LANEID, SR_CLOCKLO, SR_CLOCKHI)"
+            "unknown special register `{t}` (known: SR_TID.X/Y/Z, SR_NTID.*, SR_CTAID.*, SR_NCTAID.*, SR_LANEID, SR_WARPID, SR_LTMASK, SR_LEMASK, SR_GTMASK, SR_GEMASK, SR_EQMASK, SR_CLOCKLO, SR_CLOCKHI)"
         ));
     }
     if t.starts_with('P') && t.len() == 2 {

@@ -366,3 +366,165 @@ fn printf_refusals_are_located() {
         assert_eq!(d[0].span.col, col, "{src}: {}", d[0].message);
     }
 }
+
+#[test]
+fn ptx_support_instructions_decode() {
+    use crate::isa::{BoolOp, MatchMode, Pred, PredSrc, PrmtMode, Reg, Src};
+    let r = Src::reg;
+    let p = |pred: u8, negated: bool| PredSrc { pred: Pred(pred), negated };
+    assert_eq!(op_of("PSETP.AND P1, !P2, PT"), Op::Psetp { op: BoolOp::And, dst: Pred(1), a: p(2, true), b: PredSrc::TRUE });
+    assert_eq!(op_of("PSETP.XOR PT, P0, !PT"), Op::Psetp { op: BoolOp::Xor, dst: Pred::PT, a: p(0, false), b: p(7, true) });
+    assert!(matches!(op_of("PSETP.OR P0, P1, P2"), Op::Psetp { op: BoolOp::Or, .. }));
+    assert!(error_of("PSETP P0, P1, P2").contains(".AND"));
+    assert!(error_of("PSETP.AND R0, P1, P2").contains("predicate"));
+    assert_eq!(op_of("BFE.S32 R1, R2, 0x8, R3"), Op::Bfe { dst: Reg(1), a: r(Reg(2)), pos: Src::Imm(8), len: r(Reg(3)), signed: true });
+    assert!(matches!(op_of("BFE.U32 R1, R2, R4, 0x4"), Op::Bfe { signed: false, .. }));
+    assert!(error_of("BFE R1, R2, 0x8, 0x4").contains(".U32"));
+    assert_eq!(
+        op_of("BFI R1, R2, R3, 0x4, R5"),
+        Op::Bfi { dst: Reg(1), insert: r(Reg(2)), base: r(Reg(3)), pos: Src::Imm(4), len: r(Reg(5)) }
+    );
+    assert!(error_of("BFI R1, R2, R3, 0x4").contains("5"));
+    assert_eq!(
+        op_of("PRMT R1, R2, 0x3210, R3"),
+        Op::Prmt { dst: Reg(1), a: r(Reg(2)), sel: Src::Imm(0x3210), b: r(Reg(3)), mode: PrmtMode::Generic }
+    );
+    for (m, mode) in [
+        ("F4E", PrmtMode::F4e),
+        ("B4E", PrmtMode::B4e),
+        ("RC8", PrmtMode::Rc8),
+        ("ECL", PrmtMode::Ecl),
+        ("ECR", PrmtMode::Ecr),
+        ("RC16", PrmtMode::Rc16),
+    ] {
+        assert!(matches!(op_of(&format!("PRMT.{m} R1, R2, R4, RZ")), Op::Prmt { mode: got, .. } if got == mode), "{m}");
+    }
+    assert_eq!(op_of("SGXT R1, R2, 0x8"), Op::Sgxt { dst: Reg(1), a: r(Reg(2)), bits: Src::Imm(8), signed: true });
+    assert!(matches!(op_of("SGXT.U32 R1, R2, R3"), Op::Sgxt { signed: false, .. }));
+    assert_eq!(
+        op_of("MATCH.ANY R1, R2"),
+        Op::Match { mode: MatchMode::Any, pred: Pred::PT, dst: Reg(1), src: r(Reg(2)), wide: false, mask: None }
+    );
+    assert_eq!(
+        op_of("MATCH.ALL.U64 P1, R1, R2, 0xffffffff"),
+        Op::Match { mode: MatchMode::All, pred: Pred(1), dst: Reg(1), src: r(Reg(2)), wide: true, mask: Some(Src::Imm(u32::MAX)) }
+    );
+    assert!(matches!(op_of("MATCH.ANY.U32 R1, R2, R3"), Op::Match { wide: false, mask: Some(_), .. }));
+    assert!(error_of("MATCH R1, R2").contains(".ANY"));
+    assert!(error_of("MATCH.ALL R1, R2").contains("predicate"));
+    assert_eq!(op_of("BPT.TRAP 0x1"), Op::Trap);
+    assert_eq!(op_of("@P0 BPT.TRAP"), Op::Trap);
+    assert!(error_of("BPT R1").contains("BPT.TRAP"));
+}
+
+#[test]
+fn float_rounding_and_conversions_decode() {
+    use crate::isa::{FloatMode, NumType, Reg, Round, Src};
+    let r = Src::reg;
+    let mode = |round, ftz, sat| FloatMode { round, ftz, sat };
+    assert_eq!(op_of("FADD R1, R2, R3"), Op::Fadd { dst: Reg(1), a: r(Reg(2)), b: r(Reg(3)), mode: FloatMode::RN });
+    assert_eq!(op_of("FADD.RM R1, R2, R3"), Op::Fadd { dst: Reg(1), a: r(Reg(2)), b: r(Reg(3)), mode: mode(Round::Floor, false, false) });
+    assert!(
+        matches!(op_of("FMUL.RP.FTZ R1, R2, R3"), Op::Fmul { mode, .. } if mode == FloatMode { round: Round::Ceil, ftz: true, sat: false })
+    );
+    assert!(
+        matches!(op_of("FMUL32I.SAT R1, R2, 2.0"), Op::Fmul { mode, .. } if mode == FloatMode { round: Round::Even, ftz: false, sat: true })
+    );
+    assert!(
+        matches!(op_of("FFMA.RZ.SAT R1, R2, R3, R4"), Op::Ffma { mode, .. } if mode == FloatMode { round: Round::Trunc, ftz: false, sat: true })
+    );
+    assert!(matches!(op_of("FFMA.RN R1, R2, R3, R4"), Op::Ffma { mode: FloatMode::RN, .. }));
+    assert_eq!(op_of("FDIV R1, R2, 3.0"), Op::Fdiv { dst: Reg(1), a: r(Reg(2)), b: Src::Imm(3f32.to_bits()), mode: FloatMode::RN });
+    assert!(
+        matches!(op_of("FDIV.RZ.FTZ R1, R2, R3"), Op::Fdiv { mode, .. } if mode == FloatMode { round: Round::Trunc, ftz: true, sat: false })
+    );
+    assert!(error_of("FADD.RM.RP R1, R2, R3").contains("`.RP`"), "one rounding");
+    let f2i = |line: &str| match op_of(line) {
+        Op::F2i { signed, round, .. } => (signed, round),
+        op => panic!("{line}: {op:?}"),
+    };
+    assert_eq!(f2i("F2I R1, R2"), (true, Round::Trunc), "TRUNC stays the default");
+    assert_eq!(f2i("F2I.S32.TRUNC R1, R2"), (true, Round::Trunc));
+    assert_eq!(f2i("F2I.U32.FLOOR.NTZ R1, R2"), (false, Round::Floor));
+    assert_eq!(f2i("F2I.CEIL R1, R2"), (true, Round::Ceil));
+    assert_eq!(f2i("F2I.U32.F32.ROUND R1, R2"), (false, Round::Even));
+    assert!(matches!(op_of("I2F.F32.S32.RZ R1, R2"), Op::I2f { signed: true, round: Round::Trunc, .. }));
+    assert!(matches!(op_of("I2F.U32 R1, R2"), Op::I2f { signed: false, round: Round::Even, .. }));
+    let cvt = |line: &str| match op_of(line) {
+        Op::Cvt { from, to, round, .. } => (from, to, round),
+        op => panic!("{line}: {op:?}"),
+    };
+    assert_eq!(cvt("F2I.S64.F64.FLOOR R4, R2"), (NumType::F64, NumType::S64, Round::Floor));
+    assert_eq!(cvt("F2I.U32.F64.ROUND R1, R2"), (NumType::F64, NumType::U32, Round::Even));
+    assert_eq!(cvt("F2I.S64.CEIL R4, R1"), (NumType::F32, NumType::S64, Round::Ceil));
+    assert_eq!(cvt("F2F.F32.F64.RM R1, R2"), (NumType::F64, NumType::F32, Round::Floor));
+    assert_eq!(cvt("F2F.F32.F64 R1, R2"), (NumType::F64, NumType::F32, Round::Even));
+    assert_eq!(cvt("I2F.F32.S64.RP R1, R4"), (NumType::S64, NumType::F32, Round::Ceil));
+    assert!(error_of("F2I.S32.RM R1, R2").contains("`.RM`"), "F2I spells its rounding .FLOOR");
+}
+
+#[test]
+fn unordered_comparisons_are_for_floats_only() {
+    use crate::isa::Cmp;
+    for (m, cmp) in [
+        ("LTU", Cmp::Ltu),
+        ("LEU", Cmp::Leu),
+        ("GTU", Cmp::Gtu),
+        ("GEU", Cmp::Geu),
+        ("EQU", Cmp::Equ),
+        ("NEU", Cmp::Neu),
+        ("NUM", Cmp::Num),
+        ("NAN", Cmp::Nan),
+    ] {
+        assert!(matches!(op_of(&format!("FSETP.{m}.AND P0, PT, R1, R2, PT")), Op::Fsetp { cmp: c, .. } if c == cmp), "{m}");
+        assert!(matches!(op_of(&format!("DSETP.{m}.OR P0, PT, R2, R4, P1")), Op::Dsetp { cmp: c, .. } if c == cmp), "{m}");
+        let e = error_of(&format!("ISETP.{m}.AND P0, PT, R1, R2, PT"));
+        assert!(e.contains("never NaN") && e.contains(&format!("`.{m}`")) && e.contains("FSETP"), "{e}");
+    }
+    assert!(error_of("FSETP.AND P0, PT, R1, R2, PT").contains(".NEU"));
+    assert!(!error_of("ISETP.AND P0, PT, R1, R2, PT").contains(".NEU"));
+}
+
+#[test]
+fn sub_word_memory_and_wide_atomics_decode() {
+    use crate::isa::{Address, AtomOp, Reg, Space, Src, Width};
+    let addr = Address { base: Reg(2), offset: 1 };
+    for (m, width) in [("U8", Width::U8), ("S8", Width::S8), ("U16", Width::U16), ("S16", Width::S16)] {
+        assert_eq!(op_of(&format!("LDG.E.{m} R1, [R2+0x1]")), Op::Ld { dst: Reg(1), addr, width, space: Space::Global });
+        assert_eq!(op_of(&format!("STS.{m} [R2+0x1], R1")), Op::St { src: Reg(1), addr, width, space: Space::Shared });
+    }
+    assert!(matches!(op_of("LD.U8.32 R1, [R2]"), Op::Ld { width: Width::U8, .. }));
+    assert!(error_of("LD.U8.64 R1, [R2]").contains("two widths"));
+    let at = |line: &str| match op_of(line) {
+        Op::Atom { op, wide, b, .. } => (op, wide, b),
+        op => panic!("{line}: {op:?}"),
+    };
+    let r4 = Src::reg(Reg(4));
+    assert_eq!(at("ATOM.ADD.64 R2, [R6], R4"), (AtomOp::Add, true, r4));
+    assert_eq!(at("ATOMG.E.EXCH.64.STRONG.GPU PT, R2, [R6], R4"), (AtomOp::Exch, true, r4));
+    assert_eq!(at("ATOMS.MIN.S64 R2, [R6], R4"), (AtomOp::Min { signed: true }, true, r4));
+    assert_eq!(at("ATOM.MIN.U64 R2, [R6], R4"), (AtomOp::Min { signed: false }, true, r4));
+    assert_eq!(at("ATOM.MAX.S64 R2, [R6], R4"), (AtomOp::Max { signed: true }, true, r4));
+    assert_eq!(at("ATOMS.MAX.U64 R2, [R6], R4"), (AtomOp::Max { signed: false }, true, r4));
+    assert_eq!(at("ATOM.ADD.F64 R2, [R6], R4"), (AtomOp::AddF64, true, r4));
+    assert!(matches!(op_of("ATOM.CAS.64 R2, [R6], R4, R8"), Op::Atom { op: AtomOp::Cas, wide: true, c: Src::Reg { .. }, .. }));
+    assert_eq!(at("ATOM.ADD R2, [R6], R4"), (AtomOp::Add, false, r4));
+    assert!(error_of("ATOM.INC.64 R2, [R6], R4").contains("32-bit"));
+    assert!(error_of("ATOM.MIN.F64 R2, [R6], R4").contains(".ADD"));
+}
+
+#[test]
+fn new_special_registers_decode() {
+    use crate::isa::{Reg, SpecialReg};
+    for (name, sr) in [
+        ("SR_LTMASK", SpecialReg::LaneMaskLt),
+        ("SR_LEMASK", SpecialReg::LaneMaskLe),
+        ("SR_GTMASK", SpecialReg::LaneMaskGt),
+        ("SR_GEMASK", SpecialReg::LaneMaskGe),
+        ("SR_EQMASK", SpecialReg::LaneMaskEq),
+        ("SR_WARPID", SpecialReg::WarpId),
+    ] {
+        assert_eq!(op_of(&format!("S2R R3, {name}")), Op::S2r { dst: Reg(3), sr }, "{name}");
+    }
+    assert!(error_of("S2R R1, SR_LTMASKS").contains("SR_LTMASK"));
+}

@@ -27,6 +27,51 @@ pub enum Cmp {
     /// `.T`: always true; `.F`: always false.
     True,
     False,
+    /// The unordered float comparisons (`FSETP`/`DSETP` only): true when either operand is NaN
+    /// or the comparison holds. The ordered ones above are false when either is NaN.
+    Ltu,
+    Leu,
+    Gtu,
+    Geu,
+    Equ,
+    Neu,
+    /// `.NUM`: neither operand is NaN; `.NAN`: either is.
+    Num,
+    Nan,
+}
+
+impl Cmp {
+    /// Whether `a cmp b` holds, IEEE style: every ordered comparison (`Ne` too) is false when
+    /// the operands are unordered (a NaN), every unordered one true. For integers, which are
+    /// always ordered, `Ltu` reads as `Lt` (the assembler gives `ISETP` only the ordered ones).
+    #[inline(always)]
+    pub fn holds<T: PartialOrd>(self, a: T, b: T) -> bool {
+        use core::cmp::Ordering::{Equal, Greater, Less};
+        let o = a.partial_cmp(&b);
+        match self {
+            Cmp::Lt => o == Some(Less),
+            Cmp::Le => matches!(o, Some(Less | Equal)),
+            Cmp::Gt => o == Some(Greater),
+            Cmp::Ge => matches!(o, Some(Greater | Equal)),
+            Cmp::Eq => o == Some(Equal),
+            Cmp::Ne => matches!(o, Some(Less | Greater)),
+            Cmp::True => true,
+            Cmp::False => false,
+            Cmp::Ltu => matches!(o, None | Some(Less)),
+            Cmp::Leu => o != Some(Greater),
+            Cmp::Gtu => matches!(o, None | Some(Greater)),
+            Cmp::Geu => o != Some(Less),
+            Cmp::Equ => matches!(o, None | Some(Equal)),
+            Cmp::Neu => o != Some(Equal),
+            Cmp::Num => o.is_some(),
+            Cmp::Nan => o.is_none(),
+        }
+    }
+
+    /// An unordered comparison, or `NUM`/`NAN`: meaningful for floats only.
+    pub fn unordered(self) -> bool {
+        matches!(self, Cmp::Ltu | Cmp::Leu | Cmp::Gtu | Cmp::Geu | Cmp::Equ | Cmp::Neu | Cmp::Num | Cmp::Nan)
+    }
 }
 
 /// How a set-predicate combines its comparison with the third predicate source.
@@ -46,21 +91,40 @@ pub enum LogicOp {
     PassB,
 }
 
-/// The width of a memory access: one, two or four consecutive 32-bit registers.
+/// The width of a memory access: a byte or a halfword (`.U8`, `.S8`, `.U16`, `.S16`: a load
+/// zero- or sign-extends it into one register, a store writes the register's low bits), or one,
+/// two or four consecutive 32-bit registers.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Width {
+    U8,
+    S8,
+    U16,
+    S16,
     W32,
     W64,
     W128,
 }
 
 impl Width {
+    /// The 32-bit words the access touches (a byte or halfword: the word it lies in).
     pub fn words(self) -> u32 {
         match self {
-            Width::W32 => 1,
+            Width::U8 | Width::S8 | Width::U16 | Width::S16 | Width::W32 => 1,
             Width::W64 => 2,
             Width::W128 => 4,
         }
+    }
+    /// The bytes one lane moves.
+    pub fn bytes(self) -> u32 {
+        match self {
+            Width::U8 | Width::S8 => 1,
+            Width::U16 | Width::S16 => 2,
+            w => 4 * w.words(),
+        }
+    }
+    /// A byte or halfword: part of a word.
+    pub fn sub_word(self) -> bool {
+        self.bytes() < 4
     }
 }
 
@@ -70,6 +134,8 @@ pub enum AtomOp {
     Add,
     /// `.ADD.F32`: float add.
     AddF32,
+    /// `.ADD.F64`: double add (on register pairs and two words).
+    AddF64,
     /// `.MIN` / `.MAX`, signed (`.S32`, the default) or unsigned (`.U32`).
     Min {
         signed: bool,
@@ -149,13 +215,45 @@ impl NumType {
     }
 }
 
-/// `FRND`'s rounding: to nearest even (no modifier), down, up or toward zero.
+/// A rounding direction: to nearest even, down, up or toward zero. `FRND`'s modes (no modifier,
+/// `.FLOOR`, `.CEIL`, `.TRUNC`), float arithmetic's and conversions' `.RN`, `.RM`, `.RP`, `.RZ`,
+/// and `F2I`'s `.ROUND`, `.FLOOR`, `.CEIL`, `.TRUNC`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Round {
     Even,
     Floor,
     Ceil,
     Trunc,
+}
+
+/// How an f32 `FADD`, `FMUL`, `FFMA` or `FDIV` finishes its result: rounded once, exactly, in
+/// `round`'s direction; with `ftz`, denormal inputs and results flushed to zero (keeping the
+/// sign); with `sat`, the result clamped to [0.0, 1.0], NaN giving 0.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct FloatMode {
+    pub round: Round,
+    pub ftz: bool,
+    pub sat: bool,
+}
+
+impl FloatMode {
+    /// No modifier: round to nearest even, denormals kept, no clamp.
+    pub const RN: FloatMode = FloatMode { round: Round::Even, ftz: false, sat: false };
+}
+
+/// `PRMT`'s byte selection: `Generic` reads four 4-bit selectors (bit 3 replicating the byte's
+/// sign); the others read only the selector's two low bits, as PTX `prmt`'s `.f4e` (forward
+/// 4 extract), `.b4e` (backward), `.rc8` (replicate a byte), `.ecl`/`.ecr` (edge clamp left,
+/// right) and `.rc16` (replicate a halfword).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum PrmtMode {
+    Generic,
+    F4e,
+    B4e,
+    Rc8,
+    Ecl,
+    Ecr,
+    Rc16,
 }
 
 /// Which lane a `SHFL` reads (PTX `shfl.sync` modes).
@@ -165,6 +263,14 @@ pub enum ShflMode {
     Up,
     Down,
     Bfly,
+}
+
+/// What a `MATCH` finds among the lanes: those with the lane's value (`.ANY`), or whether all
+/// have one value (`.ALL`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum MatchMode {
+    Any,
+    All,
 }
 
 /// What a `VOTE` computes into its predicate.
@@ -226,12 +332,15 @@ impl AccessKind {
     }
 }
 
-/// How an operation uses memory: what it does, where (per lane), and how many consecutive words.
+/// How an operation uses memory: what it does, where (per lane), how many consecutive words,
+/// and how many bytes (fewer than 4 for a byte or halfword access, which touches the word it
+/// lies in).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct MemoryUse {
     pub kind: AccessKind,
     pub addr: Address,
     pub words: u32,
+    pub bytes: u32,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -315,22 +424,36 @@ pub enum Op {
         b: Src,
         c: PredSrc,
     },
-    // Float arithmetic on f32 bit patterns.
+    // Float arithmetic on f32 bit patterns, each rounded once as `mode` says.
     Fadd {
         dst: Reg,
         a: Src,
         b: Src,
+        mode: FloatMode,
     },
     Fmul {
         dst: Reg,
         a: Src,
         b: Src,
+        mode: FloatMode,
     },
+    /// Fused multiply-add: a * b + c, rounded once.
     Ffma {
         dst: Reg,
         a: Src,
         b: Src,
         c: Src,
+        mode: FloatMode,
+    },
+    /// `FDIV[.RN|.RM|.RP|.RZ][.FTZ] d, a, b`: warpscope's one-instruction f32 division, correctly
+    /// rounded (IEEE). GPUs have no divide instruction: nvcc calls a subroutine (a reciprocal
+    /// estimate refined with FFMA, and a slow path for zeros, infinities and extreme exponents),
+    /// which the cost model charges for this one (`DIVIDE_ISSUES`), as for `DDIV`.
+    Fdiv {
+        dst: Reg,
+        a: Src,
+        b: Src,
+        mode: FloatMode,
     },
     Fsetp {
         cmp: Cmp,
@@ -340,6 +463,14 @@ pub enum Op {
         a: Src,
         b: Src,
         c: PredSrc,
+    },
+    /// `PSETP.AND|OR|XOR Pd, Pa, Pb`: predicate logic, Pd = Pa op Pb in each lane (`!Pn`, `PT`,
+    /// `!PT` as sources; a write to `PT` is dropped).
+    Psetp {
+        op: BoolOp,
+        dst: Pred,
+        a: PredSrc,
+        b: PredSrc,
     },
     // Moves and bit operations.
     Mov {
@@ -405,7 +536,8 @@ pub enum Op {
     },
     /// `ATOM.ADD d, [a], b` / `ATOM.EXCH d, [a], b` / `ATOM.CAS d, [a], b, c` (`ATOMS` on shared
     /// memory): the lanes' read-modify-writes happen one lane at a time in lane order; `dst` gets
-    /// the value each lane found.
+    /// the value each lane found. `wide` (`.64`, `.S64`, `.U64`, `.F64`): 64-bit values, `dst`,
+    /// `b` and `c` register pairs and two words of memory.
     Atom {
         op: AtomOp,
         dst: Reg,
@@ -413,19 +545,23 @@ pub enum Op {
         b: Src,
         c: Src,
         space: Space,
+        wide: bool,
     },
     // Conversions and special functions.
-    /// `I2F.F32.S32` / `.U32`: integer to float.
+    /// `I2F.F32.S32` / `.U32` (`.RN`, the default, `.RM`, `.RP`, `.RZ`): integer to float.
     I2f {
         dst: Reg,
         src: Src,
         signed: bool,
+        round: Round,
     },
-    /// `F2I.S32.TRUNC` / `.U32`: float to integer, rounding toward zero, saturating.
+    /// `F2I.S32` / `.U32` with `.TRUNC` (the default), `.FLOOR`, `.CEIL` or `.ROUND` (to nearest
+    /// even): float to integer, saturating, NaN giving 0.
     F2i {
         dst: Reg,
         src: Src,
         signed: bool,
+        round: Round,
     },
     Mufu {
         func: MufuFn,
@@ -433,12 +569,14 @@ pub enum Op {
         src: Src,
     },
     /// A conversion that involves a 64-bit type (`I2F.F64.S32`, `F2I.S64.F64.TRUNC`, `F2F.F32.F64`,
-    /// `I2F.F32.S64`...); 64-bit values are register pairs, low word first.
+    /// `I2F.F32.S64`...); 64-bit values are register pairs, low word first. `round`: how a float
+    /// becomes an integer, or how a value that does not fit the float type exactly is rounded.
     Cvt {
         dst: Reg,
         src: Src,
         from: NumType,
         to: NumType,
+        round: Round,
     },
     // Double precision on register pairs (`a` names `a` and `a+1`, low word first).
     Dadd {
@@ -505,6 +643,42 @@ pub enum Op {
         dst: Reg,
         src: Src,
     },
+    /// `BFE.U32|S32 d, a, pos, len`: PTX `bfe`: the `len` bits of `a` from bit `pos` (each from
+    /// bits 7:0 of its operand), zero- or sign-extended; the sign is bit min(pos + len - 1, 31)
+    /// of `a`, and `len` 0 gives 0.
+    Bfe {
+        dst: Reg,
+        a: Src,
+        pos: Src,
+        len: Src,
+        signed: bool,
+    },
+    /// `BFI d, insert, base, pos, len`: PTX `bfi`: `base` with its bits from `pos` on replaced
+    /// by the low `len` bits of `insert` (pos and len from bits 7:0; bits past 31 are dropped).
+    Bfi {
+        dst: Reg,
+        insert: Src,
+        base: Src,
+        pos: Src,
+        len: Src,
+    },
+    /// `PRMT[.mode] d, a, sel, b`: PTX `prmt.b32 d, a, b, sel`: four bytes picked from the eight
+    /// of `{b, a}` (`a` bytes 0-3, `b` bytes 4-7) as `sel` and `mode` say.
+    Prmt {
+        dst: Reg,
+        a: Src,
+        sel: Src,
+        b: Src,
+        mode: PrmtMode,
+    },
+    /// `SGXT[.U32] d, a, bits`: the low `bits` bits of `a` (at most 32), sign-extended, or
+    /// zero-extended with `.U32`; 0 bits give 0.
+    Sgxt {
+        dst: Reg,
+        a: Src,
+        bits: Src,
+        signed: bool,
+    },
     /// `IMNMX[.U32] d, a, b, p`: the minimum where `p` holds, else the maximum.
     Imnmx {
         dst: Reg,
@@ -552,6 +726,18 @@ pub enum Op {
         src: PredSrc,
         mask: Option<Src>,
     },
+    /// `MATCH.ANY d, a [, mask]` / `MATCH.ALL Pd, d, a [, mask]` (PTX `match.sync`): over the
+    /// executing lanes (of the lane's 32-lane half, and of its mask), `.ANY` gives each lane the
+    /// lanes whose `a` equals its own; `.ALL` gives all of them when every `a` is the same (else
+    /// 0) and sets `Pd` to whether it is. `wide` (`.U64`): `a` is a register pair.
+    Match {
+        mode: MatchMode,
+        pred: Pred,
+        dst: Reg,
+        src: Src,
+        wide: bool,
+        mask: Option<Src>,
+    },
     /// `PRINTF "format", Ra, Rb, ...`: each executing lane prints the format with the
     /// arguments in the `words` registers from `base` (a 64-bit argument takes two). The format
     /// is the program's `formats[id]`. Real GPUs call `vprintf` with the arguments in a local
@@ -562,6 +748,9 @@ pub enum Op {
         words: u8,
     },
     Nop,
+    /// `BPT.TRAP` (PTX `trap`, CUDA `__trap()`): the lanes that execute it abort the kernel; the
+    /// run stops with a fault naming the instruction's line.
+    Trap,
     /// `BAR.SYNC`: a block-wide barrier. With one warp, every non-exited lane must arrive together.
     BarSync,
     // Control flow: token stack (Fermi to Pascal).
@@ -629,11 +818,11 @@ impl Op {
         )
     }
 
-    /// The member mask of a `_sync` instruction (`SHFL`/`VOTE` with a mask, `WARPSYNC`): every
+    /// The member mask of a `_sync` instruction (`SHFL`/`VOTE`/`MATCH` with a mask, `WARPSYNC`): every
     /// lane it names must execute the instruction with the others.
     pub fn member_mask(&self) -> Option<Src> {
         match *self {
-            Op::Shfl { mask, .. } | Op::Vote { mask, .. } => mask,
+            Op::Shfl { mask, .. } | Op::Vote { mask, .. } | Op::Match { mask, .. } => mask,
             Op::Warpsync { mask } => Some(mask),
             _ => None,
         }
@@ -643,19 +832,23 @@ impl Op {
     /// (`machine::touches`) follow every new one.
     pub fn memory_use(&self) -> Option<MemoryUse> {
         match *self {
-            Op::Ld { addr, width, .. } => Some(MemoryUse { kind: AccessKind::Read, addr, words: width.words() }),
-            Op::St { addr, width, .. } => Some(MemoryUse { kind: AccessKind::Write, addr, words: width.words() }),
-            Op::Atom { addr, .. } => Some(MemoryUse { kind: AccessKind::Update, addr, words: 1 }),
+            Op::Ld { addr, width, .. } => Some(MemoryUse { kind: AccessKind::Read, addr, words: width.words(), bytes: width.bytes() }),
+            Op::St { addr, width, .. } => Some(MemoryUse { kind: AccessKind::Write, addr, words: width.words(), bytes: width.bytes() }),
+            Op::Atom { addr, wide, .. } => {
+                let words = 1 + wide as u32;
+                Some(MemoryUse { kind: AccessKind::Update, addr, words, bytes: 4 * words })
+            }
             _ => None,
         }
     }
 
     /// Warp instructions one issue stands for, for the cost model: warpscope's `IDIV`/`IREM`
-    /// stand for nvcc's division sequence (`DIVIDE_ISSUES` instructions).
+    /// stand for nvcc's division sequence, and `FDIV`/`DDIV` for the subroutine nvcc calls
+    /// (`DIVIDE_ISSUES` instructions each).
     #[inline]
     pub fn issues(&self) -> u32 {
         match self {
-            Op::Idiv { .. } | Op::Ddiv { .. } => DIVIDE_ISSUES,
+            Op::Idiv { .. } | Op::Ddiv { .. } | Op::Fdiv { .. } => DIVIDE_ISSUES,
             _ => 1,
         }
     }

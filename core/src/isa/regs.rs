@@ -87,6 +87,18 @@ pub enum SpecialReg {
     /// `SR_NCTAID.X/Y/Z`: the grid's dimensions.
     Nctaid(Axis),
     LaneId,
+    /// `SR_LTMASK`, `SR_LEMASK`, `SR_GTMASK`, `SR_GEMASK`, `SR_EQMASK` (PTX `%lanemask_lt`...):
+    /// the lanes below, at or below, above, at or above, or at the lane's own place in its
+    /// 32-lane half, as a 32-bit mask.
+    LaneMaskLt,
+    LaneMaskLe,
+    LaneMaskGt,
+    LaneMaskGe,
+    LaneMaskEq,
+    /// `SR_WARPID`: warpscope's stand-in for PTX `%warpid` (on hardware, the warp's slot on its
+    /// SM, which may change): the running warp's number in its block, its first thread over the
+    /// warp width (`//@ launch`'s warp).
+    WarpId,
     ClockLo,
     ClockHi,
     /// `SRZ`: zero, for `CS2R Rd, SRZ`.

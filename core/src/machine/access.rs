@@ -10,11 +10,12 @@ use super::{Cell, LaneMask, Machine};
 use crate::isa::{AccessKind, Instruction};
 
 /// One word one lane touches: its byte address and, when it is inside a buffer, the element.
+/// A byte or halfword access touches the word it lies in; `addr` is the byte's address.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Touch {
     pub lane: u32,
     pub addr: u32,
-    /// `None` for an address outside every buffer or not 4-byte aligned (the data path faults).
+    /// `None` for an address outside every buffer or not aligned (the data path faults).
     pub cell: Option<Cell>,
 }
 
@@ -45,7 +46,14 @@ pub fn access(m: &Machine, instr: &Instruction, lanes: LaneMask) -> Option<Acces
     for lane in lanes.iter() {
         for w in 0..used.words {
             let addr = address(m, lane, used.addr, w);
-            touches.push(Touch { lane, addr, cell: m.memory.cell_at(addr) });
+            let cell = if used.bytes >= 4 {
+                m.memory.cell_at(addr)
+            } else if addr.is_multiple_of(used.bytes) {
+                m.memory.cell_at(addr & !3)
+            } else {
+                None
+            };
+            touches.push(Touch { lane, addr, cell });
         }
     }
     Some(Access { kind: used.kind, lanes, touches })

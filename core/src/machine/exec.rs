@@ -2,14 +2,17 @@
 //! Shared by every reconvergence model, which only decide the pc and the lanes.
 
 mod arith;
+mod bits;
+mod float;
+mod memory;
 mod warp;
 mod wide;
 
-use alloc::format;
 use alloc::string::String;
 
-use super::{LaneMask, Machine, Miss, MAX_WARP};
+use super::{LaneMask, Machine, MAX_WARP};
 use crate::isa::*;
+pub(super) use memory::address;
 pub use warp::{check_members, member_lanes, shfl_source};
 
 /// Why an instruction could not run.
@@ -20,6 +23,9 @@ pub enum ExecError {
     /// A `_sync` instruction's member mask names lanes that do not execute it; the caller, who
     /// knows where each lane is, says where they are.
     Members(MemberFault),
+    /// These lanes executed `BPT.TRAP`, which aborts the kernel; the caller, who knows the
+    /// instruction's line, says so.
+    Trap(LaneMask),
 }
 
 impl From<String> for ExecError {
@@ -136,9 +142,12 @@ fn compare_lanes<const N: usize, T: PartialOrd>(m: &Machine, a: Src, b: Src, flo
         Cmp::Gt => pack(&x, &y, |a, b| conv(a) > conv(b)),
         Cmp::Ge => pack(&x, &y, |a, b| conv(a) >= conv(b)),
         Cmp::Eq => pack(&x, &y, |a, b| conv(a) == conv(b)),
-        Cmp::Ne => pack(&x, &y, |a, b| conv(a) != conv(b)),
+        // Ordered: false for a NaN (for integers, plain `!=`).
+        Cmp::Ne => pack(&x, &y, |a, b| conv(a) < conv(b) || conv(a) > conv(b)),
         Cmp::True => u64::MAX,
         Cmp::False => 0,
+        // The unordered float comparisons are rare: one generic loop.
+        c => pack(&x, &y, |a, b| c.holds(conv(a), conv(b))),
     };
     LaneMask(bits) & m.all_lanes()
 }
@@ -201,56 +210,23 @@ fn special(m: &Machine, lane: u32, sr: SpecialReg) -> (u32, u32) {
         SpecialReg::Ctaid(a) => (l.block_idx[a.index()], 0),
         SpecialReg::Nctaid(a) => (l.grid[a.index()], 0),
         SpecialReg::LaneId => (lane, 0),
+        SpecialReg::LaneMaskLt => ((1u32 << (lane & 31)) - 1, 0),
+        SpecialReg::LaneMaskLe => (u32::MAX >> (31 - (lane & 31)), 0),
+        SpecialReg::LaneMaskGt => (!(u32::MAX >> (31 - (lane & 31))), 0),
+        SpecialReg::LaneMaskGe => (!((1u32 << (lane & 31)) - 1), 0),
+        SpecialReg::LaneMaskEq => (1u32 << (lane & 31), 0),
+        SpecialReg::WarpId => (l.first_thread / m.width.max(1), 0),
         SpecialReg::Srz => (0, 0),
         SpecialReg::ClockLo => (m.clock as u32, (m.clock >> 32) as u32),
         SpecialReg::ClockHi => ((m.clock >> 32) as u32, 0),
     }
 }
 
-/// The byte address `word` of an access at `a` reads in `lane` (`machine::touches` shares it).
-pub(super) fn address(m: &Machine, lane: u32, a: Address, word: u32) -> u32 {
-    m.reg(lane, a.base).wrapping_add(a.offset as u32).wrapping_add(word * 4)
-}
-
-/// Bytes per memory transaction (a cache line / coalescing segment).
-pub const SEGMENT_BYTES: u32 = 128;
-
-/// Counts one memory instruction and the distinct segments its lanes touch.
-fn count_transactions(m: &mut Machine, lanes: LaneMask, addr: Address, words: u32) {
-    let mut segs = [0u32; 2 * crate::machine::MAX_WARP as usize];
-    let mut n = 0;
-    for l in lanes.iter() {
-        for w in [0, words.saturating_sub(1)] {
-            let s = address(m, l, addr, w) / SEGMENT_BYTES;
-            if !segs[..n].contains(&s) {
-                segs[n] = s;
-                n += 1;
-            }
-        }
-    }
-    m.mem_instructions += 1;
-    m.mem_transactions += n as u64;
-}
-
-fn bad_access(mem: &super::Memory, kind: &str, lane: u32, addr: u32, space: Space, miss: Miss) -> String {
-    match miss {
-        Miss::Outside => format!("{kind} by lane {lane} at address {addr:#x}: {}", mem.miss_detail(addr)),
-        Miss::OtherSpace(there) => {
-            let fits = if there == Space::Shared { "LDS/STS/ATOMS and generic LD/ST/ATOM" } else { "LDG/STG/ATOMG and generic LD/ST/ATOM" };
-            format!(
-                "{kind} by lane {lane} at address {addr:#x}: the address is in {} memory, but the instruction accesses {} memory ({fits} access {} memory)",
-                there.name(),
-                space.name(),
-                there.name()
-            )
-        }
-    }
-}
-
 /// Executes a non-control instruction on the lanes of `mask` whose guard holds.
 /// Control instructions are the model's business and do nothing here, except that a `_sync`
-/// instruction's member mask (`SHFL`/`VOTE` with a mask, `WARPSYNC`) is checked first: every lane
-/// it names must be among the lanes that run it (`ExecError::Members` otherwise).
+/// instruction's member mask (`SHFL`/`VOTE`/`MATCH` with a mask, `WARPSYNC`) is checked first:
+/// every lane it names must be among the lanes that run it (`ExecError::Members` otherwise).
+/// `BPT.TRAP` on any lane is `ExecError::Trap`.
 pub fn execute(m: &mut Machine, instr: &Instruction, mask: LaneMask) -> Result<(), ExecError> {
     if m.stride() == 32 {
         execute_rows::<32>(m, instr, mask)
@@ -288,7 +264,7 @@ fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: Lane
             let min = m.guard_mask(Some(Guard { pred: p.pred, negated: p.negated }), lanes);
             wide::double_op(m, lanes, dst, [a, b, b], |x, y, _, l| if min.contains(l) { x.min(y) } else { x.max(y) });
         }
-        Op::Cvt { dst, src, from, to } => wide::convert(m, lanes, dst, src, from, to),
+        Op::Cvt { dst, src, from, to, round } => wide::convert(m, lanes, dst, src, from, to, round),
         Op::Iscadd { dst, a, b, shift } => map2::<N>(m, lanes, dst, a, b, false, |x, y| (x << shift).wrapping_add(y)),
         Op::Imul { dst, a, b, hi, signed } => map2::<N>(m, lanes, dst, a, b, false, |x, y| mul(x, y, hi, signed)),
         Op::Imad { dst, a, b, c, hi, signed } => map3::<N>(m, lanes, dst, a, b, c, false, |x, y, z| mul(x, y, hi, signed).wrapping_add(z)),
@@ -304,10 +280,26 @@ fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: Lane
             let r = compare_lanes::<N, _>(m, a, b, true, cmp, fl);
             set_preds(m, lanes, r, op, dst, dst_inv, c);
         }
-        Op::Fadd { dst, a, b } => map2::<N>(m, lanes, dst, a, b, true, |x, y| (fl(x) + fl(y)).to_bits()),
-        Op::Fmul { dst, a, b } => map2::<N>(m, lanes, dst, a, b, true, |x, y| (fl(x) * fl(y)).to_bits()),
-        // Not fused: `core` has no fma without libm; the rounding difference does not matter here.
-        Op::Ffma { dst, a, b, c } => map3::<N>(m, lanes, dst, a, b, c, true, |x, y, z| (fl(x) * fl(y) + fl(z)).to_bits()),
+        // f32 `+` and `*` round to nearest even: the common case needs no emulation.
+        Op::Fadd { dst, a, b, mode: FloatMode::RN } => map2::<N>(m, lanes, dst, a, b, true, |x, y| (fl(x) + fl(y)).to_bits()),
+        Op::Fadd { dst, a, b, mode } => map2::<N>(m, lanes, dst, a, b, true, |x, y| float::fadd(x, y, mode)),
+        Op::Fmul { dst, a, b, mode: FloatMode::RN } => map2::<N>(m, lanes, dst, a, b, true, |x, y| (fl(x) * fl(y)).to_bits()),
+        Op::Fmul { dst, a, b, mode } => map2::<N>(m, lanes, dst, a, b, true, |x, y| float::fmul(x, y, mode)),
+        Op::Ffma { dst, a, b, c, mode } => map3::<N>(m, lanes, dst, a, b, c, true, |x, y, z| float::ffma(x, y, z, mode)),
+        Op::Fdiv { dst, a, b, mode } => map2::<N>(m, lanes, dst, a, b, true, |x, y| float::fdiv(x, y, mode)),
+        Op::Psetp { op, dst, a, b } => {
+            let x = m.guard_mask(Some(Guard { pred: a.pred, negated: a.negated }), lanes);
+            let y = m.guard_mask(Some(Guard { pred: b.pred, negated: b.negated }), lanes);
+            let r = match op {
+                BoolOp::And => x & y,
+                BoolOp::Or => x | y,
+                BoolOp::Xor => LaneMask(x.0 ^ y.0),
+            };
+            if !dst.is_true() {
+                let slot = &mut m.preds[dst.0 as usize];
+                *slot = slot.without(lanes) | r;
+            }
+        }
         Op::Mov { dst, src } => map2::<N>(m, lanes, dst, src, Src::Imm(0), false, |x, _| x),
         Op::Sel { dst, a, b, p } => {
             let chosen = m.guard_mask(Some(Guard { pred: p.pred, negated: p.negated }), lanes);
@@ -342,75 +334,39 @@ fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: Lane
                 m.set_reg(l, Reg(dst.0 + 1), hi);
             }
         }),
-        Op::Ld { dst, addr, width, space } => {
-            if space != Space::Shared {
-                count_transactions(m, lanes, addr, width.words());
-            }
-            for l in lanes.iter() {
-                for w in 0..width.words() {
-                    let at = address(m, l, addr, w);
-                    let v = m.memory.load_in(space, at).map_err(|e| bad_access(&m.memory, "load", l, at, space, e))?;
-                    if dst.0 as u32 + w < 255 {
-                        m.set_reg(l, Reg(dst.0 + w as u8), v);
-                    }
-                }
-            }
-        }
-        Op::St { src, addr, width, space } => {
-            if space != Space::Shared {
-                count_transactions(m, lanes, addr, width.words());
-            }
-            for l in lanes.iter() {
-                for w in 0..width.words() {
-                    let at = address(m, l, addr, w);
-                    let v = if src.is_zero() { 0 } else { m.reg(l, Reg(src.0.saturating_add(w as u8))) };
-                    m.memory.store_in(space, at, v).map_err(|e| bad_access(&m.memory, "store", l, at, space, e))?;
-                }
-            }
-        }
-        Op::Atom { op, dst, addr, b, c, space } => {
-            if space != Space::Shared {
-                count_transactions(m, lanes, addr, 1);
-            }
-            let bs = gather::<N>(m, b, op == AtomOp::AddF32);
-            let cs = gather::<N>(m, c, false);
-            for l in lanes.iter() {
-                let at = address(m, l, addr, 0);
-                let old = m.memory.load_in(space, at).map_err(|e| bad_access(&m.memory, "atomic", l, at, space, e))?;
-                let new = arith::atom(op, old, bs[l as usize], cs[l as usize]);
-                m.memory.store_in(space, at, new).map_err(|e| bad_access(&m.memory, "atomic", l, at, space, e))?;
-                m.set_reg(l, dst, old);
-            }
-        }
-        Op::I2f { dst, src, signed } => {
-            map2::<N>(
-                m,
-                lanes,
-                dst,
-                src,
-                Src::Imm(0),
-                false,
-                |x, _| {
-                    if signed {
-                        (x as i32 as f32).to_bits()
-                    } else {
-                        (x as f32).to_bits()
-                    }
-                },
-            )
-        }
-        Op::F2i { dst, src, signed } => map2::<N>(m, lanes, dst, src, Src::Imm(0), true, |x, _| {
-            // `as` truncates toward zero and saturates, NaN to 0, as F2I.TRUNC does.
+        Op::Ld { dst, addr, width, space } => memory::load(m, lanes, dst, addr, width, space)?,
+        Op::St { src, addr, width, space } => memory::store(m, lanes, src, addr, width, space)?,
+        Op::Atom { op, dst, addr, b, c, space, wide } => memory::atom::<N>(m, lanes, op, dst, addr, b, c, space, wide)?,
+        Op::I2f { dst, src, signed, round } => map2::<N>(m, lanes, dst, src, Src::Imm(0), false, |x, _| {
+            let v = if signed { x as i32 as f64 } else { x as f64 };
+            // Exact in f64, so rounded once.
+            float::round_f32(v, round).to_bits()
+        }),
+        Op::F2i { dst, src, signed, round } => map2::<N>(m, lanes, dst, src, Src::Imm(0), true, |x, _| {
+            // Rounded to an integral value, then `as`, which saturates and gives 0 for NaN.
+            let v = float::integral(fl(x) as f64, round);
             if signed {
-                fl(x) as i32 as u32
+                v as i32 as u32
             } else {
-                fl(x) as u32
+                v as u32
             }
         }),
         Op::Mufu { func, dst, src } => map2::<N>(m, lanes, dst, src, Src::Imm(0), true, |x, _| arith::mufu(func, x)),
         Op::Frnd { mode, dst, src } => map2::<N>(m, lanes, dst, src, Src::Imm(0), true, |x, _| arith::frnd(mode, x)),
         Op::Popc { dst, src } => map2::<N>(m, lanes, dst, src, Src::Imm(0), false, |x, _| x.count_ones()),
         Op::Brev { dst, src } => map2::<N>(m, lanes, dst, src, Src::Imm(0), false, |x, _| x.reverse_bits()),
+        Op::Bfe { dst, a, pos, len, signed } => map3::<N>(m, lanes, dst, a, pos, len, false, |x, p, n| bits::bfe(x, p, n, signed)),
+        Op::Bfi { dst, insert, base, pos, len } => {
+            let (x, y) = (gather::<N>(m, insert, false), gather::<N>(m, base, false));
+            let (p, n) = (gather::<N>(m, pos, false), gather::<N>(m, len, false));
+            let mut out = [0u32; N];
+            for i in 0..N {
+                out[i] = bits::bfi(x[i], y[i], p[i], n[i]);
+            }
+            scatter(m, dst, lanes, &out);
+        }
+        Op::Prmt { dst, a, sel, b, mode } => map3::<N>(m, lanes, dst, a, sel, b, false, |x, s, y| bits::prmt(x, s, y, mode)),
+        Op::Sgxt { dst, a, bits: n, signed } => map2::<N>(m, lanes, dst, a, n, false, |x, k| bits::sgxt(x, k, signed)),
         Op::Flo { dst, src, signed, shift } => map2::<N>(m, lanes, dst, src, Src::Imm(0), false, |x, _| arith::flo(x, signed, shift)),
         Op::Imnmx { dst, a, b, signed, p } => {
             let min = m.guard_mask(Some(Guard { pred: p.pred, negated: p.negated }), lanes);
@@ -426,6 +382,8 @@ fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: Lane
         Op::Idiv { dst, a, b, signed, rem, wide: true } => wide::divide(m, lanes, dst, a, b, signed, rem),
         Op::Shfl { mode, pred, dst, a, b, c, .. } => warp::shfl::<N>(m, lanes, mode, pred, dst, a, b, c),
         Op::Vote { mode, dst, pred, src, mask } => warp::vote(m, lanes, mode, dst, pred, src, mask),
+        Op::Match { mode, pred, dst, src, wide, mask } => warp::match_lanes(m, lanes, mode, pred, dst, src, wide, mask),
+        Op::Trap => return Err(ExecError::Trap(lanes)),
         Op::Printf { id, base, words } => printf(m, lanes, id, base, words),
         _ => {}
     }

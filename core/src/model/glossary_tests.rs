@@ -78,6 +78,14 @@ fn control_word(op: &Op) -> Option<&'static str> {
         | Op::Dsetp { .. }
         | Op::Dmnmx { .. }
         | Op::Printf { .. }
+        | Op::Fdiv { .. }
+        | Op::Psetp { .. }
+        | Op::Bfe { .. }
+        | Op::Bfi { .. }
+        | Op::Prmt { .. }
+        | Op::Sgxt { .. }
+        | Op::Match { .. }
+        | Op::Trap
         | Op::Nop => return None,
     })
 }
@@ -116,6 +124,14 @@ fn data_word(op: &Op) -> Option<&'static str> {
         Op::F2i { .. } | Op::Cvt { to: NumType::S32 | NumType::U32 | NumType::S64 | NumType::U64, .. } => "F2I",
         Op::Cvt { .. } => "F2F",
         Op::Printf { .. } => "PRINTF",
+        Op::Fdiv { .. } => "FDIV",
+        Op::Psetp { .. } => "PSETP",
+        Op::Bfe { .. } => "BFE",
+        Op::Bfi { .. } => "BFI",
+        Op::Prmt { .. } => "PRMT",
+        Op::Sgxt { .. } => "SGXT",
+        Op::Match { .. } => "MATCH",
+        Op::Trap => "BPT.TRAP",
         Op::Ld { space: Space::Global | Space::Generic, .. }
         | Op::St { space: Space::Global | Space::Generic, .. }
         | Op::Iadd { .. }
@@ -186,6 +202,14 @@ const DATA_WORDS: &[&str] = &[
     "F2I",
     "F2F",
     "PRINTF",
+    "FDIV",
+    "PSETP",
+    "BFE",
+    "BFI",
+    "PRMT",
+    "SGXT",
+    "MATCH",
+    "BPT.TRAP",
 ];
 
 /// Every word `control_word` gives, and the pop bit: all must be met in the runs below.
@@ -202,7 +226,9 @@ const RARE: &str = "//@ warp 4\n//@ buffer out: i32[4] = 0\n//@ reg R10 = out\nY
     IREM.U32 R9, R0, 0x2;\nATOM.ADD R11, [R10], 0x1;\n@!PT ATOMS.ADD R11, [R10], 0x1;\n@!PT LDS R11, [R10];\n\
     @!PT STS [R10], R11;\nIADD3 R12, P1, R0, -R1, RZ;\nIADD3.X R13, R0, ~R1, RZ, P1, !PT;\nIMAD.WIDE R12, R0, 0x4, R12;\n\
     SHF.L.U64.HI R13, R12, 0x3, R13;\nI2F.F64 R14, R0;\nDADD R14, R14, 0.5;\nDMUL R14, R14, R14;\nDDIV R14, R14, 2.0;\nDFMA R14, R14, 2.0, R14;\n\
-    DSETP.GT.AND P1, PT, R14, 1.0, PT;\nDMNMX R14, R14, 1.0, P1;\nF2F.F32.F64 R8, R14;\nF2I.S64.F64.TRUNC R12, R14;\nPRINTF \"%d %f\\n\", R13, R14;\nEXIT;\n";
+    DSETP.GT.AND P1, PT, R14, 1.0, PT;\nDMNMX R14, R14, 1.0, P1;\nF2F.F32.F64 R8, R14;\nF2I.S64.F64.TRUNC R12, R14;\nPRINTF \"%d %f\\n\", R13, R14;\n\
+    FDIV R8, R8, 3.0;\nPSETP.AND P2, P1, !PT;\nBFE.U32 R15, R0, 0x1, 0x2;\nBFI R15, R0, R15, 0x4, 0x4;\n\
+    PRMT R15, R0, 0x3210, R15;\nSGXT R15, R15, 0x4;\nMATCH.ANY R15, R0, 0xf;\n@!PT BPT.TRAP;\nEXIT;\n";
 
 fn examples() -> Vec<(String, String)> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");

@@ -3,7 +3,7 @@
 //! Each step runs one instruction of one lane, taking the lanes in turn (round-robin, so a lane
 //! spinning on a lock cannot starve the lane that holds it). The warp-instruction count of a
 //! MIMD run is therefore its thread-instruction count. `BAR.SYNC` holds each lane until every
-//! live lane has arrived. A `_sync` instruction (`SHFL`/`VOTE` with a member mask, `WARPSYNC`)
+//! live lane has arrived. A `_sync` instruction (`SHFL`/`VOTE`/`MATCH` with a member mask, `WARPSYNC`)
 //! is the one exception to one lane per step: a lane whose guard holds waits there until every
 //! lane its mask names has arrived, then they run it together in one step, as the intrinsic
 //! needs. When the others of the mask have exited, or no lane is left that could bring them,

@@ -63,6 +63,8 @@ pub enum ControlError {
     /// A `_sync` instruction's mask names lanes not executing it: a fault, whose message `sim`
     /// writes from each lane's place (the model's view, after the failed step, of lanes it did not run).
     Members(MemberFault),
+    /// These lanes executed `BPT.TRAP`: a fault, whose message `sim` writes with the line.
+    Trap(LaneMask),
 }
 
 impl From<ExecError> for ControlError {
@@ -70,6 +72,7 @@ impl From<ExecError> for ControlError {
         match e {
             ExecError::Fault(s) => ControlError::Fault(s),
             ExecError::Members(f) => ControlError::Members(f),
+            ExecError::Trap(lanes) => ControlError::Trap(lanes),
         }
     }
 }

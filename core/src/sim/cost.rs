@@ -6,7 +6,8 @@
 //! IV-A measures about 40 and 42 on Kepler). The issue cost of ordinary instructions is not
 //! fitted by the paper; it is one cycle here, so differences between runs are exact. An
 //! instruction that stands for a sequence costs the sequence's issues: warpscope's `IDIV`/`IREM`
-//! cost `isa::DIVIDE_ISSUES` (15) instructions, the length of nvcc's division sequence.
+//! cost `isa::DIVIDE_ISSUES` (15) instructions, the length of nvcc's division sequence, and its
+//! `FDIV`/`DDIV` as many for the division subroutine nvcc calls.
 
 use crate::model::Effects;
 

@@ -1,4 +1,4 @@
-//! The message of a member-mask fault: a `_sync` instruction (`SHFL`/`VOTE` with a mask,
+//! The message of a member-mask fault: a `_sync` instruction (`SHFL`/`VOTE`/`MATCH` with a mask,
 //! `WARPSYNC`) whose mask names lanes that are not executing it, each located where it is.
 
 use alloc::format;

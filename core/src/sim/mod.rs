@@ -385,7 +385,27 @@ fn advance(program: &Program, config: &SimConfig, st: &mut WarpState) -> Option<
             st.status = Status::Fault { pc, message };
             None
         }
+        Err(ControlError::Trap(lanes)) => {
+            st.status = Status::Fault { pc, message: trap_message(program, pc, lanes) };
+            None
+        }
     }
+}
+
+/// "the kernel executed `trap` at line 12: lanes 0-3 ran `@P0 BPT.TRAP` ...": a trap aborts the
+/// whole kernel (PTX `trap`, CUDA `__trap()`), on hardware with an error the host sees.
+#[cold]
+fn trap_message(program: &Program, pc: Pc, lanes: LaneMask) -> String {
+    let text = program.get(pc).map_or("", |i| i.text.as_str());
+    let at = match program.line(pc) {
+        Some(line) => alloc::format!("line {line}"),
+        None => alloc::format!("{:#06x}", program.addr(pc)),
+    };
+    let list = crate::machine::LaneList(lanes);
+    alloc::format!(
+        "the kernel executed `trap` at {at}: {} {list} ran `{text}`, which aborts the whole kernel (PTX `trap`, CUDA `__trap()`; the host sees a launch error)",
+        list.word()
+    )
 }
 
 /// The fault for `lanes` running past the last instruction, located at that instruction.

@@ -1,7 +1,34 @@
-//! Bit counts, minimum and maximum, the special-function unit, rounding and integer division.
+//! Float arithmetic with its rounding, bit counts, minimum and maximum, the special-function
+//! unit, rounding to integral values and integer division.
 
 use super::{err, Args, At, DecodeError, Mods};
 use crate::isa::*;
+
+/// A rounding direction among the modifiers: `.RN` (the default), `.RM`, `.RP`, `.RZ`.
+pub(super) fn rounding(mods: &mut Mods) -> Round {
+    match mods.take_any(&["RN", "RM", "RP", "RZ"]) {
+        Some("RM") => Round::Floor,
+        Some("RP") => Round::Ceil,
+        Some("RZ") => Round::Trunc,
+        _ => Round::Even,
+    }
+}
+
+/// `FADD`, `FMUL`, `FFMA`, `FDIV` (and the `32I` forms) with `.RN|.RM|.RP|.RZ`, `.FTZ`, `.SAT`.
+pub(super) fn float(opcode: &str, mods: &mut Mods, a: &Args) -> Result<Op, DecodeError> {
+    let mode = FloatMode { round: rounding(mods), ftz: mods.take("FTZ"), sat: mods.take("SAT") };
+    if opcode == "FFMA" {
+        a.count(&[4])?;
+        return Ok(Op::Ffma { dst: a.reg(0)?, a: a.src_float(1)?, b: a.src_float(2)?, c: a.src_float(3)?, mode });
+    }
+    a.count(&[3])?;
+    let (dst, x, y) = (a.reg(0)?, a.src_float(1)?, a.src_float(2)?);
+    Ok(match opcode {
+        "FADD" | "FADD32I" => Op::Fadd { dst, a: x, b: y, mode },
+        "FMUL" | "FMUL32I" => Op::Fmul { dst, a: x, b: y, mode },
+        _ => Op::Fdiv { dst, a: x, b: y, mode },
+    })
+}
 
 /// `MUFU`, `FRND`, `POPC`, `BREV`, `FLO`, `IMNMX`, `FMNMX`, `IDIV`, `IREM`.
 pub(super) fn decode(opcode: &str, mods: &mut Mods, a: &Args) -> Result<Op, DecodeError> {

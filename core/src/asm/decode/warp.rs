@@ -1,4 +1,5 @@
-//! The warp-wide instructions: `SHFL` and `VOTE`, each with an optional member mask last.
+//! The warp-wide instructions: `SHFL`, `VOTE` and `MATCH`, each with an optional member mask
+//! last.
 
 use super::{err, Args, At, DecodeError, Mods};
 use crate::isa::*;
@@ -26,4 +27,24 @@ pub(super) fn vote(mods: &mut Mods, a: &Args) -> Result<Op, DecodeError> {
     };
     a.count(&[3, 4])?;
     Ok(Op::Vote { mode, dst: a.reg(0)?, pred: a.pred(1)?, src: a.pred_src(2)?, mask: a.mask(3)? })
+}
+
+/// `MATCH.ANY[.U32|.U64] d, a [, mask]` / `MATCH.ALL[.U32|.U64] Pd, d, a [, mask]`; `.U64`
+/// compares the register pair `a`.
+pub(super) fn match_(mods: &mut Mods, a: &Args) -> Result<Op, DecodeError> {
+    let mode = match mods.take_any(&["ANY", "ALL"]) {
+        Some("ANY") => MatchMode::Any,
+        Some(_) => MatchMode::All,
+        None => return err(At::Mnemonic, "`MATCH` needs .ANY or .ALL"),
+    };
+    let wide = mods.take_any(&["U32", "U64"]) == Some("U64");
+    // `.ALL` starts with its predicate.
+    let at = usize::from(mode == MatchMode::All);
+    if at == 1 && !a.is_pred(0) {
+        let at = if a.ops.is_empty() { At::Mnemonic } else { At::Operand(0) };
+        return err(at, "`MATCH.ALL` starts with its predicate: `MATCH.ALL Pd, d, a [, mask]`");
+    }
+    a.count(&[2 + at, 3 + at])?;
+    let pred = if at == 1 { a.pred(0)? } else { Pred::PT };
+    Ok(Op::Match { mode, pred, dst: a.reg(at)?, src: a.src_int(at + 1)?, wide, mask: a.mask(at + 2)? })
 }

@@ -105,7 +105,7 @@ pub(super) fn double(opcode: &str, mods: &mut Mods, a: &Args) -> Result<Op, Deco
             Op::Dfma { dst: a.reg(0)?, a: src(1)?, b: src(2)?, c: src(3)? }
         }
         "DSETP" => {
-            let cmp = cmp_of(mods)?;
+            let cmp = cmp_of(mods, true)?;
             let combine = combine_of(mods);
             let (dst, dst_inv, x, y, c) = setp_operands(a, src)?;
             Op::Dsetp { cmp, combine, dst, dst_inv, a: x, b: y, c }
@@ -136,8 +136,9 @@ fn types(mods: &mut Mods) -> alloc::vec::Vec<NumType> {
     out
 }
 
-/// `I2F[.F32|.F64][.S32|.U32|.S64|.U64]`, `F2I[.S32|.U32|.S64|.U64][.F32|.F64].TRUNC`,
-/// `F2F.F64.F32` / `F2F.F32.F64` (destination type first). Conversions between 32-bit types keep
+/// `I2F[.F32|.F64][.S32|.U32|.S64|.U64][.RN|.RM|.RP|.RZ]`,
+/// `F2I[.S32|.U32|.S64|.U64][.F32|.F64][.TRUNC|.FLOOR|.CEIL|.ROUND]`,
+/// `F2F.F64.F32` / `F2F.F32.F64[.RN|.RM|.RP|.RZ]` (destination type first). Conversions between 32-bit types keep
 /// their `I2f`/`F2i` ops; the rest are `Cvt`.
 pub(super) fn convert(opcode: &str, mods: &mut Mods, a: &Args) -> Result<Op, DecodeError> {
     a.count(&[2])?;
@@ -149,16 +150,13 @@ pub(super) fn convert(opcode: &str, mods: &mut Mods, a: &Args) -> Result<Op, Dec
         _ => err(At::Mnemonic, format!("`{opcode}` names more than one {what} type")),
     };
     let (from, to) = match opcode {
-        "I2F" => {
-            mods.ignore(&["RN", "RZ", "RM", "RP"]);
-            (one(&ints, NumType::S32, "integer")?, one(&floats, NumType::F32, "float")?)
-        }
+        "I2F" => (one(&ints, NumType::S32, "integer")?, one(&floats, NumType::F32, "float")?),
         "F2I" => {
-            mods.ignore(&["TRUNC", "FTZ", "NTZ"]);
+            mods.ignore(&["FTZ", "NTZ"]);
             (one(&floats, NumType::F32, "float")?, one(&ints, NumType::S32, "integer")?)
         }
         _ => {
-            mods.ignore(&["RN", "FTZ"]);
+            mods.ignore(&["FTZ"]);
             match ts[..] {
                 [to, from] if !ints.is_empty() || to == from => {
                     return err(At::Mnemonic, format!("`F2F` converts between F32 and F64, not {to:?} and {from:?}"))
@@ -168,11 +166,23 @@ pub(super) fn convert(opcode: &str, mods: &mut Mods, a: &Args) -> Result<Op, Dec
             }
         }
     };
+    // Float to integer: F2I's `.TRUNC` (the default), `.FLOOR`, `.CEIL`, `.ROUND`; otherwise the
+    // float's rounding `.RN` (the default), `.RM`, `.RP`, `.RZ`.
+    let round = if opcode == "F2I" {
+        match mods.take_any(&["TRUNC", "FLOOR", "CEIL", "ROUND"]) {
+            Some("FLOOR") => Round::Floor,
+            Some("CEIL") => Round::Ceil,
+            Some("ROUND") => Round::Even,
+            _ => Round::Trunc,
+        }
+    } else {
+        super::math::rounding(mods)
+    };
     let dst = a.reg(0)?;
     let src = if from.float() && !from.wide() { a.src_float(1)? } else { a.src_int(1)? };
     Ok(match (from, to) {
-        (NumType::S32 | NumType::U32, NumType::F32) => Op::I2f { dst, src, signed: from == NumType::S32 },
-        (NumType::F32, NumType::S32 | NumType::U32) => Op::F2i { dst, src, signed: to == NumType::S32 },
-        _ => Op::Cvt { dst, src, from, to },
+        (NumType::S32 | NumType::U32, NumType::F32) => Op::I2f { dst, src, signed: from == NumType::S32, round },
+        (NumType::F32, NumType::S32 | NumType::U32) => Op::F2i { dst, src, signed: to == NumType::S32, round },
+        _ => Op::Cvt { dst, src, from, to, round },
     })
 }

@@ -277,11 +277,22 @@ impl Lower<'_> {
             _ => x,
         };
         let ins = match x.ty {
-            Ty::FLOAT => setp(Opcode::Fsetp, &[cmp, "AND"], p, x.operand(), y.operand()),
+            // C's `!=` holds for a NaN: the unordered `NEU` (the ordered comparisons are false then).
+            Ty::FLOAT => setp(Opcode::Fsetp, &[float_cmp(cmp), "AND"], p, x.operand(), y.operand()),
             Ty::UNSIGNED => setp(Opcode::Isetp, &[cmp, "U32", "AND"], p, x.operand(), y.operand()),
             _ => setp(Opcode::Isetp, &[cmp, "AND"], p, x.operand(), y.operand()),
         };
         self.emit(ins);
+    }
+}
+
+/// A float comparison's `SETP` modifier: C's `!=` is true when an operand is NaN (`NEU`); its
+/// other comparisons are false then, as the ordered `LT`, ..., `EQ` are.
+pub(super) fn float_cmp(cmp: &'static str) -> &'static str {
+    if cmp == "NE" {
+        "NEU"
+    } else {
+        cmp
     }
 }
 

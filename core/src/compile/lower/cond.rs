@@ -89,9 +89,15 @@ impl Lower<'_> {
             }
         }
         let v = self.expr(c)?;
-        let v = self.convert(v, Ty::INT, c.span)?;
+        // A float is true when it is not zero (0.5 and NaN too): compared as a float, not
+        // truncated to an integer first; a double through its truth value.
+        let v = match v.ty {
+            Ty::FLOAT => v,
+            Ty::DOUBLE => self.convert(v, Ty::BOOL, c.span)?,
+            _ => self.convert(v, Ty::INT, c.span)?,
+        };
         let p = self.regs.pred(c.span, &mut self.diags);
-        self.compare(BinOp::Ne, v, Value::imm(0, Ty::INT), p, c.span);
+        self.compare(BinOp::Ne, v, Value::imm(0, v.ty), p, c.span);
         Some(p)
     }
 

@@ -139,8 +139,10 @@ impl Lower<'_> {
                     return Some(Value::imm(nonzero as u32, Ty::BOOL));
                 }
                 let p = self.regs.pred(span, &mut self.diags);
-                let (op, zero) = if from == Ty::FLOAT { (Opcode::Fsetp, Operand::Float(0)) } else { (Opcode::Isetp, Operand::RZ) };
-                self.emit(setp(op, &["NE", "AND"], p, v.operand(), zero));
+                // A NaN is true, as in C: `NEU` for floats.
+                let (op, ne, zero) =
+                    if from == Ty::FLOAT { (Opcode::Fsetp, "NEU", Operand::Float(0)) } else { (Opcode::Isetp, "NE", Operand::RZ) };
+                self.emit(setp(op, &[ne, "AND"], p, v.operand(), zero));
                 let t = self.temp(span)?;
                 self.emit(alu(Opcode::Sel, &[], t, &[Operand::Int(1), Operand::RZ, Operand::Pred(p)]));
                 self.regs.free_pred(p);

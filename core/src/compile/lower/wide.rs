@@ -122,7 +122,8 @@ impl Lower<'_> {
             }
             (Double, Bool) => {
                 let p = self.regs.pred(span, &mut self.diags);
-                self.emit(pred_ins(Opcode::Dsetp, &["NE", "AND"], p, src, Operand::RZ, Operand::PredTrue));
+                // A NaN is true, as in C.
+                self.emit(pred_ins(Opcode::Dsetp, &["NEU", "AND"], p, src, Operand::RZ, Operand::PredTrue));
                 let t = self.temp(span)?;
                 self.emit(alu(Opcode::Sel, &[], t, &[Operand::Int(1), Operand::RZ, Operand::Pred(p)]));
                 self.regs.free_pred(p);
@@ -264,7 +265,8 @@ impl Lower<'_> {
     pub(super) fn compare_wide(&mut self, op: BinOp, x: Value, y: Value, p: u8, span: Span) {
         let (Some(a), Some(b)) = (self.in_reg(x, span), self.in_reg(y, span)) else { return };
         if x.ty == Ty::DOUBLE {
-            self.emit(pred_ins(Opcode::Dsetp, &[super::arith::cmp_name(op), "AND"], p, Operand::r(a), Operand::r(b), Operand::PredTrue));
+            let cmp = super::arith::float_cmp(super::arith::cmp_name(op));
+            self.emit(pred_ins(Opcode::Dsetp, &[cmp, "AND"], p, Operand::r(a), Operand::r(b), Operand::PredTrue));
             return;
         }
         let sign = if x.ty == Ty::LONG { None } else { Some("U32") };

@@ -58,11 +58,12 @@ fn machine(rng: &mut Rng, width: u32, strays: bool) -> Machine {
 fn instruction(rng: &mut Rng, strays: bool) -> Instruction {
     let offsets: &[i32] = if strays { &[0, 4, 8, -4, 24] } else { &[0, 4, 8] };
     let addr = Address { base: BASE, offset: offsets[rng.below(offsets.len() as u32) as usize] };
-    let width = [Width::W32, Width::W64, Width::W128][rng.below(3) as usize];
-    let op = match rng.below(4) {
+    let width = [Width::W32, Width::W64, Width::W128, Width::U8, Width::S16][rng.below(5) as usize];
+    let op = match rng.below(5) {
         0 => Op::Ld { dst: Reg(5), addr, width, space: Space::Generic },
         1 => Op::St { src: SRC, addr, width, space: Space::Generic },
-        2 => Op::Atom { op: AtomOp::Add, dst: Reg(6), addr, b: Src::Imm(1), c: Src::Imm(0), space: Space::Generic },
+        2 => Op::Atom { op: AtomOp::Add, dst: Reg(6), addr, b: Src::Imm(1), c: Src::Imm(0), space: Space::Generic, wide: false },
+        3 => Op::Atom { op: AtomOp::Exch, dst: Reg(6), addr, b: Src::reg(SRC), c: Src::Imm(0), space: Space::Generic, wide: true },
         _ => Op::Mov { dst: Reg(5), src: Src::Imm(1) },
     };
     let guard = match rng.below(3) {
@@ -75,9 +76,9 @@ fn instruction(rng: &mut Rng, strays: bool) -> Instruction {
 /// Every (lane, element or none) an instruction touches, found the slow way: each lane's guard
 /// evaluated on its own, each address compared with every element of every buffer.
 fn reference(m: &Machine, instr: &Instruction, lanes: LaneMask) -> Vec<(u32, Option<Cell>)> {
-    let (addr, words) = match instr.op {
-        Op::Ld { addr, width, .. } | Op::St { addr, width, .. } => (addr, width.words()),
-        Op::Atom { addr, .. } => (addr, 1),
+    let (addr, words, bytes) = match instr.op {
+        Op::Ld { addr, width, .. } | Op::St { addr, width, .. } => (addr, width.words(), width.bytes()),
+        Op::Atom { addr, wide, .. } => (addr, 1 + wide as u32, 4 + 4 * wide as u32),
         _ => return Vec::new(),
     };
     let mut out = Vec::new();
@@ -87,10 +88,12 @@ fn reference(m: &Machine, instr: &Instruction, lanes: LaneMask) -> Vec<(u32, Opt
         }
         for w in 0..words {
             let at = m.reg(lane, addr.base).wrapping_add(addr.offset as u32).wrapping_add(4 * w);
+            // A byte or halfword lies in a word; a misaligned halfword is in none.
+            let word = if bytes < 4 && at.is_multiple_of(bytes) { at - at % 4 } else { at };
             let mut cell = None;
             for (k, b) in m.memory.buffers.iter().enumerate() {
                 for i in 0..b.len {
-                    if b.base + 4 * i == at {
+                    if b.base + 4 * i == word {
                         cell = Some(Cell { buffer: k as u32, index: i });
                     }
                 }
@@ -174,6 +177,7 @@ fn cells_group_lanes_in_memory_order() {
             b: Src::Imm(1),
             c: Src::Imm(0),
             space: Space::Generic,
+            wide: false,
         },
         pop: false,
         text: String::new(),

@@ -87,9 +87,34 @@ pub fn fmnmx(a: u32, b: u32, min: bool) -> u32 {
 pub fn atom(op: AtomOp, old: u32, b: u32, c: u32) -> u32 {
     match op {
         AtomOp::Add => old.wrapping_add(b),
-        AtomOp::AddF32 => (fl(old) + fl(b)).to_bits(),
+        // `.F64` is always `wide` (the assembler sees to it): on one word it adds as `.F32`.
+        AtomOp::AddF32 | AtomOp::AddF64 => (fl(old) + fl(b)).to_bits(),
         AtomOp::Min { signed } => imnmx(old, b, signed, true),
         AtomOp::Max { signed } => imnmx(old, b, signed, false),
+        AtomOp::And => old & b,
+        AtomOp::Or => old | b,
+        AtomOp::Xor => old ^ b,
+        AtomOp::Inc if old >= b => 0,
+        AtomOp::Inc => old + 1,
+        AtomOp::Dec if old == 0 || old > b => b,
+        AtomOp::Dec => old - 1,
+        AtomOp::Exch => b,
+        AtomOp::Cas if old == b => c,
+        AtomOp::Cas => old,
+    }
+}
+
+/// The value a 64-bit atomic stores (`.INC`/`.DEC` are 32-bit only: the assembler refuses them
+/// here; they count as on 64 bits).
+pub fn atom64(op: AtomOp, old: u64, b: u64, c: u64) -> u64 {
+    match op {
+        AtomOp::Add => old.wrapping_add(b),
+        AtomOp::AddF64 => (f64::from_bits(old) + f64::from_bits(b)).to_bits(),
+        AtomOp::AddF32 => (f64::from_bits(old) + f64::from_bits(b)).to_bits(),
+        AtomOp::Min { signed: true } => (old as i64).min(b as i64) as u64,
+        AtomOp::Min { signed: false } => old.min(b),
+        AtomOp::Max { signed: true } => (old as i64).max(b as i64) as u64,
+        AtomOp::Max { signed: false } => old.max(b),
         AtomOp::And => old & b,
         AtomOp::Or => old | b,
         AtomOp::Xor => old ^ b,

@@ -1,6 +1,7 @@
 use super::*;
 use crate::asm::assemble;
 use crate::machine::{ElemType, Memory};
+use alloc::format;
 
 /// Runs straight-line code on all lanes of a 4-lane warp with R0 = lane.
 fn run(src: &str, memory: Memory) -> Machine {
@@ -551,4 +552,125 @@ fn printf_records_each_guarded_lane_in_lane_order() {
     let before = m.output.len();
     execute(&mut m, &p.instrs[4], LaneMask(0b1000)).unwrap();
     assert_eq!(m.output.len(), before + 1);
+}
+
+#[test]
+fn predicate_logic() {
+    // P0: lanes 1 and 3; P1: lanes 2 and 3.
+    let src = "LOP.AND R1, R0, 0x1\nISETP.NE.AND P0, PT, R1, RZ, PT\nISETP.GE.AND P1, PT, R0, 0x2, PT\n\
+               PSETP.AND P2, P0, P1\nPSETP.OR P3, P0, !P1\nPSETP.XOR P4, P0, P1\nPSETP.AND P5, !P0, PT\nPSETP.AND PT, P0, P1\n";
+    let m = run(src, Memory::default());
+    let lanes = |p: u8| (0..4).filter(|&l| m.pred(l, Pred(p))).collect::<alloc::vec::Vec<u32>>();
+    assert_eq!([lanes(2), lanes(3), lanes(4), lanes(5)], [alloc::vec![3], alloc::vec![0, 1, 3], alloc::vec![1, 2], alloc::vec![0, 2]]);
+    // Only the lanes that run are written.
+    let mut m = Machine::new(4, 4, Memory::default());
+    m.preds[2] = LaneMask(0b1111);
+    execute(&mut m, &code("PSETP.AND P2, !PT, PT\n")[0], LaneMask(0b0011)).unwrap();
+    assert_eq!(m.preds[2], LaneMask(0b1100));
+}
+
+#[test]
+fn ordered_comparisons_are_false_on_nan_and_unordered_ones_true() {
+    let nan = f32::NAN.to_bits();
+    let cases =
+        [(1.0f32.to_bits(), 2.0f32.to_bits()), (2.0f32.to_bits(), 2.0f32.to_bits()), (nan, 2.0f32.to_bits()), (1.0f32.to_bits(), nan)];
+    let names = ["LT", "LE", "GT", "GE", "EQ", "NE", "LTU", "LEU", "GTU", "GEU", "EQU", "NEU", "NUM", "NAN"];
+    // Per case (1 < 2, 2 == 2, NaN, NaN): each comparison's result.
+    let want: [[bool; 4]; 14] = [
+        [true, false, false, false],
+        [true, true, false, false],
+        [false, false, false, false],
+        [false, true, false, false],
+        [false, true, false, false],
+        [true, false, false, false],
+        [true, false, true, true],
+        [true, true, true, true],
+        [false, false, true, true],
+        [false, true, true, true],
+        [false, true, true, true],
+        [true, false, true, true],
+        [true, true, false, false],
+        [false, false, true, true],
+    ];
+    for (name, want) in names.iter().zip(want) {
+        let mut m = Machine::new(4, 8, Memory::default());
+        for (l, (a, b)) in cases.iter().enumerate() {
+            m.set_reg(l as u32, Reg(0), *a);
+            m.set_reg(l as u32, Reg(1), *b);
+            // The same values as doubles in R2:R3 and R4:R5.
+            let d = |x: u32| (f32::from_bits(x) as f64).to_bits();
+            m.set_reg(l as u32, Reg(2), d(*a) as u32);
+            m.set_reg(l as u32, Reg(3), (d(*a) >> 32) as u32);
+            m.set_reg(l as u32, Reg(4), d(*b) as u32);
+            m.set_reg(l as u32, Reg(5), (d(*b) >> 32) as u32);
+        }
+        let src = format!("FSETP.{name}.AND P0, P1, R0, R1, PT\nDSETP.{name}.AND P2, PT, R2, R4, PT\n");
+        for i in &code(&src) {
+            execute(&mut m, i, LaneMask::full(4)).unwrap();
+        }
+        let got = [0, 1, 2, 3].map(|l| m.pred(l, Pred(0)));
+        assert_eq!(got, want, "FSETP.{name}");
+        assert_eq!([0, 1, 2, 3].map(|l| m.pred(l, Pred(1))), want.map(|w| !w), "FSETP.{name}'s second predicate");
+        assert_eq!([0, 1, 2, 3].map(|l| m.pred(l, Pred(2))), want, "DSETP.{name}");
+    }
+}
+
+#[test]
+fn lane_masks_and_the_warp_number() {
+    let mut m = Machine::new(64, 12, Memory::default());
+    m.launch = crate::machine::Launch { grid: [1, 1, 1], block: [256, 1, 1], block_idx: [0, 0, 0], first_thread: 128 };
+    let src = "S2R R0, SR_LTMASK\nS2R R1, SR_LEMASK\nS2R R2, SR_GTMASK\nS2R R3, SR_GEMASK\nS2R R4, SR_EQMASK\nS2R R5, SR_WARPID\n";
+    for i in &code(src) {
+        execute(&mut m, i, LaneMask::full(64)).unwrap();
+    }
+    for l in 0..64u32 {
+        let k = l % 32; // the lane's place in its 32-lane half
+        let bit = |j: u32| 1u32 << j;
+        let below = (0..k).fold(0, |a, j| a | bit(j));
+        let above = (k + 1..32).fold(0, |a, j| a | bit(j));
+        let got = [0, 1, 2, 3, 4, 5].map(|r| m.reg(l, Reg(r)));
+        assert_eq!(got, [below, below | bit(k), above, above | bit(k), bit(k), 2], "lane {l}");
+    }
+}
+
+#[test]
+fn a_trap_stops_with_the_lanes_that_ran_it() {
+    let mut m = Machine::new(4, 4, Memory::default());
+    m.preds[0] = LaneMask(0b0110);
+    let trap = &code("@P0 BPT.TRAP\n")[0];
+    assert_eq!(execute(&mut m, trap, LaneMask(0b0011)), Err(ExecError::Trap(LaneMask(0b0010))));
+    assert_eq!(execute(&mut m, trap, LaneMask(0b1001)), Ok(()), "no lane's guard holds: nothing happens");
+}
+
+#[test]
+fn conversions_and_float_modes_through_the_data_path() {
+    let f = |x: f32| x.to_bits();
+    let xs = [2.5f32, -2.5, 1e10, f32::NAN];
+    let m = run_on(
+        4,
+        LaneMask::full(4),
+        |l| f(xs[l as usize]),
+        "F2I.S32.FLOOR R1, R0\nF2I.CEIL R2, R0\nF2I.ROUND R3, R0\nF2I.U32.TRUNC R4, R0\n",
+    )
+    .unwrap();
+    let got = |r: u8| [0, 1, 2, 3].map(|l| m.reg(l, Reg(r)) as i32);
+    assert_eq!(got(1), [2, -3, i32::MAX, 0], "saturating, NaN to 0");
+    assert_eq!(got(2), [3, -2, i32::MAX, 0]);
+    assert_eq!(got(3), [2, -2, i32::MAX, 0], "to the nearest even");
+    assert_eq!(got(4), [2, 0, -1, 0], "unsigned: negative to 0, large to 0xffffffff");
+    let m = run_on(1, LaneMask(1), |_| 16_777_217, "I2F.F32.S32.RP R1, R0\nI2F.F32.S32.RZ R2, R0\nI2F.RM R3, -R0\n").unwrap();
+    assert_eq!([1, 2, 3].map(|r| f32::from_bits(m.reg(0, Reg(r)))), [16_777_218.0, 16_777_216.0, -16_777_218.0]);
+    let src = "FADD.RP R1, R0, 1e-30\nFMUL.RM R2, R0, 1.1\nFFMA.RZ R3, R0, 1.1, -1e-30\nFDIV.RP R4, R0, 3.0\nFADD.SAT R5, R0, 0.5\nF2F.F32.F64.RM R6, R8\n";
+    let mut m = Machine::new(1, 12, Memory::default());
+    m.set_reg(0, Reg(0), f(1.0));
+    m.set_reg(0, Reg(8), 0.1f64.to_bits() as u32);
+    m.set_reg(0, Reg(9), (0.1f64.to_bits() >> 32) as u32);
+    for i in &code(src) {
+        execute(&mut m, i, LaneMask(1)).unwrap();
+    }
+    let next = |x: f32| f32::from_bits(x.to_bits() + 1);
+    let prev = |x: f32| f32::from_bits(x.to_bits() - 1);
+    let got = [1, 2, 3, 4, 5, 6].map(|r| f32::from_bits(m.reg(0, Reg(r))));
+    // 1/3 and 0.1 are rounded up by RN, so RP keeps 1/3f and RM steps below 0.1f.
+    assert_eq!(got, [next(1.0), 1.1, prev(1.1), 1.0 / 3.0, 1.0, prev(0.1)]);
 }

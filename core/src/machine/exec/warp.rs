@@ -1,12 +1,12 @@
-//! Instructions that read other lanes: `SHFL`, `VOTE`, and the member-mask check of the `_sync`
-//! instructions (`SHFL`/`VOTE` with a mask, `WARPSYNC`).
+//! Instructions that read other lanes: `SHFL`, `VOTE`, `MATCH`, and the member-mask check of
+//! the `_sync` instructions (`SHFL`/`VOTE`/`MATCH` with a mask, `WARPSYNC`).
 //!
 //! The mask and lane arithmetic is PTX's, which knows 32 lanes: a warp wider than 32 works as
 //! 32-lane halves, each lane shuffling and voting within its own half, and bit `i` of a mask
 //! naming lane `i` of the executing lane's half. Mask bits past the warp width name no lane.
 
 use super::{gather, scatter, ExecError, MemberFault};
-use crate::isa::{Guard, Pred, PredSrc, Reg, ShflMode, Src, VoteMode};
+use crate::isa::{Guard, MatchMode, Pred, PredSrc, Reg, ShflMode, Src, VoteMode};
 use crate::machine::{LaneMask, Machine};
 
 /// A source's value in one lane.
@@ -129,3 +129,56 @@ pub fn vote(m: &mut Machine, lanes: LaneMask, mode: VoteMode, dst: Reg, pred: Pr
         *p = p.without(lanes) | result;
     }
 }
+
+/// A `MATCH` operand in one lane: 32 bits, or with `wide` a register pair's 64 (`-` negating).
+fn match_value(m: &Machine, lane: u32, s: Src, wide: bool) -> u64 {
+    match s {
+        Src::Reg { reg, negated } if wide => {
+            let hi = if reg.is_zero() || reg.0 >= 254 { Reg::RZ } else { Reg(reg.0 + 1) };
+            let v = (m.reg(lane, hi) as u64) << 32 | m.reg(lane, reg) as u64;
+            if negated {
+                v.wrapping_neg()
+            } else {
+                v
+            }
+        }
+        _ => value(m, lane, s) as u64,
+    }
+}
+
+/// `MATCH`: over the executing lanes of each lane's half (and of its mask), `.ANY` gives the
+/// lane the lanes whose value equals its own; `.ALL` gives them all, and `pred` true, when every
+/// value is the same, else 0 and false. Every value is read before any lane writes.
+#[allow(clippy::too_many_arguments)]
+pub fn match_lanes(m: &mut Machine, lanes: LaneMask, mode: MatchMode, pred: Pred, dst: Reg, src: Src, wide: bool, mask: Option<Src>) {
+    let mut vals = [0u64; crate::machine::MAX_WARP as usize];
+    for l in lanes.iter() {
+        vals[l as usize] = match_value(m, l, src, wide);
+    }
+    let mut out = [0u32; crate::machine::MAX_WARP as usize];
+    let mut all_same = LaneMask::EMPTY;
+    for l in lanes.iter() {
+        let members = mask.map_or(half(l), |s| named(value(m, l, s), l, m.width));
+        let scope = lanes & half(l) & members;
+        let same = scope.iter().filter(|&k| vals[k as usize] == vals[l as usize]).fold(LaneMask::EMPTY, |a, k| a.with(k));
+        let found = match mode {
+            MatchMode::Any => same,
+            MatchMode::All if same == scope => {
+                all_same = all_same.with(l);
+                scope
+            }
+            MatchMode::All => LaneMask::EMPTY,
+        };
+        out[l as usize] = (found.0 >> (l & !31)) as u32;
+    }
+    for l in lanes.iter() {
+        m.set_reg(l, dst, out[l as usize]);
+    }
+    if !pred.is_true() {
+        let p = &mut m.preds[pred.0 as usize];
+        *p = p.without(lanes) | all_same;
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,8 +1,8 @@
 //! 64-bit data on register pairs (`Rn` low word, `Rn+1` high word): carries, wide multiply-add,
 //! funnel shifts, doubles and conversions. Per lane: these are rare enough not to need rows.
 
-use super::{each_lane, set_preds};
-use crate::isa::{BoolOp, Cmp, Guard, NumType, Pred, PredSrc, Reg, Src};
+use super::{each_lane, float, set_preds};
+use crate::isa::{BoolOp, Cmp, Guard, NumType, Pred, PredSrc, Reg, Round, Src};
 use crate::machine::{LaneMask, Machine};
 
 /// A 32-bit source in one lane, plus its `+1` when it is a register negated with `-` (the
@@ -149,27 +149,17 @@ pub fn double_op(m: &mut Machine, lanes: LaneMask, dst: Reg, srcs: [Src; 3], f: 
 pub fn dsetp(m: &mut Machine, lanes: LaneMask, cmp: Cmp, combine: BoolOp, dst: Pred, dst_inv: Pred, a: Src, b: Src, c: PredSrc) {
     let mut holds = LaneMask::EMPTY;
     for l in lanes.iter() {
-        let (x, y) = (double(m, l, a), double(m, l, b));
-        let r = match cmp {
-            Cmp::Lt => x < y,
-            Cmp::Le => x <= y,
-            Cmp::Gt => x > y,
-            Cmp::Ge => x >= y,
-            Cmp::Eq => x == y,
-            Cmp::Ne => x != y,
-            Cmp::True => true,
-            Cmp::False => false,
-        };
-        if r {
+        if cmp.holds(double(m, l, a), double(m, l, b)) {
             holds = holds.with(l);
         }
     }
     set_preds(m, lanes, holds, combine, dst, dst_inv, c);
 }
 
-/// A conversion with a 64-bit side: 64-bit values as register pairs. Float to integer truncates
-/// and saturates (NaN gives 0), as `F2I.TRUNC` does.
-pub fn convert(m: &mut Machine, lanes: LaneMask, dst: Reg, src: Src, from: NumType, to: NumType) {
+/// A conversion with a 64-bit side: 64-bit values as register pairs. Float to integer rounds to
+/// an integral value in the direction `round` (`F2I.TRUNC` toward zero), then saturates (NaN
+/// gives 0); a value the float type cannot hold exactly is rounded in that direction.
+pub fn convert(m: &mut Machine, lanes: LaneMask, dst: Reg, src: Src, from: NumType, to: NumType, round: Round) {
     each_lane(lanes, |l| {
         let raw = if from.wide() {
             match (from, src) {
@@ -188,16 +178,17 @@ pub fn convert(m: &mut Machine, lanes: LaneMask, dst: Reg, src: Src, from: NumTy
             NumType::F32 => (f32::from_bits(raw as u32) as f64, 0),
             NumType::F64 => (f64::from_bits(raw), 0),
         };
+        let whole = || float::integral(float, round);
         let out = match to {
-            NumType::F32 if from.float() => (float as f32).to_bits() as u64,
+            NumType::F32 if from.float() => float::round_f32(float, round).to_bits() as u64,
             NumType::F64 if from.float() => float.to_bits(),
             // An integer straight to f32 rounds once (i64 -> f64 -> f32 could round twice).
-            NumType::F32 => (int as f32).to_bits() as u64,
-            NumType::F64 => (int as f64).to_bits(),
-            NumType::S32 => float as i32 as u32 as u64,
-            NumType::U32 => float as u32 as u64,
-            NumType::S64 => float as i64 as u64,
-            NumType::U64 => float as u64,
+            NumType::F32 => float::int_to_f32(int, round).to_bits() as u64,
+            NumType::F64 => float::int_to_f64(int, round).to_bits(),
+            NumType::S32 => whole() as i32 as u32 as u64,
+            NumType::U32 => whole() as u32 as u64,
+            NumType::S64 => whole() as i64 as u64,
+            NumType::U64 => whole() as u64,
         };
         if to.wide() {
             set_pair(m, l, dst, out);

@@ -1,0 +1,53 @@
+//! Predicate logic and bit fields: `PSETP`, `BFE`, `BFI`, `PRMT`, `SGXT`.
+
+use super::{err, Args, At, DecodeError, Mods};
+use crate::isa::*;
+
+/// `PSETP.AND|OR|XOR Pd, Pa, Pb`, `BFE.U32|S32 d, a, pos, len`, `BFI d, insert, base, pos, len`,
+/// `PRMT[.F4E|.B4E|.RC8|.ECL|.ECR|.RC16] d, a, sel, b`, `SGXT[.U32] d, a, bits`.
+pub(super) fn decode(opcode: &str, mods: &mut Mods, a: &Args) -> Result<Op, DecodeError> {
+    Ok(match opcode {
+        "PSETP" => {
+            let op = match mods.take_any(&["AND", "OR", "XOR"]) {
+                Some("AND") => BoolOp::And,
+                Some("OR") => BoolOp::Or,
+                Some(_) => BoolOp::Xor,
+                None => return err(At::Mnemonic, "`PSETP` needs .AND, .OR or .XOR"),
+            };
+            a.count(&[3])?;
+            Op::Psetp { op, dst: a.pred(0)?, a: a.pred_src(1)?, b: a.pred_src(2)? }
+        }
+        "BFE" => {
+            let signed = match mods.take_any(&["U32", "S32"]) {
+                Some(t) => t == "S32",
+                None => return err(At::Mnemonic, "`BFE` needs .U32 or .S32"),
+            };
+            a.count(&[4])?;
+            Op::Bfe { dst: a.reg(0)?, a: a.src_int(1)?, pos: a.src_int(2)?, len: a.src_int(3)?, signed }
+        }
+        "BFI" => {
+            mods.take("B32");
+            a.count(&[5])?;
+            Op::Bfi { dst: a.reg(0)?, insert: a.src_int(1)?, base: a.src_int(2)?, pos: a.src_int(3)?, len: a.src_int(4)? }
+        }
+        "PRMT" => {
+            let mode = match mods.take_any(&["F4E", "B4E", "RC8", "ECL", "ECR", "RC16"]) {
+                Some("F4E") => PrmtMode::F4e,
+                Some("B4E") => PrmtMode::B4e,
+                Some("RC8") => PrmtMode::Rc8,
+                Some("ECL") => PrmtMode::Ecl,
+                Some("ECR") => PrmtMode::Ecr,
+                Some("RC16") => PrmtMode::Rc16,
+                _ => PrmtMode::Generic,
+            };
+            a.count(&[4])?;
+            Op::Prmt { dst: a.reg(0)?, a: a.src_int(1)?, sel: a.src_int(2)?, b: a.src_int(3)?, mode }
+        }
+        _ => {
+            let signed = !mods.take("U32");
+            mods.take("S32");
+            a.count(&[3])?;
+            Op::Sgxt { dst: a.reg(0)?, a: a.src_int(1)?, bits: a.src_int(2)?, signed }
+        }
+    })
+}

@@ -1,0 +1,189 @@
+//! Loads, stores and atomics: each lane's address, the faults of a bad one, the transactions a
+//! global access counts, and byte and halfword accesses on the word they lie in (memory is
+//! words; such a store reads the word, changes its bytes and writes it back).
+
+use alloc::format;
+use alloc::string::String;
+
+use super::{arith, gather, ExecError};
+use crate::isa::{Address, AtomOp, Reg, Space, Src, Width};
+use crate::machine::{LaneMask, Machine, Memory, Miss, MAX_WARP};
+
+/// The byte address `word` of an access at `a` reads in `lane` (`machine::touches` shares it).
+pub(in crate::machine) fn address(m: &Machine, lane: u32, a: Address, word: u32) -> u32 {
+    m.reg(lane, a.base).wrapping_add(a.offset as u32).wrapping_add(word * 4)
+}
+
+/// Bytes per memory transaction (a cache line / coalescing segment).
+pub const SEGMENT_BYTES: u32 = 128;
+
+/// Counts one memory instruction and the distinct segments its lanes touch.
+fn count_transactions(m: &mut Machine, lanes: LaneMask, addr: Address, words: u32) {
+    let mut segs = [0u32; 2 * MAX_WARP as usize];
+    let mut n = 0;
+    for l in lanes.iter() {
+        for w in [0, words.saturating_sub(1)] {
+            let s = address(m, l, addr, w) / SEGMENT_BYTES;
+            if !segs[..n].contains(&s) {
+                segs[n] = s;
+                n += 1;
+            }
+        }
+    }
+    m.mem_instructions += 1;
+    m.mem_transactions += n as u64;
+}
+
+/// The fault of an access by `lane` at byte address `addr`; `word` is where `Memory` looked (the
+/// word a byte or halfword lies in, else `addr` itself).
+fn bad_access(mem: &Memory, kind: &str, lane: u32, addr: u32, word: u32, space: Space, miss: Miss) -> String {
+    match miss {
+        Miss::Outside => format!("{kind} by lane {lane} at address {addr:#x}: {}", mem.miss_detail(word)),
+        Miss::OtherSpace(there) => {
+            let fits = if there == Space::Shared { "LDS/STS/ATOMS and generic LD/ST/ATOM" } else { "LDG/STG/ATOMG and generic LD/ST/ATOM" };
+            format!(
+                "{kind} by lane {lane} at address {addr:#x}: the address is in {} memory, but the instruction accesses {} memory ({fits} access {} memory)",
+                there.name(),
+                space.name(),
+                there.name()
+            )
+        }
+    }
+}
+
+/// The word a byte or halfword at `at` lies in and the bit where it starts; a halfword must
+/// be 2-byte aligned.
+fn sub_word_place(kind: &str, lane: u32, at: u32, width: Width) -> Result<(u32, u32), String> {
+    let bytes = width.bytes();
+    if !at.is_multiple_of(bytes) {
+        return Err(format!("{kind} by lane {lane} at address {at:#x}: not {bytes}-byte aligned"));
+    }
+    Ok((at & !3, 8 * (at & 3)))
+}
+
+/// A byte or halfword of `word` from bit `shift`, zero- or sign-extended as `width` says.
+fn extract(word: u32, shift: u32, width: Width) -> u32 {
+    let v = word >> shift;
+    match width {
+        Width::U8 => v & 0xff,
+        Width::S8 => v as u8 as i8 as i32 as u32,
+        Width::U16 => v & 0xffff,
+        Width::S16 => v as u16 as i16 as i32 as u32,
+        _ => word,
+    }
+}
+
+/// `LD`/`LDG`/`LDS`: each lane's words into consecutive registers from `dst`.
+pub fn load(m: &mut Machine, lanes: LaneMask, dst: Reg, addr: Address, width: Width, space: Space) -> Result<(), ExecError> {
+    if space != Space::Shared {
+        count_transactions(m, lanes, addr, width.words());
+    }
+    for l in lanes.iter() {
+        if width.sub_word() {
+            let at = address(m, l, addr, 0);
+            let (word, shift) = sub_word_place("load", l, at, width)?;
+            let v = m.memory.load_in(space, word).map_err(|e| bad_access(&m.memory, "load", l, at, word, space, e))?;
+            m.set_reg(l, dst, extract(v, shift, width));
+            continue;
+        }
+        for w in 0..width.words() {
+            let at = address(m, l, addr, w);
+            let v = m.memory.load_in(space, at).map_err(|e| bad_access(&m.memory, "load", l, at, at, space, e))?;
+            if dst.0 as u32 + w < 255 {
+                m.set_reg(l, Reg(dst.0 + w as u8), v);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `ST`/`STG`/`STS`: each lane's registers from `src` into its words; a byte or halfword store
+/// writes the register's low bits into the word they land in.
+pub fn store(m: &mut Machine, lanes: LaneMask, src: Reg, addr: Address, width: Width, space: Space) -> Result<(), ExecError> {
+    if space != Space::Shared {
+        count_transactions(m, lanes, addr, width.words());
+    }
+    for l in lanes.iter() {
+        if width.sub_word() {
+            let at = address(m, l, addr, 0);
+            let (word, shift) = sub_word_place("store", l, at, width)?;
+            let old = m.memory.load_in(space, word).map_err(|e| bad_access(&m.memory, "store", l, at, word, space, e))?;
+            let mask = if width.bytes() == 1 { 0xffu32 } else { 0xffff } << shift;
+            let v = (old & !mask) | ((m.reg(l, src) << shift) & mask);
+            m.memory.store_in(space, word, v).map_err(|e| bad_access(&m.memory, "store", l, at, word, space, e))?;
+            continue;
+        }
+        for w in 0..width.words() {
+            let at = address(m, l, addr, w);
+            let v = if src.is_zero() { 0 } else { m.reg(l, Reg(src.0.saturating_add(w as u8))) };
+            m.memory.store_in(space, at, v).map_err(|e| bad_access(&m.memory, "store", l, at, at, space, e))?;
+        }
+    }
+    Ok(())
+}
+
+/// A register pair's 64 bits in one lane (an immediate zero-extended; `-` negates).
+fn pair(m: &Machine, lane: u32, s: Src) -> u64 {
+    match s {
+        Src::Imm(v) => v as u64,
+        Src::Reg { reg, negated } => {
+            let hi = if reg.is_zero() || reg.0 >= 254 { Reg::RZ } else { Reg(reg.0 + 1) };
+            let v = (m.reg(lane, hi) as u64) << 32 | m.reg(lane, reg) as u64;
+            if negated {
+                v.wrapping_neg()
+            } else {
+                v
+            }
+        }
+    }
+}
+
+/// `ATOM`/`ATOMG`/`ATOMS`: each lane in turn, in lane order, reads its word (two with `wide`),
+/// stores the new value and gets the old one.
+#[allow(clippy::too_many_arguments)]
+pub fn atom<const N: usize>(
+    m: &mut Machine,
+    lanes: LaneMask,
+    op: AtomOp,
+    dst: Reg,
+    addr: Address,
+    b: Src,
+    c: Src,
+    space: Space,
+    wide: bool,
+) -> Result<(), ExecError> {
+    let words = 1 + wide as u32;
+    if space != Space::Shared {
+        count_transactions(m, lanes, addr, words);
+    }
+    let fail = |m: &Machine, l: u32, at: u32, e: Miss| bad_access(&m.memory, "atomic", l, at, at, space, e);
+    if wide {
+        for l in lanes.iter() {
+            let (lo_at, hi_at) = (address(m, l, addr, 0), address(m, l, addr, 1));
+            let lo = m.memory.load_in(space, lo_at).map_err(|e| fail(m, l, lo_at, e))?;
+            let hi = m.memory.load_in(space, hi_at).map_err(|e| fail(m, l, hi_at, e))?;
+            let old = (hi as u64) << 32 | lo as u64;
+            let new = arith::atom64(op, old, pair(m, l, b), pair(m, l, c));
+            m.memory.store_in(space, lo_at, new as u32).map_err(|e| fail(m, l, lo_at, e))?;
+            m.memory.store_in(space, hi_at, (new >> 32) as u32).map_err(|e| fail(m, l, hi_at, e))?;
+            m.set_reg(l, dst, old as u32);
+            if !dst.is_zero() && dst.0 < 254 {
+                m.set_reg(l, Reg(dst.0 + 1), (old >> 32) as u32);
+            }
+        }
+        return Ok(());
+    }
+    let bs = gather::<N>(m, b, op == AtomOp::AddF32);
+    let cs = gather::<N>(m, c, false);
+    for l in lanes.iter() {
+        let at = address(m, l, addr, 0);
+        let old = m.memory.load_in(space, at).map_err(|e| fail(m, l, at, e))?;
+        let new = arith::atom(op, old, bs[l as usize], cs[l as usize]);
+        m.memory.store_in(space, at, new).map_err(|e| fail(m, l, at, e))?;
+        m.set_reg(l, dst, old);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;
