@@ -159,15 +159,39 @@ fn check(file: &str) {
 /// `scripts/nvcc.sh check`): the PTX reader, its register assignment and the reconvergence it
 /// places must compute what the H100 computed, under every model.
 fn check_ptx(file: &str) {
-    let source = std::fs::read_to_string(corpus_dir().join(file)).unwrap();
     let ptx = std::fs::read_to_string(corpus_dir().join("ptx").join(file.replace(".cu", ".ptx"))).unwrap();
+    check_ptx_text(file, &ptx, "nvcc's PTX");
+}
+
+/// The same on `ptx`, a PTX text of the corpus file (`what` says which).
+fn check_ptx_text(file: &str, ptx: &str, what: &str) {
+    let source = std::fs::read_to_string(corpus_dir().join(file)).unwrap();
     let (compiled, d) = warpscope_core::compile::compile(&source, Default::default());
     let params: Vec<String> = compiled.unwrap_or_else(|| panic!("{file}: {d:?}")).params.iter().map(|p| p.name.clone()).collect();
     let rename = move |n: &str| match params.iter().position(|p| p == n) {
         Some(k) => format!("arg{k}"),
         None => n.to_string(),
     };
-    check_text(&format!("{file} (nvcc's PTX)"), &ptx, &rename);
+    check_text(&format!("{file} ({what})"), ptx, &rename);
+}
+
+/// nvcc's PTX as Compiler Explorer's PTX pane shows it with its default filters (no `.reg`,
+/// `.shared` or comment lines; `.trim` files also with tabs squeezed), made from the corpus PTX
+/// by `scripts/compiler_explorer_view.py` (core/tests/fixtures/compiler_explorer/): pasted as
+/// it is, each computes what the H100 computed, under every model.
+#[test]
+fn compiler_explorer_text() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/compiler_explorer");
+    let mut n = 0;
+    for e in std::fs::read_dir(dir).unwrap() {
+        let path = e.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let Some(stem) = name.strip_suffix(".ptx") else { continue };
+        let file = format!("{}.cu", stem.trim_end_matches(".trim"));
+        check_ptx_text(&file, &std::fs::read_to_string(&path).unwrap(), "Compiler Explorer's view");
+        n += 1;
+    }
+    assert!(n >= 5, "{n} fixtures");
 }
 
 fn check_text(file: &str, text: &str, rename: &dyn Fn(&str) -> String) {

@@ -65,6 +65,15 @@ fn run(text: &str, model: ModelKind) -> (StopReason, Vec<(String, Vec<u32>)>) {
     (stop, mem.buffers.iter().zip(&mem.words).map(|(b, w)| (b.name.clone(), w.clone())).collect())
 }
 
+/// Where nvcc's code and warpscope's own compile of one C example rightly end differently, and
+/// why: these are what the comparison teaches.
+const LAYOUT_DIFFERS: &[(&str, &str, &str)] = &[(
+    "syncthreads_divergent",
+    "pdom",
+    "nvcc branches to the then side (lanes 0-15, which reach the barrier) and PDOM runs the taken side first, so they wait \
+     for lanes that have not run; warpscope's compile branches to the else side, which runs first and reaches the join",
+)];
+
 #[test]
 fn nvcc_ptx_computes_what_the_c_example_computes() {
     let mut failures = Vec::new();
@@ -77,8 +86,16 @@ fn nvcc_ptx_computes_what_the_c_example_computes() {
         for &model in ModelKind::ALL {
             let (c_stop, c_mem) = run(&c, model);
             let (p_stop, p_mem) = run(&ptx, model);
-            if std::mem::discriminant(&c_stop) != std::mem::discriminant(&p_stop) {
+            let known = LAYOUT_DIFFERS.iter().any(|(f, m, _)| *f == stem && *m == model.name());
+            if known == (std::mem::discriminant(&c_stop) == std::mem::discriminant(&p_stop)) {
+                if known {
+                    failures.push(format!("{stem} under {}: listed in LAYOUT_DIFFERS but both end {c_stop:?}", model.name()));
+                    continue;
+                }
                 failures.push(format!("{stem} under {}: C ends {c_stop:?}, PTX ends {p_stop:?}", model.name()));
+                continue;
+            }
+            if known {
                 continue;
             }
             for (k, name) in params.iter().enumerate() {

@@ -367,7 +367,7 @@ fn bits(s: &[u64]) -> impl Iterator<Item = usize> + '_ {
 
 /// The function as compiler IR: an entry block with the function's label, then its blocks,
 /// each instruction lowered with `env`'s registers.
-pub fn build(f: &Function, label: &str, env: &Env<'_>, diags: &mut Vec<Diagnostic>) -> Func {
+pub fn build(f: &Function, label: &str, env: &Env<'_>, yields: bool, diags: &mut Vec<Diagnostic>) -> Func {
     let bl = blocks(f, diags);
     let mut func = Func { name: f.name.clone(), ..Func::default() };
     let entry = func.new_block(label.to_string());
@@ -413,6 +413,10 @@ pub fn build(f: &Function, label: &str, env: &Env<'_>, diags: &mut Vec<Diagnosti
             }
         }
         let id = ids[k];
+        if yields && heads_spin_loop(&bl, k) {
+            let line = b.instrs.first().map_or(b.end_line, |i| i.span.line);
+            lower.out.insert(0, Ins::new(Opcode::Yield).at_line(line));
+        }
         func.block_mut(id).instrs = lower.out;
         func.block_mut(id).term_line = b.end_line;
         let next = ids.get(k + 1).copied();
@@ -456,6 +460,23 @@ pub fn build(f: &Function, label: &str, env: &Env<'_>, diags: &mut Vec<Diagnosti
         func.block_mut(id).term = term;
     }
     func
+}
+
+/// True when block `h` heads a loop that waits on memory (an atomic or a volatile load in
+/// its body): on Volta such a loop yields each time round, as ptxas makes it for sm_70 and
+/// later, so the lane it waits for can run (a spin lock under independent thread scheduling).
+fn heads_spin_loop(bl: &[Block<'_>], h: usize) -> bool {
+    let Some(label) = &bl[h].label else { return false };
+    let back = |b: &Block<'_>| match &b.end {
+        End::Jump(l) | End::Branch { to: l, .. } => l == label,
+        End::Indexed { targets, .. } => targets.contains(label),
+        _ => false,
+    };
+    let Some(latch) = (h..bl.len()).rev().find(|&k| back(&bl[k])) else { return false };
+    bl[h..=latch]
+        .iter()
+        .flat_map(|b| b.instrs.iter())
+        .any(|i| matches!(i.opcode(), "atom" | "red") || (i.opcode() == "ld" && i.has("volatile")))
 }
 
 /// `brx.idx` as a chain of compares, one block per target: the models branch two ways.

@@ -108,7 +108,7 @@ fn read(text: &str, k: &mut Kernel, opts: &SourceOptions, diags: &mut Vec<Diagno
             labels: &labels,
             entry: f.entry,
         };
-        let mut func = flow::build(f, &labels[&f.name], &env, diags);
+        let mut func = flow::build(f, &labels[&f.name], &env, target == Target::Volta, diags);
         // PTX labels are the function's own; the listing's are shared by every function.
         for b in &mut func.blocks {
             if !used_labels.insert(b.label.clone()) {
