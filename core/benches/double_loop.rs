@@ -11,6 +11,7 @@ use warpscope_core::{launch, LaunchOptions};
 const DOUBLE: &str = include_str!("../../examples/double_loop.sass");
 const DOUBLE_C: &str = include_str!("../../examples/double_loop.cu");
 const GOTO_C: &str = include_str!("../../examples/goto_leaves_loop.cu");
+const DOUBLE_PTX: &str = include_str!("../../examples/ptx/double_loop.ptx");
 
 fn bench(c: &mut Criterion) {
     let (kernel, diags) = parse_kernel(DOUBLE);
@@ -80,6 +81,29 @@ fn bench(c: &mut Criterion) {
     // Compiling C happens on every edit in the app: the paper's kernel and the goto nest.
     c.bench_function("double_loop/parse_kernel_c", |b| b.iter(|| parse_kernel(DOUBLE_C)));
     c.bench_function("goto_leaves_loop/parse_kernel_c", |b| b.iter(|| parse_kernel(GOTO_C)));
+    // PTX as nvcc writes it: reading it (parse, register assignment, reconvergence placement,
+    // assembly) against reading the listing it becomes, which has the same instructions.
+    let (ptx_kernel, d) = parse_kernel(DOUBLE_PTX);
+    assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
+    let translated = ptx_kernel.compiled.as_ref().expect("PTX is translated").listing.clone();
+    c.bench_function("double_loop/parse_kernel_ptx", |b| b.iter(|| parse_kernel(DOUBLE_PTX)));
+    c.bench_function("double_loop/parse_ptx_translation_as_listing", |b| b.iter(|| parse_kernel(&translated)));
+    // Running it: warp instructions per second, as for the listing above.
+    let mut probe = launch(&ptx_kernel, &opts(false)).unwrap();
+    assert_eq!(probe.run_to_end(), StopReason::Exited);
+    let mut ptx = c.benchmark_group("double_loop_n31_ptx");
+    ptx.throughput(Throughput::Elements(probe.state().metrics.warp_instructions));
+    ptx.bench_function("no_recording", |b| {
+        b.iter_batched(
+            || launch(&ptx_kernel, &opts(false)).unwrap(),
+            |mut sim| {
+                sim.run_to_end();
+                sim
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    ptx.finish();
     c.bench_function("double_loop/cfg_facts", |b| b.iter(|| warpscope_core::analysis::cfg_facts(&kernel.program)));
 
     // Seeking back into a recorded run: nearest checkpoint, then replay.

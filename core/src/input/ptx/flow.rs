@@ -8,14 +8,14 @@
 //! source of the same instruction, so the multi-instruction expansions in `lower` may write
 //! their destination before they finish reading.
 
-use alloc::collections::{BTreeMap, BTreeSet};
+use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::lower::{Env, Lower, PS, SCRATCH};
 use super::syntax::{Function, Instr, Operand as P, Stmt};
-use super::types::{Class, T};
+use super::types::{Class, Decls};
 use crate::compile::ins::{Ins, Opcode, Operand};
 use crate::compile::ir::{Func, Term};
 use crate::diag::{Diagnostic, Span};
@@ -40,7 +40,7 @@ enum End {
     Leave,
 }
 
-struct Block<'f> {
+pub struct Block<'f> {
     label: Option<String>,
     instrs: Vec<&'f Instr>,
     end: End,
@@ -48,7 +48,7 @@ struct Block<'f> {
 }
 
 /// The blocks of `f`, in order.
-fn blocks<'f>(f: &'f Function, diags: &mut Vec<Diagnostic>) -> Vec<Block<'f>> {
+pub fn blocks<'f>(f: &'f Function, diags: &mut Vec<Diagnostic>) -> Vec<Block<'f>> {
     let mut out: Vec<Block<'f>> = Vec::new();
     let mut cur = Block { label: None, instrs: Vec::new(), end: End::Fall, end_line: f.span.line };
     let close = |out: &mut Vec<Block<'f>>, cur: &mut Block<'f>, next_label: Option<String>| {
@@ -175,38 +175,49 @@ pub struct Assigned {
 }
 
 /// Assigns machine registers to `f`'s virtual ones, general registers from `base`.
-pub fn assign(f: &Function, decls: &BTreeMap<String, T>, base: u32, diags: &mut Vec<Diagnostic>) -> Assigned {
-    let bl = blocks(f, &mut Vec::new());
+pub fn assign(f: &Function, bl: &[Block<'_>], decls: &Decls, base: u32, diags: &mut Vec<Diagnostic>) -> Assigned {
     // Registers of this function, numbered in order of first appearance.
-    let mut index: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut names: Vec<&str> = Vec::new();
+    let mut index: BTreeMap<String, usize> = BTreeMap::new();
+    let mut names: Vec<String> = Vec::new();
+    let mut class: Vec<Class> = Vec::new();
     let mut first_span: Vec<Span> = Vec::new();
-    let all: Vec<&Instr> = bl.iter().flat_map(|b| b.instrs.iter().copied()).collect();
-    let mut touch = |n: &str, span: Span| {
-        if decls.contains_key(n) && !index.contains_key(n) {
-            index.insert(key_of(n, decls), names.len());
-            names.push(key_of(n, decls));
-            first_span.push(span);
-        }
-    };
-    for i in &all {
-        let (d, u) = defs_uses(i);
-        for n in d.iter().chain(&u) {
-            touch(n, i.span);
-        }
+    // Per block: each instruction's defs, uses and guard, then the terminator's uses.
+    struct Step {
+        defs: Vec<usize>,
+        uses: Vec<usize>,
+        guarded: bool,
     }
-    for b in &bl {
-        if let End::Branch { guard, .. } = &b.end {
-            touch(&guard.0, Span::new(b.end_line, 1, 1));
+    let mut steps: Vec<Vec<Step>> = Vec::with_capacity(bl.len());
+    for b in bl {
+        let mut v = Vec::with_capacity(b.instrs.len() + 1);
+        let mut number = |n: &str, span: Span| -> Option<usize> {
+            if let Some(&k) = index.get(n) {
+                return Some(k);
+            }
+            let t = decls.ty(n)?;
+            index.insert(n.to_string(), names.len());
+            names.push(n.to_string());
+            class.push(Class::of(t));
+            first_span.push(span);
+            Some(names.len() - 1)
+        };
+        for i in &b.instrs {
+            let (d, u) = defs_uses(i);
+            let defs = d.iter().filter_map(|x| number(x, i.span)).collect();
+            let uses = u.iter().filter_map(|x| number(x, i.span)).collect();
+            v.push(Step { defs, uses, guarded: i.guard.is_some() });
         }
-        if let End::Indexed { index: ix, .. } = &b.end {
-            touch(ix, Span::new(b.end_line, 1, 1));
-        }
+        let at = Span::new(b.end_line, 1, 1);
+        let end_uses: Vec<usize> = match &b.end {
+            End::Branch { guard, .. } => number(&guard.0, at).into_iter().collect(),
+            End::Indexed { index: ix, .. } => number(ix, at).into_iter().collect(),
+            _ => Vec::new(),
+        };
+        v.push(Step { defs: Vec::new(), uses: end_uses, guarded: false });
+        steps.push(v);
     }
     let n = names.len();
     let words = n.div_ceil(64).max(1);
-    let class: Vec<Class> = names.iter().map(|x| Class::of(decls[*x])).collect();
-    let id = |x: &str| index.get(x).copied();
     // Block successors, by label.
     let by_label: BTreeMap<&str, usize> = bl.iter().enumerate().filter_map(|(k, b)| b.label.as_deref().map(|l| (l, k))).collect();
     let succs: Vec<Vec<usize>> = bl
@@ -223,38 +234,6 @@ pub fn assign(f: &Function, decls: &BTreeMap<String, T>, base: u32, diags: &mut 
             }
         })
         .collect();
-    // Per instruction: defs, uses, guarded.
-    struct Step {
-        defs: Vec<usize>,
-        uses: Vec<usize>,
-        guarded: bool,
-    }
-    let steps: Vec<Vec<Step>> = bl
-        .iter()
-        .map(|b| {
-            let mut v: Vec<Step> = b
-                .instrs
-                .iter()
-                .map(|i| {
-                    let (d, u) = defs_uses(i);
-                    Step {
-                        defs: d.iter().filter_map(|x| id(x)).collect(),
-                        uses: u.iter().filter_map(|x| id(x)).collect(),
-                        guarded: i.guard.is_some(),
-                    }
-                })
-                .collect();
-            let end_uses: Vec<usize> = match &b.end {
-                End::Branch { guard, .. } => id(&guard.0).into_iter().collect(),
-                End::Indexed { index: ix, .. } => id(ix).into_iter().collect(),
-                _ => Vec::new(),
-            };
-            v.push(Step { defs: Vec::new(), uses: end_uses, guarded: false });
-            v
-        })
-        .collect();
-    // Live-in per block, iterated to a fixed point.
-    let mut live_in: Vec<Vec<u64>> = alloc::vec![alloc::vec![0u64; words]; bl.len()];
     let set = |s: &mut [u64], k: usize| s[k / 64] |= 1 << (k % 64);
     let clear = |s: &mut [u64], k: usize| s[k / 64] &= !(1 << (k % 64));
     let transfer = |live: &mut Vec<u64>, st: &Step| {
@@ -267,16 +246,22 @@ pub fn assign(f: &Function, decls: &BTreeMap<String, T>, base: u32, diags: &mut 
             set(live, u);
         }
     };
+    let live_out = |b: usize, live_in: &[Vec<u64>]| {
+        let mut live = alloc::vec![0u64; words];
+        for &s in &succs[b] {
+            for w in 0..words {
+                live[w] |= live_in[s][w];
+            }
+        }
+        live
+    };
+    // Live-in per block, iterated to a fixed point.
+    let mut live_in: Vec<Vec<u64>> = alloc::vec![alloc::vec![0u64; words]; bl.len()];
     let mut changed = true;
     while changed {
         changed = false;
         for b in (0..bl.len()).rev() {
-            let mut live = alloc::vec![0u64; words];
-            for &s in &succs[b] {
-                for w in 0..words {
-                    live[w] |= live_in[s][w];
-                }
-            }
+            let mut live = live_out(b, &live_in);
             for st in steps[b].iter().rev() {
                 transfer(&mut live, st);
             }
@@ -286,38 +271,34 @@ pub fn assign(f: &Function, decls: &BTreeMap<String, T>, base: u32, diags: &mut 
             }
         }
     }
-    // Interference: a destination against everything live after it and its own sources.
-    let mut adj: Vec<BTreeSet<usize>> = alloc::vec![BTreeSet::new(); n];
-    for b in 0..bl.len() {
-        let mut live = alloc::vec![0u64; words];
-        for &s in &succs[b] {
-            for w in 0..words {
-                live[w] |= live_in[s][w];
-            }
+    // Interference, as a bit matrix: a destination against everything live after it and its
+    // own sources and destinations. Registers of the other class are skipped when assigning.
+    let mut adj: Vec<u64> = alloc::vec![0u64; n * words];
+    let link = |adj: &mut Vec<u64>, a: usize, b: usize| {
+        if a != b {
+            adj[a * words + b / 64] |= 1 << (b % 64);
+            adj[b * words + a / 64] |= 1 << (a % 64);
         }
-        for st in steps[b].iter().rev() {
+    };
+    for (b, block_steps) in steps.iter().enumerate() {
+        let mut live = live_out(b, &live_in);
+        for st in block_steps.iter().rev() {
             for &d in &st.defs {
-                let pred = class[d] == Class::Pred;
-                let mut others: Vec<usize> = bits(&live).collect();
-                others.extend(&st.uses);
-                others.extend(&st.defs);
-                for x in others {
-                    if x != d && (class[x] == Class::Pred) == pred {
-                        adj[d].insert(x);
-                        adj[x].insert(d);
-                    }
+                for x in bits(&live) {
+                    link(&mut adj, d, x);
+                }
+                for &x in st.uses.iter().chain(&st.defs) {
+                    link(&mut adj, d, x);
                 }
             }
             transfer(&mut live, st);
         }
     }
-    // Values live into the function's first block all live at once (uninitialised reads).
+    // Values live into the function's first block (uninitialised reads) all live at once.
     let entry_live: Vec<usize> = bits(&live_in[0]).collect();
     for &a in &entry_live {
         for &b in &entry_live {
-            if a != b && (class[a] == Class::Pred) == (class[b] == Class::Pred) {
-                adj[a].insert(b);
-            }
+            link(&mut adj, a, b);
         }
     }
     // Greedy assignment in order of first appearance.
@@ -327,8 +308,12 @@ pub fn assign(f: &Function, decls: &BTreeMap<String, T>, base: u32, diags: &mut 
     let mut reported = false;
     for v in 0..n {
         let size = class[v].words();
-        let taken: Vec<(u32, u32)> = adj[v].iter().filter_map(|&x| at[x].map(|k| (k as u32, class[x].words()))).collect();
-        let found = if class[v] == Class::Pred {
+        let pred = class[v] == Class::Pred;
+        let taken: Vec<(u32, u32)> = bits(&adj[v * words..(v + 1) * words])
+            .filter(|&x| (class[x] == Class::Pred) == pred)
+            .filter_map(|x| at[x].map(|k| (k as u32, class[x].words())))
+            .collect();
+        let found = if pred {
             (0..PS as u32).find(|&p| !taken.iter().any(|&(k, _)| k == p))
         } else {
             (base..SCRATCH).find(|&r| r + size <= SCRATCH && !taken.iter().any(|&(k, w)| r < k + w && k < r + size))
@@ -336,14 +321,14 @@ pub fn assign(f: &Function, decls: &BTreeMap<String, T>, base: u32, diags: &mut 
         match found {
             Some(k) => {
                 at[v] = Some(k as u8);
-                if class[v] != Class::Pred {
+                if !pred {
                     high = high.max(k + size);
                 }
-                out.insert(names[v].to_string(), (class[v], k as u8));
+                out.insert(names[v].clone(), (class[v], k as u8));
             }
             None if !reported => {
                 reported = true;
-                let what = if class[v] == Class::Pred {
+                let what = if pred {
                     format!("more than {PS} predicates live at once (the machine has P0-P6; P6 is kept for carries)")
                 } else {
                     format!("more values live at once than the {} registers left for `{}`", SCRATCH.saturating_sub(base), f.name)
@@ -356,19 +341,13 @@ pub fn assign(f: &Function, decls: &BTreeMap<String, T>, base: u32, diags: &mut 
     Assigned { regs: out, high }
 }
 
-/// `n` as the key of `decls`, which outlives the analysis.
-fn key_of<'a>(n: &str, decls: &'a BTreeMap<String, T>) -> &'a str {
-    decls.get_key_value(n).map_or("", |(k, _)| k.as_str())
-}
-
 fn bits(s: &[u64]) -> impl Iterator<Item = usize> + '_ {
     s.iter().enumerate().flat_map(|(w, &x)| (0..64).filter(move |b| x & (1 << b) != 0).map(move |b| w * 64 + b))
 }
 
 /// The function as compiler IR: an entry block with the function's label, then its blocks,
 /// each instruction lowered with `env`'s registers.
-pub fn build(f: &Function, label: &str, env: &Env<'_>, yields: bool, diags: &mut Vec<Diagnostic>) -> Func {
-    let bl = blocks(f, diags);
+pub fn build(f: &Function, bl: &[Block<'_>], label: &str, env: &Env<'_>, yields: bool, diags: &mut Vec<Diagnostic>) -> Func {
     let mut func = Func { name: f.name.clone(), ..Func::default() };
     let entry = func.new_block(label.to_string());
     func.order.push(entry);
@@ -413,7 +392,7 @@ pub fn build(f: &Function, label: &str, env: &Env<'_>, yields: bool, diags: &mut
             }
         }
         let id = ids[k];
-        if yields && heads_spin_loop(&bl, k) {
+        if yields && heads_spin_loop(bl, k) {
             let line = b.instrs.first().map_or(b.end_line, |i| i.span.line);
             lower.out.insert(0, Ins::new(Opcode::Yield).at_line(line));
         }

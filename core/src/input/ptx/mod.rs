@@ -79,7 +79,8 @@ fn read(text: &str, k: &mut Kernel, opts: &SourceOptions, diags: &mut Vec<Diagno
             "`//@ reg` sets registers of assembly kernels; a PTX kernel takes its inputs as parameters",
         ));
     }
-    let Some(entry) = pick_entry(&m, k, diags) else { return };
+    let names = entry_names(&m);
+    let Some(entry) = pick_entry(&m, &names, k, diags) else { return };
     let funcs = reachable(&m, entry, diags);
     if has_errors(diags) {
         return;
@@ -100,7 +101,8 @@ fn read(text: &str, k: &mut Kernel, opts: &SourceOptions, diags: &mut Vec<Diagno
     let empty = BTreeMap::new();
     for f in &funcs {
         let decls = reg_decls(f, diags);
-        let assigned = flow::assign(f, &decls, base, diags);
+        let blocks = flow::blocks(f, diags);
+        let assigned = flow::assign(f, &blocks, &decls, base, diags);
         let env = lower::Env {
             regs: &assigned.regs,
             syms: &layout.syms,
@@ -108,7 +110,7 @@ fn read(text: &str, k: &mut Kernel, opts: &SourceOptions, diags: &mut Vec<Diagno
             labels: &labels,
             entry: f.entry,
         };
-        let mut func = flow::build(f, &labels[&f.name], &env, target == Target::Volta, diags);
+        let mut func = flow::build(f, &blocks, &labels[&f.name], &env, target == Target::Volta, diags);
         // PTX labels are the function's own; the listing's are shared by every function.
         for b in &mut func.blocks {
             if !used_labels.insert(b.label.clone()) {
@@ -124,7 +126,7 @@ fn read(text: &str, k: &mut Kernel, opts: &SourceOptions, diags: &mut Vec<Diagno
             if class != Class::Pred {
                 vars.push(VarInfo {
                     name: name.clone(),
-                    ty: reg_ty(decls[name]),
+                    ty: reg_ty(decls.ty(name).unwrap_or(T::B32)),
                     reg,
                     func: display_name(&f.name),
                     first_line: f.span.line,
@@ -149,7 +151,7 @@ fn read(text: &str, k: &mut Kernel, opts: &SourceOptions, diags: &mut Vec<Diagno
     let listing_lines = core::mem::replace(&mut program.lines, listing.lines);
     bind_inputs(k, &m, entry, &funcs, &layout, diags);
     k.program = program;
-    let kernels = entry_names(&m);
+    let kernels = names;
     let (cuda_lines, cuda_file) = cuda_lines(&m, &funcs, &k.program);
     k.compiled = Some(CompiledSource {
         target,
@@ -231,24 +233,17 @@ fn display_name(mangled: &str) -> String {
 
 /// Every defined entry, by the name `//@ kernel` takes: demangled where that is unambiguous.
 fn entry_names(m: &Module) -> Vec<String> {
-    let entries: Vec<&Function> = m.functions.iter().filter(|f| f.entry && f.defined).collect();
+    let entries: Vec<(&Function, String)> =
+        m.functions.iter().filter(|f| f.entry && f.defined).map(|f| (f, display_name(&f.name))).collect();
     entries
         .iter()
-        .map(|f| {
-            let short = display_name(&f.name);
-            if entries.iter().filter(|g| display_name(&g.name) == short).count() == 1 {
-                short
-            } else {
-                f.name.clone()
-            }
-        })
+        .map(|(f, short)| if entries.iter().filter(|(_, s)| s == short).count() == 1 { short.clone() } else { f.name.clone() })
         .collect()
 }
 
 /// The entry `//@ kernel NAME` names (mangled, demangled, or with its signature), or the first.
-fn pick_entry<'m>(m: &'m Module, k: &Kernel, diags: &mut Vec<Diagnostic>) -> Option<&'m Function> {
+fn pick_entry<'m>(m: &'m Module, names: &[String], k: &Kernel, diags: &mut Vec<Diagnostic>) -> Option<&'m Function> {
     let entries: Vec<&Function> = m.functions.iter().filter(|f| f.entry && f.defined).collect();
-    let names = entry_names(m);
     let chosen = match &k.kernel_name {
         Some((want, at)) => {
             let found =
@@ -270,7 +265,8 @@ fn pick_entry<'m>(m: &'m Module, k: &Kernel, diags: &mut Vec<Diagnostic>) -> Opt
             }
         },
     };
-    if let Some(other) = names.iter().find(|n| **n != display_name(&chosen.name) && **n != chosen.name) {
+    let chosen_name = display_name(&chosen.name);
+    if let Some(other) = names.iter().find(|n| **n != chosen_name && **n != chosen.name) {
         diags.push(Diagnostic::info(
             chosen.span,
             format!(
@@ -426,8 +422,13 @@ fn layout(m: &Module, funcs: &[&Function], diags: &mut Vec<Diagnostic>) -> Optio
 /// A function's `.reg` declarations, each register by name (`%r<4>` is `%r0`..`%r3`). A
 /// register used but not declared (Compiler Explorer's directive filter drops `.reg` lines) is
 /// typed by nvcc's naming, with a note saying so.
-fn reg_decls(f: &Function, diags: &mut Vec<Diagnostic>) -> BTreeMap<String, T> {
-    let mut out = declared_regs(f);
+fn reg_decls(f: &Function, diags: &mut Vec<Diagnostic>) -> types::Decls {
+    let mut out = types::Decls::default();
+    for v in f.vars.iter().filter(|v| v.space == "reg") {
+        if let Some(t) = T::from_name(&v.ty) {
+            out.declare(&v.name, v.count, t);
+        }
+    }
     let mut inferred = false;
     for i in instrs(f) {
         let names = i.operands.iter().flat_map(|o| match o {
@@ -438,9 +439,9 @@ fn reg_decls(f: &Function, diags: &mut Vec<Diagnostic>) -> BTreeMap<String, T> {
             _ => Vec::new(),
         });
         for n in names.chain(i.guard.as_ref().map(|g| g.0.as_str())) {
-            if n.starts_with('%') && !out.contains_key(n) && lower::special(n).is_none() {
+            if n.starts_with('%') && out.ty(n).is_none() && lower::special(n).is_none() {
                 if let Some(t) = by_nvcc_name(n) {
-                    out.insert(n.to_string(), t);
+                    out.declare(n, None, t);
                     inferred = true;
                 }
             }
@@ -467,24 +468,6 @@ fn by_nvcc_name(n: &str) -> Option<T> {
         "%p" => T::Pred,
         _ => return None,
     })
-}
-
-fn declared_regs(f: &Function) -> BTreeMap<String, T> {
-    let mut out = BTreeMap::new();
-    for v in f.vars.iter().filter(|v| v.space == "reg") {
-        let Some(t) = T::from_name(&v.ty) else { continue };
-        match v.count {
-            Some(n) => {
-                for k in 0..n {
-                    out.insert(format!("{}{k}", v.name), t);
-                }
-            }
-            None => {
-                out.insert(v.name.clone(), t);
-            }
-        }
-    }
-    out
 }
 
 fn reg_ty(t: T) -> Ty {

@@ -8,71 +8,73 @@ use alloc::vec::Vec;
 use crate::diag::{Diagnostic, Span};
 
 /// A token with its place; `text` is the token as written.
-#[derive(Clone, PartialEq, Debug)]
-struct Tok {
-    text: String,
+#[derive(Clone, Copy, PartialEq, Debug)]
+struct Tok<'a> {
+    text: &'a str,
     span: Span,
 }
 
 /// Splits the text into tokens: names (which may hold dots, `%`, `$` and digits: `ld.global.f32`,
-/// `%tid.x`, `$L__BB0_2`), numbers, strings and single punctuation. Comments are dropped.
-fn tokens(src: &str) -> Vec<Tok> {
-    let mut out = Vec::new();
+/// `%tid.x`, `$L__BB0_2`), numbers, strings and single punctuation. Comments (`//` and
+/// `/* */`) are dropped. Tokens borrow the text: reading stays allocation-free until the
+/// parser keeps something.
+fn tokens(src: &str) -> Vec<Tok<'_>> {
+    let mut out = Vec::with_capacity(src.len() / 4);
+    let mut in_comment = false;
     for (n, line) in src.lines().enumerate() {
         let line_no = n as u32 + 1;
-        let chars: Vec<char> = line.chars().collect();
+        let bytes = line.as_bytes();
         let mut i = 0;
-        while i < chars.len() {
-            let c = chars[i];
-            let start = i;
-            if c.is_whitespace() {
+        // Columns count characters; lines of ASCII (nearly all) need no counting.
+        let ascii = line.is_ascii();
+        let col = |at: usize| if ascii { at as u32 + 1 } else { line[..at].chars().count() as u32 + 1 };
+        while i < bytes.len() {
+            let c = bytes[i];
+            if in_comment {
+                if c == b'*' && bytes.get(i + 1) == Some(&b'/') {
+                    in_comment = false;
+                    i += 2;
+                } else {
+                    i += 1;
+                }
+                continue;
+            }
+            if c.is_ascii_whitespace() {
                 i += 1;
                 continue;
             }
-            if c == '/' && chars.get(i + 1) == Some(&'/') {
+            if c == b'/' && bytes.get(i + 1) == Some(&b'/') {
                 break;
             }
-            if c == '"' {
+            if c == b'/' && bytes.get(i + 1) == Some(&b'*') {
+                in_comment = true;
+                i += 2;
+                continue;
+            }
+            let start = i;
+            if c == b'"' {
                 i += 1;
-                while i < chars.len() && chars[i] != '"' {
+                while i < bytes.len() && bytes[i] != b'"' {
                     i += 1;
                 }
-                i = (i + 1).min(chars.len());
-            } else if is_name_char(c) || c == '.' {
-                while i < chars.len() && (is_name_char(chars[i]) || chars[i] == '.') {
+                i = (i + 1).min(bytes.len());
+            } else if is_name_byte(c) || c == b'.' {
+                while i < bytes.len() && (is_name_byte(bytes[i]) || bytes[i] == b'.') {
                     i += 1;
                 }
             } else {
-                i += 1;
+                // One character (which may take several bytes).
+                i += line[i..].chars().next().map_or(1, char::len_utf8);
             }
-            let text: String = chars[start..i].iter().collect();
-            out.push(Tok { text, span: Span::new(line_no, start as u32 + 1, (i - start) as u32) });
+            let (c0, c1) = (col(start), col(i));
+            out.push(Tok { text: &line[start..i], span: Span::new(line_no, c0, c1 - c0) });
         }
-    }
-    strip_block_comments(out)
-}
-
-fn is_name_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c == '_' || c == '%' || c == '$'
-}
-
-/// Drops `/* ... */` comments (which nvcc writes rarely, but people paste).
-fn strip_block_comments(toks: Vec<Tok>) -> Vec<Tok> {
-    let mut out = Vec::with_capacity(toks.len());
-    let mut k = 0;
-    while k < toks.len() {
-        if toks[k].text == "/" && toks.get(k + 1).is_some_and(|t| t.text == "*" && t.span.col == toks[k].span.col + 1) {
-            k += 2;
-            while k + 1 < toks.len() && !(toks[k].text == "*" && toks[k + 1].text == "/") {
-                k += 1;
-            }
-            k += 2;
-            continue;
-        }
-        out.push(toks[k].clone());
-        k += 1;
     }
     out
+}
+
+fn is_name_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'%' || c == b'$'
 }
 
 /// An operand as written.
@@ -191,8 +193,8 @@ pub fn looks_like_ptx(text: &str) -> bool {
     })
 }
 
-struct Parser {
-    toks: Vec<Tok>,
+struct Parser<'a> {
+    toks: Vec<Tok<'a>>,
     at: usize,
     diags: Vec<Diagnostic>,
     next_scope: u32,
@@ -205,12 +207,12 @@ pub fn parse(src: &str) -> (Module, Vec<Diagnostic>) {
     (m, p.diags)
 }
 
-impl Parser {
-    fn peek(&self) -> Option<&str> {
-        self.toks.get(self.at).map(|t| t.text.as_str())
+impl<'a> Parser<'a> {
+    fn peek(&self) -> Option<&'a str> {
+        self.toks.get(self.at).map(|t| t.text)
     }
-    fn peek_at(&self, k: usize) -> Option<&str> {
-        self.toks.get(self.at + k).map(|t| t.text.as_str())
+    fn peek_at(&self, k: usize) -> Option<&'a str> {
+        self.toks.get(self.at + k).map(|t| t.text)
     }
     fn span(&self) -> Span {
         match self.toks.get(self.at).or(self.toks.last()) {
@@ -221,8 +223,8 @@ impl Parser {
     fn line(&self) -> u32 {
         self.toks.get(self.at).map_or(u32::MAX, |t| t.span.line)
     }
-    fn bump(&mut self) -> Option<Tok> {
-        let t = self.toks.get(self.at).cloned();
+    fn bump(&mut self) -> Option<Tok<'a>> {
+        let t = self.toks.get(self.at).copied();
         self.at += 1;
         t
     }
@@ -269,20 +271,20 @@ impl Parser {
     fn module(&mut self) -> Module {
         let mut m = Module::default();
         let mut linkage = false;
-        while let Some(t) = self.peek().map(String::from) {
+        while let Some(t) = self.peek() {
             let span = self.span();
-            match t.as_str() {
+            match t {
                 ".version" | ".target" | ".address_size" => {
                     self.at += 1;
                     let line = span.line;
                     let mut words = Vec::new();
                     while self.line() == line {
-                        let w = self.bump().map(|t| t.text).unwrap_or_default();
+                        let w = self.bump().map(|t| t.text.to_string()).unwrap_or_default();
                         if w != "," {
                             words.push(w);
                         }
                     }
-                    match t.as_str() {
+                    match t {
                         ".version" => m.version = words.first().cloned(),
                         ".target" => m.target = Some(words.join(", ")),
                         _ => {}
@@ -348,7 +350,7 @@ impl Parser {
         if self.eat("{") {
             let mut depth = 1;
             while let Some(t) = self.bump() {
-                match t.text.as_str() {
+                match t.text {
                     "{" => depth += 1,
                     "}" => {
                         depth -= 1;
@@ -371,7 +373,7 @@ impl Parser {
         }
         let name_span = self.span();
         let name = match self.bump() {
-            Some(t) if !t.text.starts_with('.') && t.text != "(" => t.text,
+            Some(t) if !t.text.starts_with('.') && t.text != "(" => t.text.to_string(),
             _ => {
                 self.error(name_span, String::from("expected the function's name"));
                 String::new()
@@ -448,12 +450,12 @@ impl Parser {
             span,
             scope,
         };
-        while let Some(t) = self.peek().map(String::from) {
+        while let Some(t) = self.peek() {
             if !t.starts_with('.') {
                 break;
             }
             self.at += 1;
-            match t.as_str() {
+            match t {
                 ".reg" | ".shared" | ".local" | ".param" | ".global" | ".const" => v.space = t[1..].to_string(),
                 ".align" => v.align = self.bump().and_then(|n| n.text.parse().ok()),
                 ".extern" | ".visible" | ".weak" => v.extern_ |= t == ".extern",
@@ -470,19 +472,19 @@ impl Parser {
         }
         v.span = self.span();
         if let Some(t) = self.bump() {
-            v.name = t.text;
+            v.name = t.text.to_string();
         }
         if self.eat("<") {
             v.count = self.bump().and_then(|n| n.text.parse().ok());
             self.expect(">", "after a register count");
         }
         if self.eat("[") {
-            let n = if self.peek() == Some("]") { None } else { self.bump().and_then(|n| parse_int(&n.text)).map(|n| n as u32) };
+            let n = if self.peek() == Some("]") { None } else { self.bump().and_then(|n| parse_int(n.text)).map(|n| n as u32) };
             self.expect("]", "after an array size");
             v.array = Some(n);
             // Further dimensions multiply in.
             while self.eat("[") {
-                let more = self.bump().and_then(|n| parse_int(&n.text)).unwrap_or(1) as u32;
+                let more = self.bump().and_then(|n| parse_int(n.text)).unwrap_or(1) as u32;
                 self.expect("]", "after an array size");
                 v.array = Some(n.map(|n| n * more));
             }
@@ -518,12 +520,12 @@ impl Parser {
 
     fn body(&mut self, f: &mut Function, scope: u32) {
         loop {
-            let Some(t) = self.peek().map(String::from) else {
+            let Some(t) = self.peek() else {
                 self.error(self.span(), alloc::format!("`{}` has no closing `}}`", f.name));
                 return;
             };
             let span = self.span();
-            match t.as_str() {
+            match t {
                 "}" => {
                     f.end_line = span.line;
                     self.at += 1;
@@ -561,9 +563,9 @@ impl Parser {
                             }
                             self.at += 1;
                         }
-                        f.tables.push((t, names));
+                        f.tables.push((t.to_string(), names));
                     } else {
-                        f.body.push(Stmt::Label(t, span));
+                        f.body.push(Stmt::Label(t.to_string(), span));
                     }
                 }
                 _ => {
@@ -580,7 +582,7 @@ impl Parser {
         let mut guard = None;
         if self.eat("@") {
             let neg = self.eat("!");
-            let p = self.bump().map(|t| t.text).unwrap_or_default();
+            let p = self.bump().map(|t| t.text.to_string()).unwrap_or_default();
             guard = Some((p, neg));
         }
         let op_span = self.span();
@@ -629,11 +631,11 @@ impl Parser {
 
     fn operand(&mut self) -> Option<Operand> {
         let span = self.span();
-        let t = self.peek()?.to_string();
-        match t.as_str() {
+        let t = self.peek()?;
+        match t {
             "[" => {
                 self.at += 1;
-                let base = self.bump().map(|t| t.text).unwrap_or_default();
+                let base = self.bump().map(|t| t.text.to_string()).unwrap_or_default();
                 let mut offset = 0i64;
                 if parse_int(&base).is_some() {
                     // `[0x100]`: an absolute address.
@@ -644,7 +646,7 @@ impl Parser {
                 while self.peek() == Some("+") || self.peek() == Some("-") {
                     let neg = self.bump().is_some_and(|t| t.text == "-");
                     let neg2 = self.eat("-");
-                    let v = self.bump().and_then(|n| parse_int(&n.text)).unwrap_or(0);
+                    let v = self.bump().and_then(|n| parse_int(n.text)).unwrap_or(0);
                     offset += if neg ^ neg2 { -v } else { v };
                 }
                 self.expect("]", "after an address");
@@ -666,7 +668,7 @@ impl Parser {
                         self.error(self.span(), String::from("expected `}` to close a vector"));
                         break;
                     }
-                    regs.push(self.bump().map(|t| t.text).unwrap_or_default());
+                    regs.push(self.bump().map(|t| t.text.to_string()).unwrap_or_default());
                 }
                 Some(Operand::Vector(regs))
             }
@@ -686,18 +688,18 @@ impl Parser {
                         self.error(self.span(), String::from("expected `)` to close a list"));
                         break;
                     }
-                    names.push(self.bump().map(|t| t.text).unwrap_or_default());
+                    names.push(self.bump().map(|t| t.text.to_string()).unwrap_or_default());
                 }
                 Some(Operand::List(names))
             }
             "!" => {
                 self.at += 1;
-                let r = self.bump().map(|t| t.text).unwrap_or_default();
+                let r = self.bump().map(|t| t.text.to_string()).unwrap_or_default();
                 Some(Operand::NotReg(r))
             }
             "-" => {
                 self.at += 1;
-                let n = self.bump().map(|t| t.text).unwrap_or_default();
+                let n = self.bump().map(|t| t.text.to_string()).unwrap_or_default();
                 match number(&n) {
                     Some(Operand::Int(v)) => Some(Operand::Int(-v)),
                     Some(Operand::Float(v)) => Some(Operand::Float(-v)),
@@ -709,12 +711,13 @@ impl Parser {
             }
             _ => {
                 self.at += 1;
-                if let Some(n) = number(&t) {
+                if let Some(n) = number(t) {
                     return Some(n);
                 }
+                let t = t.to_string();
                 if t.starts_with('%') {
                     if self.eat("|") {
-                        let second = self.bump().map(|t| t.text).unwrap_or_default();
+                        let second = self.bump().map(|t| t.text.to_string()).unwrap_or_default();
                         return Some(Operand::Pair(t, second));
                     }
                     return Some(Operand::Reg(t));
@@ -723,7 +726,7 @@ impl Parser {
                     // `sym+4` as an operand of `mov`.
                     if self.peek() == Some("+") {
                         self.at += 1;
-                        let v = self.bump().and_then(|n| parse_int(&n.text)).unwrap_or(0);
+                        let v = self.bump().and_then(|n| parse_int(n.text)).unwrap_or(0);
                         return Some(Operand::Addr { base: t, offset: v });
                     }
                     return Some(Operand::Name(t));

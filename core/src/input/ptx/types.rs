@@ -92,3 +92,39 @@ impl Class {
         }
     }
 }
+
+/// A function's register declarations: `.reg .b32 %r<14>` declares `%r0`..`%r13` without
+/// spelling each name out (nvcc declares hundreds).
+#[derive(Clone, Debug, Default)]
+pub struct Decls {
+    /// `%r<14>`: the prefix, the count and the type.
+    ranges: alloc::vec::Vec<(alloc::string::String, u32, T)>,
+    /// `.reg .b64 %SP;` and registers typed by their names.
+    named: alloc::collections::BTreeMap<alloc::string::String, T>,
+}
+
+impl Decls {
+    pub fn declare(&mut self, name: &str, count: Option<u32>, t: T) {
+        match count {
+            Some(n) => self.ranges.push((alloc::string::String::from(name), n, t)),
+            None => {
+                self.named.insert(alloc::string::String::from(name), t);
+            }
+        }
+    }
+
+    /// The declared type of register `name`.
+    pub fn ty(&self, name: &str) -> Option<T> {
+        if let Some(t) = self.named.get(name) {
+            return Some(*t);
+        }
+        let digits = name.len() - name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+        let (prefix, number) = name.split_at(name.len() - digits);
+        // `%r012` is not `%r12`: a leading zero names no register of a range.
+        if digits == 0 || (digits > 1 && number.starts_with('0')) {
+            return None;
+        }
+        let k: u32 = number.parse().ok()?;
+        self.ranges.iter().find(|(p, n, _)| p == prefix && k < *n).map(|x| x.2)
+    }
+}
