@@ -495,7 +495,6 @@ impl<'a> Lower<'a> {
                     let b = self.widen(b, t, T2);
                     self.op3(Opcode::Imul, sign, d, a, b);
                 } else {
-                    let a = self.in_reg(a, T1);
                     let mods: &[&'static str] = if t.signed() { &["WIDE"] } else { &["WIDE", "U32"] };
                     self.op4(Opcode::Imad, mods, d, a, b, Operand::RZ);
                 }
@@ -547,7 +546,6 @@ impl<'a> Lower<'a> {
         match t {
             T::F32 => {
                 let (a, b, c) = (self.fsrc(&o[1])?, self.fsrc(&o[2])?, self.fsrc(&o[3])?);
-                let a = self.in_reg(a, T1);
                 self.op4(Opcode::Ffma, &float_mods(i), d, a, b, c);
             }
             T::F64 => {
@@ -580,7 +578,6 @@ impl<'a> Lower<'a> {
             }
             _ => {
                 let (a, b, c) = (self.isrc(&o[1])?, self.isrc(&o[2])?, self.isrc(&o[3])?);
-                let a = self.in_reg(a, T1);
                 let mut mods: Vec<&'static str> = Vec::new();
                 if i.has("hi") {
                     mods.push("HI");
@@ -728,7 +725,6 @@ impl<'a> Lower<'a> {
         match t {
             T::F32 => {
                 let (a, b) = (self.fsrc(&o[1])?, self.fsrc(&o[2])?);
-                let a = self.in_reg(a, T1);
                 self.emit(Ins::new(Opcode::Fmnmx).dst(r(d)).src(a).src(b).src(pick));
             }
             T::F64 => {
@@ -752,7 +748,6 @@ impl<'a> Lower<'a> {
                 let (a, b) = (self.isrc(&o[1])?, self.isrc(&o[2])?);
                 let a = self.widen(a, t, T1);
                 let b = self.widen(b, t, T2);
-                let a = self.in_reg(a, T1);
                 let mods: &[&'static str] = if t.signed() { &[] } else { &["U32"] };
                 self.emit(Ins::new(Opcode::Imnmx).with_mods(mods).dst(r(d)).src(a).src(b).src(pick));
                 self.narrow(d, t);
@@ -783,7 +778,6 @@ impl<'a> Lower<'a> {
             self.op3(Opcode::Lop, &[name], d + 1, ah, bh);
         } else {
             let (a, b) = (self.isrc(&o[1])?, self.isrc(&o[2])?);
-            let a = self.in_reg(a, T1);
             self.op3(Opcode::Lop, &[name], d, a, b);
             self.narrow(d, t);
         }
@@ -812,7 +806,6 @@ impl<'a> Lower<'a> {
         }
         let a = self.isrc(&o[1])?;
         let a = self.widen(a, t, T1);
-        let a = self.in_reg(a, T1);
         match amount {
             // A constant within the word: the plain shifts read best.
             Operand::Int(k) if k < 32 => {
@@ -878,7 +871,6 @@ impl<'a> Lower<'a> {
         match t {
             T::F32 => {
                 let (a, b) = (self.fsrc(&o[1])?, self.fsrc(&o[2])?);
-                let a = self.in_reg(a, T1);
                 let mut mods = alloc::vec![cmp, combine];
                 if i.has("ftz") {
                     mods.push("FTZ");
@@ -904,7 +896,6 @@ impl<'a> Lower<'a> {
                 let (a, b) = (self.isrc(&o[1])?, self.isrc(&o[2])?);
                 let a = self.widen(a, t, T1);
                 let b = self.widen(b, t, T2);
-                let a = self.in_reg(a, T1);
                 let mut mods = alloc::vec![cmp];
                 if unsigned || !t.signed() {
                     mods.push("U32");
@@ -967,7 +958,6 @@ impl<'a> Lower<'a> {
             self.mov(d, r(T3));
         } else {
             let (a, b) = (self.isrc(&o[1])?, self.isrc(&o[2])?);
-            let a = self.in_reg(a, T1);
             self.emit(Ins::new(Opcode::Sel).dst(r(d)).src(a).src(b).src(p));
         }
         Ok(())
@@ -1552,7 +1542,6 @@ impl<'a> Lower<'a> {
                     x => (self.dst(x)?, Operand::PredTrue),
                 };
                 let (a, b, c) = (self.isrc(&o[1])?, self.isrc(&o[2])?, self.isrc(&o[3])?);
-                let a = self.in_reg(a, T1);
                 let mut ins = Ins::new(Opcode::Shfl).with_mods(&[mode]).dst(p).dst(r(d)).src(a).src(b).src(c);
                 if let Some(m) = o.get(4) {
                     ins = ins.src(self.isrc(m)?);
