@@ -109,6 +109,22 @@ for ptx in "$GALLERY"/*.ptx; do
   [ -e "$cu" ] && ! grep -q 'printf' "$cu" && continue
   if [ -n "${UPDATE_PTX:-}" ]; then rm "$ptx"; else stale+=("$ptx (no C example)"); fi
 done
+# PTX test fixtures: kernels written to use what the corpus does not (core/tests/ptx_features.rs).
+for cu in core/tests/fixtures/ptx/*.cu; do
+  name=$(basename "$cu" .cu)
+  count=$((count + 1))
+  if ! "$NVCC" -O3 -arch="$ARCH" -ptx -o "$TMP/f_$name.ptx" "$cu" 2>"$TMP/f_$name.err"; then
+    failed+=("$cu")
+    cat "$TMP/f_$name.err" >&2
+    continue
+  fi
+  grep -v '^// Compiler Build ID\|^// Cuda compilation tools\|^// Based on NVVM' "$TMP/f_$name.ptx" >"$TMP/f_$name.kept.ptx"
+  if [ -n "${UPDATE_PTX:-}" ]; then
+    cp "$TMP/f_$name.kept.ptx" "${cu%.cu}.ptx"
+  elif ! cmp -s "$TMP/f_$name.kept.ptx" "${cu%.cu}.ptx"; then
+    stale+=("${cu%.cu}.ptx")
+  fi
+done
 for f in "${CUBIN_FILES[@]}"; do
   if ! "$NVCC" -O3 -arch="$ARCH" -cubin -o "$TMP/$f.cubin" "$CORPUS/$f" 2>"$TMP/$f.cubin.err"; then
     failed+=("$CORPUS/$f (cubin)")

@@ -480,12 +480,13 @@ impl<'a> Lower<'a> {
             }
             T::F16 => return Err(half()),
             t if t.wide() => {
-                if i.has("hi") {
-                    return Err(String::from("`mul.hi` of 64-bit values is outside what warpscope runs"));
-                }
                 let (al, ah) = self.src64(&o[1], t)?;
                 let (bl, bh) = self.src64(&o[2], t)?;
-                self.mul64(d, (al, ah), (bl, bh), None);
+                if i.has("hi") {
+                    self.mul_hi64(d, (al, ah), (bl, bh), t.signed());
+                } else {
+                    self.mul64(d, (al, ah), (bl, bh), None);
+                }
             }
             _ if i.has("wide") => {
                 let (a, b) = (self.isrc(&o[1])?, self.isrc(&o[2])?);
@@ -537,6 +538,47 @@ impl<'a> Lower<'a> {
                 self.mov(d + 1, r(T2));
             }
         }
+    }
+
+    /// d = the high 64 bits of the 128-bit product a * b (nvcc's division of a `long long` by a
+    /// constant): three 32x32 partial products summed with carries, then for signed operands
+    /// `b` taken off where `a` is negative and `a` where `b` is.
+    fn mul_hi64(&mut self, d: u8, a: (Operand, Operand), b: (Operand, Operand), signed: bool) {
+        let wide = |l: &mut Self, dst: u8, x: Operand, y: Operand, c: Operand| l.op4(Opcode::Imad, &["WIDE", "U32"], dst, x, y, c);
+        let (v0, v1, v2, v3) = (VEC, VEC + 1, VEC + 2, VEC + 3);
+        wide(self, v0, a.0, b.0, Operand::RZ);
+        self.mov(v2, r(v1));
+        self.mov(v3, Operand::RZ);
+        wide(self, v0, a.1, b.0, r(v2));
+        self.mov(v2, r(v0));
+        self.mov(T1, r(v1));
+        wide(self, v0, a.0, b.1, r(v2));
+        self.mov(v2, r(T1));
+        wide(self, v2, a.1, b.1, r(v2));
+        self.emit(Ins::new(Opcode::Iadd3).dst(r(v2)).dst(Operand::Pred(PS)).src(r(v2)).src(r(v1)).src(Operand::RZ));
+        self.emit(Ins::new(Opcode::Iadd3).with_mods(&["X"]).dst(r(v3)).src(r(v3)).src(Operand::RZ).src(Operand::RZ).src(Operand::Pred(PS)));
+        if signed {
+            for (sign, other) in [(a.1, b), (b.1, a)] {
+                // mask = all ones where `sign` is negative; subtract `other & mask`.
+                self.op3(Opcode::Shr, &["S32"], T1, sign, Operand::Int(31));
+                self.op3(Opcode::Lop, &["AND"], T2, other.0, r(T1));
+                self.op3(Opcode::Lop, &["AND"], T3, other.1, r(T1));
+                self.emit(
+                    Ins::new(Opcode::Iadd3).dst(r(v2)).dst(Operand::Pred(PS)).src(r(v2)).src(Operand::Neg(Reg::R(T2))).src(Operand::RZ),
+                );
+                self.emit(
+                    Ins::new(Opcode::Iadd3)
+                        .with_mods(&["X"])
+                        .dst(r(v3))
+                        .src(r(v3))
+                        .src(Operand::Not(Reg::R(T3)))
+                        .src(Operand::RZ)
+                        .src(Operand::Pred(PS)),
+                );
+            }
+        }
+        self.mov(d, r(v2));
+        self.mov(d + 1, r(v3));
     }
 
     fn mad(&mut self, i: &Instr) -> Result<()> {

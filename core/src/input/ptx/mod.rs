@@ -486,6 +486,23 @@ fn located(text: &str, span: Span) -> LocatedExpr {
     LocatedExpr { expr: parse_expr(text).expect("made by warpscope: parses"), span, text: text.to_string() }
 }
 
+/// CUDA's vector types (`float4`, `int2`, `uchar4`...) in a demangled type: the scalar and the
+/// width.
+fn vector_type(text: &str) -> Option<(Scalar, u32)> {
+    let name = text.trim_end_matches(['*', ' ', '&']).trim_start_matches("const ").trim_start_matches("volatile ");
+    let width: u32 = name[name.len().checked_sub(1)?..].parse().ok().filter(|w| (1..=4).contains(w))?;
+    let s = match &name[..name.len() - 1] {
+        "float" => Scalar::Float,
+        "double" => Scalar::Double,
+        "int" | "short" | "char" => Scalar::Int,
+        "uint" | "ushort" | "uchar" => Scalar::Unsigned,
+        "longlong" | "long" => Scalar::Long,
+        "ulonglong" | "ulong" => Scalar::ULong,
+        _ => return None,
+    };
+    Some((s, width))
+}
+
 /// The C scalar a demangled builtin type names.
 fn scalar_of(base: &str) -> Scalar {
     match base {
@@ -503,7 +520,7 @@ fn scalar_of(base: &str) -> Scalar {
 /// `.u64` is taken for a pointer, as it nearly always is).
 fn param_ty(p: &VarDecl, demangled: Option<&demangle::ParamType>) -> Ty {
     if let Some(d) = demangled {
-        let s = d.base.map_or(Scalar::Int, scalar_of);
+        let s = d.base.map(scalar_of).or_else(|| vector_type(&d.text).map(|v| v.0)).unwrap_or(Scalar::Int);
         return if d.pointers > 0 { Ty::Ptr(s) } else { Ty::Scalar(s) };
     }
     match T::from_name(&p.ty) {
@@ -542,6 +559,11 @@ fn bind_inputs(k: &mut Kernel, m: &Module, entry: &Function, funcs: &[&Function]
         match super::c::bind(k, &name, ty, p.span, threads) {
             Ok(value) => k.regs.push(RegInit { target, value }),
             Err(msg) => diags.push(Diagnostic::error(p.span, msg)),
+        }
+        // A pointer to CUDA's vector types (`float4*`) reads `width` elements per thread.
+        let width = demangled.as_ref().and_then(|d| d.params.get(n)).map_or(1, |d| vector_type(&d.text).map_or(1, |v| v.1));
+        if let Some(b) = k.buffers.iter_mut().find(|b| b.name == name && b.auto && width > 1) {
+            b.len = located(&format!("{}", threads * width as u64), p.span);
         }
     }
     let block = k.launch().block_threads();
