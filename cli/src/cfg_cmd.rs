@@ -20,6 +20,7 @@ fn post_dom_name(p: Option<PostDom>) -> String {
 
 pub fn cfg(path: &Path, as_json: bool) -> Result<ExitCode, String> {
     let (_, kernel) = read_kernel(path, &Default::default())?;
+    let cuda = crate::cuda_lines::CudaLines::of(path, &kernel);
     let prog = &kernel.program;
     let facts = cfg_facts(prog);
     let addr = |pc: Pc| format!("{:#06x}", prog.addr(pc));
@@ -38,6 +39,7 @@ pub fn cfg(path: &Path, as_json: bool) -> Result<ExitCode, String> {
                     "idom": b.idom.map(|d| d.to_string()),
                     "ipdom": post_dom_name(b.ipdom),
                     "branch": b.divergent_branch,
+                    "cuda_lines": cuda.as_ref().and_then(|c| c.range(b.start, b.end)).map(|(lo, hi)| json!([lo, hi])),
                 })
             })
             .collect();
@@ -53,7 +55,13 @@ pub fn cfg(path: &Path, as_json: bool) -> Result<ExitCode, String> {
     for b in &facts.blocks {
         let p = b.priority.map_or("unreachable".to_string(), |p| format!("priority {p}"));
         let idom = b.idom.map_or("-".into(), |d| d.to_string());
-        out!("{}  {}..{}  {p}, idom {idom}, ipdom {}", b.id, addr(b.start), addr(last(b)), post_dom_name(b.ipdom));
+        // PTX with line information: the CUDA lines the block came from.
+        let lines = match cuda.as_ref().and_then(|c| c.range(b.start, b.end)) {
+            Some((lo, hi)) if lo == hi => format!(", cuda line {lo}"),
+            Some((lo, hi)) => format!(", cuda lines {lo}-{hi}"),
+            None => String::new(),
+        };
+        out!("{}  {}..{}  {p}, idom {idom}, ipdom {}{lines}", b.id, addr(b.start), addr(last(b)), post_dom_name(b.ipdom));
         for pc in b.start.0..b.end.0 {
             out!("    {}  {}", addr(Pc(pc)), prog.instrs[pc as usize].text);
         }

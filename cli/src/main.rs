@@ -11,6 +11,7 @@ macro_rules! out {
 
 mod cfg_cmd;
 mod compile_cmd;
+mod cuda_lines;
 mod figure;
 mod link_arg;
 mod load;

@@ -19,6 +19,7 @@ use crate::report::{exit_code, stop_text};
 
 pub fn trace(common: &Common) -> Result<ExitCode, String> {
     let (text, resolved, mut sim) = prepare(common, false)?;
+    let cuda = crate::cuda_lines::CudaLines::of(&common.file, &resolved.kernel);
     let mut notes = Placer::new(&resolved.kernel.notes);
     let mut out = BufWriter::new(std::io::stdout().lock());
     // Records of the output log shown so far; a step that printed shows its lines after it.
@@ -33,7 +34,9 @@ pub fn trace(common: &Common) -> Result<ExitCode, String> {
                 if notes.needs_records() {
                     notes.add(&StepRecord::new(&issued, sim.state().model.depth()));
                 }
-                if writeln!(out, "{}", step_line(&sim, &issued)).is_err() {
+                // PTX with line information: the CUDA line the instruction came from.
+                let from = cuda.as_ref().and_then(|c| c.at(issued.pc)).map_or(String::new(), |c| format!("  {c}"));
+                if writeln!(out, "{}{from}", step_line(&sim, &issued)).is_err() {
                     return Ok(ExitCode::SUCCESS);
                 }
                 let log = &sim.state().machine.output;

@@ -572,6 +572,13 @@ fn input_language_is_told_by_content_or_named() {
     assert_eq!(by_name["simd_efficiency"], 1.0);
     let err = fails(&["run", &ptx, "--entry", "nope"]);
     assert!(err.contains("no `.entry` named `nope` in this PTX (entries: vecAdd)"), "{err}");
+    // With `.loc` (the gallery's PTX, made with -lineinfo) and the .cu one folder up, trace and
+    // cfg name each instruction's CUDA line.
+    let gallery = format!("{}/../examples/ptx/single_loop.ptx", env!("CARGO_MANIFEST_DIR"));
+    let trace = stdout(&warpscope(&["trace", &gallery]));
+    assert!(trace.lines().any(|l| l.contains("SSY") && l.ends_with("cuda 16: for (int i = 0; i < M; i++) {")), "{trace}");
+    let cfg = stdout(&warpscope(&["cfg", &gallery]));
+    assert!(cfg.lines().next().is_some_and(|l| l.ends_with("cuda lines 12-16")), "{cfg}");
     let err = fails(&["run", &listing, "--input", "fortran"]);
     assert!(err.contains("--input `fortran`: unknown input language `fortran` chosen (known: listing, c, ptx)"), "{err}");
 }
