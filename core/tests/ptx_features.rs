@@ -129,3 +129,100 @@ fn the_entries_are_named_for_the_picker() {
     let note = r.all_diagnostics().into_iter().find(|d| d.message.contains("entries")).map(|d| d.message.clone());
     assert_eq!(note.as_deref(), Some("this PTX has 7 entries: running `calls` (choose another with `//@ kernel local_array`)"));
 }
+
+/// A hand-written module: what nvcc rarely writes for teaching kernels but PTX users do.
+const HAND: &str = r#"
+.version 8.5
+.target sm_90
+.address_size 64
+
+.visible .entry hand(.param .u64 out, .param .u32 n)
+{
+    .reg .pred %p<6>;
+    .reg .b32 %r<40>;
+    .reg .b64 %rd<8>;
+    .reg .f32 %f<4>;
+ts: .branchtargets L0, L1, L2;
+    ld.param.u64 %rd1, [out];
+    cvta.to.global.u64 %rd1, %rd1;
+    mov.u32 %r1, %laneid;
+    mul.wide.u32 %rd2, %r1, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    rem.u32 %r2, %r1, 3;
+    brx.idx %r2, ts;
+L0:
+    mov.u32 %r3, 100;
+    bra.uni DONE;
+L1:
+    mov.u32 %r3, 200;
+    bra.uni DONE;
+L2:
+    mov.u32 %r3, 300;
+DONE:
+    // Bit fields: bits 4..11 of 0xABCD1234 are 0x23.
+    bfe.u32 %r4, 0xABCD1234, 4, 8;
+    bfi.b32 %r5, %r1, 0, 8, 4;
+    prmt.b32 %r6, 0x33221100, 0x77665544, 0x4510;
+    add.s32 %r3, %r3, %r4;
+    add.s32 %r3, %r3, %r5;
+    // Votes and matches over the whole warp.
+    and.b32 %r7, %r1, 1;
+    setp.eq.u32 %p1|%p2, %r7, 0;
+    vote.sync.uni.pred %p3, %p1, -1;
+    selp.u32 %r8, 1, 0, %p3;
+    activemask.b32 %r9;
+    match.any.sync.b32 %r10, %r7, -1;
+    popc.b32 %r11, %r10;
+    cnot.b32 %r12, %r7;
+    setp.lt.and.u32 %p4, %r1, 16, %p2;
+    selp.u32 %r13, 1000, 0, %p4;
+    add.s32 %r3, %r3, %r13;
+    // A 64-bit min and compare.
+    cvt.s64.s32 %rd4, %r1;
+    sub.s64 %rd5, 10, %rd4;
+    min.s64 %rd6, %rd5, %rd4;
+    cvt.u32.u64 %r14, %rd6;
+    add.s32 %r3, %r3, %r14;
+    st.global.u32 [%rd3], %r3;
+    st.global.u32 [%rd3+128], %r6;
+    st.global.u32 [%rd3+256], %r9;
+    add.s32 %r15, %r11, %r8;
+    add.s32 %r15, %r15, %r12;
+    st.global.u32 [%rd3+384], %r15;
+    setp.eq.u32 %p5, %r1, 31;
+    @%p5 trap;
+    ret;
+}
+"#;
+
+#[test]
+fn hand_written_ptx() {
+    for &m in ModelKind::ALL {
+        let text = format!("//@ buffer out: u32[128]\n{HAND}");
+        let req = RunRequest { text, model: Some(m.name().to_string()), ..RunRequest::default() };
+        let r = req.resolve();
+        let errors: Vec<_> = r.all_diagnostics().into_iter().filter(|d| d.is_error()).collect();
+        assert!(errors.is_empty(), "{errors:?}");
+        let mut sim = launch(&r.kernel, &r.options).expect("launch");
+        let stop = sim.run_to_end();
+        // Lane 31 traps: the run stops with the error, after the other lanes stored.
+        assert!(matches!(stop, StopReason::Fault { .. }), "{} ends {stop:?}", m.name());
+        assert!(format!("{stop:?}").contains("trap"), "{stop:?}");
+        let (_, w) = sim.state().machine.memory.buffer("out").unwrap();
+        for t in 0..32u32 {
+            let branch = [100, 200, 300][(t % 3) as usize];
+            let bfi = (t & 0xf) << 8;
+            let low16 = if t < 16 && t % 2 == 1 { 1000 } else { 0 };
+            let min = (10 - t as i64).min(t as i64);
+            let want = (branch + 0x23 + bfi + low16) as i64 + min;
+            assert_eq!(w[t as usize], want as u32, "lane {t} under {}", m.name());
+            // Selector 0x4510 picks bytes 0, 1, 5, 4 of {b:a}.
+            assert_eq!(w[32 + t as usize], 0x4455_1100, "prmt, lane {t}");
+            // The lanes running together: all of them, but one at a time under mimd.
+            let active = if m == ModelKind::Mimd { 1 << t } else { 0xffff_ffff };
+            assert_eq!(w[64 + t as usize], active, "activemask, lane {t} under {}", m.name());
+            // 16 lanes share each parity; the vote is not uniform; cnot of the parity.
+            assert_eq!(w[96 + t as usize], 16 + u32::from(t % 2 == 0), "match/vote/cnot, lane {t}");
+        }
+    }
+}

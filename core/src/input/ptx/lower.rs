@@ -188,7 +188,10 @@ impl<'a> Lower<'a> {
     }
 
     fn mov(&mut self, d: u8, s: Operand) {
-        self.emit(Ins::new(Opcode::Mov).dst(r(d)).src(s));
+        // `cvta.to.global.u64 %rd1, %rd1` moves a register onto itself: nothing to do.
+        if s != r(d) {
+            self.emit(Ins::new(Opcode::Mov).dst(r(d)).src(s));
+        }
     }
     fn op2(&mut self, op: Opcode, mods: &[&'static str], d: u8, a: Operand) {
         self.emit(Ins::new(op).with_mods(mods).dst(r(d)).src(a));
