@@ -122,13 +122,14 @@ fn read(text: &str, k: &mut Kernel, opts: &SourceOptions, diags: &mut Vec<Diagno
             diags.push(Diagnostic::error(f.span, msg));
         }
         emit::emit_func(&func, target, &source, &mut listing);
+        let shown = display_name(&f.name);
         for (name, &(class, reg)) in &assigned.regs {
             if class != Class::Pred {
                 vars.push(VarInfo {
                     name: name.clone(),
                     ty: reg_ty(decls.ty(name).unwrap_or(T::B32)),
                     reg,
-                    func: display_name(&f.name),
+                    func: shown.clone(),
                     first_line: f.span.line,
                     last_line: f.end_line,
                 });
