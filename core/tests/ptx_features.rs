@@ -1,7 +1,8 @@
 //! nvcc's PTX of kernels written to use what the teaching corpus does not
 //! (`core/tests/fixtures/ptx/features.cu`, compiled by `scripts/nvcc.sh check`): a `.func` called
 //! with `.param` passing, local memory, a `float4` load, 64-bit arithmetic with `mul.hi.s64`,
-//! 8- and 16-bit values, inline `asm` reading `%lanemask_*`, a dense `switch`, and seven entries
+//! 8- and 16-bit values, inline `asm` reading `%lanemask_*`, a dense `switch`, a call only some
+//! lanes make that returns from inside a loop, lanes leaving early, and eight entries
 //! in one module picked by `//@ kernel`. Each runs under every model with inputs given by
 //! header lines, and its output is checked against the kernel written again in Rust.
 
@@ -125,9 +126,27 @@ fn a_dense_switch() {
 fn the_entries_are_named_for_the_picker() {
     let r = RunRequest { text: ptx(), ..RunRequest::default() }.resolve();
     let names = r.kernel.compiled.as_ref().map(|c| c.kernels.clone()).unwrap_or_default();
-    assert_eq!(names, ["calls", "local_array", "vectors", "wide", "narrow", "lanemask", "dense_switch"]);
+    assert_eq!(names, ["calls", "local_array", "vectors", "wide", "narrow", "lanemask", "dense_switch", "divergent_call"]);
     let note = r.all_diagnostics().into_iter().find(|d| d.message.contains("entries")).map(|d| d.message.clone());
-    assert_eq!(note.as_deref(), Some("this PTX has 7 entries: running `calls` (choose another with `//@ kernel local_array`)"));
+    assert_eq!(note.as_deref(), Some("this PTX has 8 entries: running `calls` (choose another with `//@ kernel local_array`)"));
+}
+
+#[test]
+fn a_divergent_call_and_early_exits() {
+    let steps = |mut x: i32| {
+        let mut n = 0;
+        while x != 1 {
+            x = if x & 1 != 0 { 3 * x + 1 } else { x / 2 };
+            n += 1;
+            if n > 50 {
+                return -1;
+            }
+        }
+        n
+    };
+    let input = |i: i32| (i * 5) % 13 + 1;
+    let want = i32s((0..32).map(|i| if input(i) == 7 { -5 } else { (if i & 1 == 1 { steps(input(i)) } else { 0 }) + 1 }));
+    every_model("divergent_call", "//@ buffer arg0: i32[32] = (i * 5) % 13 + 1\n//@ buffer arg1: i32[32] = -5\n", "arg1", &want);
 }
 
 /// A hand-written module: what nvcc rarely writes for teaching kernels but PTX users do.
