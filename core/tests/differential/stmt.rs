@@ -378,7 +378,10 @@ impl Gen {
             }
             6 | 7 if self.shared_elem.is_some() => {
                 let elem = self.shared_elem.expect("checked");
+                // The value reads no element of the array: another lane may be storing it.
+                let last = self.shared.take();
                 let e = self.expr(elem, 3);
+                self.shared = last;
                 if !self.converged {
                     return self.assign();
                 }
