@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # NVIDIA's CUDA compiler from PyPI, in a venv under .tools/nvcc (gitignored), used to check that
-# every kernel of examples/corpus is valid CUDA. No GPU is needed to compile. Idempotent: a second
+# every kernel of examples/corpus is valid CUDA, and by core/tests/ptx_differential.rs, which
+# finds it here (or at $NVCC). No GPU is needed to compile. Idempotent: a second
 # run only compares the installed versions with the pins (../shared/TOOLCHAIN.md).
 #   bash scripts/nvcc.sh             installs if needed, prints the path of nvcc
 #   bash scripts/nvcc.sh check       also compiles every corpus file (-ptx, and -cubin for two) and

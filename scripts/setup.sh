@@ -7,7 +7,8 @@
 #   a nightly toolchain and cargo-fuzz 0.13.2 (the fuzz smoke run; fuzz/ builds with sanitizers)
 #   Chromium and chromedriver from apt (Playwright's own browser download is not reachable here)
 #   Node packages from package-lock.json (npm ci, falling back to npm install)
-#   NVIDIA's nvcc 13.5.37 from PyPI in .tools/nvcc (scripts/nvcc.sh: checks the corpus is valid CUDA)
+#   NVIDIA's nvcc 13.5.37 from PyPI in .tools/nvcc (scripts/nvcc.sh: checks the corpus is valid CUDA;
+#   core/tests/ptx_differential.rs compiles its generated kernels with it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

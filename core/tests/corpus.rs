@@ -13,14 +13,15 @@ mod corpus {
     pub mod reference;
     pub mod warp;
 }
+mod support;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use corpus::reference::{self, Case, Want};
+use support::runs::runs;
 use warpscope_core::launch;
-use warpscope_core::model::about::Policy;
-use warpscope_core::model::{ModelKind, PathOrder, Schedule};
+use warpscope_core::model::ModelKind;
 use warpscope_core::session::RunRequest;
 use warpscope_core::sim::StopReason;
 
@@ -39,27 +40,6 @@ fn corpus_files() -> Vec<String> {
         .collect();
     names.sort();
     names
-}
-
-/// Every model, once per value of the policy it reads: (model, path order, schedule, label).
-fn runs() -> Vec<(ModelKind, Option<&'static str>, Option<&'static str>, String)> {
-    let mut v = Vec::new();
-    for &model in ModelKind::ALL {
-        match model.policy() {
-            Some(Policy::PathOrder) => {
-                for o in PathOrder::ALL {
-                    v.push((model, Some(o.name()), None, format!("{} (path order {})", model.name(), o.name())));
-                }
-            }
-            Some(Policy::Schedule) => {
-                for s in Schedule::ALL {
-                    v.push((model, None, Some(s.name()), format!("{} (schedule {})", model.name(), s.name())));
-                }
-            }
-            None => v.push((model, None, None, model.name().to_string())),
-        }
-    }
-    v
 }
 
 /// A buffer's bytes as stored (memory holds little-endian 32-bit words; a 64-bit element is read

@@ -1,0 +1,3 @@
+//! Helpers more than one test uses.
+
+pub mod runs;
