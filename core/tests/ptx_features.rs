@@ -245,3 +245,57 @@ fn hand_written_ptx() {
         }
     }
 }
+
+/// A predicate live across a call keeps its value: the callee's predicates are other ones
+/// (functions share P0-P5, so callers are given registers after their callees).
+#[test]
+fn a_predicate_survives_a_call() {
+    let module = r#"
+.version 8.5
+.target sm_90
+.address_size 64
+.func (.param .b32 r) f(.param .b32 x)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<3>;
+    ld.param.b32 %r1, [x];
+    setp.gt.s32 %p1, %r1, 10;
+    selp.b32 %r2, 1, 2, %p1;
+    st.param.b32 [r], %r2;
+    ret;
+}
+.visible .entry k(.param .u64 out)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<5>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %laneid;
+    setp.lt.u32 %p1, %r1, 5;
+    {
+    .param .b32 a;
+    st.param.b32 [a], %r1;
+    .param .b32 ret;
+    call.uni (ret), f, (a);
+    ld.param.b32 %r2, [ret];
+    }
+    selp.b32 %r3, 100, 200, %p1;
+    add.s32 %r4, %r3, %r2;
+    mul.wide.u32 %rd2, %r1, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r4;
+    ret;
+}
+"#;
+    for &m in ModelKind::ALL {
+        let req =
+            RunRequest { text: format!("//@ buffer out: i32[32]\n{module}"), model: Some(m.name().to_string()), ..RunRequest::default() };
+        let r = req.resolve();
+        assert!(r.ok(), "{:?}", r.all_diagnostics());
+        let mut sim = launch(&r.kernel, &r.options).expect("launch");
+        assert_eq!(sim.run_to_end(), StopReason::Exited);
+        let (_, w) = sim.state().machine.memory.buffer("out").unwrap();
+        let want: Vec<u32> = (0..32).map(|t| (if t < 5 { 100 } else { 200 }) + if t > 10 { 1 } else { 2 }).collect();
+        assert_eq!(w, &want[..], "under {}", m.name());
+    }
+}

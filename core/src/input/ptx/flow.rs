@@ -169,13 +169,25 @@ fn defs_uses(i: &Instr) -> (Vec<&str>, Vec<&str>) {
 
 /// A function ready to lower: its registers and the physical register of each.
 pub struct Assigned {
+    /// The predicates this function and the functions it calls write (a bit each): a caller's
+    /// predicate live across a call to it must be another.
+    pub clobbers: u8,
     pub regs: BTreeMap<String, (Class, u8)>,
     /// One past the highest general register used.
     pub high: u32,
 }
 
-/// Assigns machine registers to `f`'s virtual ones, general registers from `base`.
-pub fn assign(f: &Function, bl: &[Block<'_>], decls: &Decls, base: u32, diags: &mut Vec<Diagnostic>) -> Assigned {
+/// Assigns machine registers to `f`'s virtual ones, general registers from `base`. Each
+/// function has general registers of its own, but the predicates are shared: `clobbers` gives,
+/// for each function `f` calls (assigned before it), the predicates a call to it may change.
+pub fn assign(
+    f: &Function,
+    bl: &[Block<'_>],
+    decls: &Decls,
+    base: u32,
+    clobbers: &BTreeMap<String, u8>,
+    diags: &mut Vec<Diagnostic>,
+) -> Assigned {
     // Registers of this function, numbered in order of first appearance.
     let mut index: BTreeMap<String, usize> = BTreeMap::new();
     let mut names: Vec<String> = Vec::new();
@@ -186,6 +198,8 @@ pub fn assign(f: &Function, bl: &[Block<'_>], decls: &Decls, base: u32, diags: &
         defs: Vec<usize>,
         uses: Vec<usize>,
         guarded: bool,
+        /// A call: the predicates the callee may change.
+        clobbers: u8,
     }
     let mut steps: Vec<Vec<Step>> = Vec::with_capacity(bl.len());
     for b in bl {
@@ -205,7 +219,10 @@ pub fn assign(f: &Function, bl: &[Block<'_>], decls: &Decls, base: u32, diags: &
             let (d, u) = defs_uses(i);
             let defs = d.iter().filter_map(|x| number(x, i.span)).collect();
             let uses = u.iter().filter_map(|x| number(x, i.span)).collect();
-            v.push(Step { defs, uses, guarded: i.guard.is_some() });
+            let called = (i.opcode() == "call")
+                .then(|| i.operands.iter().find_map(|o| if let P::Name(n) = o { clobbers.get(n) } else { None }))
+                .flatten();
+            v.push(Step { defs, uses, guarded: i.guard.is_some(), clobbers: called.copied().unwrap_or(0) });
         }
         let at = Span::new(b.end_line, 1, 1);
         let end_uses: Vec<usize> = match &b.end {
@@ -213,7 +230,7 @@ pub fn assign(f: &Function, bl: &[Block<'_>], decls: &Decls, base: u32, diags: &
             End::Indexed { index: ix, .. } => number(ix, at).into_iter().collect(),
             _ => Vec::new(),
         };
-        v.push(Step { defs: Vec::new(), uses: end_uses, guarded: false });
+        v.push(Step { defs: Vec::new(), uses: end_uses, guarded: false, clobbers: 0 });
         steps.push(v);
     }
     let n = names.len();
@@ -274,6 +291,8 @@ pub fn assign(f: &Function, bl: &[Block<'_>], decls: &Decls, base: u32, diags: &
     // Interference, as a bit matrix: a destination against everything live after it and its
     // own sources and destinations. Registers of the other class are skipped when assigning.
     let mut adj: Vec<u64> = alloc::vec![0u64; n * words];
+    // Predicates live across a call may not be any the callee changes.
+    let mut forbidden: Vec<u8> = alloc::vec![0u8; n];
     let link = |adj: &mut Vec<u64>, a: usize, b: usize| {
         if a != b {
             adj[a * words + b / 64] |= 1 << (b % 64);
@@ -283,6 +302,11 @@ pub fn assign(f: &Function, bl: &[Block<'_>], decls: &Decls, base: u32, diags: &
     for (b, block_steps) in steps.iter().enumerate() {
         let mut live = live_out(b, &live_in);
         for st in block_steps.iter().rev() {
+            if st.clobbers != 0 {
+                for x in bits(&live) {
+                    forbidden[x] |= st.clobbers;
+                }
+            }
             for &d in &st.defs {
                 for x in bits(&live) {
                     link(&mut adj, d, x);
@@ -314,7 +338,7 @@ pub fn assign(f: &Function, bl: &[Block<'_>], decls: &Decls, base: u32, diags: &
             .filter_map(|x| at[x].map(|k| (k as u32, class[x].words())))
             .collect();
         let found = if pred {
-            (0..PS as u32).find(|&p| !taken.iter().any(|&(k, _)| k == p))
+            (0..PS as u32).find(|&p| !taken.iter().any(|&(k, _)| k == p) && forbidden[v] & (1 << p) == 0)
         } else {
             (base..SCRATCH).find(|&r| r + size <= SCRATCH && !taken.iter().any(|&(k, w)| r < k + w && k < r + size))
         };
@@ -338,7 +362,9 @@ pub fn assign(f: &Function, bl: &[Block<'_>], decls: &Decls, base: u32, diags: &
             None => {}
         }
     }
-    Assigned { regs: out, high }
+    let own = at.iter().zip(&class).filter(|(_, c)| **c == Class::Pred).filter_map(|(k, _)| *k).fold(0u8, |m, p| m | 1 << p);
+    let called = steps.iter().flatten().fold(0u8, |m, st| m | st.clobbers);
+    Assigned { regs: out, high, clobbers: own | called }
 }
 
 fn bits(s: &[u64]) -> impl Iterator<Item = usize> + '_ {

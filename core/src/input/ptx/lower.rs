@@ -149,8 +149,9 @@ impl<'a> Lower<'a> {
                 _ => Err(format!("`{n}` is not a 64-bit register")),
             },
             P::Int(v) => Ok((Operand::Int(*v as u32), Operand::Int((*v >> 32) as u32))),
+            // A float literal gives its bits at the slot's width (`0d...` for 64, `0f...` below).
             P::Float(f) => {
-                let bits = if t == T::F64 { f.to_bits() } else { *f as i64 as u64 };
+                let bits = if t.bits() == 64 { f.to_bits() } else { u64::from((*f as f32).to_bits()) };
                 Ok((Operand::Mask(bits as u32), Operand::Mask((bits >> 32) as u32)))
             }
             P::Name(s) => Ok((r(self.sym(s)?), Operand::RZ)),

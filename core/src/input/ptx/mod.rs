@@ -95,14 +95,24 @@ fn read(text: &str, k: &mut Kernel, opts: &SourceOptions, diags: &mut Vec<Diagno
     let mut listing = emit::Listing::default();
     listing.mark_inserted = true;
     listing.comment(&format!("{} code for `{}`, translated from PTX by warpscope", target.name(), display_name(&entry.name)));
+    // Callees are given registers before their callers, so a caller knows which predicates a
+    // call may change; general registers are each function's own range.
+    let blocks: Vec<Vec<flow::Block<'_>>> = funcs.iter().map(|f| flow::blocks(f, diags)).collect();
+    let decls: Vec<types::Decls> = funcs.iter().map(|f| reg_decls(f, diags)).collect();
+    let mut assigned: Vec<Option<flow::Assigned>> = funcs.iter().map(|_| None).collect();
+    let mut clobbers: BTreeMap<String, u8> = BTreeMap::new();
     let mut base = layout.next;
+    for k in callees_first(&funcs) {
+        let a = flow::assign(funcs[k], &blocks[k], &decls[k], base, &clobbers, diags);
+        base = a.high.max(base);
+        clobbers.insert(funcs[k].name.clone(), a.clobbers);
+        assigned[k] = Some(a);
+    }
     let mut vars = Vec::new();
     let mut used_labels = BTreeSet::new();
     let empty = BTreeMap::new();
-    for f in &funcs {
-        let decls = reg_decls(f, diags);
-        let blocks = flow::blocks(f, diags);
-        let assigned = flow::assign(f, &blocks, &decls, base, diags);
+    for (k, f) in funcs.iter().enumerate() {
+        let Some(assigned) = &assigned[k] else { continue };
         let env = lower::Env {
             regs: &assigned.regs,
             syms: &layout.syms,
@@ -110,7 +120,7 @@ fn read(text: &str, k: &mut Kernel, opts: &SourceOptions, diags: &mut Vec<Diagno
             labels: &labels,
             entry: f.entry,
         };
-        let mut func = flow::build(f, &blocks, &labels[&f.name], &env, target == Target::Volta, diags);
+        let mut func = flow::build(f, &blocks[k], &labels[&f.name], &env, target == Target::Volta, diags);
         // PTX labels are the function's own; the listing's are shared by every function.
         for b in &mut func.blocks {
             if !used_labels.insert(b.label.clone()) {
@@ -125,17 +135,10 @@ fn read(text: &str, k: &mut Kernel, opts: &SourceOptions, diags: &mut Vec<Diagno
         let shown = display_name(&f.name);
         for (name, &(class, reg)) in &assigned.regs {
             if class != Class::Pred {
-                vars.push(VarInfo {
-                    name: name.clone(),
-                    ty: reg_ty(decls.ty(name).unwrap_or(T::B32)),
-                    reg,
-                    func: shown.clone(),
-                    first_line: f.span.line,
-                    last_line: f.end_line,
-                });
+                let ty = reg_ty(decls[k].ty(name).unwrap_or(T::B32));
+                vars.push(VarInfo { name: name.clone(), ty, reg, func: shown.clone(), first_line: f.span.line, last_line: f.end_line });
             }
         }
-        base = assigned.high.max(base);
     }
     if has_errors(diags) {
         return;
@@ -230,6 +233,28 @@ fn undeclared_shared(m: &Module, diags: &mut Vec<Diagnostic>) -> Vec<VarDecl> {
 /// The name a user knows a function by: demangled, without its parameter list.
 fn display_name(mangled: &str) -> String {
     demangle(mangled).map_or_else(|| mangled.to_string(), |d| d.name)
+}
+
+/// The functions' indices with every function after the ones it calls (there is no recursion).
+fn callees_first(funcs: &[&Function]) -> Vec<usize> {
+    fn visit(k: usize, funcs: &[&Function], seen: &mut Vec<bool>, out: &mut Vec<usize>) {
+        if seen[k] {
+            return;
+        }
+        seen[k] = true;
+        for i in instrs(funcs[k]).filter(|i| i.opcode() == "call") {
+            if let Some(j) = call_target(i).and_then(|n| funcs.iter().position(|g| g.name == n)) {
+                visit(j, funcs, seen, out);
+            }
+        }
+        out.push(k);
+    }
+    let mut seen = alloc::vec![false; funcs.len()];
+    let mut out = Vec::with_capacity(funcs.len());
+    for k in 0..funcs.len() {
+        visit(k, funcs, &mut seen, &mut out);
+    }
+    out
 }
 
 /// Every defined entry, by the name `//@ kernel` takes: demangled where that is unambiguous.
