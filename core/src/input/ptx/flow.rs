@@ -467,21 +467,39 @@ pub fn build(f: &Function, bl: &[Block<'_>], label: &str, env: &Env<'_>, yields:
     func
 }
 
-/// True when block `h` heads a loop that waits on memory (an atomic or a volatile load in
-/// its body): on Volta such a loop yields each time round, as ptxas makes it for sm_70 and
-/// later, so the lane it waits for can run (a spin lock under independent thread scheduling).
+/// True when block `h` heads a loop that waits on memory: its back edge is taken on a value an
+/// atomic or a volatile load in the loop read (a spin lock). On Volta such a loop yields each
+/// time round, as the C compiler makes it (and ptxas for sm_70 and later), so the lane it waits
+/// for can run under independent thread scheduling. A loop that only does atomics on its way
+/// round is not one: yielding there would let the barriers stop waiting for its lanes.
 fn heads_spin_loop(bl: &[Block<'_>], h: usize) -> bool {
     let Some(label) = &bl[h].label else { return false };
     let back = |b: &Block<'_>| match &b.end {
-        End::Jump(l) | End::Branch { to: l, .. } => l == label,
-        End::Indexed { targets, .. } => targets.contains(label),
+        End::Branch { to, .. } => to == label,
         _ => false,
     };
     let Some(latch) = (h..bl.len()).rev().find(|&k| back(&bl[k])) else { return false };
-    bl[h..=latch]
-        .iter()
-        .flat_map(|b| b.instrs.iter())
-        .any(|i| matches!(i.opcode(), "atom" | "red") || (i.opcode() == "ld" && i.has("volatile")))
+    let End::Branch { guard, .. } = &bl[latch].end else { return false };
+    // The registers the back edge's predicate is computed from, followed back through the loop.
+    let body: Vec<&Instr> = bl[h..=latch].iter().flat_map(|b| b.instrs.iter().copied()).collect();
+    let mut wanted: Vec<&str> = alloc::vec![guard.0.as_str()];
+    for _ in 0..3 {
+        for i in body.iter().rev() {
+            let (defs, uses) = defs_uses(i);
+            if !defs.iter().any(|d| wanted.contains(d)) {
+                continue;
+            }
+            if matches!(i.opcode(), "atom") || (i.opcode() == "ld" && i.has("volatile")) {
+                return true;
+            }
+            for u in uses {
+                if !wanted.contains(&u) {
+                    wanted.push(u);
+                }
+            }
+        }
+    }
+    false
 }
 
 /// `brx.idx` as a chain of compares, one block per target: the models branch two ways.
