@@ -31,6 +31,10 @@ pub struct SourceOptions {
     /// Which kernel of the file runs (a C `__global__` function or a PTX `.entry`), over the
     /// header's `//@ kernel` (the CLI's `--entry`).
     pub kernel: Option<alloc::string::String>,
+    /// The model runs blocks by their place in the layout (thread frontiers): PTX's blocks are
+    /// laid out in reverse post order, as the thread-frontier compiler lays them out, since
+    /// nvcc may put a block after the join it leads to.
+    pub frontiers: Option<bool>,
 }
 
 /// Code a language generated from the source (C's compiled listing), beside the program.

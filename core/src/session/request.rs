@@ -209,6 +209,7 @@ impl RunRequest {
             target: chosen_model.map(ModelKind::compile_target),
             if_convert: self.if_convert,
             kernel: self.kernel.clone(),
+            frontiers: chosen_model.map(ModelKind::uses_frontiers),
         };
         let (kernel, mut diagnostics) = parse_kernel_with(&self.text, &source);
         let model = chosen_model.or(kernel.model).unwrap_or(ModelKind::Kepler);

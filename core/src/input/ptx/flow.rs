@@ -467,6 +467,35 @@ pub fn build(f: &Function, bl: &[Block<'_>], label: &str, env: &Env<'_>, yields:
     func
 }
 
+/// Lays the blocks out in reverse post order from the entry, as the thread-frontier compiler
+/// orders them (a block's place is its priority there): nvcc may put a block after the join it
+/// leads to, which would make its lanes wait below the join. Blocks no path reaches keep their
+/// places at the end.
+pub fn lay_out_in_reverse_post_order(func: &mut Func) {
+    let Some(&entry) = func.order.first() else { return };
+    let mut seen = alloc::vec![false; func.blocks.len()];
+    let mut post = Vec::with_capacity(func.order.len());
+    // Iterative depth-first search: (block, next successor to visit).
+    let mut stack = alloc::vec![(entry, 0usize)];
+    seen[entry.index()] = true;
+    while let Some((b, k)) = stack.pop() {
+        let succs = func.succs(b);
+        match succs.get(k) {
+            Some(&s) => {
+                stack.push((b, k + 1));
+                if !seen[s.index()] {
+                    seen[s.index()] = true;
+                    stack.push((s, 0));
+                }
+            }
+            None => post.push(b),
+        }
+    }
+    post.reverse();
+    post.extend(func.order.iter().copied().filter(|b| !seen[b.index()]));
+    func.order = post;
+}
+
 /// True when block `h` heads a loop that waits on memory: its back edge is taken on a value an
 /// atomic or a volatile load in the loop read (a spin lock). On Volta such a loop yields each
 /// time round, as the C compiler makes it (and ptxas for sm_70 and later), so the lane it waits

@@ -65,6 +65,8 @@ struct Layout {
 
 fn read(text: &str, k: &mut Kernel, opts: &SourceOptions, diags: &mut Vec<Diagnostic>) {
     let target = opts.target.or(k.model.map(|m| m.compile_target())).unwrap_or(Target::Kepler);
+    // Only the models that find reconvergence themselves (plain code) read the layout so.
+    let frontiers = target == Target::Plain && opts.frontiers.or(k.model.map(|m| m.uses_frontiers())).unwrap_or(false);
     let (mut m, d) = syntax::parse(text);
     let parse_failed = has_errors(&d);
     diags.extend(d);
@@ -130,6 +132,9 @@ fn read(text: &str, k: &mut Kernel, opts: &SourceOptions, diags: &mut Vec<Diagno
         }
         if let Err(msg) = reconverge::place(&mut func, target) {
             diags.push(Diagnostic::error(f.span, msg));
+        }
+        if frontiers {
+            flow::lay_out_in_reverse_post_order(&mut func);
         }
         emit::emit_func(&func, target, &source, &mut listing);
         let shown = display_name(&f.name);
