@@ -174,7 +174,7 @@ fn common_dominator(dom: &crate::analysis::DomTree, mut a: BlockId, b: BlockId) 
 }
 
 /// The blocks of the natural loop of back edge `from -> header`.
-fn natural_loop(cfg: &Cfg, from: BlockId, header: BlockId) -> BTreeSet<BlockId> {
+pub(crate) fn natural_loop(cfg: &Cfg, from: BlockId, header: BlockId) -> BTreeSet<BlockId> {
     let mut body = BTreeSet::from([header]);
     let mut work = alloc::vec![from];
     while let Some(b) = work.pop() {

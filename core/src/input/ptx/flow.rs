@@ -16,8 +16,11 @@ use alloc::vec::Vec;
 use super::lower::{Env, Lower, PS, SCRATCH};
 use super::syntax::{Function, Instr, Operand as P, Stmt};
 use super::types::{Class, Decls};
+use crate::analysis::{back_edges, compute_dominators};
+use crate::cfg::BlockId;
 use crate::compile::ins::{Ins, Opcode, Operand};
 use crate::compile::ir::{Func, Term};
+use crate::compile::reconverge::natural_loop;
 use crate::diag::{Diagnostic, Span};
 
 /// How a block ends.
@@ -469,23 +472,38 @@ pub fn build(f: &Function, bl: &[Block<'_>], label: &str, env: &Env<'_>, yields:
 
 /// Lays the blocks out in reverse post order from the entry, as the thread-frontier compiler
 /// orders them (a block's place is its priority there): nvcc may put a block after the join it
-/// leads to, which would make its lanes wait below the join. Blocks no path reaches keep their
-/// places at the end.
+/// leads to, or a loop's body before its test, which would make lanes wait below others. The
+/// search leaves a loop last, so a loop's blocks come before the blocks after it. Blocks no path
+/// reaches keep their places at the end.
 pub fn lay_out_in_reverse_post_order(func: &mut Func) {
     let Some(&entry) = func.order.first() else { return };
+    let cfg = func.cfg(false);
+    let dom = compute_dominators(&cfg);
+    let loops: Vec<alloc::collections::BTreeSet<BlockId>> = back_edges(&cfg)
+        .into_iter()
+        .filter(|(from, header)| dom.dominates(*header, *from))
+        .map(|(from, header)| natural_loop(&cfg, from, header))
+        .collect();
+    // A successor in fewer of `b`'s loops leaves one: search it first, so it is finished first
+    // and comes after the loop's blocks.
+    let ordered_succs = |b: BlockId| {
+        let mut succs = func.succs(b);
+        let inside = |s: &BlockId| loops.iter().filter(|l| l.contains(&b) && l.contains(s)).count();
+        succs.sort_by_key(inside);
+        succs
+    };
     let mut seen = alloc::vec![false; func.blocks.len()];
     let mut post = Vec::with_capacity(func.order.len());
-    // Iterative depth-first search: (block, next successor to visit).
-    let mut stack = alloc::vec![(entry, 0usize)];
+    // Iterative depth-first search: (block, its successors, the next to visit).
+    let mut stack = alloc::vec![(entry, ordered_succs(entry), 0usize)];
     seen[entry.index()] = true;
-    while let Some((b, k)) = stack.pop() {
-        let succs = func.succs(b);
+    while let Some((b, succs, k)) = stack.pop() {
         match succs.get(k) {
             Some(&s) => {
-                stack.push((b, k + 1));
+                stack.push((b, succs.clone(), k + 1));
                 if !seen[s.index()] {
                     seen[s.index()] = true;
-                    stack.push((s, 0));
+                    stack.push((s, ordered_succs(s), 0));
                 }
             }
             None => post.push(b),
