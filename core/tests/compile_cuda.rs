@@ -285,3 +285,18 @@ __global__ void wide(long long* s, unsigned long long* u, double* d, int* c, flo
         }
     }
 }
+
+/// Two bugs the PTX differential test found (core/tests/differential/mod.rs, bugs 1 and 7): a
+/// float literal as an arm of `?:` selected with `SEL`, and a comparison as the first arm of a
+/// branching `?:`, which made the whole expression a `bool` and cut the other arm to 0 or 1.
+#[test]
+fn conditional_expressions_keep_their_arms() {
+    let float_arm = "//@ buffer a: f32[32] = i\n//@ buffer out: f32[32]\n__global__ void k(float* out, const float* a) {\n    float x = a[threadIdx.x];\n    out[threadIdx.x] = x < 3.0f ? 1.5f : x;\n}\n";
+    let got = run(float_arm);
+    let want: Vec<u32> = (0..32).map(|i| if i < 3 { 1.5f32 } else { i as f32 }.to_bits()).collect();
+    assert_eq!(buffer(&got, "out"), &want[..]);
+    let bool_arm = "//@ buffer out: i32[32]\n__global__ void k(int* out) {\n    int i = threadIdx.x;\n    unsigned u = 100u + i;\n    out[i] = (i > 100) ? (i > 200) : (int)(u / 3u);\n}\n";
+    let got = run(bool_arm);
+    let want: Vec<u32> = (0..32).map(|i| (100 + i) / 3).collect();
+    assert_eq!(buffer(&got, "out"), &want[..]);
+}

@@ -342,7 +342,12 @@ pub fn decode(mnemonic: &str, ops: &[Operand]) -> Result<Decoded, DecodeError> {
         }
         "SEL" => {
             a.count(&[4])?;
-            Op::Sel { dst: a.reg(0)?, a: a.src_int(1)?, b: a.src_int(2)?, p: a.pred_src(3)? }
+            // SEL picks bits: a float immediate is its bit pattern, as for MOV.
+            let src = |i: usize| match a.ops[i] {
+                Operand::Float(_) => a.src_float(i),
+                _ => a.src_int(i),
+            };
+            Op::Sel { dst: a.reg(0)?, a: src(1)?, b: src(2)?, p: a.pred_src(3)? }
         }
         "LOP" | "LOP32I" => {
             a.count(&[3])?;

@@ -261,17 +261,6 @@ impl Gen {
         self.shrink(e, inv.hi)
     }
 
-    /// An expression that is no constant (it reads a variable, an input or a built-in).
-    pub fn varying(&mut self, ty: Elem, d: u32) -> E {
-        for _ in 0..4 {
-            let e = self.expr(ty, d);
-            if !constant(&e.text) {
-                return e;
-            }
-        }
-        self.builtin(ty)
-    }
-
     /// A call of a helper defined earlier that returns `ty`, its arguments fitted to its
     /// parameters.
     pub fn call(&mut self, ty: Elem, d: u32) -> Option<E> {
@@ -366,29 +355,4 @@ impl Gen {
         };
         self.convert(e, ty)
     }
-}
-
-/// True when `text` names no variable, input, built-in or call the compiler cannot fold: only
-/// numbers, operators, casts and `fabsf`.
-fn constant(text: &str) -> bool {
-    let b = text.as_bytes();
-    let mut k = 0;
-    while k < b.len() {
-        if b[k].is_ascii_digit() {
-            while k < b.len() && (b[k].is_ascii_alphanumeric() || b[k] == b'.') {
-                k += 1;
-            }
-        } else if b[k].is_ascii_alphabetic() || b[k] == b'_' {
-            let start = k;
-            while k < b.len() && (b[k].is_ascii_alphanumeric() || b[k] == b'_') {
-                k += 1;
-            }
-            if !["float", "int", "unsigned", "fabsf"].contains(&&text[start..k]) {
-                return false;
-            }
-        } else {
-            k += 1;
-        }
-    }
-    true
 }

@@ -10,8 +10,9 @@
 //! marked "known bug N", so that the test checks the PTX side; `DIFF_KNOWN_BUGS=1` turns the
 //! workarounds off, to see whether they are fixed. Remove a workaround when its bug is.
 //!
-//! 1. The compiler, every target: a float constant as an arm of `?:` becomes a `SEL` with a float
-//!    immediate, which does not assemble ("internal compiler error", placed at line 1):
+//! 1. Fixed (the assembler reads a float immediate in `SEL` as its bits; the generator makes
+//!    such arms again; `compile_cuda.rs` keeps the kernel). The compiler, every target: a float
+//!    constant as an arm of `?:` became a `SEL` with a float immediate, which did not assemble:
 //!    ```c
 //!    __global__ void k(float* out, const float* a) {
 //!        float x = a[threadIdx.x];
@@ -83,7 +84,8 @@
 //!        out[threadIdx.x] = f;
 //!    }
 //!    ```
-//! 7. The compiler, every target, a wrong result: a `?:` lowered with branches (an arm that is
+//! 7. Fixed (a `bool` first arm makes the result an `int`; kept in `compile_cuda.rs`). The
+//!    compiler, every target, a wrong result: a `?:` lowered with branches (an arm that is
 //!    not a plain value, here a division) takes its type from its first arm, so with a `bool`
 //!    first arm the other arm's value becomes 0 or 1 (`out[0]` is 1, not 33):
 //!    ```c

@@ -74,12 +74,10 @@ impl Gen {
                 }
             }
             7 => {
-                // `!!`: a condition may be an integer's truth, here made 0 or 1. Known bug 7
-                // (mod.rs): a `bool` as the first arm of a branching `?:` makes its result a
-                // `bool`, so the value is cast to `int` first.
+                // `!!`: a condition may be an integer's truth, here made 0 or 1 (and as the first
+                // arm of a branching `?:`, once bug 7 of mod.rs).
                 let c = self.cond(d);
-                let cast = if self.cfg.avoid_known_bugs { "(int)" } else { "" };
-                Some(E::new(format!("({cast}!!({c}))"), Int, Range::BOOL))
+                Some(E::new(format!("(!!({c}))"), Int, Range::BOOL))
             }
             8 => self.ternary(Int, d),
             9 => {
@@ -258,13 +256,8 @@ impl Gen {
     pub fn ternary(&mut self, ty: Elem, d: u32) -> Option<E> {
         let c = self.cond(d);
         self.nesting += 1;
-        let (a, b) = if ty == Elem::Float && self.cfg.avoid_known_bugs {
-            // Known bug 1 (mod.rs): a float constant as an arm of `?:` becomes a `SEL` that does not
-            // assemble.
-            (self.varying(ty, d), self.varying(ty, d))
-        } else {
-            (self.expr(ty, d), self.expr(ty, d))
-        };
+        // Float constants as arms too (bug 1 of mod.rs, fixed).
+        let (a, b) = (self.expr(ty, d), self.expr(ty, d));
         self.nesting -= 1;
         self.features.insert("ternaries");
         Some(E::new(format!("({c} ? {} : {})", a.text, b.text), ty, a.r.union(b.r)))

@@ -60,7 +60,10 @@ impl Lower<'_> {
         self.cond(c, Dest::Block(tb), Dest::Block(fb));
         self.start(tb);
         let x = self.expr(a)?;
-        let ty = x.ty;
+        // A comparison's value is an `int` in C, so a `bool` arm does not make the result one
+        // (the other arm would be cut to 0 or 1).
+        let ty = if x.ty == Ty::BOOL { Ty::INT } else { x.ty };
+        let x = self.convert(x, ty, span)?;
         if ty.wide() {
             // Known only now: a 64-bit result takes a pair (live until the statement ends).
             t = self.temp_pair(span)?;
