@@ -11,7 +11,7 @@ beforeAll(() => { Engine.fromBytes(readFileSync(new URL('../../web/pkg/warpscope
 const link: Link = {
   text: '//@ title <img src=x onerror=alert(1)>\n//@ param n = 2\n/*0060*/ NOP; // ünïcode ✓\n',
   params: { n: 7 }, model: 'kepler', preset: 'maxwell', ifConvert: null, pathOrder: null, schedule: null, compare: null, sweep: null, figure: null,
-  step: 125, lane: 31, embed: null,
+  cuda: null, step: 125, lane: 31, embed: null,
 };
 
 async function pipe(bytes: Uint8Array, stream: GenericTransformStream): Promise<Uint8Array> {
@@ -57,7 +57,7 @@ describe('permalink', () => {
         ifConvert: true, pathOrder: 'fall-through', schedule: null, compare: { model: 'volta', pathOrder: null, schedule: 'round-robin', preset: null },
         step: 2, lane: 5, embed: ['cfg', 'lanes'],
         sweep: { request: fullRequest({ models: ['kepler'], split: { param: 'n', values: [1, 2] } }), metric: 'cycles', measured: null },
-        figure: 'bs-fig1',
+        figure: 'bs-fig1', cuda: null,
       },
     });
   });
@@ -109,8 +109,19 @@ describe('permalink', () => {
 
   it('round-trips the if-convert choice, and reads links made before it existed', async () => {
     for (const ifConvert of [true, false]) expect(decode(encode({ ...link, ifConvert }))).toEqual({ kind: 'ok', link: { ...link, ifConvert } });
-    const { ifConvert: _, pathOrder: _p, schedule: _s, compare: _c, sweep: _w, figure: _f, ...old } = link;
+    const { ifConvert: _, pathOrder: _p, schedule: _s, compare: _c, sweep: _w, figure: _f, cuda: _u, ...old } = link;
     expect(decode(await pack({ v: 1, ...old }))).toEqual({ kind: 'ok', link });
+  });
+
+  it('round-trips a PTX kernel\'s CUDA source; a link without one opens as before, with none', async () => {
+    const ptx: Link = { ...link, text: '.version 9.5\n.target sm_90\n', cuda: '__global__ void k(int* a) {\n    a[0] = 1; // ü ✓\n}\n' };
+    expect(decode(encode(ptx))).toEqual({ kind: 'ok', link: ptx });
+    expect(await unpack(encode(ptx))).toMatchObject({ cuda: ptx.cuda });
+    // Unset, it is left out, so a link of a kernel without CUDA source reads the same in older versions.
+    expect(Object.keys(await unpack(encode(link)))).not.toContain('cuda');
+    const r = decode(await pack({ v: 1, text: 'EXIT;' }));
+    expect(r.kind === 'ok' && r.link.cuda).toBeNull();
+    expect(decode(await pack({ v: 1, text: '', cuda: ['x'] }))).toMatchObject({ kind: 'error', message: /CUDA source is malformed/ });
   });
 
   it('round-trips the path order, the schedule and a compare choice', () => {
