@@ -20,6 +20,15 @@ function tempFile(name: string, text: string): string {
   return path;
 }
 
+// The CLI's answers, read once when the file loads (a first cargo build must not eat a test's time).
+const PTX_PATH = tempFile('early_return.ptx', PTX);
+const TRACE = cliTrace(PTX_PATH);
+const VOLTA_TOTAL = cliTrace(PTX_PATH, [], ['--model', 'volta']).total;
+const LISTED = cliListing(PTX_PATH);
+const TWO = exampleText('tests/fixtures/two_kernels.ptx');
+const TWO_CHOSEN = `//@ kernel count_up\n${TWO}`;
+const TWO_TOTALS = [TWO, TWO_CHOSEN].map((text) => cliTrace(tempFile('two.ptx', text)).total);
+
 /** Each PTX line's CUDA line (1-based; 0: none), read from the text: the last `.loc` above it. */
 function cudaOfPtxLine(ptx: string): number[] {
   let cuda = 0;
@@ -71,8 +80,7 @@ async function clickLine(page: Page, host: string, text: string): Promise<void> 
 const tab = (page: Page, title: string) => page.locator('.dv-tab', { hasText: new RegExp(`^${title}$`) });
 
 test('a pasted nvcc PTX file runs with reconvergence inserted per model, and its CUDA source follows the run and clicks', async ({ page }) => {
-  const path = tempFile('early_return.ptx', PTX);
-  const trace = cliTrace(path);
+  const trace = TRACE;
   const cudaOf = cudaOfPtxLine(PTX);
   await open(page);
   await paste(page, 'editor-content', PTX);
@@ -90,7 +98,7 @@ test('a pasted nvcc PTX file runs with reconvergence inserted per model, and its
   await expect(listing).not.toContainText('BSSY');
   await page.getByTestId('model').selectOption('volta');
   await expect(listing).toContainText('BSSY B0, `($L__BB0_9);  // inserted: PTX has no reconvergence instructions');
-  await expect(page.getByTestId('step-label')).toHaveAttribute('data-total', String(cliTrace(path, [], ['--model', 'volta']).total));
+  await expect(page.getByTestId('step-label')).toHaveAttribute('data-total', String(VOLTA_TOTAL));
   await page.getByTestId('model').selectOption('kepler');
   await expect(listing).not.toContainText('BSSY');
 
@@ -116,7 +124,7 @@ test('a pasted nvcc PTX file runs with reconvergence inserted per model, and its
 
   // A click on a CUDA line lights up every PTX line made from it (the loop body: the unrolled
   // loop's four adds and the remainder loop's one); the listing's lines too.
-  const listed = cliListing(path);
+  const listed = LISTED;
   const ptxOf16 = [...new Set(listed.sourceLine.filter((l) => cudaOf[l] === 16))].sort((a, b) => a - b);
   expect(ptxOf16.length).toBeGreaterThanOrEqual(2);
   await clickLine(page, '#cuda', 's = s + a[t] * i;');
@@ -163,19 +171,17 @@ test('the CUDA source is kept in links and in the saved work; without .loc the t
 });
 
 test('a PTX file of two .entry kernels: the Kernel inputs picker lists both and writes //@ kernel', async ({ page }) => {
-  const ptx = exampleText('tests/fixtures/two_kernels.ptx');
   await open(page);
-  await paste(page, 'editor-content', ptx);
-  await expect(page.getByTestId('step-label')).toHaveAttribute('data-total', String(cliTrace(tempFile('two.ptx', ptx)).total));
+  await paste(page, 'editor-content', TWO);
+  await expect(page.getByTestId('step-label')).toHaveAttribute('data-total', String(TWO_TOTALS[0]));
   await tab(page, 'Kernel inputs').click();
   const picker = page.getByTestId('ki-kernel');
   await expect(picker.locator('option')).toHaveText(['scale', 'count_up']);
   await expect(picker).toHaveValue('scale');
   await picker.selectOption('count_up');
-  const chosen = `//@ kernel count_up\n${ptx}`;
-  await expect(page.getByTestId('step-label')).toHaveAttribute('data-total', String(cliTrace(tempFile('two.ptx', chosen)).total));
+  await expect(page.getByTestId('step-label')).toHaveAttribute('data-total', String(TWO_TOTALS[1]));
   await expect(picker).toHaveValue('count_up');
-  expect(JSON.parse((await savedWork(page))!).text).toBe(chosen);
+  expect(JSON.parse((await savedWork(page))!).text).toBe(TWO_CHOSEN);
   // Its CFG names count_up's CUDA lines (9-16 of two_kernels.cu), none of scale's (2-7).
   const labels = await page.locator('#cfg [data-testid^="block-lines-"]').allTextContents();
   const cudaLines = labels.flatMap((l) => [...l.matchAll(/cuda (\d+)(?:-(\d+))?/g)].flatMap((m) => m.slice(1).filter(Boolean).map(Number)));
