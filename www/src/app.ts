@@ -78,6 +78,9 @@ export class App {
   /** The pane just clicked in: the pointer moving on there does not replace the click's lines
    * until it leaves the pane. */
   private hoverMuted: Pane | null = null;
+  /** The linked lines each pane shows, so a pointer moving over a kernel that links nothing
+   * dispatches nothing to the editors. */
+  private shownLinks: Record<Pane, string> = { source: '', listing: '', cuda: '' };
 
   constructor(readonly engine: Engine | null) {
     this.loader = engine && new RunLoader(engine, { progress: () => this.renderStatus(), done: (r) => this.loaded(r) });
@@ -137,6 +140,8 @@ export class App {
     e.setBreakpoints(bps);
     // Clicks pick lines only in a PTX kernel with CUDA lines.
     if (!this.mapsCuda) this.picked = null;
+    // The panes' texts may have changed under their marks: the next render sets them all again.
+    this.shownLinks = { source: '-', listing: '-', cuda: '-' };
   }
 
   /** The run is a PTX kernel with `.loc` lines: its instructions have CUDA lines. */
@@ -151,10 +156,12 @@ export class App {
     this.goto(this.span());
     editor.reveal(this.panels.editor, end.line);
     editor.showLinked(this.panels.editor, [end.line]);
+    this.shownLinks = { source: String(end.line), listing: '', cuda: '' };
     const inListing = end.pc !== null ? r.lines.listingOfPc[end.pc] : undefined;
     if (r.compiled && inListing !== undefined) {
       listing.reveal(this.panels.listing.view, inListing);
       listing.showLinked(this.panels.listing.view, [inListing]);
+      this.shownLinks.listing = String(inListing);
     }
   }
 
@@ -249,9 +256,15 @@ export class App {
   renderLinks(): Record<Pane, number[]> | null {
     if (!this.run) return null;
     const marks = linkedLines(this.run.lines, this.hovered ?? this.picked);
-    editor.showLinked(this.panels.editor, marks.source);
-    if (this.run.compiled) listing.showLinked(this.panels.listing.view, marks.listing);
-    if (this.mapsCuda) cudaPanel.showLinked(this.panels.cuda.view, store.get().cuda ? marks.cuda : []);
+    if (!store.get().cuda) marks.cuda = [];
+    const show = (pane: Pane, view: EditorView) => {
+      const key = marks[pane].join(',');
+      if (key !== this.shownLinks[pane]) editor.showLinked(view, marks[pane]);
+      this.shownLinks[pane] = key;
+    };
+    show('source', this.panels.editor);
+    if (this.run.compiled) show('listing', this.panels.listing.view);
+    if (this.mapsCuda) show('cuda', this.panels.cuda.view);
     return marks;
   }
 
