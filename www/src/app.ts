@@ -9,12 +9,13 @@ import type { Comparison } from './compare';
 import type { SweepView } from './sweep/view';
 import type { Engine } from './engine';
 import { viewOf, type Dock } from './layout/dock';
-import { firstPcOfSource, linesOf, listingLinesOfSource, sourceLineOfListing } from './line-map';
+import { cudaLineOfPc, firstPcOfCuda, firstPcOfSource, linkedLines, linesOf, type LinePointer, type Pane } from './line-map';
 import { RunLoader } from './loader';
 import * as banner from './panels/banner';
 import * as caption from './panels/caption';
 import type { SideHooks } from './panels/compare';
 import * as cfgPanel from './panels/cfg';
+import * as cudaPanel from './panels/cuda';
 import * as editor from './panels/editor';
 import * as inputs from './panels/inputs';
 import * as kernelInputs from './panels/kernel-inputs';
@@ -38,6 +39,7 @@ export type { Run };
 export interface Panels {
   editor: EditorView;
   listing: listing.ListingPanel;
+  cuda: cudaPanel.CudaPanel;
   cfg: cfgPanel.CfgPanel;
   lanes: lanes.LanePanel;
   plot: plot.PlotPanel;
@@ -68,6 +70,17 @@ export class App {
   private readonly loader: RunLoader | null;
   /** The last load's answer, good or not: with no run yet, the inputs show its choices. */
   private lastLoad: LoadResult | null = null;
+  /** The line under the pointer in the kernel, the listing or the CUDA source: the lines made from
+   * the same instructions light up in the other panes while it is there. */
+  private hovered: LinePointer | null = null;
+  /** The lines last clicked in the CUDA source or a PTX kernel: lit up until the next click. */
+  private picked: LinePointer | null = null;
+  /** The pane just clicked in: the pointer moving on there does not replace the click's lines
+   * until it leaves the pane. */
+  private hoverMuted: Pane | null = null;
+  /** The linked lines each pane shows, so a pointer moving over a kernel that links nothing
+   * dispatches nothing to the editors. */
+  private shownLinks: Record<Pane, string> = { source: '', listing: '', cuda: '' };
 
   constructor(readonly engine: Engine | null) {
     this.loader = engine && new RunLoader(engine, { progress: () => this.renderStatus(), done: (r) => this.loaded(r) });
@@ -125,6 +138,15 @@ export class App {
     const bps = s.breakpoints.filter((i) => i < run.cfg.instrs.length);
     store.update({ breakpoints: bps, lane: Math.min(s.lane, r.width - 1) });
     e.setBreakpoints(bps);
+    // Clicks pick lines only in a PTX kernel with CUDA lines.
+    if (!this.mapsCuda) this.picked = null;
+    // The panes' texts may have changed under their marks: the next render sets them all again.
+    this.shownLinks = { source: '-', listing: '-', cuda: '-' };
+  }
+
+  /** The run is a PTX kernel with `.loc` lines: its instructions have CUDA lines. */
+  private get mapsCuda(): boolean {
+    return !!this.run && this.run.lines.pcsOfCuda.size > 0;
   }
 
   /** Shows the line a run's end names (a deadlock's pc, a loop's head) at the run's last step. */
@@ -134,10 +156,12 @@ export class App {
     this.goto(this.span());
     editor.reveal(this.panels.editor, end.line);
     editor.showLinked(this.panels.editor, [end.line]);
+    this.shownLinks = { source: String(end.line), listing: '', cuda: '' };
     const inListing = end.pc !== null ? r.lines.listingOfPc[end.pc] : undefined;
     if (r.compiled && inListing !== undefined) {
       listing.reveal(this.panels.listing.view, inListing);
       listing.showLinked(this.panels.listing.view, [inListing]);
+      this.shownLinks.listing = String(inListing);
     }
   }
 
@@ -188,20 +212,67 @@ export class App {
     if (instr != null) this.toggleBreakpoint(instr); // else no instruction comes from that line
   }
 
+  /** A gutter click on a CUDA line: a breakpoint on the first instruction made from it. */
+  toggleBreakpointAtCuda(line: number): void {
+    const instr = this.run && firstPcOfCuda(this.run.lines, line);
+    if (instr != null) this.toggleBreakpoint(instr);
+  }
+
   /** A gutter click on a line of the generated code. */
   toggleBreakpointAtListing(line: number): void {
     const instr = this.run?.lines.pcOfListing.get(line);
     if (instr !== undefined) this.toggleBreakpoint(instr);
   }
 
-  /** The pointer over a source line: its instructions light up in the generated code. */
-  hoverSource(line: number | null): void {
-    if (this.run?.compiled) listing.showLinked(this.panels.listing.view, listingLinesOfSource(this.run.lines, line));
+  /** The pointer over a line of the kernel, the listing (`pane`) or the CUDA source (null: it
+   * left): the lines of the same instructions light up in the other panes. */
+  hover(pane: Pane, line: number | null): void {
+    if (pane === this.hoverMuted) {
+      if (line === null) this.hoverMuted = null;
+      return;
+    }
+    this.hovered = line === null ? null : { pane, lines: [line], pick: false };
+    this.renderLinks();
   }
 
-  /** The pointer over a line of generated code: its source line lights up in the editor. */
-  hoverListing(line: number | null): void {
-    if (this.run) editor.showLinked(this.panels.editor, sourceLineOfListing(this.run.lines, line));
+  /** Lines clicked or selected in the CUDA source or a PTX kernel: the PTX, listing and CUDA
+   * lines made from the same instructions stay lit until the next click. */
+  pick(pane: Pane, lines: number[]): void {
+    // Lines of a CUDA tab with no text pasted mean nothing.
+    if (!this.mapsCuda || (pane === 'cuda' && !store.get().cuda)) return;
+    this.picked = lines.length ? { pane, lines, pick: true } : null;
+    this.hovered = null;
+    this.hoverMuted = pane;
+    const marks = this.renderLinks();
+    // The other panes scroll to the first line made from the pick.
+    if (!marks) return;
+    const p = this.panels;
+    if (pane !== 'source') editor.reveal(p.editor, marks.source[0] ?? null);
+    if (pane !== 'listing') listing.reveal(p.listing.view, marks.listing[0] ?? null);
+    if (pane !== 'cuda') cudaPanel.reveal(p.cuda.view, marks.cuda[0] ?? null);
+  }
+
+  /** The linked lines of the pointer, else of the last pick, in every pane. */
+  renderLinks(): Record<Pane, number[]> | null {
+    if (!this.run) return null;
+    const marks = linkedLines(this.run.lines, this.hovered ?? this.picked);
+    if (!store.get().cuda) marks.cuda = [];
+    const show = (pane: Pane, view: EditorView) => {
+      const key = marks[pane].join(',');
+      if (key !== this.shownLinks[pane]) editor.showLinked(view, marks[pane]);
+      this.shownLinks[pane] = key;
+    };
+    show('source', this.panels.editor);
+    if (this.run.compiled) show('listing', this.panels.listing.view);
+    if (this.mapsCuda) show('cuda', this.panels.cuda.view);
+    return marks;
+  }
+
+  /** The CUDA tab's text changed: lines picked in the old text no longer mean anything. */
+  cudaChanged(): void {
+    if (this.picked?.pane === 'cuda') this.picked = null;
+    this.renderLinks();
+    this.renderCuda();
   }
 
   toggleBreakpoint(instr: number): void {
@@ -234,7 +305,7 @@ export class App {
     const s = store.get();
     document.body.classList.toggle('comparing', s.compare !== null);
     document.body.classList.toggle('sweeping', s.sweep !== null);
-    this.dock?.show(viewOf(s, !!r?.compiled));
+    this.dock?.show(viewOf(s, !!r?.compiled, r?.compiled?.input === 'ptx'));
     if (s.compare === null) this.compare?.close();
     if (s.sweep !== null) this.sweep?.sync(r?.load ?? null, s.sweep);
     // Before any run (a link naming an unknown model, say) the failed load's choices still show,
@@ -247,6 +318,7 @@ export class App {
     }, s.sweep !== null ? 'sweep' : s.compare !== null ? 'compare' : 'single');
     this.markSweptInputs();
     kernelInputs.render(p.kernelInputs, r?.inputs ?? null, this.diagnostics, s.embed === null);
+    this.renderLinks();
     this.renderStep();
   }
 
@@ -308,6 +380,24 @@ export class App {
       current: r && pc !== null ? r.lines.listingOfPc[pc] ?? null : null,
       breakpoints: r ? linesOf(r.lines.listingOfPc, s.breakpoints) : [],
       info,
+    });
+    if (c?.input === 'ptx') this.renderCuda();
+  }
+
+  /** The CUDA source tab of a PTX kernel: the current instruction's CUDA line, the breakpoints'
+   * lines, and what the tab says about the text pasted. */
+  renderCuda(): void {
+    const s = store.get(), r = this.run, c = r?.compiled;
+    if (!r || !c) return;
+    const text = s.cuda ?? '';
+    cudaPanel.render(this.panels.cuda, {
+      current: cudaLineOfPc(r.lines, this.state?.pc ?? null),
+      breakpoints: linesOf(r.lines.cudaOfPc, s.breakpoints).filter((l) => l > 0),
+      facts: {
+        hasLoc: this.mapsCuda, file: c.cuda_file, lastLine: Math.max(0, ...c.cuda_lines),
+        textLines: text === '' ? 0 : text.split('\n').length,
+      },
+      readOnly: s.embed !== null,
     });
   }
 

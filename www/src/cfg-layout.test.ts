@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  BADGE_ROOM, blockLines, DEFAULT_METRICS, frontierLabel, layoutCfg, linesLabel, linesLabelX, priorityLabel, RECONV_MIN_WIDTH, RECONV_TAG_ROOM,
+  BADGE_ROOM, blockLines, compactLabel, cudaLinesLabel, DEFAULT_METRICS, frontierLabel, layoutCfg, linesLabel, linesLabelX, priorityLabel,
+  RECONV_MIN_WIDTH, RECONV_TAG_ROOM,
 } from './cfg-layout';
 import type { BlockView, EdgeView } from './generated/engine';
 
@@ -93,6 +94,25 @@ describe('layoutCfg', () => {
     // BB3 reconverges: its name, its range and the tag fit side by side.
     const n3 = lc.nodes[3], m = DEFAULT_METRICS;
     expect(linesLabelX(withLines[3], m) + n3.lines!.length * m.charWidth).toBeLessThanOrEqual(n3.width - RECONV_TAG_ROOM);
+  });
+
+  it('for PTX with .loc lines, names each block\'s PTX lines and the CUDA lines its instructions came from', () => {
+    const withLines = blocks.map((b) => ({ ...b, source_lines: { first: 30 + b.id, last: b.id === 1 ? 30 + b.id : 48 } }));
+    // Each pc's CUDA line (pcs are id * 10 + k); 0: an instruction with none (one warpscope inserted).
+    const cuda: number[] = [];
+    [[0, 14], [1, 0], [2, 16], [10, 17], [11, 17], [20, 21], [21, 0], [22, 18], [23, 18], [30, 0], [40, 25]].forEach(([pc, l]) => { cuda[pc] = l; });
+    expect(blocks.map((b) => cudaLinesLabel(b, cuda))).toEqual(['cuda 14-16', 'cuda 17', 'cuda 18-21', null, 'cuda 25']);
+    // Without .loc the PTX lines alone; a block of inserted instructions names no CUDA line.
+    expect(cudaLinesLabel(blocks[0], [])).toBeNull();
+    const lp = layoutCfg({ blocks: withLines, edges }, { sourceLines: true, ptx: true, cudaLines: cuda });
+    expect(lp.nodes.map((n) => n.lines)).toEqual(['ptx 30-48 · cuda 14-16', 'ptx 31 · cuda 17', 'ptx 32-48 · cuda 18-21', 'ptx 33-48', 'ptx 34-48 · cuda 25']);
+    expect(layoutCfg({ blocks: withLines, edges }, { sourceLines: true, ptx: true }).nodes[0].lines).toBe('ptx 30-48');
+    expect(compactLabel(withLines[1], { ptx: true, cudaLines: cuda })).toBe('ptx 31 · cuda 17 · 2 instrs');
+    // The longer label still fits beside the name and clear of the reconvergence tag.
+    const n3 = lp.nodes[3], m = DEFAULT_METRICS;
+    expect(linesLabelX(withLines[3], m) + n3.lines!.length * m.charWidth).toBeLessThanOrEqual(n3.width - RECONV_TAG_ROOM);
+    const n0 = lp.nodes[0];
+    expect(linesLabelX(withLines[0], m) + n0.lines!.length * m.charWidth).toBeLessThanOrEqual(n0.width - m.padding);
   });
 
   it('for thread frontiers: a TF row and a priority in each block, no post-dominator arrows', () => {

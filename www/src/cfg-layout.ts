@@ -11,8 +11,9 @@ export const DEFAULT_METRICS: Metrics = { charWidth: 8.4, lineHeight: 19, header
 export interface Point { x: number; y: number }
 export interface NodeBox {
   id: number; x: number; y: number; width: number; height: number;
-  /** "lines 16-18" beside the block's name, when the source lines are shown (C kernels); in a
-   * compact layout also the instruction count ("lines 16-18 · 3 instrs"). */
+  /** "lines 16-18" beside the block's name, when the source lines are shown (C kernels; for PTX
+   * "ptx 30-41", with "cuda 14-16" after it when the PTX has `.loc` lines); in a compact layout
+   * also the instruction count ("lines 16-18 · 3 instrs"). */
   lines: string | null;
   /** "TF {BB5, BB6}" under the instructions, for the thread-frontier models. */
   frontier: string | null;
@@ -35,10 +36,37 @@ export function blockLines(b: BlockView): string[] {
   return b.instrs.map((i) => `${i.addr.toString(16).padStart(4, '0')}  ${i.text}`);
 }
 
-/** A compact block's header note: its source lines (C kernels) and how many instructions it has. */
-export function compactLabel(b: BlockView, sourceLines: boolean): string {
+/** What a block's header names of its source, for a kernel compiled from C or PTX. */
+export interface SourceLabels {
+  /** The kernel is PTX: its lines are PTX lines ("ptx 30-41"). */
+  ptx: boolean;
+  /** Each pc's CUDA line from PTX's `.loc` (0: none); empty without them. */
+  cudaLines: readonly number[];
+}
+
+/** "cuda 14-16": the CUDA lines a block's instructions came from (PTX's `.loc`), or null when
+ * none of them has one. */
+export function cudaLinesLabel(b: BlockView, cudaLines: readonly number[]): string | null {
+  const lines = b.instrs.map((i) => cudaLines[i.index] ?? 0).filter((l) => l > 0);
+  if (!lines.length) return null;
+  const first = Math.min(...lines), last = Math.max(...lines);
+  return first === last ? `cuda ${first}` : `cuda ${first}-${last}`;
+}
+
+/** A block's header label: its source lines ("lines 16-18"; for PTX "ptx 30-41 · cuda 14-16"). */
+export function sourceLabel(b: BlockView, src: SourceLabels | null): string | null {
+  if (!src) return null;
+  const lines = linesLabel(b);
+  if (!src.ptx) return lines;
+  const ptx = lines && lines.replace(/^lines? /, 'ptx ');
+  const parts = [ptx, cudaLinesLabel(b, src.cudaLines)].filter((x) => x !== null);
+  return parts.length ? parts.join(' · ') : null;
+}
+
+/** A compact block's header note: its source lines (compiled kernels) and how many instructions it has. */
+export function compactLabel(b: BlockView, src: SourceLabels | null): string {
   const n = b.instrs.length;
-  return [sourceLines ? linesLabel(b) : null, `${n} instr${n === 1 ? '' : 's'}`].filter((x) => x !== null).join(' · ');
+  return [sourceLabel(b, src), `${n} instr${n === 1 ? '' : 's'}`].filter((x) => x !== null).join(' · ');
 }
 
 /** The text rows of a block box: its instructions, none in a compact layout (the header says how many). */
@@ -87,6 +115,10 @@ function boxSize(b: BlockView, m: Metrics, isTarget: boolean, lines: string | nu
 export interface LayoutOptions {
   /** Show each block's source line range (for C kernels, where blocks span C lines). */
   sourceLines: boolean;
+  /** A PTX kernel: its blocks name PTX lines ("ptx 30-41")... */
+  ptx?: boolean;
+  /** ...and, with `.loc`, the CUDA lines of each pc ("cuda 14-16"; 0: none). */
+  cudaLines?: readonly number[];
   /** Thread-frontier models: each block's priority and frontier instead of post-dominator arrows
    * (those models do not reconverge at the post-dominator). */
   frontiers?: boolean;
@@ -102,7 +134,8 @@ export function layoutCfg(cfg: Pick<CfgView, 'blocks' | 'edges'>, opts: LayoutOp
   g.setDefaultEdgeLabel(() => ({}));
   const frontiers = opts.frontiers ?? false;
   const targets = new Set(frontiers ? [] : cfg.blocks.map((b) => b.reconverges_at).filter((t): t is number => t != null));
-  const labels = new Map(cfg.blocks.map((b) => [b.id, compact ? compactLabel(b, opts.sourceLines) : opts.sourceLines ? linesLabel(b) : null]));
+  const src = opts.sourceLines ? { ptx: opts.ptx ?? false, cudaLines: opts.cudaLines ?? [] } : null;
+  const labels = new Map(cfg.blocks.map((b) => [b.id, compact ? compactLabel(b, src) : sourceLabel(b, src)]));
   const names = new Map(cfg.blocks.map((b) => [b.id, b.name]));
   const tf = new Map(cfg.blocks.map((b) => [b.id, frontiers ? frontierLabel(b, names) : null]));
   for (const b of cfg.blocks) g.setNode(String(b.id), boxSize(b, m, targets.has(b.id), labels.get(b.id) ?? null, tf.get(b.id) ?? null, compact));

@@ -15,6 +15,7 @@ import * as exporter from './export';
 import { exportName } from './file-name';
 import { figureById, type Figure } from './figures';
 import { OwnWork } from './own-work';
+import * as cudaPanel from './panels/cuda';
 import * as editor from './panels/editor';
 import * as figureNote from './panels/figure-note';
 import * as plot from './panels/plot';
@@ -121,6 +122,16 @@ export class Controller {
     if (text !== store.get().text) this.userChanged({ text }, false);
   }
 
+  /** The CUDA source tab's text changed (the user typed or pasted): kept with the work and in
+   * links; the run does not change. Changing a link's text takes the link up, as in the editor. */
+  cudaEdited(text: string): void {
+    const cuda = text === '' ? null : text;
+    if (cuda === store.get().cuda) return;
+    if (this.own.asking) this.own.useLink();
+    this.remember({ cuda });
+    this.app.cudaChanged();
+  }
+
   /** An input's `//@` line set or removed (the Kernel inputs panel): the core edits the text, the
    * editor takes it as one undoable change, and the kernel runs again. A param's line decides its
    * value again, so the top bar's value for it is dropped. */
@@ -144,6 +155,8 @@ export class Controller {
     store.update({ step: 0, lane: 0, breakpoints: [], ...patch });
     // After the store update, so the editor does not take it for the user's edit; Ctrl+Z undoes it.
     editor.setText(this.parts.editor, store.get().text);
+    cudaPanel.setText(this.app.panels.cuda, store.get().cuda ?? '');
+    this.app.cudaChanged();
     settings.render(this.parts.settings, store.get().stepLimit);
     this.app.reload();
     this.showModes();
@@ -170,6 +183,8 @@ export class Controller {
     editor.setText(this.parts.editor, ex.text);
     store.update({ step: 0, breakpoints: [] });
     this.userChanged(page.examplePatch(ex, store.get(), patch), true);
+    cudaPanel.setText(this.app.panels.cuda, store.get().cuda ?? '');
+    this.app.cudaChanged();
     this.showFigure();
     this.showModes();
   }

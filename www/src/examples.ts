@@ -1,9 +1,15 @@
 //! The bundled example kernels (examples/*.sass, the C ones, *.cu, and nvcc's PTX of those, ptx/*.ptx), with the title and about text of their
-//! `//@ title` / `//@ about` headers for the gallery (display text only, not simulator facts).
+//! `//@ title` / `//@ about` headers for the gallery (display text only, not simulator facts). A
+//! PTX example comes with the `.cu` it was compiled from (`ptx/if_else.ptx` from `if_else.cu`),
+//! for the CUDA source tab.
 
 const files = import.meta.glob(['../../examples/*.sass', '../../examples/*.cu', '../../examples/ptx/*.ptx'], { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
 
-export interface Example { file: string; title: string; about: string; text: string; group: string }
+export interface Example {
+  file: string; title: string; about: string; text: string; group: string;
+  /** A PTX example's CUDA source: the example `.cu` of the same name, which nvcc compiled. */
+  cuda: string | null;
+}
 
 function header(text: string, key: string): string[] {
   const re = new RegExp(`^\\s*//@\\s*${key}\\b\\s?(.*)$`);
@@ -48,7 +54,8 @@ const groupOf = (file: string) => (GROUPS.find((g) => g.files.includes(file)) ??
 export const EXAMPLES: Example[] = Object.entries(files)
   .map(([path, text]) => {
     const file = path.split('/').pop()!;
-    return { file, text, title: header(text, 'title')[0] ?? file, about: header(text, 'about').join(' '), group: groupOf(file) };
+    const cuda = file.endsWith('.ptx') ? files[`../../examples/${file.replace(/\.ptx$/, '.cu')}`] ?? null : null;
+    return { file, text, title: header(text, 'title')[0] ?? file, about: header(text, 'about').join(' '), group: groupOf(file), cuda };
   })
   .sort((a, b) => rank(a.file) - rank(b.file) || a.file.localeCompare(b.file));
 

@@ -1,6 +1,7 @@
-//! Lookups between instructions (pcs), source lines and lines of the generated listing, indexed
-//! from the facade's per-pc arrays (CFG instructions, `compiled()`); nothing here is derived
-//! from the program's text.
+//! Lookups between instructions (pcs), source lines, lines of the generated listing and, for a
+//! PTX kernel with `.loc` line information, lines of the CUDA source it came from; indexed from
+//! the facade's per-pc arrays (CFG instructions, `compiled()`); nothing here is derived from the
+//! program's text.
 
 export interface LineMap {
   /** Source line of each pc. */
@@ -11,16 +12,28 @@ export interface LineMap {
   pcsOfSource: Map<number, number[]>;
   /** The pc of each listing line that holds an instruction. */
   pcOfListing: Map<number, number>;
+  /** CUDA line of each pc (0: none known); empty unless the kernel is PTX with `.loc` lines. */
+  cudaOfPc: readonly number[];
+  /** Pcs of each CUDA line, ascending. */
+  pcsOfCuda: Map<number, number[]>;
 }
 
-export function lineMap(sourceOfPc: readonly number[], listingOfPc: readonly number[] = []): LineMap {
-  const pcsOfSource = new Map<number, number[]>();
-  sourceOfPc.forEach((line, pc) => {
-    const pcs = pcsOfSource.get(line);
-    if (pcs) pcs.push(pc); else pcsOfSource.set(line, [pc]);
+function pcsOf(lines: readonly number[]): Map<number, number[]> {
+  const pcs = new Map<number, number[]>();
+  lines.forEach((line, pc) => {
+    const list = pcs.get(line);
+    if (list) list.push(pc); else pcs.set(line, [pc]);
   });
-  const pcOfListing = new Map(listingOfPc.map((line, pc) => [line, pc]));
-  return { sourceOfPc, listingOfPc, pcsOfSource, pcOfListing };
+  return pcs;
+}
+
+export function lineMap(sourceOfPc: readonly number[], listingOfPc: readonly number[] = [], cudaOfPc: readonly number[] = []): LineMap {
+  const pcsOfCuda = pcsOf(cudaOfPc);
+  pcsOfCuda.delete(0);
+  return {
+    sourceOfPc, listingOfPc, pcsOfSource: pcsOf(sourceOfPc), pcOfListing: new Map(listingOfPc.map((line, pc) => [line, pc])),
+    cudaOfPc, pcsOfCuda,
+  };
 }
 
 /** The instruction a breakpoint on a source line means: its first (lowest pc). */
@@ -43,4 +56,74 @@ export function sourceLineOfListing(m: LineMap, line: number | null): number[] {
 /** Lines (in `lines`, per pc) of the given pcs, skipping pcs out of range. */
 export function linesOf(lines: readonly number[], pcs: readonly number[]): number[] {
   return pcs.map((pc) => lines[pc]).filter((l): l is number => l !== undefined);
+}
+
+/** Distinct lines, ascending, without 0 (an instruction with no line). */
+const distinct = (lines: number[]) => [...new Set(lines)].filter((l) => l > 0).sort((a, b) => a - b);
+
+/** The pcs that came from any of the CUDA `lines`, ascending. */
+export function pcsOfCudaLines(m: LineMap, lines: readonly number[]): number[] {
+  return [...new Set(lines.flatMap((l) => m.pcsOfCuda.get(l) ?? []))].sort((a, b) => a - b);
+}
+
+/** The PTX lines (the kernel's source lines) of the instructions from CUDA `lines` (a click in
+ * the CUDA source). */
+export function sourceLinesOfCuda(m: LineMap, lines: readonly number[]): number[] {
+  return distinct(linesOf(m.sourceOfPc, pcsOfCudaLines(m, lines)));
+}
+
+/** The listing lines of the instructions from CUDA `lines`. */
+export function listingLinesOfCuda(m: LineMap, lines: readonly number[]): number[] {
+  return distinct(linesOf(m.listingOfPc, pcsOfCudaLines(m, lines)));
+}
+
+/** The CUDA lines of the instructions on a PTX line (a click in the kernel). */
+export function cudaLinesOfSource(m: LineMap, line: number | null): number[] {
+  if (line === null) return [];
+  return distinct(linesOf(m.cudaOfPc, m.pcsOfSource.get(line) ?? []));
+}
+
+/** The CUDA line of the instruction on a listing line. */
+export function cudaLinesOfListing(m: LineMap, line: number | null): number[] {
+  const pc = line === null ? undefined : m.pcOfListing.get(line);
+  return pc === undefined ? [] : distinct(linesOf(m.cudaOfPc, [pc]));
+}
+
+/** The CUDA line of instruction `pc`, or null when it has none (an inserted instruction, PTX
+ * without `.loc`). */
+export function cudaLineOfPc(m: LineMap, pc: number | null): number | null {
+  const line = pc === null ? undefined : m.cudaOfPc[pc];
+  return line ? line : null;
+}
+
+/** The instruction a breakpoint on a CUDA line means: its first (lowest pc). */
+export function firstPcOfCuda(m: LineMap, line: number): number | undefined {
+  return m.pcsOfCuda.get(line)?.[0];
+}
+
+/** The three panes whose lines light each other up: the kernel (PTX or C, `source`), the
+ * generated listing and the CUDA source of a PTX kernel. */
+export type Pane = 'source' | 'listing' | 'cuda';
+
+/** Lines pointed at (`hover`) or clicked (`pick`) in one pane. */
+export interface LinePointer { pane: Pane; lines: number[]; pick: boolean }
+
+/** What lights up in each pane for `p`: the lines made from the same instructions. A pick marks
+ * its own lines too, so it stays visible when the focus moves on; a hover does not. */
+export function linkedLines(m: LineMap, p: LinePointer | null): Record<Pane, number[]> {
+  const marks: Record<Pane, number[]> = { source: [], listing: [], cuda: [] };
+  if (!p) return marks;
+  if (p.pick) marks[p.pane] = [...p.lines];
+  const each = (f: (line: number) => number[]) => distinct(p.lines.flatMap(f));
+  if (p.pane === 'source') {
+    marks.listing = each((l) => listingLinesOfSource(m, l));
+    marks.cuda = each((l) => cudaLinesOfSource(m, l));
+  } else if (p.pane === 'listing') {
+    marks.source = each((l) => sourceLineOfListing(m, l));
+    marks.cuda = each((l) => cudaLinesOfListing(m, l));
+  } else {
+    marks.source = sourceLinesOfCuda(m, p.lines);
+    marks.listing = listingLinesOfCuda(m, p.lines);
+  }
+  return marks;
 }

@@ -13,6 +13,7 @@ import { defaultExample, EXAMPLES } from './examples';
 import { FIGURES, figureById } from './figures';
 import { bindMenus } from './menus';
 import * as cfgPanel from './panels/cfg';
+import * as cudaPanel from './panels/cuda';
 import * as editor from './panels/editor';
 import * as gallery from './panels/gallery';
 import * as help from './panels/help';
@@ -87,14 +88,21 @@ async function main(): Promise<void> {
   const ed = editor.create($('editor'), store.get().text, {
     onEdit: (text) => controller.edited(text),
     onToggleBreakpoint: (line) => app.toggleBreakpointAtLine(line),
-    onHover: (line) => app.hoverSource(line),
+    onHover: (line) => app.hover('source', line),
+    onPick: (lines) => app.pick('source', lines),
   });
   app.onInput = (patch) => controller.userChanged(patch, true);
   app.panels = {
     editor: ed,
     listing: listing.create($('listing'), $('listing-info'), {
       onToggleBreakpoint: (line) => app.toggleBreakpointAtListing(line),
-      onHover: (line) => app.hoverListing(line),
+      onHover: (line) => app.hover('listing', line),
+    }),
+    cuda: cudaPanel.create($('cuda'), $('cuda-info'), store.get().cuda ?? '', {
+      onEdit: (text) => controller.cudaEdited(text),
+      onPick: (lines) => app.pick('cuda', lines),
+      onHover: (line) => app.hover('cuda', line),
+      onToggleBreakpoint: (line) => app.toggleBreakpointAtCuda(line),
     }),
     cfg: cfgPanel.create($('cfg'), (instr) => app.toggleBreakpoint(instr)),
     lanes: lanes.create($('lanes')),
@@ -172,6 +180,7 @@ async function main(): Promise<void> {
     link: () => controller.linkUrl(),
     title: () => app.run?.load.title ?? 'kernel',
     cKernel: () => !!app.run?.compiled,
+    ptxKernel: () => app.run?.compiled?.input === 'ptx',
     copied: (what, ok) => app.banner(ok ? `${what} copied to the clipboard.${controller.linkCaveat()}` : `${what} could not be copied: select it in the dialog and copy it.`, ok && !controller.linkCaveat() ? 'info' : 'error'),
   }));
   const titled = () => $<HTMLInputElement>('export-title').checked;

@@ -1,8 +1,9 @@
 //! One loaded run's facts as the panels need them, read once per load from an engine: the CFG
-//! and its layout, the whole-run series, a C kernel's generated code and the line lookups. The
+//! and its layout, the whole-run series, a compiled kernel's generated code (C or PTX) and the
+//! line lookups (with a PTX kernel's CUDA lines). The
 //! main view and each side of the compare view hold one.
 
-import { layoutCfg, type Layout } from './cfg-layout';
+import { layoutCfg, type Layout, type LayoutOptions } from './cfg-layout';
 import type { Engine } from './engine';
 import type { LoadSource } from './loader';
 import { lineMap, type LineMap } from './line-map';
@@ -57,6 +58,12 @@ export function loadOptions(inputs: Inputs, choice: { model: string | null } & O
   };
 }
 
+/** What a CFG block's header names: a compiled kernel's source lines; for PTX, its PTX lines and
+ * the CUDA lines of its `.loc`. */
+function sourceLabels(compiled: CompiledView | null): Pick<LayoutOptions, 'sourceLines' | 'ptx' | 'cudaLines'> {
+  return { sourceLines: compiled !== null, ptx: compiled?.input === 'ptx', cudaLines: compiled?.cuda_lines ?? [] };
+}
+
 /** Reads the facts of the run `e` just loaded (`r.ok`, loaded again by `source`); null if the
  * engine failed meanwhile. */
 export function readRun(e: Engine, r: LoadResult, source: LoadSource | null): Run | null {
@@ -69,17 +76,17 @@ export function readRun(e: Engine, r: LoadResult, source: LoadSource | null): Ru
   const info = modelInfo(r.model);
   const capacity = info.spills ? r.stack_capacity : null;
   return {
-    load: r, cfg, layout: layoutCfg(cfg, { sourceLines: compiled !== null, frontiers: r.uses_frontiers }), total: e.total(), events,
+    load: r, cfg, layout: layoutCfg(cfg, { ...sourceLabels(compiled), frontiers: r.uses_frontiers }), total: e.total(), events,
     active: e.activeSeries(), plot: { depth, events, capacity, counts: info.depth },
     compiled, inputs: e.inputs(), listingText: compiled ? listing.displayText(compiled.listing) : '',
-    lines: lineMap(compiled?.source_lines ?? cfg.instrs.map((i) => i.line), compiled?.listing_lines),
+    lines: lineMap(compiled?.source_lines ?? cfg.instrs.map((i) => i.line), compiled?.listing_lines, compiled?.cuda_lines),
     report: null, source, compactLayout: null, output: e.output(),
   };
 }
 
 /** The run's CFG laid out compactly (a summary line per block), for a side of the compare view. */
 export function compactLayoutOf(run: Run): Layout {
-  run.compactLayout ??= layoutCfg(run.cfg, { sourceLines: run.compiled !== null, frontiers: run.load.uses_frontiers, compact: true });
+  run.compactLayout ??= layoutCfg(run.cfg, { ...sourceLabels(run.compiled), frontiers: run.load.uses_frontiers, compact: true });
   return run.compactLayout;
 }
 

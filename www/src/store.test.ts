@@ -18,7 +18,7 @@ afterEach(() => { delete (globalThis as { localStorage?: unknown }).localStorage
 
 const work: store.Work = {
   text: 'EXIT;\n', params: { n: 3 }, model: 'pdom', preset: 'maxwell', ifConvert: true, pathOrder: 'taken', schedule: null,
-  compare: { model: 'volta', pathOrder: null, schedule: 'h100', preset: 'kepler' }, sweep: null, figure: 'bs-fig1', stepLimit: 50_000,
+  compare: { model: 'volta', pathOrder: null, schedule: 'h100', preset: 'kepler' }, sweep: null, figure: 'bs-fig1', cuda: '__global__ void k() {}\n', stepLimit: 50_000,
 };
 
 describe('saved work', () => {
@@ -32,7 +32,11 @@ describe('saved work', () => {
     storage.setItem('warpscope.work.v1', JSON.stringify({ text: 'EXIT;', params: { n: 'x' }, compare: 'tf-stack', stepLimit: -5, ifConvert: 'yes' }));
     expect(store.loadWork()).toMatchObject({
       text: 'EXIT;', params: {}, compare: { model: 'tf-stack', pathOrder: null, schedule: null, preset: null }, stepLimit: StepLimit.Default, ifConvert: null,
+      cuda: null,
     });
+    // A PTX kernel's CUDA source that is not text is dropped; the kernel stays.
+    storage.setItem('warpscope.work.v1', JSON.stringify({ text: '.version 8.5', cuda: 7 }));
+    expect(store.loadWork()).toMatchObject({ text: '.version 8.5', cuda: null });
     storage.setItem('warpscope.work.v1', '{not json');
     expect(store.loadWork()).toBeNull();
   });

@@ -3,8 +3,8 @@
 //! Links come from strangers, so `decode` takes any text and answers with a `Link` or a message
 //! a user can act on; it never panics, and every size is bounded before work is done on it (the
 //! fragment's length, the unpacked size, the kernel text). Fields added after v1 first shipped
-//! (if-convert, policies, compare and its preset, sweep, figure) are optional and left out when unset, so older
-//! links still read and the format stays v1.
+//! (if-convert, policies, compare and its preset, sweep, figure, the CUDA source) are optional and
+//! left out when unset, so older links still read and the format stays v1.
 
 mod base64url;
 mod read;
@@ -20,8 +20,9 @@ use crate::kernel::MAX_KERNEL_BYTES;
 use crate::sweep::SweepRequest;
 
 pub const VERSION: u32 = 1;
-/// The longest JSON a link may unpack to: the largest kernel plus room for its settings.
-pub const MAX_UNPACKED_BYTES: usize = MAX_KERNEL_BYTES + 64 * 1024;
+/// The longest JSON a link may unpack to: the largest kernel and CUDA source plus room for
+/// the settings.
+pub const MAX_UNPACKED_BYTES: usize = 2 * MAX_KERNEL_BYTES + 64 * 1024;
 /// The longest fragment read: the largest unpacked JSON even if it did not compress at all.
 pub const MAX_FRAGMENT_CHARS: usize = MAX_UNPACKED_BYTES / 3 * 4 + 1024;
 
@@ -47,6 +48,9 @@ pub struct Link {
     pub sweep: Option<SweepChoice>,
     /// An id in `examples/figures.json`.
     pub figure: Option<String>,
+    /// For a PTX kernel: the CUDA source it was compiled from (its `.loc` lines point into it), as
+    /// pasted in the app's CUDA source tab; at most `MAX_KERNEL_BYTES`.
+    pub cuda: Option<String>,
 }
 
 /// A model and the policies it reads (`None`: the engine's default).
@@ -98,6 +102,7 @@ impl Link {
             embed: None,
             sweep: None,
             figure: None,
+            cuda: None,
         }
     }
 }

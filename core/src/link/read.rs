@@ -107,6 +107,10 @@ pub fn from_json(json: &str) -> Read<Link> {
         Some(Value::Bool(b)) => Some(*b),
         Some(_) => return Err("the if-convert choice is malformed".into()),
     };
+    let cuda = opt_string(&r, "cuda", "CUDA source")?;
+    if let Some(cuda) = cuda.as_ref().filter(|c| c.len() > MAX_KERNEL_BYTES) {
+        return Err(format!("its CUDA source is {} KiB, more than the {} KiB warpscope opens", cuda.len() / 1024, MAX_KERNEL_BYTES / 1024));
+    }
     let embed = match r.get("embed") {
         Some(Value::Array(names)) => Some(names.iter().filter_map(|n| n.as_str().map(String::from)).collect()),
         _ => None,
@@ -125,5 +129,6 @@ pub fn from_json(json: &str) -> Read<Link> {
         embed,
         sweep: sweep_choice(r.get("sweep"))?,
         figure: opt_string(&r, "figure", "figure")?,
+        cuda,
     })
 }

@@ -32,6 +32,8 @@ fn a_link_from_the_old_encoder_opens_with_every_field() {
     assert_eq!((sweep.request.to, sweep.request.models.clone(), sweep.metric.as_str()), (3, vec![String::from("kepler")], "cycles"));
     assert_eq!(link.figure.as_deref(), Some("bs-fig2"));
     assert_eq!(link.embed, Some(vec![String::from("cfg"), String::from("lanes")]));
+    // Made before links carried a PTX kernel's CUDA source.
+    assert_eq!(link.cuda, None);
 }
 
 #[test]
@@ -48,6 +50,21 @@ fn encode_then_decode_is_the_same_link() {
     assert_eq!(decode(&fragment[1..]), Decoded::Ok(alloc::boxed::Box::new(link)), "the # is optional");
     assert_eq!(decode(""), Decoded::None);
     assert_eq!(decode("#"), Decoded::None);
+}
+
+#[test]
+fn a_ptx_kernel_keeps_its_cuda_source_and_a_link_without_one_reads_as_before() {
+    let mut link = Link::of_text(".version 8.5\n.target sm_90\n.visible .entry k()\n{\n\tret;\n}\n");
+    link.cuda = Some("__global__ void k() {\n  // \u{fc}\n}\n".into());
+    let fragment = encode(&link);
+    assert_eq!(decode(&fragment), Decoded::Ok(alloc::boxed::Box::new(link.clone())));
+    // Unset, the field is left out of the JSON, so a link without CUDA source is written as before.
+    let plain = read::to_json(&Link::of_text("EXIT"));
+    assert!(!plain.contains("cuda"), "{plain}");
+    let Decoded::Ok(old) = decode(&pack("{\"v\": 1, \"text\": \"EXIT\"}")) else { panic!() };
+    assert_eq!(*old, Link::of_text("EXIT"));
+    let Decoded::Ok(null) = decode(&pack("{\"v\": 1, \"text\": \"EXIT\", \"cuda\": null}")) else { panic!() };
+    assert_eq!(null.cuda, None);
 }
 
 #[test]
@@ -78,6 +95,7 @@ fn each_kind_of_broken_link_says_what_is_wrong() {
     assert!(error_of(&pack("{\"v\": 1, \"text\": \"\", \"sweep\": {\"request\": {\"param\": \"n\"}}}")).contains("lack \"from\""));
     let bad_models = "{\"v\": 1, \"text\": \"\", \"sweep\": {\"request\": {\"param\": \"n\", \"from\": 0, \"to\": 1, \"models\": 5}, \"metric\": \"cycles\"}}";
     assert!(error_of(&pack(bad_models)).contains("sweep setting is malformed"));
+    assert!(error_of(&pack("{\"v\": 1, \"text\": \"\", \"cuda\": 3}")).contains("CUDA source is malformed"));
 }
 
 #[test]
@@ -91,6 +109,11 @@ fn sizes_are_bounded_before_work_is_done() {
     assert!(error_of(&packed).contains("unpacks to more than"));
     let big_kernel = format!("{{\"v\": 1, \"text\": \"{}\"}}", "x".repeat(MAX_KERNEL_BYTES + 1));
     assert!(error_of(&pack(&big_kernel)).contains("more than the"));
+    // A kernel and its CUDA source may each be as large as a kernel warpscope opens, not more.
+    let both = format!("{{\"v\": 1, \"text\": \"{0}\", \"cuda\": \"{0}\"}}", "x".repeat(MAX_KERNEL_BYTES));
+    assert!(matches!(decode(&pack(&both)), Decoded::Ok(_)));
+    let big_cuda = format!("{{\"v\": 1, \"text\": \"\", \"cuda\": \"{}\"}}", "x".repeat(MAX_KERNEL_BYTES + 1));
+    assert!(error_of(&pack(&big_cuda)).contains("CUDA source is 256 KiB"));
 }
 
 #[test]

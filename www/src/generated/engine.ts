@@ -244,7 +244,12 @@ embed: Array<string> | null, sweep: SweepChoice | null,
 /**
  * An id in `examples/figures.json`.
  */
-figure: string | null, };
+figure: string | null, 
+/**
+ * For a PTX kernel: the CUDA source it was compiled from (its `.loc` lines point into it), as
+ * pasted in the app's CUDA source tab; at most `MAX_KERNEL_BYTES`.
+ */
+cuda: string | null, };
 
 export type ModelChoice = { model: string, pathOrder: string | null, schedule: string | null, 
 /**

@@ -19,7 +19,7 @@ export interface DockHooks {
 }
 
 /** What the dock shows: a mode's panels, or an embed's. */
-export type DockView = { kind: 'mode'; mode: Mode; listing: boolean } | { kind: 'embed'; panels: DockPanelId[] };
+export type DockView = { kind: 'mode'; mode: Mode; listing: boolean; cuda: boolean } | { kind: 'embed'; panels: DockPanelId[] };
 
 export class Dock {
   readonly api: DockviewApi;
@@ -146,16 +146,17 @@ export class Dock {
     return { width: Math.max(320, Math.round(r.width)), height: Math.max(200, Math.round(r.height)) };
   }
 
-  /** The panels the view shows: its mode's, less those closed and the listing of a non-C kernel. */
+  /** The panels the view shows: its mode's, less those closed, the listing of a kernel not
+   * compiled and the CUDA source of a kernel not PTX. */
   private keep(v: DockView): Set<DockPanelId> {
     if (v.kind === 'embed') return new Set(v.panels);
     const closed = saved.get().hidden[v.mode] ?? [];
-    return new Set(MODE_PANELS[v.mode].filter((p) => !closed.includes(p) && (p !== 'listing' || v.listing)));
+    return new Set(MODE_PANELS[v.mode].filter((p) => !closed.includes(p) && offered(v, p)));
   }
 
   private tree(v: DockView): LayoutTree {
     if (v.kind === 'embed') return embedTree(v.panels, this.size);
-    return prune(preset(saved.get().name, v.mode, this.size, v.listing), this.keep(v));
+    return prune(preset(saved.get().name, v.mode, this.size, v.listing, v.cuda), this.keep(v));
   }
 
   /** Shows `v`: the user's layout of its mode when one is kept, else the named preset. */
@@ -209,20 +210,22 @@ export class Dock {
     this.api.updateOptions({ disableDnd: this.view?.kind === 'embed' });
   }
 
-  /** Adds the panels the view has and the layout lacks (the listing when a C kernel opens, a
-   * panel ticked in the Layout menu: `shown`, brought to the front), and removes the ones it must
-   * not show. A panel comes back as a tab beside its nearest neighbour in the named layout. */
+  /** Adds the panels the view has and the layout lacks (the listing when a C kernel opens, the
+   * CUDA source, in front of the listing, when a PTX kernel does; a panel ticked in the Layout
+   * menu: `shown`, brought to the front), and removes the ones it must not show. A panel comes
+   * back as a tab beside its nearest neighbour in the named layout. */
   private reconcile(v: Extract<DockView, { kind: 'mode' }>, shown?: DockPanelId): void {
     const keep = this.keep(v);
-    const order = panelsOf(preset(saved.get().name, v.mode, this.size, v.listing));
+    const order = panelsOf(preset(saved.get().name, v.mode, this.size, v.listing, v.cuda));
     this.restoring = true;
     try {
       for (const p of [...this.api.panels]) if (!keep.has(p.id as DockPanelId)) this.api.removePanel(p);
       for (const id of keep) {
         if (this.api.getPanel(id)) continue;
-        const near = id === 'listing' && this.api.getPanel('editor') ? 'editor' : nearest(order, id, (p) => !!this.api.getPanel(p));
+        const near = id === 'listing' && this.api.getPanel('editor') ? 'editor'
+          : id === 'cuda' && this.api.getPanel('listing') ? 'listing' : nearest(order, id, (p) => !!this.api.getPanel(p));
         this.api.addPanel({
-          id, component: id, title: PANEL_INFO[id].title, inactive: id !== 'listing' && id !== shown,
+          id, component: id, title: PANEL_INFO[id].title, inactive: id !== 'listing' && !(id === 'cuda' && v.mode === 'single') && id !== shown,
           ...(near ? { position: { referencePanel: near, direction: id === 'listing' ? 'below' : 'within' } } : {}),
         });
       }
@@ -255,7 +258,7 @@ export class Dock {
   panels(): { id: DockPanelId; shown: boolean }[] {
     const v = this.view;
     if (v?.kind !== 'mode') return [];
-    return MODE_PANELS[v.mode].filter((p) => p !== 'listing' || v.listing).map((id) => ({ id, shown: !!this.api.getPanel(id) }));
+    return MODE_PANELS[v.mode].filter((p) => offered(v, p)).map((id) => ({ id, shown: !!this.api.getPanel(id) }));
   }
 
   /** Shows or closes a panel of the mode shown. */
@@ -314,13 +317,21 @@ export class Dock {
   }
 }
 
+/** Whether a mode's panel is offered for the kernel on screen: the generated code for a compiled
+ * kernel, the CUDA source for PTX, every other panel always. */
+function offered(v: { listing: boolean; cuda: boolean }, p: DockPanelId): boolean {
+  return p === 'listing' ? v.listing : p === 'cuda' ? v.cuda : true;
+}
+
 /** The dock's view for the page's state: an embed's panels, else the mode's (sweep, compare or
- * one run). `cKernel`: the kernel on screen is C, so its generated code has a panel. */
-export function viewOf(s: { embed: readonly string[] | null; sweep: unknown; compare: unknown }, cKernel: boolean): DockView {
+ * one run). `cKernel`: the kernel on screen is compiled (C or PTX), so its generated code has a
+ * panel; `ptx`: it is PTX, so its CUDA source has one. */
+export function viewOf(s: { embed: readonly string[] | null; sweep: unknown; compare: unknown }, cKernel: boolean, ptx = false): DockView {
+  const kernel = { listing: cKernel, cuda: ptx };
   if (s.embed?.length) {
-    return { kind: 'embed', panels: s.embed.filter((p): p is DockPanelId => isDockPanel(p) && (p !== 'listing' || cKernel)) };
+    return { kind: 'embed', panels: s.embed.filter((p): p is DockPanelId => isDockPanel(p) && offered(kernel, p)) };
   }
-  return { kind: 'mode', mode: s.sweep !== null ? 'sweep' : s.compare !== null ? 'compare' : 'single', listing: cKernel };
+  return { kind: 'mode', mode: s.sweep !== null ? 'sweep' : s.compare !== null ? 'compare' : 'single', ...kernel };
 }
 
 /** Four corners pointing out: "full screen" (drawn, as no common font has a glyph for it). */

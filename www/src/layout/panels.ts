@@ -2,7 +2,7 @@
 //! each shows (the (i) on its tab) and which modes have them.
 
 export const DOCK_PANELS = [
-  'editor', 'listing', 'problems', 'kernel-inputs', 'caption', 'cfg', 'lanes', 'registers', 'memory', 'stack', 'plot', 'metrics',
+  'editor', 'listing', 'cuda', 'problems', 'kernel-inputs', 'caption', 'cfg', 'lanes', 'registers', 'memory', 'stack', 'plot', 'metrics',
   'compare-table', 'side-a', 'side-b', 'sweep-settings', 'sweep', 'output',
 ] as const;
 export type DockPanelId = (typeof DOCK_PANELS)[number];
@@ -25,6 +25,10 @@ export const PANEL_INFO: Record<DockPanelId, PanelInfo> = {
   listing: {
     title: 'Generated code',
     about: 'The instructions the C kernel compiles to, the program the warp runs. Pointing at a C line lights its instructions here, and the other way round.',
+  },
+  cuda: {
+    title: 'CUDA source',
+    about: 'For a PTX kernel: the `.cu` file it was compiled from, pasted here (compile with `nvcc -lineinfo`, so the PTX has `.loc` lines naming them). The current instruction\'s CUDA line is marked as the run moves; click a CUDA line to light up the PTX and generated code made from it, or a PTX line for its CUDA line. The text is kept with your work and in links.',
   },
   problems: {
     title: 'Problems',
@@ -104,10 +108,11 @@ export const PAGE_INFO: Record<'topbar' | 'scrubber', PanelInfo> = {
   },
 };
 
-/** The panels each mode can show (the listing only for C kernels). */
+/** The panels each mode can show (the listing only for compiled kernels, C or PTX; the CUDA
+ * source only for PTX). */
 export const MODE_PANELS: Record<Mode, readonly DockPanelId[]> = {
-  single: ['editor', 'listing', 'problems', 'kernel-inputs', 'caption', 'cfg', 'lanes', 'registers', 'memory', 'stack', 'plot', 'metrics', 'output'],
-  compare: ['editor', 'listing', 'problems', 'compare-table', 'side-a', 'side-b'],
+  single: ['editor', 'listing', 'cuda', 'problems', 'kernel-inputs', 'caption', 'cfg', 'lanes', 'registers', 'memory', 'stack', 'plot', 'metrics', 'output'],
+  compare: ['editor', 'listing', 'cuda', 'problems', 'compare-table', 'side-a', 'side-b'],
   sweep: ['editor', 'problems', 'sweep-settings', 'sweep'],
 };
 

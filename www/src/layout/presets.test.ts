@@ -20,8 +20,8 @@ describe('named layouts', () => {
     for (const name of LAYOUT_NAMES) {
       for (const mode of MODES) {
         for (const v of SIZES) {
-          for (const listing of [false, true]) {
-            const ids = panelsOf(preset(name, mode, v, listing));
+          for (const [listing, cuda] of [[false, false], [true, false], [true, true]]) {
+            const ids = panelsOf(preset(name, mode, v, listing, cuda));
             expect(new Set(ids).size, `${name} ${mode} ${v.width}`).toBe(ids.length);
             expect([...ids].sort(), `${name} ${mode} ${v.width}`).toEqual([...MODE_PANELS[mode]].sort());
           }
@@ -45,6 +45,21 @@ describe('named layouts', () => {
     };
     expect(rowOfCode({ width: 1430, height: 760 })).toBe(true);
     expect(rowOfCode({ width: 1270, height: 560 })).toBe(false);
+  });
+});
+
+describe('a PTX kernel', () => {
+  it('shows its CUDA source in front of the generated code, in a group as tall as the kernel\'s', () => {
+    for (const v of SIZES.slice(0, 2)) {
+      const groups = groupsOf(serialise(preset('study', 'single', v, true, true), v).grid.root);
+      const withCuda = groups.find((g) => g.includes('cuda'))!;
+      expect(withCuda.slice(0, 2), `${v.width}`).toEqual(['cuda', 'listing']);
+      expect(groups.find((g) => g.includes('editor'))).not.toContain('cuda');
+    }
+    const left = (cuda: boolean) => preset('study', 'single', SIZES[0], true, cuda).children[0];
+    const weights = (n: LayoutNode) => ('split' in n ? n.split.map((c) => c.weight) : []);
+    expect(weights(left(true))).toEqual([40, 40, 20]);
+    expect(weights(left(false))).toEqual([45, 30, 25]);
   });
 });
 

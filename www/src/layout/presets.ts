@@ -1,6 +1,6 @@
 //! Named layouts as plain trees, and their conversion to dockview's serialised layout. A tree is
 //! written once with every panel a mode can have; `prune` drops the ones not shown (the listing of
-//! a non-C kernel, panels the user closed) before it becomes a layout. Pure: unit-tested.
+//! a kernel not compiled, the CUDA source of a kernel not PTX, panels the user closed) before it becomes a layout. Pure: unit-tested.
 
 import type { SerializedDockview } from 'dockview-core';
 import { PANEL_INFO, type DockPanelId, type Mode } from './panels';
@@ -31,13 +31,14 @@ const column = (...children: LayoutNode[]): LayoutTree => ({ dir: 'column', chil
 const NARROW_PX = 1100;
 const TALL_PX = 780;
 
-/** Wide enough for a C kernel's source and its generated code side by side (each pane ~300 px). */
+/** Wide enough for a C kernel's source and its generated code side by side (each pane ~300 px);
+ * a PTX kernel's CUDA source takes the generated code's place in front, the code behind its tab. */
 const SIDE_BY_SIDE_PX = 1420;
 
-function single(name: LayoutName, v: Viewport, listing: boolean): LayoutTree {
+function single(name: LayoutName, v: Viewport, listing: boolean, cuda: boolean): LayoutTree {
   if (v.width < NARROW_PX) {
     return row(
-      split(50, tabs(18, 'caption'), tabs(52, 'cfg'), tabs(30, 'editor', 'listing', 'kernel-inputs', 'problems', 'metrics')),
+      split(50, tabs(18, 'caption'), tabs(52, 'cfg'), tabs(30, 'editor', 'listing', 'cuda', 'kernel-inputs', 'problems', 'metrics')),
       split(50, tabs(34, 'lanes'), tabs(36, 'stack', 'registers', 'memory'), tabs(30, 'plot', 'output')),
     );
   }
@@ -47,7 +48,7 @@ function single(name: LayoutName, v: Viewport, listing: boolean): LayoutTree {
   switch (name) {
     case 'lecture':
       return row(
-        split(58, tabs(cap, 'caption'), tabs(100 - cap, 'cfg', 'editor', 'listing', 'kernel-inputs', 'problems')),
+        split(58, tabs(cap, 'caption'), tabs(100 - cap, 'cfg', 'editor', 'listing', 'cuda', 'kernel-inputs', 'problems')),
         // Large type needs tall groups: on a short screen the stack and its history share one.
         tall
           ? split(42, tabs(32, 'lanes'), tabs(36, 'stack', 'registers', 'memory'), tabs(32, 'plot', 'output', 'metrics'))
@@ -55,21 +56,22 @@ function single(name: LayoutName, v: Viewport, listing: boolean): LayoutTree {
       );
     case 'research':
       return row(
-        split(26, tabs(30, 'editor'), tabs(22, 'listing', 'kernel-inputs'), tabs(30, 'memory'), tabs(18, 'metrics', 'problems')),
+        split(26, tabs(30, 'editor'), tabs(22, 'cuda', 'listing', 'kernel-inputs'), tabs(30, 'memory'), tabs(18, 'metrics', 'problems')),
         split(36, tabs(cap, 'caption'), tabs(100 - cap, 'cfg')),
         split(38, tabs(28, 'lanes'), tabs(16, 'registers'), tabs(28, 'stack'), tabs(28, 'plot', 'output')),
       );
     case 'study':
       if (listing && v.width >= SIDE_BY_SIDE_PX) {
         return row(
-          split(45, split(75, tabs(50, 'editor'), tabs(50, 'listing', 'kernel-inputs')), tabs(25, 'metrics', 'problems', ...(tall ? [] : ['registers' as const]))),
+          split(45, split(75, tabs(50, 'editor'), tabs(50, 'cuda', 'listing', 'kernel-inputs')), tabs(25, 'metrics', 'problems', ...(tall ? [] : ['registers' as const]))),
           split(25, tabs(cap, 'caption'), tabs(100 - cap, 'cfg')),
           split(30, tabs(tall ? 27 : 30, 'lanes'), ...(tall ? [tabs(27, 'registers', 'memory')] : []), tabs(tall ? 22 : 36, 'stack', ...(tall ? [] : ['memory' as const])), tabs(tall ? 24 : 34, 'plot', 'output')),
         );
       }
       return row(
-        // On a short screen the inputs share the editor's taller group.
-        split(27, tabs(45, 'editor', ...(tall ? [] : ['kernel-inputs' as const])), tabs(30, 'listing', ...(tall ? ['kernel-inputs' as const] : [])), tabs(25, 'metrics', 'problems', ...(tall ? [] : ['registers' as const]))),
+        // On a short screen the inputs share the editor's taller group. A PTX kernel's CUDA source
+        // is in front of the generated code: its group is as tall as the kernel's.
+        split(27, tabs(cuda ? 40 : 45, 'editor', ...(tall ? [] : ['kernel-inputs' as const])), tabs(cuda ? 40 : 30, 'cuda', 'listing', ...(tall ? ['kernel-inputs' as const] : [])), tabs(cuda ? 20 : 25, 'metrics', 'problems', ...(tall ? [] : ['registers' as const]))),
         split(35, tabs(cap, 'caption'), tabs(100 - cap, 'cfg')),
         split(38, tabs(tall ? 27 : 30, 'lanes'), ...(tall ? [tabs(27, 'registers', 'memory')] : []), tabs(tall ? 22 : 36, 'stack', ...(tall ? [] : ['memory' as const])), tabs(tall ? 24 : 34, 'plot', 'output')),
       );
@@ -77,9 +79,9 @@ function single(name: LayoutName, v: Viewport, listing: boolean): LayoutTree {
 }
 
 function compare(name: LayoutName, v: Viewport): LayoutTree {
-  if (v.width < NARROW_PX) return column(split(72, tabs(50, 'side-a'), tabs(50, 'side-b')), tabs(28, 'compare-table', 'editor', 'listing', 'problems'));
-  if (name === 'lecture') return row(tabs(20, 'compare-table', 'editor', 'listing', 'problems'), tabs(40, 'side-a'), tabs(40, 'side-b'));
-  return row(split(28, tabs(45, 'editor', 'listing'), tabs(55, 'compare-table', 'problems')), tabs(36, 'side-a'), tabs(36, 'side-b'));
+  if (v.width < NARROW_PX) return column(split(72, tabs(50, 'side-a'), tabs(50, 'side-b')), tabs(28, 'compare-table', 'editor', 'listing', 'cuda', 'problems'));
+  if (name === 'lecture') return row(tabs(20, 'compare-table', 'editor', 'listing', 'cuda', 'problems'), tabs(40, 'side-a'), tabs(40, 'side-b'));
+  return row(split(28, tabs(45, 'editor', 'listing', 'cuda'), tabs(55, 'compare-table', 'problems')), tabs(36, 'side-a'), tabs(36, 'side-b'));
 }
 
 function sweep(_name: LayoutName, v: Viewport): LayoutTree {
@@ -88,9 +90,10 @@ function sweep(_name: LayoutName, v: Viewport): LayoutTree {
 }
 
 /** The named layout of `mode` for a dock of size `v`, with every panel the mode has; `listing`:
- * the kernel is C, so its generated code wants room of its own. */
-export function preset(name: LayoutName, mode: Mode, v: Viewport, listing = false): LayoutTree {
-  return mode === 'compare' ? compare(name, v) : mode === 'sweep' ? sweep(name, v) : single(name, v, listing);
+ * the kernel is compiled (C or PTX), so its generated code wants room of its own; `cuda`: it is
+ * PTX, so its CUDA source does too. */
+export function preset(name: LayoutName, mode: Mode, v: Viewport, listing = false, cuda = false): LayoutTree {
+  return mode === 'compare' ? compare(name, v) : mode === 'sweep' ? sweep(name, v) : single(name, v, listing, cuda);
 }
 
 /** Panels that get a group of their own in an embed, each at least this tall; the rest are tabs. */

@@ -1,6 +1,7 @@
-//! CodeMirror pieces shared by the kernel editor and the generated-code pane: the current
-//! instruction's line, lines linked to the one hovered in the other pane, a breakpoint gutter,
-//! hover reporting and scrolling the current line into view. Line numbers are 1-based.
+//! CodeMirror pieces shared by the kernel editor, the generated-code pane and the CUDA source: the
+//! current instruction's line, lines linked to the one hovered or picked in another pane, a
+//! breakpoint gutter, hover and pick reporting and scrolling the current line into view. Line
+//! numbers are 1-based.
 
 import { RangeSet, StateEffect, StateField, type EditorState, type Extension } from '@codemirror/state';
 import { Decoration, EditorView, GutterMarker, gutter, type DecorationSet } from '@codemirror/view';
@@ -96,6 +97,28 @@ export function lineExtensions(hooks: LineHooks): Extension {
       mouseleave() { hover(null); },
     }),
   ];
+}
+
+/** Calls `onPick` with the lines of the main selection when the user moves it (a click, a drag,
+ * the arrow keys), not when the text or the page moves it. At most `MAX_PICKED` lines. */
+export function pickLines(onPick: (lines: number[]) => void): Extension {
+  return EditorView.updateListener.of((u) => {
+    if (!u.selectionSet || !u.transactions.some((tr) => tr.isUserEvent('select'))) return;
+    onPick(selectedLines(u.state));
+  });
+}
+
+const MAX_PICKED = 200;
+
+/** The lines the main selection covers (a selection ending at a line's start leaves that line out). */
+export function selectedLines(state: EditorState): number[] {
+  const { from, to } = state.selection.main;
+  const first = state.doc.lineAt(from).number;
+  let last = state.doc.lineAt(to).number;
+  if (to > from && state.doc.line(last).from === to) last -= 1;
+  const lines: number[] = [];
+  for (let n = first; n <= Math.min(last, first + MAX_PICKED - 1); n++) lines.push(n);
+  return lines;
 }
 
 export interface LineMarks {

@@ -1,7 +1,8 @@
 //! The kernel editor (CodeMirror 6): highlighting, inline diagnostics, the current instruction's
-//! line, lines linked to the generated code under the pointer, and a breakpoint gutter. The
+//! line, lines linked to the generated code (and a PTX kernel's CUDA source) under the pointer or
+//! clicked, and a breakpoint gutter. The
 //! engine's facts (diagnostics, lines of instructions, the current line) come in through
-//! `render`; edits, gutter clicks and hovers go out through the hooks.
+//! `render`; edits, gutter clicks, hovers and clicks go out through the hooks.
 
 import { defaultKeymap, history, historyKeymap, isolateHistory } from '@codemirror/commands';
 import { bracketMatching } from '@codemirror/language';
@@ -11,7 +12,7 @@ import { EditorView, highlightSpecialChars, keymap, lineNumbers } from '@codemir
 import { textChange } from '../header-fields';
 import { sassHighlighting } from '../highlight';
 import type { DiagnosticView } from '../generated/engine';
-import { lineExtensions, markEffects, type LineHooks } from './code-lines';
+import { lineExtensions, markEffects, pickLines, type LineHooks } from './code-lines';
 
 export { reveal, showLinked } from './code-lines';
 
@@ -26,6 +27,8 @@ export interface EditorData {
 
 export interface EditorHooks extends LineHooks {
   onEdit(text: string): void;
+  /** The user put the cursor on lines or selected them (a click, a drag, the arrow keys). */
+  onPick(lines: number[]): void;
 }
 
 const readOnly = new Compartment();
@@ -43,6 +46,7 @@ export function create(parent: HTMLElement, text: string, hooks: EditorHooks): E
         // Focusable even when read-only (an embed, the generated code), so the keyboard can scroll it.
         EditorView.contentAttributes.of({ tabindex: '0', 'aria-label': 'kernel source', 'data-testid': 'editor-content' }),
         EditorView.updateListener.of((u) => { if (u.docChanged) hooks.onEdit(u.state.doc.toString()); }),
+        pickLines((lines) => hooks.onPick(lines)),
       ],
     }),
   });

@@ -48,13 +48,16 @@ function panelsPart(panels: readonly DockPanelId[]): HTMLElement {
   return part('help-panels', 'The panels', list, how);
 }
 
-/** What happens to a kernel a student pastes: what runs, what is made for it, what is checked. */
+/** What happens to a kernel a student pastes (C or PTX): what runs, what is made for it, what is
+ * checked, and how PTX lines meet the CUDA source. */
 const OWN_KERNEL = [
   'Paste a kernel, or a whole `.cu` file from a course, into the Kernel panel: `#include`s and host code (`main`, `cudaMalloc`, `<<<...>>>`) are skipped with a note in Problems, and the first `__global__` kernel runs (`//@ kernel NAME` picks another).',
   'Parameters need no header lines: each pointer gets a buffer of one element per thread holding its index (0, 1, 2, ...), each scalar the thread count. `//@ buffer name: i32[64] = 100 - i`, `= [1, 3, 5]` or `//@ param n = 10` set them yourself.',
   'warpscope runs one warp of one block. `//@ launch grid=4 block=256 block_idx=2 warp=1` sets the launch and which warp runs; `threadIdx`, `blockIdx`, `blockDim` and `gridDim` are what its lanes see. The other warps do not run: `__syncthreads()` is a barrier for this warp alone, and `__shared__` memory holds only what this warp writes.',
   'A `__shfl_*_sync`, `__ballot_sync` or `__syncwarp` whose mask names a lane that is not there with it (it took the other side of a branch, or exited) stops the run with an error naming the missing lanes and where they are, under every model.',
   'The Memory panel shows every buffer at the step (shared ones marked) with the cells the step read and wrote; Registers names the lane\'s C variables; a shuffle step draws which lane got whose value in Lanes.',
+  'Or paste PTX: what `nvcc -ptx` writes, or Compiler Explorer\'s PTX pane for CUDA. Parameters are bound as `arg0`, `arg1`, ... in signature order, or by PTX\'s own names (`_Z7vec_addPKfS0_Pfi_param_0`); a file of several `.entry`s runs the first, and the Kernel inputs panel picks another. PTX has no reconvergence instructions: warpscope inserts them for the chosen model (`SSY`/`SYNC` for the token stack, `BSSY`/`BSYNC` for volta), each marked `// inserted` in the Generated code.',
+  'PTX compiled with `nvcc -lineinfo` has `.loc` lines: paste the `.cu` it came from into the CUDA source tab. The current instruction\'s CUDA line is marked as the run moves; click a CUDA line to light up its PTX and generated code, or a PTX line for its CUDA line; each CFG block names its CUDA lines (`cuda 14-16`). The CUDA text is kept with your work and in links.',
 ];
 
 function ownKernelPart(): HTMLElement {
