@@ -429,21 +429,9 @@ impl<'a> Lower<'a> {
                 if sub {
                     let bl = self.in_reg(bl, T1);
                     let bh = self.in_reg(bh, T2);
-                    self.emit(Ins::new(Opcode::Iadd3).dst(r(d)).dst(Operand::Pred(PS)).src(al).src(negate_reg(bl)).src(Operand::RZ));
-                    self.emit(
-                        Ins::new(Opcode::Iadd3)
-                            .with_mods(&["X"])
-                            .dst(r(d + 1))
-                            .src(ah)
-                            .src(invert_reg(bh))
-                            .src(Operand::RZ)
-                            .src(Operand::Pred(PS)),
-                    );
+                    self.add64(d, (al, ah), (negate_reg(bl), invert_reg(bh)));
                 } else {
-                    self.emit(Ins::new(Opcode::Iadd3).dst(r(d)).dst(Operand::Pred(PS)).src(al).src(bl).src(Operand::RZ));
-                    self.emit(
-                        Ins::new(Opcode::Iadd3).with_mods(&["X"]).dst(r(d + 1)).src(ah).src(bh).src(Operand::RZ).src(Operand::Pred(PS)),
-                    );
+                    self.add64(d, (al, ah), (bl, bh));
                 }
             }
             _ => {
@@ -465,6 +453,13 @@ impl<'a> Lower<'a> {
             }
         }
         Ok(())
+    }
+
+    /// The pair `d` = a + b with the carry through the scratch predicate; a subtraction passes
+    /// `b` as `(-lo, ~hi)`.
+    fn add64(&mut self, d: u8, a: (Operand, Operand), b: (Operand, Operand)) {
+        self.emit(Ins::new(Opcode::Iadd3).dst(r(d)).dst(Operand::Pred(PS)).src(a.0).src(b.0).src(Operand::RZ));
+        self.emit(Ins::new(Opcode::Iadd3).with_mods(&["X"]).dst(r(d + 1)).src(a.1).src(b.1).src(Operand::RZ).src(Operand::Pred(PS)));
     }
 
     fn mul(&mut self, i: &Instr) -> Result<()> {
@@ -532,10 +527,7 @@ impl<'a> Lower<'a> {
         self.op4(Opcode::Imad, &[], T2, ah, b.0, r(T2));
         match c {
             Some((cl, ch)) => {
-                self.emit(Ins::new(Opcode::Iadd3).dst(r(d)).dst(Operand::Pred(PS)).src(r(T1)).src(cl).src(Operand::RZ));
-                self.emit(
-                    Ins::new(Opcode::Iadd3).with_mods(&["X"]).dst(r(d + 1)).src(r(T2)).src(ch).src(Operand::RZ).src(Operand::Pred(PS)),
-                );
+                self.add64(d, (r(T1), r(T2)), (cl, ch));
             }
             None => {
                 self.mov(d, r(T1));
@@ -559,26 +551,14 @@ impl<'a> Lower<'a> {
         wide(self, v0, a.0, b.1, r(v2));
         self.mov(v2, r(T1));
         wide(self, v2, a.1, b.1, r(v2));
-        self.emit(Ins::new(Opcode::Iadd3).dst(r(v2)).dst(Operand::Pred(PS)).src(r(v2)).src(r(v1)).src(Operand::RZ));
-        self.emit(Ins::new(Opcode::Iadd3).with_mods(&["X"]).dst(r(v3)).src(r(v3)).src(Operand::RZ).src(Operand::RZ).src(Operand::Pred(PS)));
+        self.add64(v2, (r(v2), r(v3)), (r(v1), Operand::RZ));
         if signed {
             for (sign, other) in [(a.1, b), (b.1, a)] {
                 // mask = all ones where `sign` is negative; subtract `other & mask`.
                 self.op3(Opcode::Shr, &["S32"], T1, sign, Operand::Int(31));
                 self.op3(Opcode::Lop, &["AND"], T2, other.0, r(T1));
                 self.op3(Opcode::Lop, &["AND"], T3, other.1, r(T1));
-                self.emit(
-                    Ins::new(Opcode::Iadd3).dst(r(v2)).dst(Operand::Pred(PS)).src(r(v2)).src(Operand::Neg(Reg::R(T2))).src(Operand::RZ),
-                );
-                self.emit(
-                    Ins::new(Opcode::Iadd3)
-                        .with_mods(&["X"])
-                        .dst(r(v3))
-                        .src(r(v3))
-                        .src(Operand::Not(Reg::R(T3)))
-                        .src(Operand::RZ)
-                        .src(Operand::Pred(PS)),
-                );
+                self.add64(v2, (r(v2), r(v3)), (Operand::Neg(Reg::R(T2)), Operand::Not(Reg::R(T3))));
             }
         }
         self.mov(d, r(v2));
@@ -711,16 +691,7 @@ impl<'a> Lower<'a> {
                 let (lo, hi) = self.src64(&o[1], t)?;
                 let lo = self.in_reg(lo, T1);
                 let hi = self.in_reg(hi, T2);
-                self.emit(Ins::new(Opcode::Iadd3).dst(r(d)).dst(Operand::Pred(PS)).src(Operand::RZ).src(negate_reg(lo)).src(Operand::RZ));
-                self.emit(
-                    Ins::new(Opcode::Iadd3)
-                        .with_mods(&["X"])
-                        .dst(r(d + 1))
-                        .src(Operand::RZ)
-                        .src(invert_reg(hi))
-                        .src(Operand::RZ)
-                        .src(Operand::Pred(PS)),
-                );
+                self.add64(d, (Operand::RZ, Operand::RZ), (negate_reg(lo), invert_reg(hi)));
             }
             ("not", t) if t.wide() => {
                 let (lo, hi) = self.src64(&o[1], t)?;

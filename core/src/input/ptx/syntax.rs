@@ -629,6 +629,30 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// The comma-separated names after an opening `{` or `(`, up to `close` (`{%f1, %f2}`,
+    /// `(param0, param1)`); a `;` first is an error.
+    fn names_until(&mut self, close: &str, what: &str) -> Vec<String> {
+        self.at += 1;
+        let mut names = Vec::new();
+        while let Some(t) = self.peek() {
+            if t == close {
+                self.at += 1;
+                break;
+            }
+            if t == "," {
+                self.at += 1;
+                continue;
+            }
+            if t == ";" {
+                self.error(self.span(), alloc::format!("expected `{close}` to close {what}"));
+                break;
+            }
+            names.push(t.to_string());
+            self.at += 1;
+        }
+        names
+    }
+
     fn operand(&mut self) -> Option<Operand> {
         let span = self.span();
         let t = self.peek()?;
@@ -652,46 +676,8 @@ impl<'a> Parser<'a> {
                 self.expect("]", "after an address");
                 Some(Operand::Addr { base, offset })
             }
-            "{" => {
-                self.at += 1;
-                let mut regs = Vec::new();
-                while let Some(t) = self.peek() {
-                    if t == "}" {
-                        self.at += 1;
-                        break;
-                    }
-                    if t == "," {
-                        self.at += 1;
-                        continue;
-                    }
-                    if t == ";" {
-                        self.error(self.span(), String::from("expected `}` to close a vector"));
-                        break;
-                    }
-                    regs.push(self.bump().map(|t| t.text.to_string()).unwrap_or_default());
-                }
-                Some(Operand::Vector(regs))
-            }
-            "(" => {
-                self.at += 1;
-                let mut names = Vec::new();
-                while let Some(t) = self.peek() {
-                    if t == ")" {
-                        self.at += 1;
-                        break;
-                    }
-                    if t == "," {
-                        self.at += 1;
-                        continue;
-                    }
-                    if t == ";" {
-                        self.error(self.span(), String::from("expected `)` to close a list"));
-                        break;
-                    }
-                    names.push(self.bump().map(|t| t.text.to_string()).unwrap_or_default());
-                }
-                Some(Operand::List(names))
-            }
+            "{" => Some(Operand::Vector(self.names_until("}", "a vector"))),
+            "(" => Some(Operand::List(self.names_until(")", "a list"))),
             "!" => {
                 self.at += 1;
                 let r = self.bump().map(|t| t.text.to_string()).unwrap_or_default();
