@@ -56,26 +56,42 @@ CORPUS=examples/corpus
 PTX_DIR=$CORPUS/ptx
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-mkdir -p "$PTX_DIR"
 failed=()
 stale=()
 count=0
+
+# Without the header lines that name the compiler build, so the PTX only changes with the kernel.
+drop_build_lines() { grep -v '^// Compiler Build ID\|^// Cuda compilation tools\|^// Based on NVVM'; }
+
+# compile CU OUT [nvcc flags...]: nvcc's PTX of CU, run from CU's folder, into $TMP/OUT.ptx.
+compile() {
+  local cu=$1 out=$2
+  shift 2
+  count=$((count + 1))
+  if ! (cd "$(dirname "$cu")" && "$NVCC" -O3 -arch="$ARCH" -ptx "$@" -o "$TMP/$out.ptx" "$(basename "$cu")") 2>"$TMP/$out.err"; then
+    failed+=("$cu")
+    cat "$TMP/$out.err" >&2
+    return 1
+  fi
+}
+
+# keep MADE COMMITTED: the committed file must be what was made (UPDATE_PTX=1 writes it).
+keep() {
+  if [ -n "${UPDATE_PTX:-}" ]; then
+    cp "$1" "$2"
+  elif ! cmp -s "$1" "$2"; then
+    stale+=("$2")
+  fi
+}
+
+# The corpus; -Werror all-warnings: a kernel that only compiles with warnings is not
+# course-quality code.
+mkdir -p "$PTX_DIR"
 for cu in "$CORPUS"/*.cu; do
   name=$(basename "$cu" .cu)
-  count=$((count + 1))
-  # -Werror all-warnings: a kernel that only compiles with warnings is not course-quality code.
-  if ! "$NVCC" -O3 -arch="$ARCH" -ptx -Werror all-warnings -o "$TMP/$name.ptx" "$cu" 2>"$TMP/$name.err"; then
-    failed+=("$cu")
-    cat "$TMP/$name.err" >&2
-    continue
-  fi
-  # Without the header lines that name the compiler build, so the PTX only changes with the kernel.
-  grep -v '^// Compiler Build ID\|^// Cuda compilation tools\|^// Based on NVVM' "$TMP/$name.ptx" >"$TMP/$name.kept.ptx"
-  if [ -n "${UPDATE_PTX:-}" ]; then
-    cp "$TMP/$name.kept.ptx" "$PTX_DIR/$name.ptx"
-  elif ! cmp -s "$TMP/$name.kept.ptx" "$PTX_DIR/$name.ptx"; then
-    stale+=("$PTX_DIR/$name.ptx")
-  fi
+  compile "$cu" "c_$name" -Werror all-warnings || continue
+  drop_build_lines <"$TMP/c_$name.ptx" >"$TMP/c_$name.kept.ptx"
+  keep "$TMP/c_$name.kept.ptx" "$PTX_DIR/$name.ptx"
 done
 for ptx in "$PTX_DIR"/*.ptx; do
   [ -e "$CORPUS/$(basename "$ptx" .ptx).cu" ] && continue
@@ -90,20 +106,10 @@ for cu in examples/*.cu; do
   name=$(basename "$cu" .cu)
   # printf in PTX is a call of vprintf with its arguments in local memory: not read yet.
   grep -q 'printf' "$cu" && continue
-  count=$((count + 1))
-  if ! (cd examples && "$NVCC" -O3 -arch="$ARCH" -lineinfo -ptx -o "$TMP/g_$name.ptx" "$name.cu") 2>"$TMP/g_$name.err"; then
-    failed+=("$cu")
-    cat "$TMP/g_$name.err" >&2
-    continue
-  fi
+  compile "$cu" "g_$name" -lineinfo || continue
   python3 scripts/ptx_gallery_header.py "$cu" >"$TMP/g_$name.kept.ptx"
-  grep -v '^// Compiler Build ID\|^// Cuda compilation tools\|^// Based on NVVM' "$TMP/g_$name.ptx" |
-    sed -E 's|^(\s*\.file\s+[0-9]+\s+")[^"]*/([^"/]*")|\1\2|' >>"$TMP/g_$name.kept.ptx"
-  if [ -n "${UPDATE_PTX:-}" ]; then
-    cp "$TMP/g_$name.kept.ptx" "$GALLERY/$name.ptx"
-  elif ! cmp -s "$TMP/g_$name.kept.ptx" "$GALLERY/$name.ptx"; then
-    stale+=("$GALLERY/$name.ptx")
-  fi
+  drop_build_lines <"$TMP/g_$name.ptx" | sed -E 's|^(\s*\.file\s+[0-9]+\s+")[^"]*/([^"/]*")|\1\2|' >>"$TMP/g_$name.kept.ptx"
+  keep "$TMP/g_$name.kept.ptx" "$GALLERY/$name.ptx"
 done
 for ptx in "$GALLERY"/*.ptx; do
   cu="examples/$(basename "$ptx" .ptx).cu"
@@ -113,18 +119,9 @@ done
 # PTX test fixtures: kernels written to use what the corpus does not (core/tests/ptx_features.rs).
 for cu in core/tests/fixtures/ptx/*.cu; do
   name=$(basename "$cu" .cu)
-  count=$((count + 1))
-  if ! "$NVCC" -O3 -arch="$ARCH" -ptx -o "$TMP/f_$name.ptx" "$cu" 2>"$TMP/f_$name.err"; then
-    failed+=("$cu")
-    cat "$TMP/f_$name.err" >&2
-    continue
-  fi
-  grep -v '^// Compiler Build ID\|^// Cuda compilation tools\|^// Based on NVVM' "$TMP/f_$name.ptx" >"$TMP/f_$name.kept.ptx"
-  if [ -n "${UPDATE_PTX:-}" ]; then
-    cp "$TMP/f_$name.kept.ptx" "${cu%.cu}.ptx"
-  elif ! cmp -s "$TMP/f_$name.kept.ptx" "${cu%.cu}.ptx"; then
-    stale+=("${cu%.cu}.ptx")
-  fi
+  compile "$cu" "f_$name" || continue
+  drop_build_lines <"$TMP/f_$name.ptx" >"$TMP/f_$name.kept.ptx"
+  keep "$TMP/f_$name.kept.ptx" "${cu%.cu}.ptx"
 done
 for f in "${CUBIN_FILES[@]}"; do
   if ! "$NVCC" -O3 -arch="$ARCH" -cubin -o "$TMP/$f.cubin" "$CORPUS/$f" 2>"$TMP/$f.cubin.err"; then
