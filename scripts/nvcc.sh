@@ -63,12 +63,22 @@ count=0
 # Without the header lines that name the compiler build, so the PTX only changes with the kernel.
 drop_build_lines() { grep -v '^// Compiler Build ID\|^// Cuda compilation tools\|^// Based on NVVM'; }
 
-# compile CU OUT [nvcc flags...]: nvcc's PTX of CU, run from CU's folder, into $TMP/OUT.ptx.
+# nvcc names internal symbols (in -lineinfo's debug strings, say) with a hash of the source's
+# path, so every file is compiled from one fixed folder: the PTX is the same in every clone.
+# The lock keeps two checks from sharing it at once.
+SRC=/tmp/warpscope-nvcc-src
+exec 9>"$SRC.lock"
+flock 9
+rm -rf "$SRC"
+mkdir -p "$SRC"
+
+# compile CU OUT [nvcc flags...]: nvcc's PTX of CU, compiled as $SRC/NAME.cu, into $TMP/OUT.ptx.
 compile() {
   local cu=$1 out=$2
   shift 2
   count=$((count + 1))
-  if ! (cd "$(dirname "$cu")" && "$NVCC" -O3 -arch="$ARCH" -ptx "$@" -o "$TMP/$out.ptx" "$(basename "$cu")") 2>"$TMP/$out.err"; then
+  cp "$cu" "$SRC/"
+  if ! (cd "$SRC" && "$NVCC" -O3 -arch="$ARCH" -ptx "$@" -o "$TMP/$out.ptx" "$(basename "$cu")") 2>"$TMP/$out.err"; then
     failed+=("$cu")
     cat "$TMP/$out.err" >&2
     return 1
