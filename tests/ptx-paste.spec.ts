@@ -111,7 +111,7 @@ test('a pasted nvcc PTX file runs with reconvergence inserted per model, and its
   await expect(page.getByTestId('cuda-info')).toHaveText('early_return.cu: click a line to light up its PTX');
   // As the scrubber moves, the CUDA line of the instruction the kernel editor marks is marked.
   const seen = new Set<number>();
-  for (let step = 0; step <= trace.total; step += 3) {
+  for (let step = 0; step <= trace.total; step += 1) {
     await seek(page, step);
     const [ptxLine] = await marked(page, '#editor', 'current-line');
     if (ptxLine === undefined) continue; // the run's end: no next instruction

@@ -243,13 +243,20 @@ export class App {
     this.picked = lines.length ? { pane, lines, pick: true } : null;
     this.hovered = null;
     this.hoverMuted = pane;
-    const marks = this.renderLinks();
-    // The other panes scroll to the first line made from the pick.
-    if (!marks) return;
+    this.renderLinks();
+    this.revealPicked();
+  }
+
+  /** The panes other than the picked one scroll to the first line made from the pick; again
+   * when a panel is shown or resized, since a hidden pane could not scroll when it was made. */
+  revealPicked(): void {
+    if (!this.run || !this.picked) return;
+    const marks = linkedLines(this.run.lines, this.picked);
     const p = this.panels;
+    const pane = this.picked.pane;
     if (pane !== 'source') editor.reveal(p.editor, marks.source[0] ?? null);
-    if (pane !== 'listing') listing.reveal(p.listing.view, marks.listing[0] ?? null);
-    if (pane !== 'cuda') cudaPanel.reveal(p.cuda.view, marks.cuda[0] ?? null);
+    if (pane !== 'listing' && this.run.compiled) listing.reveal(p.listing.view, marks.listing[0] ?? null);
+    if (pane !== 'cuda' && this.mapsCuda) cudaPanel.reveal(p.cuda.view, marks.cuda[0] ?? null);
   }
 
   /** The linked lines of the pointer, else of the last pick, in every pane. */

@@ -71,7 +71,7 @@ async function main(): Promise<void> {
   }
   const exitPresent = $('btn-present-exit');
   const dock = new Dock($('dock'), $('panel-store'), sections, {
-    resized: () => app.renderStep(),
+    resized: () => { app.renderStep(); app.revealPicked(); },
     presenting: (on) => { exitPresent.hidden = !on; if (!on) app.renderStep(); },
   });
   exitPresent.addEventListener('click', () => dock.exitPresentation());
