@@ -3,7 +3,9 @@
 //! instructions per second (criterion's elements/s).
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use warpscope_core::kernel::parse_kernel;
+use warpscope_core::kernel::{parse_kernel, InitTarget};
+use warpscope_core::machine::ElemType;
+use warpscope_core::session::{Recording, RunRequest};
 use warpscope_core::sim::StopReason;
 use warpscope_core::sweep::{Sweep, SweepRequest};
 use warpscope_core::{launch, LaunchOptions};
@@ -82,12 +84,44 @@ fn bench(c: &mut Criterion) {
     c.bench_function("double_loop/parse_kernel_c", |b| b.iter(|| parse_kernel(DOUBLE_C)));
     c.bench_function("goto_leaves_loop/parse_kernel_c", |b| b.iter(|| parse_kernel(GOTO_C)));
     // PTX as nvcc writes it: reading it (parse, register assignment, reconvergence placement,
-    // assembly) against reading the listing it becomes, which has the same instructions.
+    // assembly) against reading the listing it becomes, which has the same instructions, the
+    // same header and about as many lines (123 against the PTX's 118).
     let (ptx_kernel, d) = parse_kernel(DOUBLE_PTX);
     assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
-    let translated = ptx_kernel.compiled.as_ref().expect("PTX is translated").listing.clone();
+    // The parameters' registers are bound by `//@ reg` lines, as a listing binds them.
+    let mut header: String = DOUBLE_PTX.lines().filter(|l| l.starts_with("//@")).map(|l| format!("{l}\n")).collect();
+    for r in &ptx_kernel.regs {
+        match r.target {
+            InitTarget::Reg(reg) => header += &format!("//@ reg R{} = {}\n", reg.0, r.value.text),
+            // The buffers' addresses: small, so the high word is 0.
+            InitTarget::Wide { reg, elem: ElemType::U64 } => {
+                header += &format!("//@ reg R{} = {}\n//@ reg R{} = 0\n", reg.0, r.value.text, reg.0 + 1)
+            }
+            _ => panic!("the double loop's parameters are two pointers"),
+        }
+    }
+    let translated = header + &ptx_kernel.compiled.as_ref().expect("PTX is translated").listing;
+    let (listing_kernel, d) = parse_kernel(&translated);
+    assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
+    let ran = |k: &warpscope_core::kernel::Kernel| {
+        let mut sim = launch(k, &LaunchOptions::default()).unwrap();
+        (sim.run_to_end(), sim.state().metrics.warp_instructions)
+    };
+    assert_eq!(ran(&listing_kernel), ran(&ptx_kernel), "the listing runs as the PTX does");
+    assert_eq!(ran(&ptx_kernel).0, StopReason::Exited);
     c.bench_function("double_loop/parse_kernel_ptx", |b| b.iter(|| parse_kernel(DOUBLE_PTX)));
     c.bench_function("double_loop/parse_ptx_translation_as_listing", |b| b.iter(|| parse_kernel(&translated)));
+    // What the page does when the text changes: resolve the request, launch, and record the
+    // whole run for the scrubber (the header's n = 2). The two runs are the same instructions.
+    for (name, text) in [("double_loop/open_in_page_ptx", DOUBLE_PTX), ("double_loop/open_in_page_ptx_translation", translated.as_str())] {
+        c.bench_function(name, |b| {
+            b.iter(|| {
+                let request = RunRequest { text: text.into(), record: true, ..RunRequest::default() };
+                let mut recording = Recording::default();
+                recording.start(request.resolve(), None).unwrap().expect("the run ends")
+            })
+        });
+    }
     // Running it: warp instructions per second, as for the listing above.
     let mut probe = launch(&ptx_kernel, &opts(false)).unwrap();
     assert_eq!(probe.run_to_end(), StopReason::Exited);

@@ -3,12 +3,15 @@
 //! Two passes: every line is split and decoded (collecting addresses and labels), then code
 //! targets are resolved against addresses (hex, as in the papers' listings) or labels.
 
+mod build;
 mod decode;
 mod line;
 mod operand;
 
+pub use build::Builder;
 pub use decode::OPCODES;
 pub(crate) use line::is_label_char;
+pub use operand::Operand;
 
 use alloc::collections::BTreeMap;
 use alloc::format;
@@ -21,7 +24,8 @@ use crate::printf::Format;
 use crate::program::Program;
 use decode::{At, TargetRef};
 use line::{split_line, Piece};
-use operand::{parse_operand, Operand};
+use operand::parse_operand;
+pub(crate) use operand::parse_special;
 
 /// Reads a register name (`R5`, `RZ`), for header lines.
 pub fn parse_register(s: &str) -> Option<crate::isa::Reg> {
@@ -172,20 +176,25 @@ fn assemble_one(
     })?;
     let target = decoded.target.map(|(t, i)| (t, span_of(line_no, text, parts.operands[i])));
     let mut op = decoded.op;
-    if let (Some(format), Op::Printf { id, .. }) = (decoded.format, &mut op) {
-        // One table entry per distinct format (with its `%s` strings).
-        let k = formats.iter().position(|f| *f == format).unwrap_or(formats.len());
-        *id = u16::try_from(k)
-            .map_err(|_| Diagnostic::error(span_of(line_no, text, mnemonic), "more than 65536 distinct `PRINTF` formats"))?;
-        if k == formats.len() {
-            formats.push(format);
-        }
-    }
+    intern_format(decoded.format, &mut op, formats).map_err(|m| Diagnostic::error(span_of(line_no, text, mnemonic), m))?;
     // The instruction as written, from the guard (or mnemonic) to the last operand.
     let start = parts.guard.unwrap_or(mnemonic).start;
     let end = parts.operands.last().map_or(mnemonic.start + mnemonic.text.len(), |o| o.start + o.text.len());
     let shown = text.get(start..end).unwrap_or(mnemonic.text).to_string();
     Ok((Instruction { guard, op, pop: decoded.pop, text: shown }, target))
+}
+
+/// Gives a `PRINTF` its format's id: one table entry per distinct format (with its `%s`
+/// strings).
+fn intern_format(format: Option<Format>, op: &mut Op, formats: &mut Vec<Format>) -> Result<(), &'static str> {
+    if let (Some(format), Op::Printf { id, .. }) = (format, op) {
+        let k = formats.iter().position(|f| *f == format).unwrap_or(formats.len());
+        *id = u16::try_from(k).map_err(|_| "more than 65536 distinct `PRINTF` formats")?;
+        if k == formats.len() {
+            formats.push(format);
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -104,7 +104,7 @@ fn parse_pred(s: &str) -> Option<Pred> {
     }
 }
 
-fn parse_special(s: &str) -> Option<SpecialReg> {
+pub(crate) fn parse_special(s: &str) -> Option<SpecialReg> {
     Some(match s {
         "SR_TID_X" => SpecialReg::Tid(Axis::X),
         "SR_LANEID" => SpecialReg::LaneId,

@@ -1,6 +1,7 @@
 //! Lays out the IR as an assembly listing the existing assembler reads: labels where something
 //! branches, a `// line: source` comment where the source line changes, and branches only
-//! where control does not simply fall through.
+//! where control does not simply fall through. The program is built from the same instructions
+//! as they are written.
 
 use alloc::collections::BTreeSet;
 use alloc::format;
@@ -10,17 +11,37 @@ use alloc::vec::Vec;
 use super::ins::{CodeRef, Ins, Opcode};
 use super::ir::{Func, Term};
 use super::Target;
+use crate::asm::{self, Builder};
 use crate::cfg::BlockId;
+use crate::isa::{Guard, Pred};
+use crate::program::Program;
 
-/// A listing being written, with the source line of each instruction.
+/// A listing being written, and the program it assembles to, built alongside through the
+/// assembler's decoder (no text is read back).
 #[derive(Default)]
 pub struct Listing {
     pub text: String,
     /// For each instruction, in order: its source line.
     pub lines: Vec<u32>,
+    /// For each instruction, in order: its line in `text`.
+    listing_lines: Vec<u32>,
+    /// Lines written to `text` so far.
+    text_lines: u32,
     last_line: u32,
     /// Marks the reconvergence instructions as inserted (the source had none: PTX).
     pub mark_inserted: bool,
+    program: Builder,
+    /// Scratch for one instruction's mnemonic and operands.
+    mnemonic: String,
+    operands: Vec<asm::Operand>,
+}
+
+/// A finished listing: the program (its `lines` are source lines), each instruction's line in
+/// the listing, and the listing's text.
+pub struct Assembled {
+    pub program: Program,
+    pub listing_lines: Vec<u32>,
+    pub text: String,
 }
 
 impl Listing {
@@ -28,29 +49,44 @@ impl Listing {
         self.text.push_str("// ");
         self.text.push_str(s);
         self.text.push('\n');
+        self.text_lines += 1;
     }
 
     fn label(&mut self, l: &str) {
         self.text.push_str(l);
         self.text.push_str(":\n");
+        self.text_lines += 1;
+        self.program.label(l);
     }
 
-    fn instr(&mut self, text: &str, line: u32, source: &[&str]) {
+    fn instr(&mut self, ins: &Ins, func: &Func, line: u32, source: &[&str]) {
         if line != self.last_line && line > 0 {
             let src = source.get(line as usize - 1).map_or("", |s| s.trim());
             self.text.push_str(&format!("        // {line}: {src}\n"));
+            self.text_lines += 1;
             self.last_line = line;
         }
+        let shown = ins.display(func).to_string();
         self.text.push_str("        ");
-        self.text.push_str(text);
+        self.text.push_str(&shown);
         self.text.push(';');
-        let unguarded = if text.starts_with('@') { text.split_once(' ').map_or(text, |x| x.1) } else { text };
-        let op = unguarded.split(['.', ' ']).next().unwrap_or("");
-        if self.mark_inserted && matches!(op, "SSY" | "SYNC" | "BSSY" | "BSYNC" | "BREAK") {
+        if self.mark_inserted && matches!(ins.op, Opcode::Ssy | Opcode::Sync | Opcode::Bssy | Opcode::Bsync | Opcode::Break) {
             self.text.push_str("  // inserted: PTX has no reconvergence instructions");
         }
         self.text.push('\n');
+        self.text_lines += 1;
         self.lines.push(line);
+        self.listing_lines.push(self.text_lines);
+        ins.mnemonic_into(&mut self.mnemonic);
+        ins.asm_operands_into(func, &mut self.operands);
+        let guard = ins.guard.map(|(p, negated)| Guard { pred: Pred(p), negated });
+        self.program.instr(guard, &self.mnemonic, &self.operands, shown, line);
+    }
+
+    /// The program and the listing, or what the decoder refused (the emitter's bug).
+    pub fn finish(self) -> Result<Assembled, Vec<String>> {
+        let program = self.program.finish()?;
+        Ok(Assembled { program, listing_lines: self.listing_lines, text: self.text })
     }
 }
 
@@ -136,11 +172,11 @@ pub fn emit_func(func: &Func, target: Target, source: &[&str], out: &mut Listing
             out.label(&blk.label);
         }
         for i in &blk.instrs {
-            out.instr(&i.display(func).to_string(), i.line, source);
+            out.instr(i, func, i.line, source);
         }
         let next = order.get(k + 1).copied();
         let line = blk.term_line;
-        let mut term = |ins: Ins| out.instr(&ins.display(func).to_string(), line, source);
+        let mut term = |ins: Ins| out.instr(&ins, func, line, source);
         let bra = |t: BlockId| Ins::new(Opcode::Bra).to(CodeRef::Block(t));
         // A jump to a lone exit is written as that exit.
         let jump = |t: BlockId| lone_exit(func, t).map_or_else(|| bra(t), Ins::new);

@@ -8,6 +8,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use super::ir::Func;
+use crate::asm;
 use crate::cfg::BlockId;
 
 /// A general register: `R0`-`R254`, or `RZ`, which reads as zero.
@@ -212,6 +213,28 @@ impl Ins {
         self.dests[1..].iter().chain(&self.srcs).filter_map(Operand::reg).any(|r| r == Reg::R(n))
     }
 
+    /// The mnemonic with its modifiers (`ISETP.LT.U32.AND`), into `out`.
+    pub fn mnemonic_into(&self, out: &mut String) {
+        out.clear();
+        out.push_str(self.op.name());
+        for m in &self.mods {
+            out.push('.');
+            out.push_str(m);
+        }
+    }
+
+    /// The operands as the assembler reads them from the listing's text (`func` names the
+    /// target blocks and holds the strings), into `out`.
+    pub fn asm_operands_into(&self, func: &Func, out: &mut Vec<asm::Operand>) {
+        out.clear();
+        out.extend(self.dests.iter().chain(&self.srcs).map(|o| o.to_asm(func)));
+        match &self.target {
+            Some(CodeRef::Block(b)) => out.push(asm::Operand::Label(func.block(*b).label.clone())),
+            Some(CodeRef::Func(label)) => out.push(asm::Operand::Label(label.clone())),
+            None => {}
+        }
+    }
+
     /// The instruction as the listing writes it; `func` names the target blocks.
     pub fn display<'a>(&'a self, func: &'a Func) -> Listed<'a> {
         Listed { ins: self, func }
@@ -286,6 +309,48 @@ impl fmt::Display for Operand {
             Operand::Sys(s) => f.write_str(s.name()),
             // Written through `Listed`, which has the function's strings.
             Operand::Str(k) => write!(f, "string{k}"),
+        }
+    }
+}
+
+impl Reg {
+    fn to_asm(self) -> crate::isa::Reg {
+        match self {
+            Reg::R(n) => crate::isa::Reg(n),
+            Reg::Z => crate::isa::Reg::RZ,
+        }
+    }
+}
+
+impl Operand {
+    /// What the assembler reads from this operand's text (`Display`), made directly.
+    fn to_asm(self, func: &Func) -> asm::Operand {
+        use crate::isa::Pred;
+        let reg = |r: Reg, negated, inverted| asm::Operand::Reg { reg: r.to_asm(), negated, inverted };
+        let hex = |value: i64| asm::Operand::Int { value, hex: true };
+        match self {
+            Operand::Reg(r) => reg(r, false, false),
+            Operand::Neg(r) => reg(r, true, false),
+            Operand::Not(r) => reg(r, false, true),
+            // Written `-0x4` for small negative values, else as the unsigned word.
+            Operand::Int(v) if (-0xffff..0).contains(&(v as i32)) => hex(v as i32 as i64),
+            Operand::Int(v) | Operand::Mask(v) => hex(v as i64),
+            Operand::Float(bits) => match f32::from_bits(bits) {
+                x if x.is_finite() => asm::Operand::Float(x as f64),
+                _ => hex(bits as i64),
+            },
+            Operand::Pred(p) => asm::Operand::Pred { pred: Pred(p), negated: false },
+            Operand::NotPred(p) => asm::Operand::Pred { pred: Pred(p), negated: true },
+            Operand::PredTrue => asm::Operand::Pred { pred: Pred::PT, negated: false },
+            Operand::PredFalse => asm::Operand::Pred { pred: Pred::PT, negated: true },
+            Operand::Barrier(b) => asm::Operand::Barrier(b),
+            Operand::Mem { base, offset } => asm::Operand::Mem { base: base.to_asm(), offset: offset as i64 },
+            Operand::Sys(s) => match asm::parse_special(s.name()) {
+                Some(sr) => asm::Operand::Special(sr),
+                // Not a register the machine has: the decoder says so, as it would for the text.
+                None => asm::Operand::Label(String::from(s.name())),
+            },
+            Operand::Str(k) => asm::Operand::Str(func.strings.get(k as usize).cloned().unwrap_or_default()),
         }
     }
 }

@@ -23,7 +23,6 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::asm::assemble;
 use crate::diag::{has_errors, Diagnostic, Span};
 use crate::program::Program;
 use ast::{ExprKind, Function, Ty};
@@ -218,16 +217,13 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
     if has_errors(&diags) {
         return finish(None, diags);
     }
-    let (mut program, asm_diags) = assemble(&listing.text);
-    for d in asm_diags {
-        let text = listing.text.lines().nth(d.span.line as usize - 1).unwrap_or("").trim();
-        diags.push(Diagnostic::error(kernel.span, format!("internal compiler error: generated `{text}` does not assemble: {}", d.message)));
-    }
-    if program.len() != listing.lines.len() {
-        diags.push(Diagnostic::error(kernel.span, "internal compiler error: the listing and its line map disagree"));
-        return finish(None, diags);
-    }
-    let listing_lines = core::mem::replace(&mut program.lines, listing.lines);
+    let emit::Assembled { program, listing_lines, text } = match listing.finish() {
+        Ok(a) => a,
+        Err(errors) => {
+            diags.extend(errors.into_iter().map(|e| Diagnostic::error(kernel.span, format!("internal compiler error: generated {e}"))));
+            return finish(None, diags);
+        }
+    };
     let params = kernel
         .params
         .iter()
@@ -241,7 +237,7 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
         params,
         shared,
         vars,
-        listing: listing.text,
+        listing: text,
         program,
         listing_lines,
     };
