@@ -23,7 +23,7 @@ for t in "${targets[@]}"; do
     -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 >"$scratch/$t.log" 2>&1 || status=$?
   grep -E "^stat::(number_of_executed_units|peak_rss_mb)|^#[0-9]+ +DONE" "$scratch/$t.log" | sed 's/^/  /' || true
   if [ "$status" -ne 0 ]; then
-    grep -E "panicked|ERROR|SUMMARY|Test unit written" "$scratch/$t.log" | head -20
+    grep -E -A3 "panicked|ERROR|SUMMARY|Test unit written" "$scratch/$t.log" | head -30
     echo "fuzz: $t found a crash (its input is under fuzz/artifacts/$t/)"
     exit 1
   fi

@@ -73,7 +73,7 @@ pub fn ptx(data: &[u8]) -> Check {
     let opts = crate::input::SourceOptions { input: Some(crate::input::InputKind::Ptx), target: Some(target), ..Default::default() };
     let (kernel, diags) = crate::kernel::parse_kernel_with(text, &opts);
     located(&diags, text)?;
-    if let Some(d) = diags.iter().find(|d| d.message.contains("internal error")) {
+    if let Some(d) = diags.iter().find(|d| d.message.starts_with("internal error:")) {
         return Err(format!("{d}"));
     }
     if diags.iter().all(|d| !d.is_error()) && kernel.compiled.is_none() {

@@ -50,6 +50,11 @@ fn is_ident(s: &str) -> bool {
     c.next().is_some_and(|f| f.is_ascii_alphabetic() || f == '_') && c.all(|x| x.is_ascii_alphanumeric() || x == '_')
 }
 
+/// Whether a header expression can name a buffer so (another input language's names may not).
+pub(crate) fn is_buffer_name(s: &str) -> bool {
+    is_ident(s) && !RESERVED.contains(&s)
+}
+
 /// Splits `lhs = rhs` at the first `=` that is not part of `==`, `<=`, `>=` or `!=`.
 pub(super) fn split_assign(s: &str) -> Option<(&str, &str)> {
     let b = s.as_bytes();

@@ -21,6 +21,7 @@ mod note;
 pub mod vars;
 
 pub use crate::input::{CompiledSource, SourceOptions};
+pub(crate) use header::is_buffer_name;
 pub use header::{parse_kernel, parse_kernel_with};
 pub use inputs::{inputs, set_header, HeaderEdit, HeaderKey, HeaderLine, KernelInputs};
 pub use instance::{instantiate, param_defaults};

@@ -10,7 +10,7 @@
 
 use alloc::collections::BTreeMap;
 use alloc::format;
-use alloc::string::{String, ToString};
+use alloc::string::ToString;
 use alloc::vec::Vec;
 
 use super::lower::{Env, Lower, PS, SCRATCH};
@@ -25,36 +25,36 @@ use crate::diag::{Diagnostic, Span};
 
 /// How a block ends.
 #[derive(Clone, PartialEq, Debug)]
-enum End {
+enum End<'f> {
     /// Into the next block.
     Fall,
-    Jump(String),
+    Jump(&'f str),
     /// `@p bra L` (`uniform` for `bra.uni`).
     Branch {
-        guard: (String, bool),
-        to: String,
+        guard: (&'f str, bool),
+        to: &'f str,
         uniform: bool,
     },
     /// `brx.idx %r, table`: one of the table's labels by index.
     Indexed {
-        index: String,
-        targets: Vec<String>,
+        index: &'f str,
+        targets: &'f [&'f str],
     },
     Leave,
 }
 
 pub struct Block<'f> {
-    label: Option<String>,
-    instrs: Vec<&'f Instr>,
-    end: End,
+    label: Option<&'f str>,
+    instrs: Vec<&'f Instr<'f>>,
+    end: End<'f>,
     end_line: u32,
 }
 
 /// The blocks of `f`, in order.
-pub fn blocks<'f>(f: &'f Function, diags: &mut Vec<Diagnostic>) -> Vec<Block<'f>> {
+pub fn blocks<'f>(f: &'f Function<'f>, diags: &mut Vec<Diagnostic>) -> Vec<Block<'f>> {
     let mut out: Vec<Block<'f>> = Vec::new();
     let mut cur = Block { label: None, instrs: Vec::new(), end: End::Fall, end_line: f.span.line };
-    let close = |out: &mut Vec<Block<'f>>, cur: &mut Block<'f>, next_label: Option<String>| {
+    let close = |out: &mut Vec<Block<'f>>, cur: &mut Block<'f>, next_label: Option<&'f str>| {
         let b = core::mem::replace(cur, Block { label: next_label, instrs: Vec::new(), end: End::Fall, end_line: 0 });
         out.push(b);
     };
@@ -62,23 +62,23 @@ pub fn blocks<'f>(f: &'f Function, diags: &mut Vec<Diagnostic>) -> Vec<Block<'f>
         match s {
             Stmt::Label(l, _) => {
                 if cur.label.is_some() || !cur.instrs.is_empty() {
-                    close(&mut out, &mut cur, Some(l.clone()));
+                    close(&mut out, &mut cur, Some(*l));
                 } else {
-                    cur.label = Some(l.clone());
+                    cur.label = Some(*l);
                 }
             }
             Stmt::Instr(i) => {
                 let end = match i.opcode() {
                     "bra" => {
                         let to = match i.operands.first() {
-                            Some(P::Name(n)) => n.clone(),
+                            Some(P::Name(n)) => *n,
                             _ => {
                                 diags.push(Diagnostic::error(i.span, "`bra` needs a label"));
                                 continue;
                             }
                         };
                         Some(match &i.guard {
-                            Some(g) => End::Branch { guard: g.clone(), to, uniform: i.has("uni") },
+                            Some(g) => End::Branch { guard: *g, to, uniform: i.has("uni") },
                             None => End::Jump(to),
                         })
                     }
@@ -92,7 +92,7 @@ pub fn blocks<'f>(f: &'f Function, diags: &mut Vec<Diagnostic>) -> Vec<Block<'f>
                             continue;
                         }
                         match f.tables.iter().find(|(n, _)| n == table) {
-                            Some((_, targets)) => Some(End::Indexed { index: index.clone(), targets: targets.clone() }),
+                            Some((_, targets)) => Some(End::Indexed { index, targets }),
                             None => {
                                 diags.push(Diagnostic::error(i.span, format!("no `.branchtargets` table named `{table}`")));
                                 continue;
@@ -148,22 +148,22 @@ fn writes_nothing(i: &Instr) -> bool {
 }
 
 /// The registers `i` writes and reads, by name.
-fn defs_uses(i: &Instr) -> (Vec<&str>, Vec<&str>) {
+fn defs_uses<'a>(i: &Instr<'a>) -> (Vec<&'a str>, Vec<&'a str>) {
     let mut defs = Vec::new();
     let mut uses = Vec::new();
-    if let Some((g, _)) = &i.guard {
-        uses.push(g.as_str());
+    if let Some((g, _)) = i.guard {
+        uses.push(g);
     }
     for (k, o) in i.operands.iter().enumerate() {
         let into = if k == 0 && !writes_nothing(i) { &mut defs } else { &mut uses };
-        match o {
-            P::Reg(n) | P::NotReg(n) => into.push(n.as_str()),
+        match *o {
+            P::Reg(n) | P::NotReg(n) => into.push(n),
             P::Pair(a, b) => {
-                into.push(a.as_str());
-                into.push(b.as_str());
+                into.push(a);
+                into.push(b);
             }
-            P::Vector(v) => into.extend(v.iter().map(String::as_str)),
-            P::Addr { base, .. } => uses.push(base.as_str()),
+            P::Vector(ref v) => into.extend(v.iter().copied()),
+            P::Addr { base, .. } => uses.push(base),
             _ => {}
         }
     }
@@ -171,11 +171,11 @@ fn defs_uses(i: &Instr) -> (Vec<&str>, Vec<&str>) {
 }
 
 /// A function ready to lower: its registers and the physical register of each.
-pub struct Assigned {
+pub struct Assigned<'f> {
     /// The predicates this function and the functions it calls write (a bit each): a caller's
     /// predicate live across a call to it must be another.
     pub clobbers: u8,
-    pub regs: BTreeMap<String, (Class, u8)>,
+    pub regs: BTreeMap<&'f str, (Class, u8)>,
     /// One past the highest general register used.
     pub high: u32,
 }
@@ -183,17 +183,17 @@ pub struct Assigned {
 /// Assigns machine registers to `f`'s virtual ones, general registers from `base`. Each
 /// function has general registers of its own, but the predicates are shared: `clobbers` gives,
 /// for each function `f` calls (assigned before it), the predicates a call to it may change.
-pub fn assign(
-    f: &Function,
-    bl: &[Block<'_>],
+pub fn assign<'f>(
+    f: &Function<'f>,
+    bl: &[Block<'f>],
     decls: &Decls,
     base: u32,
-    clobbers: &BTreeMap<String, u8>,
+    clobbers: &BTreeMap<&str, u8>,
     diags: &mut Vec<Diagnostic>,
-) -> Assigned {
+) -> Assigned<'f> {
     // Registers of this function, numbered in order of first appearance.
-    let mut index: BTreeMap<String, usize> = BTreeMap::new();
-    let mut names: Vec<String> = Vec::new();
+    let mut index: BTreeMap<&'f str, usize> = BTreeMap::new();
+    let mut names: Vec<&'f str> = Vec::new();
     let mut class: Vec<Class> = Vec::new();
     let mut first_span: Vec<Span> = Vec::new();
     // Per block: each instruction's defs, uses and guard, then the terminator's uses.
@@ -207,21 +207,21 @@ pub fn assign(
     let mut steps: Vec<Vec<Step>> = Vec::with_capacity(bl.len());
     for b in bl {
         let mut v = Vec::with_capacity(b.instrs.len() + 1);
-        let mut number = |n: &str, span: Span| -> Option<usize> {
+        let mut number = |n: &'f str, span: Span| -> Option<usize> {
             if let Some(&k) = index.get(n) {
                 return Some(k);
             }
             let t = decls.ty(n)?;
-            index.insert(n.to_string(), names.len());
-            names.push(n.to_string());
+            index.insert(n, names.len());
+            names.push(n);
             class.push(Class::of(t));
             first_span.push(span);
             Some(names.len() - 1)
         };
         for i in &b.instrs {
             let (d, u) = defs_uses(i);
-            let defs = d.iter().filter_map(|x| number(x, i.span)).collect();
-            let uses = u.iter().filter_map(|x| number(x, i.span)).collect();
+            let defs = d.into_iter().filter_map(|x| number(x, i.span)).collect();
+            let uses = u.into_iter().filter_map(|x| number(x, i.span)).collect();
             let called = (i.opcode() == "call")
                 .then(|| i.operands.iter().find_map(|o| if let P::Name(n) = o { clobbers.get(n) } else { None }))
                 .flatten();
@@ -229,7 +229,7 @@ pub fn assign(
         }
         let at = Span::new(b.end_line, 1, 1);
         let end_uses: Vec<usize> = match &b.end {
-            End::Branch { guard, .. } => number(&guard.0, at).into_iter().collect(),
+            End::Branch { guard, .. } => number(guard.0, at).into_iter().collect(),
             End::Indexed { index: ix, .. } => number(ix, at).into_iter().collect(),
             _ => Vec::new(),
         };
@@ -239,7 +239,7 @@ pub fn assign(
     let n = names.len();
     let words = n.div_ceil(64).max(1);
     // Block successors, by label.
-    let by_label: BTreeMap<&str, usize> = bl.iter().enumerate().filter_map(|(k, b)| b.label.as_deref().map(|l| (l, k))).collect();
+    let by_label: BTreeMap<&str, usize> = bl.iter().enumerate().filter_map(|(k, b)| b.label.map(|l| (l, k))).collect();
     let succs: Vec<Vec<usize>> = bl
         .iter()
         .enumerate()
@@ -247,9 +247,9 @@ pub fn assign(
             let next = if k + 1 < bl.len() { alloc::vec![k + 1] } else { Vec::new() };
             match &b.end {
                 End::Fall => next,
-                End::Jump(l) => by_label.get(l.as_str()).copied().into_iter().collect(),
-                End::Branch { to, .. } => by_label.get(to.as_str()).copied().into_iter().chain(next).collect(),
-                End::Indexed { targets, .. } => targets.iter().filter_map(|t| by_label.get(t.as_str()).copied()).collect(),
+                End::Jump(l) => by_label.get(l).copied().into_iter().collect(),
+                End::Branch { to, .. } => by_label.get(to).copied().into_iter().chain(next).collect(),
+                End::Indexed { targets, .. } => targets.iter().filter_map(|t| by_label.get(t).copied()).collect(),
                 End::Leave => Vec::new(),
             }
         })
@@ -351,7 +351,7 @@ pub fn assign(
                 if !pred {
                     high = high.max(k + size);
                 }
-                out.insert(names[v].clone(), (class[v], k as u8));
+                out.insert(names[v], (class[v], k as u8));
             }
             None if !reported => {
                 reported = true;
@@ -377,7 +377,7 @@ fn bits(s: &[u64]) -> impl Iterator<Item = usize> + '_ {
 /// The function as compiler IR: an entry block with the function's label, then its blocks,
 /// each instruction lowered with `env`'s registers.
 pub fn build(f: &Function, bl: &[Block<'_>], label: &str, env: &Env<'_>, yields: bool, diags: &mut Vec<Diagnostic>) -> Func {
-    let mut func = Func { name: f.name.clone(), ..Func::default() };
+    let mut func = Func { name: f.name.to_string(), ..Func::default() };
     let entry = func.new_block(label.to_string());
     func.order.push(entry);
     let ids: Vec<_> = bl
@@ -385,7 +385,7 @@ pub fn build(f: &Function, bl: &[Block<'_>], label: &str, env: &Env<'_>, yields:
         .enumerate()
         .map(|(k, b)| {
             let name = match &b.label {
-                Some(l) => l.clone(),
+                Some(l) => l.to_string(),
                 None => format!("{label}_{k}"),
             };
             let id = func.new_block(name);
@@ -393,7 +393,7 @@ pub fn build(f: &Function, bl: &[Block<'_>], label: &str, env: &Env<'_>, yields:
             id
         })
         .collect();
-    let by_label: BTreeMap<&str, usize> = bl.iter().enumerate().filter_map(|(k, b)| b.label.as_deref().map(|l| (l, k))).collect();
+    let by_label: BTreeMap<&str, usize> = bl.iter().enumerate().filter_map(|(k, b)| b.label.map(|l| (l, k))).collect();
     func.block_mut(entry).term = Term::Jump(ids[0]);
     func.block_mut(entry).term_line = f.span.line;
     let pred_of = |name: &str| -> Option<u8> {
@@ -441,7 +441,7 @@ pub fn build(f: &Function, bl: &[Block<'_>], label: &str, env: &Env<'_>, yields:
             End::Jump(l) => target(l, diags).map_or(leave, Term::Jump),
             End::Branch { guard, to, uniform } => {
                 let Some(taken) = target(to, diags) else { continue };
-                let Some(pred) = pred_of(&guard.0) else {
+                let Some(pred) = pred_of(guard.0) else {
                     diags.push(Diagnostic::error(
                         Span::new(b.end_line, 1, 1),
                         format!("the guard `{}` is not a declared predicate", guard.0),
@@ -529,7 +529,7 @@ fn heads_spin_loop(bl: &[Block<'_>], h: usize) -> bool {
     let End::Branch { guard, .. } = &bl[latch].end else { return false };
     // The registers the back edge's predicate is computed from, followed back through the loop.
     let body: Vec<&Instr> = bl[h..=latch].iter().flat_map(|b| b.instrs.iter().copied()).collect();
-    let mut wanted: Vec<&str> = alloc::vec![guard.0.as_str()];
+    let mut wanted: Vec<&str> = alloc::vec![guard.0];
     for _ in 0..3 {
         for i in body.iter().rev() {
             let (defs, uses) = defs_uses(i);
@@ -555,7 +555,7 @@ fn indexed(
     func: &mut Func,
     from: crate::cfg::BlockId,
     index: &str,
-    targets: &[String],
+    targets: &[&str],
     by_label: &BTreeMap<&str, usize>,
     ids: &[crate::cfg::BlockId],
     env: &Env<'_>,
@@ -568,7 +568,7 @@ fn indexed(
     };
     let mut blocks: Vec<crate::cfg::BlockId> = Vec::new();
     for t in targets {
-        match by_label.get(t.as_str()) {
+        match by_label.get(t) {
             Some(&k) => blocks.push(ids[k]),
             None => {
                 diags.push(Diagnostic::error(Span::new(line, 1, 1), format!("no label `{t}` for `brx.idx`")));

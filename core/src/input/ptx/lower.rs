@@ -6,7 +6,7 @@
 
 use alloc::collections::BTreeMap;
 use alloc::format;
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::syntax::{Instr, Operand as P};
@@ -35,13 +35,13 @@ pub struct Slot {
 /// What lowering needs to know beyond the instruction.
 pub struct Env<'a> {
     /// Each PTX register: its class and first physical register (or predicate number).
-    pub regs: &'a BTreeMap<String, (Class, u8)>,
+    pub regs: &'a BTreeMap<&'a str, (Class, u8)>,
     /// Memory symbols (shared arrays, globals, the local depot): the register with the address.
-    pub syms: &'a BTreeMap<String, u8>,
+    pub syms: &'a BTreeMap<&'a str, u8>,
     /// `.param` names by (scope, name); scope 0 is the function's own parameters.
-    pub params: &'a BTreeMap<(u32, String), Slot>,
+    pub params: &'a BTreeMap<(u32, &'a str), Slot>,
     /// Functions by PTX name: their labels.
-    pub labels: &'a BTreeMap<String, String>,
+    pub labels: &'a BTreeMap<&'a str, String>,
     /// The function is a kernel (`ret` exits).
     pub entry: bool,
 }
@@ -101,7 +101,7 @@ impl<'a> Lower<'a> {
     }
     fn pdst(&self, o: &P) -> Result<u8> {
         match o {
-            P::Reg(n) if n == "_" => Ok(7),
+            P::Reg(n) if *n == "_" => Ok(7),
             P::Reg(n) => self.pred(n),
             _ => Err(String::from("the destination must be a predicate")),
         }
@@ -122,7 +122,7 @@ impl<'a> Lower<'a> {
             P::Int(v) => Ok(Operand::Int(*v as u32)),
             P::Float(f) => Ok(Operand::Mask((*f as f32).to_bits())),
             // PTX's one predefined constant.
-            P::Name(s) if s == "WARP_SZ" => Ok(Operand::Int(32)),
+            P::Name(s) if *s == "WARP_SZ" => Ok(Operand::Int(32)),
             P::Name(s) => self.sym(s).map(r),
             _ => Err(String::from("expected a register or a number")),
         }
@@ -287,7 +287,7 @@ impl<'a> Lower<'a> {
     fn ty(i: &Instr) -> Result<T> {
         i.parts[1..].iter().rev().find_map(|p| T::from_name(p)).ok_or_else(|| format!("`{}` has no type suffix", i.parts.join(".")))
     }
-    fn operands(i: &Instr, n: usize) -> Result<&[P]> {
+    fn operands<'i>(i: &'i Instr<'_>, n: usize) -> Result<&'i [P<'i>]> {
         if i.operands.len() < n {
             return Err(format!("`{}` takes {n} operands, found {}", i.parts.join("."), i.operands.len()));
         }
@@ -337,11 +337,11 @@ impl<'a> Lower<'a> {
         Ok(())
     }
 
-    fn unpack(&mut self, parts: &[String], src: &P, t: T) -> Result<()> {
+    fn unpack(&mut self, parts: &[&str], src: &P, t: T) -> Result<()> {
         if t.wide() {
             let (lo, hi) = self.src64(src, t)?;
             for (k, w) in [lo, hi].into_iter().enumerate() {
-                if let Some(n) = parts.get(k).filter(|n| *n != "_") {
+                if let Some(n) = parts.get(k).filter(|n| **n != "_") {
                     let d = self.gpr(n)?;
                     self.mov(d, w);
                 }
@@ -351,22 +351,22 @@ impl<'a> Lower<'a> {
         // 32 bits into two 16-bit halves.
         let s = self.isrc(src)?;
         let s = self.in_reg(s, T1);
-        if let Some(n) = parts.first().filter(|n| *n != "_") {
+        if let Some(n) = parts.first().filter(|n| **n != "_") {
             let d = self.gpr(n)?;
             self.op3(Opcode::Lop, &["AND"], d, s, Operand::Mask(0xffff));
         }
-        if let Some(n) = parts.get(1).filter(|n| *n != "_") {
+        if let Some(n) = parts.get(1).filter(|n| **n != "_") {
             let d = self.gpr(n)?;
             self.op3(Opcode::Shr, &["U32"], d, s, Operand::Int(16));
         }
         Ok(())
     }
 
-    fn pack(&mut self, dst: &P, parts: &[String], t: T) -> Result<()> {
+    fn pack(&mut self, dst: &P, parts: &[&str], t: T) -> Result<()> {
         let d = self.dst(dst)?;
         let word = |l: &Self, k: usize| -> Result<Operand> {
             match parts.get(k) {
-                Some(n) if n != "_" => Ok(r(l.gpr(n)?)),
+                Some(n) if *n != "_" => Ok(r(l.gpr(n)?)),
                 _ => Ok(Operand::RZ),
             }
         };
@@ -386,7 +386,7 @@ impl<'a> Lower<'a> {
     fn read_special(&mut self, dst: &P, name: &str, sr: SysReg) -> Result<()> {
         let d = self.dst(dst)?;
         let wide = self.env.regs.get(match dst {
-            P::Reg(n) => n.as_str(),
+            P::Reg(n) => *n,
             _ => "",
         });
         let wide = matches!(wide, Some((Class::W64, _)));
@@ -405,7 +405,7 @@ impl<'a> Lower<'a> {
         let t = Self::ty(i)?;
         let o = Self::operands(i, 3)?;
         let sub = i.opcode() == "sub";
-        if i.has("cc") || i.parts.iter().any(|p| p == "addc" || p == "subc") {
+        if i.has("cc") || i.parts.iter().any(|p| *p == "addc" || *p == "subc") {
             return Err(String::from("extended-precision arithmetic (`.cc` carries) is outside what warpscope runs"));
         }
         let d = self.dst(&o[0])?;
@@ -870,10 +870,10 @@ impl<'a> Lower<'a> {
         let t = Self::ty(i)?;
         let o = Self::operands(i, 3)?;
         let (p, q) = match &o[0] {
-            P::Pair(a, b) => (self.pdst(&P::Reg(a.clone()))?, Some(self.pdst(&P::Reg(b.clone()))?)),
+            P::Pair(a, b) => (self.pdst(&P::Reg(a))?, Some(self.pdst(&P::Reg(b))?)),
             x => (self.pdst(x)?, None),
         };
-        let cmp = i.parts.get(1).map(String::as_str).unwrap_or("");
+        let cmp = i.parts.get(1).copied().unwrap_or("");
         let (cmp, unsigned) = cmp_name(cmp, t).ok_or_else(|| format!("`{}`: unknown comparison `{cmp}`", i.parts.join(".")))?;
         let combine: &'static str = match () {
             _ if i.has("or") => "OR",
@@ -1294,9 +1294,9 @@ impl<'a> Lower<'a> {
         }
         // The data as registers: one per element and word.
         let mut words: Vec<Option<u8>> = Vec::new();
-        let elems: Vec<Option<String>> = match data {
-            P::Vector(v) => v.iter().map(|n| (n != "_").then(|| n.clone())).collect(),
-            P::Reg(n) => alloc::vec![Some(n.clone())],
+        let elems: Vec<Option<&str>> = match data {
+            P::Vector(v) => v.iter().map(|n| (*n != "_").then_some(*n)).collect(),
+            P::Reg(n) => alloc::vec![Some(*n)],
             other if store => {
                 // A literal stored: put it in scratch.
                 let v = match other {
@@ -1405,17 +1405,17 @@ impl<'a> Lower<'a> {
         let slot = self
             .env
             .params
-            .get(&(i.scope, name.to_string()))
-            .or_else(|| self.env.params.get(&(0, name.to_string())))
+            .get(&(i.scope, name))
+            .or_else(|| self.env.params.get(&(0, name)))
             .copied()
             .ok_or_else(|| format!("`{name}` is not a parameter of this function or call"))?;
         if offset % 4 != 0 {
             return Err(format!("`[{name}+{offset}]`: parameters are read in whole 32-bit words here"));
         }
         let first = slot.reg + (offset / 4) as u8;
-        let regs: Vec<Option<String>> = match data {
-            P::Vector(v) => v.iter().map(|n| (n != "_").then(|| n.clone())).collect(),
-            P::Reg(n) => alloc::vec![Some(n.clone())],
+        let regs: Vec<Option<&str>> = match data {
+            P::Vector(v) => v.iter().map(|n| (*n != "_").then_some(*n)).collect(),
+            P::Reg(n) => alloc::vec![Some(*n)],
             _ if store => {
                 let (lo, hi) = self.src64(data, t)?;
                 self.mov(first, lo);
@@ -1501,7 +1501,7 @@ impl<'a> Lower<'a> {
             Some(x) => r(self.dst(x)?),
             None => Operand::RZ,
         };
-        let (base_reg, offset) = match self.env.regs.get(base.as_str()) {
+        let (base_reg, offset) = match self.env.regs.get(base) {
             Some(&(_, k)) => (Reg::R(k), *offset),
             None => (Reg::R(self.sym(base)?), *offset),
         };
@@ -1555,7 +1555,7 @@ impl<'a> Lower<'a> {
                     "IDX"
                 };
                 let (d, p) = match &o[0] {
-                    P::Pair(a, b) => (self.gpr(a)?, Operand::Pred(self.pdst(&P::Reg(b.clone()))?)),
+                    P::Pair(a, b) => (self.gpr(a)?, Operand::Pred(self.pdst(&P::Reg(b))?)),
                     x => (self.dst(x)?, Operand::PredTrue),
                 };
                 let (a, b, c) = (self.isrc(&o[1])?, self.isrc(&o[2])?, self.isrc(&o[3])?);
@@ -1604,7 +1604,7 @@ impl<'a> Lower<'a> {
                 let m = self.isrc(&o[2])?;
                 let ins = if i.has("all") {
                     let (d, p) = match &o[0] {
-                        P::Pair(a, b) => (r(self.gpr(a)?), Operand::Pred(self.pdst(&P::Reg(b.clone()))?)),
+                        P::Pair(a, b) => (r(self.gpr(a)?), Operand::Pred(self.pdst(&P::Reg(b))?)),
                         x => (r(self.dst(x)?), Operand::PredTrue),
                     };
                     Ins::new(Opcode::Match).with_mods(&["ALL"]).dst(p).dst(d).src(a).src(m)
@@ -1621,7 +1621,7 @@ impl<'a> Lower<'a> {
         if self.guard.is_some() {
             return Err(String::from("a guarded `call` is outside what warpscope runs (branch around it instead)"));
         }
-        let name = i.operands.iter().find_map(|o| if let P::Name(n) = o { Some(n.clone()) } else { None });
+        let name = i.operands.iter().find_map(|o| if let P::Name(n) = o { Some(*n) } else { None });
         let name = name.ok_or_else(|| String::from("`call` needs the function's name"))?;
         if name == "vprintf" {
             return Err(String::from(

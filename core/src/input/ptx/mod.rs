@@ -25,7 +25,6 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::{CompiledSource, InputKind, Language, SourceOptions};
-use crate::asm::assemble;
 use crate::compile::ast::{Scalar, Ty};
 use crate::compile::{emit, reconverge, Target, VarInfo};
 use crate::diag::{has_errors, Diagnostic, Span};
@@ -55,10 +54,10 @@ impl Language for Ptx {
 }
 
 /// The registers the parameters and memory variables are pinned to.
-struct Layout {
+struct Layout<'a> {
     /// Per function: its `.param` names (scope 0) and its call sites' (by scope).
-    params: BTreeMap<String, BTreeMap<(u32, String), Slot>>,
-    syms: BTreeMap<String, u8>,
+    params: BTreeMap<&'a str, BTreeMap<(u32, &'a str), Slot>>,
+    syms: BTreeMap<&'a str, u8>,
     /// The first register left for the functions' own.
     next: u32,
 }
@@ -91,23 +90,23 @@ fn read(text: &str, k: &mut Kernel, opts: &SourceOptions, diags: &mut Vec<Diagno
         Some(l) => l,
         None => return,
     };
-    let labels: BTreeMap<String, String> =
-        funcs.iter().map(|f| (f.name.clone(), if f.entry { format!(".L_{}", f.name) } else { format!(".L_fn_{}", f.name) })).collect();
+    let labels: BTreeMap<&str, String> =
+        funcs.iter().map(|f| (f.name, if f.entry { format!(".L_{}", f.name) } else { format!(".L_fn_{}", f.name) })).collect();
     let source: Vec<&str> = text.lines().collect();
     let mut listing = emit::Listing::default();
     listing.mark_inserted = true;
-    listing.comment(&format!("{} code for `{}`, translated from PTX by warpscope", target.name(), display_name(&entry.name)));
+    listing.comment(&format!("{} code for `{}`, translated from PTX by warpscope", target.name(), display_name(entry.name)));
     // Callees are given registers before their callers, so a caller knows which predicates a
     // call may change; general registers are each function's own range.
     let blocks: Vec<Vec<flow::Block<'_>>> = funcs.iter().map(|f| flow::blocks(f, diags)).collect();
     let decls: Vec<types::Decls> = funcs.iter().map(|f| reg_decls(f, diags)).collect();
     let mut assigned: Vec<Option<flow::Assigned>> = funcs.iter().map(|_| None).collect();
-    let mut clobbers: BTreeMap<String, u8> = BTreeMap::new();
+    let mut clobbers: BTreeMap<&str, u8> = BTreeMap::new();
     let mut base = layout.next;
     for k in callees_first(&funcs) {
         let a = flow::assign(funcs[k], &blocks[k], &decls[k], base, &clobbers, diags);
         base = a.high.max(base);
-        clobbers.insert(funcs[k].name.clone(), a.clobbers);
+        clobbers.insert(funcs[k].name, a.clobbers);
         assigned[k] = Some(a);
     }
     let mut vars = Vec::new();
@@ -122,7 +121,7 @@ fn read(text: &str, k: &mut Kernel, opts: &SourceOptions, diags: &mut Vec<Diagno
             labels: &labels,
             entry: f.entry,
         };
-        let mut func = flow::build(f, &blocks[k], &labels[&f.name], &env, target == Target::Volta, diags);
+        let mut func = flow::build(f, &blocks[k], &labels[f.name], &env, target == Target::Volta, diags);
         // PTX labels are the function's own; the listing's are shared by every function.
         for b in &mut func.blocks {
             if !used_labels.insert(b.label.clone()) {
@@ -137,27 +136,24 @@ fn read(text: &str, k: &mut Kernel, opts: &SourceOptions, diags: &mut Vec<Diagno
             flow::lay_out_in_reverse_post_order(&mut func);
         }
         emit::emit_func(&func, target, &source, &mut listing);
-        let shown = display_name(&f.name);
+        let shown = display_name(f.name);
         for (name, &(class, reg)) in &assigned.regs {
             if class != Class::Pred {
                 let ty = reg_ty(decls[k].ty(name).unwrap_or(T::B32));
-                vars.push(VarInfo { name: name.clone(), ty, reg, func: shown.clone(), first_line: f.span.line, last_line: f.end_line });
+                vars.push(VarInfo { name: name.to_string(), ty, reg, func: shown.clone(), first_line: f.span.line, last_line: f.end_line });
             }
         }
     }
     if has_errors(diags) {
         return;
     }
-    let (mut program, asm_diags) = assemble(&listing.text);
-    for d in asm_diags {
-        let line = listing.text.lines().nth(d.span.line as usize - 1).unwrap_or("").trim();
-        diags.push(Diagnostic::error(entry.span, format!("internal error: the translation `{line}` does not assemble: {}", d.message)));
-    }
-    if program.len() != listing.lines.len() {
-        diags.push(Diagnostic::error(entry.span, "internal error: the listing and its line map disagree"));
-        return;
-    }
-    let listing_lines = core::mem::replace(&mut program.lines, listing.lines);
+    let emit::Assembled { program, listing_lines, text: listing } = match listing.finish() {
+        Ok(a) => a,
+        Err(errors) => {
+            diags.extend(errors.into_iter().map(|e| Diagnostic::error(entry.span, format!("internal error: the translation {e}"))));
+            return;
+        }
+    };
     bind_inputs(k, &m, entry, &funcs, &layout, diags);
     k.program = program;
     let kernels = names;
@@ -165,7 +161,7 @@ fn read(text: &str, k: &mut Kernel, opts: &SourceOptions, diags: &mut Vec<Diagno
     k.compiled = Some(CompiledSource {
         target,
         if_convert: false,
-        listing: listing.text,
+        listing,
         listing_lines,
         kernels,
         vars,
@@ -182,7 +178,7 @@ fn cuda_lines(m: &Module, funcs: &[&Function], program: &crate::program::Program
         funcs.iter().flat_map(|f| instrs(f)).filter(|i| i.cuda_line > 0).map(|i| (i.span.line, (i.cuda_file, i.cuda_line))).collect();
     let Some(&(file, _)) = by_ptx_line.values().next() else { return (Vec::new(), None) };
     let lines = program.lines.iter().map(|l| by_ptx_line.get(l).filter(|(f, _)| *f == file).map_or(0, |x| x.1)).collect();
-    let name = m.files.iter().find(|(n, _)| *n == file).map(|(_, name)| name.clone());
+    let name = m.files.iter().find(|(n, _)| *n == file).map(|(_, name)| name.to_string());
     (lines, name)
 }
 
@@ -190,19 +186,15 @@ fn cuda_lines(m: &Module, funcs: &[&Function], program: &crate::program::Program
 /// drops their `.shared` lines). One a shared-memory access names, or a function-local static
 /// (`_ZZ...`, which device code allows only in shared memory), is taken as shared memory of
 /// one element per thread of the block, with a note; others are left to be reported where used.
-fn undeclared_shared(m: &Module, diags: &mut Vec<Diagnostic>) -> Vec<VarDecl> {
-    let declared: BTreeSet<&str> = m
-        .globals
-        .iter()
-        .chain(m.functions.iter().flat_map(|f| f.vars.iter().chain(&f.params).chain(&f.rets)))
-        .map(|v| v.name.as_str())
-        .collect();
-    let mut out: Vec<VarDecl> = Vec::new();
+fn undeclared_shared<'a>(m: &Module<'a>, diags: &mut Vec<Diagnostic>) -> Vec<VarDecl<'a>> {
+    let declared: BTreeSet<&str> =
+        m.globals.iter().chain(m.functions.iter().flat_map(|f| f.vars.iter().chain(&f.params).chain(&f.rets))).map(|v| v.name).collect();
+    let mut out: Vec<VarDecl<'a>> = Vec::new();
     for f in &m.functions {
         for i in instrs(f) {
-            let named = i.operands.iter().filter_map(|o| match o {
-                P::Addr { base, .. } => Some(base.as_str()),
-                P::Name(n) if matches!(i.opcode(), "mov" | "cvta") => Some(n.as_str()),
+            let named = i.operands.iter().filter_map(|o| match *o {
+                P::Addr { base, .. } => Some(base),
+                P::Name(n) if matches!(i.opcode(), "mov" | "cvta") => Some(n),
                 _ => None,
             });
             for n in named {
@@ -218,9 +210,9 @@ fn undeclared_shared(m: &Module, diags: &mut Vec<Diagnostic>) -> Vec<VarDecl> {
                     format!("`{n}` is not declared (Compiler Explorer's directive filter removes `.shared` lines): taken as shared memory of one element per thread of the block; paste its `.shared` line to set its size"),
                 ));
                 out.push(VarDecl {
-                    space: String::from("shared"),
-                    ty: String::from("b32"),
-                    name: n.to_string(),
+                    space: "shared",
+                    ty: "b32",
+                    name: n,
                     count: None,
                     array: Some(None),
                     align: None,
@@ -265,20 +257,20 @@ fn callees_first(funcs: &[&Function]) -> Vec<usize> {
 /// Every defined entry, by the name `//@ kernel` takes: demangled where that is unambiguous.
 fn entry_names(m: &Module) -> Vec<String> {
     let entries: Vec<(&Function, String)> =
-        m.functions.iter().filter(|f| f.entry && f.defined).map(|f| (f, display_name(&f.name))).collect();
+        m.functions.iter().filter(|f| f.entry && f.defined).map(|f| (f, display_name(f.name))).collect();
     entries
         .iter()
-        .map(|(f, short)| if entries.iter().filter(|(_, s)| s == short).count() == 1 { short.clone() } else { f.name.clone() })
+        .map(|(f, short)| if entries.iter().filter(|(_, s)| s == short).count() == 1 { short.clone() } else { f.name.to_string() })
         .collect()
 }
 
 /// The entry `//@ kernel NAME` names (mangled, demangled, or with its signature), or the first.
-fn pick_entry<'m>(m: &'m Module, names: &[String], k: &Kernel, diags: &mut Vec<Diagnostic>) -> Option<&'m Function> {
-    let entries: Vec<&Function> = m.functions.iter().filter(|f| f.entry && f.defined).collect();
+fn pick_entry<'m, 'a>(m: &'m Module<'a>, names: &[String], k: &Kernel, diags: &mut Vec<Diagnostic>) -> Option<&'m Function<'a>> {
+    let entries: Vec<&Function<'a>> = m.functions.iter().filter(|f| f.entry && f.defined).collect();
     let chosen = match &k.kernel_name {
         Some((want, at)) => {
             let found =
-                entries.iter().find(|f| f.name == *want || demangle(&f.name).is_some_and(|d| d.name == *want || d.signature() == *want));
+                entries.iter().find(|f| f.name == *want || demangle(f.name).is_some_and(|d| d.name == *want || d.signature() == *want));
             match found {
                 Some(f) => *f,
                 None => {
@@ -296,14 +288,14 @@ fn pick_entry<'m>(m: &'m Module, names: &[String], k: &Kernel, diags: &mut Vec<D
             }
         },
     };
-    let chosen_name = display_name(&chosen.name);
+    let chosen_name = display_name(chosen.name);
     if let Some(other) = names.iter().find(|n| **n != chosen_name && **n != chosen.name) {
         diags.push(Diagnostic::info(
             chosen.span,
             format!(
                 "this PTX has {} entries: running `{}` (choose another with `//@ kernel {other}`)",
                 names.len(),
-                display_name(&chosen.name)
+                display_name(chosen.name)
             ),
         ));
     }
@@ -312,11 +304,11 @@ fn pick_entry<'m>(m: &'m Module, names: &[String], k: &Kernel, diags: &mut Vec<D
 
 /// The entry, then every function it calls (directly or not), in module order. A call cycle
 /// is an error: there is no call stack.
-fn reachable<'m>(m: &'m Module, entry: &'m Function, diags: &mut Vec<Diagnostic>) -> Vec<&'m Function> {
-    let calls_of = |f: &Function| -> Vec<(String, Span)> {
+fn reachable<'m, 'a>(m: &'m Module<'a>, entry: &'m Function<'a>, diags: &mut Vec<Diagnostic>) -> Vec<&'m Function<'a>> {
+    let calls_of = |f: &Function<'a>| -> Vec<(&'a str, Span)> {
         instrs(f).filter(|i| i.opcode() == "call").filter_map(|i| call_target(i).map(|n| (n, i.span))).collect()
     };
-    let mut seen = BTreeSet::from([entry.name.clone()]);
+    let mut seen = BTreeSet::from([entry.name]);
     let mut todo = alloc::vec![entry];
     while let Some(f) = todo.pop() {
         for (name, span) in calls_of(f) {
@@ -333,11 +325,11 @@ fn reachable<'m>(m: &'m Module, entry: &'m Function, diags: &mut Vec<Diagnostic>
             }
         }
     }
-    let funcs: Vec<&Function> =
-        core::iter::once(entry).chain(m.functions.iter().filter(|f| !f.entry && f.defined && seen.contains(&f.name))).collect();
+    let funcs: Vec<&Function<'a>> =
+        core::iter::once(entry).chain(m.functions.iter().filter(|f| !f.entry && f.defined && seen.contains(f.name))).collect();
     // A cycle: some function reaches itself.
     for f in &funcs {
-        let mut stack: Vec<(String, Span)> = calls_of(f);
+        let mut stack: Vec<(&str, Span)> = calls_of(f);
         let mut visited = BTreeSet::new();
         while let Some((name, span)) = stack.pop() {
             if name == f.name {
@@ -345,12 +337,12 @@ fn reachable<'m>(m: &'m Module, entry: &'m Function, diags: &mut Vec<Diagnostic>
                     span,
                     format!(
                         "`{}` calls itself (directly or through others): recursion needs a call stack, which warpscope does not model",
-                        display_name(&f.name)
+                        display_name(f.name)
                     ),
                 ));
                 break;
             }
-            if visited.insert(name.clone()) {
+            if visited.insert(name) {
                 if let Some(g) = m.functions.iter().find(|g| g.name == name && g.defined) {
                     stack.extend(calls_of(g).into_iter().map(|(n, _)| (n, span)));
                 }
@@ -360,54 +352,54 @@ fn reachable<'m>(m: &'m Module, entry: &'m Function, diags: &mut Vec<Diagnostic>
     funcs
 }
 
-fn instrs(f: &Function) -> impl Iterator<Item = &Instr> {
+fn instrs<'f, 'a>(f: &'f Function<'a>) -> impl Iterator<Item = &'f Instr<'a>> {
     f.body.iter().filter_map(|s| if let Stmt::Instr(i) = s { Some(i) } else { None })
 }
 
-fn call_target(i: &Instr) -> Option<String> {
-    i.operands.iter().find_map(|o| if let P::Name(n) = o { Some(n.clone()) } else { None })
+fn call_target<'a>(i: &Instr<'a>) -> Option<&'a str> {
+    i.operands.iter().find_map(|o| if let P::Name(n) = o { Some(*n) } else { None })
 }
 
 /// Words a `.param` takes.
 fn param_words(p: &VarDecl) -> u32 {
     match p.array {
         Some(Some(n)) => {
-            let elem = T::from_name(&p.ty).map_or(1, |t| t.bits().div_ceil(8));
+            let elem = T::from_name(p.ty).map_or(1, |t| t.bits().div_ceil(8));
             (n * elem).div_ceil(4)
         }
-        _ => T::from_name(&p.ty).map_or(1, |t| Class::of(t).words()),
+        _ => T::from_name(p.ty).map_or(1, |t| Class::of(t).words()),
     }
 }
 
 /// Pins each function's parameters, then every memory variable, to registers from R0.
-fn layout(m: &Module, funcs: &[&Function], diags: &mut Vec<Diagnostic>) -> Option<Layout> {
+fn layout<'a>(m: &Module<'a>, funcs: &[&Function<'a>], diags: &mut Vec<Diagnostic>) -> Option<Layout<'a>> {
     let mut next = 0u32;
-    let mut params: BTreeMap<String, BTreeMap<(u32, String), Slot>> = BTreeMap::new();
-    let mut slots_of: BTreeMap<String, (Vec<Slot>, Vec<Slot>)> = BTreeMap::new();
+    let mut params: BTreeMap<&'a str, BTreeMap<(u32, &'a str), Slot>> = BTreeMap::new();
+    let mut slots_of: BTreeMap<&'a str, (Vec<Slot>, Vec<Slot>)> = BTreeMap::new();
     for f in funcs {
         let mut own = BTreeMap::new();
-        let list = |decls: &[VarDecl], next: &mut u32, own: &mut BTreeMap<(u32, String), Slot>| -> Vec<Slot> {
+        let list = |decls: &[VarDecl<'a>], next: &mut u32, own: &mut BTreeMap<(u32, &'a str), Slot>| -> Vec<Slot> {
             decls
                 .iter()
                 .map(|p| {
                     let s = Slot { reg: (*next).min(255) as u8, words: param_words(p) };
                     *next += s.words;
-                    own.insert((0, p.name.clone()), s);
+                    own.insert((0, p.name), s);
                     s
                 })
                 .collect()
         };
         let formals = list(&f.params, &mut next, &mut own);
         let rets = list(&f.rets, &mut next, &mut own);
-        slots_of.insert(f.name.clone(), (formals, rets));
-        params.insert(f.name.clone(), own);
+        slots_of.insert(f.name, (formals, rets));
+        params.insert(f.name, own);
     }
     // Call sites: a call's argument and result `.param`s are the callee's.
     for f in funcs {
         for i in instrs(f).filter(|i| i.opcode() == "call") {
             let Some(callee) = call_target(i) else { continue };
-            let Some((formals, rets)) = slots_of.get(&callee) else { continue };
-            let lists: Vec<&Vec<String>> = i.operands.iter().filter_map(|o| if let P::List(v) = o { Some(v) } else { None }).collect();
+            let Some((formals, rets)) = slots_of.get(callee) else { continue };
+            let lists: Vec<&Vec<&'a str>> = i.operands.iter().filter_map(|o| if let P::List(v) = o { Some(v) } else { None }).collect();
             // `call (ret), f, (args)` or `call f, (args)`.
             let (ret_names, arg_names) = match (lists.len(), i.operands.first()) {
                 (2, _) => (Some(lists[0]), Some(lists[1])),
@@ -415,7 +407,7 @@ fn layout(m: &Module, funcs: &[&Function], diags: &mut Vec<Diagnostic>) -> Optio
                 (1, _) => (None, Some(lists[0])),
                 _ => (None, None),
             };
-            let own = params.entry(f.name.clone()).or_default();
+            let own = params.entry(f.name).or_default();
             for (names, slots, what) in [(arg_names, formals, "arguments"), (ret_names, rets, "results")] {
                 let Some(names) = names else { continue };
                 if names.len() != slots.len() {
@@ -426,7 +418,7 @@ fn layout(m: &Module, funcs: &[&Function], diags: &mut Vec<Diagnostic>) -> Optio
                     continue;
                 }
                 for (n, s) in names.iter().zip(slots) {
-                    own.insert((i.scope, n.clone()), *s);
+                    own.insert((i.scope, *n), *s);
                 }
             }
         }
@@ -436,9 +428,9 @@ fn layout(m: &Module, funcs: &[&Function], diags: &mut Vec<Diagnostic>) -> Optio
         .globals
         .iter()
         .chain(funcs.iter().flat_map(|f| f.vars.iter()))
-        .filter(|v| matches!(v.space.as_str(), "shared" | "global" | "const" | "local"));
+        .filter(|v| matches!(v.space, "shared" | "global" | "const" | "local"));
     for v in vars {
-        if syms.insert(v.name.clone(), next.min(255) as u8).is_some() {
+        if syms.insert(v.name, next.min(255) as u8).is_some() {
             diags.push(Diagnostic::error(v.span, format!("`{}` is declared twice", v.name)));
         }
         next += 1;
@@ -456,20 +448,20 @@ fn layout(m: &Module, funcs: &[&Function], diags: &mut Vec<Diagnostic>) -> Optio
 fn reg_decls(f: &Function, diags: &mut Vec<Diagnostic>) -> types::Decls {
     let mut out = types::Decls::default();
     for v in f.vars.iter().filter(|v| v.space == "reg") {
-        if let Some(t) = T::from_name(&v.ty) {
-            out.declare(&v.name, v.count, t);
+        if let Some(t) = T::from_name(v.ty) {
+            out.declare(v.name, v.count, t);
         }
     }
     let mut inferred = false;
     for i in instrs(f) {
         let names = i.operands.iter().flat_map(|o| match o {
-            P::Reg(n) | P::NotReg(n) => alloc::vec![n.as_str()],
-            P::Pair(a, b) => alloc::vec![a.as_str(), b.as_str()],
-            P::Vector(v) => v.iter().map(String::as_str).collect(),
-            P::Addr { base, .. } => alloc::vec![base.as_str()],
+            P::Reg(n) | P::NotReg(n) => alloc::vec![*n],
+            P::Pair(a, b) => alloc::vec![*a, *b],
+            P::Vector(v) => v.clone(),
+            P::Addr { base, .. } => alloc::vec![*base],
             _ => Vec::new(),
         });
-        for n in names.chain(i.guard.as_ref().map(|g| g.0.as_str())) {
+        for n in names.chain(i.guard.map(|g| g.0)) {
             if n.starts_with('%') && out.ty(n).is_none() && lower::special(n).is_none() {
                 if let Some(t) = by_nvcc_name(n) {
                     out.declare(n, None, t);
@@ -512,9 +504,14 @@ fn reg_ty(t: T) -> Ty {
     })
 }
 
-/// A header expression made by warpscope, placed at `span`.
-fn located(text: &str, span: Span) -> LocatedExpr {
-    LocatedExpr { expr: parse_expr(text).expect("made by warpscope: parses"), span, text: text.to_string() }
+/// A header expression made by warpscope, placed at `span` (one that does not parse is
+/// warpscope's error, said so, never a panic).
+fn located(text: &str, span: Span, diags: &mut Vec<Diagnostic>) -> LocatedExpr {
+    let expr = parse_expr(text).unwrap_or_else(|e| {
+        diags.push(Diagnostic::error(span, format!("internal error: the input `{text}` made from this line does not read: {}", e.message)));
+        parse_expr("0").expect("`0` parses")
+    });
+    LocatedExpr { expr, span, text: text.to_string() }
 }
 
 /// CUDA's vector types (`float4`, `int2`, `uchar4`...) in a demangled type: the scalar and the
@@ -554,7 +551,7 @@ fn param_ty(p: &VarDecl, demangled: Option<&demangle::ParamType>) -> Ty {
         let s = d.base.map(scalar_of).or_else(|| vector_type(&d.text).map(|v| v.0)).unwrap_or(Scalar::Int);
         return if d.pointers > 0 { Ty::Ptr(s) } else { Ty::Scalar(s) };
     }
-    match T::from_name(&p.ty) {
+    match T::from_name(p.ty) {
         Some(T::U64 | T::B64 | T::S64) => Ty::Ptr(Scalar::Int),
         Some(T::F32) => Ty::Scalar(Scalar::Float),
         Some(T::F64) => Ty::Scalar(Scalar::Double),
@@ -567,10 +564,10 @@ fn param_ty(p: &VarDecl, demangled: Option<&demangle::ParamType>) -> Ty {
 /// name; made when missing), and each memory variable to a buffer.
 fn bind_inputs(k: &mut Kernel, m: &Module, entry: &Function, funcs: &[&Function], layout: &Layout, diags: &mut Vec<Diagnostic>) {
     let threads = k.launch().threads();
-    let demangled = demangle(&entry.name);
+    let demangled = demangle(entry.name);
     let own = &layout.params[&entry.name];
     for (n, p) in entry.params.iter().enumerate() {
-        let slot = own[&(0, p.name.clone())];
+        let slot = own[&(0, p.name)];
         if p.array.is_some() {
             diags.push(Diagnostic::error(
                 p.span,
@@ -580,8 +577,8 @@ fn bind_inputs(k: &mut Kernel, m: &Module, entry: &Function, funcs: &[&Function]
         }
         let ty = param_ty(p, demangled.as_ref().and_then(|d| d.params.get(n)));
         let declared = |name: &str| k.buffers.iter().any(|b| b.name == name) || k.params.iter().any(|q| q.name == name);
-        let name = if declared(&p.name) { p.name.clone() } else { format!("arg{n}") };
-        let wide = T::from_name(&p.ty).is_some_and(T::wide);
+        let name = if declared(p.name) { p.name.to_string() } else { format!("arg{n}") };
+        let wide = T::from_name(p.ty).is_some_and(T::wide);
         let target = match ty {
             Ty::Ptr(_) if wide => InitTarget::Wide { reg: Reg(slot.reg), elem: ElemType::U64 },
             Ty::Scalar(s) if wide => InitTarget::Wide { reg: Reg(slot.reg), elem: super::c::elem_type(s) },
@@ -594,7 +591,7 @@ fn bind_inputs(k: &mut Kernel, m: &Module, entry: &Function, funcs: &[&Function]
         // A pointer to CUDA's vector types (`float4*`) reads `width` elements per thread.
         let width = demangled.as_ref().and_then(|d| d.params.get(n)).map_or(1, |d| vector_type(&d.text).map_or(1, |v| v.1));
         if let Some(b) = k.buffers.iter_mut().find(|b| b.name == name && b.auto && width > 1) {
-            b.len = located(&format!("{}", threads * width as u64), p.span);
+            b.len = located(&format!("{}", threads * width as u64), p.span, diags);
         }
     }
     let block = k.launch().block_threads();
@@ -605,28 +602,46 @@ fn bind_inputs(k: &mut Kernel, m: &Module, entry: &Function, funcs: &[&Function]
         let elem = elem_of(v, funcs);
         let bytes_per = elem.words() * 4;
         let bytes = match v.array {
-            Some(Some(n)) => n * T::from_name(&v.ty).map_or(1, |t| t.bits().div_ceil(8)),
+            Some(Some(n)) => n * T::from_name(v.ty).map_or(1, |t| t.bits().div_ceil(8)),
             Some(None) => block * bytes_per,
-            None => T::from_name(&v.ty).map_or(4, |t| t.bits().div_ceil(8)),
+            None => T::from_name(v.ty).map_or(4, |t| t.bits().div_ceil(8)),
         };
         let len = bytes.div_ceil(bytes_per).max(1);
+        let name = buffer_name(v.name, k);
         let (len, value) = if v.space == "local" {
             // Each lane's own copy, side by side: lane t's starts `t * size` bytes in.
-            (len * lanes, format!("{} + t * {}", v.name, len * bytes_per))
+            (len * lanes, format!("{name} + t * {}", len * bytes_per))
         } else {
-            (len, v.name.clone())
+            (len, name.clone())
         };
-        let init = global_init(v, elem);
+        let init = global_init(v, elem, diags);
         k.buffers.push(BufferDecl {
-            name: v.name.clone(),
+            name,
             elem,
-            len: located(&format!("{len}"), v.span),
+            len: located(&format!("{len}"), v.span, diags),
             init,
             auto: true,
             shared: v.space == "shared",
         });
-        k.regs.push(RegInit { target: InitTarget::Reg(Reg(reg)), value: located(&value, v.span) });
+        k.regs.push(RegInit { target: InitTarget::Reg(Reg(reg)), value: located(&value, v.span, diags) });
     }
+}
+
+/// The buffer a memory variable becomes: its own name where the header's expressions can
+/// name it so and nothing else has it (`$str`, `t` or a header buffer's name get `_` in place
+/// of what is not a letter, digit or `_`, and a number after).
+fn buffer_name(ptx: &str, k: &Kernel) -> String {
+    let taken =
+        |n: &str| !crate::kernel::is_buffer_name(n) || k.buffers.iter().any(|b| b.name == n) || k.params.iter().any(|p| p.name == n);
+    if !taken(ptx) {
+        return ptx.to_string();
+    }
+    let base: String = ptx.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
+    let base = if base.starts_with(|c: char| c.is_ascii_digit()) { format!("_{base}") } else { base };
+    if !taken(&base) {
+        return base;
+    }
+    (2..).map(|n| format!("{base}_{n}")).find(|n| !taken(n)).unwrap_or(base)
 }
 
 /// A memory variable's element type: what the code loads and stores it as (first use), or
@@ -640,7 +655,7 @@ fn elem_of(v: &VarDecl, funcs: &[&Function]) -> ElemType {
             None
         }
     });
-    match used.or_else(|| T::from_name(&v.ty)) {
+    match used.or_else(|| T::from_name(v.ty)) {
         Some(T::F32) => ElemType::F32,
         Some(T::F64) => ElemType::F64,
         Some(T::S64) => ElemType::I64,
@@ -652,16 +667,16 @@ fn elem_of(v: &VarDecl, funcs: &[&Function]) -> ElemType {
 
 /// `= {1, 2, 3}` on a `.global`/`.const` variable, as the buffer's first elements (bytes
 /// packed into words when the variable is declared in bytes).
-fn global_init(v: &VarDecl, elem: ElemType) -> Option<BufferInit> {
+fn global_init(v: &VarDecl, elem: ElemType, diags: &mut Vec<Diagnostic>) -> Option<BufferInit> {
     if v.init.is_empty() {
         return None;
     }
-    let bytes = T::from_name(&v.ty).is_some_and(|t| t.bits() == 8);
+    let bytes = T::from_name(v.ty).is_some_and(|t| t.bits() == 8);
     let values: Vec<String> = if bytes {
         let b: Vec<u8> = v.init.iter().map(|o| if let P::Int(x) = o { *x as u8 } else { 0 }).collect();
         let words: Vec<u32> = b.chunks(4).map(|c| c.iter().enumerate().fold(0u32, |w, (k, x)| w | (*x as u32) << (8 * k))).collect();
         if elem.is_float() {
-            words.iter().map(|w| format!("{:?}", f32::from_bits(*w))).collect()
+            words.iter().map(|w| float_text(f32::from_bits(*w) as f64)).collect()
         } else {
             words.iter().map(|w| format!("{}", *w as i32)).collect()
         }
@@ -669,13 +684,26 @@ fn global_init(v: &VarDecl, elem: ElemType) -> Option<BufferInit> {
         v.init
             .iter()
             .map(|o| match o {
+                // The header's integers are 64-bit; its minimum has no literal.
+                P::Int(i64::MIN) => String::from("(-9223372036854775807 - 1)"),
                 P::Int(x) => format!("{x}"),
-                P::Float(f) => format!("{f:?}"),
+                P::Float(f) => float_text(*f),
                 _ => String::from("0"),
             })
             .collect()
     };
-    Some(BufferInit::List(values.iter().map(|s| located(s, v.span)).collect()))
+    Some(BufferInit::List(values.iter().map(|s| located(s, v.span, diags)).collect()))
+}
+
+/// A float as a header expression: the header has no literal for NaN or the infinities.
+fn float_text(f: f64) -> String {
+    if f.is_nan() {
+        String::from("0.0 / 0")
+    } else if f.is_infinite() {
+        String::from(if f > 0.0 { "1.0 / 0" } else { "-1.0 / 0" })
+    } else {
+        format!("{f:?}")
+    }
 }
 
 #[cfg(test)]

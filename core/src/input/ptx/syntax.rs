@@ -2,7 +2,7 @@
 //! comments, `.file`/`.loc` line information, `// begin inline asm` markers, `{ }` call
 //! sequences and all. Nothing here knows what an instruction does; `lower` does.
 
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::diag::{Diagnostic, Span};
@@ -73,41 +73,52 @@ fn tokens(src: &str) -> Vec<Tok<'_>> {
     out
 }
 
+/// PTX's identifiers: `[a-zA-Z][a-zA-Z0-9_$]*` or `[_$%][a-zA-Z0-9_$]+`.
+fn is_ptx_name(s: &str) -> bool {
+    let b = s.as_bytes();
+    let rest_ok = |r: &[u8]| r.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'$');
+    match b.split_first() {
+        Some((c, r)) if c.is_ascii_alphabetic() => rest_ok(r),
+        Some((b'_' | b'$' | b'%', r)) => !r.is_empty() && rest_ok(r),
+        _ => false,
+    }
+}
+
 fn is_name_byte(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c == b'%' || c == b'$'
 }
 
 /// An operand as written.
 #[derive(Clone, PartialEq, Debug)]
-pub enum Operand {
+pub enum Operand<'a> {
     /// A register (`%r3`, `%rd1`, `%p2`) or a special register (`%tid.x`), by name.
-    Reg(String),
+    Reg(&'a str),
     /// `!%p1`: a negated predicate.
-    NotReg(String),
+    NotReg(&'a str),
     /// An integer literal (decimal, hex, octal, or negative).
     Int(i64),
     /// `0f3F800000` or a decimal float written for a `.f32` operand: its bits as f64 (exact).
     Float(f64),
     /// `[base+offset]`.
-    Addr { base: String, offset: i64 },
+    Addr { base: &'a str, offset: i64 },
     /// `{%r1, %r2}`; `_` is a sink.
-    Vector(Vec<String>),
+    Vector(Vec<&'a str>),
     /// `%r1|%p1`: two destinations (setp, shfl).
-    Pair(String, String),
+    Pair(&'a str, &'a str),
     /// A name that is not a register: a label, a function, a variable's address.
-    Name(String),
+    Name(&'a str),
     /// `(param0, param1)`: a call's argument or result list.
-    List(Vec<String>),
+    List(Vec<&'a str>),
 }
 
 /// One instruction.
 #[derive(Clone, PartialEq, Debug)]
-pub struct Instr {
+pub struct Instr<'a> {
     /// `@%p1` / `@!%p1`.
-    pub guard: Option<(String, bool)>,
+    pub guard: Option<(&'a str, bool)>,
     /// The opcode and its modifiers: `ld.global.nc.v4.f32` is `["ld", "global", "nc", "v4", "f32"]`.
-    pub parts: Vec<String>,
-    pub operands: Vec<Operand>,
+    pub parts: Vec<&'a str>,
+    pub operands: Vec<Operand<'a>>,
     pub span: Span,
     /// The innermost `{ }` block the instruction is in (0: the function body).
     pub scope: u32,
@@ -117,29 +128,29 @@ pub struct Instr {
     pub cuda_file: u32,
 }
 
-impl Instr {
-    pub fn opcode(&self) -> &str {
-        &self.parts[0]
+impl<'a> Instr<'a> {
+    pub fn opcode(&self) -> &'a str {
+        self.parts[0]
     }
     pub fn has(&self, m: &str) -> bool {
-        self.parts[1..].iter().any(|p| p == m)
+        self.parts[1..].contains(&m)
     }
 }
 
 /// A statement of a function body.
 #[derive(Clone, PartialEq, Debug)]
-pub enum Stmt {
-    Label(String, Span),
-    Instr(Instr),
+pub enum Stmt<'a> {
+    Label(&'a str, Span),
+    Instr(Instr<'a>),
 }
 
 /// A state space variable: `.reg`, `.shared`, `.local`, `.param`, `.global`, `.const`.
 #[derive(Clone, PartialEq, Debug)]
-pub struct VarDecl {
-    pub space: String,
+pub struct VarDecl<'a> {
+    pub space: &'a str,
     /// The type (`b32`, `u64`, `pred`, `f32`...).
-    pub ty: String,
-    pub name: String,
+    pub ty: &'a str,
+    pub name: &'a str,
     /// `%r<14>`: 14 registers `%r0`..`%r13`.
     pub count: Option<u32>,
     /// `name[N]` (`Some(None)` for `name[]`).
@@ -147,7 +158,7 @@ pub struct VarDecl {
     pub align: Option<u32>,
     pub extern_: bool,
     /// `= {1, 2, 3}` or `= 5`.
-    pub init: Vec<Operand>,
+    pub init: Vec<Operand<'a>>,
     pub span: Span,
     /// The `{ }` block it was declared in (0: the function body, or the module).
     pub scope: u32,
@@ -155,16 +166,16 @@ pub struct VarDecl {
 
 /// A `.entry` or `.func`.
 #[derive(Clone, PartialEq, Debug)]
-pub struct Function {
-    pub name: String,
+pub struct Function<'a> {
+    pub name: &'a str,
     pub entry: bool,
-    pub params: Vec<VarDecl>,
+    pub params: Vec<VarDecl<'a>>,
     /// `.func (.param .b32 func_retval0) name(...)`.
-    pub rets: Vec<VarDecl>,
-    pub vars: Vec<VarDecl>,
-    pub body: Vec<Stmt>,
+    pub rets: Vec<VarDecl<'a>>,
+    pub vars: Vec<VarDecl<'a>>,
+    pub body: Vec<Stmt<'a>>,
     /// `.branchtargets` lists by name.
-    pub tables: Vec<(String, Vec<String>)>,
+    pub tables: Vec<(&'a str, Vec<&'a str>)>,
     /// `None` for a declaration (`.extern .func vprintf(...)`).
     pub defined: bool,
     pub span: Span,
@@ -173,13 +184,13 @@ pub struct Function {
 }
 
 #[derive(Clone, PartialEq, Debug, Default)]
-pub struct Module {
-    pub version: Option<String>,
+pub struct Module<'a> {
+    pub version: Option<&'a str>,
     pub target: Option<String>,
     /// `.file N "name"`.
-    pub files: Vec<(u32, String)>,
-    pub globals: Vec<VarDecl>,
-    pub functions: Vec<Function>,
+    pub files: Vec<(u32, &'a str)>,
+    pub globals: Vec<VarDecl<'a>>,
+    pub functions: Vec<Function<'a>>,
 }
 
 /// True when `text` looks like PTX: a `.version`, `.target` or `.entry` directive.
@@ -201,7 +212,7 @@ struct Parser<'a> {
     loc: (u32, u32),
 }
 
-pub fn parse(src: &str) -> (Module, Vec<Diagnostic>) {
+pub fn parse(src: &str) -> (Module<'_>, Vec<Diagnostic>) {
     let mut p = Parser { toks: tokens(src), at: 0, diags: Vec::new(), next_scope: 1, loc: (0, 0) };
     let m = p.module();
     (m, p.diags)
@@ -268,7 +279,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn module(&mut self) -> Module {
+    fn module(&mut self) -> Module<'a> {
         let mut m = Module::default();
         let mut linkage = false;
         while let Some(t) = self.peek() {
@@ -279,13 +290,13 @@ impl<'a> Parser<'a> {
                     let line = span.line;
                     let mut words = Vec::new();
                     while self.line() == line {
-                        let w = self.bump().map(|t| t.text.to_string()).unwrap_or_default();
+                        let w = self.bump().map_or("", |t| t.text);
                         if w != "," {
                             words.push(w);
                         }
                     }
                     match t {
-                        ".version" => m.version = words.first().cloned(),
+                        ".version" => m.version = words.first().copied(),
                         ".target" => m.target = Some(words.join(", ")),
                         _ => {}
                     }
@@ -295,7 +306,7 @@ impl<'a> Parser<'a> {
                     let line = span.line;
                     let num = self.peek().and_then(|n| n.parse::<u32>().ok());
                     self.at += 1;
-                    let name = self.peek().map(|s| s.trim_matches('"').to_string()).unwrap_or_default();
+                    let name = self.peek().map_or("", |s| s.trim_matches('"'));
                     self.skip_line(line);
                     if let Some(n) = num {
                         m.files.push((n, name));
@@ -364,7 +375,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn function(&mut self) -> Function {
+    fn function(&mut self) -> Function<'a> {
         let span = self.span();
         let entry = self.bump().is_some_and(|t| t.text == ".entry");
         let mut rets = Vec::new();
@@ -373,10 +384,11 @@ impl<'a> Parser<'a> {
         }
         let name_span = self.span();
         let name = match self.bump() {
-            Some(t) if !t.text.starts_with('.') && t.text != "(" => t.text.to_string(),
-            _ => {
-                self.error(name_span, String::from("expected the function's name"));
-                String::new()
+            Some(t) if is_ptx_name(t.text) => t.text,
+            found => {
+                let found = found.map_or(String::from("the end"), |t| alloc::format!("`{}`", t.text));
+                self.error(name_span, alloc::format!("expected the function's name, found {found}"));
+                ""
             }
         };
         let params = if self.peek() == Some("(") { self.param_list() } else { Vec::new() };
@@ -412,7 +424,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `( .param .u64 name, .param .align 4 .b8 s[16] )`.
-    fn param_list(&mut self) -> Vec<VarDecl> {
+    fn param_list(&mut self) -> Vec<VarDecl<'a>> {
         let mut out = Vec::new();
         self.eat("(");
         while let Some(t) = self.peek() {
@@ -436,27 +448,17 @@ impl<'a> Parser<'a> {
     }
 
     /// The words of a declaration up to its name (and array size), without the `;`.
-    fn decl_words(&mut self, scope: u32) -> VarDecl {
+    fn decl_words(&mut self, scope: u32) -> VarDecl<'a> {
         let span = self.span();
-        let mut v = VarDecl {
-            space: String::new(),
-            ty: String::new(),
-            name: String::new(),
-            count: None,
-            array: None,
-            align: None,
-            extern_: false,
-            init: Vec::new(),
-            span,
-            scope,
-        };
+        let mut v =
+            VarDecl { space: "", ty: "", name: "", count: None, array: None, align: None, extern_: false, init: Vec::new(), span, scope };
         while let Some(t) = self.peek() {
             if !t.starts_with('.') {
                 break;
             }
             self.at += 1;
             match t {
-                ".reg" | ".shared" | ".local" | ".param" | ".global" | ".const" => v.space = t[1..].to_string(),
+                ".reg" | ".shared" | ".local" | ".param" | ".global" | ".const" => v.space = &t[1..],
                 ".align" => v.align = self.bump().and_then(|n| n.text.parse().ok()),
                 ".extern" | ".visible" | ".weak" => v.extern_ |= t == ".extern",
                 ".ptr" | ".volatile" => {}
@@ -464,7 +466,7 @@ impl<'a> Parser<'a> {
                     if t.starts_with(".v") && t[2..].parse::<u32>().is_ok() {
                         // `.reg .v4 .f32`: keep the element type.
                     } else {
-                        v.ty = t[1..].to_string();
+                        v.ty = &t[1..];
                     }
                 }
                 _ => {}
@@ -472,7 +474,16 @@ impl<'a> Parser<'a> {
         }
         v.span = self.span();
         if let Some(t) = self.bump() {
-            v.name = t.text.to_string();
+            if !is_ptx_name(t.text) {
+                self.error(
+                    t.span,
+                    alloc::format!(
+                        "`{}` is not a PTX name (a letter, or `_`, `$` or `%` and more, then letters, digits, `_` and `$`)",
+                        t.text
+                    ),
+                );
+            }
+            v.name = t.text;
         }
         if self.eat("<") {
             v.count = self.bump().and_then(|n| n.text.parse().ok());
@@ -492,7 +503,7 @@ impl<'a> Parser<'a> {
         v
     }
 
-    fn var_decl(&mut self, scope: u32) -> VarDecl {
+    fn var_decl(&mut self, scope: u32) -> VarDecl<'a> {
         let mut v = self.decl_words(scope);
         if self.eat("=") {
             if self.eat("{") {
@@ -518,7 +529,7 @@ impl<'a> Parser<'a> {
         v
     }
 
-    fn body(&mut self, f: &mut Function, scope: u32) {
+    fn body(&mut self, f: &mut Function<'a>, scope: u32) {
         loop {
             let Some(t) = self.peek() else {
                 self.error(self.span(), alloc::format!("`{}` has no closing `}}`", f.name));
@@ -559,13 +570,13 @@ impl<'a> Parser<'a> {
                                 break;
                             }
                             if n != "," {
-                                names.push(n.to_string());
+                                names.push(n);
                             }
                             self.at += 1;
                         }
-                        f.tables.push((t.to_string(), names));
+                        f.tables.push((t, names));
                     } else {
-                        f.body.push(Stmt::Label(t.to_string(), span));
+                        f.body.push(Stmt::Label(t, span));
                     }
                 }
                 _ => {
@@ -577,12 +588,12 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn instr(&mut self, scope: u32) -> Option<Instr> {
+    fn instr(&mut self, scope: u32) -> Option<Instr<'a>> {
         let start = self.span();
         let mut guard = None;
         if self.eat("@") {
             let neg = self.eat("!");
-            let p = self.bump().map(|t| t.text.to_string()).unwrap_or_default();
+            let p = self.bump().map_or("", |t| t.text);
             guard = Some((p, neg));
         }
         let op_span = self.span();
@@ -592,7 +603,7 @@ impl<'a> Parser<'a> {
             self.recover();
             return None;
         }
-        let parts: Vec<String> = op.text.split('.').filter(|s| !s.is_empty()).map(String::from).collect();
+        let parts: Vec<&'a str> = op.text.split('.').filter(|s| !s.is_empty()).collect();
         let mut operands = Vec::new();
         loop {
             match self.peek() {
@@ -631,7 +642,7 @@ impl<'a> Parser<'a> {
 
     /// The comma-separated names after an opening `{` or `(`, up to `close` (`{%f1, %f2}`,
     /// `(param0, param1)`); a `;` first is an error.
-    fn names_until(&mut self, close: &str, what: &str) -> Vec<String> {
+    fn names_until(&mut self, close: &str, what: &str) -> Vec<&'a str> {
         self.at += 1;
         let mut names = Vec::new();
         while let Some(t) = self.peek() {
@@ -647,31 +658,31 @@ impl<'a> Parser<'a> {
                 self.error(self.span(), alloc::format!("expected `{close}` to close {what}"));
                 break;
             }
-            names.push(t.to_string());
+            names.push(t);
             self.at += 1;
         }
         names
     }
 
-    fn operand(&mut self) -> Option<Operand> {
+    fn operand(&mut self) -> Option<Operand<'a>> {
         let span = self.span();
         let t = self.peek()?;
         match t {
             "[" => {
                 self.at += 1;
-                let base = self.bump().map(|t| t.text.to_string()).unwrap_or_default();
+                let base = self.bump().map_or("", |t| t.text);
                 let mut offset = 0i64;
-                if parse_int(&base).is_some() {
+                if let Some(at) = parse_int(base) {
                     // `[0x100]`: an absolute address.
-                    offset = parse_int(&base).unwrap_or(0);
+                    offset = at;
                     self.expect("]", "after an address");
-                    return Some(Operand::Addr { base: String::new(), offset });
+                    return Some(Operand::Addr { base: "", offset });
                 }
                 while self.peek() == Some("+") || self.peek() == Some("-") {
                     let neg = self.bump().is_some_and(|t| t.text == "-");
                     let neg2 = self.eat("-");
                     let v = self.bump().and_then(|n| parse_int(n.text)).unwrap_or(0);
-                    offset += if neg ^ neg2 { -v } else { v };
+                    offset = offset.wrapping_add(if neg ^ neg2 { v.wrapping_neg() } else { v });
                 }
                 self.expect("]", "after an address");
                 Some(Operand::Addr { base, offset })
@@ -680,14 +691,14 @@ impl<'a> Parser<'a> {
             "(" => Some(Operand::List(self.names_until(")", "a list"))),
             "!" => {
                 self.at += 1;
-                let r = self.bump().map(|t| t.text.to_string()).unwrap_or_default();
+                let r = self.bump().map_or("", |t| t.text);
                 Some(Operand::NotReg(r))
             }
             "-" => {
                 self.at += 1;
-                let n = self.bump().map(|t| t.text.to_string()).unwrap_or_default();
-                match number(&n) {
-                    Some(Operand::Int(v)) => Some(Operand::Int(-v)),
+                let n = self.bump().map_or("", |t| t.text);
+                match number(n) {
+                    Some(Operand::Int(v)) => Some(Operand::Int(v.wrapping_neg())),
                     Some(Operand::Float(v)) => Some(Operand::Float(-v)),
                     _ => {
                         self.error(span, alloc::format!("expected a number after `-`, found `{n}`"));
@@ -700,10 +711,9 @@ impl<'a> Parser<'a> {
                 if let Some(n) = number(t) {
                     return Some(n);
                 }
-                let t = t.to_string();
                 if t.starts_with('%') {
                     if self.eat("|") {
-                        let second = self.bump().map(|t| t.text.to_string()).unwrap_or_default();
+                        let second = self.bump().map_or("", |t| t.text);
                         return Some(Operand::Pair(t, second));
                     }
                     return Some(Operand::Reg(t));
@@ -726,7 +736,7 @@ impl<'a> Parser<'a> {
 
 /// A numeric literal: integers (`12`, `0x1F`, `017`, `12U`) and floats (`0f3F800000`,
 /// `0d3FF0000000000000`, `1.5`).
-fn number(t: &str) -> Option<Operand> {
+fn number(t: &str) -> Option<Operand<'static>> {
     let b = t.as_bytes();
     if !b.first()?.is_ascii_digit() {
         return None;
@@ -806,7 +816,7 @@ $L__BB0_2:
         assert!(looks_like_ptx(VEC_ADD));
         let (m, d) = parse(VEC_ADD);
         assert!(d.is_empty(), "{d:?}");
-        assert_eq!(m.version.as_deref(), Some("8.5"));
+        assert_eq!(m.version, Some("8.5"));
         assert_eq!(m.functions.len(), 1);
         let f = &m.functions[0];
         assert!(f.entry && f.defined);
@@ -816,16 +826,16 @@ $L__BB0_2:
         assert_eq!(f.vars[2].array, Some(Some(1024)));
         let instrs: Vec<&Instr> = f.body.iter().filter_map(|s| if let Stmt::Instr(i) = s { Some(i) } else { None }).collect();
         assert_eq!(instrs[0].parts, ["ld", "param", "u64"]);
-        assert_eq!(instrs[0].operands[1], Operand::Addr { base: "_Z7vec_addPKfS0_Pfi_param_0".into(), offset: 8 });
+        assert_eq!(instrs[0].operands[1], Operand::Addr { base: "_Z7vec_addPKfS0_Pfi_param_0", offset: 8 });
         assert_eq!(instrs[0].cuda_line, 5);
-        assert_eq!(instrs[1].operands[0], Operand::Pair("%p1".into(), "%p2".into()));
-        assert_eq!(instrs[2].guard, Some(("%p1".into(), true)));
-        assert_eq!(instrs[3].operands[0], Operand::Addr { base: "%rd1".into(), offset: -4 });
-        assert_eq!(instrs[3].operands[1], Operand::Vector(vec!["%f1".into(), "%f2".into()]));
+        assert_eq!(instrs[1].operands[0], Operand::Pair("%p1", "%p2"));
+        assert_eq!(instrs[2].guard, Some(("%p1", true)));
+        assert_eq!(instrs[3].operands[0], Operand::Addr { base: "%rd1", offset: -4 });
+        assert_eq!(instrs[3].operands[1], Operand::Vector(vec!["%f1", "%f2"]));
         assert_eq!(instrs[4].scope, 1);
-        assert_eq!(instrs[4].operands[0], Operand::List(vec!["retval0".into()]));
+        assert_eq!(instrs[4].operands[0], Operand::List(vec!["retval0"]));
         assert_eq!(instrs[5].operands[1], Operand::Float(1.0));
-        assert!(f.body.iter().any(|s| matches!(s, Stmt::Label(l, _) if l == "$L__BB0_2")));
+        assert!(f.body.iter().any(|s| matches!(s, Stmt::Label(l, _) if *l == "$L__BB0_2")));
     }
 
     #[test]
