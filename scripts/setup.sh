@@ -9,6 +9,7 @@
 #   Node packages from package-lock.json (npm ci, falling back to npm install)
 #   NVIDIA's nvcc 13.5.37 from PyPI in .tools/nvcc (scripts/nvcc.sh: checks the corpus is valid CUDA;
 #   core/tests/ptx_differential.rs compiles its generated kernels with it)
+#   NVRTC 12.9 from PyPI in .tools/cuda12 (scripts/cuda12.sh: CUDA 12's PTX of the corpus)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -73,3 +74,4 @@ fi
 
 # A real CUDA compiler (no GPU needed) for the corpus check; skipped when the pinned version is there.
 bash scripts/nvcc.sh >/dev/null
+bash scripts/cuda12.sh

@@ -17,6 +17,8 @@ echo "== benchmarks compile"
 cargo bench -q --no-run -p warpscope-core
 echo "== the corpus is valid CUDA (nvcc -arch=sm_90 -ptx) and its committed PTX is current"
 bash scripts/nvcc.sh check
+echo "== CUDA 12's PTX of the corpus (NVRTC 12.9) is current"
+bash scripts/cuda12.sh check
 echo "== Rust tests"
 cargo test --workspace
 echo "== fuzz smoke run (cargo-fuzz, 20 s per target; bash scripts/fuzz.sh 600 runs one to plateau)"

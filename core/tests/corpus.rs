@@ -174,6 +174,22 @@ fn compiler_explorer_text() {
     assert!(n >= 5, "{n} fixtures");
 }
 
+/// CUDA 12's PTX of every corpus kernel (`.version 8.8`, a `.section .debug_str` block, its own
+/// register numbering; written by `scripts/cuda12.sh` with NVRTC 12.9, nvcc 12.9's device
+/// compiler): each computes what the H100 computed, under every model.
+#[test]
+fn cuda12_ptx() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cuda12");
+    let mut n = 0;
+    for file in corpus_files() {
+        let ptx = std::fs::read_to_string(dir.join(file.replace(".cu", ".ptx"))).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert!(ptx.contains(".version 8."), "{file}: not CUDA 12's PTX");
+        check_ptx_text(&file, &ptx, "CUDA 12's PTX");
+        n += 1;
+    }
+    assert!(n >= 25, "{n} fixtures");
+}
+
 fn check_text(file: &str, text: &str, rename: &dyn Fn(&str) -> String) {
     let cases = reference::cases(file.split(' ').next().unwrap_or(file));
     assert!(!cases.is_empty(), "{file}: no reference in corpus/reference.rs");
