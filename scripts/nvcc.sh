@@ -109,16 +109,21 @@ for ptx in "$PTX_DIR"/*.ptx; do
 done
 # The gallery's PTX: nvcc's output for every C example (with -lineinfo, so each instruction has
 # its CUDA line), below the example's //@ lines with the parameters renamed to PTX's positional
-# names (a to arg0) and a title and note of its own. The .file path is cut to the file's name.
+# names (a to arg0) and a title and a note of its own, which compares nvcc's code with warpscope's
+# compile of the C as the CLI runs both. The .file path is cut to the file's name.
 GALLERY=examples/ptx
 mkdir -p "$GALLERY"
+# The gallery's notes compare nvcc's code with warpscope's compile, each run by the CLI.
+cargo build -q -p warpscope-cli
+CLI=$PWD/target/debug/warpscope
 for cu in examples/*.cu; do
   name=$(basename "$cu" .cu)
   # printf in PTX is a call of vprintf with its arguments in local memory: not read yet.
   grep -q 'printf' "$cu" && continue
   compile "$cu" "g_$name" -lineinfo || continue
-  python3 scripts/ptx_gallery_header.py "$cu" >"$TMP/g_$name.kept.ptx"
-  drop_build_lines <"$TMP/g_$name.ptx" | sed -E 's|^(\s*\.file\s+[0-9]+\s+")[^"]*/([^"/]*")|\1\2|' >>"$TMP/g_$name.kept.ptx"
+  drop_build_lines <"$TMP/g_$name.ptx" | sed -E 's|^(\s*\.file\s+[0-9]+\s+")[^"]*/([^"/]*")|\1\2|' >"$TMP/g_$name.body.ptx"
+  python3 scripts/ptx_gallery_header.py "$cu" "$TMP/g_$name.body.ptx" "$CLI" >"$TMP/g_$name.kept.ptx"
+  cat "$TMP/g_$name.body.ptx" >>"$TMP/g_$name.kept.ptx"
   keep "$TMP/g_$name.kept.ptx" "$GALLERY/$name.ptx"
 done
 for ptx in "$GALLERY"/*.ptx; do

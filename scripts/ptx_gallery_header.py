@@ -1,10 +1,15 @@
 """The //@ lines above a gallery PTX file: the C example's, with each kernel parameter renamed to
-the position PTX binds it by (`a` to `arg0`), and a title and note of the PTX's own.
-Usage: python3 scripts/ptx_gallery_header.py examples/NAME.cu  (prints the lines)."""
+the position PTX binds it by (`a` to `arg0`), and a title and note of the PTX's own. The note says
+what differs from warpscope's own compile of the C in this example, from both run by the CLI
+under the example's model with its inputs.
+Usage: python3 scripts/ptx_gallery_header.py examples/NAME.cu BODY.ptx WARPSCOPE  (prints the lines)."""
+import json
 import re
+import subprocess
 import sys
+import tempfile
 
-path = sys.argv[1]
+path, body_path, cli = sys.argv[1], sys.argv[2], sys.argv[3]
 text = open(path).read()
 name = path.rsplit("/", 1)[-1]
 wanted = next((m.group(1) for m in re.finditer(r"^\s*//@\s*kernel\s+(\w+)", text, re.M)), None)
@@ -15,11 +20,7 @@ for m in re.finditer(r"__global__[^(]*?(\w+)\s*\(([^)]*)\)", text):
         break
 rename = {p: f"arg{k}" for k, p in enumerate(params) if p != "void"}
 title = next((m.group(1).strip() for m in re.finditer(r"^\s*//@\s*title\s+(.*)$", text, re.M)), name)
-print(f"//@ title {title}: nvcc's PTX")
-print(f"//@ about `nvcc -O3 -arch=sm_90 -lineinfo -ptx {name}`, pasted as it is. PTX has no reconvergence "
-      "instructions: warpscope places them for the chosen model (the listing marks them as inserted). "
-      "Compare with the C example: nvcc unrolls loops of known trip count, turns short branches into "
-      "selects (if-conversion), and hoists and merges loads, so its graph can have fewer branches.")
+lines = []
 for line in text.splitlines():
     m = re.match(r"^\s*//@\s*(\w+)\s*(.*)$", line)
     if not m or m.group(1) in ("title", "about", "kernel", "ifconvert", "note"):
@@ -29,4 +30,35 @@ for line in text.splitlines():
         n = re.match(r"(\w+)(.*)$", rest)
         if n and n.group(1) in rename:
             rest = rename[n.group(1)] + n.group(2)
-    print(f"//@ {key} {rest}")
+    lines.append(f"//@ {key} {rest}")
+
+
+def run(file_text: str, suffix: str) -> dict:
+    with tempfile.NamedTemporaryFile("w", suffix=suffix) as f:
+        f.write(file_text)
+        f.flush()
+        out = subprocess.run([cli, "run", f.name, "--json"], capture_output=True, text=True, check=False)
+    if not out.stdout:
+        sys.exit(f"{path}: warpscope run failed: {out.stderr}")
+    return json.loads(out.stdout)
+
+
+def said(r: dict) -> str:
+    d = r["divergent_branches"]
+    branches = "no divergent branch" if d == 0 else f"{d} divergent branch{'es' if d != 1 else ''}"
+    run = f"{r['warp_instructions']} warp instructions with {branches} (SIMD efficiency {round(100 * r['simd_efficiency'])} %)"
+    kind = r["stop_reason"]["kind"]
+    return run if kind == "exited" else f"{run}, then stops ({kind})"
+
+
+model = next((m.group(1) for m in re.finditer(r"^\s*//@\s*model\s+(\S+)", text, re.M)), "kepler")
+ptx_run = run("\n".join(lines) + "\n" + open(body_path).read(), ".ptx")
+c_run = run(text, ".cu")
+print(f"//@ title {title}: nvcc's PTX")
+print(f"//@ about `nvcc -O3 -arch=sm_90 -lineinfo -ptx {name}`, pasted as it is. PTX has no reconvergence "
+      "instructions: warpscope places them for the chosen model (the listing marks them as inserted). "
+      f"Under {model} with these inputs, nvcc's code runs {said(ptx_run)}; warpscope's own compile of "
+      f"the C example runs {said(c_run)}. They differ where nvcc unrolls loops of known trip count, turns "
+      "short branches into selects (if-conversion), and hoists and merges loads.")
+for line in lines:
+    print(line)
