@@ -31,8 +31,11 @@ stale=()
 count=0
 for cu in examples/corpus/*.cu; do
   name=$(basename "$cu" .cu)
-  # Without the lines that name the compiler build, as scripts/nvcc.sh keeps its PTX.
-  "$VENV/bin/python" scripts/cuda12_ptx.py "$LIB" "$cu" | grep -v '^// Compiler Build ID\|^// Cuda compilation tools\|^// Based on NVVM' >"$TMP/$name.ptx"
+  # Without the lines that name the compiler build, as scripts/nvcc.sh keeps its PTX, and with
+  # the .file path (NVRTC makes it absolute from the working folder) cut to the file's name, so
+  # every clone writes the same text.
+  "$VENV/bin/python" scripts/cuda12_ptx.py "$LIB" "$cu" | grep -v '^// Compiler Build ID\|^// Cuda compilation tools\|^// Based on NVVM' |
+    sed -E 's|^(\s*\.file\s+[0-9]+\s+")[^"]*/([^"/]*")|\1\2|' >"$TMP/$name.ptx"
   count=$((count + 1))
   if [ -n "${UPDATE_PTX:-}" ]; then
     cp "$TMP/$name.ptx" "$OUT/$name.ptx"
