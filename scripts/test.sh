@@ -19,6 +19,8 @@ echo "== the corpus is valid CUDA (nvcc -arch=sm_90 -ptx) and its committed PTX 
 bash scripts/nvcc.sh check
 echo "== CUDA 12's PTX of the corpus (NVRTC 12.9) is current"
 bash scripts/cuda12.sh check
+echo "== the real SASS fixtures are what nvcc, cuobjdump and nvdisasm write"
+bash scripts/sass.sh check
 echo "== Rust tests"
 cargo test --workspace
 echo "== fuzz smoke run (cargo-fuzz, 20 s per target; bash scripts/fuzz.sh 600 runs one to plateau)"

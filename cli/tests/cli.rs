@@ -580,7 +580,7 @@ fn input_language_is_told_by_content_or_named() {
     let cfg = stdout(&warpscope(&["cfg", &gallery]));
     assert!(cfg.lines().next().is_some_and(|l| l.ends_with("cuda lines 12-16")), "{cfg}");
     let err = fails(&["run", &listing, "--input", "fortran"]);
-    assert!(err.contains("--input `fortran`: unknown input language `fortran` chosen (known: listing, c, ptx)"), "{err}");
+    assert!(err.contains("--input `fortran`: unknown input language `fortran` chosen (known: listing, c, ptx, sass)"), "{err}");
 }
 
 /// A file of nvcc's PTX of the teaching corpus.

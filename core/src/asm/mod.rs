@@ -24,7 +24,7 @@ use crate::printf::Format;
 use crate::program::Program;
 use decode::{At, TargetRef};
 use line::{split_line, Piece};
-use operand::parse_operand;
+pub(crate) use operand::parse_operand;
 pub(crate) use operand::parse_special;
 
 /// Reads a register name (`R5`, `RZ`), for header lines.

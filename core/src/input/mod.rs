@@ -12,6 +12,7 @@
 mod c;
 mod listing;
 pub mod ptx;
+mod sass;
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -69,16 +70,19 @@ pub enum InputKind {
     C,
     /// PTX as nvcc writes it: one `.entry`, with reconvergence placed for the chosen model.
     Ptx,
+    /// Real SASS as `cuobjdump -sass` and `nvdisasm` print it (sm_75 to sm_120).
+    Sass,
 }
 
 impl InputKind {
-    pub const ALL: &'static [InputKind] = &[InputKind::Listing, InputKind::C, InputKind::Ptx];
+    pub const ALL: &'static [InputKind] = &[InputKind::Listing, InputKind::C, InputKind::Ptx, InputKind::Sass];
 
     pub fn name(self) -> &'static str {
         match self {
             InputKind::Listing => "listing",
             InputKind::C => "c",
             InputKind::Ptx => "ptx",
+            InputKind::Sass => "sass",
         }
     }
 }
@@ -93,8 +97,9 @@ pub trait Language: Sync {
     fn read(&self, text: &str, k: &mut Kernel, opts: &SourceOptions, diags: &mut Vec<Diagnostic>);
 }
 
-/// Every language, in the order `detect` asks them; the listing, which claims any text, last.
-const LANGUAGES: &[&dyn Language] = &[&ptx::Ptx, &c::C, &listing::Listing];
+/// Every language, in the order `detect` asks them: SASS before PTX (a dump has a `.target`
+/// line); the listing, which claims any text, last.
+const LANGUAGES: &[&dyn Language] = &[&sass::Sass, &ptx::Ptx, &c::C, &listing::Listing];
 
 /// The language `text` is written in.
 pub fn detect(text: &str) -> InputKind {

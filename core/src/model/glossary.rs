@@ -175,7 +175,7 @@ pub const GLOSSARY: &[Term] = &[
     Term {
         term: "FLO",
         kind: TermKind::Instruction,
-        meaning: "`FLO.U32 d, a`: the index of a's highest set bit (`FLO.S32`: of the highest bit that differs from the sign bit), 0xffffffff when none; `FLO.U32.SH` gives 31 minus that index, which is `__clz` (32 for zero)",
+        meaning: "`FLO.U32 d, a`: the index of a's highest set bit (`FLO.S32`: of the highest bit that differs from the sign bit), 0xffffffff when none; `FLO.U32.SH` gives 31 minus that index (the leading zeros; still 0xffffffff for zero, so `__clz` adds a test for it)",
         source: "PTX ISA `bfind`; NVIDIA Fermi and later (32 for zero with .SH is warpscope's, so it equals `__clz`)",
         models: ModelKind::ALL,
     },

@@ -1046,9 +1046,10 @@ impl<'a> Lower<'a> {
             "clz" if t.wide() => {
                 // clz(hi), plus clz(lo) when hi is zero.
                 let (lo, hi) = self.src64(&o[1], t)?;
-                self.op2(Opcode::Flo, &["U32", "SH"], T1, hi);
-                self.op2(Opcode::Flo, &["U32", "SH"], T2, lo);
-                self.op3(Opcode::Iadd, &[], T2, r(T2), Operand::Int(32));
+                self.op2(Opcode::Flo, &["U32"], T1, hi);
+                self.op3(Opcode::Iadd, &[], T1, negate_reg(r(T1)), Operand::Int(31));
+                self.op2(Opcode::Flo, &["U32"], T2, lo);
+                self.op3(Opcode::Iadd, &[], T2, negate_reg(r(T2)), Operand::Int(63));
                 self.emit(
                     Ins::new(Opcode::Isetp)
                         .with_mods(&["EQ", "U32", "AND"])
@@ -1068,10 +1069,11 @@ impl<'a> Lower<'a> {
                 let a = self.isrc(&o[1])?;
                 self.op2(Opcode::Brev, &[], d, a);
             }
-            // FLO.SH of zero is 31 - 0xffffffff = 32, as clz wants.
+            // 31 - the highest set bit's index: FLO gives 0xffffffff for zero, so 32 there.
             "clz" => {
                 let a = self.isrc(&o[1])?;
-                self.op2(Opcode::Flo, &["U32", "SH"], d, a);
+                self.op2(Opcode::Flo, &["U32"], d, a);
+                self.op3(Opcode::Iadd, &[], d, negate_reg(r(d)), Operand::Int(31));
             }
             "bfind" => {
                 let a = self.isrc(&o[1])?;

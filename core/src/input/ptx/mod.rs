@@ -532,7 +532,7 @@ fn vector_type(text: &str) -> Option<(Scalar, u32)> {
 }
 
 /// The C scalar a demangled builtin type names.
-fn scalar_of(base: &str) -> Scalar {
+pub(crate) fn scalar_of(base: &str) -> Scalar {
     match base {
         "float" => Scalar::Float,
         "double" => Scalar::Double,

@@ -9,13 +9,15 @@ fn fl(x: u32) -> f32 {
 }
 
 /// `FLO`: the index of the highest set bit (signed: of the highest bit that differs from the sign
-/// bit), 0xffffffff when there is none. With `.SH`, 31 minus that index, wrapping: so 32 for
-/// none, which makes `FLO.U32.SH` exactly `__clz` (PTX's `bfind.shiftamt` gives 0xffffffff there).
+/// bit), 0xffffffff when there is none. With `.SH`, 31 minus that index, and still 0xffffffff
+/// for none (PTX's `bfind.shiftamt`; ptxas builds `__ffs` on it), so `__clz` is not `FLO.SH`.
 pub fn flo(x: u32, signed: bool, shift: bool) -> u32 {
     let v = if signed && (x as i32) < 0 { !x } else { x };
     let index = if v == 0 { u32::MAX } else { 31 - v.leading_zeros() };
-    if shift {
-        31u32.wrapping_sub(index)
+    // `.SH` gives the shift that brings the bit to the top; no bit is 0xffffffff either way, as
+    // ptxas's `__ffs` (`FLO.U32.SH` of the reversed bits, plus one) needs for zero.
+    if shift && index != u32::MAX {
+        31 - index
     } else {
         index
     }

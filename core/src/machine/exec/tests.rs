@@ -244,7 +244,8 @@ fn bit_counts_and_reversal() {
         let flo_u = highest(x).unwrap_or(u32::MAX);
         let flo_s = highest(if (x as i32) < 0 { !x } else { x }).unwrap_or(u32::MAX);
         let brev = (0..32).fold(0u32, |a, k| a | (x >> k & 1) << (31 - k));
-        let clz = (0..32).take_while(|&k| x >> (31 - k) & 1 == 0).count() as u32;
+        // `.SH`: the leading zeros, but 0xffffffff (as without it) for zero.
+        let clz = if x == 0 { u32::MAX } else { (0..32).take_while(|&k| x >> (31 - k) & 1 == 0).count() as u32 };
         let got = [1, 2, 3, 4, 5].map(|r| m.reg(l, Reg(r)));
         assert_eq!(got, [(0..32).filter(|k| x >> k & 1 == 1).count() as u32, flo_u, flo_s, clz, brev], "{x:#x}");
     }

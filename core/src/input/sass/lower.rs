@@ -1,0 +1,570 @@
+//! Real SASS to the machine's instructions. Most instructions are the machine's own (the
+//! listing dialect was modelled on SASS) once their operands are placed: uniform registers are
+//! general registers of their own, constant-bank words are registers the launch fills, and
+//! `desc[UR4][R2.64]` is the address `[R2]`. The rest become short sequences (`LEA` with its
+//! carry, `LDC` as moves, `VIADDMNMX` as an add then a min or max), each shown under the
+//! instruction it comes from.
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use super::bank::{Bank, Word};
+use super::syntax::{Function, Instr};
+use crate::asm::{parse_operand, Operand};
+use crate::isa::{Pred, Reg};
+
+/// The function's own registers stay below this; above it live the scratch registers, the
+/// uniform registers and the constant words.
+pub const OWN_LIMIT: u8 = 156;
+const SCRATCH: [u8; 4] = [156, 157, 158, 159];
+const UNIFORM_BASE: u8 = 160;
+const UNIFORM_COUNT: u8 = 63;
+pub const CONST_BASE: u8 = 224;
+const CONST_COUNT: usize = 31;
+
+pub type Result<T> = core::result::Result<T, String>;
+
+/// One machine instruction: its mnemonic and operands, as `asm::Builder` takes them.
+pub type Emitted = (String, Vec<Operand>);
+
+/// Where the constant words and the predicates went.
+pub struct Places {
+    /// Each constant-bank word read (by byte offset) and its register.
+    pub consts: BTreeMap<u32, u8>,
+    pub bank: Bank,
+}
+
+impl Places {
+    /// Gives each constant word `f` reads a register, with the parameter area whole from its
+    /// start to `param_bytes` (so a pointer's two words are neighbours).
+    pub fn new(f: &Function, bank: Bank, param_bytes: u32) -> Result<Places> {
+        let mut words: Vec<u32> = (0..param_bytes.div_ceil(4)).map(|w| bank.params + 4 * w).collect();
+        for i in &f.instrs {
+            for o in &i.operands {
+                if let Some(off) = const_offset(o) {
+                    let off = off?;
+                    words.push(off);
+                    // A 64-bit read, or a pointer-sized parameter: both words.
+                    if i.mnemonic.contains(".64") || i.mnemonic.contains(".WIDE") || off % 8 == 0 {
+                        words.push(off + 4);
+                    }
+                }
+            }
+        }
+        words.sort_unstable();
+        words.dedup();
+        words.retain(|&w| bank.word(w).is_some() || w < bank.params + 0x1000);
+        if words.len() > CONST_COUNT {
+            return Err(format!("the kernel reads {} words of its constant bank; warpscope holds {CONST_COUNT}", words.len()));
+        }
+        let consts = words.iter().enumerate().map(|(k, &w)| (w, CONST_BASE + k as u8)).collect();
+        Ok(Places { consts, bank })
+    }
+
+    /// The instructions that fill the launch's words before the kernel starts (inserted).
+    pub fn prologue(&self) -> Vec<Emitted> {
+        let mut out = Vec::new();
+        for (&off, &r) in &self.consts {
+            let reg = Operand::Reg { reg: Reg(r), negated: false, inverted: false };
+            match self.bank.word(off) {
+                Some(Word::Special(name)) => {
+                    out.push((String::from("S2R"), vec![reg, parse_operand(name).expect("a special register the machine has")]));
+                }
+                Some(Word::Stack | Word::Descriptor) => out.push((String::from("MOV"), vec![reg, int(0)])),
+                _ => {}
+            }
+        }
+        out
+    }
+}
+
+/// The byte offset of a `c[0x0][X]` operand (`None` when it is none).
+fn const_offset(text: &str) -> Option<Result<u32>> {
+    let inner = text.trim_start_matches('-').strip_prefix("c[")?;
+    let (bank, rest) = inner.split_once("][")?;
+    let off = rest.strip_suffix(']')?.trim();
+    if bank.trim() != "0x0" {
+        return Some(Err(format!(
+            "`{text}`: constant bank {bank} holds what warpscope does not (only bank 0x0, the launch and the parameters)"
+        )));
+    }
+    if off == "RZ" {
+        return Some(Ok(0));
+    }
+    Some(
+        off.strip_prefix("0x")
+            .and_then(|h| u32::from_str_radix(h, 16).ok())
+            .ok_or_else(|| format!("`{text}`: a constant read at a register's offset is outside what warpscope runs")),
+    )
+}
+
+fn reg(r: u8) -> Operand {
+    Operand::Reg { reg: Reg(r), negated: false, inverted: false }
+}
+fn int(v: i64) -> Operand {
+    Operand::Int { value: v, hex: true }
+}
+
+/// Translates one function's instructions; `out` receives each instruction's machine form.
+pub struct Lower<'p> {
+    pub places: &'p Places,
+    /// Addresses something branches to by number (`BRA 0x140`): a label `.A140` is placed there.
+    pub addr_targets: Vec<u32>,
+}
+
+impl Lower<'_> {
+    /// The register a constant word is in.
+    fn const_reg(&self, text: &str) -> Result<u8> {
+        let off = const_offset(text).expect("a constant operand")?;
+        match self.places.bank.word(off) {
+            Some(_) => self.places.consts.get(&off).copied().ok_or_else(|| format!("`{text}`: no register holds it")),
+            None => Err(format!("`{text}`: nothing warpscope knows lives at this offset of the constant bank")),
+        }
+    }
+
+    /// One operand in the machine's terms; `pre` receives instructions it needs first (an
+    /// address of two registers is added up in a scratch register).
+    fn operand(&self, text: &str, pre: &mut Vec<Emitted>) -> Result<Operand> {
+        let t = text.replace(".reuse", "");
+        let t = t.trim();
+        if const_offset(t).is_some() {
+            let negated = t.starts_with('-');
+            return Ok(Operand::Reg { reg: Reg(self.const_reg(t)?), negated, inverted: false });
+        }
+        if let Some(rest) = t.strip_prefix("desc[") {
+            // `desc[UR4][R2.64+0x4]`: the descriptor says how to reach memory; the address is the rest.
+            let at = rest.find("][").ok_or_else(|| format!("`{t}` is not an address"))?;
+            return self.address(&rest[at + 1..], pre);
+        }
+        if t.starts_with('[') {
+            return self.address(t, pre);
+        }
+        if let Some(inner) = t.strip_prefix("-|").or_else(|| t.strip_prefix('|')).and_then(|x| x.strip_suffix('|')) {
+            // `|R3|` (a float's absolute value; `-|R3|` its negation): the sign bit cleared in a
+            // scratch register, each such operand its own.
+            let x = self.operand(inner, pre)?;
+            let s = SCRATCH[pre.len() % 2];
+            pre.push((String::from("LOP3.LUT"), vec![reg(s), x, int(0x7fff_ffff), reg(Reg::RZ.0), int(0xc0)]));
+            return Ok(Operand::Reg { reg: Reg(s), negated: t.starts_with('-'), inverted: false });
+        }
+        let (sign, body) = match t.as_bytes().first() {
+            Some(b'-') => ("-", &t[1..]),
+            Some(b'~') => ("~", &t[1..]),
+            Some(b'!') => ("!", &t[1..]),
+            _ => ("", t),
+        };
+        if let Some(n) = body.strip_prefix("UR") {
+            let r = uniform(n).ok_or_else(|| format!("`{t}` is not a uniform register"))?;
+            return Ok(Operand::Reg { reg: r, negated: sign == "-", inverted: sign == "~" });
+        }
+        if let Some(n) = body.strip_prefix("UP") {
+            let p = uniform_pred(n).ok_or_else(|| format!("`{t}` is not a uniform predicate"))?;
+            return Ok(Operand::Pred { pred: p, negated: sign == "!" });
+        }
+        match body {
+            "SRZ" => return Ok(reg(Reg::RZ.0)),
+            "+INF" | "INF" => return Ok(Operand::Float(if sign == "-" { f64::NEG_INFINITY } else { f64::INFINITY })),
+            "+QNAN" | "QNAN" => return Ok(int(if sign == "-" { 0xffc0_0000 } else { 0x7fc0_0000 })),
+            _ => {}
+        }
+        if body.contains(".H0") || body.contains(".H1") || body.contains(".B1") || body.contains(".B2") || body.contains(".B3") {
+            return Err(format!("`{t}`: a half or byte of a register is outside what warpscope runs"));
+        }
+        parse_operand(t).map_err(|e| format!("`{t}`: {e}"))
+    }
+
+    /// `[R2.64+0x4]`, `[UR4+0x10]`, `[R3+UR4]`.
+    fn address(&self, t: &str, pre: &mut Vec<Emitted>) -> Result<Operand> {
+        let inner = t.trim().strip_prefix('[').and_then(|s| s.strip_suffix(']')).ok_or_else(|| format!("`{t}` is not an address"))?;
+        let inner = inner.replace(".64", "").replace(".U32", "");
+        let mut regs: Vec<Reg> = Vec::new();
+        let mut offset: i64 = 0;
+        for part in inner.split('+') {
+            let mut part = part.trim();
+            if part.is_empty() {
+                continue;
+            }
+            // `[R6.X4]` (sm_75's shared accesses): the register times 4 (or 8, 16).
+            if let Some((r, scale)) = part.split_once(".X") {
+                let shift = match scale {
+                    "4" => 2,
+                    "8" => 3,
+                    "16" => 4,
+                    _ => return Err(format!("`{t}`: a scale of {scale}")),
+                };
+                let Ok(Operand::Reg { reg: x, .. }) = parse_operand(r) else { return Err(format!("`{t}`: `{r}` is not a register")) };
+                let s = SCRATCH[2];
+                pre.push((String::from("SHL"), vec![reg(s), reg(x.0), int(shift)]));
+                regs.push(Reg(s));
+                continue;
+            }
+            part = part.trim();
+            if let Some(n) = part.strip_prefix("UR") {
+                regs.push(uniform(n).ok_or_else(|| format!("`{t}`: `{part}` is not a register"))?);
+            } else if part == "RZ" || part.starts_with('R') {
+                match parse_operand(part) {
+                    Ok(Operand::Reg { reg, negated: false, inverted: false }) => regs.push(reg),
+                    _ => return Err(format!("`{t}`: `{part}` is not a register")),
+                }
+            } else {
+                let v = match parse_operand(part) {
+                    Ok(Operand::Int { value, .. }) => value,
+                    _ => return Err(format!("`{t}`: `{part}` is not an offset")),
+                };
+                offset += v;
+            }
+        }
+        regs.retain(|r| !r.is_zero());
+        let base = match regs[..] {
+            [] => Reg::RZ,
+            [r] => r,
+            [a, b] => {
+                let s = SCRATCH[3];
+                pre.push((String::from("IADD3"), vec![reg(s), reg(a.0), reg(b.0), reg(Reg::RZ.0)]));
+                Reg(s)
+            }
+            _ => return Err(format!("`{t}`: an address of three registers")),
+        };
+        Ok(Operand::Mem { base, offset })
+    }
+
+    /// A code target: a label as the dump writes it, or an address (`0x140`), which gets a label.
+    fn target(&mut self, text: &str) -> Result<Operand> {
+        let t = text.trim();
+        if let Some(h) = t.strip_prefix("0x") {
+            let a = u32::from_str_radix(h, 16).map_err(|_| format!("`{t}` is not an address"))?;
+            self.addr_targets.push(a);
+            return Ok(Operand::Label(addr_label(a)));
+        }
+        parse_operand(t).map_err(|e| format!("`{t}`: {e}"))
+    }
+
+    /// The machine's instructions for `i`.
+    pub fn instr(&mut self, i: &Instr) -> Result<Vec<Emitted>> {
+        let mut pre = Vec::new();
+        let op = i.opcode();
+        let mods: Vec<&str> = i.mnemonic.split('.').skip(1).collect();
+        // Uniform-datapath forms run on the machine's registers (which hold the same value in
+        // every lane): the instruction without its `U`.
+        let base = match op {
+            "S2UR" => "S2R",
+            "LDCU" | "ULDC" => "LDC",
+            "R2UR" | "UMOV" => "MOV",
+            "VOTEU" => "VOTE",
+            "UIADD3" | "UIMAD" | "USHF" | "ULOP3" | "UISETP" | "ULEA" | "UFLO" | "UPOPC" | "USEL" | "UPLOP3" | "UBREV" | "UPRMT"
+            | "USGXT" | "UBMSK" => &op[1..],
+            _ => op,
+        };
+        // sm_100's `BSSY.RECONVERGENT`/`BSYNC.RECONVERGENT` are the barriers of earlier parts.
+        let mods: Vec<&str> = mods.into_iter().filter(|m| !(*m == "RECONVERGENT" && matches!(op, "BSSY" | "BSYNC"))).collect();
+        let has = |m: &str| mods.contains(&m);
+        let rest_mods = if mods.is_empty() { String::new() } else { format!(".{}", mods.join(".")) };
+        let control = matches!(base, "BRA" | "BSSY" | "CALL" | "JMP");
+        let mut ops = Vec::with_capacity(i.operands.len());
+        for (k, o) in i.operands.iter().enumerate() {
+            let is_target = control && (k + 1 == i.operands.len());
+            ops.push(if is_target { self.target(o)? } else { self.operand(o, &mut pre)? });
+        }
+        let m = |s: &str| String::from(s);
+        let out: Vec<Emitted> = match base {
+            "LDC" => {
+                let Some(Operand::Reg { reg: d, .. }) = ops.first().cloned() else { return Err(m("`LDC` needs a destination register")) };
+                let Some(Operand::Reg { reg: s, .. }) = ops.get(1).cloned() else { return Err(m("`LDC` reads a constant")) };
+                let mut v = vec![(m("MOV"), vec![reg(d.0), reg(s.0)])];
+                if has("64") {
+                    v.push((m("MOV"), vec![reg(d.0 + 1), reg(s.0 + 1)]));
+                }
+                v
+            }
+            "CS2R" if matches!(ops.get(1), Some(Operand::Reg { reg, .. }) if reg.is_zero()) => {
+                // `CS2R R4, SRZ`: a register pair set to zero.
+                let Some(Operand::Reg { reg: d, .. }) = ops.first().cloned() else { return Err(m("`CS2R` needs a register")) };
+                let mut v = vec![(m("MOV"), vec![reg(d.0), reg(Reg::RZ.0)])];
+                if has("64") || !has("32") {
+                    v.push((m("MOV"), vec![reg(d.0 + 1), reg(Reg::RZ.0)]));
+                }
+                v
+            }
+            "VIADD" => {
+                let mut o = ops.clone();
+                o.push(reg(Reg::RZ.0));
+                vec![(m("IADD3"), o)]
+            }
+            "VIADDMNMX" | "VIMNMX" => {
+                // `VIADDMNMX d, a, b, c, P`: min (P true) or max of a + b and c.
+                let unsigned = if has("U32") { ".U32" } else { "" };
+                if base == "VIMNMX" {
+                    vec![(format!("IMNMX{unsigned}"), ops.clone())]
+                } else {
+                    if ops.len() != 5 {
+                        return Err(m("`VIADDMNMX` takes d, a, b, c, P"));
+                    }
+                    let s = SCRATCH[0];
+                    vec![
+                        (m("IADD3"), vec![reg(s), ops[1].clone(), ops[2].clone(), reg(Reg::RZ.0)]),
+                        (format!("IMNMX{unsigned}"), vec![ops[0].clone(), reg(s), ops[3].clone(), ops[4].clone()]),
+                    ]
+                }
+            }
+            "HFMA2" if is_zero_times_zero(&ops) => {
+                // `HFMA2.MMA R5, -RZ, RZ, 1.875, 0`: -0 * 0 + (hi, lo) halves, ptxas's way to
+                // load a 32-bit constant.
+                let hi = half_bits(&ops[3]).ok_or_else(|| m("`HFMA2`: a half-precision constant"))?;
+                let lo = half_bits(&ops[4]).ok_or_else(|| m("`HFMA2`: a half-precision constant"))?;
+                vec![(m("MOV"), vec![ops[0].clone(), int(((hi as i64) << 16) | lo as i64)])]
+            }
+            "I2FP" => vec![(format!("I2F{rest_mods}"), ops.clone())],
+            "LOP3" if ops.len() == 7 => {
+                // `LOP3.LUT P0, R6, a, b, c, lut, !PT`: the result, and P0 = (result != 0).
+                let d = match &ops[1] {
+                    Operand::Reg { reg: r, .. } if !r.is_zero() => r.0,
+                    _ => SCRATCH[0],
+                };
+                vec![
+                    (
+                        format!("LOP3{rest_mods}"),
+                        vec![reg(d), ops[2].clone(), ops[3].clone(), ops[4].clone(), ops[5].clone(), ops[6].clone()],
+                    ),
+                    (
+                        m("ISETP.NE.U32.AND"),
+                        vec![
+                            ops[0].clone(),
+                            Operand::Pred { pred: Pred::PT, negated: false },
+                            reg(d),
+                            reg(Reg::RZ.0),
+                            Operand::Pred { pred: Pred::PT, negated: false },
+                        ],
+                    ),
+                ]
+            }
+            "IABS" => {
+                // |a| = max(a, -a), signed.
+                let [d, a] = &ops[..] else { return Err(m("`IABS` takes d, a")) };
+                let s = SCRATCH[0];
+                vec![
+                    (m("IADD3"), vec![reg(s), reg(Reg::RZ.0), negate(a.clone())?, reg(Reg::RZ.0)]),
+                    (m("IMNMX"), vec![d.clone(), a.clone(), reg(s), Operand::Pred { pred: Pred::PT, negated: true }]),
+                ]
+            }
+            "BMOV" if has("CLEAR") && matches!(ops.first(), Some(Operand::Reg { reg, .. }) if reg.is_zero()) => {
+                // Clears a convergence barrier before a `BSSY` sets it again: nothing to the model.
+                vec![(m("NOP"), Vec::new())]
+            }
+            "LDS" | "STS" if has("U") => {
+                let rest: Vec<&str> = mods.iter().copied().filter(|x| *x != "U").collect();
+                let rest = if rest.is_empty() { String::new() } else { format!(".{}", rest.join(".")) };
+                vec![(format!("{base}{rest}"), ops.clone())]
+            }
+            "FSEL" => vec![(m("SEL"), ops.clone())],
+            "LEA" => self.lea(&mods, &ops)?,
+            "RED" | "REDG" => {
+                // An atomic without its result.
+                let mut o = vec![reg(Reg::RZ.0)];
+                o.extend(ops.iter().cloned());
+                let name = if base == "REDG" { "ATOMG" } else { "ATOM" };
+                vec![(format!("{name}{rest_mods}"), o)]
+            }
+            "MEMBAR" | "ERRBAR" | "CGAERRBAR" | "CCTL" | "DEPBAR" | "FENCE" | "NANOSLEEP" => vec![(m("NOP"), Vec::new())],
+            "MOV" if ops.len() == 3 => vec![(m("MOV"), ops[..2].to_vec())],
+            "BAR" if has("SYNC") || has("SYNCALL") => vec![(m("BAR.SYNC"), ops.iter().take(1).cloned().collect())],
+            "CALL" | "RET" | "BRA" if has("DIV") || has("CONV") || base == "CALL" => {
+                return Err(format!("`{}` is not run yet (real SASS support is being built: issue 19)", i.mnemonic))
+            }
+            // `RET.REL.NODEC R4 0x0`: the return address is the model's to keep.
+            "RET" => vec![(m("RET"), Vec::new())],
+            "STL" | "LDL" => return Err(format!("`{}`: local memory in real SASS is not run yet", i.mnemonic)),
+            "REDUX" | "PLOP3" | "P2R" | "R2P" | "BMOV" => return Err(format!("`{}` is not run yet (issue 19)", i.mnemonic)),
+            _ => vec![(format!("{base}{rest_mods}"), ops)],
+        };
+        pre.extend(out);
+        Ok(pre)
+    }
+
+    /// `LEA d, [P,] a, b, s` = (a << s) + b with the carry out in P; `LEA.HI[.X] d, a, b, c, s[, P]`
+    /// = b + the high word of (c:a) << s (plus the carry in P with `.X`); `.SX32` takes c as
+    /// a's sign.
+    fn lea(&self, mods: &[&str], ops: &[Operand]) -> Result<Vec<Emitted>> {
+        let m = |s: &str| String::from(s);
+        let rz = || reg(Reg::RZ.0);
+        let [s0, s1] = [SCRATCH[0], SCRATCH[1]];
+        if !mods.contains(&"HI") {
+            let (d, carry, a, b, sh) = match ops {
+                [d, p @ Operand::Pred { .. }, a, b, s] => (d, Some(p), a, b, s),
+                [d, a, b, s] => (d, None, a, b, s),
+                _ => return Err(m("`LEA` takes d, [P,] a, b, shift")),
+            };
+            let mut v = vec![(m("SHF.L.U32"), vec![reg(s0), a.clone(), sh.clone(), rz()])];
+            let mut add = vec![d.clone()];
+            add.extend(carry.cloned());
+            add.extend([reg(s0), b.clone(), rz()]);
+            v.push((m("IADD3"), add));
+            return Ok(v);
+        }
+        let x = mods.contains(&"X");
+        let sx = mods.contains(&"SX32");
+        let (d, a, b, c, sh, carry) = match (ops, sx, x) {
+            ([d, a, b, s, p], true, true) => (d, a, b, None, s, Some(p)),
+            ([d, a, b, s], true, false) => (d, a, b, None, s, None),
+            ([d, a, b, c, s, p], false, true) => (d, a, b, Some(c), s, Some(p)),
+            ([d, a, b, c, s], false, false) => (d, a, b, Some(c), s, None),
+            _ => return Err(m("`LEA.HI` takes d, a, b, [c,] shift[, P]")),
+        };
+        let mut v = Vec::new();
+        let hi = match c {
+            Some(c) => c.clone(),
+            None => {
+                v.push((m("SHF.R.S32.HI"), vec![reg(s1), rz(), int(0x1f), a.clone()]));
+                reg(s1)
+            }
+        };
+        v.push((m("SHF.L.U64.HI"), vec![reg(s0), a.clone(), sh.clone(), hi]));
+        match carry {
+            Some(p) => v.push((m("IADD3.X"), vec![d.clone(), reg(s0), b.clone(), rz(), p.clone(), pred_not_true()])),
+            None => v.push((m("IADD3"), vec![d.clone(), reg(s0), b.clone(), rz()])),
+        }
+        Ok(v)
+    }
+}
+
+fn negate(o: Operand) -> Result<Operand> {
+    match o {
+        Operand::Reg { reg, negated, inverted: false } => Ok(Operand::Reg { reg, negated: !negated, inverted: false }),
+        Operand::Int { value, .. } => Ok(int(-value)),
+        _ => Err(String::from("a register or a number to negate")),
+    }
+}
+
+fn pred_not_true() -> Operand {
+    Operand::Pred { pred: Pred::PT, negated: true }
+}
+
+/// The label an address target gets.
+pub fn addr_label(a: u32) -> String {
+    format!(".A{a:x}")
+}
+
+/// `UR5` (given `5`) as the machine's register; `URZ` reads zero.
+fn uniform(n: &str) -> Option<Reg> {
+    if n == "Z" {
+        return Some(Reg::RZ);
+    }
+    let k: u8 = n.parse().ok()?;
+    (k < UNIFORM_COUNT).then_some(Reg(UNIFORM_BASE + k))
+}
+
+/// `UP0`... `UP6` share the machine's seven predicates from the top (`UP0` is `P6`); `UPT` is `PT`.
+pub fn uniform_pred(n: &str) -> Option<Pred> {
+    if n == "T" {
+        return Some(Pred::PT);
+    }
+    let k: u8 = n.parse().ok()?;
+    (k < 7).then(|| Pred(6 - k))
+}
+
+fn is_zero_times_zero(ops: &[Operand]) -> bool {
+    let zero = |o: &Operand| matches!(o, Operand::Reg { reg, .. } if reg.is_zero());
+    ops.len() == 5 && zero(&ops[1]) && zero(&ops[2])
+}
+
+/// A half-precision literal's bits (`1.875`, `0`, `-0.5`, `+INF`).
+fn half_bits(o: &Operand) -> Option<u16> {
+    let x = match *o {
+        Operand::Int { value, hex: false } => value as f64,
+        Operand::Int { value, hex: true } => return u16::try_from(value).ok(),
+        Operand::Float(f) => f,
+        _ => return None,
+    };
+    Some(f32_to_half(x as f32))
+}
+
+/// Rounds to nearest even, as a constant ptxas printed in decimal is exact anyway.
+fn f32_to_half(x: f32) -> u16 {
+    let b = x.to_bits();
+    let sign = ((b >> 16) & 0x8000) as u16;
+    let exp = ((b >> 23) & 0xff) as i32;
+    let man = b & 0x7f_ffff;
+    if exp == 0xff {
+        return sign | 0x7c00 | if man != 0 { 0x200 } else { 0 };
+    }
+    let e = exp - 127 + 15;
+    if e >= 0x1f {
+        return sign | 0x7c00;
+    }
+    if e <= 0 {
+        if e < -10 {
+            return sign;
+        }
+        // A subnormal half: units of 2^-24.
+        let shift = (14 - e) as u32;
+        let full = man | 0x80_0000;
+        let (m, rest, half) = (full >> shift, full & ((1 << shift) - 1), 1 << (shift - 1));
+        let m = if rest > half || (rest == half && m & 1 == 1) { m + 1 } else { m };
+        return sign | m as u16;
+    }
+    let h = (sign as u32) | ((e as u32) << 10) | (man >> 13);
+    let rest = man & 0x1fff;
+    (if rest > 0x1000 || (rest == 0x1000 && h & 1 == 1) { h + 1 } else { h }) as u16
+}
+
+/// The registers and predicates `f` uses itself, for the checks that they stay clear of
+/// warpscope's own.
+pub fn check_own_registers(f: &Function) -> core::result::Result<(), (usize, String)> {
+    let mut preds_used = [false; 7];
+    let mut upreds_used = [false; 7];
+    for (k, i) in f.instrs.iter().enumerate() {
+        let guard = i.guard.map(|g| g.0);
+        for o in i.operands.iter().copied().chain(guard) {
+            for word in o.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+                if let Some(n) = word.strip_prefix('R').and_then(|n| n.parse::<u32>().ok()) {
+                    if n + 1 >= OWN_LIMIT as u32 {
+                        return Err((
+                            k,
+                            format!(
+                                "`{o}`: warpscope runs kernels of registers R0-R{} (it keeps the rest for uniform registers and constants)",
+                                OWN_LIMIT - 2
+                            ),
+                        ));
+                    }
+                } else if let Some(n) = word.strip_prefix("UP").and_then(|n| n.parse::<usize>().ok()) {
+                    upreds_used[n.min(6)] = true;
+                } else if let Some(n) = word.strip_prefix('P').and_then(|n| n.parse::<usize>().ok()) {
+                    preds_used[n.min(6)] = true;
+                }
+            }
+        }
+    }
+    for n in 0..7 {
+        if upreds_used[n] && preds_used[6 - n] {
+            return Err((0, format!("the kernel uses UP{n} and P{}: warpscope holds both in P{}", 6 - n, 6 - n)));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn halves_as_ptxas_prints_them() {
+        assert_eq!(f32_to_half(1.875), 0x3f80);
+        assert_eq!(f32_to_half(0.0), 0);
+        assert_eq!(f32_to_half(-2.0), 0xc000);
+        assert_eq!(f32_to_half(f32::INFINITY), 0x7c00);
+        // sm_80's `HFMA2.MMA R7, -RZ, RZ, 0, 2.384185791015625e-07` loads 4.
+        assert_eq!(f32_to_half(2.384_185_8e-7), 4);
+    }
+
+    #[test]
+    fn a_register_name_gets_its_place() {
+        assert_eq!(uniform("4"), Some(Reg(164)));
+        assert_eq!(uniform("Z"), Some(Reg::RZ));
+        assert_eq!(uniform_pred("0"), Some(Pred(6)));
+        assert_eq!(const_offset("c[0x0][0x210]").map(|r| r.unwrap()), Some(0x210));
+        assert_eq!(const_offset("c[0x0][RZ]").map(|r| r.unwrap()), Some(0));
+        assert!(const_offset("c[0x3][0x0]").unwrap().is_err());
+    }
+}

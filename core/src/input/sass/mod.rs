@@ -1,0 +1,362 @@
+//! Real SASS: what `cuobjdump -sass`, `nvdisasm` and Compiler Explorer's SASS pane print for
+//! sm_75 to sm_120. The dump is read (`syntax`), the constant bank placed for its architecture
+//! (`bank`), and each instruction turned into the machine's (`lower`): most are the machine's
+//! own with their operands placed, a few become short sequences. The program keeps the dump's
+//! reconvergence instructions (`BSSY`/`BSYNC`/`BREAK`, `WARPSYNC`): nothing is inserted but the
+//! loads of the launch's dimensions before the first instruction.
+
+mod bank;
+mod lower;
+mod syntax;
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::ptx::{demangle, Demangled};
+use super::{CompiledSource, InputKind, Language, SourceOptions};
+use crate::asm::{Builder, Operand};
+use crate::compile::ast::{Scalar, Ty};
+use crate::compile::Target;
+use crate::diag::{has_errors, Diagnostic, Span};
+use crate::isa::{Guard, Reg};
+use crate::kernel::{InitTarget, Kernel, RegInit};
+use crate::machine::ElemType;
+use lower::{Emitted, Lower, Places};
+use syntax::{Dump, Function};
+
+pub use syntax::looks_like_sass;
+
+/// Real SASS, told apart by what only a disassembler prints (see `looks_like_sass`).
+pub struct Sass;
+
+impl Language for Sass {
+    fn kind(&self) -> InputKind {
+        InputKind::Sass
+    }
+    fn detects(&self, text: &str) -> bool {
+        looks_like_sass(text)
+    }
+    fn read(&self, text: &str, k: &mut Kernel, _opts: &SourceOptions, diags: &mut Vec<Diagnostic>) {
+        read(text, k, diags);
+    }
+}
+
+fn read(text: &str, k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
+    let dump = syntax::parse(text, diags);
+    if has_errors(diags) {
+        return;
+    }
+    let names: Vec<String> = dump.functions.iter().map(|f| display_name(f.name)).collect();
+    let Some(f) = pick(&dump, &names, k, diags) else { return };
+    let arch = dump.arch.map(String::from).unwrap_or_else(|| {
+        let guessed = guess_arch(f);
+        diags.push(Diagnostic::info(f.span, format!("no `code for sm_XY` line: read as {guessed} from its constant-bank offsets")));
+        guessed.to_string()
+    });
+    let Some(bank) = bank::bank(&arch) else {
+        diags.push(Diagnostic::error(f.span, format!("`{arch}`: warpscope reads SASS of sm_75 to sm_120")));
+        return;
+    };
+    if let Err((at, msg)) = lower::check_own_registers(f) {
+        let span = f.instrs.get(at).map_or(f.span, |i| i.span);
+        diags.push(Diagnostic::error(span, msg));
+        return;
+    }
+    let demangled = demangle(f.name);
+    let params = param_layout(demangled.as_ref());
+    let param_bytes = params.last().map_or(0, |p| p.offset + p.bytes);
+    let places = match Places::new(f, bank, param_bytes) {
+        Ok(p) => p,
+        Err(msg) => {
+            diags.push(Diagnostic::error(f.span, msg));
+            return;
+        }
+    };
+    // First every instruction's machine form (collecting the addresses branched to by number),
+    // then the program, with labels where they stand.
+    let mut lower = Lower { places: &places, addr_targets: Vec::new() };
+    let mut forms: Vec<Vec<Emitted>> = Vec::with_capacity(f.instrs.len());
+    for i in &f.instrs {
+        match lower.instr(i) {
+            Ok(v) => forms.push(v),
+            Err(msg) => {
+                diags.push(Diagnostic::error(i.span, msg));
+                forms.push(Vec::new());
+            }
+        }
+    }
+    if has_errors(diags) {
+        return;
+    }
+    let mut b = Builder::default();
+    let mut listing = Listing::default();
+    let header_line = f.span.line;
+    listing.comment(&format!("{arch} code for `{}`, as warpscope runs it", display_name(f.name)));
+    for (mnemonic, ops) in places.prologue() {
+        listing.instr(&mut b, None, &mnemonic, &ops, header_line, 0, "  // inserted: the launch's dimensions, read from the constant bank");
+    }
+    for (k_i, (i, form)) in f.instrs.iter().zip(&forms).enumerate() {
+        for (l, _) in f.labels.iter().filter(|(_, at)| *at == k_i) {
+            listing.label(&mut b, l);
+        }
+        if lower.addr_targets.contains(&i.addr) {
+            listing.label(&mut b, &lower::addr_label(i.addr));
+        }
+        listing.comment(&format!("/*{:04x}*/ {}", i.addr, original(i)));
+        let guard = match i.guard {
+            Some((p, negated)) => match guard_pred(p) {
+                Some(pred) => Some(Guard { pred, negated }),
+                None => {
+                    diags.push(Diagnostic::error(i.span, format!("`@{p}` is not a predicate")));
+                    continue;
+                }
+            },
+            None => None,
+        };
+        for (mnemonic, ops) in form {
+            listing.instr(&mut b, guard, mnemonic, ops, i.span.line, i.cuda_line, "");
+        }
+    }
+    // Labels past the last instruction (a function's end) name nothing that runs.
+    let program = match b.finish() {
+        Ok(p) => p,
+        Err(errors) => {
+            diags.extend(errors.into_iter().map(|e| Diagnostic::error(f.span, format!("internal error: the translation {e}"))));
+            return;
+        }
+    };
+    if has_errors(diags) {
+        return;
+    }
+    bind_params(k, &params, &places, f.span, diags);
+    let has_cuda = listing.cuda.iter().any(|&l| l > 0);
+    k.program = program;
+    k.compiled = Some(CompiledSource {
+        target: Target::Volta,
+        if_convert: false,
+        listing: listing.text,
+        listing_lines: listing.lines,
+        kernels: names,
+        vars: Vec::new(),
+        input: InputKind::Sass,
+        cuda_lines: if has_cuda { listing.cuda } else { Vec::new() },
+        cuda_file: if has_cuda { f.cuda_file.map(|p| p.rsplit('/').next().unwrap_or(p).to_string()) } else { None },
+    });
+}
+
+/// The instruction as the dump writes it.
+fn original(i: &syntax::Instr) -> String {
+    let guard = i.guard.map_or(String::new(), |(p, n)| format!("@{}{p} ", if n { "!" } else { "" }));
+    format!("{guard}{} {}", i.mnemonic, i.operands.join(", ")).trim_end().to_string()
+}
+
+fn guard_pred(p: &str) -> Option<crate::isa::Pred> {
+    if let Some(n) = p.strip_prefix("UP") {
+        return lower::uniform_pred(n);
+    }
+    match crate::asm::parse_operand(p) {
+        Ok(Operand::Pred { pred, negated: false }) => Some(pred),
+        _ => None,
+    }
+}
+
+/// The program's text for people, built beside it: each SASS line as a comment, then the
+/// machine's instructions it became.
+#[derive(Default)]
+struct Listing {
+    text: String,
+    /// Per instruction: its line in `text`, and its CUDA line (0: none).
+    lines: Vec<u32>,
+    cuda: Vec<u32>,
+    count: u32,
+}
+
+impl Listing {
+    fn comment(&mut self, s: &str) {
+        self.text.push_str("// ");
+        self.text.push_str(s);
+        self.text.push('\n');
+        self.count += 1;
+    }
+    fn label(&mut self, b: &mut Builder, l: &str) {
+        self.text.push_str(l);
+        self.text.push_str(":\n");
+        self.count += 1;
+        b.label(l);
+    }
+    #[allow(clippy::too_many_arguments)]
+    fn instr(&mut self, b: &mut Builder, guard: Option<Guard>, mnemonic: &str, ops: &[Operand], line: u32, cuda: u32, note: &str) {
+        let shown = shown(guard, mnemonic, ops);
+        self.text.push_str("        ");
+        self.text.push_str(&shown);
+        self.text.push(';');
+        self.text.push_str(note);
+        self.text.push('\n');
+        self.count += 1;
+        self.lines.push(self.count);
+        self.cuda.push(cuda);
+        b.instr(guard, mnemonic, ops, shown, line);
+    }
+}
+
+/// An instruction in the listing dialect: what the machine runs, written so the assembler reads
+/// it back the same.
+fn shown(guard: Option<Guard>, mnemonic: &str, ops: &[Operand]) -> String {
+    let mut s = String::new();
+    if let Some(g) = guard {
+        s.push_str(&format!("@{}{} ", if g.negated { "!" } else { "" }, g.pred));
+    }
+    s.push_str(mnemonic);
+    for (k, o) in ops.iter().enumerate() {
+        s.push_str(if k == 0 { " " } else { ", " });
+        s.push_str(&operand_text(o));
+    }
+    s
+}
+
+fn operand_text(o: &Operand) -> String {
+    match o {
+        Operand::Reg { reg, negated, inverted } => format!("{}{}{reg}", if *negated { "-" } else { "" }, if *inverted { "~" } else { "" }),
+        Operand::Pred { pred, negated } => format!("{}{pred}", if *negated { "!" } else { "" }),
+        Operand::Int { value, .. } if *value < 0 => format!("-{:#x}", -value),
+        Operand::Int { value, .. } => format!("{value:#x}"),
+        Operand::Float(f) if f.is_infinite() => String::from(if *f > 0.0 { "+INF" } else { "-INF" }),
+        Operand::Float(f) => format!("{f:?}"),
+        Operand::Special(s) => special_name(*s),
+        Operand::Barrier(b) => format!("B{b}"),
+        Operand::Mem { base, offset } if *offset == 0 => format!("[{base}]"),
+        Operand::Mem { base, offset } if *offset < 0 => format!("[{base}-{:#x}]", -offset),
+        Operand::Mem { base, offset } => format!("[{base}+{offset:#x}]"),
+        Operand::Label(l) => format!("`({l})"),
+        Operand::Str(s) => crate::printf::quote(s),
+    }
+}
+
+fn special_name(s: crate::isa::SpecialReg) -> String {
+    use crate::isa::SpecialReg::*;
+    match s {
+        Tid(a) => format!("SR_TID.{}", a.name()),
+        Ntid(a) => format!("SR_NTID.{}", a.name()),
+        Ctaid(a) => format!("SR_CTAID.{}", a.name()),
+        Nctaid(a) => format!("SR_NCTAID.{}", a.name()),
+        LaneId => String::from("SR_LANEID"),
+        LaneMaskLt => String::from("SR_LTMASK"),
+        LaneMaskLe => String::from("SR_LEMASK"),
+        LaneMaskGt => String::from("SR_GTMASK"),
+        LaneMaskGe => String::from("SR_GEMASK"),
+        LaneMaskEq => String::from("SR_EQMASK"),
+        WarpId => String::from("SR_WARPID"),
+        ClockLo => String::from("SR_CLOCKLO"),
+        ClockHi => String::from("SR_CLOCKHI"),
+        Srz => String::from("SRZ"),
+    }
+}
+
+/// The function `//@ kernel NAME` names (mangled, demangled or with its signature), or the first.
+fn pick<'d, 'a>(dump: &'d Dump<'a>, names: &[String], k: &Kernel, diags: &mut Vec<Diagnostic>) -> Option<&'d Function<'a>> {
+    let chosen = match &k.kernel_name {
+        Some((want, at)) => {
+            let found = dump
+                .functions
+                .iter()
+                .find(|f| f.name == *want || demangle(f.name).is_some_and(|d| d.name == *want || d.signature() == *want));
+            match found {
+                Some(f) => f,
+                None => {
+                    let known = if names.is_empty() { String::from("none") } else { names.join(", ") };
+                    diags.push(Diagnostic::error(*at, format!("no function named `{want}` in this SASS (functions: {known})")));
+                    return None;
+                }
+            }
+        }
+        None => match dump.functions.first() {
+            Some(f) => f,
+            None => {
+                diags.push(Diagnostic::error(Span::new(1, 1, 1), "no function in this SASS: nothing to run"));
+                return None;
+            }
+        },
+    };
+    if chosen.instrs.is_empty() {
+        diags.push(Diagnostic::error(chosen.span, "this function has no instructions"));
+        return None;
+    }
+    if names.len() > 1 {
+        let other = names.iter().find(|n| **n != display_name(chosen.name)).cloned().unwrap_or_default();
+        diags.push(Diagnostic::info(
+            chosen.span,
+            format!(
+                "this SASS has {} functions: running `{}` (choose another with `//@ kernel {other}`)",
+                names.len(),
+                display_name(chosen.name)
+            ),
+        ));
+    }
+    Some(chosen)
+}
+
+fn display_name(mangled: &str) -> String {
+    demangle(mangled).map_or_else(|| mangled.to_string(), |d| d.name)
+}
+
+/// A dump without its `code for` line: the architecture whose parameter area its constant reads
+/// fall in.
+fn guess_arch(f: &Function) -> &'static str {
+    let offsets = f.instrs.iter().flat_map(|i| i.operands.iter()).filter_map(|o| {
+        let rest = o.strip_prefix("c[0x0][0x")?;
+        u32::from_str_radix(rest.trim_end_matches(']'), 16).ok()
+    });
+    let high = offsets.max().unwrap_or(0);
+    if high >= 0x358 {
+        "sm_100"
+    } else if high >= 0x208 {
+        "sm_90"
+    } else {
+        "sm_80"
+    }
+}
+
+/// A kernel parameter: where it lies in the parameter area, and its C type.
+struct Param {
+    offset: u32,
+    bytes: u32,
+    ty: Ty,
+}
+
+/// The parameters from the mangled name, each aligned to its size as the ABI places them.
+fn param_layout(d: Option<&Demangled>) -> Vec<Param> {
+    let mut out = Vec::new();
+    let mut at = 0u32;
+    for p in d.map_or(&[][..], |d| &d.params[..]) {
+        let scalar = p.base.map_or(Scalar::Int, super::ptx::scalar_of);
+        let ty = if p.pointers > 0 { Ty::Ptr(scalar) } else { Ty::Scalar(scalar) };
+        let bytes = if p.pointers > 0 || scalar.wide() { 8 } else { 4 };
+        at = at.next_multiple_of(bytes);
+        out.push(Param { offset: at, bytes, ty });
+        at += bytes;
+    }
+    out
+}
+
+/// Binds each parameter to a `//@ buffer` or `//@ param` named `argK` (made when missing), in
+/// the registers its constant words are held in.
+fn bind_params(k: &mut Kernel, params: &[Param], places: &Places, span: Span, diags: &mut Vec<Diagnostic>) {
+    let threads = k.launch().threads();
+    for (n, p) in params.iter().enumerate() {
+        let Some(&reg) = places.consts.get(&(places.bank.params + p.offset)) else { continue };
+        let name = format!("arg{n}");
+        let target = match p.ty {
+            Ty::Ptr(_) => InitTarget::Wide { reg: Reg(reg), elem: ElemType::U64 },
+            Ty::Scalar(s) if s.wide() => InitTarget::Wide { reg: Reg(reg), elem: super::c::elem_type(s) },
+            _ => InitTarget::Reg(Reg(reg)),
+        };
+        match super::c::bind(k, &name, p.ty, span, threads) {
+            Ok(value) => k.regs.push(RegInit { target, value }),
+            Err(msg) => diags.push(Diagnostic::error(span, msg)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Real SASS of the teaching corpus (core/tests/fixtures/sass/), written by NVIDIA's tools from
+# PyPI (scripts/nvcc.sh installs them): `cuobjdump -sass` of every corpus kernel for sm_75 and
+# sm_90, the same for every other architecture warpscope reads (sm_80 to sm_120) on a few
+# kernels, and `nvdisasm` in its other forms (-c, -g with line info, -hex) on a few.
+#   bash scripts/sass.sh check               fails when a committed file is not what the tools write
+#   UPDATE_SASS=1 bash scripts/sass.sh check rewrites them
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+NVCC=$(bash scripts/nvcc.sh)
+BIN=$(dirname "$NVCC")
+OUT=core/tests/fixtures/sass
+CORPUS=examples/corpus
+FEW=(vector_add collatz_steps reduce_sequential warp_reduce_shfl_down)
+
+log() { echo "sass: $*" >&2; }
+
+TMP=$(mktemp -d)
+# nvcc hashes the source's path into names, so each file is compiled from one fixed folder.
+SRC=/tmp/warpscope-sass-src
+exec 9>"$SRC.lock"
+flock 9
+trap 'rm -rf "$TMP" "$SRC"' EXIT
+stale=()
+count=0
+
+# keep MADE COMMITTED
+keep() {
+  count=$((count + 1))
+  if [ -n "${UPDATE_SASS:-}" ]; then
+    mkdir -p "$(dirname "$2")"
+    cp "$1" "$2"
+  elif ! cmp -s "$1" "$2"; then
+    stale+=("$2")
+  fi
+}
+
+# cubin NAME ARCH [flags]: $TMP/NAME.ARCH.cubin from the corpus file.
+cubin() {
+  local name=$1 arch=$2
+  shift 2
+  rm -rf "$SRC" && mkdir -p "$SRC" && cp "$CORPUS/$name.cu" "$SRC/"
+  (cd "$SRC" && "$NVCC" -O3 -arch="$arch" -cubin "$@" -o "$TMP/$name.$arch.cubin" "$name.cu")
+}
+
+for cu in "$CORPUS"/*.cu; do
+  name=$(basename "$cu" .cu)
+  for arch in sm_75 sm_90; do
+    cubin "$name" "$arch"
+    "$BIN/cuobjdump" -sass "$TMP/$name.$arch.cubin" >"$TMP/$name.$arch.sass"
+    keep "$TMP/$name.$arch.sass" "$OUT/$arch/$name.sass"
+  done
+done
+for name in "${FEW[@]}"; do
+  for arch in sm_80 sm_86 sm_89 sm_100 sm_120; do
+    cubin "$name" "$arch"
+    "$BIN/cuobjdump" -sass "$TMP/$name.$arch.cubin" >"$TMP/$name.$arch.sass"
+    keep "$TMP/$name.$arch.sass" "$OUT/$arch/$name.sass"
+  done
+  # nvdisasm's forms: the whole ELF, code only, with CUDA lines (-g), with encodings (-hex).
+  cubin "$name" sm_90 -lineinfo
+  c="$TMP/$name.sm_90.cubin"
+  "$BIN/nvdisasm" "$c" >"$TMP/$name.nvdisasm.sass"
+  "$BIN/nvdisasm" -c "$c" >"$TMP/$name.nvdisasm-c.sass"
+  "$BIN/nvdisasm" -c -g "$c" | sed -E 's|(//## File ")[^"]*/([^"/]*")|\1\2|' >"$TMP/$name.nvdisasm-g.sass"
+  "$BIN/nvdisasm" -c -hex "$c" >"$TMP/$name.nvdisasm-hex.sass"
+  for form in nvdisasm nvdisasm-c nvdisasm-g nvdisasm-hex; do
+    keep "$TMP/$name.$form.sass" "$OUT/$form/$name.sass"
+  done
+done
+if [ ${#stale[@]} -gt 0 ]; then
+  log "the committed SASS is not what the tools write (UPDATE_SASS=1 bash scripts/sass.sh check rewrites it): ${stale[*]}"
+  exit 1
+fi
+log "all $count SASS files are what nvcc, cuobjdump and nvdisasm write"
