@@ -16,15 +16,19 @@ pub struct Bank {
     pub desc: u32,
     /// The first parameter; each is aligned to its size.
     pub params: u32,
+    /// Where the kernel's shared memory starts in the shared window (`LDS`/`STS` addresses):
+    /// sm_90 and later keep the first KiB for themselves, and nvcc's code adds 0x400 (after
+    /// `SR_CgaCtaId`, the block's place in its cluster, shifted by 24).
+    pub shared: u32,
 }
 
 /// The layout for `sm_XY`, or `None` for an architecture this does not know.
 pub fn bank(arch: &str) -> Option<Bank> {
     let n: u32 = arch.strip_prefix("sm_")?.trim_end_matches(|c: char| c.is_ascii_alphabetic()).parse().ok()?;
     Some(match n {
-        70..=89 => Bank { ntid: 0x0, nctaid: 0xc, stack: 0x28, desc: 0x118, params: 0x160 },
-        90..=99 => Bank { ntid: 0x0, nctaid: 0xc, stack: 0x28, desc: 0x208, params: 0x210 },
-        100..=129 => Bank { ntid: 0x360, nctaid: 0x370, stack: 0x37c, desc: 0x358, params: 0x380 },
+        70..=89 => Bank { ntid: 0x0, nctaid: 0xc, stack: 0x28, desc: 0x118, params: 0x160, shared: 0 },
+        90..=99 => Bank { ntid: 0x0, nctaid: 0xc, stack: 0x28, desc: 0x208, params: 0x210, shared: 0x400 },
+        100..=129 => Bank { ntid: 0x360, nctaid: 0x370, stack: 0x37c, desc: 0x358, params: 0x380, shared: 0x400 },
         _ => return None,
     })
 }

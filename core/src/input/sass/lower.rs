@@ -15,6 +15,7 @@ use super::bank::{Bank, Word};
 use super::syntax::{Function, Instr};
 use crate::asm::{parse_operand, Operand};
 use crate::isa::{Pred, Reg};
+use crate::machine::SHARED_BASE;
 
 /// The function's own registers stay below this; above it live the scratch registers, the
 /// uniform registers and the constant words.
@@ -166,6 +167,8 @@ impl Lower<'_> {
         }
         match body {
             "SRZ" => return Ok(reg(Reg::RZ.0)),
+            // Read as zero by the `S2R` form above.
+            "SR_CgaCtaId" => return Ok(reg(Reg::RZ.0)),
             "+INF" | "INF" => return Ok(Operand::Float(if sign == "-" { f64::NEG_INFINITY } else { f64::INFINITY })),
             "+QNAN" | "QNAN" => return Ok(int(if sign == "-" { 0xffc0_0000 } else { 0x7fc0_0000 })),
             _ => {}
@@ -269,7 +272,20 @@ impl Lower<'_> {
             ops.push(if is_target { self.target(o)? } else { self.operand(o, &mut pre)? });
         }
         let m = |s: &str| String::from(s);
+        if matches!(base, "LDS" | "STS" | "ATOMS") {
+            // The shared window's addresses, moved to where the machine keeps shared memory.
+            let shift = SHARED_BASE as i64 - self.places.bank.shared as i64;
+            for o in &mut ops {
+                if let Operand::Mem { offset, .. } = o {
+                    *offset += shift;
+                }
+            }
+        }
         let out: Vec<Emitted> = match base {
+            "S2R" if i.operands.get(1).is_some_and(|o| o.trim() == "SR_CgaCtaId") => {
+                // The block's place in its cluster: one block runs, alone in its cluster.
+                vec![(m("MOV"), vec![ops[0].clone(), reg(Reg::RZ.0)])]
+            }
             "LDC" => {
                 let Some(Operand::Reg { reg: d, .. }) = ops.first().cloned() else { return Err(m("`LDC` needs a destination register")) };
                 let Some(Operand::Reg { reg: s, .. }) = ops.get(1).cloned() else { return Err(m("`LDC` reads a constant")) };
@@ -317,6 +333,28 @@ impl Lower<'_> {
                 vec![(m("MOV"), vec![ops[0].clone(), int(((hi as i64) << 16) | lo as i64)])]
             }
             "I2FP" => vec![(format!("I2F{rest_mods}"), ops.clone())],
+            "IMAD" if has("HI") && matches!(ops.get(3), Some(Operand::Reg { reg, .. }) if !reg.is_zero()) => {
+                // `IMAD.HI d, a, b, Rc`: the high word of a * b plus the 64-bit Rc+1:Rc (ptxas's
+                // division refines a quotient q as q + hi(q * t) with `IMAD.HI q, q, t, Rz`, Rz
+                // zeroed beside q): the wide product in a scratch pair, then its high word.
+                let sign = if has("U32") { ".U32" } else { "" };
+                let [s0, s1] = [SCRATCH[0], SCRATCH[1]];
+                vec![
+                    (format!("IMAD.WIDE{sign}"), vec![reg(s0), ops[1].clone(), ops[2].clone(), ops[3].clone()]),
+                    (m("MOV"), vec![ops[0].clone(), reg(s1)]),
+                ]
+            }
+            "ATOMS" | "ATOMG" | "ATOM" | "RED" | "REDG" if has("POPC") && has("INC") => {
+                // `ATOMS.POPC.INC.32 RZ, [a]`: ptxas's `atomicAdd(p, 1)` whose result is unused;
+                // each lane adds one to its own address.
+                let addr =
+                    ops.iter().find(|o| matches!(o, Operand::Mem { .. })).cloned().ok_or_else(|| m("`.POPC.INC` needs an address"))?;
+                if !matches!(ops.first(), Some(Operand::Reg { reg, .. }) if reg.is_zero()) && !base.starts_with("RED") {
+                    return Err(format!("`{}` with a result is not run yet", i.mnemonic));
+                }
+                let name = if base == "ATOMS" { "ATOMS" } else { "ATOMG" };
+                vec![(format!("{name}.ADD"), vec![reg(Reg::RZ.0), addr, int(1)])]
+            }
             "LOP3" if ops.len() == 7 => {
                 // `LOP3.LUT P0, R6, a, b, c, lut, !PT`: the result, and P0 = (result != 0).
                 let d = match &ops[1] {

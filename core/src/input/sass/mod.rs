@@ -130,6 +130,9 @@ fn read(text: &str, k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
         return;
     }
     bind_params(k, &params, &places, f.span, diags);
+    if f.instrs.iter().any(|i| matches!(i.opcode(), "LDS" | "STS" | "ATOMS")) {
+        shared_memory(k, f.span, diags);
+    }
     let has_cuda = listing.cuda.iter().any(|&l| l > 0);
     k.program = program;
     k.compiled = Some(CompiledSource {
@@ -251,6 +254,30 @@ fn special_name(s: crate::isa::SpecialReg) -> String {
         ClockHi => String::from("SR_CLOCKHI"),
         Srz => String::from("SRZ"),
     }
+}
+
+/// The block's shared memory, one buffer `shared` at the start of the machine's shared window.
+/// A dump does not say how much the kernel declares: 4 KiB unless `//@ buffer shared: i32[N]`
+/// sizes it.
+fn shared_memory(k: &mut Kernel, span: Span, diags: &mut Vec<Diagnostic>) {
+    if let Some(b) = k.buffers.iter_mut().find(|b| b.name == "shared") {
+        b.shared = true;
+        return;
+    }
+    let Ok(len) = crate::kernel::expr::parse_expr("1024") else { return };
+    let len = crate::kernel::LocatedExpr { expr: len, span, text: String::from("1024") };
+    k.buffers.push(crate::kernel::BufferDecl {
+        name: String::from("shared"),
+        elem: ElemType::I32,
+        len,
+        init: None,
+        auto: true,
+        shared: true,
+    });
+    diags.push(Diagnostic::info(
+        span,
+        "SASS does not say how much shared memory the kernel declares: taken as 4 KiB, the buffer `shared` (`//@ buffer shared: i32[N]` sizes it)",
+    ));
 }
 
 /// The function `//@ kernel NAME` names (mangled, demangled or with its signature), or the first.
