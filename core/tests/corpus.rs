@@ -219,16 +219,11 @@ fn real_sass_of_every_architecture_and_disassembler_form() {
 /// Real SASS the reader does not run yet (issue 19 is being built in parts), each with what it
 /// says or does: a kernel that starts to run drops out of this list, or the test fails.
 const SASS_PENDING: &[(&str, &str)] = &[
-    ("sm_75/atomic_min_max_cas.cu", "`.W` for `SHF`"),
-    ("sm_75/double_precision.cu", "`CALL.REL.NOINC` is not run yet"),
-    ("sm_75/index_types.cu", "`CALL.REL.NOINC` is not run yet"),
-    ("sm_75/math_functions.cu", "`CALL.REL.NOINC` is not run yet"),
-    ("sm_75/vote_any_all.cu", "`BRA.DIV` is not run yet"),
-    ("sm_90/atomic_min_max_cas.cu", "`REDUX.MAX.S32` is not run yet"),
-    ("sm_90/double_precision.cu", "`CALL.REL.NOINC` is not run yet"),
-    ("sm_90/index_types.cu", "`CALL.REL.NOINC` is not run yet"),
-    ("sm_90/math_functions.cu", "`CALL.REL.NOINC` is not run yet"),
-    ("sm_90/vote_any_all.cu", "`BRA.DIV` is not run yet"),
+    ("sm_75/double_precision.cu", "`MUFU.RCP64H R7, 3` is not run yet"),
+    ("sm_75/index_types.cu", "`ISETP.GE.U32.AND.EX P0, PT, R3, c[0x0][0x184], PT, P0` is not run yet"),
+    ("sm_75/vote_any_all.cu", "operand 1 of `WARPSYNC` must be a register"),
+    ("sm_90/double_precision.cu", "`MUFU.RCP64H R3, 3` is not run yet"),
+    ("sm_90/index_types.cu", "`ISETP.GE.U32.AND.EX"),
 ];
 
 /// nvcc's real SASS of every corpus kernel (`cuobjdump -sass` for sm_75 and sm_90, written by

@@ -56,6 +56,11 @@ impl Builder {
         self.prog.lines.push(line);
     }
 
+    /// What went wrong since the last call (so a caller can place each error at its source).
+    pub fn take_errors(&mut self) -> Vec<String> {
+        core::mem::take(&mut self.errors)
+    }
+
     /// The program, or what went wrong (each an internal error of whoever built it).
     pub fn finish(mut self) -> Result<Program, Vec<String>> {
         for (pc, label) in &self.fixups {

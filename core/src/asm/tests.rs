@@ -169,8 +169,10 @@ fn special_registers_of_the_launch() {
 
 #[test]
 fn warp_wide_instructions_decode() {
-    use crate::isa::{Pred, PredSrc, Reg, ShflMode, Src, VoteMode};
+    use crate::isa::{Pred, PredSrc, ReduxOp, Reg, ShflMode, Src, VoteMode};
     let r = Src::reg;
+    assert_eq!(op_of("REDUX.MAX.S32 R1, R2"), Op::Redux { op: ReduxOp::Max { signed: true }, dst: Reg(1), src: Reg(2) });
+    assert_eq!(op_of("REDUX.MIN R1, R2"), Op::Redux { op: ReduxOp::Min { signed: false }, dst: Reg(1), src: Reg(2) });
     assert_eq!(
         op_of("SHFL.DOWN P0, R1, R2, 0x1, 0x1f"),
         Op::Shfl { mode: ShflMode::Down, pred: Pred(0), dst: Reg(1), a: r(Reg(2)), b: Src::Imm(1), c: Src::Imm(0x1f), mask: None }

@@ -282,6 +282,17 @@ pub enum VoteMode {
     Eq,
 }
 
+/// What a `REDUX` combines.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ReduxOp {
+    Sum,
+    Min { signed: bool },
+    Max { signed: bool },
+    And,
+    Or,
+    Xor,
+}
+
 /// A memory address `[Rb + offset]` in bytes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Address {
@@ -725,6 +736,14 @@ pub enum Op {
         pred: Pred,
         src: PredSrc,
         mask: Option<Src>,
+    },
+    /// `REDUX.SUM|MIN|MAX|AND|OR|XOR d, a` (sm_80 and later; CUDA's `__reduce_*_sync`): `a`
+    /// combined over the executing lanes (of the lane's 32-lane half), written to each of them
+    /// (real SASS writes a uniform register).
+    Redux {
+        op: ReduxOp,
+        dst: Reg,
+        src: Reg,
     },
     /// `MATCH.ANY d, a [, mask]` / `MATCH.ALL Pd, d, a [, mask]` (PTX `match.sync`): over the
     /// executing lanes (of the lane's 32-lane half, and of its mask), `.ANY` gives each lane the

@@ -382,6 +382,7 @@ fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: Lane
         Op::Idiv { dst, a, b, signed, rem, wide: true } => wide::divide(m, lanes, dst, a, b, signed, rem),
         Op::Shfl { mode, pred, dst, a, b, c, .. } => warp::shfl::<N>(m, lanes, mode, pred, dst, a, b, c),
         Op::Vote { mode, dst, pred, src, mask } => warp::vote(m, lanes, mode, dst, pred, src, mask),
+        Op::Redux { op, dst, src } => warp::redux(m, lanes, op, dst, src),
         Op::Match { mode, pred, dst, src, wide, mask } => warp::match_lanes(m, lanes, mode, pred, dst, src, wide, mask),
         Op::Trap => return Err(ExecError::Trap(lanes)),
         Op::Printf { id, base, words } => printf(m, lanes, id, base, words),

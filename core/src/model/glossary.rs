@@ -159,6 +159,13 @@ pub const GLOSSARY: &[Term] = &[
         models: ModelKind::ALL,
     },
     Term {
+        term: "REDUX",
+        kind: TermKind::Instruction,
+        meaning: "`REDUX.SUM/MIN/MAX/AND/OR/XOR d, a`: a combined over the running lanes, written to each (`__reduce_add_sync` and its kin, sm_80 and later; real SASS writes a uniform register). `MIN`/`MAX` are unsigned unless `.S32`",
+        source: "PTX ISA `redux.sync`; NVIDIA Ampere and later",
+        models: ModelKind::ALL,
+    },
+    Term {
         term: "VOTE",
         kind: TermKind::Instruction,
         meaning: "`VOTE.ALL/ANY/EQ d, Pd, p [, mask]`: d gets the ballot, one bit per running lane whose p holds (`__ballot_sync`; `VOTE.ANY d, PT, PT` is `__activemask()`); Pd whether p holds in all, any, or all-or-none of them (`__all_sync`, `__any_sync`, `__uni_sync`). The mask's lanes must all run it (mimd: they wait for each other there)",

@@ -67,6 +67,7 @@ fn control_word(op: &Op) -> Option<&'static str> {
         | Op::Idiv { .. }
         | Op::Shfl { .. }
         | Op::Vote { .. }
+        | Op::Redux { .. }
         | Op::Iadd3X { .. }
         | Op::ImadWide { .. }
         | Op::Shf { .. }
@@ -97,6 +98,7 @@ fn data_word(op: &Op) -> Option<&'static str> {
     Some(match op {
         Op::Shfl { .. } => "SHFL",
         Op::Vote { .. } => "VOTE",
+        Op::Redux { .. } => "REDUX",
         Op::Popc { .. } => "POPC",
         Op::Flo { .. } => "FLO",
         Op::Brev { .. } => "BREV",
@@ -175,6 +177,7 @@ fn data_word(op: &Op) -> Option<&'static str> {
 const DATA_WORDS: &[&str] = &[
     "SHFL",
     "VOTE",
+    "REDUX",
     "POPC",
     "FLO",
     "BREV",
@@ -228,7 +231,7 @@ const RARE: &str = "//@ warp 4\n//@ buffer out: i32[4] = 0\n//@ reg R10 = out\nY
     SHF.L.U64.HI R13, R12, 0x3, R13;\nI2F.F64 R14, R0;\nDADD R14, R14, 0.5;\nDMUL R14, R14, R14;\nDDIV R14, R14, 2.0;\nDFMA R14, R14, 2.0, R14;\n\
     DSETP.GT.AND P1, PT, R14, 1.0, PT;\nDMNMX R14, R14, 1.0, P1;\nF2F.F32.F64 R8, R14;\nF2I.S64.F64.TRUNC R12, R14;\nPRINTF \"%d %f\\n\", R13, R14;\n\
     FDIV R8, R8, 3.0;\nPSETP.AND P2, P1, !PT;\nBFE.U32 R15, R0, 0x1, 0x2;\nBFI R15, R0, R15, 0x4, 0x4;\n\
-    PRMT R15, R0, 0x3210, R15;\nSGXT R15, R15, 0x4;\nMATCH.ANY R15, R0, 0xf;\n@!PT BPT.TRAP;\nEXIT;\n";
+    PRMT R15, R0, 0x3210, R15;\nSGXT R15, R15, 0x4;\nMATCH.ANY R15, R0, 0xf;\nREDUX.SUM R15, R0;\n@!PT BPT.TRAP;\nEXIT;\n";
 
 fn examples() -> Vec<(String, String)> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");

@@ -29,6 +29,23 @@ pub(super) fn vote(mods: &mut Mods, a: &Args) -> Result<Op, DecodeError> {
     Ok(Op::Vote { mode, dst: a.reg(0)?, pred: a.pred(1)?, src: a.pred_src(2)?, mask: a.mask(3)? })
 }
 
+/// `REDUX.SUM|MIN|MAX|AND|OR|XOR[.S32|.U32] d, a`: `MIN`/`MAX` unsigned unless `.S32`.
+pub(super) fn redux(mods: &mut Mods, a: &Args) -> Result<Op, DecodeError> {
+    let signed = mods.take("S32");
+    mods.take("U32");
+    let op = match mods.take_any(&["SUM", "MIN", "MAX", "AND", "OR", "XOR"]) {
+        Some("SUM") => ReduxOp::Sum,
+        Some("MIN") => ReduxOp::Min { signed },
+        Some("MAX") => ReduxOp::Max { signed },
+        Some("AND") => ReduxOp::And,
+        Some("OR") => ReduxOp::Or,
+        Some(_) => ReduxOp::Xor,
+        None => return err(At::Mnemonic, "`REDUX` needs .SUM, .MIN, .MAX, .AND, .OR or .XOR"),
+    };
+    a.count(&[2])?;
+    Ok(Op::Redux { op, dst: a.reg(0)?, src: a.reg(1)? })
+}
+
 /// `MATCH.ANY[.U32|.U64] d, a [, mask]` / `MATCH.ALL[.U32|.U64] Pd, d, a [, mask]`; `.U64`
 /// compares the register pair `a`.
 pub(super) fn match_(mods: &mut Mods, a: &Args) -> Result<Op, DecodeError> {

@@ -265,6 +265,10 @@ impl Lower<'_> {
         let mods: Vec<&str> = mods.into_iter().filter(|m| !(*m == "RECONVERGENT" && matches!(op, "BSSY" | "BSYNC"))).collect();
         let has = |m: &str| mods.contains(&m);
         let rest_mods = if mods.is_empty() { String::new() } else { format!(".{}", mods.join(".")) };
+        if base == "RET" {
+            // `RET.REL.NODEC R4 0x0`: the return address is the model's to keep.
+            return Ok(vec![(String::from("RET"), Vec::new())]);
+        }
         let control = matches!(base, "BRA" | "BSSY" | "CALL" | "JMP");
         let mut ops = Vec::with_capacity(i.operands.len());
         for (k, o) in i.operands.iter().enumerate() {
@@ -333,6 +337,22 @@ impl Lower<'_> {
                 vec![(m("MOV"), vec![ops[0].clone(), int(((hi as i64) << 16) | lo as i64)])]
             }
             "I2FP" => vec![(format!("I2F{rest_mods}"), ops.clone())],
+            "SHF" if has("W") => {
+                // `.W`: the shift amount wraps at 32 (without it, it is clamped).
+                let rest: Vec<&str> = mods.iter().copied().filter(|x| *x != "W").collect();
+                let mut o = ops.clone();
+                let mut v = Vec::new();
+                match o.get(2).cloned() {
+                    Some(Operand::Int { value, .. }) => o[2] = int(value & 31),
+                    Some(amount @ Operand::Reg { .. }) => {
+                        v.push((m("LOP3.LUT"), vec![reg(SCRATCH[1]), amount, int(31), reg(Reg::RZ.0), int(0xc0)]));
+                        o[2] = reg(SCRATCH[1]);
+                    }
+                    _ => return Err(m("`SHF` takes d, lo, shift, hi")),
+                }
+                v.push((format!("SHF.{}", rest.join(".")), o));
+                v
+            }
             "IMAD" if has("HI") && matches!(ops.get(3), Some(Operand::Reg { reg, .. }) if !reg.is_zero()) => {
                 // `IMAD.HI d, a, b, Rc`: the high word of a * b plus the 64-bit Rc+1:Rc (ptxas's
                 // division refines a quotient q as q + hi(q * t) with `IMAD.HI q, q, t, Rz`, Rz
@@ -408,13 +428,38 @@ impl Lower<'_> {
             "MEMBAR" | "ERRBAR" | "CGAERRBAR" | "CCTL" | "DEPBAR" | "FENCE" | "NANOSLEEP" => vec![(m("NOP"), Vec::new())],
             "MOV" if ops.len() == 3 => vec![(m("MOV"), ops[..2].to_vec())],
             "BAR" if has("SYNC") || has("SYNCALL") => vec![(m("BAR.SYNC"), ops.iter().take(1).cloned().collect())],
-            "CALL" | "RET" | "BRA" if has("DIV") || has("CONV") || base == "CALL" => {
+            "BRA" if has("DIV") => {
+                // `BRA.DIV m, slow`: ptxas's check before a warp primitive that the lanes of m
+                // run together, with a slow path that gathers them (`WARPSYNC.COLLECTIVE`).
+                // How the hardware decides is not public; warpscope gathers the lanes of m as
+                // the slow path would and runs the fast path (docs/sass.md).
+                vec![(m("WARPSYNC"), vec![ops[0].clone()])]
+            }
+            "WARPSYNC" if has("COLLECTIVE") => vec![(m("WARPSYNC"), vec![ops[0].clone()])],
+            "ENDCOLLECTIVE" => vec![(m("NOP"), Vec::new())],
+            "VOTE" if ops.len() == 2 => {
+                // `VOTE.ANY P1, P1`: the predicate alone, no ballot register.
+                let mut o = vec![reg(Reg::RZ.0)];
+                o.extend(ops.iter().cloned());
+                vec![(format!("VOTE{rest_mods}"), o)]
+            }
+            "REDUX" => {
+                // The combining op printed only when not `.AND`.
+                let name = if ["SUM", "MIN", "MAX", "OR", "XOR", "AND"].iter().any(|x| has(x)) {
+                    format!("REDUX{rest_mods}")
+                } else {
+                    format!("REDUX.AND{rest_mods}")
+                };
+                vec![(name, ops.clone())]
+            }
+            // A subroutine in the same function (nvcc's division and math slow paths): the
+            // machine's call, whose return address the model keeps.
+            "CALL" if has("REL") => vec![(m("CAL"), ops.clone())],
+            "CALL" | "BRA" if has("CONV") || base == "CALL" => {
                 return Err(format!("`{}` is not run yet (real SASS support is being built: issue 19)", i.mnemonic))
             }
-            // `RET.REL.NODEC R4 0x0`: the return address is the model's to keep.
-            "RET" => vec![(m("RET"), Vec::new())],
             "STL" | "LDL" => return Err(format!("`{}`: local memory in real SASS is not run yet", i.mnemonic)),
-            "REDUX" | "PLOP3" | "P2R" | "R2P" | "BMOV" => return Err(format!("`{}` is not run yet (issue 19)", i.mnemonic)),
+            "PLOP3" | "P2R" | "R2P" | "BMOV" => return Err(format!("`{}` is not run yet (issue 19)", i.mnemonic)),
             _ => vec![(format!("{base}{rest_mods}"), ops)],
         };
         pre.extend(out);

@@ -117,6 +117,10 @@ fn read(text: &str, k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
         for (mnemonic, ops) in form {
             listing.instr(&mut b, guard, mnemonic, ops, i.span.line, i.cuda_line, "");
         }
+        // A form the machine does not take: said where the SASS stands.
+        for e in b.take_errors() {
+            diags.push(Diagnostic::error(i.span, format!("`{}` is not run yet: its translation {e}", original(i))));
+        }
     }
     // Labels past the last instruction (a function's end) name nothing that runs.
     let program = match b.finish() {

@@ -675,3 +675,18 @@ fn conversions_and_float_modes_through_the_data_path() {
     // 1/3 and 0.1 are rounded up by RN, so RP keeps 1/3f and RM steps below 0.1f.
     assert_eq!(got, [next(1.0), 1.1, prev(1.1), 1.0 / 3.0, 1.0, prev(0.1)]);
 }
+
+#[test]
+fn redux_combines_the_running_lanes_of_each_half() {
+    // Lanes 0-3 and 34-35 of a 64-lane warp run; each half reduces its own.
+    let mask = LaneMask(0b1111 | 0b11 << 34);
+    let m =
+        run_on(64, mask, |l| l.wrapping_sub(2), "REDUX.SUM R1, R0\nREDUX.MIN.S32 R2, R0\nREDUX.MAX R3, R0\nREDUX.XOR R4, R0\n").unwrap();
+    let v = |l: u32| [1, 2, 3, 4].map(|r| m.reg(l, Reg(r)));
+    // Lanes 0-3 hold -2, -1, 0, 1: sum -2, signed min -2, unsigned max 0xffffffff (-1), xor.
+    let low = [(-2i32) as u32, (-2i32) as u32, u32::MAX, (-2i32 as u32) ^ (-1i32 as u32) ^ 1];
+    assert_eq!(v(0), low);
+    assert_eq!(v(3), low);
+    assert_eq!(v(34), [32 + 33, 32, 33, 32 ^ 33]);
+    assert_eq!(m.reg(5, Reg(1)), 0, "a lane that did not run keeps its register");
+}

@@ -1,4 +1,4 @@
-//! Instructions that read other lanes: `SHFL`, `VOTE`, `MATCH`, and the member-mask check of
+//! Instructions that read other lanes: `SHFL`, `VOTE`, `MATCH`, `REDUX`, and the member-mask check of
 //! the `_sync` instructions (`SHFL`/`VOTE`/`MATCH` with a mask, `WARPSYNC`).
 //!
 //! The mask and lane arithmetic is PTX's, which knows 32 lanes: a warp wider than 32 works as
@@ -6,7 +6,7 @@
 //! naming lane `i` of the executing lane's half. Mask bits past the warp width name no lane.
 
 use super::{gather, scatter, ExecError, MemberFault};
-use crate::isa::{Guard, MatchMode, Pred, PredSrc, Reg, ShflMode, Src, VoteMode};
+use crate::isa::{Guard, MatchMode, Pred, PredSrc, ReduxOp, Reg, ShflMode, Src, VoteMode};
 use crate::machine::{LaneMask, Machine};
 
 /// A source's value in one lane.
@@ -127,6 +127,30 @@ pub fn vote(m: &mut Machine, lanes: LaneMask, mode: VoteMode, dst: Reg, pred: Pr
     if !pred.is_true() {
         let p = &mut m.preds[pred.0 as usize];
         *p = p.without(lanes) | result;
+    }
+}
+
+/// `REDUX`: `src` combined over the executing lanes of each 32-lane half, into `dst` of each.
+pub fn redux(m: &mut Machine, lanes: LaneMask, op: ReduxOp, dst: Reg, src: Reg) {
+    for base in [0u32, 32] {
+        let scope = lanes & half(base);
+        if scope.is_empty() {
+            continue;
+        }
+        let vals = scope.iter().map(|l| m.reg(l, src));
+        let r = match op {
+            ReduxOp::Sum => vals.fold(0u32, u32::wrapping_add),
+            ReduxOp::Min { signed: true } => vals.map(|v| v as i32).min().unwrap_or(0) as u32,
+            ReduxOp::Max { signed: true } => vals.map(|v| v as i32).max().unwrap_or(0) as u32,
+            ReduxOp::Min { signed: false } => vals.min().unwrap_or(0),
+            ReduxOp::Max { signed: false } => vals.max().unwrap_or(0),
+            ReduxOp::And => vals.fold(u32::MAX, |a, v| a & v),
+            ReduxOp::Or => vals.fold(0, |a, v| a | v),
+            ReduxOp::Xor => vals.fold(0, |a, v| a ^ v),
+        };
+        for l in scope.iter() {
+            m.set_reg(l, dst, r);
+        }
     }
 }
 
