@@ -69,6 +69,16 @@ for name in "${FEW[@]}"; do
     keep "$TMP/$name.$form.sass" "$OUT/$form/$name.sass"
   done
 done
+# The H100 report's loop kernels (core/tests/sass_h100.rs), one function per file as
+# `cuobjdump -fun` prints it.
+H100=core/tests/fixtures/sass/h100
+rm -rf "$SRC" && mkdir -p "$SRC" && cp "$H100/bench_loops.cu" "$SRC/"
+(cd "$SRC" && "$NVCC" -O3 -arch=sm_90 -cubin -o "$TMP/bench_loops.cubin" bench_loops.cu)
+for k in single_loop single_loop_nounroll double_loop double_loop_nounroll; do
+  mangled="_Z$(printf '%s' "$k" | wc -c)${k}PKiPfPx"
+  "$BIN/cuobjdump" -sass -fun "$mangled" "$TMP/bench_loops.cubin" >"$TMP/$k.sass"
+  keep "$TMP/$k.sass" "$H100/$k.sass"
+done
 if [ ${#stale[@]} -gt 0 ]; then
   log "the committed SASS is not what the tools write (UPDATE_SASS=1 bash scripts/sass.sh check rewrites it): ${stale[*]}"
   exit 1

@@ -65,18 +65,30 @@ impl Places {
         Ok(Places { consts, bank })
     }
 
-    /// The instructions that fill the launch's words before the kernel starts (inserted).
-    pub fn prologue(&self) -> Vec<Emitted> {
+    /// The value each constant word below the parameters holds, as a header expression: the
+    /// launch's dimensions (`blockDim.x` is `W` when no `//@ launch` line sets it), 0 for the
+    /// stack top and the descriptor.
+    pub fn launch_words(&self, launch: Option<[[u32; 3]; 2]>) -> Vec<(u8, String)> {
         let mut out = Vec::new();
         for (&off, &r) in &self.consts {
-            let reg = Operand::Reg { reg: Reg(r), negated: false, inverted: false };
-            match self.bank.word(off) {
+            let text = match self.bank.word(off) {
                 Some(Word::Special(name)) => {
-                    out.push((String::from("S2R"), vec![reg, parse_operand(name).expect("a special register the machine has")]));
+                    let axis = match name.as_bytes().last() {
+                        Some(b'X') => 0,
+                        Some(b'Y') => 1,
+                        _ => 2,
+                    };
+                    let grid = name.starts_with("SR_NCTAID");
+                    match launch {
+                        Some([g, b]) => format!("{}", if grid { g[axis] } else { b[axis] }),
+                        None if !grid && axis == 0 => String::from("W"),
+                        None => String::from("1"),
+                    }
                 }
-                Some(Word::Stack | Word::Descriptor) => out.push((String::from("MOV"), vec![reg, int(0)])),
-                _ => {}
-            }
+                Some(Word::Stack | Word::Descriptor) => String::from("0"),
+                _ => continue,
+            };
+            out.push((r, text));
         }
         out
     }
@@ -293,11 +305,12 @@ impl Lower<'_> {
             "LDC" => {
                 let Some(Operand::Reg { reg: d, .. }) = ops.first().cloned() else { return Err(m("`LDC` needs a destination register")) };
                 let Some(Operand::Reg { reg: s, .. }) = ops.get(1).cloned() else { return Err(m("`LDC` reads a constant")) };
-                let mut v = vec![(m("MOV"), vec![reg(d.0), reg(s.0)])];
                 if has("64") {
-                    v.push((m("MOV"), vec![reg(d.0 + 1), reg(s.0 + 1)]));
+                    // One instruction, as on the GPU: 0 * 0 plus the pair.
+                    vec![(m("IMAD.WIDE.U32"), vec![reg(d.0), reg(Reg::RZ.0), reg(Reg::RZ.0), reg(s.0)])]
+                } else {
+                    vec![(m("MOV"), vec![reg(d.0), reg(s.0)])]
                 }
-                v
             }
             "CS2R" if matches!(ops.get(1), Some(Operand::Reg { reg, .. }) if reg.is_zero()) => {
                 // `CS2R R4, SRZ`: a register pair set to zero.

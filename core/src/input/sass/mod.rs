@@ -2,8 +2,8 @@
 //! sm_75 to sm_120. The dump is read (`syntax`), the constant bank placed for its architecture
 //! (`bank`), and each instruction turned into the machine's (`lower`): most are the machine's
 //! own with their operands placed, a few become short sequences. The program keeps the dump's
-//! reconvergence instructions (`BSSY`/`BSYNC`/`BREAK`, `WARPSYNC`): nothing is inserted but the
-//! loads of the launch's dimensions before the first instruction.
+//! reconvergence instructions (`BSSY`/`BSYNC`/`BREAK`, `WARPSYNC`), and nothing is inserted: the
+//! constant bank's words are registers set before the first instruction.
 
 mod bank;
 mod lower;
@@ -91,11 +91,7 @@ fn read(text: &str, k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
     }
     let mut b = Builder::default();
     let mut listing = Listing::default();
-    let header_line = f.span.line;
     listing.comment(&format!("{arch} code for `{}`, as warpscope runs it", display_name(f.name)));
-    for (mnemonic, ops) in places.prologue() {
-        listing.instr(&mut b, None, &mnemonic, &ops, header_line, 0, "  // inserted: the launch's dimensions, read from the constant bank");
-    }
     for (k_i, (i, form)) in f.instrs.iter().zip(&forms).enumerate() {
         for (l, _) in f.labels.iter().filter(|(_, at)| *at == k_i) {
             listing.label(&mut b, l);
@@ -134,6 +130,17 @@ fn read(text: &str, k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
         return;
     }
     bind_params(k, &params, &places, f.span, diags);
+    // The launch's words of the constant bank, set before the first instruction as the driver
+    // sets them (no instruction runs for them, so counts match the hardware's).
+    let launch = k.launch.map(|l| [l.grid, l.block]);
+    for (reg, text) in places.launch_words(launch) {
+        match crate::kernel::expr::parse_expr(&text) {
+            Ok(expr) => {
+                k.regs.push(RegInit { target: InitTarget::Reg(Reg(reg)), value: crate::kernel::LocatedExpr { expr, span: f.span, text } })
+            }
+            Err(e) => diags.push(Diagnostic::error(f.span, format!("internal error: `{text}`: {}", e.message))),
+        }
+    }
     if f.instrs.iter().any(|i| matches!(i.opcode(), "LDS" | "STS" | "ATOMS")) {
         shared_memory(k, f.span, diags);
     }
