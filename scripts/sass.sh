@@ -58,13 +58,15 @@ for name in "${FEW[@]}"; do
     "$BIN/cuobjdump" -sass "$TMP/$name.$arch.cubin" >"$TMP/$name.$arch.sass"
     keep "$TMP/$name.$arch.sass" "$OUT/$arch/$name.sass"
   done
-  # nvdisasm's forms: the whole ELF, code only, with CUDA lines (-g), with encodings (-hex).
-  cubin "$name" sm_90 -lineinfo
+  # nvdisasm's forms: the whole ELF, code only, with encodings (-hex), and with CUDA lines (-g,
+  # from a -lineinfo cubin, whose line table would name this clone's folders in the whole ELF).
+  cubin "$name" sm_90
   c="$TMP/$name.sm_90.cubin"
   "$BIN/nvdisasm" "$c" >"$TMP/$name.nvdisasm.sass"
   "$BIN/nvdisasm" -c "$c" >"$TMP/$name.nvdisasm-c.sass"
-  "$BIN/nvdisasm" -c -g "$c" | sed -E 's|(//## File ")[^"]*/([^"/]*")|\1\2|' >"$TMP/$name.nvdisasm-g.sass"
   "$BIN/nvdisasm" -c -hex "$c" >"$TMP/$name.nvdisasm-hex.sass"
+  cubin "$name" sm_90 -lineinfo
+  "$BIN/nvdisasm" -c -g "$c" | sed -E 's|(//## File ")[^"]*/([^"/]*")|\1\2|' >"$TMP/$name.nvdisasm-g.sass"
   for form in nvdisasm nvdisasm-c nvdisasm-g nvdisasm-hex; do
     keep "$TMP/$name.$form.sass" "$OUT/$form/$name.sass"
   done
