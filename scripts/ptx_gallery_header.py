@@ -2,7 +2,9 @@
 the position PTX binds it by (`a` to `arg0`), and a title and note of the PTX's own. The note says
 what differs from warpscope's own compile of the C in this example, from both run by the CLI
 under the example's model with its inputs.
-Usage: python3 scripts/ptx_gallery_header.py examples/NAME.cu BODY.ptx WARPSCOPE  (prints the lines)."""
+With `sass` last, the lines above nvcc's sm_90 SASS of the example instead, run under volta (the
+model of the GPUs that run SASS; the C example's own model line is dropped).
+Usage: python3 scripts/ptx_gallery_header.py examples/NAME.cu BODY WARPSCOPE [sass]  (prints the lines)."""
 import json
 import re
 import subprocess
@@ -10,6 +12,7 @@ import sys
 import tempfile
 
 path, body_path, cli = sys.argv[1], sys.argv[2], sys.argv[3]
+sass = sys.argv[4:] == ["sass"]
 text = open(path).read()
 name = path.rsplit("/", 1)[-1]
 wanted = next((m.group(1) for m in re.finditer(r"^\s*//@\s*kernel\s+(\w+)", text, re.M)), None)
@@ -23,7 +26,7 @@ title = next((m.group(1).strip() for m in re.finditer(r"^\s*//@\s*title\s+(.*)$"
 lines = []
 for line in text.splitlines():
     m = re.match(r"^\s*//@\s*(\w+)\s*(.*)$", line)
-    if not m or m.group(1) in ("title", "about", "kernel", "ifconvert", "note"):
+    if not m or m.group(1) in ("title", "about", "kernel", "ifconvert", "note") or (sass and m.group(1) in ("model", "preset")):
         continue
     key, rest = m.groups()
     if key in ("buffer", "param"):
@@ -33,11 +36,12 @@ for line in text.splitlines():
     lines.append(f"//@ {key} {rest}")
 
 
-def run(file_text: str, suffix: str) -> dict:
+def run(file_text: str, suffix: str, model: str | None = None) -> dict:
     with tempfile.NamedTemporaryFile("w", suffix=suffix) as f:
         f.write(file_text)
         f.flush()
-        out = subprocess.run([cli, "run", f.name, "--json"], capture_output=True, text=True, check=False)
+        flags = ["--model", model] if model else []
+        out = subprocess.run([cli, "run", f.name, "--json", *flags], capture_output=True, text=True, check=False)
     if not out.stdout:
         sys.exit(f"{path}: warpscope run failed: {out.stderr}")
     return json.loads(out.stdout)
@@ -51,6 +55,17 @@ def said(r: dict) -> str:
     return run if kind == "exited" else f"{run}, then stops ({kind})"
 
 
+if sass:
+    lines.insert(0, "//@ model volta")
+    sass_run = run("\n".join(lines) + "\n" + open(body_path).read(), ".sass")
+    c_run = run(text, ".cu", "volta")
+    print(f"//@ title {title}: nvcc's sm_90 SASS")
+    print(f"//@ about `nvcc -O3 -arch=sm_90 -lineinfo -cubin {name}` then `nvdisasm -c -g`, pasted as it is: the code the "
+          "GPU runs, with the convergence barriers ptxas placed (BSSY/BSYNC). Under volta with these inputs, "
+          f"it runs {said(sass_run)}; warpscope's own compile of the C example runs {said(c_run)}.")
+    for line in lines:
+        print(line)
+    sys.exit(0)
 model = next((m.group(1) for m in re.finditer(r"^\s*//@\s*model\s+(\S+)", text, re.M)), "kepler")
 ptx_run = run("\n".join(lines) + "\n" + open(body_path).read(), ".ptx")
 c_run = run(text, ".cu")

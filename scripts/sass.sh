@@ -81,6 +81,31 @@ for k in single_loop single_loop_nounroll double_loop double_loop_nounroll; do
   "$BIN/cuobjdump" -sass -fun "$mangled" "$TMP/bench_loops.cubin" >"$TMP/$k.sass"
   keep "$TMP/$k.sass" "$H100/$k.sass"
 done
+# The gallery's SASS: nvcc's sm_90 code of every C example (nvdisasm -c -g, so each instruction
+# has its CUDA line), under the example's //@ lines with the parameters renamed (a to arg0),
+# run under volta, and a title and note of its own (scripts/ptx_gallery_header.py ... sass).
+GALLERY=examples/sass
+mkdir -p "$GALLERY"
+cargo build -q -p warpscope-cli
+CLI=$PWD/target/debug/warpscope
+for cu in examples/*.cu; do
+  name=$(basename "$cu" .cu)
+  # printf in SASS calls vprintf, which warpscope does not run; hovland_paths's switch is a
+  # jump table in constant bank 2 read by BRX, not read yet (issue 19).
+  grep -q 'printf' "$cu" && continue
+  [ "$name" = hovland_paths ] && continue
+  rm -rf "$SRC" && mkdir -p "$SRC" && cp "$cu" "$SRC/"
+  (cd "$SRC" && "$NVCC" -O3 -arch=sm_90 -lineinfo -cubin -o "$TMP/g_$name.cubin" "$name.cu")
+  "$BIN/nvdisasm" -c -g "$TMP/g_$name.cubin" | sed -E 's|(//## File ")[^"]*/([^"/]*")|\1\2|' >"$TMP/g_$name.body.sass"
+  python3 scripts/ptx_gallery_header.py "$cu" "$TMP/g_$name.body.sass" "$CLI" sass >"$TMP/g_$name.sass"
+  cat "$TMP/g_$name.body.sass" >>"$TMP/g_$name.sass"
+  keep "$TMP/g_$name.sass" "$GALLERY/$name.sm_90.sass"
+done
+for f in "$GALLERY"/*.sass; do
+  cu="examples/$(basename "$f" .sm_90.sass).cu"
+  [ -e "$cu" ] && ! grep -q 'printf' "$cu" && [ "$(basename "$cu")" != hovland_paths.cu ] && continue
+  if [ -n "${UPDATE_SASS:-}" ]; then rm "$f"; else stale+=("$f (no C example)"); fi
+done
 if [ ${#stale[@]} -gt 0 ]; then
   log "the committed SASS is not what the tools write (UPDATE_SASS=1 bash scripts/sass.sh check rewrites it): ${stale[*]}"
   exit 1

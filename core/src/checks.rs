@@ -82,6 +82,30 @@ pub fn ptx(data: &[u8]) -> Check {
     Ok(())
 }
 
+/// The SASS reader: every diagnostic lies in the text, none is an internal error (a translation
+/// the machine refuses must be said where the SASS stands), and a text read without errors gives
+/// a program that launches and runs a bounded number of steps without a panic.
+pub fn sass(data: &[u8]) -> Check {
+    let Ok(text) = core::str::from_utf8(data) else { return Ok(()) };
+    let opts = crate::input::SourceOptions { input: Some(crate::input::InputKind::Sass), ..Default::default() };
+    let (kernel, diags) = crate::kernel::parse_kernel_with(text, &opts);
+    located(&diags, text)?;
+    if let Some(d) = diags.iter().find(|d| d.message.starts_with("internal error")) {
+        return Err(format!("{d}"));
+    }
+    if diags.iter().any(|d| d.is_error()) {
+        return Ok(());
+    }
+    if kernel.compiled.is_none() {
+        return Err("no program and no error".into());
+    }
+    let options = crate::LaunchOptions { step_limit: 2_000, ..Default::default() };
+    if let Ok(mut sim) = crate::launch(&kernel, &options) {
+        let _ = sim.run_to_end();
+    }
+    Ok(())
+}
+
 /// Whatever decodes encodes to a link that decodes to the same thing.
 #[cfg(feature = "link")]
 pub fn permalink(data: &[u8]) -> Check {

@@ -30,7 +30,7 @@ import * as registers from './panels/registers';
 import * as runStatus from './panels/run-status';
 import * as scrubber from './panels/scrubber';
 import * as stack from './panels/stack';
-import { loadOptions, readRun, type Run } from './run';
+import { compilerOutput, loadOptions, readRun, type Run } from './run';
 import * as store from './store';
 import type { DiagnosticView, LoadResult, StateView } from './generated/engine';
 
@@ -312,7 +312,7 @@ export class App {
     const s = store.get();
     document.body.classList.toggle('comparing', s.compare !== null);
     document.body.classList.toggle('sweeping', s.sweep !== null);
-    this.dock?.show(viewOf(s, !!r?.compiled, r?.compiled?.input === 'ptx'));
+    this.dock?.show(viewOf(s, !!r?.compiled, compilerOutput(r?.compiled) !== null));
     if (s.compare === null) this.compare?.close();
     if (s.sweep !== null) this.sweep?.sync(r?.load ?? null, s.sweep);
     // Before any run (a link naming an unknown model, say) the failed load's choices still show,
@@ -388,7 +388,7 @@ export class App {
       breakpoints: r ? linesOf(r.lines.listingOfPc, s.breakpoints) : [],
       info,
     });
-    if (c?.input === 'ptx') this.renderCuda();
+    if (compilerOutput(c) !== null) this.renderCuda();
   }
 
   /** The CUDA source tab of a PTX kernel: the current instruction's CUDA line, the breakpoints'

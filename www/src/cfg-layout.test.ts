@@ -104,10 +104,10 @@ describe('layoutCfg', () => {
     expect(blocks.map((b) => cudaLinesLabel(b, cuda))).toEqual(['cuda 14-16', 'cuda 17', 'cuda 18-21', null, 'cuda 25']);
     // Without .loc the PTX lines alone; a block of inserted instructions names no CUDA line.
     expect(cudaLinesLabel(blocks[0], [])).toBeNull();
-    const lp = layoutCfg({ blocks: withLines, edges }, { sourceLines: true, ptx: true, cudaLines: cuda });
+    const lp = layoutCfg({ blocks: withLines, edges }, { sourceLines: true, code: 'ptx', cudaLines: cuda });
     expect(lp.nodes.map((n) => n.lines)).toEqual(['ptx 30-48 · cuda 14-16', 'ptx 31 · cuda 17', 'ptx 32-48 · cuda 18-21', 'ptx 33-48', 'ptx 34-48 · cuda 25']);
-    expect(layoutCfg({ blocks: withLines, edges }, { sourceLines: true, ptx: true }).nodes[0].lines).toBe('ptx 30-48');
-    expect(compactLabel(withLines[1], { ptx: true, cudaLines: cuda })).toBe('ptx 31 · cuda 17 · 2 instrs');
+    expect(layoutCfg({ blocks: withLines, edges }, { sourceLines: true, code: 'ptx' }).nodes[0].lines).toBe('ptx 30-48');
+    expect(compactLabel(withLines[1], { code: 'ptx', cudaLines: cuda })).toBe('ptx 31 · cuda 17 · 2 instrs');
     // The longer label still fits beside the name and clear of the reconvergence tag.
     const n3 = lp.nodes[3], m = DEFAULT_METRICS;
     expect(linesLabelX(withLines[3], m) + n3.lines!.length * m.charWidth).toBeLessThanOrEqual(n3.width - RECONV_TAG_ROOM);

@@ -38,9 +38,9 @@ export function blockLines(b: BlockView): string[] {
 
 /** What a block's header names of its source, for a kernel compiled from C or PTX. */
 export interface SourceLabels {
-  /** The kernel is PTX: its lines are PTX lines ("ptx 30-41"). */
-  ptx: boolean;
-  /** Each pc's CUDA line from PTX's `.loc` (0: none); empty without them. */
+  /** Compiler output: its lines are PTX or SASS lines ("ptx 30-41"); null for other kernels. */
+  code: 'ptx' | 'sass' | null;
+  /** Each pc's CUDA line from PTX's `.loc` or SASS's `-g` lines (0: none); empty without them. */
   cudaLines: readonly number[];
 }
 
@@ -53,13 +53,13 @@ export function cudaLinesLabel(b: BlockView, cudaLines: readonly number[]): stri
   return first === last ? `cuda ${first}` : `cuda ${first}-${last}`;
 }
 
-/** A block's header label: its source lines ("lines 16-18"; for PTX "ptx 30-41 · cuda 14-16"). */
+/** A block's header label: its source lines ("lines 16-18"; for PTX "ptx 30-41 · cuda 14-16", for SASS "sass 30-41 · cuda 14-16"). */
 export function sourceLabel(b: BlockView, src: SourceLabels | null): string | null {
   if (!src) return null;
   const lines = linesLabel(b);
-  if (!src.ptx) return lines;
-  const ptx = lines && lines.replace(/^lines? /, 'ptx ');
-  const parts = [ptx, cudaLinesLabel(b, src.cudaLines)].filter((x) => x !== null);
+  if (!src.code) return lines;
+  const own = lines && lines.replace(/^lines? /, `${src.code} `);
+  const parts = [own, cudaLinesLabel(b, src.cudaLines)].filter((x) => x !== null);
   return parts.length ? parts.join(' · ') : null;
 }
 
@@ -115,8 +115,8 @@ function boxSize(b: BlockView, m: Metrics, isTarget: boolean, lines: string | nu
 export interface LayoutOptions {
   /** Show each block's source line range (for C kernels, where blocks span C lines). */
   sourceLines: boolean;
-  /** A PTX kernel: its blocks name PTX lines ("ptx 30-41")... */
-  ptx?: boolean;
+  /** Compiler output (PTX or real SASS): its blocks name the text's lines so ("ptx 30-41")... */
+  code?: 'ptx' | 'sass' | null;
   /** ...and, with `.loc`, the CUDA lines of each pc ("cuda 14-16"; 0: none). */
   cudaLines?: readonly number[];
   /** Thread-frontier models: each block's priority and frontier instead of post-dominator arrows
@@ -134,7 +134,7 @@ export function layoutCfg(cfg: Pick<CfgView, 'blocks' | 'edges'>, opts: LayoutOp
   g.setDefaultEdgeLabel(() => ({}));
   const frontiers = opts.frontiers ?? false;
   const targets = new Set(frontiers ? [] : cfg.blocks.map((b) => b.reconverges_at).filter((t): t is number => t != null));
-  const src = opts.sourceLines ? { ptx: opts.ptx ?? false, cudaLines: opts.cudaLines ?? [] } : null;
+  const src = opts.sourceLines ? { code: opts.code ?? null, cudaLines: opts.cudaLines ?? [] } : null;
   const labels = new Map(cfg.blocks.map((b) => [b.id, compact ? compactLabel(b, src) : sourceLabel(b, src)]));
   const names = new Map(cfg.blocks.map((b) => [b.id, b.name]));
   const tf = new Map(cfg.blocks.map((b) => [b.id, frontiers ? frontierLabel(b, names) : null]));

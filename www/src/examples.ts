@@ -1,13 +1,14 @@
-//! The bundled example kernels (examples/*.sass, the C ones, *.cu, and nvcc's PTX of those, ptx/*.ptx), with the title and about text of their
+//! The bundled example kernels (examples/*.sass, the C ones, *.cu, nvcc's PTX of those, ptx/*.ptx,
+//! and their real sm_90 SASS, sass/*.sm_90.sass), with the title and about text of their
 //! `//@ title` / `//@ about` headers for the gallery (display text only, not simulator facts). A
-//! PTX example comes with the `.cu` it was compiled from (`ptx/if_else.ptx` from `if_else.cu`),
-//! for the CUDA source tab.
+//! PTX or SASS example comes with the `.cu` it was compiled from (`ptx/if_else.ptx` and
+//! `sass/if_else.sm_90.sass` from `if_else.cu`), for the CUDA source tab.
 
-const files = import.meta.glob(['../../examples/*.sass', '../../examples/*.cu', '../../examples/ptx/*.ptx'], { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
+const files = import.meta.glob(['../../examples/*.sass', '../../examples/*.cu', '../../examples/ptx/*.ptx', '../../examples/sass/*.sm_90.sass'], { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
 
 export interface Example {
   file: string; title: string; about: string; text: string; group: string;
-  /** A PTX example's CUDA source: the example `.cu` of the same name, which nvcc compiled. */
+  /** A PTX or SASS example's CUDA source: the example `.cu` of the same name, which nvcc compiled. */
   cuda: string | null;
 }
 
@@ -46,6 +47,15 @@ export const GROUPS: { name: string; files: string[] }[] = [
       'loop_break_continue.ptx', 'early_return.ptx', 'switch.ptx', 'goto_leaves_loop.ptx', 'divergent_call.ptx',
       'tf_barrier.ptx', 'tf_short_circuit.ptx', 'syncthreads_divergent.ptx', 'spin_lock.ptx'],
   },
+  {
+    // What the GPU runs: ptxas's code for sm_90 (Hopper), with the convergence barriers it
+    // placed, under the volta model.
+    name: 'Real compiler output (nvcc\'s sm_90 SASS)',
+    files: ['if_else.sm_90.sass', 'three_way_if_else.sm_90.sass', 'single_loop.sm_90.sass', 'double_loop.sm_90.sass',
+      'nested_if.sm_90.sass', 'loop_break_continue.sm_90.sass', 'early_return.sm_90.sass', 'switch.sm_90.sass',
+      'goto_leaves_loop.sm_90.sass', 'divergent_call.sm_90.sass', 'tf_barrier.sm_90.sass', 'tf_short_circuit.sm_90.sass',
+      'syncthreads_divergent.sm_90.sass', 'spin_lock.sm_90.sass'],
+  },
 ];
 const ORDER = GROUPS.flatMap((g) => g.files);
 const rank = (file: string) => (ORDER.includes(file) ? ORDER.indexOf(file) : ORDER.length);
@@ -54,7 +64,8 @@ const groupOf = (file: string) => (GROUPS.find((g) => g.files.includes(file)) ??
 export const EXAMPLES: Example[] = Object.entries(files)
   .map(([path, text]) => {
     const file = path.split('/').pop()!;
-    const cuda = file.endsWith('.ptx') ? files[`../../examples/${file.replace(/\.ptx$/, '.cu')}`] ?? null : null;
+    const compiled = /\.(ptx|sm_90\.sass)$/;
+    const cuda = compiled.test(file) ? files[`../../examples/${file.replace(compiled, '.cu')}`] ?? null : null;
     return { file, text, title: header(text, 'title')[0] ?? file, about: header(text, 'about').join(' '), group: groupOf(file), cuda };
   })
   .sort((a, b) => rank(a.file) - rank(b.file) || a.file.localeCompare(b.file));

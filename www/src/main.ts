@@ -12,6 +12,7 @@ import { Engine, StepLimit } from './engine';
 import { defaultExample, EXAMPLES } from './examples';
 import { FIGURES, figureById } from './figures';
 import { bindMenus } from './menus';
+import { compilerOutput } from './run';
 import * as cfgPanel from './panels/cfg';
 import * as cudaPanel from './panels/cuda';
 import * as editor from './panels/editor';
@@ -180,7 +181,7 @@ async function main(): Promise<void> {
     link: () => controller.linkUrl(),
     title: () => app.run?.load.title ?? 'kernel',
     cKernel: () => !!app.run?.compiled,
-    ptxKernel: () => app.run?.compiled?.input === 'ptx',
+    ptxKernel: () => compilerOutput(app.run?.compiled) !== null,
     copied: (what, ok) => app.banner(ok ? `${what} copied to the clipboard.${controller.linkCaveat()}` : `${what} could not be copied: select it in the dialog and copy it.`, ok && !controller.linkCaveat() ? 'info' : 'error'),
   }));
   const titled = () => $<HTMLInputElement>('export-title').checked;

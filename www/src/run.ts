@@ -60,8 +60,15 @@ export function loadOptions(inputs: Inputs, choice: { model: string | null } & O
 
 /** What a CFG block's header names: a compiled kernel's source lines; for PTX, its PTX lines and
  * the CUDA lines of its `.loc`. */
-function sourceLabels(compiled: CompiledView | null): Pick<LayoutOptions, 'sourceLines' | 'ptx' | 'cudaLines'> {
-  return { sourceLines: compiled !== null, ptx: compiled?.input === 'ptx', cudaLines: compiled?.cuda_lines ?? [] };
+/** Compiler output a user pasted (nvcc's PTX, or real SASS from a disassembler), whose lines
+ * may carry CUDA lines: the kind, or null for listings and C. */
+export function compilerOutput(compiled: CompiledView | null | undefined): 'ptx' | 'sass' | null {
+  const input = compiled?.input;
+  return input === 'ptx' || input === 'sass' ? input : null;
+}
+
+function sourceLabels(compiled: CompiledView | null): Pick<LayoutOptions, 'sourceLines' | 'code' | 'cudaLines'> {
+  return { sourceLines: compiled !== null, code: compilerOutput(compiled), cudaLines: compiled?.cuda_lines ?? [] };
 }
 
 /** Reads the facts of the run `e` just loaded (`r.ok`, loaded again by `source`); null if the

@@ -21,6 +21,9 @@ pub struct Builder {
     /// Instructions whose code target is a label, resolved at the end.
     fixups: Vec<(usize, String)>,
     errors: Vec<String>,
+    /// The address of the next instruction, when its text gives one (real SASS); else 8 per
+    /// instruction, as the papers' listings count.
+    next_addr: Option<u32>,
 }
 
 impl Builder {
@@ -32,6 +35,11 @@ impl Builder {
         } else {
             self.prog.labels.push((name.to_string(), pc));
         }
+    }
+
+    /// Gives the next instruction this address (addresses must rise).
+    pub fn at(&mut self, addr: u32) {
+        self.next_addr = Some(addr);
     }
 
     /// Decodes one instruction: `mnemonic` is `OPCODE.MOD.MOD`, `text` what the listing shows
@@ -52,7 +60,8 @@ impl Builder {
             return self.errors.push(msg.to_string());
         }
         self.prog.instrs.push(Instruction { guard: guard.filter(|g| g.pred != crate::isa::Pred::PT), op, pop: d.pop, text });
-        self.prog.addrs.push(pc as u32 * 8);
+        let addr = self.next_addr.take().unwrap_or(pc as u32 * 8);
+        self.prog.addrs.push(addr);
         self.prog.lines.push(line);
     }
 

@@ -53,7 +53,7 @@ pub const OPCODES: &[&str] = &[
     "MOV32I", "SEL", "LOP", "LOP32I", "LOP3", "SHL", "SHR", "S2R", "CS2R", "LD", "LDG", "ST", "STG", "ATOM", "ATOMG", "I2F", "F2I", "MUFU",
     "NOP", "BAR", "SSY", "SYNC", "BRA", "PBK", "BRK", "PCNT", "CONT", "CAL", "RET", "EXIT", "BSSY", "BSYNC", "BREAK", "WARPSYNC", "YIELD",
     "SHFL", "VOTE", "POPC", "FLO", "BREV", "IMNMX", "FMNMX", "FRND", "IDIV", "IREM", "ATOMS", "LDS", "STS", "SHF", "DADD", "DMUL", "DDIV",
-    "DFMA", "DSETP", "DMNMX", "F2F", "PRINTF", "PSETP", "BFE", "BFI", "PRMT", "SGXT", "MATCH", "FDIV", "BPT", "REDUX",
+    "DFMA", "DSETP", "DMNMX", "F2F", "PRINTF", "PSETP", "BFE", "BFI", "PRMT", "SGXT", "MATCH", "FDIV", "BPT", "REDUX", "PLOP3",
 ];
 
 fn err<T>(at: At, message: impl Into<String>) -> Result<T, DecodeError> {
@@ -417,7 +417,7 @@ pub fn decode(mnemonic: &str, ops: &[Operand]) -> Result<Decoded, DecodeError> {
         "VOTE" => warp::vote(&mut mods, &a)?,
         "MATCH" => warp::match_(&mut mods, &a)?,
         "REDUX" => warp::redux(&mut mods, &a)?,
-        "PSETP" | "BFE" | "BFI" | "PRMT" | "SGXT" => bits::decode(opcode, &mut mods, &a)?,
+        "PSETP" | "PLOP3" | "BFE" | "BFI" | "PRMT" | "SGXT" => bits::decode(opcode, &mut mods, &a)?,
         "BPT" => {
             if !mods.take("TRAP") {
                 return err(At::Mnemonic, "only `BPT.TRAP` (PTX `trap`) is supported");

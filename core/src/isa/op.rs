@@ -483,6 +483,18 @@ pub enum Op {
         a: PredSrc,
         b: PredSrc,
     },
+    /// `PLOP3.LUT Pd, Pe, a, b, c, lut, lut2` (Volta and later): any function of three
+    /// predicates by its truth table, as `LOP3` for bits (bit `a<<2 | b<<1 | c` of `lut` is the
+    /// result); `Pe` gets `lut2`'s.
+    Plop3 {
+        dst: Pred,
+        dst2: Pred,
+        a: PredSrc,
+        b: PredSrc,
+        c: PredSrc,
+        lut: u8,
+        lut2: u8,
+    },
     // Moves and bit operations.
     Mov {
         dst: Reg,

@@ -93,9 +93,16 @@ fn registers_needed(k: &Kernel) -> u32 {
         }
     };
     k.program.instrs.iter().for_each(|i| scan(&i.text));
+    // A translation may show the source's own text (real SASS's `UR4`, `c[0x0][0x210]`); its
+    // listing names the machine's registers.
+    if let Some(c) = &k.compiled {
+        scan(&c.listing);
+    }
     for r in &k.regs {
-        if let InitTarget::Reg(reg) = r.target {
-            max = max.max(reg.0 as u32);
+        match r.target {
+            InitTarget::Reg(reg) => max = max.max(reg.0 as u32),
+            InitTarget::Wide { reg, .. } => max = max.max(reg.0 as u32 + 1),
+            _ => {}
         }
     }
     (max + 4).min(255)

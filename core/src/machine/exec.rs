@@ -300,6 +300,24 @@ fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: Lane
                 *slot = slot.without(lanes) | r;
             }
         }
+        Op::Plop3 { dst, dst2, a, b, c, lut, lut2 } => {
+            let [x, y, z] = [a, b, c].map(|p| m.guard_mask(Some(Guard { pred: p.pred, negated: p.negated }), lanes));
+            for (d, table) in [(dst, lut), (dst2, lut2)] {
+                if d.is_true() {
+                    continue;
+                }
+                // The lanes whose (x, y, z) row of the table is 1.
+                let mut r = LaneMask::EMPTY;
+                for l in lanes.iter() {
+                    let row = (x.contains(l) as u8) << 2 | (y.contains(l) as u8) << 1 | z.contains(l) as u8;
+                    if table >> row & 1 == 1 {
+                        r = r.with(l);
+                    }
+                }
+                let slot = &mut m.preds[d.0 as usize];
+                *slot = slot.without(lanes) | r;
+            }
+        }
         Op::Mov { dst, src } => map2::<N>(m, lanes, dst, src, Src::Imm(0), false, |x, _| x),
         Op::Sel { dst, a, b, p } => {
             let chosen = m.guard_mask(Some(Guard { pred: p.pred, negated: p.negated }), lanes);

@@ -243,6 +243,13 @@ pub const GLOSSARY: &[Term] = &[
         models: ModelKind::ALL,
     },
     Term {
+        term: "PLOP3",
+        kind: TermKind::Instruction,
+        meaning: "`PLOP3.LUT Pd, Pe, Pa, Pb, Pc, lut, lut2`: any logic of three predicates in each lane, by its truth table (bit `a<<2 | b<<1 | c` of lut is Pd, of lut2 is Pe), as `LOP3` for bits; `PLOP3.LUT P0, PT, PT, PT, PT, 0x8, 0x0` clears P0",
+        source: "NVIDIA SASS, Volta and later (CUDA Binary Utilities)",
+        models: ModelKind::ALL,
+    },
+    Term {
         term: "PSETP",
         kind: TermKind::Instruction,
         meaning: "`PSETP.AND/OR/XOR Pd, Pa, Pb`: predicate logic in each lane, Pd = Pa and/or/xor Pb; a source may be negated (`!P1`) or the constant PT, so `PSETP.AND Pd, !Pa, PT` is a not and `PSETP.AND Pd, Pa, PT` a move",

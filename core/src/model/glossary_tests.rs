@@ -81,6 +81,7 @@ fn control_word(op: &Op) -> Option<&'static str> {
         | Op::Printf { .. }
         | Op::Fdiv { .. }
         | Op::Psetp { .. }
+        | Op::Plop3 { .. }
         | Op::Bfe { .. }
         | Op::Bfi { .. }
         | Op::Prmt { .. }
@@ -99,6 +100,7 @@ fn data_word(op: &Op) -> Option<&'static str> {
         Op::Shfl { .. } => "SHFL",
         Op::Vote { .. } => "VOTE",
         Op::Redux { .. } => "REDUX",
+        Op::Plop3 { .. } => "PLOP3",
         Op::Popc { .. } => "POPC",
         Op::Flo { .. } => "FLO",
         Op::Brev { .. } => "BREV",
@@ -178,6 +180,7 @@ const DATA_WORDS: &[&str] = &[
     "SHFL",
     "VOTE",
     "REDUX",
+    "PLOP3",
     "POPC",
     "FLO",
     "BREV",
@@ -231,7 +234,7 @@ const RARE: &str = "//@ warp 4\n//@ buffer out: i32[4] = 0\n//@ reg R10 = out\nY
     SHF.L.U64.HI R13, R12, 0x3, R13;\nI2F.F64 R14, R0;\nDADD R14, R14, 0.5;\nDMUL R14, R14, R14;\nDDIV R14, R14, 2.0;\nDFMA R14, R14, 2.0, R14;\n\
     DSETP.GT.AND P1, PT, R14, 1.0, PT;\nDMNMX R14, R14, 1.0, P1;\nF2F.F32.F64 R8, R14;\nF2I.S64.F64.TRUNC R12, R14;\nPRINTF \"%d %f\\n\", R13, R14;\n\
     FDIV R8, R8, 3.0;\nPSETP.AND P2, P1, !PT;\nBFE.U32 R15, R0, 0x1, 0x2;\nBFI R15, R0, R15, 0x4, 0x4;\n\
-    PRMT R15, R0, 0x3210, R15;\nSGXT R15, R15, 0x4;\nMATCH.ANY R15, R0, 0xf;\nREDUX.SUM R15, R0;\n@!PT BPT.TRAP;\nEXIT;\n";
+    PRMT R15, R0, 0x3210, R15;\nSGXT R15, R15, 0x4;\nMATCH.ANY R15, R0, 0xf;\nREDUX.SUM R15, R0;\nPLOP3.LUT P3, PT, P1, P2, !PT, 0x80, 0x0;\n@!PT BPT.TRAP;\nEXIT;\n";
 
 fn examples() -> Vec<(String, String)> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");

@@ -23,7 +23,7 @@ const inDock = (p: DockPanelId) => `#dock [data-panel="${p}"]`;
 export const TOUR_STEPS: readonly TourStep[] = [
   {
     panel: 'editor', target: inDock('editor'), title: 'The kernel',
-    text: 'The code one warp runs: a SASS-like listing, CUDA C, or the PTX nvcc writes. It runs again as you type; errors are marked on their line.',
+    text: 'The code one warp runs: a SASS-like listing, CUDA C, the PTX nvcc writes, or real SASS from cuobjdump. It runs again as you type; errors are marked on their line.',
   },
   {
     panel: 'cfg', target: inDock('cfg'), title: 'The control-flow graph',

@@ -1,6 +1,7 @@
 //! Predicate logic and bit fields: `PSETP`, `BFE`, `BFI`, `PRMT`, `SGXT`.
 
 use super::{err, Args, At, DecodeError, Mods};
+use crate::asm::Operand;
 use crate::isa::*;
 
 /// `PSETP.AND|OR|XOR Pd, Pa, Pb`, `BFE.U32|S32 d, a, pos, len`, `BFI d, insert, base, pos, len`,
@@ -16,6 +17,23 @@ pub(super) fn decode(opcode: &str, mods: &mut Mods, a: &Args) -> Result<Op, Deco
             };
             a.count(&[3])?;
             Op::Psetp { op, dst: a.pred(0)?, a: a.pred_src(1)?, b: a.pred_src(2)? }
+        }
+        "PLOP3" => {
+            mods.take("LUT");
+            a.count(&[7])?;
+            let lut = |i: usize| match a.ops[i] {
+                Operand::Int { value, .. } if (0..=0xff).contains(&value) => Ok(value as u8),
+                _ => a.wrong(i, "a truth table 0x00-0xff"),
+            };
+            Op::Plop3 {
+                dst: a.pred(0)?,
+                dst2: a.pred(1)?,
+                a: a.pred_src(2)?,
+                b: a.pred_src(3)?,
+                c: a.pred_src(4)?,
+                lut: lut(5)?,
+                lut2: lut(6)?,
+            }
         }
         "BFE" => {
             let signed = match mods.take_any(&["U32", "S32"]) {

@@ -36,6 +36,8 @@ pub struct Places {
     /// Each constant-bank word read (by byte offset) and its register.
     pub consts: BTreeMap<u32, u8>,
     pub bank: Bank,
+    /// A predicate the function leaves alone (nor its uniform ones), for combining two.
+    pub spare_pred: Option<Pred>,
 }
 
 impl Places {
@@ -62,7 +64,18 @@ impl Places {
             return Err(format!("the kernel reads {} words of its constant bank; warpscope holds {CONST_COUNT}", words.len()));
         }
         let consts = words.iter().enumerate().map(|(k, &w)| (w, CONST_BASE + k as u8)).collect();
-        Ok(Places { consts, bank })
+        let used = |p: u8| {
+            let names = [format!("P{p}"), format!("UP{}", 6 - p)];
+            f.instrs.iter().any(|i| {
+                i.operands
+                    .iter()
+                    .copied()
+                    .chain(i.guard.map(|g| g.0))
+                    .any(|o| o.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).any(|w| names.iter().any(|n| n == w)))
+            })
+        };
+        let spare_pred = (0..7).rev().find(|&p| !used(p)).map(Pred);
+        Ok(Places { consts, bank, spare_pred })
     }
 
     /// The value each constant word below the parameters holds, as a header expression: the
@@ -441,6 +454,42 @@ impl Lower<'_> {
             "MEMBAR" | "ERRBAR" | "CGAERRBAR" | "CCTL" | "DEPBAR" | "FENCE" | "NANOSLEEP" => vec![(m("NOP"), Vec::new())],
             "MOV" if ops.len() == 3 => vec![(m("MOV"), ops[..2].to_vec())],
             "BAR" if has("SYNC") || has("SYNCALL") => vec![(m("BAR.SYNC"), ops.iter().take(1).cloned().collect())],
+            "BRA" if ops.len() == 2 && !has("DIV") => {
+                // `@P0 BRA P1, L`: taken where the guard and P1 both hold. A mnemonic written
+                // with its own guard (`@P5 BRA`, `@PT PSETP`) replaces the instruction's.
+                let Operand::Pred { pred, negated } = ops[0] else { return Err(m("`BRA`'s first operand is a predicate")) };
+                let target = ops[1].clone();
+                let not = if negated { "!" } else { "" };
+                match i.guard {
+                    None => vec![(format!("@{not}{pred} BRA{rest_mods}"), vec![target])],
+                    Some((g, gneg)) => {
+                        let spare = self
+                            .places
+                            .spare_pred
+                            .ok_or_else(|| m("`BRA` with a predicate needs a predicate the kernel leaves free, and it uses all seven"))?;
+                        let g = guard_operand(g, gneg)?;
+                        vec![
+                            (m("@PT PSETP.AND"), vec![Operand::Pred { pred: spare, negated: false }, g, ops[0].clone()]),
+                            (format!("@{spare} BRA{rest_mods}"), vec![target]),
+                        ]
+                    }
+                }
+            }
+            "IMAD" if has("X") => {
+                // `IMAD.X d, a, b, c, P`: a * b + c plus the carry in P (the high word of a
+                // 64-bit sum).
+                let [d, a, b, c, p] = &ops[..] else { return Err(m("`IMAD.X` takes d, a, b, c, P")) };
+                let zero = |o: &Operand| matches!(o, Operand::Reg { reg, .. } if reg.is_zero());
+                let mut v = Vec::new();
+                let product = if zero(a) || zero(b) {
+                    reg(Reg::RZ.0)
+                } else {
+                    v.push((m("IMAD"), vec![reg(SCRATCH[0]), a.clone(), b.clone(), reg(Reg::RZ.0)]));
+                    reg(SCRATCH[0])
+                };
+                v.push((m("IADD3.X"), vec![d.clone(), product, c.clone(), reg(Reg::RZ.0), p.clone(), pred_not_true()]));
+                v
+            }
             "BRA" if has("DIV") => {
                 // `BRA.DIV m, slow`: ptxas's check before a warp primitive that the lanes of m
                 // run together, with a slow path that gathers them (`WARPSYNC.COLLECTIVE`).
@@ -472,7 +521,7 @@ impl Lower<'_> {
                 return Err(format!("`{}` is not run yet (real SASS support is being built: issue 19)", i.mnemonic))
             }
             "STL" | "LDL" => return Err(format!("`{}`: local memory in real SASS is not run yet", i.mnemonic)),
-            "PLOP3" | "P2R" | "R2P" | "BMOV" => return Err(format!("`{}` is not run yet (issue 19)", i.mnemonic)),
+            "P2R" | "R2P" | "BMOV" => return Err(format!("`{}` is not run yet (issue 19)", i.mnemonic)),
             _ => vec![(format!("{base}{rest_mods}"), ops)],
         };
         pre.extend(out);
@@ -531,6 +580,18 @@ fn negate(o: Operand) -> Result<Operand> {
         Operand::Int { value, .. } => Ok(int(-value)),
         _ => Err(String::from("a register or a number to negate")),
     }
+}
+
+/// A guard's predicate as an operand (`P0`, `!UP1`).
+fn guard_operand(name: &str, negated: bool) -> Result<Operand> {
+    let pred = match name.strip_prefix("UP") {
+        Some(n) => uniform_pred(n),
+        None => match parse_operand(name) {
+            Ok(Operand::Pred { pred, negated: false }) => Some(pred),
+            _ => None,
+        },
+    };
+    pred.map(|pred| Operand::Pred { pred, negated }).ok_or_else(|| format!("`@{name}` is not a predicate"))
 }
 
 fn pred_not_true() -> Operand {

@@ -86,6 +86,23 @@ fn read(text: &str, k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
             }
         }
     }
+    // Every code target names a label of this function or an instruction's address.
+    let addrs: Vec<u32> = f.instrs.iter().map(|i| i.addr).collect();
+    for (i, form) in f.instrs.iter().zip(&forms) {
+        for op in form.iter().flat_map(|(_, ops)| ops) {
+            let Operand::Label(l) = op else { continue };
+            let known = f.labels.iter().any(|(name, _)| name == l)
+                || lower.addr_targets.iter().any(|&a| lower::addr_label(a) == *l && addrs.contains(&a));
+            if !known {
+                let to = l.strip_prefix(".A").filter(|_| lower.addr_targets.iter().any(|&a| lower::addr_label(a) == *l));
+                let msg = match to {
+                    Some(hex) => format!("`{}` goes to 0x{hex}, where no instruction of this function stands", original(i)),
+                    None => format!("`{}` goes to `{l}`, which is no label of this function", original(i)),
+                };
+                diags.push(Diagnostic::error(i.span, msg));
+            }
+        }
+    }
     if has_errors(diags) {
         return;
     }
@@ -110,8 +127,21 @@ fn read(text: &str, k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
             },
             None => None,
         };
-        for (mnemonic, ops) in form {
-            listing.instr(&mut b, guard, mnemonic, ops, i.span.line, i.cuda_line, "");
+        // Each machine instruction at the SASS instruction's address, a sequence's spread
+        // within its 16 bytes, so the graph and the trace show the dump's addresses.
+        let step = if form.len() <= 4 { 4 } else { 1 };
+        for (k, (mnemonic, ops)) in form.iter().enumerate() {
+            b.at(i.addr + step * k as u32);
+            // A mnemonic with its own guard (`@P5 BRA`; `@PT`: none) in place of the SASS's.
+            let (guard, mnemonic) = match mnemonic.strip_prefix('@').and_then(|m| m.split_once(' ')) {
+                Some((g, rest)) => {
+                    let (name, negated) = g.strip_prefix('!').map_or((g, false), |n| (n, true));
+                    (guard_pred(name).filter(|p| !p.is_true()).map(|pred| Guard { pred, negated }), rest)
+                }
+                None => (guard, mnemonic.as_str()),
+            };
+            let as_written = (form.len() == 1).then(|| original(i));
+            listing.instr(&mut b, guard, mnemonic, ops, i.span.line, i.cuda_line, as_written);
         }
         // A form the machine does not take: said where the SASS stands.
         for e in b.take_errors() {
@@ -199,18 +229,27 @@ impl Listing {
         self.count += 1;
         b.label(l);
     }
+    /// One machine instruction; the program shows `as_written` (the dump's own text, for an
+    /// instruction that is one machine instruction) or else its machine form.
     #[allow(clippy::too_many_arguments)]
-    fn instr(&mut self, b: &mut Builder, guard: Option<Guard>, mnemonic: &str, ops: &[Operand], line: u32, cuda: u32, note: &str) {
+    fn instr(
+        &mut self,
+        b: &mut Builder,
+        guard: Option<Guard>,
+        mnemonic: &str,
+        ops: &[Operand],
+        line: u32,
+        cuda: u32,
+        as_written: Option<String>,
+    ) {
         let shown = shown(guard, mnemonic, ops);
         self.text.push_str("        ");
         self.text.push_str(&shown);
-        self.text.push(';');
-        self.text.push_str(note);
-        self.text.push('\n');
+        self.text.push_str(";\n");
         self.count += 1;
         self.lines.push(self.count);
         self.cuda.push(cuda);
-        b.instr(guard, mnemonic, ops, shown, line);
+        b.instr(guard, mnemonic, ops, as_written.unwrap_or(shown), line);
     }
 }
 

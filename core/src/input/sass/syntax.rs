@@ -176,7 +176,6 @@ fn is_encoding(line: &str) -> bool {
 }
 
 fn read_instr<'a>(f: &mut Function<'a>, line: &'a str, raw: &'a str, line_no: u32, cuda_line: u32, diags: &mut Vec<Diagnostic>) {
-    let col = (raw.len() - raw.trim_start().len()) as u32 + 1;
     let mut rest = line;
     // `/*0080*/`: the address.
     let mut addr = None;
@@ -195,6 +194,9 @@ fn read_instr<'a>(f: &mut Function<'a>, line: &'a str, raw: &'a str, line_no: u3
     if body.is_empty() {
         return;
     }
+    // The instruction's own place on the line (past the address), in characters.
+    let at = body.as_ptr() as usize - raw.as_ptr() as usize;
+    let col = raw[..at].chars().count() as u32 + 1;
     let span = Span::new(line_no, col, body.chars().count().max(1) as u32);
     let (guard, body) = match body.strip_prefix('@') {
         Some(g) => {

@@ -690,3 +690,20 @@ fn redux_combines_the_running_lanes_of_each_half() {
     assert_eq!(v(34), [32 + 33, 32, 33, 32 ^ 33]);
     assert_eq!(m.reg(5, Reg(1)), 0, "a lane that did not run keeps its register");
 }
+
+#[test]
+fn plop3_computes_any_function_of_three_predicates() {
+    // P1 = lane & 1, P2 = lane & 2; P3 = P1 and P2 (0x80 with c = PT), P4 = P1 or P2 (0xfc).
+    let m = run_on(
+        4,
+        LaneMask::full(4),
+        |l| l,
+        "LOP3.LUT R1, R0, 0x1, RZ, 0xc0\nISETP.NE.U32.AND P1, PT, R1, RZ, PT\nLOP3.LUT R2, R0, 0x2, RZ, 0xc0\nISETP.NE.U32.AND P2, PT, R2, RZ, PT\nPLOP3.LUT P3, P4, P1, P2, PT, 0x80, 0xfc\nPLOP3.LUT P5, PT, PT, PT, PT, 0x8, 0x0\n",
+    )
+    .unwrap();
+    for l in 0..4 {
+        assert_eq!(m.pred(l, Pred(3)), l == 3, "and, lane {l}");
+        assert_eq!(m.pred(l, Pred(4)), l != 0, "or, lane {l}");
+        assert!(!m.pred(l, Pred(5)), "0x8 of all-true rows is false");
+    }
+}
