@@ -313,7 +313,7 @@ impl Lower<'_> {
         let out: Vec<Emitted> = match base {
             "S2R" if i.operands.get(1).is_some_and(|o| o.trim() == "SR_CgaCtaId") => {
                 // The block's place in its cluster: one block runs, alone in its cluster.
-                vec![(m("MOV"), vec![ops[0].clone(), reg(Reg::RZ.0)])]
+                vec![(m("MOV"), vec![ops.first().cloned().unwrap_or(reg(Reg::RZ.0)), reg(Reg::RZ.0)])]
             }
             "LDC" => {
                 let Some(Operand::Reg { reg: d, .. }) = ops.first().cloned() else { return Err(m("`LDC` needs a destination register")) };
@@ -495,9 +495,13 @@ impl Lower<'_> {
                 // run together, with a slow path that gathers them (`WARPSYNC.COLLECTIVE`).
                 // How the hardware decides is not public; warpscope gathers the lanes of m as
                 // the slow path would and runs the fast path (docs/sass.md).
-                vec![(m("WARPSYNC"), vec![ops[0].clone()])]
+                let mask = ops.first().cloned().ok_or_else(|| m("`BRA.DIV` takes a mask and a target"))?;
+                vec![(m("WARPSYNC"), vec![mask])]
             }
-            "WARPSYNC" if has("COLLECTIVE") => vec![(m("WARPSYNC"), vec![ops[0].clone()])],
+            "WARPSYNC" if has("COLLECTIVE") => {
+                let mask = ops.first().cloned().ok_or_else(|| m("`WARPSYNC.COLLECTIVE` takes a mask and a target"))?;
+                vec![(m("WARPSYNC"), vec![mask])]
+            }
             "ENDCOLLECTIVE" => vec![(m("NOP"), Vec::new())],
             "VOTE" if ops.len() == 2 => {
                 // `VOTE.ANY P1, P1`: the predicate alone, no ballot register.
