@@ -219,11 +219,8 @@ fn real_sass_of_every_architecture_and_disassembler_form() {
 /// Real SASS the reader does not run yet (issue 19 is being built in parts), each with what it
 /// says or does: a kernel that starts to run drops out of this list, or the test fails.
 const SASS_PENDING: &[(&str, &str)] = &[
-    ("sm_75/double_precision.cu", "`MUFU.RCP64H R7, 3` is not run yet"),
-    ("sm_75/index_types.cu", "`ISETP.GE.U32.AND.EX P0, PT, R3, c[0x0][0x184], PT, P0` is not run yet"),
-    ("sm_75/vote_any_all.cu", "operand 1 of `WARPSYNC` must be a register"),
-    ("sm_90/double_precision.cu", "`MUFU.RCP64H R3, 3` is not run yet"),
-    ("sm_90/index_types.cu", "`ISETP.GE.U32.AND.EX"),
+    ("sm_75/index_types.cu", "`IMAD.WIDE.U32 R8, P0, R6, R13, R8` is not run yet"),
+    ("sm_90/index_types.cu", "`IMAD.WIDE.U32 R10, P0, R8, R7, R10` is not run yet"),
 ];
 
 /// nvcc's real SASS of every corpus kernel (`cuobjdump -sass` for sm_75 and sm_90, written by

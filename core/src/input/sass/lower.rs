@@ -490,6 +490,41 @@ impl Lower<'_> {
                 v.push((m("IADD3.X"), vec![d.clone(), product, c.clone(), reg(Reg::RZ.0), p.clone(), pred_not_true()]));
                 v
             }
+            "BRA" if has("DIV") && ops.len() == 1 => {
+                // sm_75's `BRA.DIV slow`: to the slow path when the warp is not whole. The
+                // running lanes' ballot against all 32 (a warp narrower than 32 always takes the
+                // slow path, which computes the same).
+                let spare =
+                    self.places.spare_pred.ok_or_else(|| m("`BRA.DIV` needs a predicate the kernel leaves free, and it uses all seven"))?;
+                let s = SCRATCH[0];
+                let pt = Operand::Pred { pred: Pred::PT, negated: false };
+                vec![
+                    (m("VOTE.ANY"), vec![reg(s), pt.clone(), pt.clone()]),
+                    (m("ISETP.NE.U32.AND"), vec![Operand::Pred { pred: spare, negated: false }, pt.clone(), reg(s), int(0xffff_ffff), pt]),
+                    (format!("@{spare} BRA"), vec![ops[0].clone()]),
+                ]
+            }
+            "ISETP" | "UISETP" if has("EX") => self.isetp_ex(&mods, &ops)?,
+            "MUFU" if has("RCP64H") => {
+                // The high word of 1 / x, x the double whose high word is a (low word 0): a
+                // double division, exact where the hardware's seed is an approximation that
+                // ptxas's Newton steps then refine.
+                let [d, a] = &ops[..] else { return Err(m("`MUFU.RCP64H` takes d, a")) };
+                // A literal is a double (`3` is 3.0): its high word.
+                let a = match *a {
+                    Operand::Int { value, hex: false } => int(((value as f64).to_bits() >> 32) as i64),
+                    Operand::Float(f) => int((f.to_bits() >> 32) as i64),
+                    ref other => other.clone(),
+                };
+                let a = &a;
+                let [s0, s1] = [SCRATCH[0], SCRATCH[1]];
+                vec![
+                    (m("MOV"), vec![reg(s0), reg(Reg::RZ.0)]),
+                    (m("MOV"), vec![reg(s1), a.clone()]),
+                    (m("DDIV"), vec![reg(s0), Operand::Float(1.0), reg(s0)]),
+                    (m("MOV"), vec![d.clone(), reg(s1)]),
+                ]
+            }
             "BRA" if has("DIV") => {
                 // `BRA.DIV m, slow`: ptxas's check before a warp primitive that the lanes of m
                 // run together, with a slow path that gathers them (`WARPSYNC.COLLECTIVE`).
@@ -530,6 +565,45 @@ impl Lower<'_> {
         };
         pre.extend(out);
         Ok(pre)
+    }
+
+    /// `ISETP.cmp.sign.op.EX Pd, Pe, a, b, Pc, Plow`: the high words' comparison of a 64-bit
+    /// one whose low words gave Plow: strictly ordered high words decide, equal ones defer to
+    /// Plow (`EQ`: both equal; `NE`: either differs), then `op` with Pc. Built in Pd itself
+    /// (each step reads what it needs before it writes).
+    fn isetp_ex(&self, mods: &[&str], ops: &[Operand]) -> Result<Vec<Emitted>> {
+        let m = |s: &str| String::from(s);
+        let [pd, pe, a, b, pc, plow] = ops else { return Err(m("`ISETP.EX` takes Pd, Pe, a, b, Pc, Plow")) };
+        let is_true = |o: &Operand| matches!(o, Operand::Pred { pred, negated: false } if pred.is_true());
+        if !is_true(pe) {
+            return Err(m("`ISETP.EX` with a second result is not run yet"));
+        }
+        let Operand::Pred { pred: d, .. } = *pd else { return Err(m("`ISETP.EX` writes a predicate")) };
+        if matches!(*pc, Operand::Pred { pred, .. } if pred == d && !pred.is_true()) {
+            return Err(m("`ISETP.EX` combining with its own destination is not run yet"));
+        }
+        let sign = if mods.contains(&"U32") { ".U32" } else { "" };
+        let pt = || Operand::Pred { pred: Pred::PT, negated: false };
+        let cmp = ["LT", "LE", "GT", "GE", "EQ", "NE"]
+            .into_iter()
+            .find(|c| mods.contains(c))
+            .ok_or_else(|| m("`ISETP.EX` needs its comparison"))?;
+        let op = ["AND", "OR", "XOR"].into_iter().find(|o| mods.contains(o)).unwrap_or("AND");
+        let mut v = match cmp {
+            "EQ" => vec![(format!("ISETP.EQ{sign}.AND"), vec![pd.clone(), pt(), a.clone(), b.clone(), plow.clone()])],
+            "NE" => vec![(format!("ISETP.NE{sign}.OR"), vec![pd.clone(), pt(), a.clone(), b.clone(), plow.clone()])],
+            _ => {
+                let strict = if cmp.starts_with('L') { "LT" } else { "GT" };
+                vec![
+                    (format!("ISETP.EQ{sign}.AND"), vec![pd.clone(), pt(), a.clone(), b.clone(), plow.clone()]),
+                    (format!("ISETP.{strict}{sign}.OR"), vec![pd.clone(), pt(), a.clone(), b.clone(), pd.clone()]),
+                ]
+            }
+        };
+        if !(op == "AND" && is_true(pc)) {
+            v.push((format!("PSETP.{op}"), vec![pd.clone(), pd.clone(), pc.clone()]));
+        }
+        Ok(v)
     }
 
     /// `LEA d, [P,] a, b, s` = (a << s) + b with the carry out in P; `LEA.HI[.X] d, a, b, c, s[, P]`

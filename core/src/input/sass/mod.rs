@@ -272,6 +272,7 @@ fn operand_text(o: &Operand) -> String {
     match o {
         Operand::Reg { reg, negated, inverted } => format!("{}{}{reg}", if *negated { "-" } else { "" }, if *inverted { "~" } else { "" }),
         Operand::Pred { pred, negated } => format!("{}{pred}", if *negated { "!" } else { "" }),
+        Operand::Int { value, hex: false } => format!("{value}"),
         Operand::Int { value, .. } if *value < 0 => format!("-{:#x}", -value),
         Operand::Int { value, .. } => format!("{value:#x}"),
         Operand::Float(f) if f.is_infinite() => String::from(if *f > 0.0 { "+INF" } else { "-INF" }),

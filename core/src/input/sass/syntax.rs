@@ -217,7 +217,10 @@ fn read_instr<'a>(f: &mut Function<'a>, line: &'a str, raw: &'a str, line_no: u3
     let last = f.instrs.last().map(|i| i.addr);
     let addr = addr.unwrap_or_else(|| last.map_or(0, |a| a.saturating_add(16)));
     if last.is_some_and(|l| addr <= l) || addr > u32::MAX - 64 {
-        diags.push(Diagnostic::error(span, alloc::format!("address {addr:#06x} does not follow the one before it: a dump's addresses rise")));
+        diags.push(Diagnostic::error(
+            span,
+            alloc::format!("address {addr:#06x} does not follow the one before it: a dump's addresses rise"),
+        ));
         return;
     }
     f.instrs.push(Instr { addr, guard, mnemonic, operands: split_operands(ops), span, cuda_line });

@@ -86,11 +86,16 @@ pub fn load(m: &mut Machine, lanes: LaneMask, dst: Reg, addr: Address, width: Wi
             m.set_reg(l, dst, extract(v, shift, width));
             continue;
         }
+        // Every word is read before any is written: the destination may be the address's own
+        // register (`LDG.E.64 R6, [R6]`, as ptxas writes it).
+        let mut words = [0u32; 4];
         for w in 0..width.words() {
             let at = address(m, l, addr, w);
-            let v = m.memory.load_in(space, at).map_err(|e| bad_access(&m.memory, "load", l, at, at, space, e))?;
+            words[w as usize] = m.memory.load_in(space, at).map_err(|e| bad_access(&m.memory, "load", l, at, at, space, e))?;
+        }
+        for w in 0..width.words() {
             if dst.0 as u32 + w < 255 {
-                m.set_reg(l, Reg(dst.0 + w as u8), v);
+                m.set_reg(l, Reg(dst.0 + w as u8), words[w as usize]);
             }
         }
     }

@@ -707,3 +707,11 @@ fn plop3_computes_any_function_of_three_predicates() {
         assert!(!m.pred(l, Pred(5)), "0x8 of all-true rows is false");
     }
 }
+
+#[test]
+fn a_wide_load_into_its_own_address_register_reads_every_word_first() {
+    let mut mem = Memory::default();
+    let base = mem.add("a", crate::machine::ElemType::U32, alloc::vec![7, 9]);
+    let m = run(&alloc::format!("MOV R0, {base:#x}\nMOV R1, RZ\nLD.64 R0, [R0]\n"), mem);
+    assert_eq!((m.reg(0, Reg(0)), m.reg(0, Reg(1))), (7, 9));
+}
