@@ -676,9 +676,9 @@ fn pred_not_true() -> Operand {
     Operand::Pred { pred: Pred::PT, negated: true }
 }
 
-/// The label an address target gets.
+/// The label an address target gets (`@` begins no label a dump prints).
 pub fn addr_label(a: u32) -> String {
-    format!(".A{a:x}")
+    format!("@{a:#06x}")
 }
 
 /// `UR5` (given `5`) as the machine's register; `URZ` reads zero.

@@ -94,9 +94,9 @@ fn read(text: &str, k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
             let known = f.labels.iter().any(|(name, _)| name == l)
                 || lower.addr_targets.iter().any(|&a| lower::addr_label(a) == *l && addrs.contains(&a));
             if !known {
-                let to = l.strip_prefix(".A").filter(|_| lower.addr_targets.iter().any(|&a| lower::addr_label(a) == *l));
+                let to = l.strip_prefix('@').filter(|_| lower.addr_targets.iter().any(|&a| lower::addr_label(a) == *l));
                 let msg = match to {
-                    Some(hex) => format!("`{}` goes to 0x{hex}, where no instruction of this function stands", original(i)),
+                    Some(addr) => format!("`{}` goes to {addr}, where no instruction of this function stands", original(i)),
                     None => format!("`{}` goes to `{l}`, which is no label of this function", original(i)),
                 };
                 diags.push(Diagnostic::error(i.span, msg));

@@ -138,6 +138,11 @@ pub fn parse<'a>(text: &'a str, diags: &mut Vec<Diagnostic>) -> Dump<'a> {
             } else if cur.as_ref().is_some_and(|f| f.name == label) {
                 // The function's own symbol label.
             } else if let Some(f) = cur.as_mut() {
+                if f.labels.iter().any(|(l, _)| *l == label) {
+                    let span = Span::new(line_no, 1, raw.chars().count().max(1) as u32);
+                    diags.push(Diagnostic::error(span, alloc::format!("label `{label}` stands twice in `{}`", f.name)));
+                    continue;
+                }
                 f.labels.push((label, f.instrs.len()));
             } else if !label.starts_with(".L") {
                 start(&mut dump, &mut cur, label, line_no, raw);
