@@ -14,6 +14,7 @@ const DOUBLE: &str = include_str!("../../examples/double_loop.sass");
 const DOUBLE_C: &str = include_str!("../../examples/double_loop.cu");
 const GOTO_C: &str = include_str!("../../examples/goto_leaves_loop.cu");
 const DOUBLE_PTX: &str = include_str!("../../examples/ptx/double_loop.ptx");
+const DOUBLE_SASS: &str = include_str!("../../examples/sass/double_loop.sm_90.sass");
 
 fn bench(c: &mut Criterion) {
     let (kernel, diags) = parse_kernel(DOUBLE);
@@ -138,6 +139,34 @@ fn bench(c: &mut Criterion) {
         )
     });
     ptx.finish();
+    // Real sm_90 SASS of the C double loop (nvdisasm -g), read and run under volta, against the
+    // C double loop compiled for volta: both Volta code of the same loops, run by one model.
+    let (sass_kernel, d) = parse_kernel(DOUBLE_SASS);
+    assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
+    let volta = |record| LaunchOptions { model: Some(warpscope_core::model::ModelKind::Volta), ..opts(record) };
+    let (c_volta, d) = warpscope_core::kernel::parse_kernel_with(
+        DOUBLE_C,
+        &warpscope_core::kernel::SourceOptions { target: Some(warpscope_core::compile::Target::Volta), ..Default::default() },
+    );
+    assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
+    c.bench_function("double_loop/parse_kernel_sass", |b| b.iter(|| parse_kernel(DOUBLE_SASS)));
+    for (name, k) in [("sass", &sass_kernel), ("c_for_volta", &c_volta)] {
+        let mut probe = launch(k, &volta(false)).unwrap();
+        assert_eq!(probe.run_to_end(), StopReason::Exited, "{name}");
+        let mut g = c.benchmark_group(format!("double_loop_n31_volta_{name}"));
+        g.throughput(Throughput::Elements(probe.state().metrics.warp_instructions));
+        g.bench_function("no_recording", |b| {
+            b.iter_batched(
+                || launch(k, &volta(false)).unwrap(),
+                |mut sim| {
+                    sim.run_to_end();
+                    sim
+                },
+                BatchSize::SmallInput,
+            )
+        });
+        g.finish();
+    }
     c.bench_function("double_loop/cfg_facts", |b| b.iter(|| warpscope_core::analysis::cfg_facts(&kernel.program)));
 
     // Seeking back into a recorded run: nearest checkpoint, then replay.

@@ -64,17 +64,22 @@ impl Places {
             return Err(format!("the kernel reads {} words of its constant bank; warpscope holds {CONST_COUNT}", words.len()));
         }
         let consts = words.iter().enumerate().map(|(k, &w)| (w, CONST_BASE + k as u8)).collect();
-        let used = |p: u8| {
-            let names = [format!("P{p}"), format!("UP{}", 6 - p)];
-            f.instrs.iter().any(|i| {
-                i.operands
-                    .iter()
-                    .copied()
-                    .chain(i.guard.map(|g| g.0))
-                    .any(|o| o.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).any(|w| names.iter().any(|n| n == w)))
-            })
-        };
-        let spare_pred = (0..7).rev().find(|&p| !used(p)).map(Pred);
+        // The machine predicates the function's own `Pk` and `UPk` land on, in one pass.
+        let mut used = [false; 7];
+        for i in &f.instrs {
+            for o in i.operands.iter().copied().chain(i.guard.map(|g| g.0)) {
+                for w in o.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+                    let (n, uniform) = match w.strip_prefix("UP") {
+                        Some(n) => (n, true),
+                        None => (w.strip_prefix('P').unwrap_or(""), false),
+                    };
+                    if let Ok(k) = n.parse::<usize>() {
+                        used[if uniform { 6 - k.min(6) } else { k.min(6) }] = true;
+                    }
+                }
+            }
+        }
+        let spare_pred = (0..7u8).rev().find(|&p| !used[p as usize]).map(Pred);
         Ok(Places { consts, bank, spare_pred })
     }
 
@@ -154,8 +159,14 @@ impl Lower<'_> {
     /// One operand in the machine's terms; `pre` receives instructions it needs first (an
     /// address of two registers is added up in a scratch register).
     fn operand(&self, text: &str, pre: &mut Vec<Emitted>) -> Result<Operand> {
-        let t = text.replace(".reuse", "");
-        let t = t.trim();
+        // `.reuse` is an operand-cache hint: it means nothing to the result.
+        let owned;
+        let t = if text.contains(".reuse") {
+            owned = text.replace(".reuse", "");
+            owned.trim()
+        } else {
+            text.trim()
+        };
         if const_offset(t).is_some() {
             let negated = t.starts_with('-');
             return Ok(Operand::Reg { reg: Reg(self.const_reg(t)?), negated, inverted: false });

@@ -256,35 +256,39 @@ impl Listing {
 /// An instruction in the listing dialect: what the machine runs, written so the assembler reads
 /// it back the same.
 fn shown(guard: Option<Guard>, mnemonic: &str, ops: &[Operand]) -> String {
-    let mut s = String::new();
+    use core::fmt::Write;
+    let mut s = String::with_capacity(48);
     if let Some(g) = guard {
-        s.push_str(&format!("@{}{} ", if g.negated { "!" } else { "" }, g.pred));
+        let _ = write!(s, "@{}{} ", if g.negated { "!" } else { "" }, g.pred);
     }
     s.push_str(mnemonic);
     for (k, o) in ops.iter().enumerate() {
         s.push_str(if k == 0 { " " } else { ", " });
-        s.push_str(&operand_text(o));
+        write_operand(&mut s, o);
     }
     s
 }
 
-fn operand_text(o: &Operand) -> String {
-    match o {
-        Operand::Reg { reg, negated, inverted } => format!("{}{}{reg}", if *negated { "-" } else { "" }, if *inverted { "~" } else { "" }),
-        Operand::Pred { pred, negated } => format!("{}{pred}", if *negated { "!" } else { "" }),
-        Operand::Int { value, hex: false } => format!("{value}"),
-        Operand::Int { value, .. } if *value < 0 => format!("-{:#x}", -value),
-        Operand::Int { value, .. } => format!("{value:#x}"),
-        Operand::Float(f) if f.is_infinite() => String::from(if *f > 0.0 { "+INF" } else { "-INF" }),
-        Operand::Float(f) => format!("{f:?}"),
-        Operand::Special(s) => special_name(*s),
-        Operand::Barrier(b) => format!("B{b}"),
-        Operand::Mem { base, offset } if *offset == 0 => format!("[{base}]"),
-        Operand::Mem { base, offset } if *offset < 0 => format!("[{base}-{:#x}]", -offset),
-        Operand::Mem { base, offset } => format!("[{base}+{offset:#x}]"),
-        Operand::Label(l) => format!("`({l})"),
-        Operand::Str(s) => crate::printf::quote(s),
-    }
+fn write_operand(s: &mut String, o: &Operand) {
+    use core::fmt::Write;
+    let _ = match o {
+        Operand::Reg { reg, negated, inverted } => {
+            write!(s, "{}{}{reg}", if *negated { "-" } else { "" }, if *inverted { "~" } else { "" })
+        }
+        Operand::Pred { pred, negated } => write!(s, "{}{pred}", if *negated { "!" } else { "" }),
+        Operand::Int { value, hex: false } => write!(s, "{value}"),
+        Operand::Int { value, .. } if *value < 0 => write!(s, "-{:#x}", -value),
+        Operand::Int { value, .. } => write!(s, "{value:#x}"),
+        Operand::Float(f) if f.is_infinite() => write!(s, "{}", if *f > 0.0 { "+INF" } else { "-INF" }),
+        Operand::Float(f) => write!(s, "{f:?}"),
+        Operand::Special(r) => write!(s, "{}", special_name(*r)),
+        Operand::Barrier(b) => write!(s, "B{b}"),
+        Operand::Mem { base, offset } if *offset == 0 => write!(s, "[{base}]"),
+        Operand::Mem { base, offset } if *offset < 0 => write!(s, "[{base}-{:#x}]", -offset),
+        Operand::Mem { base, offset } => write!(s, "[{base}+{offset:#x}]"),
+        Operand::Label(l) => write!(s, "`({l})"),
+        Operand::Str(t) => write!(s, "{}", crate::printf::quote(t)),
+    };
 }
 
 fn special_name(s: crate::isa::SpecialReg) -> String {
