@@ -2,16 +2,8 @@
 // kernels) runs as pasted, with the skipped host code a note in Problems; a header-less shuffle
 // reduction shows its exchange in the lanes view and its C variables by name; every expectation
 // comes from the CLI on the same text.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { cliDump, cliTrace, expect, open, replaceText, seek, test } from './helpers';
+import { cliDump, cliTrace, expect, open, replaceText, seek, tempFile, test } from './helpers';
 
-function tempFile(name: string, text: string): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'warpscope-')), name);
-  writeFileSync(path, text);
-  return path;
-}
 
 const COURSE_FILE = `#include <cstdio>
 #include <cuda_runtime.h>

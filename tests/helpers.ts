@@ -2,7 +2,9 @@
 // kernel (never from the UI), and a fixture that fails a test on any console error or dialog.
 
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test as base, expect, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 
 export interface TraceRow { step: number; pc: string | null; text: string; mask: string; stack: { kind: string; mask: string; addr: string }[] }
@@ -287,3 +289,20 @@ export async function openCopiedLink(page: Page, browser: Browser): Promise<{ ot
   await open(other, link!);
   return { other, ctx, problems };
 }
+
+/** `text` in a new temporary folder as `name`, for the CLI to read. */
+export function tempFile(name: string, text: string): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'warpscope-')), name);
+  writeFileSync(path, text);
+  return path;
+}
+
+/** Replaces a CodeMirror view's whole text as a paste would (the view need not be scrolled to). */
+export async function paste(page: Page, testid: string, text: string): Promise<void> {
+  await page.getByTestId(testid).focus();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.insertText(text);
+}
+
+/** A dock tab by its exact title. */
+export const tab = (page: Page, title: string) => page.locator('.dv-tab', { hasText: new RegExp(`^${title}$`) });

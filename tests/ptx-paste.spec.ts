@@ -3,22 +3,15 @@
 // with clicks, the CUDA text goes into links and the saved work, a file of several kernels offers
 // them in the Kernel inputs picker, and a malformed line is a located error that keeps the text.
 // Expectations come from the CLI and from the PTX text's own `.loc` lines, never from the app.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { cliListing, cliTrace, exampleText, expect, open, openCopiedLink, openExample, savedWork, seek, test } from './helpers';
+import { cliListing, cliTrace, exampleText, expect, open, openCopiedLink, openExample, paste, savedWork, seek, tab, tempFile, test } from './helpers';
 
 /** What nvcc wrote for examples/early_return.cu: the gallery's file without the `//@` lines it adds. */
 const PTX = exampleText('examples/ptx/early_return.ptx').split('\n').filter((l) => !l.startsWith('//@')).join('\n');
 /** The file nvcc compiled: the PTX's `.loc` lines count its lines. */
 const CUDA = exampleText('examples/early_return.cu');
 
-function tempFile(name: string, text: string): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'warpscope-')), name);
-  writeFileSync(path, text);
-  return path;
-}
 
 // The CLI's answers, read once when the file loads (a first cargo build must not eat a test's time).
 const PTX_PATH = tempFile('early_return.ptx', PTX);
@@ -39,12 +32,6 @@ function cudaOfPtxLine(ptx: string): number[] {
   })];
 }
 
-/** Replaces a CodeMirror view's whole text as a paste would (the view need not be scrolled to). */
-async function paste(page: Page, testid: string, text: string): Promise<void> {
-  await page.getByTestId(testid).focus();
-  await page.keyboard.press('Control+a');
-  await page.keyboard.insertText(text);
-}
 
 /** The 1-based lines marked `testid` (current-line, linked-line) in a CodeMirror view. */
 async function marked(page: Page, host: string, testid: string): Promise<number[]> {
@@ -81,7 +68,6 @@ async function clickLine(page: Page, host: string, text: string): Promise<void> 
   await page.mouse.click(box.x + Math.min(40, box.width / 2), box.y + box.height / 2);
 }
 
-const tab = (page: Page, title: string) => page.locator('.dv-tab', { hasText: new RegExp(`^${title}$`) });
 
 test('a pasted nvcc PTX file runs with reconvergence inserted per model, and its CUDA source follows the run and clicks', async ({ page }) => {
   const trace = TRACE;

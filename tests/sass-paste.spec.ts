@@ -3,17 +3,8 @@
 // and instructions; `nvdisasm -g` text with its CUDA source pasted follows the run in the CUDA
 // tab; an instruction warpscope does not run yet is a located error and the text survives.
 // Expectations come from the CLI and from the dump's own `//## File ..., line N` lines.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Page } from '@playwright/test';
-import { cliTrace, exampleText, expect, open, savedWork, seek, test } from './helpers';
+import { cliTrace, exampleText, expect, open, paste, savedWork, seek, tab, tempFile, test } from './helpers';
 
-function tempFile(name: string, text: string): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'warpscope-')), name);
-  writeFileSync(path, text);
-  return path;
-}
 
 /** cuobjdump -sass of the corpus's collatz kernel for sm_90, as the tool prints it. */
 const CUOBJDUMP = exampleText('core/tests/fixtures/sass/sm_90/collatz_steps.sass');
@@ -34,13 +25,7 @@ function cudaOfLine(text: string): number[] {
   })];
 }
 
-async function paste(page: Page, testid: string, text: string): Promise<void> {
-  await page.getByTestId(testid).focus();
-  await page.keyboard.press('Control+a');
-  await page.keyboard.insertText(text);
-}
 
-const tab = (page: Page, title: string) => page.locator('.dv-tab', { hasText: new RegExp(`^${title}$`) });
 
 test('cuobjdump -sass pasted as it is runs under volta with the dump\'s addresses and instructions', async ({ page }) => {
   await open(page);

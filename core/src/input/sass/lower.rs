@@ -42,8 +42,9 @@ pub struct Places {
 
 impl Places {
     /// Gives each constant word `f` reads a register, with the parameter area whole from its
-    /// start to `param_bytes` (so a pointer's two words are neighbours).
-    pub fn new(f: &Function, bank: Bank, param_bytes: u32) -> Result<Places> {
+    /// start to `param_bytes` (so a pointer's two words are neighbours); `used` are the machine
+    /// predicates `f` holds (`check_own_registers`).
+    pub fn new(f: &Function, bank: Bank, param_bytes: u32, used: [bool; 7]) -> Result<Places> {
         let mut words: Vec<u32> = (0..param_bytes.div_ceil(4)).map(|w| bank.params + 4 * w).collect();
         for i in &f.instrs {
             for o in &i.operands {
@@ -59,26 +60,12 @@ impl Places {
         }
         words.sort_unstable();
         words.dedup();
-        words.retain(|&w| bank.word(w).is_some() || w < bank.params + 0x1000);
+        // Only words something lives at (a neighbour taken for a 64-bit read may hold nothing).
+        words.retain(|&w| bank.word(w).is_some());
         if words.len() > CONST_COUNT {
             return Err(format!("the kernel reads {} words of its constant bank; warpscope holds {CONST_COUNT}", words.len()));
         }
         let consts = words.iter().enumerate().map(|(k, &w)| (w, CONST_BASE + k as u8)).collect();
-        // The machine predicates the function's own `Pk` and `UPk` land on, in one pass.
-        let mut used = [false; 7];
-        for i in &f.instrs {
-            for o in i.operands.iter().copied().chain(i.guard.map(|g| g.0)) {
-                for w in o.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
-                    let (n, uniform) = match w.strip_prefix("UP") {
-                        Some(n) => (n, true),
-                        None => (w.strip_prefix('P').unwrap_or(""), false),
-                    };
-                    if let Ok(k) = n.parse::<usize>() {
-                        used[if uniform { 6 - k.min(6) } else { k.min(6) }] = true;
-                    }
-                }
-            }
-        }
         let spare_pred = (0..7u8).rev().find(|&p| !used[p as usize]).map(Pred);
         Ok(Places { consts, bank, spare_pred })
     }
@@ -673,14 +660,18 @@ fn negate(o: Operand) -> Result<Operand> {
 
 /// A guard's predicate as an operand (`P0`, `!UP1`).
 fn guard_operand(name: &str, negated: bool) -> Result<Operand> {
-    let pred = match name.strip_prefix("UP") {
+    guard_pred(name).map(|pred| Operand::Pred { pred, negated }).ok_or_else(|| format!("`@{name}` is not a predicate"))
+}
+
+/// A guard's predicate by name (`P0`, `PT`, `UP1`).
+pub fn guard_pred(name: &str) -> Option<Pred> {
+    match name.strip_prefix("UP") {
         Some(n) => uniform_pred(n),
         None => match parse_operand(name) {
             Ok(Operand::Pred { pred, negated: false }) => Some(pred),
             _ => None,
         },
-    };
-    pred.map(|pred| Operand::Pred { pred, negated }).ok_or_else(|| format!("`@{name}` is not a predicate"))
+    }
 }
 
 fn pred_not_true() -> Operand {
@@ -755,9 +746,9 @@ fn f32_to_half(x: f32) -> u16 {
     (if rest > 0x1000 || (rest == 0x1000 && h & 1 == 1) { h + 1 } else { h }) as u16
 }
 
-/// The registers and predicates `f` uses itself, for the checks that they stay clear of
-/// warpscope's own.
-pub fn check_own_registers(f: &Function) -> core::result::Result<(), (usize, String)> {
+/// Checks the registers and predicates `f` uses itself stay clear of warpscope's own, and gives
+/// the machine predicates its `Pk` and `UPk` land on.
+pub fn check_own_registers(f: &Function) -> core::result::Result<[bool; 7], (usize, String)> {
     let mut preds_used = [false; 7];
     let mut upreds_used = [false; 7];
     for (k, i) in f.instrs.iter().enumerate() {
@@ -787,7 +778,7 @@ pub fn check_own_registers(f: &Function) -> core::result::Result<(), (usize, Str
             return Err((0, format!("the kernel uses UP{n} and P{}: warpscope holds both in P{}", 6 - n, 6 - n)));
         }
     }
-    Ok(())
+    Ok(core::array::from_fn(|p| preds_used[p] || upreds_used[6 - p]))
 }
 
 #[cfg(test)]

@@ -58,15 +58,18 @@ fn read(text: &str, k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
         diags.push(Diagnostic::error(f.span, format!("`{arch}`: warpscope reads SASS of sm_75 to sm_120")));
         return;
     };
-    if let Err((at, msg)) = lower::check_own_registers(f) {
-        let span = f.instrs.get(at).map_or(f.span, |i| i.span);
-        diags.push(Diagnostic::error(span, msg));
-        return;
-    }
+    let used_preds = match lower::check_own_registers(f) {
+        Ok(used) => used,
+        Err((at, msg)) => {
+            let span = f.instrs.get(at).map_or(f.span, |i| i.span);
+            diags.push(Diagnostic::error(span, msg));
+            return;
+        }
+    };
     let demangled = demangle(f.name);
     let params = param_layout(demangled.as_ref());
     let param_bytes = params.last().map_or(0, |p| p.offset + p.bytes);
-    let places = match Places::new(f, bank, param_bytes) {
+    let places = match Places::new(f, bank, param_bytes, used_preds) {
         Ok(p) => p,
         Err(msg) => {
             diags.push(Diagnostic::error(f.span, msg));
@@ -118,7 +121,7 @@ fn read(text: &str, k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
         }
         listing.comment(&format!("/*{:04x}*/ {}", i.addr, original(i)));
         let guard = match i.guard {
-            Some((p, negated)) => match guard_pred(p) {
+            Some((p, negated)) => match lower::guard_pred(p) {
                 Some(pred) => Some(Guard { pred, negated }),
                 None => {
                     diags.push(Diagnostic::error(i.span, format!("`@{p}` is not a predicate")));
@@ -136,7 +139,7 @@ fn read(text: &str, k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
             let (guard, mnemonic) = match mnemonic.strip_prefix('@').and_then(|m| m.split_once(' ')) {
                 Some((g, rest)) => {
                     let (name, negated) = g.strip_prefix('!').map_or((g, false), |n| (n, true));
-                    (guard_pred(name).filter(|p| !p.is_true()).map(|pred| Guard { pred, negated }), rest)
+                    (lower::guard_pred(name).filter(|p| !p.is_true()).map(|pred| Guard { pred, negated }), rest)
                 }
                 None => (guard, mnemonic.as_str()),
             };
@@ -193,16 +196,6 @@ fn read(text: &str, k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
 fn original(i: &syntax::Instr) -> String {
     let guard = i.guard.map_or(String::new(), |(p, n)| format!("@{}{p} ", if n { "!" } else { "" }));
     format!("{guard}{} {}", i.mnemonic, i.operands.join(", ")).trim_end().to_string()
-}
-
-fn guard_pred(p: &str) -> Option<crate::isa::Pred> {
-    if let Some(n) = p.strip_prefix("UP") {
-        return lower::uniform_pred(n);
-    }
-    match crate::asm::parse_operand(p) {
-        Ok(Operand::Pred { pred, negated: false }) => Some(pred),
-        _ => None,
-    }
 }
 
 /// The program's text for people, built beside it: each SASS line as a comment, then the
