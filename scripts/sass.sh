@@ -71,6 +71,24 @@ for name in "${FEW[@]}"; do
     keep "$TMP/$name.$form.sass" "$OUT/$form/$name.sass"
   done
 done
+# Kernels of the features real SASS needs (core/tests/sass_features.rs): cuobjdump for sm_75
+# and sm_90, nvdisasm -c for sm_90 and nvcc's PTX, which the test runs beside them. A file's
+# `(nvcc flags: ...)` comment adds flags.
+FEATURES=$OUT/features
+for cu in "$FEATURES"/*.cu; do
+  name=$(basename "$cu" .cu)
+  read -r -a flags <<<"$(sed -n 's/.*(nvcc flags: \([^)]*\)).*/\1/p' "$cu")"
+  rm -rf "$SRC" && mkdir -p "$SRC" && cp "$cu" "$SRC/"
+  for arch in sm_75 sm_90; do
+    (cd "$SRC" && "$NVCC" -O3 -arch="$arch" -cubin ${flags[@]+"${flags[@]}"} -o "$TMP/f_$name.$arch.cubin" "$name.cu")
+    "$BIN/cuobjdump" -sass "$TMP/f_$name.$arch.cubin" >"$TMP/f_$name.$arch.sass"
+    keep "$TMP/f_$name.$arch.sass" "$FEATURES/$name.$arch.sass"
+  done
+  "$BIN/nvdisasm" -c "$TMP/f_$name.sm_90.cubin" >"$TMP/f_$name.nvdisasm.sass"
+  keep "$TMP/f_$name.nvdisasm.sass" "$FEATURES/$name.sm_90.nvdisasm.sass"
+  (cd "$SRC" && "$NVCC" -O3 -arch=sm_90 -ptx ${flags[@]+"${flags[@]}"} -o "$TMP/f_$name.ptx" "$name.cu")
+  keep "$TMP/f_$name.ptx" "$FEATURES/$name.ptx"
+done
 # The H100 report's loop kernels (core/tests/sass_h100.rs), one function per file as
 # `cuobjdump -fun` prints it.
 H100=core/tests/fixtures/sass/h100
@@ -90,10 +108,8 @@ cargo build -q -p warpscope-cli
 CLI=$PWD/target/debug/warpscope
 for cu in examples/*.cu; do
   name=$(basename "$cu" .cu)
-  # printf in SASS calls vprintf, which warpscope does not run; hovland_paths's switch is a
-  # jump table in constant bank 2 read by BRX, not read yet (issue 19).
+  # printf in SASS calls vprintf, which warpscope does not run (issue 19).
   grep -q 'printf' "$cu" && continue
-  [ "$name" = hovland_paths ] && continue
   rm -rf "$SRC" && mkdir -p "$SRC" && cp "$cu" "$SRC/"
   (cd "$SRC" && "$NVCC" -O3 -arch=sm_90 -lineinfo -cubin -o "$TMP/g_$name.cubin" "$name.cu")
   "$BIN/nvdisasm" -c -g "$TMP/g_$name.cubin" | sed -E 's|(//## File ")[^"]*/([^"/]*")|\1\2|' >"$TMP/g_$name.body.sass"
@@ -103,7 +119,7 @@ for cu in examples/*.cu; do
 done
 for f in "$GALLERY"/*.sass; do
   cu="examples/$(basename "$f" .sm_90.sass).cu"
-  [ -e "$cu" ] && ! grep -q 'printf' "$cu" && [ "$(basename "$cu")" != hovland_paths.cu ] && continue
+  [ -e "$cu" ] && ! grep -q 'printf' "$cu" && continue
   if [ -n "${UPDATE_SASS:-}" ]; then rm "$f"; else stale+=("$f (no C example)"); fi
 done
 if [ ${#stale[@]} -gt 0 ]; then

@@ -218,10 +218,7 @@ fn real_sass_of_every_architecture_and_disassembler_form() {
 
 /// Real SASS the reader does not run yet (issue 19 is being built in parts), each with what it
 /// says or does: a kernel that starts to run drops out of this list, or the test fails.
-const SASS_PENDING: &[(&str, &str)] = &[
-    ("sm_75/index_types.cu", "`IMAD.WIDE.U32 R8, P0, R6, R13, R8` is not run yet"),
-    ("sm_90/index_types.cu", "`IMAD.WIDE.U32 R10, P0, R8, R7, R10` is not run yet"),
-];
+const SASS_PENDING: &[(&str, &str)] = &[];
 
 /// nvcc's real SASS of every corpus kernel (`cuobjdump -sass` for sm_75 and sm_90, written by
 /// `scripts/sass.sh check` into core/tests/fixtures/sass/), pasted as it is: under volta, the

@@ -308,6 +308,74 @@ fn nvcc_ptx_computes_what_warpscope_compiles_from_the_c() {
     );
 }
 
+/// The same generated kernels through nvcc's real sm_90 SASS (issue 19): under volta, the model
+/// of the GPUs that run SASS, each kernel's dump leaves every buffer as warpscope's compile of
+/// the C does under volta. `DIFF_KERNELS` and `DIFF_SEED` as above; a failing kernel's `.cu`,
+/// `.sass` and `.txt` go to `target/differential-failures/sass-seed-N.*`.
+#[test]
+fn nvcc_sass_computes_what_warpscope_compiles_from_the_c() {
+    let nvcc = nvcc::find().unwrap_or_else(|why| panic!("{why}"));
+    let count = env_number("DIFF_KERNELS", DEFAULT_KERNELS);
+    let first = env_number("DIFF_SEED", 1);
+    let cfg = Config { avoid_known_bugs: std::env::var_os("DIFF_KNOWN_BUGS").is_none() };
+    let kernels: Vec<Kernel> = (first..first + count).map(|seed| generate_with(seed, cfg)).collect();
+    let sources: Vec<(String, String)> = kernels.iter().map(|k| (k.name.clone(), k.c_text())).collect();
+    let dir = work_dir().with_extension("sass");
+    let sass = nvcc::compile_sass(&nvcc, &dir, &sources).unwrap_or_else(|why| panic!("{why}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    let next = AtomicUsize::new(0);
+    let failures: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let comparisons = AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                let Some(kernel) = kernels.get(k) else { break };
+                let Some(dump) = sass.get(&kernel.name) else {
+                    failures.lock().unwrap().push(format!("seed {}: no function of `{}` in nvcc's SASS", kernel.seed, kernel.name));
+                    continue;
+                };
+                let text = kernel.ptx_text(dump);
+                let mut problems = Vec::new();
+                match (run(&kernel.c_text(), ModelKind::Volta, None, None), run(&text, ModelKind::Volta, None, None)) {
+                    (Err(_), _) => {} // The C side's problems are the PTX test's to report.
+                    (Ok(_), Err(why)) => problems.push(format!("the SASS {why}")),
+                    (Ok(c), Ok(got)) => {
+                        for (k, param) in kernel.params.iter().enumerate() {
+                            let ParamKind::Buffer { .. } = param.kind else { continue };
+                            let arg = format!("arg{k}");
+                            let want = c.iter().find(|b| b.0 == param.name);
+                            let have = got.iter().find(|b| b.0 == arg);
+                            let (Some((_, elem, want)), Some((_, _, have))) = (want, have) else {
+                                problems.push(format!("no buffer `{}` in the C run or `{arg}` in the SASS run", param.name));
+                                continue;
+                            };
+                            comparisons.fetch_add(1, Ordering::Relaxed);
+                            if let Some(why) = differ(*elem, want, have) {
+                                problems.push(format!("buffer `{}` (`{arg}`) differs from the C run: {why}", param.name));
+                            }
+                        }
+                    }
+                }
+                if !problems.is_empty() {
+                    let dir = failures_dir();
+                    std::fs::create_dir_all(&dir).expect("target/differential-failures");
+                    let base = dir.join(format!("sass-seed-{}", kernel.seed));
+                    std::fs::write(base.with_extension("cu"), kernel.c_text()).expect("writing the .cu");
+                    std::fs::write(base.with_extension("sass"), &text).expect("writing the .sass");
+                    std::fs::write(base.with_extension("txt"), problems.join("\n") + "\n").expect("writing the problems");
+                    failures.lock().unwrap().push(format!("seed {} ({}.sass): {}", kernel.seed, base.display(), problems.join("; ")));
+                }
+            });
+        }
+    });
+    let failures = failures.into_inner().unwrap();
+    println!("sass_differential: {count} kernels, {} buffer comparisons, {} failed", comparisons.load(Ordering::Relaxed), failures.len());
+    assert!(comparisons.load(Ordering::Relaxed) >= count as usize, "too few comparisons");
+    assert!(failures.is_empty(), "{} of {count} kernels' SASS failed:\n{}", failures.len(), failures.join("\n"));
+}
+
 /// The same seed gives the same kernel; different seeds give different ones.
 #[test]
 fn the_generator_is_deterministic() {

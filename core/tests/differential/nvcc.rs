@@ -179,3 +179,50 @@ pub fn split(ptx: &str) -> BTreeMap<String, String> {
     }
     kernels
 }
+
+/// nvcc's real sm_90 SASS of every kernel: one cubin of them all (`-O3 -arch=sm_90 -cubin`),
+/// `cuobjdump -sass` of it, cut into one dump per kernel (`Function : _Z3k17Pi` ... up to the
+/// next), each under the dump's `code for sm_90` line, without the encoding-only lines. A kernel's helpers are in its own
+/// function (whole-program compilation inlines them or places them after its code).
+pub fn compile_sass(nvcc: &Path, dir: &Path, kernels: &[(String, String)]) -> Result<BTreeMap<String, String>, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let all: String = kernels.iter().map(|(_, text)| format!("{text}\n")).collect();
+    let cu = dir.join("all_sass.cu");
+    let cubin = dir.join("all_sass.cubin");
+    std::fs::write(&cu, all).map_err(|e| format!("writing {}: {e}", cu.display()))?;
+    let out = Command::new(nvcc)
+        .args(["-O3", "-arch=sm_90", "-cubin", "-o"])
+        .arg(&cubin)
+        .arg(&cu)
+        .output()
+        .map_err(|e| format!("running {}: {e}", nvcc.display()))?;
+    if !out.status.success() {
+        return Err(format!("nvcc failed ({}):\n{}", out.status, String::from_utf8_lossy(&out.stderr)));
+    }
+    let cuobjdump = nvcc.with_file_name("cuobjdump");
+    let out = Command::new(&cuobjdump).arg("-sass").arg(&cubin).output().map_err(|e| format!("running {}: {e}", cuobjdump.display()))?;
+    if !out.status.success() {
+        return Err(format!("cuobjdump failed ({}):\n{}", out.status, String::from_utf8_lossy(&out.stderr)));
+    }
+    let dump = String::from_utf8_lossy(&out.stdout);
+    let mut per_kernel: BTreeMap<String, String> = BTreeMap::new();
+    let mut current: Option<String> = None;
+    for line in dump.lines() {
+        if let Some(name) = line.trim().strip_prefix("Function : ") {
+            current = owner(name.trim());
+            if let Some(k) = &current {
+                per_kernel.entry(k.clone()).or_insert_with(|| String::from("\tcode for sm_90\n"));
+            }
+        }
+        // The encoding-only lines (half of cuobjdump's text) are left out, so a long kernel
+        // stays within warpscope's 256 KiB input limit; the reader takes both forms.
+        if line.trim_start().starts_with("/* 0x") {
+            continue;
+        }
+        if let Some(text) = current.as_ref().and_then(|k| per_kernel.get_mut(k)) {
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    Ok(per_kernel)
+}

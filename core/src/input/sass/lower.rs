@@ -38,16 +38,21 @@ pub struct Places {
     pub bank: Bank,
     /// A predicate the function leaves alone (nor its uniform ones), for combining two.
     pub spare_pred: Option<Pred>,
+    /// Where each uniform predicate lives.
+    pub upreds: UniformPreds,
 }
 
 impl Places {
     /// Gives each constant word `f` reads a register, with the parameter area whole from its
     /// start to `param_bytes` (so a pointer's two words are neighbours); `used` are the machine
     /// predicates `f` holds (`check_own_registers`).
-    pub fn new(f: &Function, bank: Bank, param_bytes: u32, used: [bool; 7]) -> Result<Places> {
+    pub fn new(f: &Function, bank: Bank, param_bytes: u32, (used, upreds): ([bool; 7], UniformPreds)) -> Result<Places> {
         let mut words: Vec<u32> = (0..param_bytes.div_ceil(4)).map(|w| bank.params + 4 * w).collect();
         for i in &f.instrs {
             for o in &i.operands {
+                if jump_table_slot(o).is_some() {
+                    continue;
+                }
                 if let Some(off) = const_offset(o) {
                     let off = off?;
                     words.push(off);
@@ -67,13 +72,13 @@ impl Places {
         }
         let consts = words.iter().enumerate().map(|(k, &w)| (w, CONST_BASE + k as u8)).collect();
         let spare_pred = (0..7u8).rev().find(|&p| !used[p as usize]).map(Pred);
-        Ok(Places { consts, bank, spare_pred })
+        Ok(Places { consts, bank, spare_pred, upreds })
     }
 
     /// The value each constant word below the parameters holds, as a header expression: the
     /// launch's dimensions (`blockDim.x` is `W` when no `//@ launch` line sets it), 0 for the
     /// stack top and the descriptor.
-    pub fn launch_words(&self, launch: Option<[[u32; 3]; 2]>) -> Vec<(u8, String)> {
+    pub fn launch_words(&self, launch: Option<[[u32; 3]; 2]>, local_frame: Option<u32>) -> Vec<(u8, String)> {
         let mut out = Vec::new();
         for (&off, &r) in &self.consts {
             let text = match self.bank.word(off) {
@@ -90,13 +95,50 @@ impl Places {
                         None => String::from("1"),
                     }
                 }
-                Some(Word::Stack | Word::Descriptor) => String::from("0"),
+                // Each lane's stack top: the end of its part of `local`.
+                Some(Word::Stack) => match local_frame {
+                    Some(bytes) => format!("{LOCAL_BUFFER} + (t + 1) * {bytes}"),
+                    None => String::from("0"),
+                },
+                Some(Word::Descriptor) => String::from("0"),
                 _ => continue,
             };
             out.push((r, text));
         }
         out
     }
+}
+
+/// The buffer that holds every lane's local memory, side by side.
+pub const LOCAL_BUFFER: &str = "local";
+
+/// The bytes of local memory each lane gets: the frame the function takes off the stack
+/// pointer (`VIADD R1, R1, 0xffffffc0`), rounded up to 16, or `None` when it uses no local
+/// memory. A function that moves R1 otherwise gets what its `[R1+off]` accesses reach.
+pub fn local_frame(f: &Function) -> Option<u32> {
+    if !f.instrs.iter().any(|i| matches!(i.opcode(), "LDL" | "STL")) {
+        return None;
+    }
+    let mut bytes = 16u32;
+    for i in &f.instrs {
+        let ops = &i.operands;
+        if ops.first() == Some(&"R1") && ops.get(1) == Some(&"R1") && matches!(i.opcode(), "VIADD" | "IADD3" | "IADD32I") {
+            if let Some(Ok(Operand::Int { value, .. })) = ops.get(2).map(|o| parse_operand(o)) {
+                let v = value as i32;
+                if v < 0 {
+                    bytes = bytes.max(v.unsigned_abs());
+                }
+            }
+        }
+        for o in ops {
+            if let Some(off) = o.strip_prefix("[R1+").and_then(|r| r.strip_suffix(']')).and_then(|h| h.strip_prefix("0x")) {
+                if let Ok(off) = u32::from_str_radix(off, 16) {
+                    bytes = bytes.max(off + 16);
+                }
+            }
+        }
+    }
+    Some(bytes.div_ceil(16) * 16)
 }
 
 /// The byte offset of a `c[0x0][X]` operand (`None` when it is none).
@@ -119,6 +161,25 @@ fn const_offset(text: &str) -> Option<Result<u32>> {
     )
 }
 
+/// `c[0x2][R2+0x54]`: a slot of a jump table ptxas keeps in constant bank 2 (its register and
+/// the table's offset).
+fn jump_table_slot(text: &str) -> Option<(&str, &str)> {
+    let inner = text.trim().strip_prefix("c[0x2][")?.strip_suffix(']')?;
+    Some(inner.split_once('+').unwrap_or((inner, "0")))
+}
+
+/// The targets nvdisasm names after a `BRX`/`JMX` (`(*"BRANCH_TARGETS .L_x_20,.L_x_4"*)`), in
+/// the order of the table's slots.
+fn branch_targets(operand: &str) -> Option<Vec<&str>> {
+    let list = operand.split_once("BRANCH_TARGETS")?.1;
+    let list = list.split('"').next()?;
+    Some(list.split(',').map(str::trim).filter(|t| !t.is_empty()).collect())
+}
+
+/// The most targets a `BRX` runs as a chain of compares (each SASS instruction has 16 addresses
+/// for its translation).
+const MAX_BRX_TARGETS: usize = 8;
+
 fn reg(r: u8) -> Operand {
     Operand::Reg { reg: Reg(r), negated: false, inverted: false }
 }
@@ -131,6 +192,8 @@ pub struct Lower<'p> {
     pub places: &'p Places,
     /// Addresses something branches to by number (`BRA 0x140`): a label `.A140` is placed there.
     pub addr_targets: Vec<u32>,
+    /// Whether the function has a `BRX`/`JMX` (whose table slots `LDC` reads from bank 2).
+    pub jump_tables: bool,
 }
 
 impl Lower<'_> {
@@ -185,8 +248,13 @@ impl Lower<'_> {
             return Ok(Operand::Reg { reg: r, negated: sign == "-", inverted: sign == "~" });
         }
         if let Some(n) = body.strip_prefix("UP") {
-            let p = uniform_pred(n).ok_or_else(|| format!("`{t}` is not a uniform predicate"))?;
+            let p = uniform_pred(n, &self.places.upreds).ok_or_else(|| format!("`{t}` is not a uniform predicate"))?;
             return Ok(Operand::Pred { pred: p, negated: sign == "!" });
+        }
+        if body.contains("@lo(") || body.contains("@hi(") {
+            // `32@lo((kernel + .L_x_0@srel))`: a return address for `CALL.ABS`, which the
+            // model keeps itself.
+            return Ok(int(0));
         }
         match body {
             "SRZ" => return Ok(reg(Reg::RZ.0)),
@@ -292,6 +360,12 @@ impl Lower<'_> {
             // `RET.REL.NODEC R4 0x0`: the return address is the model's to keep.
             return Ok(vec![(String::from("RET"), Vec::new())]);
         }
+        if let Some(slot) = (base == "LDC").then(|| i.operands.get(1).and_then(|o| jump_table_slot(o))).flatten() {
+            return self.jump_table_slot(i, slot);
+        }
+        if matches!(base, "BRX" | "JMX") {
+            return self.indirect_branch(i);
+        }
         let control = matches!(base, "BRA" | "BSSY" | "CALL" | "JMP");
         let mut ops = Vec::with_capacity(i.operands.len());
         for (k, o) in i.operands.iter().enumerate() {
@@ -361,6 +435,54 @@ impl Lower<'_> {
                 vec![(m("MOV"), vec![ops[0].clone(), int(((hi as i64) << 16) | lo as i64)])]
             }
             "I2FP" => vec![(format!("I2F{rest_mods}"), ops.clone())],
+            "I2F" if ["U16", "S16", "U8", "S8"].iter().any(|t| has(t)) => {
+                // A halfword or byte source (`I2F.U16 R4, R4`, ptxas's conversion of a value it
+                // knows is small): the low bits widened to 32 in a scratch register, then
+                // converted as a 32-bit integer.
+                let [d, a] = &ops[..] else { return Err(m("`I2F` takes d, a")) };
+                let bits = if has("U16") || has("S16") { 16 } else { 8 };
+                let signed = has("S16") || has("S8");
+                let rest: Vec<&str> = mods.iter().copied().filter(|x| !["U16", "S16", "U8", "S8"].contains(x)).collect();
+                let s = SCRATCH[0];
+                let mut v = vec![(m("SHF.L.U32"), vec![reg(s), a.clone(), int(32 - bits), reg(Reg::RZ.0)])];
+                let shift = if signed { "SHF.R.S32.HI" } else { "SHF.R.U32.HI" };
+                v.push((m(shift), vec![reg(s), reg(Reg::RZ.0), int(32 - bits), reg(s)]));
+                let ty = if signed { "S32" } else { "U32" };
+                let rest = if rest.is_empty() { String::new() } else { format!(".{}", rest.join(".")) };
+                v.push((format!("I2F.{ty}{rest}"), vec![d.clone(), reg(s)]));
+                v
+            }
+            "FMUL" if ["D2", "D4", "D8", "M2", "M4", "M8"].iter().any(|x| has(x)) => {
+                // `FMUL.D4 d, a, b`: the product scaled by 1/4 (`.M4`: by 4), a power of two.
+                let scale = ["D2", "D4", "D8", "M2", "M4", "M8"].into_iter().find(|x| has(x)).expect("one scale");
+                let factor: f64 = match scale {
+                    "D2" => 0.5,
+                    "D4" => 0.25,
+                    "D8" => 0.125,
+                    "M2" => 2.0,
+                    "M4" => 4.0,
+                    _ => 8.0,
+                };
+                let rest: Vec<&str> = mods.iter().copied().filter(|x| *x != scale).collect();
+                let rest = if rest.is_empty() { String::new() } else { format!(".{}", rest.join(".")) };
+                let [d, ..] = &ops[..] else { return Err(m("`FMUL` takes d, a, b")) };
+                vec![(format!("FMUL{rest}"), ops.clone()), (format!("FMUL{rest}"), vec![d.clone(), d.clone(), Operand::Float(factor)])]
+            }
+            "VIMNMX3" => {
+                // `VIMNMX3 d, a, b, c, P`: the min (P true) or max of three.
+                let [d, a, b, c, p] = &ops[..] else { return Err(m("`VIMNMX3` takes d, a, b, c, P")) };
+                let unsigned = if has("U32") { ".U32" } else { "" };
+                let s = SCRATCH[0];
+                vec![
+                    (format!("IMNMX{unsigned}"), vec![reg(s), a.clone(), b.clone(), p.clone()]),
+                    (format!("IMNMX{unsigned}"), vec![d.clone(), reg(s), c.clone(), p.clone()]),
+                ]
+            }
+            "EXIT" | "BREAK" if matches!(ops.first(), Some(Operand::Pred { .. })) => {
+                // `@!P0 EXIT P1`, `@P0 BREAK P1, B0`: where the guard and the predicate both hold.
+                let rest = ops[1..].to_vec();
+                self.with_predicate(i, &format!("{base}{rest_mods}"), &ops[0], rest)?
+            }
             "SHF" if has("W") => {
                 // `.W`: the shift amount wraps at 32 (without it, it is clamped).
                 let rest: Vec<&str> = mods.iter().copied().filter(|x| *x != "W").collect();
@@ -376,6 +498,16 @@ impl Lower<'_> {
                 }
                 v.push((format!("SHF.{}", rest.join(".")), o));
                 v
+            }
+            "IMAD" if (has("WIDE") || has("HI")) && matches!(ops.get(1), Some(Operand::Pred { .. })) => self.imad_carry(&mods, &ops)?,
+            "IADD3" if has("X") && ops.len() == 6 && !matches!(ops[1], Operand::Pred { .. }) && ops[5] != pred_not_true() => {
+                // `IADD3.X d, a, b, c, P2, P1`: two carries in (the high word of a sum of three
+                // 64-bit values): added one after the other.
+                let rz = || reg(Reg::RZ.0);
+                vec![
+                    (m("IADD3.X"), vec![ops[0].clone(), ops[1].clone(), ops[2].clone(), ops[3].clone(), ops[4].clone(), pred_not_true()]),
+                    (m("IADD3.X"), vec![ops[0].clone(), ops[0].clone(), rz(), rz(), ops[5].clone(), pred_not_true()]),
+                ]
             }
             "IMAD" if has("HI") && matches!(ops.get(3), Some(Operand::Reg { reg, .. }) if !reg.is_zero()) => {
                 // `IMAD.HI d, a, b, Rc`: the high word of a * b plus the 64-bit Rc+1:Rc (ptxas's
@@ -440,7 +572,17 @@ impl Lower<'_> {
                 let rest = if rest.is_empty() { String::new() } else { format!(".{}", rest.join(".")) };
                 vec![(format!("{base}{rest}"), ops.clone())]
             }
-            "FSEL" => vec![(m("SEL"), ops.clone())],
+            "FSEL" => {
+                // A float select: a decimal immediate is a float (`FSEL R3, R3, 1, !P1` picks 1.0).
+                let o = ops
+                    .iter()
+                    .map(|x| match *x {
+                        Operand::Int { value, hex: false } => Operand::Float(value as f64),
+                        ref other => other.clone(),
+                    })
+                    .collect();
+                vec![(m("SEL"), o)]
+            }
             "LEA" => self.lea(&mods, &ops)?,
             "RED" | "REDG" => {
                 // An atomic without its result.
@@ -453,25 +595,8 @@ impl Lower<'_> {
             "MOV" if ops.len() == 3 => vec![(m("MOV"), ops[..2].to_vec())],
             "BAR" if has("SYNC") || has("SYNCALL") => vec![(m("BAR.SYNC"), ops.iter().take(1).cloned().collect())],
             "BRA" if ops.len() == 2 && !has("DIV") => {
-                // `@P0 BRA P1, L`: taken where the guard and P1 both hold. A mnemonic written
-                // with its own guard (`@P5 BRA`, `@PT PSETP`) replaces the instruction's.
-                let Operand::Pred { pred, negated } = ops[0] else { return Err(m("`BRA`'s first operand is a predicate")) };
-                let target = ops[1].clone();
-                let not = if negated { "!" } else { "" };
-                match i.guard {
-                    None => vec![(format!("@{not}{pred} BRA{rest_mods}"), vec![target])],
-                    Some((g, gneg)) => {
-                        let spare = self
-                            .places
-                            .spare_pred
-                            .ok_or_else(|| m("`BRA` with a predicate needs a predicate the kernel leaves free, and it uses all seven"))?;
-                        let g = guard_operand(g, gneg)?;
-                        vec![
-                            (m("@PT PSETP.AND"), vec![Operand::Pred { pred: spare, negated: false }, g, ops[0].clone()]),
-                            (format!("@{spare} BRA{rest_mods}"), vec![target]),
-                        ]
-                    }
-                }
+                // `@P0 BRA P1, L`: taken where the guard and P1 both hold.
+                self.with_predicate(i, &format!("BRA{rest_mods}"), &ops[0], vec![ops[1].clone()])?
             }
             "IMAD" if has("X") => {
                 // `IMAD.X d, a, b, c, P`: a * b + c plus the carry in P (the high word of a
@@ -553,16 +678,120 @@ impl Lower<'_> {
             }
             // A subroutine in the same function (nvcc's division and math slow paths): the
             // machine's call, whose return address the model keeps.
-            "CALL" if has("REL") => vec![(m("CAL"), ops.clone())],
+            "CALL" if has("REL") || has("ABS") => vec![(m("CAL"), ops.clone())],
             "CALL" | "BRA" if has("CONV") || base == "CALL" => {
                 return Err(format!("`{}` is not run yet (real SASS support is being built: issue 19)", i.mnemonic))
             }
-            "STL" | "LDL" => return Err(format!("`{}`: local memory in real SASS is not run yet", i.mnemonic)),
+            // Local memory: each lane's part of the buffer `local`, which the stack top in R1
+            // points into (`launch_words`).
+            "STL" | "LDL" => vec![(format!("{}G{rest_mods}", &base[..2]), ops.clone())],
             "P2R" | "R2P" | "BMOV" => return Err(format!("`{}` is not run yet (issue 19)", i.mnemonic)),
             _ => vec![(format!("{base}{rest_mods}"), ops)],
         };
         pre.extend(out);
         Ok(pre)
+    }
+
+    /// `@P0 OP P1, rest` (`BRA`, `EXIT`, `BREAK`): `OP rest` where the guard and P1 both hold.
+    /// With a guard, the two are combined into a predicate the kernel leaves free. A mnemonic
+    /// written with its own guard (`@P5 BRA`, `@PT PSETP`) replaces the instruction's.
+    fn with_predicate(&self, i: &Instr, op: &str, pred: &Operand, rest: Vec<Operand>) -> Result<Vec<Emitted>> {
+        let Operand::Pred { pred: p, negated } = *pred else { return Err(format!("`{op}`'s first operand is a predicate")) };
+        let not = if negated { "!" } else { "" };
+        let Some((g, gneg)) = i.guard else { return Ok(vec![(format!("@{not}{p} {op}"), rest)]) };
+        let spare = self
+            .places
+            .spare_pred
+            .ok_or_else(|| format!("`{op}` with a predicate needs a predicate the kernel leaves free, and it uses all seven"))?;
+        let g = guard_operand(g, gneg, &self.places.upreds)?;
+        Ok(vec![
+            (String::from("@PT PSETP.AND"), vec![Operand::Pred { pred: spare, negated: false }, g, pred.clone()]),
+            (format!("@{spare} {op}"), rest),
+        ])
+    }
+
+    /// `LDC R6, c[0x2][R2+0x54]`: a jump table's slot, whose contents (code addresses) a dump
+    /// does not print. The slot's index (R2 / 4: ptxas scales a zero-based case index by 4)
+    /// stands in for it; the `BRX` that reads it picks its target by index from the targets
+    /// nvdisasm names (`indirect_branch`).
+    fn jump_table_slot(&self, i: &Instr, (r, _table): (&str, &str)) -> Result<Vec<Emitted>> {
+        if !self.jump_tables {
+            return Err(format!(
+                "`{}` reads constant bank 2, which ptxas fills with data no SASS dump prints (warpscope reads it only as a jump table's slot before a `BRX` whose targets nvdisasm names)",
+                i.mnemonic
+            ));
+        }
+        let mut pre = Vec::new();
+        let Some(Operand::Reg { reg: d, .. }) = i.operands.first().map(|o| self.operand(o, &mut pre)).transpose()? else {
+            return Err(String::from("`LDC` needs a destination register"));
+        };
+        let index = self.operand(r, &mut pre)?;
+        pre.push((String::from("SHF.R.U32.HI"), vec![reg(d.0), reg(Reg::RZ.0), int(2), index]));
+        Ok(pre)
+    }
+
+    /// `BRX R6 -0x150 (*"BRANCH_TARGETS .L_x_20,.L_x_21,.L_x_4"*)`: to the target the register's
+    /// slot holds, run as a chain of compares against each slot's index (the models branch two
+    /// ways); the last target takes every other index, as ptxas clamps the index to it.
+    fn indirect_branch(&self, i: &Instr) -> Result<Vec<Emitted>> {
+        let m = |s: &str| String::from(s);
+        let op = i.operands.first().copied().unwrap_or("");
+        let Some(targets) = branch_targets(op) else {
+            return Err(format!(
+                "`{}`'s targets are in constant bank 2, which `cuobjdump -sass` does not print: paste `nvdisasm -c` output of the cubin, which names them (BRANCH_TARGETS)",
+                i.mnemonic
+            ));
+        };
+        if i.guard.is_some() {
+            return Err(format!("a guarded `{}` is not run yet", i.mnemonic));
+        }
+        if targets.is_empty() || targets.len() > MAX_BRX_TARGETS {
+            return Err(format!("`{}` with {} targets: warpscope runs jump tables of 1 to {MAX_BRX_TARGETS}", i.mnemonic, targets.len()));
+        }
+        let mut pre = Vec::new();
+        let index = self.operand(op.split_whitespace().next().unwrap_or(""), &mut pre)?;
+        let spare = self.places.spare_pred.ok_or_else(|| m("`BRX` needs a predicate the kernel leaves free, and it uses all seven"))?;
+        let pt = || Operand::Pred { pred: Pred::PT, negated: false };
+        let (last, rest) = targets.split_last().expect("at least one target");
+        for (k, t) in rest.iter().enumerate() {
+            let target = parse_operand(t).map_err(|e| format!("`{t}`: {e}"))?;
+            pre.push((
+                m("ISETP.EQ.U32.AND"),
+                vec![Operand::Pred { pred: spare, negated: false }, pt(), index.clone(), int(k as i64), pt()],
+            ));
+            pre.push((format!("@{spare} BRA"), vec![target]));
+        }
+        pre.push((m("BRA"), vec![parse_operand(last).map_err(|e| format!("`{last}`: {e}"))?]));
+        Ok(pre)
+    }
+
+    /// `IMAD.WIDE d, P, a, b, c` and `IMAD.HI d, P, a, b, c`: the 64-bit sum a * b + (c+1:c),
+    /// whose carry out of bit 63 goes to P; `.WIDE` keeps the pair, `.HI` its high word (ptxas's
+    /// 64-bit multiply-high and division are chains of these). The product in a scratch pair,
+    /// then the pair added word by word with the carry.
+    fn imad_carry(&self, mods: &[&str], ops: &[Operand]) -> Result<Vec<Emitted>> {
+        let m = |s: &str| String::from(s);
+        let [d, p, a, b, c] = ops else { return Err(m("`IMAD` with a carry out takes d, P, a, b, c")) };
+        let c_hi = match *c {
+            Operand::Reg { reg: r, negated: false, inverted: false } if r.is_zero() => reg(Reg::RZ.0),
+            Operand::Reg { reg: r, negated: false, inverted: false } => reg(r.0 + 1),
+            _ => return Err(m("`IMAD` with a carry out adds a register pair")),
+        };
+        let Operand::Reg { reg: dst, .. } = *d else { return Err(m("`IMAD` writes a register")) };
+        let sign = if mods.contains(&"U32") { ".U32" } else { "" };
+        let [s0, s1] = [SCRATCH[0], SCRATCH[1]];
+        let rz = || reg(Reg::RZ.0);
+        let wide = mods.contains(&"WIDE");
+        let hi = if wide { reg(dst.0 + 1) } else { d.clone() };
+        let mut v = vec![
+            (format!("IMAD.WIDE{sign}"), vec![reg(s0), a.clone(), b.clone(), rz()]),
+            (m("IADD3"), vec![reg(s0), p.clone(), reg(s0), c.clone(), rz()]),
+            (m("IADD3.X"), vec![hi, p.clone(), reg(s1), c_hi, rz(), p.clone(), pred_not_true()]),
+        ];
+        if wide {
+            v.push((m("MOV"), vec![d.clone(), reg(s0)]));
+        }
+        Ok(v)
     }
 
     /// `ISETP.cmp.sign.op.EX Pd, Pe, a, b, Pc, Plow`: the high words' comparison of a 64-bit
@@ -659,14 +888,14 @@ fn negate(o: Operand) -> Result<Operand> {
 }
 
 /// A guard's predicate as an operand (`P0`, `!UP1`).
-fn guard_operand(name: &str, negated: bool) -> Result<Operand> {
-    guard_pred(name).map(|pred| Operand::Pred { pred, negated }).ok_or_else(|| format!("`@{name}` is not a predicate"))
+fn guard_operand(name: &str, negated: bool, upreds: &UniformPreds) -> Result<Operand> {
+    guard_pred(name, upreds).map(|pred| Operand::Pred { pred, negated }).ok_or_else(|| format!("`@{name}` is not a predicate"))
 }
 
 /// A guard's predicate by name (`P0`, `PT`, `UP1`).
-pub fn guard_pred(name: &str) -> Option<Pred> {
+pub fn guard_pred(name: &str, upreds: &UniformPreds) -> Option<Pred> {
     match name.strip_prefix("UP") {
-        Some(n) => uniform_pred(n),
+        Some(n) => uniform_pred(n, upreds),
         None => match parse_operand(name) {
             Ok(Operand::Pred { pred, negated: false }) => Some(pred),
             _ => None,
@@ -692,13 +921,13 @@ fn uniform(n: &str) -> Option<Reg> {
     (k < UNIFORM_COUNT).then_some(Reg(UNIFORM_BASE + k))
 }
 
-/// `UP0`... `UP6` share the machine's seven predicates from the top (`UP0` is `P6`); `UPT` is `PT`.
-pub fn uniform_pred(n: &str) -> Option<Pred> {
+/// `UPk` (given `k`) as the machine predicate it lives on; `UPT` is `PT`.
+pub fn uniform_pred(n: &str, upreds: &UniformPreds) -> Option<Pred> {
     if n == "T" {
         return Some(Pred::PT);
     }
-    let k: u8 = n.parse().ok()?;
-    (k < 7).then(|| Pred(6 - k))
+    let k: usize = n.parse().ok()?;
+    upreds.get(k).copied().flatten()
 }
 
 fn is_zero_times_zero(ops: &[Operand]) -> bool {
@@ -746,9 +975,12 @@ fn f32_to_half(x: f32) -> u16 {
     (if rest > 0x1000 || (rest == 0x1000 && h & 1 == 1) { h + 1 } else { h }) as u16
 }
 
-/// Checks the registers and predicates `f` uses itself stay clear of warpscope's own, and gives
-/// the machine predicates its `Pk` and `UPk` land on.
-pub fn check_own_registers(f: &Function) -> core::result::Result<[bool; 7], (usize, String)> {
+/// Where each uniform predicate `UPk` lives among the machine's seven.
+pub type UniformPreds = [Option<Pred>; 7];
+
+/// Checks the registers and predicates `f` uses itself stay clear of warpscope's own; the
+/// machine predicates taken (its `Pk` and the `UPk`'s) and where each `UPk` lives.
+pub fn check_own_registers(f: &Function) -> core::result::Result<([bool; 7], UniformPreds), (usize, String)> {
     let mut preds_used = [false; 7];
     let mut upreds_used = [false; 7];
     for (k, i) in f.instrs.iter().enumerate() {
@@ -773,12 +1005,21 @@ pub fn check_own_registers(f: &Function) -> core::result::Result<[bool; 7], (usi
             }
         }
     }
-    for n in 0..7 {
-        if upreds_used[n] && preds_used[6 - n] {
-            return Err((0, format!("the kernel uses UP{n} and P{}: warpscope holds both in P{}", 6 - n, 6 - n)));
-        }
+    // Each uniform predicate on a machine predicate the kernel leaves free: `UPk` on P(6-k)
+    // where it can, else on the highest one left.
+    let mut taken = preds_used;
+    let mut upreds: UniformPreds = [None; 7];
+    for n in (0..7).filter(|&n| upreds_used[n]) {
+        let home = 6 - n;
+        let Some(p) = (!taken[home]).then_some(home).or_else(|| (0..7).rev().find(|&p| !taken[p])) else {
+            let used = preds_used.iter().filter(|u| **u).count();
+            let uniform = upreds_used.iter().filter(|u| **u).count();
+            return Err((0, format!("the kernel uses {used} predicates and {uniform} uniform predicates: warpscope holds them all in 7")));
+        };
+        taken[p] = true;
+        upreds[n] = Some(Pred(p as u8));
     }
-    Ok(core::array::from_fn(|p| preds_used[p] || upreds_used[6 - p]))
+    Ok((taken, upreds))
 }
 
 #[cfg(test)]
@@ -799,7 +1040,10 @@ mod tests {
     fn a_register_name_gets_its_place() {
         assert_eq!(uniform("4"), Some(Reg(164)));
         assert_eq!(uniform("Z"), Some(Reg::RZ));
-        assert_eq!(uniform_pred("0"), Some(Pred(6)));
+        let mut upreds: UniformPreds = [None; 7];
+        upreds[0] = Some(Pred(6));
+        assert_eq!(uniform_pred("0", &upreds), Some(Pred(6)));
+        assert_eq!(uniform_pred("1", &upreds), None);
         assert_eq!(const_offset("c[0x0][0x210]").map(|r| r.unwrap()), Some(0x210));
         assert_eq!(const_offset("c[0x0][RZ]").map(|r| r.unwrap()), Some(0));
         assert!(const_offset("c[0x3][0x0]").unwrap().is_err());

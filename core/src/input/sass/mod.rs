@@ -48,7 +48,9 @@ fn read(text: &str, k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
         return;
     }
     let names: Vec<String> = dump.functions.iter().map(|f| display_name(f.name)).collect();
-    let Some(f) = pick(&dump, &names, k, diags) else { return };
+    let Some(kernel) = pick(&dump, &names, k, diags) else { return };
+    let Some(whole) = with_callees(&dump, kernel, diags) else { return };
+    let f = &whole;
     let arch = dump.arch.map(String::from).unwrap_or_else(|| {
         let guessed = guess_arch(f);
         diags.push(Diagnostic::info(f.span, format!("no `code for sm_XY` line: read as {guessed} from its constant-bank offsets")));
@@ -78,7 +80,8 @@ fn read(text: &str, k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
     };
     // First every instruction's machine form (collecting the addresses branched to by number),
     // then the program, with labels where they stand.
-    let mut lower = Lower { places: &places, addr_targets: Vec::new() };
+    let jump_tables = f.instrs.iter().any(|i| matches!(i.opcode(), "BRX" | "JMX"));
+    let mut lower = Lower { places: &places, addr_targets: Vec::new(), jump_tables };
     let mut forms: Vec<Vec<Emitted>> = Vec::with_capacity(f.instrs.len());
     for i in &f.instrs {
         match lower.instr(i) {
@@ -121,7 +124,7 @@ fn read(text: &str, k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
         }
         listing.comment(&format!("/*{:04x}*/ {}", i.addr, original(i)));
         let guard = match i.guard {
-            Some((p, negated)) => match lower::guard_pred(p) {
+            Some((p, negated)) => match lower::guard_pred(p, &places.upreds) {
                 Some(pred) => Some(Guard { pred, negated }),
                 None => {
                     diags.push(Diagnostic::error(i.span, format!("`@{p}` is not a predicate")));
@@ -139,7 +142,7 @@ fn read(text: &str, k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
             let (guard, mnemonic) = match mnemonic.strip_prefix('@').and_then(|m| m.split_once(' ')) {
                 Some((g, rest)) => {
                     let (name, negated) = g.strip_prefix('!').map_or((g, false), |n| (n, true));
-                    (lower::guard_pred(name).filter(|p| !p.is_true()).map(|pred| Guard { pred, negated }), rest)
+                    (lower::guard_pred(name, &places.upreds).filter(|p| !p.is_true()).map(|pred| Guard { pred, negated }), rest)
                 }
                 None => (guard, mnemonic.as_str()),
             };
@@ -166,7 +169,11 @@ fn read(text: &str, k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
     // The launch's words of the constant bank, set before the first instruction as the driver
     // sets them (no instruction runs for them, so counts match the hardware's).
     let launch = k.launch.map(|l| [l.grid, l.block]);
-    for (reg, text) in places.launch_words(launch) {
+    let frame = lower::local_frame(f);
+    if let Some(bytes) = frame {
+        local_memory(k, bytes, f.span, diags);
+    }
+    for (reg, text) in places.launch_words(launch, frame) {
         match crate::kernel::expr::parse_expr(&text) {
             Ok(expr) => {
                 k.regs.push(RegInit { target: InitTarget::Reg(Reg(reg)), value: crate::kernel::LocatedExpr { expr, span: f.span, text } })
@@ -328,6 +335,68 @@ fn shared_memory(k: &mut Kernel, span: Span, diags: &mut Vec<Diagnostic>) {
     ));
 }
 
+/// The kernel with every function it calls by name (`CALL.ABS.NOINC `(_Z3fooi)``, separate
+/// compilation's `.func`s) placed after its code, each under a label of its own name, at
+/// addresses past the kernel's (a dump starts each function at 0).
+fn with_callees<'a>(dump: &Dump<'a>, kernel: &Function<'a>, diags: &mut Vec<Diagnostic>) -> Option<Function<'a>> {
+    let mut whole = kernel.clone();
+    let mut placed: Vec<&str> = Vec::from([kernel.name]);
+    let mut k = 0;
+    while k < whole.instrs.len() {
+        let i = whole.instrs[k].clone();
+        k += 1;
+        if i.opcode() != "CALL" || !i.mnemonic.contains(".ABS") {
+            continue;
+        }
+        let target = i.operands.first().copied().unwrap_or("");
+        let Some(name) = target.strip_prefix("`(").and_then(|t| t.strip_suffix(')')) else {
+            let msg = if target.starts_with("0x") {
+                format!("`{}`: the callee's address is filled in when the program is linked, and cuobjdump prints it as {target}: paste `nvdisasm -c` output of the cubin, which names the callee", original(&i))
+            } else {
+                format!("`{}` calls through a register (a function pointer or `vprintf`): not run yet", original(&i))
+            };
+            diags.push(Diagnostic::error(i.span, msg));
+            return None;
+        };
+        if placed.contains(&name) {
+            continue;
+        }
+        let Some(callee) = dump.functions.iter().find(|f| f.name == name) else {
+            diags.push(Diagnostic::error(i.span, format!("`{}` calls `{name}`, which is not in this dump", original(&i))));
+            return None;
+        };
+        placed.push(callee.name);
+        let base = whole.instrs.last().map_or(0, |l| (l.addr + 16).next_multiple_of(0x100));
+        let at = whole.instrs.len();
+        whole.labels.push((callee.name, at));
+        whole.labels.extend(callee.labels.iter().map(|&(l, n)| (l, at + n)));
+        whole.instrs.extend(callee.instrs.iter().map(|c| syntax::Instr { addr: base + c.addr, ..c.clone() }));
+    }
+    Some(whole)
+}
+
+/// Local memory: one buffer, each lane's `bytes` side by side, its stack top at the end of its
+/// part (the stack grows down from there).
+fn local_memory(k: &mut Kernel, bytes: u32, span: Span, diags: &mut Vec<Diagnostic>) {
+    if k.buffers.iter().any(|b| b.name == lower::LOCAL_BUFFER) {
+        diags.push(Diagnostic::error(
+            span,
+            format!("the kernel's local memory is the buffer `{}`: a header buffer has its name", lower::LOCAL_BUFFER),
+        ));
+        return;
+    }
+    let text = format!("W * {}", bytes / 4);
+    let Ok(len) = crate::kernel::expr::parse_expr(&text) else { return };
+    k.buffers.push(crate::kernel::BufferDecl {
+        name: String::from(lower::LOCAL_BUFFER),
+        elem: ElemType::I32,
+        len: crate::kernel::LocatedExpr { expr: len, span, text },
+        init: None,
+        auto: true,
+        shared: false,
+    });
+}
+
 /// The function `//@ kernel NAME` names (mangled, demangled or with its signature), or the first.
 fn pick<'d, 'a>(dump: &'d Dump<'a>, names: &[String], k: &Kernel, diags: &mut Vec<Diagnostic>) -> Option<&'d Function<'a>> {
     let chosen = match &k.kernel_name {
@@ -345,7 +414,8 @@ fn pick<'d, 'a>(dump: &'d Dump<'a>, names: &[String], k: &Kernel, diags: &mut Ve
                 }
             }
         }
-        None => match dump.functions.first() {
+        // A kernel ends in `EXIT`; a function without one is a callee (`-rdc`'s `.func`).
+        None => match dump.functions.iter().find(|f| f.instrs.iter().any(|i| i.opcode() == "EXIT")).or(dump.functions.first()) {
             Some(f) => f,
             None => {
                 diags.push(Diagnostic::error(Span::new(1, 1, 1), "no function in this SASS: nothing to run"));

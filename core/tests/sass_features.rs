@@ -1,0 +1,75 @@
+//! Real SASS of the features kernels need beyond the corpus (`core/tests/fixtures/sass/features/`:
+//! local memory, jump tables, device-function calls; written by `scripts/sass.sh`): each dump
+//! (cuobjdump for sm_75 and sm_90, nvdisasm -c for sm_90) run under volta leaves the memory
+//! nvcc's PTX of the same kernel leaves (PTX is checked against the H100 on the corpus), or,
+//! where the `.cu` says `// cuobjdump: TEXT`, a cuobjdump dump fails with a located error that
+//! says TEXT (what it lacks and what to paste instead).
+
+use std::path::{Path, PathBuf};
+
+use warpscope_core::launch;
+use warpscope_core::model::ModelKind;
+use warpscope_core::session::RunRequest;
+use warpscope_core::sim::StopReason;
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sass/features")
+}
+
+type Memory = Vec<(String, Vec<u32>)>;
+
+/// The run's end and its parameters' buffers (`arg0`, `arg1`...), or its diagnostics.
+fn run(text: &str) -> Result<(StopReason, Memory), String> {
+    let req = RunRequest {
+        text: text.to_string(),
+        model: Some(ModelKind::Volta.name().to_string()),
+        step_limit: Some(500_000.0),
+        ..RunRequest::default()
+    };
+    let r = req.resolve();
+    if !r.ok() {
+        let d = r.all_diagnostics();
+        return Err(d.iter().map(|d| format!("line {}: {}", d.span.line, d.message)).collect::<Vec<_>>().join("; "));
+    }
+    let mut sim = launch(&r.kernel, &r.options).map_err(|e| format!("{e:?}"))?;
+    let stop = sim.run_to_end();
+    let mem = &sim.state().machine.memory;
+    let args = mem.buffers.iter().zip(&mem.words).filter(|(b, _)| b.name.starts_with("arg")).map(|(b, w)| (b.name.clone(), w.clone()));
+    Ok((stop, args.collect()))
+}
+
+#[test]
+fn real_sass_computes_what_nvccs_ptx_computes() {
+    let mut sources: Vec<PathBuf> =
+        std::fs::read_dir(dir()).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "cu")).collect();
+    sources.sort();
+    assert!(sources.len() >= 4, "{} kernels", sources.len());
+    let mut failures = Vec::new();
+    for cu in &sources {
+        let name = cu.file_stem().unwrap().to_string_lossy().to_string();
+        let source = std::fs::read_to_string(cu).unwrap();
+        // The `//@` lines name the buffers as the dumps' parameters are bound (arg0, arg1...).
+        let header: String = source.lines().filter(|l| l.starts_with("//@")).map(|l| format!("{l}\n")).collect();
+        let cuobjdump_lacks = source.lines().find_map(|l| l.strip_prefix("// cuobjdump: "));
+        let read = |file: String| format!("{header}{}", std::fs::read_to_string(dir().join(&file)).unwrap());
+        let want = match run(&read(format!("{name}.ptx"))) {
+            Ok((StopReason::Exited, mem)) => mem,
+            other => {
+                failures.push(format!("{name}.ptx: {other:?}"));
+                continue;
+            }
+        };
+        assert!(want.iter().any(|(_, w)| w.iter().any(|&v| v != 0)), "{name}: the PTX computes nothing");
+        for form in ["sm_75.sass", "sm_90.sass", "sm_90.nvdisasm.sass"] {
+            let file = format!("{name}.{form}");
+            let got = run(&read(file.clone()));
+            match (got, cuobjdump_lacks.filter(|_| !form.contains("nvdisasm"))) {
+                (Err(e), Some(lacks)) if e.contains(lacks) && e.starts_with("line ") => {}
+                (other, Some(lacks)) => failures.push(format!("{file}: should fail saying `{lacks}`, got {other:?}")),
+                (Ok((StopReason::Exited, mem)), None) if mem == want => {}
+                (other, None) => failures.push(format!("{file}: {other:?}, the PTX {want:?}")),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} problem(s):\n{}", failures.len(), failures.join("\n"));
+}
