@@ -573,15 +573,25 @@ impl Lower<'_> {
                 vec![(format!("{base}{rest}"), ops.clone())]
             }
             "FSEL" => {
-                // A float select: a decimal immediate is a float (`FSEL R3, R3, 1, !P1` picks 1.0).
-                let o = ops
-                    .iter()
-                    .map(|x| match *x {
+                // A float select: a decimal immediate is a float (`FSEL R3, R3, 1, !P1` picks
+                // 1.0) and `-R9` flips the sign bit (in a scratch register), where the
+                // machine's integer `SEL` would negate the bits as an integer.
+                let mut v = Vec::new();
+                let mut o = Vec::with_capacity(ops.len());
+                for (k, x) in ops.iter().enumerate() {
+                    o.push(match *x {
                         Operand::Int { value, hex: false } => Operand::Float(value as f64),
+                        Operand::Reg { reg: r, negated: true, inverted: false } if k > 0 => {
+                            // Clear of the scratch registers a `|R|` operand took (R156, R157).
+                            let s = SCRATCH[1 + k.min(2)];
+                            v.push((m("LOP3.LUT"), vec![reg(s), reg(r.0), int(0x8000_0000), reg(Reg::RZ.0), int(0x3c)]));
+                            reg(s)
+                        }
                         ref other => other.clone(),
-                    })
-                    .collect();
-                vec![(m("SEL"), o)]
+                    });
+                }
+                v.push((m("SEL"), o));
+                v
             }
             "LEA" => self.lea(&mods, &ops)?,
             "RED" | "REDG" => {
