@@ -72,7 +72,8 @@ for name in "${FEW[@]}"; do
   done
 done
 # Kernels of the features real SASS needs (core/tests/sass_features.rs): cuobjdump for sm_75
-# and sm_90, nvdisasm -c for sm_90 and nvcc's PTX, which the test runs beside them. A file's
+# and sm_90, nvdisasm (-c, and of the whole cubin) for sm_90 and nvcc's PTX, which the test runs
+# beside them. A file's
 # `(nvcc flags: ...)` comment adds flags.
 FEATURES=$OUT/features
 for cu in "$FEATURES"/*.cu; do
@@ -86,6 +87,8 @@ for cu in "$FEATURES"/*.cu; do
   done
   "$BIN/nvdisasm" -c "$TMP/f_$name.sm_90.cubin" >"$TMP/f_$name.nvdisasm.sass"
   keep "$TMP/f_$name.nvdisasm.sass" "$FEATURES/$name.sm_90.nvdisasm.sass"
+  "$BIN/nvdisasm" "$TMP/f_$name.sm_90.cubin" >"$TMP/f_$name.whole.sass"
+  keep "$TMP/f_$name.whole.sass" "$FEATURES/$name.sm_90.whole.sass"
   (cd "$SRC" && "$NVCC" -O3 -arch=sm_90 -ptx ${flags[@]+"${flags[@]}"} -o "$TMP/f_$name.ptx" "$name.cu")
   keep "$TMP/f_$name.ptx" "$FEATURES/$name.ptx"
 done
@@ -108,18 +111,23 @@ cargo build -q -p warpscope-cli
 CLI=$PWD/target/debug/warpscope
 for cu in examples/*.cu; do
   name=$(basename "$cu" .cu)
-  # printf in SASS calls vprintf, which warpscope does not run (issue 19).
-  grep -q 'printf' "$cu" && continue
   rm -rf "$SRC" && mkdir -p "$SRC" && cp "$cu" "$SRC/"
   (cd "$SRC" && "$NVCC" -O3 -arch=sm_90 -lineinfo -cubin -o "$TMP/g_$name.cubin" "$name.cu")
-  "$BIN/nvdisasm" -c -g "$TMP/g_$name.cubin" | sed -E 's|(//## File ")[^"]*/([^"/]*")|\1\2|' >"$TMP/g_$name.body.sass"
+  if grep -q 'printf' "$cu"; then
+    # printf's format strings are in the cubin's data: nvdisasm of the whole cubin, keeping
+    # its code and the two data sections the reader takes (bank 4, the initialised globals).
+    "$BIN/nvdisasm" -g "$TMP/g_$name.cubin" | awk '/^\/\/-------/ { keep = ($2 ~ /^\.text\./ || $2 == ".nv.constant4" || $2 == ".nv.global.init") } keep' |
+      sed -E 's|(//## File ")[^"]*/([^"/]*")|\1\2|' >"$TMP/g_$name.body.sass"
+  else
+    "$BIN/nvdisasm" -c -g "$TMP/g_$name.cubin" | sed -E 's|(//## File ")[^"]*/([^"/]*")|\1\2|' >"$TMP/g_$name.body.sass"
+  fi
   python3 scripts/ptx_gallery_header.py "$cu" "$TMP/g_$name.body.sass" "$CLI" sass >"$TMP/g_$name.sass"
   cat "$TMP/g_$name.body.sass" >>"$TMP/g_$name.sass"
   keep "$TMP/g_$name.sass" "$GALLERY/$name.sm_90.sass"
 done
 for f in "$GALLERY"/*.sass; do
   cu="examples/$(basename "$f" .sm_90.sass).cu"
-  [ -e "$cu" ] && ! grep -q 'printf' "$cu" && continue
+  [ -e "$cu" ] && continue
   if [ -n "${UPDATE_SASS:-}" ]; then rm "$f"; else stale+=("$f (no C example)"); fi
 done
 if [ ${#stale[@]} -gt 0 ]; then

@@ -1,8 +1,10 @@
 //! Real SASS of the features kernels need beyond the corpus (`core/tests/fixtures/sass/features/`:
-//! local memory, jump tables, device-function calls; written by `scripts/sass.sh`): each dump
-//! (cuobjdump for sm_75 and sm_90, nvdisasm -c for sm_90) run under volta leaves the memory
-//! nvcc's PTX of the same kernel leaves (PTX is checked against the H100 on the corpus), or,
-//! where the `.cu` says `// cuobjdump: TEXT`, a cuobjdump dump fails with a located error that
+//! local memory, jump tables, device-function calls, printf; written by `scripts/sass.sh`): each
+//! dump (cuobjdump for sm_75 and sm_90, nvdisasm -c and nvdisasm of the whole cubin for sm_90)
+//! run under volta leaves the memory nvcc's PTX of the same kernel leaves (PTX is checked
+//! against the H100 on the corpus; a `.cu` that says `// reference: the C` is run itself) and
+//! prints the same lines, or, where the `.cu` says
+//! `// cuobjdump: TEXT` (or `// nvdisasm -c: TEXT`), such a dump fails with a located error that
 //! says TEXT (what it lacks and what to paste instead).
 
 use std::path::{Path, PathBuf};
@@ -16,9 +18,11 @@ fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sass/features")
 }
 
-type Memory = Vec<(String, Vec<u32>)>;
+/// The parameters' buffers (`arg0`, `arg1`...) and the lines printf printed, sorted (the
+/// order of the sides differs with the code's layout).
+type Memory = (Vec<(String, Vec<u32>)>, Vec<String>);
 
-/// The run's end and its parameters' buffers (`arg0`, `arg1`...), or its diagnostics.
+/// The run's end and what it left, or its diagnostics.
 fn run(text: &str) -> Result<(StopReason, Memory), String> {
     let req = RunRequest {
         text: text.to_string(),
@@ -35,7 +39,9 @@ fn run(text: &str) -> Result<(StopReason, Memory), String> {
     let stop = sim.run_to_end();
     let mem = &sim.state().machine.memory;
     let args = mem.buffers.iter().zip(&mem.words).filter(|(b, _)| b.name.starts_with("arg")).map(|(b, w)| (b.name.clone(), w.clone()));
-    Ok((stop, args.collect()))
+    let mut printed: Vec<String> = sim.output().into_iter().map(|l| l.text).collect();
+    printed.sort();
+    Ok((stop, (args.collect(), printed)))
 }
 
 #[test]
@@ -50,20 +56,25 @@ fn real_sass_computes_what_nvccs_ptx_computes() {
         let source = std::fs::read_to_string(cu).unwrap();
         // The `//@` lines name the buffers as the dumps' parameters are bound (arg0, arg1...).
         let header: String = source.lines().filter(|l| l.starts_with("//@")).map(|l| format!("{l}\n")).collect();
-        let cuobjdump_lacks = source.lines().find_map(|l| l.strip_prefix("// cuobjdump: "));
+        let lacks = |form: &str| source.lines().find_map(|l| l.strip_prefix(&format!("// {form}: ")));
         let read = |file: String| format!("{header}{}", std::fs::read_to_string(dir().join(&file)).unwrap());
-        let want = match run(&read(format!("{name}.ptx"))) {
+        // nvcc's PTX, or where the `.cu` says so, warpscope's compile of the C itself.
+        let reference = if source.contains("// reference: the C") { source.clone() } else { read(format!("{name}.ptx")) };
+        let want = match run(&reference) {
             Ok((StopReason::Exited, mem)) => mem,
             other => {
                 failures.push(format!("{name}.ptx: {other:?}"));
                 continue;
             }
         };
-        assert!(want.iter().any(|(_, w)| w.iter().any(|&v| v != 0)), "{name}: the PTX computes nothing");
-        for form in ["sm_75.sass", "sm_90.sass", "sm_90.nvdisasm.sass"] {
+        assert!(want.0.iter().any(|(_, w)| w.iter().any(|&v| v != 0)), "{name}: the reference computes nothing");
+        assert!(!source.contains("printf(") || !want.1.is_empty(), "{name}: the reference prints nothing");
+        for (form, says) in
+            [("sm_75.sass", "cuobjdump"), ("sm_90.sass", "cuobjdump"), ("sm_90.nvdisasm.sass", "nvdisasm -c"), ("sm_90.whole.sass", "")]
+        {
             let file = format!("{name}.{form}");
             let got = run(&read(file.clone()));
-            match (got, cuobjdump_lacks.filter(|_| !form.contains("nvdisasm"))) {
+            match (got, lacks(says)) {
                 (Err(e), Some(lacks)) if e.contains(lacks) && e.starts_with("line ") => {}
                 (other, Some(lacks)) => failures.push(format!("{file}: should fail saying `{lacks}`, got {other:?}")),
                 (Ok((StopReason::Exited, mem)), None) if mem == want => {}

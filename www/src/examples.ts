@@ -54,7 +54,7 @@ export const GROUPS: { name: string; files: string[] }[] = [
     files: ['if_else.sm_90.sass', 'three_way_if_else.sm_90.sass', 'single_loop.sm_90.sass', 'double_loop.sm_90.sass',
       'nested_if.sm_90.sass', 'loop_break_continue.sm_90.sass', 'early_return.sm_90.sass', 'switch.sm_90.sass',
       'goto_leaves_loop.sm_90.sass', 'divergent_call.sm_90.sass', 'tf_barrier.sm_90.sass', 'tf_short_circuit.sm_90.sass',
-      'syncthreads_divergent.sm_90.sass', 'spin_lock.sm_90.sass', 'hovland_paths.sm_90.sass'],
+      'syncthreads_divergent.sm_90.sass', 'spin_lock.sm_90.sass', 'hovland_paths.sm_90.sass', 'printf_divergent.sm_90.sass'],
   },
 ];
 const ORDER = GROUPS.flatMap((g) => g.files);

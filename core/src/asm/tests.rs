@@ -328,14 +328,25 @@ fn sixty_four_bit_forms_decode() {
 }
 
 #[test]
+fn printf_from_a_buffer_reads_each_argument_at_its_alignment() {
+    // vprintf's layout: an int in word 0, a double in words 2-3 (word 1 is padding), a char
+    // (an int) in word 4, a long long in words 6-7.
+    let (p, d) = assemble("PRINTF \"%d %f %c %lld\\n\", [R6]\n");
+    assert!(d.is_empty(), "{d:?}");
+    assert_eq!(p.instrs[0].op, Op::Printf { id: 0, base: crate::isa::Reg(6), words: 6, buffer: 0b1101_1101 });
+    assert!(error_of("PRINTF \"%s\", [R6]").contains("%s"));
+    assert!(error_of("PRINTF \"%d\", [R6+0x4]").contains("offset"));
+}
+
+#[test]
 fn printf_reads_its_format_and_consecutive_registers() {
     let src = "PRINTF \"thread %d: sum = %f\\n\", R8, R9\n@!P0 PRINTF \"%s=%5.2f, %s\", \"x\", R4, \"end\"\nPRINTF \"hello\\n\"\nPRINTF \"thread %d: sum = %f\\n\", R2, R3\n";
     let (p, d) = assemble(src);
     assert!(d.is_empty(), "{d:?}");
-    assert_eq!(p.instrs[0].op, Op::Printf { id: 0, base: crate::isa::Reg(8), words: 3 });
-    assert_eq!(p.instrs[1].op, Op::Printf { id: 1, base: crate::isa::Reg(4), words: 2 });
-    assert_eq!(p.instrs[2].op, Op::Printf { id: 2, base: crate::isa::Reg::RZ, words: 0 });
-    assert_eq!(p.instrs[3].op, Op::Printf { id: 0, base: crate::isa::Reg(2), words: 3 }, "one entry per distinct format");
+    assert_eq!(p.instrs[0].op, Op::Printf { id: 0, base: crate::isa::Reg(8), words: 3, buffer: 0 });
+    assert_eq!(p.instrs[1].op, Op::Printf { id: 1, base: crate::isa::Reg(4), words: 2, buffer: 0 });
+    assert_eq!(p.instrs[2].op, Op::Printf { id: 2, base: crate::isa::Reg::RZ, words: 0, buffer: 0 });
+    assert_eq!(p.instrs[3].op, Op::Printf { id: 0, base: crate::isa::Reg(2), words: 3, buffer: 0 }, "one entry per distinct format");
     assert_eq!(p.formats.len(), 3);
     assert_eq!(p.formats[0].text, "thread %d: sum = %f\n");
     assert_eq!(p.formats[1].strings, ["x", "end"]);

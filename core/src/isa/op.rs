@@ -772,11 +772,15 @@ pub enum Op {
     /// `PRINTF "format", Ra, Rb, ...`: each executing lane prints the format with the
     /// arguments in the `words` registers from `base` (a 64-bit argument takes two). The format
     /// is the program's `formats[id]`. Real GPUs call `vprintf` with the arguments in a local
-    /// buffer; one instruction keeps the listing readable.
+    /// buffer; one instruction keeps the listing readable. `PRINTF "format", [Ra]` (real SASS's
+    /// `vprintf` call) reads them from that buffer instead, at the address in `base`: the words
+    /// whose bits are set in `buffer`, in order (each argument aligned to its size, as
+    /// `vprintf` lays them out); `buffer` is 0 for registers.
     Printf {
         id: u16,
         base: Reg,
         words: u8,
+        buffer: u32,
     },
     Nop,
     /// `BPT.TRAP` (PTX `trap`, CUDA `__trap()`): the lanes that execute it abort the kernel; the

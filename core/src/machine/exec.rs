@@ -403,7 +403,7 @@ fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: Lane
         Op::Redux { op, dst, src } => warp::redux(m, lanes, op, dst, src),
         Op::Match { mode, pred, dst, src, wide, mask } => warp::match_lanes(m, lanes, mode, pred, dst, src, wide, mask),
         Op::Trap => return Err(ExecError::Trap(lanes)),
-        Op::Printf { id, base, words } => printf(m, lanes, id, base, words),
+        Op::Printf { id, base, words, buffer } => printf(m, lanes, id, base, words, buffer)?,
         _ => {}
     }
     Ok(())
@@ -411,15 +411,27 @@ fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: Lane
 
 /// `PRINTF`: one record per lane, in lane order, with the lane's argument words.
 #[cold]
-fn printf(m: &mut Machine, lanes: LaneMask, id: u16, base: Reg, words: u8) {
+fn printf(m: &mut Machine, lanes: LaneMask, id: u16, base: Reg, words: u8, buffer: u32) -> Result<(), ExecError> {
     let mut args = [0u32; crate::printf::MAX_WORDS];
     let n = (words as usize).min(args.len());
     for l in lanes.iter() {
-        for (k, w) in args[..n].iter_mut().enumerate() {
-            *w = m.reg(l, Reg(base.0.saturating_add(k as u8)));
+        if buffer == 0 {
+            for (k, w) in args[..n].iter_mut().enumerate() {
+                *w = m.reg(l, Reg(base.0.saturating_add(k as u8)));
+            }
+        } else {
+            let at = m.reg(l, base);
+            let slots = (0..32u32).filter(|b| buffer & (1 << b) != 0);
+            for (w, slot) in args[..n].iter_mut().zip(slots) {
+                let addr = at.wrapping_add(4 * slot);
+                *w = m.memory.load(addr).ok_or_else(|| {
+                    ExecError::Fault(alloc::format!("lane {l}: `PRINTF` reads its arguments at {addr:#x}, outside every buffer"))
+                })?;
+            }
         }
         m.output.push(l, id, &args[..n]);
     }
+    Ok(())
 }
 
 fn mul(a: u32, b: u32, hi: bool, signed: bool) -> u32 {

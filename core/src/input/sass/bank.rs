@@ -12,6 +12,9 @@ pub struct Bank {
     pub nctaid: u32,
     /// The top of the thread's local-memory stack (`R1` is loaded from it first).
     pub stack: u32,
+    /// The 64-bit base of the local window in generic addresses (`printf` adds it to R1 for
+    /// `vprintf`'s argument buffer).
+    pub local_window: u32,
     /// The 64-bit memory descriptor `desc[UR4]` operands name (sm_80 and later).
     pub desc: u32,
     /// The first parameter; each is aligned to its size.
@@ -26,9 +29,9 @@ pub struct Bank {
 pub fn bank(arch: &str) -> Option<Bank> {
     let n: u32 = arch.strip_prefix("sm_")?.trim_end_matches(|c: char| c.is_ascii_alphabetic()).parse().ok()?;
     Some(match n {
-        70..=89 => Bank { ntid: 0x0, nctaid: 0xc, stack: 0x28, desc: 0x118, params: 0x160, shared: 0 },
-        90..=99 => Bank { ntid: 0x0, nctaid: 0xc, stack: 0x28, desc: 0x208, params: 0x210, shared: 0x400 },
-        100..=129 => Bank { ntid: 0x360, nctaid: 0x370, stack: 0x37c, desc: 0x358, params: 0x380, shared: 0x400 },
+        70..=89 => Bank { ntid: 0x0, nctaid: 0xc, stack: 0x28, local_window: 0x20, desc: 0x118, params: 0x160, shared: 0 },
+        90..=99 => Bank { ntid: 0x0, nctaid: 0xc, stack: 0x28, local_window: 0x20, desc: 0x208, params: 0x210, shared: 0x400 },
+        100..=129 => Bank { ntid: 0x360, nctaid: 0x370, stack: 0x37c, local_window: 0x2f8, desc: 0x358, params: 0x380, shared: 0x400 },
         _ => return None,
     })
 }
@@ -42,6 +45,9 @@ pub enum Word {
     Stack,
     /// The memory descriptor: warpscope's addresses need none, so 0.
     Descriptor,
+    /// The local window's base: warpscope's local memory is the buffer `local`, addressed as
+    /// global memory is, so 0.
+    LocalWindow,
     /// The parameter area, at this byte offset from its start.
     Param(u32),
 }
@@ -63,6 +69,9 @@ impl Bank {
         }
         if offset == self.desc || offset == self.desc + 4 {
             return Some(Word::Descriptor);
+        }
+        if offset == self.local_window || offset == self.local_window + 4 {
+            return Some(Word::LocalWindow);
         }
         offset.checked_sub(self.params).filter(|d| d % 4 == 0 && *d < 0x1000).map(Word::Param)
     }

@@ -100,7 +100,7 @@ impl Places {
                     Some(bytes) => format!("{LOCAL_BUFFER} + (t + 1) * {bytes}"),
                     None => String::from("0"),
                 },
-                Some(Word::Descriptor) => String::from("0"),
+                Some(Word::Descriptor | Word::LocalWindow) => String::from("0"),
                 _ => continue,
             };
             out.push((r, text));
@@ -146,6 +146,10 @@ fn const_offset(text: &str) -> Option<Result<u32>> {
     let inner = text.trim_start_matches('-').strip_prefix("c[")?;
     let (bank, rest) = inner.split_once("][")?;
     let off = rest.strip_suffix(']')?.trim();
+    if bank.trim() == "0x4" {
+        // Bank 4: the addresses of what the code names (`bank4_operand`).
+        return None;
+    }
     if bank.trim() != "0x0" {
         return Some(Err(format!(
             "`{text}`: constant bank {bank} holds what warpscope does not (only bank 0x0, the launch and the parameters)"
@@ -159,6 +163,13 @@ fn const_offset(text: &str) -> Option<Result<u32>> {
             .and_then(|h| u32::from_str_radix(h, 16).ok())
             .ok_or_else(|| format!("`{text}`: a constant read at a register's offset is outside what warpscope runs")),
     )
+}
+
+/// `c[0x4][0x10]`, `c[0x4][R0]`: constant bank 4 holds the addresses of what the code calls or
+/// reads by name (`vprintf`, `printf`'s format strings). warpscope's `PRINTF` takes the format
+/// from the dump's data instead (`printf_format`), so these addresses read 0.
+fn bank4_operand(text: &str) -> bool {
+    text.trim().trim_start_matches('-').starts_with("c[0x4][")
 }
 
 /// `c[0x2][R2+0x54]`: a slot of a jump table ptxas keeps in constant bank 2 (its register and
@@ -194,6 +205,8 @@ pub struct Lower<'p> {
     pub addr_targets: Vec<u32>,
     /// Whether the function has a `BRX`/`JMX` (whose table slots `LDC` reads from bank 2).
     pub jump_tables: bool,
+    /// Each `vprintf` call's format by the call's address, or why it has none (`printf_formats`).
+    pub printf_formats: BTreeMap<u32, Result<String>>,
 }
 
 impl Lower<'_> {
@@ -217,6 +230,9 @@ impl Lower<'_> {
         } else {
             text.trim()
         };
+        if bank4_operand(t) {
+            return Ok(int(0));
+        }
         if const_offset(t).is_some() {
             let negated = t.starts_with('-');
             return Ok(Operand::Reg { reg: Reg(self.const_reg(t)?), negated, inverted: false });
@@ -366,6 +382,30 @@ impl Lower<'_> {
         if matches!(base, "BRX" | "JMX") {
             return self.indirect_branch(i);
         }
+        if base == "LEPC" || (base == "LDC" && i.operands.get(1).is_some_and(|o| bank4_operand(o))) {
+            // The return address `CALL.ABS` takes (the model keeps its own), an address from
+            // bank 4: 0, in each register written.
+            let mut pre = Vec::new();
+            let Some(Operand::Reg { reg: d, .. }) = i.operands.first().map(|o| self.operand(o, &mut pre)).transpose()? else {
+                return Err(format!("`{}` needs a destination register", i.mnemonic));
+            };
+            pre.push((String::from("MOV"), vec![reg(d.0), reg(Reg::RZ.0)]));
+            if has("64") && d.0 + 1 < OWN_LIMIT {
+                pre.push((String::from("MOV"), vec![reg(d.0 + 1), reg(Reg::RZ.0)]));
+            }
+            return Ok(pre);
+        }
+        if base == "CALL" && has("ABS") && !i.operands.first().is_some_and(|o| o.starts_with('`')) {
+            // A call through a register: in nvcc's code, `printf`'s call of `vprintf` with the
+            // format in R4:R5 and the arguments' buffer at R6.
+            return match self.printf_formats.get(&i.addr) {
+                Some(Ok(format)) => {
+                    Ok(vec![(String::from("PRINTF"), vec![Operand::Str(format.clone()), Operand::Mem { base: Reg(6), offset: 0 }])])
+                }
+                Some(Err(why)) => Err(why.clone()),
+                None => Err(format!("`{}` calls through a register (a function pointer): not run yet", i.mnemonic)),
+            };
+        }
         let control = matches!(base, "BRA" | "BSSY" | "CALL" | "JMP");
         let mut ops = Vec::with_capacity(i.operands.len());
         for (k, o) in i.operands.iter().enumerate() {
@@ -500,6 +540,16 @@ impl Lower<'_> {
                 v
             }
             "IMAD" if (has("WIDE") || has("HI")) && matches!(ops.get(1), Some(Operand::Pred { .. })) => self.imad_carry(&mods, &ops)?,
+            "IADD3" if !has("X") && ops.len() == 6 && matches!(ops[2], Operand::Pred { pred, .. } if !pred.is_true()) => {
+                // `IADD3 d, P0, P1, a, b, c`: a sum of three with two carries out (the `IADD3.X`
+                // after it adds both): a + b with its carry in P0, then + c with its carry in P1.
+                let s = SCRATCH[0];
+                let rz = || reg(Reg::RZ.0);
+                vec![
+                    (m("IADD3"), vec![reg(s), ops[1].clone(), ops[3].clone(), ops[4].clone(), rz()]),
+                    (m("IADD3"), vec![ops[0].clone(), ops[2].clone(), reg(s), ops[5].clone(), rz()]),
+                ]
+            }
             "IADD3" if has("X") && ops.len() == 6 && !matches!(ops[1], Operand::Pred { .. }) && ops[5] != pred_not_true() => {
                 // `IADD3.X d, a, b, c, P2, P1`: two carries in (the high word of a sum of three
                 // 64-bit values): added one after the other.

@@ -8,6 +8,7 @@
 mod bank;
 mod lower;
 mod syntax;
+mod vprintf;
 
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -81,7 +82,8 @@ fn read(text: &str, k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
     // First every instruction's machine form (collecting the addresses branched to by number),
     // then the program, with labels where they stand.
     let jump_tables = f.instrs.iter().any(|i| matches!(i.opcode(), "BRX" | "JMX"));
-    let mut lower = Lower { places: &places, addr_targets: Vec::new(), jump_tables };
+    let printf_formats = vprintf::formats(f, &dump);
+    let mut lower = Lower { places: &places, addr_targets: Vec::new(), jump_tables, printf_formats };
     let mut forms: Vec<Vec<Emitted>> = Vec::with_capacity(f.instrs.len());
     for i in &f.instrs {
         match lower.instr(i) {
@@ -349,12 +351,15 @@ fn with_callees<'a>(dump: &Dump<'a>, kernel: &Function<'a>, diags: &mut Vec<Diag
             continue;
         }
         let target = i.operands.first().copied().unwrap_or("");
+        if target.starts_with('R') {
+            // Through a register: `vprintf` (see `vprintf`).
+            continue;
+        }
         let Some(name) = target.strip_prefix("`(").and_then(|t| t.strip_suffix(')')) else {
-            let msg = if target.starts_with("0x") {
-                format!("`{}`: the callee's address is filled in when the program is linked, and cuobjdump prints it as {target}: paste `nvdisasm -c` output of the cubin, which names the callee", original(&i))
-            } else {
-                format!("`{}` calls through a register (a function pointer or `vprintf`): not run yet", original(&i))
-            };
+            let msg = format!(
+                "`{}`: the callee's address is filled in when the program is linked, and cuobjdump prints it as {target}: paste `nvdisasm -c` output of the cubin, which names the callee",
+                original(&i)
+            );
             diags.push(Diagnostic::error(i.span, msg));
             return None;
         };

@@ -49,6 +49,12 @@ pub struct Function<'a> {
 pub struct Dump<'a> {
     pub arch: Option<&'a str>,
     pub functions: Vec<Function<'a>>,
+    /// nvdisasm's whole-cubin output only: constant bank 4, the addresses of what the code
+    /// calls or reads by name (`/*0008*/ .dword $str`): each offset and its symbol.
+    pub bank4: Vec<(u32, &'a str)>,
+    /// nvdisasm's whole-cubin output only: the initialised globals (`.nv.global.init`, where
+    /// `printf`'s format strings are), each symbol and its bytes.
+    pub data: Vec<(&'a str, Vec<u8>)>,
 }
 
 /// Whether `text` looks like a SASS dump (and not warpscope's own listing dialect, which never
@@ -75,8 +81,10 @@ pub fn parse<'a>(text: &'a str, diags: &mut Vec<Diagnostic>) -> Dump<'a> {
     let mut dump = Dump::default();
     let mut cur: Option<Function<'a>> = None;
     let mut cuda_line = 0u32;
-    // nvdisasm prints data sections (`.nv.info`, constants) as directives: only `.text` holds code.
+    // nvdisasm prints data sections (`.nv.info`, constants) as directives: only `.text` holds
+    // code; two data sections are read (`data_line`).
     let mut in_code = true;
+    let mut section = "";
     for (k, raw) in text.lines().enumerate() {
         let line_no = k as u32 + 1;
         let line = raw.trim();
@@ -94,10 +102,11 @@ pub fn parse<'a>(text: &'a str, diags: &mut Vec<Diagnostic>) -> Dump<'a> {
             }
             continue;
         }
-        if let Some(section) = line.strip_prefix("//---------------------") {
-            let section = section.trim().trim_end_matches('-').trim();
-            in_code = section.starts_with(".text.");
-            if let Some(name) = section.strip_prefix(".text.") {
+        if let Some(header) = line.strip_prefix("//---------------------") {
+            let name = header.trim().trim_end_matches('-').trim();
+            in_code = name.starts_with(".text.");
+            section = name;
+            if let Some(name) = name.strip_prefix(".text.") {
                 start(&mut dump, &mut cur, name.trim(), line_no, raw);
             }
             continue;
@@ -119,10 +128,16 @@ pub fn parse<'a>(text: &'a str, diags: &mut Vec<Diagnostic>) -> Dump<'a> {
         }
         if line.starts_with('.') && !line.ends_with(':') {
             // A directive: `.section .text.k`, `.headerflags`, `.align`, `.byte`...
-            if let Some(rest) = line.strip_prefix(".section") {
+            // `.section NAME, ...` (not `.sectioninfo` or `.sectionflags`).
+            if let Some(rest) = line.strip_prefix(".section").filter(|r| r.starts_with(char::is_whitespace)) {
                 let name = rest.trim().split(',').next().unwrap_or("").trim();
                 in_code = name.starts_with(".text.");
+                section = name;
             }
+            continue;
+        }
+        if !in_code {
+            data_line(&mut dump, section, line);
             continue;
         }
         if !in_code || line.starts_with("....") || line.starts_with("===") || line.contains(" = ") {
@@ -165,6 +180,26 @@ pub fn parse<'a>(text: &'a str, diags: &mut Vec<Diagnostic>) -> Dump<'a> {
         trim_padding(f);
     }
     dump
+}
+
+/// A line of a data section nvdisasm prints: a `.dword SYMBOL` of constant bank 4 at its
+/// offset, or a symbol's label (`$str:`) and `.byte` lines in `.nv.global.init`.
+fn data_line<'a>(dump: &mut Dump<'a>, section: &str, line: &'a str) {
+    let (offset, rest) = match line.strip_prefix("/*").and_then(|r| r.split_once("*/")) {
+        Some((off, rest)) => (u32::from_str_radix(off.trim(), 16).ok(), rest.trim()),
+        None => (None, line),
+    };
+    if section == ".nv.constant4" {
+        if let (Some(off), Some(sym)) = (offset, rest.strip_prefix(".dword")) {
+            dump.bank4.push((off, sym.trim()));
+        }
+    } else if section == ".nv.global.init" {
+        if let Some(label) = line.strip_suffix(':').filter(|l| !l.starts_with('.')) {
+            dump.data.push((label.trim(), Vec::new()));
+        } else if let (Some(bytes), Some((_, data))) = (rest.strip_prefix(".byte"), dump.data.last_mut()) {
+            data.extend(bytes.split(',').filter_map(|b| u8::from_str_radix(b.trim().trim_start_matches("0x"), 16).ok()));
+        }
+    }
 }
 
 fn start<'a>(dump: &mut Dump<'a>, cur: &mut Option<Function<'a>>, name: &'a str, line_no: u32, raw: &str) {
@@ -330,6 +365,20 @@ mod tests {
         assert_eq!((f.instrs[0].cuda_line, f.instrs[1].cuda_line), (5, 11));
         assert_eq!(f.instrs[1].guard, Some(("P0", true)));
         assert_eq!(f.instrs[1].operands, ["`(.L_x_2)"]);
+    }
+
+    #[test]
+    fn nvdisasm_of_the_whole_cubin_gives_bank_4_and_the_format_strings() {
+        let text = "//--------------------- .nv.constant4             --------------------------\n\t.section\t.nv.constant4,\"a\",@progbits\n.nv.constant4:\n        /*0000*/ \t.dword\tvprintf\n        /*0008*/ \t.dword\t$str\n\
+            //--------------------- .text._Z1kv --------------------------\n\t.section\t.text._Z1kv,\"ax\",@progbits\n\t.sectioninfo\t@\"SHI_REGISTERS=26\"\n_Z1kv:\n        /*0000*/                   EXIT ;\n\
+            //--------------------- .nv.global.init           --------------------------\n\t.section\t.nv.global.init,\"aw\",@progbits\n$str:\n        /*0000*/ \t.byte\t0x68, 0x69\n        /*0002*/ \t.byte\t0x0a, 0x00\n";
+        let mut d = Vec::new();
+        let dump = parse(text, &mut d);
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(dump.bank4, [(0, "vprintf"), (8, "$str")]);
+        assert_eq!(dump.data, [("$str", b"hi\n\0".to_vec())]);
+        // `.sectioninfo` (sm_75) names no section: the code is still code.
+        assert_eq!(dump.functions[0].instrs.len(), 1);
     }
 
     #[test]

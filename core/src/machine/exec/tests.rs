@@ -556,6 +556,31 @@ fn printf_records_each_guarded_lane_in_lane_order() {
 }
 
 #[test]
+fn printf_from_a_buffer_reads_each_lanes_own_arguments() {
+    // Two lanes' vprintf buffers, 16 bytes each: an int, padding, then a double.
+    let mut mem = Memory::default();
+    let (a, b) = (2.5f64.to_bits(), (-0.75f64).to_bits());
+    let words = alloc::vec![7, 0, a as u32, (a >> 32) as u32, 9, 0, b as u32, (b >> 32) as u32];
+    let base = mem.add("local", ElemType::I32, words);
+    let src = alloc::format!("ISCADD R6, R0, {base:#x}, 0x4\nPRINTF \"%d: %.2f\\n\", [R6]\nPRINTF \"%d\", [R7]\n");
+    let (p, d) = assemble(&src);
+    assert!(d.is_empty(), "{d:?}");
+    let mut m = Machine::new(2, 8, mem);
+    for l in 0..2 {
+        m.set_reg(l, Reg(0), l);
+        m.set_reg(l, Reg(7), 0x10);
+    }
+    let all = m.all_lanes();
+    execute(&mut m, &p.instrs[0], all).unwrap();
+    execute(&mut m, &p.instrs[1], all).unwrap();
+    m.output.seal(2);
+    let texts: alloc::vec::Vec<alloc::string::String> = crate::printf::lines(&p.formats, &m.output).into_iter().map(|l| l.text).collect();
+    assert_eq!(texts, ["7: 2.50\n", "9: -0.75\n"]);
+    // A buffer outside memory is a fault naming the lane.
+    assert!(matches!(execute(&mut m, &p.instrs[2], all), Err(ExecError::Fault(e)) if e.contains("lane 0")));
+}
+
+#[test]
 fn predicate_logic() {
     // P0: lanes 1 and 3; P1: lanes 2 and 3.
     let src = "LOP.AND R1, R0, 0x1\nISETP.NE.AND P0, PT, R1, RZ, PT\nISETP.GE.AND P1, PT, R0, 0x2, PT\n\
