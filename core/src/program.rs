@@ -17,6 +17,10 @@ pub struct Program {
     pub labels: Vec<(String, Pc)>,
     /// The formats of the `PRINTF` instructions, by id.
     pub formats: Vec<Format>,
+    /// Whether each instruction continues the one before it: real SASS an input language runs
+    /// as a short sequence (`LEA` with its carry) counts as the one instruction the GPU issues.
+    /// Empty when none does.
+    pub continues: Vec<bool>,
 }
 
 impl Program {
@@ -43,6 +47,11 @@ impl Program {
             Err(i) if i == self.addrs.len() && self.addrs.last().map_or(addr == 0, |l| addr == l + 8) => Some(Pc(i as u32)),
             Err(_) => None,
         }
+    }
+    /// Whether `pc` continues the instruction before it (it issues nothing of its own).
+    #[inline]
+    pub fn continues(&self, pc: Pc) -> bool {
+        self.continues.get(pc.index()).copied().unwrap_or(false)
     }
     pub fn line(&self, pc: Pc) -> Option<u32> {
         self.lines.get(pc.index()).copied()

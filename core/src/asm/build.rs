@@ -24,6 +24,8 @@ pub struct Builder {
     /// The address of the next instruction, when its text gives one (real SASS); else 8 per
     /// instruction, as the papers' listings count.
     next_addr: Option<u32>,
+    /// Whether the next instruction continues the one before it (`Program::continues`).
+    next_continues: bool,
 }
 
 impl Builder {
@@ -35,6 +37,12 @@ impl Builder {
         } else {
             self.prog.labels.push((name.to_string(), pc));
         }
+    }
+
+    /// Marks the next instruction as part of the one before it: it counts no warp instruction
+    /// and issues nothing of its own.
+    pub fn continues(&mut self) {
+        self.next_continues = true;
     }
 
     /// Gives the next instruction this address (addresses must rise).
@@ -63,6 +71,10 @@ impl Builder {
         let addr = self.next_addr.take().unwrap_or(pc as u32 * 8);
         self.prog.addrs.push(addr);
         self.prog.lines.push(line);
+        if core::mem::take(&mut self.next_continues) {
+            self.prog.continues.resize(pc, false);
+            self.prog.continues.push(true);
+        }
     }
 
     /// What went wrong since the last call (so a caller can place each error at its source).
@@ -77,6 +89,9 @@ impl Builder {
                 Some(&to) => self.prog.instrs[*pc].op.set_target(to),
                 None => self.errors.push(format!("unknown label `{label}`")),
             }
+        }
+        if !self.prog.continues.is_empty() {
+            self.prog.continues.resize(self.prog.len(), false);
         }
         if self.errors.is_empty() {
             Ok(self.prog)

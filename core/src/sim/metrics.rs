@@ -30,11 +30,13 @@ impl Metrics {
         Metrics { instr_counts: vec![0; program_len], ..Metrics::default() }
     }
 
-    pub fn record(&mut self, issued: &Issued, depth: usize, cycles: u64) {
+    /// Counts one step; `counts` is false for a part of a real SASS instruction's sequence,
+    /// which is no warp instruction of its own.
+    pub fn record(&mut self, issued: &Issued, depth: usize, cycles: u64, counts: bool) {
         let fx = &issued.effects;
         self.steps += 1;
-        self.warp_instructions += 1;
-        self.thread_instructions += issued.work.count() as u64;
+        self.warp_instructions += counts as u64;
+        self.thread_instructions += if counts { issued.work.count() as u64 } else { 0 };
         self.pushes += fx.pushes as u64;
         self.pops += fx.pops as u64;
         self.spills += fx.spills as u64;

@@ -363,10 +363,12 @@ fn advance(program: &Program, config: &SimConfig, st: &mut WarpState) -> Option<
                 st.status = Status::Fault { pc, message };
                 return None;
             }
-            let issues = program.get(issued.pc).map_or(1, |i| i.op.issues());
+            // A part of a real SASS instruction's sequence issues nothing of its own.
+            let counts = !program.continues(issued.pc);
+            let issues = if counts { program.get(issued.pc).map_or(1, |i| i.op.issues()) } else { 0 };
             let cycles = config.cost.cycles(&issued.effects, issues);
             st.machine.clock += cycles;
-            st.metrics.record(&issued, depth, cycles);
+            st.metrics.record(&issued, depth, cycles, counts);
             if st.model.finished() {
                 st.status = Status::Exited;
             }

@@ -140,6 +140,9 @@ fn read(text: &str, k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
         let step = if form.len() <= 4 { 4 } else { 1 };
         for (k, (mnemonic, ops)) in form.iter().enumerate() {
             b.at(i.addr + step * k as u32);
+            if k > 0 {
+                b.continues();
+            }
             // A mnemonic with its own guard (`@P5 BRA`; `@PT`: none) in place of the SASS's.
             let (guard, mnemonic) = match mnemonic.strip_prefix('@').and_then(|m| m.split_once(' ')) {
                 Some((g, rest)) => {
