@@ -48,7 +48,7 @@ pub struct Common {
     /// Entries spilled or filled at a time (default 4).
     #[arg(long)]
     pub stack_chunk: Option<u32>,
-    /// Which kernel runs: a C `__global__` function or a PTX `.entry`, by its name (mangled or
+    /// Which kernel runs: a C `__global__` function, a PTX `.entry` or a SASS function, by its name (mangled or
     /// not); default: the file's `//@ kernel`, else the first.
     #[arg(long)]
     pub entry: Option<String>,
