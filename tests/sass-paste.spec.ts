@@ -1,8 +1,11 @@
 // Real SASS pasted as the disassemblers print it (issue 19): `cuobjdump -sass` of a corpus kernel
 // runs under volta to the CLI's step count with no error; the graph shows the dump's addresses
 // and instructions; `nvdisasm -g` text with its CUDA source pasted follows the run in the CUDA
-// tab; an instruction warpscope does not run yet is a located error and the text survives.
-// Expectations come from the CLI and from the dump's own `//## File ..., line N` lines.
+// tab; an instruction warpscope does not run yet is a located error and the text survives;
+// printf runs from nvdisasm's whole-cubin output and prints in the Output panel what the CLI
+// prints, and cuobjdump's output of it (no format strings) is a located error naming what to
+// paste. Expectations come from the CLI and from the dump's own `//## File ..., line N` lines.
+import { execFileSync } from 'node:child_process';
 import { cliTrace, exampleText, expect, open, paste, savedWork, seek, tab, tempFile, test } from './helpers';
 
 
@@ -75,4 +78,35 @@ test('an instruction warpscope does not run yet is a located error, and the text
   await expect(page.getByTestId('diag-summary')).toContainText(`line ${at + 1}:`);
   await expect(page.getByTestId('diag-summary')).toContainText('TEX');
   await expect.poll(async () => JSON.parse((await savedWork(page)) ?? '{}').text).toBe(broken);
+});
+
+/** nvcc's printf kernel (an int, a float, a long long, a char) as nvdisasm prints the whole
+ * cubin, and as cuobjdump -sass prints it, each under the kernel's `//@` lines. */
+const PRINTF_CU = exampleText('core/tests/fixtures/sass/features/printf_args.cu');
+const PRINTF_HEADER = PRINTF_CU.split('\n').filter((l) => l.startsWith('//@')).join('\n') + '\n';
+const PRINTF_WHOLE = PRINTF_HEADER + exampleText('core/tests/fixtures/sass/features/printf_args.sm_90.whole.sass');
+const PRINTF_CUOBJDUMP = PRINTF_HEADER + exampleText('core/tests/fixtures/sass/features/printf_args.sm_90.sass');
+
+test('printf in nvdisasm\'s whole-cubin output prints what the CLI prints; cuobjdump\'s is a located error', async ({ page }) => {
+  const file = tempFile('printf_whole.sass', PRINTF_WHOLE);
+  const printed = execFileSync('cargo', ['run', '-q', '-p', 'warpscope-cli', '--', 'run', file, '--model', 'volta', '--printed'], { encoding: 'utf8' })
+    .split('\n').filter((l) => l !== '');
+  expect(printed.length).toBe(8);
+  await open(page);
+  await page.getByTestId('model').selectOption('volta');
+  await paste(page, 'editor-content', PRINTF_WHOLE);
+  await expect(page.getByTestId('diag-summary')).not.toHaveClass(/has-errors/);
+  const total = Number(await page.getByTestId('step-label').getAttribute('data-total'));
+  await seek(page, total);
+  await page.getByRole('tab', { name: 'Output' }).click();
+  const rows = page.getByTestId('output').getByRole('listitem');
+  await expect(rows).toHaveCount(printed.length);
+  for (const [i, text] of printed.entries()) await expect(rows.nth(i)).toContainText(text);
+
+  await paste(page, 'editor-content', PRINTF_CUOBJDUMP);
+  await expect(page.getByTestId('diag-summary')).toHaveClass(/has-errors/);
+  const call = PRINTF_CUOBJDUMP.split('\n').findIndex((l) => l.includes('CALL.ABS.NOINC'));
+  await expect(page.getByTestId('diag-summary')).toContainText(`line ${call + 1}:`);
+  await expect(page.getByTestId('diag-summary')).toContainText('nvdisasm');
+  await expect.poll(async () => JSON.parse((await savedWork(page)) ?? '{}').text).toBe(PRINTF_CUOBJDUMP);
 });

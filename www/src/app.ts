@@ -401,7 +401,7 @@ export class App {
       current: cudaLineOfPc(r.lines, this.state?.pc ?? null),
       breakpoints: linesOf(r.lines.cudaOfPc, s.breakpoints).filter((l) => l > 0),
       facts: {
-        hasLoc: this.mapsCuda, file: c.cuda_file, lastLine: Math.max(0, ...c.cuda_lines),
+        code: compilerOutput(c) ?? 'ptx', hasLoc: this.mapsCuda, file: c.cuda_file, lastLine: Math.max(0, ...c.cuda_lines),
         textLines: text === '' ? 0 : text.split('\n').length,
       },
       readOnly: s.embed !== null,

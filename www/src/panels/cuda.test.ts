@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { cudaNote } from './cuda';
 
-const facts = { hasLoc: true, file: 'if_else.cu', lastLine: 26, textLines: 0 };
+const facts = { code: 'ptx' as const, hasLoc: true, file: 'if_else.cu', lastLine: 26, textLines: 0 };
 
 describe('the CUDA tab\'s note', () => {
   it('asks for the file the PTX names while nothing is pasted', () => {
@@ -21,5 +21,12 @@ describe('the CUDA tab\'s note', () => {
       kind: 'short', text: 'The PTX names line 26 of if_else.cu, but this text has 20 lines: paste the whole file the PTX was compiled from.',
     });
     expect(cudaNote({ ...facts, textLines: 26 }).kind).toBe('mapped');
+  });
+
+  it('names SASS for real SASS, and nvdisasm -g as the way to its lines', () => {
+    const sass = { ...facts, code: 'sass' as const };
+    expect(cudaNote({ ...sass, textLines: 26 }).text).toBe('if_else.cu: click a line to light up its SASS');
+    expect(cudaNote(sass).text).toMatch(/the file this SASS was compiled from .* lights up the SASS made from it/);
+    expect(cudaNote({ ...sass, hasLoc: false }).text).toContain('nvdisasm -g');
   });
 });

@@ -65,7 +65,10 @@ export function setText(p: CudaPanel, text: string): void {
 
 /** What the tab can say about the pasted text, from the engine's facts about the PTX. */
 export interface CudaFacts {
-  /** The PTX has `.loc` lines (the engine gave each instruction's CUDA line). */
+  /** What the kernel is: nvcc's PTX or real SASS. */
+  code: 'ptx' | 'sass';
+  /** It has line information (PTX's `.loc`, `nvdisasm -g`'s `//## File` lines): the engine gave
+   * each instruction's CUDA line. */
   hasLoc: boolean;
   /** The file the PTX's `.file` names (`if_else.cu`), if any. */
   file: string | null;
@@ -80,26 +83,29 @@ export type CudaNoteKind = 'no-loc' | 'empty' | 'short' | 'mapped';
 /** The line over the editor: what the tab is for and what to do next. */
 export function cudaNote(f: CudaFacts): { kind: CudaNoteKind; text: string } {
   const file = f.file ?? 'the .cu file';
+  const code = f.code === 'sass' ? 'SASS' : 'PTX';
   if (!f.hasLoc) {
     return {
       kind: 'no-loc',
-      text: 'This PTX has no .loc line information, so its instructions cannot be matched to CUDA lines: compile with nvcc -lineinfo (in Compiler Explorer, add -lineinfo to the compiler options).',
+      text: f.code === 'sass'
+        ? 'This SASS has no line information, so its instructions cannot be matched to CUDA lines: compile with nvcc -lineinfo -cubin and disassemble with nvdisasm -g (cuobjdump -sass prints no lines).'
+        : 'This PTX has no .loc line information, so its instructions cannot be matched to CUDA lines: compile with nvcc -lineinfo (in Compiler Explorer, add -lineinfo to the compiler options).',
     };
   }
   if (f.textLines === 0) {
     return {
       kind: 'empty',
-      text: `Paste ${file} here, the file this PTX was compiled from (nvcc -lineinfo): the current instruction's CUDA line is then marked, and a click on a line lights up the PTX made from it.`,
+      text: `Paste ${file} here, the file this ${code} was compiled from (nvcc -lineinfo): the current instruction's CUDA line is then marked, and a click on a line lights up the ${code} made from it.`,
     };
   }
   if (f.textLines < f.lastLine) {
     return {
       kind: 'short',
-      text: `The PTX names line ${f.lastLine} of ${file}, but this text has ${f.textLines} lines: paste the whole file the PTX was compiled from.`,
+      text: `The ${code} names line ${f.lastLine} of ${file}, but this text has ${f.textLines} lines: paste the whole file the ${code} was compiled from.`,
     };
   }
   // One short line: on a 720p screen the tab is a few lines tall.
-  return { kind: 'mapped', text: `${f.file ?? 'CUDA source'}: click a line to light up its PTX` };
+  return { kind: 'mapped', text: `${f.file ?? 'CUDA source'}: click a line to light up its ${code}` };
 }
 
 export interface CudaData extends LineMarks {
