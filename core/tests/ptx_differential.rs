@@ -310,8 +310,9 @@ fn nvcc_ptx_computes_what_warpscope_compiles_from_the_c() {
 
 /// The same generated kernels through nvcc's real sm_90 SASS (issue 19): under volta, the model
 /// of the GPUs that run SASS, each kernel's dump leaves every buffer as warpscope's compile of
-/// the C does under volta. `DIFF_KERNELS` and `DIFF_SEED` as above; a failing kernel's `.cu`,
-/// `.sass` and `.txt` go to `target/differential-failures/sass-seed-N.*`.
+/// the C does under volta. `DIFF_KERNELS` and `DIFF_SEED` as above, `DIFF_SASS_ARCH=sm_75` (or
+/// any sm_75 to sm_120) compiles for another architecture; a failing kernel's `.cu`, `.sass`
+/// and `.txt` go to `target/differential-failures/sass-seed-N.*`.
 #[test]
 fn nvcc_sass_computes_what_warpscope_compiles_from_the_c() {
     let nvcc = nvcc::find().unwrap_or_else(|why| panic!("{why}"));
@@ -321,7 +322,8 @@ fn nvcc_sass_computes_what_warpscope_compiles_from_the_c() {
     let kernels: Vec<Kernel> = (first..first + count).map(|seed| generate_with(seed, cfg)).collect();
     let sources: Vec<(String, String)> = kernels.iter().map(|k| (k.name.clone(), k.c_text())).collect();
     let dir = work_dir().with_extension("sass");
-    let sass = nvcc::compile_sass(&nvcc, &dir, &sources).unwrap_or_else(|why| panic!("{why}"));
+    let arch = std::env::var("DIFF_SASS_ARCH").unwrap_or_else(|_| String::from("sm_90"));
+    let sass = nvcc::compile_sass(&nvcc, &dir, &arch, &sources).unwrap_or_else(|why| panic!("{why}"));
     let _ = std::fs::remove_dir_all(&dir);
     let next = AtomicUsize::new(0);
     let failures: Mutex<Vec<String>> = Mutex::new(Vec::new());

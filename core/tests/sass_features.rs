@@ -2,8 +2,7 @@
 //! local memory, jump tables, device-function calls, printf; written by `scripts/sass.sh`): each
 //! dump (cuobjdump for sm_75 and sm_90, nvdisasm -c and nvdisasm of the whole cubin for sm_90)
 //! run under volta leaves the memory nvcc's PTX of the same kernel leaves (PTX is checked
-//! against the H100 on the corpus; a `.cu` that says `// reference: the C` is run itself) and
-//! prints the same lines, or, where the `.cu` says
+//! against the H100 on the corpus) and prints the same lines, or, where the `.cu` says
 //! `// cuobjdump: TEXT` (or `// nvdisasm -c: TEXT`), such a dump fails with a located error that
 //! says TEXT (what it lacks and what to paste instead).
 
@@ -58,9 +57,7 @@ fn real_sass_computes_what_nvccs_ptx_computes() {
         let header: String = source.lines().filter(|l| l.starts_with("//@")).map(|l| format!("{l}\n")).collect();
         let lacks = |form: &str| source.lines().find_map(|l| l.strip_prefix(&format!("// {form}: ")));
         let read = |file: String| format!("{header}{}", std::fs::read_to_string(dir().join(&file)).unwrap());
-        // nvcc's PTX, or where the `.cu` says so, warpscope's compile of the C itself.
-        let reference = if source.contains("// reference: the C") { source.clone() } else { read(format!("{name}.ptx")) };
-        let want = match run(&reference) {
+        let want = match run(&read(format!("{name}.ptx"))) {
             Ok((StopReason::Exited, mem)) => mem,
             other => {
                 failures.push(format!("{name}.ptx: {other:?}"));

@@ -45,7 +45,7 @@ export const GROUPS: { name: string; files: string[] }[] = [
     name: 'Real compiler output (nvcc\'s PTX)',
     files: ['if_else.ptx', 'three_way_if_else.ptx', 'single_loop.ptx', 'double_loop.ptx', 'nested_if.ptx',
       'loop_break_continue.ptx', 'early_return.ptx', 'switch.ptx', 'goto_leaves_loop.ptx', 'divergent_call.ptx',
-      'tf_barrier.ptx', 'tf_short_circuit.ptx', 'syncthreads_divergent.ptx', 'spin_lock.ptx'],
+      'tf_barrier.ptx', 'tf_short_circuit.ptx', 'syncthreads_divergent.ptx', 'spin_lock.ptx', 'printf_divergent.ptx'],
   },
   {
     // What the GPU runs: ptxas's code for sm_90 (Hopper), with the convergence barriers it

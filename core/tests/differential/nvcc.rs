@@ -180,18 +180,18 @@ pub fn split(ptx: &str) -> BTreeMap<String, String> {
     kernels
 }
 
-/// nvcc's real sm_90 SASS of every kernel: one cubin of them all (`-O3 -arch=sm_90 -cubin`),
+/// nvcc's real SASS of every kernel for `arch` (`sm_90`): one cubin of them all (`-O3 -cubin`),
 /// `cuobjdump -sass` of it, cut into one dump per kernel (`Function : _Z3k17Pi` ... up to the
 /// next), each under the dump's `code for sm_90` line, without the encoding-only lines. A kernel's helpers are in its own
 /// function (whole-program compilation inlines them or places them after its code).
-pub fn compile_sass(nvcc: &Path, dir: &Path, kernels: &[(String, String)]) -> Result<BTreeMap<String, String>, String> {
+pub fn compile_sass(nvcc: &Path, dir: &Path, arch: &str, kernels: &[(String, String)]) -> Result<BTreeMap<String, String>, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let all: String = kernels.iter().map(|(_, text)| format!("{text}\n")).collect();
     let cu = dir.join("all_sass.cu");
     let cubin = dir.join("all_sass.cubin");
     std::fs::write(&cu, all).map_err(|e| format!("writing {}: {e}", cu.display()))?;
     let out = Command::new(nvcc)
-        .args(["-O3", "-arch=sm_90", "-cubin", "-o"])
+        .args(["-O3", &format!("-arch={arch}"), "-cubin", "-o"])
         .arg(&cubin)
         .arg(&cu)
         .output()
@@ -211,7 +211,7 @@ pub fn compile_sass(nvcc: &Path, dir: &Path, kernels: &[(String, String)]) -> Re
         if let Some(name) = line.trim().strip_prefix("Function : ") {
             current = owner(name.trim());
             if let Some(k) = &current {
-                per_kernel.entry(k.clone()).or_insert_with(|| String::from("\tcode for sm_90\n"));
+                per_kernel.entry(k.clone()).or_insert_with(|| format!("\tcode for {arch}\n"));
             }
         }
         // The encoding-only lines (half of cuobjdump's text) are left out, so a long kernel

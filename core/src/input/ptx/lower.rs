@@ -44,6 +44,8 @@ pub struct Env<'a> {
     pub labels: &'a BTreeMap<&'a str, String>,
     /// The function is a kernel (`ret` exits).
     pub entry: bool,
+    /// Its `vprintf` calls' formats, by the call's line (`vprintf::formats`).
+    pub printf: &'a BTreeMap<u32, core::result::Result<u16, String>>,
 }
 
 pub type Result<T> = core::result::Result<T, String>;
@@ -1342,7 +1344,20 @@ impl<'a> Lower<'a> {
         // passes through the scratch registers, which are consecutive.
         let in_place = lanes == 1 && words[0].is_some();
         if in_place {
-            return self.access(store, space, t, base, *offset, r(words[0].unwrap_or(0)), total);
+            let first = words[0].unwrap_or(0);
+            self.access(store, space, t, base, *offset, r(first), total)?;
+            // A value narrower than its register pair (`ld.global.s32 %rd2, [%rd9]`) is sign-
+            // or zero-extended into the high word, as PTX specifies for a wider destination.
+            if let (false, P::Reg(n)) = (store, data) {
+                if !t.wide() && self.reg(n)?.0 == Class::W64 {
+                    if t.signed() {
+                        self.op3(Opcode::Shr, &["S32"], first + 1, r(first), Operand::Int(31));
+                    } else {
+                        self.mov(first + 1, Operand::RZ);
+                    }
+                }
+            }
+            return Ok(());
         }
         if store {
             for (k, w) in words.iter().enumerate() {
@@ -1626,9 +1641,17 @@ impl<'a> Lower<'a> {
         let name = i.operands.iter().find_map(|o| if let P::Name(n) = o { Some(*n) } else { None });
         let name = name.ok_or_else(|| String::from("`call` needs the function's name"))?;
         if name == "vprintf" {
-            return Err(String::from(
-                "`printf` in PTX (a call of `vprintf`) is outside what warpscope runs; paste the CUDA source to see printf's output",
-            ));
+            // `PRINTF "format", [buffer]`: the buffer's address is in the second argument's
+            // registers (its low word: warpscope's addresses are 32-bit).
+            let format = match self.env.printf.get(&i.span.line) {
+                Some(Ok(k)) => *k,
+                Some(Err(why)) => return Err(why.clone()),
+                None => return Err(String::from("internal error: a `vprintf` call without its format")),
+            };
+            let [_, buf] = super::vprintf::args(i).ok_or_else(|| String::from("`vprintf` takes a format and a buffer"))?;
+            let slot = self.env.params.get(&(i.scope, buf)).copied().ok_or_else(|| format!("`{buf}` is not a parameter of this call"))?;
+            self.emit(Ins::new(Opcode::Printf).src(Operand::Str(format)).src(Operand::Mem { base: Reg::R(slot.reg), offset: 0 }));
+            return Ok(());
         }
         let label = self.env.labels.get(&name).ok_or_else(|| format!("`{name}` is not a function defined in this module"))?;
         self.emit(Ins::new(Opcode::Cal).to(CodeRef::Func(label.clone())));

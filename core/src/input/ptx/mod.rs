@@ -18,6 +18,7 @@ mod flow;
 mod lower;
 mod syntax;
 mod types;
+mod vprintf;
 
 use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::format;
@@ -114,14 +115,17 @@ fn read(text: &str, k: &mut Kernel, opts: &SourceOptions, diags: &mut Vec<Diagno
     let empty = BTreeMap::new();
     for (k, f) in funcs.iter().enumerate() {
         let Some(assigned) = &assigned[k] else { continue };
+        let printf = vprintf::formats(&m, f);
         let env = lower::Env {
             regs: &assigned.regs,
             syms: &layout.syms,
             params: layout.params.get(&f.name).unwrap_or(&empty),
             labels: &labels,
             entry: f.entry,
+            printf: &printf.by_line,
         };
         let mut func = flow::build(f, &blocks[k], &labels[f.name], &env, target == Target::Volta, diags);
+        func.strings = printf.strings;
         // PTX labels are the function's own; the listing's are shared by every function.
         for b in &mut func.blocks {
             if !used_labels.insert(b.label.clone()) {
@@ -393,6 +397,21 @@ fn layout<'a>(m: &Module<'a>, funcs: &[&Function<'a>], diags: &mut Vec<Diagnosti
         let rets = list(&f.rets, &mut next, &mut own);
         slots_of.insert(f.name, (formals, rets));
         params.insert(f.name, own);
+    }
+    // `vprintf`'s `.param`s (the format's and the buffer's addresses, the result): registers of
+    // their own, shared by every call.
+    let calls_printf = funcs.iter().any(|f| instrs(f).any(|i| i.opcode() == "call" && call_target(i) == Some("vprintf")));
+    if calls_printf {
+        let words = [2u32, 2, 1];
+        let slots: Vec<Slot> = words
+            .iter()
+            .map(|&w| {
+                let s = Slot { reg: next.min(255) as u8, words: w };
+                next += w;
+                s
+            })
+            .collect();
+        slots_of.insert("vprintf", (slots[..2].to_vec(), slots[2..].to_vec()));
     }
     // Call sites: a call's argument and result `.param`s are the callee's.
     for f in funcs {

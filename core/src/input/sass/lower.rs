@@ -133,13 +133,16 @@ pub fn local_frame(f: &Function) -> Option<u32> {
         for o in ops {
             if let Some(off) = o.strip_prefix("[R1+").and_then(|r| r.strip_suffix(']')).and_then(|h| h.strip_prefix("0x")) {
                 if let Ok(off) = u32::from_str_radix(off, 16) {
-                    bytes = bytes.max(off + 16);
+                    bytes = bytes.max(off.saturating_add(16));
                 }
             }
         }
     }
-    Some(bytes.div_ceil(16) * 16)
+    Some(bytes.min(u32::MAX - 15).div_ceil(16) * 16)
 }
+
+/// The most local memory a lane gets (a frame past it is refused: 32 lanes of it must fit).
+pub const MAX_LOCAL_FRAME: u32 = 16 * 1024;
 
 /// The byte offset of a `c[0x0][X]` operand (`None` when it is none).
 fn const_offset(text: &str) -> Option<Result<u32>> {
@@ -190,6 +193,15 @@ fn branch_targets(operand: &str) -> Option<Vec<&str>> {
 /// The most targets a `BRX` runs as a chain of compares (each SASS instruction has 16 addresses
 /// for its translation).
 const MAX_BRX_TARGETS: usize = 8;
+
+/// The high register of the pair `r` starts (`RZ`'s is `RZ`).
+fn pair_hi(r: Reg) -> u8 {
+    if r.is_zero() {
+        Reg::RZ.0
+    } else {
+        r.0.saturating_add(1)
+    }
+}
 
 fn reg(r: u8) -> Operand {
     Operand::Reg { reg: Reg(r), negated: false, inverted: false }
@@ -390,8 +402,8 @@ impl Lower<'_> {
                 return Err(format!("`{}` needs a destination register", i.mnemonic));
             };
             pre.push((String::from("MOV"), vec![reg(d.0), reg(Reg::RZ.0)]));
-            if has("64") && d.0 + 1 < OWN_LIMIT {
-                pre.push((String::from("MOV"), vec![reg(d.0 + 1), reg(Reg::RZ.0)]));
+            if has("64") {
+                pre.push((String::from("MOV"), vec![reg(pair_hi(d)), reg(Reg::RZ.0)]));
             }
             return Ok(pre);
         }
@@ -442,7 +454,7 @@ impl Lower<'_> {
                 let Some(Operand::Reg { reg: d, .. }) = ops.first().cloned() else { return Err(m("`CS2R` needs a register")) };
                 let mut v = vec![(m("MOV"), vec![reg(d.0), reg(Reg::RZ.0)])];
                 if has("64") || !has("32") {
-                    v.push((m("MOV"), vec![reg(d.0 + 1), reg(Reg::RZ.0)]));
+                    v.push((m("MOV"), vec![reg(pair_hi(d)), reg(Reg::RZ.0)]));
                 }
                 v
             }
@@ -834,7 +846,7 @@ impl Lower<'_> {
         let [d, p, a, b, c] = ops else { return Err(m("`IMAD` with a carry out takes d, P, a, b, c")) };
         let c_hi = match *c {
             Operand::Reg { reg: r, negated: false, inverted: false } if r.is_zero() => reg(Reg::RZ.0),
-            Operand::Reg { reg: r, negated: false, inverted: false } => reg(r.0 + 1),
+            Operand::Reg { reg: r, negated: false, inverted: false } => reg(pair_hi(r)),
             _ => return Err(m("`IMAD` with a carry out adds a register pair")),
         };
         let Operand::Reg { reg: dst, .. } = *d else { return Err(m("`IMAD` writes a register")) };
@@ -842,7 +854,7 @@ impl Lower<'_> {
         let [s0, s1] = [SCRATCH[0], SCRATCH[1]];
         let rz = || reg(Reg::RZ.0);
         let wide = mods.contains(&"WIDE");
-        let hi = if wide { reg(dst.0 + 1) } else { d.clone() };
+        let hi = if wide { reg(pair_hi(dst)) } else { d.clone() };
         let mut v = vec![
             (format!("IMAD.WIDE{sign}"), vec![reg(s0), a.clone(), b.clone(), rz()]),
             (m("IADD3"), vec![reg(s0), p.clone(), reg(s0), c.clone(), rz()]),

@@ -99,13 +99,15 @@ fn read(text: &str, k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
     for (i, form) in f.instrs.iter().zip(&forms) {
         for op in form.iter().flat_map(|(_, ops)| ops) {
             let Operand::Label(l) = op else { continue };
-            let known = f.labels.iter().any(|(name, _)| name == l)
+            let label_at = f.labels.iter().find(|(name, _)| name == l).map(|&(_, at)| at);
+            let known = label_at.is_some_and(|at| at < f.instrs.len())
                 || lower.addr_targets.iter().any(|&a| lower::addr_label(a) == *l && addrs.contains(&a));
             if !known {
                 let to = l.strip_prefix('@').filter(|_| lower.addr_targets.iter().any(|&a| lower::addr_label(a) == *l));
-                let msg = match to {
-                    Some(addr) => format!("`{}` goes to {addr}, where no instruction of this function stands", original(i)),
-                    None => format!("`{}` goes to `{l}`, which is no label of this function", original(i)),
+                let msg = match (to, label_at) {
+                    (Some(addr), _) => format!("`{}` goes to {addr}, where no instruction of this function stands", original(i)),
+                    (None, Some(_)) => format!("`{}` goes to `{l}`, past the function's last instruction", original(i)),
+                    (None, None) => format!("`{}` goes to `{l}`, which is no label of this function", original(i)),
                 };
                 diags.push(Diagnostic::error(i.span, msg));
             }
@@ -175,6 +177,13 @@ fn read(text: &str, k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
     // sets them (no instruction runs for them, so counts match the hardware's).
     let launch = k.launch.map(|l| [l.grid, l.block]);
     let frame = lower::local_frame(f);
+    if let Some(bytes) = frame.filter(|b| *b > lower::MAX_LOCAL_FRAME) {
+        diags.push(Diagnostic::error(
+            f.span,
+            format!("the kernel takes {bytes} bytes of local memory a lane; warpscope holds up to {} KiB", lower::MAX_LOCAL_FRAME / 1024),
+        ));
+        return;
+    }
     if let Some(bytes) = frame {
         local_memory(k, bytes, f.span, diags);
     }
@@ -373,8 +382,17 @@ fn with_callees<'a>(dump: &Dump<'a>, kernel: &Function<'a>, diags: &mut Vec<Diag
             diags.push(Diagnostic::error(i.span, format!("`{}` calls `{name}`, which is not in this dump", original(&i))));
             return None;
         };
+        if callee.instrs.is_empty() {
+            diags.push(Diagnostic::error(i.span, format!("`{}` calls `{name}`, which has no instructions in this dump", original(&i))));
+            return None;
+        }
         placed.push(callee.name);
-        let base = whole.instrs.last().map_or(0, |l| (l.addr + 16).next_multiple_of(0x100));
+        let base = whole.instrs.last().map_or(Some(0), |l| l.addr.checked_add(16).and_then(|a| a.checked_next_multiple_of(0x100)));
+        let last = callee.instrs.last().map_or(0, |c| c.addr);
+        let Some(base) = base.filter(|b| b.checked_add(last).is_some_and(|end| end < u32::MAX - 64)) else {
+            diags.push(Diagnostic::error(callee.span, format!("`{name}` does not fit after the kernel's addresses")));
+            return None;
+        };
         let at = whole.instrs.len();
         whole.labels.push((callee.name, at));
         whole.labels.extend(callee.labels.iter().map(|&(l, n)| (l, at + n)));
