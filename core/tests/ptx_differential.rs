@@ -308,21 +308,31 @@ fn nvcc_ptx_computes_what_warpscope_compiles_from_the_c() {
     );
 }
 
-/// The same generated kernels through nvcc's real sm_90 SASS (issue 19): under volta, the model
+/// The same generated kernels through nvcc's real SASS (issue 19), for Hopper (sm_90) and for
+/// Blackwell (sm_120, whose 64-bit adds and uniform float forms differ): under volta, the model
 /// of the GPUs that run SASS, each kernel's dump leaves every buffer as warpscope's compile of
 /// the C does under volta. `DIFF_KERNELS` and `DIFF_SEED` as above, `DIFF_SASS_ARCH=sm_75` (or
-/// any sm_75 to sm_120) compiles for another architecture; a failing kernel's `.cu`, `.sass`
-/// and `.txt` go to `target/differential-failures/sass-seed-N.*`.
+/// any sm_75 to sm_120) runs that architecture in both tests; a failing kernel's `.cu`, `.sass`
+/// and `.txt` go to `target/differential-failures/sass-ARCH-seed-N.*`.
 #[test]
-fn nvcc_sass_computes_what_warpscope_compiles_from_the_c() {
+fn nvcc_sass_for_hopper_computes_what_warpscope_compiles_from_the_c() {
+    sass_against_c("sm_90");
+}
+
+#[test]
+fn nvcc_sass_for_blackwell_computes_what_warpscope_compiles_from_the_c() {
+    sass_against_c("sm_120");
+}
+
+fn sass_against_c(default_arch: &str) {
     let nvcc = nvcc::find().unwrap_or_else(|why| panic!("{why}"));
     let count = env_number("DIFF_KERNELS", DEFAULT_KERNELS);
     let first = env_number("DIFF_SEED", 1);
     let cfg = Config { avoid_known_bugs: std::env::var_os("DIFF_KNOWN_BUGS").is_none() };
     let kernels: Vec<Kernel> = (first..first + count).map(|seed| generate_with(seed, cfg)).collect();
     let sources: Vec<(String, String)> = kernels.iter().map(|k| (k.name.clone(), k.c_text())).collect();
-    let dir = work_dir().with_extension("sass");
-    let arch = std::env::var("DIFF_SASS_ARCH").unwrap_or_else(|_| String::from("sm_90"));
+    let arch = std::env::var("DIFF_SASS_ARCH").unwrap_or_else(|_| String::from(default_arch));
+    let dir = work_dir().with_extension(format!("sass-{default_arch}"));
     let sass = nvcc::compile_sass(&nvcc, &dir, &arch, &sources).unwrap_or_else(|why| panic!("{why}"));
     let _ = std::fs::remove_dir_all(&dir);
     let next = AtomicUsize::new(0);
@@ -363,7 +373,7 @@ fn nvcc_sass_computes_what_warpscope_compiles_from_the_c() {
                 if !problems.is_empty() {
                     let dir = failures_dir();
                     std::fs::create_dir_all(&dir).expect("target/differential-failures");
-                    let base = dir.join(format!("sass-seed-{}", kernel.seed));
+                    let base = dir.join(format!("sass-{arch}-seed-{}", kernel.seed));
                     std::fs::write(base.with_extension("cu"), kernel.c_text()).expect("writing the .cu");
                     std::fs::write(base.with_extension("sass"), &text).expect("writing the .sass");
                     std::fs::write(base.with_extension("txt"), problems.join("\n") + "\n").expect("writing the problems");
@@ -373,9 +383,13 @@ fn nvcc_sass_computes_what_warpscope_compiles_from_the_c() {
         }
     });
     let failures = failures.into_inner().unwrap();
-    println!("sass_differential: {count} kernels, {} buffer comparisons, {} failed", comparisons.load(Ordering::Relaxed), failures.len());
-    assert!(comparisons.load(Ordering::Relaxed) >= count as usize, "too few comparisons");
+    println!(
+        "sass_differential ({arch}): {count} kernels, {} buffer comparisons, {} failed",
+        comparisons.load(Ordering::Relaxed),
+        failures.len()
+    );
     assert!(failures.is_empty(), "{} of {count} kernels' SASS failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(comparisons.load(Ordering::Relaxed) >= count as usize, "too few comparisons");
 }
 
 /// The same seed gives the same kernel; different seeds give different ones.

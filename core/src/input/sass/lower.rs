@@ -56,9 +56,11 @@ impl Places {
                 if let Some(off) = const_offset(o) {
                     let off = off?;
                     words.push(off);
-                    // A 64-bit read, or a pointer-sized parameter: both words.
-                    if i.mnemonic.contains(".64") || i.mnemonic.contains(".WIDE") || off % 8 == 0 {
-                        words.push(off + 4);
+                    // A 64-bit read, or a pointer-sized parameter: both words; a 128-bit read: four.
+                    if i.mnemonic.contains(".128") {
+                        words.extend((1..4).map(|k| off.saturating_add(4 * k)));
+                    } else if i.mnemonic.contains(".64") || i.mnemonic.contains(".WIDE") || off % 8 == 0 {
+                        words.push(off.saturating_add(4));
                     }
                 }
             }
@@ -371,17 +373,19 @@ impl Lower<'_> {
         let mods: Vec<&str> = i.mnemonic.split('.').skip(1).collect();
         // Uniform-datapath forms run on the machine's registers (which hold the same value in
         // every lane): the instruction without its `U`.
+        // (sm_100 and later have uniform float and conversion forms too: `UFMUL`, `UI2FP`...)
         let base = match op {
             "S2UR" => "S2R",
-            "LDCU" | "ULDC" => "LDC",
-            "R2UR" | "UMOV" => "MOV",
+            "LDCU" => "LDC",
+            "R2UR" => "MOV",
             "VOTEU" => "VOTE",
-            "UIADD3" | "UIMAD" | "USHF" | "ULOP3" | "UISETP" | "ULEA" | "UFLO" | "UPOPC" | "USEL" | "UPLOP3" | "UBREV" | "UPRMT"
-            | "USGXT" | "UBMSK" => &op[1..],
+            _ if op.len() > 2 && op.starts_with('U') && op.as_bytes()[1].is_ascii_uppercase() => &op[1..],
             _ => op,
         };
-        // sm_100's `BSSY.RECONVERGENT`/`BSYNC.RECONVERGENT` are the barriers of earlier parts.
-        let mods: Vec<&str> = mods.into_iter().filter(|m| !(*m == "RECONVERGENT" && matches!(op, "BSSY" | "BSYNC"))).collect();
+        // sm_100's `BSSY.RECONVERGENT`/`BSYNC.RECONVERGENT` and sm_120's `.RELIABLE` are the
+        // barriers of earlier parts (what else they tell the hardware is not public).
+        let mods: Vec<&str> =
+            mods.into_iter().filter(|m| !(matches!(*m, "RECONVERGENT" | "RELIABLE") && matches!(op, "BSSY" | "BSYNC" | "BREAK"))).collect();
         let has = |m: &str| mods.contains(&m);
         let rest_mods = if mods.is_empty() { String::new() } else { format!(".{}", mods.join(".")) };
         if base == "RET" {
@@ -442,7 +446,17 @@ impl Lower<'_> {
             "LDC" => {
                 let Some(Operand::Reg { reg: d, .. }) = ops.first().cloned() else { return Err(m("`LDC` needs a destination register")) };
                 let Some(Operand::Reg { reg: s, .. }) = ops.get(1).cloned() else { return Err(m("`LDC` reads a constant")) };
-                if has("64") {
+                if has("128") {
+                    // Four words (sm_100's `LDCU.128 UR8, c[0x0][0x380]`): a move each.
+                    let off =
+                        i.operands.get(1).and_then(|o| const_offset(o)).transpose()?.ok_or_else(|| m("`LDC.128` reads a constant"))?;
+                    let mut v = Vec::new();
+                    for k in 0..4u32 {
+                        let word = self.places.consts.get(&off.saturating_add(4 * k)).copied().unwrap_or(Reg::RZ.0);
+                        v.push((m("MOV"), vec![reg(d.0.saturating_add(k as u8)), reg(word)]));
+                    }
+                    v
+                } else if has("64") {
                     // One instruction, as on the GPU: 0 * 0 plus the pair.
                     vec![(m("IMAD.WIDE.U32"), vec![reg(d.0), reg(Reg::RZ.0), reg(Reg::RZ.0), reg(s.0)])]
                 } else {
@@ -462,6 +476,10 @@ impl Lower<'_> {
                 let mut o = ops.clone();
                 o.push(reg(Reg::RZ.0));
                 vec![(m("IADD3"), o)]
+            }
+            "VIMNMX" if has("U16x2") || has("S16x2") => packed_min_max(has("S16x2"), &ops)?,
+            "VIMNMX" | "VIADDMNMX" if ["U16", "S16", "U8", "S8"].iter().any(|t| has(t)) => {
+                return Err(format!("`{}` (min or max of narrow values) is not run yet", i.mnemonic))
             }
             "VIADDMNMX" | "VIMNMX" => {
                 // `VIADDMNMX d, a, b, c, P`: min (P true) or max of a + b and c.
@@ -552,6 +570,13 @@ impl Lower<'_> {
                 v
             }
             "IMAD" if (has("WIDE") || has("HI")) && matches!(ops.get(1), Some(Operand::Pred { .. })) => self.imad_carry(&mods, &ops)?,
+            "IADD" | "IADD3" | "MOV" | "SEL" if has("64") => wide_forms(base, &ops)?,
+            "IADD" if matches!(ops.get(1), Some(Operand::Pred { .. })) => {
+                // sm_120's `IADD d, P, a, b`: the sum and its carry out.
+                let mut o = ops.clone();
+                o.push(reg(Reg::RZ.0));
+                vec![(m("IADD3"), o)]
+            }
             "IADD3" if !has("X") && ops.len() == 6 && matches!(ops[2], Operand::Pred { pred, .. } if !pred.is_true()) => {
                 // `IADD3 d, P0, P1, a, b, c`: a sum of three with two carries out (the `IADD3.X`
                 // after it adds both): a + b with its carry in P0, then + c with its carry in P1.
@@ -685,6 +710,22 @@ impl Lower<'_> {
                 v.push((m("IADD3.X"), vec![d.clone(), product, c.clone(), reg(Reg::RZ.0), p.clone(), pred_not_true()]));
                 v
             }
+            "BRA" if has("CONV") && ops.len() == 1 => {
+                // sm_75's `BRA.CONV fast`: to the fast path when the warp is converged (all 32
+                // lanes running it), else on to the slow path's call: the running lanes' ballot
+                // against all 32, as for `BRA.DIV` (docs/sass.md).
+                let spare = self
+                    .places
+                    .spare_pred
+                    .ok_or_else(|| m("`BRA.CONV` needs a predicate the kernel leaves free, and it uses all seven"))?;
+                let s = SCRATCH[0];
+                let pt = Operand::Pred { pred: Pred::PT, negated: false };
+                vec![
+                    (m("VOTE.ANY"), vec![reg(s), pt.clone(), pt.clone()]),
+                    (m("ISETP.EQ.U32.AND"), vec![Operand::Pred { pred: spare, negated: false }, pt.clone(), reg(s), int(0xffff_ffff), pt]),
+                    (format!("@{spare} BRA"), vec![ops[0].clone()]),
+                ]
+            }
             "BRA" if has("DIV") && ops.len() == 1 => {
                 // sm_75's `BRA.DIV slow`: to the slow path when the warp is not whole. The
                 // running lanes' ballot against all 32 (a warp narrower than 32 always takes the
@@ -789,7 +830,7 @@ impl Lower<'_> {
     fn jump_table_slot(&self, i: &Instr, (r, _table): (&str, &str)) -> Result<Vec<Emitted>> {
         if !self.jump_tables {
             return Err(format!(
-                "`{}` reads constant bank 2, which ptxas fills with data no SASS dump prints (warpscope reads it only as a jump table's slot before a `BRX` whose targets nvdisasm names)",
+                "`{}` reads constant bank 2, where ptxas keeps constants of its own (64-bit values, jump tables) that no SASS dump prints with the code: not run yet (warpscope reads it only as a jump table's slot before a `BRX` whose targets nvdisasm names)",
                 i.mnemonic
             ));
         }
@@ -949,6 +990,98 @@ impl Lower<'_> {
         }
         Ok(v)
     }
+}
+
+/// `VIMNMX.U16x2 d, a, b, P` (`.S16x2`): the min (P true) or max of each 16-bit half on its
+/// own, through the scratch registers: the low halves, then the high, then the two joined.
+fn packed_min_max(signed: bool, ops: &[Operand]) -> Result<Vec<Emitted>> {
+    let m = |s: &str| String::from(s);
+    let [d, a, b, p] = ops else { return Err(m("`VIMNMX.U16x2` takes d, a, b, P")) };
+    let [s0, s1, s2, s3] = SCRATCH;
+    let rz = || reg(Reg::RZ.0);
+    let (cmp, right) = if signed { ("IMNMX", "SHF.R.S32.HI") } else { ("IMNMX.U32", "SHF.R.U32.HI") };
+    let mut v = Vec::new();
+    // Each low half at 32 bits (sign-extended for .S16x2), then the min or max.
+    for (s, x) in [(s2, a), (s3, b)] {
+        v.push((m("SHF.L.U32"), vec![reg(s), x.clone(), int(16), rz()]));
+        v.push((m(right), vec![reg(s), rz(), int(16), reg(s)]));
+    }
+    v.push((m(cmp), vec![reg(s0), reg(s2), reg(s3), p.clone()]));
+    for (s, x) in [(s2, a), (s3, b)] {
+        v.push((m(right), vec![reg(s), rz(), int(16), x.clone()]));
+    }
+    v.push((m(cmp), vec![reg(s1), reg(s2), reg(s3), p.clone()]));
+    v.push((m("LOP3.LUT"), vec![reg(s0), reg(s0), int(0xffff), rz(), int(0xc0)]));
+    v.push((m("SHF.L.U32"), vec![reg(s1), reg(s1), int(16), rz()]));
+    v.push((m("LOP3.LUT"), vec![d.clone(), reg(s0), reg(s1), rz(), int(0xfc)]));
+    Ok(v)
+}
+
+/// A 64-bit operand as its two words: a register pair, or an immediate (sign-extended as written).
+fn words64(o: &Operand) -> Result<(Operand, Operand)> {
+    match *o {
+        Operand::Reg { reg: r, negated: false, inverted: false } => Ok((reg(r.0), reg(pair_hi(r)))),
+        Operand::Int { value, .. } => Ok((int(value as u32 as i64), int((value >> 32) as u32 as i64))),
+        _ => Err(String::from("a 64-bit operand that is a register pair or a number")),
+    }
+}
+
+/// sm_100 and later's 64-bit forms: `IADD.64 d, a, b`, `IADD3.64 d, PT, PT, a, b, c`, `MOV.64
+/// d, a`, `SEL.64 d, a, b, P` on register pairs, through the scratch registers so a destination
+/// may overlap a source. An add is `IMAD.WIDE.U32 s, a.lo, 1, b` (b plus a's low word, the carry
+/// in s's high word) and then a's high word added to it.
+fn wide_forms(base: &str, ops: &[Operand]) -> Result<Vec<Emitted>> {
+    let m = |s: &str| String::from(s);
+    let [s0, s1, s2, s3] = SCRATCH;
+    let rz = || reg(Reg::RZ.0);
+    let Some(Operand::Reg { reg: d, .. }) = ops.first() else { return Err(format!("`{base}.64` writes a register pair")) };
+    let (d_lo, d_hi) = (reg(d.0), reg(pair_hi(*d)));
+    let mut v = Vec::new();
+    // a + b into s0:s1 (b an immediate: in s2:s3 first).
+    let add = |v: &mut Vec<Emitted>, a: &Operand, b: &Operand| -> Result<()> {
+        let (a_lo, a_hi) = words64(a)?;
+        let b = match b {
+            Operand::Int { .. } => {
+                let (lo, hi) = words64(b)?;
+                v.push((m("MOV"), vec![reg(s2), lo]));
+                v.push((m("MOV"), vec![reg(s3), hi]));
+                reg(s2)
+            }
+            other => other.clone(),
+        };
+        v.push((m("IMAD.WIDE.U32"), vec![reg(s0), a_lo, int(1), b]));
+        v.push((m("IADD3"), vec![reg(s1), reg(s1), a_hi, rz()]));
+        Ok(())
+    };
+    match (base, ops) {
+        ("IADD", [_, a, b]) => add(&mut v, a, b)?,
+        ("IADD3", [_, p, q, a, b, c]) if [p, q].iter().all(|x| matches!(x, Operand::Pred { pred, negated: false } if pred.is_true())) => {
+            add(&mut v, a, b)?;
+            if !matches!(c, Operand::Reg { reg, .. } if reg.is_zero()) {
+                // (a + b) + c: s0:s1 moved to s2:s3, then c added as above.
+                v.push((m("MOV"), vec![reg(s2), reg(s0)]));
+                v.push((m("MOV"), vec![reg(s3), reg(s1)]));
+                if matches!(c, Operand::Int { .. }) {
+                    return Err(m("`IADD3.64` of three with an immediate is not run yet"));
+                }
+                add(&mut v, &reg(s2), c)?;
+            }
+        }
+        ("MOV", [_, a]) => {
+            let (lo, hi) = words64(a)?;
+            v.push((m("MOV"), vec![reg(s0), lo]));
+            v.push((m("MOV"), vec![reg(s1), hi]));
+        }
+        ("SEL", [_, a, b, p]) => {
+            let ((a_lo, a_hi), (b_lo, b_hi)) = (words64(a)?, words64(b)?);
+            v.push((m("SEL"), vec![reg(s0), a_lo, b_lo, p.clone()]));
+            v.push((m("SEL"), vec![reg(s1), a_hi, b_hi, p.clone()]));
+        }
+        _ => return Err(format!("`{base}.64` with these operands is not run yet")),
+    }
+    v.push((m("MOV"), vec![d_lo, reg(s0)]));
+    v.push((m("MOV"), vec![d_hi, reg(s1)]));
+    Ok(v)
 }
 
 fn negate(o: Operand) -> Result<Operand> {
