@@ -71,9 +71,9 @@ for name in "${FEW[@]}"; do
     keep "$TMP/$name.$form.sass" "$OUT/$form/$name.sass"
   done
 done
-# Kernels of the features real SASS needs (core/tests/sass_features.rs): cuobjdump for sm_75
-# and sm_90, nvdisasm (-c, and of the whole cubin) for sm_90 and nvcc's PTX, which the test runs
-# beside them. A file's
+# Kernels of the features real SASS needs (core/tests/sass_features.rs): cuobjdump and nvdisasm
+# of the whole cubin for sm_75 and sm_90, nvdisasm -c for sm_90 and nvcc's PTX, which the test
+# runs beside them. A file's
 # `(nvcc flags: ...)` comment adds flags.
 FEATURES=$OUT/features
 for cu in "$FEATURES"/*.cu; do
@@ -84,11 +84,11 @@ for cu in "$FEATURES"/*.cu; do
     (cd "$SRC" && "$NVCC" -O3 -arch="$arch" -cubin ${flags[@]+"${flags[@]}"} -o "$TMP/f_$name.$arch.cubin" "$name.cu")
     "$BIN/cuobjdump" -sass "$TMP/f_$name.$arch.cubin" >"$TMP/f_$name.$arch.sass"
     keep "$TMP/f_$name.$arch.sass" "$FEATURES/$name.$arch.sass"
+    "$BIN/nvdisasm" "$TMP/f_$name.$arch.cubin" >"$TMP/f_$name.$arch.whole.sass"
+    keep "$TMP/f_$name.$arch.whole.sass" "$FEATURES/$name.$arch.whole.sass"
   done
   "$BIN/nvdisasm" -c "$TMP/f_$name.sm_90.cubin" >"$TMP/f_$name.nvdisasm.sass"
   keep "$TMP/f_$name.nvdisasm.sass" "$FEATURES/$name.sm_90.nvdisasm.sass"
-  "$BIN/nvdisasm" "$TMP/f_$name.sm_90.cubin" >"$TMP/f_$name.whole.sass"
-  keep "$TMP/f_$name.whole.sass" "$FEATURES/$name.sm_90.whole.sass"
   (cd "$SRC" && "$NVCC" -O3 -arch=sm_90 -ptx ${flags[@]+"${flags[@]}"} -o "$TMP/f_$name.ptx" "$name.cu")
   keep "$TMP/f_$name.ptx" "$FEATURES/$name.ptx"
 done

@@ -1,9 +1,10 @@
 //! Real SASS of the features kernels need beyond the corpus (`core/tests/fixtures/sass/features/`:
 //! local memory, jump tables, device-function calls, printf; written by `scripts/sass.sh`): each
-//! dump (cuobjdump for sm_75 and sm_90, nvdisasm -c and nvdisasm of the whole cubin for sm_90)
+//! dump (cuobjdump and nvdisasm of the whole cubin for sm_75 and sm_90, nvdisasm -c for sm_90)
 //! run under volta leaves the memory nvcc's PTX of the same kernel leaves (PTX is checked
 //! against the H100 on the corpus) and prints the same lines, or, where the `.cu` says
-//! `// cuobjdump: TEXT` (or `// nvdisasm -c: TEXT`), such a dump fails with a located error that
+//! `// cuobjdump: TEXT` (or `// nvdisasm -c: TEXT`, or `// sm_75 cuobjdump: TEXT` for one
+//! architecture's), such a dump fails with a located error that
 //! says TEXT (what it lacks and what to paste instead).
 
 use std::path::{Path, PathBuf};
@@ -55,7 +56,11 @@ fn real_sass_computes_what_nvccs_ptx_computes() {
         let source = std::fs::read_to_string(cu).unwrap();
         // The `//@` lines name the buffers as the dumps' parameters are bound (arg0, arg1...).
         let header: String = source.lines().filter(|l| l.starts_with("//@")).map(|l| format!("{l}\n")).collect();
-        let lacks = |form: &str| source.lines().find_map(|l| l.strip_prefix(&format!("// {form}: ")));
+        // `// sm_75 cuobjdump: TEXT` for one architecture's dump, `// cuobjdump: TEXT` for each.
+        let lacks = |arch: &str, tool: &str| {
+            let said = |key: String| source.lines().find_map(|l| l.strip_prefix(&key).map(String::from));
+            said(format!("// {arch} {tool}: ")).or_else(|| said(format!("// {tool}: ")))
+        };
         let read = |file: String| format!("{header}{}", std::fs::read_to_string(dir().join(&file)).unwrap());
         let want = match run(&read(format!("{name}.ptx"))) {
             Ok((StopReason::Exited, mem)) => mem,
@@ -66,13 +71,18 @@ fn real_sass_computes_what_nvccs_ptx_computes() {
         };
         assert!(want.0.iter().any(|(_, w)| w.iter().any(|&v| v != 0)), "{name}: the reference computes nothing");
         assert!(!source.contains("printf(") || !want.1.is_empty(), "{name}: the reference prints nothing");
-        for (form, says) in
-            [("sm_75.sass", "cuobjdump"), ("sm_90.sass", "cuobjdump"), ("sm_90.nvdisasm.sass", "nvdisasm -c"), ("sm_90.whole.sass", "")]
-        {
-            let file = format!("{name}.{form}");
+        let forms = [
+            ("sm_75", "sass", "cuobjdump"),
+            ("sm_90", "sass", "cuobjdump"),
+            ("sm_90", "nvdisasm.sass", "nvdisasm -c"),
+            ("sm_75", "whole.sass", "nvdisasm"),
+            ("sm_90", "whole.sass", "nvdisasm"),
+        ];
+        for (arch, form, tool) in forms {
+            let file = format!("{name}.{arch}.{form}");
             let got = run(&read(file.clone()));
-            match (got, lacks(says)) {
-                (Err(e), Some(lacks)) if e.contains(lacks) && e.starts_with("line ") => {}
+            match (got, lacks(arch, tool)) {
+                (Err(e), Some(lacks)) if e.contains(&lacks) && e.starts_with("line ") => {}
                 (other, Some(lacks)) => failures.push(format!("{file}: should fail saying `{lacks}`, got {other:?}")),
                 (Ok((StopReason::Exited, mem)), None) if mem == want => {}
                 (other, None) => failures.push(format!("{file}: {other:?}, the PTX {want:?}")),

@@ -40,6 +40,8 @@ pub struct Places {
     pub spare_pred: Option<Pred>,
     /// Where each uniform predicate lives.
     pub upreds: UniformPreds,
+    /// The function's constant bank 2, when the dump prints it (nvdisasm of the whole cubin).
+    pub bank2: Vec<u8>,
 }
 
 impl Places {
@@ -50,7 +52,7 @@ impl Places {
         let mut words: Vec<u32> = (0..param_bytes.div_ceil(4)).map(|w| bank.params + 4 * w).collect();
         for i in &f.instrs {
             for o in &i.operands {
-                if jump_table_slot(o).is_some() {
+                if jump_table_slot(o).is_some() || bank2_offset(o).is_some() {
                     continue;
                 }
                 if let Some(off) = const_offset(o) {
@@ -74,7 +76,7 @@ impl Places {
         }
         let consts = words.iter().enumerate().map(|(k, &w)| (w, CONST_BASE + k as u8)).collect();
         let spare_pred = (0..7u8).rev().find(|&p| !used[p as usize]).map(Pred);
-        Ok(Places { consts, bank, spare_pred, upreds })
+        Ok(Places { consts, bank, spare_pred, upreds, bank2: Vec::new() })
     }
 
     /// The value each constant word below the parameters holds, as a header expression: the
@@ -181,7 +183,20 @@ fn bank4_operand(text: &str) -> bool {
 /// the table's offset).
 fn jump_table_slot(text: &str) -> Option<(&str, &str)> {
     let inner = text.trim().strip_prefix("c[0x2][")?.strip_suffix(']')?;
-    Some(inner.split_once('+').unwrap_or((inner, "0")))
+    inner.starts_with('R').then(|| inner.split_once('+').unwrap_or((inner, "0")))
+}
+
+/// `c[0x2][0x8]`: a word of ptxas's own constants in bank 2, by its byte offset.
+fn bank2_offset(text: &str) -> Option<u32> {
+    let inner = text.trim().strip_prefix("c[0x2][0x")?.strip_suffix(']')?;
+    u32::from_str_radix(inner, 16).ok()
+}
+
+/// Why a bank-2 constant has no value: the dump does not print the bank.
+fn bank2_missing(what: &str) -> String {
+    format!(
+        "`{what}` reads constant bank 2, where ptxas keeps constants of its own, which `cuobjdump -sass` and `nvdisasm -c` do not print: paste the output of `nvdisasm` on the whole cubin (it prints the bank)"
+    )
 }
 
 /// The targets nvdisasm names after a `BRX`/`JMX` (`(*"BRANCH_TARGETS .L_x_20,.L_x_4"*)`), in
@@ -224,6 +239,13 @@ pub struct Lower<'p> {
 }
 
 impl Lower<'_> {
+    /// The word of bank 2 at byte `off`, when the dump printed the bank.
+    fn bank2_word(&self, off: u32) -> Option<i64> {
+        let at = usize::try_from(off).ok()?;
+        let b = self.places.bank2.get(at..at.checked_add(4)?)?;
+        Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as i64)
+    }
+
     /// The register a constant word is in.
     fn const_reg(&self, text: &str) -> Result<u8> {
         let off = const_offset(text).expect("a constant operand")?;
@@ -246,6 +268,9 @@ impl Lower<'_> {
         };
         if bank4_operand(t) {
             return Ok(int(0));
+        }
+        if let Some(off) = bank2_offset(t) {
+            return self.bank2_word(off).map(int).ok_or_else(|| bank2_missing(t));
         }
         if const_offset(t).is_some() {
             let negated = t.starts_with('-');
@@ -391,6 +416,25 @@ impl Lower<'_> {
         if base == "RET" {
             // `RET.REL.NODEC R4 0x0`: the return address is the model's to keep.
             return Ok(vec![(String::from("RET"), Vec::new())]);
+        }
+        if let Some(off) = (base == "LDC").then(|| i.operands.get(1).and_then(|o| bank2_offset(o))).flatten() {
+            // `ULDC.64 UR4, c[0x2][0x0]`: ptxas's own constant, a move of each word.
+            let mut pre = Vec::new();
+            let Some(Operand::Reg { reg: d, .. }) = i.operands.first().map(|o| self.operand(o, &mut pre)).transpose()? else {
+                return Err(format!("`{}` needs a destination register", i.mnemonic));
+            };
+            let words = if has("128") {
+                4
+            } else if has("64") {
+                2
+            } else {
+                1
+            };
+            for k in 0..words {
+                let w = off.checked_add(4 * k).and_then(|o| self.bank2_word(o)).ok_or_else(|| bank2_missing(i.mnemonic))?;
+                pre.push((String::from("MOV"), vec![reg(d.0.saturating_add(k as u8)), int(w)]));
+            }
+            return Ok(pre);
         }
         if let Some(slot) = (base == "LDC").then(|| i.operands.get(1).and_then(|o| jump_table_slot(o))).flatten() {
             return self.jump_table_slot(i, slot);

@@ -73,7 +73,10 @@ fn read(text: &str, k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
     let params = param_layout(demangled.as_ref());
     let param_bytes = params.last().map_or(0, |p| p.offset + p.bytes);
     let places = match Places::new(f, bank, param_bytes, used_preds) {
-        Ok(p) => p,
+        Ok(mut p) => {
+            p.bank2 = dump.bank2.iter().find(|(name, _)| *name == kernel.name).map(|(_, b)| b.clone()).unwrap_or_default();
+            p
+        }
         Err(msg) => {
             diags.push(Diagnostic::error(f.span, msg));
             return;

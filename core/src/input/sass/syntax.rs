@@ -55,6 +55,9 @@ pub struct Dump<'a> {
     /// nvdisasm's whole-cubin output only: the initialised globals (`.nv.global.init`, where
     /// `printf`'s format strings are), each symbol and its bytes.
     pub data: Vec<(&'a str, Vec<u8>)>,
+    /// nvdisasm's whole-cubin output only: each function's constant bank 2
+    /// (`.nv.constant2.<function>`: ptxas's own constants and jump tables), its bytes.
+    pub bank2: Vec<(&'a str, Vec<u8>)>,
 }
 
 /// Whether `text` looks like a SASS dump (and not warpscope's own listing dialect, which never
@@ -184,7 +187,7 @@ pub fn parse<'a>(text: &'a str, diags: &mut Vec<Diagnostic>) -> Dump<'a> {
 
 /// A line of a data section nvdisasm prints: a `.dword SYMBOL` of constant bank 4 at its
 /// offset, or a symbol's label (`$str:`) and `.byte` lines in `.nv.global.init`.
-fn data_line<'a>(dump: &mut Dump<'a>, section: &str, line: &'a str) {
+fn data_line<'a>(dump: &mut Dump<'a>, section: &'a str, line: &'a str) {
     let (offset, rest) = match line.strip_prefix("/*").and_then(|r| r.split_once("*/")) {
         Some((off, rest)) => (u32::from_str_radix(off.trim(), 16).ok(), rest.trim()),
         None => (None, line),
@@ -192,6 +195,22 @@ fn data_line<'a>(dump: &mut Dump<'a>, section: &str, line: &'a str) {
     if section == ".nv.constant4" {
         if let (Some(off), Some(sym)) = (offset, rest.strip_prefix(".dword")) {
             dump.bank4.push((off, sym.trim()));
+        }
+    } else if let Some(function) = section.strip_prefix(".nv.constant2.") {
+        let (Some(off), Some(bytes)) = (offset, rest.strip_prefix(".byte")) else { return };
+        let Ok(off) = usize::try_from(off) else { return };
+        if dump.bank2.last().is_none_or(|(f, _)| *f != function) {
+            dump.bank2.push((function, Vec::new()));
+        }
+        let Some((_, data)) = dump.bank2.last_mut() else { return };
+        // Bank 2 is at most 64 KiB.
+        let bytes: Vec<u8> = bytes.split(',').filter_map(|b| u8::from_str_radix(b.trim().trim_start_matches("0x"), 16).ok()).collect();
+        if off + bytes.len() <= 0x1_0000 {
+            if data.len() < off {
+                data.resize(off, 0);
+            }
+            data.truncate(off);
+            data.extend(bytes);
         }
     } else if section == ".nv.global.init" {
         if let Some(label) = line.strip_suffix(':').filter(|l| !l.starts_with('.')) {
