@@ -420,9 +420,7 @@ impl Lower<'_> {
         if let Some(off) = (base == "LDC").then(|| i.operands.get(1).and_then(|o| bank2_offset(o))).flatten() {
             // `ULDC.64 UR4, c[0x2][0x0]`: ptxas's own constant, a move of each word.
             let mut pre = Vec::new();
-            let Some(Operand::Reg { reg: d, .. }) = i.operands.first().map(|o| self.operand(o, &mut pre)).transpose()? else {
-                return Err(format!("`{}` needs a destination register", i.mnemonic));
-            };
+            let d = self.destination(i, &mut pre)?;
             let words = if has("128") {
                 4
             } else if has("64") {
@@ -446,9 +444,7 @@ impl Lower<'_> {
             // The return address `CALL.ABS` takes (the model keeps its own), an address from
             // bank 4: 0, in each register written.
             let mut pre = Vec::new();
-            let Some(Operand::Reg { reg: d, .. }) = i.operands.first().map(|o| self.operand(o, &mut pre)).transpose()? else {
-                return Err(format!("`{}` needs a destination register", i.mnemonic));
-            };
+            let d = self.destination(i, &mut pre)?;
             pre.push((String::from("MOV"), vec![reg(d.0), reg(Reg::RZ.0)]));
             if has("64") {
                 pre.push((String::from("MOV"), vec![reg(pair_hi(d)), reg(Reg::RZ.0)]));
@@ -754,36 +750,9 @@ impl Lower<'_> {
                 v.push((m("IADD3.X"), vec![d.clone(), product, c.clone(), reg(Reg::RZ.0), p.clone(), pred_not_true()]));
                 v
             }
-            "BRA" if has("CONV") && ops.len() == 1 => {
-                // sm_75's `BRA.CONV fast`: to the fast path when the warp is converged (all 32
-                // lanes running it), else on to the slow path's call: the running lanes' ballot
-                // against all 32, as for `BRA.DIV` (docs/sass.md).
-                let spare = self
-                    .places
-                    .spare_pred
-                    .ok_or_else(|| m("`BRA.CONV` needs a predicate the kernel leaves free, and it uses all seven"))?;
-                let s = SCRATCH[0];
-                let pt = Operand::Pred { pred: Pred::PT, negated: false };
-                vec![
-                    (m("VOTE.ANY"), vec![reg(s), pt.clone(), pt.clone()]),
-                    (m("ISETP.EQ.U32.AND"), vec![Operand::Pred { pred: spare, negated: false }, pt.clone(), reg(s), int(0xffff_ffff), pt]),
-                    (format!("@{spare} BRA"), vec![ops[0].clone()]),
-                ]
-            }
-            "BRA" if has("DIV") && ops.len() == 1 => {
-                // sm_75's `BRA.DIV slow`: to the slow path when the warp is not whole. The
-                // running lanes' ballot against all 32 (a warp narrower than 32 always takes the
-                // slow path, which computes the same).
-                let spare =
-                    self.places.spare_pred.ok_or_else(|| m("`BRA.DIV` needs a predicate the kernel leaves free, and it uses all seven"))?;
-                let s = SCRATCH[0];
-                let pt = Operand::Pred { pred: Pred::PT, negated: false };
-                vec![
-                    (m("VOTE.ANY"), vec![reg(s), pt.clone(), pt.clone()]),
-                    (m("ISETP.NE.U32.AND"), vec![Operand::Pred { pred: spare, negated: false }, pt.clone(), reg(s), int(0xffff_ffff), pt]),
-                    (format!("@{spare} BRA"), vec![ops[0].clone()]),
-                ]
-            }
+            // sm_75's `BRA.CONV fast` and `BRA.DIV slow` (no mask): the running lanes' ballot
+            // against all 32.
+            "BRA" if (has("CONV") || has("DIV")) && ops.len() == 1 => self.ballot_branch(has("CONV"), &ops[0])?,
             "ISETP" | "UISETP" if has("EX") => self.isetp_ex(&mods, &ops)?,
             "MUFU" if has("RCP64H") => {
                 // The high word of 1 / x, x the double whose high word is a (low word 0): a
@@ -856,14 +825,41 @@ impl Lower<'_> {
         let Operand::Pred { pred: p, negated } = *pred else { return Err(format!("`{op}`'s first operand is a predicate")) };
         let not = if negated { "!" } else { "" };
         let Some((g, gneg)) = i.guard else { return Ok(vec![(format!("@{not}{p} {op}"), rest)]) };
-        let spare = self
-            .places
-            .spare_pred
-            .ok_or_else(|| format!("`{op}` with a predicate needs a predicate the kernel leaves free, and it uses all seven"))?;
+        let spare = self.spare(&format!("`{op}` with a predicate"))?;
         let g = guard_operand(g, gneg, &self.places.upreds)?;
         Ok(vec![
             (String::from("@PT PSETP.AND"), vec![Operand::Pred { pred: spare, negated: false }, g, pred.clone()]),
             (format!("@{spare} {op}"), rest),
+        ])
+    }
+
+    /// The predicate the kernel leaves free, which `what` needs to combine two in.
+    fn spare(&self, what: &str) -> Result<Pred> {
+        self.places.spare_pred.ok_or_else(|| format!("{what} needs a predicate the kernel leaves free, and it uses all seven"))
+    }
+
+    /// The register an instruction writes first (`LDC R6, ...`); `pre` receives what its
+    /// operand needs.
+    fn destination(&self, i: &Instr, pre: &mut Vec<Emitted>) -> Result<Reg> {
+        match i.operands.first().map(|o| self.operand(o, pre)).transpose()? {
+            Some(Operand::Reg { reg, .. }) => Ok(reg),
+            _ => Err(format!("`{}` needs a destination register", i.mnemonic)),
+        }
+    }
+
+    /// sm_75's `BRA.CONV fast` (`converged`: to the target when the warp is whole, else on to
+    /// the slow path's call) and `BRA.DIV slow` (to the target when it is not): the running
+    /// lanes' ballot against all 32. A warp narrower than 32 always takes the slow path, which
+    /// computes the same (docs/sass.md).
+    fn ballot_branch(&self, converged: bool, target: &Operand) -> Result<Vec<Emitted>> {
+        let spare = self.spare(if converged { "`BRA.CONV`" } else { "`BRA.DIV`" })?;
+        let s = SCRATCH[0];
+        let pt = Operand::Pred { pred: Pred::PT, negated: false };
+        let cmp = if converged { "ISETP.EQ.U32.AND" } else { "ISETP.NE.U32.AND" };
+        Ok(vec![
+            (String::from("VOTE.ANY"), vec![reg(s), pt.clone(), pt.clone()]),
+            (String::from(cmp), vec![Operand::Pred { pred: spare, negated: false }, pt.clone(), reg(s), int(0xffff_ffff), pt]),
+            (format!("@{spare} BRA"), vec![target.clone()]),
         ])
     }
 
@@ -874,14 +870,12 @@ impl Lower<'_> {
     fn jump_table_slot(&self, i: &Instr, (r, _table): (&str, &str)) -> Result<Vec<Emitted>> {
         if !self.jump_tables {
             return Err(format!(
-                "`{}` reads constant bank 2, where ptxas keeps constants of its own (64-bit values, jump tables) that no SASS dump prints with the code: not run yet (warpscope reads it only as a jump table's slot before a `BRX` whose targets nvdisasm names)",
+                "`{}` reads constant bank 2 at a register's offset: not run yet (warpscope reads that only as a jump table's slot before a `BRX` whose targets nvdisasm names)",
                 i.mnemonic
             ));
         }
         let mut pre = Vec::new();
-        let Some(Operand::Reg { reg: d, .. }) = i.operands.first().map(|o| self.operand(o, &mut pre)).transpose()? else {
-            return Err(String::from("`LDC` needs a destination register"));
-        };
+        let d = self.destination(i, &mut pre)?;
         let index = self.operand(r, &mut pre)?;
         pre.push((String::from("SHF.R.U32.HI"), vec![reg(d.0), reg(Reg::RZ.0), int(2), index]));
         Ok(pre)
@@ -907,7 +901,7 @@ impl Lower<'_> {
         }
         let mut pre = Vec::new();
         let index = self.operand(op.split_whitespace().next().unwrap_or(""), &mut pre)?;
-        let spare = self.places.spare_pred.ok_or_else(|| m("`BRX` needs a predicate the kernel leaves free, and it uses all seven"))?;
+        let spare = self.spare("`BRX`")?;
         let pt = || Operand::Pred { pred: Pred::PT, negated: false };
         let (last, rest) = targets.split_last().expect("at least one target");
         for (k, t) in rest.iter().enumerate() {

@@ -204,7 +204,7 @@ fn data_line<'a>(dump: &mut Dump<'a>, section: &'a str, line: &'a str) {
         }
         let Some((_, data)) = dump.bank2.last_mut() else { return };
         // Bank 2 is at most 64 KiB.
-        let bytes: Vec<u8> = bytes.split(',').filter_map(|b| u8::from_str_radix(b.trim().trim_start_matches("0x"), 16).ok()).collect();
+        let bytes = byte_list(bytes);
         if off + bytes.len() <= 0x1_0000 {
             if data.len() < off {
                 data.resize(off, 0);
@@ -216,9 +216,14 @@ fn data_line<'a>(dump: &mut Dump<'a>, section: &'a str, line: &'a str) {
         if let Some(label) = line.strip_suffix(':').filter(|l| !l.starts_with('.')) {
             dump.data.push((label.trim(), Vec::new()));
         } else if let (Some(bytes), Some((_, data))) = (rest.strip_prefix(".byte"), dump.data.last_mut()) {
-            data.extend(bytes.split(',').filter_map(|b| u8::from_str_radix(b.trim().trim_start_matches("0x"), 16).ok()));
+            data.extend(byte_list(bytes));
         }
     }
+}
+
+/// The bytes of a `.byte 0x74, 0x68, ...` line.
+fn byte_list(bytes: &str) -> Vec<u8> {
+    bytes.split(',').filter_map(|b| u8::from_str_radix(b.trim().trim_start_matches("0x"), 16).ok()).collect()
 }
 
 fn start<'a>(dump: &mut Dump<'a>, cur: &mut Option<Function<'a>>, name: &'a str, line_no: u32, raw: &str) {
