@@ -102,6 +102,11 @@ for k in single_loop single_loop_nounroll double_loop double_loop_nounroll; do
   "$BIN/cuobjdump" -sass -fun "$mangled" "$TMP/bench_loops.cubin" >"$TMP/$k.sass"
   keep "$TMP/$k.sass" "$H100/$k.sass"
 done
+# ...and the report's side-order question (section 2c), asked with the clock.
+rm -rf "$SRC" && mkdir -p "$SRC" && cp "$H100/bench_order.cu" "$SRC/"
+(cd "$SRC" && "$NVCC" -O3 -arch=sm_90 -cubin -o "$TMP/bench_order.cubin" bench_order.cu)
+"$BIN/cuobjdump" -sass "$TMP/bench_order.cubin" >"$TMP/side_order.sass"
+keep "$TMP/side_order.sass" "$H100/side_order.sass"
 # The gallery's SASS: nvcc's sm_90 code of every C example (nvdisasm -c -g, so each instruction
 # has its CUDA line), under the example's //@ lines with the parameters renamed (a to arg0),
 # run under volta, and a title and note of its own (scripts/ptx_gallery_header.py ... sass).

@@ -3,12 +3,13 @@
 //! measured (`../shared/reference/h100/REPORT.md`, section 1): `single_loop_nounroll` executes
 //! `smsp__inst_executed` = 285 warp instructions at n = 0 and exactly 2 more per step of n (the
 //! exiting group's own `BSYNC` in the preheat loop and in the timed loop), and ncu counts 2n
-//! divergent branch targets.
+//! divergent branch targets; on the h100 cost preset the timed loop grows by the measured 13
+//! cycles per step. The side that runs first after a split follows the report's section 2c.
 
 use std::path::Path;
 
 use warpscope_core::kernel::parse_kernel;
-use warpscope_core::sim::StopReason;
+use warpscope_core::sim::{CostModel, StopReason};
 use warpscope_core::{launch, LaunchOptions};
 
 fn sass(name: &str) -> String {
@@ -80,5 +81,78 @@ fn double_loop_nounroll_diverges_as_often_as_the_h100_counted() {
             }
             assert_eq!(f32::from_bits(out[t as usize]), want, "lane {t}, n = {n}");
         }
+    }
+}
+
+/// A lane's two 64-bit words of `buffer` from word `2 * i`.
+fn long_at(words: &[u32], i: usize) -> i64 {
+    words[2 * i] as i64 | (words[2 * i + 1] as i64) << 32
+}
+
+/// The timed region (between the two `clock64()` reads, `CS2R SR_CLOCKLO`, which read the cost
+/// model's cycle count) of `single_loop_nounroll` on the h100 preset grows by exactly 13 cycles
+/// per step of n, as the H100 measured (REPORT.md section 1: T(n) - T(0) = 13.000 n, R^2 = 1).
+#[test]
+fn single_loop_nounroll_timed_region_costs_what_the_h100_measured() {
+    let timed = |n: u32| {
+        let header = format!(
+            "//@ model volta\n//@ param n = {n}\n//@ buffer arg0: i32[32] = i < 32 - n ? 32 : 63 - n - i\n//@ buffer arg1: f32[32] = 0\n//@ buffer arg2: i64[64] = 0\n"
+        );
+        let (k, d) = parse_kernel(&(header + &sass("single_loop_nounroll.sass")));
+        assert!(d.iter().all(|x| !x.is_error()), "{d:?}");
+        let options = LaunchOptions { cost: CostModel::preset("h100"), ..Default::default() };
+        let mut sim = launch(&k, &options).unwrap();
+        assert_eq!(sim.run_to_end(), StopReason::Exited);
+        let timer = &sim.state().machine.memory.buffer("arg2").unwrap().1;
+        let spans: Vec<i64> = (0..32).map(|t| long_at(timer, 2 * t + 1) - long_at(timer, 2 * t)).collect();
+        assert!(spans.iter().all(|&s| s == spans[0]), "n = {n}: every lane reads the same clocks: {spans:?}");
+        spans[0]
+    };
+    let base = timed(0);
+    for n in 1..32 {
+        assert_eq!(timed(n) - base, 13 * n as i64, "T({n}) - T(0)");
+    }
+}
+
+/// Which side of a divergent if/else runs first, asked as the report's bench3.cu asked it (section
+/// 2c): each lane writes the clock as its side starts. Measured rule: the side with fewer lanes
+/// first; on a tie the fall-through side. Which lanes, only how many, matters.
+#[test]
+fn the_side_with_fewer_lanes_runs_first_as_on_the_h100() {
+    let listing = sass("side_order.sass");
+    // Side A adds 1.0001f; the fall-through side is the one whose code comes first.
+    let a_line = listing.find("FADD R0, R0, 1.0001").unwrap();
+    let b_line = listing.find("FADD R0, R0, 0.9998").unwrap();
+    let a_falls_through = a_line < b_line;
+    let mut masks: Vec<u32> = (0..=32).map(|k| if k == 32 { u32::MAX } else { (1u32 << k) - 1 }).collect();
+    masks.extend([0xaaaa_aaaa, 0x5555_5555, 0xffff_0000, 0x8000_0000, 0x7fff_ffff, 0x0f0f_0f0f, 0xf0f0_f0f0]);
+    let mut seed = 0x2545_f491u32;
+    for _ in 0..64 {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        masks.push(seed);
+    }
+    for mask in masks {
+        let header =
+            format!("//@ model volta\n//@ buffer arg0: u32[1] = {mask}\n//@ buffer arg1: f32[32] = 0\n//@ buffer arg2: i64[64] = -1\n");
+        let (k, d) = parse_kernel(&(header + &listing));
+        assert!(d.iter().all(|x| !x.is_error()), "{d:?}");
+        let mut sim = launch(&k, &LaunchOptions::default()).unwrap();
+        assert_eq!(sim.run_to_end(), StopReason::Exited);
+        let entered = &sim.state().machine.memory.buffer("arg2").unwrap().1;
+        let a: Vec<i64> = (0..32).filter(|t| mask >> t & 1 == 1).map(|t| long_at(entered, t)).collect();
+        let b: Vec<i64> = (0..32).filter(|t| mask >> t & 1 == 0).map(|t| long_at(entered, 32 + t)).collect();
+        if a.is_empty() || b.is_empty() {
+            continue;
+        }
+        assert!(a.iter().all(|&c| c == a[0]) && b.iter().all(|&c| c == b[0]), "mask {mask:#010x}: each side starts together");
+        let a_first = a[0] < b[0];
+        let want = match a.len().cmp(&b.len()) {
+            core::cmp::Ordering::Less => true,
+            core::cmp::Ordering::Greater => false,
+            core::cmp::Ordering::Equal => a_falls_through,
+        };
+        assert_eq!(a_first, want, "mask {mask:#010x}: {} lanes take side A, {} side B", a.len(), b.len());
     }
 }
