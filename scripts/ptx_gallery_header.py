@@ -62,8 +62,8 @@ if sass:
     print(f"//@ title {title}: nvcc's sm_90 SASS")
     body = open(body_path).read()
     # printf's formats are in the cubin's data: the whole cubin's code and two data sections.
-    how = ("`nvdisasm -g` (the code, bank 4 and the initialised globals, where printf's format strings are)"
-           if ".nv.global.init" in body else "`nvdisasm -c -g`, pasted as it is")
+    how = ("`nvdisasm -gi` (the code, bank 4 and the initialised globals, where printf's format strings are)"
+           if ".nv.global.init" in body else "`nvdisasm -c -gi`, pasted as it is")
     print(f"//@ about `nvcc -O3 -arch=sm_90 -lineinfo -cubin {name}` then {how}: the code the "
           "GPU runs, with the convergence barriers ptxas placed (BSSY/BSYNC). Under volta with these inputs, "
           f"it runs {said(sass_run)}; warpscope's own compile of the C example runs {said(c_run)}.")

@@ -107,8 +107,8 @@ rm -rf "$SRC" && mkdir -p "$SRC" && cp "$H100/bench_order.cu" "$SRC/"
 (cd "$SRC" && "$NVCC" -O3 -arch=sm_90 -cubin -o "$TMP/bench_order.cubin" bench_order.cu)
 "$BIN/cuobjdump" -sass "$TMP/bench_order.cubin" >"$TMP/side_order.sass"
 keep "$TMP/side_order.sass" "$H100/side_order.sass"
-# The gallery's SASS: nvcc's sm_90 code of every C example (nvdisasm -c -g, so each instruction
-# has its CUDA line), under the example's //@ lines with the parameters renamed (a to arg0),
+# The gallery's SASS: nvcc's sm_90 code of every C example (nvdisasm -c -gi, so each instruction
+# has its CUDA line, a header's inlined code the line it was inlined at), under the example's //@ lines with the parameters renamed (a to arg0),
 # run under volta, and a title and note of its own (scripts/ptx_gallery_header.py ... sass).
 GALLERY=examples/sass
 mkdir -p "$GALLERY"
@@ -121,10 +121,10 @@ for cu in examples/*.cu; do
   if grep -q 'printf' "$cu"; then
     # printf's format strings are in the cubin's data: nvdisasm of the whole cubin, keeping
     # its code and the two data sections the reader takes (bank 4, the initialised globals).
-    "$BIN/nvdisasm" -g "$TMP/g_$name.cubin" | awk '/^\/\/-------/ { keep = ($2 ~ /^\.text\./ || $2 == ".nv.constant4" || $2 == ".nv.global.init") } keep' |
-      sed -E 's|(//## File ")[^"]*/([^"/]*")|\1\2|' >"$TMP/g_$name.body.sass"
+    "$BIN/nvdisasm" -gi "$TMP/g_$name.cubin" | awk '/^\/\/-------/ { keep = ($2 ~ /^\.text\./ || $2 == ".nv.constant4" || $2 == ".nv.global.init") } keep' |
+      sed -E '/\/\/##/ s|"[^"]*/([^"/]*")|"\1|g' >"$TMP/g_$name.body.sass"
   else
-    "$BIN/nvdisasm" -c -g "$TMP/g_$name.cubin" | sed -E 's|(//## File ")[^"]*/([^"/]*")|\1\2|' >"$TMP/g_$name.body.sass"
+    "$BIN/nvdisasm" -c -gi "$TMP/g_$name.cubin" | sed -E '/\/\/##/ s|"[^"]*/([^"/]*")|"\1|g' >"$TMP/g_$name.body.sass"
   fi
   python3 scripts/ptx_gallery_header.py "$cu" "$TMP/g_$name.body.sass" "$CLI" sass >"$TMP/g_$name.sass"
   cat "$TMP/g_$name.body.sass" >>"$TMP/g_$name.sass"

@@ -306,3 +306,62 @@ export async function paste(page: Page, testid: string, text: string): Promise<v
 
 /** A dock tab by its exact title. */
 export const tab = (page: Page, title: string) => page.locator('.dv-tab', { hasText: new RegExp(`^${title}$`) });
+
+/** The 1-based lines marked `testid` (current-line, linked-line) in a CodeMirror view. */
+export async function marked(page: Page, host: string, testid: string): Promise<number[]> {
+  return page.locator(`${host} [data-testid="${testid}"]`).evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-line'))));
+}
+
+/** Two animation frames later: CodeMirror has drawn the lines a scroll brought into view. */
+async function framesDrawn(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+}
+
+/** Checks the lines marked `testid` in a CodeMirror view are `want`: the first is in view (a click
+ * scrolls there), and reading the view a page at a time from top to bottom (a long text has only
+ * the lines near the view in the page) finds exactly `want` marked. */
+export async function expectMarked(page: Page, host: string, testid: string, want: number[]): Promise<void> {
+  // The first line lit up is scrolled into view by the click.
+  await expect.poll(async () => (await marked(page, host, testid)).includes(want[0]), `${host} ${testid}: line ${want[0]} in view`).toBe(true);
+  // The view draws only the lines near it: read it a page at a time, top to bottom.
+  const scroller = page.locator(`${host} .cm-scroller`);
+  await scroller.evaluate((sc) => { sc.scrollTop = 0; });
+  const seen = new Set<number>();
+  for (let k = 0; k < 200; k++) {
+    await framesDrawn(page);
+    (await marked(page, host, testid)).forEach((l) => seen.add(l));
+    const moved = await scroller.evaluate((sc) => { const before = sc.scrollTop; sc.scrollTop += sc.clientHeight * 0.8; return sc.scrollTop !== before; });
+    if (!moved) break;
+  }
+  expect([...seen].sort((a, b) => a - b), `${host} ${testid} over the whole text`).toEqual(want);
+}
+
+/** Clicks a line of a CodeMirror view, found by its text (a long text has only the lines near
+ * the view in the page). */
+export async function clickLine(page: Page, host: string, text: string): Promise<void> {
+  // In the page, in one go: the view draws only the lines near it, so scroll its scroller (only
+  // it: scrollIntoView would move the dock's panels too) a page at a time until the line is drawn,
+  // then put it in the middle (a click at the view's edge scrolls the editor under the pointer,
+  // which stretches the click into a selection of two lines) and say where it is once drawn.
+  const at = await page.locator(`${host} .cm-scroller`).evaluate(async (sc, want) => {
+    const norm = (t: string) => t.replace(/\s+/g, ' ').trim();
+    const find = () => [...sc.querySelectorAll('.cm-line')].find((l) => norm(l.textContent ?? '').includes(norm(want)));
+    const frames = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    sc.scrollTop = 0;
+    await frames();
+    for (let k = 0; k < 400 && !find(); k++) {
+      const before = sc.scrollTop;
+      sc.scrollTop += sc.clientHeight * 0.8;
+      await frames();
+      if (sc.scrollTop === before) break;
+    }
+    const line = find();
+    if (!line) return null;
+    sc.scrollTop += line.getBoundingClientRect().top - sc.getBoundingClientRect().top - sc.clientHeight / 2;
+    await frames();
+    const r = find()?.getBoundingClientRect();
+    return r ? { x: r.x + Math.min(40, r.width / 2), y: r.y + r.height / 2 } : null;
+  }, text);
+  expect(at, `${host}: a line with ${text}`).not.toBeNull();
+  await page.mouse.click(at!.x, at!.y);
+}

@@ -44,7 +44,7 @@ const BROKEN: [string, string, string | RegExp][] = [
   ['corrupted (bytes that do not inflate)', `#v1.${Buffer.from('not deflate at all, just bytes').toString('base64url')}`, 'corrupted or truncated'],
   ['truncated', real.slice(0, Math.floor(real.length / 2)), 'This link is corrupted or truncated: its data does not unpack.'],
   // Past the largest kernel and CUDA source a link holds (two times 256 KiB, packed).
-  ['oversized', `#v1.${'A'.repeat(900_000)}`, /This link is too long \(900003 characters; warpscope reads links of up to \d+\)/],
+  ['oversized', `#v1.${'A'.repeat(1_200_000)}`, /This link is too long \(1200003 characters; warpscope reads links of up to \d+\)/],
   ['from a newer version', real.replace('#v1.', '#v2.'), 'This link uses format v2, which this version of warpscope cannot read (it reads v1).'],
   ['a deflate bomb', packBytes(Buffer.concat([Buffer.from('{"v":1,"text":"'), Buffer.alloc(60_000_000, ' '), Buffer.from('"}')])),
     /This link unpacks to more than \d+ KiB, more than any kernel warpscope opens/],

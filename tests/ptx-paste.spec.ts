@@ -5,7 +5,7 @@
 // Expectations come from the CLI and from the PTX text's own `.loc` lines, never from the app.
 import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { cliListing, cliTrace, exampleText, expect, open, openCopiedLink, openExample, paste, savedWork, seek, tab, tempFile, test } from './helpers';
+import { clickLine, cliListing, cliTrace, exampleText, expect, expectMarked, marked, open, openCopiedLink, openExample, paste, savedWork, seek, tab, tempFile, test } from './helpers';
 
 /** What nvcc wrote for examples/early_return.cu: the gallery's file without the `//@` lines it adds. */
 const PTX = exampleText('examples/ptx/early_return.ptx').split('\n').filter((l) => !l.startsWith('//@')).join('\n');
@@ -33,40 +33,6 @@ function cudaOfPtxLine(ptx: string): number[] {
 }
 
 
-/** The 1-based lines marked `testid` (current-line, linked-line) in a CodeMirror view. */
-async function marked(page: Page, host: string, testid: string): Promise<number[]> {
-  return page.locator(`${host} [data-testid="${testid}"]`).evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-line'))));
-}
-
-/** Checks the lines marked `testid` in a CodeMirror view are `want`, as far as the view has them
- * in the page (a long text has only the lines near the view): where a click scrolled it (to the
- * first of them), then scrolled to its end. Every line of `want` must be seen marked. */
-async function expectMarked(page: Page, host: string, testid: string, want: number[]): Promise<void> {
-  const seen = new Set<number>();
-  for (const end of [false, true]) {
-    if (end) await page.locator(`${host} .cm-scroller`).evaluate((el) => { el.scrollTop = el.scrollHeight; });
-    await expect.poll(async () => {
-      const inPage = new Set((await page.locator(`${host} .cm-lineNumbers .cm-gutterElement`).allTextContents()).map(Number));
-      const got = await marked(page, host, testid);
-      got.forEach((l) => seen.add(l));
-      // A click scrolls the view to the first line it lights up; the end has the last.
-      const edge = end ? want[want.length - 1] : want[0];
-      return inPage.has(edge) && got.join(',') === want.filter((l) => inPage.has(l)).join(',') ? 'as wanted' : `${got} of ${want}`;
-    }, `${host} ${testid}`).toBe('as wanted');
-  }
-  expect([...seen].sort((a, b) => a - b), `${host} ${testid} over the whole text`).toEqual(want);
-}
-
-/** Clicks a line of a CodeMirror view, found by its text (a long text has only the lines near
- * the view in the page). */
-async function clickLine(page: Page, host: string, text: string): Promise<void> {
-  const el = page.locator(`${host} .cm-line`, { hasText: text }).first();
-  // In the middle of the view: a click at its edge scrolls the editor under the pointer, which
-  // stretches the click into a selection of two lines.
-  await el.evaluate((e) => e.scrollIntoView({ block: 'center' }));
-  const box = (await el.boundingBox())!;
-  await page.mouse.click(box.x + Math.min(40, box.width / 2), box.y + box.height / 2);
-}
 
 
 test('a pasted nvcc PTX file runs with reconvergence inserted per model, and its CUDA source follows the run and clicks', async ({ page }) => {

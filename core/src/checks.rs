@@ -65,7 +65,7 @@ pub fn compiler(data: &[u8]) -> Check {
 
 /// The PTX reader: the first byte picks the target. Every diagnostic lies in the text, none is
 /// an internal error (a translation the assembler refuses), and a text read without errors
-/// gives a program.
+/// gives a program; lined up beside SASS (`input::ptx::beside`), the text gives lines in it.
 pub fn ptx(data: &[u8]) -> Check {
     let Some((&pick, rest)) = data.split_first() else { return Ok(()) };
     let Ok(text) = core::str::from_utf8(rest) else { return Ok(()) };
@@ -78,6 +78,14 @@ pub fn ptx(data: &[u8]) -> Check {
     }
     if diags.iter().all(|d| !d.is_error()) && kernel.compiled.is_none() {
         return Err("no program and no error".into());
+    }
+    // The same text as PTX pasted beside a SASS kernel of its entry: what lines up lies in it.
+    let entry = kernel.compiled.as_ref().and_then(|c| c.entry.as_deref()).unwrap_or("_Z1kv");
+    let b = crate::input::ptx::beside(text, entry, Some("k.cu"));
+    let lines = text.split('\n').count() as u32;
+    let outside = b.ptx_lines.iter().chain(b.problem.iter().filter_map(|p| p.line.as_ref())).find(|&&l| l == 0 || l > lines);
+    if b.ptx_lines.len() != b.cuda_lines.len() || outside.is_some() {
+        return Err(format!("the PTX lined up beside SASS names line {outside:?} of {lines}, or lines without CUDA lines"));
     }
     Ok(())
 }

@@ -77,3 +77,26 @@ fn nvcc_sass_computes_what_the_c_example_computes_under_volta() {
     assert!(n >= 15, "{n} examples");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Each gallery SASS kernel beside the gallery's PTX of the same C example (`examples/ptx/`,
+/// which the app opens in the SASS kernel's PTX tab): every CUDA line a SASS instruction names
+/// has PTX lines from it, so a click on any SASS line lights up its PTX.
+#[test]
+fn every_gallery_sass_line_has_its_ptx_beside_it() {
+    let mut checked = 0;
+    for entry in std::fs::read_dir(dir().join("sass")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().trim_end_matches(".sm_90.sass").to_string();
+        let Ok(ptx) = std::fs::read_to_string(dir().join("ptx").join(format!("{name}.ptx"))) else { continue };
+        let req = RunRequest { text: std::fs::read_to_string(&path).unwrap(), ..RunRequest::default() };
+        let r = req.resolve();
+        let c = r.kernel.compiled.as_ref().expect("compiled");
+        let b = warpscope_core::input::ptx::beside(&ptx, c.entry.as_deref().unwrap(), c.cuda_file.as_deref());
+        assert_eq!(b.problem, None, "{name}");
+        for &line in c.cuda_lines.iter().filter(|&&l| l > 0) {
+            assert!(b.cuda_lines.contains(&line), "{name}: CUDA line {line} of the SASS has no PTX line");
+        }
+        checked += 1;
+    }
+    assert!(checked >= 15, "{checked} gallery SASS kernels have their PTX");
+}

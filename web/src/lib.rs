@@ -20,6 +20,7 @@ pub use sweep::{measured_sets, metric_infos, SweepRun};
 use js_sys::{Uint16Array, Uint32Array, Uint8Array};
 use serde::Deserialize;
 use ts_rs::TS;
+use warpscope_core::input::{ptx, InputKind};
 use warpscope_core::isa::Pc;
 use warpscope_core::model::Reconvergence;
 use warpscope_core::printf::OutputLine;
@@ -278,6 +279,16 @@ impl Session {
         match &l.kernel.compiled {
             Some(c) => to_js(&CompiledView::new(&l.kernel.program, c)),
             None => Ok(JsValue::NULL),
+        }
+    }
+
+    /// PTX pasted beside a SASS kernel, lined up with it by CUDA line (`ptx::beside`); null
+    /// unless a SASS kernel is loaded.
+    pub fn ptx_beside(&self, ptx: &str) -> Result<JsValue, JsError> {
+        let Some(l) = self.recording.loaded() else { return Ok(JsValue::NULL) };
+        match &l.kernel.compiled {
+            Some(c) if c.input == InputKind::Sass => to_js(&ptx::beside(ptx, c.entry.as_deref().unwrap_or(""), c.cuda_file.as_deref())),
+            _ => Ok(JsValue::NULL),
         }
     }
 

@@ -5,6 +5,7 @@
 //! every use of it in the build.
 
 use ts_rs::{Config, TS};
+use warpscope_core::input::ptx::{Beside, BesideProblem, BesideProblemKind};
 use warpscope_core::isa::AccessKind;
 use warpscope_core::kernel::inputs::{HeaderEdit, HeaderKey, HeaderLine, LaunchInput};
 use warpscope_core::link::{Link, MeasuredChoice, ModelChoice, SweepChoice};
@@ -73,6 +74,9 @@ pub fn typescript() -> String {
         HeaderLine,
         HeaderKey,
         HeaderEdit,
+        Beside,
+        BesideProblem,
+        BesideProblemKind,
         // facade views
         LoadOptions,
         DiagnosticView,

@@ -9,7 +9,7 @@ import type { Comparison } from './compare';
 import type { SweepView } from './sweep/view';
 import type { Engine } from './engine';
 import { viewOf, type Dock } from './layout/dock';
-import { cudaLineOfPc, firstPcOfCuda, firstPcOfSource, linkedLines, linesOf, type LinePointer, type Pane } from './line-map';
+import { cudaLineOfPc, firstPcOfCuda, firstPcOfSource, linkedLines, linesOf, ptxLinesOfCuda, ptxMap, type LinePointer, type Pane, type PtxMap } from './line-map';
 import { RunLoader } from './loader';
 import * as banner from './panels/banner';
 import * as caption from './panels/caption';
@@ -26,13 +26,14 @@ import * as metrics from './panels/metrics';
 import * as outputPanel from './panels/output';
 import * as plot from './panels/plot';
 import * as problems from './panels/problems';
+import * as ptxPanel from './panels/ptx';
 import * as registers from './panels/registers';
 import * as runStatus from './panels/run-status';
 import * as scrubber from './panels/scrubber';
 import * as stack from './panels/stack';
 import { compilerOutput, loadOptions, readRun, type Run } from './run';
 import * as store from './store';
-import type { DiagnosticView, LoadResult, StateView } from './generated/engine';
+import type { Beside, DiagnosticView, LoadResult, StateView } from './generated/engine';
 
 export type { Run };
 
@@ -40,6 +41,7 @@ export interface Panels {
   editor: EditorView;
   listing: listing.ListingPanel;
   cuda: cudaPanel.CudaPanel;
+  ptx: cudaPanel.CudaPanel;
   cfg: cfgPanel.CfgPanel;
   lanes: lanes.LanePanel;
   plot: plot.PlotPanel;
@@ -80,7 +82,10 @@ export class App {
   private hoverMuted: Pane | null = null;
   /** The linked lines each pane shows, so a pointer moving over a kernel that links nothing
    * dispatches nothing to the editors. */
-  private shownLinks: Record<Pane, string> = { source: '', listing: '', cuda: '' };
+  private shownLinks: Record<Pane, string> = { source: '', listing: '', cuda: '', ptx: '' };
+  /** The PTX pasted beside a SASS kernel, as the engine lined it up with the run's SASS. */
+  private beside: Beside | null = null;
+  private ptxLines: PtxMap = ptxMap(null);
 
   constructor(readonly engine: Engine | null) {
     this.loader = engine && new RunLoader(engine, { progress: () => this.renderStatus(), done: (r) => this.loaded(r) });
@@ -138,10 +143,23 @@ export class App {
     const bps = s.breakpoints.filter((i) => i < run.cfg.instrs.length);
     store.update({ breakpoints: bps, lane: Math.min(s.lane, r.width - 1) });
     e.setBreakpoints(bps);
-    // Clicks pick lines only in a PTX kernel with CUDA lines.
+    // Clicks pick lines only in a PTX or SASS kernel with CUDA lines.
     if (!this.mapsCuda) this.picked = null;
+    this.lineUpPtx();
     // The panes' texts may have changed under their marks: the next render sets them all again.
-    this.shownLinks = { source: '-', listing: '-', cuda: '-' };
+    this.shownLinks = { source: '-', listing: '-', cuda: '-', ptx: '-' };
+  }
+
+  /** Lines up the PTX tab's text with the run's SASS (the engine's `ptxBeside`). */
+  private lineUpPtx(): void {
+    const sass = compilerOutput(this.run?.compiled) === 'sass';
+    this.beside = sass && this.engine ? this.engine.ptxBeside(store.get().ptx ?? '') : null;
+    this.ptxLines = ptxMap(store.get().ptx ? this.beside : null);
+  }
+
+  /** The PTX beside a SASS kernel has lines that line up with it. */
+  private get mapsPtx(): boolean {
+    return this.ptxLines.cudaOfPtx.size > 0;
   }
 
   /** The run is a PTX kernel with `.loc` lines: its instructions have CUDA lines. */
@@ -156,7 +174,7 @@ export class App {
     this.goto(this.span());
     editor.reveal(this.panels.editor, end.line);
     editor.showLinked(this.panels.editor, [end.line]);
-    this.shownLinks = { source: String(end.line), listing: '', cuda: '' };
+    this.shownLinks = { source: String(end.line), listing: '', cuda: '', ptx: '' };
     const inListing = end.pc !== null ? r.lines.listingOfPc[end.pc] : undefined;
     if (r.compiled && inListing !== undefined) {
       listing.reveal(this.panels.listing.view, inListing);
@@ -218,6 +236,13 @@ export class App {
     if (instr != null) this.toggleBreakpoint(instr);
   }
 
+  /** A gutter click on a PTX line beside SASS: a breakpoint on the first instruction of its CUDA line. */
+  toggleBreakpointAtPtx(line: number): void {
+    const cuda = this.ptxLines.cudaOfPtx.get(line);
+    const instr = this.run && cuda !== undefined ? firstPcOfCuda(this.run.lines, cuda) : undefined;
+    if (instr != null) this.toggleBreakpoint(instr);
+  }
+
   /** A gutter click on a line of the generated code. */
   toggleBreakpointAtListing(line: number): void {
     const instr = this.run?.lines.pcOfListing.get(line);
@@ -238,8 +263,8 @@ export class App {
   /** Lines clicked or selected in the CUDA source or a PTX kernel: the PTX, listing and CUDA
    * lines made from the same instructions stay lit until the next click. */
   pick(pane: Pane, lines: number[]): void {
-    // Lines of a CUDA tab with no text pasted mean nothing.
-    if (!this.mapsCuda || (pane === 'cuda' && !store.get().cuda)) return;
+    // Lines of a CUDA tab with no text pasted, or of PTX that does not line up, mean nothing.
+    if (!this.mapsCuda || (pane === 'cuda' && !store.get().cuda) || (pane === 'ptx' && !this.mapsPtx)) return;
     this.picked = lines.length ? { pane, lines, pick: true } : null;
     this.hovered = null;
     this.hoverMuted = pane;
@@ -251,18 +276,19 @@ export class App {
    * when a panel is shown or resized, since a hidden pane could not scroll when it was made. */
   revealPicked(): void {
     if (!this.run || !this.picked) return;
-    const marks = linkedLines(this.run.lines, this.picked);
+    const marks = linkedLines(this.run.lines, this.picked, this.ptxLines);
     const p = this.panels;
     const pane = this.picked.pane;
     if (pane !== 'source') editor.reveal(p.editor, marks.source[0] ?? null);
     if (pane !== 'listing' && this.run.compiled) listing.reveal(p.listing.view, marks.listing[0] ?? null);
     if (pane !== 'cuda' && this.mapsCuda) cudaPanel.reveal(p.cuda.view, marks.cuda[0] ?? null);
+    if (pane !== 'ptx' && this.mapsPtx) cudaPanel.reveal(p.ptx.view, marks.ptx[0] ?? null);
   }
 
   /** The linked lines of the pointer, else of the last pick, in every pane. */
   renderLinks(): Record<Pane, number[]> | null {
     if (!this.run) return null;
-    const marks = linkedLines(this.run.lines, this.hovered ?? this.picked);
+    const marks = linkedLines(this.run.lines, this.hovered ?? this.picked, this.ptxLines);
     if (!store.get().cuda) marks.cuda = [];
     const show = (pane: Pane, view: EditorView) => {
       const key = marks[pane].join(',');
@@ -272,6 +298,7 @@ export class App {
     show('source', this.panels.editor);
     if (this.run.compiled) show('listing', this.panels.listing.view);
     if (this.mapsCuda) show('cuda', this.panels.cuda.view);
+    if (compilerOutput(this.run.compiled) === 'sass') show('ptx', this.panels.ptx.view);
     return marks;
   }
 
@@ -280,6 +307,14 @@ export class App {
     if (this.picked?.pane === 'cuda') this.picked = null;
     this.renderLinks();
     this.renderCuda();
+  }
+
+  /** The PTX tab's text changed: it is lined up again, and lines picked in the old text go. */
+  ptxChanged(): void {
+    if (this.picked?.pane === 'ptx') this.picked = null;
+    this.lineUpPtx();
+    this.renderLinks();
+    this.renderPtx();
   }
 
   toggleBreakpoint(instr: number): void {
@@ -312,7 +347,7 @@ export class App {
     const s = store.get();
     document.body.classList.toggle('comparing', s.compare !== null);
     document.body.classList.toggle('sweeping', s.sweep !== null);
-    this.dock?.show(viewOf(s, !!r?.compiled, compilerOutput(r?.compiled) !== null));
+    this.dock?.show(viewOf(s, !!r?.compiled, compilerOutput(r?.compiled) !== null, compilerOutput(r?.compiled) === 'sass'));
     if (s.compare === null) this.compare?.close();
     if (s.sweep !== null) this.sweep?.sync(r?.load ?? null, s.sweep);
     // Before any run (a link naming an unknown model, say) the failed load's choices still show,
@@ -389,6 +424,7 @@ export class App {
       info,
     });
     if (compilerOutput(c) !== null) this.renderCuda();
+    if (compilerOutput(c) === 'sass') this.renderPtx();
   }
 
   /** The CUDA source tab of a PTX kernel: the current instruction's CUDA line, the breakpoints'
@@ -404,6 +440,21 @@ export class App {
         code: compilerOutput(c) ?? 'ptx', hasLoc: this.mapsCuda, file: c.cuda_file, lastLine: Math.max(0, ...c.cuda_lines),
         textLines: text === '' ? 0 : text.split('\n').length,
       },
+      readOnly: s.embed !== null,
+    });
+  }
+
+  /** The PTX tab of a SASS kernel: the PTX lines of the current instruction's CUDA line, those
+   * of the breakpoints' (each its first), and what the tab says about the text pasted. */
+  renderPtx(): void {
+    const s = store.get(), r = this.run;
+    if (!r) return;
+    const cuda = cudaLineOfPc(r.lines, this.state?.pc ?? null);
+    const bpCuda = linesOf(r.lines.cudaOfPc, s.breakpoints).filter((l) => l > 0);
+    ptxPanel.render(this.panels.ptx, {
+      current: cuda === null ? null : ptxLinesOfCuda(this.ptxLines, [cuda]),
+      breakpoints: bpCuda.map((l) => this.ptxLines.ptxOfCuda.get(l)?.[0]).filter((l): l is number => l !== undefined),
+      beside: this.beside, text: s.ptx ?? '', cudaFile: r.compiled?.cuda_file ?? null,
       readOnly: s.embed !== null,
     });
   }

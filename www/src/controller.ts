@@ -132,6 +132,23 @@ export class Controller {
     this.app.cudaChanged();
   }
 
+  /** The PTX tab's text changed (a SASS kernel's PTX pasted): kept as the CUDA source is. */
+  ptxEdited(text: string): void {
+    const ptx = text === '' ? null : text;
+    if (ptx === store.get().ptx) return;
+    if (this.own.asking) this.own.useLink();
+    this.remember({ ptx });
+    this.app.ptxChanged();
+  }
+
+  /** The CUDA and PTX tabs show the store's texts (an example's, a link's, the user's own). */
+  private showPasted(): void {
+    cudaPanel.setText(this.app.panels.cuda, store.get().cuda ?? '');
+    this.app.cudaChanged();
+    cudaPanel.setText(this.app.panels.ptx, store.get().ptx ?? '');
+    this.app.ptxChanged();
+  }
+
   /** An input's `//@` line set or removed (the Kernel inputs panel): the core edits the text, the
    * editor takes it as one undoable change, and the kernel runs again. A param's line decides its
    * value again, so the top bar's value for it is dropped. */
@@ -155,8 +172,7 @@ export class Controller {
     store.update({ step: 0, lane: 0, breakpoints: [], ...patch });
     // After the store update, so the editor does not take it for the user's edit; Ctrl+Z undoes it.
     editor.setText(this.parts.editor, store.get().text);
-    cudaPanel.setText(this.app.panels.cuda, store.get().cuda ?? '');
-    this.app.cudaChanged();
+    this.showPasted();
     settings.render(this.parts.settings, store.get().stepLimit);
     this.app.reload();
     this.showModes();
@@ -183,8 +199,7 @@ export class Controller {
     editor.setText(this.parts.editor, ex.text);
     store.update({ step: 0, breakpoints: [] });
     this.userChanged(page.examplePatch(ex, store.get(), patch), true);
-    cudaPanel.setText(this.app.panels.cuda, store.get().cuda ?? '');
-    this.app.cudaChanged();
+    this.showPasted();
     this.showFigure();
     this.showModes();
   }

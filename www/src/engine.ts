@@ -10,7 +10,7 @@ import init, {
 } from '../../web/pkg/warpscope_web.js';
 import { setModelInfos } from './model-info';
 import type {
-  CfgView, CompiledView, ExchangeView, HeaderEdit, InputsView, LoadRequest, ModelAbout, LoadResult, MeasuredSet, MemoryView, MetricInfo, MetricsPair, NoteView, Progress, ReportView,
+  Beside, CfgView, CompiledView, ExchangeView, HeaderEdit, InputsView, LoadRequest, ModelAbout, LoadResult, MeasuredSet, MemoryView, MetricInfo, MetricsPair, NoteView, Progress, ReportView,
   StateView, Outcome, Term, OutputLine,
 } from './generated/engine';
 
@@ -210,6 +210,10 @@ export class Engine {
   /** The generated code of a C kernel; null for assembly. */
   compiled(): CompiledView | null {
     return this.guard<CompiledView | null>('compiled', null, (s) => s.compiled() as CompiledView | null);
+  }
+  /** PTX pasted beside a SASS kernel, lined up with it by CUDA line; null unless SASS is loaded. */
+  ptxBeside(ptx: string): Beside | null {
+    return this.guard<Beside | null>('ptx_beside', null, (s) => s.ptx_beside(ptx) as Beside | null);
   }
   metrics(): MetricsPair | null {
     return this.guard<MetricsPair | null>('metrics', null, (s) => s.metrics() as MetricsPair | null);

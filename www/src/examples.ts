@@ -2,7 +2,8 @@
 //! and their real sm_90 SASS, sass/*.sm_90.sass), with the title and about text of their
 //! `//@ title` / `//@ about` headers for the gallery (display text only, not simulator facts). A
 //! PTX or SASS example comes with the `.cu` it was compiled from (`ptx/if_else.ptx` and
-//! `sass/if_else.sm_90.sass` from `if_else.cu`), for the CUDA source tab.
+//! `sass/if_else.sm_90.sass` from `if_else.cu`), for the CUDA source tab, and a SASS example with
+//! nvcc's PTX of the same `.cu` (`ptx/if_else.ptx`), for the PTX tab.
 
 const files = import.meta.glob(['../../examples/*.sass', '../../examples/*.cu', '../../examples/ptx/*.ptx', '../../examples/sass/*.sm_90.sass'], { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
 
@@ -10,6 +11,8 @@ export interface Example {
   file: string; title: string; about: string; text: string; group: string;
   /** A PTX or SASS example's CUDA source: the example `.cu` of the same name, which nvcc compiled. */
   cuda: string | null;
+  /** A SASS example's PTX: the PTX example of the same name, from the same `.cu`. */
+  ptx: string | null;
 }
 
 function header(text: string, key: string): string[] {
@@ -66,7 +69,8 @@ export const EXAMPLES: Example[] = Object.entries(files)
     const file = path.split('/').pop()!;
     const compiled = /\.(ptx|sm_90\.sass)$/;
     const cuda = compiled.test(file) ? files[`../../examples/${file.replace(compiled, '.cu')}`] ?? null : null;
-    return { file, text, title: header(text, 'title')[0] ?? file, about: header(text, 'about').join(' '), group: groupOf(file), cuda };
+    const ptx = file.endsWith('.sm_90.sass') ? files[`../../examples/ptx/${file.replace('.sm_90.sass', '.ptx')}`] ?? null : null;
+    return { file, text, title: header(text, 'title')[0] ?? file, about: header(text, 'about').join(' '), group: groupOf(file), cuda, ptx };
   })
   .sort((a, b) => rank(a.file) - rank(b.file) || a.file.localeCompare(b.file));
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  cudaLineOfPc, cudaLinesOfListing, linkedLines, cudaLinesOfSource, firstPcOfCuda, firstPcOfSource, lineMap, linesOf, listingLinesOfCuda, listingLinesOfSource,
+  cudaLineOfPc, cudaLinesOfListing, cudaLinesOfPtx, ptxLinesOfCuda, ptxMap, linkedLines, cudaLinesOfSource, firstPcOfCuda, firstPcOfSource, lineMap, linesOf, listingLinesOfCuda, listingLinesOfSource,
   pcsOfCudaLines, sourceLineOfListing, sourceLinesOfCuda,
 } from './line-map';
 
@@ -62,16 +62,30 @@ describe('line map of PTX and its CUDA source', () => {
   });
 
   it('lights up the other panes for a pointer, and its own lines too for a click', () => {
-    expect(linkedLines(ptx, { pane: 'cuda', lines: [15], pick: true })).toEqual({ source: [40, 42, 43], listing: [5, 7, 9], cuda: [15] });
+    expect(linkedLines(ptx, { pane: 'cuda', lines: [15], pick: true })).toEqual({ source: [40, 42, 43], listing: [5, 7, 9], cuda: [15], ptx: [] });
     expect(linkedLines(ptx, { pane: 'cuda', lines: [15], pick: false }).cuda).toEqual([]);
-    expect(linkedLines(ptx, { pane: 'source', lines: [43], pick: true })).toEqual({ source: [43], listing: [8, 9], cuda: [15] });
-    expect(linkedLines(ptx, { pane: 'listing', lines: [11], pick: false })).toEqual({ source: [45], listing: [], cuda: [16] });
-    expect(linkedLines(ptx, null)).toEqual({ source: [], listing: [], cuda: [] });
+    expect(linkedLines(ptx, { pane: 'source', lines: [43], pick: true })).toEqual({ source: [43], listing: [8, 9], cuda: [15], ptx: [] });
+    expect(linkedLines(ptx, { pane: 'listing', lines: [11], pick: false })).toEqual({ source: [45], listing: [], cuda: [16], ptx: [] });
+    expect(linkedLines(ptx, null)).toEqual({ source: [], listing: [], cuda: [], ptx: [] });
     // A C kernel: the source and the listing only, as hovering did before.
-    expect(linkedLines(m, { pane: 'source', lines: [16], pick: false })).toEqual({ source: [], listing: [3, 4, 9, 10], cuda: [] });
+    expect(linkedLines(m, { pane: 'source', lines: [16], pick: false })).toEqual({ source: [], listing: [3, 4, 9, 10], cuda: [], ptx: [] });
   });
 
-  it('has no CUDA lines without .loc', () => {
+  it('lines up the PTX beside a SASS kernel through the CUDA lines both name', () => {
+    // The SASS is `ptx` here (its source lines are SASS lines); its PTX has lines 30-33 from CUDA 15 and 16.
+    const beside = ptxMap({ ptx_lines: [30, 31, 32, 33], cuda_lines: [15, 15, 16, 16] });
+    expect(ptxLinesOfCuda(beside, [16, 99])).toEqual([32, 33]);
+    expect(cudaLinesOfPtx(beside, [31, 32, 40])).toEqual([15, 16]);
+    // A PTX line lights up its CUDA line and the SASS made from it...
+    expect(linkedLines(ptx, { pane: 'ptx', lines: [30], pick: true }, beside)).toEqual({ source: [40, 42, 43], listing: [5, 7, 9], cuda: [15], ptx: [30] });
+    // ...and a SASS or CUDA line its PTX lines.
+    expect(linkedLines(ptx, { pane: 'source', lines: [43], pick: false }, beside).ptx).toEqual([30, 31]);
+    expect(linkedLines(ptx, { pane: 'cuda', lines: [16], pick: true }, beside).ptx).toEqual([32, 33]);
+    // A PTX line of no CUDA line of the SASS lights up nothing.
+    expect(linkedLines(ptx, { pane: 'ptx', lines: [40], pick: false }, beside)).toEqual({ source: [], listing: [], cuda: [], ptx: [] });
+  });
+
+    it('has no CUDA lines without .loc', () => {
     expect(m.pcsOfCuda.size).toBe(0);
     expect(cudaLinesOfSource(m, 16)).toEqual([]);
     expect(cudaLineOfPc(m, 0)).toBeNull();

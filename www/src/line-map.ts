@@ -1,7 +1,10 @@
 //! Lookups between instructions (pcs), source lines, lines of the generated listing and, for a
-//! PTX kernel with `.loc` line information, lines of the CUDA source it came from; indexed from
-//! the facade's per-pc arrays (CFG instructions, `compiled()`); nothing here is derived from the
-//! program's text.
+//! PTX or SASS kernel with line information, lines of the CUDA source it came from, and for a
+//! SASS kernel the lines of its PTX pasted beside it (by CUDA line); indexed from the facade's
+//! per-pc arrays (CFG instructions, `compiled()`) and its `ptxBeside()`; nothing here is derived
+//! from the program's text.
+
+import type { Beside } from './generated/engine';
 
 export interface LineMap {
   /** Source line of each pc. */
@@ -96,34 +99,66 @@ export function cudaLineOfPc(m: LineMap, pc: number | null): number | null {
   return line ? line : null;
 }
 
+/** The PTX pasted beside a SASS kernel: its lines by CUDA line, and back. */
+export interface PtxMap {
+  cudaOfPtx: Map<number, number>;
+  ptxOfCuda: Map<number, number[]>;
+}
+
+export function ptxMap(b: Pick<Beside, 'ptx_lines' | 'cuda_lines'> | null): PtxMap {
+  const cudaOfPtx = new Map<number, number>();
+  const ptxOfCuda = new Map<number, number[]>();
+  b?.ptx_lines.forEach((ptx, k) => {
+    const cuda = b.cuda_lines[k];
+    cudaOfPtx.set(ptx, cuda);
+    const list = ptxOfCuda.get(cuda);
+    if (list) list.push(ptx); else ptxOfCuda.set(cuda, [ptx]);
+  });
+  return { cudaOfPtx, ptxOfCuda };
+}
+
+/** The PTX lines made from CUDA `lines`, ascending. */
+export function ptxLinesOfCuda(p: PtxMap, lines: readonly number[]): number[] {
+  return distinct(lines.flatMap((l) => p.ptxOfCuda.get(l) ?? []));
+}
+
+/** The CUDA lines of PTX `lines`. */
+export function cudaLinesOfPtx(p: PtxMap, lines: readonly number[]): number[] {
+  return distinct(lines.map((l) => p.cudaOfPtx.get(l) ?? 0));
+}
+
 /** The instruction a breakpoint on a CUDA line means: its first (lowest pc). */
 export function firstPcOfCuda(m: LineMap, line: number): number | undefined {
   return m.pcsOfCuda.get(line)?.[0];
 }
 
-/** The three panes whose lines light each other up: the kernel (PTX or C, `source`), the
- * generated listing and the CUDA source of a PTX kernel. */
-export type Pane = 'source' | 'listing' | 'cuda';
+/** The panes whose lines light each other up: the kernel (C, PTX or SASS, `source`), the
+ * generated listing, the CUDA source of a PTX or SASS kernel and the PTX beside a SASS kernel. */
+export type Pane = 'source' | 'listing' | 'cuda' | 'ptx';
 
 /** Lines pointed at (`hover`) or clicked (`pick`) in one pane. */
 export interface LinePointer { pane: Pane; lines: number[]; pick: boolean }
 
-/** What lights up in each pane for `p`: the lines made from the same instructions. A pick marks
- * its own lines too, so it stays visible when the focus moves on; a hover does not. */
-export function linkedLines(m: LineMap, p: LinePointer | null): Record<Pane, number[]> {
-  const marks: Record<Pane, number[]> = { source: [], listing: [], cuda: [] };
+/** What lights up in each pane for `p`: the lines made from the same instructions (for the PTX
+ * beside SASS, from the same CUDA lines). A pick marks its own lines too, so it stays visible
+ * when the focus moves on; a hover does not. */
+export function linkedLines(m: LineMap, p: LinePointer | null, ptx: PtxMap = ptxMap(null)): Record<Pane, number[]> {
+  const marks: Record<Pane, number[]> = { source: [], listing: [], cuda: [], ptx: [] };
   if (!p) return marks;
   if (p.pick) marks[p.pane] = [...p.lines];
   const each = (f: (line: number) => number[]) => distinct(p.lines.flatMap(f));
+  let cuda: number[];
   if (p.pane === 'source') {
     marks.listing = each((l) => listingLinesOfSource(m, l));
-    marks.cuda = each((l) => cudaLinesOfSource(m, l));
+    cuda = marks.cuda = each((l) => cudaLinesOfSource(m, l));
   } else if (p.pane === 'listing') {
     marks.source = each((l) => sourceLineOfListing(m, l));
-    marks.cuda = each((l) => cudaLinesOfListing(m, l));
+    cuda = marks.cuda = each((l) => cudaLinesOfListing(m, l));
   } else {
-    marks.source = sourceLinesOfCuda(m, p.lines);
-    marks.listing = listingLinesOfCuda(m, p.lines);
+    cuda = p.pane === 'cuda' ? p.lines : (marks.cuda = cudaLinesOfPtx(ptx, p.lines));
+    marks.source = sourceLinesOfCuda(m, cuda);
+    marks.listing = listingLinesOfCuda(m, cuda);
   }
+  if (p.pane !== 'ptx') marks.ptx = ptxLinesOfCuda(ptx, cuda);
   return marks;
 }

@@ -105,6 +105,12 @@ async function main(): Promise<void> {
       onHover: (line) => app.hover('cuda', line),
       onToggleBreakpoint: (line) => app.toggleBreakpointAtCuda(line),
     }),
+    ptx: cudaPanel.create($('ptx'), $('ptx-info'), store.get().ptx ?? '', {
+      onEdit: (text) => controller.ptxEdited(text),
+      onPick: (lines) => app.pick('ptx', lines),
+      onHover: (line) => app.hover('ptx', line),
+      onToggleBreakpoint: (line) => app.toggleBreakpointAtPtx(line),
+    }, 'PTX', 'ptx-content'),
     cfg: cfgPanel.create($('cfg'), (instr) => app.toggleBreakpoint(instr)),
     lanes: lanes.create($('lanes')),
     plot: plot.create($('plot')),
@@ -182,6 +188,7 @@ async function main(): Promise<void> {
     title: () => app.run?.load.title ?? 'kernel',
     cKernel: () => !!app.run?.compiled,
     ptxKernel: () => compilerOutput(app.run?.compiled) !== null,
+    sassKernel: () => compilerOutput(app.run?.compiled) === 'sass',
     copied: (what, ok) => app.banner(ok ? `${what} copied to the clipboard.${controller.linkCaveat()}` : `${what} could not be copied: select it in the dialog and copy it.`, ok && !controller.linkCaveat() ? 'info' : 'error'),
   }));
   const titled = () => $<HTMLInputElement>('export-title').checked;

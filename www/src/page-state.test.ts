@@ -18,11 +18,11 @@ const first: page.Fresh = { work: fresh, title: 'The default example' };
 const saved: Work = { ...fresh, text: 'my own kernel', params: { n: 3 }, model: 'pdom', stepLimit: 50_000 };
 const link: Link = {
   text: 'their kernel', params: { n: 5 }, model: 'volta', preset: null, ifConvert: null, pathOrder: null, schedule: 'h100',
-  compare: null, step: 12, lane: 3, embed: null, sweep: null, figure: null, cuda: null,
+  compare: null, step: 12, lane: 3, embed: null, sweep: null, figure: null, cuda: null, ptx: null,
 };
 const ok = (l: Partial<Link> = {}): Decoded => ({ kind: 'ok', link: { ...link, ...l } });
 const run = { model: 'pdom', models: ['kepler', 'pdom', 'tf-stack'] } as unknown as LoadResult;
-const example: Example = { file: 'x.sass', title: 'x', about: '', text: 'EXAMPLE;\n', group: 'g', cuda: null };
+const example: Example = { file: 'x.sass', title: 'x', about: '', text: 'EXAMPLE;\n', group: 'g', cuda: null, ptx: null };
 const sweep = { request: { param: 'n' }, metric: 'cycles', measured: { file: 'a.csv', build: 'b', kernel: 'k', pattern: 'p' } } as unknown as UiState['sweep'];
 
 describe('restore', () => {
@@ -85,12 +85,15 @@ describe('hashChange', () => {
 describe('patches', () => {
   it('an example takes the kernel\'s own choices; a sweep carries over without its measurements', () => {
     expect(page.examplePatch(example, { sweep: null })).toEqual({
-      text: 'EXAMPLE;\n', params: {}, model: null, preset: null, ifConvert: null, pathOrder: null, schedule: null, figure: null, cuda: null,
+      text: 'EXAMPLE;\n', params: {}, model: null, preset: null, ifConvert: null, pathOrder: null, schedule: null, figure: null, cuda: null, ptx: null,
     });
     expect(page.examplePatch(example, { sweep }, { model: 'volta' })).toMatchObject({ sweep: { ...sweep, measured: null }, model: 'volta' });
     // A PTX example brings the .cu it was compiled from into the CUDA tab.
     const ptx = { ...example, file: 'x.ptx', text: '.version 9.5', cuda: '__global__ void x() {}' };
     expect(page.examplePatch(ptx, { sweep: null })).toMatchObject({ text: '.version 9.5', cuda: '__global__ void x() {}' });
+    // A SASS example brings its PTX into the PTX tab too.
+    const sass = { ...example, file: 'x.sm_90.sass', text: 'EXIT ;', cuda: '__global__ void x() {}', ptx: '.version 9.5' };
+    expect(page.examplePatch(sass, { sweep: null })).toMatchObject({ cuda: '__global__ void x() {}', ptx: '.version 9.5' });
   });
 
   it('a figure opens its kernel in the view at its settings, or with its sweep', () => {
@@ -126,5 +129,7 @@ describe('patches', () => {
     expect(page.linkOf(s)).toEqual(link);
     // A PTX kernel's CUDA source goes with it.
     expect(page.linkOf({ ...s, cuda: 'int main() {}' }).cuda).toBe('int main() {}');
+    // A SASS kernel's PTX too.
+    expect(page.linkOf({ ...s, ptx: '.version 9.5' }).ptx).toBe('.version 9.5');
   });
 });

@@ -16,7 +16,7 @@ import type { LoadResult } from './generated/engine';
 export function freshWork(text: string, stepLimit: number): Work {
   return {
     text, params: {}, model: null, preset: null, ifConvert: null, pathOrder: null, schedule: null, compare: null,
-    sweep: null, figure: null, cuda: null, stepLimit,
+    sweep: null, figure: null, cuda: null, ptx: null, stepLimit,
   };
 }
 
@@ -80,7 +80,7 @@ export function hashChange(d: Decoded, embedShown: boolean, mine: Work): HashCha
  * them. Sweep settings carry over where its params allow; measurements do not. */
 export function examplePatch(ex: Example, s: Pick<UiState, 'sweep'>, patch: Partial<UiState> = {}): Partial<UiState> {
   return {
-    text: ex.text, params: {}, model: null, preset: null, ifConvert: null, pathOrder: null, schedule: null, figure: null, cuda: ex.cuda,
+    text: ex.text, params: {}, model: null, preset: null, ifConvert: null, pathOrder: null, schedule: null, figure: null, cuda: ex.cuda, ptx: ex.ptx,
     ...(s.sweep ? { sweep: { ...s.sweep, measured: null } } : {}), ...patch,
   };
 }
@@ -119,6 +119,6 @@ export function linkOf(s: UiState): Link {
   return {
     text: s.text, params: s.params, model: s.model, preset: s.preset, ifConvert: s.ifConvert, pathOrder: s.pathOrder,
     schedule: s.schedule, compare: s.compare, step: s.step, lane: s.lane, embed: s.embed, sweep: s.sweep, figure: s.figure,
-    cuda: s.cuda,
+    cuda: s.cuda, ptx: s.ptx,
   };
 }

@@ -11,7 +11,7 @@ beforeAll(() => { Engine.fromBytes(readFileSync(new URL('../../web/pkg/warpscope
 const link: Link = {
   text: '//@ title <img src=x onerror=alert(1)>\n//@ param n = 2\n/*0060*/ NOP; // ünïcode ✓\n',
   params: { n: 7 }, model: 'kepler', preset: 'maxwell', ifConvert: null, pathOrder: null, schedule: null, compare: null, sweep: null, figure: null,
-  cuda: null, step: 125, lane: 31, embed: null,
+  cuda: null, ptx: null, step: 125, lane: 31, embed: null,
 };
 
 async function pipe(bytes: Uint8Array, stream: GenericTransformStream): Promise<Uint8Array> {
@@ -57,7 +57,7 @@ describe('permalink', () => {
         ifConvert: true, pathOrder: 'fall-through', schedule: null, compare: { model: 'volta', pathOrder: null, schedule: 'round-robin', preset: null },
         step: 2, lane: 5, embed: ['cfg', 'lanes'],
         sweep: { request: fullRequest({ models: ['kepler'], split: { param: 'n', values: [1, 2] } }), metric: 'cycles', measured: null },
-        figure: 'bs-fig1', cuda: null,
+        figure: 'bs-fig1', cuda: null, ptx: null,
       },
     });
   });
@@ -91,8 +91,8 @@ describe('permalink', () => {
   });
 
   it('refuses an oversized link and a deflate bomb before unpacking them whole', async () => {
-    // Past the largest kernel and CUDA source a link holds (two times 256 KiB, packed).
-    expect(decode(`#v1.${'A'.repeat(900_000)}`)).toMatchObject({ kind: 'error', message: expect.stringMatching(/too long/) });
+    // Past the largest kernel, CUDA source and PTX a link holds (three times 256 KiB, packed).
+    expect(decode(`#v1.${'A'.repeat(1_200_000)}`)).toMatchObject({ kind: 'error', message: expect.stringMatching(/too long/) });
     // 50 MB of spaces packs into about 50 KB: it must stop at the limit, not unpack it all.
     const bomb = await packBytes(new TextEncoder().encode(`{"v":1,"text":"${' '.repeat(50_000_000)}"}`));
     expect(bomb.length).toBeLessThan(100_000);
@@ -110,7 +110,7 @@ describe('permalink', () => {
 
   it('round-trips the if-convert choice, and reads links made before it existed', async () => {
     for (const ifConvert of [true, false]) expect(decode(encode({ ...link, ifConvert }))).toEqual({ kind: 'ok', link: { ...link, ifConvert } });
-    const { ifConvert: _, pathOrder: _p, schedule: _s, compare: _c, sweep: _w, figure: _f, cuda: _u, ...old } = link;
+    const { ifConvert: _, pathOrder: _p, schedule: _s, compare: _c, sweep: _w, figure: _f, cuda: _u, ptx: _x, ...old } = link;
     expect(decode(await pack({ v: 1, ...old }))).toEqual({ kind: 'ok', link });
   });
 
@@ -123,6 +123,11 @@ describe('permalink', () => {
     const r = decode(await pack({ v: 1, text: 'EXIT;' }));
     expect(r.kind === 'ok' && r.link.cuda).toBeNull();
     expect(decode(await pack({ v: 1, text: '', cuda: ['x'] }))).toMatchObject({ kind: 'error', message: expect.stringMatching(/CUDA source is malformed/) });
+    // A SASS kernel's PTX the same way.
+    const sass: Link = { ...ptx, text: '\t\tFunction : _Z1kPi\n        /*0000*/                   EXIT ;\n', ptx: '.version 9.5\n.target sm_90\n' };
+    expect(decode(encode(sass))).toEqual({ kind: 'ok', link: sass });
+    expect(Object.keys(await unpack(encode(ptx)))).not.toContain('ptx');
+    expect(r.kind === 'ok' && r.link.ptx).toBeNull();
   });
 
   it('round-trips the path order, the schedule and a compare choice', () => {

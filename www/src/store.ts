@@ -1,4 +1,5 @@
-//! UI state only: what the user chose (kernel text, a PTX kernel's CUDA source, inputs, step,
+//! UI state only: what the user chose (kernel text, a PTX or SASS kernel's CUDA source, a SASS
+//! kernel's PTX, inputs, step,
 //! lane, breakpoints, playback).
 //! Simulator facts are never stored here; panels read them from the engine's views. Also the
 //! user's work in `localStorage`: the saved work, and a second copy kept aside when a link is
@@ -26,7 +27,7 @@ export interface UiState extends Link {
 
 let state: UiState = {
   text: '', params: {}, model: null, preset: null, ifConvert: null, pathOrder: null, schedule: null, compare: null,
-  sweep: null, figure: null, cuda: null, step: 0, lane: 0, breakpoints: [],
+  sweep: null, figure: null, cuda: null, ptx: null, step: 0, lane: 0, breakpoints: [],
   playing: false, speed: 20, embed: null, stepLimit: StepLimit.Default,
 };
 
@@ -41,13 +42,13 @@ export function update(patch: Partial<UiState>): void {
 
 const SAVE_KEY = 'warpscope.work.v1';
 const ASIDE_KEY = 'warpscope.work.aside.v1';
-export type Work = Pick<UiState, 'text' | 'params' | 'model' | 'preset' | 'ifConvert' | 'pathOrder' | 'schedule' | 'compare' | 'sweep' | 'figure' | 'cuda' | 'stepLimit'>;
+export type Work = Pick<UiState, 'text' | 'params' | 'model' | 'preset' | 'ifConvert' | 'pathOrder' | 'schedule' | 'compare' | 'sweep' | 'figure' | 'cuda' | 'ptx' | 'stepLimit'>;
 
 /** The work fields of a state (or of a link, which has no step limit of its own). */
 export function workOf(s: Omit<Work, 'stepLimit'> & { stepLimit?: number }): Work {
   return {
     text: s.text, params: s.params, model: s.model, preset: s.preset, ifConvert: s.ifConvert,
-    pathOrder: s.pathOrder, schedule: s.schedule, compare: s.compare, sweep: s.sweep, figure: s.figure, cuda: s.cuda,
+    pathOrder: s.pathOrder, schedule: s.schedule, compare: s.compare, sweep: s.sweep, figure: s.figure, cuda: s.cuda, ptx: s.ptx,
     stepLimit: s.stepLimit ?? state.stepLimit,
   };
 }
@@ -120,6 +121,6 @@ function readWork(x: unknown): Work | null {
   return {
     text: w.text, params, model: str(w.model), preset: str(w.preset), ifConvert: typeof w.ifConvert === 'boolean' ? w.ifConvert : null,
     pathOrder: str(w.pathOrder), schedule: str(w.schedule), compare: readModelChoice(w.compare),
-    sweep: typeof sweep === 'string' ? null : sweep, figure: str(w.figure), cuda: str(w.cuda), stepLimit,
+    sweep: typeof sweep === 'string' ? null : sweep, figure: str(w.figure), cuda: str(w.cuda), ptx: str(w.ptx), stepLimit,
   };
 }

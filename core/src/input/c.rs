@@ -80,6 +80,7 @@ fn compile_into(k: &mut Kernel, text: &str, opts: &SourceOptions, diags: &mut Ve
         input: InputKind::C,
         cuda_lines: Vec::new(),
         cuda_file: None,
+        entry: None,
     });
 }
 

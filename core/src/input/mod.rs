@@ -57,6 +57,9 @@ pub struct CompiledSource {
     /// (0 where none is known), and that source's file name (`.file`).
     pub cuda_lines: Vec<u32>,
     pub cuda_file: Option<String>,
+    /// The function that runs as a PTX or SASS text names it (mangled), for lining up the PTX
+    /// pasted beside a SASS kernel (`ptx::beside`); `None` for C and listings.
+    pub entry: Option<String>,
 }
 
 /// The input languages warpscope reads.

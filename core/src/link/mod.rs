@@ -3,7 +3,7 @@
 //! Links come from strangers, so `decode` takes any text and answers with a `Link` or a message
 //! a user can act on; it never panics, and every size is bounded before work is done on it (the
 //! fragment's length, the unpacked size, the kernel text). Fields added after v1 first shipped
-//! (if-convert, policies, compare and its preset, sweep, figure, the CUDA source) are optional and
+//! (if-convert, policies, compare and its preset, sweep, figure, the CUDA source, the PTX) are optional and
 //! left out when unset, so older links still read and the format stays v1.
 
 mod base64url;
@@ -20,9 +20,9 @@ use crate::kernel::MAX_KERNEL_BYTES;
 use crate::sweep::SweepRequest;
 
 pub const VERSION: u32 = 1;
-/// The longest JSON a link may unpack to: the largest kernel and CUDA source plus room for
-/// the settings.
-pub const MAX_UNPACKED_BYTES: usize = 2 * MAX_KERNEL_BYTES + 64 * 1024;
+/// The longest JSON a link may unpack to: the largest kernel, CUDA source and PTX plus room
+/// for the settings.
+pub const MAX_UNPACKED_BYTES: usize = 3 * MAX_KERNEL_BYTES + 64 * 1024;
 /// The longest fragment read: the largest unpacked JSON even if it did not compress at all.
 pub const MAX_FRAGMENT_CHARS: usize = MAX_UNPACKED_BYTES / 3 * 4 + 1024;
 
@@ -51,6 +51,9 @@ pub struct Link {
     /// For a PTX kernel: the CUDA source it was compiled from (its `.loc` lines point into it), as
     /// pasted in the app's CUDA source tab; at most `MAX_KERNEL_BYTES`.
     pub cuda: Option<String>,
+    /// For a SASS kernel: the PTX it was compiled from, as pasted in the app's PTX tab (lined up
+    /// by CUDA line, `input::ptx::beside`); at most `MAX_KERNEL_BYTES`.
+    pub ptx: Option<String>,
 }
 
 /// A model and the policies it reads (`None`: the engine's default).
@@ -103,6 +106,7 @@ impl Link {
             sweep: None,
             figure: None,
             cuda: None,
+            ptx: None,
         }
     }
 }

@@ -111,6 +111,10 @@ pub fn from_json(json: &str) -> Read<Link> {
     if let Some(cuda) = cuda.as_ref().filter(|c| c.len() > MAX_KERNEL_BYTES) {
         return Err(format!("its CUDA source is {} KiB, more than the {} KiB warpscope opens", cuda.len() / 1024, MAX_KERNEL_BYTES / 1024));
     }
+    let ptx = opt_string(&r, "ptx", "PTX")?;
+    if let Some(ptx) = ptx.as_ref().filter(|c| c.len() > MAX_KERNEL_BYTES) {
+        return Err(format!("its PTX is {} KiB, more than the {} KiB warpscope opens", ptx.len() / 1024, MAX_KERNEL_BYTES / 1024));
+    }
     let embed = match r.get("embed") {
         Some(Value::Array(names)) => Some(names.iter().filter_map(|n| n.as_str().map(String::from)).collect()),
         _ => None,
@@ -130,5 +134,6 @@ pub fn from_json(json: &str) -> Read<Link> {
         sweep: sweep_choice(r.get("sweep"))?,
         figure: opt_string(&r, "figure", "figure")?,
         cuda,
+        ptx,
     })
 }

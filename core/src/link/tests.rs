@@ -68,6 +68,21 @@ fn a_ptx_kernel_keeps_its_cuda_source_and_a_link_without_one_reads_as_before() {
 }
 
 #[test]
+fn a_sass_kernel_keeps_its_ptx_beside_its_cuda_source() {
+    let mut link = Link::of_text("\tcode for sm_90\n\t\tFunction : _Z1kv\n        /*0000*/                   EXIT ;\n");
+    link.cuda = Some("__global__ void k() {}\n".into());
+    link.ptx = Some(".version 9.0\n.target sm_90\n.visible .entry _Z1kv()\n{\n\tret;\n}\n".into());
+    assert_eq!(decode(&encode(&link)), Decoded::Ok(alloc::boxed::Box::new(link)));
+    assert!(!read::to_json(&Link::of_text("EXIT")).contains("ptx"));
+    // All three as large as a kernel warpscope opens still read; a larger PTX is refused.
+    let all = format!("{{\"v\": 1, \"text\": \"{0}\", \"cuda\": \"{0}\", \"ptx\": \"{0}\"}}", "x".repeat(MAX_KERNEL_BYTES));
+    assert!(matches!(decode(&pack(&all)), Decoded::Ok(_)));
+    let big = format!("{{\"v\": 1, \"text\": \"\", \"ptx\": \"{}\"}}", "x".repeat(MAX_KERNEL_BYTES + 1));
+    assert!(error_of(&pack(&big)).contains("PTX is 256 KiB"));
+    assert!(error_of(&pack("{\"v\": 1, \"text\": \"\", \"ptx\": []}")).contains("PTX is malformed"));
+}
+
+#[test]
 fn each_kind_of_broken_link_says_what_is_wrong() {
     assert!(error_of("#hello").contains("not a warpscope permalink"));
     assert!(error_of("#v.abc").contains("not a warpscope permalink"));

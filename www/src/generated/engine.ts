@@ -249,7 +249,12 @@ figure: string | null,
  * For a PTX kernel: the CUDA source it was compiled from (its `.loc` lines point into it), as
  * pasted in the app's CUDA source tab; at most `MAX_KERNEL_BYTES`.
  */
-cuda: string | null, };
+cuda: string | null, 
+/**
+ * For a SASS kernel: the PTX it was compiled from, as pasted in the app's PTX tab (lined up
+ * by CUDA line, `input::ptx::beside`); at most `MAX_KERNEL_BYTES`.
+ */
+ptx: string | null, };
 
 export type ModelChoice = { model: string, pathOrder: string | null, schedule: string | null, 
 /**
@@ -291,6 +296,28 @@ export type HeaderLine = { "header": "buffer", name: string, elem: ElemType, len
 export type HeaderKey = { "header": "buffer", name: string, } | { "header": "param", name: string, } | { "header": "launch" } | { "header": "kernel" };
 
 export type HeaderEdit = { "set": HeaderLine } | { "remove": HeaderKey };
+
+export type Beside = { 
+/**
+ * PTX lines holding an instruction with a CUDA line of the SASS's file, ascending...
+ */
+ptx_lines: Array<number>, 
+/**
+ * ...and that CUDA line, for each.
+ */
+cuda_lines: Array<number>, 
+/**
+ * The PTX kernel matched with the SASS's (its demangled name).
+ */
+kernel: string | null, problem: BesideProblem | null, };
+
+export type BesideProblem = { kind: BesideProblemKind, message: string, 
+/**
+ * The PTX line it is about, if one.
+ */
+line: number | null, };
+
+export type BesideProblemKind = "sass-has-no-lines" | "not-ptx" | "unreadable" | "other-kernel" | "no-loc" | "other-file";
 
 export type LoadRequest = { 
 /**

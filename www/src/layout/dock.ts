@@ -19,7 +19,7 @@ export interface DockHooks {
 }
 
 /** What the dock shows: a mode's panels, or an embed's. */
-export type DockView = { kind: 'mode'; mode: Mode; listing: boolean; cuda: boolean } | { kind: 'embed'; panels: DockPanelId[] };
+export type DockView = { kind: 'mode'; mode: Mode; listing: boolean; cuda: boolean; ptx: boolean } | { kind: 'embed'; panels: DockPanelId[] };
 
 export class Dock {
   readonly api: DockviewApi;
@@ -147,7 +147,7 @@ export class Dock {
   }
 
   /** The panels the view shows: its mode's, less those closed, the listing of a kernel not
-   * compiled and the CUDA source of a kernel not PTX. */
+   * compiled, the CUDA source of a kernel not PTX or SASS and the PTX of a kernel not SASS. */
   private keep(v: DockView): Set<DockPanelId> {
     if (v.kind === 'embed') return new Set(v.panels);
     const closed = saved.get().hidden[v.mode] ?? [];
@@ -223,7 +223,8 @@ export class Dock {
       for (const id of keep) {
         if (this.api.getPanel(id)) continue;
         const near = id === 'listing' && this.api.getPanel('editor') ? 'editor'
-          : id === 'cuda' && this.api.getPanel('listing') ? 'listing' : nearest(order, id, (p) => !!this.api.getPanel(p));
+          : id === 'cuda' && this.api.getPanel('listing') ? 'listing'
+          : id === 'ptx' && this.api.getPanel('cuda') ? 'cuda' : nearest(order, id, (p) => !!this.api.getPanel(p));
         this.api.addPanel({
           id, component: id, title: PANEL_INFO[id].title, inactive: id !== 'listing' && !(id === 'cuda' && v.mode === 'single') && id !== shown,
           ...(near ? { position: { referencePanel: near, direction: id === 'listing' ? 'below' : 'within' } } : {}),
@@ -318,16 +319,17 @@ export class Dock {
 }
 
 /** Whether a mode's panel is offered for the kernel on screen: the generated code for a compiled
- * kernel, the CUDA source for PTX, every other panel always. */
-function offered(v: { listing: boolean; cuda: boolean }, p: DockPanelId): boolean {
-  return p === 'listing' ? v.listing : p === 'cuda' ? v.cuda : true;
+ * kernel, the CUDA source for PTX and SASS, the PTX for SASS, every other panel always. */
+function offered(v: { listing: boolean; cuda: boolean; ptx: boolean }, p: DockPanelId): boolean {
+  return p === 'listing' ? v.listing : p === 'cuda' ? v.cuda : p === 'ptx' ? v.ptx : true;
 }
 
 /** The dock's view for the page's state: an embed's panels, else the mode's (sweep, compare or
- * one run). `cKernel`: the kernel on screen is compiled (C or PTX), so its generated code has a
- * panel; `ptx`: it is PTX, so its CUDA source has one. */
-export function viewOf(s: { embed: readonly string[] | null; sweep: unknown; compare: unknown }, cKernel: boolean, ptx = false): DockView {
-  const kernel = { listing: cKernel, cuda: ptx };
+ * one run). `cKernel`: the kernel on screen is compiled (C, PTX or SASS), so its generated code
+ * has a panel; `compilerOutput`: it is PTX or SASS, so its CUDA source has one; `sass`: it is
+ * SASS, so its PTX has one. */
+export function viewOf(s: { embed: readonly string[] | null; sweep: unknown; compare: unknown }, cKernel: boolean, compilerOutput = false, sass = false): DockView {
+  const kernel = { listing: cKernel, cuda: compilerOutput, ptx: sass };
   if (s.embed?.length) {
     return { kind: 'embed', panels: s.embed.filter((p): p is DockPanelId => isDockPanel(p) && offered(kernel, p)) };
   }

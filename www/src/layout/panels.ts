@@ -2,7 +2,7 @@
 //! each shows (the (i) on its tab) and which modes have them.
 
 export const DOCK_PANELS = [
-  'editor', 'listing', 'cuda', 'problems', 'kernel-inputs', 'caption', 'cfg', 'lanes', 'registers', 'memory', 'stack', 'plot', 'metrics',
+  'editor', 'listing', 'cuda', 'ptx', 'problems', 'kernel-inputs', 'caption', 'cfg', 'lanes', 'registers', 'memory', 'stack', 'plot', 'metrics',
   'compare-table', 'side-a', 'side-b', 'sweep-settings', 'sweep', 'output',
 ] as const;
 export type DockPanelId = (typeof DOCK_PANELS)[number];
@@ -28,7 +28,11 @@ export const PANEL_INFO: Record<DockPanelId, PanelInfo> = {
   },
   cuda: {
     title: 'CUDA source',
-    about: 'For a PTX kernel: the `.cu` file it was compiled from, pasted here (compile with `nvcc -lineinfo`, so the PTX has `.loc` lines naming them). The current instruction\'s CUDA line is marked as the run moves; click a CUDA line to light up the PTX and generated code made from it, or a PTX line for its CUDA line. The text is kept with your work and in links.',
+    about: 'For a PTX or SASS kernel: the `.cu` file it was compiled from, pasted here (compile with `nvcc -lineinfo`, so the PTX has `.loc` lines naming them; disassemble SASS with `nvdisasm -g`). The current instruction\'s CUDA line is marked as the run moves; click a CUDA line to light up the PTX or SASS made from it, or a kernel line for its CUDA line. The text is kept with your work and in links.',
+  },
+  ptx: {
+    title: 'PTX',
+    about: 'For a SASS kernel: nvcc\'s PTX of the same `.cu` file, pasted here (`nvcc -ptx -lineinfo`). SASS and PTX share only the CUDA lines both name, so the PTX lines made from the current instruction\'s CUDA line are marked as the run moves; click a PTX line to light up the SASS and CUDA lines of its CUDA line, or a SASS line for its PTX. The text is kept with your work and in links.',
   },
   problems: {
     title: 'Problems',
@@ -109,10 +113,10 @@ export const PAGE_INFO: Record<'topbar' | 'scrubber', PanelInfo> = {
 };
 
 /** The panels each mode can show (the listing only for compiled kernels, C or PTX; the CUDA
- * source only for PTX). */
+ * source only for PTX and SASS; the PTX only for SASS). */
 export const MODE_PANELS: Record<Mode, readonly DockPanelId[]> = {
-  single: ['editor', 'listing', 'cuda', 'problems', 'kernel-inputs', 'caption', 'cfg', 'lanes', 'registers', 'memory', 'stack', 'plot', 'metrics', 'output'],
-  compare: ['editor', 'listing', 'cuda', 'problems', 'compare-table', 'side-a', 'side-b'],
+  single: ['editor', 'listing', 'cuda', 'ptx', 'problems', 'kernel-inputs', 'caption', 'cfg', 'lanes', 'registers', 'memory', 'stack', 'plot', 'metrics', 'output'],
+  compare: ['editor', 'listing', 'cuda', 'ptx', 'problems', 'compare-table', 'side-a', 'side-b'],
   sweep: ['editor', 'problems', 'sweep-settings', 'sweep'],
 };
 

@@ -53,7 +53,8 @@ describe('a PTX kernel', () => {
     for (const v of SIZES.slice(0, 2)) {
       const groups = groupsOf(serialise(preset('study', 'single', v, true, true), v).grid.root);
       const withCuda = groups.find((g) => g.includes('cuda'))!;
-      expect(withCuda.slice(0, 2), `${v.width}`).toEqual(['cuda', 'listing']);
+      // A SASS kernel's PTX (pruned for PTX) sits behind the CUDA source.
+      expect(withCuda.slice(0, 3), `${v.width}`).toEqual(['cuda', 'ptx', 'listing']);
       expect(groups.find((g) => g.includes('editor'))).not.toContain('cuda');
     }
     const left = (cuda: boolean) => preset('study', 'single', SIZES[0], true, cuda).children[0];

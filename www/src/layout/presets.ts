@@ -38,7 +38,7 @@ const SIDE_BY_SIDE_PX = 1420;
 function single(name: LayoutName, v: Viewport, listing: boolean, cuda: boolean): LayoutTree {
   if (v.width < NARROW_PX) {
     return row(
-      split(50, tabs(18, 'caption'), tabs(52, 'cfg'), tabs(30, 'editor', 'listing', 'cuda', 'kernel-inputs', 'problems', 'metrics')),
+      split(50, tabs(18, 'caption'), tabs(52, 'cfg'), tabs(30, 'editor', 'listing', 'cuda', 'ptx', 'kernel-inputs', 'problems', 'metrics')),
       split(50, tabs(34, 'lanes'), tabs(36, 'stack', 'registers', 'memory'), tabs(30, 'plot', 'output')),
     );
   }
@@ -48,7 +48,7 @@ function single(name: LayoutName, v: Viewport, listing: boolean, cuda: boolean):
   switch (name) {
     case 'lecture':
       return row(
-        split(58, tabs(cap, 'caption'), tabs(100 - cap, 'cfg', 'editor', 'listing', 'cuda', 'kernel-inputs', 'problems')),
+        split(58, tabs(cap, 'caption'), tabs(100 - cap, 'cfg', 'editor', 'listing', 'cuda', 'ptx', 'kernel-inputs', 'problems')),
         // Large type needs tall groups: on a short screen the stack and its history share one.
         tall
           ? split(42, tabs(32, 'lanes'), tabs(36, 'stack', 'registers', 'memory'), tabs(32, 'plot', 'output', 'metrics'))
@@ -56,14 +56,14 @@ function single(name: LayoutName, v: Viewport, listing: boolean, cuda: boolean):
       );
     case 'research':
       return row(
-        split(26, tabs(30, 'editor'), tabs(22, 'cuda', 'listing', 'kernel-inputs'), tabs(30, 'memory'), tabs(18, 'metrics', 'problems')),
+        split(26, tabs(30, 'editor'), tabs(22, 'cuda', 'ptx', 'listing', 'kernel-inputs'), tabs(30, 'memory'), tabs(18, 'metrics', 'problems')),
         split(36, tabs(cap, 'caption'), tabs(100 - cap, 'cfg')),
         split(38, tabs(28, 'lanes'), tabs(16, 'registers'), tabs(28, 'stack'), tabs(28, 'plot', 'output')),
       );
     case 'study':
       if (listing && v.width >= SIDE_BY_SIDE_PX) {
         return row(
-          split(45, split(75, tabs(50, 'editor'), tabs(50, 'cuda', 'listing', 'kernel-inputs')), tabs(25, 'metrics', 'problems', ...(tall ? [] : ['registers' as const]))),
+          split(45, split(75, tabs(50, 'editor'), tabs(50, 'cuda', 'ptx', 'listing', 'kernel-inputs')), tabs(25, 'metrics', 'problems', ...(tall ? [] : ['registers' as const]))),
           split(25, tabs(cap, 'caption'), tabs(100 - cap, 'cfg')),
           split(30, tabs(tall ? 27 : 30, 'lanes'), ...(tall ? [tabs(27, 'registers', 'memory')] : []), tabs(tall ? 22 : 36, 'stack', ...(tall ? [] : ['memory' as const])), tabs(tall ? 24 : 34, 'plot', 'output')),
         );
@@ -71,7 +71,7 @@ function single(name: LayoutName, v: Viewport, listing: boolean, cuda: boolean):
       return row(
         // On a short screen the inputs share the editor's taller group. A PTX kernel's CUDA source
         // is in front of the generated code: its group is as tall as the kernel's.
-        split(27, tabs(cuda ? 40 : 45, 'editor', ...(tall ? [] : ['kernel-inputs' as const])), tabs(cuda ? 40 : 30, 'cuda', 'listing', ...(tall ? ['kernel-inputs' as const] : [])), tabs(cuda ? 20 : 25, 'metrics', 'problems', ...(tall ? [] : ['registers' as const]))),
+        split(27, tabs(cuda ? 40 : 45, 'editor', ...(tall ? [] : ['kernel-inputs' as const])), tabs(cuda ? 40 : 30, 'cuda', 'ptx', 'listing', ...(tall ? ['kernel-inputs' as const] : [])), tabs(cuda ? 20 : 25, 'metrics', 'problems', ...(tall ? [] : ['registers' as const]))),
         split(35, tabs(cap, 'caption'), tabs(100 - cap, 'cfg')),
         split(38, tabs(tall ? 27 : 30, 'lanes'), ...(tall ? [tabs(27, 'registers', 'memory')] : []), tabs(tall ? 22 : 36, 'stack', ...(tall ? [] : ['memory' as const])), tabs(tall ? 24 : 34, 'plot', 'output')),
       );
@@ -79,9 +79,9 @@ function single(name: LayoutName, v: Viewport, listing: boolean, cuda: boolean):
 }
 
 function compare(name: LayoutName, v: Viewport): LayoutTree {
-  if (v.width < NARROW_PX) return column(split(72, tabs(50, 'side-a'), tabs(50, 'side-b')), tabs(28, 'compare-table', 'editor', 'listing', 'cuda', 'problems'));
-  if (name === 'lecture') return row(tabs(20, 'compare-table', 'editor', 'listing', 'cuda', 'problems'), tabs(40, 'side-a'), tabs(40, 'side-b'));
-  return row(split(28, tabs(45, 'editor', 'listing', 'cuda'), tabs(55, 'compare-table', 'problems')), tabs(36, 'side-a'), tabs(36, 'side-b'));
+  if (v.width < NARROW_PX) return column(split(72, tabs(50, 'side-a'), tabs(50, 'side-b')), tabs(28, 'compare-table', 'editor', 'listing', 'cuda', 'ptx', 'problems'));
+  if (name === 'lecture') return row(tabs(20, 'compare-table', 'editor', 'listing', 'cuda', 'ptx', 'problems'), tabs(40, 'side-a'), tabs(40, 'side-b'));
+  return row(split(28, tabs(45, 'editor', 'listing', 'cuda', 'ptx'), tabs(55, 'compare-table', 'problems')), tabs(36, 'side-a'), tabs(36, 'side-b'));
 }
 
 function sweep(_name: LayoutName, v: Viewport): LayoutTree {

@@ -122,13 +122,15 @@ export function selectedLines(state: EditorState): number[] {
 }
 
 export interface LineMarks {
-  current: number | null;
+  /** The current instruction's line (the PTX beside SASS: every line of its CUDA line). */
+  current: number | readonly number[] | null;
   breakpoints: number[];
 }
 
 /** The effects that show `marks`, to dispatch with whatever else changes. */
 export function markEffects(marks: LineMarks): StateEffect<unknown>[] {
-  return [setCurrent.of(marks.current === null ? [] : [marks.current]), setBreakpoints.of(marks.breakpoints)];
+  const current = marks.current === null ? [] : typeof marks.current === 'number' ? [marks.current] : [...marks.current];
+  return [setCurrent.of(current), setBreakpoints.of(marks.breakpoints)];
 }
 
 /** Highlights `lines` as linked to the line hovered in the other pane. */
@@ -136,8 +138,9 @@ export function showLinked(view: EditorView, lines: number[]): void {
   view.dispatch({ effects: setLinked.of(lines) });
 }
 
-/** Scrolls `line` into view without stealing focus. */
-export function reveal(view: EditorView, line: number | null): void {
+/** Scrolls `line` (of several, the first) into view without stealing focus. */
+export function reveal(view: EditorView, lines: number | readonly number[] | null): void {
+  const line = lines === null || typeof lines === 'number' ? lines : lines[0] ?? null;
   if (!line || line > view.state.doc.lines) return;
   // Only the editor's own scroller moves: EditorView.scrollIntoView would also scroll the page
   // (in the one-column layout the page jumped to the editor on every step). Done in the editor's

@@ -1,9 +1,10 @@
-//! The CUDA source tab, offered for a PTX kernel: an editor where the user pastes the `.cu` file
-//! the PTX was compiled from. With the PTX's `.loc` lines (from the engine, `compiled().cuda_lines`)
-//! the current instruction's CUDA line is marked as the run moves, a click on a CUDA line picks it
-//! (its PTX and listing lines light up elsewhere), and its gutter sets breakpoints. A line over
-//! the editor says what the tab is for, which file the PTX names, or why nothing can be mapped.
-//! The text never changes the run: it is kept with the user's work and in links.
+//! The CUDA source tab, offered for a PTX or SASS kernel: an editor where the user pastes the `.cu`
+//! file the kernel was compiled from. With line information (PTX's `.loc`, `nvdisasm -g`; from the
+//! engine, `compiled().cuda_lines`) the current instruction's CUDA line is marked as the run
+//! moves, a click on a CUDA line picks it (its kernel and listing lines light up elsewhere), and
+//! its gutter sets breakpoints. A line over the editor says what the tab is for, which file the
+//! kernel names, or why nothing can be mapped. The text never changes the run: it is kept with
+//! the user's work and in links. The PTX tab of a SASS kernel (`ptx.ts`) is the same editor.
 
 import { history, historyKeymap, defaultKeymap, isolateHistory } from '@codemirror/commands';
 import { Compartment, EditorState } from '@codemirror/state';
@@ -16,6 +17,7 @@ export { reveal, showLinked } from './code-lines';
 export interface CudaPanel {
   view: EditorView;
   info: HTMLElement;
+  host: HTMLElement;
 }
 
 export interface CudaHooks extends LineHooks {
@@ -27,7 +29,8 @@ export interface CudaHooks extends LineHooks {
 
 const readOnly = new Compartment();
 
-export function create(parent: HTMLElement, info: HTMLElement, text: string, hooks: CudaHooks): CudaPanel {
+/** The editor; `label` names it for screen readers, `testId` its content for tests. */
+export function create(parent: HTMLElement, info: HTMLElement, text: string, hooks: CudaHooks, label = 'CUDA source', testId = 'cuda-content'): CudaPanel {
   const view = new EditorView({
     parent,
     state: EditorState.create({
@@ -36,7 +39,7 @@ export function create(parent: HTMLElement, info: HTMLElement, text: string, hoo
         lineExtensions(hooks), lineNumbers(), history(), keymap.of([...defaultKeymap, ...historyKeymap]), sassHighlighting,
         readOnly.of([]),
         EditorView.lineWrapping,
-        EditorView.contentAttributes.of({ tabindex: '0', 'aria-label': 'CUDA source', 'data-testid': 'cuda-content' }),
+        EditorView.contentAttributes.of({ tabindex: '0', 'aria-label': label, 'data-testid': testId }),
         EditorView.updateListener.of((u) => {
           if (!u.docChanged) return;
           markEmpty(parent, u.state.doc.length === 0);
@@ -47,7 +50,7 @@ export function create(parent: HTMLElement, info: HTMLElement, text: string, hoo
     }),
   });
   markEmpty(parent, text === '');
-  return { view, info };
+  return { view, info, host: parent };
 }
 
 /** An empty tab shows where to paste (CSS draws the hint over the host: a CodeMirror
@@ -114,16 +117,22 @@ export interface CudaData extends LineMarks {
 }
 
 export function render(p: CudaPanel, data: CudaData): void {
+  const file = data.facts.file ?? 'the .cu file';
+  show(p, data, data.readOnly, cudaNote(data.facts), `Paste ${file} here, the file the ${data.facts.code === 'sass' ? 'SASS' : 'PTX'} was compiled from.`);
+}
+
+/** Marks the lines, says `note` over the editor and `hint` in it while it is empty. */
+export function show(p: CudaPanel, marks: LineMarks, readOnlyNow: boolean, note: { kind: string; text: string }, hint: string): void {
   p.view.dispatch({
     effects: [
-      ...markEffects(data),
-      readOnly.reconfigure(data.readOnly ? [EditorState.readOnly.of(true), EditorView.editable.of(false)] : []),
+      ...markEffects(marks),
+      readOnly.reconfigure(readOnlyNow ? [EditorState.readOnly.of(true), EditorView.editable.of(false)] : []),
     ],
   });
-  p.view.dom.classList.toggle('read-only', data.readOnly);
-  const note = cudaNote(data.facts);
+  p.view.dom.classList.toggle('read-only', readOnlyNow);
   p.info.textContent = note.text;
   p.info.dataset.kind = note.kind;
+  p.host.dataset.hint = hint;
   // Follow the current instruction, unless the user is typing here.
-  if (!p.view.hasFocus) reveal(p.view, data.current);
+  if (!p.view.hasFocus) reveal(p.view, marks.current);
 }

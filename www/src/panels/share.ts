@@ -13,7 +13,7 @@ export const EMBED_SIZES = [
 ] as const;
 
 /** The panels an embed offers, in the order the dialog lists them. */
-const EMBED_PANELS: readonly PanelName[] = ['caption', 'cfg', 'lanes', 'stack', 'plot', 'registers', 'memory', 'output', 'metrics', 'editor', 'listing', 'cuda'];
+const EMBED_PANELS: readonly PanelName[] = ['caption', 'cfg', 'lanes', 'stack', 'plot', 'registers', 'memory', 'output', 'metrics', 'editor', 'listing', 'cuda', 'ptx'];
 export const DEFAULT_EMBED: readonly PanelName[] = ['caption', 'cfg', 'lanes', 'stack'];
 
 /** The embed's address: the link with the panels it shows. */
@@ -37,8 +37,10 @@ export interface ShareHooks {
   title(): string;
   /** Whether the kernel is compiled, C or PTX (its generated code can be embedded). */
   cKernel(): boolean;
-  /** Whether the kernel is PTX (its CUDA source can be embedded). */
+  /** Whether the kernel is PTX or SASS (its CUDA source can be embedded). */
   ptxKernel(): boolean;
+  /** Whether the kernel is SASS (its PTX can be embedded). */
+  sassKernel(): boolean;
   copied(what: string, ok: boolean): void;
 }
 
@@ -68,7 +70,7 @@ export function open(dialog: HTMLDialogElement, hooks: ShareHooks): void {
   const panels = html('fieldset', { class: 'share-panels' });
   panels.append(html('legend', {}, 'Panels in the embed'));
   for (const p of EMBED_PANELS) {
-    if ((p === 'listing' && !hooks.cKernel()) || (p === 'cuda' && !hooks.ptxKernel())) continue;
+    if ((p === 'listing' && !hooks.cKernel()) || (p === 'cuda' && !hooks.ptxKernel()) || (p === 'ptx' && !hooks.sassKernel())) continue;
     const box = html('input', { type: 'checkbox', 'data-testid': `embed-panel-${p}` });
     box.checked = chosen.has(p);
     box.addEventListener('change', () => { if (box.checked) chosen.add(p); else chosen.delete(p); update(); });

@@ -13,6 +13,7 @@
 //! `.const`, the `.local` depot) in a register holding its address; then each function gets a
 //! range of its own (no call stack, so calls need no saving).
 
+mod beside;
 mod demangle;
 mod flow;
 mod lower;
@@ -37,6 +38,7 @@ use lower::Slot;
 use syntax::{Function, Instr, Module, Operand as P, Stmt, VarDecl};
 use types::{Class, T};
 
+pub use beside::{beside, Beside, BesideProblem, BesideProblemKind};
 pub use demangle::{demangle, Demangled};
 
 /// PTX, told apart by its `.version`, `.target` or `.entry` directive.
@@ -172,18 +174,40 @@ fn read(text: &str, k: &mut Kernel, opts: &SourceOptions, diags: &mut Vec<Diagno
         input: InputKind::Ptx,
         cuda_lines,
         cuda_file,
+        entry: Some(entry.name.to_string()),
     });
 }
 
 /// Each instruction's CUDA line, through the `.loc` in force at its PTX line (an inserted
 /// instruction takes its branch's), and the CUDA file's name; empty without `.loc`.
 fn cuda_lines(m: &Module, funcs: &[&Function], program: &crate::program::Program) -> (Vec<u32>, Option<String>) {
-    let by_ptx_line: BTreeMap<u32, (u32, u32)> =
-        funcs.iter().flat_map(|f| instrs(f)).filter(|i| i.cuda_line > 0).map(|i| (i.span.line, (i.cuda_file, i.cuda_line))).collect();
-    let Some(&(file, _)) = by_ptx_line.values().next() else { return (Vec::new(), None) };
-    let lines = program.lines.iter().map(|l| by_ptx_line.get(l).filter(|(f, _)| *f == file).map_or(0, |x| x.1)).collect();
+    let located: Vec<&Instr> = funcs.iter().flat_map(|f| instrs(f)).filter(|i| i.cuda_line > 0).collect();
+    let Some(file) = located.first().map(|i| kernel_file(i)) else { return (Vec::new(), None) };
+    let by_ptx_line: BTreeMap<u32, u32> = located.iter().map(|i| (i.span.line, line_in(i, file))).collect();
+    let lines = program.lines.iter().map(|l| by_ptx_line.get(l).copied().unwrap_or(0)).collect();
     let name = m.files.iter().find(|(n, _)| *n == file).map(|(_, name)| name.to_string());
     (lines, name)
+}
+
+/// The `.file` of the kernel's own source, from its first `.loc` (the outer one, if that line's
+/// code was inlined from a header).
+fn kernel_file(i: &Instr) -> u32 {
+    if i.cuda_outer.0 > 0 {
+        i.cuda_outer.0
+    } else {
+        i.cuda_file
+    }
+}
+
+/// An instruction's CUDA line in `.file` `file`: its own, or where it was inlined; 0 if neither.
+fn line_in(i: &Instr, file: u32) -> u32 {
+    if i.cuda_file == file {
+        i.cuda_line
+    } else if i.cuda_outer.0 == file {
+        i.cuda_outer.1
+    } else {
+        0
+    }
 }
 
 /// Memory variables the code names but nothing declares (Compiler Explorer's directive filter

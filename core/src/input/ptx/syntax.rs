@@ -126,6 +126,9 @@ pub struct Instr<'a> {
     pub cuda_line: u32,
     /// The `.file` number of that `.loc`.
     pub cuda_file: u32,
+    /// Where that `.loc`'s code was inlined (`inlined_at FILE LINE`: a header's function, a
+    /// `__device__` function); (0, 0) when not.
+    pub cuda_outer: (u32, u32),
 }
 
 impl<'a> Instr<'a> {
@@ -210,10 +213,12 @@ struct Parser<'a> {
     diags: Vec<Diagnostic>,
     next_scope: u32,
     loc: (u32, u32),
+    /// The `inlined_at` file and line of that `.loc` ((0, 0): none).
+    loc_outer: (u32, u32),
 }
 
 pub fn parse(src: &str) -> (Module<'_>, Vec<Diagnostic>) {
-    let mut p = Parser { toks: tokens(src), at: 0, diags: Vec::new(), next_scope: 1, loc: (0, 0) };
+    let mut p = Parser { toks: tokens(src), at: 0, diags: Vec::new(), next_scope: 1, loc: (0, 0), loc_outer: (0, 0) };
     let m = p.module();
     (m, p.diags)
 }
@@ -349,7 +354,14 @@ impl<'a> Parser<'a> {
         let file = self.peek().and_then(|n| n.parse::<u32>().ok()).unwrap_or(0);
         let cuda = self.peek_at(1).and_then(|n| n.parse::<u32>().ok()).unwrap_or(0);
         self.loc = (file, cuda);
-        self.skip_line(line);
+        self.loc_outer = (0, 0);
+        while self.line() == line {
+            if self.peek() == Some("inlined_at") {
+                let num = |k| self.peek_at(k).and_then(|n| n.parse::<u32>().ok()).unwrap_or(0);
+                self.loc_outer = (num(1), num(2));
+            }
+            self.at += 1;
+        }
     }
 
     /// `.section .debug_info { ... }` (from `-G`): skipped whole.
@@ -637,6 +649,7 @@ impl<'a> Parser<'a> {
             scope,
             cuda_line: self.loc.1,
             cuda_file: self.loc.0,
+            cuda_outer: self.loc_outer,
         })
     }
 

@@ -79,11 +79,24 @@ pub fn looks_like_sass(text: &str) -> bool {
     })
 }
 
+/// The places a `//##` line names, innermost first: `File "F", line N` and each `inlined at "G",
+/// line M` after it.
+fn cuda_frames(rest: &str) -> Vec<(&str, u32)> {
+    rest.split(" inlined at ")
+        .filter_map(|part| {
+            let (file, at) = part.split_once(", line ")?;
+            let line = at.split(|c: char| !c.is_ascii_digit()).next().and_then(|n| n.parse().ok())?;
+            Some((file.trim().trim_start_matches("File").trim().trim_matches('"'), line))
+        })
+        .collect()
+}
+
 /// Reads the dump; what it cannot place is a located diagnostic.
 pub fn parse<'a>(text: &'a str, diags: &mut Vec<Diagnostic>) -> Dump<'a> {
     let mut dump = Dump::default();
     let mut cur: Option<Function<'a>> = None;
     let mut cuda_line = 0u32;
+    let mut loc_read = false;
     // nvdisasm prints data sections (`.nv.info`, constants) as directives: only `.text` holds
     // code; two data sections are read (`data_line`).
     let mut in_code = true;
@@ -95,14 +108,25 @@ pub fn parse<'a>(text: &'a str, diags: &mut Vec<Diagnostic>) -> Dump<'a> {
             continue;
         }
         if let Some(rest) = line.strip_prefix("//##") {
-            // `//## File "/tmp/k.cu", line 7` (and `inlined at` forms, whose first line counts).
-            if let Some((file, at)) = rest.split_once(", line ") {
-                cuda_line = at.split(|c: char| !c.is_ascii_digit()).next().and_then(|n| n.parse().ok()).unwrap_or(0);
-                let file = file.trim().trim_start_matches("File").trim().trim_matches('"');
-                if let Some(f) = cur.as_mut() {
-                    f.cuda_file.get_or_insert(file);
-                }
+            // `//## File "/tmp/k.cu", line 7`, or with `-gi` `File "x.hpp", line 202 inlined at
+            // "/tmp/k.cu", line 13`: the kernel's file is the outermost of its first line, and an
+            // instruction's CUDA line is its line in that file (0: a header's code, under `-g`).
+            // `-gi` follows an inlined line with its call's (`line 12 inlined at ..., line 22`,
+            // then `line 22`): the first before an instruction counts, as PTX's `.loc` does.
+            if loc_read {
+                continue;
             }
+            loc_read = true;
+            let frames = cuda_frames(rest);
+            cuda_line = match cur.as_mut() {
+                Some(f) => {
+                    if let Some(&(outer, _)) = frames.last() {
+                        f.cuda_file.get_or_insert(outer);
+                    }
+                    frames.iter().find(|(file, _)| Some(*file) == f.cuda_file).map_or(0, |x| x.1)
+                }
+                None => frames.first().map_or(0, |x| x.1),
+            };
             continue;
         }
         if let Some(header) = line.strip_prefix("//---------------------") {
@@ -172,9 +196,11 @@ pub fn parse<'a>(text: &'a str, diags: &mut Vec<Diagnostic>) -> Dump<'a> {
             start(&mut dump, &mut cur, "", line_no, raw);
             let f = cur.as_mut().expect("just started");
             read_instr(f, line, raw, line_no, cuda_line, diags);
+            loc_read = false;
             continue;
         };
         read_instr(f, line, raw, line_no, cuda_line, diags);
+        loc_read = false;
     }
     if let Some(f) = cur.take() {
         dump.functions.push(f);
@@ -374,6 +400,17 @@ mod tests {
         assert_eq!(f.instrs[1].guard, Some(("P0", false)));
         assert_eq!(f.instrs[2].operands, ["R3", "desc[UR4][R2.64]"]);
         assert!(looks_like_sass(CUOBJDUMP));
+    }
+
+    #[test]
+    fn a_header_line_counts_where_it_was_inlined_or_not_at_all() {
+        let text = "\t.text._Z1kPi:\n_Z1kPi:\n\t//## File \"/tmp/k.cu\", line 12\n        /*0000*/                   LDC R1, c[0x0][0x28] ;\n\t//## File \"/inc/atomic.hpp\", line 202 inlined at \"/tmp/k.cu\", line 13\n\t//## File \"/tmp/k.cu\", line 14\n        /*0010*/                   NOP ;\n\t//## File \"/inc/atomic.hpp\", line 202\n        /*0020*/                   EXIT ;\n";
+        let mut diags = Vec::new();
+        let dump = parse(text, &mut diags);
+        assert!(diags.is_empty(), "{diags:?}");
+        let f = &dump.functions[0];
+        assert_eq!(f.cuda_file, Some("/tmp/k.cu"));
+        assert_eq!(f.instrs.iter().map(|i| i.cuda_line).collect::<Vec<_>>(), [12, 13, 0]);
     }
 
     #[test]
