@@ -122,23 +122,15 @@ export class Controller {
     if (text !== store.get().text) this.userChanged({ text }, false);
   }
 
-  /** The CUDA source tab's text changed (the user typed or pasted): kept with the work and in
-   * links; the run does not change. Changing a link's text takes the link up, as in the editor. */
-  cudaEdited(text: string): void {
-    const cuda = text === '' ? null : text;
-    if (cuda === store.get().cuda) return;
+  /** The CUDA source tab's or (a SASS kernel's) PTX tab's text changed (the user typed or
+   * pasted): kept with the work and in links; the run does not change. Changing a link's text
+   * takes the link up, as in the editor. */
+  pastedEdited(tab: 'cuda' | 'ptx', text: string): void {
+    const value = text === '' ? null : text;
+    if (value === store.get()[tab]) return;
     if (this.own.asking) this.own.useLink();
-    this.remember({ cuda });
-    this.app.cudaChanged();
-  }
-
-  /** The PTX tab's text changed (a SASS kernel's PTX pasted): kept as the CUDA source is. */
-  ptxEdited(text: string): void {
-    const ptx = text === '' ? null : text;
-    if (ptx === store.get().ptx) return;
-    if (this.own.asking) this.own.useLink();
-    this.remember({ ptx });
-    this.app.ptxChanged();
+    this.remember({ [tab]: value });
+    if (tab === 'cuda') this.app.cudaChanged(); else this.app.ptxChanged();
   }
 
   /** The CUDA and PTX tabs show the store's texts (an example's, a link's, the user's own). */

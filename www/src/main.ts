@@ -100,13 +100,13 @@ async function main(): Promise<void> {
       onHover: (line) => app.hover('listing', line),
     }),
     cuda: cudaPanel.create($('cuda'), $('cuda-info'), store.get().cuda ?? '', {
-      onEdit: (text) => controller.cudaEdited(text),
+      onEdit: (text) => controller.pastedEdited('cuda', text),
       onPick: (lines) => app.pick('cuda', lines),
       onHover: (line) => app.hover('cuda', line),
       onToggleBreakpoint: (line) => app.toggleBreakpointAtCuda(line),
     }),
     ptx: cudaPanel.create($('ptx'), $('ptx-info'), store.get().ptx ?? '', {
-      onEdit: (text) => controller.ptxEdited(text),
+      onEdit: (text) => controller.pastedEdited('ptx', text),
       onPick: (lines) => app.pick('ptx', lines),
       onHover: (line) => app.hover('ptx', line),
       onToggleBreakpoint: (line) => app.toggleBreakpointAtPtx(line),

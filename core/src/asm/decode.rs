@@ -51,9 +51,9 @@ const UNRESOLVED: Pc = Pc(u32::MAX);
 pub const OPCODES: &[&str] = &[
     "ISETP", "IADD", "IADD32I", "IADD3", "ISCADD", "IMUL", "IMUL32I", "IMAD", "FADD", "FADD32I", "FMUL", "FMUL32I", "FFMA", "FSETP", "MOV",
     "MOV32I", "SEL", "LOP", "LOP32I", "LOP3", "SHL", "SHR", "S2R", "CS2R", "LD", "LDG", "ST", "STG", "ATOM", "ATOMG", "I2F", "F2I", "MUFU",
-    "NOP", "BAR", "SSY", "SYNC", "BRA", "PBK", "BRK", "PCNT", "CONT", "CAL", "RET", "EXIT", "BSSY", "BSYNC", "BREAK", "WARPSYNC", "YIELD",
-    "SHFL", "VOTE", "POPC", "FLO", "BREV", "IMNMX", "FMNMX", "FRND", "IDIV", "IREM", "ATOMS", "LDS", "STS", "SHF", "DADD", "DMUL", "DDIV",
-    "DFMA", "DSETP", "DMNMX", "F2F", "PRINTF", "PSETP", "BFE", "BFI", "PRMT", "SGXT", "MATCH", "FDIV", "BPT", "REDUX", "PLOP3",
+    "NOP", "BAR", "SSY", "SYNC", "BRA", "PBK", "BRK", "PCNT", "CONT", "CAL", "RET", "EXIT", "BSSY", "BSYNC", "BREAK", "BMOV", "WARPSYNC",
+    "YIELD", "SHFL", "VOTE", "POPC", "FLO", "BREV", "IMNMX", "FMNMX", "FRND", "IDIV", "IREM", "ATOMS", "LDS", "STS", "SHF", "DADD", "DMUL",
+    "DDIV", "DFMA", "DSETP", "DMNMX", "F2F", "PRINTF", "PSETP", "BFE", "BFI", "PRMT", "SGXT", "MATCH", "FDIV", "BPT", "REDUX", "PLOP3",
 ];
 
 fn err<T>(at: At, message: impl Into<String>) -> Result<T, DecodeError> {
@@ -490,6 +490,19 @@ pub fn decode(mnemonic: &str, ops: &[Operand]) -> Result<Decoded, DecodeError> {
                 Op::Bsync { barrier }
             } else {
                 Op::Break { barrier }
+            }
+        }
+        "BMOV" => {
+            // `BMOV.32.CLEAR R2, B0` saves a barrier (and empties it), `BMOV.32 B0, R2` restores it.
+            a.count(&[2])?;
+            mods.take("32");
+            let clear = mods.take("CLEAR");
+            match (&a.ops[0], &a.ops[1]) {
+                (_, Operand::Barrier(_)) => Op::BmovRead { dst: a.reg(0)?, barrier: a.barrier(1)?, clear },
+                (Operand::Barrier(_), _) if !clear => Op::BmovWrite { barrier: a.barrier(0)?, src: a.reg(1)? },
+                _ => {
+                    return err(At::Mnemonic, "`BMOV.32` moves a barrier to a register (`BMOV.32.CLEAR R2, B0`) or back (`BMOV.32 B0, R2`)")
+                }
             }
         }
         "PRINTF" => {

@@ -823,6 +823,18 @@ pub enum Op {
     Break {
         barrier: Barrier,
     },
+    /// `BMOV.32[.CLEAR] Rd, Bn`: the lanes of barrier Bn as a mask in Rd, in each issuing lane;
+    /// `.CLEAR` empties Bn after. ptxas saves a barrier so around a recursive call.
+    BmovRead {
+        dst: Reg,
+        barrier: Barrier,
+        clear: bool,
+    },
+    /// `BMOV.32 Bn, Ra`: barrier Bn holds the lanes Ra's mask names (a saved barrier restored).
+    BmovWrite {
+        barrier: Barrier,
+        src: Reg,
+    },
     Warpsync {
         mask: Src,
     },
@@ -847,6 +859,8 @@ impl Op {
                 | Op::Bssy { .. }
                 | Op::Bsync { .. }
                 | Op::Break { .. }
+                | Op::BmovRead { .. }
+                | Op::BmovWrite { .. }
                 | Op::Warpsync { .. }
                 | Op::Yield
                 | Op::BarSync

@@ -198,8 +198,19 @@ pub fn run_plain(
             mv.go(lanes.without(guarded), pc.next());
         }
         Op::BarSync => mv.barrier = true,
-        Op::Ssy { .. } | Op::Pbk { .. } | Op::Pcnt { .. } | Op::Bssy { .. } | Op::Bsync { .. } | Op::Break { .. } => {
-            mv.go(lanes, pc.next())
+        Op::Ssy { .. }
+        | Op::Pbk { .. }
+        | Op::Pcnt { .. }
+        | Op::Bssy { .. }
+        | Op::Bsync { .. }
+        | Op::Break { .. }
+        | Op::BmovWrite { .. } => mv.go(lanes, pc.next()),
+        // No barrier registers here: a saved barrier is an empty mask.
+        Op::BmovRead { dst, .. } => {
+            for l in guarded.iter() {
+                m.set_reg(l, dst, 0);
+            }
+            mv.go(lanes, pc.next());
         }
         // WARPSYNC waits for nothing here (Volta and MIMD wait before calling this): the data
         // path checks that every lane of its mask runs it now.

@@ -569,6 +569,13 @@ pub const GLOSSARY: &[Term] = &[
         models: &[Pdom, TfStack, TfSandy, Mimd],
     },
     Term {
+        term: "BMOV",
+        kind: TermKind::Instruction,
+        meaning: "`BMOV.32.CLEAR Rd, Bn` puts the lanes of barrier Bn in a register (a lane mask) and empties it; `BMOV.32 Bn, Ra` puts them back. ptxas saves the barriers a caller holds this way around a recursive call, whose own code reuses them. Assumed from the instruction's name and its use in nvcc's code (the mask is the barrier's whole state here). Models without barrier registers read an empty mask and restore nothing",
+        source: VOLTA,
+        models: &[Pdom, TfStack, TfSandy, Volta, Mimd],
+    },
+    Term {
         term: "WARPSYNC",
         kind: TermKind::Instruction,
         meaning: "`WARPSYNC mask` (`__syncwarp(mask)`): this model has no per-lane waiting, so it waits for nothing; it checks that every lane of the mask runs it now. A lane of the mask that waits elsewhere (on the other side of a branch, say) or has exited is a fault that says where each missing lane is",

@@ -31,6 +31,7 @@ fn control_word(op: &Op) -> Option<&'static str> {
         Op::Bssy { .. } => "BSSY",
         Op::Bsync { .. } => "BSYNC",
         Op::Break { .. } => "BREAK",
+        Op::BmovRead { .. } | Op::BmovWrite { .. } => "BMOV",
         Op::Warpsync { .. } => "WARPSYNC",
         Op::Yield => "YIELD",
         Op::BarSync => "BAR.SYNC",
@@ -169,6 +170,8 @@ fn data_word(op: &Op) -> Option<&'static str> {
         | Op::Bssy { .. }
         | Op::Bsync { .. }
         | Op::Break { .. }
+        | Op::BmovRead { .. }
+        | Op::BmovWrite { .. }
         | Op::Warpsync { .. }
         | Op::Yield
         | Op::BarSync => return None,
@@ -220,12 +223,12 @@ const DATA_WORDS: &[&str] = &[
 
 /// Every word `control_word` gives, and the pop bit: all must be met in the runs below.
 const CONTROL_WORDS: &[&str] = &[
-    "SSY", "SYNC", ".S", "BRA", "PBK", "BRK", "PCNT", "CONT", "CAL", "RET", "EXIT", "BSSY", "BSYNC", "BREAK", "WARPSYNC", "YIELD",
+    "SSY", "SYNC", ".S", "BRA", "PBK", "BRK", "PCNT", "CONT", "CAL", "RET", "EXIT", "BSSY", "BSYNC", "BREAK", "BMOV", "WARPSYNC", "YIELD",
     "BAR.SYNC",
 ];
 
-/// What no example runs: YIELD under a token stack, WARPSYNC, a barrier every lane reaches, and
-/// the newer data-path instructions (the shared-memory ones guarded off: no buffer is shared).
+/// What no example runs: YIELD under a token stack, WARPSYNC, a barrier every lane reaches, a
+/// convergence barrier saved and restored (BMOV), and the newer data-path instructions (the shared-memory ones guarded off: no buffer is shared).
 const RARE: &str = "//@ warp 4\n//@ buffer out: i32[4] = 0\n//@ reg R10 = out\nYIELD;\nBAR.SYNC 0x0;\nWARPSYNC 0xf;\n\
     S2R R0, SR_LANEID;\nSHFL.BFLY PT, R1, R0, 0x1, 0x1f, 0xf;\nVOTE.ANY R2, P0, PT, 0xf;\nPOPC R3, R2;\nFLO.U32 R4, R2;\n\
     BREV R5, R2;\nIMNMX R6, R0, 0x2, PT;\nFMNMX R7, R0, 1.5, !PT;\nMUFU.SQRT R8, 4.0;\nFRND.FLOOR R8, R8;\nIDIV.S32 R9, R0, 0x2;\n\
@@ -234,7 +237,8 @@ const RARE: &str = "//@ warp 4\n//@ buffer out: i32[4] = 0\n//@ reg R10 = out\nY
     SHF.L.U64.HI R13, R12, 0x3, R13;\nI2F.F64 R14, R0;\nDADD R14, R14, 0.5;\nDMUL R14, R14, R14;\nDDIV R14, R14, 2.0;\nDFMA R14, R14, 2.0, R14;\n\
     DSETP.GT.AND P1, PT, R14, 1.0, PT;\nDMNMX R14, R14, 1.0, P1;\nF2F.F32.F64 R8, R14;\nF2I.S64.F64.TRUNC R12, R14;\nPRINTF \"%d %f\\n\", R13, R14;\n\
     FDIV R8, R8, 3.0;\nPSETP.AND P2, P1, !PT;\nBFE.U32 R15, R0, 0x1, 0x2;\nBFI R15, R0, R15, 0x4, 0x4;\n\
-    PRMT R15, R0, 0x3210, R15;\nSGXT R15, R15, 0x4;\nMATCH.ANY R15, R0, 0xf;\nREDUX.SUM R15, R0;\nPLOP3.LUT P3, PT, P1, P2, !PT, 0x80, 0x0;\n@!PT BPT.TRAP;\nEXIT;\n";
+    PRMT R15, R0, 0x3210, R15;\nSGXT R15, R15, 0x4;\nMATCH.ANY R15, R0, 0xf;\nREDUX.SUM R15, R0;\nPLOP3.LUT P3, PT, P1, P2, !PT, 0x80, 0x0;\n@!PT BPT.TRAP;\n\
+    BSSY B1, done;\nBMOV.32.CLEAR R16, B1;\nBMOV.32 B1, R16;\nBSYNC B1;\ndone:\nEXIT;\n";
 
 fn examples() -> Vec<(String, String)> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");

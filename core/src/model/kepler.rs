@@ -164,7 +164,7 @@ impl Reconvergence for TokenStackModel {
                         )));
                     }
                 }
-                Op::Bssy { .. } | Op::Bsync { .. } | Op::Break { .. } => {
+                Op::Bssy { .. } | Op::Bsync { .. } | Op::Break { .. } | Op::BmovRead { .. } | Op::BmovWrite { .. } => {
                     return Err(ControlError::Fault(format!(
                         "`{}` at {:#06x} is a Volta convergence-barrier instruction; the kepler model runs SSY/SYNC code",
                         instr.text,

@@ -157,7 +157,7 @@ impl Reconvergence for SsyStack {
                 Op::Ret => {}
                 // No waiting on a stack: the data path checks that every lane of the mask is here.
                 Op::Warpsync { .. } => execute(m, instr, lanes)?,
-                Op::Bssy { .. } | Op::Bsync { .. } | Op::Break { .. } => {
+                Op::Bssy { .. } | Op::Bsync { .. } | Op::Break { .. } | Op::BmovRead { .. } | Op::BmovWrite { .. } => {
                     return Err(fault(prog, pc, "a Volta convergence-barrier instruction; pdom-ssy runs SSY/SYNC code"));
                 }
                 op if op.is_control() => {}

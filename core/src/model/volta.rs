@@ -54,6 +54,9 @@ pub struct ConvergenceBarriers {
     barriers: [LaneMask; Barrier::COUNT],
     /// The convergence point each `BSSY` named, for the view.
     targets: [Pc; Barrier::COUNT],
+    /// Those of barriers saved to a register (`BMOV.32.CLEAR Rd, Bn`), the last on top, for
+    /// when the barrier is restored (`BMOV.32 Bn, Ra`).
+    saved_targets: Vec<(usize, Pc)>,
     /// The pc of the group that runs next; `None` when no lane can run.
     current: Option<Pc>,
     /// Groups set aside at splits, the last one on top (the H100 schedule resumes it first).
@@ -74,6 +77,7 @@ impl ConvergenceBarriers {
             live: m.live_lanes(),
             barriers: [LaneMask::EMPTY; Barrier::COUNT],
             targets: [Pc(0); Barrier::COUNT],
+            saved_targets: Vec::new(),
             current: Some(Pc(0)),
             deferred: Vec::new(),
             last: LaneMask::EMPTY,
@@ -251,6 +255,31 @@ impl Reconvergence for ConvergenceBarriers {
                 self.barriers[n] = self.barriers[n].without(guarded);
                 self.set(lanes, pc.next(), Wait::Ready);
             }
+            Op::BmovRead { dst, barrier, clear } => {
+                let n = barrier.0 as usize % Barrier::COUNT;
+                let mask = (self.barriers[n] & self.live).0 as u32;
+                for l in guarded.iter() {
+                    m.set_reg(l, dst, mask);
+                }
+                if clear && !guarded.is_empty() {
+                    // A save: its convergence point (shown on the stack) comes back with it.
+                    if !dst.is_zero() {
+                        self.saved_targets.push((n, self.targets[n]));
+                    }
+                    self.barriers[n] = LaneMask::EMPTY;
+                }
+                self.set(lanes, pc.next(), Wait::Ready);
+            }
+            Op::BmovWrite { barrier, src } => {
+                let n = barrier.0 as usize % Barrier::COUNT;
+                if let Some(l) = guarded.iter().next() {
+                    self.barriers[n] = LaneMask(m.reg(l, src) as u64) & m.all_lanes();
+                    if let Some(k) = self.saved_targets.iter().rposition(|&(b, _)| b == n) {
+                        self.targets[n] = self.saved_targets.remove(k).1;
+                    }
+                }
+                self.set(lanes, pc.next(), Wait::Ready);
+            }
             Op::Warpsync { mask } => {
                 let need = match mask {
                     Src::Imm(v) => LaneMask(v as u64),
@@ -287,7 +316,9 @@ impl Reconvergence for ConvergenceBarriers {
                 }
             }
         }
-        if matches!(instr.op, Op::Bssy { .. } | Op::Break { .. }) || (matches!(instr.op, Op::Bsync { .. }) && !switch) {
+        if matches!(instr.op, Op::Bssy { .. } | Op::Break { .. } | Op::BmovRead { .. } | Op::BmovWrite { .. })
+            || (matches!(instr.op, Op::Bsync { .. }) && !switch)
+        {
             self.current = Some(pc.next());
         }
         self.settle(prog, m, &mut fx, switch);

@@ -116,33 +116,83 @@ impl Places {
 /// The buffer that holds every lane's local memory, side by side.
 pub const LOCAL_BUFFER: &str = "local";
 
-/// The bytes of local memory each lane gets: the frame the function takes off the stack
-/// pointer (`VIADD R1, R1, 0xffffffc0`), rounded up to 16, or `None` when it uses no local
-/// memory. A function that moves R1 otherwise gets what its `[R1+off]` accesses reach.
+/// The bytes of local memory each lane gets: the frames the function and its subroutines take
+/// off the stack pointer (`VIADD R1, R1, 0xffffffc0`) together, rounded up to 16, or `None` when
+/// it uses no local memory. A function that moves R1 otherwise gets what its `[R1+off]`
+/// accesses reach; one that recurses gets `RECURSION_FRAME`.
 pub fn local_frame(f: &Function) -> Option<u32> {
     if !f.instrs.iter().any(|i| matches!(i.opcode(), "LDL" | "STL")) {
         return None;
     }
-    let mut bytes = 16u32;
+    // Each subroutine's frame (`IADD3 R1, R1, -0x28`) once: a chain of calls takes them all.
+    let mut bytes = 0u32;
+    let mut reach = 16u32;
     for i in &f.instrs {
         let ops = &i.operands;
         if ops.first() == Some(&"R1") && ops.get(1) == Some(&"R1") && matches!(i.opcode(), "VIADD" | "IADD3" | "IADD32I") {
             if let Some(Ok(Operand::Int { value, .. })) = ops.get(2).map(|o| parse_operand(o)) {
                 let v = value as i32;
                 if v < 0 {
-                    bytes = bytes.max(v.unsigned_abs());
+                    bytes = bytes.saturating_add(v.unsigned_abs());
                 }
             }
         }
         for o in ops {
             if let Some(off) = o.strip_prefix("[R1+").and_then(|r| r.strip_suffix(']')).and_then(|h| h.strip_prefix("0x")) {
                 if let Ok(off) = u32::from_str_radix(off, 16) {
-                    bytes = bytes.max(off.saturating_add(16));
+                    reach = reach.max(off.saturating_add(16));
                 }
             }
         }
     }
-    Some(bytes.min(u32::MAX - 15).div_ceil(16) * 16)
+    // Recursion takes as many frames as it goes deep, which no dump says: a stack of its own size.
+    if recursive(f) {
+        bytes = bytes.max(RECURSION_FRAME);
+    }
+    Some(bytes.max(reach).min(u32::MAX - 15).div_ceil(16) * 16)
+}
+
+/// Each lane's local memory when the kernel recurses (ptxas: "stack size cannot be statically
+/// determined").
+pub const RECURSION_FRAME: u32 = 2048;
+
+/// Whether a subroutine calls itself, directly or not: the subroutines are the `CALL.REL`
+/// targets, each running to the next (ptxas lays them after the kernel).
+pub fn recursive(f: &Function) -> bool {
+    let label_addr = |l: &str| f.labels.iter().find(|(n, _)| *n == l).and_then(|&(_, k)| f.instrs.get(k)).map(|i| i.addr);
+    let calls: Vec<(u32, u32)> = f
+        .instrs
+        .iter()
+        .filter(|i| i.opcode() == "CALL" && i.mnemonic.contains(".REL"))
+        .filter_map(|i| {
+            let t = i.operands.first()?.trim();
+            let to = match t.strip_prefix("0x") {
+                Some(h) => u32::from_str_radix(h, 16).ok()?,
+                None => label_addr(t.trim_start_matches("`(").trim_end_matches(')'))?,
+            };
+            Some((i.addr, to))
+        })
+        .collect();
+    let mut entries: Vec<u32> = calls.iter().map(|c| c.1).collect();
+    entries.sort_unstable();
+    entries.dedup();
+    // The subroutine an address lies in (`None`: the kernel's own code, before the first).
+    let owner = |a: u32| entries.iter().rposition(|&e| e <= a);
+    // Depth-first from each subroutine: meeting one still on the path is a cycle.
+    fn cycle(at: usize, calls: &[(usize, usize)], state: &mut [u8]) -> bool {
+        state[at] = 1;
+        for &(from, to) in calls {
+            if from == at && (state[to] == 1 || (state[to] == 0 && cycle(to, calls, state))) {
+                return true;
+            }
+        }
+        state[at] = 2;
+        false
+    }
+    let edges: Vec<(usize, usize)> =
+        calls.iter().filter_map(|&(a, to)| Some((owner(a)?, entries.iter().position(|&e| e == to)?))).collect();
+    let mut state = vec![0u8; entries.len()];
+    (0..entries.len()).any(|k| state[k] == 0 && cycle(k, &edges, &mut state))
 }
 
 /// The most local memory a lane gets (a frame past it is refused: 32 lanes of it must fit).
@@ -440,6 +490,9 @@ impl Lower<'_> {
         if matches!(base, "BRX" | "JMX") {
             return self.indirect_branch(i);
         }
+        if matches!(op, "P2R" | "R2P") {
+            return self.predicates_and_register(i, &mods);
+        }
         if base == "LEPC" || (base == "LDC" && i.operands.get(1).is_some_and(|o| bank4_operand(o))) {
             // The return address `CALL.ABS` takes (the model keeps its own), an address from
             // bank 4: 0, in each register written.
@@ -690,10 +743,6 @@ impl Lower<'_> {
                     (m("IMNMX"), vec![d.clone(), a.clone(), reg(s), Operand::Pred { pred: Pred::PT, negated: true }]),
                 ]
             }
-            "BMOV" if has("CLEAR") && matches!(ops.first(), Some(Operand::Reg { reg, .. }) if reg.is_zero()) => {
-                // Clears a convergence barrier before a `BSSY` sets it again: nothing to the model.
-                vec![(m("NOP"), Vec::new())]
-            }
             "LDS" | "STS" if has("U") => {
                 let rest: Vec<&str> = mods.iter().copied().filter(|x| *x != "U").collect();
                 let rest = if rest.is_empty() { String::new() } else { format!(".{}", rest.join(".")) };
@@ -811,10 +860,64 @@ impl Lower<'_> {
             // Local memory: each lane's part of the buffer `local`, which the stack top in R1
             // points into (`launch_words`).
             "STL" | "LDL" => vec![(format!("{}G{rest_mods}", &base[..2]), ops.clone())],
-            "P2R" | "R2P" | "BMOV" => return Err(format!("`{}` is not run yet (issue 19)", i.mnemonic)),
             _ => vec![(format!("{base}{rest_mods}"), ops)],
         };
         pre.extend(out);
+        Ok(pre)
+    }
+
+    /// `P2R d, PR, a, mask` puts predicates in a register: bit i + 8b of `d` is P_i for each bit
+    /// i of `mask`, the other bits are `a`'s (b: the byte `.B1`-`.B3` names, else 0); ptxas keeps
+    /// predicates across a call this way. `R2P PR, a, mask` is the way back: P_i = bit i + 8b of
+    /// `a` for each bit i of `mask`. Both as the yuzu and Mesa decompilers read them; a bit past
+    /// P6 (PT) is left alone.
+    fn predicates_and_register(&self, i: &Instr, mods: &[&str]) -> Result<Vec<Emitted>> {
+        if i.guard.is_some() {
+            return Err(format!("`{}` with a guard is not run yet", i.mnemonic));
+        }
+        let byte = match mods.iter().find(|m| matches!(**m, "B1" | "B2" | "B3")) {
+            Some(b) => b[1..].parse::<u32>().unwrap_or(0),
+            None => 0,
+        };
+        let op = i.opcode();
+        let (src, mask) = match &i.operands[..] {
+            [_, pr, a, mask] if op == "P2R" && pr.trim() == "PR" => (a, mask),
+            [pr, a, mask] if op == "R2P" && pr.trim() == "PR" => (a, mask),
+            _ => return Err(format!("`{}` takes {}", i.mnemonic, if op == "P2R" { "d, PR, a, mask" } else { "PR, a, mask" })),
+        };
+        let mut pre = Vec::new();
+        let mask = match self.operand(mask, &mut pre)? {
+            Operand::Int { value, .. } if (0..=0xff).contains(&value) => value as u32,
+            _ => return Err(format!("`{}`: the mask `{}` is not run yet (an immediate byte is)", i.mnemonic, mask.trim())),
+        };
+        let a = self.operand(src, &mut pre)?;
+        let preds: Vec<(Pred, u32)> = (0..Pred::COUNT as u32)
+            .filter(|k| mask >> k & 1 == 1)
+            .map(|k| guard_pred(&format!("P{k}"), &self.places.upreds).map(|p| (p, 1u32 << (k + 8 * byte))))
+            .collect::<Option<_>>()
+            .ok_or_else(|| format!("`{}` names a predicate this kernel has no place for", i.mnemonic))?;
+        let s = SCRATCH[0];
+        let lop = String::from("LOP3.LUT");
+        if op == "P2R" {
+            let Operand::Reg { reg: d, .. } = self.operand(i.operands[0], &mut pre)? else {
+                return Err(format!("`{}` writes a register", i.mnemonic));
+            };
+            // a & ~(mask << 8b), then each predicate's bit or-ed in under that predicate.
+            pre.push((lop.clone(), vec![reg(s), a, int(!(mask << (8 * byte)) as i64), reg(Reg::RZ.0), int(0xc0)]));
+            for (p, bit) in preds {
+                pre.push((format!("@{p} LOP3.LUT"), vec![reg(s), reg(s), int(bit as i64), reg(Reg::RZ.0), int(0xfc)]));
+            }
+            pre.push((String::from("MOV"), vec![reg(d.0), reg(s)]));
+        } else {
+            for (p, bit) in preds {
+                pre.push((lop.clone(), vec![reg(s), a.clone(), int(bit as i64), reg(Reg::RZ.0), int(0xc0)]));
+                let pt = Operand::Pred { pred: Pred::PT, negated: false };
+                pre.push((
+                    String::from("ISETP.NE.U32.AND"),
+                    vec![Operand::Pred { pred: p, negated: false }, pt.clone(), reg(s), reg(Reg::RZ.0), pt],
+                ));
+            }
+        }
         Ok(pre)
     }
 

@@ -70,3 +70,78 @@ fn a_sequence_counts_as_one_warp_instruction() {
     assert_eq!(with_lea, plain + 1, "one SASS instruction more (two in place of one IMAD.WIDE)");
     assert!(lea_steps > with_lea && lea_len > 20, "the sequences are stepped through one machine instruction at a time");
 }
+
+/// `P2R` keeps predicates in a register's bits (here byte 1, `.B1`, over `a`'s other bits) and
+/// `R2P` sets them back from one: each lane's predicates from its index, through a register,
+/// out again (`SEL`), match the index's bits.
+#[test]
+fn predicates_go_into_a_register_and_back() {
+    let sass = "
+	code for sm_90
+		Function : _Z1kPi
+        /*0000*/                   S2R R0, SR_TID.X ;
+        /*0010*/                   LOP3.LUT P0, RZ, R0, 0x1, RZ, 0xc0, !PT ;
+        /*0020*/                   LOP3.LUT P2, RZ, R0, 0x4, RZ, 0xc0, !PT ;
+        /*0030*/                   MOV R5, 0xffffffff ;
+        /*0040*/                   P2R.B1 R4, PR, R5, 0x5 ;
+        /*0050*/                   R2P PR, R0, 0x6 ;
+        /*0060*/                   SEL R6, RZ, 0x2, !P1 ;
+        /*0070*/                   SEL R7, RZ, 0x4, !P2 ;
+        /*0080*/                   IADD3 R6, R6, R7, RZ ;
+        /*0090*/                   LDC.64 R2, c[0x0][0x210] ;
+        /*00a0*/                   IMAD.WIDE R2, R0, 0x8, R2 ;
+        /*00b0*/                   STG.E desc[UR4][R2.64], R4 ;
+        /*00c0*/                   STG.E desc[UR4][R2.64+0x4], R6 ;
+        /*00d0*/                   EXIT ;
+";
+    let (k, d) = parse_kernel(&format!("//@ model volta\n//@ buffer arg0: u32[64]\n{sass}"));
+    assert!(d.iter().all(|x| !x.is_error()), "{d:?}");
+    let mut sim = crate::launch(&k, &Default::default()).unwrap();
+    assert_eq!(sim.run_to_end(), crate::sim::StopReason::Exited);
+    let out = sim.state().machine.memory.buffer("arg0").unwrap().1.to_vec();
+    for t in 0..32u32 {
+        // Bits 8 (P0) and 10 (P2) from the predicates, the rest R5's ones.
+        let want = !0x500u32 | ((t & 1) << 8) | ((t & 4) >> 2 << 10);
+        assert_eq!(out[2 * t as usize], want, "lane {t}: P2R");
+        // R2P's P1 and P2 are bits 1 and 2 of the index: R6 = 2 * P1 + 4 * P2.
+        assert_eq!(out[2 * t as usize + 1], t & 6, "lane {t}: R2P");
+    }
+}
+
+/// `BMOV.32.CLEAR R2, B0` saves barrier B0 (its lanes, as a mask) and empties it (`BMOV.32 R6,
+/// B0` reads it empty); `BMOV.32 B0, R2` puts it back (read again: the 32 lanes the `BSSY`
+/// armed), so the lanes still meet at `BSYNC B0`: the vote after it sees all 32.
+#[test]
+fn a_barrier_saved_in_a_register_and_restored_still_joins_the_lanes() {
+    let sass = "
+	code for sm_90
+		Function : _Z1kPi
+        /*0000*/                   S2R R0, SR_TID.X ;
+        /*0010*/                   LDC.64 R4, c[0x0][0x210] ;
+        /*0020*/                   IMAD.WIDE R4, R0, 0x10, R4 ;
+        /*0030*/                   BSSY B0, 0xe0 ;
+        /*0040*/                   LOP3.LUT P0, RZ, R0, 0x1, RZ, 0xc0, !PT ;
+        /*0050*/              @!P0 BRA 0xd0 ;
+        /*0060*/                   BMOV.32.CLEAR R2, B0 ;
+        /*0070*/                   BMOV.32 R6, B0 ;
+        /*0080*/                   STG.E desc[UR4][R4.64], R2 ;
+        /*0090*/                   STG.E desc[UR4][R4.64+0x4], R6 ;
+        /*00a0*/                   BMOV.32 B0, R2 ;
+        /*00b0*/                   BMOV.32 R6, B0 ;
+        /*00c0*/                   STG.E desc[UR4][R4.64+0x8], R6 ;
+        /*00d0*/                   BSYNC B0 ;
+        /*00e0*/                   VOTE.ANY R3, PT, PT ;
+        /*00f0*/                   STG.E desc[UR4][R4.64+0xc], R3 ;
+        /*0100*/                   EXIT ;
+";
+    let (k, d) = parse_kernel(&format!("//@ model volta\n//@ buffer arg0: u32[128]\n{sass}"));
+    assert!(d.iter().all(|x| !x.is_error()), "{d:?}");
+    let mut sim = crate::launch(&k, &Default::default()).unwrap();
+    assert_eq!(sim.run_to_end(), crate::sim::StopReason::Exited);
+    let out = sim.state().machine.memory.buffer("arg0").unwrap().1.to_vec();
+    for t in 0..32usize {
+        let odd = |v: u32| if t % 2 == 1 { v } else { 0 };
+        assert_eq!(out[4 * t..4 * t + 3], [odd(u32::MAX), 0, odd(u32::MAX)], "lane {t}: saved, cleared, restored");
+        assert_eq!(out[4 * t + 3], u32::MAX, "lane {t}: the lanes together after BSYNC");
+    }
+}
