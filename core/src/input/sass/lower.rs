@@ -722,16 +722,7 @@ impl Lower<'_> {
                         format!("LOP3{rest_mods}"),
                         vec![reg(d), ops[2].clone(), ops[3].clone(), ops[4].clone(), ops[5].clone(), ops[6].clone()],
                     ),
-                    (
-                        m("ISETP.NE.U32.AND"),
-                        vec![
-                            ops[0].clone(),
-                            Operand::Pred { pred: Pred::PT, negated: false },
-                            reg(d),
-                            reg(Reg::RZ.0),
-                            Operand::Pred { pred: Pred::PT, negated: false },
-                        ],
-                    ),
+                    nonzero(ops[0].clone(), d),
                 ]
             }
             "IABS" => {
@@ -899,9 +890,7 @@ impl Lower<'_> {
         let s = SCRATCH[0];
         let lop = String::from("LOP3.LUT");
         if op == "P2R" {
-            let Operand::Reg { reg: d, .. } = self.operand(i.operands[0], &mut pre)? else {
-                return Err(format!("`{}` writes a register", i.mnemonic));
-            };
+            let d = self.destination(i, &mut pre)?;
             // a & ~(mask << 8b), then each predicate's bit or-ed in under that predicate.
             pre.push((lop.clone(), vec![reg(s), a, int(!(mask << (8 * byte)) as i64), reg(Reg::RZ.0), int(0xc0)]));
             for (p, bit) in preds {
@@ -911,11 +900,7 @@ impl Lower<'_> {
         } else {
             for (p, bit) in preds {
                 pre.push((lop.clone(), vec![reg(s), a.clone(), int(bit as i64), reg(Reg::RZ.0), int(0xc0)]));
-                let pt = Operand::Pred { pred: Pred::PT, negated: false };
-                pre.push((
-                    String::from("ISETP.NE.U32.AND"),
-                    vec![Operand::Pred { pred: p, negated: false }, pt.clone(), reg(s), reg(Reg::RZ.0), pt],
-                ));
+                pre.push(nonzero(Operand::Pred { pred: p, negated: false }, s));
             }
         }
         Ok(pre)
@@ -1247,6 +1232,12 @@ pub fn guard_pred(name: &str, upreds: &UniformPreds) -> Option<Pred> {
             _ => None,
         },
     }
+}
+
+/// `p` = (register `r` != 0): how a predicate takes a logic result (`LOP3.LUT P0, ...`, `R2P`).
+fn nonzero(p: Operand, r: u8) -> Emitted {
+    let pt = Operand::Pred { pred: Pred::PT, negated: false };
+    (String::from("ISETP.NE.U32.AND"), vec![p, pt.clone(), reg(r), reg(Reg::RZ.0), pt])
 }
 
 fn pred_not_true() -> Operand {
