@@ -108,6 +108,10 @@ enum Command {
         file: std::path::PathBuf,
         #[arg(long)]
         json: bool,
+        /// Read the kernel for this model: a C kernel compiles for its target, and `struct`
+        /// shows the program the structural transform wrote (copies named `BB3'`).
+        #[arg(long)]
+        model: Option<String>,
     },
 }
 
@@ -121,7 +125,7 @@ fn main() -> ExitCode {
         Command::Trace { common } => common.with_link().and_then(|c| trace::trace(&c)),
         Command::Sweep(args) => sweep::sweep(&args),
         Command::Figure { id, figures, json, csv } => figure::figure(&id, &figures, json, csv),
-        Command::Cfg { file, json } => cfg_cmd::cfg(&file, json),
+        Command::Cfg { file, json, model } => cfg_cmd::cfg(&file, json, model.as_deref()),
         Command::Compile { file, target, if_convert, entry, nvcc } => {
             compile_cmd::compile(&file, target.as_deref(), if_convert, entry, nvcc)
         }

@@ -60,8 +60,25 @@ impl LaunchOptions {
     }
 }
 
-/// A simulator for `kernel` with its inputs evaluated for `opts.params`.
+/// A simulator for `kernel` with its inputs evaluated for `opts.params`. STRUCT runs the
+/// structural transform's program (made here if the kernel was read for another model); every
+/// other model runs the program as read.
 pub fn launch(kernel: &Kernel, opts: &LaunchOptions) -> Result<Sim, Vec<Diagnostic>> {
+    let config = opts.config_for(kernel);
+    if config.model == ModelKind::Struct && kernel.structured.is_none() {
+        // The machine needs room for the registers the transform's guards use.
+        let mut k = kernel.clone();
+        let mut diags = Vec::new();
+        crate::structure::restructure(&mut k, &mut diags);
+        return if diags.is_empty() { launch(&k, opts) } else { Err(diags) };
+    }
     let instance = instantiate(kernel, &opts.params)?;
-    Ok(Sim::new(kernel.program.clone(), instance.machine, opts.config_for(kernel)))
+    let structured = kernel.structured.as_ref().filter(|_| config.model == ModelKind::Struct);
+    Ok(match structured.cloned() {
+        Some(s) => Sim::new(s.program.clone(), instance.machine, config).restructured(s),
+        None => {
+            let program = kernel.structured.as_ref().map_or(&kernel.program, |s| &s.original);
+            Sim::new(program.clone(), instance.machine, config)
+        }
+    })
 }

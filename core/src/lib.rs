@@ -33,6 +33,7 @@ pub mod printf;
 pub mod program;
 pub mod session;
 pub mod sim;
+pub mod structure;
 pub mod sweep;
 pub mod trace;
 

@@ -36,6 +36,9 @@ pub struct SourceOptions {
     /// laid out in reverse post order, as the thread-frontier compiler lays them out, since
     /// nvcc may put a block after the join it leads to.
     pub frontiers: Option<bool>,
+    /// The model runs the structural transform's output (STRUCT); `None`: when the kernel's
+    /// `//@ model` is `struct`.
+    pub structural: Option<bool>,
 }
 
 /// Code a language generated from the source (C's compiled listing), beside the program.

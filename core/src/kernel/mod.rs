@@ -165,6 +165,9 @@ pub struct Kernel {
     pub excerpt: bool,
     /// For a C kernel: the generated code and how it maps back to the source.
     pub compiled: Option<CompiledSource>,
+    /// For STRUCT: the program before the structural transform and how the one that runs maps
+    /// back to it (`program` is then the transformed one).
+    pub structured: Option<alloc::sync::Arc<crate::structure::Structured>>,
     pub program: Program,
 }
 

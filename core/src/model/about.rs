@@ -49,7 +49,7 @@ impl ModelKind {
     /// Which policy choice the model reads, if any.
     pub fn policy(self) -> Option<Policy> {
         match self {
-            ModelKind::Pdom | ModelKind::PdomSsy => Some(Policy::PathOrder),
+            ModelKind::Pdom | ModelKind::PdomSsy | ModelKind::Struct => Some(Policy::PathOrder),
             ModelKind::Volta => Some(Policy::Schedule),
             _ => None,
         }
@@ -59,7 +59,7 @@ impl ModelKind {
     pub fn family(self) -> &'static str {
         match self {
             ModelKind::Kepler => "token stack (Fermi to Pascal)",
-            ModelKind::Pdom | ModelKind::PdomSsy => "post-dominator stacks (GPGPU-Sim, course notes)",
+            ModelKind::Pdom | ModelKind::PdomSsy | ModelKind::Struct => "post-dominator stacks (GPGPU-Sim, course notes, STRUCT)",
             ModelKind::TfStack | ModelKind::TfSandy => "thread frontiers (Diamos et al.)",
             ModelKind::Volta => "convergence barriers (Volta to Hopper)",
             ModelKind::Mimd => "every lane on its own (the MIMD reference)",
@@ -87,6 +87,13 @@ impl ModelKind {
                 "the PDOM stack driven by the compiler's SSY instructions, as in the course notes",
                 "PDOM stack driven by the compiler's SSY (course notes)",
                 "PDOM stack (SSY)",
+                "entries",
+                ModelKind::Pdom,
+            ),
+            ModelKind::Struct => (
+                "STRUCT: copies and cuts remove the unstructured control flow (Zhang and D'Hollander, Wu et al.), then the PDOM stack runs the result",
+                "structural transform, then the PDOM stack",
+                "PDOM stack (structured code)",
                 "entries",
                 ModelKind::Pdom,
             ),
@@ -127,7 +134,7 @@ impl ModelKind {
             depth,
             policy: self.policy(),
             spills: self == ModelKind::Kepler,
-            stack: matches!(self, ModelKind::Kepler | ModelKind::Pdom | ModelKind::PdomSsy),
+            stack: matches!(self, ModelKind::Kepler | ModelKind::Pdom | ModelKind::PdomSsy | ModelKind::Struct),
             partner,
             family: self.family(),
         }
@@ -168,7 +175,7 @@ mod tests {
             assert_ne!(a.partner, m);
         }
         let reading = |p| ModelKind::ALL.iter().filter(|m| m.policy() == Some(p)).map(|m| m.name()).collect::<alloc::vec::Vec<_>>();
-        assert_eq!(reading(Policy::PathOrder), ["pdom", "pdom-ssy"]);
+        assert_eq!(reading(Policy::PathOrder), ["pdom", "pdom-ssy", "struct"]);
         assert_eq!(reading(Policy::Schedule), ["volta"]);
         assert_eq!((ModelKind::TfStack.about().partner, ModelKind::Pdom.about().partner), (ModelKind::Pdom, ModelKind::TfStack));
     }

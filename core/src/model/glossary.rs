@@ -9,7 +9,7 @@ use alloc::format;
 use alloc::string::String;
 
 use super::{EntryKind, ModelKind};
-use ModelKind::{Kepler, Mimd, Pdom, PdomSsy, TfSandy, TfStack, Volta};
+use ModelKind::{Kepler, Mimd, Pdom, PdomSsy, Struct, TfSandy, TfStack, Volta};
 
 /// Where a student meets a term.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -48,9 +48,9 @@ impl Term {
     }
 }
 
-const SIMD: &[ModelKind] = &[Kepler, Pdom, PdomSsy, TfStack, TfSandy, Volta];
+const SIMD: &[ModelKind] = &[Kepler, Pdom, PdomSsy, Struct, TfStack, TfSandy, Volta];
 /// Models that read token-stack code (`SSY`, `BRK`, ...) as plain edges of the CFG (`flow`).
-const EDGES: &[ModelKind] = &[Pdom, TfStack, TfSandy, Volta, Mimd];
+const EDGES: &[ModelKind] = &[Pdom, Struct, TfStack, TfSandy, Volta, Mimd];
 const STACKS: &[ModelKind] = &[Kepler, PdomSsy];
 
 const BS: &str = "Bialas & Strzelecki 2015, Algorithms 1 and 2; NVIDIA Fermi to Pascal";
@@ -58,6 +58,7 @@ const NOTES: &str = "course notes \"Warps and Branch Divergence\"; NVIDIA Fermi 
 const NOTES2: &str = "course notes \"divergent flow part two\" (a GPGPU-Sim-style stack driven by SSY)";
 const COON: &str = "Coon et al.'s patents, cited by Bialas & Strzelecki; NVIDIA Fermi to Pascal";
 const FUNG: &str = "Fung et al. 2007 (GPGPU-Sim), as in the course notes \"divergent flow part two\"";
+const WU: &str = "Wu et al. 2011, extending Zhang and D'Hollander's transforms; the STRUCT scheme of Diamos et al. (MICRO 2011)";
 const TF: &str = "Diamos et al., \"SIMD Re-Convergence At Thread Frontiers\" (MICRO 2011)";
 const VOLTA: &str = "NVIDIA Volta to Hopper (sm_70 to sm_90): the H100 listings and the convergence-barrier patent";
 const FLOW: &str = "warpscope: how a model without a token stack reads token-stack code";
@@ -120,14 +121,14 @@ pub const GLOSSARY: &[Term] = &[
         kind: TermKind::Idea,
         meaning: "immediate post-dominator: the first block that every path from a branch reaches on its way to the exit, the earliest place where the lanes of a split are sure to meet. The CFG draws it as \"reconverges here\"; PDOM reads it from the CFG, and the compiler puts SSY and BSSY targets there",
         source: FUNG,
-        models: &[Kepler, Pdom, PdomSsy, Volta, Mimd],
+        models: &[Kepler, Pdom, PdomSsy, Struct, Volta, Mimd],
     },
     Term {
         term: "BAR.SYNC",
         kind: TermKind::Instruction,
         meaning: "`__syncthreads()`: every live lane must arrive. These models run one group of lanes at a time and cannot set it aside at a barrier, so lanes that arrive while others wait elsewhere can never be joined: the run ends in a deadlock (the thread-frontier paper's Figure 2). warpscope runs one warp of the block, so this is a barrier for that warp alone",
         source: TF,
-        models: &[Kepler, Pdom, PdomSsy, TfStack, TfSandy],
+        models: &[Kepler, Pdom, PdomSsy, Struct, TfStack, TfSandy],
     },
     Term {
         term: "BAR.SYNC",
@@ -141,7 +142,7 @@ pub const GLOSSARY: &[Term] = &[
         kind: TermKind::Instruction,
         meaning: "lets other lanes run on a GPU that schedules lanes on their own (Volta and later); this model never sets lanes aside for it, so it does nothing",
         source: VOLTA,
-        models: &[Kepler, Pdom, PdomSsy, TfStack, TfSandy, Mimd],
+        models: &[Kepler, Pdom, PdomSsy, Struct, TfStack, TfSandy, Mimd],
     },
     // The data path's warp-wide, bit and math instructions (every model runs them the same way).
     Term {
@@ -473,28 +474,28 @@ pub const GLOSSARY: &[Term] = &[
         kind: TermKind::Entry,
         meaning: "reconvergence entry: its lanes run on from this pc (the branch's ipdom) once the paths above it have reached it",
         source: FUNG,
-        models: &[Pdom],
+        models: &[Pdom, Struct],
     },
     Term {
         term: "PATH",
         kind: TermKind::Entry,
         meaning: "one side of a divergent branch: these lanes run from this pc until they reach the entry's rpc, where the entry is popped",
         source: FUNG,
-        models: &[Pdom],
+        models: &[Pdom, Struct],
     },
     Term {
         term: "rpc",
         kind: TermKind::Idea,
         meaning: "reconvergence pc: where a PDOM entry is popped, the ipdom of the branch that pushed it (\"rpc: exit\": the paths meet only at the end)",
         source: FUNG,
-        models: &[Pdom, PdomSsy],
+        models: &[Pdom, PdomSsy, Struct],
     },
     Term {
         term: "path order",
         kind: TermKind::Idea,
         meaning: "which side of a split runs first: the one pushed last. The taken side by default; the toolbar can pick the fall-through side",
         source: FUNG,
-        models: &[Pdom, PdomSsy],
+        models: &[Pdom, PdomSsy, Struct],
     },
     // The course notes' stack driven by SSY.
     Term {
@@ -566,21 +567,21 @@ pub const GLOSSARY: &[Term] = &[
         kind: TermKind::Instruction,
         meaning: "Volta's convergence-barrier instructions: this model does not have them, so they do nothing",
         source: FLOW,
-        models: &[Pdom, TfStack, TfSandy, Mimd],
+        models: &[Pdom, Struct, TfStack, TfSandy, Mimd],
     },
     Term {
         term: "BMOV",
         kind: TermKind::Instruction,
         meaning: "`BMOV.32.CLEAR Rd, Bn` puts the lanes of barrier Bn in a register (a lane mask) and empties it; `BMOV.32 Bn, Ra` puts them back. ptxas saves the barriers a caller holds this way around a recursive call, whose own code reuses them. Assumed from the instruction's name and its use in nvcc's code (the mask is the barrier's whole state here). Models without barrier registers read an empty mask and restore nothing",
         source: VOLTA,
-        models: &[Pdom, TfStack, TfSandy, Volta, Mimd],
+        models: &[Pdom, Struct, TfStack, TfSandy, Volta, Mimd],
     },
     Term {
         term: "WARPSYNC",
         kind: TermKind::Instruction,
         meaning: "`WARPSYNC mask` (`__syncwarp(mask)`): this model has no per-lane waiting, so it waits for nothing; it checks that every lane of the mask runs it now. A lane of the mask that waits elsewhere (on the other side of a branch, say) or has exited is a fault that says where each missing lane is",
         source: "CUDA 9 `__syncwarp` (a no-op check before Volta); the check is warpscope's",
-        models: &[Kepler, Pdom, PdomSsy, TfStack, TfSandy],
+        models: &[Kepler, Pdom, PdomSsy, Struct, TfStack, TfSandy],
     },
     Term {
         term: "WARPSYNC",
@@ -588,6 +589,35 @@ pub const GLOSSARY: &[Term] = &[
         meaning: "`WARPSYNC mask` (`__syncwarp(mask)`): each lane waits there until every lane of the mask has arrived, then they run it together; a lane of the mask that has exited, or that can never arrive, is a fault that says where it is",
         source: "CUDA 9 `__syncwarp`; independent lanes as on Volta and later",
         models: &[Mimd],
+    },
+    // STRUCT: the structural transform before PDOM.
+    Term {
+        term: "STRUCT, structural transform",
+        kind: TermKind::Idea,
+        meaning: "rewrite the kernel until its control flow is structured (sequences, if-then, if-then-else and loops with one entry and one exit edge), then run it under the PDOM stack. Copies and cuts make lanes that would meet again at a join run separate copies instead, so STRUCT runs at least as many instructions as PDOM (the paper's Figure 6). A `break` or an early `return` from a loop is unstructured here, as in the paper",
+        source: WU,
+        models: &[Struct],
+    },
+    Term {
+        term: "forward copy",
+        kind: TermKind::Idea,
+        meaning: "node splitting: a block joined by paths that do not otherwise meet there (a short-circuit `||`, a jump into an if) is copied for each path but one, so each copy has one way in. Copies are named after the block: BB3', BB3''",
+        source: WU,
+        models: &[Struct],
+    },
+    Term {
+        term: "backward copy",
+        kind: TermKind::Idea,
+        meaning: "a loop entered at more than one block (a `goto` into its body) gets a copy of its body for each extra entry, which runs until it reaches the loop's header",
+        source: WU,
+        models: &[Struct],
+    },
+    Term {
+        term: "cut",
+        kind: TermKind::Idea,
+        meaning: "a loop left by more than one edge (`break`, `return`, a `goto` out) gets a guard register: 0 on entry (cutN.init), set to k on the edge to its k-th exit (cutN.exitJ), tested at one latch (cutN.test) that goes round on 0 and otherwise leaves to a dispatch on k after the loop (cutN.toK)",
+        source: WU,
+        models: &[Struct],
     },
     // Thread frontiers.
     Term {

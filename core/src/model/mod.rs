@@ -191,6 +191,9 @@ pub enum ModelKind {
     Pdom,
     /// The same stack with reconvergence pcs from `SSY`, as in the course notes.
     PdomSsy,
+    /// STRUCT: the structural transform removes unstructured control flow (copies and cuts),
+    /// then the PDOM stack runs the result (the thread-frontier paper's fourth scheme).
+    Struct,
     /// Thread frontiers on a sorted stack (Diamos et al., Section 5.2).
     TfStack,
     /// Thread frontiers with per-thread pcs and a warp pc (Sandy Bridge, Section 5.1).
@@ -206,6 +209,7 @@ impl ModelKind {
         ModelKind::Kepler,
         ModelKind::Pdom,
         ModelKind::PdomSsy,
+        ModelKind::Struct,
         ModelKind::TfStack,
         ModelKind::TfSandy,
         ModelKind::Volta,
@@ -217,6 +221,7 @@ impl ModelKind {
             ModelKind::Kepler => "kepler",
             ModelKind::Pdom => "pdom",
             ModelKind::PdomSsy => "pdom-ssy",
+            ModelKind::Struct => "struct",
             ModelKind::TfStack => "tf-stack",
             ModelKind::TfSandy => "tf-sandy",
             ModelKind::Volta => "volta",
@@ -229,7 +234,7 @@ impl ModelKind {
         match self {
             ModelKind::Kepler | ModelKind::PdomSsy => Target::Kepler,
             ModelKind::Volta => Target::Volta,
-            ModelKind::Pdom | ModelKind::TfStack | ModelKind::TfSandy | ModelKind::Mimd => Target::Plain,
+            ModelKind::Pdom | ModelKind::Struct | ModelKind::TfStack | ModelKind::TfSandy | ModelKind::Mimd => Target::Plain,
         }
     }
     /// The cost preset used when neither the user nor the kernel picks one.
@@ -301,6 +306,8 @@ pub enum ModelState {
     Kepler(kepler::TokenStackModel),
     Pdom(pdom::PdomStack),
     PdomSsy(pdom_ssy::SsyStack),
+    /// The PDOM stack, over the program the structural transform wrote.
+    Struct(pdom::PdomStack),
     TfStack(tf_stack::SortedStack),
     TfSandy(tf_sandy::WarpPc),
     /// Boxed: 16 barrier registers make it much larger than the others.
@@ -315,6 +322,7 @@ macro_rules! each {
             ModelState::Kepler($s) => $body,
             ModelState::Pdom($s) => $body,
             ModelState::PdomSsy($s) => $body,
+            ModelState::Struct($s) => $body,
             ModelState::TfStack($s) => $body,
             ModelState::TfSandy($s) => $body,
             ModelState::Volta($s) => $body,
@@ -329,6 +337,7 @@ impl ModelState {
             ModelKind::Kepler => ModelState::Kepler(kepler::TokenStackModel::new(prog, m, opts.stack)),
             ModelKind::Pdom => ModelState::Pdom(pdom::PdomStack::new(prog, m, opts.path_order)),
             ModelKind::PdomSsy => ModelState::PdomSsy(pdom_ssy::SsyStack::new(prog, m, opts.path_order)),
+            ModelKind::Struct => ModelState::Struct(pdom::PdomStack::new(prog, m, opts.path_order)),
             ModelKind::TfStack => ModelState::TfStack(tf_stack::SortedStack::new(prog, m)),
             ModelKind::TfSandy => ModelState::TfSandy(tf_sandy::WarpPc::new(prog, m)),
             ModelKind::Volta => ModelState::Volta(alloc::boxed::Box::new(volta::ConvergenceBarriers::new(prog, m, opts.schedule))),
@@ -340,6 +349,7 @@ impl ModelState {
             ModelState::Kepler(_) => ModelKind::Kepler,
             ModelState::Pdom(_) => ModelKind::Pdom,
             ModelState::PdomSsy(_) => ModelKind::PdomSsy,
+            ModelState::Struct(_) => ModelKind::Struct,
             ModelState::TfStack(_) => ModelKind::TfStack,
             ModelState::TfSandy(_) => ModelKind::TfSandy,
             ModelState::Volta(_) => ModelKind::Volta,

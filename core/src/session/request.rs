@@ -210,6 +210,7 @@ impl RunRequest {
             if_convert: self.if_convert,
             kernel: self.kernel.clone(),
             frontiers: chosen_model.map(ModelKind::uses_frontiers),
+            structural: chosen_model.map(|m| m == ModelKind::Struct),
         };
         let (kernel, mut diagnostics) = parse_kernel_with(&self.text, &source);
         let model = chosen_model.or(kernel.model).unwrap_or(ModelKind::Kepler);

@@ -150,6 +150,9 @@ pub struct RunLimits {
 
 pub struct Sim {
     program: Program,
+    /// STRUCT: the program before the structural transform and the map back to it (the MIMD
+    /// minimum is the original's).
+    structured: Option<alloc::sync::Arc<crate::structure::Structured>>,
     config: SimConfig,
     state: WarpState,
     timeline: Timeline,
@@ -164,11 +167,20 @@ impl Sim {
         let state = WarpState { machine, model, metrics: Metrics::new(program.len()), status };
         let timeline = Timeline::new(state.clone(), config.record, config.trace_budget);
         let watch = watch::RepeatWatch::new(&program, &state);
-        Sim { program, config, state, timeline, watch }
+        Sim { program, structured: None, config, state, timeline, watch }
     }
 
     pub fn program(&self) -> &Program {
         &self.program
+    }
+    /// The same run, over a program the structural transform wrote (`s.program`).
+    pub fn restructured(mut self, s: alloc::sync::Arc<crate::structure::Structured>) -> Sim {
+        self.structured = Some(s);
+        self
+    }
+    /// STRUCT's transform, when this run is of its output.
+    pub fn structured(&self) -> Option<&crate::structure::Structured> {
+        self.structured.as_deref()
     }
     pub fn config(&self) -> &SimConfig {
         &self.config

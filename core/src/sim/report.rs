@@ -30,6 +30,8 @@ pub struct RunReport {
     pub mimd_warp_instructions: u64,
     /// False when the MIMD run did not finish, so the minimum counts only part of the kernel.
     pub mimd_complete: bool,
+    /// STRUCT: the transforms applied and the static code they cost.
+    pub transforms: Option<crate::structure::TransformCounts>,
 }
 
 impl RunReport {
@@ -48,7 +50,20 @@ impl RunReport {
             _ => m.steps.max(1 << 16),
         };
         let budget = budget.min(sim.config().step_limit.saturating_mul(width));
-        let ideal: IdealFetches = ideal_fetches(sim.program(), initial, sim.config(), budget);
+        // STRUCT is measured against the kernel as written: the MIMD minimum of the original,
+        // each copy of an instruction counted against its original's.
+        let (ideal, mimd_total): (IdealFetches, u64) = match sim.structured() {
+            Some(s) => {
+                let own = ideal_fetches(&s.original, initial, sim.config(), budget);
+                let per_pc = s.origin.iter().map(|o| o.and_then(|pc| own.per_pc.get(pc.index()).copied()).unwrap_or(0)).collect();
+                (IdealFetches { per_pc, complete: own.complete }, own.total())
+            }
+            None => {
+                let own = ideal_fetches(sim.program(), initial, sim.config(), budget);
+                let total = own.total();
+                (own, total)
+            }
+        };
         RunReport {
             steps: m.steps,
             warp_instructions: m.warp_instructions,
@@ -62,8 +77,9 @@ impl RunReport {
             memory_transactions: st.machine.mem_transactions,
             block_counts: m.block_counts(&graph),
             mimd_block_counts: ideal.block_counts(&graph),
-            mimd_warp_instructions: ideal.total(),
+            mimd_warp_instructions: mimd_total,
             mimd_complete: ideal.complete,
+            transforms: sim.structured().map(|s| s.counts),
         }
     }
 
