@@ -60,6 +60,14 @@ pub fn report_json(r: &RunReport, outcome: &Outcome, model: ModelKind) -> Value 
         "mimd_block_counts": r.mimd_block_counts,
         "mimd_warp_instructions": r.mimd_warp_instructions,
         "code_expansion": outcome.code_expansion(model, r),
+        "transforms": r.transforms.map(|t| json!({
+            "forward_copies": t.forward_copies,
+            "backward_copies": t.backward_copies,
+            "cuts": t.cuts,
+            "instructions_before": t.instructions_before,
+            "instructions_after": t.instructions_after,
+            "static_expansion": t.static_expansion(),
+        })),
     })
 }
 
@@ -76,6 +84,12 @@ pub fn report_rows(r: &RunReport, outcome: &Outcome, model: ModelKind) -> Vec<(&
         ("divergent_branches", r.divergent_branches.to_string()),
         ("cycles", r.cycles.to_string()),
         ("transactions_per_mem", format!("{:.2}", r.transactions_per_memory_instruction())),
+        // STRUCT's transforms (forward copies / backward copies / cuts) and their static cost.
+        (
+            "copies_fwd/bwd/cuts",
+            r.transforms.map_or_else(|| "-".into(), |t| format!("{}/{}/{}", t.forward_copies, t.backward_copies, t.cuts)),
+        ),
+        ("static_expansion", r.transforms.map_or_else(|| "-".into(), |t| format!("{:+.1}%", 100.0 * t.static_expansion()))),
     ]
 }
 
@@ -130,15 +144,21 @@ pub fn run(common: &Common, as_json: bool) -> Result<ExitCode, String> {
     let report = RunReport::of(&sim);
     out!("\nagainst the MIMD minimum ({} warp instructions)", report.mimd_warp_instructions);
     for (k, v) in report_rows(&report, &outcome, cfgv.model) {
-        if ["code_expansion", "idle_instructions", "transactions_per_mem"].contains(&k) {
+        if ["code_expansion", "idle_instructions", "transactions_per_mem"].contains(&k)
+            || (report.transforms.is_some() && ["copies_fwd/bwd/cuts", "static_expansion"].contains(&k))
+        {
             out!("{k:<20} {v:>12}");
         }
     }
     let graph = cfg::build(sim.program());
     out!("\nexecutions per block and instruction");
     let prog = sim.program();
+    let names: Vec<String> = match sim.structured() {
+        Some(s) => s.blocks(&graph).into_iter().map(|b| b.name).collect(),
+        None => (0..graph.blocks.len()).map(|b| format!("BB{b}")).collect(),
+    };
     for (b, range) in graph.blocks.iter().enumerate() {
-        out!("  BB{b:<3} {:>8}x", m.instr_counts[range.start.index()]);
+        out!("  {:<5} {:>8}x", names[b], m.instr_counts[range.start.index()]);
         for pc in range.start.0..range.end.0 {
             let pc = warpscope_core::isa::Pc(pc);
             out!("        {:#06x} {:>8}  {}", prog.addr(pc), m.instr_counts[pc.index()], prog.instrs[pc.index()].text);

@@ -58,7 +58,7 @@ fn fails(args: &[&str]) -> String {
     stderr(&o)
 }
 
-const KEYS: [&str; 23] = [
+const KEYS: [&str; 24] = [
     "steps",
     "warp_instructions",
     "thread_instructions",
@@ -79,6 +79,7 @@ const KEYS: [&str; 23] = [
     "mimd_block_counts",
     "mimd_warp_instructions",
     "code_expansion",
+    "transforms",
     "buffers",
     "params",
     "output",
@@ -756,4 +757,34 @@ fn printf_output_in_run_json_printed_and_trace() {
         .map(|l| l["step"].as_u64().unwrap())
         .collect();
     assert!(json_steps.contains(&step));
+}
+
+/// STRUCT from the command line: the run reports its transforms and is measured against the
+/// original's MIMD minimum; `cfg --model struct` names the copies; compare lines it up with
+/// pdom and tf-stack per original block.
+#[test]
+fn struct_reports_its_transforms_and_names_its_copies() {
+    let fig1 = example("tf_figure1.sass");
+    let v = json(&["run", "--json", &fig1, "--model", "struct"], 0);
+    assert!(v["transforms"]["forward_copies"].as_u64().unwrap() > 0, "{v}");
+    assert_eq!(v["mimd_warp_instructions"], 19);
+    assert!(v["warp_instructions"].as_u64().unwrap() >= 26);
+    assert!(json(&["run", "--json", &fig1, "--model", "pdom"], 0)["transforms"].is_null());
+
+    let cfg = json(&["cfg", &fig1, "--model", "struct", "--json"], 0);
+    let names: Vec<&str> = cfg["blocks"].as_array().unwrap().iter().map(|b| b["name"].as_str().unwrap()).collect();
+    assert!(names.contains(&"BB5'") && names.contains(&"BB3'"), "{names:?}");
+    assert!(cfg["transforms"]["instructions_after"].as_u64().unwrap() > 19);
+    let plain = json(&["cfg", &fig1, "--json"], 0);
+    assert!(plain["transforms"].is_null());
+
+    let o = warpscope(&["compare", &fig1, "--models", "pdom,struct,tf-stack"]);
+    let text = stdout(&o);
+    assert!(text.contains("copies_fwd/bwd/cuts") && text.contains("static_expansion"), "{text}");
+    let bb3 = text.lines().find(|l| l.trim_start().starts_with("BB3 ")).unwrap_or_default();
+    assert_eq!(bb3.split_whitespace().collect::<Vec<_>>(), ["BB3", "2", "[1]", "2", "[1]", "1", "[1]"], "{text}");
+
+    let bad = warpscope(&["cfg", &fig1, "--model", "strukt"]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(stderr(&bad).contains("struct"), "{}", stderr(&bad));
 }

@@ -294,7 +294,19 @@ impl Session {
 
     pub fn cfg(&self) -> Result<JsValue, JsError> {
         let Some(l) = self.recording.loaded() else { return Ok(JsValue::NULL) };
-        to_js(&CfgView::new(&l.kernel.program, &l.facts, l.sim.config().stack.capacity))
+        to_js(&CfgView::new(&l.kernel.program, &l.facts, l.sim.config().stack.capacity, l.sim.structured()))
+    }
+
+    /// Under STRUCT: the graph of the kernel before the transform (blocks `BB0`...), to show
+    /// beside the transformed one; null for every other model.
+    pub fn original_cfg(&self) -> Result<JsValue, JsError> {
+        let Some(l) = self.recording.loaded() else { return Ok(JsValue::NULL) };
+        match l.sim.structured() {
+            Some(s) => {
+                to_js(&CfgView::new(&s.original, &warpscope_core::analysis::cfg_facts(&s.original), l.sim.config().stack.capacity, None))
+            }
+            None => Ok(JsValue::NULL),
+        }
     }
 
     /// Metrics now (after `current()` steps) and for the whole run.

@@ -14,6 +14,7 @@ use warpscope_core::model::{ModelAbout, ModelKind, Policy, StackConfig, Term, Te
 use warpscope_core::printf::OutputLine;
 use warpscope_core::session::{Outcome, OutcomeKind, Progress, RunRequest, StackChoice, StaleParams};
 use warpscope_core::sim::{LaneState, PointMetrics};
+use warpscope_core::structure::TransformCounts;
 use warpscope_core::sweep::measured::{Fit, FitRow, MeasuredSet};
 use warpscope_core::sweep::{Series, Split, SweepPoint, SweepRequest};
 use warpscope_core::Severity;
@@ -44,6 +45,7 @@ pub fn typescript() -> String {
         Severity,
         ModelKind,
         ModelAbout,
+        TransformCounts,
         Policy,
         Term,
         TermKind,

@@ -11,6 +11,7 @@ use warpscope_core::kernel::{CompiledSource, Note, NoteTarget};
 use warpscope_core::model::{ModelKind, PathOrder, Reconvergence, Schedule, StackEntry};
 use warpscope_core::session::{Captions, Named, Outcome, Resolved};
 use warpscope_core::sim::{CostModel, LaneState, Metrics, PointMetrics, RunReport, Sim};
+use warpscope_core::structure::{Structured, TransformCounts};
 use warpscope_core::{Diagnostic, Program, Severity};
 
 #[derive(Serialize, TS)]
@@ -281,7 +282,14 @@ pub struct InstrView {
 #[derive(Serialize, TS)]
 pub struct BlockView {
     pub id: u32,
+    /// `BB3`; under STRUCT the name of what the block is: `BB3'` (a copy), `cut1.test`.
     pub name: String,
+    /// STRUCT: the original block this one is or copies (`None`: written by a cut, or not STRUCT).
+    pub original: Option<u32>,
+    /// STRUCT: 0 for an original block, n for its n-th copy.
+    pub copy: u32,
+    /// STRUCT: the block was written by a cut (guard code).
+    pub made: bool,
     pub instrs: Vec<InstrView>,
     /// `None` when the immediate post-dominator is the exit (or there is none).
     pub ipdom: Option<u32>,
@@ -328,7 +336,10 @@ pub struct CfgView {
 }
 
 impl CfgView {
-    pub fn new(prog: &Program, facts: &CfgFacts, stack_capacity: u32) -> CfgView {
+    /// The graph of `prog`; under STRUCT (`structured`) its blocks are named after the original
+    /// blocks they are or copy.
+    pub fn new(prog: &Program, facts: &CfgFacts, stack_capacity: u32, structured: Option<&Structured>) -> CfgView {
+        let origins = structured.map(|s| s.blocks(&facts.graph));
         let instr = |pc: u32| InstrView {
             index: pc,
             addr: prog.addr(Pc(pc)),
@@ -345,7 +356,10 @@ impl CfgView {
             .iter()
             .map(|b| BlockView {
                 id: b.id.0,
-                name: b.id.to_string(),
+                name: origins.as_ref().and_then(|o| o.get(b.id.index())).map_or_else(|| b.id.to_string(), |o| o.name.clone()),
+                original: origins.as_ref().and_then(|o| o.get(b.id.index())).and_then(|o| o.original).map(|o| o.0),
+                copy: origins.as_ref().and_then(|o| o.get(b.id.index())).map_or(0, |o| o.copy),
+                made: origins.as_ref().and_then(|o| o.get(b.id.index())).is_some_and(|o| o.original.is_none()),
                 instrs: (b.start.0..b.end.0).map(instr).collect(),
                 ipdom: block_id(b.ipdom),
                 reconverges_at: if b.divergent_branch { block_id(b.ipdom) } else { None },
@@ -486,6 +500,10 @@ pub struct ReportView {
     pub mimd_block_counts: Vec<f64>,
     pub mimd_warp_instructions: f64,
     pub mimd_complete: bool,
+    /// STRUCT: the transforms applied and the instructions before and after.
+    pub transforms: Option<TransformCounts>,
+    /// STRUCT: instructions after over before, minus one.
+    pub static_expansion: Option<f64>,
 }
 
 impl ReportView {
@@ -509,6 +527,8 @@ impl ReportView {
             mimd_block_counts: f(&r.mimd_block_counts),
             mimd_warp_instructions: r.mimd_warp_instructions as f64,
             mimd_complete: r.mimd_complete,
+            transforms: r.transforms,
+            static_expansion: r.transforms.map(|t| t.static_expansion()),
             stop: stop.clone(),
         }
     }

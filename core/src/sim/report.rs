@@ -22,7 +22,8 @@ pub struct RunReport {
     pub idle_instructions: u64,
     pub memory_instructions: u64,
     pub memory_transactions: u64,
-    /// Executions of each block's first instruction.
+    /// Executions of each block's first instruction. Under STRUCT, of each block of the
+    /// original program, its copies' executions added (so columns of a comparison line up).
     pub block_counts: Vec<u64>,
     /// The fewest fetches of each block any scheme needs (the most runs by one lane).
     pub mimd_block_counts: Vec<u64>,
@@ -52,16 +53,24 @@ impl RunReport {
         let budget = budget.min(sim.config().step_limit.saturating_mul(width));
         // STRUCT is measured against the kernel as written: the MIMD minimum of the original,
         // each copy of an instruction counted against its original's.
-        let (ideal, mimd_total): (IdealFetches, u64) = match sim.structured() {
+        let (ideal, blocks, mimd_blocks): (IdealFetches, Vec<u64>, Vec<u64>) = match sim.structured() {
             Some(s) => {
                 let own = ideal_fetches(&s.original, initial, sim.config(), budget);
-                let per_pc = s.origin.iter().map(|o| o.and_then(|pc| own.per_pc.get(pc.index()).copied()).unwrap_or(0)).collect();
-                (IdealFetches { per_pc, complete: own.complete }, own.total())
+                let original = build(&s.original);
+                let mut runs = alloc::vec![0u64; s.original.len()];
+                for (pc, o) in s.origin.iter().enumerate() {
+                    if let (Some(o), Some(&n)) = (o, m.instr_counts.get(pc)) {
+                        runs[o.index()] += n;
+                    }
+                }
+                let blocks = original.blocks.iter().map(|b| runs.get(b.start.index()).copied().unwrap_or(0)).collect();
+                let mimd = own.block_counts(&original);
+                (own, blocks, mimd)
             }
             None => {
                 let own = ideal_fetches(sim.program(), initial, sim.config(), budget);
-                let total = own.total();
-                (own, total)
+                let (blocks, mimd) = (m.block_counts(&graph), own.block_counts(&graph));
+                (own, blocks, mimd)
             }
         };
         RunReport {
@@ -75,9 +84,9 @@ impl RunReport {
             idle_instructions: m.idle_instructions,
             memory_instructions: st.machine.mem_instructions,
             memory_transactions: st.machine.mem_transactions,
-            block_counts: m.block_counts(&graph),
-            mimd_block_counts: ideal.block_counts(&graph),
-            mimd_warp_instructions: mimd_total,
+            block_counts: blocks,
+            mimd_block_counts: mimd_blocks,
+            mimd_warp_instructions: ideal.total(),
             mimd_complete: ideal.complete,
             transforms: sim.structured().map(|s| s.counts),
         }

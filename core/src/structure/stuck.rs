@@ -128,8 +128,8 @@ fn in_loop(r: &Regions, mut comp: Vec<usize>, size: &dyn Fn(usize) -> usize, key
 }
 
 /// A join of the acyclic graph over `nodes` (entered at `entry`; edges back to it end there) to
-/// copy: an improper one (not where the branch that dominates it ends) if there is one, the
-/// smallest, the last laid out on a tie. `keep` is never copied (a loop's exiting region).
+/// copy: an improper one (not where the branch that dominates it ends) if there is one, else any
+/// join. `keep` is never copied (a loop's exiting region).
 fn forward(
     r: &Regions,
     nodes: &[usize],
@@ -164,7 +164,21 @@ fn forward(
         let d = dom.idom(BlockId(i as u32));
         d.and_then(|d| pdom.ipdom(d)) != Some(PostDom::Block(BlockId(i as u32)))
     };
-    let pick = |cands: &[usize]| cands.iter().copied().min_by_key(|&i| (size(nodes[i]), usize::MAX - key(nodes[i]))).map(|i| nodes[i]);
+    // Innermost first (the deepest branch in the dominator tree), so a copy copies code that
+    // is already structured; then the fewest instructions copied; then the last laid out.
+    let depth = |i: usize| {
+        let mut d = 0;
+        let mut b = dom.idom(BlockId(i as u32));
+        while let Some(x) = b.filter(|&x| x.index() != start) {
+            d += 1;
+            b = dom.idom(x);
+        }
+        d
+    };
+    let cost = |i: usize| (cfg.preds(BlockId(i as u32)).len() - 1) * size(nodes[i]);
+    let pick = |cands: &[usize]| {
+        cands.iter().copied().min_by_key(|&i| (usize::MAX - depth(i), cost(i), usize::MAX - key(nodes[i]))).map(|i| nodes[i])
+    };
     let bad: Vec<usize> = joins.iter().copied().filter(|&i| improper(i)).collect();
     pick(&bad).or_else(|| pick(&joins))
 }

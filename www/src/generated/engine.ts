@@ -3,7 +3,7 @@
 
 export type Severity = "error" | "warning" | "info";
 
-export type ModelKind = "kepler" | "pdom" | "pdom-ssy" | "tf-stack" | "tf-sandy" | "volta" | "mimd";
+export type ModelKind = "kepler" | "pdom" | "pdom-ssy" | "struct" | "tf-stack" | "tf-sandy" | "volta" | "mimd";
 
 export type ModelAbout = { name: string, 
 /**
@@ -43,6 +43,24 @@ partner: ModelKind,
  * The family of schemes it belongs to, in a few words (the help groups the glossary by it).
  */
 family: string, };
+
+export type TransformCounts = { 
+/**
+ * Copies of a join made for one more predecessor.
+ */
+forward_copies: number, 
+/**
+ * Copies of a loop body made for one more entry.
+ */
+backward_copies: number, 
+/**
+ * Loops given a guard register and one exit.
+ */
+cuts: number, 
+/**
+ * Instructions before and after.
+ */
+instructions_before: number, instructions_after: number, };
 
 export type Policy = "path-order" | "schedule";
 
@@ -453,7 +471,23 @@ variables: Array<VarView>, registers: Array<RegView>, predicates: Array<PredView
 
 export type InstrView = { index: number, addr: number, line: number, text: string, block: number, };
 
-export type BlockView = { id: number, name: string, instrs: Array<InstrView>, 
+export type BlockView = { id: number, 
+/**
+ * `BB3`; under STRUCT the name of what the block is: `BB3'` (a copy), `cut1.test`.
+ */
+name: string, 
+/**
+ * STRUCT: the original block this one is or copies (`None`: written by a cut, or not STRUCT).
+ */
+original: number | null, 
+/**
+ * STRUCT: 0 for an original block, n for its n-th copy.
+ */
+copy: number, 
+/**
+ * STRUCT: the block was written by a cut (guard code).
+ */
+made: boolean, instrs: Array<InstrView>, 
 /**
  * `None` when the immediate post-dominator is the exit (or there is none).
  */
@@ -519,7 +553,15 @@ code_expansion_missing: string | null, idle_instructions: number, max_stack_dept
 /**
  * Transactions per warp memory instruction; `None` when the kernel touches no memory.
  */
-transactions_per_memory_instruction: number | null, block_counts: Array<number>, mimd_block_counts: Array<number>, mimd_warp_instructions: number, mimd_complete: boolean, };
+transactions_per_memory_instruction: number | null, block_counts: Array<number>, mimd_block_counts: Array<number>, mimd_warp_instructions: number, mimd_complete: boolean, 
+/**
+ * STRUCT: the transforms applied and the instructions before and after.
+ */
+transforms: TransformCounts | null, 
+/**
+ * STRUCT: instructions after over before, minus one.
+ */
+static_expansion: number | null, };
 
 export type Prepared = { ok: boolean, diagnostics: Array<DiagnosticView>, series: Array<Series>, 
 /**
