@@ -3,7 +3,7 @@
 //@ about divergent conditional. Nothing is ever thrown, yet the catch edge moves the branch's
 //@ about immediate post-dominator past the code after the conditional, so PDOM runs that code
 //@ about twice, once per side. Thread frontiers join the two sides where they meet and run it
-//@ about once. Compare the block counts of pdom and tf-stack.
+//@ about once. Compare the block counts of pdom and tf-stack. STRUCT (model struct) copies the code after the conditional for the else side (BB5'), so each side runs its own copy: 29 warp instructions, as many as PDOM.
 //@ warp 32
 //@ buffer data: i32[32] = i - 12
 //@ buffer out: i32[32]

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-20}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(kernel_header assembler compiler ptx sass permalink load_and_run)
+[ ${#targets[@]} -eq 0 ] && targets=(kernel_header assembler compiler ptx sass permalink load_and_run structure)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 cd fuzz

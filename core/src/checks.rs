@@ -4,7 +4,7 @@
 //! inside the code under test is a finding too.
 
 use alloc::format;
-use alloc::string::String;
+use alloc::string::{String, ToString};
 
 use crate::asm::assemble;
 use crate::compile::{compile, CompileOptions, Target};
@@ -16,6 +16,51 @@ use crate::sim::{RunLimits, StopReason};
 use crate::{launch, LaunchOptions};
 
 pub type Check = Result<(), String>;
+
+/// The control instructions of the model fuzzer's random listings (`control_listing`).
+const LINES: &[&str] = &[
+    "IADD R1, R1, 0x1;",
+    "ISETP.LT.AND P0, PT, R0, R1, PT;",
+    "ISETP.EQ.AND P1, PT, R1, 0x3, PT;",
+    "@P0 BRA `(L{});",
+    "@!P1 BRA `(L{});",
+    "BRA `(L{});",
+    "SSY `(L{});",
+    "SYNC;",
+    "NOP.S;",
+    "PBK `(L{});",
+    "@P0 BRK;",
+    "PCNT `(L{});",
+    "@P1 CONT;",
+    "CAL `(L{});",
+    "RET;",
+    "@P1 EXIT;",
+    "BSSY B{}, `(L{});",
+    "BSYNC B{};",
+    "@P0 BREAK B{};",
+    "WARPSYNC 0xffffffff;",
+    "YIELD;",
+    "BAR.SYNC 0x0;",
+    "ST [R9], R1;",
+    "LD R2, [R9];",
+    "SHFL.BFLY PT, R1, R1, 0x1, 0x1f, 0xffffffff;",
+    "@P0 VOTE.ANY R1, P1, PT, 0xff;",
+    "WARPSYNC 0xff;",
+];
+
+/// A random listing of control flow, each pick one line (`LINES`) and the label it names: the
+/// model fuzzer's programs (`core/tests/models_fuzz.rs`), also the structural transform's.
+pub fn control_listing(picks: &[(u8, u8)]) -> String {
+    let n = picks.len();
+    let mut text = String::from("//@ warp 8\n//@ buffer out: i32[8]\n//@ reg R9 = out + 4 * t\nS2R R0, SR_TID.X;\n");
+    for (i, &(line, arg)) in picks.iter().enumerate() {
+        let template = LINES[line as usize % LINES.len()];
+        let target = arg as usize % n;
+        let filled = template.replace("B{}", &format!("B{}", arg % 3)).replace("{}", &target.to_string());
+        text += &format!("L{i}: {filled}\n");
+    }
+    text + "EXIT;\n"
+}
 
 /// The steps `load_and_run` runs at most: enough for loops, deadlocks and the repeat watch.
 pub const RUN_STEP_LIMIT: u64 = 3_000;
@@ -158,4 +203,30 @@ pub fn load_and_run(data: &[u8]) -> Check {
         }
     }
     Ok(())
+}
+
+/// STRUCT on the model fuzzer's random programs (each byte pair one line): the transform never
+/// panics and ends; its output is structured and at most `growth_limit` instructions, or it
+/// refuses with an error on a line of the text.
+pub fn structure(data: &[u8]) -> Check {
+    use crate::structure::{growth_limit, is_structured, structure};
+    let picks: alloc::vec::Vec<(u8, u8)> = data.chunks_exact(2).map(|c| (c[0], c[1])).take(64).collect();
+    if picks.is_empty() {
+        return Ok(());
+    }
+    let text = control_listing(&picks);
+    let (kernel, diags) = parse_kernel(&text);
+    if diags.iter().any(|d| d.is_error()) {
+        return Ok(());
+    }
+    let lines = text.lines().count() as u32;
+    match structure(&kernel.program) {
+        Ok(s) if !is_structured(&s.program) => Err(format!("the output is not structured:\n{text}\n{}", s.listing)),
+        Ok(s) if s.program.len() > growth_limit(kernel.program.len()) => {
+            Err(format!("{} instructions from {}", s.program.len(), kernel.program.len()))
+        }
+        Ok(_) => Ok(()),
+        Err(e) if e.line < 1 || e.line > lines => Err(format!("error outside the text ({lines} lines): {e:?}")),
+        Err(_) => Ok(()),
+    }
 }

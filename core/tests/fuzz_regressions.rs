@@ -28,7 +28,8 @@ fn every_saved_crash_passes_its_check() {
         + replay("compiler", checks::compiler)
         + replay("load_and_run", checks::load_and_run)
         + replay("ptx", checks::ptx)
-        + replay("sass", checks::sass);
+        + replay("sass", checks::sass)
+        + replay("structure", checks::structure);
     #[cfg(feature = "link")]
     let n = n + replay("permalink", checks::permalink);
     assert!(n >= 1, "no saved crashes found under fuzz/regressions");

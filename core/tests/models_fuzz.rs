@@ -5,52 +5,11 @@
 //! step back then forward comes back to the same state.
 
 use proptest::prelude::*;
+use warpscope_core::checks::control_listing as listing;
 use warpscope_core::kernel::parse_kernel;
 use warpscope_core::model::{ModelKind, PathOrder, Reconvergence, Schedule};
 use warpscope_core::sim::audit::lanes_conserved;
 use warpscope_core::{launch, LaunchOptions};
-
-const LINES: &[&str] = &[
-    "IADD R1, R1, 0x1;",
-    "ISETP.LT.AND P0, PT, R0, R1, PT;",
-    "ISETP.EQ.AND P1, PT, R1, 0x3, PT;",
-    "@P0 BRA `(L{});",
-    "@!P1 BRA `(L{});",
-    "BRA `(L{});",
-    "SSY `(L{});",
-    "SYNC;",
-    "NOP.S;",
-    "PBK `(L{});",
-    "@P0 BRK;",
-    "PCNT `(L{});",
-    "@P1 CONT;",
-    "CAL `(L{});",
-    "RET;",
-    "@P1 EXIT;",
-    "BSSY B{}, `(L{});",
-    "BSYNC B{};",
-    "@P0 BREAK B{};",
-    "WARPSYNC 0xffffffff;",
-    "YIELD;",
-    "BAR.SYNC 0x0;",
-    "ST [R9], R1;",
-    "LD R2, [R9];",
-    "SHFL.BFLY PT, R1, R1, 0x1, 0x1f, 0xffffffff;",
-    "@P0 VOTE.ANY R1, P1, PT, 0xff;",
-    "WARPSYNC 0xff;",
-];
-
-fn listing(picks: &[(u8, u8)]) -> String {
-    let n = picks.len();
-    let mut text = String::from("//@ warp 8\n//@ buffer out: i32[8]\n//@ reg R9 = out + 4 * t\nS2R R0, SR_TID.X;\n");
-    for (i, &(line, arg)) in picks.iter().enumerate() {
-        let template = LINES[line as usize % LINES.len()];
-        let target = arg as usize % n;
-        let filled = template.replace("B{}", &format!("B{}", arg % 3)).replace("{}", &target.to_string());
-        text += &format!("L{i}: {filled}\n");
-    }
-    text + "EXIT;\n"
-}
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
@@ -67,7 +26,16 @@ proptest! {
             runs.push(LaunchOptions { model: Some(ModelKind::Volta), schedule: s, ..LaunchOptions::default() });
         }
         for opts in runs {
-            let mut sim = launch(&k, &LaunchOptions { step_limit: 2_000, ..opts.clone() }).expect("launch");
+            let mut sim = match launch(&k, &LaunchOptions { step_limit: 2_000, ..opts.clone() }) {
+                Ok(sim) => sim,
+                // STRUCT refuses code it cannot restructure (a call into the kernel's own code),
+                // at a line of the text.
+                Err(d) => {
+                    prop_assert_eq!(opts.model, Some(ModelKind::Struct), "{:?}\n{}", d, text);
+                    prop_assert!(d.iter().all(|d| d.span.line >= 1 && d.span.line as usize <= text.lines().count()), "{:?}", d);
+                    continue;
+                }
+            };
             let mut exited = sim.state().machine.exited;
             prop_assert_eq!(lanes_conserved(sim.program(), sim.state(), exited), Ok(()), "{:?} at the start\n{}", opts.model, text);
             while let Some(i) = sim.step() {

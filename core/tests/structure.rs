@@ -181,3 +181,30 @@ proptest! {
         }
     }
 }
+
+/// The numbers `docs/reconvergence.md` and the examples' about texts give: warp instructions
+/// under pdom, struct and tf-stack, and STRUCT's transforms (forward, backward, cut).
+#[test]
+fn the_unstructured_examples_reproduce_what_the_docs_claim() {
+    let cases = [
+        ("tf_figure1.sass", [26, 28, 19], [2, 0, 0]),
+        ("tf_exception.cu", [29, 29, 21], [1, 0, 0]),
+        ("tf_short_circuit.cu", [23, 24, 19], [1, 0, 0]),
+        ("switch.cu", [22, 22, 20], [1, 0, 0]),
+        ("loop_break.cu", [39, 57, 39], [0, 0, 1]),
+        ("goto_leaves_loop.cu", [165, 225, 165], [1, 0, 2]),
+    ];
+    for (name, warp, transforms) in cases {
+        let got: Vec<u64> = [ModelKind::Pdom, ModelKind::Struct, ModelKind::TfStack]
+            .iter()
+            .map(|&m| {
+                let (sim, stop) = run(&read(&format!("examples/{name}"), m), m);
+                assert_eq!(stop, StopReason::Exited, "{name} {m:?}");
+                sim.state().metrics.warp_instructions
+            })
+            .collect();
+        assert_eq!(got, warp, "{name}: pdom, struct, tf-stack");
+        let c = read(&format!("examples/{name}"), ModelKind::Struct).structured.unwrap().counts;
+        assert_eq!([c.forward_copies, c.backward_copies, c.cuts], transforms, "{name}");
+    }
+}

@@ -27,17 +27,25 @@ pub(crate) struct Emitted {
 /// `cut1.init`, `cut1.exit2`, `cut1.test`, `cut1.to2`, `cut1.leave`.
 pub fn node_name(role: NodeRole) -> String {
     match role {
-        NodeRole::Block { block, copy } => match copy {
-            0..=3 => format!("{block}{}", "'".repeat(copy as usize)),
-            n => format!("{block}'{n}"),
-        },
-        NodeRole::Cut { cut, part } => match part {
-            CutPart::Init => format!("cut{cut}.init"),
-            CutPart::Set(k) => format!("cut{cut}.exit{k}"),
-            CutPart::Test => format!("cut{cut}.test"),
-            CutPart::Dispatch(k) => format!("cut{cut}.to{k}"),
-            CutPart::Leave => format!("cut{cut}.leave"),
-        },
+        NodeRole::Block { block, copy } => format!("{block}{}", primes(copy)),
+        NodeRole::Cut { cut, part, copy } => {
+            let base = match part {
+                CutPart::Init => format!("cut{cut}.init"),
+                CutPart::Set(k) => format!("cut{cut}.exit{k}"),
+                CutPart::Test => format!("cut{cut}.test"),
+                CutPart::Dispatch(k) => format!("cut{cut}.to{k}"),
+                CutPart::Leave => format!("cut{cut}.leave"),
+            };
+            format!("{base}{}", primes(copy))
+        }
+    }
+}
+
+/// `'`, `''`, `'''`, then `'4`, `'5`...
+fn primes(copy: u32) -> String {
+    match copy {
+        0..=3 => "'".repeat(copy as usize),
+        n => format!("'{n}"),
     }
 }
 

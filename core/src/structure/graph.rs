@@ -84,8 +84,9 @@ pub(crate) enum Body {
 pub enum NodeRole {
     /// Original block `block`; `copy` 0 is the block itself, 1 its first copy (`BB3'`).
     Block { block: BlockId, copy: u32 },
-    /// The cut of loop `cut` (1-based): `part` says which piece.
-    Cut { cut: u32, part: CutPart },
+    /// The cut of loop `cut` (1-based): `part` says which piece; `copy` as for blocks (a later
+    /// forward copy may copy cut code too).
+    Cut { cut: u32, part: CutPart, copy: u32 },
 }
 
 /// The pieces of a cut (Zhang and D'Hollander): a guard register says why the loop ends.
@@ -123,6 +124,8 @@ pub(crate) struct Graph {
     pub proc_of: Vec<Option<usize>>,
     /// Per original block, how many copies were made (names `BB3'`, `BB3''`).
     pub copies: Vec<u32>,
+    /// The same for each piece of cut code.
+    made_copies: Vec<((u32, CutPart), u32)>,
     pub cuts: u32,
     next_seq: i64,
 }
@@ -183,7 +186,7 @@ impl Graph {
             }
         }
         let copies = vec![0; nodes.len()];
-        let mut g = Graph { nodes, procs, proc_of: Vec::new(), copies, cuts: 0, next_seq: 0 };
+        let mut g = Graph { nodes, procs, proc_of: Vec::new(), copies, made_copies: Vec::new(), cuts: 0, next_seq: 0 };
         g.assign_procs(prog)?;
         for (i, p) in g.proc_of.clone().iter().enumerate() {
             g.nodes[i].key[0] = p.unwrap_or(0) as i64;
@@ -289,9 +292,23 @@ impl Graph {
         prefix.extend([1, seq]);
         for &v in set {
             let mut node = self.nodes[v].clone();
-            if let NodeRole::Block { block, copy } = &mut node.role {
-                self.copies[block.index()] += 1;
-                *copy = self.copies[block.index()];
+            match &mut node.role {
+                NodeRole::Block { block, copy } => {
+                    self.copies[block.index()] += 1;
+                    *copy = self.copies[block.index()];
+                }
+                NodeRole::Cut { cut, part, copy } => {
+                    let id = (*cut, *part);
+                    let n = match self.made_copies.iter_mut().find(|(k, _)| *k == id) {
+                        Some((_, n)) => n,
+                        None => {
+                            self.made_copies.push((id, 0));
+                            &mut self.made_copies.last_mut().expect("just pushed").1
+                        }
+                    };
+                    *n += 1;
+                    *copy = *n;
+                }
             }
             let mut key = prefix.clone();
             key.extend_from_slice(&self.nodes[v].key);

@@ -140,7 +140,7 @@ pub(crate) fn cut(
     };
     g.cuts += 1;
     let n = g.cuts;
-    let role = |part| NodeRole::Cut { cut: n, part };
+    let role = |part| NodeRole::Cut { cut: n, part, copy: 0 };
     let last = *members.iter().max_by(|a, b| g.nodes[**a].key.cmp(&g.nodes[**b].key)).unwrap_or(&head);
     let inside = |d: Dest| matches!(d, Dest::Node(v) if members.contains(&v));
 
