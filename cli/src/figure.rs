@@ -1,6 +1,7 @@
 //! `warpscope figure ID`: one entry of `examples/figures.json`, printed as the app shows it: a
 //! sweep entry as the sweep's rows (with the measured fit when it names measurements), a view
-//! entry as the run's trace CSV (its `depth` column is the stack-history plot).
+//! entry as the run's trace CSV (its `depth` column is the stack-history plot), a compare view
+//! (`view.compare`) as the compare table of its two models.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -35,6 +36,8 @@ pub struct View {
     pub params: std::collections::BTreeMap<String, i64>,
     pub model: Option<String>,
     pub preset: Option<String>,
+    /// The model the app puts beside `model` in compare mode.
+    pub compare: Option<String>,
 }
 
 pub fn read_figures(path: &Path) -> Result<Vec<Figure>, String> {
@@ -64,6 +67,12 @@ pub fn figure(id: &str, figures: &Path, as_json: bool, as_csv: bool) -> Result<E
     let view = fig.view.as_ref().ok_or_else(|| format!("figure `{id}` has neither a sweep nor a view"))?;
     let sets = view.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
     let common = Common { model: view.model.clone(), preset: view.preset.clone(), sets, ..Common::for_file(file.clone()) };
+    // A compare view reads as the compare table (its CSV is the first model's trace).
+    if let (Some(other), false, false) = (&view.compare, as_csv, as_json) {
+        let first = view.model.clone().unwrap_or_else(|| "kepler".into());
+        out!("# {}: {}", fig.id, fig.title);
+        return crate::report::compare(&common, &format!("{first},{other}"));
+    }
     let (_, _, mut sim) = prepare(&common, true)?;
     sim.run_to_end();
     out!("{}", warpscope_core::trace::csv(&sim).trim_end());
