@@ -82,6 +82,7 @@ const LAYOUT_DIFFERS: &[(&str, &str, &str)] = &[
         "nvcc branches to the then side (lanes 0-15, which reach the barrier) and PDOM runs the taken side first, so they wait \
      for lanes that have not run; warpscope's compile branches to the else side, which runs first and reaches the join",
     ),
+    ("syncthreads_divergent", "struct", "as under pdom: the kernel is structured, so STRUCT runs it unchanged under PDOM"),
 ];
 
 #[test]

@@ -508,7 +508,7 @@ pub const GLOSSARY: &[Term] = &[
     Term {
         term: "PATH",
         kind: TermKind::Entry,
-        meaning: "lanes that run now or next: the body of a region that SSY, PBK or PCNT opened, or one side of a divergent branch; the next SYNC or .S instruction pops it",
+        meaning: "lanes that run now or next: the body of a region that SSY, PBK or PCNT opened, one side of a divergent branch, or a SYNC, BRK, CONT or CALL entry back on top after its region; the next SYNC or .S instruction pops it",
         source: NOTES2,
         models: &[PdomSsy],
     },

@@ -13,6 +13,9 @@
 //! above the nearest `PBK`/`PCNT`/`CAL` entry, which brings them back at its pc once the
 //! entries above drain.
 //! Entries whose lanes have all exited or left are popped.
+//!
+//! An entry that comes back to the top runs the code after its region: it is a `PATH` from then
+//! on, so a later `BRK`/`CONT`/`RET` goes past it to the region that really waits for its lanes.
 
 use alloc::format;
 use alloc::vec::Vec;
@@ -43,8 +46,10 @@ impl SsyStack {
         s
     }
 
+    /// Pops entries with no lanes left and exits lanes that ran off the end, until the top entry
+    /// can run; a token entry that reaches the top resumes as a `PATH`.
     fn settle(&mut self, prog: &Program, m: &mut Machine, fx: &mut Effects) {
-        while let Some(top) = self.entries.last().copied() {
+        while let Some(top) = self.entries.last_mut() {
             let lanes = top.mask.without(m.exited);
             if lanes.is_empty() {
                 self.entries.pop();
@@ -52,6 +57,11 @@ impl SsyStack {
             } else if top.pc.index() >= prog.len() {
                 exit(&mut self.entries, m, lanes, fx);
             } else {
+                // Its region is over: left as a token, it would catch the BRK, CONT or RET meant
+                // for the enclosing region (those lanes would run on instead of leaving).
+                if let EntryKind::Token(_) = top.kind {
+                    top.kind = EntryKind::Path;
+                }
                 return;
             }
         }
@@ -188,5 +198,102 @@ impl Reconvergence for SsyStack {
     }
     fn lane_pc(&self, _prog: &Program, lane: u32) -> Option<Pc> {
         resume_pc(&self.entries, lane)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::vec::Vec;
+
+    use crate::kernel::{parse_kernel_with, SourceOptions};
+    use crate::model::{EntryKind, ModelKind, Reconvergence, TokenKind};
+    use crate::sim::StopReason;
+    use crate::{launch, LaunchOptions};
+
+    /// The `out` buffer after a run under `model`, C compiled for its target without if-conversion.
+    fn out(text: &str, model: ModelKind) -> Vec<u32> {
+        let opts = SourceOptions { target: Some(model.compile_target()), if_convert: Some(false), ..SourceOptions::default() };
+        let (k, d) = parse_kernel_with(text, &opts);
+        assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
+        let mut sim = launch(&k, &LaunchOptions { model: Some(model), step_limit: 10_000, ..LaunchOptions::default() }).unwrap();
+        assert_eq!(sim.run_to_end(), StopReason::Exited, "{model:?}");
+        sim.state().machine.memory.buffer("out").unwrap().1.to_vec()
+    }
+
+    /// An inner region ends, so its token entry comes back to the top and runs on; lanes 0 and 1
+    /// then leave the outer region and must skip the store.
+    const LEAVE_AFTER_INNER_REGION: &str = "//@ warp 4
+//@ buffer out: i32[4]
+//@ reg R10 = out
+        S2R R0, SR_TID.X;
+        ISCADD R1, R0, R10, 0x2;
+        MOV32I R2, 0x1;
+        OPEN `(.L_outer);
+        OPEN `(.L_inner);
+        SYNC;
+.L_inner:
+        ISETP.LT.AND P0, PT, R0, 0x2, PT;
+   @P0  LEAVE;
+        ST [R1], R2;
+        SYNC;
+.L_outer:
+        EXIT;
+";
+
+    /// The same with calls: `f` calls `g`, and lanes 0 and 1 return from `f` after `g` returned.
+    const RETURN_AFTER_INNER_CALL: &str = "//@ warp 4
+//@ buffer out: i32[4]
+//@ reg R10 = out
+        S2R R0, SR_TID.X;
+        ISCADD R1, R0, R10, 0x2;
+        MOV32I R2, 0x1;
+        CAL `(.L_f);
+        EXIT;
+.L_f:
+        CAL `(.L_g);
+        ISETP.LT.AND P0, PT, R0, 0x2, PT;
+   @P0  RET;
+        ST [R1], R2;
+        RET;
+.L_g:
+        RET;
+";
+
+    /// The compiled form: the inner loop's back branch is uniform, so its PCNT entry runs the
+    /// rest of the outer body, where a uniform `continue` must leave the outer loop's body.
+    const CONTINUE_AFTER_INNER_LOOP: &str = "//@ warp 4
+//@ buffer out: i32[4]
+__global__ void k(int* out) {
+    int t = threadIdx.x;
+    for (int i = 0; i < 2; i++) {
+        for (int j = 0; j < 2; j++) {
+            if (t > 9) continue;
+        }
+        if (i == 0) continue;
+        out[t] += 1;
+    }
+}
+";
+
+    #[test]
+    fn a_token_entry_back_on_top_does_not_catch_the_enclosing_regions_leavers() {
+        let brk = LEAVE_AFTER_INNER_REGION.replace("OPEN", "PBK").replace("LEAVE", "BRK");
+        let cont = LEAVE_AFTER_INNER_REGION.replace("OPEN", "PCNT").replace("LEAVE", "CONT");
+        for (name, text) in [("BRK", brk.as_str()), ("CONT", cont.as_str()), ("RET", RETURN_AFTER_INNER_CALL)] {
+            assert_eq!(out(text, ModelKind::Kepler), [0, 0, 1, 1], "{name} under kepler");
+            assert_eq!(out(text, ModelKind::PdomSsy), [0, 0, 1, 1], "{name} under pdom-ssy");
+        }
+        assert_eq!(out(CONTINUE_AFTER_INNER_LOOP, ModelKind::Kepler), [1; 4]);
+        assert_eq!(out(CONTINUE_AFTER_INNER_LOOP, ModelKind::PdomSsy), [1; 4]);
+    }
+
+    #[test]
+    fn a_token_entry_back_on_top_runs_as_a_path() {
+        let text = LEAVE_AFTER_INNER_REGION.replace("OPEN", "PCNT").replace("LEAVE", "CONT");
+        let (k, _) = parse_kernel_with(&text, &SourceOptions::default());
+        let mut sim = launch(&k, &LaunchOptions { model: Some(ModelKind::PdomSsy), ..LaunchOptions::default() }).unwrap();
+        while sim.step().is_some_and(|i| !sim.program().instrs[i.pc.index()].text.starts_with("SYNC")) {}
+        let kinds: Vec<EntryKind> = sim.state().model.stack().iter().map(|e| e.kind).collect();
+        assert_eq!(kinds, [EntryKind::Token(TokenKind::Cont), EntryKind::Path]);
     }
 }
