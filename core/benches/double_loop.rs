@@ -167,6 +167,19 @@ fn bench(c: &mut Criterion) {
         });
         g.finish();
     }
+    // STRUCT's transform, as a struct run's load pays it: Figure 1 (two forward copies), the
+    // goto out of two loops (two cuts and a copy) and a generated tangle of 676 instructions.
+    let mut structure = c.benchmark_group("structure");
+    for (name, text) in [
+        ("tf_figure1", include_str!("../../examples/tf_figure1.sass")),
+        ("goto_leaves_loop", GOTO_C),
+        ("tangle_676", include_str!("struct_tangle.cu")),
+    ] {
+        let opts = warpscope_core::kernel::SourceOptions { target: Some(warpscope_core::compile::Target::Plain), ..Default::default() };
+        let program = warpscope_core::kernel::parse_kernel_with(text, &opts).0.program;
+        structure.bench_function(name, |b| b.iter(|| warpscope_core::structure::structure(&program).map(|s| s.program.len())));
+    }
+    structure.finish();
     c.bench_function("double_loop/cfg_facts", |b| b.iter(|| warpscope_core::analysis::cfg_facts(&kernel.program)));
 
     // Seeking back into a recorded run: nearest checkpoint, then replay.
