@@ -1,7 +1,8 @@
 //! Lays the node graph out as an ordinary program again: nodes in key order (the kernel's entry
 //! first), each block's instructions as they were, its last transfer aimed at the node's new
 //! successors, and a `BRA` where a node's way on is not laid out next. Pops, `BRK` and `CONT`
-//! become the `BRA` the branch-only models read them as (copies break the token pairing).
+//! become the `BRA` the branch-only models read them as (copies break the token pairing), and
+//! `SSY`/`PBK`/`PCNT` a `NOP`: the output is branch-only code.
 
 use alloc::format;
 use alloc::string::String;
@@ -166,8 +167,14 @@ fn pieces(g: &Graph, prog: &Program, v: NodeId, next: Option<NodeId>) -> Vec<Pie
 }
 
 fn original(prog: &Program, pc: usize) -> Piece {
+    let mut instr = prog.instrs[pc].clone();
+    // The pops became branches: a token left on the static stack would give the pops that had
+    // nowhere to go a target they never had.
+    if matches!(instr.op, Op::Ssy { .. } | Op::Pbk { .. } | Op::Pcnt { .. }) {
+        instr = Instruction { guard: None, op: Op::Nop, pop: instr.pop, text: format!("NOP (was {})", instr.text) };
+    }
     Piece {
-        instr: prog.instrs[pc].clone(),
+        instr,
         origin: Some(Pc(pc as u32)),
         line: prog.lines.get(pc).copied().unwrap_or(0),
         continues: prog.continues(Pc(pc as u32)),
