@@ -316,6 +316,7 @@ impl Session {
         to_js(&MetricsPair {
             now: MetricsView::new(&l.sim.state().metrics, &l.facts, w),
             total: MetricsView::new(&l.end_metrics, &l.facts, w),
+            transforms: l.sim.structured().map(|s| s.counts),
         })
     }
 

@@ -399,6 +399,8 @@ impl MetricsView {
 pub struct MetricsPair {
     pub now: MetricsView,
     pub total: MetricsView,
+    /// STRUCT: the transforms the run's program came from (the paper's Table 5 counts).
+    pub transforms: Option<TransformCounts>,
 }
 
 /// A `//@ note` as the loaded run places it.

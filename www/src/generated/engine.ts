@@ -509,7 +509,11 @@ export type CfgView = { blocks: Array<BlockView>, edges: Array<EdgeView>, instrs
 
 export type MetricsView = { idle_instructions: number, block_counts: Array<number>, instr_counts: Array<number>, steps: number, warp_instructions: number, thread_instructions: number, simd_efficiency: number, pushes: number, pops: number, max_stack_depth: number, spills: number, fills: number, divergent_branches: number, cycles: number, };
 
-export type MetricsPair = { now: MetricsView, total: MetricsView, };
+export type MetricsPair = { now: MetricsView, total: MetricsView, 
+/**
+ * STRUCT: the transforms the run's program came from (the paper's Table 5 counts).
+ */
+transforms: TransformCounts | null, };
 
 export type NoteView = { 
 /**
