@@ -196,7 +196,8 @@ pub fn structure(prog: &Program) -> Result<Structured, StructError> {
                 }
                 Fix::None { at } => return Err(stuck_at(&g, prog, r.members[at][0])),
             };
-            let size: usize = (0..g.nodes.len()).map(|v| g.size(v)).sum();
+            // Laid out, a node may add two branches (its pop made a branch, its way on not next).
+            let size: usize = (0..g.nodes.len()).map(|v| g.size(v) + 2).sum();
             let applied = counts.forward_copies + counts.backward_copies + counts.cuts;
             if size > limit || applied > MAX_TRANSFORMS {
                 let line = g.first_line(prog, at);
