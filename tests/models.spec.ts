@@ -32,7 +32,7 @@ test('the model select lists every model with a description; path order and sche
   await open(page);
   await openExample(page, 'tf_figure1.sass');
   const models = page.getByTestId('model');
-  expect(await models.locator('option').allTextContents()).toEqual(['kepler', 'pdom', 'pdom-ssy', 'tf-stack', 'tf-sandy', 'volta', 'mimd']);
+  expect(await models.locator('option').allTextContents()).toEqual(['kepler', 'pdom', 'pdom-ssy', 'struct', 'tf-stack', 'tf-sandy', 'volta', 'mimd']);
   for (const title of await models.locator('option').evaluateAll((os) => os.map((o) => o.getAttribute('title') ?? ''))) {
     expect(title.length).toBeGreaterThan(30);
   }

@@ -5,7 +5,7 @@ import { deflateRawSync } from 'node:zlib';
 import type { Page } from '@playwright/test';
 import { cliFigureCsv, download, expect, open, openExample, openFigure, replaceText, test } from './helpers';
 
-interface FigureEntry { id: string; look: string; kernel: string; sweep?: { from?: number; to?: number; models?: string[]; presets?: string[]; split?: { values: number[] } }; view?: { params: Record<string, number> } }
+interface FigureEntry { id: string; look: string; kernel: string; sweep?: { from?: number; to?: number; models?: string[]; presets?: string[]; split?: { values: number[] } }; view?: { params: Record<string, number>; model: string; compare?: string } }
 const FIGURES = JSON.parse(readFileSync('examples/figures.json', 'utf8')) as FigureEntry[];
 const MODELS = ['kepler', 'pdom', 'pdom-ssy', 'tf-stack', 'tf-sandy', 'volta', 'mimd'];
 const PRESETS = ['kepler', 'maxwell', 'h100', 'tesla'];
@@ -145,6 +145,11 @@ test('every paper\'s figure opens with one click and says what to look at', asyn
       const runs = ((s.to ?? 31) - (s.from ?? 0) + 1) * Math.max(1, s.models?.length ?? 0) * Math.max(1, s.presets?.length ?? 0) * (s.split?.values.length ?? 1);
       await expect(progress(page), f.id).toHaveAttribute('data-done', String(runs));
       await expect(page.getByTestId('sweep-svg')).toBeVisible();
+    } else if (f.view?.compare) {
+      // A comparison: the two models side by side and their table.
+      await expect(page.getByTestId('compare-col-a'), f.id).toContainText(f.view.model);
+      await expect(page.getByTestId('compare-col-b'), f.id).toContainText(f.view.compare);
+      await expect(page.getByTestId('compare-table'), f.id).toBeVisible();
     } else {
       await expect(page.getByTestId('plot-svg'), f.id).toBeVisible();
       await expect(page.locator('.p-plot'), f.id).toHaveClass(/figure-focus/);

@@ -31,7 +31,7 @@ import * as registers from './panels/registers';
 import * as runStatus from './panels/run-status';
 import * as scrubber from './panels/scrubber';
 import * as stack from './panels/stack';
-import { compilerOutput, loadOptions, readRun, type Run } from './run';
+import { compilerOutput, loadOptions, originalGraphOf, readRun, type Run } from './run';
 import * as store from './store';
 import type { Beside, DiagnosticView, LoadResult, StateView } from './generated/engine';
 
@@ -324,7 +324,7 @@ export class App {
     store.update({ breakpoints: list });
     this.engine?.setBreakpoints(list);
     this.renderEditor();
-    if (this.run && !this.comparing) cfgPanel.render(this.panels.cfg, this.run.cfg, this.run.layout, this.state, list);
+    if (this.run && !this.comparing) cfgPanel.render(this.panels.cfg, this.run.cfg, this.run.layout, this.state, list, originalGraphOf(this.run));
   }
 
   renderAll(): void {
@@ -415,7 +415,9 @@ export class App {
       readOnly: s.embed !== null,
     });
     const c = r?.compiled;
-    const info = c ? [`${c.target}`, `${r.cfg.instrs.length} instructions, ${r.total} steps`, ...(c.if_convert ? ['if-converted'] : []),
+    // Under STRUCT the code shown is the transformed kernel: say how much the copies and cuts added.
+    const before = r?.original ? ` (${r.original.instrs.length} before STRUCT's transform)` : '';
+    const info = c ? [`${c.target}`, `${r.cfg.instrs.length} instructions${before}, ${r.total} steps`, ...(c.if_convert ? ['if-converted'] : []),
       ...(this.ifConvertDiff ? [this.ifConvertDiff] : [])].join(' · ') : '';
     listing.render(this.panels.listing, {
       text: r?.listingText ?? '',
@@ -473,7 +475,7 @@ export class App {
       scrubber.render(p.scrubber, s.step, c.span(r), c.events(r), s.playing);
       return;
     }
-    cfgPanel.render(p.cfg, r.cfg, r.layout, this.state, s.breakpoints);
+    cfgPanel.render(p.cfg, r.cfg, r.layout, this.state, s.breakpoints, originalGraphOf(r));
     lanes.render(p.lanes, {
       width: r.load.width, total: r.total, step: s.step, lane: s.lane, active: r.active,
       fetch: (a, b) => e.laneStates(a, b, r.load.width),

@@ -5,7 +5,8 @@
 //! instruction, waiting lanes) is optional.
 
 import type { Layout } from './cfg-layout';
-import type { CfgView, StateView } from './generated/engine';
+import type { StepMarks } from './cfg-struct';
+import type { CfgView } from './generated/engine';
 import { drawGraph, drawStep, markerDefs } from './panels/cfg-draw';
 import { svg } from './svg';
 
@@ -72,9 +73,11 @@ export interface CfgExport {
   /** The full layout (every instruction), not a compare side's compact one. */
   layout: Layout;
   /** The step to highlight, or null for the plain graph. */
-  state: StateView | null;
+  state: StepMarks | null;
   title: string;
   caption: string;
+  /** The instructions are the run's (false: STRUCT's original graph). */
+  rows?: boolean;
 }
 
 /** The standalone SVG text of a CFG. */
@@ -82,7 +85,7 @@ export function cfgSvgText(x: CfgExport): string {
   // Drawn where the page's CSS applies, out of sight; removed again below.
   const host = svg('svg', { class: 'cfg-svg cfg-export', width: x.layout.width, height: x.layout.height, 'aria-hidden': 'true' });
   host.style.cssText = 'position: absolute; left: -100000px; top: 0; visibility: hidden; pointer-events: none';
-  const graph = drawGraph(x.cfg, x.layout, { hints: false });
+  const graph = drawGraph(x.cfg, x.layout, { hints: false, rows: x.rows ?? true });
   const overlay = svg('g');
   host.append(markerDefs(), graph, overlay);
   document.body.append(host);

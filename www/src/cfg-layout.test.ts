@@ -8,7 +8,7 @@ import type { BlockView, EdgeView } from './generated/engine';
 // The single loop's CFG as the facade reports it (warpscope cfg examples/single_loop.sass).
 function block(id: number, texts: string[], extra: Partial<BlockView> = {}): BlockView {
   return {
-    id, name: `BB${id}`, ipdom: null, reconverges_at: null, is_branch: false, priority: id, reachable: true, source_lines: null, frontier: [],
+    id, name: `BB${id}`, original: null, copy: 0, made: false, ipdom: null, reconverges_at: null, is_branch: false, priority: id, reachable: true, source_lines: null, frontier: [],
     instrs: texts.map((text, k) => ({ index: id * 10 + k, addr: 0x100 + 8 * (id * 10 + k), line: id * 10 + k, text, block: id })),
     ...extra,
   };

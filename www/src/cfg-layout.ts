@@ -1,8 +1,10 @@
 //! Layout of the CFG view: block boxes and edge routes from dagre, as plain numbers (no DOM), so
 //! the geometry is unit-tested on its own. Back edges are laid out reversed so the graph reads
-//! top-down in program order, then their points are flipped back.
+//! top-down in program order, then their points are flipped back. Under STRUCT a block's header
+//! has room for its tag ("copy of BB3", "cut"; `cfg-struct.ts`) between its name and its lines.
 
 import dagre from '@dagrejs/dagre';
+import { blockTag, type BlockTag } from './cfg-struct';
 import type { BlockView, CfgView, EdgeView } from './generated/engine';
 
 export interface Metrics { charWidth: number; lineHeight: number; headerHeight: number; padding: number }
@@ -17,6 +19,8 @@ export interface NodeBox {
   lines: string | null;
   /** "TF {BB5, BB6}" under the instructions, for the thread-frontier models. */
   frontier: string | null;
+  /** STRUCT: "copy of BB3" or "cut" after the block's name. */
+  tag: BlockTag | null;
 }
 export interface EdgeRoute extends EdgeView { points: Point[] }
 /** A "reconverges here" arrow from a divergent branch block to its reconvergence block. */
@@ -86,9 +90,19 @@ export function linesLabel(b: BlockView): string | null {
   return r.first === r.last ? `line ${r.first}` : `lines ${r.first}-${r.last}`;
 }
 
-/** Where the line range starts in a block's header: after the name and a gap. */
-export function linesLabelX(b: BlockView, m: Metrics): number {
+/** Where a block's tag ("copy of BB3") starts in its header: after the name and a gap. */
+export function tagX(b: BlockView, m: Metrics): number {
   return m.padding + (b.name.length + 1.5) * m.charWidth;
+}
+
+/** Width of a tag's pill: its 12.5px bold text and some room either side. */
+export function tagWidth(tag: BlockTag | null): number {
+  return tag ? Math.ceil(tag.text.length * 8 + 14) : 0;
+}
+
+/** Where the line range starts in a block's header: after the name (and its tag) and a gap. */
+export function linesLabelX(b: BlockView, m: Metrics, tag: BlockTag | null = null): number {
+  return tagX(b, m) + (tag ? tagWidth(tag) + m.charWidth : 0);
 }
 
 /** "TF {BB5, BB6}": a block's thread frontier by block name ("TF {}" when empty). */
@@ -101,11 +115,13 @@ export function priorityLabel(b: BlockView): string {
   return `priority ${b.id}`;
 }
 
-function boxSize(b: BlockView, m: Metrics, isTarget: boolean, lines: string | null, frontier: string | null, compact: boolean): { width: number; height: number } {
+function boxSize(
+  b: BlockView, m: Metrics, isTarget: boolean, lines: string | null, frontier: string | null, tag: BlockTag | null, compact: boolean,
+): { width: number; height: number } {
   const rows = blockRows(b, compact);
   const longest = Math.max(12, ...rows.map((l) => l.length), frontier?.length ?? 0);
-  const tag = isTarget ? RECONV_TAG_ROOM : frontier !== null ? (priorityLabel(b).length + 2) * m.charWidth : m.padding;
-  const header = lines === null && frontier === null ? 0 : linesLabelX(b, m) + (lines?.length ?? 0) * m.charWidth + tag;
+  const right = isTarget ? RECONV_TAG_ROOM : frontier !== null ? (priorityLabel(b).length + 2) * m.charWidth : m.padding;
+  const header = lines === null && frontier === null && tag === null ? 0 : linesLabelX(b, m, tag) + (lines?.length ?? 0) * m.charWidth + right;
   return {
     width: Math.ceil(Math.max(isTarget ? RECONV_MIN_WIDTH : 0, longest * m.charWidth + 2 * m.padding, header)),
     height: Math.ceil(m.headerHeight + (rows.length + (frontier === null ? 0 : 1)) * m.lineHeight + m.padding),
@@ -125,6 +141,11 @@ export interface LayoutOptions {
   /** A one-line summary per block instead of its instructions, with tighter spacing: the
    * compare view's narrow sides, where whole blocks would not be readable. */
   compact?: boolean;
+  /** STRUCT: the original graph's block names, for the "copy of BB3" tags. */
+  originals?: ReadonlyMap<number, string>;
+  /** Reconvergence arrows (default on); off for STRUCT's original graph, which does not run as
+   * drawn: its post-dominators are not where the run reconverges. */
+  reconv?: boolean;
 }
 
 export function layoutCfg(cfg: Pick<CfgView, 'blocks' | 'edges'>, opts: LayoutOptions = { sourceLines: false }, m: Metrics = DEFAULT_METRICS): Layout {
@@ -133,12 +154,16 @@ export function layoutCfg(cfg: Pick<CfgView, 'blocks' | 'edges'>, opts: LayoutOp
   g.setGraph({ rankdir: 'TB', nodesep: compact ? 30 : 40, ranksep: compact ? 34 : 46, edgesep: 16, marginx: 16, marginy: BADGE_ROOM });
   g.setDefaultEdgeLabel(() => ({}));
   const frontiers = opts.frontiers ?? false;
-  const targets = new Set(frontiers ? [] : cfg.blocks.map((b) => b.reconverges_at).filter((t): t is number => t != null));
+  const arrows = !frontiers && (opts.reconv ?? true);
+  const targets = new Set(arrows ? cfg.blocks.map((b) => b.reconverges_at).filter((t): t is number => t != null) : []);
   const src = opts.sourceLines ? { code: opts.code ?? null, cudaLines: opts.cudaLines ?? [] } : null;
   const labels = new Map(cfg.blocks.map((b) => [b.id, compact ? compactLabel(b, src) : sourceLabel(b, src)]));
   const names = new Map(cfg.blocks.map((b) => [b.id, b.name]));
   const tf = new Map(cfg.blocks.map((b) => [b.id, frontiers ? frontierLabel(b, names) : null]));
-  for (const b of cfg.blocks) g.setNode(String(b.id), boxSize(b, m, targets.has(b.id), labels.get(b.id) ?? null, tf.get(b.id) ?? null, compact));
+  const tags = new Map(cfg.blocks.map((b) => [b.id, blockTag(b, opts.originals ?? new Map())]));
+  for (const b of cfg.blocks) {
+    g.setNode(String(b.id), boxSize(b, m, targets.has(b.id), labels.get(b.id) ?? null, tf.get(b.id) ?? null, tags.get(b.id) ?? null, compact));
+  }
   cfg.edges.forEach((e, i) => {
     const [v, w] = e.back ? [e.to, e.from] : [e.from, e.to];
     // Fall-through edges keep straight lines: they are the program's reading order.
@@ -150,7 +175,7 @@ export function layoutCfg(cfg: Pick<CfgView, 'blocks' | 'edges'>, opts: LayoutOp
     const n = g.node(String(b.id));
     return {
       id: b.id, x: n.x - n.width / 2, y: n.y - n.height / 2, width: n.width, height: n.height,
-      lines: labels.get(b.id) ?? null, frontier: tf.get(b.id) ?? null,
+      lines: labels.get(b.id) ?? null, frontier: tf.get(b.id) ?? null, tag: tags.get(b.id) ?? null,
     };
   });
   const byId = new Map(nodes.map((n) => [n.id, n]));

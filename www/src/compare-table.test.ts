@@ -9,10 +9,17 @@ const pdom: ReportView = {
   code_expansion: 0.368, code_expansion_missing: null, idle_instructions: 0, max_stack_depth: 3, divergent_branches: 3, cycles: 122,
   memory_instructions: 1, memory_transactions: 1, transactions_per_memory_instruction: 1,
   block_counts: [1, 1, 1, 2, 2, 2, 1], mimd_block_counts: [1, 1, 1, 1, 1, 1, 1], mimd_warp_instructions: 19, mimd_complete: true,
+  transforms: null, static_expansion: null,
 };
 const tf: ReportView = {
   ...pdom, model: 'tf-stack', stop: { ...exited, step: 19 }, warp_instructions: 19, activity_factor: 0.8158, code_expansion: 0,
   divergent_branches: 4, cycles: 147, block_counts: [1, 1, 1, 1, 1, 1, 1],
+};
+// STRUCT on the same kernel: copies of BB3-BB5 (block counts are per original block, copies summed).
+const struct: ReportView = {
+  ...pdom, model: 'struct', stop: { ...exited, step: 28 }, warp_instructions: 28, thread_instructions: 64, activity_factor: 0.5714,
+  code_expansion: 0.4737, cycles: 124,
+  transforms: { forward_copies: 2, backward_copies: 0, cuts: 0, instructions_before: 19, instructions_after: 31 }, static_expansion: 0.6316,
 };
 const KEPLER = ['kepler', 'kepler'];
 const names = ['BB0', 'BB1', 'BB2', 'BB3', 'BB4', 'BB5', 'BB6'];
@@ -72,5 +79,45 @@ describe('compareRows', () => {
     expect(row(r, 'cycles')).toMatchObject({ cells: ['122', '147'], differ: false, caveat: 'cycles under two cost presets (kepler, h100) are not comparable' });
     expect(r.filter((x) => x.caveat !== null).map((x) => x.key)).toEqual(['cycles']);
     expect(presetCaveat(['h100', 'h100'])).toBeNull();
+  });
+
+  it('has no transform rows when no model transforms the kernel', () => {
+    expect(rows.filter((r) => r.group === 'code')).toEqual([]);
+    expect(rows.map((r) => r.group)).toEqual([...Array(10).fill('run'), ...Array(7).fill('block')]);
+  });
+});
+
+describe('compareRows with STRUCT', () => {
+  const rows = compareRows([struct, pdom], names, KEPLER);
+
+  it('adds its transforms and static code expansion, "—" for a model that runs the kernel as it is', () => {
+    const code = rows.filter((r) => r.group === 'code');
+    expect(code.map((r) => [r.key, r.cells])).toEqual([
+      ['forward_copies', ['2', '—']],
+      ['backward_copies', ['0', '—']],
+      ['cuts', ['0', '—']],
+      ['instructions', ['19 → 31', '—']],
+      ['static_expansion', ['+63.2 %', '—']],
+    ]);
+    expect(row(rows, 'forward_copies')).toMatchObject({ label: 'forward copies (node splitting)', differ: true });
+    expect(row(rows, 'static_expansion').hint).toContain('instructions');
+    // Between the run's metrics and the blocks.
+    expect([...new Set(rows.map((r) => r.group))]).toEqual(['run', 'code', 'block']);
+  });
+
+  it('lines its blocks up with PDOM\'s: the same original blocks, copies counted as the block they copy', () => {
+    expect(rows.filter((r) => r.group === 'block').map((r) => r.label)).toEqual(names.map((n) => `${n} executions`));
+    expect(row(rows, 'block-3')).toMatchObject({ cells: ['2 (min 1)', '2 (min 1)'], differ: false });
+    expect(row(rows, 'warp_instructions')).toMatchObject({ cells: ['28', '26'], differ: true });
+    expect(row(rows, 'code_expansion').cells).toEqual(['+47.4 %', '+36.8 %']);
+  });
+
+  it('compares two transformed runs cell by cell', () => {
+    const other = { ...struct, transforms: { ...struct.transforms!, cuts: 1 }, static_expansion: null };
+    const r = compareRows([struct, other], names, KEPLER);
+    expect(row(r, 'forward_copies').differ).toBe(false);
+    expect(row(r, 'cuts')).toMatchObject({ cells: ['0', '1'], differ: true });
+    expect(row(r, 'instructions')).toMatchObject({ cells: ['19 → 31', '19 → 31'], differ: false });
+    expect(row(r, 'static_expansion')).toMatchObject({ cells: ['+63.2 %', '—'], differ: true });
   });
 });

@@ -1,12 +1,17 @@
 //! The compare table's rows, as plain data (no DOM): one row per metric of the engine's reports
-//! of two runs, each value formatted for students, and whether the two runs differ in it. Every
-//! number comes from `ReportView`; this file only formats and compares them.
+//! of two runs, each value formatted for students, and whether the two runs differ in it; when a
+//! run transformed the kernel first (STRUCT), rows for its transforms and its static code
+//! expansion ("—" for a model without). Every number comes from `ReportView`; this file only
+//! formats and compares them.
 
-import type { ReportView } from './generated/engine';
+import type { ReportView, TransformCounts } from './generated/engine';
 
 export interface CompareRow {
   /** A stable id for the row (`warp_instructions`, `block-3`). */
   key: string;
+  /** The table's part: the whole run's metrics, the code the model runs (STRUCT's transforms),
+   * or one block's executions. */
+  group: 'run' | 'code' | 'block';
   label: string;
   /** What the row measures, for a tooltip. */
   hint: string;
@@ -74,6 +79,55 @@ const METRICS: Metric[] = [
   },
 ];
 
+/** A row about the code a model runs (STRUCT's transforms): "—" for a model that runs the kernel as it is. */
+type TransformRow = {
+  key: string;
+  label: string;
+  hint: string;
+  format: (t: TransformCounts, r: ReportView) => string;
+  value: (t: TransformCounts, r: ReportView) => number | null;
+};
+
+const TRANSFORMS: TransformRow[] = [
+  {
+    key: 'forward_copies', label: 'forward copies (node splitting)',
+    hint: 'blocks copied so a join with more than one way in gets one copy per way (STRUCT\'s forward copy)',
+    format: (t) => count(t.forward_copies), value: (t) => t.forward_copies,
+  },
+  {
+    key: 'backward_copies', label: 'backward copies (loop bodies)',
+    hint: 'loop bodies copied so a loop with more than one entry gets one per entry (STRUCT\'s backward copy)',
+    format: (t) => count(t.backward_copies), value: (t) => t.backward_copies,
+  },
+  {
+    key: 'cuts', label: 'cuts (loops given one exit)',
+    hint: 'loops with several exits made to leave through one, a guard register saying which (STRUCT\'s cut)',
+    format: (t) => count(t.cuts), value: (t) => t.cuts,
+  },
+  {
+    key: 'instructions', label: 'instructions: kernel → code run',
+    hint: 'instructions in the kernel as written, and in the code the model runs after its transforms',
+    format: (t) => `${count(t.instructions_before)} → ${count(t.instructions_after)}`, value: (t) => t.instructions_after,
+  },
+  {
+    key: 'static_expansion', label: 'static code expansion',
+    hint: 'instructions in the code the model runs over those in the kernel, minus one',
+    format: (_, r) => (r.static_expansion !== null ? percent(r.static_expansion, true) : '—'), value: (_, r) => r.static_expansion,
+  },
+];
+
+/** The transform rows, when some run transformed the kernel; "—" in a column that did not. */
+function transformRows(reports: ReportView[]): CompareRow[] {
+  if (!reports.some((r) => r.transforms)) return [];
+  return TRANSFORMS.map((m) => {
+    const values = reports.map((r) => (r.transforms ? m.value(r.transforms, r) : null));
+    return {
+      key: m.key, group: 'code', label: m.label, hint: m.hint, caveat: null, differ: differ(values),
+      cells: reports.map((r) => (r.transforms ? m.format(r.transforms, r) : '—')),
+    };
+  });
+}
+
 /** "2 (min 1)": how often a block ran, and the fewest fetches any scheme needs. */
 export function blockCell(r: ReportView, block: number): string {
   const n = r.block_counts[block];
@@ -92,12 +146,13 @@ export function presetCaveat(presets: string[]): string | null {
 /**
  * Rows for `reports` (one per model, in column order), whose cycles were counted under
  * `presets` (the cost preset of each column). `blockNames` are the block names of the program
- * both ran; null when they ran different code (a C kernel compiles per model), whose blocks are
- * numbered per program and are not compared.
+ * both ran (under STRUCT the kernel before its transform: its counts are per original block,
+ * copies summed); null when they ran different code (a C kernel compiles per model), whose
+ * blocks are numbered per program and are not compared.
  */
 export function compareRows(reports: ReportView[], blockNames: string[] | null, presets: string[]): CompareRow[] {
   const rows: CompareRow[] = [{
-    key: 'stop', label: 'run ended', hint: 'why the run stopped (a deadlock or the step limit is not an exit)',
+    key: 'stop', group: 'run', label: 'run ended', hint: 'why the run stopped (a deadlock or the step limit is not an exit)',
     cells: reports.map((r) => r.stop.kind.replace(/_/g, ' ')),
     differ: differ(reports.map((r) => r.stop.kind)), caveat: null,
   }];
@@ -105,12 +160,16 @@ export function compareRows(reports: ReportView[], blockNames: string[] | null, 
   for (const m of METRICS) {
     // Cycles under two presets differ by construction: a warning, not a highlighted difference.
     const rowCaveat = m.key === 'cycles' ? caveat : null;
-    rows.push({ key: m.key, label: m.label, hint: m.hint, cells: reports.map(m.format), differ: !rowCaveat && differ(reports.map(m.value)), caveat: rowCaveat });
+    rows.push({
+      key: m.key, group: 'run', label: m.label, hint: m.hint, cells: reports.map(m.format), differ: !rowCaveat && differ(reports.map(m.value)), caveat: rowCaveat,
+    });
   }
+  rows.push(...transformRows(reports));
   const blocks = Math.max(0, ...reports.map((r) => r.block_counts.length));
   for (let b = 0; b < blocks; b++) {
     rows.push({
       key: `block-${b}`,
+      group: 'block',
       label: `${blockNames?.[b] ?? `BB${b}`} executions`,
       hint: blockNames ? 'times the warp fetched the block (MIMD minimum: the most times one lane ran it)'
         : 'each model runs its own compiled code here, so the same number names different blocks',

@@ -8,6 +8,7 @@
 import type { EditorView } from '@codemirror/view';
 import type { App } from './app';
 import { cfgSvgText } from './cfg-export';
+import { originalMarks } from './cfg-struct';
 import { setHeader, type Engine } from './engine';
 import type { HeaderEdit } from './generated/engine';
 import { EXAMPLES, type Example } from './examples';
@@ -22,6 +23,7 @@ import * as plot from './panels/plot';
 import { FIGURE_PNG_SCALE } from './panels/plot-figure';
 import * as settings from './panels/settings';
 import * as page from './page-state';
+import { originalGraphOf } from './run';
 import { decode, encode } from './permalink';
 import * as store from './store';
 import type { SweepView } from './sweep/view';
@@ -176,7 +178,8 @@ export class Controller {
   private showFigure(): void {
     const fig = figureById(store.get().figure);
     figureNote.render(this.parts.el.figureNote, fig, () => { this.remember({ figure: null }); this.showFigure(); });
-    this.app.dock?.section('plot')?.classList.toggle('figure-focus', !!fig?.view && store.get().sweep === null);
+    // A plain view figure is its stack history; a compare figure is the table beside the runs.
+    this.app.dock?.section('plot')?.classList.toggle('figure-focus', !!fig?.view && !fig.view.compare && store.get().sweep === null);
   }
 
   private showModes(): void {
@@ -204,12 +207,16 @@ export class Controller {
   }
 
   /** A figure of the papers: its kernel in the stepping view at its settings (the whole history
-   * drawn solid, as the paper prints it), or its sweep run. */
+   * drawn solid, as the paper prints it; in compare mode beside its second model, from step 0),
+   * or its sweep run. */
   openFigure(f: Figure): void {
     const opening = page.openingOf(f, EXAMPLES);
     if (opening.kind === 'missing') { this.app.banner(opening.message); return; }
     this.openExample(opening.example, opening.patch);
-    if (opening.kind === 'view') {
+    if (opening.kind === 'view' && f.view?.compare) {
+      // Two runs and their table, stepped from the start.
+      this.app.dock?.reveal('compare-table');
+    } else if (opening.kind === 'view') {
       this.app.goto(this.app.span());
       // The figure is drawn in the stack history: its tab comes to the front.
       this.app.dock?.reveal('plot');
@@ -290,16 +297,20 @@ export class Controller {
   }
 
   /** The main run's whole CFG (side A's in compare mode) as a standalone SVG, with the current
-   * step's highlight when `atStep`. */
+   * step's highlight when `atStep`; under STRUCT the graph its panel shows, transformed or original. */
   downloadCfg(atStep: boolean): void {
     const r = this.app.run;
     if (!r) return;
     const step = store.get().step, title = r.load.title ?? 'kernel', model = r.load.model;
+    const panel = this.app.comparing ? this.app.compare?.sides?.[0].cfg : this.app.panels.cfg;
+    const original = panel?.shown === 'original' ? originalGraphOf(r) : null;
+    const state = atStep ? this.app.state : null;
     exporter.svgTextFile(cfgSvgText({
-      cfg: r.cfg, layout: r.layout, state: atStep ? this.app.state : null,
-      title: `warpscope: ${title} (${model})`,
-      caption: `${title} · ${model}${atStep ? ` · after step ${Math.min(step, r.total)} of ${r.total}` : ''}`,
-    }), exportName({ subject: r.load.title ?? null, model, what: 'cfg', ext: 'svg' }));
+      cfg: original?.cfg ?? r.cfg, layout: original?.layout() ?? r.layout, rows: !original,
+      state: original ? originalMarks(r.cfg, state).marks : state,
+      title: `warpscope: ${title} (${model}${original ? ', original graph' : ''})`,
+      caption: `${title} · ${model}${original ? ' · the original graph, before the transform' : ''}${atStep ? ` · after step ${Math.min(step, r.total)} of ${r.total}` : ''}`,
+    }), exportName({ subject: r.load.title ?? null, model, what: original ? 'original-cfg' : 'cfg', ext: 'svg' }));
   }
 
   /** A link pasted into this tab changes only the fragment: show it, asking first if it would

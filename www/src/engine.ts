@@ -207,6 +207,10 @@ export class Engine {
     return out;
   }
   cfg(): CfgView | null { return this.guard<CfgView | null>('cfg', null, (s) => s.cfg() as CfgView | null); }
+  /** Under STRUCT, the kernel's graph before the transform; null for every other model. */
+  originalCfg(): CfgView | null {
+    return this.guard<CfgView | null>('original_cfg', null, (s) => s.original_cfg() as CfgView | null);
+  }
   /** The generated code of a C kernel; null for assembly. */
   compiled(): CompiledView | null {
     return this.guard<CompiledView | null>('compiled', null, (s) => s.compiled() as CompiledView | null);

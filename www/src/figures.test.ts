@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { Engine } from './engine';
 import { EXAMPLES } from './examples';
 import { FIGURES, MEASUREMENTS } from './figures';
+import { modelInfos } from './model-info';
 import { readSweepChoice } from './sweep/choice';
 
 const engine = Engine.fromBytes(readFileSync(new URL('../../web/pkg/warpscope_web_bg.wasm', import.meta.url)), (m) => { throw new Error(m); });
@@ -27,6 +28,19 @@ describe('figures', () => {
       expect(typeof choice, `${f.id}: ${String(choice)}`).toBe('object');
       expect(metrics, f.id).toContain(f.metric ?? 'cycles');
     }
+  });
+
+  it('opens its views under models the engine runs, a compare figure beside another one', () => {
+    const models = modelInfos().map((m) => m.name);
+    for (const f of FIGURES.filter((x) => x.view)) {
+      const v = f.view!;
+      expect(models, f.id).toContain(v.model);
+      if (v.compare !== undefined) {
+        expect(models, f.id).toContain(v.compare);
+        expect(v.compare, f.id).not.toBe(v.model);
+      }
+    }
+    expect(FIGURES.find((f) => f.id === 'tf-fig6')?.view).toMatchObject({ model: 'struct', compare: 'pdom' });
   });
 
   it('names measured series that are in their files', () => {

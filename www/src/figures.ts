@@ -1,7 +1,7 @@
 //! The papers' figures (examples/figures.json) and the measurements they compare against
 //! (examples/data/*.csv), bundled as text. An entry either opens a sweep (`sweep`) or the stepping
-//! view at given inputs (`view`), and says what to look at. Display data only: the sweeps' numbers
-//! come from the engine.
+//! view at given inputs (`view`; with `compare`, compare mode beside that model), and says what
+//! to look at. Display data only: the sweeps' numbers come from the engine.
 
 import figuresText from '../../examples/figures.json?raw';
 import type { SweepRequest } from './generated/engine';
@@ -20,7 +20,16 @@ export interface Figure {
   metric?: string;
   sweep?: Partial<SweepRequest>;
   measured?: MeasuredChoice;
-  view?: { params: Record<string, number>; model: string; preset: string };
+  view?: FigureView;
+}
+
+/** A figure shown in the stepping view: the kernel's inputs and model, and in compare mode the
+ * model beside it (the CLI's `figure` runs `model` only). */
+export interface FigureView {
+  params: Record<string, number>;
+  model: string;
+  preset: string;
+  compare?: string;
 }
 
 export const FIGURES: Figure[] = (JSON.parse(figuresText) as Figure[]).filter((f) => typeof f.id === 'string' && (f.sweep || f.view));

@@ -4,7 +4,7 @@ import { engineBytes, example } from './test-engine';
 import { Engine } from './engine';
 import { glossary, modelInfo, partnerOf } from './model-info';
 
-const MODELS = ['kepler', 'pdom', 'pdom-ssy', 'tf-stack', 'tf-sandy', 'volta', 'mimd'];
+const MODELS = ['kepler', 'pdom', 'pdom-ssy', 'struct', 'tf-stack', 'tf-sandy', 'volta', 'mimd'];
 const tfSandy = example('tf_conservative.sass');
 let engine: Engine;
 beforeAll(() => {
@@ -14,7 +14,7 @@ beforeAll(() => {
 describe('model info', () => {
   it('describes every model the engine lists, with the policy it reads', () => {
     for (const m of MODELS) expect(modelInfo(m).summary.length, m).toBeGreaterThan(30);
-    expect(MODELS.filter((m) => modelInfo(m).policy === 'path-order')).toEqual(['pdom', 'pdom-ssy']);
+    expect(MODELS.filter((m) => modelInfo(m).policy === 'path-order')).toEqual(['pdom', 'pdom-ssy', 'struct']);
     expect(MODELS.filter((m) => modelInfo(m).policy === 'schedule')).toEqual(['volta']);
     // A model the engine does not describe still has words to show.
     expect(modelInfo('future-model')).toMatchObject({ summary: 'future-model', policy: null });
@@ -23,6 +23,7 @@ describe('model info', () => {
   it('puts a different, sensible model beside each one in compare mode', () => {
     expect(partnerOf('tf-stack', MODELS)).toBe('pdom');
     expect(partnerOf('pdom', MODELS)).toBe('tf-stack');
+    expect(partnerOf('struct', MODELS)).toBe('pdom');
     for (const m of MODELS) expect(partnerOf(m, MODELS), m).not.toBe(m);
     expect(partnerOf('pdom', ['pdom', 'kepler'])).toBe('kepler');
   });

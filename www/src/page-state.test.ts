@@ -105,6 +105,12 @@ describe('patches', () => {
     const opening = page.openingOf(swept, [example]);
     expect(opening).toMatchObject({ kind: 'sweep', example, patch: { params: { m: 1 }, compare: null, figure: 's', sweep: { metric: 'fetches', measured: null } } });
     expect(opening.kind === 'sweep' && opening.patch.sweep?.request.param).toBe('n');
+    // A view figure in compare mode: the model beside it with its own policies and the left side's preset.
+    const beside = { ...view, view: { params: {}, model: 'struct', preset: 'kepler', compare: 'pdom' } } as Figure;
+    expect(page.openingOf(beside, [example])).toEqual({
+      kind: 'view', example,
+      patch: { params: {}, model: 'struct', preset: 'kepler', compare: { model: 'pdom', pathOrder: null, schedule: null, preset: null }, sweep: null, figure: 'v' },
+    });
     expect(page.openingOf({ ...view, kernel: 'gone.sass' }, [example])).toEqual({
       kind: 'missing', message: 'The figure\'s kernel gone.sass is not among the bundled examples.',
     });

@@ -93,7 +93,11 @@ export type FigureOpening =
 export function openingOf(f: Figure, examples: Example[]): FigureOpening {
   const example = examples.find((e) => e.file === f.kernel);
   if (!example) return { kind: 'missing', message: `The figure's kernel ${f.kernel} is not among the bundled examples.` };
-  if (f.view) return { kind: 'view', example, patch: { ...f.view, compare: null, sweep: null, figure: f.id } };
+  if (f.view) {
+    const { params, model, preset, compare } = f.view;
+    const beside = compare ? { model: compare, pathOrder: null, schedule: null, preset: null } : null;
+    return { kind: 'view', example, patch: { params, model, preset, compare: beside, sweep: null, figure: f.id } };
+  }
   const sweep = { request: fullRequest(f.sweep ?? {}), metric: f.metric ?? 'cycles', measured: f.measured ?? null };
   return { kind: 'sweep', example, patch: { params: f.sweep?.params ?? {}, compare: null, sweep, figure: f.id } };
 }

@@ -1,6 +1,7 @@
 //! One loaded run's facts as the panels need them, read once per load from an engine: the CFG
-//! and its layout, the whole-run series, a compiled kernel's generated code (C or PTX) and the
-//! line lookups (with a PTX kernel's CUDA lines). The
+//! and its layout (under STRUCT also the kernel's original graph, laid out when first shown),
+//! the whole-run series, a compiled kernel's generated code (C or PTX, and a listing's transformed
+//! code under STRUCT) and the line lookups (with a PTX kernel's CUDA lines). The
 //! main view and each side of the compare view hold one.
 
 import { layoutCfg, type Layout, type LayoutOptions } from './cfg-layout';
@@ -8,6 +9,7 @@ import type { Engine } from './engine';
 import type { LoadSource } from './loader';
 import { lineMap, type LineMap } from './line-map';
 import type { ModelChoice } from './permalink';
+import type { OriginalGraph } from './panels/cfg';
 import * as listing from './panels/listing';
 import type { PlotData } from './panels/plot';
 import { modelInfo } from './model-info';
@@ -35,6 +37,10 @@ export interface Run {
   source: LoadSource | null;
   /** The compare view's one-line-per-block layout, made the first time a side shows it. */
   compactLayout: Layout | null;
+  /** STRUCT: the kernel's graph before the transform (null under every other model), and its
+   * layouts (full, compact), made the first time the CFG panel shows it. */
+  original: CfgView | null;
+  originalLayouts: { full: Layout | null; compact: Layout | null };
   /** What the whole run printed; the Output panel shows the lines up to the step. */
   output: OutputLine[];
 }
@@ -71,6 +77,11 @@ function sourceLabels(compiled: CompiledView | null): Pick<LayoutOptions, 'sourc
   return { sourceLines: compiled !== null, code: compilerOutput(compiled), cudaLines: compiled?.cuda_lines ?? [] };
 }
 
+/** The block names of STRUCT's original graph, for the copies' "copy of BB3" tags. */
+function originalNames(original: CfgView | null): Map<number, string> | undefined {
+  return original ? new Map(original.blocks.map((b) => [b.id, b.name])) : undefined;
+}
+
 /** Reads the facts of the run `e` just loaded (`r.ok`, loaded again by `source`); null if the
  * engine failed meanwhile. */
 export function readRun(e: Engine, r: LoadResult, source: LoadSource | null): Run | null {
@@ -82,18 +93,35 @@ export function readRun(e: Engine, r: LoadResult, source: LoadSource | null): Ru
   // The capacity line means something only for a stack that spills.
   const info = modelInfo(r.model);
   const capacity = info.spills ? r.stack_capacity : null;
+  const original = e.originalCfg();
   return {
-    load: r, cfg, layout: layoutCfg(cfg, { ...sourceLabels(compiled), frontiers: r.uses_frontiers }), total: e.total(), events,
+    load: r, cfg, layout: layoutCfg(cfg, { ...sourceLabels(compiled), frontiers: r.uses_frontiers, originals: originalNames(original) }), total: e.total(), events,
     active: e.activeSeries(), plot: { depth, events, capacity, counts: info.depth },
     compiled, inputs: e.inputs(), listingText: compiled ? listing.displayText(compiled.listing) : '',
     lines: lineMap(compiled?.source_lines ?? cfg.instrs.map((i) => i.line), compiled?.listing_lines, compiled?.cuda_lines),
-    report: null, source, compactLayout: null, output: e.output(),
+    report: null, source, compactLayout: null, output: e.output(), original, originalLayouts: { full: null, compact: null },
   };
 }
 
 /** The run's CFG laid out compactly (a summary line per block), for a side of the compare view. */
 export function compactLayoutOf(run: Run): Layout {
-  run.compactLayout ??= layoutCfg(run.cfg, { ...sourceLabels(run.compiled), frontiers: run.load.uses_frontiers, compact: true });
+  run.compactLayout ??= layoutCfg(run.cfg, {
+    ...sourceLabels(run.compiled), frontiers: run.load.uses_frontiers, compact: true, originals: originalNames(run.original),
+  });
   return run.compactLayout;
+}
+
+/** STRUCT's original graph for the CFG panel (`compact` for a compare side), laid out once when
+ * first shown; null under every other model. Its blocks name source lines as the run's do, but
+ * not CUDA lines (indexed by the transformed program's pcs); no reconvergence arrows: the run
+ * reconverges where the transformed graph's post-dominators are. */
+export function originalGraphOf(run: Run, compact = false): OriginalGraph | null {
+  const cfg = run.original;
+  if (!cfg) return null;
+  const key = compact ? 'compact' : 'full';
+  return {
+    cfg,
+    layout: () => (run.originalLayouts[key] ??= layoutCfg(cfg, { ...sourceLabels(run.compiled), cudaLines: [], compact, reconv: false })),
+  };
 }
 

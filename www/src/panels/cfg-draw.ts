@@ -1,11 +1,13 @@
 //! Drawing the CFG as SVG elements with classes (the page's CSS colours them): the graph itself,
 //! once per layout, and what changes per step (the current block and instruction, the thread
-//! frontier, breakpoints, waiting lanes). The panel (`cfg.ts`) and the SVG export
-//! (`cfg-export.ts`) draw with the same code.
+//! frontier, breakpoints, waiting lanes). Under STRUCT a copied block is drawn dashed with a
+//! "copy of BB3" tag, and cut code tinted with a "cut" tag. The panel (`cfg.ts`) and the SVG
+//! export (`cfg-export.ts`) draw with the same code.
 
-import { blockLines, blockRows, DEFAULT_METRICS, linesLabelX, priorityLabel, type Layout } from '../cfg-layout';
+import { blockLines, blockRows, DEFAULT_METRICS, linesLabelX, priorityLabel, tagWidth, tagX, type Layout } from '../cfg-layout';
+import type { StepMarks } from '../cfg-struct';
 import { laneRanges, svg } from '../svg';
-import type { CfgView, StateView } from '../generated/engine';
+import type { CfgView } from '../generated/engine';
 
 export const EDGE_KINDS = ['taken', 'fallthrough', 'sync', 'back', 'reconv'] as const;
 
@@ -25,6 +27,9 @@ const pathOf = (pts: { x: number; y: number }[]) => pts.map((q, i) => `${i ? 'L'
 export interface DrawOptions {
   /** Hover hints for the screen (a click sets a breakpoint); none in an exported file. */
   hints: boolean;
+  /** Instruction rows are the run's own (a click sets a breakpoint on one); false for STRUCT's
+   * original graph, whose instructions are not the ones that run. */
+  rows?: boolean;
 }
 
 /** The blocks and edges of `layout`, in graph units. */
@@ -43,10 +48,20 @@ export function drawGraph(cfg: CfgView, layout: Layout, opts: DrawOptions): SVGG
   for (const b of cfg.blocks) {
     const n = nodes.get(b.id);
     if (!n) continue;
-    const box = svg('g', { class: `block${b.reachable ? '' : ' unreachable'}`, 'data-block': b.id, 'data-testid': `block-${b.id}`, transform: `translate(${n.x},${n.y})` });
+    const kind = n.tag ? ` ${n.tag.kind}` : '';
+    const box = svg('g', {
+      class: `block${b.reachable ? '' : ' unreachable'}${kind}`, 'data-block': b.id, 'data-testid': `block-${b.id}`, 'data-name': b.name,
+      transform: `translate(${n.x},${n.y})`,
+    });
     box.append(svg('rect', { class: 'block-rect', width: n.width, height: n.height, rx: 6 }));
     box.append(svg('text', { class: 'block-name', x: m.padding, y: 18 }, b.name));
-    if (n.lines) box.append(svg('text', { class: 'block-lines', x: linesLabelX(b, m), y: 18, 'data-testid': `block-lines-${b.id}` }, n.lines));
+    if (n.tag) {
+      const tag = svg('g', { class: `block-tag ${n.tag.kind}-tag`, 'data-testid': `block-tag-${b.id}`, transform: `translate(${tagX(b, m)},5)` });
+      tag.append(svg('rect', { width: tagWidth(n.tag), height: 18, rx: 4 }), svg('text', { x: tagWidth(n.tag) / 2, y: 13.5, 'text-anchor': 'middle' }, n.tag.text));
+      if (opts.hints) tag.append(svg('title', {}, n.tag.hint));
+      box.append(tag);
+    }
+    if (n.lines) box.append(svg('text', { class: 'block-lines', x: linesLabelX(b, m, n.tag), y: 18, 'data-testid': `block-lines-${b.id}` }, n.lines));
     if (n.frontier !== null) {
       box.append(svg('text', { class: 'block-priority', x: n.width - m.padding, y: 18, 'text-anchor': 'end' }, priorityLabel(b)));
       const y = m.headerHeight + blockRows(b, layout.compact).length * m.lineHeight;
@@ -60,11 +75,14 @@ export function drawGraph(cfg: CfgView, layout: Layout, opts: DrawOptions): SVGG
     }
     // A compact block lists its instructions on hover only.
     if (layout.compact && opts.hints) box.append(svg('title', {}, blockLines(b).join('\n')));
+    const own = opts.rows ?? true;
     blockRows(b, layout.compact).forEach((line, i) => {
       const y = m.headerHeight + i * m.lineHeight;
-      const row = svg('g', { class: 'instr-row', 'data-instr': b.instrs[i].index });
-      if (opts.hints) row.append(svg('title', {}, 'click: set or clear a breakpoint'));
-      row.append(svg('rect', { class: 'instr-bg', x: 2, y: y - 2, width: n.width - 4, height: m.lineHeight, 'data-instr': b.instrs[i].index }));
+      // Rows of a graph that does not run (STRUCT's original) carry no instruction index to click.
+      const instr: Record<string, number> = own ? { 'data-instr': b.instrs[i].index } : {};
+      const row = svg('g', { class: own ? 'instr-row' : 'instr-row still', ...instr });
+      if (opts.hints && own) row.append(svg('title', {}, 'click: set or clear a breakpoint'));
+      row.append(svg('rect', { class: 'instr-bg', x: 2, y: y - 2, width: n.width - 4, height: m.lineHeight, ...instr }));
       row.append(svg('text', { class: 'instr', x: m.padding, y: y + 13 }, line));
       box.append(row);
     });
@@ -75,7 +93,7 @@ export function drawGraph(cfg: CfgView, layout: Layout, opts: DrawOptions): SVGG
 
 /** Marks the step's current block and instruction and the current block's thread frontier in
  * `graph` (drawn by `drawGraph`), and draws breakpoints and waiting lanes into `overlay`. */
-export function drawStep(graph: SVGGElement, overlay: SVGGElement, cfg: CfgView, layout: Layout, st: StateView | null, breakpoints: number[]): void {
+export function drawStep(graph: SVGGElement, overlay: SVGGElement, cfg: CfgView, layout: Layout, st: StepMarks | null, breakpoints: number[]): void {
   for (const el of graph.querySelectorAll('.block.current, .instr-bg.current, .block.in-frontier')) el.classList.remove('current', 'in-frontier');
   if (st?.block != null) graph.querySelector(`.block[data-block="${st.block}"]`)?.classList.add('current');
   // The blocks where lanes may wait while the current one runs: its thread frontier.

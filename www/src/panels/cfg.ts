@@ -9,15 +9,39 @@
 //! block in view, moving there smoothly (on by default when the graph does not fit). Zoom with
 //! the buttons, Ctrl/Cmd + wheel, or + / - / 0 on the focused graph; pan by dragging or with the
 //! wheel; a click (not a drag) on an instruction toggles its breakpoint.
+//!
+//! Under STRUCT the graph is the transformed one (copies dashed and tagged, cut code tinted), and
+//! the tools offer the kernel's original graph in its place ("transformed" / "original"), with
+//! the block the run is in marked through the copy it runs. The choice stays across steps and
+//! goes back to the transformed graph when a run without a transform (another model) shows.
 
 import { DEFAULT_METRICS, type Layout } from '../cfg-layout';
+import { originalMarks, whereNote, type StepMarks } from '../cfg-struct';
 import {
   between, centredOn, clampPan, fitView as fitted, followRect, followTarget, overflows, visibleRect, zoomAt, type Insets, type Size, type View,
 } from '../cfg-view';
 import { described, html, svg } from '../svg';
-import type { CfgView, StateView } from '../generated/engine';
+import type { CfgView } from '../generated/engine';
 import { drawGraph, drawStep, markerDefs } from './cfg-draw';
 import * as minimap from './cfg-minimap';
+
+/** STRUCT's original graph (the kernel before the transform), laid out when first shown. */
+export interface OriginalGraph {
+  cfg: CfgView;
+  layout: () => Layout;
+}
+
+/** Which graph the panel shows under STRUCT. */
+export type Shown = 'transformed' | 'original';
+
+/** What the panel last drew, so the graph choice can draw again without a new step. */
+interface Drawn {
+  cfg: CfgView;
+  layout: Layout;
+  st: StepMarks | null;
+  breakpoints: number[];
+  original: OriginalGraph | null;
+}
 
 export interface CfgPanel {
   root: HTMLElement;
@@ -36,7 +60,16 @@ export interface CfgPanel {
    * to read whole. */
   follow: boolean;
   followChosen: boolean;
-  tools: { el: HTMLElement; follow: HTMLButtonElement; zoom: HTMLElement; key: HTMLButtonElement };
+  tools: {
+    el: HTMLElement; follow: HTMLButtonElement; zoom: HTMLElement; key: HTMLButtonElement;
+    /** STRUCT's graph choice, shown only when the run has an original graph. */
+    which: HTMLElement; transformed: HTMLButtonElement; original: HTMLButtonElement;
+  };
+  /** Under STRUCT: which graph shows, and what was drawn last (for redrawing on a switch). */
+  shown: Shown;
+  drawn: Drawn | null;
+  /** Over the original graph: where the run is ("now in BB5 (running its copy BB5'')"). */
+  where: HTMLElement;
   minimap: minimap.Minimap;
   /** The SVG's size as of its last resize, and the zoom tools' height over its top (both read
    * when it resizes, never in the middle of a render). */
@@ -75,6 +108,17 @@ export function create(root: HTMLElement, onToggleBreakpoint: (instr: number) =>
     tools.append(b);
     return b;
   };
+  // STRUCT's two graphs: a pair of pressed/unpressed buttons, first in the tools.
+  const which = html('span', { class: 'cfg-which', role: 'group', 'aria-label': 'which graph STRUCT shows', 'data-testid': 'cfg-which' });
+  const choice = (text: string, testid: string, title: string) => {
+    const b = html('button', { type: 'button', 'data-testid': testid, 'aria-pressed': 'false', title }, text);
+    which.append(b);
+    return b;
+  };
+  const transformed = choice('transformed', 'cfg-show-transformed', 'the graph STRUCT runs: the kernel after its copies and cuts');
+  const original = choice('original', 'cfg-show-original', 'the kernel\'s own graph before STRUCT\'s transform, the block the run is in marked');
+  which.hidden = true;
+  tools.append(which);
   const zoom = html('span', { class: 'cfg-zoom', 'data-testid': 'cfg-zoom', title: 'zoom' });
   const out = button('−', 'cfg-zoom-out', 'zoom out (-)');
   tools.append(zoom);
@@ -85,18 +129,23 @@ export function create(root: HTMLElement, onToggleBreakpoint: (instr: number) =>
   const legend = html('div', { class: 'legend cfg-legend', 'data-testid': 'cfg-legend' });
   legend.hidden = !(opts.legend ?? true);
   key.setAttribute('aria-pressed', String(!legend.hidden));
-  fillLegend(legend, false);
+  fillLegend(legend, { frontiers: false, reconv: true, copies: false, cuts: false });
+  const where = html('p', { class: 'cfg-where', 'data-testid': 'cfg-where' });
+  where.hidden = true;
   stage.append(s, tools);
-  root.replaceChildren(stage, legend);
+  root.replaceChildren(where, stage, legend);
   const p: CfgPanel = {
     root, svg: s, legend, world, graph: null, overlay, cfg: null, layout: null, view: { x: 0, y: 0, k: 1 }, fitted: true,
-    follow: false, followChosen: false, tools: { el: tools, follow, zoom, key }, box: { w: 0, h: 0 }, toolsHeight: 0, current: null, pc: null, frame: null,
+    follow: false, followChosen: false, tools: { el: tools, follow, zoom, key, which, transformed, original }, shown: 'transformed', drawn: null, where,
+    box: { w: 0, h: 0 }, toolsHeight: 0, current: null, pc: null, frame: null,
     heading: null, onToggleBreakpoint,
     minimap: minimap.create(stage, (at) => userMoved(p, centredOn(p.view, at, graphSize(p), p.box, insets(p)))),
   };
   out.addEventListener('click', () => zoomBy(p, 1 / ZOOM_STEP));
   into.addEventListener('click', () => zoomBy(p, ZOOM_STEP));
   fit.addEventListener('click', () => fitView(p));
+  transformed.addEventListener('click', () => choose(p, 'transformed'));
+  original.addEventListener('click', () => choose(p, 'original'));
   follow.addEventListener('click', () => setFollow(p, !p.follow));
   key.addEventListener('click', () => {
     legend.hidden = !legend.hidden;
@@ -116,18 +165,43 @@ export function create(root: HTMLElement, onToggleBreakpoint: (instr: number) =>
   return p;
 }
 
-function fillLegend(legend: HTMLElement, frontiers: boolean): void {
-  const last: [string, string] = frontiers ? ['frontier', 'thread frontier of the current block'] : ['reconv', 'reconverges here'];
+/** What a legend explains besides the edge kinds. */
+interface LegendFacts { frontiers: boolean; reconv: boolean; copies: boolean; cuts: boolean }
+
+const legendOf = (l: Layout): LegendFacts => ({
+  frontiers: l.frontiers, reconv: l.reconv.length > 0, copies: l.nodes.some((n) => n.tag?.kind === 'copy'), cuts: l.nodes.some((n) => n.tag?.kind === 'cut'),
+});
+
+/** The edge kinds, the frontier or the reconvergence arrows, and under STRUCT its copies and cut
+ * code, each only when the graph drawn has some. */
+function fillLegend(legend: HTMLElement, f: LegendFacts): void {
   legend.replaceChildren();
-  for (const [cls, label] of [['taken', 'taken'], ['fallthrough', 'fall-through'], ['sync', 'pop to sync point'], ['back', 'back edge'], last]) {
-    const item = html('span', { class: 'legend-item' });
+  const items: [string, string, string?][] = [['taken', 'taken'], ['fallthrough', 'fall-through'], ['sync', 'pop to sync point'], ['back', 'back edge']];
+  if (f.frontiers) items.push(['frontier', 'thread frontier of the current block']);
+  else if (f.reconv) items.push(['reconv', 'reconverges here']);
+  if (f.copies) {
+    items.push(['copy', 'copy STRUCT made of a block', 'a block STRUCT duplicated so the code is structured; its tag names the block it copies']);
+  }
+  if (f.cuts) {
+    items.push(['cut', 'cut code', 'guard code STRUCT\'s cut wrote: a loop with several exits leaves through one, its guard register saying which']);
+  }
+  for (const [cls, label, hint] of items) {
+    const item = html('span', { class: 'legend-item', ...(hint ? { title: hint, 'data-testid': `cfg-legend-${cls}` } : {}) });
     const sw = svg('svg', { width: 34, height: 12, 'aria-hidden': 'true' });
-    sw.append(cls === 'frontier'
-      ? svg('rect', { x: 2, y: 1, width: 30, height: 10, rx: 3, class: 'frontier-swatch' })
+    sw.append(cls === 'frontier' || cls === 'copy' || cls === 'cut'
+      ? svg('rect', { x: 2, y: 1, width: 30, height: 10, rx: 3, class: `${cls}-swatch` })
       : svg('line', { x1: 1, y1: 6, x2: 33, y2: 6, class: `edge ${cls}` }));
     item.append(sw, document.createTextNode(label));
     legend.append(item);
   }
+}
+
+/** Shows STRUCT's transformed or original graph (a tool's click): drawn again at this step. */
+function choose(p: CfgPanel, shown: Shown): void {
+  if (p.shown === shown) return;
+  p.shown = shown;
+  const d = p.drawn;
+  if (d) render(p, d.cfg, d.layout, d.st, d.breakpoints, d.original);
 }
 
 const graphSize = (p: CfgPanel): Size => ({ w: p.layout?.width ?? 0, h: p.layout?.height ?? 0 });
@@ -292,21 +366,57 @@ function enablePanZoom(p: CfgPanel): void {
   });
 }
 
-export function render(p: CfgPanel, cfg: CfgView | null, layout: Layout | null, st: StateView | null, breakpoints: number[]): void {
+/** What the panel shows now: the run's graph, or under STRUCT the original one with the step
+ * carried to it (for the SVG export too). */
+export function shownGraph(p: CfgPanel): { cfg: CfgView; layout: Layout; st: StepMarks | null; original: boolean } | null {
+  const d = p.drawn;
+  if (!d) return null;
+  if (p.shown === 'original' && d.original) {
+    return { cfg: d.original.cfg, layout: d.original.layout(), st: originalMarks(d.cfg, d.st).marks, original: true };
+  }
+  return { cfg: d.cfg, layout: d.layout, st: d.st, original: false };
+}
+
+/** The graph choice's buttons and the note over the original graph. */
+function renderWhich(p: CfgPanel, d: Drawn): void {
+  const { which, transformed, original } = p.tools;
+  which.hidden = d.original === null;
+  transformed.setAttribute('aria-pressed', String(p.shown === 'transformed'));
+  original.setAttribute('aria-pressed', String(p.shown === 'original'));
+  p.root.dataset.graph = d.original ? p.shown : '';
+  const o = p.shown === 'original' ? d.original : null;
+  const note = o ? whereNote(originalMarks(d.cfg, d.st), new Map(o.cfg.blocks.map((b) => [b.id, b.name]))) : '';
+  // The lead gives way in a small panel (the pressed "original" says as much).
+  if (p.where.lastChild?.textContent !== note) p.where.replaceChildren(html('span', { class: 'cfg-where-lead' }, 'Before STRUCT\'s transform: '), note);
+  p.where.hidden = !o;
+}
+
+/** Draws `cfg` at step `st` (for STRUCT, `original` is the kernel's graph before the
+ * transform, which the tools can show in its place). */
+export function render(
+  p: CfgPanel, cfg: CfgView | null, layout: Layout | null, st: StepMarks | null, breakpoints: number[], original: OriginalGraph | null = null,
+): void {
   if (!cfg || !layout) return;
-  const fresh = p.layout !== layout;
+  // A run without a transform (another model) shows its own graph; the choice starts over.
+  if (!original) p.shown = 'transformed';
+  p.drawn = { cfg, layout, st, breakpoints, original };
+  renderWhich(p, p.drawn);
+  const shown = shownGraph(p)!;
+  const fresh = p.layout !== shown.layout;
   if (fresh) {
-    p.layout = layout;
-    p.cfg = cfg;
-    p.graph = drawGraph(cfg, layout, { hints: true });
+    p.layout = shown.layout;
+    p.cfg = shown.cfg;
+    p.graph = drawGraph(shown.cfg, shown.layout, { hints: true, rows: !shown.original });
     p.world.replaceChildren(p.graph, p.overlay);
-    fillLegend(p.legend, layout.frontiers);
+    fillLegend(p.legend, legendOf(shown.layout));
     drawMinimap(p);
   }
-  drawStep(p.graph!, p.overlay, cfg, layout, st, breakpoints);
-  const moved = p.current !== (st?.block ?? null) || p.pc !== (st?.pc ?? null);
-  p.current = st?.block ?? null;
-  p.pc = st?.pc ?? null;
+  // Breakpoints are the run's instructions: the original graph has none of its own.
+  drawStep(p.graph!, p.overlay, shown.cfg, shown.layout, shown.st, shown.original ? [] : breakpoints);
+  const at = shown.st;
+  const moved = p.current !== (at?.block ?? null) || p.pc !== (at?.pc ?? null);
+  p.current = at?.block ?? null;
+  p.pc = at?.pc ?? null;
   if (fresh && ready(p)) {
     defaultFollow(p);
     if (p.fitted) return fitView(p);

@@ -4,9 +4,9 @@
 //! view, two instances). The metrics table, one column per model, sits under the editor; cells
 //! where the models differ are highlighted, and its header names each column's cost preset.
 
-import { compareRows, presetCaveat } from '../compare-table';
+import { compareRows, presetCaveat, type CompareRow } from '../compare-table';
 import { modelInfo } from '../model-info';
-import { compactLayoutOf, type Run } from '../run';
+import { compactLayoutOf, originalGraphOf, type Run } from '../run';
 import { html } from '../svg';
 import type { LoadResult, ReportView, StateView } from '../generated/engine';
 import * as cfgPanel from './cfg';
@@ -159,7 +159,7 @@ export function renderSide(p: SidePanel, v: SideView): void {
   renderFields(p, v.run.load, v.preset);
   renderStatus(p, v);
   const r = v.run;
-  cfgPanel.render(p.cfg, r.cfg, compactLayoutOf(r), v.state, []);
+  cfgPanel.render(p.cfg, r.cfg, compactLayoutOf(r), v.state, [], originalGraphOf(r, true));
   lanes.render(p.lanes, {
     width: r.load.width, total: r.total, step: v.shown, lane: v.lane, active: r.active,
     fetch: v.fetch, inspect: v.inspect, select: v.select,
@@ -169,9 +169,14 @@ export function renderSide(p: SidePanel, v: SideView): void {
   });
 }
 
-/** The same program on both sides (same instructions), so their blocks can be compared. */
+/** The graph whose blocks a run's report counts: under STRUCT the kernel before its transform
+ * (copies are counted as the block they copy), else the one it ran. */
+const countedCfg = (r: Run) => r.original ?? r.cfg;
+
+/** The same program on both sides (same instructions; STRUCT's before its transform), so their
+ * blocks can be compared. */
 export function sameProgram(a: Run, b: Run): boolean {
-  const x = a.cfg.instrs, y = b.cfg.instrs;
+  const x = countedCfg(a).instrs, y = countedCfg(b).instrs;
   return x.length === y.length && x.every((ins, i) => ins.text === y[i].text && ins.addr === y[i].addr);
 }
 
@@ -200,7 +205,7 @@ export function renderTable(root: HTMLElement, runs: Run[], answers: (ReportView
   const same = runs.every((r) => sameProgram(runs[0], r));
   const presets = runs.map((r) => r.load.preset);
   const caveat = presetCaveat(presets);
-  const rows = compareRows(reports, same ? runs[0].cfg.blocks.map((b) => b.name) : null, presets);
+  const rows = compareRows(reports, same ? countedCfg(runs[0]).blocks.map((b) => b.name) : null, presets);
   const table = html('table', { class: 'compare-table', 'data-testid': 'compare-table' });
   const head = html('tr');
   head.append(html('th', {}, ''), ...runs.map((r, i) => {
@@ -212,14 +217,20 @@ export function renderTable(root: HTMLElement, runs: Run[], answers: (ReportView
     return th;
   }));
   table.append(head);
-  let blocksStarted = false;
+  const copies = runs.some((r) => r.original);
+  const heads: Record<CompareRow['group'], string> = {
+    run: '',
+    code: 'the code each model runs: STRUCT transforms the kernel first',
+    block: !same ? 'executions per block: each model runs its own compiled code here, so blocks are not compared'
+      : copies ? 'executions per block of the kernel (MIMD minimum in brackets; STRUCT\'s copies count as the block they copy)'
+      : 'executions per block (MIMD minimum in brackets)',
+  };
+  let group: CompareRow['group'] = 'run';
   for (const row of rows) {
-    if (row.key.startsWith('block-') && !blocksStarted) {
-      blocksStarted = true;
+    if (row.group !== group) {
+      group = row.group;
       const sub = html('tr', { class: 'compare-sub' });
-      sub.append(html('th', { colspan: runs.length + 1 }, same
-        ? 'executions per block (MIMD minimum in brackets)'
-        : 'executions per block: each model runs its own compiled code here, so blocks are not compared'));
+      sub.append(html('th', { colspan: runs.length + 1 }, heads[group]));
       table.append(sub);
     }
     const cls = row.differ ? 'differ' : row.caveat ? 'caveat' : '';

@@ -7,6 +7,7 @@ import type { Figure } from '../figures';
 import { html } from '../svg';
 
 function figureKind(f: Figure): string {
+  if (f.view?.compare) return `${f.view.model} beside ${f.view.compare}, compared`;
   if (f.view) return `stack history at ${Object.entries(f.view.params).map(([k, v]) => `${k} = ${v}`).join(', ')}`;
   const s = f.sweep!;
   const split = s.split ? `, split by ${s.split.param}` : '';

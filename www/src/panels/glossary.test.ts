@@ -21,7 +21,7 @@ describe('glossary sections', () => {
     const volta = sections.find((s) => s.models.includes('volta'))!;
     expect(words(volta)).toEqual(expect.arrayContaining(['BSSY', 'BSYNC', 'BREAK', 'WARPSYNC', 'Bn', 'BSYNC Bn']));
     expect(sections.slice(1).map((s) => s.title)).toEqual([
-      'post-dominator stacks (GPGPU-Sim, course notes)', 'thread frontiers (Diamos et al.)', 'convergence barriers (Volta to Hopper)',
+      'post-dominator stacks (GPGPU-Sim, course notes, STRUCT)', 'thread frontiers (Diamos et al.)', 'convergence barriers (Volta to Hopper)',
       'every lane on its own (the MIMD reference)',
     ]);
     const all = sections.flatMap((s) => s.terms);
@@ -32,7 +32,7 @@ describe('glossary sections', () => {
   it('lists both models of a comparison first, and a model\'s own meaning of a shared word', () => {
     const [mine] = glossarySections(glossary(), ['pdom', 'volta'], modelInfos());
     const ssy = mine.terms.filter((t) => t.term.split(', ').includes('SSY'));
-    expect(ssy.map((t) => t.models)).toEqual([['pdom', 'tf-stack', 'tf-sandy', 'volta', 'mimd']]);
+    expect(ssy.map((t) => t.models)).toEqual([['pdom', 'struct', 'tf-stack', 'tf-sandy', 'volta', 'mimd']]);
     expect(ssy[0].meaning).toContain('do nothing');
     expect(words(mine)).toEqual(expect.arrayContaining(['BSSY', 'RECONV', 'PATH', 'ipdom']));
   });
