@@ -48,6 +48,11 @@ test('Figure 1 under struct: copies dashed and tagged, no cut, and the original 
   await expect(page.getByTestId('models-help').locator('tr', { hasText: /^struct/ })).toContainText('STRUCT');
   await page.keyboard.press('Escape');
   await chooseStruct(page);
+  // The metrics panel says what the transform did, as the CLI counts it.
+  const cfgText = execFileSync('cargo', ['run', '-q', '-p', 'warpscope-cli', '--', 'cfg', FIG1, '--model', 'struct'], { encoding: 'utf8' });
+  const t = cfgText.match(/STRUCT: (\d+) forward copies, (\d+) backward copies, (\d+) cuts; (\d+) -> (\d+) instructions/)!;
+  await expect(page.getByTestId('metrics-transforms'))
+    .toContainText(`${t[1]} forward copies, ${t[2]} backward copies, ${t[3]} cuts; ${t[4]} → ${t[5]} instructions`);
 
   // Every block the CLI names, each copy tagged with the block it copies, drawn dashed.
   expect((await names(cfg)).sort()).toEqual(blocks.map((b) => b.name).sort());

@@ -34,8 +34,10 @@ pub fn metrics_json(sim: &Sim, outcome: &Outcome) -> Value {
     let point = PointMetrics::of(m, sim.state().machine.width);
     let mut o: Map<String, Value> = Metric::ALL.iter().map(|&k| (k.name().to_string(), metric_json(&point, k))).collect();
     o.insert("stop_reason".into(), stop_json(outcome));
-    o.insert("block_counts".into(), json!(m.block_counts(&cfg::build(sim.program()))));
-    if let Value::Object(r) = report_json(&RunReport::of(sim), outcome, sim.config().model) {
+    // Per block of the kernel as written (under STRUCT its copies added), beside the minimum.
+    let report = RunReport::of(sim);
+    o.insert("block_counts".into(), json!(report.block_counts));
+    if let Value::Object(r) = report_json(&report, outcome, sim.config().model) {
         o.extend(r);
     }
     Value::Object(o)

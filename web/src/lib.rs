@@ -317,6 +317,7 @@ impl Session {
             now: MetricsView::new(&l.sim.state().metrics, &l.facts, w),
             total: MetricsView::new(&l.end_metrics, &l.facts, w),
             transforms: l.sim.structured().map(|s| s.counts),
+            static_expansion: l.sim.structured().map(|s| s.counts.static_expansion()),
         })
     }
 

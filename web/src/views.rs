@@ -401,6 +401,8 @@ pub struct MetricsPair {
     pub total: MetricsView,
     /// STRUCT: the transforms the run's program came from (the paper's Table 5 counts).
     pub transforms: Option<TransformCounts>,
+    /// STRUCT: instructions after the transform over before, minus one.
+    pub static_expansion: Option<f64>,
 }
 
 /// A `//@ note` as the loaded run places it.

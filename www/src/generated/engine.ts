@@ -513,7 +513,11 @@ export type MetricsPair = { now: MetricsView, total: MetricsView,
 /**
  * STRUCT: the transforms the run's program came from (the paper's Table 5 counts).
  */
-transforms: TransformCounts | null, };
+transforms: TransformCounts | null, 
+/**
+ * STRUCT: instructions after the transform over before, minus one.
+ */
+static_expansion: number | null, };
 
 export type NoteView = { 
 /**

@@ -20,5 +20,15 @@ export function render(root: HTMLElement, m: MetricsPair | null, rows: MetricInf
     tr.append(html('th', { scope: 'row' }, info.label), html('td', {}, fmt(info, m.now[k])), html('td', {}, fmt(info, m.total[k])));
     table.append(tr);
   }
+  const t = m.transforms;
+  if (t && m.static_expansion !== null) {
+    // STRUCT: what the transform did to the kernel before the run (the paper's Table 5).
+    const pct = `${m.static_expansion >= 0 ? '+' : ''}${(m.static_expansion * 100).toFixed(1)} %`;
+    const note = html('p', { class: 'muted small metrics-transforms', 'data-testid': 'metrics-transforms' },
+      `STRUCT's transform: ${t.forward_copies} forward copies, ${t.backward_copies} backward copies, ${t.cuts} cuts; `
+      + `${t.instructions_before} → ${t.instructions_after} instructions (${pct} static)`);
+    root.replaceChildren(table, note);
+    return;
+  }
   root.replaceChildren(table);
 }
