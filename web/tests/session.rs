@@ -237,3 +237,38 @@ fn blocks_nested_past_the_parsers_limit_are_located_errors_in_wasm() {
     let r = load_c_body(&blocks(200));
     assert_eq!((r["ok"].clone(), r["diagnostics"][0]["line"].clone()), (Value::Bool(false), Value::from(3)), "{r}");
 }
+
+const FIGURE_1: &str = include_str!("../../examples/tf_figure1.sass");
+
+/// STRUCT through the facade: the CFG names copies after their block, the original graph is
+/// there beside it, the listing is the transformed code (each pc on its own line), the metrics
+/// and the report carry the transforms; other models have none of it.
+#[wasm_bindgen_test]
+fn struct_names_its_copies_and_keeps_the_original_graph() {
+    let mut s = Session::new();
+    let r = json(s.load(FIGURE_1, opts_json(serde_json::json!({ "model": "struct" }))).unwrap());
+    assert_eq!(r["ok"], true, "{r}");
+    let cfg = json(s.cfg().unwrap());
+    let blocks = cfg["blocks"].as_array().unwrap();
+    let bb5 = blocks.iter().find(|b| b["name"] == "BB5'").expect("a copy of BB5");
+    assert_eq!((bb5["original"].as_u64(), bb5["copy"].as_u64(), bb5["made"].as_bool()), (Some(5), Some(1), Some(false)));
+    let original = json(s.original_cfg().unwrap());
+    let names: Vec<&str> = original["blocks"].as_array().unwrap().iter().map(|b| b["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["BB0", "BB1", "BB2", "BB3", "BB4", "BB5", "BB6"]);
+    let c = json(s.compiled().unwrap());
+    let listing: Vec<&str> = c["listing"].as_str().unwrap().lines().collect();
+    for (pc, i) in cfg["instrs"].as_array().unwrap().iter().enumerate() {
+        let line = listing[c["listing_lines"][pc].as_u64().unwrap() as usize - 1];
+        assert!(line.contains(i["text"].as_str().unwrap()), "pc {pc}: {line}");
+    }
+    let m = json(s.metrics().unwrap());
+    assert_eq!(m["transforms"]["forward_copies"], 2, "{m}");
+    let report = json(s.report().unwrap());
+    assert_eq!((report["warp_instructions"].as_u64(), report["mimd_warp_instructions"].as_u64()), (Some(28), Some(19)));
+    assert_eq!(report["block_counts"].as_array().unwrap().len(), 7, "per block of the kernel as written");
+
+    let r = json(s.load(FIGURE_1, opts_json(serde_json::json!({ "model": "pdom" }))).unwrap());
+    assert_eq!(r["ok"], true);
+    assert!(s.original_cfg().unwrap().is_null());
+    assert!(json(s.metrics().unwrap())["transforms"].is_null());
+}
