@@ -51,10 +51,10 @@ impl Term {
             Term::LeaveOr(d) => vec![None, Some(d)],
         }
     }
-    /// Sends every edge to `from` to `to` instead.
-    pub fn redirect(&mut self, from: NodeId, to: Dest) {
+    /// Sends every edge to `from` (a node or the end) to `to` instead.
+    pub fn redirect(&mut self, from: Dest, to: Dest) {
         let fix = |d: &mut Dest| {
-            if *d == Dest::Node(from) {
+            if *d == from {
                 *d = to;
             }
         };
@@ -318,7 +318,7 @@ impl Graph {
         }
         for i in 0..set.len() {
             for (j, &w) in set.iter().enumerate() {
-                self.nodes[base + i].term.redirect(w, Dest::Node(base + j));
+                self.nodes[base + i].term.redirect(Dest::Node(w), Dest::Node(base + j));
             }
         }
         (base..base + set.len()).collect()

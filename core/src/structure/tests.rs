@@ -149,11 +149,3 @@ fn names_count_copies_with_primes() {
     let names: Vec<String> = (0..5).map(|c| node_name(role(c))).collect();
     assert_eq!(names, ["BB3", "BB3'", "BB3''", "BB3'''", "BB3'4"]);
 }
-
-#[test]
-fn show() {
-    for t in [FIGURE_1, BREAK_LOOP, TWO_ENTRIES, EXIT_IN_LOOP] {
-        let s = structure(&program(t)).unwrap();
-        std::println!("{:?}\n{}", s.counts, s.listing);
-    }
-}

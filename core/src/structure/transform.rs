@@ -24,7 +24,7 @@ pub(crate) fn forward_copy(g: &mut Graph, r: &Regions, join: usize) -> u32 {
         let Some(&behind) = r.members[p].iter().max_by(|a, b| g.nodes[**a].key.cmp(&g.nodes[**b].key)) else { continue };
         let copies = g.copy_nodes(&r.members[join], behind);
         for &v in &r.members[p] {
-            g.nodes[v].term.redirect(target, Dest::Node(copies[0]));
+            g.nodes[v].term.redirect(Dest::Node(target), Dest::Node(copies[0]));
         }
         made += 1;
     }
@@ -54,7 +54,7 @@ pub(crate) fn backward_copy(g: &mut Graph, r: &Regions, scc: &[usize], header: u
     let copy_of_entry = copies[set.iter().position(|&v| v == target).unwrap_or(0)];
     for &p in &outside {
         for &v in &r.members[p] {
-            g.nodes[v].term.redirect(target, Dest::Node(copy_of_entry));
+            g.nodes[v].term.redirect(Dest::Node(target), Dest::Node(copy_of_entry));
         }
     }
 }
@@ -206,7 +206,7 @@ pub(crate) fn cut(
     }
     // Back edges go to the test; each exit edge sets the guard first.
     for &u in &members {
-        g.nodes[u].term.redirect(head, Dest::Node(test_node));
+        g.nodes[u].term.redirect(Dest::Node(head), Dest::Node(test_node));
     }
     for (&(u, t), &s) in exits.iter().zip(&sets) {
         g.nodes[s].term = Term::Fall(Dest::Node(test_node));
@@ -214,7 +214,7 @@ pub(crate) fn cut(
         match (t, *term) {
             (Out::Leave(_), Term::Leave) => *term = Term::Jump(Dest::Node(s)),
             (Out::Leave(_), Term::LeaveOr(fall)) => *term = Term::Branch { taken: Dest::Node(s), fall },
-            (Out::To(d), _) => redirect_dest(term, d, Dest::Node(s)),
+            (Out::To(d), _) => term.redirect(d, Dest::Node(s)),
             _ => {}
         }
     }
@@ -223,33 +223,11 @@ pub(crate) fn cut(
     let proc_ = g.proc_of[head];
     for v in 0..g.nodes.len() {
         if v != init && v != test_node && !members.contains(&v) && g.proc_of[v] == proc_ {
-            g.nodes[v].term.redirect(head, Dest::Node(init));
+            g.nodes[v].term.redirect(Dest::Node(head), Dest::Node(init));
         }
     }
     if let Some(p) = g.procs.iter_mut().find(|p| **p == head) {
         *p = init;
     }
     Ok(())
-}
-
-/// Sends one edge to `from` (a node or the end) to `to`.
-fn redirect_dest(term: &mut Term, from: Dest, to: Dest) {
-    match from {
-        Dest::Node(v) => term.redirect(v, to),
-        Dest::End => {
-            let fix = |d: &mut Dest| {
-                if *d == Dest::End {
-                    *d = to;
-                }
-            };
-            match term {
-                Term::Fall(d) | Term::Jump(d) | Term::Call(d) | Term::LeaveOr(d) => fix(d),
-                Term::Branch { taken, fall } => {
-                    fix(taken);
-                    fix(fall);
-                }
-                Term::Leave => {}
-            }
-        }
-    }
 }
