@@ -65,7 +65,7 @@ impl LaunchOptions {
 /// other model runs the program as read.
 pub fn launch(kernel: &Kernel, opts: &LaunchOptions) -> Result<Sim, Vec<Diagnostic>> {
     let config = opts.config_for(kernel);
-    if config.model == ModelKind::Struct && kernel.structured.is_none() {
+    if config.model == ModelKind::Struct && kernel.structured.is_none() && !kernel.program.is_empty() {
         // The machine needs room for the registers the transform's guards use.
         let mut k = kernel.clone();
         let mut diags = Vec::new();

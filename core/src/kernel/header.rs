@@ -390,10 +390,12 @@ pub fn parse_kernel_with(text: &str, opts: &super::SourceOptions) -> (Kernel, Ve
         k.kernel_name = Some((name.clone(), Span::new(1, 1, 1)));
     }
     crate::input::read(text, &mut k, opts, &mut diags);
+    // Notes name the kernel's own labels and addresses; STRUCT then moves them to the copy that
+    // keeps the block's name.
+    k.notes = note::resolve(raw_notes, &k.program, &mut diags);
     if opts.structural.unwrap_or(k.model == Some(crate::model::ModelKind::Struct)) && !diags.iter().any(Diagnostic::is_error) {
         crate::structure::restructure(&mut k, &mut diags);
     }
-    k.notes = note::resolve(raw_notes, &k.program, &mut diags);
     diags.sort_by_key(|d| (d.span.line, d.span.col));
     (k, diags)
 }

@@ -35,7 +35,7 @@ pub fn node_name(role: NodeRole) -> String {
                 CutPart::Set(k) => format!("cut{cut}.exit{k}"),
                 CutPart::Test => format!("cut{cut}.test"),
                 CutPart::Dispatch(k) => format!("cut{cut}.to{k}"),
-                CutPart::Leave => format!("cut{cut}.leave"),
+                CutPart::Leave(k) => format!("cut{cut}.leave{k}"),
             };
             format!("{base}{}", primes(copy))
         }
@@ -57,26 +57,51 @@ fn guard_text(g: Option<Guard>) -> String {
     }
 }
 
+/// Where a rewritten transfer goes, resolved once every node has its place.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum To {
+    /// A `BRA` to a node or the end.
+    Branch(Dest),
+    /// A `CAL` to a procedure's entry (`None`: past the end).
+    Call(Option<usize>),
+}
+
 /// One piece of output before targets are known.
 struct Piece {
     instr: Instruction,
     origin: Option<Pc>,
     line: u32,
     continues: bool,
-    /// The branch target, resolved once every node has its place.
-    to: Option<Dest>,
+    to: Option<To>,
     /// A branch after a conditional one: a block of its own, named `<node>.fall`.
     fall: bool,
 }
 
-fn bra(guard: Option<Guard>, uniform: bool, to: Dest, line: u32, origin: Option<Pc>) -> Piece {
+fn bra(guard: Option<Guard>, uniform: bool, to: Dest, line: u32) -> Piece {
     let instr = Instruction { guard, op: Op::Bra { target: Pc(0), uniform }, pop: false, text: String::new() };
-    Piece { instr, origin, line, continues: false, to: Some(to), fall: false }
+    Piece { instr, origin: None, line, continues: false, to: Some(To::Branch(to)), fall: false }
+}
+
+/// The branch that replaces the original transfer at `pc`: it counts as that instruction did
+/// (a part of a real SASS sequence issues nothing of its own).
+fn transfer(prog: &Program, pc: Pc, guard: Option<Guard>, uniform: bool, to: Dest, line: u32) -> Piece {
+    Piece { origin: Some(pc), continues: prog.continues(pc), ..bra(guard, uniform, to, line) }
 }
 
 /// The branch a conditional transfer's other side needs when it is not laid out next.
 fn fall_bra(to: Dest, line: u32) -> Piece {
-    Piece { fall: true, ..bra(None, false, to, line, None) }
+    Piece { fall: true, ..bra(None, false, to, line) }
+}
+
+/// `IADD.S R1, R1, 1` without its pop: `IADD R1, R1, 1`.
+fn without_pop(text: &str) -> String {
+    let (op, rest) = text.split_once(' ').unwrap_or((text, ""));
+    let op = op.strip_suffix(".S").unwrap_or(op);
+    if rest.is_empty() {
+        String::from(op)
+    } else {
+        format!("{op} {rest}")
+    }
 }
 
 /// The pieces of node `v`, given the node laid out after it.
@@ -90,7 +115,7 @@ fn pieces(g: &Graph, prog: &Program, v: NodeId, next: Option<NodeId>) -> Vec<Pie
             for pc in start.index()..last {
                 out.push(original(prog, pc));
             }
-            (prog.line(Pc(last as u32)).unwrap_or(0), Some((last, &prog.instrs[last])))
+            (prog.line(Pc(last as u32)).unwrap_or(0), Some((Pc(last as u32), &prog.instrs[last])))
         }
         Body::Made { instrs, line, .. } => {
             for i in instrs {
@@ -99,67 +124,71 @@ fn pieces(g: &Graph, prog: &Program, v: NodeId, next: Option<NodeId>) -> Vec<Pie
             (*line, None)
         }
     };
-    let origin = last_instr.map(|(pc, _)| Pc(pc as u32));
     let guard = match (&node.body, last_instr) {
         (Body::Made { guard, .. }, _) => *guard,
         (_, Some((_, i))) => i.guard,
         _ => None,
     };
     let uniform = matches!(last_instr, Some((_, Instruction { op: Op::Bra { uniform: true, .. }, .. })));
-    // The last instruction when it is not a transfer the term rewrites.
-    let keep_last = |out: &mut Vec<Piece>| {
-        if let Some((pc, i)) = last_instr {
-            if i.pop && !i.op.is_control() {
-                // `X.S`: the work stays, the pop becomes a branch.
-                let mut p = original(prog, pc);
-                p.instr.pop = false;
-                out.push(p);
-            } else if !matches!(i.op, Op::Bra { .. } | Op::Brk | Op::Cont | Op::Exit | Op::Ret | Op::Sync) && !i.pop {
-                out.push(original(prog, pc));
-            }
+    // `X.S`: the work stays, the pop becomes the branch after it (an added one: X counts).
+    let work_with_pop = last_instr.filter(|(_, i)| i.pop && !i.op.is_control() && matches!(node.term, Term::Jump(_)));
+    if let Some((pc, _)) = work_with_pop {
+        let mut p = original(prog, pc.index());
+        p.instr.pop = false;
+        p.instr.text = without_pop(&p.instr.text);
+        out.push(p);
+    }
+    let fall_on = |out: &mut Vec<Piece>, d: Dest| {
+        if !is_next(d) {
+            out.push(fall_bra(d, line));
         }
     };
-    match node.term {
-        Term::Fall(d) => {
-            if let Some((pc, _)) = last_instr {
-                out.push(original(prog, pc));
+    match (node.term, last_instr) {
+        (Term::Fall(d), last) => {
+            if let Some((pc, _)) = last {
+                out.push(original(prog, pc.index()));
             }
             if !is_next(d) {
-                out.push(bra(None, false, d, line, None));
+                out.push(bra(None, false, d, line));
             }
         }
-        Term::Jump(d) => {
-            keep_last(&mut out);
-            let g = if matches!(last_instr, Some((_, i)) if i.pop) { None } else { guard };
-            out.push(bra(g, false, d, line, origin));
-        }
-        Term::Branch { taken, fall } => {
-            keep_last(&mut out);
-            out.push(bra(guard, uniform, taken, line, origin));
-            if !is_next(fall) {
-                out.push(fall_bra(fall, line));
+        (Term::Jump(d), Some(_)) if work_with_pop.is_some() => {
+            if !is_next(d) {
+                out.push(bra(None, false, d, line));
             }
         }
-        Term::Leave | Term::LeaveOr(_) => {
-            match (&node.body, last_instr) {
+        (Term::Jump(d), Some((pc, i))) => {
+            let g = if i.pop { None } else { guard };
+            out.push(transfer(prog, pc, g, false, d, line));
+        }
+        (Term::Jump(d), None) => out.push(bra(guard, false, d, line)),
+        (Term::Branch { taken, fall }, Some((pc, _))) => {
+            out.push(transfer(prog, pc, guard, uniform, taken, line));
+            fall_on(&mut out, fall);
+        }
+        (Term::Branch { taken, fall }, None) => {
+            out.push(bra(guard, uniform, taken, line));
+            fall_on(&mut out, fall);
+        }
+        (Term::Leave | Term::LeaveOr(_) | Term::Fault(_), last) => {
+            match (&node.body, last) {
                 (Body::Made { leave: Some(i), .. }, _) => {
                     out.push(Piece { instr: i.clone(), origin: None, line, continues: false, to: None, fall: false })
                 }
-                (_, Some((pc, _))) => out.push(original(prog, pc)),
+                (_, Some((pc, _))) => out.push(original(prog, pc.index())),
                 _ => {}
             }
-            if let Term::LeaveOr(d) = node.term {
-                if !is_next(d) {
-                    out.push(fall_bra(d, line));
-                }
+            if let Term::LeaveOr(d) | Term::Fault(Some(d)) = node.term {
+                fall_on(&mut out, d);
             }
         }
-        Term::Call(d) => {
-            if let Some((pc, _)) = last_instr {
-                out.push(original(prog, pc));
+        (Term::Call { ret, callee }, last) => {
+            if let Some((pc, _)) = last {
+                out.push(Piece { to: Some(To::Call(callee)), ..original(prog, pc.index()) });
             }
-            if !is_next(d) {
-                out.push(bra(None, false, d, line, None));
+            // `RET` comes back to the instruction after the `CAL`: a branch there goes on.
+            if !is_next(ret) {
+                out.push(bra(None, false, ret, line));
             }
         }
     }
@@ -203,7 +232,6 @@ pub(crate) fn emit(g: &Graph, prog: &Program) -> Emitted {
     }
     let end = pc;
     let mut names: Vec<(String, NodeRole)> = order.iter().map(|&v| (node_name(g.nodes[v].role), g.nodes[v].role)).collect();
-    // Token and barrier targets name the original block's new place.
     let block_start = |orig: Pc| -> Pc {
         let b = g.nodes.iter().position(|n| matches!(n.body, Body::Block { start, end } if start <= orig && orig < end));
         Pc(b.map_or(end, |b| start[b]))
@@ -236,7 +264,7 @@ pub(crate) fn emit(g: &Graph, prog: &Program) -> Emitted {
             };
             let mut instr = piece.instr.clone();
             match piece.to {
-                Some(d) => {
+                Some(To::Branch(d)) => {
                     let (target, label) = match d {
                         Dest::Node(n) => (Pc(start[n]), node_name(g.nodes[n].role)),
                         Dest::End => (Pc(end), String::from("END")),
@@ -245,15 +273,18 @@ pub(crate) fn emit(g: &Graph, prog: &Program) -> Emitted {
                     let u = if matches!(instr.op, Op::Bra { uniform: true, .. }) { ".U" } else { "" };
                     instr.text = format!("{}BRA{u} {label}", guard_text(instr.guard));
                 }
-                None if piece.origin.is_some() => {
-                    if let Some(t) = instr.op.target() {
-                        let moved = if matches!(instr.op, Op::Cal { .. }) { call_target(g, t, &start) } else { block_start(t) };
-                        instr.op.set_target(moved);
-                    }
+                Some(To::Call(callee)) => {
+                    let (target, label) = match callee.and_then(|p| g.procs.get(p)) {
+                        Some(&n) => (Pc(start[n]), node_name(g.nodes[n].role)),
+                        None => (Pc(end), String::from("END")),
+                    };
+                    instr.op.set_target(target);
+                    instr.text = format!("{}CAL {label}", guard_text(instr.guard));
                 }
+                // Barrier targets name the original block's new place.
                 None => {
-                    if instr.text.is_empty() {
-                        instr.text = format!("{:?}", instr.op);
+                    if let Some(t) = instr.op.target() {
+                        instr.op.set_target(block_start(t));
                     }
                 }
             }
@@ -270,21 +301,6 @@ pub(crate) fn emit(g: &Graph, prog: &Program) -> Emitted {
         out.program.continues = continues;
     }
     out
-}
-
-/// Where a `CAL` to original `target` goes now: its procedure's entry (a cut may have put its
-/// guard's start before it).
-fn call_target(g: &Graph, target: Pc, start: &[u32]) -> Pc {
-    for &entry in &g.procs {
-        let head = match g.nodes[entry].term {
-            Term::Fall(Dest::Node(h)) if matches!(g.nodes[entry].role, NodeRole::Cut { part: CutPart::Init, .. }) => h,
-            _ => entry,
-        };
-        if matches!(g.nodes[head].body, Body::Block { start: s, .. } if s == target) {
-            return Pc(start[entry]);
-        }
-    }
-    Pc(start.first().copied().unwrap_or(0))
 }
 
 /// The listing of a program laid out in nodes: each node's name as a label, its instructions,

@@ -33,22 +33,27 @@ pub(crate) enum Term {
     Jump(Dest),
     /// A guarded transfer by the last instruction: `taken` for the lanes whose guard holds.
     Branch { taken: Dest, fall: Dest },
-    /// Leaves the kernel or the subroutine (`EXIT`, `RET`, or a pop with nowhere to go).
+    /// Leaves the kernel or the subroutine (`EXIT`, `RET`).
     Leave,
     /// A guarded `EXIT`/`RET`: the other lanes go on.
     LeaveOr(Dest),
-    /// `CAL`: the callee runs as one instruction, then control goes on.
-    Call(Dest),
+    /// A pop, `BRK` or `CONT` with no token to go to: it faults where it runs (guarded `BRK` and
+    /// `CONT`: for the lanes whose guard holds, the others going on to `Some(dest)`).
+    Fault(Option<Dest>),
+    /// `CAL`: the callee (procedure `callee`, `None`: past the end) runs as one instruction,
+    /// then control goes on at `ret`.
+    Call { ret: Dest, callee: Option<usize> },
 }
 
 impl Term {
     /// The places control can go, in the order the instruction names them; `None` is the exit.
     pub fn dests(&self) -> Vec<Option<Dest>> {
         match *self {
-            Term::Fall(d) | Term::Jump(d) | Term::Call(d) => vec![Some(d)],
+            Term::Fall(d) | Term::Jump(d) | Term::Call { ret: d, .. } | Term::Fault(Some(d)) => vec![Some(d)],
             Term::Branch { taken, fall } => vec![Some(taken), Some(fall)],
             Term::Leave => vec![None],
             Term::LeaveOr(d) => vec![None, Some(d)],
+            Term::Fault(None) => Vec::new(),
         }
     }
     /// Sends every edge to `from` (a node or the end) to `to` instead.
@@ -59,12 +64,12 @@ impl Term {
             }
         };
         match self {
-            Term::Fall(d) | Term::Jump(d) | Term::Call(d) | Term::LeaveOr(d) => fix(d),
+            Term::Fall(d) | Term::Jump(d) | Term::Call { ret: d, .. } | Term::LeaveOr(d) | Term::Fault(Some(d)) => fix(d),
             Term::Branch { taken, fall } => {
                 fix(taken);
                 fix(fall);
             }
-            Term::Leave => {}
+            Term::Leave | Term::Fault(None) => {}
         }
     }
 }
@@ -100,8 +105,8 @@ pub enum CutPart {
     Test,
     /// After the loop: guard `n` goes to its target.
     Dispatch(u32),
-    /// Leaves the kernel (or subroutine) for an exit that did.
-    Leave,
+    /// Leaves the kernel (or subroutine) for the exit target `n` that did.
+    Leave(u32),
 }
 
 #[derive(Clone, PartialEq, Debug)]
@@ -151,20 +156,20 @@ impl Graph {
             let guarded = i.guard.is_some();
             let jump = |t: Dest| if guarded { Term::Branch { taken: t, fall: dest(last + 1) } } else { Term::Jump(t) };
             let term = if i.pop {
-                unwind[last].map_or(Term::Leave, |t| Term::Jump(dest(t.index())))
+                unwind[last].map_or(Term::Fault(None), |t| Term::Jump(dest(t.index())))
             } else {
                 match i.op {
                     Op::Bra { target, .. } => jump(dest(target.index())),
                     Op::Brk | Op::Cont => match unwind[last] {
                         Some(t) => jump(dest(t.index())),
-                        None if guarded => Term::LeaveOr(dest(last + 1)),
-                        None => Term::Leave,
+                        None => Term::Fault(guarded.then(|| dest(last + 1))),
                     },
                     Op::Exit | Op::Ret if guarded => Term::LeaveOr(dest(last + 1)),
                     Op::Exit | Op::Ret => Term::Leave,
                     Op::Cal { target } => {
                         callees.push(target);
-                        Term::Call(dest(last + 1))
+                        // The callee's procedure is numbered below, once every target is known.
+                        Term::Call { ret: dest(last + 1), callee: Some(target.index()) }
                     }
                     _ => Term::Fall(dest(r.end.index())),
                 }
@@ -183,6 +188,13 @@ impl Graph {
                 if !procs.contains(&b.index()) {
                     procs.push(b.index());
                 }
+            }
+        }
+        // A `CAL`'s callee by procedure (`None`: a call past the end).
+        for node in &mut nodes {
+            if let Term::Call { callee, .. } = &mut node.term {
+                let block = callee.and_then(|pc| pcfg.block_of.get(pc)).map(|b| b.index());
+                *callee = block.and_then(|b| procs.iter().position(|&p| p == b));
             }
         }
         let copies = vec![0; nodes.len()];

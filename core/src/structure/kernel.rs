@@ -4,18 +4,28 @@
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 
-use super::structure;
+use super::structure_keeping;
 use crate::compile::Target;
 use crate::diag::{Diagnostic, Span};
 use crate::input::{CompiledSource, InputKind};
+use crate::isa::Reg;
 use crate::kernel::Kernel;
+use crate::kernel::{InitTarget, NoteTarget};
 
 /// Restructures `k`'s program in place, or says at which line it cannot.
 pub fn restructure(k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
     if k.program.is_empty() {
         return;
     }
-    let s = match structure(&k.program) {
+    let inputs: Vec<Reg> = k
+        .regs
+        .iter()
+        .filter_map(|r| match r.target {
+            InitTarget::Reg(reg) | InitTarget::Wide { reg, .. } => Some(reg),
+            _ => None,
+        })
+        .collect();
+    let s = match structure_keeping(&k.program, &inputs) {
         Ok(s) => s,
         Err(e) => return diags.push(Diagnostic::error(Span::new(e.line.max(1), 1, 1), e.message)),
     };
@@ -41,6 +51,13 @@ pub fn restructure(k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
                 cuda_file: None,
                 entry: None,
             })
+        }
+    }
+    for note in &mut k.notes {
+        if let NoteTarget::Instr(pc) = &mut note.target {
+            if let Some(at) = s.moved(*pc) {
+                *pc = at;
+            }
         }
     }
     k.program = s.program.clone();

@@ -41,7 +41,7 @@ use stuck::Fix;
 
 use crate::cfg::build::{build, ProgramCfg};
 use crate::cfg::BlockId;
-use crate::isa::Pc;
+use crate::isa::{Pc, Reg};
 use crate::program::Program;
 
 /// The largest program the transform writes, whatever the input.
@@ -130,6 +130,18 @@ impl Structured {
             .collect()
     }
 
+    /// Where original instruction `pc` runs now: in the block itself, not a copy.
+    pub fn moved(&self, pc: Pc) -> Option<Pc> {
+        let original = |at: &usize| {
+            self.node_of
+                .get(*at)
+                .and_then(|&n| self.nodes.get(n as usize))
+                .is_some_and(|n| matches!(n.role, NodeRole::Block { copy: 0, .. }))
+        };
+        let runs: Vec<usize> = (0..self.origin.len()).filter(|&at| self.origin[at] == Some(pc)).collect();
+        runs.iter().find(|at| original(at)).or(runs.first()).map(|&at| Pc(at as u32))
+    }
+
     /// True when the transform changed nothing.
     pub fn unchanged(&self) -> bool {
         self.counts.forward_copies + self.counts.backward_copies + self.counts.cuts == 0
@@ -148,6 +160,12 @@ pub fn is_structured(prog: &Program) -> bool {
 
 /// The program with its unstructured control flow transformed away.
 pub fn structure(prog: &Program) -> Result<Structured, StructError> {
+    structure_keeping(prog, &[])
+}
+
+/// `structure`, keeping the registers `keep` (a kernel's `//@ reg` inputs) out of the cuts'
+/// guards as well as every register the program names.
+pub fn structure_keeping(prog: &Program, keep: &[Reg]) -> Result<Structured, StructError> {
     let mut g = Graph::of(prog)?;
     let before = prog.len();
     let mut counts =
@@ -156,7 +174,7 @@ pub fn structure(prog: &Program) -> Result<Structured, StructError> {
         return Ok(unchanged(prog, counts));
     }
     let limit = growth_limit(before);
-    let mut scratch = transform::Scratch::of(prog);
+    let mut scratch = transform::Scratch::of(prog, keep);
     let mut cut_heads: Vec<NodeId> = Vec::new();
     for p in 0..g.procs.len() {
         loop {
@@ -202,7 +220,7 @@ pub fn structure(prog: &Program) -> Result<Structured, StructError> {
             if size > limit || applied > MAX_TRANSFORMS {
                 let line = g.first_line(prog, at);
                 let message = format!(
-                    "STRUCT stopped at line {line}: removing the unstructured control flow took {applied} copies and cuts and {size} instructions from {before}, past its limit of {limit}; every path through this code needs its own copy (thread frontiers, tf-stack, run it without any)"
+                    "STRUCT stopped at line {line}: removing the unstructured control flow took {applied} copies and cuts and would take about {size} instructions from {before}, past its limit of {limit}; every path through this code needs its own copy (thread frontiers, tf-stack, run it without any)"
                 );
                 return Err(StructError { line, message });
             }

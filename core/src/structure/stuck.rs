@@ -18,7 +18,8 @@ pub(crate) enum Fix {
     Cut { scc: Vec<usize>, header: usize },
     /// A join to copy for each of its predecessors but one.
     Forward { join: usize },
-    /// No transform applies (a loop already cut that still does not collapse).
+    /// No join to copy in an acyclic graph that does not reduce (the driver also stops a loop
+    /// that would be cut twice).
     None { at: usize },
 }
 

@@ -149,3 +149,85 @@ fn names_count_copies_with_primes() {
     let names: Vec<String> = (0..5).map(|c| node_name(role(c))).collect();
     assert_eq!(names, ["BB3", "BB3'", "BB3''", "BB3'''", "BB3'4"]);
 }
+
+/// The review's cases (`testdata/`), each once a wrong answer under `struct`.
+fn data(name: &str) -> String {
+    std::fs::read_to_string(alloc::format!("{}/src/structure/testdata/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+/// The run of `text` read for `model` (STRUCT transformed at the read, as the app reads it).
+fn read_run(text: &str, model: ModelKind) -> Sim {
+    let opts = crate::kernel::SourceOptions { structural: Some(model == ModelKind::Struct), ..Default::default() };
+    let (k, d) = crate::kernel::parse_kernel_with(text, &opts);
+    assert!(!d.iter().any(|d| d.is_error()), "{d:?}");
+    let mut sim = launch(&k, &LaunchOptions { model: Some(model), step_limit: 10_000, ..LaunchOptions::default() }).unwrap();
+    sim.run(&crate::sim::RunLimits::default());
+    sim
+}
+
+#[test]
+fn a_brk_with_no_pbk_still_faults_after_a_cut() {
+    let text = data("brk.sass");
+    let (pdom, st) = (read_run(&text, ModelKind::Pdom), read_run(&text, ModelKind::Struct));
+    assert!(matches!(pdom.state().status, crate::sim::Status::Fault { .. }));
+    assert!(matches!(st.state().status, crate::sim::Status::Fault { .. }), "{:?}", st.state().status);
+}
+
+#[test]
+fn a_call_past_the_end_stays_one() {
+    let text = data("calend2.sass");
+    let (mimd, st) = (read_run(&text, ModelKind::Mimd), read_run(&text, ModelKind::Struct));
+    assert_eq!(st.state().status, crate::sim::Status::Exited);
+    assert_eq!(st.state().machine.memory, mimd.state().machine.memory);
+}
+
+#[test]
+fn the_guard_register_is_none_printf_or_an_input_reads() {
+    let text = data("pf.sass");
+    let lines = |s: &Sim| {
+        let mut v: Vec<String> = s.output().into_iter().map(|l| l.text).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(lines(&read_run(&text, ModelKind::Struct)), lines(&read_run(&text, ModelKind::Mimd)));
+}
+
+#[test]
+fn a_pop_after_work_counts_once_and_reads_without_its_pop() {
+    let text = data("pop.sass");
+    let report = |m| crate::sim::RunReport::of(&read_run(&text, m));
+    let (pdom, st) = (report(ModelKind::Pdom), report(ModelKind::Struct));
+    assert_eq!(st.block_counts[..3], pdom.block_counts[..3], "the blocks before the copies");
+    let s = structure(&program(&text)).unwrap();
+    assert!(s.program.instrs.iter().all(|i| !i.text.contains(".S ")), "{}", s.listing);
+}
+
+#[test]
+fn a_brx_sequence_counts_as_the_gpu_issues_it() {
+    let text = data("brx.sass");
+    let warp = |m| read_run(&text, m).state().metrics.warp_instructions;
+    assert_eq!((warp(ModelKind::Pdom), warp(ModelKind::Struct)), (14, 15), "one copy's branch more");
+}
+
+#[test]
+fn notes_name_the_kernels_labels_and_addresses_and_follow_the_block() {
+    let text = data("note.sass");
+    let opts = crate::kernel::SourceOptions { structural: Some(true), ..Default::default() };
+    let (k, d) = crate::kernel::parse_kernel_with(&text, &opts);
+    assert!(d.is_empty(), "{d:?}");
+    let s = k.structured.clone().unwrap();
+    for note in &k.notes {
+        let crate::kernel::NoteTarget::Instr(pc) = note.target else { panic!("{note:?}") };
+        assert_eq!(k.program.instrs[pc.index()].text, "IADD R1, R1, 0x1", "{note:?}\n{}", s.listing);
+        assert_eq!(s.nodes[s.node_of[pc.index()] as usize].name, "BB1");
+    }
+    assert_eq!(k.notes.len(), 2);
+}
+
+#[test]
+fn an_empty_kernel_runs_under_struct() {
+    let (k, _) = parse_kernel("//@ warp 4\n// nothing\n");
+    let mut sim = launch(&k, &LaunchOptions { model: Some(ModelKind::Struct), ..LaunchOptions::default() }).unwrap();
+    sim.run(&crate::sim::RunLimits::default());
+    assert_eq!(sim.state().status, crate::sim::Status::Exited);
+}

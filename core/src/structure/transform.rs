@@ -4,6 +4,7 @@
 //! gets a guard register, one exit, and a dispatch after it).
 
 use alloc::format;
+use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -66,12 +67,21 @@ pub(crate) struct Scratch {
 }
 
 impl Scratch {
-    pub fn of(prog: &Program) -> Scratch {
+    /// What `prog` leaves free, besides the registers in `keep` (a kernel's `//@ reg` inputs).
+    pub fn of(prog: &Program, keep: &[Reg]) -> Scratch {
         let mut used = vec![false; 256];
         let mut preds = [false; Pred::COUNT];
+        for r in keep {
+            used.iter_mut().skip(r.0 as usize).take(2).for_each(|u| *u = true);
+        }
         for i in &prog.instrs {
+            // `PRINTF` reads its arguments' registers after the one it names.
+            if let Op::Printf { base, words, .. } = i.op {
+                used.iter_mut().skip(base.0 as usize).take(words as usize).for_each(|u| *u = true);
+            }
             // Every register field of an operation prints as `Reg(n)` and every predicate as
-            // `Pred(n)`: reading the decoded form misses none, whatever the opcode.
+            // `Pred(n)`: reading the decoded form misses no field, whatever the opcode; a field
+            // that names the first of several registers is covered by the next three.
             let text = format!("{:?} {:?}", i.op, i.guard);
             for (name, wide) in [("Reg(", 4usize), ("Pred(", 1)] {
                 for (pos, _) in text.match_indices(name) {
@@ -101,13 +111,13 @@ impl Scratch {
     }
 }
 
-/// One instruction from its listing text (texts this module writes, which always assemble).
-fn instr(text: &str) -> Option<Instruction> {
+/// One instruction from its listing text: texts this module writes, which assemble (a failure
+/// is an error, never a missing instruction).
+fn instr(text: &str) -> Result<Instruction, String> {
     let (p, d) = assemble(text);
-    if d.is_empty() {
-        p.instrs.into_iter().next()
-    } else {
-        None
+    match (p.instrs.into_iter().next(), d.is_empty()) {
+        (Some(i), true) => Ok(i),
+        _ => Err(format!("internal error: STRUCT's cut wrote `{text}`, which does not assemble")),
     }
 }
 
@@ -138,13 +148,12 @@ pub(crate) fn cut(
         let why = "STRUCT's cut needs a register and a predicate the kernel never uses, and this kernel uses them all";
         return Err((head, format!("{why} (the loop at line {line})")));
     };
-    g.cuts += 1;
-    let n = g.cuts;
+    let n = g.cuts + 1;
     let role = |part| NodeRole::Cut { cut: n, part, copy: 0 };
     let last = *members.iter().max_by(|a, b| g.nodes[**a].key.cmp(&g.nodes[**b].key)).unwrap_or(&head);
     let inside = |d: Dest| matches!(d, Dest::Node(v) if members.contains(&v));
 
-    // Every edge that leaves the loop, in layout order: (node, which target it is).
+    // Every edge that leaves the loop, by node: (node, which target it is).
     let mut exits: Vec<(NodeId, Out)> = Vec::new();
     for &u in &members {
         let leaves_by_ret = match &g.nodes[u].body {
@@ -168,14 +177,24 @@ pub(crate) fn cut(
     }
     let reg = format!("{guard_reg}");
     let made = |instrs: Vec<Instruction>, guard: Option<Guard>, leave: Option<Instruction>| Body::Made { instrs, guard, leave, line };
-    let set = |k: usize| instr(&format!("MOV {reg}, {k:#x}")).into_iter().collect::<Vec<_>>();
-    let test = |k: usize| instr(&format!("ISETP.EQ.AND {pred}, PT, {reg}, {k:#x}, PT")).into_iter().collect::<Vec<_>>();
+    // Every instruction the cut writes, before the graph changes.
+    let fail = |why: String| (head, why);
+    let sets: Vec<Instruction> =
+        (0..=targets.len()).map(|k| instr(&format!("MOV {reg}, {k:#x}"))).collect::<Result<_, _>>().map_err(fail)?;
+    let tests: Vec<Instruction> = (0..targets.len())
+        .map(|k| instr(&format!("ISETP.EQ.AND {pred}, PT, {reg}, {k:#x}, PT")))
+        .collect::<Result<_, _>>()
+        .map_err(fail)?;
+    let (exit, ret) = (instr("EXIT").map_err(fail)?, instr("RET").map_err(fail)?);
+    let set = |k: usize| alloc::vec![sets[k].clone()];
+    let test = |k: usize| alloc::vec![tests[k].clone()];
     let on = Some(Guard { pred, negated: false });
+    g.cuts = n;
     let placeholder = Term::Fall(Dest::End);
 
-    // Made in layout order: each exit's guard setting behind its node, then after the loop
+    // Laid out by key: each exit's guard setting behind its node, then after the loop
     // the test, the dispatch and the leaving instructions.
-    let sets: Vec<NodeId> = exits
+    let set_nodes: Vec<NodeId> = exits
         .iter()
         .enumerate()
         .map(|(j, &(u, t))| {
@@ -189,11 +208,12 @@ pub(crate) fn cut(
         .collect();
     let dest_of: Vec<Dest> = targets
         .iter()
-        .map(|t| match *t {
+        .enumerate()
+        .map(|(k, t)| match *t {
             Out::To(d) => d,
-            Out::Leave(ret) => {
-                let leave = instr(if ret { "RET" } else { "EXIT" });
-                Dest::Node(g.add_made(made(Vec::new(), None, leave), Term::Leave, role(CutPart::Leave), last, false))
+            Out::Leave(by_ret) => {
+                let leave = Some(if by_ret { ret.clone() } else { exit.clone() });
+                Dest::Node(g.add_made(made(Vec::new(), None, leave), Term::Leave, role(CutPart::Leave(k as u32 + 1)), last, false))
             }
         })
         .collect();
@@ -208,7 +228,7 @@ pub(crate) fn cut(
     for &u in &members {
         g.nodes[u].term.redirect(Dest::Node(head), Dest::Node(test_node));
     }
-    for (&(u, t), &s) in exits.iter().zip(&sets) {
+    for (&(u, t), &s) in exits.iter().zip(&set_nodes) {
         g.nodes[s].term = Term::Fall(Dest::Node(test_node));
         let term = &mut g.nodes[u].term;
         match (t, *term) {
