@@ -166,68 +166,20 @@ pub fn structure(prog: &Program) -> Result<Structured, StructError> {
 /// `structure`, keeping the registers `keep` (a kernel's `//@ reg` inputs) out of the cuts'
 /// guards as well as every register the program names.
 pub fn structure_keeping(prog: &Program, keep: &[Reg]) -> Result<Structured, StructError> {
-    let mut g = Graph::of(prog)?;
-    let before = prog.len();
-    let mut counts =
-        TransformCounts { instructions_before: before as u32, instructions_after: before as u32, ..TransformCounts::default() };
+    let g = Graph::of(prog)?;
+    let before = prog.len() as u32;
+    let counts = TransformCounts { instructions_before: before, instructions_after: before, ..TransformCounts::default() };
     if (0..g.procs.len()).all(|p| reduce::structured(&g, p)) {
         return Ok(unchanged(prog, counts));
     }
-    let limit = growth_limit(before);
-    let mut scratch = transform::Scratch::of(prog, keep);
-    let mut cut_heads: Vec<NodeId> = Vec::new();
-    for p in 0..g.procs.len() {
-        loop {
-            let mut r = Regions::of(&g, p);
-            r.reduce();
-            if r.done() {
-                break;
-            }
-            let mut rank = alloc::vec![0usize; g.nodes.len()];
-            let mut order: Vec<NodeId> = (0..g.nodes.len()).collect();
-            order.sort_by(|a, b| g.nodes[*a].key.cmp(&g.nodes[*b].key));
-            for (i, &v) in order.iter().enumerate() {
-                rank[v] = i;
-            }
-            let size = |x: usize| r.members[x].iter().map(|&v| g.size(v)).sum::<usize>();
-            let key = |x: usize| r.members[x].first().map_or(0, |&v| rank[v]);
-            let at = match stuck::fix(&r, &size, &key) {
-                Fix::Forward { join } => {
-                    counts.forward_copies += transform::forward_copy(&mut g, &r, join);
-                    r.members[join][0]
-                }
-                Fix::Backward { scc, header, entry } => {
-                    transform::backward_copy(&mut g, &r, &scc, header, entry);
-                    counts.backward_copies += 1;
-                    r.members[entry][0]
-                }
-                Fix::Cut { scc, header } => {
-                    let head = r.members[header][0];
-                    if cut_heads.contains(&head) {
-                        return Err(stuck_at(&g, prog, head));
-                    }
-                    transform::cut(&mut g, &r, &scc, header, prog, &mut scratch)
-                        .map_err(|(v, message)| StructError { line: g.first_line(prog, v), message })?;
-                    cut_heads.push(head);
-                    counts.cuts += 1;
-                    head
-                }
-                Fix::None { at } => return Err(stuck_at(&g, prog, r.members[at][0])),
-            };
-            // Laid out, a node may add two branches (its pop made a branch, its way on not next).
-            let size: usize = (0..g.nodes.len()).map(|v| g.size(v) + 2).sum();
-            let applied = counts.forward_copies + counts.backward_copies + counts.cuts;
-            if size > limit || applied > MAX_TRANSFORMS {
-                let line = g.first_line(prog, at);
-                let message = format!(
-                    "STRUCT stopped at line {line}: removing the unstructured control flow took {applied} copies and cuts and would take about {size} instructions from {before}, past its limit of {limit}; every path through this code needs its own copy (thread frontiers, tf-stack, run it without any)"
-                );
-                return Err(StructError { line, message });
-            }
+    let mut d = Driver { scratch: transform::Scratch::of(prog, keep), g, prog, counts, cut_heads: Vec::new() };
+    for p in 0..d.g.procs.len() {
+        while let Some(at) = d.step(p)? {
+            d.check_growth(at)?;
         }
     }
-    let e = emit::emit(&g, prog);
-    counts.instructions_after = e.program.len() as u32;
+    let e = emit::emit(&d.g, prog);
+    let counts = TransformCounts { instructions_after: e.program.len() as u32, ..d.counts };
     let nodes: Vec<StructNode> = e.names.iter().map(|(name, role)| StructNode { name: name.clone(), role: *role }).collect();
     let (listing, listing_lines) = emit::listing(&e.program, &e.node_of, &nodes);
     Ok(Structured {
@@ -240,6 +192,79 @@ pub fn structure_keeping(prog: &Program, keep: &[Reg]) -> Result<Structured, Str
         listing,
         listing_lines,
     })
+}
+
+/// The transform under way: the graph, what it applied, and what the cuts may still use.
+struct Driver<'a> {
+    g: Graph,
+    prog: &'a Program,
+    counts: TransformCounts,
+    scratch: transform::Scratch,
+    /// Loop headers already cut: a second cut of one would not make progress.
+    cut_heads: Vec<NodeId>,
+}
+
+impl Driver<'_> {
+    /// Reduces procedure `p`; where it sticks, applies one transform and says at which node
+    /// (`None`: `p` is structured).
+    fn step(&mut self, p: usize) -> Result<Option<NodeId>, StructError> {
+        let g = &mut self.g;
+        let mut r = Regions::of(g, p);
+        r.reduce();
+        if r.done() {
+            return Ok(None);
+        }
+        let mut rank = alloc::vec![0usize; g.nodes.len()];
+        let mut order: Vec<NodeId> = (0..g.nodes.len()).collect();
+        order.sort_by(|a, b| g.nodes[*a].key.cmp(&g.nodes[*b].key));
+        for (i, &v) in order.iter().enumerate() {
+            rank[v] = i;
+        }
+        let size = |x: usize| r.members[x].iter().map(|&v| g.size(v)).sum::<usize>();
+        let key = |x: usize| r.members[x].first().map_or(0, |&v| rank[v]);
+        let fix = stuck::fix(&r, &size, &key);
+        let at = match fix {
+            Fix::Forward { join } => {
+                self.counts.forward_copies += transform::forward_copy(g, &r, join);
+                r.members[join][0]
+            }
+            Fix::Backward { scc, header, entry } => {
+                transform::backward_copy(g, &r, &scc, header, entry);
+                self.counts.backward_copies += 1;
+                r.members[entry][0]
+            }
+            Fix::Cut { scc, header } => {
+                let head = r.members[header][0];
+                if self.cut_heads.contains(&head) {
+                    return Err(stuck_at(g, self.prog, head));
+                }
+                transform::cut(g, &r, &scc, header, self.prog, &mut self.scratch)
+                    .map_err(|(v, message)| StructError { line: g.first_line(self.prog, v), message })?;
+                self.cut_heads.push(head);
+                self.counts.cuts += 1;
+                head
+            }
+            Fix::None { at } => return Err(stuck_at(g, self.prog, r.members[at][0])),
+        };
+        Ok(Some(at))
+    }
+
+    /// Stops a transform that outgrew `growth_limit` (or ran too many steps), at node `at`.
+    fn check_growth(&self, at: NodeId) -> Result<(), StructError> {
+        // Laid out, a node may add two branches (its pop made a branch, its way on not next).
+        let size: usize = (0..self.g.nodes.len()).map(|v| self.g.size(v) + 2).sum();
+        let c = self.counts;
+        let applied = c.forward_copies + c.backward_copies + c.cuts;
+        let (before, limit) = (c.instructions_before, growth_limit(c.instructions_before as usize));
+        if size <= limit && applied <= MAX_TRANSFORMS {
+            return Ok(());
+        }
+        let line = self.g.first_line(self.prog, at);
+        let message = format!(
+            "STRUCT stopped at line {line}: removing the unstructured control flow took {applied} copies and cuts and would take about {size} instructions from {before}, past its limit of {limit}; every path through this code needs its own copy (thread frontiers, tf-stack, run it without any)"
+        );
+        Err(StructError { line, message })
+    }
 }
 
 fn stuck_at(g: &Graph, prog: &Program, v: NodeId) -> StructError {
