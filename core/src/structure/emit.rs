@@ -319,12 +319,12 @@ pub(crate) fn listing(prog: &Program, node_of: &[u32], nodes: &[super::StructNod
                 NodeRole::Block { block, .. } => format!("copy of {block}"),
                 NodeRole::Cut { .. } => String::from("written by the cut"),
             };
-            let _ = writeln!(text, "{}:{:>w$}// {what}", n.name, "", w = 24usize.saturating_sub(n.name.len() + 1));
+            let _ = writeln!(text, "{}:  // {what}", n.name);
             line += 1;
         }
         let src = prog.lines.get(pc).copied().unwrap_or(0);
-        let body = format!("        {};", instr.text);
-        let _ = writeln!(text, "{body:<48}// line {src}");
+        // No padding: the generated-code panel is narrow, and a padded comment wraps there.
+        let _ = writeln!(text, "        {};  // line {src}", instr.text);
         lines.push(line);
         line += 1;
     }
