@@ -35,8 +35,9 @@ pub fn cfg(path: &Path, as_json: bool, model: Option<&str>) -> Result<ExitCode, 
     let prog = &kernel.program;
     let facts = cfg_facts(prog);
     // STRUCT names each block after the original it is or copies.
-    let names: Vec<String> = match &kernel.structured {
-        Some(s) => s.blocks(&facts.graph).into_iter().map(|b| b.name).collect(),
+    let origins = kernel.structured.as_ref().map(|s| s.blocks(&facts.graph));
+    let names: Vec<String> = match &origins {
+        Some(o) => o.iter().map(|b| b.name.clone()).collect(),
         None => facts.blocks.iter().map(|b| b.id.to_string()).collect(),
     };
     let name = |b: BlockId| names.get(b.index()).cloned().unwrap_or_else(|| b.to_string());
@@ -84,13 +85,10 @@ pub fn cfg(path: &Path, as_json: bool, model: Option<&str>) -> Result<ExitCode, 
             Some((lo, hi)) => format!(", cuda lines {lo}-{hi}"),
             None => String::new(),
         };
-        let copy = match kernel.structured.as_ref().map(|s| s.blocks(&facts.graph)) {
-            Some(o) => match o.get(b.id.index()) {
-                Some(o) if o.copy > 0 => format!(" (copy of {})", o.original.map_or(String::new(), |b| b.to_string())),
-                Some(o) if o.original.is_none() => " (written by the cut)".to_string(),
-                _ => String::new(),
-            },
-            None => String::new(),
+        let copy = match origins.as_ref().and_then(|o| o.get(b.id.index())) {
+            Some(o) if o.copy > 0 => format!(" (copy of {})", o.original.map_or(String::new(), |b| b.to_string())),
+            Some(o) if o.original.is_none() => " (written by the cut)".to_string(),
+            _ => String::new(),
         };
         out!(
             "{}{copy}  {}..{}  {p}, idom {idom}, ipdom {}{lines}",

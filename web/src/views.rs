@@ -354,20 +354,23 @@ impl CfgView {
         let blocks = facts
             .blocks
             .iter()
-            .map(|b| BlockView {
-                id: b.id.0,
-                name: origins.as_ref().and_then(|o| o.get(b.id.index())).map_or_else(|| b.id.to_string(), |o| o.name.clone()),
-                original: origins.as_ref().and_then(|o| o.get(b.id.index())).and_then(|o| o.original).map(|o| o.0),
-                copy: origins.as_ref().and_then(|o| o.get(b.id.index())).map_or(0, |o| o.copy),
-                made: origins.as_ref().and_then(|o| o.get(b.id.index())).is_some_and(|o| o.original.is_none()),
-                instrs: (b.start.0..b.end.0).map(instr).collect(),
-                ipdom: block_id(b.ipdom),
-                reconverges_at: if b.divergent_branch { block_id(b.ipdom) } else { None },
-                is_branch: b.divergent_branch,
-                priority: b.priority,
-                reachable: b.priority.is_some(),
-                source_lines: LineRange::of(prog, b.start.0..b.end.0),
-                frontier: facts.frontiers.get(b.id.index()).map_or(Vec::new(), |f| f.iter().map(|x| x.0).collect()),
+            .map(|b| {
+                let origin = origins.as_ref().and_then(|o| o.get(b.id.index()));
+                BlockView {
+                    id: b.id.0,
+                    name: origin.map_or_else(|| b.id.to_string(), |o| o.name.clone()),
+                    original: origin.and_then(|o| o.original).map(|o| o.0),
+                    copy: origin.map_or(0, |o| o.copy),
+                    made: origin.is_some_and(|o| o.original.is_none()),
+                    instrs: (b.start.0..b.end.0).map(instr).collect(),
+                    ipdom: block_id(b.ipdom),
+                    reconverges_at: if b.divergent_branch { block_id(b.ipdom) } else { None },
+                    is_branch: b.divergent_branch,
+                    priority: b.priority,
+                    reachable: b.priority.is_some(),
+                    source_lines: LineRange::of(prog, b.start.0..b.end.0),
+                    frontier: facts.frontiers.get(b.id.index()).map_or(Vec::new(), |f| f.iter().map(|x| x.0).collect()),
+                }
             })
             .collect();
         let edges = facts.edges.iter().map(|e| EdgeView { from: e.from.0, to: e.to.0, kind: e.kind.name(), back: e.back }).collect();

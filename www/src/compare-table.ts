@@ -30,7 +30,8 @@ type Metric = {
 };
 
 const count = (v: number) => v.toLocaleString('en-US');
-const percent = (v: number, sign = false) => `${sign && v > 0 ? '+' : ''}${(v * 100).toFixed(1)} %`;
+/** "+63.2 %": a ratio as a percentage, signed when `sign` and positive. */
+export const percent = (v: number, sign = false) => `${sign && v > 0 ? '+' : ''}${(v * 100).toFixed(1)} %`;
 
 /** Why a report has no code expansion, as the engine says (only a whole run compares with the
  * whole kernel's minimum). */

@@ -40,7 +40,6 @@ impl RunReport {
     pub fn of(sim: &Sim) -> RunReport {
         let st = sim.state();
         let m = &st.metrics;
-        let graph = build(sim.program());
         let initial = sim.timeline().checkpoint_before(0).machine.clone();
         // Each lane runs at most what the warp issued, so a finished run bounds its reference;
         // for one that stopped early (an endless loop) no minimum exists, and the reference
@@ -69,6 +68,7 @@ impl RunReport {
             }
             None => {
                 let own = ideal_fetches(sim.program(), initial, sim.config(), budget);
+                let graph = build(sim.program());
                 let (blocks, mimd) = (m.block_counts(&graph), own.block_counts(&graph));
                 (own, blocks, mimd)
             }

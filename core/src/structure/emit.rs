@@ -215,7 +215,7 @@ fn original(prog: &Program, pc: usize) -> Piece {
 /// The graph as a program.
 pub(crate) fn emit(g: &Graph, prog: &Program) -> Emitted {
     let mut order: Vec<NodeId> = (0..g.nodes.len()).collect();
-    order.sort_by(|a, b| g.nodes[*a].key.cmp(&g.nodes[*b].key));
+    order.sort_by(|&a, &b| g.layout(a, b));
     // The kernel's entry runs first.
     if let Some(&entry) = g.procs.first() {
         if let Some(i) = order.iter().position(|&v| v == entry) {
@@ -232,9 +232,11 @@ pub(crate) fn emit(g: &Graph, prog: &Program) -> Emitted {
     }
     let end = pc;
     let mut names: Vec<(String, NodeRole)> = order.iter().map(|&v| (node_name(g.nodes[v].role), g.nodes[v].role)).collect();
+    // Node `b` is original block `b`, and the blocks are in address order.
+    let blocks = &g.nodes[..g.copies.len()];
     let block_start = |orig: Pc| -> Pc {
-        let b = g.nodes.iter().position(|n| matches!(n.body, Body::Block { start, end } if start <= orig && orig < end));
-        Pc(b.map_or(end, |b| start[b]))
+        let b = blocks.partition_point(|n| matches!(n.body, Body::Block { end, .. } if end <= orig));
+        Pc(if b < blocks.len() { start[b] } else { end })
     };
     let nodes = names.len();
     for (i, pieces) in laid.iter().enumerate() {

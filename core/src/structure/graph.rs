@@ -131,7 +131,6 @@ pub(crate) struct Graph {
     pub copies: Vec<u32>,
     /// The same for each piece of cut code.
     made_copies: Vec<((u32, CutPart), u32)>,
-    pub cuts: u32,
     next_seq: i64,
 }
 
@@ -198,7 +197,7 @@ impl Graph {
             }
         }
         let copies = vec![0; nodes.len()];
-        let mut g = Graph { nodes, procs, proc_of: Vec::new(), copies, made_copies: Vec::new(), cuts: 0, next_seq: 0 };
+        let mut g = Graph { nodes, procs, proc_of: Vec::new(), copies, made_copies: Vec::new(), next_seq: 0 };
         g.assign_procs(prog)?;
         for (i, p) in g.proc_of.clone().iter().enumerate() {
             g.nodes[i].key[0] = p.unwrap_or(0) as i64;
@@ -274,6 +273,16 @@ impl Graph {
         self.nodes[v].term.dests().iter().any(|d| !matches!(d, Some(Dest::Node(_))))
     }
 
+    /// Which of two nodes is laid out first.
+    pub fn layout(&self, a: NodeId, b: NodeId) -> core::cmp::Ordering {
+        self.nodes[a].key.cmp(&self.nodes[b].key)
+    }
+
+    /// The node of `nodes` laid out last.
+    pub fn last_laid_out(&self, nodes: impl IntoIterator<Item = NodeId>) -> Option<NodeId> {
+        nodes.into_iter().max_by(|&a, &b| self.layout(a, b))
+    }
+
     /// The nodes of procedure `p`, reachable from its entry, in layout order.
     pub fn proc_nodes(&self, p: usize) -> Vec<NodeId> {
         let mut seen = vec![false; self.nodes.len()];
@@ -286,7 +295,7 @@ impl Graph {
             out.push(v);
             work.extend(self.succ_nodes(v));
         }
-        out.sort_by(|a, b| self.nodes[*a].key.cmp(&self.nodes[*b].key));
+        out.sort_by(|&a, &b| self.layout(a, b));
         out
     }
 

@@ -155,7 +155,7 @@ pub fn growth_limit(n: usize) -> usize {
 
 /// Whether every function of `prog` reduces to one region by the patterns of structured code.
 pub fn is_structured(prog: &Program) -> bool {
-    Graph::of(prog).is_ok_and(|g| (0..g.procs.len()).all(|p| reduce::structured(&g, p)))
+    Graph::of(prog).is_ok_and(|g| reduce::structured(&g))
 }
 
 /// The program with its unstructured control flow transformed away.
@@ -169,7 +169,7 @@ pub fn structure_keeping(prog: &Program, keep: &[Reg]) -> Result<Structured, Str
     let g = Graph::of(prog)?;
     let before = prog.len() as u32;
     let counts = TransformCounts { instructions_before: before, instructions_after: before, ..TransformCounts::default() };
-    if (0..g.procs.len()).all(|p| reduce::structured(&g, p)) {
+    if reduce::structured(&g) {
         return Ok(unchanged(prog, counts));
     }
     let mut d = Driver { scratch: transform::Scratch::of(prog, keep), g, prog, counts, cut_heads: Vec::new() };
@@ -216,7 +216,7 @@ impl Driver<'_> {
         }
         let mut rank = alloc::vec![0usize; g.nodes.len()];
         let mut order: Vec<NodeId> = (0..g.nodes.len()).collect();
-        order.sort_by(|a, b| g.nodes[*a].key.cmp(&g.nodes[*b].key));
+        order.sort_by(|&a, &b| g.layout(a, b));
         for (i, &v) in order.iter().enumerate() {
             rank[v] = i;
         }
@@ -238,7 +238,7 @@ impl Driver<'_> {
                 if self.cut_heads.contains(&head) {
                     return Err(stuck_at(g, self.prog, head));
                 }
-                transform::cut(g, &r, &scc, header, self.prog, &mut self.scratch)
+                transform::cut(g, &r, &scc, header, self.counts.cuts + 1, self.prog, &mut self.scratch)
                     .map_err(|(v, message)| StructError { line: g.first_line(self.prog, v), message })?;
                 self.cut_heads.push(head);
                 self.counts.cuts += 1;

@@ -177,9 +177,11 @@ impl Regions {
     }
 }
 
-/// Whether procedure `p` of `g` is structured.
-pub(crate) fn structured(g: &Graph, p: usize) -> bool {
-    let mut r = Regions::of(g, p);
-    r.reduce();
-    r.done()
+/// Whether every procedure of `g` is structured.
+pub(crate) fn structured(g: &Graph) -> bool {
+    (0..g.procs.len()).all(|p| {
+        let mut r = Regions::of(g, p);
+        r.reduce();
+        r.done()
+    })
 }

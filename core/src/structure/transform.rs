@@ -18,11 +18,11 @@ use crate::program::Program;
 /// copies made.
 pub(crate) fn forward_copy(g: &mut Graph, r: &Regions, join: usize) -> u32 {
     let mut preds = r.pred[join].clone();
-    preds.sort_by(|a, b| g.nodes[r.members[*a][0]].key.cmp(&g.nodes[r.members[*b][0]].key));
+    preds.sort_by(|&a, &b| g.layout(r.members[a][0], r.members[b][0]));
     let target = r.members[join][0];
     let mut made = 0;
     for &p in preds.iter().skip(1) {
-        let Some(&behind) = r.members[p].iter().max_by(|a, b| g.nodes[**a].key.cmp(&g.nodes[**b].key)) else { continue };
+        let Some(behind) = g.last_laid_out(r.members[p].iter().copied()) else { continue };
         let copies = g.copy_nodes(&r.members[join], behind);
         for &v in &r.members[p] {
             g.nodes[v].term.redirect(Dest::Node(target), Dest::Node(copies[0]));
@@ -48,7 +48,7 @@ pub(crate) fn backward_copy(g: &mut Graph, r: &Regions, scc: &[usize], header: u
     let set: Vec<NodeId> = part.iter().flat_map(|&p| r.members[p].iter().copied()).collect();
     let target = r.members[entry][0];
     let outside: Vec<usize> = r.pred[entry].iter().copied().filter(|p| !scc.contains(p)).collect();
-    let Some(&behind) = outside.iter().flat_map(|&p| r.members[p].iter()).max_by(|a, b| g.nodes[**a].key.cmp(&g.nodes[**b].key)) else {
+    let Some(behind) = g.last_laid_out(outside.iter().flat_map(|&p| r.members[p].iter().copied())) else {
         return;
     };
     let copies = g.copy_nodes(&set, behind);
@@ -129,7 +129,7 @@ enum Out {
     Leave(bool),
 }
 
-/// Cuts loop `scc` (entered at `header`): a guard register, 0 on entry, set to `k` on the edge
+/// Cuts loop `scc` (entered at `header`), the `n`-th cut: a guard register, 0 on entry, set to `k` on the edge
 /// to the loop's `k`-th exit target; every exit and back edge goes to one test, which goes round
 /// again on 0 and otherwise leaves to the dispatch. Returns `Err` with a message when no
 /// register or predicate is free.
@@ -138,6 +138,7 @@ pub(crate) fn cut(
     r: &Regions,
     scc: &[usize],
     header: usize,
+    n: u32,
     prog: &Program,
     scratch: &mut Scratch,
 ) -> Result<(), (NodeId, alloc::string::String)> {
@@ -148,9 +149,8 @@ pub(crate) fn cut(
         let why = "STRUCT's cut needs a register and a predicate the kernel never uses, and this kernel uses them all";
         return Err((head, format!("{why} (the loop at line {line})")));
     };
-    let n = g.cuts + 1;
     let role = |part| NodeRole::Cut { cut: n, part, copy: 0 };
-    let last = *members.iter().max_by(|a, b| g.nodes[**a].key.cmp(&g.nodes[**b].key)).unwrap_or(&head);
+    let last = g.last_laid_out(members.iter().copied()).unwrap_or(head);
     let inside = |d: Dest| matches!(d, Dest::Node(v) if members.contains(&v));
 
     // Every edge that leaves the loop, by node: (node, which target it is).
@@ -189,7 +189,6 @@ pub(crate) fn cut(
     let set = |k: usize| alloc::vec![sets[k].clone()];
     let test = |k: usize| alloc::vec![tests[k].clone()];
     let on = Some(Guard { pred, negated: false });
-    g.cuts = n;
     let placeholder = Term::Fall(Dest::End);
 
     // Laid out by key: each exit's guard setting behind its node, then after the loop

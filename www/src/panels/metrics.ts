@@ -1,5 +1,6 @@
 //! Metrics panel: the engine's counters after the current step and for the whole run.
 
+import { percent } from '../compare-table';
 import { html } from '../svg';
 import type { MetricInfo, MetricsPair, PointMetrics } from '../generated/engine';
 
@@ -23,10 +24,9 @@ export function render(root: HTMLElement, m: MetricsPair | null, rows: MetricInf
   const t = m.transforms;
   if (t && m.static_expansion !== null) {
     // STRUCT: what the transform did to the kernel before the run (the paper's Table 5).
-    const pct = `${m.static_expansion >= 0 ? '+' : ''}${(m.static_expansion * 100).toFixed(1)} %`;
     const note = html('p', { class: 'muted small metrics-transforms', 'data-testid': 'metrics-transforms' },
       `STRUCT's transform: ${t.forward_copies} forward copies, ${t.backward_copies} backward copies, ${t.cuts} cuts; `
-      + `${t.instructions_before} → ${t.instructions_after} instructions (${pct} static)`);
+      + `${t.instructions_before} → ${t.instructions_after} instructions (${percent(m.static_expansion, true)} static)`);
     root.replaceChildren(table, note);
     return;
   }
