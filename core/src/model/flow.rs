@@ -15,6 +15,7 @@ use alloc::sync::Arc;
 use alloc::vec;
 use alloc::vec::Vec;
 
+use super::lane_pcs::LanePcs;
 use super::ControlError;
 use crate::analysis::{cfg_facts, PostDom};
 use crate::cfg::{build::unwind_targets, BlockId};
@@ -102,18 +103,61 @@ pub struct Moves {
     pub work: LaneMask,
     /// Destination groups with distinct pcs, in the order the instruction names them: the branch
     /// target first, then the fall-through. Empty groups are left out.
-    pub to: Vec<(LaneMask, Pc)>,
+    pub to: Dests,
     pub exited: LaneMask,
     /// The instruction is `BAR.SYNC`: the model decides (nothing was done).
     pub barrier: bool,
 }
 
+/// A step's destination groups without a heap allocation in the common case: a branch has at
+/// most two; only a `RET` of lanes with different return addresses needs more.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Dests {
+    inline: [(LaneMask, Pc); 2],
+    len: u8,
+    /// Every group, once there are more than two.
+    spilled: Vec<(LaneMask, Pc)>,
+}
+
+impl Dests {
+    fn push(&mut self, g: (LaneMask, Pc)) {
+        if (self.len as usize) < self.inline.len() {
+            self.inline[self.len as usize] = g;
+            self.len += 1;
+        } else {
+            if self.spilled.is_empty() {
+                self.spilled.extend_from_slice(&self.inline);
+            }
+            self.spilled.push(g);
+        }
+    }
+    fn as_mut_slice(&mut self) -> &mut [(LaneMask, Pc)] {
+        if self.spilled.is_empty() {
+            &mut self.inline[..self.len as usize]
+        } else {
+            &mut self.spilled
+        }
+    }
+}
+
+impl core::ops::Deref for Dests {
+    type Target = [(LaneMask, Pc)];
+    fn deref(&self) -> &[(LaneMask, Pc)] {
+        if self.spilled.is_empty() {
+            &self.inline[..self.len as usize]
+        } else {
+            &self.spilled
+        }
+    }
+}
+
 impl Moves {
+    #[inline(always)]
     fn go(&mut self, lanes: LaneMask, pc: Pc) {
         if lanes.is_empty() {
             return;
         }
-        match self.to.iter_mut().find(|(_, p)| *p == pc) {
+        match self.to.as_mut_slice().iter_mut().find(|(_, p)| *p == pc) {
             Some(g) => g.0 |= lanes,
             None => self.to.push((lanes, pc)),
         }
@@ -133,6 +177,9 @@ fn at(prog: &Program, pc: Pc) -> String {
 }
 
 /// Runs the instruction at `pc` for `lanes` (none of them exited) and says where each goes.
+/// Inlined into each model's step: returned through memory, `Moves` stalled the next load
+/// (a store-forwarding miss, a tenth of a per-lane model's step).
+#[inline(always)]
 pub fn run_plain(
     prog: &Program,
     st: &Statics,
@@ -228,28 +275,17 @@ pub fn run_plain(
     Ok(mv)
 }
 
-/// The lanes of `live` whose pc is `pc`.
-pub fn lanes_at(pcs: &[Pc], live: LaneMask, pc: Pc) -> LaneMask {
-    live.iter().filter(|&l| pcs[l as usize] == pc).fold(LaneMask::EMPTY, |a, l| a.with(l))
-}
-
-/// Per-lane models: the live lanes whose pc ran past the last instruction exit. Returns the
-/// lanes still live.
-pub fn exit_past_end(pcs: &[Pc], live: LaneMask, prog: &Program, m: &mut Machine, fx: &mut super::Effects) -> LaneMask {
-    let past = live.iter().filter(|&l| pcs[l as usize].index() >= prog.len()).fold(LaneMask::EMPTY, |a, l| a.with(l));
+/// Per-lane models: the live lanes whose pc ran past the last instruction exit, and every lane
+/// that exited (this step, by `EXIT` or past the end) leaves the live set.
+pub fn exit_past_end(pcs: &mut LanePcs, m: &mut Machine, fx: &mut super::Effects) {
+    let past = pcs.past_end();
     if !past.is_empty() {
         m.exited |= past;
         fx.exited = true;
     }
-    m.live_lanes()
-}
-
-/// The distinct pcs of the live lanes, highest first (the bottom of a stack view first).
-pub fn distinct_pcs(pcs: &[Pc], live: LaneMask) -> Vec<Pc> {
-    let mut v: Vec<Pc> = live.iter().map(|l| pcs[l as usize]).collect();
-    v.sort_by_key(|p| core::cmp::Reverse(p.0));
-    v.dedup();
-    v
+    if !(pcs.live() & m.exited).is_empty() {
+        pcs.retire(m.exited);
+    }
 }
 
 /// The message for a `BAR.SYNC` reached by only part of the live lanes.

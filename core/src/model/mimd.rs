@@ -11,10 +11,10 @@
 //! read as the other branch-only models read them (`flow`).
 
 use alloc::sync::Arc;
-use alloc::vec;
 use alloc::vec::Vec;
 
-use super::flow::{distinct_pcs, exit_past_end, lanes_at, run_plain, CallStacks, Statics};
+use super::flow::{exit_past_end, run_plain, CallStacks, Statics};
+use super::lane_pcs::LanePcs;
 use super::{ControlError, Effects, EntryKind, Issued, Reconvergence, StackEntry};
 use crate::isa::Pc;
 use crate::machine::{member_lanes, LaneMask, Machine};
@@ -22,8 +22,8 @@ use crate::program::Program;
 
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Independent {
-    pcs: Vec<Pc>,
-    live: LaneMask,
+    /// Each lane's pc, and the live lanes.
+    pcs: LanePcs,
     /// Lanes waiting at `BAR.SYNC`.
     at_barrier: LaneMask,
     /// Lanes waiting at a `_sync` instruction for the other lanes of its mask.
@@ -39,9 +39,9 @@ pub struct Independent {
 
 impl Independent {
     pub fn new(prog: &Program, m: &mut Machine) -> Independent {
+        let live = m.live_lanes();
         let mut s = Independent {
-            pcs: vec![Pc(0); m.width as usize],
-            live: m.live_lanes(),
+            pcs: LanePcs::new(prog.len(), live),
             at_barrier: LaneMask::EMPTY,
             at_sync: LaneMask::EMPTY,
             gathered: None,
@@ -50,38 +50,44 @@ impl Independent {
             calls: CallStacks::new(m.width),
             statics: Statics::of(prog),
         };
-        s.settle(prog, m, &mut Effects::default());
+        s.settle(prog, m, &mut Effects::default(), live);
         s
     }
 
-    fn settle(&mut self, prog: &Program, m: &mut Machine, fx: &mut Effects) {
-        self.live = exit_past_end(&self.pcs, self.live, prog, m, fx);
-        self.at_barrier &= self.live;
-        self.at_sync &= self.live;
+    /// After the lanes of `moved` went somewhere new.
+    fn settle(&mut self, prog: &Program, m: &mut Machine, fx: &mut Effects, mut moved: LaneMask) {
+        exit_past_end(&mut self.pcs, m, fx);
+        let live = self.pcs.live();
+        self.at_barrier &= live;
+        self.at_sync &= live;
         // The barrier opens once every live lane is at it (lanes exiting can open it too).
-        if !self.live.is_empty() && self.at_barrier == self.live {
-            for l in self.live.iter() {
-                self.pcs[l as usize] = self.pcs[l as usize].next();
-            }
+        if !live.is_empty() && self.at_barrier == live {
+            self.pcs.advance(live);
             self.at_barrier = LaneMask::EMPTY;
             fx.reconverged = true;
+            moved = live;
         }
-        self.gather(prog, m);
+        self.gather(prog, m, moved & live);
     }
 
     /// Lanes that reached a `_sync` instruction wait there; a group whose mask's lanes are all
     /// there or exited runs next; with no other lane able to run, the lowest
     /// waiting group runs anyway, and its check names the lanes that can never come.
-    fn gather(&mut self, prog: &Program, m: &Machine) {
-        for l in self.live.without(self.at_barrier | self.at_sync).iter() {
-            let Some(i) = prog.get(self.pcs[l as usize]) else { continue };
+    /// Only lanes that `moved` can have arrived: a lane's guard changes only when it runs.
+    fn gather(&mut self, prog: &Program, m: &Machine, moved: LaneMask) {
+        for l in moved.without(self.at_barrier | self.at_sync).iter() {
+            let Some(i) = prog.get(self.pcs.get(l)) else { continue };
             if i.op.member_mask().is_some() && !m.guard_mask(i.guard, LaneMask::lane(l)).is_empty() {
                 self.at_sync = self.at_sync.with(l);
             }
         }
         self.gathered = None;
-        for pc in distinct_pcs(&self.pcs, self.at_sync).into_iter().rev() {
-            let here = lanes_at(&self.pcs, self.at_sync, pc);
+        if self.at_sync.is_empty() {
+            return;
+        }
+        let waiting = self.pcs.distinct_of(self.at_sync);
+        for &pc in waiting.iter().rev() {
+            let here = self.pcs.at(pc, self.at_sync);
             let Some(mask) = prog.get(pc).and_then(|i| i.op.member_mask()) else { continue };
             let need = here.iter().fold(LaneMask::EMPTY, |a, l| a | member_lanes(m, l, mask));
             // Every lane of the mask is here or has exited (the check then names the exited ones).
@@ -90,8 +96,8 @@ impl Independent {
                 return;
             }
         }
-        if self.live.without(self.at_barrier | self.at_sync).is_empty() {
-            self.gathered = distinct_pcs(&self.pcs, self.at_sync).last().map(|&pc| (pc, lanes_at(&self.pcs, self.at_sync, pc)));
+        if self.pcs.live().without(self.at_barrier | self.at_sync).is_empty() {
+            self.gathered = waiting.last().map(|&pc| (pc, self.pcs.at(pc, self.at_sync)));
         }
     }
 
@@ -101,11 +107,13 @@ impl Independent {
         if self.gathered.is_some() {
             return self.gathered;
         }
-        let runnable = self.live.without(self.at_barrier | self.at_sync);
-        (0..self.width)
-            .map(|i| (self.turn + i) % self.width)
-            .find(|&l| runnable.contains(l))
-            .map(|l| (self.pcs[l as usize], LaneMask::lane(l)))
+        let runnable = self.pcs.live().without(self.at_barrier | self.at_sync).0;
+        if runnable == 0 {
+            return None;
+        }
+        let from_turn = runnable & (u64::MAX << self.turn);
+        let lane = if from_turn != 0 { from_turn.trailing_zeros() } else { runnable.trailing_zeros() };
+        Some((self.pcs.get(lane), LaneMask::lane(lane)))
     }
 }
 
@@ -119,18 +127,16 @@ impl Reconvergence for Independent {
         if mv.barrier {
             self.at_barrier |= lanes;
         }
-        for &(group, to) in &mv.to {
-            for l in group.iter() {
-                self.pcs[l as usize] = to;
-            }
+        for &(group, to) in mv.to.iter() {
+            self.pcs.move_group(group, pc, to);
         }
         self.turn = (lanes.iter().last().unwrap_or(0) + 1) % self.width;
-        self.settle(prog, m, &mut fx);
+        self.settle(prog, m, &mut fx, lanes);
         Ok(Issued { pc, mask: lanes, work: mv.work, effects: fx })
     }
 
     fn finished(&self) -> bool {
-        self.live.is_empty()
+        self.pcs.live().is_empty()
     }
     fn pc(&self) -> Option<Pc> {
         self.chosen().map(|c| c.0)
@@ -140,10 +146,12 @@ impl Reconvergence for Independent {
     }
     fn stack(&self) -> Vec<StackEntry> {
         let running = self.pc();
-        distinct_pcs(&self.pcs, self.live)
+        let live = self.pcs.live();
+        self.pcs
+            .distinct_of(live)
             .into_iter()
             .map(|p| {
-                let lanes = lanes_at(&self.pcs, self.live, p);
+                let lanes = self.pcs.at(p, live);
                 let kind = if Some(p) == running {
                     EntryKind::Run
                 } else if lanes.is_subset(self.at_barrier | self.at_sync) {
@@ -156,9 +164,9 @@ impl Reconvergence for Independent {
             .collect()
     }
     fn depth(&self) -> usize {
-        distinct_pcs(&self.pcs, self.live).len()
+        self.pcs.distinct()
     }
     fn lane_pc(&self, _prog: &Program, lane: u32) -> Option<Pc> {
-        self.live.contains(lane).then(|| self.pcs[lane as usize])
+        self.pcs.live().contains(lane).then(|| self.pcs.get(lane))
     }
 }

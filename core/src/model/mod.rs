@@ -9,6 +9,7 @@ pub mod flow;
 pub mod glossary;
 pub mod hw_stack;
 pub mod kepler;
+pub mod lane_pcs;
 pub mod mimd;
 pub mod pdom;
 pub mod pdom_ssy;

@@ -87,13 +87,10 @@ pub(crate) fn exit(entries: &mut [Entry], m: &mut Machine, lanes: LaneMask, fx: 
 }
 
 /// The path groups of a split, in push order (the group that runs first last).
-pub(crate) fn push_order(mv: &Moves, order: PathOrder) -> Vec<(LaneMask, Pc)> {
+pub(crate) fn push_order(mv: &Moves, order: PathOrder) -> impl Iterator<Item = (LaneMask, Pc)> + '_ {
     // `to` lists the taken target first; the taken path runs first when pushed last.
-    let mut groups = mv.to.clone();
-    if order == PathOrder::TakenFirst {
-        groups.reverse();
-    }
-    groups
+    let n = mv.to.len();
+    (0..n).map(move |i| mv.to[if order == PathOrder::TakenFirst { n - 1 - i } else { i }])
 }
 
 impl Reconvergence for PdomStack {

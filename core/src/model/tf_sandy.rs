@@ -11,10 +11,10 @@
 //! normally. Lanes whose pc the warp pc passes over join it there: that is reconvergence.
 
 use alloc::sync::Arc;
-use alloc::vec;
 use alloc::vec::Vec;
 
-use super::flow::{barrier_deadlock, distinct_pcs, exit_past_end, lanes_at, run_plain, CallStacks, Statics};
+use super::flow::{barrier_deadlock, exit_past_end, run_plain, CallStacks, Statics};
+use super::lane_pcs::LanePcs;
 use super::{ControlError, Effects, EntryKind, Issued, Reconvergence, StackEntry};
 use crate::isa::{Op, Pc};
 use crate::machine::{LaneMask, Machine};
@@ -23,9 +23,8 @@ use crate::program::Program;
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct WarpPc {
     warp: Pc,
-    /// Each lane's pc (meaningless once the lane has exited).
-    pcs: Vec<Pc>,
-    live: LaneMask,
+    /// Each lane's pc (meaningless once the lane has exited), and the live lanes.
+    pcs: LanePcs,
     calls: CallStacks,
     statics: Arc<Statics>,
 }
@@ -34,8 +33,7 @@ impl WarpPc {
     pub fn new(prog: &Program, m: &mut Machine) -> WarpPc {
         let mut s = WarpPc {
             warp: Pc(0),
-            pcs: vec![Pc(0); m.width as usize],
-            live: m.live_lanes(),
+            pcs: LanePcs::new(prog.len(), m.live_lanes()),
             calls: CallStacks::new(m.width),
             statics: Statics::of(prog),
         };
@@ -46,9 +44,10 @@ impl WarpPc {
     /// Lanes past the end exit; a warp pc past the end (all lanes it could meet are behind it)
     /// goes back to the lowest lane pc.
     fn settle(&mut self, prog: &Program, m: &mut Machine, fx: &mut Effects) {
-        self.live = exit_past_end(&self.pcs, self.live, prog, m, fx);
-        if self.warp.index() >= prog.len() || !self.live.iter().any(|l| self.pcs[l as usize].0 >= self.warp.0) {
-            if let Some(low) = self.live.iter().map(|l| self.pcs[l as usize]).min() {
+        exit_past_end(&mut self.pcs, m, fx);
+        let live = self.pcs.live();
+        if self.warp.index() >= prog.len() || !self.pcs.any_from(self.warp, live) {
+            if let Some(low) = self.pcs.lowest(live) {
                 self.warp = low;
             }
         }
@@ -63,25 +62,22 @@ fn redirects(prog: &Program, pc: Pc) -> bool {
 impl Reconvergence for WarpPc {
     fn step(&mut self, prog: &Program, m: &mut Machine) -> Result<Issued, ControlError> {
         let pc = self.warp;
-        let active = lanes_at(&self.pcs, self.live, pc);
+        let live = self.pcs.live();
+        let active = self.pcs.at(pc, live);
         let mv = run_plain(prog, &self.statics, &mut self.calls, m, pc, active)?;
-        if mv.barrier && !active.is_empty() && active != self.live {
+        if mv.barrier && !active.is_empty() && active != live {
             let why = "wait at other pcs and cannot arrive while the warp pc is here";
-            return Err(barrier_deadlock(prog, pc, active, self.live, why));
+            return Err(barrier_deadlock(prog, pc, active, live, why));
         }
         let mut fx = Effects { divergent: mv.split(), exited: !mv.exited.is_empty(), ..Effects::default() };
         m.exited |= mv.exited;
-        for &(group, to) in &mv.to {
-            for l in group.iter() {
-                self.pcs[l as usize] = to;
-            }
+        for &(group, to) in mv.to.iter() {
+            self.pcs.move_group(group, pc, to);
         }
         if mv.barrier {
-            for l in active.iter() {
-                self.pcs[l as usize] = pc.next();
-            }
+            self.pcs.move_group(active, pc, pc.next());
         }
-        let everyone_here = active == self.live;
+        let everyone_here = active == live;
         self.warp = if !redirects(prog, pc) {
             pc.next()
         } else if everyone_here && mv.to.len() == 1 {
@@ -93,36 +89,37 @@ impl Reconvergence for WarpPc {
             targets.chain(frontier).min_by_key(|p| p.0).unwrap_or(pc.next())
         };
         self.settle(prog, m, &mut fx);
-        let now = lanes_at(&self.pcs, self.live, self.warp);
+        let now = self.pcs.at(self.warp, self.pcs.live());
         // Lanes that ran this step meet lanes that waited at the new warp pc.
         fx.reconverged = !now.without(active).is_empty() && now.0 & active.0 != 0;
         Ok(Issued { pc, mask: active, work: mv.work, effects: fx })
     }
 
     fn finished(&self) -> bool {
-        self.live.is_empty()
+        self.pcs.live().is_empty()
     }
     fn pc(&self) -> Option<Pc> {
-        (!self.live.is_empty()).then_some(self.warp)
+        (!self.pcs.live().is_empty()).then_some(self.warp)
     }
     fn active(&self) -> LaneMask {
-        lanes_at(&self.pcs, self.live, self.warp)
+        self.pcs.at(self.warp, self.pcs.live())
     }
     fn stack(&self) -> Vec<StackEntry> {
-        let mut pcs = distinct_pcs(&self.pcs, self.live);
-        if !self.live.is_empty() && !pcs.contains(&self.warp) {
+        let live = self.pcs.live();
+        let mut pcs = self.pcs.distinct_of(live);
+        if !live.is_empty() && !pcs.contains(&self.warp) {
             // The warp pc where no lane is: the conservative branch's idle walk.
             let at = pcs.iter().position(|p| p.0 < self.warp.0).unwrap_or(pcs.len());
             pcs.insert(at, self.warp);
         }
         pcs.into_iter()
-            .map(|p| StackEntry::new(if p == self.warp { EntryKind::Run } else { EntryKind::Wait }, lanes_at(&self.pcs, self.live, p), p))
+            .map(|p| StackEntry::new(if p == self.warp { EntryKind::Run } else { EntryKind::Wait }, self.pcs.at(p, live), p))
             .collect()
     }
     fn depth(&self) -> usize {
-        distinct_pcs(&self.pcs, self.live).len()
+        self.pcs.distinct()
     }
     fn lane_pc(&self, _prog: &Program, lane: u32) -> Option<Pc> {
-        self.live.contains(lane).then(|| self.pcs[lane as usize])
+        self.pcs.live().contains(lane).then(|| self.pcs.get(lane))
     }
 }

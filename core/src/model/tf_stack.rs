@@ -75,7 +75,7 @@ impl Reconvergence for SortedStack {
         if mv.barrier {
             self.insert(prog, m, lanes, pc.next(), &mut fx);
         }
-        for &(group, to) in &mv.to {
+        for &(group, to) in mv.to.iter() {
             if self.insert(prog, m, group, to, &mut fx) {
                 fx.reconverged = true;
                 fx.pops += 1;

@@ -28,6 +28,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::flow::{exit_past_end, run_plain, CallStacks, Statics};
+use super::lane_pcs::LanePcs;
 use super::{ControlError, Effects, EntryKind, Issued, Reconvergence, Schedule, StackEntry};
 use crate::isa::{Barrier, Op, Pc, Src};
 use crate::machine::{LaneList, LaneMask, Machine};
@@ -46,11 +47,81 @@ pub enum Wait {
     Warpsync(LaneMask),
 }
 
+/// Which lanes wait for what, as one mask per kind of wait: the step asks "the ready lanes at
+/// this pc" and "has every lane of `Bn` arrived", which are then a few mask operations. Every
+/// live lane is in exactly one mask.
+#[derive(Clone, PartialEq, Eq, Debug)]
+struct Waits {
+    ready: LaneMask,
+    yielded: LaneMask,
+    bsync: [LaneMask; Barrier::COUNT],
+    bar: LaneMask,
+    warpsync: LaneMask,
+    /// Per lane at `WARPSYNC`: the lanes it waits for.
+    warpsync_need: Vec<LaneMask>,
+    /// Every lane at a `BSYNC`, `BAR.SYNC` or `WARPSYNC`: when none is, no barrier can open.
+    blocked: LaneMask,
+}
+
+impl Waits {
+    fn new(width: u32, live: LaneMask) -> Waits {
+        Waits {
+            ready: live,
+            yielded: LaneMask::EMPTY,
+            bsync: [LaneMask::EMPTY; Barrier::COUNT],
+            bar: LaneMask::EMPTY,
+            warpsync: LaneMask::EMPTY,
+            warpsync_need: vec![LaneMask::EMPTY; width as usize],
+            blocked: LaneMask::EMPTY,
+        }
+    }
+
+    fn mark(&mut self, lanes: LaneMask, wait: Wait) {
+        if lanes.is_empty() {
+            return;
+        }
+        self.ready = self.ready.without(lanes);
+        self.yielded = self.yielded.without(lanes);
+        for b in self.bsync.iter_mut() {
+            *b = b.without(lanes);
+        }
+        self.bar = self.bar.without(lanes);
+        self.warpsync = self.warpsync.without(lanes);
+        match wait {
+            Wait::Ready => self.ready |= lanes,
+            Wait::Yielded => self.yielded |= lanes,
+            Wait::Bsync(n) => self.bsync[n as usize % Barrier::COUNT] |= lanes,
+            Wait::Bar => self.bar |= lanes,
+            Wait::Warpsync(need) => {
+                self.warpsync |= lanes;
+                for l in lanes.iter() {
+                    self.warpsync_need[l as usize] = need;
+                }
+            }
+        }
+        self.blocked = self.bsync.iter().fold(self.bar | self.warpsync, |a, &b| a | b);
+    }
+
+    /// What lane `l` waits for (views and messages only).
+    fn of(&self, l: u32) -> Wait {
+        if self.yielded.contains(l) {
+            Wait::Yielded
+        } else if let Some(n) = self.bsync.iter().position(|b| b.contains(l)) {
+            Wait::Bsync(n as u8)
+        } else if self.bar.contains(l) {
+            Wait::Bar
+        } else if self.warpsync.contains(l) {
+            Wait::Warpsync(self.warpsync_need[l as usize])
+        } else {
+            Wait::Ready
+        }
+    }
+}
+
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct ConvergenceBarriers {
-    pcs: Vec<Pc>,
-    waits: Vec<Wait>,
-    live: LaneMask,
+    pcs: LanePcs,
+    waits: Waits,
     barriers: [LaneMask; Barrier::COUNT],
     /// The convergence point each `BSSY` named, for the view.
     targets: [Pc; Barrier::COUNT],
@@ -70,11 +141,10 @@ pub struct ConvergenceBarriers {
 
 impl ConvergenceBarriers {
     pub fn new(prog: &Program, m: &mut Machine, schedule: Schedule) -> ConvergenceBarriers {
-        let w = m.width as usize;
+        let live = m.live_lanes();
         let mut s = ConvergenceBarriers {
-            pcs: vec![Pc(0); w],
-            waits: vec![Wait::Ready; w],
-            live: m.live_lanes(),
+            pcs: LanePcs::new(prog.len(), live),
+            waits: Waits::new(m.width, live),
             barriers: [LaneMask::EMPTY; Barrier::COUNT],
             targets: [Pc(0); Barrier::COUNT],
             saved_targets: Vec::new(),
@@ -85,71 +155,68 @@ impl ConvergenceBarriers {
             calls: CallStacks::new(m.width),
             statics: Statics::of(prog),
         };
-        s.settle(prog, m, &mut Effects::default(), false);
+        s.settle(m, &mut Effects::default(), false);
         s
     }
 
-    fn lanes_where(&self, f: impl Fn(Pc, Wait) -> bool) -> LaneMask {
-        self.live.iter().filter(|&l| f(self.pcs[l as usize], self.waits[l as usize])).fold(LaneMask::EMPTY, |a, l| a.with(l))
+    fn live(&self) -> LaneMask {
+        self.pcs.live()
+    }
+
+    /// The live lanes at `pc` waiting for `w` (views and messages only).
+    fn lanes_where(&self, pc: Pc, w: Wait) -> LaneMask {
+        self.pcs.at(pc, self.live()).iter().filter(|&l| self.waits.of(l) == w).fold(LaneMask::EMPTY, |a, l| a.with(l))
     }
 
     fn ready_at(&self, pc: Pc) -> LaneMask {
-        self.lanes_where(|p, w| p == pc && w == Wait::Ready)
+        self.pcs.at(pc, self.waits.ready)
     }
 
-    fn set(&mut self, lanes: LaneMask, pc: Pc, wait: Wait) {
-        for l in lanes.iter() {
-            self.pcs[l as usize] = pc;
-            self.waits[l as usize] = wait;
-        }
+    /// The lane that was released last and where it goes, after moving each of `lanes` past its pc.
+    fn go_on(&mut self, lanes: LaneMask) -> Option<Pc> {
+        self.pcs.advance(lanes);
+        self.waits.mark(lanes, Wait::Ready);
+        lanes.iter().last().map(|l| self.pcs.get(l))
     }
 
     /// Opens every barrier whose lanes have all arrived (or left, exited, yielded).
     fn release(&mut self, fx: &mut Effects) -> Option<Pc> {
+        let live = self.live();
+        if (self.waits.blocked & live).is_empty() {
+            return None;
+        }
         let mut released = None;
-        let yielded = self.lanes_where(|_, w| w == Wait::Yielded);
-        for n in 0..Barrier::COUNT as u8 {
-            let arrived = self.lanes_where(|_, w| w == Wait::Bsync(n));
+        let yielded = self.waits.yielded & live;
+        for n in 0..Barrier::COUNT {
+            let arrived = self.waits.bsync[n] & live;
             if arrived.is_empty() {
                 continue;
             }
-            let needed = self.barriers[n as usize] & self.live;
+            let needed = self.barriers[n] & live;
             if needed.without(yielded).is_subset(arrived) {
-                for l in arrived.iter() {
-                    let next = self.pcs[l as usize].next();
-                    self.set(LaneMask::lane(l), next, Wait::Ready);
-                    released = Some(next);
-                }
-                self.barriers[n as usize] = self.barriers[n as usize].without(arrived);
+                released = self.go_on(arrived).or(released);
+                self.barriers[n] = self.barriers[n].without(arrived);
                 fx.reconverged = true;
             }
         }
-        let at_bar = self.lanes_where(|_, w| w == Wait::Bar);
-        if !self.live.is_empty() && at_bar == self.live {
-            for l in at_bar.iter() {
-                let next = self.pcs[l as usize].next();
-                self.set(LaneMask::lane(l), next, Wait::Ready);
-                released = Some(next);
-            }
+        let at_bar = self.waits.bar & live;
+        if !live.is_empty() && at_bar == live {
+            released = self.go_on(at_bar).or(released);
             fx.reconverged = true;
         }
-        let at_warpsync = self.lanes_where(|_, w| matches!(w, Wait::Warpsync(_)));
+        let at_warpsync = self.waits.warpsync & live;
         for l in at_warpsync.iter() {
-            if let Wait::Warpsync(need) = self.waits[l as usize] {
-                if (need & self.live).is_subset(at_warpsync) {
-                    let next = self.pcs[l as usize].next();
-                    self.set(LaneMask::lane(l), next, Wait::Ready);
-                    released = Some(next);
-                    fx.reconverged = true;
-                }
+            if (self.waits.warpsync_need[l as usize] & live).is_subset(at_warpsync) {
+                released = self.go_on(LaneMask::lane(l)).or(released);
+                fx.reconverged = true;
             }
         }
         released
     }
 
     /// Exits lanes past the end, opens barriers, and picks the group that runs next.
-    fn settle(&mut self, prog: &Program, m: &mut Machine, fx: &mut Effects, switch: bool) {
-        self.live = exit_past_end(&self.pcs, self.live, prog, m, fx);
+    fn settle(&mut self, m: &mut Machine, fx: &mut Effects, switch: bool) {
+        exit_past_end(&mut self.pcs, m, fx);
         let released = self.release(fx);
         let keep = self.current.filter(|&pc| !switch && !self.ready_at(pc).is_empty());
         self.current = keep.or(released.filter(|&pc| !self.ready_at(pc).is_empty())).or_else(|| self.pick());
@@ -157,18 +224,17 @@ impl ConvergenceBarriers {
 
     /// The next group at a switch point, by the schedule; yielded lanes run when nothing else can.
     fn pick(&mut self) -> Option<Pc> {
-        let mut ready = self.lanes_where(|_, w| w == Wait::Ready);
+        let live = self.live();
+        let mut ready = self.waits.ready & live;
         if ready.is_empty() {
-            let yielded = self.lanes_where(|_, w| w == Wait::Yielded);
-            for l in yielded.iter() {
-                self.waits[l as usize] = Wait::Ready;
-            }
+            let yielded = self.waits.yielded & live;
+            self.waits.mark(yielded, Wait::Ready);
             ready = yielded;
         }
         if ready.is_empty() {
             return None;
         }
-        let lowest = ready.iter().map(|l| self.pcs[l as usize]).min_by_key(|p| p.0);
+        let lowest = self.pcs.lowest(ready);
         match self.schedule {
             Schedule::H100 => {
                 while let Some(pc) = self.deferred.pop() {
@@ -181,8 +247,8 @@ impl ConvergenceBarriers {
             Schedule::LowestPc => lowest,
             Schedule::RoundRobin => {
                 let after = self.last.iter().last().map_or(0, |l| l + 1);
-                let w = self.pcs.len() as u32;
-                (0..w).map(|i| (after + i) % w).find(|&l| ready.contains(l)).map(|l| self.pcs[l as usize])
+                let w = self.waits.warpsync_need.len() as u32;
+                (0..w).map(|i| (after + i) % w).find(|&l| ready.contains(l)).map(|l| self.pcs.get(l))
             }
         }
     }
@@ -204,18 +270,24 @@ impl ConvergenceBarriers {
         pick
     }
 
-    fn describe_deadlock(&self, prog: &Program) -> String {
-        let mut groups: Vec<(Pc, Wait)> = self.live.iter().map(|l| (self.pcs[l as usize], self.waits[l as usize])).collect();
+    /// The groups of live lanes, each a pc and what its lanes wait for, lowest pc first.
+    fn groups(&self) -> Vec<(Pc, Wait)> {
+        let mut groups: Vec<(Pc, Wait)> = self.live().iter().map(|l| (self.pcs.get(l), self.waits.of(l))).collect();
         groups.sort_by_key(|(p, _)| p.0);
         groups.dedup();
-        let parts: Vec<String> = groups
+        groups
+    }
+
+    fn describe_deadlock(&self, prog: &Program) -> String {
+        let parts: Vec<String> = self
+            .groups()
             .iter()
             .map(|&(pc, w)| {
-                let lanes = self.lanes_where(|p, x| p == pc && x == w);
+                let lanes = self.lanes_where(pc, w);
                 let text = prog.get(pc).map_or("", |i| i.text.as_str());
                 let mut s = format!("lanes {} wait at `{text}` ({:#06x})", LaneList(lanes), prog.addr(pc));
                 if let Wait::Bsync(n) = w {
-                    let missing = (self.barriers[n as usize] & self.live).without(lanes);
+                    let missing = (self.barriers[n as usize] & self.live()).without(lanes);
                     s += &format!(" for lanes {}", LaneList(missing));
                 }
                 s
@@ -241,23 +313,23 @@ impl Reconvergence for ConvergenceBarriers {
             Op::Bssy { barrier, target } => {
                 self.barriers[barrier.0 as usize % Barrier::COUNT] = guarded;
                 self.targets[barrier.0 as usize % Barrier::COUNT] = target;
-                self.set(lanes, pc.next(), Wait::Ready);
+                self.pcs.move_group(lanes, pc, pc.next());
             }
             Op::Bsync { barrier } => {
                 let n = barrier.0 % Barrier::COUNT as u8;
                 let waiting = guarded & self.barriers[n as usize];
-                self.set(waiting, pc, Wait::Bsync(n));
-                self.set(lanes.without(waiting), pc.next(), Wait::Ready);
+                self.waits.mark(waiting, Wait::Bsync(n));
+                self.pcs.move_group(lanes.without(waiting), pc, pc.next());
                 switch = !waiting.is_empty();
             }
             Op::Break { barrier } => {
                 let n = barrier.0 as usize % Barrier::COUNT;
                 self.barriers[n] = self.barriers[n].without(guarded);
-                self.set(lanes, pc.next(), Wait::Ready);
+                self.pcs.move_group(lanes, pc, pc.next());
             }
             Op::BmovRead { dst, barrier, clear } => {
                 let n = barrier.0 as usize % Barrier::COUNT;
-                let mask = (self.barriers[n] & self.live).0 as u32;
+                let mask = (self.barriers[n] & self.live()).0 as u32;
                 for l in guarded.iter() {
                     m.set_reg(l, dst, mask);
                 }
@@ -268,7 +340,7 @@ impl Reconvergence for ConvergenceBarriers {
                     }
                     self.barriers[n] = LaneMask::EMPTY;
                 }
-                self.set(lanes, pc.next(), Wait::Ready);
+                self.pcs.move_group(lanes, pc, pc.next());
             }
             Op::BmovWrite { barrier, src } => {
                 let n = barrier.0 as usize % Barrier::COUNT;
@@ -278,23 +350,24 @@ impl Reconvergence for ConvergenceBarriers {
                         self.targets[n] = self.saved_targets.remove(k).1;
                     }
                 }
-                self.set(lanes, pc.next(), Wait::Ready);
+                self.pcs.move_group(lanes, pc, pc.next());
             }
             Op::Warpsync { mask } => {
                 let need = match mask {
                     Src::Imm(v) => LaneMask(v as u64),
                     Src::Reg { reg, .. } => LaneMask(lanes.iter().next().map_or(0, |l| m.reg(l, reg)) as u64),
                 };
-                self.set(guarded, pc, Wait::Warpsync(need & m.all_lanes()));
-                self.set(lanes.without(guarded), pc.next(), Wait::Ready);
+                self.waits.mark(guarded, Wait::Warpsync(need & m.all_lanes()));
+                self.pcs.move_group(lanes.without(guarded), pc, pc.next());
                 switch = !guarded.is_empty();
             }
             Op::Yield => {
-                self.set(lanes, pc.next(), Wait::Yielded);
+                self.pcs.move_group(lanes, pc, pc.next());
+                self.waits.mark(lanes, Wait::Yielded);
                 switch = true;
             }
             Op::BarSync => {
-                self.set(lanes, pc, Wait::Bar);
+                self.waits.mark(lanes, Wait::Bar);
                 switch = true;
             }
             _ => {
@@ -305,8 +378,8 @@ impl Reconvergence for ConvergenceBarriers {
                     fx.exited = true;
                     switch = mv.to.is_empty();
                 }
-                for &(group, to) in &mv.to {
-                    self.set(group, to, Wait::Ready);
+                for &(group, to) in mv.to.iter() {
+                    self.pcs.move_group(group, pc, to);
                 }
                 if mv.split() {
                     fx.divergent = true;
@@ -321,41 +394,42 @@ impl Reconvergence for ConvergenceBarriers {
         {
             self.current = Some(pc.next());
         }
-        self.settle(prog, m, &mut fx, switch);
+        self.settle(m, &mut fx, switch);
         // A BSYNC whose lanes stay blocked is the extra instruction a split costs (the H100 issues
         // one per divergent exit event): like Kepler's DIV carrier, its issue is part of the
         // divergence cost.
         if let Op::Bsync { barrier } = instr.op {
-            let n = barrier.0 % Barrier::COUNT as u8;
-            fx.div_carrier = lanes.iter().any(|l| self.waits[l as usize] == Wait::Bsync(n) && self.pcs[l as usize] == pc);
+            let n = barrier.0 as usize % Barrier::COUNT;
+            fx.div_carrier = !self.pcs.at(pc, lanes & self.waits.bsync[n]).is_empty();
         }
         Ok(Issued { pc, mask: lanes, work, effects: fx })
     }
 
     fn finished(&self) -> bool {
-        self.live.is_empty()
+        self.live().is_empty()
     }
     fn pc(&self) -> Option<Pc> {
-        if self.live.is_empty() {
+        if self.live().is_empty() {
             return None;
         }
         // Stuck: point at the lowest waiting lane, where the deadlock is reported.
-        self.current.or_else(|| self.live.iter().map(|l| self.pcs[l as usize]).min_by_key(|p| p.0))
+        self.current.or_else(|| self.pcs.lowest(self.live()))
     }
     fn active(&self) -> LaneMask {
         self.current.map_or(LaneMask::EMPTY, |pc| self.ready_at(pc))
     }
     fn stack(&self) -> Vec<StackEntry> {
+        let live = self.live();
         let mut out: Vec<StackEntry> = (0..Barrier::COUNT)
-            .filter(|&n| !(self.barriers[n] & self.live).is_empty())
-            .map(|n| StackEntry::new(EntryKind::Barrier(n as u8), self.barriers[n] & self.live, self.targets[n]))
+            .filter(|&n| !(self.barriers[n] & live).is_empty())
+            .map(|n| StackEntry::new(EntryKind::Barrier(n as u8), self.barriers[n] & live, self.targets[n]))
             .collect();
-        let mut groups: Vec<(Pc, Wait)> = self.live.iter().map(|l| (self.pcs[l as usize], self.waits[l as usize])).collect();
+        let mut groups: Vec<(Pc, Wait)> = live.iter().map(|l| (self.pcs.get(l), self.waits.of(l))).collect();
         groups.sort_by_key(|g| core::cmp::Reverse(g.0 .0));
         groups.dedup();
         let mut current = None;
         for (pc, w) in groups {
-            let lanes = self.lanes_where(|p, x| p == pc && x == w);
+            let lanes = self.lanes_where(pc, w);
             let kind = match w {
                 Wait::Ready if Some(pc) == self.current => {
                     current = Some(StackEntry::new(EntryKind::Run, lanes, pc));
@@ -372,9 +446,10 @@ impl Reconvergence for ConvergenceBarriers {
         out
     }
     fn depth(&self) -> usize {
-        self.barriers.iter().filter(|b| !(**b & self.live).is_empty()).count()
+        let live = self.live();
+        self.barriers.iter().filter(|b| !(**b & live).is_empty()).count()
     }
     fn lane_pc(&self, _prog: &Program, lane: u32) -> Option<Pc> {
-        self.live.contains(lane).then(|| self.pcs[lane as usize])
+        self.live().contains(lane).then(|| self.pcs.get(lane))
     }
 }

@@ -110,6 +110,14 @@ impl Timeline {
     pub fn max_checkpoints(&self) -> usize {
         self.max_checkpoints
     }
+    /// Bytes the step records take in memory (allocated, not only used).
+    pub fn record_bytes(&self) -> usize {
+        self.records.iter().map(|c| c.capacity() * core::mem::size_of::<StepRecord>()).sum()
+    }
+    /// About how many bytes the checkpoints take together.
+    pub fn checkpoint_bytes(&self) -> usize {
+        self.checkpoints.iter().map(|(_, s)| s.approx_bytes()).sum()
+    }
     /// Steps between checkpoints now: the longest replay a seek may need.
     pub fn interval(&self) -> u64 {
         self.interval

@@ -1,0 +1,62 @@
+//! Every model on the same work, as `warpscope sweep FILE --param n=0..7 --model M` runs it: the
+//! divergent loop (`divergent_loop.cu`, about 290,000 warp instructions per run) compiled for each
+//! model's own target, eight runs, no recording. Criterion reports warp instructions per second
+//! (elements/s; for mimd, thread instructions). `scripts/bench-models.sh` runs this and prints
+//! the table of `docs/performance.md` with each model's ratio to kepler.
+//!
+//! Before timing, it prints what a recorded run of the same kernel (n = 7) keeps per step under
+//! each model: the step records' bytes, and the checkpoints'.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use warpscope_core::launch;
+use warpscope_core::model::ModelKind;
+use warpscope_core::session::RunRequest;
+use warpscope_core::sweep::{Sweep, SweepRequest};
+
+const KERNEL: &str = include_str!("divergent_loop.cu");
+
+fn request(model: ModelKind) -> SweepRequest {
+    SweepRequest { param: "n".into(), from: 0, to: 7, models: vec![model.name().into()], ..SweepRequest::default() }
+}
+
+/// Warp instructions of the whole sweep (thread instructions under mimd: one lane per step).
+fn run_all(sweep: &Sweep) -> u64 {
+    (0..sweep.len()).map(|i| sweep.run(i).metrics.warp_instructions).sum()
+}
+
+fn recording_sizes() {
+    eprintln!("recorded run, n = 7: model, steps, record bytes per step, checkpoint bytes");
+    for &model in ModelKind::ALL {
+        let mut req = RunRequest::of_text(KERNEL);
+        req.model = Some(model.name().into());
+        req.params.insert("n".into(), 7.0);
+        req.record = true;
+        let r = req.resolve();
+        assert!(r.ok(), "{:?}", r.all_diagnostics());
+        let mut sim = launch(&r.kernel, &r.options).unwrap();
+        sim.run_to_end();
+        let t = sim.timeline();
+        eprintln!(
+            "  {:9} {:>10} {:>6.2} {:>12}",
+            model.name(),
+            t.len(),
+            t.record_bytes() as f64 / t.len().max(1) as f64,
+            t.checkpoint_bytes()
+        );
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    recording_sizes();
+    let mut group = c.benchmark_group("model_sweep");
+    group.sample_size(10);
+    for &model in ModelKind::ALL {
+        let sweep = Sweep::new(KERNEL, &request(model)).unwrap();
+        group.throughput(Throughput::Elements(run_all(&sweep)));
+        group.bench_function(model.name(), |b| b.iter(|| run_all(&sweep)));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
