@@ -13,6 +13,7 @@ mod memory_view;
 mod metrics;
 pub mod reference;
 mod report;
+mod step_log;
 pub mod timeline;
 mod watch;
 

@@ -9,6 +9,7 @@
 
 use alloc::vec::Vec;
 
+use super::step_log::StepLog;
 use super::WarpState;
 use crate::model::Issued;
 
@@ -16,8 +17,6 @@ pub const FIRST_INTERVAL: u64 = 1024;
 pub const MAX_CHECKPOINTS: usize = 512;
 /// The memory all checkpoints of one run may take, unless the caller sets another.
 pub const DEFAULT_TRACE_BUDGET: usize = 128 << 20;
-/// Records per chunk (64 KiB).
-const RECORD_CHUNK: usize = 4096;
 
 /// Event bits of a step record.
 pub mod event {
@@ -30,7 +29,7 @@ pub mod event {
     pub const EXIT: u16 = 64;
 }
 
-/// One executed warp instruction, 16 bytes.
+/// One executed warp instruction (stored as what changed: `StepLog`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct StepRecord {
     pub mask: u64,
@@ -56,10 +55,8 @@ impl StepRecord {
 
 #[derive(Clone, Debug)]
 pub struct Timeline {
-    /// Step records in fixed-size chunks: appending never moves what is recorded, and no
-    /// allocation grows past one chunk (a growing vector's copies were a fifth of a run).
-    records: Vec<Vec<StepRecord>>,
-    len: usize,
+    /// The step records, as what changes from step to step (about a byte a step).
+    records: StepLog,
     /// (step, state after that many steps), increasing; the first is step 0.
     checkpoints: Vec<(u64, WarpState)>,
     interval: u64,
@@ -76,8 +73,7 @@ impl Timeline {
         let max_checkpoints = (budget / initial.approx_bytes().max(1)).clamp(2, MAX_CHECKPOINTS);
         Timeline {
             max_checkpoints,
-            records: Vec::new(),
-            len: 0,
+            records: StepLog::default(),
             checkpoints: alloc::vec![(0, initial)],
             interval: FIRST_INTERVAL,
             next_checkpoint: FIRST_INTERVAL,
@@ -87,18 +83,18 @@ impl Timeline {
 
     /// How many steps are recorded.
     pub fn len(&self) -> usize {
-        self.len
+        self.records.len()
     }
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.records.is_empty()
     }
     /// The record of step `i + 1` (the `i`th executed instruction).
     pub fn record_at(&self, i: usize) -> Option<StepRecord> {
-        self.records.get(i / RECORD_CHUNK)?.get(i % RECORD_CHUNK).copied()
+        self.records.get(i)
     }
     /// Every record, in step order.
     pub fn records(&self) -> impl Iterator<Item = StepRecord> + '_ {
-        self.records.iter().flatten().copied()
+        self.records.iter()
     }
     pub fn is_recording(&self) -> bool {
         self.recording
@@ -112,7 +108,7 @@ impl Timeline {
     }
     /// Bytes the step records take in memory (allocated, not only used).
     pub fn record_bytes(&self) -> usize {
-        self.records.iter().map(|c| c.capacity() * core::mem::size_of::<StepRecord>()).sum()
+        self.records.bytes()
     }
     /// About how many bytes the checkpoints take together.
     pub fn checkpoint_bytes(&self) -> usize {
@@ -135,16 +131,8 @@ impl Timeline {
     fn record(&mut self, record: StepRecord, state: &WarpState) {
         let step = state.metrics.steps;
         // A replayed step (seek) is already recorded.
-        if step as usize == self.len + 1 {
-            match self.records.last_mut() {
-                Some(chunk) if chunk.len() < RECORD_CHUNK => chunk.push(record),
-                _ => {
-                    let mut chunk = Vec::with_capacity(RECORD_CHUNK);
-                    chunk.push(record);
-                    self.records.push(chunk);
-                }
-            }
-            self.len += 1;
+        if step as usize == self.records.len() + 1 {
+            self.records.push(record);
         }
         if step >= self.next_checkpoint {
             self.checkpoint(step, state);

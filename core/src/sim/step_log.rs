@@ -1,0 +1,281 @@
+//! The recorded steps, stored as what changes from one step to the next: usually nothing but
+//! the pc, which moves to the next instruction, so most steps take one byte.
+//!
+//! Each step is a header byte and the fields it says changed:
+//!
+//! - bits 0-2, the pc: 0 the next instruction; 1-6 the previous pc plus -2..=3 (a lane of a
+//!   per-lane model at the pc before, a short jump); 7 a zigzag LEB128 distance from the next
+//!   instruction follows;
+//! - bits 3-4, the mask: 0 the same; 1 the previous one shifted up a lane (MIMD's round-robin);
+//!   2 one lane, whose number follows in a byte; 3 the XOR with the previous mask follows, LEB128;
+//! - bit 5: the depth changed, the zigzag LEB128 difference follows;
+//! - bit 6: the step has events, a byte of event bits follows.
+//!
+//! Bytes go into chunks that never move (no growing vector's copies); a step is never split
+//! across chunks. Every `BLOCK` steps the index keeps where the block starts and the record
+//! before it, so the record of any step is at most `BLOCK - 1` decodes away.
+
+use alloc::vec::Vec;
+
+use super::timeline::StepRecord;
+
+/// Steps per index entry.
+const BLOCK: usize = 256;
+/// Bytes per chunk.
+const CHUNK: usize = 64 << 10;
+/// The most bytes one step takes: header, pc (5), mask (10), depth (3), events (1).
+const MAX_STEP: usize = 20;
+
+/// The record "before" the first step: its pc is one before 0, so the first step at pc 0 is
+/// "the next instruction".
+const START: StepRecord = StepRecord { mask: 0, pc: u32::MAX, depth: 0, events: 0 };
+
+#[derive(Clone, Debug, Default)]
+pub struct StepLog {
+    chunks: Vec<Vec<u8>>,
+    /// Per block: (chunk, offset) of its first step, and the record before it.
+    index: Vec<(u32, u32, StepRecord)>,
+    len: usize,
+    last: Option<StepRecord>,
+}
+
+impl StepLog {
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Bytes the log holds in memory (allocated chunks and the index).
+    pub fn bytes(&self) -> usize {
+        self.chunks.iter().map(Vec::capacity).sum::<usize>() + self.index.capacity() * core::mem::size_of::<(u32, u32, StepRecord)>()
+    }
+
+    #[inline]
+    pub fn push(&mut self, r: StepRecord) {
+        let prev = self.last.unwrap_or(START);
+        match self.chunks.last() {
+            Some(c) if c.len() + MAX_STEP <= CHUNK => {}
+            _ => self.chunks.push(Vec::with_capacity(CHUNK)),
+        }
+        let chunk_no = self.chunks.len() - 1;
+        let chunk = &mut self.chunks[chunk_no];
+        if self.len.is_multiple_of(BLOCK) {
+            self.index.push((chunk_no as u32, chunk.len() as u32, prev));
+        }
+        encode(chunk, &prev, &r);
+        self.last = Some(r);
+        self.len += 1;
+    }
+
+    /// The record of step `i + 1`.
+    pub fn get(&self, i: usize) -> Option<StepRecord> {
+        if i >= self.len {
+            return None;
+        }
+        let mut reader = self.reader_at_block(i / BLOCK);
+        for _ in 0..i % BLOCK {
+            reader.next();
+        }
+        reader.next()
+    }
+
+    /// Every record, in step order.
+    pub fn iter(&self) -> Reader<'_> {
+        self.reader_at_block(0)
+    }
+
+    fn reader_at_block(&self, block: usize) -> Reader<'_> {
+        let (chunk, offset, prev) = self.index.get(block).copied().unwrap_or((0, 0, START));
+        Reader { log: self, chunk: chunk as usize, offset: offset as usize, prev, left: self.len - (block * BLOCK).min(self.len) }
+    }
+}
+
+/// Decodes records in order.
+pub struct Reader<'a> {
+    log: &'a StepLog,
+    chunk: usize,
+    offset: usize,
+    prev: StepRecord,
+    left: usize,
+}
+
+impl Iterator for Reader<'_> {
+    type Item = StepRecord;
+
+    #[inline]
+    fn next(&mut self) -> Option<StepRecord> {
+        if self.left == 0 {
+            return None;
+        }
+        let mut bytes = &self.log.chunks[self.chunk][self.offset..];
+        if bytes.is_empty() {
+            self.chunk += 1;
+            self.offset = 0;
+            bytes = &self.log.chunks[self.chunk][..];
+        }
+        let (r, used) = decode(bytes, &self.prev);
+        self.offset += used;
+        self.prev = r;
+        self.left -= 1;
+        Some(r)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+#[inline(always)]
+fn encode(out: &mut Vec<u8>, prev: &StepRecord, r: &StepRecord) {
+    let next = prev.pc.wrapping_add(1);
+    let delta = r.pc.wrapping_sub(prev.pc) as i32;
+    let (pc_code, pc_far) = if r.pc == next {
+        (0, false)
+    } else if (-2..=3).contains(&delta) {
+        ((delta + 3) as u8, false)
+    } else {
+        (7, true)
+    };
+    let (mask_code, mask_extra) = if r.mask == prev.mask {
+        (0u8, 0u64)
+    } else if r.mask == prev.mask << 1 {
+        (1, 0)
+    } else if r.mask.count_ones() == 1 {
+        (2, r.mask.trailing_zeros() as u64)
+    } else {
+        (3, r.mask ^ prev.mask)
+    };
+    let depth_changed = r.depth != prev.depth;
+    let header = pc_code | mask_code << 3 | (depth_changed as u8) << 5 | ((r.events != 0) as u8) << 6;
+    out.push(header);
+    if pc_far {
+        leb128(out, zigzag(r.pc.wrapping_sub(next) as i32 as i64));
+    }
+    match mask_code {
+        2 => out.push(mask_extra as u8),
+        3 => leb128(out, mask_extra),
+        _ => {}
+    }
+    if depth_changed {
+        leb128(out, zigzag(r.depth as i64 - prev.depth as i64));
+    }
+    if r.events != 0 {
+        out.push(r.events as u8);
+    }
+}
+
+#[inline(always)]
+fn decode(bytes: &[u8], prev: &StepRecord) -> (StepRecord, usize) {
+    let header = bytes[0];
+    let mut at = 1;
+    let next = prev.pc.wrapping_add(1);
+    let pc = match header & 7 {
+        0 => next,
+        7 => {
+            let (v, n) = read_leb128(&bytes[at..]);
+            at += n;
+            next.wrapping_add(unzigzag(v) as i32 as u32)
+        }
+        c => prev.pc.wrapping_add((c as i32 - 3) as u32),
+    };
+    let mask = match header >> 3 & 3 {
+        0 => prev.mask,
+        1 => prev.mask << 1,
+        2 => {
+            at += 1;
+            1u64 << (bytes[at - 1] & 63)
+        }
+        _ => {
+            let (v, n) = read_leb128(&bytes[at..]);
+            at += n;
+            prev.mask ^ v
+        }
+    };
+    let depth = if header & 1 << 5 != 0 {
+        let (v, n) = read_leb128(&bytes[at..]);
+        at += n;
+        (prev.depth as i64 + unzigzag(v)) as u16
+    } else {
+        prev.depth
+    };
+    let events = if header & 1 << 6 != 0 {
+        at += 1;
+        bytes[at - 1] as u16
+    } else {
+        0
+    };
+    (StepRecord { mask, pc, depth, events }, at)
+}
+
+fn zigzag(v: i64) -> u64 {
+    ((v << 1) ^ (v >> 63)) as u64
+}
+fn unzigzag(v: u64) -> i64 {
+    (v >> 1) as i64 ^ -((v & 1) as i64)
+}
+
+fn leb128(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+fn read_leb128(bytes: &[u8]) -> (u64, usize) {
+    let mut v = 0u64;
+    for (i, &b) in bytes.iter().enumerate().take(10) {
+        v |= ((b & 0x7f) as u64) << (7 * i);
+        if b & 0x80 == 0 {
+            return (v, i + 1);
+        }
+    }
+    (v, bytes.len().min(10))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn arb_record() -> impl Strategy<Value = StepRecord> {
+        // Mostly small changes, as runs have them, and any value at all.
+        let pc = prop_oneof![0u32..40, any::<u32>()];
+        let mask = prop_oneof![Just(u64::MAX), Just(0xffff_ffff), (0u32..64).prop_map(|l| 1u64 << l), any::<u64>()];
+        let depth = prop_oneof![0u16..4, any::<u16>()];
+        (pc, mask, depth, 0u16..128).prop_map(|(pc, mask, depth, events)| StepRecord { mask, pc, depth, events })
+    }
+
+    proptest! {
+        /// Every record reads back, in order and one at a time, whatever the steps.
+        #[test]
+        fn reads_back_what_was_pushed(records in proptest::collection::vec(arb_record(), 0..700)) {
+            let mut log = StepLog::default();
+            for &r in &records {
+                log.push(r);
+            }
+            prop_assert_eq!(log.len(), records.len());
+            prop_assert!(log.iter().eq(records.iter().copied()));
+            for (i, &r) in records.iter().enumerate() {
+                prop_assert_eq!(log.get(i), Some(r));
+            }
+            prop_assert_eq!(log.get(records.len()), None);
+        }
+    }
+
+    /// A straight run of steps takes a byte each, across chunk boundaries, and reads back.
+    #[test]
+    fn straight_steps_take_a_byte() {
+        let mut log = StepLog::default();
+        let n = 3 * CHUNK;
+        for i in 0..n {
+            log.push(StepRecord { mask: 0xffff_ffff, pc: i as u32, depth: 1, events: 0 });
+        }
+        // The first step says the mask and the depth.
+        let used: usize = log.chunks.iter().map(Vec::len).sum();
+        assert!(used <= n + 8, "{used} bytes for {n} steps");
+        assert_eq!(log.get(n - 1).map(|r| r.pc), Some(n as u32 - 1));
+        assert_eq!(log.iter().count(), n);
+    }
+}
