@@ -30,13 +30,20 @@ const MAX_STEP: usize = 20;
 /// "the next instruction".
 const START: StepRecord = StepRecord { mask: 0, pc: u32::MAX, depth: 0, events: 0 };
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct StepLog {
     chunks: Vec<Vec<u8>>,
     /// Per block: (chunk, offset) of its first step, and the record before it.
     index: Vec<(u32, u32, StepRecord)>,
     len: usize,
-    last: Option<StepRecord>,
+    /// The record of the last step (`START` before the first).
+    last: StepRecord,
+}
+
+impl Default for StepLog {
+    fn default() -> StepLog {
+        StepLog { chunks: Vec::new(), index: Vec::new(), len: 0, last: START }
+    }
 }
 
 impl StepLog {
@@ -52,9 +59,25 @@ impl StepLog {
         self.chunks.iter().map(Vec::capacity).sum::<usize>() + self.index.capacity() * core::mem::size_of::<(u32, u32, StepRecord)>()
     }
 
-    #[inline]
+    /// Appends the next step. Inlined for its usual case: nothing changed but the pc, which
+    /// moved to the next instruction, and no index entry is due.
+    #[inline(always)]
     pub fn push(&mut self, r: StepRecord) {
-        let prev = self.last.unwrap_or(START);
+        let prev = &self.last;
+        if r.pc == prev.pc.wrapping_add(1) && r.mask == prev.mask && r.depth == prev.depth && r.events == 0 && !self.len.is_multiple_of(BLOCK) {
+            if let Some(chunk) = self.chunks.last_mut().filter(|c| c.len() + MAX_STEP <= CHUNK) {
+                chunk.push(0);
+                self.last = r;
+                self.len += 1;
+                return;
+            }
+        }
+        self.push_any(r);
+    }
+
+    #[inline(never)]
+    fn push_any(&mut self, r: StepRecord) {
+        let prev = self.last;
         match self.chunks.last() {
             Some(c) if c.len() + MAX_STEP <= CHUNK => {}
             _ => self.chunks.push(Vec::with_capacity(CHUNK)),
@@ -65,7 +88,7 @@ impl StepLog {
             self.index.push((chunk_no as u32, chunk.len() as u32, prev));
         }
         encode(chunk, &prev, &r);
-        self.last = Some(r);
+        self.last = r;
         self.len += 1;
     }
 
