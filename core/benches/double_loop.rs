@@ -128,16 +128,19 @@ fn bench(c: &mut Criterion) {
     assert_eq!(probe.run_to_end(), StopReason::Exited);
     let mut ptx = c.benchmark_group("double_loop_n31_ptx");
     ptx.throughput(Throughput::Elements(probe.state().metrics.warp_instructions));
-    ptx.bench_function("no_recording", |b| {
-        b.iter_batched(
-            || launch(&ptx_kernel, &opts(false)).unwrap(),
-            |mut sim| {
-                sim.run_to_end();
-                sim
-            },
-            BatchSize::SmallInput,
-        )
-    });
+    // Against the listing it becomes: the same instructions, read by the assembler.
+    for (name, k) in [("no_recording", &ptx_kernel), ("listing_no_recording", &listing_kernel)] {
+        ptx.bench_function(name, |b| {
+            b.iter_batched(
+                || launch(k, &opts(false)).unwrap(),
+                |mut sim| {
+                    sim.run_to_end();
+                    sim
+                },
+                BatchSize::SmallInput,
+            )
+        });
+    }
     ptx.finish();
     // Real sm_90 SASS of the C double loop (nvdisasm -g), read and run under volta, against the
     // C double loop compiled for volta: both Volta code of the same loops, run by one model.
