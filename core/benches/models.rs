@@ -46,7 +46,35 @@ fn recording_sizes() {
     }
 }
 
+/// A seek anywhere in a 10 M-step recorded run (the default step limit): the nearest checkpoint
+/// and a replay of at most one checkpoint interval (32,768 steps at this length).
+fn seek_10m(c: &mut Criterion) {
+    let mut req = RunRequest::of_text(include_str!("../../tests/bench/endless_loop.cu"));
+    req.record = true;
+    let r = req.resolve();
+    assert!(r.ok(), "{:?}", r.all_diagnostics());
+    let mut sim = launch(&r.kernel, &r.options).unwrap();
+    sim.run_to_end();
+    let total = sim.steps();
+    eprintln!(
+        "10 M-step run: {total} steps, records {:.2} bytes a step, {} checkpoints every {} steps ({} bytes)",
+        sim.timeline().record_bytes() as f64 / total as f64,
+        sim.timeline().checkpoint_count(),
+        sim.timeline().interval(),
+        sim.timeline().checkpoint_bytes()
+    );
+    let mut x = 12345u64;
+    c.bench_function("run_10m/seek_random", |b| {
+        b.iter(|| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            sim.seek((x >> 33) % total);
+            sim.steps()
+        })
+    });
+}
+
 fn bench(c: &mut Criterion) {
+    seek_10m(c);
     recording_sizes();
     let mut group = c.benchmark_group("model_sweep");
     group.sample_size(10);
