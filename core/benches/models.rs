@@ -11,6 +11,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use warpscope_core::launch;
 use warpscope_core::model::ModelKind;
 use warpscope_core::session::RunRequest;
+use warpscope_core::sim::Sim;
 use warpscope_core::sweep::{Sweep, SweepRequest};
 
 const KERNEL: &str = include_str!("divergent_loop.cu");
@@ -24,17 +25,23 @@ fn run_all(sweep: &Sweep) -> u64 {
     (0..sweep.len()).map(|i| sweep.run(i).metrics.warp_instructions).sum()
 }
 
+/// `req` run to its end with recording, as the page runs it.
+fn recorded(mut req: RunRequest) -> Sim {
+    req.record = true;
+    let r = req.resolve();
+    assert!(r.ok(), "{:?}", r.all_diagnostics());
+    let mut sim = launch(&r.kernel, &r.options).unwrap();
+    sim.run_to_end();
+    sim
+}
+
 fn recording_sizes() {
     eprintln!("recorded run, n = 7: model, steps, record bytes per step, checkpoint bytes");
     for &model in ModelKind::ALL {
         let mut req = RunRequest::of_text(KERNEL);
         req.model = Some(model.name().into());
         req.params.insert("n".into(), 7.0);
-        req.record = true;
-        let r = req.resolve();
-        assert!(r.ok(), "{:?}", r.all_diagnostics());
-        let mut sim = launch(&r.kernel, &r.options).unwrap();
-        sim.run_to_end();
+        let sim = recorded(req);
         let t = sim.timeline();
         eprintln!(
             "  {:9} {:>10} {:>6.2} {:>12}",
@@ -49,12 +56,7 @@ fn recording_sizes() {
 /// A seek anywhere in a 10 M-step recorded run (the default step limit): the nearest checkpoint
 /// and a replay of at most one checkpoint interval (32,768 steps at this length).
 fn seek_10m(c: &mut Criterion) {
-    let mut req = RunRequest::of_text(include_str!("../../tests/bench/endless_loop.cu"));
-    req.record = true;
-    let r = req.resolve();
-    assert!(r.ok(), "{:?}", r.all_diagnostics());
-    let mut sim = launch(&r.kernel, &r.options).unwrap();
-    sim.run_to_end();
+    let mut sim = recorded(RunRequest::of_text(include_str!("../../tests/bench/endless_loop.cu")));
     let total = sim.steps();
     eprintln!(
         "10 M-step run: {total} steps, records {:.2} bytes a step, {} checkpoints every {} steps ({} bytes)",

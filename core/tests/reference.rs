@@ -2,7 +2,9 @@
 //! equals the reference as defined, one lane per step: on every example, corpus kernel and
 //! gallery PTX and SASS under each compile target, and on random control flow.
 
-use std::path::PathBuf;
+mod support;
+
+use support::kernels::{kernels, root};
 
 use proptest::prelude::*;
 use warpscope_core::checks::control_listing;
@@ -11,24 +13,6 @@ use warpscope_core::model::ModelKind;
 use warpscope_core::sim::reference::{grouped, one_lane_at_a_time};
 use warpscope_core::sim::IdealFetches;
 use warpscope_core::{launch, LaunchOptions};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn kernels() -> Vec<String> {
-    let mut names = Vec::new();
-    for dir in ["examples", "examples/corpus", "examples/ptx", "examples/sass"] {
-        for e in std::fs::read_dir(root().join(dir)).unwrap() {
-            let n = e.unwrap().file_name().to_string_lossy().to_string();
-            if n.ends_with(".cu") || n.ends_with(".sass") || n.ends_with(".ptx") {
-                names.push(format!("{dir}/{n}"));
-            }
-        }
-    }
-    names.sort();
-    names
-}
 
 /// The grouped reference of `k`, when it gives one, and the reference as defined, with the
 /// budget `RunReport` gives a finished run.

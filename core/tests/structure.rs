@@ -3,7 +3,9 @@
 //! structured program comes out unchanged. `core/tests/golden/structure.txt` records, per
 //! example, whether it is structured and what the transform did (`UPDATE_GOLDEN=1` rewrites it).
 
-use std::path::PathBuf;
+mod support;
+
+use support::kernels::{kernels, root};
 
 use proptest::prelude::*;
 use warpscope_core::kernel::{parse_kernel_with, Kernel, SourceOptions};
@@ -11,26 +13,6 @@ use warpscope_core::model::ModelKind;
 use warpscope_core::sim::{RunReport, Sim, StopReason};
 use warpscope_core::structure::{is_structured, structure};
 use warpscope_core::{launch, LaunchOptions};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// Every example kernel, every corpus kernel and the gallery's real compiler output (nvcc's PTX
-/// and SASS of the examples), by path from the repository root.
-fn kernels() -> Vec<String> {
-    let mut names = Vec::new();
-    for dir in ["examples", "examples/corpus", "examples/ptx", "examples/sass"] {
-        for e in std::fs::read_dir(root().join(dir)).unwrap() {
-            let n = e.unwrap().file_name().to_string_lossy().to_string();
-            if n.ends_with(".cu") || n.ends_with(".sass") || n.ends_with(".ptx") {
-                names.push(format!("{dir}/{n}"));
-            }
-        }
-    }
-    names.sort();
-    names
-}
 
 /// The kernel read as `model` reads it (STRUCT: transformed).
 fn read(name: &str, model: ModelKind) -> Kernel {
