@@ -88,9 +88,8 @@ async function main(): Promise<void> {
   results.push({ name: 'long run: seek + state view (median)', value: median(seeks), unit: 'ms' });
   results.push({ name: 'long run: seek + state view (max)', value: Math.max(...seeks), unit: 'ms' });
   const seriesStart = performance.now();
-  s.depth_series();
-  s.event_series();
-  results.push({ name: 'long run: depth + event series', value: performance.now() - seriesStart, unit: 'ms' });
+  s.series();
+  results.push({ name: 'long run: series (depth, active lanes, events)', value: performance.now() - seriesStart, unit: 'ms' });
 
   // Whole figure sweeps through SweepRun on this thread (the app runs the same in a worker):
   // Figure 2 (double loop, kepler and maxwell presets, 64 runs) and the H100 double loop (the C

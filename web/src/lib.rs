@@ -9,6 +9,7 @@ mod exchange;
 mod inputs;
 mod link;
 mod memory;
+mod series;
 mod sweep;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod types;
@@ -17,7 +18,7 @@ mod views;
 pub use link::{decode_link, encode_link};
 pub use sweep::{measured_sets, metric_infos, SweepRun};
 
-use js_sys::{Uint16Array, Uint32Array, Uint8Array};
+use js_sys::Uint8Array;
 use serde::Deserialize;
 use ts_rs::TS;
 use warpscope_core::input::{ptx, InputKind};
@@ -30,9 +31,10 @@ use wasm_bindgen::prelude::*;
 use exchange::ExchangeView;
 use inputs::InputsView;
 use memory::{cells_text, MemoryView, MEMORY_WINDOW_MAX};
+use series::SeriesWriter;
 use views::*;
 
-/// Event bits of `event_series` (one step may have several).
+/// Event bits of `Session.series().events` (one step may have several).
 #[wasm_bindgen]
 #[derive(Clone, Copy)]
 pub enum EventBit {
@@ -55,12 +57,14 @@ pub enum LaneCode {
     Exited = 3,
 }
 
-// wasm-bindgen exports only literal enum values: these keep them the core's.
+// wasm-bindgen exports only literal enum values: these keep them the core's (and within the
+// byte `series` gives each step).
 const _: () = {
     use warpscope_core::sim::{event, LaneState};
     assert!(EventBit::Diverge as u16 == event::DIVERGE && EventBit::Reconverge as u16 == event::RECONVERGE);
     assert!(EventBit::Push as u16 == event::PUSH && EventBit::Pop as u16 == event::POP);
     assert!(EventBit::Spill as u16 == event::SPILL && EventBit::Fill as u16 == event::FILL && EventBit::Exit as u16 == event::EXIT);
+    assert!((event::DIVERGE | event::RECONVERGE | event::PUSH | event::POP | event::SPILL | event::FILL | event::EXIT) <= u8::MAX as u16);
     assert!(LaneCode::Active as u8 == LaneState::Active as u8 && LaneCode::Masked as u8 == LaneState::Masked as u8);
     assert!(LaneCode::Waiting as u8 == LaneState::Waiting as u8 && LaneCode::Exited as u8 == LaneState::Exited as u8);
 };
@@ -344,25 +348,15 @@ impl Session {
         to_js(&l.output)
     }
 
-    /// Stack depth after step k + 1, at index k.
-    pub fn depth_series(&self) -> Uint16Array {
-        let v: Vec<u16> = self.records().map(|r| r.depth).collect();
-        Uint16Array::from(&v[..])
-    }
-    /// Lanes issued at step k + 1.
-    pub fn active_series(&self) -> Uint8Array {
-        let v: Vec<u8> = self.records().map(|r| r.mask.count_ones() as u8).collect();
-        Uint8Array::from(&v[..])
-    }
-    /// Event bits (`EventBit`) of step k + 1.
-    pub fn event_series(&self) -> Uint16Array {
-        let v: Vec<u16> = self.records().map(|r| r.events).collect();
-        Uint16Array::from(&v[..])
-    }
-    /// Instruction index issued at step k + 1.
-    pub fn pc_series(&self) -> Uint32Array {
-        let v: Vec<u32> = self.records().map(|r| r.pc).collect();
-        Uint32Array::from(&v[..])
+    /// The whole run step by step, the value of step k + 1 at index k: the stack depth after it
+    /// (bytes when the run's deepest stack fits in one, else 16 bits), the lanes it issued and
+    /// its event bits (`EventBit`). One pass over the step records, a piece at a time.
+    #[wasm_bindgen(unchecked_return_type = "{ depth: Uint8Array | Uint16Array, active: Uint8Array, events: Uint8Array }")]
+    pub fn series(&self) -> Result<JsValue, JsError> {
+        let Some(l) = self.recording.loaded() else { return SeriesWriter::new(0, 0).finish() };
+        let mut out = SeriesWriter::new(l.sim.timeline().len(), l.end_metrics.max_stack_depth);
+        l.sim.timeline().records().for_each(|r| out.push(r));
+        out.finish()
     }
 
     /// `LaneCode` of every lane in steps `from + 1 ..= to` (at most `lane_window_max()` steps), W per step.
@@ -375,11 +369,5 @@ impl Session {
     /// The whole run as CSV (one row per step).
     pub fn trace_csv(&self) -> String {
         self.recording.loaded().map_or(String::new(), |l| warpscope_core::trace::csv(&l.sim))
-    }
-}
-
-impl Session {
-    fn records(&self) -> impl Iterator<Item = warpscope_core::sim::StepRecord> + '_ {
-        self.recording.loaded().into_iter().flat_map(|l| l.sim.timeline().records())
     }
 }

@@ -2,9 +2,11 @@
 //! Figure 3 walk-through states, seeking, run_until, series and bad input.
 #![cfg(target_arch = "wasm32")]
 
+use js_sys::{Uint16Array, Uint8Array};
 use serde_json::Value;
+use warpscope_core::trace::event_names;
 use warpscope_web::Session;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
 const SINGLE_LOOP: &str = include_str!("../../examples/single_loop.sass");
@@ -62,14 +64,63 @@ fn seek_step_and_series_agree() {
     assert_eq!(s.seek(total + 50.0), total, "seek clamps to the run");
     assert_eq!(s.step(), total, "no step past the end");
     assert_eq!(s.step_back(), total - 1.0);
-    let depth = s.depth_series().to_vec();
-    let active = s.active_series().to_vec();
+    let (depth, active, events) = series(&s);
+    let (depth, active) = (Uint8Array::from(depth).to_vec(), active.to_vec());
+    assert_eq!(events.length() as f64, total);
     assert_eq!(depth.len() as f64, total);
     assert_eq!(active.len() as f64, total);
     assert_eq!(*depth.iter().max().unwrap(), 4, "n + 1 at n = 3");
     let lanes = s.lane_states(0.0, 10.0).to_vec();
     assert_eq!(lanes.len(), 10 * 32);
     assert!(lanes.iter().all(|c| *c <= 3));
+}
+
+/// `Session.series()`: (depth, active, events).
+fn series(s: &Session) -> (JsValue, Uint8Array, Uint8Array) {
+    let o = s.series().unwrap();
+    let get = |name: &str| js_sys::Reflect::get(&o, &name.into()).unwrap();
+    (get("depth"), get("active").unchecked_into(), get("events").unchecked_into())
+}
+
+/// Lanes leave a loop one by one around step 131,072 (a DIV token each), so the depth changes
+/// within and across the second and third pieces the series are written in.
+const LANES_LEAVE_ACROSS_PIECES: &str = "//@ warp 32\n//@ reg R5 = 43000 + 100 * t\n//@ reg R4 = 0\n\
+    SSY X\nL: IADD R4, R4, 0x1\nISETP.LT.AND P0, PT, R4, R5, PT\n@P0 BRA L\nNOP.S\nX: EXIT\n";
+
+#[wasm_bindgen_test]
+fn series_written_in_pieces_are_every_step_of_the_trace() {
+    let mut s = Session::new();
+    assert_eq!(json(s.load(LANES_LEAVE_ACROSS_PIECES, JsValue::UNDEFINED).unwrap())["ok"], true);
+    let total = s.total_steps() as usize;
+    assert!(total > 2 * 65_536, "{total} steps: more than two pieces");
+    let (depth, active, events) = series(&s);
+    assert!(depth.is_instance_of::<Uint8Array>(), "a stack of 33 entries at most fits a byte");
+    let (depth, active, events) = (Uint8Array::from(depth).to_vec(), active.to_vec(), events.to_vec());
+    let csv = s.trace_csv();
+    let mut rows = 0;
+    for (k, line) in csv.lines().skip(1).enumerate() {
+        // step,pc,line,"instruction",mask,active_lanes,depth,events,stack
+        let fields: Vec<&str> = line.rsplit_once("\",").unwrap().1.split(',').collect();
+        let want = (fields[1].parse::<u8>().unwrap(), fields[2].parse::<u8>().unwrap(), fields[3]);
+        assert_eq!((active[k], depth[k], &*event_names(events[k] as u16)), want, "step {}", k + 1);
+        rows += 1;
+    }
+    assert_eq!((rows, depth.len(), active.len(), events.len()), (total, total, total, total));
+    assert_eq!(depth.iter().max(), Some(&32), "the SYNC token and a DIV token for each of the 31 lanes that left before the last");
+}
+
+#[wasm_bindgen_test]
+fn a_stack_deeper_than_a_byte_gives_a_wider_depth_series() {
+    let mut s = Session::new();
+    // Each trip pushes a token until the stack's hard limit (1,024 entries) faults the run.
+    let r = json(s.load("//@ warp 4\nL: SSY X\nBRA L\nX: EXIT\n", JsValue::UNDEFINED).unwrap());
+    assert_eq!(r["end"]["kind"], "fault", "{r}");
+    let depth = series(&s).0;
+    assert!(depth.is_instance_of::<Uint16Array>());
+    let depth = Uint16Array::from(depth).to_vec();
+    assert_eq!(depth.len() as f64, s.total_steps());
+    assert_eq!(depth.iter().max().copied(), Some(json(s.metrics().unwrap())["total"]["max_stack_depth"].as_u64().unwrap() as u16));
+    assert!(depth.iter().max() > Some(&255));
 }
 
 #[wasm_bindgen_test]

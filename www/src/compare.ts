@@ -42,7 +42,7 @@ export class Comparison {
   private tableFor: [Run, Run] | null = null;
   private readonly reports = new Reports();
   private shownRuns: [Run | null, Run | null] = [null, null];
-  private merged: { a: Run; b: Run; events: Uint16Array } | null = null;
+  private merged: { a: Run; b: Run; events: Uint8Array } | null = null;
   /** Loads side B, a long run in slices, and brings its run back after a restart. */
   private readonly loader: RunLoader | null;
   /** Side B's long run made progress (`progress`) or ended (`run`): the page redraws. */
@@ -113,11 +113,11 @@ export class Comparison {
   }
 
   /** Either side's events at each step, for the scrubber's strip (a side's run may be shorter). */
-  events(a: Run): Uint16Array {
+  events(a: Run): Uint8Array {
     const b = this.run;
     if (!b) return a.events;
     if (this.merged?.a !== a || this.merged.b !== b) {
-      const out = new Uint16Array(this.span(a));
+      const out = new Uint8Array(this.span(a));
       out.set(a.events);
       for (let k = 0; k < b.events.length; k++) out[k] |= b.events[k];
       this.merged = { a, b, events: out };

@@ -21,7 +21,7 @@ describe('Engine', () => {
     expect(e.total()).toBe(137);
     expect(e.seek(125)).toBe(125);
     expect(e.state(0)?.stack.map((t) => t.kind)).toEqual(['SYNC', 'DIV']);
-    expect(e.eventSeries()[124] & EventBit.Diverge).toBeTruthy();
+    expect(e.series().events[124] & EventBit.Diverge).toBeTruthy();
     expect(e.laneStates(0, 137, 32)).toHaveLength(137 * 32);
     expect(reports).toEqual([]);
   });

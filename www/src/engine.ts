@@ -26,6 +26,11 @@ export { EventBit, LaneCode, StepLimit };
 
 export type ErrorSink = (message: string) => void;
 
+/** The whole run step by step (`Session.series`): the stack depth after each step (bytes, or
+ * 16 bits for a run whose stack went deeper than 255), the lanes it issued, its `EventBit`s. */
+export type RunSeries = ReturnType<Session['series']>;
+export type DepthSeries = RunSeries['depth'];
+
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
@@ -230,10 +235,9 @@ export class Engine {
   /** What the whole run printed (printf), in the order printed, each line with its step and lane. */
   output(): OutputLine[] { return this.guard<OutputLine[]>('output', [], (s) => (s.output() as OutputLine[]) ?? []); }
 
-  depthSeries(): Uint16Array { return this.guard('depth_series', new Uint16Array(0), (s) => s.depth_series()); }
-  activeSeries(): Uint8Array { return this.guard('active_series', new Uint8Array(0), (s) => s.active_series()); }
-  eventSeries(): Uint16Array { return this.guard('event_series', new Uint16Array(0), (s) => s.event_series()); }
-  pcSeries(): Uint32Array { return this.guard('pc_series', new Uint32Array(0), (s) => s.pc_series()); }
+  series(): RunSeries {
+    return this.guard<RunSeries>('series', { depth: new Uint8Array(0), active: new Uint8Array(0), events: new Uint8Array(0) }, (s) => s.series());
+  }
 
   /** Lane codes (`LaneCode`) for steps from+1..=to, W per step; split into allowed chunks. */
   laneStates(from: number, to: number, width: number): Uint8Array {

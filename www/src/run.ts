@@ -21,7 +21,8 @@ export interface Run {
   cfg: CfgView;
   layout: Layout;
   total: number;
-  events: Uint16Array;
+  /** `EventBit`s of each step. */
+  events: Uint8Array;
   /** Lanes issued at each step (0: an idle instruction, no lane active). */
   active: Uint8Array;
   plot: PlotData;
@@ -87,8 +88,7 @@ function originalNames(original: CfgView | null): Map<number, string> | undefine
 export function readRun(e: Engine, r: LoadResult, source: LoadSource | null): Run | null {
   const cfg = e.cfg();
   if (!cfg) return null;
-  const depth = e.depthSeries();
-  const events = e.eventSeries();
+  const { depth, active, events } = e.series();
   const compiled = e.compiled();
   // The capacity line means something only for a stack that spills.
   const info = modelInfo(r.model);
@@ -96,7 +96,7 @@ export function readRun(e: Engine, r: LoadResult, source: LoadSource | null): Ru
   const original = e.originalCfg();
   return {
     load: r, cfg, layout: layoutCfg(cfg, { ...sourceLabels(compiled), frontiers: r.uses_frontiers, originals: originalNames(original) }), total: e.total(), events,
-    active: e.activeSeries(), plot: { depth, events, capacity, counts: info.depth },
+    active, plot: { depth, events, capacity, counts: info.depth },
     compiled, inputs: e.inputs(), listingText: compiled ? listing.displayText(compiled.listing) : '',
     lines: lineMap(compiled?.source_lines ?? cfg.instrs.map((i) => i.line), compiled?.listing_lines, compiled?.cuda_lines),
     report: null, source, compactLayout: null, output: e.output(), original, originalLayouts: { full: null, compact: null },

@@ -10,7 +10,7 @@ const look: FigureLook = {
   font: '"DejaVu Sans", sans-serif', text: '#111', background: '#fff', line: '#05a', capacity: '#b00', spill: '#b00', fill: '#07b',
 };
 const depth = Uint16Array.from([1, 2, 3, 2, 1, 0]);
-const plain: PlotData = { depth, events: new Uint16Array(depth.length), capacity: null, counts: 'tokens' };
+const plain: PlotData = { depth, events: new Uint8Array(depth.length), capacity: null, counts: 'tokens' };
 const options = { title: 'Single loop <n> · kepler', titled: false };
 
 describe('stackFigure', () => {
@@ -37,7 +37,7 @@ describe('stackFigure', () => {
 
   it('explains in the legend only what is drawn: the capacity line and marks when there are any', () => {
     expect(stackFigure(plain, look, options).text).not.toMatch(/capacity|spill|fill from/);
-    const events = new Uint16Array(depth.length);
+    const events = new Uint8Array(depth.length);
     events[2] = EventBit.Spill;
     const spilled = stackFigure({ ...plain, capacity: 2, events }, look, options).text;
     expect(spilled).toContain('on-chip capacity 2');

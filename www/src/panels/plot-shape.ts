@@ -2,12 +2,12 @@
 //! export (`plot-figure.ts`): the depth as a step path, the axes' ticks and labels, and which
 //! steps get a spill or fill mark.
 
-import { EventBit } from '../engine';
+import { EventBit, type DepthSeries } from '../engine';
 
 export type Scale = (v: number) => number;
 
 /** The depth axis's top: the deepest the run went, and room above the capacity line. */
-export function maxDepthOf(depth: Uint16Array, capacity: number | null): number {
+export function maxDepthOf(depth: DepthSeries, capacity: number | null): number {
   let max = capacity === null ? 1 : capacity + 1;
   for (const v of depth) max = Math.max(max, v);
   return max;
@@ -15,7 +15,7 @@ export function maxDepthOf(depth: Uint16Array, capacity: number | null): number 
 
 /** `depth` (the depth after each step; 0 before the first) as a step path. A run longer than
  * twice `columns` is reduced to its min and max per column, so the path stays small. */
-export function depthPath(depth: Uint16Array, x: Scale, y: Scale, columns: number): string {
+export function depthPath(depth: DepthSeries, x: Scale, y: Scale, columns: number): string {
   const n = depth.length;
   const at = (k: number) => (k === 0 ? 0 : depth[k - 1]);
   let d = `M${x(0)},${y(0)}`;
@@ -67,7 +67,7 @@ export interface StackMark { step: number; spill: boolean }
 
 /** The steps that spill (a mark pointing down) or fill (up), at most one per `gap` units of x:
  * closer marks could not be told apart. */
-export function stackMarks(events: Uint16Array, x: Scale, gap: number): StackMark[] {
+export function stackMarks(events: Uint8Array, x: Scale, gap: number): StackMark[] {
   const out: StackMark[] = [];
   let lastX = -Infinity;
   for (let k = 0; k < events.length; k++) {

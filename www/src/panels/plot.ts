@@ -4,14 +4,15 @@
 //! The export is not this picture but a figure of the whole run in the same colours
 //! (`plot-figure.ts`); the shapes both draw are in `plot-shape.ts`.
 
+import type { DepthSeries } from '../engine';
 import { svg, watchSize, type Watched } from '../svg';
 import type { SvgImage } from '../svg-markup';
 import { stackFigure, type FigureLook, type FigureOptions } from './plot-figure';
 import { compact, depthPath, depthTicks, markPath, maxDepthOf, stackMarks, stepTicks } from './plot-shape';
 
 export interface PlotData {
-  depth: Uint16Array;
-  events: Uint16Array;
+  depth: DepthSeries;
+  events: Uint8Array;
   /** The on-chip capacity line; null for models whose stack never spills. */
   capacity: number | null;
   /** What the depth counts in this model ("tokens", "distinct pcs"). */

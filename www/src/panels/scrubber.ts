@@ -18,7 +18,7 @@ export interface ScrubberPanel {
   label: HTMLElement;
   play: HTMLButtonElement;
   stripSize: Watched;
-  events: Uint16Array | null;
+  events: Uint8Array | null;
   stripKey: string;
 }
 
@@ -65,7 +65,7 @@ export function create(root: HTMLElement, hooks: ScrubberHooks, speed: number): 
   return p;
 }
 
-function drawStrip(p: ScrubberPanel, events: Uint16Array): void {
+function drawStrip(p: ScrubberPanel, events: Uint8Array): void {
   const c = p.strip, dpr = window.devicePixelRatio || 1;
   const { w, h, css } = p.stripSize;
   const key = `${w}x${h}`;
@@ -97,7 +97,7 @@ function drawStrip(p: ScrubberPanel, events: Uint16Array): void {
   }
 }
 
-export function render(p: ScrubberPanel, step: number, total: number, events: Uint16Array, playing: boolean): void {
+export function render(p: ScrubberPanel, step: number, total: number, events: Uint8Array, playing: boolean): void {
   p.range.max = String(total);
   p.range.value = String(step);
   p.label.textContent = `step ${step} / ${total}`;
