@@ -43,10 +43,32 @@ export interface LanePanel {
   /** The sentence for the current step's shuffle exchange (hidden otherwise). */
   exchangeLine: HTMLElement;
   idleOf: { active: Uint8Array; any: boolean } | null;
+  /** The page's colours for the canvas, read when the size changes: reading computed style in a
+   * render would recompute the styles other panels had just changed (1-2 ms a seek). */
+  colors: Colors | null;
+  /** Where the view is drawn before it is copied onto the canvas in one go: text drawn on a canvas
+   * in the page waits for the page's styles and layout (the panel is a size container), which
+   * cost a second layout in every seek; an offscreen canvas needs neither. */
+  off: OffscreenCanvas | null;
+  /** The font last set on the offscreen context (reset with its size). */
+  font: string;
   cache: { from: number; to: number; codes: Uint8Array; total: number; width: number } | null;
   data: LaneData | null;
   win: { from: number; to: number };
   geom: { left: number; top: number; cw: number; rh: number };
+}
+
+interface Colors {
+  fills: string[];
+  background: string; text: string; accent: string; muted: string; cursor: string; mono: string;
+}
+
+function colorsOf(css: CSSStyleDeclaration): Colors {
+  const c = (v: string) => css.getPropertyValue(v).trim();
+  return {
+    fills: [LaneCode.Active, LaneCode.Masked, LaneCode.Waiting, LaneCode.Exited].map((code) => c(COLOR_VARS[code])),
+    background: c('--panel-bg'), text: c('--text'), accent: c('--accent'), muted: c('--muted'), cursor: c('--cursor'), mono: c('--mono'),
+  };
 }
 
 export function create(root: HTMLElement): LanePanel {
@@ -80,8 +102,11 @@ export function create(root: HTMLElement): LanePanel {
   exchangeLine.dataset.testid = 'shuffle-exchange';
   exchangeLine.hidden = true;
   root.replaceChildren(canvas, legend, exchangeLine, tip);
-  const p: LanePanel = { canvas, size: null!, tip, idleKey, exchangeLine, idleOf: null, cache: null, data: null, win: { from: 0, to: 0 }, geom: { left: 0, top: 0, cw: 1, rh: 1 } };
-  p.size = watchSize(canvas, () => { if (p.data) render(p, p.data); });
+  const p: LanePanel = { canvas, size: null!, tip, idleKey, exchangeLine, idleOf: null, colors: null, off: null, font: '', cache: null, data: null, win: { from: 0, to: 0 }, geom: { left: 0, top: 0, cw: 1, rh: 1 } };
+  p.size = watchSize(canvas, () => {
+    p.colors = colorsOf(p.size.css);
+    if (p.data) render(p, p.data);
+  });
   canvas.addEventListener('mousemove', (e) => hover(p, e));
   canvas.addEventListener('mouseleave', () => { tip.hidden = true; });
   canvas.addEventListener('click', (e) => {
@@ -129,14 +154,17 @@ export function render(p: LanePanel, d: LaneData): void {
   const dpr = window.devicePixelRatio || 1;
   const { w: cssW, h: cssH, css } = p.size;
   if (cssW === 0 || cssH === 0) return;
-  if (canvas.width !== Math.round(cssW * dpr) || canvas.height !== Math.round(cssH * dpr)) {
-    canvas.width = Math.round(cssW * dpr);
-    canvas.height = Math.round(cssH * dpr);
+  const [pw, ph] = [Math.round(cssW * dpr), Math.round(cssH * dpr)];
+  if (canvas.width !== pw || canvas.height !== ph || (p.off === null && typeof OffscreenCanvas !== 'undefined')) {
+    canvas.width = pw;
+    canvas.height = ph;
+    p.off = typeof OffscreenCanvas === 'undefined' ? null : new OffscreenCanvas(pw, ph);
+    p.font = ''; // a new context starts with the default font
   }
-  const ctx = canvas.getContext('2d')!;
+  const ctx = p.off?.getContext('2d') ?? canvas.getContext('2d')!;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  const color = (v: string) => css.getPropertyValue(v).trim();
-  ctx.fillStyle = color('--panel-bg');
+  const color = (p.colors ??= colorsOf(css));
+  ctx.fillStyle = color.background;
   ctx.fillRect(0, 0, cssW, cssH);
 
   const win = (p.win = windowFor(d.total, d.step));
@@ -145,7 +173,7 @@ export function render(p: LanePanel, d: LaneData): void {
   const cw = (cssW - left - 6) / cols, rh = (cssH - top - bottom) / d.width;
   p.geom = { left, top, cw, rh };
   const { codes, base } = codesFor(p, d, win.from, win.to);
-  const fills = [LaneCode.Active, LaneCode.Masked, LaneCode.Waiting, LaneCode.Exited].map((c) => color(COLOR_VARS[c]));
+  const fills = color.fills;
   // One rectangle per run of equal cells along a lane (a 400-step window has few runs), then
   // the gaps between cells in the background colour when cells are wide enough to show them.
   for (let l = 0; l < d.width; l++) {
@@ -164,7 +192,7 @@ export function render(p: LanePanel, d: LaneData): void {
   if (p.idleOf?.active !== d.active) p.idleOf = { active: d.active, any: d.active.includes(0) };
   p.idleKey.hidden = !p.idleOf.any;
   if (p.idleOf.any) {
-    ctx.strokeStyle = color('--text');
+    ctx.strokeStyle = color.text;
     ctx.lineWidth = 1;
     const h = d.width * rh;
     for (let c = 0; c < cols; c++) {
@@ -180,20 +208,21 @@ export function render(p: LanePanel, d: LaneData): void {
       ctx.restore();
     }
   }
-  ctx.fillStyle = color('--panel-bg');
+  ctx.fillStyle = color.background;
   if (cw >= 3) for (let c = 1; c < cols; c++) ctx.fillRect(left + c * cw - 1, top, 1, d.width * rh);
   if (rh > 5) for (let l = 1; l < d.width; l++) ctx.fillRect(left, top + l * rh - 1, cols * cw, 1);
   // Lane numbers, the selected lane, and a step axis.
-  ctx.font = `${Math.min(12, Math.max(9, rh))}px ${color('--mono')}`;
-  ctx.fillStyle = color('--text');
+  const font = `${Math.min(12, Math.max(9, rh))}px ${color.mono}`;
+  if (p.font !== font) ctx.font = p.font = font;
+  ctx.fillStyle = color.text;
   ctx.textBaseline = 'middle';
   const every = rh >= 11 ? 1 : rh >= 6 ? 4 : 8;
   for (let l = 0; l < d.width; l += every) ctx.fillText(String(l), 4, top + (l + 0.5) * rh);
-  ctx.strokeStyle = color('--accent');
+  ctx.strokeStyle = color.accent;
   ctx.lineWidth = 2;
   ctx.strokeRect(1, top + d.lane * rh, cssW - 2, rh);
   ctx.textBaseline = 'alphabetic';
-  ctx.fillStyle = color('--muted');
+  ctx.fillStyle = color.muted;
   // 1, 2 or 5 times a power of ten, so that at most about 8 labels fit.
   const raw = Math.max(1, cols / 8), pow = Math.pow(10, Math.floor(Math.log10(raw)));
   const tick = [1, 2, 5, 10].map((m) => m * pow).find((t) => t >= raw) ?? 10 * pow;
@@ -204,24 +233,29 @@ export function render(p: LanePanel, d: LaneData): void {
   canvas.dataset.window = `${win.from}-${win.to}`;
   if (d.step > win.from && d.step <= win.to) {
     const x = left + (d.step - win.from - 1) * cw;
-    ctx.strokeStyle = color('--cursor');
+    ctx.strokeStyle = color.cursor;
     ctx.lineWidth = 2.5;
     ctx.strokeRect(x - 1, top - 2, cw + 2, d.width * rh + 4);
     const off = (d.step - 1 - base) * d.width;
     let bits = '';
     for (let l = d.width - 1; l >= 0; l--) bits += codes[off + l] === LaneCode.Active || codes[off + l] === LaneCode.Masked ? '1' : '0';
     canvas.dataset.issued = bits;
-    drawExchange(ctx, p, d, x, color);
+    drawExchange(ctx, p, d, x, color.accent);
   } else {
     canvas.dataset.issued = '';
   }
+  if (p.off) {
+    const out = canvas.getContext('2d')!;
+    out.setTransform(1, 0, 0, 1, 0, 0);
+    out.drawImage(p.off, 0, 0);
+  }
   const ex = d.exchange;
   p.exchangeLine.hidden = !ex;
-  p.exchangeLine.textContent = ex?.text ?? '';
+  if (p.exchangeLine.textContent !== (ex?.text ?? '')) p.exchangeLine.textContent = ex?.text ?? '';
 }
 
 /** Arrows from each source lane to the lane that got its value, right of the current column. */
-function drawExchange(ctx: CanvasRenderingContext2D, p: LanePanel, d: LaneData, x: number, color: (v: string) => string): void {
+function drawExchange(ctx: CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D, p: LanePanel, d: LaneData, x: number, accent: string): void {
   const ex = d.exchange;
   if (!ex) {
     delete p.canvas.dataset.exchange;
@@ -229,8 +263,8 @@ function drawExchange(ctx: CanvasRenderingContext2D, p: LanePanel, d: LaneData, 
   }
   const { top, rh, cw } = p.geom;
   const right = x + cw + 2;
-  ctx.strokeStyle = color('--accent');
-  ctx.fillStyle = color('--accent');
+  ctx.strokeStyle = accent;
+  ctx.fillStyle = accent;
   ctx.lineWidth = 1.5;
   for (let lane = 0; lane < ex.sources.length; lane++) {
     const src = ex.sources[lane];

@@ -12,6 +12,8 @@ export { reveal, showLinked } from './code-lines';
 export interface ListingPanel {
   view: EditorView;
   info: HTMLElement;
+  /** The text and marks the view shows, as `render` last set them. */
+  shown?: { doc: EditorView['state']['doc']; marks: string };
 }
 
 export function create(parent: HTMLElement, info: HTMLElement, hooks: LineHooks): ListingPanel {
@@ -45,8 +47,13 @@ export interface ListingData extends LineMarks {
 export function render(p: ListingPanel, data: ListingData): void {
   const doc = p.view.state.doc;
   const changes = doc.toString() === data.text ? undefined : { from: 0, to: doc.length, insert: data.text };
-  p.view.dispatch({ changes, effects: markEffects(data) });
-  p.info.textContent = data.info;
-  p.info.title = data.info;
+  // A seek that keeps the line and the breakpoints changes nothing: no transaction.
+  const marks = `${data.current}|${data.breakpoints.join(',')}`;
+  if (changes || p.shown?.doc !== doc || p.shown.marks !== marks) p.view.dispatch({ changes, effects: markEffects(data) });
+  p.shown = { doc: p.view.state.doc, marks };
+  if (p.info.textContent !== data.info) {
+    p.info.textContent = data.info;
+    p.info.title = data.info;
+  }
   reveal(p.view, data.current);
 }

@@ -97,16 +97,28 @@ function drawStrip(p: ScrubberPanel, events: Uint8Array): void {
   }
 }
 
+/** Sets `el`'s text by changing its one text node (a new node would need a new layout), and only
+ * when it differs. */
+function setText(el: HTMLElement, text: string): void {
+  const node = el.firstChild;
+  if (node instanceof Text && !node.nextSibling) {
+    if (node.data !== text) node.data = text;
+  } else {
+    el.textContent = text;
+  }
+}
+
 export function render(p: ScrubberPanel, step: number, total: number, events: Uint8Array, playing: boolean): void {
-  p.range.max = String(total);
+  if (p.range.max !== String(total)) p.range.max = String(total);
   p.range.value = String(step);
-  p.label.textContent = `step ${step} / ${total}`;
+  setText(p.label, `step ${step} / ${total}`);
   // As wide as its widest text: a label that grew by a digit would resize the track, and the
   // strip of a million-step run would be drawn again on every step.
-  p.label.style.minWidth = `${`step ${total} / ${total}`.length}ch`;
+  const minWidth = `${`step ${total} / ${total}`.length}ch`;
+  if (p.label.style.minWidth !== minWidth) p.label.style.minWidth = minWidth;
   p.label.dataset.step = String(step);
   p.label.dataset.total = String(total);
-  p.play.textContent = playing ? '❚❚ pause' : '▶ play';
+  setText(p.play, playing ? '❚❚ pause' : '▶ play');
   p.play.classList.toggle('on', playing);
   drawStrip(p, events);
 }

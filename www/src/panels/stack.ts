@@ -72,9 +72,15 @@ function legend(stack: StackEntryView[], openTerm: StackContext['openTerm']): HT
   return [box, meaning];
 }
 
+/** What each root shows, so a seek to the same stack rebuilds nothing (and lays nothing out again). */
+const shown = new WeakMap<HTMLElement, string>();
+
 export function render(root: HTMLElement, st: StateView | null, ctx: StackContext): void {
   const info = modelInfo(ctx.model);
   const stack = st?.stack ?? [];
+  const key = JSON.stringify([stack, st?.lanes.length, ctx.model, ctx.capacity, ctx.depth, ctx.openTerm !== undefined]);
+  if (shown.get(root) === key && root.firstChild) return;
+  shown.set(root, key);
   const head = html('div', { class: 'stack-head' });
   const spilled = stack.filter((e) => !e.on_chip).length;
   head.append(
