@@ -1,11 +1,14 @@
 // The benchmark page: times the wasm engine alone (no panels), so docs/performance.md can set
 // browser figures beside the native criterion ones. Panel redraw is timed by tests/bench/app.bench.ts.
-import init, { Session, SweepRun } from '../web/pkg/warpscope_web.js';
+import init, { model_infos, Session, SweepRun } from '../web/pkg/warpscope_web.js';
+import divergentLoop from '../core/benches/divergent_loop.cu?raw';
 import doubleLoopC from '../examples/double_loop.cu?raw';
 import doubleLoop from '../examples/double_loop.sass?raw';
 
 // Over a million steps (the app benchmark uses the same kernel).
 import MILLION from '../tests/bench/long_run.sass?raw';
+// An endless loop: 10 M steps at the default step limit.
+import ENDLESS from '../tests/bench/endless_loop.cu?raw';
 
 interface Result { name: string; value: number; unit: string }
 
@@ -22,6 +25,75 @@ function row(r: Result): void {
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)];
+}
+
+function quantile(xs: number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(s.length * q))];
+}
+
+/** The facade calls one seek of the app makes into a 10 M-step run, each timed alone: the seek,
+ * the state view, the lane window the lane view fetches around the step (as `lanes.ts` does), the
+ * metrics and the exchange. Median, 95th percentile and max over 120 random steps. */
+function tenMillion(s: Session, results: Result[]): void {
+  const start = performance.now();
+  s.load(ENDLESS, {});
+  results.push({ name: '10 M-step run: load + run with recording', value: performance.now() - start, unit: 'ms' });
+  const total = s.total_steps();
+  results.push({ name: '10 M-step run: steps', value: total, unit: '' });
+  const t0 = performance.now();
+  s.series();
+  results.push({ name: '10 M-step run: series (depth, active lanes, events)', value: performance.now() - t0, unit: 'ms' });
+  const calls: Record<string, number[]> = { seek: [], state: [], lane_states: [], metrics: [], exchange: [] };
+  const timed = (name: string, f: () => unknown) => {
+    const t0 = performance.now();
+    f();
+    calls[name].push(performance.now() - t0);
+  };
+  let x = 12345;
+  for (let i = 0; i < 120; i++) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    const t = x % total;
+    timed('seek', () => s.seek(t));
+    timed('state', () => s.state(0));
+    const from = Math.max(0, Math.floor((t - 200) / 200) * 200 - 200);
+    timed('lane_states', () => s.lane_states(from, Math.min(total, from + 1000)));
+    timed('metrics', () => s.metrics());
+    timed('exchange', () => s.exchange());
+  }
+  for (const [name, ms] of Object.entries(calls)) {
+    results.push({ name: `10 M-step run: ${name}, median of 120`, value: median(ms), unit: 'ms' });
+    results.push({ name: `10 M-step run: ${name}, 95th percentile`, value: quantile(ms, 0.95), unit: 'ms' });
+    results.push({ name: `10 M-step run: ${name}, max`, value: Math.max(...ms), unit: 'ms' });
+  }
+}
+
+/** Every model on the work of the native `core/benches/models.rs`: the divergent loop compiled for
+ * each model's own target, swept over n = 0..7 through `SweepRun` (no recording). Each model runs
+ * its first point for half a second (the browser optimises hot wasm later), then its whole sweep
+ * until a second has passed. Warp instructions per second (mimd: thread instructions, one lane a
+ * step) and the ratio to kepler. mimd's sweep (about 57 M thread instructions) takes a few seconds. */
+function modelSweeps(results: Result[]): void {
+  const rates: [string, number][] = [];
+  for (const { name } of model_infos() as { name: string }[]) {
+    const run = new SweepRun();
+    const prepared = run.prepare(divergentLoop, { param: 'n', from: 0, to: 7, models: [name] }) as { ok: boolean; points: number };
+    if (!prepared.ok) throw new Error(`the model sweep does not prepare under ${name}`);
+    const runPoint = (i: number) => (run.run(i) as { metrics: { warp_instructions: number } }).metrics.warp_instructions;
+    for (const warm = performance.now(); performance.now() - warm < 500;) runPoint(0);
+    let instructions = 0, ms = 0;
+    while (ms < 1000) {
+      const start = performance.now();
+      for (let i = 0; i < prepared.points; i++) instructions += runPoint(i);
+      ms += performance.now() - start;
+    }
+    run.free();
+    const rate = instructions / ms / 1000;
+    rates.push([name, rate]);
+    results.push({ name: `model sweep ${name} (divergent_loop.cu, n = 0..7): ${name === 'mimd' ? 'thread' : 'warp'} instructions / s`, value: rate, unit: 'M/s' });
+  }
+  const kepler = rates.find(([n]) => n === 'kepler')![1];
+  for (const [name, rate] of rates) results.push({ name: `model sweep ${name}: / kepler`, value: rate / kepler, unit: '' });
 }
 
 async function main(): Promise<void> {
@@ -90,6 +162,7 @@ async function main(): Promise<void> {
   const seriesStart = performance.now();
   s.series();
   results.push({ name: 'long run: series (depth, active lanes, events)', value: performance.now() - seriesStart, unit: 'ms' });
+  tenMillion(s, results);
 
   // Whole figure sweeps through SweepRun on this thread (the app runs the same in a worker):
   // Figure 2 (double loop, kepler and maxwell presets, 64 runs) and the H100 double loop (the C
@@ -110,6 +183,7 @@ async function main(): Promise<void> {
     }
     results.push({ name, value: median(times), unit: 'ms' });
   }
+  modelSweeps(results);
 
   results.forEach(row);
   document.getElementById('status')!.textContent = 'done';
