@@ -64,7 +64,12 @@ impl StepLog {
     #[inline(always)]
     pub fn push(&mut self, r: StepRecord) {
         let prev = &self.last;
-        if r.pc == prev.pc.wrapping_add(1) && r.mask == prev.mask && r.depth == prev.depth && r.events == 0 && !self.len.is_multiple_of(BLOCK) {
+        if r.pc == prev.pc.wrapping_add(1)
+            && r.mask == prev.mask
+            && r.depth == prev.depth
+            && r.events == 0
+            && !self.len.is_multiple_of(BLOCK)
+        {
             if let Some(chunk) = self.chunks.last_mut().filter(|c| c.len() + MAX_STEP <= CHUNK) {
                 chunk.push(0);
                 // Only the pc changed. (Copying the whole record, built field by field just
