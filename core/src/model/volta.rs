@@ -61,6 +61,8 @@ struct Waits {
     warpsync_need: Vec<LaneMask>,
     /// Every lane at a `BSYNC`, `BAR.SYNC` or `WARPSYNC`: when none is, no barrier can open.
     blocked: LaneMask,
+    /// Bit n set when lanes wait at `BSYNC Bn`.
+    bsync_held: u16,
 }
 
 impl Waits {
@@ -73,6 +75,7 @@ impl Waits {
             warpsync: LaneMask::EMPTY,
             warpsync_need: vec![LaneMask::EMPTY; width as usize],
             blocked: LaneMask::EMPTY,
+            bsync_held: 0,
         }
     }
 
@@ -100,6 +103,7 @@ impl Waits {
             }
         }
         self.blocked = self.bsync.iter().fold(self.bar | self.warpsync, |a, &b| a | b);
+        self.bsync_held = held_bits(&self.bsync, LaneMask(u64::MAX));
     }
 
     /// What lane `l` waits for (views and messages only).
@@ -118,6 +122,16 @@ impl Waits {
     }
 }
 
+/// Bit n set when `masks[n]` has lanes of `live` (branch-free: it vectorises).
+#[inline]
+fn held_bits(masks: &[LaneMask; Barrier::COUNT], live: LaneMask) -> u16 {
+    let mut bits = 0u16;
+    for (n, m) in masks.iter().enumerate() {
+        bits |= u16::from(m.0 & live.0 != 0) << n;
+    }
+    bits
+}
+
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct ConvergenceBarriers {
     pcs: LanePcs,
@@ -134,6 +148,9 @@ pub struct ConvergenceBarriers {
     deferred: Vec<Pc>,
     /// The lanes of the group that ran last (round-robin goes on after them).
     last: LaneMask,
+    /// How many barrier registers hold live lanes (the depth), counted again after a step that
+    /// changed a barrier or retired lanes.
+    held: usize,
     schedule: Schedule,
     calls: CallStacks,
     statics: Arc<Statics>,
@@ -151,11 +168,12 @@ impl ConvergenceBarriers {
             current: Some(Pc(0)),
             deferred: Vec::new(),
             last: LaneMask::EMPTY,
+            held: 0,
             schedule,
             calls: CallStacks::new(m.width),
             statics: Statics::of(prog),
         };
-        s.settle(m, &mut Effects::default(), false);
+        s.settle(m, &mut Effects::default(), false, true);
         s
     }
 
@@ -187,7 +205,10 @@ impl ConvergenceBarriers {
         }
         let mut released = None;
         let yielded = self.waits.yielded & live;
-        for n in 0..Barrier::COUNT {
+        let mut held = self.waits.bsync_held;
+        while held != 0 {
+            let n = held.trailing_zeros() as usize;
+            held &= held - 1;
             let arrived = self.waits.bsync[n] & live;
             if arrived.is_empty() {
                 continue;
@@ -215,9 +236,14 @@ impl ConvergenceBarriers {
     }
 
     /// Exits lanes past the end, opens barriers, and picks the group that runs next.
-    fn settle(&mut self, m: &mut Machine, fx: &mut Effects, switch: bool) {
+    /// `recount`: the step changed a barrier register.
+    fn settle(&mut self, m: &mut Machine, fx: &mut Effects, switch: bool, recount: bool) {
+        let live = self.live();
         exit_past_end(&mut self.pcs, m, fx);
         let released = self.release(fx);
+        if recount || fx.reconverged || live != self.live() {
+            self.held = held_bits(&self.barriers, self.live()).count_ones() as usize;
+        }
         let keep = self.current.filter(|&pc| !switch && !self.ready_at(pc).is_empty());
         self.current = keep.or(released.filter(|&pc| !self.ready_at(pc).is_empty())).or_else(|| self.pick());
     }
@@ -394,7 +420,8 @@ impl Reconvergence for ConvergenceBarriers {
         {
             self.current = Some(pc.next());
         }
-        self.settle(m, &mut fx, switch);
+        let recount = matches!(instr.op, Op::Bssy { .. } | Op::Break { .. } | Op::BmovRead { .. } | Op::BmovWrite { .. });
+        self.settle(m, &mut fx, switch, recount);
         // A BSYNC whose lanes stay blocked is the extra instruction a split costs (the H100 issues
         // one per divergent exit event): like Kepler's DIV carrier, its issue is part of the
         // divergence cost.
@@ -446,8 +473,7 @@ impl Reconvergence for ConvergenceBarriers {
         out
     }
     fn depth(&self) -> usize {
-        let live = self.live();
-        self.barriers.iter().filter(|b| !(**b & live).is_empty()).count()
+        self.held
     }
     fn lane_pc(&self, _prog: &Program, lane: u32) -> Option<Pc> {
         self.live().contains(lane).then(|| self.pcs.get(lane))
