@@ -94,9 +94,36 @@ fn scatter<const N: usize>(m: &mut Machine, dst: Reg, lanes: LaneMask, vals: &[u
     }
 }
 
+/// One lane's value of `s`, as `gather` reads it.
+#[inline(always)]
+fn lane_value(m: &Machine, s: Src, float: bool, lane: u32) -> u32 {
+    match s {
+        Src::Imm(v) => v,
+        Src::Reg { reg, negated } => {
+            let v = m.reg(lane, reg);
+            match (negated, float) {
+                (false, _) => v,
+                (true, true) => v ^ 0x8000_0000,
+                (true, false) => v.wrapping_neg(),
+            }
+        }
+    }
+}
+
+/// The lane of a single-lane mask (MIMD's steps): a row's worth of work for one value is wasted.
+#[inline(always)]
+fn single_lane(lanes: LaneMask) -> Option<u32> {
+    (lanes.0 != 0 && lanes.0 & (lanes.0 - 1) == 0).then(|| lanes.0.trailing_zeros())
+}
+
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn map2<const N: usize>(m: &mut Machine, lanes: LaneMask, dst: Reg, a: Src, b: Src, float: bool, f: impl Fn(u32, u32) -> u32) {
+    if let Some(l) = single_lane(lanes) {
+        let v = f(lane_value(m, a, float, l), lane_value(m, b, float, l));
+        m.set_reg(l, dst, v);
+        return;
+    }
     let (mut x, y) = (gather::<N>(m, a, float), gather::<N>(m, b, float));
     for i in 0..N {
         x[i] = f(x[i], y[i]);
@@ -107,6 +134,11 @@ fn map2<const N: usize>(m: &mut Machine, lanes: LaneMask, dst: Reg, a: Src, b: S
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn map3<const N: usize>(m: &mut Machine, lanes: LaneMask, dst: Reg, a: Src, b: Src, c: Src, float: bool, f: impl Fn(u32, u32, u32) -> u32) {
+    if let Some(l) = single_lane(lanes) {
+        let v = f(lane_value(m, a, float, l), lane_value(m, b, float, l), lane_value(m, c, float, l));
+        m.set_reg(l, dst, v);
+        return;
+    }
     let (mut x, y, z) = (gather::<N>(m, a, float), gather::<N>(m, b, float), gather::<N>(m, c, float));
     for i in 0..N {
         x[i] = f(x[i], y[i], z[i]);
