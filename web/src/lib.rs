@@ -9,7 +9,7 @@ mod exchange;
 mod inputs;
 mod link;
 mod memory;
-mod series;
+mod summary;
 mod sweep;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod types;
@@ -31,10 +31,9 @@ use wasm_bindgen::prelude::*;
 use exchange::ExchangeView;
 use inputs::InputsView;
 use memory::{cells_text, MemoryView, MEMORY_WINDOW_MAX};
-use series::SeriesWriter;
 use views::*;
 
-/// Event bits of `Session.series().events` (one step may have several).
+/// Event bits of a step (one step may have several), as `next_event` and `prev_event` take them.
 #[wasm_bindgen]
 #[derive(Clone, Copy)]
 pub enum EventBit {
@@ -58,7 +57,7 @@ pub enum LaneCode {
 }
 
 // wasm-bindgen exports only literal enum values: these keep them the core's (and within the
-// byte `series` gives each step).
+// byte).
 const _: () = {
     use warpscope_core::sim::{event, LaneState};
     assert!(EventBit::Diverge as u16 == event::DIVERGE && EventBit::Reconverge as u16 == event::RECONVERGE);
@@ -348,15 +347,69 @@ impl Session {
         to_js(&l.output)
     }
 
-    /// The whole run step by step, the value of step k + 1 at index k: the stack depth after it
-    /// (bytes when the run's deepest stack fits in one, else 16 bits), the lanes it issued and
-    /// its event bits (`EventBit`). One pass over the step records, a piece at a time.
-    #[wasm_bindgen(unchecked_return_type = "{ depth: Uint8Array | Uint16Array, active: Uint8Array, events: Uint8Array }")]
-    pub fn series(&self) -> Result<JsValue, JsError> {
-        let Some(l) = self.recording.loaded() else { return SeriesWriter::new(0, 0).finish() };
-        let mut out = SeriesWriter::new(l.sim.timeline().len(), l.end_metrics.max_stack_depth);
-        l.sim.timeline().records().for_each(|r| out.push(r));
-        out.finish()
+    /// The stack plot's depth path over the whole run in `columns` columns (`summary::depth_columns`).
+    pub fn depth_columns(&self, columns: u32) -> Vec<u32> {
+        self.recording.loaded().map_or(Vec::new(), |l| {
+            let t = l.sim.timeline();
+            summary::depth_columns(t.records(), t.len(), columns as usize)
+        })
+    }
+
+    /// The stack plot's spill and fill marks on an axis from `left`, `width` wide, at least `gap`
+    /// apart: `[step, spill, depth]` each (`summary::stack_marks`).
+    pub fn stack_marks(&self, left: f64, width: f64, gap: f64) -> Vec<u32> {
+        self.recording.loaded().map_or(Vec::new(), |l| {
+            let t = l.sim.timeline();
+            summary::stack_marks(t.records(), t.len(), left, width, gap)
+        })
+    }
+
+    /// The scrubber strip's marks over `span` steps, `width` pixels wide with `inset` at each
+    /// end: `[row, step]` each (`summary::strip_marks`).
+    pub fn strip_marks(&self, span: f64, inset: f64, width: f64) -> Vec<u32> {
+        self.strip_marks_of(None, span, inset, width)
+    }
+
+    /// `strip_marks` of this run's and `other`'s events together (the compare view's strip).
+    pub fn strip_marks_with(&self, other: &Session, span: f64, inset: f64, width: f64) -> Vec<u32> {
+        self.strip_marks_of(Some(other), span, inset, width)
+    }
+
+    /// The first step after `step` with one of `bits` (`EventBit`s).
+    pub fn next_event(&self, step: f64, bits: u16) -> Option<f64> {
+        let l = self.recording.loaded()?;
+        summary::next_event(l.sim.timeline().records(), steps(step) as usize, bits).map(|k| k as f64)
+    }
+
+    /// The last step before `step` with one of `bits` (`EventBit`s).
+    pub fn prev_event(&self, step: f64, bits: u16) -> Option<f64> {
+        let l = self.recording.loaded()?;
+        summary::prev_event(l.sim.timeline().records(), steps(step) as usize, bits).map(|k| k as f64)
+    }
+
+    /// The stack depth after `step` steps (0 before the first).
+    pub fn depth_after(&self, step: f64) -> f64 {
+        let (Some(l), Some(i)) = (self.recording.loaded(), (steps(step) as usize).checked_sub(1)) else { return 0.0 };
+        l.sim.timeline().record_at(i).map_or(0.0, |r| r.depth as f64)
+    }
+
+    /// The deepest the run's stack went.
+    pub fn max_depth(&self) -> f64 {
+        self.recording.loaded().map_or(0.0, |l| l.end_metrics.max_stack_depth as f64)
+    }
+
+    /// How many of the run's steps issued no lane (idle instructions).
+    pub fn idle_steps(&self) -> f64 {
+        self.recording.loaded().map_or(0.0, |l| l.end_metrics.idle_instructions as f64)
+    }
+
+    /// The lanes issued at each of steps `from + 1 ..= to` (at most `lane_window_max()` steps).
+    pub fn issued_lanes(&self, from: f64, to: f64) -> Vec<u8> {
+        let Some(l) = self.recording.loaded() else { return Vec::new() };
+        let t = l.sim.timeline();
+        let from = (steps(from) as usize).min(t.len());
+        let to = (steps(to) as usize).clamp(from, t.len()).min(from + warpscope_core::sim::LANE_WINDOW_MAX as usize);
+        (from..to).map(|i| t.record_at(i).map_or(0, |r| r.mask.count_ones() as u8)).collect()
     }
 
     /// `LaneCode` of every lane in steps `from + 1 ..= to` (at most `lane_window_max()` steps), W per step.
@@ -369,5 +422,18 @@ impl Session {
     /// The whole run as CSV (one row per step).
     pub fn trace_csv(&self) -> String {
         self.recording.loaded().map_or(String::new(), |l| warpscope_core::trace::csv(&l.sim))
+    }
+}
+
+impl Session {
+    fn strip_marks_of(&self, other: Option<&Session>, span: f64, inset: f64, width: f64) -> Vec<u32> {
+        fn events(s: &Session) -> Option<impl Iterator<Item = u16> + '_> {
+            s.recording.loaded().map(|l| l.sim.timeline().records().map(|r| r.events))
+        }
+        let (mut a, mut b) = (events(self), other.and_then(events));
+        let merged = core::iter::from_fn(|| {
+            Some(a.as_mut().and_then(Iterator::next).unwrap_or(0) | b.as_mut().and_then(Iterator::next).unwrap_or(0))
+        });
+        summary::strip_marks(merged, steps(span) as usize, inset, width)
     }
 }

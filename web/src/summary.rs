@@ -1,86 +1,89 @@
-//! `Session.series`: the whole run's per-step depth, issued lanes and event bits as JS typed
-//! arrays, written a piece at a time. Only one piece is ever in wasm memory, which never shrinks
-//! (a whole 50 M-step series built there would stay as dead memory), and the step records are
-//! read once for all three.
+//! Summaries of a run's step records for the page, so that JS never holds a per-step series (the
+//! three whole-run series of a 50 M-step run were 150 MB): the stack plot's depth per column and
+//! its spill and fill marks, the scrubber strip's event marks, event searches and the lanes issued
+//! in a window. Each is one pass over the records, reduced the way the panel draws it, so that
+//! a short run's pictures are what they were when JS reduced whole series.
 
-use js_sys::{Object, Reflect, Uint16Array, Uint8Array};
-use warpscope_core::sim::StepRecord;
-use wasm_bindgen::prelude::*;
+use warpscope_core::sim::{event, StepRecord};
 
-/// Steps per piece.
-const PIECE: usize = 64 << 10;
-
-/// The depth series: bytes when the run's deepest stack fits in one.
-enum Depth {
-    Narrow(Uint8Array, Vec<u8>),
-    Wide(Uint16Array, Vec<u16>),
+/// The x of step `k` on an axis of `n` steps from `left`, `width` wide (the plot's and the
+/// figure's scale, evaluated as they evaluate it).
+fn x_of(k: usize, n: usize, left: f64, width: f64) -> f64 {
+    left + if n == 0 { 0.0 } else { (k as f64 / n as f64) * width }
 }
 
-pub(crate) struct SeriesWriter {
-    depth: Depth,
-    active: (Uint8Array, Vec<u8>),
-    events: (Uint8Array, Vec<u8>),
-    /// Where the next piece goes.
-    at: u32,
+/// The depth path over `n` steps in `columns` columns: every step's depth when there are at most
+/// two steps a column, else `[last step, max, min, last depth]` for each column.
+pub(crate) fn depth_columns(records: impl Iterator<Item = StepRecord>, n: usize, columns: usize) -> Vec<u32> {
+    let mut depths = records.take(n).map(|r| r.depth as u32);
+    if n <= columns * 2 {
+        return depths.collect();
+    }
+    let per = n as f64 / columns as f64;
+    let mut out = Vec::with_capacity(columns * 4);
+    let mut k = 0;
+    for c in 0..columns {
+        let end = n.min(((c + 1) as f64 * per).floor() as usize);
+        let (mut lo, mut hi, mut last) = (u32::MAX, 0, 0);
+        while k < end {
+            last = depths.next().unwrap_or(0);
+            (lo, hi) = (lo.min(last), hi.max(last));
+            k += 1;
+        }
+        out.extend([end as u32, hi, lo, last]);
+    }
+    out
 }
 
-impl SeriesWriter {
-    /// For `len` steps whose deepest stack is `deepest` entries.
-    pub(crate) fn new(len: usize, deepest: u64) -> SeriesWriter {
-        let n = len as u32;
-        let depth = if deepest <= u8::MAX as u64 {
-            Depth::Narrow(Uint8Array::new_with_length(n), Vec::with_capacity(PIECE))
-        } else {
-            Depth::Wide(Uint16Array::new_with_length(n), Vec::with_capacity(PIECE))
-        };
-        let bytes = || (Uint8Array::new_with_length(n), Vec::with_capacity(PIECE));
-        SeriesWriter { depth, active: bytes(), events: bytes(), at: 0 }
-    }
-
-    #[inline]
-    pub(crate) fn push(&mut self, r: StepRecord) {
-        match &mut self.depth {
-            Depth::Narrow(_, piece) => piece.push(r.depth as u8),
-            Depth::Wide(_, piece) => piece.push(r.depth),
+/// The steps that spill or fill, at most one per `gap` units of x (closer marks could not be told
+/// apart), as `[step, 1 for a spill else 0, depth after it]`.
+pub(crate) fn stack_marks(records: impl Iterator<Item = StepRecord>, n: usize, left: f64, width: f64, gap: f64) -> Vec<u32> {
+    let mut out = Vec::new();
+    let mut last_x = f64::NEG_INFINITY;
+    for (k, r) in records.take(n).enumerate() {
+        if r.events & (event::SPILL | event::FILL) == 0 {
+            continue;
         }
-        self.active.1.push(r.mask.count_ones() as u8);
-        // Every event bit is below 256 (checked where `EventBit` is declared).
-        self.events.1.push(r.events as u8);
-        if self.active.1.len() == PIECE {
-            self.flush();
+        let at = x_of(k + 1, n, left, width);
+        if at - last_x < gap {
+            continue;
         }
+        last_x = at;
+        out.extend([k as u32 + 1, (r.events & event::SPILL != 0) as u32, r.depth as u32]);
     }
+    out
+}
 
-    fn flush(&mut self) {
-        let (at, end) = (self.at, self.at + self.active.1.len() as u32);
-        match &mut self.depth {
-            Depth::Narrow(out, piece) => {
-                out.subarray(at, end).copy_from(piece);
-                piece.clear();
+/// The scrubber strip's rows: divergences, reconvergences, spills and fills.
+const STRIP_ROWS: [u16; 3] = [event::DIVERGE, event::RECONVERGE, event::SPILL | event::FILL];
+
+/// The scrubber strip's marks over `span` steps of `events`, `[row, step]` each: a row's marks at
+/// least a pixel apart on a strip `width` pixels wide whose marks run `inset` in from each end.
+pub(crate) fn strip_marks(events: impl Iterator<Item = u16>, span: usize, inset: f64, width: f64) -> Vec<u32> {
+    let mut out = Vec::new();
+    let mut last = [-2.0f64; 3];
+    for (k, ev) in events.take(span).enumerate() {
+        for (row, bits) in STRIP_ROWS.iter().enumerate() {
+            if ev & bits == 0 {
+                continue;
             }
-            Depth::Wide(out, piece) => {
-                out.subarray(at, end).copy_from(piece);
-                piece.clear();
+            let x = inset + ((k + 1) as f64 / span as f64) * (width - 2.0 * inset);
+            if x - last[row] < 1.0 {
+                continue;
             }
+            last[row] = x;
+            out.extend([row as u32, k as u32 + 1]);
         }
-        for (out, piece) in [&mut self.active, &mut self.events] {
-            out.subarray(at, end).copy_from(piece);
-            piece.clear();
-        }
-        self.at = end;
     }
+    out
+}
 
-    /// `{depth, active, events}`.
-    pub(crate) fn finish(mut self) -> Result<JsValue, JsError> {
-        self.flush();
-        let depth: &JsValue = match &self.depth {
-            Depth::Narrow(out, _) => out,
-            Depth::Wide(out, _) => out,
-        };
-        let o = Object::new();
-        for (name, v) in [("depth", depth), ("active", &self.active.0), ("events", &self.events.0)] {
-            Reflect::set(&o, &name.into(), v).map_err(|_| JsError::new("the series object could not be built"))?;
-        }
-        Ok(o.into())
-    }
+/// The first step after `step` with one of `bits`.
+pub(crate) fn next_event(records: impl Iterator<Item = StepRecord>, step: usize, bits: u16) -> Option<usize> {
+    records.enumerate().skip(step).find(|(_, r)| r.events & bits != 0).map(|(k, _)| k + 1)
+}
+
+/// The last step before `step` with one of `bits`.
+pub(crate) fn prev_event(records: impl Iterator<Item = StepRecord>, step: usize, bits: u16) -> Option<usize> {
+    records.take(step.saturating_sub(1)).enumerate().filter(|(_, r)| r.events & bits != 0).last().map(|(k, _)| k + 1)
 }

@@ -2,11 +2,10 @@
 //! Figure 3 walk-through states, seeking, run_until, series and bad input.
 #![cfg(target_arch = "wasm32")]
 
-use js_sys::{Uint16Array, Uint8Array};
 use serde_json::Value;
 use warpscope_core::trace::event_names;
 use warpscope_web::Session;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
 const SINGLE_LOOP: &str = include_str!("../../examples/single_loop.sass");
@@ -58,69 +57,125 @@ fn figure_3_divergence_pushes_a_div_token_for_lane_31() {
 }
 
 #[wasm_bindgen_test]
-fn seek_step_and_series_agree() {
+fn seek_and_step_clamp_to_the_run() {
     let mut s = loaded(3);
     let total = s.total_steps();
     assert_eq!(s.seek(total + 50.0), total, "seek clamps to the run");
     assert_eq!(s.step(), total, "no step past the end");
     assert_eq!(s.step_back(), total - 1.0);
-    let (depth, active, events) = series(&s);
-    let (depth, active) = (Uint8Array::from(depth).to_vec(), active.to_vec());
-    assert_eq!(events.length() as f64, total);
-    assert_eq!(depth.len() as f64, total);
-    assert_eq!(active.len() as f64, total);
-    assert_eq!(*depth.iter().max().unwrap(), 4, "n + 1 at n = 3");
+    assert_eq!(s.max_depth(), 4.0, "n + 1 at n = 3");
     let lanes = s.lane_states(0.0, 10.0).to_vec();
     assert_eq!(lanes.len(), 10 * 32);
     assert!(lanes.iter().all(|c| *c <= 3));
 }
 
-/// `Session.series()`: (depth, active, events).
-fn series(s: &Session) -> (JsValue, Uint8Array, Uint8Array) {
-    let o = s.series().unwrap();
-    let get = |name: &str| js_sys::Reflect::get(&o, &name.into()).unwrap();
-    (get("depth"), get("active").unchecked_into(), get("events").unchecked_into())
+/// Each step's (lanes issued, depth after it, event bits), read from the trace.
+fn steps_of(s: &Session) -> Vec<(u8, u32, u16)> {
+    let bits_of: std::collections::HashMap<String, u16> = (0..128u16).map(|b| (event_names(b).to_string(), b)).collect();
+    s.trace_csv()
+        .lines()
+        .skip(1)
+        .map(|line| {
+            // step,pc,line,"instruction",mask,active_lanes,depth,events,stack
+            let fields: Vec<&str> = line.rsplit_once("\",").unwrap().1.split(',').collect();
+            (fields[1].parse().unwrap(), fields[2].parse().unwrap(), bits_of[fields[3]])
+        })
+        .collect()
 }
 
-/// Lanes leave a loop one by one around step 131,072 (a DIV token each), so the depth changes
-/// within and across the second and third pieces the series are written in.
-const LANES_LEAVE_ACROSS_PIECES: &str = "//@ warp 32\n//@ reg R5 = 43000 + 100 * t\n//@ reg R4 = 0\n\
+/// The depth path's columns as the plot reduced a whole depth series (the reference).
+fn columns_of(depth: &[u32], columns: usize) -> Vec<u32> {
+    let n = depth.len();
+    if n <= columns * 2 {
+        return depth.to_vec();
+    }
+    let per = n as f64 / columns as f64;
+    let mut out = vec![];
+    for c in 0..columns {
+        let (a, b) = ((c as f64 * per).floor() as usize + 1, n.min(((c + 1) as f64 * per).floor() as usize));
+        let part = &depth[a - 1..b];
+        out.extend([b as u32, *part.iter().max().unwrap(), *part.iter().min().unwrap(), depth[b - 1]]);
+    }
+    out
+}
+
+/// Marks of `bits` in `events` at least `gap` apart on `x` (the reference): the steps chosen.
+fn spaced(events: &[u16], bits: u16, gap: f64, x: impl Fn(usize) -> f64, mut last: f64) -> Vec<usize> {
+    let mut out = vec![];
+    for (k, ev) in events.iter().enumerate() {
+        if ev & bits != 0 && x(k + 1) - last >= gap {
+            last = x(k + 1);
+            out.push(k + 1);
+        }
+    }
+    out
+}
+
+/// Lanes leave a loop one by one around step 131,072 (a DIV token each).
+const LANES_LEAVE_ONE_BY_ONE: &str = "//@ warp 32\n//@ reg R5 = 43000 + 100 * t\n//@ reg R4 = 0\n\
     SSY X\nL: IADD R4, R4, 0x1\nISETP.LT.AND P0, PT, R4, R5, PT\n@P0 BRA L\nNOP.S\nX: EXIT\n";
 
 #[wasm_bindgen_test]
-fn series_written_in_pieces_are_every_step_of_the_trace() {
+fn summaries_are_the_trace_reduced() {
     let mut s = Session::new();
-    assert_eq!(json(s.load(LANES_LEAVE_ACROSS_PIECES, JsValue::UNDEFINED).unwrap())["ok"], true);
-    let total = s.total_steps() as usize;
-    assert!(total > 2 * 65_536, "{total} steps: more than two pieces");
-    let (depth, active, events) = series(&s);
-    assert!(depth.is_instance_of::<Uint8Array>(), "a stack of 33 entries at most fits a byte");
-    let (depth, active, events) = (Uint8Array::from(depth).to_vec(), active.to_vec(), events.to_vec());
-    let csv = s.trace_csv();
-    let mut rows = 0;
-    for (k, line) in csv.lines().skip(1).enumerate() {
-        // step,pc,line,"instruction",mask,active_lanes,depth,events,stack
-        let fields: Vec<&str> = line.rsplit_once("\",").unwrap().1.split(',').collect();
-        let want = (fields[1].parse::<u8>().unwrap(), fields[2].parse::<u8>().unwrap(), fields[3]);
-        assert_eq!((active[k], depth[k], &*event_names(events[k] as u16)), want, "step {}", k + 1);
-        rows += 1;
+    assert_eq!(json(s.load(LANES_LEAVE_ONE_BY_ONE, JsValue::UNDEFINED).unwrap())["ok"], true);
+    let steps = steps_of(&s);
+    let n = steps.len();
+    assert_eq!(n as f64, s.total_steps());
+    let depth: Vec<u32> = steps.iter().map(|t| t.1).collect();
+    let events: Vec<u16> = steps.iter().map(|t| t.2).collect();
+    assert_eq!(s.max_depth(), 32.0, "the SYNC token and a DIV token for each of the 31 lanes that left before the last");
+    assert_eq!(s.idle_steps(), steps.iter().filter(|t| t.0 == 0).count() as f64);
+    assert_eq!(s.depth_after(0.0), 0.0);
+    for k in [1, 2, n / 2, n - 1, n] {
+        assert_eq!(s.depth_after(k as f64), depth[k - 1] as f64, "step {k}");
     }
-    assert_eq!((rows, depth.len(), active.len(), events.len()), (total, total, total, total));
-    assert_eq!(depth.iter().max(), Some(&32), "the SYNC token and a DIV token for each of the 31 lanes that left before the last");
+    let from = 131_000;
+    let issued: Vec<u8> = steps[from..from + 300].iter().map(|t| t.0).collect();
+    assert_eq!(s.issued_lanes(from as f64, (from + 300) as f64), issued);
+    for columns in [1, 7, 1000, n / 2, n] {
+        assert_eq!(s.depth_columns(columns as u32), columns_of(&depth, columns), "{columns} columns");
+    }
+    for step in [0, 1, 1000, 131_000, n - 1, n] {
+        let next = events.iter().enumerate().skip(step).find(|(_, e)| *e & 1 != 0).map(|(k, _)| k as f64 + 1.0);
+        assert_eq!(s.next_event(step as f64, 1), next, "after {step}");
+        let prev = events[..step.saturating_sub(1)].iter().rposition(|e| e & 1 != 0).map(|k| k as f64 + 1.0);
+        assert_eq!(s.prev_event(step as f64, 1), prev, "before {step}");
+    }
+    assert!(s.next_event(0.0, 1).is_some() && s.prev_event(n as f64, 1).is_some());
+    // The strip: each row's marks a pixel apart, over this run alone and merged with a shorter run.
+    let other = loaded(3);
+    let others: Vec<u16> = steps_of(&other).iter().map(|t| t.2).collect();
+    let merged: Vec<u16> = (0..n).map(|k| events[k] | others.get(k).copied().unwrap_or(0)).collect();
+    for (events, marks) in [(&events, s.strip_marks(n as f64, 8.0, 613.5)), (&merged, s.strip_marks_with(&other, n as f64, 8.0, 613.5))] {
+        let x = |k: usize| 8.0 + (k as f64 / n as f64) * (613.5 - 16.0);
+        for (row, bits) in [1u16, 2, 16 | 32].into_iter().enumerate() {
+            let want: Vec<u32> = spaced(events, bits, 1.0, x, -2.0).into_iter().map(|k| k as u32).collect();
+            let got: Vec<u32> = marks.chunks(2).filter(|m| m[0] == row as u32).map(|m| m[1]).collect();
+            assert_eq!(got, want, "row {row}");
+        }
+    }
+    assert_ne!(s.strip_marks(n as f64, 8.0, 613.5), s.strip_marks_with(&other, n as f64, 8.0, 613.5), "the other run's events show");
 }
 
 #[wasm_bindgen_test]
-fn a_stack_deeper_than_a_byte_gives_a_wider_depth_series() {
+fn stack_marks_are_the_spills_and_fills_a_few_units_apart() {
     let mut s = Session::new();
     // Each trip pushes a token until the stack's hard limit (1,024 entries) faults the run.
     let r = json(s.load("//@ warp 4\nL: SSY X\nBRA L\nX: EXIT\n", JsValue::UNDEFINED).unwrap());
     assert_eq!(r["end"]["kind"], "fault", "{r}");
-    let depth = series(&s).0;
-    assert!(depth.is_instance_of::<Uint16Array>());
-    let depth = Uint16Array::from(depth).to_vec();
-    assert_eq!(depth.len() as f64, s.total_steps());
-    assert_eq!(depth.iter().max().copied(), Some(json(s.metrics().unwrap())["total"]["max_stack_depth"].as_u64().unwrap() as u16));
-    assert!(depth.iter().max() > Some(&255));
+    let steps = steps_of(&s);
+    let n = steps.len();
+    let events: Vec<u16> = steps.iter().map(|t| t.2).collect();
+    assert!(s.max_depth() > 255.0);
+    assert_eq!(s.max_depth(), steps.iter().map(|t| t.1).max().unwrap() as f64);
+    let x = |k: usize| 44.0 + (k as f64 / n as f64) * 700.25;
+    let want: Vec<u32> = spaced(&events, 16 | 32, 3.0, x, f64::NEG_INFINITY)
+        .into_iter()
+        .flat_map(|k| [k as u32, (events[k - 1] & 16 != 0) as u32, steps[k - 1].1])
+        .collect();
+    assert!(!want.is_empty(), "the stack spills");
+    assert_eq!(s.stack_marks(44.0, 700.25, 3.0), want);
 }
 
 #[wasm_bindgen_test]

@@ -1,5 +1,5 @@
 //! The run view: loads the kernel into the engine, keeps the per-run facts the panels need
-//! (CFG and its layout, whole-run series), and renders the panels for the current step. In
+//! (CFG and its layout, the engine's summaries of the run), and renders the panels for the current step. In
 //! compare mode it also loads the second model (`compare.ts`) and the step is shared: it runs to
 //! the end of the longer run. A long run loads in slices (`loader.ts`) with progress and Stop;
 //! meanwhile the last finished run stays on screen, and a newer load supersedes it.
@@ -472,24 +472,24 @@ export class App {
     if (this.comparing) {
       const c = this.compare!;
       c.render({ engine: e, run: r, state: this.state }, s.step, s.lane, selectLane);
-      scrubber.render(p.scrubber, s.step, c.span(r), c.events(r), s.playing);
+      scrubber.render(p.scrubber, s.step, c.span(r), c.strip(r, e), s.playing);
       return;
     }
     cfgPanel.render(p.cfg, r.cfg, r.layout, this.state, s.breakpoints, originalGraphOf(r));
     lanes.render(p.lanes, {
-      width: r.load.width, total: r.total, step: s.step, lane: s.lane, active: r.active,
-      fetch: (a, b) => e.laneStates(a, b, r.load.width),
+      width: r.load.width, total: r.total, step: s.step, lane: s.lane, idle: r.idleSteps > 0,
+      fetch: (a, b) => e.laneStates(a, b, r.load.width), issued: (a, b) => e.issuedLanes(a, b),
       inspect: (lane) => e.state(lane),
       select: selectLane,
       exchange: e.exchange(),
     });
     stack.render(p.el.stack, this.state, {
-      model: r.load.model, capacity: r.load.stack_capacity, depth: s.step > 0 ? r.plot.depth[s.step - 1] ?? null : null,
+      model: r.load.model, capacity: r.load.stack_capacity, depth: s.step > 0 ? r.plot.depthAt(s.step) : null,
       openTerm: (word) => this.onTerm(word),
     });
     plot.render(p.plot, r.plot, s.step);
-    scrubber.render(p.scrubber, s.step, r.total, r.events, s.playing);
-    caption.render(p.el.caption, this.state, r.load.end, r.total, s.step > 0 && r.active[s.step - 1] === 0);
+    scrubber.render(p.scrubber, s.step, r.total, r.strip, s.playing);
+    caption.render(p.el.caption, this.state, r.load.end, r.total, r.idleSteps > 0 && s.step > 0 && e.issuedLanes(s.step - 1, s.step)[0] === 0);
     registers.render(p.registers, this.state, s.lane, r.load.width, selectLane);
     memory.render(p.memory, { run: r, step: s.step, lane: s.lane, view: () => e.memory(), cells: (b, from, to) => e.memoryCells(b, from, to) });
     outputPanel.render(p.output, r.output, s.step, s.lane, (t) => this.goto(t));

@@ -12,7 +12,8 @@ import type { ModelChoice } from './permalink';
 import * as comparePanel from './panels/compare';
 import * as lanes from './panels/lanes';
 import { Reports } from './reports';
-import { loadOptions, readRun, type Inputs, type Run } from './run';
+import type { Strip } from './panels/scrubber';
+import { lastOf, loadOptions, readRun, type Inputs, type Run } from './run';
 import type { LoadResult, StateView } from './generated/engine';
 
 /** One side's engine and run, and what the screen needs of the current step. */
@@ -42,7 +43,7 @@ export class Comparison {
   private tableFor: [Run, Run] | null = null;
   private readonly reports = new Reports();
   private shownRuns: [Run | null, Run | null] = [null, null];
-  private merged: { a: Run; b: Run; events: Uint8Array } | null = null;
+  private merged: { a: Run; b: Run; strip: Strip } | null = null;
   /** Loads side B, a long run in slices, and brings its run back after a restart. */
   private readonly loader: RunLoader | null;
   /** Side B's long run made progress (`progress`) or ended (`run`): the page redraws. */
@@ -112,24 +113,26 @@ export class Comparison {
     return Math.max(a.total, this.run?.total ?? 0);
   }
 
-  /** Either side's events at each step, for the scrubber's strip (a side's run may be shorter). */
-  events(a: Run): Uint8Array {
-    const b = this.run;
-    if (!b) return a.events;
+  /** The scrubber strip of either side's events (a side's run may be shorter); `engine` holds `a`. */
+  strip(a: Run, engine: Engine): Strip {
+    const b = this.run, other = this.engine;
+    if (!b || !other) return a.strip;
     if (this.merged?.a !== a || this.merged.b !== b) {
-      const out = new Uint8Array(this.span(a));
-      out.set(a.events);
-      for (let k = 0; k < b.events.length; k++) out[k] |= b.events[k];
-      this.merged = { a, b, events: out };
+      this.merged = { a, b, strip: { marks: lastOf((span, inset, w) => engine.stripMarks(span, inset, w, other)) } };
     }
-    return this.merged.events;
+    return this.merged.strip;
   }
 
-  /** The step after `step` where either side diverges, if any. */
-  nextDivergence(a: Run, step: number): number | null {
-    const ev = this.events(a);
-    for (let k = step; k < ev.length; k++) if (ev[k] & EventBit.Diverge) return k + 1;
-    return null;
+  /** The step after `step` where either side diverges, if any; `engine` holds side A's run. */
+  nextDivergence(engine: Engine, step: number): number | null {
+    const steps = [engine, this.engine].map((e) => e?.nextEvent(step, EventBit.Diverge) ?? null).filter((k) => k !== null);
+    return steps.length ? Math.min(...steps) : null;
+  }
+
+  /** The step before `step` where either side diverges, if any; `engine` holds side A's run. */
+  prevDivergence(engine: Engine, step: number): number | null {
+    const steps = [engine, this.engine].map((e) => e?.prevEvent(step, EventBit.Diverge) ?? null).filter((k) => k !== null);
+    return steps.length ? Math.max(...steps) : null;
   }
 
   /** Seeks side B to `step` (clamped to its run) and reads its state. */
@@ -156,6 +159,7 @@ export class Comparison {
         error: i === 1 && this.error ? `${this.error}; showing its last run.` : null,
         preset: i === 1 ? this.preset : null,
         fetch: (from, to) => src.engine.laneStates(from, to, src.run.load.width),
+        issued: (from, to) => src.engine.issuedLanes(from, to),
         inspect: (l) => (i === 0 ? src.engine.state(l) : this.stateAt(step, l)),
         select,
       });

@@ -35,16 +35,14 @@ export class Controls {
       case 'back': return app.goto(s.step - 1);
       case 'step': return app.goto(s.step + 1);
       case 'next-div': {
-        if (app.comparing) return app.goto(app.compare!.nextDivergence(r, s.step) ?? app.span());
+        if (app.comparing) return app.goto(app.compare!.nextDivergence(e, s.step) ?? app.span());
         const v = e.runUntil('divergence');
         this.stopped(v?.kind, v?.message);
         return app.synced();
       }
       case 'prev-div': {
-        // Scan the recorded event bits backwards; the state shown is the one after that step.
-        const events = app.comparing ? app.compare!.events(r) : r.events;
-        for (let k = s.step - 2; k >= 0; k--) if (events[k] & EventBit.Diverge) return app.goto(k + 1);
-        return app.goto(0);
+        // The engine searches the recorded steps; the state shown is the one after that step.
+        return app.goto((app.comparing ? app.compare!.prevDivergence(e, s.step) : e.prevEvent(s.step, EventBit.Diverge)) ?? 0);
       }
       case 'continue': {
         // Breakpoints are in side A's code; past its end only side B runs on.

@@ -21,7 +21,8 @@ describe('Engine', () => {
     expect(e.total()).toBe(137);
     expect(e.seek(125)).toBe(125);
     expect(e.state(0)?.stack.map((t) => t.kind)).toEqual(['SYNC', 'DIV']);
-    expect(e.series().events[124] & EventBit.Diverge).toBeTruthy();
+    expect(e.prevEvent(126, EventBit.Diverge)).toBe(125);
+    expect(e.nextEvent(124, EventBit.Diverge)).toBe(125);
     expect(e.laneStates(0, 137, 32)).toHaveLength(137 * 32);
     expect(reports).toEqual([]);
   });

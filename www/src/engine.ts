@@ -26,11 +26,6 @@ export { EventBit, LaneCode, StepLimit };
 
 export type ErrorSink = (message: string) => void;
 
-/** The whole run step by step (`Session.series`): the stack depth after each step (bytes, or
- * 16 bits for a run whose stack went deeper than 255), the lanes it issued, its `EventBit`s. */
-export type RunSeries = ReturnType<Session['series']>;
-export type DepthSeries = RunSeries['depth'];
-
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
@@ -235,8 +230,47 @@ export class Engine {
   /** What the whole run printed (printf), in the order printed, each line with its step and lane. */
   output(): OutputLine[] { return this.guard<OutputLine[]>('output', [], (s) => (s.output() as OutputLine[]) ?? []); }
 
-  series(): RunSeries {
-    return this.guard<RunSeries>('series', { depth: new Uint8Array(0), active: new Uint8Array(0), events: new Uint8Array(0) }, (s) => s.series());
+  /** The stack plot's depth path in `columns` columns: every step's depth when there are at most
+   * two steps a column, else `[last step, max, min, last depth]` per column. */
+  depthColumns(columns: number): Uint32Array {
+    return this.guard('depth_columns', new Uint32Array(0), (s) => s.depth_columns(columns));
+  }
+  /** The stack plot's spill and fill marks on an axis from `left`, `width` wide, at least `gap`
+   * apart: `[step, spill (1 or 0), depth after it]` each. */
+  stackMarks(left: number, width: number, gap: number): Uint32Array {
+    return this.guard('stack_marks', new Uint32Array(0), (s) => s.stack_marks(left, width, gap));
+  }
+  /** The scrubber strip's marks over `span` steps on a strip `width` pixels wide with `inset` at
+   * each end, `[row, step]` each (rows: divergences, reconvergences, spills and fills); with
+   * `other`, of both runs' events. */
+  stripMarks(span: number, inset: number, width: number, other: Engine | null = null): Uint32Array {
+    return this.guard('strip_marks', new Uint32Array(0), (s) =>
+      (other ? s.strip_marks_with(other.session, span, inset, width) : s.strip_marks(span, inset, width)));
+  }
+  /** The first step after `step` with one of the `EventBit`s `bits`. */
+  nextEvent(step: number, bits: number): number | null {
+    return this.guard('next_event', null, (s) => s.next_event(step, bits) ?? null);
+  }
+  /** The last step before `step` with one of the `EventBit`s `bits`. */
+  prevEvent(step: number, bits: number): number | null {
+    return this.guard('prev_event', null, (s) => s.prev_event(step, bits) ?? null);
+  }
+  /** The stack depth after `step` steps (0 before the first). */
+  depthAfter(step: number): number { return this.guard('depth_after', 0, (s) => s.depth_after(step)); }
+  /** The deepest the run's stack went. */
+  maxDepth(): number { return this.guard('max_depth', 0, (s) => s.max_depth()); }
+  /** How many steps of the run issued no lane (idle instructions). */
+  idleSteps(): number { return this.guard('idle_steps', 0, (s) => s.idle_steps()); }
+
+  /** Lanes issued at each of steps from+1..=to; split into allowed chunks. */
+  issuedLanes(from: number, to: number): Uint8Array {
+    const out = new Uint8Array(Math.max(0, to - from));
+    const cap = lane_window_max();
+    for (let a = from; a < to; a += cap) {
+      const b = Math.min(to, a + cap);
+      out.set(this.guard('issued_lanes', new Uint8Array(0), (s) => s.issued_lanes(a, b)).subarray(0, b - a), a - from);
+    }
+    return out;
   }
 
   /** Lane codes (`LaneCode`) for steps from+1..=to, W per step; split into allowed chunks. */

@@ -1,8 +1,9 @@
 //! One loaded run's facts as the panels need them, read once per load from an engine: the CFG
 //! and its layout (under STRUCT also the kernel's original graph, laid out when first shown),
-//! the whole-run series, a compiled kernel's generated code (C or PTX, and a listing's transformed
-//! code under STRUCT) and the line lookups (with a PTX kernel's CUDA lines). The
-//! main view and each side of the compare view hold one.
+//! the engine's summaries of the run (the plot's depth and marks, the scrubber strip's events,
+//! never a whole-run series: a 50 M-step run's were 150 MB), a compiled kernel's generated code
+//! (C or PTX, and a listing's transformed code under STRUCT) and the line lookups (with a PTX
+//! kernel's CUDA lines). The main view and each side of the compare view hold one.
 
 import { layoutCfg, type Layout, type LayoutOptions } from './cfg-layout';
 import type { Engine } from './engine';
@@ -12,6 +13,7 @@ import type { ModelChoice } from './permalink';
 import type { OriginalGraph } from './panels/cfg';
 import * as listing from './panels/listing';
 import type { PlotData } from './panels/plot';
+import type { Strip } from './panels/scrubber';
 import { modelInfo } from './model-info';
 import type { LoadOptions } from './engine';
 import type { CfgView, CompiledView, InputsView, LoadResult, OutputLine, ReportView } from './generated/engine';
@@ -21,10 +23,10 @@ export interface Run {
   cfg: CfgView;
   layout: Layout;
   total: number;
-  /** `EventBit`s of each step. */
-  events: Uint8Array;
-  /** Lanes issued at each step (0: an idle instruction, no lane active). */
-  active: Uint8Array;
+  /** How many steps issued no lane (idle instructions): the lanes panel asks which only then. */
+  idleSteps: number;
+  /** The scrubber strip's event marks. */
+  strip: Strip;
   plot: PlotData;
   /** A C kernel's generated code (null for assembly), its text as shown, and the line lookups. */
   compiled: CompiledView | null;
@@ -88,18 +90,33 @@ function originalNames(original: CfgView | null): Map<number, string> | undefine
 export function readRun(e: Engine, r: LoadResult, source: LoadSource | null): Run | null {
   const cfg = e.cfg();
   if (!cfg) return null;
-  const { depth, active, events } = e.series();
   const compiled = e.compiled();
   // The capacity line means something only for a stack that spills.
   const info = modelInfo(r.model);
   const capacity = info.spills ? r.stack_capacity : null;
   const original = e.originalCfg();
   return {
-    load: r, cfg, layout: layoutCfg(cfg, { ...sourceLabels(compiled), frontiers: r.uses_frontiers, originals: originalNames(original) }), total: e.total(), events,
-    active, plot: { depth, events, capacity, counts: info.depth },
+    load: r, cfg, layout: layoutCfg(cfg, { ...sourceLabels(compiled), frontiers: r.uses_frontiers, originals: originalNames(original) }), total: e.total(),
+    idleSteps: e.idleSteps(), strip: { marks: lastOf((span, inset, w) => e.stripMarks(span, inset, w)) },
+    plot: {
+      steps: e.total(), deepest: e.maxDepth(), capacity, counts: info.depth,
+      columns: lastOf((columns) => e.depthColumns(columns)),
+      marks: lastOf((left, width, gap) => e.stackMarks(left, width, gap)),
+      depthAt: (step) => e.depthAfter(step),
+    },
     compiled, inputs: e.inputs(), listingText: compiled ? listing.displayText(compiled.listing) : '',
     lines: lineMap(compiled?.source_lines ?? cfg.instrs.map((i) => i.line), compiled?.listing_lines, compiled?.cuda_lines),
     report: null, source, compactLayout: null, output: e.output(), original, originalLayouts: { full: null, compact: null },
+  };
+}
+
+/** `f`, answering again without a call when asked what it was asked last (a summary is a pass
+ * over the whole run; the panels ask again on every redraw of the same size). */
+export function lastOf<A extends unknown[], T>(f: (...args: A) => T): (...args: A) => T {
+  let last: { args: A; value: T } | null = null;
+  return (...args: A) => {
+    if (!last || last.args.length !== args.length || last.args.some((a, i) => a !== args[i])) last = { args, value: f(...args) };
+    return last.value;
   };
 }
 

@@ -89,6 +89,8 @@ export interface SideView {
   /** Side B's preset choice; null on side A. */
   preset: PresetChoice | null;
   fetch(from: number, to: number): Uint8Array;
+  /** Lanes issued at steps from+1..=to (`Engine.issuedLanes`). */
+  issued(from: number, to: number): Uint8Array;
   inspect(lane: number): StateView | null;
   select(lane: number): void;
 }
@@ -161,11 +163,11 @@ export function renderSide(p: SidePanel, v: SideView): void {
   const r = v.run;
   cfgPanel.render(p.cfg, r.cfg, compactLayoutOf(r), v.state, [], originalGraphOf(r, true));
   lanes.render(p.lanes, {
-    width: r.load.width, total: r.total, step: v.shown, lane: v.lane, active: r.active,
-    fetch: v.fetch, inspect: v.inspect, select: v.select,
+    width: r.load.width, total: r.total, step: v.shown, lane: v.lane, idle: r.idleSteps > 0,
+    fetch: v.fetch, issued: v.issued, inspect: v.inspect, select: v.select,
   });
   stack.render(p.stack, v.state, {
-    model: r.load.model, capacity: r.load.stack_capacity, depth: v.shown > 0 ? r.plot.depth[v.shown - 1] ?? null : null,
+    model: r.load.model, capacity: r.load.stack_capacity, depth: v.shown > 0 ? r.plot.depthAt(v.shown) : null,
   });
 }
 

@@ -25,8 +25,10 @@ export interface LaneData {
   lane: number;
   /** Lane codes for steps from+1..=to, `width` per step. */
   fetch(from: number, to: number): Uint8Array;
-  /** Lanes issued at step k + 1 (the engine's active series): 0 marks an idle instruction. */
-  active: Uint8Array;
+  /** Whether any step of the run issued no lane (an idle instruction). */
+  idle: boolean;
+  /** Lanes issued at steps from+1..=to (asked only when `idle`): 0 marks an idle instruction. */
+  issued(from: number, to: number): Uint8Array;
   /** The state after the current step with `lane`'s registers (for the hover card). */
   inspect(lane: number): StateView | null;
   select(lane: number): void;
@@ -42,7 +44,6 @@ export interface LanePanel {
   idleKey: HTMLElement;
   /** The sentence for the current step's shuffle exchange (hidden otherwise). */
   exchangeLine: HTMLElement;
-  idleOf: { active: Uint8Array; any: boolean } | null;
   /** The page's colours for the canvas, read when the size changes: reading computed style in a
    * render would recompute the styles other panels had just changed (1-2 ms a seek). */
   colors: Colors | null;
@@ -52,7 +53,8 @@ export interface LanePanel {
   off: OffscreenCanvas | null;
   /** The font last set on the offscreen context (reset with its size). */
   font: string;
-  cache: { from: number; to: number; codes: Uint8Array; total: number; width: number } | null;
+  /** Lane codes and lanes issued (empty for a run with no idle step) of steps from+1..=to. */
+  cache: { from: number; to: number; codes: Uint8Array; issued: Uint8Array; total: number; width: number } | null;
   data: LaneData | null;
   win: { from: number; to: number };
   geom: { left: number; top: number; cw: number; rh: number };
@@ -102,7 +104,7 @@ export function create(root: HTMLElement): LanePanel {
   exchangeLine.dataset.testid = 'shuffle-exchange';
   exchangeLine.hidden = true;
   root.replaceChildren(canvas, legend, exchangeLine, tip);
-  const p: LanePanel = { canvas, size: null!, tip, idleKey, exchangeLine, idleOf: null, colors: null, off: null, font: '', cache: null, data: null, win: { from: 0, to: 0 }, geom: { left: 0, top: 0, cw: 1, rh: 1 } };
+  const p: LanePanel = { canvas, size: null!, tip, idleKey, exchangeLine, colors: null, off: null, font: '', cache: null, data: null, win: { from: 0, to: 0 }, geom: { left: 0, top: 0, cw: 1, rh: 1 } };
   p.size = watchSize(canvas, () => {
     p.colors = colorsOf(p.size.css);
     if (p.data) render(p, p.data);
@@ -123,14 +125,14 @@ function windowFor(total: number, step: number): { from: number; to: number } {
 }
 
 // Fetch a wider, aligned range so playing re-reads the engine every couple of hundred steps only.
-function codesFor(p: LanePanel, d: LaneData, from: number, to: number): { codes: Uint8Array; base: number } {
+function codesFor(p: LanePanel, d: LaneData, from: number, to: number): { codes: Uint8Array; issued: Uint8Array; base: number } {
   const c = p.cache;
   if (!c || c.total !== d.total || c.width !== d.width || from < c.from || to > c.to) {
     const a = Math.max(0, Math.floor(from / 200) * 200 - 200);
     const b = Math.min(d.total, a + WINDOW + 600);
-    p.cache = { from: a, to: b, codes: d.fetch(a, b), total: d.total, width: d.width };
+    p.cache = { from: a, to: b, codes: d.fetch(a, b), issued: d.idle ? d.issued(a, b) : new Uint8Array(0), total: d.total, width: d.width };
   }
-  return { codes: p.cache!.codes, base: p.cache!.from };
+  return { codes: p.cache!.codes, issued: p.cache!.issued, base: p.cache!.from };
 }
 
 /** Forget cached lane codes (a new run was loaded). */
@@ -172,7 +174,7 @@ export function render(p: LanePanel, d: LaneData): void {
   const left = 34, top = 4, bottom = 20;
   const cw = (cssW - left - 6) / cols, rh = (cssH - top - bottom) / d.width;
   p.geom = { left, top, cw, rh };
-  const { codes, base } = codesFor(p, d, win.from, win.to);
+  const { codes, issued, base } = codesFor(p, d, win.from, win.to);
   const fills = color.fills;
   // One rectangle per run of equal cells along a lane (a 400-step window has few runs), then
   // the gaps between cells in the background colour when cells are wide enough to show them.
@@ -189,14 +191,13 @@ export function render(p: LanePanel, d: LaneData): void {
     }
   }
   // Steps that issued with no lane: every lane waited while the warp pc walked on.
-  if (p.idleOf?.active !== d.active) p.idleOf = { active: d.active, any: d.active.includes(0) };
-  p.idleKey.hidden = !p.idleOf.any;
-  if (p.idleOf.any) {
+  p.idleKey.hidden = !d.idle;
+  if (d.idle) {
     ctx.strokeStyle = color.text;
     ctx.lineWidth = 1;
     const h = d.width * rh;
     for (let c = 0; c < cols; c++) {
-      if (d.active[win.from + c] !== 0) continue;
+      if (issued[win.from - base + c] !== 0) continue;
       const x = left + c * cw;
       ctx.save();
       ctx.beginPath();
@@ -291,7 +292,7 @@ function hover(p: LanePanel, e: MouseEvent): void {
   if (!d || !hit || !p.cache) { p.tip.hidden = true; return; }
   const code = p.cache.codes[(hit.step - 1 - p.cache.from) * d.width + hit.lane];
   const lines = [`lane ${hit.lane} · step ${hit.step}`, NAMES[code] ?? '?'];
-  if (d.active[hit.step - 1] === 0) lines.push('no lane issued this step (idle instruction)');
+  if (d.idle && p.cache.issued[hit.step - 1 - p.cache.from] === 0) lines.push('no lane issued this step (idle instruction)');
   if (hit.step === d.step) {
     const st = d.inspect(hit.lane);
     const lv = st?.lanes[hit.lane];

@@ -2,15 +2,17 @@
 // on-screen parts (cursor, faded future, clip to the step), a legend of only what is drawn, and
 // the title only when asked for.
 import { describe, expect, it } from 'vitest';
-import { EventBit } from '../engine';
 import { stackFigure, wrap, type FigureLook } from './plot-figure';
 import type { PlotData } from './plot';
 
 const look: FigureLook = {
   font: '"DejaVu Sans", sans-serif', text: '#111', background: '#fff', line: '#05a', capacity: '#b00', spill: '#b00', fill: '#07b',
 };
-const depth = Uint16Array.from([1, 2, 3, 2, 1, 0]);
-const plain: PlotData = { depth, events: new Uint8Array(depth.length), capacity: null, counts: 'tokens' };
+// A run short enough that the engine's columns are its steps' depths.
+const depth = Uint32Array.from([1, 2, 3, 2, 1, 0]);
+const plain: PlotData = {
+  steps: depth.length, deepest: 3, columns: () => depth, marks: () => new Uint32Array(0), depthAt: (k) => (k === 0 ? 0 : depth[k - 1]), capacity: null, counts: 'tokens',
+};
 const options = { title: 'Single loop <n> · kepler', titled: false };
 
 describe('stackFigure', () => {
@@ -37,9 +39,8 @@ describe('stackFigure', () => {
 
   it('explains in the legend only what is drawn: the capacity line and marks when there are any', () => {
     expect(stackFigure(plain, look, options).text).not.toMatch(/capacity|spill|fill from/);
-    const events = new Uint8Array(depth.length);
-    events[2] = EventBit.Spill;
-    const spilled = stackFigure({ ...plain, capacity: 2, events }, look, options).text;
+    // A spill at step 3 (depth 3 after it).
+    const spilled = stackFigure({ ...plain, capacity: 2, marks: () => Uint32Array.from([3, 1, 3]) }, look, options).text;
     expect(spilled).toContain('on-chip capacity 2');
     expect(spilled).toContain('spill to memory');
     expect(spilled).not.toContain('fill from memory');

@@ -82,15 +82,15 @@ function layoutLegend(items: LegendItem[], left: number, right: number, top: num
 }
 
 export function stackFigure(d: PlotData, look: FigureLook, options: FigureOptions): SvgImage {
-  const n = d.depth.length, pw = WIDTH - M.l - M.r;
+  const n = d.steps, pw = WIDTH - M.l - M.r;
   const titleLines = options.titled ? wrap(options.title, Math.floor((WIDTH - 2 * PAD) / (ADVANCE * SIZE.title)), 2) : [];
   const legendTop = PAD + titleLines.length * ROW.title;
   const x = (k: number) => M.l + (n === 0 ? 0 : (k / n) * pw);
-  const marks = stackMarks(d.events, x, 3);
+  const marks = stackMarks(d.marks(M.l, pw, 3));
   const legend = layoutLegend(legendItems(d, look, marks), M.l, WIDTH - M.r, legendTop, look);
   // Room above the plot for a spill mark at the top of the depth axis.
   const top = legendTop + legend.rows * ROW.legend + 12, bottom = top + PLOT_H, height = bottom + M.b;
-  const maxDepth = roundedDepth(maxDepthOf(d.depth, d.capacity));
+  const maxDepth = roundedDepth(maxDepthOf(d.deepest, d.capacity));
   const y = (v: number) => bottom - (v / maxDepth) * PLOT_H;
 
   const axis = { stroke: look.text, 'stroke-width': 1 };
@@ -116,9 +116,9 @@ export function stackFigure(d: PlotData, look: FigureLook, options: FigureOption
   if (d.capacity !== null) {
     root.children.push(node('line', { id: 'capacity', x1: M.l, x2: M.l + pw, y1: y(d.capacity), y2: y(d.capacity), stroke: look.capacity, 'stroke-width': 1.25, 'stroke-dasharray': '5 3' }));
   }
-  root.children.push(node('path', { id: 'depth', d: depthPath(d.depth, x, y, pw * 4), fill: 'none', stroke: look.line, 'stroke-width': 1.75 }));
+  root.children.push(node('path', { id: 'depth', d: depthPath(d.columns(pw * 4), n, x, y, pw * 4), fill: 'none', stroke: look.line, 'stroke-width': 1.75 }));
   if (marks.length) {
-    root.children.push(node('g', { id: 'marks' }, ...marks.map((m) => node('path', { d: markPath(m.spill, x(m.step), y(d.depth[m.step - 1]), 8), fill: m.spill ? look.spill : look.fill }))));
+    root.children.push(node('g', { id: 'marks' }, ...marks.map((m) => node('path', { d: markPath(m.spill, x(m.step), y(m.depth), 8), fill: m.spill ? look.spill : look.fill }))));
   }
   return { text: markup(root), width: WIDTH, height };
 }

@@ -1,34 +1,26 @@
 //! The stack-history plot's shapes as plain data, shared by the panel (`plot.ts`) and the figure
-//! export (`plot-figure.ts`): the depth as a step path, the axes' ticks and labels, and which
-//! steps get a spill or fill mark.
-
-import { EventBit, type DepthSeries } from '../engine';
+//! export (`plot-figure.ts`): the depth as a step path, the axes' ticks and labels, and the spill
+//! and fill marks. The run's depth and marks come reduced from the engine (`Engine.depthColumns`,
+//! `Engine.stackMarks`), never as a whole-run series.
 
 export type Scale = (v: number) => number;
 
 /** The depth axis's top: the deepest the run went, and room above the capacity line. */
-export function maxDepthOf(depth: DepthSeries, capacity: number | null): number {
-  let max = capacity === null ? 1 : capacity + 1;
-  for (const v of depth) max = Math.max(max, v);
-  return max;
+export function maxDepthOf(deepest: number, capacity: number | null): number {
+  return Math.max(capacity === null ? 1 : capacity + 1, deepest);
 }
 
-/** `depth` (the depth after each step; 0 before the first) as a step path. A run longer than
- * twice `columns` is reduced to its min and max per column, so the path stays small. */
-export function depthPath(depth: DepthSeries, x: Scale, y: Scale, columns: number): string {
-  const n = depth.length;
-  const at = (k: number) => (k === 0 ? 0 : depth[k - 1]);
+/** The depth over `n` steps (0 before the first) as a step path, from the engine's `columns`
+ * (`Engine.depthColumns`): every step's depth when `n` is at most twice the columns, else each
+ * column's last step, max, min and last depth, so the path stays small. */
+export function depthPath(cols: Uint32Array, n: number, x: Scale, y: Scale, columns: number): string {
   let d = `M${x(0)},${y(0)}`;
   if (n <= columns * 2) {
-    for (let k = 1; k <= n; k++) d += `H${x(k).toFixed(1)}V${y(at(k)).toFixed(1)}`;
+    for (let k = 1; k <= n; k++) d += `H${x(k).toFixed(1)}V${y(cols[k - 1] ?? 0).toFixed(1)}`;
     return d;
   }
-  const per = n / columns;
-  for (let c = 0; c < columns; c++) {
-    const a = Math.floor(c * per) + 1, b = Math.min(n, Math.floor((c + 1) * per));
-    let lo = Infinity, hi = -Infinity;
-    for (let k = a; k <= b; k++) { lo = Math.min(lo, depth[k - 1]); hi = Math.max(hi, depth[k - 1]); }
-    d += `H${x(b).toFixed(1)}V${y(hi).toFixed(1)}V${y(lo).toFixed(1)}V${y(at(b)).toFixed(1)}`;
+  for (let i = 0; i + 3 < cols.length; i += 4) {
+    d += `H${x(cols[i]).toFixed(1)}V${y(cols[i + 1]).toFixed(1)}V${y(cols[i + 2]).toFixed(1)}V${y(cols[i + 3]).toFixed(1)}`;
   }
   return d;
 }
@@ -63,21 +55,13 @@ export function compact(v: number): string {
   return String(v);
 }
 
-export interface StackMark { step: number; spill: boolean }
+export interface StackMark { step: number; spill: boolean; depth: number }
 
-/** The steps that spill (a mark pointing down) or fill (up), at most one per `gap` units of x:
- * closer marks could not be told apart. */
-export function stackMarks(events: Uint8Array, x: Scale, gap: number): StackMark[] {
+/** The engine's spill (a mark pointing down) and fill (up) marks, `[step, spill, depth]` each
+ * (`Engine.stackMarks`, at most one per few units of x: closer marks could not be told apart). */
+export function stackMarks(raw: Uint32Array): StackMark[] {
   const out: StackMark[] = [];
-  let lastX = -Infinity;
-  for (let k = 0; k < events.length; k++) {
-    const ev = events[k];
-    if (!(ev & (EventBit.Spill | EventBit.Fill))) continue;
-    const at = x(k + 1);
-    if (at - lastX < gap) continue;
-    lastX = at;
-    out.push({ step: k + 1, spill: (ev & EventBit.Spill) !== 0 });
-  }
+  for (let i = 0; i + 2 < raw.length; i += 3) out.push({ step: raw[i], spill: raw[i + 1] !== 0, depth: raw[i + 2] });
   return out;
 }
 

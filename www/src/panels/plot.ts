@@ -4,15 +4,24 @@
 //! The export is not this picture but a figure of the whole run in the same colours
 //! (`plot-figure.ts`); the shapes both draw are in `plot-shape.ts`.
 
-import type { DepthSeries } from '../engine';
 import { svg, watchSize, type Watched } from '../svg';
 import type { SvgImage } from '../svg-markup';
 import { stackFigure, type FigureLook, type FigureOptions } from './plot-figure';
 import { compact, depthPath, depthTicks, markPath, maxDepthOf, stackMarks, stepTicks } from './plot-shape';
 
+/** A run as the plot draws it: reduced by the engine to what a plot of some width shows. */
 export interface PlotData {
-  depth: DepthSeries;
-  events: Uint8Array;
+  /** Steps in the run (the x axis). */
+  steps: number;
+  /** The deepest the run's stack went. */
+  deepest: number;
+  /** The depth path in `columns` columns (`Engine.depthColumns`). */
+  columns(columns: number): Uint32Array;
+  /** The spill and fill marks on an axis from `left`, `width` wide, at least `gap` apart
+   * (`Engine.stackMarks`). */
+  marks(left: number, width: number, gap: number): Uint32Array;
+  /** The stack depth after `step` steps. */
+  depthAt(step: number): number;
   /** The on-chip capacity line; null for models whose stack never spills. */
   capacity: number | null;
   /** What the depth counts in this model ("tokens", "distinct pcs"). */
@@ -60,8 +69,8 @@ function build(p: PlotPanel, d: PlotData): void {
   const { css } = p.rootSize;
   const w = Math.max(240, p.rootSize.w), h = Math.max(150, p.rootSize.h);
   const c = (v: string) => css.getPropertyValue(v).trim();
-  const n = d.depth.length;
-  const maxDepth = maxDepthOf(d.depth, d.capacity);
+  const n = d.steps;
+  const maxDepth = maxDepthOf(d.deepest, d.capacity);
   const pw = w - M.l - M.r, ph = h - M.t - M.b;
   p.x = (k) => M.l + (n === 0 ? 0 : (k / n) * pw);
   p.y = (v) => M.t + ph - (v / maxDepth) * ph;
@@ -85,13 +94,14 @@ function build(p: PlotPanel, d: PlotData): void {
     el.append(svg('line', { x1: M.l, x2: M.l + pw, y1: p.y(d.capacity), y2: p.y(d.capacity), stroke: c('--capacity'), 'stroke-width': 1.5, 'stroke-dasharray': '6 4' }));
     el.append(svg('text', { ...font, x: M.l + pw - 4, y: p.y(d.capacity) - 5, 'text-anchor': 'end', fill: c('--capacity') }, `on-chip capacity ${d.capacity}`));
   }
-  const path = depthPath(d.depth, p.x, p.y, Math.floor(pw));
+  const columns = Math.floor(pw);
+  const path = depthPath(d.columns(columns), n, p.x, p.y, columns);
   el.append(svg('path', { d: path, fill: 'none', stroke: c('--plot-line'), 'stroke-opacity': 0.25, 'stroke-width': 1.5 }));
   el.append(svg('path', { d: path, fill: 'none', stroke: c('--plot-line'), 'stroke-width': 2, 'clip-path': `url(#${clipId})`, 'data-testid': 'plot-line' }));
   // Spill (down) and fill (up) marks along the top.
   const marks = svg('g', { 'clip-path': `url(#${clipId})` });
-  for (const m of stackMarks(d.events, p.x, 3)) {
-    marks.append(svg('path', { d: markPath(m.spill, p.x(m.step), p.y(d.depth[m.step - 1]), 10), fill: c(m.spill ? '--spill' : '--fill') }));
+  for (const m of stackMarks(d.marks(M.l, pw, 3))) {
+    marks.append(svg('path', { d: markPath(m.spill, p.x(m.step), p.y(m.depth), 10), fill: c(m.spill ? '--spill' : '--fill') }));
   }
   el.append(marks);
   const cursor = svg('g', { 'data-testid': 'plot-cursor' });
@@ -115,7 +125,7 @@ export function render(p: PlotPanel, d: PlotData | null, step: number): void {
     p.size = size;
     build(p, d);
   }
-  const depth = step === 0 ? 0 : d.depth[step - 1] ?? 0;
+  const depth = d.depthAt(step);
   const x = p.x(step), y = p.y(depth);
   p.clip?.setAttribute('width', String(x + 1));
   const [line, dot] = p.cursor!.children;

@@ -1,7 +1,6 @@
 //! Scrubber bar: a range slider over the recorded run with a strip of event marks (divergence,
 //! reconvergence, spill), the step controls, play/pause and the speed.
 
-import { EventBit } from '../engine';
 import { described, html, watchSize, type Watched } from '../svg';
 
 export type Action = 'home' | 'prev-div' | 'back' | 'play' | 'step' | 'next-div' | 'end' | 'continue';
@@ -18,8 +17,16 @@ export interface ScrubberPanel {
   label: HTMLElement;
   play: HTMLButtonElement;
   stripSize: Watched;
-  events: Uint8Array | null;
+  /** The strip drawn last, over how many steps. */
+  shown: { strip: Strip; span: number } | null;
   stripKey: string;
+}
+
+/** A run's event marks on the strip, as the engine reduces them (`Engine.stripMarks`): `[row,
+ * step]` each, at least a pixel apart in a row; rows: divergences, reconvergences, spills and
+ * fills. The compare view's strip has both runs' marks. */
+export interface Strip {
+  marks(span: number, inset: number, width: number): Uint32Array;
 }
 
 const BUTTONS: [Action, string, string][] = [
@@ -60,17 +67,17 @@ export function create(root: HTMLElement, hooks: ScrubberHooks, speed: number): 
     key.append(item);
   }
   root.replaceChildren(controls, label, track, key);
-  const p: ScrubberPanel = { range, strip, label, play, stripSize: null!, events: null, stripKey: '' };
-  p.stripSize = watchSize(strip, () => { if (p.events) drawStrip(p, p.events); });
+  const p: ScrubberPanel = { range, strip, label, play, stripSize: null!, shown: null, stripKey: '' };
+  p.stripSize = watchSize(strip, () => { if (p.shown) drawStrip(p, p.shown.strip, p.shown.span); });
   return p;
 }
 
-function drawStrip(p: ScrubberPanel, events: Uint8Array): void {
+function drawStrip(p: ScrubberPanel, strip: Strip, span: number): void {
   const c = p.strip, dpr = window.devicePixelRatio || 1;
   const { w, h, css } = p.stripSize;
   const key = `${w}x${h}`;
-  if (p.events === events && p.stripKey === key) return;
-  p.events = events;
+  if (p.shown?.strip === strip && p.shown.span === span && p.stripKey === key) return;
+  p.shown = { strip, span };
   p.stripKey = key;
   c.width = Math.round(w * dpr);
   c.height = Math.round(h * dpr);
@@ -78,20 +85,14 @@ function drawStrip(p: ScrubberPanel, events: Uint8Array): void {
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, w, h);
   // The range thumb travels inset by about half its width; the marks follow it.
-  const inset = 8, n = events.length;
-  const rows: [number, string, number][] = [
-    [EventBit.Diverge, css.getPropertyValue('--ev-div'), 0],
-    [EventBit.Reconverge, css.getPropertyValue('--ev-rec'), 1],
-    [EventBit.Spill | EventBit.Fill, css.getPropertyValue('--spill'), 2],
-  ];
-  for (const [bit, color, row] of rows) {
-    ctx.fillStyle = color.trim();
-    let last = -2;
-    for (let k = 0; k < n; k++) {
-      if (!(events[k] & bit)) continue;
-      const x = inset + ((k + 1) / n) * (w - 2 * inset);
-      if (x - last < 1) continue;
-      last = x;
+  const inset = 8;
+  const colors = ['--ev-div', '--ev-rec', '--spill'].map((v) => css.getPropertyValue(v).trim());
+  const marks = strip.marks(span, inset, w);
+  for (let row = 0; row < colors.length; row++) {
+    ctx.fillStyle = colors[row];
+    for (let i = 0; i + 1 < marks.length; i += 2) {
+      if (marks[i] !== row) continue;
+      const x = inset + (marks[i + 1] / span) * (w - 2 * inset);
       ctx.fillRect(x - 1, (row * h) / 3, 2, h / 3 - 1);
     }
   }
@@ -108,7 +109,7 @@ function setText(el: HTMLElement, text: string): void {
   }
 }
 
-export function render(p: ScrubberPanel, step: number, total: number, events: Uint8Array, playing: boolean): void {
+export function render(p: ScrubberPanel, step: number, total: number, strip: Strip, playing: boolean): void {
   if (p.range.max !== String(total)) p.range.max = String(total);
   p.range.value = String(step);
   setText(p.label, `step ${step} / ${total}`);
@@ -120,5 +121,5 @@ export function render(p: ScrubberPanel, step: number, total: number, events: Ui
   p.label.dataset.total = String(total);
   setText(p.play, playing ? '❚❚ pause' : '▶ play');
   p.play.classList.toggle('on', playing);
-  drawStrip(p, events);
+  drawStrip(p, strip, total);
 }

@@ -13,7 +13,7 @@ import type { StackEntryView, StateView } from '../generated/engine';
 export interface StackContext {
   model: string;
   capacity: number;
-  /** The depth after the current step, from the engine's depth series; null before the first step. */
+  /** The depth after the current step, from the engine (`Engine.depthAfter`); null before the first step. */
   depth: number | null;
   /** Opens the help's glossary at an entry word (absent: the legend only explains). */
   openTerm?: (word: string) => void;
