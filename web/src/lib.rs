@@ -378,13 +378,13 @@ impl Session {
     /// The first step after `step` with one of `bits` (`EventBit`s).
     pub fn next_event(&self, step: f64, bits: u16) -> Option<f64> {
         let l = self.recording.loaded()?;
-        summary::next_event(l.sim.timeline().records(), steps(step) as usize, bits).map(|k| k as f64)
+        l.sim.timeline().next_event(steps(step) as usize, bits).map(|k| k as f64)
     }
 
     /// The last step before `step` with one of `bits` (`EventBit`s).
     pub fn prev_event(&self, step: f64, bits: u16) -> Option<f64> {
         let l = self.recording.loaded()?;
-        summary::prev_event(l.sim.timeline().records(), steps(step) as usize, bits).map(|k| k as f64)
+        l.sim.timeline().prev_event(steps(step) as usize, bits).map(|k| k as f64)
     }
 
     /// The stack depth after `step` steps (0 before the first).
@@ -409,7 +409,7 @@ impl Session {
         let t = l.sim.timeline();
         let from = (steps(from) as usize).min(t.len());
         let to = (steps(to) as usize).clamp(from, t.len()).min(from + warpscope_core::sim::LANE_WINDOW_MAX as usize);
-        (from..to).map(|i| t.record_at(i).map_or(0, |r| r.mask.count_ones() as u8)).collect()
+        t.records_from(from).take(to - from).map(|r| r.mask.count_ones() as u8).collect()
     }
 
     /// `LaneCode` of every lane in steps `from + 1 ..= to` (at most `lane_window_max()` steps), W per step.

@@ -77,13 +77,3 @@ pub(crate) fn strip_marks(events: impl Iterator<Item = u16>, span: usize, inset:
     }
     out
 }
-
-/// The first step after `step` with one of `bits`.
-pub(crate) fn next_event(records: impl Iterator<Item = StepRecord>, step: usize, bits: u16) -> Option<usize> {
-    records.enumerate().skip(step).find(|(_, r)| r.events & bits != 0).map(|(k, _)| k + 1)
-}
-
-/// The last step before `step` with one of `bits`.
-pub(crate) fn prev_event(records: impl Iterator<Item = StepRecord>, step: usize, bits: u16) -> Option<usize> {
-    records.take(step.saturating_sub(1)).enumerate().filter(|(_, r)| r.events & bits != 0).last().map(|(k, _)| k + 1)
-}

@@ -119,6 +119,30 @@ impl StepLog {
         self.reader_at_block(0)
     }
 
+    /// The records from the `i`th on (decoding at most `BLOCK - 1` records to get there).
+    pub fn iter_from(&self, i: usize) -> Reader<'_> {
+        let mut reader = self.reader_at_block(i / BLOCK);
+        for _ in 0..i % BLOCK {
+            reader.next();
+        }
+        reader
+    }
+
+    /// The index of the last record before index `end` that passes `test`, searched block by
+    /// block backwards: as far back as the nearest match, not from the start.
+    pub fn last_before(&self, end: usize, test: impl Fn(&StepRecord) -> bool) -> Option<usize> {
+        let end = end.min(self.len);
+        let mut block = end.checked_sub(1)? / BLOCK;
+        loop {
+            let start = block * BLOCK;
+            let found = self.reader_at_block(block).take(end - start).enumerate().filter(|(_, r)| test(r)).last();
+            if let Some((k, _)) = found {
+                return Some(start + k);
+            }
+            block = block.checked_sub(1)?;
+        }
+    }
+
     fn reader_at_block(&self, block: usize) -> Reader<'_> {
         let (chunk, offset, prev) = self.index.get(block).copied().unwrap_or((0, 0, START));
         Reader { log: self, chunk: chunk as usize, offset: offset as usize, prev, left: self.len - (block * BLOCK).min(self.len) }
@@ -294,6 +318,11 @@ mod tests {
                 prop_assert_eq!(log.get(i), Some(r));
             }
             prop_assert_eq!(log.get(records.len()), None);
+            for i in [0, 1, 255, 256, 257, records.len() / 2, records.len()] {
+                prop_assert!(log.iter_from(i).eq(records.iter().skip(i).copied()), "from {}", i);
+                let naive = records.iter().take(i).rposition(|r| r.events & 1 != 0);
+                prop_assert_eq!(log.last_before(i, |r| r.events & 1 != 0), naive, "before {}", i);
+            }
         }
     }
 

@@ -96,6 +96,19 @@ impl Timeline {
     pub fn records(&self) -> impl Iterator<Item = StepRecord> + '_ {
         self.records.iter()
     }
+    /// The records of steps `i + 1` on.
+    pub fn records_from(&self, i: usize) -> impl Iterator<Item = StepRecord> + '_ {
+        self.records.iter_from(i)
+    }
+    /// The first step after step `step` with one of the event bits `bits`.
+    pub fn next_event(&self, step: usize, bits: u16) -> Option<usize> {
+        self.records_from(step).position(|r| r.events & bits != 0).map(|k| step + k + 1)
+    }
+    /// The last step before step `step` with one of the event bits `bits` (searched backwards,
+    /// as far as the nearest one).
+    pub fn prev_event(&self, step: usize, bits: u16) -> Option<usize> {
+        self.records.last_before(step.saturating_sub(1), |r| r.events & bits != 0).map(|k| k + 1)
+    }
     pub fn is_recording(&self) -> bool {
         self.recording
     }
