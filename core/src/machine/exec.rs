@@ -186,12 +186,18 @@ fn compare_lanes<const N: usize, T: PartialOrd>(m: &Machine, a: Src, b: Src, flo
 
 #[inline(always)]
 fn pack<const N: usize>(x: &[u32; N], y: &[u32; N], test: impl Fn(u32, u32) -> bool) -> u64 {
-    // Byte-per-lane results vectorise.
+    // Byte-per-lane results vectorise; multiplying 8 bytes of 0/1 by this constant gathers
+    // them into the top byte (byte k lands on bit 56 + k).
     let mut flags = [0u8; N];
     for i in 0..N {
         flags[i] = test(x[i], y[i]) as u8;
     }
-    super::pack_flags(&flags)
+    let mut bits = 0u64;
+    for (k, chunk) in flags.chunks_exact(8).enumerate() {
+        let bytes = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        bits |= (bytes.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
+    }
+    bits
 }
 
 #[inline]

@@ -127,18 +127,6 @@ impl Not for LaneMask {
     }
 }
 
-/// Bit `i` set where `flags[i]` is 1 (each flag 0 or 1). Multiplying 8 bytes of 0/1 by the
-/// constant gathers them into the top byte (byte k lands on bit 56 + k): no loop over bits.
-#[inline(always)]
-pub fn pack_flags<const N: usize>(flags: &[u8; N]) -> u64 {
-    let mut bits = 0u64;
-    for (k, chunk) in flags.chunks_exact(8).enumerate() {
-        let bytes = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-        bits |= (bytes.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
-    }
-    bits
-}
-
 /// Lanes as ranges, `0-15, 17, 20-31`, for messages.
 pub struct LaneList(pub LaneMask);
 

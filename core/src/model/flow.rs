@@ -131,13 +131,6 @@ impl Dests {
             self.spilled.push(g);
         }
     }
-    fn as_mut_slice(&mut self) -> &mut [(LaneMask, Pc)] {
-        if self.spilled.is_empty() {
-            &mut self.inline[..self.len as usize]
-        } else {
-            &mut self.spilled
-        }
-    }
 }
 
 impl core::ops::Deref for Dests {
@@ -151,13 +144,23 @@ impl core::ops::Deref for Dests {
     }
 }
 
+impl core::ops::DerefMut for Dests {
+    fn deref_mut(&mut self) -> &mut [(LaneMask, Pc)] {
+        if self.spilled.is_empty() {
+            &mut self.inline[..self.len as usize]
+        } else {
+            &mut self.spilled
+        }
+    }
+}
+
 impl Moves {
     #[inline(always)]
     fn go(&mut self, lanes: LaneMask, pc: Pc) {
         if lanes.is_empty() {
             return;
         }
-        match self.to.as_mut_slice().iter_mut().find(|(_, p)| *p == pc) {
+        match self.to.iter_mut().find(|(_, p)| *p == pc) {
             Some(g) => g.0 |= lanes,
             None => self.to.push((lanes, pc)),
         }

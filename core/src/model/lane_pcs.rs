@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 use crate::isa::Pc;
 use crate::machine::LaneMask;
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct LanePcs {
     /// Distinct pcs, each with its (non-empty, disjoint) lanes; together the live lanes. In the
     /// order they formed: equality ignores the order.
@@ -48,7 +48,7 @@ impl LanePcs {
     pub fn lane(&self, lane: u32) -> Option<Pc> {
         self.groups.iter().find(|g| g.1.contains(lane)).map(|g| g.0)
     }
-    /// A live lane's pc (the end of the program for a lane that exited).
+    /// A live lane's pc (for a lane that exited, the end of the program).
     pub fn get(&self, lane: u32) -> Pc {
         self.lane(lane).unwrap_or(Pc(self.len as u32))
     }
@@ -98,13 +98,6 @@ impl LanePcs {
                 self.groups[i].1 = rest;
                 self.groups.push((to, lanes));
             }
-        }
-    }
-
-    /// Moves each live lane of `lanes` to `to`, wherever it is.
-    pub fn set(&mut self, lanes: LaneMask, to: Pc) {
-        for l in (lanes & self.live).iter() {
-            self.move_group(LaneMask::lane(l), self.get(l), to);
         }
     }
 
@@ -179,8 +172,11 @@ mod tests {
                         }
                     }
                     1 => {
-                        fast.set(lanes, Pc(to));
-                        for l in lanes.iter() { pcs[l as usize] = to; }
+                        // Lane by lane, wherever each is.
+                        for l in lanes.iter() {
+                            fast.move_group(LaneMask::lane(l), Pc(pcs[l as usize]), Pc(to));
+                            pcs[l as usize] = to;
+                        }
                     }
                     2 => {
                         fast.advance(lanes);

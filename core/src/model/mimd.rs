@@ -167,6 +167,6 @@ impl Reconvergence for Independent {
         self.pcs.distinct()
     }
     fn lane_pc(&self, _prog: &Program, lane: u32) -> Option<Pc> {
-        self.pcs.live().contains(lane).then(|| self.pcs.get(lane))
+        self.pcs.lane(lane)
     }
 }

@@ -23,7 +23,7 @@ use crate::program::Program;
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct WarpPc {
     warp: Pc,
-    /// Each lane's pc (meaningless once the lane has exited), and the live lanes.
+    /// Each live lane's pc.
     pcs: LanePcs,
     calls: CallStacks,
     statics: Arc<Statics>,
@@ -120,6 +120,6 @@ impl Reconvergence for WarpPc {
         self.pcs.distinct()
     }
     fn lane_pc(&self, _prog: &Program, lane: u32) -> Option<Pc> {
-        self.pcs.live().contains(lane).then(|| self.pcs.get(lane))
+        self.pcs.lane(lane)
     }
 }

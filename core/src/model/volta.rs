@@ -476,6 +476,6 @@ impl Reconvergence for ConvergenceBarriers {
         self.held
     }
     fn lane_pc(&self, _prog: &Program, lane: u32) -> Option<Pc> {
-        self.live().contains(lane).then(|| self.pcs.get(lane))
+        self.pcs.lane(lane)
     }
 }

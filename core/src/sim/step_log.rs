@@ -104,14 +104,7 @@ impl StepLog {
 
     /// The record of step `i + 1`.
     pub fn get(&self, i: usize) -> Option<StepRecord> {
-        if i >= self.len {
-            return None;
-        }
-        let mut reader = self.reader_at_block(i / BLOCK);
-        for _ in 0..i % BLOCK {
-            reader.next();
-        }
-        reader.next()
+        self.iter_from(i).next()
     }
 
     /// Every record, in step order.
@@ -131,14 +124,16 @@ impl StepLog {
     /// The index of the last record before index `end` that passes `test`, searched block by
     /// block backwards: as far back as the nearest match, not from the start.
     pub fn last_before(&self, end: usize, test: impl Fn(&StepRecord) -> bool) -> Option<usize> {
-        let end = end.min(self.len);
-        let mut block = end.checked_sub(1)? / BLOCK;
+        // Each block is read once: from its start to `stop`, the start of the block after it.
+        let mut stop = end.min(self.len);
+        let mut block = stop.checked_sub(1)? / BLOCK;
         loop {
             let start = block * BLOCK;
-            let found = self.reader_at_block(block).take(end - start).enumerate().filter(|(_, r)| test(r)).last();
+            let found = self.reader_at_block(block).take(stop - start).enumerate().filter(|(_, r)| test(r)).last();
             if let Some((k, _)) = found {
                 return Some(start + k);
             }
+            stop = start;
             block = block.checked_sub(1)?;
         }
     }
