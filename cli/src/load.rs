@@ -24,7 +24,7 @@ pub struct Common {
     /// Reconvergence model (default: the file's `//@ model`, else kepler).
     #[arg(long)]
     pub model: Option<String>,
-    /// Cost preset: kepler, maxwell, h100 or tesla (default: the file's `//@ preset`, else the model's:
+    /// Cost preset: kepler, maxwell, h100, h100-timed (the latency model calibrated on an H100) or tesla (default: the file's `//@ preset`, else the model's:
     /// h100 for volta, kepler for the others).
     #[arg(long)]
     pub preset: Option<String>,

@@ -9,6 +9,7 @@ macro_rules! out {
     }};
 }
 
+mod calibrate;
 mod cfg_cmd;
 mod compile_cmd;
 mod cuda_lines;
@@ -102,6 +103,12 @@ enum Command {
         #[arg(long, value_name = "on|off", value_parser = load::on_off)]
         if_convert: Option<bool>,
     },
+    /// Fit the timing model (`h100-timed`) to the H100 microbenchmarks in DIR (`raw.csv` and
+    /// `micro.sm_90.sass`, from `calibration/h100/run.sh`) and print its data file.
+    Calibrate {
+        #[arg(default_value = "calibration/h100")]
+        dir: std::path::PathBuf,
+    },
     /// Print basic blocks, edges, immediate post-dominators and priorities.
     Cfg {
         /// The kernel file.
@@ -125,6 +132,7 @@ fn main() -> ExitCode {
         Command::Trace { common } => common.with_link().and_then(|c| trace::trace(&c)),
         Command::Sweep(args) => sweep::sweep(&args),
         Command::Figure { id, figures, json, csv } => figure::figure(&id, &figures, json, csv),
+        Command::Calibrate { dir } => calibrate::calibrate(&dir),
         Command::Cfg { file, json, model } => cfg_cmd::cfg(&file, json, model.as_deref()),
         Command::Compile { file, target, if_convert, entry, nvcc } => {
             compile_cmd::compile(&file, target.as_deref(), if_convert, entry, nvcc)

@@ -58,7 +58,7 @@ fn fails(args: &[&str]) -> String {
     stderr(&o)
 }
 
-const KEYS: [&str; 24] = [
+const KEYS: [&str; 25] = [
     "steps",
     "warp_instructions",
     "thread_instructions",
@@ -70,6 +70,7 @@ const KEYS: [&str; 24] = [
     "fills",
     "divergent_branches",
     "cycles",
+    "clock_window",
     "stop_reason",
     "block_counts",
     "idle_instructions",

@@ -49,7 +49,9 @@ pub fn step_line(sim: &Sim, issued: &Issued) -> String {
     let w = sim.state().machine.width;
     let text = prog.get(issued.pc).map_or("", |i| i.text.as_str());
     let stack = stack_text(prog, &sim.state().model.stack(), w);
-    format!("{:>7}  {:#06x}  {:<40}  {}  {stack}", sim.steps(), prog.addr(issued.pc), text, issued.mask.bits(w))
+    let timing = sim.state().timing.as_ref().and_then(|t| t.last).filter(|_| !prog.continues(issued.pc));
+    let timing = timing.map_or(String::new(), |t| format!("  [{}]", crate::sim::timing::describe(&t, prog)));
+    format!("{:>7}  {:#06x}  {:<40}  {}  {stack}{timing}", sim.steps(), prog.addr(issued.pc), text, issued.mask.bits(w))
 }
 
 /// The whole recorded run as CSV: one row per step with the lanes that ran (as binary digits,

@@ -81,7 +81,7 @@ impl LoadResult {
             model: r.model.name(),
             preset: r.preset.clone(),
             models: ModelKind::names(),
-            presets: CostModel::PRESETS.iter().map(|p| p.0).collect(),
+            presets: CostModel::names(),
             path_order: r.options.path_order.name(),
             path_orders: PathOrder::names(),
             schedule: r.options.schedule.name(),

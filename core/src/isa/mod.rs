@@ -5,9 +5,11 @@
 
 mod op;
 mod regs;
+mod uses;
 
 pub use op::*;
 pub use regs::*;
+pub use uses::{RegSet, Uses};
 
 use alloc::string::String;
 

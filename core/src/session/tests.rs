@@ -49,7 +49,7 @@ fn unknown_names_are_refused_with_one_message_per_choice() {
         [
             "unknown input language `fortran` chosen (known: listing, c, ptx, sass)",
             "unknown model `gt200` chosen (known: kepler, pdom, pdom-ssy, struct, tf-stack, tf-sandy, volta, mimd)",
-            "unknown cost preset `fermi` chosen (known: kepler, maxwell, h100, tesla)",
+            "unknown cost preset `fermi` chosen (known: kepler, maxwell, h100, h100-timed, tesla)",
             "unknown path order `both` chosen (known: taken, fall-through)",
             "unknown schedule `sideways` chosen (known: h100, lowest-pc, round-robin)",
         ]

@@ -23,6 +23,9 @@ pub struct Metrics {
     pub idle_instructions: u64,
     /// Executions of each instruction, by pc.
     pub instr_counts: Vec<u64>,
+    /// The clock lane 0 read first and last (`clock()`, `clock64()`): a kernel that times
+    /// itself reads it around its body, so their difference is what it would report.
+    pub clock_reads: Option<(u64, u64)>,
 }
 
 impl Metrics {
@@ -48,6 +51,16 @@ impl Metrics {
         if let Some(c) = self.instr_counts.get_mut(issued.pc.index()) {
             *c += 1;
         }
+    }
+
+    /// Lane 0 read the clock, which said `value`.
+    pub fn clock_read(&mut self, value: u64) {
+        self.clock_reads = Some(self.clock_reads.map_or((value, value), |(first, _)| (first, value)));
+    }
+
+    /// Cycles between lane 0's first and last clock reads (0 when it read it at most once).
+    pub fn clock_window(&self) -> u64 {
+        self.clock_reads.map_or(0, |(first, last)| last - first)
     }
 
     /// Executions of each block: how often its first instruction ran.
@@ -82,6 +95,7 @@ pub enum Metric {
     Fills,
     DivergentBranches,
     Steps,
+    ClockWindow,
 }
 
 impl Metric {
@@ -97,6 +111,7 @@ impl Metric {
         Metric::Fills,
         Metric::DivergentBranches,
         Metric::Steps,
+        Metric::ClockWindow,
     ];
 
     pub fn name(self) -> &'static str {
@@ -111,6 +126,7 @@ impl Metric {
             Metric::Spills => "spills",
             Metric::Fills => "fills",
             Metric::DivergentBranches => "divergent_branches",
+            Metric::ClockWindow => "clock_window",
             Metric::Steps => "steps",
         }
     }
@@ -129,6 +145,7 @@ impl Metric {
             Metric::Fills => "stack fills",
             Metric::DivergentBranches => "divergent branches",
             Metric::Steps => "steps",
+            Metric::ClockWindow => "cycles between lane 0's clock reads",
         }
     }
 
@@ -158,6 +175,8 @@ pub struct PointMetrics {
     pub fills: u64,
     pub divergent_branches: u64,
     pub cycles: u64,
+    /// Cycles between lane 0's first and last clock reads: what a kernel that times itself reports.
+    pub clock_window: u64,
 }
 
 impl PointMetrics {
@@ -175,6 +194,7 @@ impl PointMetrics {
             fills: m.fills,
             divergent_branches: m.divergent_branches,
             cycles: m.cycles,
+            clock_window: m.clock_window(),
         }
     }
 
@@ -191,6 +211,7 @@ impl PointMetrics {
             Metric::Fills => self.fills as f64,
             Metric::DivergentBranches => self.divergent_branches as f64,
             Metric::Cycles => self.cycles as f64,
+            Metric::ClockWindow => self.clock_window as f64,
         }
     }
 

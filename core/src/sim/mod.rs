@@ -15,6 +15,7 @@ pub mod reference;
 mod report;
 mod step_log;
 pub mod timeline;
+pub mod timing;
 mod watch;
 
 pub use cost::CostModel;
@@ -125,6 +126,8 @@ pub struct WarpState {
     pub model: ModelState,
     pub metrics: Metrics,
     pub status: Status,
+    /// The timing model's state, under a timed cost model.
+    pub timing: Option<alloc::boxed::Box<timing::TimingState>>,
 }
 
 impl WarpState {
@@ -135,6 +138,7 @@ impl WarpState {
             + self.machine.output.clone_bytes()
             + 8 * self.metrics.instr_counts.len()
             + 64 * self.model.depth()
+            + self.timing.as_ref().map_or(0, |t| t.approx_bytes())
     }
 }
 
@@ -165,7 +169,8 @@ impl Sim {
         let opts = ModelOptions { stack: config.stack, path_order: config.path_order, schedule: config.schedule };
         let model = ModelState::new(config.model, &program, &mut machine, opts);
         let status = if model.finished() { Status::Exited } else { Status::Running };
-        let state = WarpState { machine, model, metrics: Metrics::new(program.len()), status };
+        let timing = config.cost.timing.map(|p| timing::TimingState::new(p).with_buffers(&machine.memory));
+        let state = WarpState { machine, model, metrics: Metrics::new(program.len()), status, timing };
         let timeline = Timeline::new(state.clone(), config.record, config.trace_budget);
         let watch = watch::RepeatWatch::new(&program, &state);
         Sim { program, structured: None, config, state, timeline, watch }
@@ -188,6 +193,11 @@ impl Sim {
     }
     pub fn state(&self) -> &WarpState {
         &self.state
+    }
+    /// The timing model's state before a run starts, for a caller that sets up the caches
+    /// (`timing::fit` flushes a buffer's lines out of L2 as the microbenchmark did).
+    pub fn timing_mut(&mut self) -> Option<&mut timing::TimingState> {
+        self.state.timing.as_deref_mut()
     }
     pub fn timeline(&self) -> &Timeline {
         &self.timeline
@@ -346,6 +356,10 @@ fn advance(program: &Program, config: &SimConfig, st: &mut WarpState) -> Option<
         return None;
     }
     let exited_before = st.machine.exited;
+    if let Some(t) = st.timing.as_deref_mut() {
+        st.machine.clock = t.before(program, pc, st.model.active(), &st.machine);
+    }
+    let clock_seen = st.machine.clock;
     let stepped = st.model.step(program, &mut st.machine);
     // What this step printed is tagged with its number (also when it faulted).
     st.machine.output.seal(st.metrics.steps + 1);
@@ -379,9 +393,23 @@ fn advance(program: &Program, config: &SimConfig, st: &mut WarpState) -> Option<
             // A part of a real SASS instruction's sequence issues nothing of its own.
             let counts = !program.continues(issued.pc);
             let issues = if counts { program.get(issued.pc).map_or(1, |i| i.op.issues()) } else { 0 };
-            let cycles = config.cost.cycles(&issued.effects, issues);
-            st.machine.clock += cycles;
+            let cycles = match st.timing.as_deref_mut() {
+                Some(t) => {
+                    let next = st.model.pc().map(|p| (p, st.model.active()));
+                    let cycles = t.after(program, issued.pc, issued.mask, next, issued.effects.divergent);
+                    st.machine.clock = t.now();
+                    cycles
+                }
+                None => {
+                    let cycles = config.cost.cycles(&issued.effects, issues);
+                    st.machine.clock += cycles;
+                    cycles
+                }
+            };
             st.metrics.record(&issued, depth, cycles, counts);
+            if issued.work.contains(0) && program.get(issued.pc).is_some_and(|i| timing::reads_clock(&i.op)) {
+                st.metrics.clock_read(clock_seen);
+            }
             if st.model.finished() {
                 st.status = Status::Exited;
             }

@@ -110,7 +110,7 @@ fn csv_has_one_row_per_point_and_the_fit_when_measured() {
     let points = all(&s);
     let csv = s.csv(&points, None);
     let lines: Vec<&str> = csv.lines().collect();
-    assert_eq!(lines[0], "n,model,preset,cycles,warp_instructions,thread_instructions,simd_efficiency,pushes,pops,max_stack_depth,spills,fills,divergent_branches,steps,stop_reason");
+    assert_eq!(lines[0], "n,model,preset,cycles,warp_instructions,thread_instructions,simd_efficiency,pushes,pops,max_stack_depth,spills,fills,divergent_branches,steps,clock_window,stop_reason");
     assert_eq!(lines.len(), 7);
     assert!(lines[2].starts_with("0,kepler,maxwell,"), "{}", lines[2]);
     let measured = [(0, 1000.0), (1, 1032.0), (2, 1064.0)];

@@ -129,7 +129,11 @@ export type Progress = { running: boolean, steps: number,
  */
 end: Outcome | null, };
 
-export type PointMetrics = { steps: number, warp_instructions: number, thread_instructions: number, simd_efficiency: number, pushes: number, pops: number, max_stack_depth: number, spills: number, fills: number, divergent_branches: number, cycles: number, };
+export type PointMetrics = { steps: number, warp_instructions: number, thread_instructions: number, simd_efficiency: number, pushes: number, pops: number, max_stack_depth: number, spills: number, fills: number, divergent_branches: number, cycles: number, 
+/**
+ * Cycles between lane 0's first and last clock reads: what a kernel that times itself reports.
+ */
+clock_window: number, };
 
 export type RunRequest = { 
 /**
@@ -507,7 +511,11 @@ export type EdgeView = { from: number, to: number, kind: string, back: boolean, 
 
 export type CfgView = { blocks: Array<BlockView>, edges: Array<EdgeView>, instrs: Array<InstrView>, stack_capacity: number, };
 
-export type MetricsView = { idle_instructions: number, block_counts: Array<number>, instr_counts: Array<number>, steps: number, warp_instructions: number, thread_instructions: number, simd_efficiency: number, pushes: number, pops: number, max_stack_depth: number, spills: number, fills: number, divergent_branches: number, cycles: number, };
+export type MetricsView = { idle_instructions: number, block_counts: Array<number>, instr_counts: Array<number>, steps: number, warp_instructions: number, thread_instructions: number, simd_efficiency: number, pushes: number, pops: number, max_stack_depth: number, spills: number, fills: number, divergent_branches: number, cycles: number, 
+/**
+ * Cycles between lane 0's first and last clock reads: what a kernel that times itself reports.
+ */
+clock_window: number, };
 
 export type MetricsPair = { now: MetricsView, total: MetricsView, 
 /**
