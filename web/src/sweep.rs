@@ -105,12 +105,13 @@ impl SweepRun {
         Ok(sweep.csv(&self.done, m.as_deref()))
     }
 
-    /// Series `series`' cycles plus one base cost fitted to the measurements at the first x both
-    /// share: `{base, at, rows: [{x, measured, predicted, residual}]}`, or null if none is shared.
+    /// Series `series` beside the measurements (`Sweep::fit`: a timing model's own clock, else
+    /// its cycles plus one base cost fitted at the first x both share): `{base, at, fitted, rows:
+    /// [{x, measured, predicted, residual}]}`, or null if none is shared.
     pub fn fit(&self, series: usize, measured_x: Vec<f64>, measured_y: Vec<f64>) -> Result<JsValue, JsError> {
         let sweep = self.sweep.as_ref().ok_or_else(|| JsError::new("no sweep is prepared"))?;
         let m = pairs(Some(measured_x), Some(measured_y)).unwrap_or_default();
-        to_js(&measured::fit_base(&sweep.cycles_of(series, &self.done), &m))
+        to_js(&sweep.fit(series, &self.done, &m))
     }
 }
 

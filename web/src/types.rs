@@ -92,6 +92,7 @@ pub fn typescript() -> String {
         PredView,
         WaitView,
         LastView,
+        TimingView,
         StateView,
         InstrView,
         BlockView,

@@ -168,6 +168,18 @@ pub struct LastView {
     pub line: Option<u32>,
     pub text: String,
     pub events: u16,
+    /// Under a timing model (`h100-timed`): how the step was timed.
+    pub timing: Option<TimingView>,
+}
+
+/// One step under the timing model: the cycle it issued, the cycles since the step before, and
+/// in words what those cycles went to ("cycle 312, +15: 1 after BSSY, waited 14 for P0 ...").
+#[derive(Serialize, TS)]
+pub struct TimingView {
+    pub cycle: f64,
+    pub gap: f64,
+    pub stall: f64,
+    pub text: String,
 }
 
 #[derive(Serialize, TS)]
@@ -240,6 +252,12 @@ impl StateView {
             line: prog.line(Pc(r.pc)),
             text: prog.get(Pc(r.pc)).map_or(String::new(), |i| i.text.clone()),
             events: r.events,
+            timing: st.timing.as_ref().and_then(|t| t.last).map(|t| TimingView {
+                cycle: t.issue as f64,
+                gap: t.gap as f64,
+                stall: t.stall as f64,
+                text: warpscope_core::sim::timing::describe(&t, prog),
+            }),
         });
         StateView {
             step: sim.steps() as f64,

@@ -62,9 +62,12 @@ pub struct FitRow {
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Fit {
-    /// The cost the model leaves out (timer, launch, set-up), fitted at `at`.
+    /// The cost the model leaves out (timer, launch, set-up), fitted at `at`; 0 when not fitted.
     pub base: f64,
     pub at: i64,
+    /// Whether `base` was fitted: false for a timing model, whose prediction is the clock the
+    /// kernel reads itself (`compare`).
+    pub fitted: bool,
     pub rows: Vec<FitRow>,
 }
 
@@ -82,7 +85,15 @@ pub fn fit_base(model: &[(i64, f64)], measured: &[(i64, f64)]) -> Option<Fit> {
             Some(FitRow { x, measured, predicted, residual: measured - predicted })
         })
         .collect();
-    Some(Fit { base, at, rows })
+    Some(Fit { base, at, fitted: true, rows })
+}
+
+/// The model's own prediction beside the measurements, nothing fitted: for a timing model,
+/// whose clock is the one the kernel reads. `None` if they share no x.
+pub fn compare(model: &[(i64, f64)], measured: &[(i64, f64)]) -> Option<Fit> {
+    let fit = fit_base(model, measured)?;
+    let rows = fit.rows.iter().map(|r| FitRow { predicted: r.predicted - fit.base, residual: r.residual + fit.base, ..*r }).collect();
+    Some(Fit { base: 0.0, at: fit.at, fitted: false, rows })
 }
 
 #[cfg(test)]
@@ -115,5 +126,13 @@ mod tests {
         let residuals: Vec<f64> = fit.rows.iter().map(|r| r.residual).collect();
         assert_eq!(residuals, alloc::vec![0.0, 0.0, -1.0]);
         assert!(fit_base(&[(5, 1.0)], &[(0, 1.0)]).is_none());
+    }
+
+    #[test]
+    fn compare_fits_nothing() {
+        let fit = compare(&[(0, 100.0), (1, 113.0)], &[(0, 98.0), (1, 115.0)]).unwrap();
+        assert!(!fit.fitted && fit.base == 0.0);
+        let residuals: Vec<f64> = fit.rows.iter().map(|r| r.residual).collect();
+        assert_eq!(residuals, [-2.0, 2.0]);
     }
 }

@@ -241,9 +241,24 @@ mod tests;
 impl Sweep {
     /// The cycles of series `series` against x, from the points given (any order, any subset).
     pub fn cycles_of(&self, series: usize, points: &[SweepPoint]) -> Vec<(i64, f64)> {
-        let mut out: Vec<(i64, f64)> = points.iter().filter(|p| p.series == series).map(|p| (p.x, p.metrics.cycles as f64)).collect();
+        self.metric_of(series, points, Metric::Cycles)
+    }
+
+    fn metric_of(&self, series: usize, points: &[SweepPoint], metric: Metric) -> Vec<(i64, f64)> {
+        let mut out: Vec<(i64, f64)> = points.iter().filter(|p| p.series == series).map(|p| (p.x, p.metrics.get(metric))).collect();
         out.sort_by_key(|p| p.0);
         out
+    }
+
+    /// Series `series` beside measured cycles: under a timing model (`h100-timed`) its own
+    /// prediction of the kernel's clock (`clock_window`), nothing fitted; under the counting
+    /// presets its cycles plus one base cost fitted at the first x both share.
+    pub fn fit(&self, series: usize, points: &[SweepPoint], measured: &[(i64, f64)]) -> Option<measured::Fit> {
+        if self.series.get(series)?.cost.timing.is_some() {
+            measured::compare(&self.metric_of(series, points, Metric::ClockWindow), measured)
+        } else {
+            measured::fit_base(&self.cycles_of(series, points), measured)
+        }
     }
 
     /// The sweep as CSV, one row per point in point order: the param, the series (model,
@@ -259,8 +274,7 @@ impl Sweep {
         if measured.is_some() {
             header.extend(["measured", "predicted", "residual"]);
         }
-        let fits: Vec<Option<measured::Fit>> =
-            (0..self.series.len()).map(|s| measured.and_then(|m| measured::fit_base(&self.cycles_of(s, points), m))).collect();
+        let fits: Vec<Option<measured::Fit>> = (0..self.series.len()).map(|s| measured.and_then(|m| self.fit(s, points, m))).collect();
         let mut out = header.join(",");
         out.push('\n');
         let mut sorted: Vec<&SweepPoint> = points.iter().collect();

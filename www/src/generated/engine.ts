@@ -236,9 +236,14 @@ export type MeasuredSet = { build: string, kernel: string, pattern: string, poin
 
 export type Fit = { 
 /**
- * The cost the model leaves out (timer, launch, set-up), fitted at `at`.
+ * The cost the model leaves out (timer, launch, set-up), fitted at `at`; 0 when not fitted.
  */
-base: number, at: number, rows: Array<FitRow>, };
+base: number, at: number, 
+/**
+ * Whether `base` was fitted: false for a timing model, whose prediction is the clock the
+ * kernel reads itself (`compare`).
+ */
+fitted: boolean, rows: Array<FitRow>, };
 
 export type FitRow = { x: number, measured: number, 
 /**
@@ -465,7 +470,13 @@ export type PredView = { name: string, value: boolean, };
 
 export type WaitView = { block: number, lanes: Array<number>, };
 
-export type LastView = { pc: number, line: number | null, text: string, events: number, };
+export type LastView = { pc: number, line: number | null, text: string, events: number, 
+/**
+ * Under a timing model (`h100-timed`): how the step was timed.
+ */
+timing: TimingView | null, };
+
+export type TimingView = { cycle: number, gap: number, stall: number, text: string, };
 
 export type StateView = { step: number, status: string, pc: number | null, addr: number | null, line: number | null, block: number | null, lanes: Array<LaneView>, stack: Array<StackEntryView>, 
 /**
