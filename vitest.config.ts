@@ -7,6 +7,6 @@ export default defineConfig({
     environment: 'node',
     // Kernel files end in .sass, which Vitest takes for stylesheets and blanks out by default;
     // let them through so `?raw` imports of the examples hold their text.
-    css: { include: [/examples\/(sass\/)?[^/]*\.sass(\?.*)?$/] },
+    css: { include: [/examples\/([^/]+\/)?[^/]*\.sass(\?.*)?$/] },
   },
 });

@@ -38,4 +38,16 @@ describe('examples gallery', () => {
     const order = EXAMPLES.map((e) => e.group).filter((g, i, all) => i === 0 || all[i - 1] !== g);
     expect(new Set(order).size).toBe(order.length);
   });
+
+  it('bundles the H100 report\'s kernels under their folder\'s name, apart from nvcc\'s SASS of the same name', () => {
+    const timed = EXAMPLES.filter((e) => e.file.startsWith('h100/'));
+    expect(timed.map((e) => e.file)).toEqual(GROUPS.find((g) => g.name.startsWith('Timed on an H100'))!.files);
+    for (const e of timed) {
+      expect(e.text, e.file).toMatch(/^\/\/@ preset h100-timed$/m);
+      expect(e.group, e.file).toMatch(/^Timed on an H100/);
+    }
+    const single = EXAMPLES.filter((e) => e.file.endsWith('single_loop.sm_90.sass')).map((e) => e.file);
+    expect(single.sort()).toEqual(['h100/single_loop.sm_90.sass', 'single_loop.sm_90.sass']);
+    expect(EXAMPLES.find((e) => e.file === 'single_loop.sm_90.sass')?.cuda).toContain('__global__');
+  });
 });

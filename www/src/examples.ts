@@ -1,11 +1,20 @@
 //! The bundled example kernels (examples/*.sass, the C ones, *.cu, nvcc's PTX of those, ptx/*.ptx,
-//! and their real sm_90 SASS, sass/*.sm_90.sass), with the title and about text of their
+//! and their real sm_90 SASS, sass/*.sm_90.sass; and the H100 report's kernels as nvcc built
+//! them, h100/*.sm_90.sass, for the timing model), with the title and about text of their
 //! `//@ title` / `//@ about` headers for the gallery (display text only, not simulator facts). A
 //! PTX or SASS example comes with the `.cu` it was compiled from (`ptx/if_else.ptx` and
 //! `sass/if_else.sm_90.sass` from `if_else.cu`), for the CUDA source tab, and a SASS example with
 //! nvcc's PTX of the same `.cu` (`ptx/if_else.ptx`), for the PTX tab.
 
-const files = import.meta.glob(['../../examples/*.sass', '../../examples/*.cu', '../../examples/ptx/*.ptx', '../../examples/sass/*.sm_90.sass'], { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
+const files = import.meta.glob(['../../examples/*.sass', '../../examples/*.cu', '../../examples/ptx/*.ptx', '../../examples/sass/*.sm_90.sass',
+  '../../examples/h100/*.sm_90.sass'], { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
+
+/** An example's name, as figures.json and the gallery give it: ptx/ and sass/ hold nvcc's output of
+ * the top-level `.cu` files and are named as those are (`if_else.ptx`); other folders hold kernels
+ * of their own whose names may repeat sass/'s, so they keep the folder (`h100/single_loop.sm_90.sass`). */
+function exampleName(path: string): string {
+  return path.replace('../../examples/', '').replace(/^(ptx|sass)\//, '');
+}
 
 export interface Example {
   file: string; title: string; about: string; text: string; group: string;
@@ -23,7 +32,8 @@ function header(text: string, key: string): string[] {
 // The gallery's teaching order, in groups. First the token stack: the walk-through, then the
 // paper's loops, then the course notes' branches from simple to nested, each C version right
 // after its assembly; then the C kernels with no assembly counterpart, from structured flow to
-// deadlocks. Then the kernels written to set the reconvergence schemes apart (compare mode).
+// deadlocks. Then the kernels written to set the reconvergence schemes apart (compare mode), those
+// written to be swept, and the H100 report's kernels under the timing model.
 // Files not listed follow alphabetically, in the last group.
 export const GROUPS: { name: string; files: string[] }[] = [
   {
@@ -41,6 +51,13 @@ export const GROUPS: { name: string; files: string[] }[] = [
     // Kernels written to be swept (the papers' figures open them with their sweeps).
     name: 'Kernels for sweeps (Hovland\'s figures)',
     files: ['hovland_paths.cu', 'hovland_lone_lane.cu', 'hovland_branch_size.cu'],
+  },
+  {
+    // The H100 report's kernels as nvcc built them, under the h100-timed preset: each times itself
+    // with clock64(), and its figure sets the model's clock beside the measured one.
+    name: 'Timed on an H100 (the report\'s kernels, sm_90 SASS)',
+    files: ['h100/single_loop.sm_90.sass', 'h100/single_loop_nounroll.sm_90.sass', 'h100/double_loop.sm_90.sass',
+      'h100/double_loop_nounroll.sm_90.sass', 'h100/branch_ifelse.sm_90.sass', 'h100/branch_ifonly.sm_90.sass'],
   },
   {
     // What a real compiler makes of the C examples: the text users paste from nvcc or Compiler
@@ -66,7 +83,7 @@ const groupOf = (file: string) => (GROUPS.find((g) => g.files.includes(file)) ??
 
 export const EXAMPLES: Example[] = Object.entries(files)
   .map(([path, text]) => {
-    const file = path.split('/').pop()!;
+    const file = exampleName(path);
     const compiled = /\.(ptx|sm_90\.sass)$/;
     const cuda = compiled.test(file) ? files[`../../examples/${file.replace(compiled, '.cu')}`] ?? null : null;
     const ptx = file.endsWith('.sm_90.sass') ? files[`../../examples/ptx/${file.replace('.sm_90.sass', '.ptx')}`] ?? null : null;
