@@ -1,8 +1,17 @@
 //! Caption panel: the walkthrough caption for this step (`//@ note`), the instruction the warp
-//! just issued (or that it issued with no lane), and why the run ended when it has.
+//! just issued (or that it issued with no lane), under a timing model when it issued and what it
+//! waited for, and why the run ended when it has.
 
 import { hex, html } from '../svg';
-import type { StateView, Outcome } from '../generated/engine';
+import type { LastView, StateView, Outcome } from '../generated/engine';
+
+/** The timing model's word on the last step: its sentence as the engine wrote it ("cycle 541, +14:
+ * 1 after BSSY, waited 13 for P0 ...") and its cycle; null when no timing model ran it (the
+ * counting presets), and the caption then says nothing of time. */
+export function timingOf(last: LastView | null): { text: string; cycle: number } | null {
+  const t = last?.timing;
+  return t ? { text: t.text, cycle: t.cycle } : null;
+}
 
 /** `idle`: the step just shown issued with no active lane (tf-sandy's warp pc walking a block). */
 export function render(root: HTMLElement, st: StateView | null, end: Outcome | null, total: number, idle = false): void {
@@ -19,6 +28,13 @@ export function render(root: HTMLElement, st: StateView | null, end: Outcome | n
         ' with no active lane: an idle instruction (every lane waits elsewhere while the warp pc walks this block)'));
     }
     parts.push(last);
+    const timing = timingOf(st.last);
+    if (timing) {
+      const line = html('p', { class: 'step-timing', 'data-testid': 'step-timing', 'data-cycle': timing.cycle,
+        title: 'The timing model: the cycle this step issued at, the cycles since the step before, and what it waited for' });
+      line.append(html('span', { class: 'muted' }, 'timing: '), timing.text);
+      parts.push(line);
+    }
   }
   const next = html('p', { class: 'muted small', 'data-testid': 'status' });
   if (st && st.step >= total && end) next.textContent = `end of run: ${end.message}`;

@@ -1,6 +1,7 @@
 //! A sweep's points as the plot draws them (pure): one line per series with each run's value of
 //! the chosen metric, or, beside measurements, each series' prediction (the engine's fit: its
-//! cycles plus one fitted base) with the measured dots and the residuals for the strip below.
+//! cycles plus one fitted base, or under a timing model its own clock, nothing fitted) with the
+//! measured dots and the residuals for the strip below.
 
 import type { Fit, PointMetrics, SweepPoint, Series } from '../generated/engine';
 import { valueLabel } from './axes';
@@ -42,6 +43,16 @@ export interface PlotInput {
   measured: { label: string; points: [number, number][]; fits: (Fit | null)[] | null } | null;
 }
 
+/** The metrics measured cycles can stand beside: the cost model's count, and the clock a kernel
+ * that times itself reads (a timing model's prediction of what it reports). */
+const CYCLE_METRICS = ['cycles', 'clock_window'];
+
+/** The legend's label of a series beside measurements: what its prediction is. */
+function fitLabel(series: string, fit: Fit, param: string): string {
+  if (!fit.fitted) return `${series}: the timing model's own prediction, nothing fitted`;
+  return `${series} + base ${valueLabel(fit.base)} cycles fitted at ${param} = ${fit.at}`;
+}
+
 /** A run's stop message, or null for a run that exited. */
 export function stopMessage(p: SweepPoint): string | null {
   if (p.stop.kind === 'exited') return null;
@@ -62,8 +73,8 @@ export function plotData(input: PlotInput): SweepPlotData {
     measured: null, residuals: null, note: '',
   };
   if (!measured) return { ...base, series: series.map((_, i) => raw(i)) };
-  if (metric.name !== 'cycles') {
-    return { ...base, series: series.map((_, i) => raw(i)), note: `The measurements (${measured.label}) are cycles: choose the cycles metric to see them beside the model.` };
+  if (!CYCLE_METRICS.includes(metric.name)) {
+    return { ...base, series: series.map((_, i) => raw(i)), note: `The measurements (${measured.label}) are cycles: choose a cycles metric to see them beside the model.` };
   }
   const fits = measured.fits ?? [];
   const lines = series.map((s, i): PlotSeries => {
@@ -71,7 +82,7 @@ export function plotData(input: PlotInput): SweepPlotData {
     if (!fit) return points.length ? { ...raw(i), label: `${s.label} (no x in common with the measurements)` } : raw(i);
     const stops = new Map(bySeries[i].map((p) => [p.x, stopMessage(p)]));
     return {
-      name: s.label, label: `${s.label} + base ${valueLabel(fit.base)} cycles fitted at ${input.param} = ${fit.at}`,
+      name: s.label, label: fitLabel(s.label, fit, input.param),
       points: fit.rows.map((r) => ({ x: r.x, y: r.predicted, stop: stops.get(r.x) ?? null })),
     };
   });
