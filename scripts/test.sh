@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test: formatting and lints; the Rust unit, property, golden and CLI tests; the no_std
-# build of the core; a compile check of the benchmarks; the teaching corpus through NVIDIA's nvcc;
+# build of the core; a compile check of the benchmarks; the timing model's calibration; the teaching corpus through NVIDIA's nvcc;
 # a short run of every fuzz target (20 s each, seeded from the committed corpora); the wasm
 # facade's tests (as wasm, in Node); the front end's unit tests; and the browser end-to-end tests
 # in headless Chromium against the built app. Installs what it needs first (scripts/setup.sh).
@@ -21,6 +21,8 @@ echo "== CUDA 12's PTX of the corpus (NVRTC 12.9) is current"
 bash scripts/cuda12.sh check
 echo "== the real SASS fixtures are what nvcc, cuobjdump and nvdisasm write"
 bash scripts/sass.sh check
+echo "== the timing model's parameters are what the H100 microbenchmarks give (calibration/h100)"
+bash scripts/calibrate-h100.sh check
 echo "== Rust tests"
 cargo test --workspace
 echo "== fuzz smoke run (cargo-fuzz, 20 s per target; bash scripts/fuzz.sh 600 runs one to plateau)"

@@ -108,6 +108,9 @@ enum Command {
     Calibrate {
         #[arg(default_value = "calibration/h100")]
         dir: std::path::PathBuf,
+        /// Also write every calibration and held-out run, measured against predicted, as CSV.
+        #[arg(long, value_name = "FILE")]
+        residuals: Option<std::path::PathBuf>,
     },
     /// Print basic blocks, edges, immediate post-dominators and priorities.
     Cfg {
@@ -132,7 +135,7 @@ fn main() -> ExitCode {
         Command::Trace { common } => common.with_link().and_then(|c| trace::trace(&c)),
         Command::Sweep(args) => sweep::sweep(&args),
         Command::Figure { id, figures, json, csv } => figure::figure(&id, &figures, json, csv),
-        Command::Calibrate { dir } => calibrate::calibrate(&dir),
+        Command::Calibrate { dir, residuals } => calibrate::calibrate(&dir, residuals.as_deref()),
         Command::Cfg { file, json, model } => cfg_cmd::cfg(&file, json, model.as_deref()),
         Command::Compile { file, target, if_convert, entry, nvcc } => {
             compile_cmd::compile(&file, target.as_deref(), if_convert, entry, nvcc)

@@ -417,3 +417,6 @@ pub fn describe(t: &StepTime, program: &Program) -> alloc::string::String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests;
