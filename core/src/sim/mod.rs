@@ -359,7 +359,6 @@ fn advance(program: &Program, config: &SimConfig, st: &mut WarpState) -> Option<
     if let Some(t) = st.timing.as_deref_mut() {
         st.machine.clock = t.before(program, pc, st.model.active(), &st.machine);
     }
-    let clock_seen = st.machine.clock;
     let stepped = st.model.step(program, &mut st.machine);
     // What this step printed is tagged with its number (also when it faulted).
     st.machine.output.seal(st.metrics.steps + 1);
@@ -407,8 +406,8 @@ fn advance(program: &Program, config: &SimConfig, st: &mut WarpState) -> Option<
                 }
             };
             st.metrics.record(&issued, depth, cycles, counts);
-            if issued.work.contains(0) && program.get(issued.pc).is_some_and(|i| timing::reads_clock(&i.op)) {
-                st.metrics.clock_read(clock_seen);
+            if let Some(v) = st.machine.clock_read.take() {
+                st.metrics.clock_read(v);
             }
             if st.model.finished() {
                 st.status = Status::Exited;

@@ -384,11 +384,6 @@ fn head_class(program: &Program, mut pc: Pc) -> Class {
     Class::of(&program.instrs[pc.index()])
 }
 
-/// The clock reads a step makes in lane 0, for the kernel's own timing window.
-pub fn reads_clock(op: &Op) -> bool {
-    matches!(op, Op::S2r { sr: crate::isa::SpecialReg::ClockLo, .. } | Op::Cs2r { sr: crate::isa::SpecialReg::ClockLo, .. })
-}
-
 /// "cycle 312, +15: 1 after the ISETP, waited 14 for P0 (written at 0x0110)": how a step was
 /// timed, in words, for the trace and the page.
 pub fn describe(t: &StepTime, program: &Program) -> alloc::string::String {
