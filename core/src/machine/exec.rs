@@ -254,13 +254,6 @@ fn special(m: &Machine, lane: u32, sr: SpecialReg) -> (u32, u32) {
     }
 }
 
-/// Lane 0 reading the clock's low word: what a kernel that times itself reads (`Metrics::clock_read`).
-fn note_clock_read(m: &mut Machine, lanes: LaneMask, sr: SpecialReg) {
-    if sr == SpecialReg::ClockLo && lanes.contains(0) {
-        m.clock_read = Some(m.clock);
-    }
-}
-
 /// Executes a non-control instruction on the lanes of `mask` whose guard holds.
 /// Control instructions are the model's business and do nothing here, except that a `_sync`
 /// instruction's member mask (`SHFL`/`VOTE`/`MATCH` with a mask, `WARPSYNC`) is checked first:
@@ -380,23 +373,17 @@ fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: Lane
             (false, 32) => 0,
             (false, s) => x >> s,
         }),
-        Op::S2r { dst, sr } => {
-            note_clock_read(m, lanes, sr);
-            each_lane(lanes, |l| {
-                let v = special(m, l, sr).0;
-                m.set_reg(l, dst, v)
-            })
-        }
-        Op::Cs2r { dst, sr, wide } => {
-            note_clock_read(m, lanes, sr);
-            each_lane(lanes, |l| {
-                let (lo, hi) = special(m, l, sr);
-                m.set_reg(l, dst, lo);
-                if wide && dst.0 < 254 {
-                    m.set_reg(l, Reg(dst.0 + 1), hi);
-                }
-            })
-        }
+        Op::S2r { dst, sr } => each_lane(lanes, |l| {
+            let v = special(m, l, sr).0;
+            m.set_reg(l, dst, v)
+        }),
+        Op::Cs2r { dst, sr, wide } => each_lane(lanes, |l| {
+            let (lo, hi) = special(m, l, sr);
+            m.set_reg(l, dst, lo);
+            if wide && dst.0 < 254 {
+                m.set_reg(l, Reg(dst.0 + 1), hi);
+            }
+        }),
         Op::Ld { dst, addr, width, space } => memory::load(m, lanes, dst, addr, width, space)?,
         Op::St { src, addr, width, space } => memory::store(m, lanes, src, addr, width, space)?,
         Op::Atom { op, dst, addr, b, c, space, wide } => memory::atom::<N>(m, lanes, op, dst, addr, b, c, space, wide)?,

@@ -32,8 +32,6 @@ pub struct Machine {
     pub exited: LaneMask,
     /// Cycles so far under the cost model; `S2R SR_CLOCKLO/HI` reads it.
     pub clock: u64,
-    /// The clock lane 0 read in the step just run, taken by the step's metrics.
-    pub clock_read: Option<u64>,
     /// Memory instructions that did work, and the 128-byte segments they touched (each
     /// instruction counts the distinct segments of its lanes' addresses: its transactions).
     pub mem_instructions: u64,
@@ -81,7 +79,6 @@ impl Machine {
             memory,
             exited: LaneMask::EMPTY,
             clock: 0,
-            clock_read: None,
             mem_instructions: 0,
             mem_transactions: 0,
             launch: Launch::single(width),

@@ -26,11 +26,14 @@ pub struct Metrics {
     /// The clock lane 0 read first and last (`clock()`, `clock64()`): a kernel that times
     /// itself reads it around its body, so their difference is what it would report.
     pub clock_reads: Option<(u64, u64)>,
+    /// Whether the program reads the clock at all, so a step of one that does not never looks.
+    pub reads_clock: bool,
 }
 
 impl Metrics {
-    pub fn new(program_len: usize) -> Metrics {
-        Metrics { instr_counts: vec![0; program_len], ..Metrics::default() }
+    pub fn new(program: &crate::program::Program) -> Metrics {
+        let reads_clock = program.instrs.iter().any(|i| crate::sim::timing::reads_clock(&i.op));
+        Metrics { instr_counts: vec![0; program.len()], reads_clock, ..Metrics::default() }
     }
 
     /// Counts one step; `counts` is false for a part of a real SASS instruction's sequence,

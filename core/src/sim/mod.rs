@@ -170,7 +170,7 @@ impl Sim {
         let model = ModelState::new(config.model, &program, &mut machine, opts);
         let status = if model.finished() { Status::Exited } else { Status::Running };
         let timing = config.cost.timing.map(|p| timing::TimingState::new(p).with_buffers(&machine.memory));
-        let state = WarpState { machine, model, metrics: Metrics::new(program.len()), status, timing };
+        let state = WarpState { machine, model, metrics: Metrics::new(&program), status, timing };
         let timeline = Timeline::new(state.clone(), config.record, config.trace_budget);
         let watch = watch::RepeatWatch::new(&program, &state);
         Sim { program, structured: None, config, state, timeline, watch }
@@ -345,6 +345,16 @@ impl Sim {
 #[inline(always)]
 /// Returns what issued and the stack depth after the step.
 fn advance(program: &Program, config: &SimConfig, st: &mut WarpState) -> Option<(Issued, usize)> {
+    // Two copies: the untimed presets' step carries none of the timing model's code.
+    if st.timing.is_some() {
+        advance_as::<true>(program, config, st)
+    } else {
+        advance_as::<false>(program, config, st)
+    }
+}
+
+#[inline(always)]
+fn advance_as<const TIMED: bool>(program: &Program, config: &SimConfig, st: &mut WarpState) -> Option<(Issued, usize)> {
     if st.status != Status::Running {
         return None;
     }
@@ -356,9 +366,10 @@ fn advance(program: &Program, config: &SimConfig, st: &mut WarpState) -> Option<
         return None;
     }
     let exited_before = st.machine.exited;
-    if let Some(t) = st.timing.as_deref_mut() {
+    if let Some(t) = st.timing.as_deref_mut().filter(|_| TIMED) {
         st.machine.clock = t.before(program, pc, st.model.active(), &st.machine);
     }
+    let clock_seen = st.machine.clock;
     let stepped = st.model.step(program, &mut st.machine);
     // What this step printed is tagged with its number (also when it faulted).
     st.machine.output.seal(st.metrics.steps + 1);
@@ -392,7 +403,7 @@ fn advance(program: &Program, config: &SimConfig, st: &mut WarpState) -> Option<
             // A part of a real SASS instruction's sequence issues nothing of its own.
             let counts = !program.continues(issued.pc);
             let issues = if counts { program.get(issued.pc).map_or(1, |i| i.op.issues()) } else { 0 };
-            let cycles = match st.timing.as_deref_mut() {
+            let cycles = match st.timing.as_deref_mut().filter(|_| TIMED) {
                 Some(t) => {
                     let next = st.model.pc().map(|p| (p, st.model.active()));
                     let cycles = t.after(program, issued.pc, issued.mask, next, issued.effects.divergent);
@@ -406,8 +417,8 @@ fn advance(program: &Program, config: &SimConfig, st: &mut WarpState) -> Option<
                 }
             };
             st.metrics.record(&issued, depth, cycles, counts);
-            if let Some(v) = st.machine.clock_read.take() {
-                st.metrics.clock_read(v);
+            if st.metrics.reads_clock && issued.work.contains(0) && program.get(issued.pc).is_some_and(|i| timing::reads_clock(&i.op)) {
+                st.metrics.clock_read(clock_seen);
             }
             if st.model.finished() {
                 st.status = Status::Exited;
