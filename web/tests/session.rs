@@ -224,7 +224,11 @@ fn bad_options_are_located_errors_and_keep_the_last_good_run() {
     for (options, line, says) in [
         (serde_json::json!({ "params": { "n": 1e30 } }), param_line, "param n = 1000000000000000000000000000000 is not an integer"),
         (serde_json::json!({ "params": { "n": 2.5 } }), param_line, "param n = 2.5 is not an integer"),
-        (serde_json::json!({ "preset": "fermi" }), 1, "unknown cost preset `fermi` chosen (known: kepler, maxwell, h100, h100-timed, tesla)"),
+        (
+            serde_json::json!({ "preset": "fermi" }),
+            1,
+            "unknown cost preset `fermi` chosen (known: kepler, maxwell, h100, h100-timed, tesla)",
+        ),
         (serde_json::json!({ "schedule": "sideways" }), 1, "unknown schedule `sideways` chosen"),
         (serde_json::json!({ "path_order": "both" }), 1, "unknown path order `both` chosen"),
         (serde_json::json!({ "model": "gt200" }), 1, "unknown model `gt200` chosen"),
