@@ -902,6 +902,16 @@ impl Op {
         }
     }
 
+    /// The word of the clock an operation reads (`S2R`/`CS2R` of `SR_CLOCKLO` or `SR_CLOCKHI`),
+    /// if it reads the clock: a run that reads it depends on the cost model's cycles.
+    pub fn clock_word(&self) -> Option<SpecialReg> {
+        match *self {
+            Op::S2r { sr: sr @ (SpecialReg::ClockLo | SpecialReg::ClockHi), .. }
+            | Op::Cs2r { sr: sr @ (SpecialReg::ClockLo | SpecialReg::ClockHi), .. } => Some(sr),
+            _ => None,
+        }
+    }
+
     /// The code address an operation names, if any (branch, call, token or barrier target).
     pub fn target(&self) -> Option<Pc> {
         match *self {

@@ -32,7 +32,7 @@ pub struct Metrics {
 
 impl Metrics {
     pub fn new(program: &crate::program::Program) -> Metrics {
-        let reads_clock = program.instrs.iter().any(|i| crate::sim::timing::reads_clock(&i.op));
+        let reads_clock = program.instrs.iter().any(|i| i.op.clock_word().is_some());
         Metrics { instr_counts: vec![0; program.len()], reads_clock, ..Metrics::default() }
     }
 

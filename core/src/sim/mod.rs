@@ -417,7 +417,10 @@ fn advance_as<const TIMED: bool>(program: &Program, config: &SimConfig, st: &mut
                 }
             };
             st.metrics.record(&issued, depth, cycles, counts);
-            if st.metrics.reads_clock && issued.work.contains(0) && program.get(issued.pc).is_some_and(|i| timing::reads_clock(&i.op)) {
+            if st.metrics.reads_clock
+                && issued.work.contains(0)
+                && program.get(issued.pc).is_some_and(|i| i.op.clock_word() == Some(crate::isa::SpecialReg::ClockLo))
+            {
                 st.metrics.clock_read(clock_seen);
             }
             if st.model.finished() {

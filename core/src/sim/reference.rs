@@ -19,7 +19,7 @@ use alloc::vec::Vec;
 
 use super::{Sim, SimConfig, Status};
 use crate::cfg::ProgramCfg;
-use crate::isa::{Op, SpecialReg};
+use crate::isa::Op;
 use crate::machine::{access, Machine};
 use crate::model::{ModelKind, Reconvergence};
 use crate::program::Program;
@@ -54,7 +54,7 @@ fn lanes_cannot_meet(program: &Program) -> bool {
     program.instrs.iter().all(|i| match i.op {
         Op::Shfl { .. } | Op::Vote { .. } | Op::Redux { .. } | Op::Match { .. } | Op::BarSync | Op::Warpsync { .. } => false,
         Op::Atom { .. } | Op::Trap => false,
-        Op::S2r { sr, .. } | Op::Cs2r { sr, .. } => !matches!(sr, SpecialReg::ClockLo | SpecialReg::ClockHi),
+        Op::S2r { .. } | Op::Cs2r { .. } => i.op.clock_word().is_none(),
         _ => true,
     })
 }

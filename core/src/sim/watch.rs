@@ -14,7 +14,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{advance, SimConfig, WarpState};
-use crate::isa::{Op, Pc, SpecialReg};
+use crate::isa::Pc;
 use crate::machine::{LaneList, LaneMask, Machine};
 use crate::model::{EntryKind, ModelState, Reconvergence};
 use crate::program::Program;
@@ -39,13 +39,7 @@ pub(super) struct RepeatWatch {
 impl RepeatWatch {
     pub fn new(program: &Program, state: &WarpState) -> RepeatWatch {
         let interval = (state.machine.state_words() as u64 / 8).max(MIN_INTERVAL).next_power_of_two();
-        let reads_clock = program.instrs.iter().any(|i| {
-            matches!(
-                i.op,
-                Op::S2r { sr: SpecialReg::ClockLo | SpecialReg::ClockHi, .. }
-                    | Op::Cs2r { sr: SpecialReg::ClockLo | SpecialReg::ClockHi, .. }
-            )
-        });
+        let reads_clock = program.instrs.iter().any(|i| i.op.clock_word().is_some());
         RepeatWatch { interval, next: state.metrics.steps + interval, saved: None, samples: 0, power: 1, with_clock: reads_clock }
     }
 

@@ -3,7 +3,7 @@
 //! says where they really run (`LDC` is a constant load, `IMAD.MOV` runs on the IMAD pipe).
 
 use super::params::P;
-use crate::isa::{Instruction, Op, Space, SpecialReg};
+use crate::isa::{Instruction, Op, Space};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Class {
@@ -79,7 +79,7 @@ impl Class {
             Op::Atom { space, .. } => Class::Load { shared: space == Space::Shared },
             Op::St { .. } => Class::Store,
             // CS2R reads the clock in a fixed time; S2R, of the clock too, is a variable-latency read.
-            Op::Cs2r { sr: SpecialReg::ClockLo | SpecialReg::ClockHi, .. } => Class::Clock,
+            Op::Cs2r { .. } if i.op.clock_word().is_some() => Class::Clock,
             Op::S2r { .. } => Class::Special,
             Op::Cs2r { .. } => Class::Int,
             Op::Vote { .. } => Class::Vote,

@@ -413,11 +413,5 @@ pub fn describe(t: &StepTime, program: &Program) -> alloc::string::String {
     s
 }
 
-/// Whether an operation reads the clock's low word (`clock()`, `clock64()`).
-pub fn reads_clock(op: &Op) -> bool {
-    use crate::isa::SpecialReg::ClockLo;
-    matches!(op, Op::S2r { sr: ClockLo, .. } | Op::Cs2r { sr: ClockLo, .. })
-}
-
 #[cfg(test)]
 mod tests;
