@@ -13,6 +13,7 @@ use alloc::string::String;
 use super::{LaneMask, Machine, MAX_WARP};
 use crate::isa::*;
 pub(super) use memory::address;
+pub use memory::SEGMENT_BYTES;
 pub use warp::{check_members, member_lanes, shfl_source};
 
 /// Why an instruction could not run.

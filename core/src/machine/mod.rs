@@ -8,7 +8,7 @@ mod lanes;
 mod memory;
 
 pub use access::{access, Access, CellTouch, Touch};
-pub use exec::{check_members, execute, member_lanes, shfl_source, ExecError, MemberFault};
+pub use exec::{check_members, execute, member_lanes, shfl_source, ExecError, MemberFault, SEGMENT_BYTES};
 pub use lanes::*;
 pub use memory::*;
 

@@ -19,7 +19,7 @@ use alloc::boxed::Box;
 use alloc::vec::Vec;
 
 use crate::isa::{Op, Pc, Uses};
-use crate::machine::{LaneMask, Machine};
+use crate::machine::{LaneMask, Machine, SEGMENT_BYTES};
 use crate::program::Program;
 pub use class::{Class, Pipe};
 pub use params::{Params, P};
@@ -129,6 +129,7 @@ struct Pending {
     wait: Wait,
     /// A global load whose lines were all touched before (L2) or not.
     touched: bool,
+    class: Class,
 }
 
 impl TimingState {
@@ -232,22 +233,18 @@ impl TimingState {
             issue = self.line_ready;
             wait = Wait::Fetch;
         }
-        let touched = match instr.op {
-            Op::Ld { addr, .. } | Op::Atom { addr, .. } if class == (Class::Load { shared: false }) => {
-                let active = m.guard_mask(instr.guard, lanes);
-                let lines: Vec<u32> = active.iter().map(|l| m.reg(l, addr.base).wrapping_add(addr.offset as u32) / 128).collect();
+        // The 128-byte lines a memory instruction touches, read as the data path will read them;
+        // a global load's latency is L2's only if all of them are in L2.
+        let touched = match crate::machine::access(m, instr, lanes).filter(|_| class != (Class::Load { shared: true })) {
+            Some(a) => {
+                let lines: Vec<u32> = a.touches.iter().map(|t| t.addr / SEGMENT_BYTES).collect();
                 let all = lines.iter().all(|l| self.in_l2(*l));
                 lines.into_iter().for_each(|l| self.touch(l));
                 all
             }
-            Op::St { addr, .. } => {
-                let active = m.guard_mask(instr.guard, lanes);
-                active.iter().for_each(|l| self.touch(m.reg(l, addr.base).wrapping_add(addr.offset as u32) / 128));
-                true
-            }
-            _ => true,
+            None => true,
         };
-        self.pending = Some(Pending { pc, issue, stall: issue - self.next, wait, touched });
+        self.pending = Some(Pending { pc, issue, stall: issue - self.next, wait, touched, class });
         issue
     }
 
@@ -269,7 +266,11 @@ impl TimingState {
             Some(x) => x.issue,
             None => self.last_issue.max(if continues { 0 } else { self.next }),
         };
-        let class = if continues { head_class(program, pc) } else { Class::of(instr) };
+        let class = match pending {
+            Some(x) => x.class,
+            None if continues => head_class(program, pc),
+            None => Class::of(instr),
+        };
         let latency = match class {
             Class::Load { shared: false } => {
                 let touched = pending.is_none_or(|x| x.touched);
