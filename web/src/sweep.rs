@@ -27,6 +27,8 @@ pub(crate) struct MetricInfo {
     label: &'static str,
     /// A fraction (shown as a percentage), not a count.
     ratio: bool,
+    /// Counts cycles: measured cycles can stand beside it.
+    cycles: bool,
 }
 
 /// One sweep: `prepare` checks and compiles, then `run(i)` for i in 0..points.
@@ -123,7 +125,12 @@ fn pairs(xs: Option<Vec<f64>>, ys: Option<Vec<f64>>) -> Option<Vec<(i64, f64)>> 
 /// and the metrics panel lists.
 #[wasm_bindgen]
 pub fn metric_infos() -> Result<JsValue, JsError> {
-    to_js(&Metric::ALL.iter().map(|m| MetricInfo { name: m.name(), label: m.label(), ratio: m.is_ratio() }).collect::<Vec<_>>())
+    to_js(
+        &Metric::ALL
+            .iter()
+            .map(|m| MetricInfo { name: m.name(), label: m.label(), ratio: m.is_ratio(), cycles: m.counts_cycles() })
+            .collect::<Vec<_>>(),
+    )
 }
 
 /// The series of a measurements CSV: `[{build, kernel, pattern, points: [[x, cycles], ...]}]`.

@@ -156,6 +156,12 @@ impl Metric {
         Metric::ALL.iter().copied().find(|m| m.name() == name)
     }
 
+    /// Whether the metric counts cycles, so hardware measurements in cycles can stand beside it:
+    /// the cost model's count and the clock a kernel that times itself reads.
+    pub fn counts_cycles(self) -> bool {
+        matches!(self, Metric::Cycles | Metric::ClockWindow)
+    }
+
     /// True for a fraction (printed with decimals), false for a count.
     pub fn is_ratio(self) -> bool {
         self == Metric::SimdEfficiency

@@ -600,7 +600,11 @@ export type MetricInfo = { name: string, label: string,
 /**
  * A fraction (shown as a percentage), not a count.
  */
-ratio: boolean, };
+ratio: boolean, 
+/**
+ * Counts cycles: measured cycles can stand beside it.
+ */
+cycles: boolean, };
 
 export type DecodedView = { "kind": "none" } | { "kind": "ok", link: Link, } | { "kind": "error", message: string, };
 

@@ -9,7 +9,7 @@ const point = (series: number, x: number, cycles: number, stop: OutcomeKind = 'e
 });
 
 const input: PlotInput = {
-  title: 't', subtitle: 's', param: 'n', from: 0, to: 3, metric: { name: 'cycles', label: 'cycles (cost model)' },
+  title: 't', subtitle: 's', param: 'n', from: 0, to: 3, metric: { name: 'cycles', label: 'cycles (cost model)', cycles: true },
   series: [{ label: 'kepler · kepler', model: 'kepler', preset: 'kepler', split_value: null }, { label: 'kepler · maxwell', model: 'kepler', preset: 'maxwell', split_value: null }],
   // Points arrive in point order: x grows, series interleave.
   points: [point(0, 0, 10), point(1, 0, 9), point(0, 1, 20), point(1, 1, 18, 'deadlock')],
@@ -22,7 +22,7 @@ describe('sweep plot data', () => {
     expect(d.series.map((s) => s.label)).toEqual(['kepler · kepler', 'kepler · maxwell']);
     expect(d.series[1].points).toEqual([{ x: 0, y: 9, stop: null }, { x: 1, y: 18, stop: 'deadlock at 0x0088: stuck' }]);
     expect(d).toMatchObject({ xLabel: 'n', yLabel: 'cycles (cost model)', measured: null, residuals: null, note: '' });
-    expect(plotData({ ...input, metric: { name: 'spills', label: 'stack spills' } }).series[0].points.map((p) => p.y)).toEqual([0, 0]);
+    expect(plotData({ ...input, metric: { name: 'spills', label: 'stack spills', cycles: false } }).series[0].points.map((p) => p.y)).toEqual([0, 0]);
   });
 
   it('beside measurements, draws the engine\'s predictions, the measured dots in range and the residuals', () => {
@@ -38,7 +38,7 @@ describe('sweep plot data', () => {
     const timed = { base: 0, at: 0, fitted: false, rows: [{ x: 0, measured: 110, predicted: 112, residual: -2 }, { x: 1, measured: 121, predicted: 120, residual: 1 }] };
     const counted = { base: 100, at: 0, fitted: true, rows: [{ x: 0, measured: 110, predicted: 110, residual: 0 }] };
     const d = plotData({
-      ...input, metric: { name: 'clock_window', label: 'cycles between lane 0\'s clock reads' },
+      ...input, metric: { name: 'clock_window', label: 'cycles between lane 0\'s clock reads', cycles: true },
       measured: { label: 'measured: single', points: [[0, 110], [1, 121]], fits: [timed, counted] },
     });
     expect(d.series[0].label).toBe('kepler · kepler: the timing model\'s own prediction, nothing fitted');
@@ -51,7 +51,7 @@ describe('sweep plot data', () => {
   });
 
   it('says why measurements do not show under another metric', () => {
-    const d = plotData({ ...input, metric: { name: 'spills', label: 'stack spills' }, measured: { label: 'measured: single', points: [[0, 1]], fits: null } });
+    const d = plotData({ ...input, metric: { name: 'spills', label: 'stack spills', cycles: false }, measured: { label: 'measured: single', points: [[0, 1]], fits: null } });
     expect(d.measured).toBeNull();
     expect(d.note).toMatch(/cycles metric/);
     expect(d.residuals).toBeNull();

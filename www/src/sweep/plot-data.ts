@@ -3,7 +3,7 @@
 //! cycles plus one fitted base, or under a timing model its own clock, nothing fitted) with the
 //! measured dots and the residuals for the strip below.
 
-import type { Fit, PointMetrics, SweepPoint, Series } from '../generated/engine';
+import type { Fit, MetricInfo, PointMetrics, SweepPoint, Series } from '../generated/engine';
 import { valueLabel } from './axes';
 
 export interface PlotPoint { x: number; y: number; /** Why the run stopped early; null if it exited. */ stop: string | null }
@@ -36,16 +36,12 @@ export interface PlotInput {
   param: string;
   from: number;
   to: number;
-  metric: { name: string; label: string };
+  metric: Pick<MetricInfo, 'name' | 'label' | 'cycles'>;
   series: Series[];
   points: SweepPoint[];
   /** The measured series shown, with each series' fit to it (from the engine). */
   measured: { label: string; points: [number, number][]; fits: (Fit | null)[] | null } | null;
 }
-
-/** The metrics measured cycles can stand beside: the cost model's count, and the clock a kernel
- * that times itself reads (a timing model's prediction of what it reports). */
-const CYCLE_METRICS = ['cycles', 'clock_window'];
 
 /** The legend's label of a series beside measurements: what its prediction is. */
 function fitLabel(series: string, fit: Fit, param: string): string {
@@ -73,7 +69,7 @@ export function plotData(input: PlotInput): SweepPlotData {
     measured: null, residuals: null, note: '',
   };
   if (!measured) return { ...base, series: series.map((_, i) => raw(i)) };
-  if (!CYCLE_METRICS.includes(metric.name)) {
+  if (!metric.cycles) {
     return { ...base, series: series.map((_, i) => raw(i)), note: `The measurements (${measured.label}) are cycles: choose a cycles metric to see them beside the model.` };
   }
   const fits = measured.fits ?? [];

@@ -219,7 +219,7 @@ export class SweepView {
   private plotInput(): Parameters<typeof plotData>[0] | null {
     const c = this.choice, p = this.prepared, ran = this.ran;
     if (!c || !ran) return null;
-    const metric = this.metrics.find((m) => m.name === c.metric) ?? this.metrics[0] ?? { name: 'cycles', label: 'cycles' };
+    const metric = this.metrics.find((m) => m.name === c.metric) ?? this.metrics[0] ?? { name: 'cycles', label: 'cycles', ratio: false, cycles: true };
     const fig = this.hooks.figure();
     const r = ran.request;
     const total = p?.points ?? 0;
