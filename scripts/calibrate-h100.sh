@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Turns the H100 microbenchmark results in calibration/h100/ (raw.csv, timeline.csv and the SASS
+# Turns the H100 microbenchmark results in calibration/h100/ (raw.csv and the SASS
 # the GPU ran, all from calibration/h100/run.sh on the GPU) into the timing model's data file,
 # core/data/h100_timing.txt, and the table of every run's measured and predicted cycles,
 # calibration/h100/residuals.csv.

@@ -1,5 +1,5 @@
 //! `warpscope calibrate DIR`: the timing model's data file from the H100 microbenchmarks in DIR
-//! (`raw.csv`, `timeline.csv` and the SASS the GPU ran, `micro.sm_90.sass`), printed to stdout;
+//! (`raw.csv` and the SASS the GPU ran, `micro.sm_90.sass`), printed to stdout;
 //! with `--residuals FILE`, every calibration and held-out run's measured and predicted cycles
 //! as CSV.
 
@@ -10,7 +10,7 @@ use warpscope_core::sim::timing::fit;
 
 pub fn calibrate(dir: &Path, residuals_file: Option<&Path>) -> Result<ExitCode, String> {
     let read = |name: &str| std::fs::read_to_string(dir.join(name)).map_err(|e| format!("{}: {e}", dir.join(name).display()));
-    let measured = fit::Measurements::read(&read("raw.csv")?, &read("timeline.csv")?)?;
+    let measured = fit::Measurements::read(&read("raw.csv")?)?;
     let sass = read("micro.sm_90.sass")?;
     let (_, fitted, residuals) = fit::fit(&measured, &sass)?;
     out!("{}", fit::data_file(&fitted).trim_end());

@@ -47,61 +47,17 @@ pub fn read_raw(csv: &str) -> Result<Vec<Measured>, String> {
         .collect()
 }
 
-/// One lane's clock reads in a timeline kernel (`tl_*`), relative to lane 0's first.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Point {
-    pub kernel: String,
-    pub pattern: String,
-    pub x: i64,
-    pub lane: u32,
-    pub point: u32,
-    pub cycles: f64,
-}
-
-/// Reads `timeline.csv` (`kernel,pattern,x,lane,point,cycles`).
-pub fn read_timeline(csv: &str) -> Result<Vec<Point>, String> {
-    csv.lines()
-        .skip(1)
-        .filter(|l| !l.trim().is_empty())
-        .enumerate()
-        .map(|(i, l)| {
-            let c: Vec<&str> = l.split(',').collect();
-            let num = |j: usize| {
-                c.get(j)
-                    .and_then(|v| v.parse::<i64>().ok())
-                    .ok_or_else(|| format!("timeline line {}: column {} is not a number", i + 2, j + 1))
-            };
-            Ok(Point {
-                kernel: c.first().copied().unwrap_or("").to_string(),
-                pattern: c.get(1).copied().unwrap_or("").to_string(),
-                x: num(2)?,
-                lane: num(3)? as u32,
-                point: num(4)? as u32,
-                cycles: num(5)? as f64,
-            })
-        })
-        .collect()
-}
-
 /// One run of a microbenchmark: kernel, input pattern and x (as `micro.cu`'s `inputs` sets
-/// them), and what is read of it: thread 0's window, or (`span`) the cycles from one of a lane's
-/// timeline points to another.
+/// them); what is read of it is thread 0's window.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Run {
     pub kernel: &'static str,
     pub pattern: &'static str,
     pub x: i64,
-    pub span: Option<(u32, u32, u32)>,
 }
 
 const fn run(kernel: &'static str, pattern: &'static str, x: i64) -> Run {
-    Run { kernel, pattern, x, span: None }
-}
-
-/// Lane `lane`'s cycles from timeline point `from` to `to`.
-#[allow(dead_code)]
-const fn span(kernel: &'static str, pattern: &'static str, x: i64, lane: u32, from: u32, to: u32) -> Run {
-    Run { kernel, pattern, x, span: Some((lane, from, to)) }
+    Run { kernel, pattern, x }
 }
 
 /// A parameter, the two runs whose difference measures it and what they are.
@@ -335,7 +291,7 @@ impl Prepared {
         Ok(Prepared { run, kernel })
     }
 
-    /// The cycles the model predicts: thread 0's window, or a lane's timeline span.
+    /// The cycles the model predicts between thread 0's clock reads.
     pub fn predict(&self, params: Params) -> Result<i64, String> {
         let r = &self.run;
         let cost = CostModel { timing: Some(params), ..CostModel::H100 };
@@ -352,13 +308,7 @@ impl Prepared {
             crate::sim::StopReason::Exited => {}
             other => return Err(format!("{}: the run ended with {}", r.kernel, other.name())),
         }
-        let Some((lane, from, to)) = r.span else { return Ok(sim.state().metrics.clock_window() as i64) };
-        let (_, words) = sim.state().machine.memory.buffer("arg2").ok_or("no timer buffer")?;
-        let read = |j: u32| {
-            let at = 2 * (8 * lane + j) as usize;
-            words.get(at).zip(words.get(at + 1)).map(|(lo, hi)| (*lo as u64 | (*hi as u64) << 32) as i64).ok_or("the timer buffer is short")
-        };
-        Ok(read(to)? - read(from)?)
+        Ok(sim.state().metrics.clock_window() as i64)
     }
 }
 
@@ -398,35 +348,21 @@ pub struct Fitted {
     pub agreement: Option<(f64, i64)>,
 }
 
-/// Everything the GPU measured.
+/// Everything the fit reads of what the GPU measured (`raw.csv`; the timelines, `timeline.csv`,
+/// are for reading by eye).
 pub struct Measurements {
     pub raw: Vec<Measured>,
-    pub timeline: Vec<Point>,
 }
 
 impl Measurements {
-    pub fn read(raw: &str, timeline: &str) -> Result<Measurements, String> {
-        Ok(Measurements { raw: read_raw(raw)?, timeline: read_timeline(timeline)? })
+    pub fn read(raw: &str) -> Result<Measurements, String> {
+        Ok(Measurements { raw: read_raw(raw)? })
     }
 
     /// What the GPU measured for a run.
     pub fn of(&self, r: &Run) -> Result<f64, String> {
         let missing = || format!("no measurement of {} ({} {})", r.kernel, r.pattern, r.x);
-        match r.span {
-            None => {
-                self.raw.iter().find(|m| m.kernel == r.kernel && m.pattern == r.pattern && m.x == r.x).map(|m| m.cycles).ok_or_else(missing)
-            }
-            Some((lane, from, to)) => {
-                let at = |j: u32| {
-                    self.timeline
-                        .iter()
-                        .find(|p| p.kernel == r.kernel && p.pattern == r.pattern && p.x == r.x && p.lane == lane && p.point == j)
-                        .map(|p| p.cycles)
-                        .ok_or_else(missing)
-                };
-                Ok(at(to)? - at(from)?)
-            }
-        }
+        self.raw.iter().find(|m| m.kernel == r.kernel && m.pattern == r.pattern && m.x == r.x).map(|m| m.cycles).ok_or_else(missing)
     }
 }
 
