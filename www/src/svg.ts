@@ -20,6 +20,51 @@ export function html<K extends keyof HTMLElementTagNameMap>(
   return el;
 }
 
+/** Sets `el`'s text by changing its one text node (a new node would need a new layout), and only
+ * when it differs. */
+export function setText(el: HTMLElement, text: string): void {
+  const node = el.firstChild;
+  if (node?.nodeType === Node.TEXT_NODE && !node.nextSibling) {
+    if ((node as Text).data !== text) (node as Text).data = text;
+  } else {
+    el.textContent = text;
+  }
+}
+
+/** Sets an attribute only when it differs. */
+export function setAttr(el: Element, name: string, value: string): void {
+  if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+}
+
+/** Keeps one child of `box` per item, made once by `make` and brought up to date by `update`
+ * (which changes only what differs): while the number of items stays the same, a call makes and
+ * drops no node. */
+export function syncList<T>(box: Element, items: readonly T[], make: () => HTMLElement, update: (el: HTMLElement, item: T) => void): void {
+  while (box.children.length > items.length) box.lastElementChild!.remove();
+  while (box.children.length < items.length) box.append(make());
+  items.forEach((item, i) => update(box.children[i] as HTMLElement, item));
+}
+
+/** Gives `root` the children `next` (built fresh, outside the page), keeping each node already
+ * there that has the same tag in the same place and changing only its attributes and text: the
+ * browser then lays out only the text that changed instead of new nodes. For nodes without
+ * listeners (a kept node keeps its own). */
+export function patchChildren(root: Node, next: readonly Node[]): void {
+  for (let i = 0; i < next.length; i++) {
+    const want = next[i], have = root.childNodes[i];
+    if (!have) root.appendChild(want);
+    else if (have.nodeName !== want.nodeName) root.replaceChild(want, have);
+    else if (have.nodeType === Node.TEXT_NODE) {
+      if ((have as Text).data !== (want as Text).data) (have as Text).data = (want as Text).data;
+    } else if (have instanceof Element && want instanceof Element) {
+      for (const a of [...have.attributes]) if (!want.hasAttribute(a.name)) have.removeAttribute(a.name);
+      for (const a of [...want.attributes]) if (have.getAttribute(a.name) !== a.value) have.setAttribute(a.name, a.value);
+      patchChildren(have, [...want.childNodes]);
+    } else root.replaceChild(want, have);
+  }
+  while (root.childNodes.length > next.length) root.removeChild(root.lastChild!);
+}
+
 /** A button's hover text, and its accessible name where its visible text is only symbols ("+",
  * "|◀◀"): a button that shows words is named by them (the name must contain what is seen), and
  * the hover text then describes it. */

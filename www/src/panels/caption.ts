@@ -2,7 +2,7 @@
 //! just issued (or that it issued with no lane), under a timing model when it issued and what it
 //! waited for, and why the run ended when it has.
 
-import { hex, html } from '../svg';
+import { hex, html, patchChildren } from '../svg';
 import type { LastView, StateView, Outcome } from '../generated/engine';
 
 /** The timing model's word on the last step: its sentence as the engine wrote it ("cycle 541, +14:
@@ -41,5 +41,6 @@ export function render(root: HTMLElement, st: StateView | null, end: Outcome | n
   else if (st?.addr != null) next.textContent = `next: ${hex(st.addr)}${st.line ? ` (line ${st.line})` : ''} · ${st.status}`;
   else next.textContent = st?.status ?? '';
   parts.push(next);
-  root.replaceChildren(...parts);
+  // Kept nodes, new text: a step lays out only the text that changed.
+  patchChildren(root, parts);
 }

@@ -4,7 +4,7 @@
 //! its text across renders: each lane typed shows at once, and the box is written to only while
 //! the user is not typing in it.
 
-import { html } from '../svg';
+import { html, setAttr, setText, syncList } from '../svg';
 import type { StateView } from '../generated/engine';
 
 export interface RegistersPanel {
@@ -42,7 +42,7 @@ export function create(root: HTMLElement): RegistersPanel {
 }
 
 function showLane(p: RegistersPanel): void {
-  p.lane.value = String(p.shown);
+  if (p.lane.value !== String(p.shown)) p.lane.value = String(p.shown);
   p.lane.classList.remove('invalid');
 }
 
@@ -52,18 +52,33 @@ export function render(p: RegistersPanel, st: StateView | null, lane: number, wi
   if (document.activeElement !== p.lane) showLane(p);
   const state = st?.lanes[lane]?.state ?? '';
   p.laneState.className = `lane-state st-${state}`;
-  p.laneState.textContent = state;
+  setText(p.laneState, state);
   const vars = st?.variables ?? [];
   p.vars.hidden = vars.length === 0;
-  p.vars.replaceChildren(...vars.map((v) => {
-    const row = html('div', { class: 'var', role: 'row', title: `${v.ty} ${v.name} = ${v.value}, held in ${v.reg}` });
-    row.append(html('b', { role: 'cell' }, v.name), html('span', { role: 'cell', class: 'var-value' }, v.value), html('span', { role: 'cell', class: 'var-where' }, `${v.ty} · ${v.reg}`));
+  // Each step changes values, rarely the rows: the nodes are kept and only their text changes.
+  syncList(p.vars, vars, () => {
+    const row = html('div', { class: 'var', role: 'row' });
+    row.append(html('b', { role: 'cell' }), html('span', { role: 'cell', class: 'var-value' }), html('span', { role: 'cell', class: 'var-where' }));
     return row;
-  }));
-  p.table.replaceChildren(...(st?.registers ?? []).map((r) => {
-    const cell = html('span', { class: 'reg', title: `${r.name} = ${r.hex} = ${r.int} (as float: ${r.float})` });
-    cell.append(html('b', {}, r.name), document.createTextNode(` ${r.hex} ${r.int}`));
+  }, (row, v) => {
+    setAttr(row, 'title', `${v.ty} ${v.name} = ${v.value}, held in ${v.reg}`);
+    const [name, value, where] = row.children;
+    setText(name as HTMLElement, v.name);
+    setText(value as HTMLElement, v.value);
+    setText(where as HTMLElement, `${v.ty} · ${v.reg}`);
+  });
+  syncList(p.table, st?.registers ?? [], () => {
+    const cell = html('span', { class: 'reg' });
+    cell.append(html('b'), document.createTextNode(''));
     return cell;
-  }));
-  p.preds.replaceChildren(...(st?.predicates ?? []).map((q) => html('span', { class: q.value ? 'pred on' : 'pred' }, `${q.name}=${q.value ? 1 : 0}`)));
+  }, (cell, r) => {
+    setAttr(cell, 'title', `${r.name} = ${r.hex} = ${r.int} (as float: ${r.float})`);
+    setText(cell.firstChild as HTMLElement, r.name);
+    const value = cell.lastChild as Text, text = ` ${r.hex} ${r.int}`;
+    if (value.data !== text) value.data = text;
+  });
+  syncList(p.preds, st?.predicates ?? [], () => html('span'), (el, q) => {
+    setAttr(el, 'class', q.value ? 'pred on' : 'pred');
+    setText(el, `${q.name}=${q.value ? 1 : 0}`);
+  });
 }

@@ -1,7 +1,7 @@
 //! Scrubber bar: a range slider over the recorded run with a strip of event marks (divergence,
 //! reconvergence, spill), the step controls, play/pause and the speed.
 
-import { described, html, watchSize, type Watched } from '../svg';
+import { described, html, setText, watchSize, type Watched } from '../svg';
 
 export type Action = 'home' | 'prev-div' | 'back' | 'play' | 'step' | 'next-div' | 'end' | 'continue';
 
@@ -15,6 +15,8 @@ export interface ScrubberPanel {
   range: HTMLInputElement;
   strip: HTMLCanvasElement;
   label: HTMLElement;
+  /** The label's text box. */
+  labelText: HTMLElement;
   play: HTMLButtonElement;
   stripSize: Watched;
   /** The strip drawn last, over how many steps. */
@@ -54,7 +56,11 @@ export function create(root: HTMLElement, hooks: ScrubberHooks, speed: number): 
   for (const s of SPEEDS) sel.append(new Option(s === 0 ? 'max' : `${s}/s`, String(s), false, s === speed));
   sel.addEventListener('change', () => hooks.speed(Number(sel.value)));
   controls.append(sel);
+  // The step's text sits in a box of fixed size (style.css: .step-text): a new step then lays out
+  // only that box, not the page around it (the label is a grid item, which cannot be one).
   const label = html('output', { class: 'step-label mono', 'data-testid': 'step-label' });
+  const labelText = html('span', { class: 'step-text' });
+  label.append(labelText);
   const track = html('div', { class: 'track' });
   const strip = html('canvas', { class: 'event-strip', 'aria-hidden': 'true' });
   const range = html('input', { type: 'range', min: 0, max: 0, value: 0, step: 1, 'aria-label': 'step', 'data-testid': 'scrubber' });
@@ -67,7 +73,7 @@ export function create(root: HTMLElement, hooks: ScrubberHooks, speed: number): 
     key.append(item);
   }
   root.replaceChildren(controls, label, track, key);
-  const p: ScrubberPanel = { range, strip, label, play, stripSize: null!, shown: null, stripKey: '' };
+  const p: ScrubberPanel = { range, strip, label, labelText, play, stripSize: null!, shown: null, stripKey: '' };
   p.stripSize = watchSize(strip, () => { if (p.shown) drawStrip(p, p.shown.strip, p.shown.span); });
   return p;
 }
@@ -98,21 +104,10 @@ function drawStrip(p: ScrubberPanel, strip: Strip, span: number): void {
   }
 }
 
-/** Sets `el`'s text by changing its one text node (a new node would need a new layout), and only
- * when it differs. */
-function setText(el: HTMLElement, text: string): void {
-  const node = el.firstChild;
-  if (node instanceof Text && !node.nextSibling) {
-    if (node.data !== text) node.data = text;
-  } else {
-    el.textContent = text;
-  }
-}
-
 export function render(p: ScrubberPanel, step: number, total: number, strip: Strip, playing: boolean): void {
   if (p.range.max !== String(total)) p.range.max = String(total);
   p.range.value = String(step);
-  setText(p.label, `step ${step} / ${total}`);
+  setText(p.labelText, `step ${step} / ${total}`);
   // As wide as its widest text: a label that grew by a digit would resize the track, and the
   // strip of a million-step run would be drawn again on every step.
   const minWidth = `${`step ${total} / ${total}`.length}ch`;
