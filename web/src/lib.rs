@@ -26,6 +26,7 @@ use warpscope_core::isa::Pc;
 use warpscope_core::model::Reconvergence;
 use warpscope_core::printf::OutputLine;
 use warpscope_core::session::{Recording, RunRequest, StaleParams, Until, MAX_RECORDED_STEPS, MIN_STEP_LIMIT};
+use warpscope_core::sim::LaneState;
 use wasm_bindgen::prelude::*;
 
 use exchange::ExchangeView;
@@ -225,6 +226,13 @@ impl Session {
         self.recording.seek(steps(t)) as f64
     }
 
+    /// `seek(t)` and `lane_states(from, to)` in one call (one replay serves both where the
+    /// engine can; at most `lane_window_max()` steps); the step reached is `current()`.
+    pub fn seek_with_lanes(&mut self, t: f64, from: f64, to: f64) -> Uint8Array {
+        let (_, lanes) = self.recording.seek_with_lanes(steps(t), steps(from), steps(to));
+        lane_codes(lanes)
+    }
+
     pub fn set_breakpoints(&mut self, instr_indices: Vec<u32>) {
         self.recording.set_breakpoints(instr_indices.into_iter().map(Pc).collect());
     }
@@ -415,14 +423,19 @@ impl Session {
     /// `LaneCode` of every lane in steps `from + 1 ..= to` (at most `lane_window_max()` steps), W per step.
     pub fn lane_states(&self, from: f64, to: f64) -> Uint8Array {
         let Some(l) = self.recording.loaded() else { return Uint8Array::new_with_length(0) };
-        let v: Vec<u8> = l.sim.lane_window(from.max(0.0) as u64, to.max(0.0) as u64).into_iter().map(|s| s as u8).collect();
-        Uint8Array::from(&v[..])
+        lane_codes(l.sim.lane_window(from.max(0.0) as u64, to.max(0.0) as u64))
     }
 
     /// The whole run as CSV (one row per step).
     pub fn trace_csv(&self) -> String {
         self.recording.loaded().map_or(String::new(), |l| warpscope_core::trace::csv(&l.sim))
     }
+}
+
+/// Lane states as their `LaneCode` bytes.
+fn lane_codes(lanes: Vec<LaneState>) -> Uint8Array {
+    let v: Vec<u8> = lanes.into_iter().map(|s| s as u8).collect();
+    Uint8Array::from(&v[..])
 }
 
 impl Session {

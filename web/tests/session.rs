@@ -69,6 +69,16 @@ fn seek_and_step_clamp_to_the_run() {
     assert!(lanes.iter().all(|c| *c <= 3));
 }
 
+#[wasm_bindgen_test]
+fn seek_with_lanes_forwards_one_seek_and_the_lane_window() {
+    let (mut both, mut apart) = (loaded(3), loaded(3));
+    let t = (both.total_steps() / 2.0).floor();
+    let lanes = both.seek_with_lanes(t, t - 20.0, t + 30.0).to_vec();
+    assert_eq!((both.current(), apart.seek(t)), (t, t));
+    assert_eq!(lanes, apart.lane_states(t - 20.0, t + 30.0).to_vec());
+    assert_eq!(lanes.len(), 50 * 32);
+}
+
 /// Each step's (lanes issued, depth after it, event bits), read from the trace.
 fn steps_of(s: &Session) -> Vec<(u8, u32, u16)> {
     let bits_of: std::collections::HashMap<String, u16> = (0..128u16).map(|b| (event_names(b).to_string(), b)).collect();

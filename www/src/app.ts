@@ -208,7 +208,17 @@ export class App {
   private place(t: number): void {
     if (!this.engine || !this.run) return;
     const target = Math.max(0, Math.min(t, this.span()));
-    const a = this.engine.seek(Math.min(target, this.run.total));
+    const to = Math.min(target, this.run.total), width = this.run.load.width;
+    // The lane view's window, when it must fetch one, comes from the seek's own replay.
+    const range = this.comparing ? null : lanes.wanted(this.panels.lanes, this.run.total, width, to);
+    let a: number;
+    if (range) {
+      const { step, codes } = this.engine.seekWithLanes(to, range.from, range.to, width);
+      lanes.prime(this.panels.lanes, range, codes, this.run.total, width);
+      a = step;
+    } else {
+      a = this.engine.seek(to);
+    }
     store.update({ step: this.comparing ? target : a });
   }
 

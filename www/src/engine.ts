@@ -163,6 +163,13 @@ export class Engine {
   total(): number { return this.guard('total_steps', 0, (s) => s.total_steps()); }
   current(): number { return this.guard('current', 0, (s) => s.current()); }
   seek(t: number): number { return this.track(this.guard('seek', this.lastStep, (s) => s.seek(t))); }
+  /** `seek(t)` and `laneStates(from, to, width)` in one call, so the engine can serve both from
+   * one replay; `to - from` at most `lane_window_max()`. */
+  seekWithLanes(t: number, from: number, to: number, width: number): { step: number; codes: Uint8Array } {
+    const codes = this.guard('seek_with_lanes', new Uint8Array(0), (s) => s.seek_with_lanes(t, from, to));
+    const step = this.track(this.current());
+    return { step, codes: codes.length === (to - from) * width ? codes : this.laneStates(from, to, width) };
+  }
   step(): number { return this.track(this.guard('step', this.lastStep, (s) => s.step())); }
   stepBack(): number { return this.track(this.guard('step_back', this.lastStep, (s) => s.step_back())); }
 

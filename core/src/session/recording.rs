@@ -11,7 +11,7 @@ use crate::analysis::{cfg_facts, CfgFacts};
 use crate::isa::Pc;
 use crate::kernel::Kernel;
 use crate::printf::OutputLine;
-use crate::sim::{event, Metrics, RunLimits, RunReport, Sim, StopReason};
+use crate::sim::{event, LaneState, Metrics, RunLimits, RunReport, Sim, StopReason};
 
 /// A finished (or stopped) run, rewound for replay.
 pub struct Loaded {
@@ -195,6 +195,19 @@ impl Recording {
             l.sim.seek(t.min(l.total));
         }
         self.current()
+    }
+
+    /// `seek(t)` and the lane states of steps `from + 1 ..= to` (the lane view's window around
+    /// `t`, `Sim::lane_window`) in one call, so one replay can serve both: the seek stops at the
+    /// window's start, the window is replayed from there and `t` is reached from there, instead
+    /// of a replay from the checkpoint for each.
+    pub fn seek_with_lanes(&mut self, t: u64, from: u64, to: u64) -> (u64, Vec<LaneState>) {
+        let Some(l) = self.loaded.as_mut() else { return (0, Vec::new()) };
+        let t = t.min(l.total);
+        l.sim.seek(from.min(t));
+        let lanes = l.sim.lane_window(from, to);
+        l.sim.seek(t);
+        (self.current(), lanes)
     }
 
     pub fn set_breakpoints(&mut self, pcs: Vec<Pc>) {

@@ -155,3 +155,32 @@ fn a_recording_keeps_what_the_run_printed_and_cuts_it_at_a_step() {
     let l = rec.loaded().unwrap();
     assert_eq!(l.sim.output(), l.output_until(mid));
 }
+
+#[test]
+fn seek_with_lanes_is_a_seek_and_the_lane_window_around_it() {
+    // Lanes leave a divergent loop one by one, over several checkpoints (every 1,024 steps).
+    let text = "//@ warp 8\n//@ buffer out: i32[8]\n__global__ void k(int* out) {\n  int t = threadIdx.x, s = 0;\n  \
+                for (int i = 0; i < 300 + 40 * t; i++) {\n    if ((i + t) % 3 == 0) s += 1; else s ^= i;\n  }\n  out[t] = s;\n}\n";
+    let req = RunRequest { record: true, ..request(text) };
+    let (mut both, mut apart) = (Recording::new(), Recording::new());
+    both.start(req.clone().resolve(), None).expect("launches");
+    apart.start(req.resolve(), None).expect("launches");
+    let total = both.total();
+    assert!(total > 3000, "{total} steps");
+    let (t, third) = (total / 2, total / 3);
+    // Window around, before, after and past the end of the step; and a step past the end.
+    for (t, from, to) in [
+        (t, t - 40, t + 60),
+        (3, 0, 50),
+        (total, total - 10, total),
+        (third, third + 5, third + 30),
+        (10, 0, total + 100),
+        (total + 7, 0, 20),
+    ] {
+        let (at, lanes) = both.seek_with_lanes(t, from, to);
+        assert_eq!(at, apart.seek(t), "step {t}");
+        let sim = &apart.loaded().unwrap().sim;
+        assert_eq!(lanes, sim.lane_window(from, to), "lanes of {from}..{to}");
+        assert_eq!(both.loaded().unwrap().sim.state(), sim.state(), "state at {t}");
+    }
+}

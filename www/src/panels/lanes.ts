@@ -53,8 +53,8 @@ export interface LanePanel {
   off: OffscreenCanvas | null;
   /** The font last set on the offscreen context (reset with its size). */
   font: string;
-  /** Lane codes and lanes issued (empty for a run with no idle step) of steps from+1..=to. */
-  cache: { from: number; to: number; codes: Uint8Array; issued: Uint8Array; total: number; width: number } | null;
+  /** Lane codes and lanes issued (fetched only for a run with idle steps) of steps from+1..=to. */
+  cache: { from: number; to: number; codes: Uint8Array; issued: Uint8Array | null; total: number; width: number } | null;
   data: LaneData | null;
   win: { from: number; to: number };
   geom: { left: number; top: number; cw: number; rh: number };
@@ -124,15 +124,34 @@ function windowFor(total: number, step: number): { from: number; to: number } {
   return { from, to: from + WINDOW };
 }
 
-// Fetch a wider, aligned range so playing re-reads the engine every couple of hundred steps only.
-function codesFor(p: LanePanel, d: LaneData, from: number, to: number): { codes: Uint8Array; issued: Uint8Array; base: number } {
+/** The steps to fetch to draw steps from+1..=to: none when the cache holds them, else a wider,
+ * aligned range, so playing re-reads the engine every couple of hundred steps only. */
+function missing(p: LanePanel, total: number, width: number, from: number, to: number): { from: number; to: number } | null {
   const c = p.cache;
-  if (!c || c.total !== d.total || c.width !== d.width || from < c.from || to > c.to) {
-    const a = Math.max(0, Math.floor(from / 200) * 200 - 200);
-    const b = Math.min(d.total, a + WINDOW + 600);
-    p.cache = { from: a, to: b, codes: d.fetch(a, b), issued: d.idle ? d.issued(a, b) : new Uint8Array(0), total: d.total, width: d.width };
-  }
-  return { codes: p.cache!.codes, issued: p.cache!.issued, base: p.cache!.from };
+  if (c && c.total === total && c.width === width && from >= c.from && to <= c.to) return null;
+  const a = Math.max(0, Math.floor(from / 200) * 200 - 200);
+  return { from: a, to: Math.min(total, a + WINDOW + 600) };
+}
+
+function codesFor(p: LanePanel, d: LaneData, from: number, to: number): { codes: Uint8Array; issued: Uint8Array; base: number } {
+  const range = missing(p, d.total, d.width, from, to);
+  if (range) p.cache = { ...range, codes: d.fetch(range.from, range.to), issued: null, total: d.total, width: d.width };
+  const c = p.cache!;
+  if (d.idle && !c.issued) c.issued = d.issued(c.from, c.to);
+  return { codes: c.codes, issued: c.issued ?? new Uint8Array(0), base: c.from };
+}
+
+/** The lane codes the panel will fetch to draw step `step` of a run of `total` steps, or null when
+ * it has them or is not on screen: a seek can bring them from the same replay (`prime`). */
+export function wanted(p: LanePanel, total: number, width: number, step: number): { from: number; to: number } | null {
+  if (p.size.w === 0 || p.size.h === 0) return null;
+  const win = windowFor(total, step);
+  return missing(p, total, width, win.from, win.to);
+}
+
+/** Takes the lane codes of steps from+1..=to fetched with a seek (`wanted`'s range). */
+export function prime(p: LanePanel, range: { from: number; to: number }, codes: Uint8Array, total: number, width: number): void {
+  p.cache = { ...range, codes, issued: null, total, width };
 }
 
 /** Forget cached lane codes (a new run was loaded). */
@@ -292,7 +311,7 @@ function hover(p: LanePanel, e: MouseEvent): void {
   if (!d || !hit || !p.cache) { p.tip.hidden = true; return; }
   const code = p.cache.codes[(hit.step - 1 - p.cache.from) * d.width + hit.lane];
   const lines = [`lane ${hit.lane} · step ${hit.step}`, NAMES[code] ?? '?'];
-  if (d.idle && p.cache.issued[hit.step - 1 - p.cache.from] === 0) lines.push('no lane issued this step (idle instruction)');
+  if (d.idle && p.cache.issued?.[hit.step - 1 - p.cache.from] === 0) lines.push('no lane issued this step (idle instruction)');
   if (hit.step === d.step) {
     const st = d.inspect(hit.lane);
     const lv = st?.lanes[hit.lane];
