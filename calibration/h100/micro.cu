@@ -255,6 +255,75 @@ __global__ void tl_loop(const int* in, float* out, long long* timer, int* mem) {
   for (int i = 0; ; i++) { x += 1.3333f; if (i + 1 >= p) { CLK(1) break; } }
   CLK(5) out[tid] = x; TIMELINE_END }
 
+// ---------------------------------------------------------------- BSSY/BSYNC chains (run 6)
+// nvcc's unrolled loops end in chains of `ISETP; BSSY; @!P BRA` into BSYNC: these take them apart.
+// k ifs in a row on q, each around 16 FADDs: skipped when q = 0 (BSSY, a taken BRA, BSYNC; ptxas
+// hoists the ISETPs above them), run when q = 2000.
+#define IFQ(c) if (q > (c)) { X16(FA) }
+__global__ void seqif_1(const int* in, float* out, long long* timer, int* mem) {
+  PROLOGUE float x = o; START IFQ(1) STOP out[tid] = x; }
+__global__ void seqif_2(const int* in, float* out, long long* timer, int* mem) {
+  PROLOGUE float x = o; START IFQ(1) IFQ(2) STOP out[tid] = x; }
+__global__ void seqif_4(const int* in, float* out, long long* timer, int* mem) {
+  PROLOGUE float x = o; START IFQ(1) IFQ(2) IFQ(3) IFQ(4) STOP out[tid] = x; }
+__global__ void seqif_8(const int* in, float* out, long long* timer, int* mem) {
+  PROLOGUE float x = o; START IFQ(1) IFQ(2) IFQ(3) IFQ(4) IFQ(5) IFQ(6) IFQ(7) IFQ(8) STOP out[tid] = x; }
+// The same, each condition on the bits of x, which the if before it may have changed: the ISETP
+// follows the BSYNC before it, then BSSY and the BRA it resolves (the unrolled loops' tails).
+// x starts at 0.0: skipped when q = 0, run when q = 0x7f000000.
+#define DEPQ if (__float_as_int(x) < q) { X16(FA) }
+__global__ void depif_1(const int* in, float* out, long long* timer, int* mem) {
+  PROLOGUE float x = o; START DEPQ STOP out[tid] = x; }
+__global__ void depif_2(const int* in, float* out, long long* timer, int* mem) {
+  PROLOGUE float x = o; START DEPQ DEPQ STOP out[tid] = x; }
+__global__ void depif_4(const int* in, float* out, long long* timer, int* mem) {
+  PROLOGUE float x = o; START DEPQ DEPQ DEPQ DEPQ STOP out[tid] = x; }
+__global__ void depif_8(const int* in, float* out, long long* timer, int* mem) {
+  PROLOGUE float x = o; START DEPQ DEPQ DEPQ DEPQ DEPQ DEPQ DEPQ DEPQ STOP out[tid] = x; }
+// A rolled loop inside an if (one BSSY region, like the unrolled loops' remainder loop): lanes
+// with q = 0 skip it and wait at the BSYNC while the others leave the loop at their own trips.
+__global__ void parked_loop(const int* in, float* out, long long* timer, int* mem) {
+  PROLOGUE float x = o;
+  START
+  if (q != 0) {
+#pragma unroll 1
+    for (int i = 0; i < p; i++) x += 1.3333f;
+  }
+  STOP out[tid] = x; }
+// Its timeline: each lane's clock as it leaves the loop (1), then after the if (5).
+__global__ void tl_parked(const int* in, float* out, long long* timer, int* mem) {
+  PROLOGUE float x = o; long long T[8] = {0};
+  SETTLE CLK(0)
+  if (q != 0) {
+#pragma unroll 1
+    for (int i = 0; ; i++) { x += 1.3333f; if (i + 1 >= p) { CLK(1) break; } }
+  }
+  CLK(5) out[tid] = x; TIMELINE_END }
+// A loop with nvcc's default unrolling (a x16 loop, a x8 block, a x4 loop, a remainder loop,
+// each in its own BSSY region), p uniform trips or Table I's lanes: the shape of the report's
+// single_loop with an FFMA body. Held out.
+__global__ void unr_ffma(const int* in, float* out, long long* timer, int* mem) {
+  PROLOGUE float x = o;
+  START for (int i = 0; i < p; i++) x = x * 0.999f + 0.5f; STOP out[tid] = x; }
+// The same inside a rolled loop of 4 trips (the report's double_loop shape). Held out.
+__global__ void unr_ffma_outer(const int* in, float* out, long long* timer, int* mem) {
+  PROLOGUE float x = o;
+  START
+#pragma unroll 1
+  for (int j = 0; j < 4; j++) { for (int i = 0; i < p; i++) x = x * 0.999f + 0.5f; x += 0.25f; }
+  STOP out[tid] = x; }
+// Timeline of five dependent ifs: the clock after each (points 1 to 4, then 5).
+__global__ void tl_depif(const int* in, float* out, long long* timer, int* mem) {
+  PROLOGUE float x = o; long long T[8] = {0};
+  SETTLE CLK(0) DEPQ CLK(1) DEPQ CLK(2) DEPQ CLK(3) DEPQ CLK(4) DEPQ CLK(5)
+  out[tid] = x; TIMELINE_END }
+// Timeline of the three-way branch: 0 before, 1/2 side A, 3/4 side B, 6/7 side C, 5 after.
+__global__ void tl_threeway(const int* in, float* out, long long* timer, int* mem) {
+  PROLOGUE float x = o; long long T[8] = {0};
+  SETTLE CLK(0)
+  if (tid < p) { CLK(1) X16(FA) CLK(2) } else if (tid < q) { CLK(3) X32(FB) CLK(4) } else { CLK(6) X8(FA) X8(FB) CLK(7) }
+  CLK(5) out[tid] = x; TIMELINE_END }
+
 // ---------------------------------------------------------------- held-out kernels
 // Not used by the fit; predicted from their SASS and compared.
 // Three-way branch on the lane, sides of different lengths.
@@ -323,6 +392,9 @@ static void inputs(const char* pat, int x, int launch, int* in) {
     else if (!strcmp(pat, "loop_if")) { p = 16; q = x; }
     else if (!strcmp(pat, "break")) { p = 8; q = x + (t & 7); }
     else if (!strcmp(pat, "mixed")) { p = x; q = t; }
+    else if (!strcmp(pat, "q")) { p = 0; q = x; }
+    else if (!strcmp(pat, "parked")) { p = 4 + (t > 31 - x ? t - (31 - x) : 0); q = t >= 16; }
+    else if (!strcmp(pat, "unparked")) { p = 4 + (t > 31 - x ? t - (31 - x) : 0); q = 1; }
     in[t] = p; in[32 + t] = q;
   }
 }
@@ -359,6 +431,20 @@ int main() {
   for (int k : {1, 2, 3, 4}) add("hold_switch4", hold_switch4, "uniform", k);
   for (int k : {0, 1, 16, 31, 32}) { add("tl_ifelse", tl_ifelse, "lanes_lt_k", k); add("tl_ifonly", tl_ifonly, "lanes_lt_k", k); }
   for (int n : {0, 1, 2, 31}) add("tl_loop", tl_loop, "table1", n);
+  for (int q : {0, 2000}) { add("seqif_1", seqif_1, "q", q); add("seqif_2", seqif_2, "q", q); add("seqif_4", seqif_4, "q", q); add("seqif_8", seqif_8, "q", q); }
+  for (int q : {0, 0x7f000000}) {
+    add("depif_1", depif_1, "q", q); add("depif_2", depif_2, "q", q); add("depif_4", depif_4, "q", q); add("depif_8", depif_8, "q", q);
+    add("tl_depif", tl_depif, "q", q);
+  }
+  for (int k : {0, 1, 2, 4, 8}) {
+    add("parked_loop", parked_loop, "parked", k); add("parked_loop", parked_loop, "unparked", k);
+    add("tl_parked", tl_parked, "parked", k);
+  }
+  for (int m = 0; m <= 40; m++) add("unr_ffma", unr_ffma, "uniform", m);
+  for (int n = 0; n < 32; n++) add("unr_ffma", unr_ffma, "table1", n);
+  for (int m : {0, 1, 3, 4, 8, 12, 16, 20, 32}) add("unr_ffma_outer", unr_ffma_outer, "uniform", m);
+  for (int n : {0, 1, 8, 22, 31}) add("unr_ffma_outer", unr_ffma_outer, "table1", n);
+  for (int k : {0, 4, 16, 24}) add("tl_threeway", tl_threeway, "three", k);
   {
     kern_t pads[8] = {loop_pad0, loop_pad1, loop_pad2, loop_pad3, loop_pad4, loop_pad5, loop_pad6, loop_pad7};
     const char* names[8] = {"loop_pad0", "loop_pad1", "loop_pad2", "loop_pad3", "loop_pad4", "loop_pad5", "loop_pad6", "loop_pad7"};

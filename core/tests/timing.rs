@@ -29,11 +29,11 @@ struct Case {
 
 const CASES: &[Case] = &[
     Case { file: "single_loop_nounroll", data: "loops", kernel: "single_nounroll", pattern: "table1", param: "n", to: 31, worst: 0.01 },
-    Case { file: "double_loop_nounroll", data: "loops", kernel: "double_nounroll", pattern: "table1", param: "n", to: 31, worst: 0.02 },
-    Case { file: "branch_ifelse", data: "branch", kernel: "branch_ifelse", pattern: "lanes_lt_k", param: "k", to: 32, worst: 0.03 },
+    Case { file: "double_loop_nounroll", data: "loops", kernel: "double_nounroll", pattern: "table1", param: "n", to: 31, worst: 0.01 },
+    Case { file: "branch_ifelse", data: "branch", kernel: "branch_ifelse", pattern: "lanes_lt_k", param: "k", to: 32, worst: 0.01 },
     Case { file: "branch_ifonly", data: "branch", kernel: "branch_ifonly", pattern: "lanes_lt_k", param: "k", to: 32, worst: 0.04 },
-    Case { file: "single_loop", data: "loops", kernel: "single", pattern: "table1", param: "n", to: 31, worst: 0.12 },
-    Case { file: "double_loop", data: "loops", kernel: "double", pattern: "table1", param: "n", to: 31, worst: 0.10 },
+    Case { file: "single_loop", data: "loops", kernel: "single", pattern: "table1", param: "n", to: 31, worst: 0.06 },
+    Case { file: "double_loop", data: "loops", kernel: "double", pattern: "table1", param: "n", to: 31, worst: 0.02 },
 ];
 
 /// What the model predicts for thread 0's clock difference at each x.

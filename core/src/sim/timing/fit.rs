@@ -128,12 +128,13 @@ pub const STEPS: &[Step] = &[
 pub const CONTROL: &[(P, u16, &str)] = &[
     (P::ResolveTaken, 23, "a rolled loop costs 27 cycles a trip: IADD3 to ISETP (4), ISETP to the loop's head"),
     (P::ResolveNotTaken, 20, "a branch that falls through on a fresh predicate costs about as much"),
-    (P::BranchTaken, 3, "a BRA whose predicate was ready long before jumps in a few cycles (the report's loops at m = 0)"),
+    (P::BranchTaken, 12, "taken BRAs in a row whose predicate was ready long before: about 12 cycles each"),
     (P::BranchNotTaken, 1, "a BRA whose predicate was ready long before falls through at once"),
-    (P::BranchInFlight, 5, "a dependent FADD chain across a loop's back edge costs 11 cycles at the edge, not 4"),
+    (P::BranchInFlight, 8, "16 dependent FADDs inside an if cost about 10 cycles more than outside it"),
     (P::BranchInterval, 10, "taken BRAs in a row, each to the next, are 10 cycles apart"),
     (P::LineEnd, 5, "a loop whose head is the last slot of its 128-byte line costs 2 cycles more a trip"),
-    (P::Bsync, 22, "a uniform if: BSYNC to the next instruction"),
+    (P::Bsync, 14, "ifs in a row whose branches jump to their BSYNCs: about 28 cycles each"),
+    (P::BarrierToBssy, 34, "the first if after __syncthreads() costs 8 cycles more than those after it"),
     (P::Switch, 15, "each divergent loop exit adds 13 cycles"),
     (
         P::SwitchToBarrier,
@@ -172,6 +173,24 @@ pub const CONTROL_RUNS: &[Run] = &[
     run("loop_fadd8", "uniform", 1),
     run("loop_fadd8", "uniform", 8),
     run("bra_uniform_8", "uniform", 0),
+    run("seqif_1", "q", 0),
+    run("seqif_1", "q", 2000),
+    run("seqif_2", "q", 0),
+    run("seqif_2", "q", 2000),
+    run("seqif_4", "q", 0),
+    run("seqif_4", "q", 2000),
+    run("seqif_8", "q", 0),
+    run("seqif_8", "q", 2000),
+    run("depif_1", "q", 0),
+    run("depif_1", "q", 2130706432),
+    run("depif_2", "q", 0),
+    run("depif_2", "q", 2130706432),
+    run("depif_4", "q", 0),
+    run("depif_4", "q", 2130706432),
+    run("depif_8", "q", 0),
+    run("depif_8", "q", 2130706432),
+    run("tl_depif", "q", 0),
+    run("tl_depif", "q", 2130706432),
 ];
 
 /// Runs no parameter is fitted to: the checks a fit is judged by.
@@ -202,6 +221,112 @@ pub const HELD_OUT: &[Run] = &[
     run("hold_loop4", "table1", 31),
     run("hold_switch4", "uniform", 2),
     run("hold_switch4", "uniform", 4),
+    run("parked_loop", "parked", 0),
+    run("parked_loop", "unparked", 0),
+    run("parked_loop", "parked", 1),
+    run("parked_loop", "unparked", 1),
+    run("parked_loop", "parked", 2),
+    run("parked_loop", "unparked", 2),
+    run("parked_loop", "parked", 4),
+    run("parked_loop", "unparked", 4),
+    run("parked_loop", "parked", 8),
+    run("parked_loop", "unparked", 8),
+    run("tl_parked", "parked", 0),
+    run("tl_parked", "parked", 1),
+    run("tl_parked", "parked", 2),
+    run("tl_parked", "parked", 4),
+    run("tl_parked", "parked", 8),
+    run("unr_ffma", "uniform", 0),
+    run("unr_ffma", "uniform", 1),
+    run("unr_ffma", "uniform", 2),
+    run("unr_ffma", "uniform", 3),
+    run("unr_ffma", "uniform", 4),
+    run("unr_ffma", "uniform", 5),
+    run("unr_ffma", "uniform", 6),
+    run("unr_ffma", "uniform", 7),
+    run("unr_ffma", "uniform", 8),
+    run("unr_ffma", "uniform", 9),
+    run("unr_ffma", "uniform", 10),
+    run("unr_ffma", "uniform", 11),
+    run("unr_ffma", "uniform", 12),
+    run("unr_ffma", "uniform", 13),
+    run("unr_ffma", "uniform", 14),
+    run("unr_ffma", "uniform", 15),
+    run("unr_ffma", "uniform", 16),
+    run("unr_ffma", "uniform", 17),
+    run("unr_ffma", "uniform", 18),
+    run("unr_ffma", "uniform", 19),
+    run("unr_ffma", "uniform", 20),
+    run("unr_ffma", "uniform", 21),
+    run("unr_ffma", "uniform", 22),
+    run("unr_ffma", "uniform", 23),
+    run("unr_ffma", "uniform", 24),
+    run("unr_ffma", "uniform", 25),
+    run("unr_ffma", "uniform", 26),
+    run("unr_ffma", "uniform", 27),
+    run("unr_ffma", "uniform", 28),
+    run("unr_ffma", "uniform", 29),
+    run("unr_ffma", "uniform", 30),
+    run("unr_ffma", "uniform", 31),
+    run("unr_ffma", "uniform", 32),
+    run("unr_ffma", "uniform", 33),
+    run("unr_ffma", "uniform", 34),
+    run("unr_ffma", "uniform", 35),
+    run("unr_ffma", "uniform", 36),
+    run("unr_ffma", "uniform", 37),
+    run("unr_ffma", "uniform", 38),
+    run("unr_ffma", "uniform", 39),
+    run("unr_ffma", "uniform", 40),
+    run("unr_ffma", "table1", 0),
+    run("unr_ffma", "table1", 1),
+    run("unr_ffma", "table1", 2),
+    run("unr_ffma", "table1", 3),
+    run("unr_ffma", "table1", 4),
+    run("unr_ffma", "table1", 5),
+    run("unr_ffma", "table1", 6),
+    run("unr_ffma", "table1", 7),
+    run("unr_ffma", "table1", 8),
+    run("unr_ffma", "table1", 9),
+    run("unr_ffma", "table1", 10),
+    run("unr_ffma", "table1", 11),
+    run("unr_ffma", "table1", 12),
+    run("unr_ffma", "table1", 13),
+    run("unr_ffma", "table1", 14),
+    run("unr_ffma", "table1", 15),
+    run("unr_ffma", "table1", 16),
+    run("unr_ffma", "table1", 17),
+    run("unr_ffma", "table1", 18),
+    run("unr_ffma", "table1", 19),
+    run("unr_ffma", "table1", 20),
+    run("unr_ffma", "table1", 21),
+    run("unr_ffma", "table1", 22),
+    run("unr_ffma", "table1", 23),
+    run("unr_ffma", "table1", 24),
+    run("unr_ffma", "table1", 25),
+    run("unr_ffma", "table1", 26),
+    run("unr_ffma", "table1", 27),
+    run("unr_ffma", "table1", 28),
+    run("unr_ffma", "table1", 29),
+    run("unr_ffma", "table1", 30),
+    run("unr_ffma", "table1", 31),
+    run("unr_ffma_outer", "uniform", 0),
+    run("unr_ffma_outer", "uniform", 1),
+    run("unr_ffma_outer", "uniform", 3),
+    run("unr_ffma_outer", "uniform", 4),
+    run("unr_ffma_outer", "uniform", 8),
+    run("unr_ffma_outer", "uniform", 12),
+    run("unr_ffma_outer", "uniform", 16),
+    run("unr_ffma_outer", "uniform", 20),
+    run("unr_ffma_outer", "uniform", 32),
+    run("unr_ffma_outer", "table1", 0),
+    run("unr_ffma_outer", "table1", 1),
+    run("unr_ffma_outer", "table1", 8),
+    run("unr_ffma_outer", "table1", 22),
+    run("unr_ffma_outer", "table1", 31),
+    run("tl_threeway", "three", 0),
+    run("tl_threeway", "three", 4),
+    run("tl_threeway", "three", 16),
+    run("tl_threeway", "three", 24),
 ];
 
 /// Parameters no microbenchmark here separates, with the value taken and why.
@@ -242,6 +367,9 @@ fn inputs(pattern: &str) -> Option<(&'static str, &'static str)> {
         "loop_if" => ("16", "x"),
         "break" => ("8", "x + (t & 7)"),
         "mixed" => ("x", "t"),
+        "q" => ("0", "x"),
+        "parked" => ("4 + (t > 31 - x ? t - (31 - x) : 0)", "t >= 16 ? 1 : 0"),
+        "unparked" => ("4 + (t > 31 - x ? t - (31 - x) : 0)", "1"),
         _ => return None,
     })
 }
@@ -375,11 +503,12 @@ fn difference(from: f64, to: f64, same: bool) -> f64 {
     }
 }
 
-/// How far the model is from the GPU over runs: the sum of squared errors, in cycles.
+/// How far the model is from the GPU over runs: the sum of squared relative errors (a short
+/// run counts as much as a long one: the targets are relative).
 fn total_error(runs: &[(Prepared, f64)], params: Params) -> Result<f64, String> {
     let mut sum = 0.0;
     for (r, want) in runs {
-        let d = r.predict(params)? as f64 - want;
+        let d = (r.predict(params)? as f64 - want) / want;
         sum += d * d;
     }
     Ok(sum)
@@ -396,8 +525,8 @@ pub struct Residual {
 }
 
 /// Fits every parameter of `STEPS` from the measurements (the rest are `ASSUMED`): first each
-/// from its own pair, in order, then all together, a cycle at a time, to the least squared
-/// relative error over every run of every step.
+/// from its own pair, in order, then all together, a cycle at a time, to the least squared relative
+/// error over every run of every step.
 pub fn fit(m: &Measurements, sass: &str) -> Result<(Params, Vec<Fitted>, Vec<Residual>), String> {
     let mut params = start();
     let prepare = |r: &Run| Prepared::new(sass, *r);
@@ -431,7 +560,7 @@ pub fn fit(m: &Measurements, sass: &str) -> Result<(Params, Vec<Fitted>, Vec<Res
         }
     }
     // The control costs together, a cycle at a time from where `CONTROL` starts them, to the
-    // least squared error over the control-flow runs.
+    // least squared relative error over the control-flow runs.
     for &(p, v, _) in CONTROL {
         params.set(p, v);
     }

@@ -44,6 +44,8 @@ pub enum Wait {
     Results,
     /// The next 128-byte line of code had not arrived after a jump.
     Fetch,
+    /// A BSSY waits for a BAR.SYNC or WARPSYNC before it to complete.
+    Barrier,
 }
 
 /// What held the step before this one back from issuing the next instruction a cycle later.
@@ -106,6 +108,8 @@ pub struct TimingState {
     last_ran: LaneMask,
     /// The earliest cycle the next branch may issue.
     branch_free: u64,
+    /// The earliest cycle the next BSSY may issue (after a BAR.SYNC or WARPSYNC).
+    bssy_free: u64,
     /// The last step jumped (a taken branch, a group switch): the next instruction is its target.
     redirected: bool,
     /// The earliest issue of the instruction after a jump target in the last slot of its line.
@@ -147,6 +151,7 @@ impl TimingState {
             pred_writer: [NONE; 8],
             results_ready: 0,
             branch_free: 0,
+            bssy_free: 0,
             last_ran: LaneMask::EMPTY,
             redirected: false,
             line_ready: 0,
@@ -221,13 +226,19 @@ impl TimingState {
             issue = self.pipe_free[pipe];
             wait = Wait::Pipe;
         }
-        if branch && self.results_ready > issue {
+        // A BSYNC waits for the results still in flight: the lanes it joins have finished what
+        // they issued. (A branch issues and is resolved by them: `after`.)
+        if matches!(instr.op, Op::Bsync { .. }) && self.results_ready > issue {
             issue = self.results_ready + p.get(P::BranchInFlight);
             wait = Wait::Results;
         }
         if branch && self.branch_free > issue {
             issue = self.branch_free;
             wait = Wait::Pipe;
+        }
+        if matches!(instr.op, Op::Bssy { .. }) && self.bssy_free > issue {
+            issue = self.bssy_free;
+            wait = Wait::Barrier;
         }
         if self.line_ready > issue {
             issue = self.line_ready;
@@ -302,6 +313,9 @@ impl TimingState {
         if matches!(instr.op, Op::Bra { .. }) {
             self.branch_free = issue + p.get(P::BranchInterval);
         }
+        if matches!(instr.op, Op::BarSync | Op::Warpsync { .. }) {
+            self.bssy_free = issue + p.get(P::BarrierToBssy);
+        }
         let (mut after, cost, redirect) = control_cost(&p, program, pc, ran, next, divergent);
         let mut cost = cost.max(instr.op.issues() as u64).max(1);
         // Lanes parked at this BSYNC join the group that reaches it: on the GPU the group blocks,
@@ -311,6 +325,10 @@ impl TimingState {
             after = After::Switch;
         }
         self.last_ran = ran;
+        // A branch is resolved once the results in flight when it issued are written.
+        if matches!(instr.op, Op::Bra { .. }) && self.results_ready > issue {
+            cost = cost.max(self.results_ready + p.get(P::BranchInFlight) - issue);
+        }
         if let (Op::Bra { .. }, Some(g)) = (instr.op, instr.guard.filter(|g| !g.pred.is_true())) {
             let i = g.pred.0 as usize;
             if self.pred_writer[i] != NONE {
@@ -410,6 +428,7 @@ pub fn describe(t: &StepTime, program: &Program) -> alloc::string::String {
         Wait::Pipe => s += &format!(", waited {} for the {} pipe", t.stall, t.class),
         Wait::Results => s += &format!(", waited {} for the results in flight (a branch)", t.stall),
         Wait::Fetch => s += &format!(", waited {} for the next line of code", t.stall),
+        Wait::Barrier => s += &format!(", waited {} for the BAR.SYNC or WARPSYNC before it", t.stall),
     }
     s
 }

@@ -54,7 +54,7 @@ params! {
     IntervalClock = "interval.clock": "cycles from a clock read (CS2R) to the next one",
     BranchTaken = "branch.taken": "a BRA that jumps (all its lanes, or the side of a split that runs first): its issue to the target's",
     BranchNotTaken = "branch.not_taken": "a BRA that falls through: its issue to the next; a branch also waits for the results still in flight",
-    BranchInFlight = "branch.in_flight": "a branch issued while a result is still in flight waits for it and this many cycles more",
+    BranchInFlight = "branch.in_flight": "results still in flight: a branch is resolved, and a BSYNC issues, this many cycles after the last is written",
     BranchInterval = "branch.interval": "the fewest cycles between two branches (the branch unit's issue interval)",
     LineEnd = "fetch.line_end": "a jump to the last instruction of a 128-byte line: the target's issue to the next instruction's (the next line arrives)",
     Switch = "switch": "a group that blocks (BSYNC, EXIT) to the next group's issue",
@@ -62,6 +62,7 @@ params! {
     Bsync = "bsync": "a BSYNC every lane reaches together: its issue to the next",
     Bssy = "bssy": "BSSY: its issue to the next",
     Barrier = "barrier": "BAR.SYNC with one warp: its issue to the next",
+    BarrierToBssy = "barrier.to_bssy": "a BAR.SYNC or WARPSYNC to the next BSSY's issue, at the least (the convergence barriers are still busy with it)",
 }
 
 pub const COUNT: usize = P::ALL.len();

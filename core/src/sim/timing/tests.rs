@@ -109,3 +109,27 @@ fn seeking_restores_the_timing_as_stepping_reaches_it() {
         assert_eq!(whole.state().machine.clock, stepped.state().machine.clock, "step {t}");
     }
 }
+
+#[test]
+fn a_branch_is_resolved_once_the_results_in_flight_are_written() {
+    let p = params(&[(P::LatFp32, 4), (P::BranchInFlight, 5), (P::BranchTaken, 3)]);
+    // FADD at 1 (result at 5); the BRA issues at 2 and jumps at 5 + 5 = 10, not 2 + 3.
+    let body = "CS2R R0, SR_CLOCKLO;\nFADD R4, R4, R4;\n@PT BRA `(.L_x_1);\nNOP;\n.L_x_1:\nCS2R R2, SR_CLOCKLO;\nEXIT;\n";
+    assert_eq!(window(body, p), 10);
+}
+
+#[test]
+fn a_bsync_issues_once_the_results_in_flight_are_written() {
+    let p = params(&[(P::LatFp32, 4), (P::BranchInFlight, 5), (P::Bsync, 2)]);
+    // BSSY at 1, FADD at 2 (result at 6); BSYNC at 6 + 5 = 11; the clock read 2 later.
+    let body = "CS2R R0, SR_CLOCKLO;\nBSSY B0, `(.L_x_1);\nFADD R4, R4, R4;\nBSYNC B0;\n.L_x_1:\nCS2R R2, SR_CLOCKLO;\nEXIT;\n";
+    assert_eq!(window(body, p), 13);
+}
+
+#[test]
+fn a_bssy_waits_for_the_barrier_before_it() {
+    let p = params(&[(P::Barrier, 2), (P::BarrierToBssy, 30)]);
+    // BAR.SYNC at 0, the clock read at 2, BSSY at 0 + 30, BSYNC at 31, the clock read at 32.
+    let body = "BAR.SYNC.DEFER_BLOCKING 0x0;\nCS2R R0, SR_CLOCKLO;\nBSSY B0, `(.L_x_1);\nBSYNC B0;\n.L_x_1:\nCS2R R2, SR_CLOCKLO;\nEXIT;\n";
+    assert_eq!(window(body, p), 30);
+}
