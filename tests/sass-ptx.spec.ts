@@ -57,6 +57,8 @@ async function pasteAll(page: Page): Promise<void> {
 }
 
 test('the PTX lines of the current instruction\'s CUDA line follow the run', async ({ page }) => {
+  // Over 200 seeks, each checked: longer than the default 30 s on a loaded 2-core machine.
+  test.setTimeout(120_000);
   const cudaOf = sassCudaOf(SASS);
   const sassLines = SASS.split('\n');
   await pasteAll(page);
