@@ -236,79 +236,6 @@ pub const HELD_OUT: &[Run] = &[
     run("tl_parked", "parked", 2),
     run("tl_parked", "parked", 4),
     run("tl_parked", "parked", 8),
-    run("unr_ffma", "uniform", 0),
-    run("unr_ffma", "uniform", 1),
-    run("unr_ffma", "uniform", 2),
-    run("unr_ffma", "uniform", 3),
-    run("unr_ffma", "uniform", 4),
-    run("unr_ffma", "uniform", 5),
-    run("unr_ffma", "uniform", 6),
-    run("unr_ffma", "uniform", 7),
-    run("unr_ffma", "uniform", 8),
-    run("unr_ffma", "uniform", 9),
-    run("unr_ffma", "uniform", 10),
-    run("unr_ffma", "uniform", 11),
-    run("unr_ffma", "uniform", 12),
-    run("unr_ffma", "uniform", 13),
-    run("unr_ffma", "uniform", 14),
-    run("unr_ffma", "uniform", 15),
-    run("unr_ffma", "uniform", 16),
-    run("unr_ffma", "uniform", 17),
-    run("unr_ffma", "uniform", 18),
-    run("unr_ffma", "uniform", 19),
-    run("unr_ffma", "uniform", 20),
-    run("unr_ffma", "uniform", 21),
-    run("unr_ffma", "uniform", 22),
-    run("unr_ffma", "uniform", 23),
-    run("unr_ffma", "uniform", 24),
-    run("unr_ffma", "uniform", 25),
-    run("unr_ffma", "uniform", 26),
-    run("unr_ffma", "uniform", 27),
-    run("unr_ffma", "uniform", 28),
-    run("unr_ffma", "uniform", 29),
-    run("unr_ffma", "uniform", 30),
-    run("unr_ffma", "uniform", 31),
-    run("unr_ffma", "uniform", 32),
-    run("unr_ffma", "uniform", 33),
-    run("unr_ffma", "uniform", 34),
-    run("unr_ffma", "uniform", 35),
-    run("unr_ffma", "uniform", 36),
-    run("unr_ffma", "uniform", 37),
-    run("unr_ffma", "uniform", 38),
-    run("unr_ffma", "uniform", 39),
-    run("unr_ffma", "uniform", 40),
-    run("unr_ffma", "table1", 0),
-    run("unr_ffma", "table1", 1),
-    run("unr_ffma", "table1", 2),
-    run("unr_ffma", "table1", 3),
-    run("unr_ffma", "table1", 4),
-    run("unr_ffma", "table1", 5),
-    run("unr_ffma", "table1", 6),
-    run("unr_ffma", "table1", 7),
-    run("unr_ffma", "table1", 8),
-    run("unr_ffma", "table1", 9),
-    run("unr_ffma", "table1", 10),
-    run("unr_ffma", "table1", 11),
-    run("unr_ffma", "table1", 12),
-    run("unr_ffma", "table1", 13),
-    run("unr_ffma", "table1", 14),
-    run("unr_ffma", "table1", 15),
-    run("unr_ffma", "table1", 16),
-    run("unr_ffma", "table1", 17),
-    run("unr_ffma", "table1", 18),
-    run("unr_ffma", "table1", 19),
-    run("unr_ffma", "table1", 20),
-    run("unr_ffma", "table1", 21),
-    run("unr_ffma", "table1", 22),
-    run("unr_ffma", "table1", 23),
-    run("unr_ffma", "table1", 24),
-    run("unr_ffma", "table1", 25),
-    run("unr_ffma", "table1", 26),
-    run("unr_ffma", "table1", 27),
-    run("unr_ffma", "table1", 28),
-    run("unr_ffma", "table1", 29),
-    run("unr_ffma", "table1", 30),
-    run("unr_ffma", "table1", 31),
     run("unr_ffma_outer", "uniform", 0),
     run("unr_ffma_outer", "uniform", 1),
     run("unr_ffma_outer", "uniform", 3),
@@ -328,6 +255,15 @@ pub const HELD_OUT: &[Run] = &[
     run("tl_threeway", "three", 16),
     run("tl_threeway", "three", 24),
 ];
+
+/// Held-out runs of a kernel and pattern at every x from the first number to the second.
+pub const HELD_OUT_SPANS: &[(&str, &str, i64, i64)] = &[("unr_ffma", "uniform", 0, 40), ("unr_ffma", "table1", 0, 31)];
+
+/// Every held-out run: `HELD_OUT`, then `HELD_OUT_SPANS` run by run.
+pub fn held_out() -> impl Iterator<Item = Run> {
+    let spans = HELD_OUT_SPANS.iter().flat_map(|&(kernel, pattern, from, to)| (from..=to).map(move |x| run(kernel, pattern, x)));
+    HELD_OUT.iter().copied().chain(spans)
+}
 
 /// Parameters no microbenchmark here separates, with the value taken and why.
 pub const ASSUMED: &[(P, u16, &str)] = &[
@@ -610,8 +546,8 @@ pub fn fit(m: &Measurements, sass: &str) -> Result<(Params, Vec<Fitted>, Vec<Res
         .iter()
         .map(|(r, want)| Ok(Residual { run: r.run, measured: *want, predicted: r.predict(params)?, held_out: false }))
         .collect::<Result<_, String>>()?;
-    for r in HELD_OUT {
-        let p = prepare(r)?;
+    for r in held_out() {
+        let p = prepare(&r)?;
         residuals.push(Residual { run: p.run, measured: m.of(&p.run)?, predicted: p.predict(params)?, held_out: true });
     }
     Ok((params, out, residuals))
