@@ -117,7 +117,11 @@ fn single_lane(lanes: LaneMask) -> Option<u32> {
     (lanes.0 != 0 && lanes.0 & (lanes.0 - 1) == 0).then(|| lanes.0.trailing_zeros())
 }
 
-#[inline(always)]
+// Inlined natively; in wasm each use is a function of its own: V8's optimising compiler made
+// slower code of `execute_rows` with every op's vector loop in its one body (the model sweeps ran
+// 3-7 % faster in Chromium with them apart: docs/performance.md, "The wasm build against native").
+#[cfg_attr(target_arch = "wasm32", inline(never))]
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[allow(clippy::too_many_arguments)]
 fn map2<const N: usize>(m: &mut Machine, lanes: LaneMask, dst: Reg, a: Src, b: Src, float: bool, f: impl Fn(u32, u32) -> u32) {
     if let Some(l) = single_lane(lanes) {
@@ -132,7 +136,8 @@ fn map2<const N: usize>(m: &mut Machine, lanes: LaneMask, dst: Reg, a: Src, b: S
     scatter(m, dst, lanes, &x);
 }
 
-#[inline(always)]
+#[cfg_attr(target_arch = "wasm32", inline(never))]
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[allow(clippy::too_many_arguments)]
 fn map3<const N: usize>(m: &mut Machine, lanes: LaneMask, dst: Reg, a: Src, b: Src, c: Src, float: bool, f: impl Fn(u32, u32, u32) -> u32) {
     if let Some(l) = single_lane(lanes) {
@@ -165,7 +170,8 @@ fn set_preds(m: &mut Machine, lanes: LaneMask, result: LaneMask, op: BoolOp, dst
 }
 
 /// The lanes where `a cmp b` holds, comparing as `T` after `conv`.
-#[inline(always)]
+#[cfg_attr(target_arch = "wasm32", inline(never))]
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn compare_lanes<const N: usize, T: PartialOrd>(m: &Machine, a: Src, b: Src, float: bool, cmp: Cmp, conv: fn(u32) -> T) -> LaneMask {
     let (x, y) = (gather::<N>(m, a, float), gather::<N>(m, b, float));
     // One branch-free loop per comparison: it vectorises; padding slots are masked off below.
