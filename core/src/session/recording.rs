@@ -198,15 +198,24 @@ impl Recording {
     }
 
     /// `seek(t)` and the lane states of steps `from + 1 ..= to` (the lane view's window around
-    /// `t`, `Sim::lane_window`) in one call, so one replay can serve both: the seek stops at the
-    /// window's start, the window is replayed from there and `t` is reached from there, instead
-    /// of a replay from the checkpoint for each.
+    /// `t`, `Sim::lane_window`) in one call, so one replay can serve both: a seek that must replay
+    /// from a checkpoint anyway (backwards, or past a nearer checkpoint) stops at the window's
+    /// start, the window is replayed from there and `t` is reached from there. A short step
+    /// forward (playing) goes straight to `t`.
     pub fn seek_with_lanes(&mut self, t: u64, from: u64, to: u64) -> (u64, Vec<LaneState>) {
         let Some(l) = self.loaded.as_mut() else { return (0, Vec::new()) };
         let t = t.min(l.total);
-        l.sim.seek(from.min(t));
-        let lanes = l.sim.lane_window(from, to);
-        l.sim.seek(t);
+        let now = l.sim.steps();
+        let replays = t < now || l.sim.timeline().checkpoint_before(t).metrics.steps > now;
+        let lanes = if replays || now <= from.min(t) {
+            l.sim.seek(from.min(t));
+            let lanes = l.sim.lane_window(from, to);
+            l.sim.seek(t);
+            lanes
+        } else {
+            l.sim.seek(t);
+            l.sim.lane_window(from, to)
+        };
         (self.current(), lanes)
     }
 

@@ -168,9 +168,12 @@ fn seek_with_lanes_is_a_seek_and_the_lane_window_around_it() {
     let total = both.total();
     assert!(total > 3000, "{total} steps");
     let (t, third) = (total / 2, total / 3);
-    // Window around, before, after and past the end of the step; and a step past the end.
+    // Window around, before, after and past the end of the step; a step past the end; and short
+    // steps forward, as playing takes them.
     for (t, from, to) in [
         (t, t - 40, t + 60),
+        (t + 3, t - 40, t + 60),
+        (t + 9, t + 1, t + 70),
         (3, 0, 50),
         (total, total - 10, total),
         (third, third + 5, third + 30),
