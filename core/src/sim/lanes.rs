@@ -75,7 +75,11 @@ impl Sim {
     /// lanes exited before it, and the state after it.
     pub fn replay(&self, from: u64, to: u64, mut f: impl FnMut(&Issued, LaneMask, &WarpState)) {
         let to = to.min(self.timeline.len() as u64);
-        let mut st: WarpState = self.timeline.checkpoint_before(from).clone();
+        // From the current state when it lies between the checkpoint and `from` (a lane window
+        // just after a seek): fewer steps to replay than from the checkpoint.
+        let checkpoint = self.timeline.checkpoint_before(from);
+        let near = (checkpoint.metrics.steps..=from).contains(&self.steps());
+        let mut st: WarpState = if near { self.state.clone() } else { checkpoint.clone() };
         while st.metrics.steps < from {
             if advance(&self.program, &self.config, &mut st).is_none() {
                 return;

@@ -178,6 +178,26 @@ proptest! {
 }
 
 #[test]
+fn a_lane_window_after_a_seek_is_the_one_replayed_from_the_checkpoint() {
+    // A divergent loop long enough for checkpoints: the window replays from the state the seek
+    // left when that is nearer, and must give what a replay from the checkpoint gives.
+    let src = "//@ warp 8\n//@ reg R0 = t\nMOV R1, 0x0\nL: IADD R1, R1, 0x1\nISETP.LT.AND P0, PT, R1, 0x3e8, PT\nISETP.LT.AND P1, PT, R0, 0x4, PT\nSSY J\n@P1 BRA S\nIADD R2, R2, 0x1\nSYNC\nS: IADD R3, R3, 0x1\nSYNC\nJ: @P0 BRA L\nEXIT\n";
+    let mut s = sim(src);
+    s.run_to_end();
+    let end = s.steps();
+    assert!(end > 5000, "{end} steps");
+    let mut fresh = sim(src);
+    fresh.run_to_end();
+    for t in [1, 777, 2048, 4097, end - 20] {
+        s.seek(t);
+        for (from, to) in [(t, t + 1), (t, t + 16), (t + 3, t + 19), (t - 1, t + 4)] {
+            fresh.seek(0);
+            assert_eq!(s.lane_window(from, to), fresh.lane_window(from, to), "window {from}..{to} after a seek to {t}");
+        }
+    }
+}
+
+#[test]
 fn lane_window_agrees_with_the_state_about_to_issue() {
     // Guarded data instructions (masked lanes), divergence, and an early exit of some lanes.
     let src = "//@ warp 8\n//@ reg R0 = t\nISETP.LT.AND P0, PT, R0, 0x5, PT\n@!P0 IADD R1, R1, 0x1\nISETP.EQ.AND P1, PT, R0, 0x7, PT\n@P1 EXIT\nSSY X\n@P0 BRA T\nIADD R1, R1, 0x2\nSYNC\nT: IADD R1, R1, 0x1\nSYNC\nX: EXIT\n";
