@@ -40,7 +40,7 @@ pub enum Wait {
     Predicate { pred: u8, writer: u32 },
     /// Its pipe was still busy with an earlier instruction.
     Pipe,
-    /// A branch waits for the results of the instructions before it.
+    /// A BSYNC waits for the results of the instructions before it.
     Results,
     /// The next 128-byte line of code had not arrived after a jump.
     Fetch,
@@ -426,7 +426,7 @@ pub fn describe(t: &StepTime, program: &Program) -> alloc::string::String {
         Wait::Register { reg, writer } => s += &format!(", waited {} for R{reg} (written at {})", t.stall, at(writer)),
         Wait::Predicate { pred, writer } => s += &format!(", waited {} for P{pred} (written at {})", t.stall, at(writer)),
         Wait::Pipe => s += &format!(", waited {} for the {} pipe", t.stall, t.class),
-        Wait::Results => s += &format!(", waited {} for the results in flight (a branch)", t.stall),
+        Wait::Results => s += &format!(", waited {} for the results in flight", t.stall),
         Wait::Fetch => s += &format!(", waited {} for the next line of code", t.stall),
         Wait::Barrier => s += &format!(", waited {} for the BAR.SYNC or WARPSYNC before it", t.stall),
     }

@@ -53,7 +53,7 @@ params! {
     IntervalMemory = "interval.memory": "cycles the load/store pipe is busy per warp instruction",
     IntervalClock = "interval.clock": "cycles from a clock read (CS2R) to the next one",
     BranchTaken = "branch.taken": "a BRA that jumps (all its lanes, or the side of a split that runs first): its issue to the target's",
-    BranchNotTaken = "branch.not_taken": "a BRA that falls through: its issue to the next; a branch also waits for the results still in flight",
+    BranchNotTaken = "branch.not_taken": "a BRA that falls through: its issue to the next",
     BranchInFlight = "branch.in_flight": "results still in flight: a branch is resolved, and a BSYNC issues, this many cycles after the last is written",
     BranchInterval = "branch.interval": "the fewest cycles between two branches (the branch unit's issue interval)",
     LineEnd = "fetch.line_end": "a jump to the last instruction of a 128-byte line: the target's issue to the next instruction's (the next line arrives)",
