@@ -140,6 +140,24 @@ test('the launch picks the running warp: grid=2 block=64 warp=1 runs threads 32-
   expect(await kernelText(page)).toBe(`//@ launch grid=2 block=64 warp=1\n${ADD}`);
 });
 
+test('two launch fields changed before the first run is back both land', async ({ page }) => {
+  await open(page);
+  await replaceText(page, ADD);
+  await showInputs(page);
+  // Both changes in one task, as on a loaded machine where the first run is not back before the
+  // second field is committed.
+  await page.evaluate(() => {
+    for (const [id, value] of [['ki-launch-grid', '2'], ['ki-launch-block', '64']]) {
+      const f = document.querySelector<HTMLInputElement>(`[data-testid="${id}"]`)!;
+      f.value = value;
+      f.dispatchEvent(new Event('change'));
+    }
+  });
+  await expect.poll(() => kernelText(page)).toBe(`//@ launch grid=2 block=64\n${ADD}`);
+  await expect(page.getByTestId('ki-launch-grid')).toHaveValue('2');
+  await expect(page.getByTestId('ki-launch-block')).toHaveValue('64');
+});
+
 test('a file of two kernels runs the one picked', async ({ page }) => {
   await open(page);
   await replaceText(page, TWO);

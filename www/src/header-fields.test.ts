@@ -45,6 +45,19 @@ describe('a field as a header edit', () => {
     expect(editOf(VIEW, { kind: 'launch', part: 'warp' }, '-1')).toHaveProperty('error');
   });
 
+  it('takes a sibling part typed before the last run came back, so two quick edits both land', () => {
+    const pending = new Map([['launch::grid', '2'], ['buffer:c:init', 'zero']]);
+    expect(editOf(VIEW, { kind: 'launch', part: 'block' }, '64', pending)).toEqual({
+      edit: { set: { header: 'launch', grid: [2, 1, 1], block: [64, 1, 1], block_idx: [0, 0, 0], warp: 0 } },
+    });
+    expect(editOf(VIEW, { kind: 'launch', part: 'warp' }, '1', pending)).toMatchObject({ edit: { set: { grid: [2, 1, 1], warp: 1 } } });
+    expect(editOf(VIEW, { kind: 'buffer', name: 'c', part: 'len' }, '100', pending)).toEqual({
+      edit: { set: { header: 'buffer', name: 'c', elem: 'f32', len: '100', init: 'zero' } },
+    });
+    // A sibling's unreadable text never reaches a line: the part keeps what ran.
+    expect(editOf(VIEW, { kind: 'launch', part: 'warp' }, '1', new Map([['launch::grid', 'lots']]))).toMatchObject({ edit: { set: { grid: [1, 1, 1] } } });
+  });
+
   it('names fields apart', () => {
     expect(fieldKey({ kind: 'buffer', name: 'c', part: 'len' })).not.toBe(fieldKey({ kind: 'buffer', name: 'c', part: 'init' }));
     expect(fieldKey({ kind: 'launch', part: 'warp' })).toBe('launch::warp');

@@ -37,14 +37,19 @@ export function fieldKey(f: Field): string {
 
 /** The header edit a field's new text makes, from the inputs on screen; a reason when the text
  * cannot be written as a line (a launch size that is not numbers). Any other value is written, and
- * the core's diagnostic at its line says what is wrong with it. */
-export function editOf(v: InputsView, f: Field, text: string): { edit: HeaderEdit } | { error: string } {
+ * the core's diagnostic at its line says what is wrong with it. The other parts of the same line
+ * take what was typed in their fields and has not run yet (`pending`, by `fieldKey`), so two fields
+ * changed quickly, before the first one's run is back, both land. */
+export function editOf(v: InputsView, f: Field, text: string, pending: ReadonlyMap<string, string> = new Map()): { edit: HeaderEdit } | { error: string } {
   const set = (line: HeaderLine) => ({ edit: { set: line } });
+  const typed = (g: Field): string | undefined => (fieldKey(g) === fieldKey(f) ? text : pending.get(fieldKey(g)));
   switch (f.kind) {
     case 'buffer': {
       const b = v.buffers.find((x) => x.name === f.name);
       if (!b) return { error: `no buffer ${f.name}` };
-      return set({ header: 'buffer', name: b.name, elem: b.elem, len: f.part === 'len' ? text : b.len, init: f.part === 'init' ? text : b.init });
+      const len = typed({ kind: 'buffer', name: b.name, part: 'len' }) ?? b.len;
+      const init = typed({ kind: 'buffer', name: b.name, part: 'init' }) ?? b.init;
+      return set({ header: 'buffer', name: b.name, elem: b.elem, len, init });
     }
     case 'param':
       return set({ header: 'param', name: f.name, value: text });
@@ -52,14 +57,21 @@ export function editOf(v: InputsView, f: Field, text: string): { edit: HeaderEdi
       return set({ header: 'kernel', name: text });
     case 'launch': {
       const l = v.launch;
-      const line: HeaderLine = { header: 'launch', grid: l.grid, block: l.block, block_idx: l.block_idx, warp: l.warp };
-      if (f.part === 'warp') {
-        if (!/^\s*\d+\s*$/.test(text)) return { error: 'warp: a warp number of the block, from 0' };
-        return set({ ...line, warp: Number(text) });
-      }
-      const dims = parseDims(text, f.part === 'block_idx' ? 0 : 1);
-      if (!dims) return { error: `${f.part.replace('_', ' ')}: one to three whole numbers, like 256, 16x16 or (16, 16)` };
-      return set({ ...line, [f.part]: dims });
+      const dims = (part: 'grid' | 'block' | 'block_idx', shown: Dims): Dims | null => {
+        const t = typed({ kind: 'launch', part });
+        if (t === undefined) return shown;
+        const d = parseDims(t, part === 'block_idx' ? 0 : 1);
+        // A sibling's unreadable text was refused when typed: the line keeps what ran.
+        return d ?? (part === f.part ? null : shown);
+      };
+      const warpText = typed({ kind: 'launch', part: 'warp' });
+      const warpOk = warpText !== undefined && /^\s*\d+\s*$/.test(warpText);
+      if (f.part === 'warp' && !warpOk) return { error: 'warp: a warp number of the block, from 0' };
+      const grid = dims('grid', l.grid);
+      const block = dims('block', l.block);
+      const blockIdx = dims('block_idx', l.block_idx);
+      if (!grid || !block || !blockIdx) return { error: `${f.part.replace('_', ' ')}: one to three whole numbers, like 256, 16x16 or (16, 16)` };
+      return set({ header: 'launch', grid, block, block_idx: blockIdx, warp: warpOk ? Number(warpText) : l.warp });
     }
   }
 }

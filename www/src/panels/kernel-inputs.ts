@@ -47,7 +47,7 @@ function field(p: KernelInputsPanel, v: InputsView, f: Field, value: string, lab
     input.title = `not run yet: ${p.errors[0].message} (line ${p.errors[0].line})`;
   }
   input.addEventListener('change', () => {
-    const result = editOf(v, f, input.value);
+    const result = editOf(v, f, input.value, p.typed);
     if ('error' in result) {
       input.classList.add('invalid');
       input.title = result.error;
