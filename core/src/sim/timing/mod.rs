@@ -18,7 +18,7 @@ pub mod params;
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 
-use crate::isa::{Op, Pc, Uses};
+use crate::isa::{Barrier, Op, Pc, Uses};
 use crate::machine::{LaneMask, Machine, SEGMENT_BYTES};
 use crate::program::Program;
 pub use class::{Class, Pipe};
@@ -59,6 +59,9 @@ pub enum After {
     BranchNotTaken,
     Divergence,
     Switch,
+    /// A BSYNC released lanes parked at it that had joined a group which blocked there: the
+    /// GPU switches to them and they issue their own BSYNC.
+    Release,
     Bsync,
     Bssy,
     Barrier,
@@ -110,6 +113,9 @@ pub struct TimingState {
     branch_free: u64,
     /// The earliest cycle the next BSSY may issue (after a BAR.SYNC or WARPSYNC).
     bssy_free: u64,
+    /// Convergence barriers (a bit each) where parked lanes joined a group that then blocked at
+    /// the BSYNC: their release costs more.
+    late_join: u16,
     /// The last step jumped (a taken branch, a group switch): the next instruction is its target.
     redirected: bool,
     /// The earliest issue of the instruction after a jump target in the last slot of its line.
@@ -152,6 +158,7 @@ impl TimingState {
             results_ready: 0,
             branch_free: 0,
             bssy_free: 0,
+            late_join: 0,
             last_ran: LaneMask::EMPTY,
             redirected: false,
             line_ready: 0,
@@ -318,11 +325,28 @@ impl TimingState {
         }
         let (mut after, cost, redirect) = control_cost(&p, program, pc, ran, next, divergent);
         let mut cost = cost.max(instr.op.issues() as u64).max(1);
-        // Lanes parked at this BSYNC join the group that reaches it: on the GPU the group blocks,
-        // the parked lanes are switched to and issue their own BSYNC, which releases everyone.
-        if matches!(instr.op, Op::Bsync { .. }) && !self.last_ran.is_empty() && !ran.without(self.last_ran).is_empty() {
-            cost += p.get(P::Switch) + p.get(P::SwitchToBarrier);
-            after = After::Switch;
+        if let Op::Bsync { barrier } = instr.op {
+            // Lanes parked at this BSYNC join the group that reaches it: on the GPU the group
+            // blocks, the parked lanes are switched to and issue their own BSYNC.
+            let parked_join = !self.last_ran.is_empty() && !ran.without(self.last_ran).is_empty();
+            if parked_join {
+                cost += p.get(P::Switch) + p.get(P::SwitchToBarrier);
+                after = After::Switch;
+            }
+            // When that BSYNC does not release them (a lane is still in a loop, say), the GPU's
+            // release later costs a switch and a BSYNC more, as if the parked lanes had not
+            // joined then but were switched to last (single_loop at n = 2..21, parked_loop).
+            let bit = 1u16 << (barrier.0 as usize % Barrier::COUNT);
+            let releases = next.is_some_and(|(n, lanes)| n == pc.next() && !(lanes & ran).is_empty());
+            if releases && self.late_join & bit != 0 {
+                cost += p.get(P::Switch) + p.get(P::Bsync);
+                after = After::Release;
+            }
+            match (releases, parked_join) {
+                (true, _) => self.late_join &= !bit,
+                (false, true) => self.late_join |= bit,
+                (false, false) => {}
+            }
         }
         self.last_ran = ran;
         // A branch is resolved once the results in flight when it issued are written.
@@ -414,6 +438,7 @@ pub fn describe(t: &StepTime, program: &Program) -> alloc::string::String {
         After::BranchNotTaken => " after an untaken branch",
         After::Divergence => " after the split",
         After::Switch => " switching to these lanes",
+        After::Release => " after BSYNC released the lanes parked at it (a switch to them and their own BSYNC)",
         After::Bsync => " after BSYNC",
         After::Bssy => " after BSSY",
         After::Barrier => " after BAR.SYNC",

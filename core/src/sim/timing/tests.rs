@@ -2,6 +2,7 @@
 //! expected cycle count can be worked out by hand.
 
 use alloc::format;
+use alloc::string::String;
 
 use super::params::{Params, P};
 use crate::kernel::parse_kernel;
@@ -132,4 +133,24 @@ fn a_bssy_waits_for_the_barrier_before_it() {
     // BAR.SYNC at 0, the clock read at 2, BSSY at 0 + 30, BSYNC at 31, the clock read at 32.
     let body = "BAR.SYNC.DEFER_BLOCKING 0x0;\nCS2R R0, SR_CLOCKLO;\nBSSY B0, `(.L_x_1);\nBSYNC B0;\n.L_x_1:\nCS2R R2, SR_CLOCKLO;\nEXIT;\n";
     assert_eq!(window(body, p), 30);
+}
+
+/// Lanes 30 and 31 run a loop (`trips`: R5's start) while the other lanes park at its BSYNC.
+fn parked_loop(trips: &str) -> String {
+    format!(
+        "S2R R1, SR_LANEID;\nISETP.GE.AND P1, PT, R1, 30, PT;\n{trips}\nCS2R R0, SR_CLOCKLO;\nBSSY B0, `(.L_x_2);\n@!P1 BRA `(.L_x_1);\n.L_x_0:\nIADD3 R5, R5, -1, RZ;\nISETP.NE.AND P0, PT, R5, RZ, PT;\n@P0 BRA `(.L_x_0);\n.L_x_1:\nBSYNC B0;\n.L_x_2:\nCS2R R2, SR_CLOCKLO;\nEXIT;\n"
+    )
+}
+
+#[test]
+fn parked_lanes_that_join_a_group_which_blocks_cost_a_switch_and_a_bsync_at_the_release() {
+    let p = params(&[(P::Switch, 10), (P::Bsync, 100)]);
+    // Both lanes leave after 3 trips: CS2R at 0, BSSY 1, BRA 2 (the split), three trips of 3
+    // (3..11), the BSYNC at 12 joins the parked lanes and releases them: 100 + a switch of 10;
+    // the clock read at 122.
+    assert_eq!(window(&parked_loop("MOV R5, 3;"), p), 122);
+    // Lane 30 leaves after 2 trips (3..8): its BSYNC at 9 joins the parked lanes but blocks
+    // (a switch of 10, and 10 more for the join); lane 31's trip at 29..31, its BSYNC at 32
+    // releases: 100, and a switch and a BSYNC (110) for the parked lanes that joined at 9.
+    assert_eq!(window(&parked_loop("IADD3 R5, R1, -28, RZ;"), p), 32 + 100 + 110);
 }
