@@ -299,6 +299,19 @@ __global__ void tl_parked(const int* in, float* out, long long* timer, int* mem)
     for (int i = 0; ; i++) { x += 1.3333f; if (i + 1 >= p) { CLK(1) break; } }
   }
   CLK(5) out[tid] = x; TIMELINE_END }
+// Held out, measured after the model's rule for parked lanes (docs/timing.md) to test it: a
+// rolled loop that some lanes skip (p = 0), 16 ("join", "early") or 8 ("join_few",
+// "early_few"), while x lanes leave it after more trips than the rest ("join*") or fewer
+// ("early*"). The rule adds a switch and a BSYNC where lanes parked at the BSYNC (the lanes
+// that skip, when they are not fewer than those that loop, or the many that leave the loop
+// before the few) join a group that blocks there: "join*" at x >= 2, "early" at every x,
+// "early_few" never.
+__global__ void join_loop(const int* in, float* out, long long* timer, int* mem) {
+  PROLOGUE float x = o;
+  START
+#pragma unroll 1
+  for (int i = 0; i < p; i++) x = x * 0.999f + 0.5f;
+  STOP out[tid] = x; }
 // A loop with nvcc's default unrolling (a x16 loop, a x8 block, a x4 loop, a remainder loop,
 // each in its own BSSY region), p uniform trips or Table I's lanes: the shape of the report's
 // single_loop with an FFMA body. Held out.
@@ -395,6 +408,10 @@ static void inputs(const char* pat, int x, int launch, int* in) {
     else if (!strcmp(pat, "q")) { p = 0; q = x; }
     else if (!strcmp(pat, "parked")) { p = 4 + (t > 31 - x ? t - (31 - x) : 0); q = t >= 16; }
     else if (!strcmp(pat, "unparked")) { p = 4 + (t > 31 - x ? t - (31 - x) : 0); q = 1; }
+    else if (!strcmp(pat, "join")) { p = t < 16 ? 0 : 4 + (t > 31 - x ? t - (31 - x) : 0); }
+    else if (!strcmp(pat, "join_few")) { p = t < 8 ? 0 : 4 + (t > 31 - x ? t - (31 - x) : 0); }
+    else if (!strcmp(pat, "early")) { p = t < 16 ? 0 : 8 - (t > 31 - x ? t - (31 - x) : 0); }
+    else if (!strcmp(pat, "early_few")) { p = t < 8 ? 0 : 8 - (t > 31 - x ? t - (31 - x) : 0); }
     in[t] = p; in[32 + t] = q;
   }
 }
@@ -440,6 +457,8 @@ int main() {
     add("parked_loop", parked_loop, "parked", k); add("parked_loop", parked_loop, "unparked", k);
     add("tl_parked", tl_parked, "parked", k);
   }
+  for (const char* pat : {"join", "join_few", "early", "early_few"})
+    for (int k : {1, 2, 3, 6}) add("join_loop", join_loop, pat, k);
   for (int m = 0; m <= 40; m++) add("unr_ffma", unr_ffma, "uniform", m);
   for (int n = 0; n < 32; n++) add("unr_ffma", unr_ffma, "table1", n);
   for (int m : {0, 1, 3, 4, 8, 12, 16, 20, 32}) add("unr_ffma_outer", unr_ffma_outer, "uniform", m);

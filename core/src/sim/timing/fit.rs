@@ -108,7 +108,7 @@ pub const STEPS: &[Step] = &[
         P::IntervalMemory,
         run("ldg_ind_16", "chase", 16),
         run("ldg_ind_32", "chase", 32),
-        "32 independent loads against 16 (a crude fit: 16 loads issue in 84 cycles, 32 in 428)",
+        "32 independent loads against 16 (a crude fit: 16 loads issue in 84 cycles, 32 in 417 to 428 from run to run)",
     ),
     step(P::LatSpecial, run("s2r_16", "int", 16), run("s2r_32", "int", 32), "a chain of 32 S2R SR_CLOCKLO + IADD3 links against 16"),
     step(P::LatWarp, run("shfl_16", "int", 16), run("shfl_32", "int", 32), "a chain of 32 dependent SHFL.IDX against 16"),
@@ -254,6 +254,23 @@ pub const HELD_OUT: &[Run] = &[
     run("tl_threeway", "three", 4),
     run("tl_threeway", "three", 16),
     run("tl_threeway", "three", 24),
+    // Measured after the rule for parked lanes, to test it.
+    run("join_loop", "join", 1),
+    run("join_loop", "join", 2),
+    run("join_loop", "join", 3),
+    run("join_loop", "join", 6),
+    run("join_loop", "join_few", 1),
+    run("join_loop", "join_few", 2),
+    run("join_loop", "join_few", 3),
+    run("join_loop", "join_few", 6),
+    run("join_loop", "early", 1),
+    run("join_loop", "early", 2),
+    run("join_loop", "early", 3),
+    run("join_loop", "early", 6),
+    run("join_loop", "early_few", 1),
+    run("join_loop", "early_few", 2),
+    run("join_loop", "early_few", 3),
+    run("join_loop", "early_few", 6),
 ];
 
 /// Held-out runs of a kernel and pattern at every x from the first number to the second.
@@ -306,6 +323,10 @@ fn inputs(pattern: &str) -> Option<(&'static str, &'static str)> {
         "q" => ("0", "x"),
         "parked" => ("4 + (t > 31 - x ? t - (31 - x) : 0)", "t >= 16 ? 1 : 0"),
         "unparked" => ("4 + (t > 31 - x ? t - (31 - x) : 0)", "1"),
+        "join" => ("t < 16 ? 0 : 4 + (t > 31 - x ? t - (31 - x) : 0)", "0"),
+        "join_few" => ("t < 8 ? 0 : 4 + (t > 31 - x ? t - (31 - x) : 0)", "0"),
+        "early" => ("t < 16 ? 0 : 8 - (t > 31 - x ? t - (31 - x) : 0)", "0"),
+        "early_few" => ("t < 8 ? 0 : 8 - (t > 31 - x ? t - (31 - x) : 0)", "0"),
         _ => return None,
     })
 }
