@@ -4,6 +4,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::cfg::ProgramCfg;
+use crate::machine::LaneMask;
 use crate::model::Issued;
 
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
@@ -28,6 +29,10 @@ pub struct Metrics {
     pub clock_reads: Option<(u64, u64)>,
     /// Whether the program reads the clock at all, so a step of one that does not never looks.
     pub reads_clock: bool,
+    /// The last work mask counted and its lanes: steps mostly run the lanes the step before ran,
+    /// and a population count without a `popcnt` instruction is a dozen more per step.
+    work_seen: LaneMask,
+    work_lanes: u64,
 }
 
 impl Metrics {
@@ -42,7 +47,13 @@ impl Metrics {
         let fx = &issued.effects;
         self.steps += 1;
         self.warp_instructions += counts as u64;
-        self.thread_instructions += if counts { issued.work.count() as u64 } else { 0 };
+        if counts {
+            if issued.work != self.work_seen {
+                self.work_seen = issued.work;
+                self.work_lanes = issued.work.count() as u64;
+            }
+            self.thread_instructions += self.work_lanes;
+        }
         self.pushes += fx.pushes as u64;
         self.pops += fx.pops as u64;
         self.spills += fx.spills as u64;
@@ -232,5 +243,25 @@ impl PointMetrics {
         } else {
             alloc::format!("{v}")
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isa::Pc;
+    use crate::model::Effects;
+
+    /// Thread instructions add each step's work lanes, whether the mask changed or not.
+    #[test]
+    fn thread_instructions_count_each_steps_lanes() {
+        let mut m = Metrics::default();
+        let masks = [u64::MAX, u64::MAX, 0xff, 0, 0xff, 1 << 63, u64::MAX, 0b101];
+        for (i, &w) in masks.iter().enumerate() {
+            let issued = Issued { pc: Pc(0), mask: LaneMask(u64::MAX), work: LaneMask(w), effects: Effects::default() };
+            // The fourth step is part of a SASS instruction's sequence: it counts nothing.
+            m.record(&issued, 0, 1, i != 3);
+        }
+        assert_eq!(m.thread_instructions, 64 + 64 + 8 + 8 + 1 + 64 + 2);
     }
 }
