@@ -58,7 +58,7 @@ export function patchChildren(root: Node, next: readonly Node[]): void {
       if ((have as Text).data !== (want as Text).data) (have as Text).data = (want as Text).data;
     } else if (have instanceof Element && want instanceof Element) {
       for (const a of [...have.attributes]) if (!want.hasAttribute(a.name)) have.removeAttribute(a.name);
-      for (const a of [...want.attributes]) if (have.getAttribute(a.name) !== a.value) have.setAttribute(a.name, a.value);
+      for (const a of [...want.attributes]) setAttr(have, a.name, a.value);
       patchChildren(have, [...want.childNodes]);
     } else root.replaceChild(want, have);
   }

@@ -7,7 +7,7 @@
 //! the lane that got its value, and the core's sentence under the legend.
 
 import { LaneCode } from '../engine';
-import { hex, watchSize, type Watched } from '../svg';
+import { hex, setText, watchSize, type Watched } from '../svg';
 import type { ExchangeView, StateView } from '../generated/engine';
 
 export const WINDOW = 400;
@@ -269,7 +269,7 @@ export function render(p: LanePanel, d: LaneData): void {
   if (p.off) canvas.getContext('bitmaprenderer')!.transferFromImageBitmap(p.off.transferToImageBitmap());
   const ex = d.exchange;
   p.exchangeLine.hidden = !ex;
-  if (p.exchangeLine.textContent !== (ex?.text ?? '')) p.exchangeLine.textContent = ex?.text ?? '';
+  setText(p.exchangeLine, ex?.text ?? '');
 }
 
 /** Arrows from each source lane to the lane that got its value, right of the current column. */

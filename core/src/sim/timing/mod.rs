@@ -342,10 +342,10 @@ impl TimingState {
                 cost += p.get(P::Switch) + p.get(P::Bsync);
                 after = After::Release;
             }
-            match (releases, parked_join) {
-                (true, _) => self.late_join &= !bit,
-                (false, true) => self.late_join |= bit,
-                (false, false) => {}
+            if releases {
+                self.late_join &= !bit;
+            } else if parked_join {
+                self.late_join |= bit;
             }
         }
         self.last_ran = ran;
