@@ -60,3 +60,43 @@ impl Program {
         self.labels.iter().find(|(_, p)| *p == pc).map(|(l, _)| l.as_str())
     }
 }
+
+/// Which instructions a step may run as "the data path, then the lanes go on to the next
+/// instruction" (`Reconvergence::step_plain`, the run's fast path), and what each issues.
+/// Plain: no control effect (not a branch, token, barrier, `WARPSYNC`, `YIELD` or `EXIT`, no pop
+/// bit), no clock read (the run notes lane 0's reads), and not the last instruction (lanes
+/// passing it exit or fault).
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct PlainPcs(Vec<u8>);
+
+impl PlainPcs {
+    pub fn of(prog: &Program) -> PlainPcs {
+        let last = prog.len().saturating_sub(1);
+        let at = |(i, instr): (usize, &Instruction)| {
+            let plain = i < last && !instr.pop && !instr.op.is_control() && instr.op.clock_word().is_none();
+            // 0: not plain; otherwise one more than the issues it counts (none for a part of a
+            // real SASS instruction's sequence).
+            let issues = if prog.continues(Pc(i as u32)) { 0 } else { instr.op.issues() };
+            if plain {
+                1 + issues.min(u8::MAX as u32 - 1) as u8
+            } else {
+                0
+            }
+        };
+        PlainPcs(prog.instrs.iter().enumerate().map(at).collect())
+    }
+    /// No instruction plain: every step takes the model's whole `step` (the reference the fast
+    /// path is tested against).
+    pub fn none() -> PlainPcs {
+        PlainPcs(Vec::new())
+    }
+    #[inline(always)]
+    pub fn at(&self, pc: Pc) -> bool {
+        self.0.get(pc.index()).is_some_and(|&p| p != 0)
+    }
+    /// The issues the plain instruction at `pc` counts (0 for a sequence's later parts).
+    #[inline(always)]
+    pub fn issues(&self, pc: Pc) -> u32 {
+        self.0.get(pc.index()).map_or(0, |&p| p.saturating_sub(1) as u32)
+    }
+}

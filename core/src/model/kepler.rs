@@ -17,10 +17,10 @@ use alloc::format;
 use alloc::vec::Vec;
 
 use super::hw_stack::{HwStack, StackConfig, Token, TokenKind};
-use super::{ControlError, Effects, EntryKind, Issued, Reconvergence, StackEntry};
+use super::{plain_work, ControlError, Effects, EntryKind, Issued, PlainStep, Reconvergence, StackEntry};
 use crate::isa::{Op, Pc};
 use crate::machine::{execute, LaneList, LaneMask, Machine};
-use crate::program::Program;
+use crate::program::{PlainPcs, Program};
 
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct TokenStackModel {
@@ -180,6 +180,22 @@ impl Reconvergence for TokenStackModel {
         self.pc = next;
         self.settle(prog, m, &mut fx);
         Ok(Issued { pc, mask: issued_mask, work, effects: fx })
+    }
+
+    /// A plain instruction: the data path on the active lanes, then the next pc (`settle` has
+    /// nothing to do: some lane is active and the next pc is not past the end).
+    #[inline(always)]
+    fn step_plain(&mut self, prog: &Program, m: &mut Machine, plain: &PlainPcs) -> Option<Result<PlainStep, ControlError>> {
+        let pc = self.pc;
+        if self.done || !plain.at(pc) {
+            return None;
+        }
+        let work = match plain_work(prog, m, pc, self.active)? {
+            Ok(work) => work,
+            Err(e) => return Some(Err(e)),
+        };
+        self.pc = pc.next();
+        Some(Ok(PlainStep { pc, mask: self.active, work }))
     }
 
     fn finished(&self) -> bool {

@@ -15,10 +15,10 @@ use alloc::vec::Vec;
 
 use super::flow::{exit_past_end, run_plain, CallStacks, Statics};
 use super::lane_pcs::LanePcs;
-use super::{ControlError, Effects, EntryKind, Issued, Reconvergence, StackEntry};
+use super::{plain_work, ControlError, Effects, EntryKind, Issued, PlainStep, Reconvergence, StackEntry};
 use crate::isa::Pc;
 use crate::machine::{member_lanes, LaneMask, Machine};
-use crate::program::Program;
+use crate::program::{PlainPcs, Program};
 
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Independent {
@@ -133,6 +133,27 @@ impl Reconvergence for Independent {
         self.turn = (lanes.iter().last().unwrap_or(0) + 1) % self.width;
         self.settle(prog, m, &mut fx, lanes);
         Ok(Issued { pc, mask: lanes, work: mv.work, effects: fx })
+    }
+
+    /// One lane's plain instruction: it moves on, the next lane's turn comes, and a lane that
+    /// reached a `_sync` instruction waits there (`gather`, as `settle` does).
+    #[inline(always)]
+    fn step_plain(&mut self, prog: &Program, m: &mut Machine, plain: &PlainPcs) -> Option<Result<PlainStep, ControlError>> {
+        if self.gathered.is_some() {
+            return None;
+        }
+        let (pc, lane) = self.chosen()?;
+        if !plain.at(pc) {
+            return None;
+        }
+        let work = match plain_work(prog, m, pc, lane)? {
+            Ok(work) => work,
+            Err(e) => return Some(Err(e)),
+        };
+        self.pcs.move_group(lane, pc, pc.next());
+        self.turn = (lane.0.trailing_zeros() + 1) % self.width;
+        self.gather(prog, m, lane);
+        Some(Ok(PlainStep { pc, mask: lane, work }))
     }
 
     fn finished(&self) -> bool {

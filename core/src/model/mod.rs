@@ -22,7 +22,7 @@ use alloc::vec::Vec;
 
 use crate::isa::Pc;
 use crate::machine::{ExecError, LaneMask, Machine, MemberFault};
-use crate::program::Program;
+use crate::program::{PlainPcs, Program};
 pub use about::{ModelAbout, Policy};
 pub use glossary::{Term, TermKind, GLOSSARY};
 pub use hw_stack::{StackConfig, Token, TokenKind};
@@ -57,6 +57,25 @@ pub struct Issued {
     /// The lanes that did its work: those whose guard held (every active lane for control flow).
     pub work: LaneMask,
     pub effects: Effects,
+}
+
+/// What a plain step issued (`Reconvergence::step_plain`): it had no effect on control flow.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct PlainStep {
+    pub pc: Pc,
+    /// The lanes that ran it (before its own guard).
+    pub mask: LaneMask,
+    /// The lanes whose guard held.
+    pub work: LaneMask,
+}
+
+/// A plain step's data path on `lanes` (the instruction at `pc` is plain): the lanes whose
+/// guard held, or why it could not run. `None` only for a pc outside the program.
+#[inline(always)]
+pub(crate) fn plain_work(prog: &Program, m: &mut Machine, pc: Pc, lanes: LaneMask) -> Option<Result<LaneMask, ControlError>> {
+    let instr = prog.get(pc)?;
+    let work = m.guard_mask(instr.guard, lanes);
+    Some(crate::machine::execute(m, instr, lanes).map(|()| work).map_err(ControlError::from))
 }
 
 /// Why a model cannot go on.
@@ -165,6 +184,14 @@ pub trait Reconvergence {
     /// Issues one warp instruction: chooses pc and lanes, runs the data path, updates control state.
     /// Only called while `finished()` is false.
     fn step(&mut self, prog: &Program, m: &mut Machine) -> Result<Issued, ControlError>;
+    /// The run's fast path: when the next step issues a plain instruction (`plain.at(pc)`) and
+    /// all the model would do is move the issued lanes on to `pc + 1`, with no effect, event or
+    /// change of depth, does exactly what `step` would (the data path, then the move, in
+    /// `step`'s order) and says what issued. `None`: not such a step; nothing was done, and the
+    /// caller takes `step`.
+    fn step_plain(&mut self, _prog: &Program, _m: &mut Machine, _plain: &PlainPcs) -> Option<Result<PlainStep, ControlError>> {
+        None
+    }
     /// True when no lane is left to run.
     fn finished(&self) -> bool;
     /// The pc that issues next, if any.
@@ -367,6 +394,10 @@ impl Reconvergence for ModelState {
     #[inline(always)]
     fn step(&mut self, prog: &Program, m: &mut Machine) -> Result<Issued, ControlError> {
         each!(self, s => s.step(prog, m))
+    }
+    #[inline(always)]
+    fn step_plain(&mut self, prog: &Program, m: &mut Machine, plain: &PlainPcs) -> Option<Result<PlainStep, ControlError>> {
+        each!(self, s => s.step_plain(prog, m, plain))
     }
     #[inline]
     fn finished(&self) -> bool {

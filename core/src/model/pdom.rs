@@ -18,10 +18,10 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use super::flow::{barrier_deadlock, run_plain, CallStacks, Moves, Statics};
-use super::{ControlError, Effects, EntryKind, Issued, PathOrder, Reconvergence, StackEntry};
+use super::{plain_work, ControlError, Effects, EntryKind, Issued, PathOrder, PlainStep, Reconvergence, StackEntry};
 use crate::isa::Pc;
 use crate::machine::{LaneMask, Machine};
-use crate::program::Program;
+use crate::program::{PlainPcs, Program};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Entry {
@@ -137,6 +137,22 @@ impl Reconvergence for PdomStack {
         }
         self.settle(prog, m, &mut fx);
         Ok(Issued { pc: top.pc, mask: lanes, work: mv.work, effects: fx })
+    }
+
+    /// A plain instruction whose next pc is not the top entry's post-dominator (reaching it pops).
+    #[inline(always)]
+    fn step_plain(&mut self, prog: &Program, m: &mut Machine, plain: &PlainPcs) -> Option<Result<PlainStep, ControlError>> {
+        let top = self.entries.last_mut()?;
+        let (pc, lanes) = (top.pc, top.mask.without(m.exited));
+        if !plain.at(pc) || top.rpc == Some(pc.next()) || lanes.is_empty() {
+            return None;
+        }
+        let work = match plain_work(prog, m, pc, lanes)? {
+            Ok(work) => work,
+            Err(e) => return Some(Err(e)),
+        };
+        top.pc = pc.next();
+        Some(Ok(PlainStep { pc, mask: lanes, work }))
     }
 
     fn finished(&self) -> bool {

@@ -21,10 +21,10 @@ use alloc::format;
 use alloc::vec::Vec;
 
 use super::pdom::{exit, resume_pc, view, Entry};
-use super::{ControlError, Effects, EntryKind, Issued, PathOrder, Reconvergence, StackEntry, TokenKind};
+use super::{plain_work, ControlError, Effects, EntryKind, Issued, PathOrder, PlainStep, Reconvergence, StackEntry, TokenKind};
 use crate::isa::{Op, Pc};
 use crate::machine::{execute, LaneMask, Machine};
-use crate::program::Program;
+use crate::program::{PlainPcs, Program};
 
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct SsyStack {
@@ -179,6 +179,19 @@ impl Reconvergence for SsyStack {
         }
         self.settle(prog, m, &mut fx);
         Ok(Issued { pc, mask: lanes, work, effects: fx })
+    }
+
+    /// A plain instruction run by a settled top entry (`settle` would turn a token into a path).
+    /// The pc moves on before the data path runs, as in `step`.
+    #[inline(always)]
+    fn step_plain(&mut self, prog: &Program, m: &mut Machine, plain: &PlainPcs) -> Option<Result<PlainStep, ControlError>> {
+        let top = self.entries.last_mut()?;
+        let (pc, lanes) = (top.pc, top.mask.without(m.exited));
+        if !plain.at(pc) || lanes.is_empty() || matches!(top.kind, EntryKind::Token(_)) {
+            return None;
+        }
+        top.pc = pc.next();
+        Some(plain_work(prog, m, pc, lanes)?.map(|work| PlainStep { pc, mask: lanes, work }))
     }
 
     fn finished(&self) -> bool {

@@ -15,10 +15,10 @@ use alloc::vec::Vec;
 
 use super::flow::{barrier_deadlock, exit_past_end, run_plain, CallStacks, Statics};
 use super::lane_pcs::LanePcs;
-use super::{ControlError, Effects, EntryKind, Issued, Reconvergence, StackEntry};
+use super::{plain_work, ControlError, Effects, EntryKind, Issued, PlainStep, Reconvergence, StackEntry};
 use crate::isa::{Op, Pc};
 use crate::machine::{LaneMask, Machine};
-use crate::program::Program;
+use crate::program::{PlainPcs, Program};
 
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct WarpPc {
@@ -93,6 +93,25 @@ impl Reconvergence for WarpPc {
         // Lanes that ran this step meet lanes that waited at the new warp pc.
         fx.reconverged = !now.without(active).is_empty() && now.0 & active.0 != 0;
         Ok(Issued { pc, mask: active, work: mv.work, effects: fx })
+    }
+
+    /// A plain instruction with lanes at the warp pc, and none waiting at the next pc (the lanes
+    /// that ran would meet them there: a reconvergence).
+    #[inline(always)]
+    fn step_plain(&mut self, prog: &Program, m: &mut Machine, plain: &PlainPcs) -> Option<Result<PlainStep, ControlError>> {
+        let pc = self.warp;
+        let live = self.pcs.live();
+        let active = self.pcs.at(pc, live);
+        if !plain.at(pc) || active.is_empty() || !self.pcs.at(pc.next(), live).is_empty() {
+            return None;
+        }
+        let work = match plain_work(prog, m, pc, active)? {
+            Ok(work) => work,
+            Err(e) => return Some(Err(e)),
+        };
+        self.pcs.move_group(active, pc, pc.next());
+        self.warp = pc.next();
+        Some(Ok(PlainStep { pc, mask: active, work }))
     }
 
     fn finished(&self) -> bool {

@@ -15,10 +15,10 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use super::flow::{barrier_deadlock, run_plain, CallStacks, Statics};
-use super::{ControlError, Effects, EntryKind, Issued, Reconvergence, StackEntry};
+use super::{plain_work, ControlError, Effects, EntryKind, Issued, PlainStep, Reconvergence, StackEntry};
 use crate::isa::Pc;
 use crate::machine::{LaneMask, Machine};
-use crate::program::Program;
+use crate::program::{PlainPcs, Program};
 
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct SortedStack {
@@ -91,6 +91,25 @@ impl Reconvergence for SortedStack {
             self.entries.retain(|e| !e.1.is_empty());
         }
         Ok(Issued { pc, mask: lanes, work: mv.work, effects: fx })
+    }
+
+    /// A plain instruction whose lanes stay the top entry: no entry waits at the next pc (they
+    /// would merge there: a reconvergence).
+    #[inline(always)]
+    fn step_plain(&mut self, prog: &Program, m: &mut Machine, plain: &PlainPcs) -> Option<Result<PlainStep, ControlError>> {
+        let n = self.entries.len();
+        let (pc, mask) = *self.entries.last()?;
+        let lanes = mask.without(m.exited);
+        let merges = n >= 2 && self.entries[n - 2].0 == pc.next();
+        if !plain.at(pc) || lanes.is_empty() || merges {
+            return None;
+        }
+        let work = match plain_work(prog, m, pc, lanes)? {
+            Ok(work) => work,
+            Err(e) => return Some(Err(e)),
+        };
+        self.entries[n - 1] = (pc.next(), lanes);
+        Some(Ok(PlainStep { pc, mask: lanes, work }))
     }
 
     fn finished(&self) -> bool {

@@ -29,10 +29,10 @@ use alloc::vec::Vec;
 
 use super::flow::{exit_past_end, run_plain, CallStacks, Statics};
 use super::lane_pcs::LanePcs;
-use super::{ControlError, Effects, EntryKind, Issued, Reconvergence, Schedule, StackEntry};
+use super::{plain_work, ControlError, Effects, EntryKind, Issued, PlainStep, Reconvergence, Schedule, StackEntry};
 use crate::isa::{Barrier, Op, Pc, Src};
 use crate::machine::{LaneList, LaneMask, Machine};
-use crate::program::Program;
+use crate::program::{PlainPcs, Program};
 
 /// What a lane is doing besides running.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -430,6 +430,26 @@ impl Reconvergence for ConvergenceBarriers {
             fx.div_carrier = !self.pcs.at(pc, lanes & self.waits.bsync[n]).is_empty();
         }
         Ok(Issued { pc, mask: lanes, work, effects: fx })
+    }
+
+    /// A plain instruction: the running group moves on (joining lanes already at the next pc, as
+    /// in `step`) and keeps running. `settle` would change nothing: no lane left or arrived
+    /// anywhere, and the barriers' releases depend only on waits, which did not change.
+    #[inline(always)]
+    fn step_plain(&mut self, prog: &Program, m: &mut Machine, plain: &PlainPcs) -> Option<Result<PlainStep, ControlError>> {
+        let pc = self.current?;
+        if !plain.at(pc) {
+            return None;
+        }
+        let lanes = self.ready_at(pc);
+        self.last = lanes;
+        let work = match plain_work(prog, m, pc, lanes)? {
+            Ok(work) => work,
+            Err(e) => return Some(Err(e)),
+        };
+        self.pcs.move_group(lanes, pc, pc.next());
+        self.current = Some(pc.next());
+        Some(Ok(PlainStep { pc, mask: lanes, work }))
     }
 
     fn finished(&self) -> bool {

@@ -40,12 +40,12 @@ impl Sim {
         let Op::Shfl { mode, b, c, .. } = self.program.get(Pc(record.pc))?.op else { return None };
         let mut st = self.timeline.checkpoint_before(before).clone();
         while st.metrics.steps < before {
-            advance(&self.program, &self.config, &mut st)?;
+            advance(&self.program, &self.plain, &self.config, &mut st)?;
         }
         let pc = st.model.pc()?;
         let instr = self.program.get(pc)?;
         let m = st.machine.clone();
-        let (issued, _) = advance(&self.program, &self.config, &mut st)?;
+        let (issued, _) = advance(&self.program, &self.plain, &self.config, &mut st)?;
         if issued.pc != pc {
             return None;
         }

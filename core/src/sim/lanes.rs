@@ -81,13 +81,13 @@ impl Sim {
         let near = (checkpoint.metrics.steps..=from).contains(&self.steps());
         let mut st: WarpState = if near { self.state.clone() } else { checkpoint.clone() };
         while st.metrics.steps < from {
-            if advance(&self.program, &self.config, &mut st).is_none() {
+            if advance(&self.program, &self.plain, &self.config, &mut st).is_none() {
                 return;
             }
         }
         while st.metrics.steps < to {
             let exited = st.machine.exited;
-            let Some((issued, _)) = advance(&self.program, &self.config, &mut st) else { break };
+            let Some((issued, _)) = advance(&self.program, &self.plain, &self.config, &mut st) else { break };
             f(&issued, exited, &st);
         }
     }

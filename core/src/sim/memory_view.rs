@@ -37,14 +37,14 @@ impl Sim {
         self.program.get(Pc(record.pc))?.op.memory_use()?;
         let mut st = self.timeline.checkpoint_before(before).clone();
         while st.metrics.steps < before {
-            advance(&self.program, &self.config, &mut st)?;
+            advance(&self.program, &self.plain, &self.config, &mut st)?;
         }
         let pc = st.model.pc()?;
         let instr = self.program.get(pc)?;
         // Every lane that may issue, read before the step changes registers; kept to the lanes
         // the step issued once it has run.
         let all = access(&st.machine, instr, st.machine.live_lanes())?;
-        let (issued, _) = advance(&self.program, &self.config, &mut st)?;
+        let (issued, _) = advance(&self.program, &self.plain, &self.config, &mut st)?;
         if issued.pc != pc {
             return None;
         }

@@ -5,7 +5,7 @@ use alloc::vec::Vec;
 
 use crate::cfg::ProgramCfg;
 use crate::machine::LaneMask;
-use crate::model::Issued;
+use crate::model::{Issued, PlainStep};
 
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct Metrics {
@@ -45,24 +45,30 @@ impl Metrics {
     /// which is no warp instruction of its own.
     pub fn record(&mut self, issued: &Issued, depth: usize, cycles: u64, counts: bool) {
         let fx = &issued.effects;
-        self.steps += 1;
-        self.warp_instructions += counts as u64;
-        if counts {
-            if issued.work != self.work_seen {
-                self.work_seen = issued.work;
-                self.work_lanes = issued.work.count() as u64;
-            }
-            self.thread_instructions += self.work_lanes;
-        }
+        self.record_plain(PlainStep { pc: issued.pc, mask: issued.mask, work: issued.work }, depth, cycles, counts);
         self.pushes += fx.pushes as u64;
         self.pops += fx.pops as u64;
         self.spills += fx.spills as u64;
         self.fills += fx.fills as u64;
         self.divergent_branches += fx.divergent as u64;
+    }
+
+    /// A plain step (`Reconvergence::step_plain`), and what every step counts.
+    #[inline(always)]
+    pub fn record_plain(&mut self, p: PlainStep, depth: usize, cycles: u64, counts: bool) {
+        self.steps += 1;
+        self.warp_instructions += counts as u64;
+        if counts {
+            if p.work != self.work_seen {
+                self.work_seen = p.work;
+                self.work_lanes = p.work.count() as u64;
+            }
+            self.thread_instructions += self.work_lanes;
+        }
         self.max_stack_depth = self.max_stack_depth.max(depth as u64);
         self.cycles += cycles;
-        self.idle_instructions += issued.mask.is_empty() as u64;
-        if let Some(c) = self.instr_counts.get_mut(issued.pc.index()) {
+        self.idle_instructions += p.mask.is_empty() as u64;
+        if let Some(c) = self.instr_counts.get_mut(p.pc.index()) {
             *c += 1;
         }
     }

@@ -34,8 +34,10 @@ use alloc::vec::Vec;
 use crate::isa::{Op, Pc};
 use crate::machine::LaneMask;
 use crate::machine::Machine;
-use crate::model::{ControlError, Issued, ModelKind, ModelOptions, ModelState, PathOrder, Reconvergence, Schedule, StackConfig};
-use crate::program::Program;
+use crate::model::{
+    ControlError, Effects, Issued, ModelKind, ModelOptions, ModelState, PathOrder, PlainStep, Reconvergence, Schedule, StackConfig,
+};
+use crate::program::{PlainPcs, Program};
 
 /// Where the warp is: still running, or ended for good.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -155,6 +157,8 @@ pub struct RunLimits {
 
 pub struct Sim {
     program: Program,
+    /// The program's plain instructions, for the fast path (`advance`).
+    plain: PlainPcs,
     /// STRUCT: the program before the structural transform and the map back to it (the MIMD
     /// minimum is the original's).
     structured: Option<alloc::sync::Arc<crate::structure::Structured>>,
@@ -173,11 +177,18 @@ impl Sim {
         let state = WarpState { machine, model, metrics: Metrics::new(&program), status, timing };
         let timeline = Timeline::new(state.clone(), config.record, config.trace_budget);
         let watch = watch::RepeatWatch::new(&program, &state);
-        Sim { program, structured: None, config, state, timeline, watch }
+        Sim { plain: PlainPcs::of(&program), program, structured: None, config, state, timeline, watch }
     }
 
     pub fn program(&self) -> &Program {
         &self.program
+    }
+    /// The same run with every step taken by the model's whole `step`, none by the fast path
+    /// for plain instructions: the reference `core/tests/plain_steps.rs` checks the fast path
+    /// against (same states, records and metrics at every step).
+    pub fn without_plain_steps(mut self) -> Sim {
+        self.plain = PlainPcs::none();
+        self
     }
     /// The same run, over a program the structural transform wrote (`s.program`).
     pub fn restructured(mut self, s: alloc::sync::Arc<crate::structure::Structured>) -> Sim {
@@ -215,7 +226,7 @@ impl Sim {
     /// (a tenth of a run).
     #[inline(always)]
     pub fn step(&mut self) -> Option<Issued> {
-        let (issued, depth) = advance(&self.program, &self.config, &mut self.state)?;
+        let (issued, depth) = advance(&self.program, &self.plain, &self.config, &mut self.state)?;
         self.timeline.after_step(&issued, depth, &self.state);
         Some(issued)
     }
@@ -344,21 +355,27 @@ impl Sim {
 /// touch the timeline (`lane_window`). Always inlined: as a call it cost 12 % of throughput.
 #[inline(always)]
 /// Returns what issued and the stack depth after the step.
-fn advance(program: &Program, config: &SimConfig, st: &mut WarpState) -> Option<(Issued, usize)> {
+fn advance(program: &Program, plain: &PlainPcs, config: &SimConfig, st: &mut WarpState) -> Option<(Issued, usize)> {
     // Two copies: the untimed presets' step carries none of the timing model's code.
     if st.timing.is_some() {
-        advance_as::<true>(program, config, st)
+        advance_as::<true>(program, plain, config, st)
     } else {
-        advance_as::<false>(program, config, st)
+        advance_as::<false>(program, plain, config, st)
     }
 }
 
 #[inline(always)]
-fn advance_as<const TIMED: bool>(program: &Program, config: &SimConfig, st: &mut WarpState) -> Option<(Issued, usize)> {
+fn advance_as<const TIMED: bool>(program: &Program, plain: &PlainPcs, config: &SimConfig, st: &mut WarpState) -> Option<(Issued, usize)> {
     if st.status != Status::Running {
         return None;
     }
     let pc = st.model.pc().unwrap_or_default();
+    // The fast path: untimed (the timing model looks at every instruction), and a plain one.
+    if !TIMED && plain.at(pc) {
+        if let Some(stepped) = st.model.step_plain(program, &mut st.machine, plain) {
+            return plain_done(program, plain, config, st, pc, stepped);
+        }
+    }
     if pc.index() >= program.len() && !config.exit_at_end {
         // Lanes that fell off the end under a model that lets them (a token stack keeps them).
         let (at, message) = past_end(program, st.model.issuing(program));
@@ -428,23 +445,49 @@ fn advance_as<const TIMED: bool>(program: &Program, config: &SimConfig, st: &mut
             }
             Some((issued, depth))
         }
-        Err(ControlError::Fault(message)) => {
-            st.status = Status::Fault { pc, message };
+        Err(e) => {
+            st.status = failure(program, pc, e, st);
             None
         }
-        Err(ControlError::Deadlock(message)) => {
-            st.status = Status::Deadlock { pc, message };
+    }
+}
+
+/// A plain step's bookkeeping (`Reconvergence::step_plain`): what the whole step's would do for
+/// an instruction with no effect, the depth unchanged and nothing left to check.
+#[inline(always)]
+fn plain_done(
+    program: &Program,
+    plain: &PlainPcs,
+    config: &SimConfig,
+    st: &mut WarpState,
+    pc: Pc,
+    stepped: Result<PlainStep, ControlError>,
+) -> Option<(Issued, usize)> {
+    st.machine.output.seal(st.metrics.steps + 1);
+    match stepped {
+        Ok(p) => {
+            let issues = plain.issues(p.pc);
+            let cycles = config.cost.instruction as u64 * issues as u64;
+            st.machine.clock += cycles;
+            let depth = st.model.depth();
+            st.metrics.record_plain(p, depth, cycles, issues != 0);
+            Some((Issued { pc: p.pc, mask: p.mask, work: p.work, effects: Effects::default() }, depth))
+        }
+        Err(e) => {
+            st.status = failure(program, pc, e, st);
             None
         }
-        Err(ControlError::Members(fault)) => {
-            let message = members::message(program, pc, &fault, st);
-            st.status = Status::Fault { pc, message };
-            None
-        }
-        Err(ControlError::Trap(lanes)) => {
-            st.status = Status::Fault { pc, message: trap_message(program, pc, lanes) };
-            None
-        }
+    }
+}
+
+/// The status a failed step at `pc` leaves.
+#[cold]
+fn failure(program: &Program, pc: Pc, e: ControlError, st: &WarpState) -> Status {
+    match e {
+        ControlError::Fault(message) => Status::Fault { pc, message },
+        ControlError::Deadlock(message) => Status::Deadlock { pc, message },
+        ControlError::Members(fault) => Status::Fault { pc, message: members::message(program, pc, &fault, st) },
+        ControlError::Trap(lanes) => Status::Fault { pc, message: trap_message(program, pc, lanes) },
     }
 }
 

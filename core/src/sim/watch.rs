@@ -104,7 +104,7 @@ pub fn loop_site(program: &Program, config: &SimConfig, st: &WarpState, steps: u
     let mut scratch = st.clone();
     let (mut lo, mut hi, mut running) = (u32::MAX, 0, LaneMask::EMPTY);
     for _ in 0..steps.clamp(1, SITE_STEPS) {
-        let Some((issued, _)) = advance(program, config, &mut scratch) else { break };
+        let Some((issued, _)) = advance(program, &crate::program::PlainPcs::none(), config, &mut scratch) else { break };
         lo = lo.min(issued.pc.0);
         hi = hi.max(issued.pc.0);
         running |= issued.mask;
