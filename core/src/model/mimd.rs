@@ -15,7 +15,7 @@ use alloc::vec::Vec;
 
 use super::flow::{exit_past_end, run_plain, CallStacks, Statics};
 use super::lane_pcs::LanePcs;
-use super::{plain_work, ControlError, Effects, EntryKind, Issued, PlainStep, Reconvergence, StackEntry};
+use super::{plain_work, ControlError, Effects, EntryKind, Issued, PlainFault, PlainStep, Reconvergence, StackEntry};
 use crate::isa::Pc;
 use crate::machine::{member_lanes, LaneMask, Machine};
 use crate::program::{PlainPcs, Program};
@@ -138,7 +138,7 @@ impl Reconvergence for Independent {
     /// One lane's plain instruction: it moves on, the next lane's turn comes, and a lane that
     /// reached a `_sync` instruction waits there (`gather`, as `settle` does).
     #[inline(always)]
-    fn step_plain(&mut self, prog: &Program, m: &mut Machine, plain: &PlainPcs) -> Option<Result<PlainStep, ControlError>> {
+    fn step_plain(&mut self, prog: &Program, m: &mut Machine, plain: &PlainPcs) -> Option<Result<PlainStep, PlainFault>> {
         if self.gathered.is_some() {
             return None;
         }

@@ -69,13 +69,16 @@ pub struct PlainStep {
     pub work: LaneMask,
 }
 
+/// Why a plain step could not run, and the pc it was at (the step's pc, where the run stops).
+pub type PlainFault = (Pc, ControlError);
+
 /// A plain step's data path on `lanes` (the instruction at `pc` is plain): the lanes whose
 /// guard held, or why it could not run. `None` only for a pc outside the program.
 #[inline(always)]
-pub(crate) fn plain_work(prog: &Program, m: &mut Machine, pc: Pc, lanes: LaneMask) -> Option<Result<LaneMask, ControlError>> {
+pub(crate) fn plain_work(prog: &Program, m: &mut Machine, pc: Pc, lanes: LaneMask) -> Option<Result<LaneMask, PlainFault>> {
     let instr = prog.get(pc)?;
     let work = m.guard_mask(instr.guard, lanes);
-    Some(crate::machine::execute(m, instr, lanes).map(|()| work).map_err(ControlError::from))
+    Some(crate::machine::execute(m, instr, lanes).map(|()| work).map_err(|e| (pc, ControlError::from(e))))
 }
 
 /// Why a model cannot go on.
@@ -189,7 +192,7 @@ pub trait Reconvergence {
     /// change of depth, does exactly what `step` would (the data path, then the move, in
     /// `step`'s order) and says what issued. `None`: not such a step; nothing was done, and the
     /// caller takes `step`.
-    fn step_plain(&mut self, _prog: &Program, _m: &mut Machine, _plain: &PlainPcs) -> Option<Result<PlainStep, ControlError>> {
+    fn step_plain(&mut self, _prog: &Program, _m: &mut Machine, _plain: &PlainPcs) -> Option<Result<PlainStep, PlainFault>> {
         None
     }
     /// True when no lane is left to run.
@@ -375,6 +378,23 @@ impl ModelState {
             ModelKind::Mimd => ModelState::Mimd(mimd::Independent::new(prog, m)),
         }
     }
+    /// Plain steps in a row (`step_plain`), with the model's variant chosen once: `after` sees
+    /// each (or its fault) with the depth after it, and says whether to go on. Stops at the
+    /// first step that is not plain, having done nothing for it.
+    #[inline(always)]
+    pub fn run_plain(
+        &mut self,
+        prog: &Program,
+        m: &mut Machine,
+        plain: &PlainPcs,
+        mut after: impl FnMut(&mut Machine, Result<PlainStep, PlainFault>, usize) -> bool,
+    ) {
+        each!(self, s => while let Some(stepped) = s.step_plain(prog, m, plain) {
+            if !after(m, stepped, s.depth()) {
+                return;
+            }
+        })
+    }
     pub fn kind(&self) -> ModelKind {
         match self {
             ModelState::Kepler(_) => ModelKind::Kepler,
@@ -396,7 +416,7 @@ impl Reconvergence for ModelState {
         each!(self, s => s.step(prog, m))
     }
     #[inline(always)]
-    fn step_plain(&mut self, prog: &Program, m: &mut Machine, plain: &PlainPcs) -> Option<Result<PlainStep, ControlError>> {
+    fn step_plain(&mut self, prog: &Program, m: &mut Machine, plain: &PlainPcs) -> Option<Result<PlainStep, PlainFault>> {
         each!(self, s => s.step_plain(prog, m, plain))
     }
     #[inline]

@@ -18,7 +18,7 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use super::flow::{barrier_deadlock, run_plain, CallStacks, Moves, Statics};
-use super::{plain_work, ControlError, Effects, EntryKind, Issued, PathOrder, PlainStep, Reconvergence, StackEntry};
+use super::{plain_work, ControlError, Effects, EntryKind, Issued, PathOrder, PlainFault, PlainStep, Reconvergence, StackEntry};
 use crate::isa::Pc;
 use crate::machine::{LaneMask, Machine};
 use crate::program::{PlainPcs, Program};
@@ -141,7 +141,7 @@ impl Reconvergence for PdomStack {
 
     /// A plain instruction whose next pc is not the top entry's post-dominator (reaching it pops).
     #[inline(always)]
-    fn step_plain(&mut self, prog: &Program, m: &mut Machine, plain: &PlainPcs) -> Option<Result<PlainStep, ControlError>> {
+    fn step_plain(&mut self, prog: &Program, m: &mut Machine, plain: &PlainPcs) -> Option<Result<PlainStep, PlainFault>> {
         let top = self.entries.last_mut()?;
         let (pc, lanes) = (top.pc, top.mask.without(m.exited));
         if !plain.at(pc) || top.rpc == Some(pc.next()) || lanes.is_empty() {

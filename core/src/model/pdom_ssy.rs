@@ -21,7 +21,7 @@ use alloc::format;
 use alloc::vec::Vec;
 
 use super::pdom::{exit, resume_pc, view, Entry};
-use super::{plain_work, ControlError, Effects, EntryKind, Issued, PathOrder, PlainStep, Reconvergence, StackEntry, TokenKind};
+use super::{plain_work, ControlError, Effects, EntryKind, Issued, PathOrder, PlainFault, PlainStep, Reconvergence, StackEntry, TokenKind};
 use crate::isa::{Op, Pc};
 use crate::machine::{execute, LaneMask, Machine};
 use crate::program::{PlainPcs, Program};
@@ -184,7 +184,7 @@ impl Reconvergence for SsyStack {
     /// A plain instruction run by a settled top entry (`settle` would turn a token into a path).
     /// The pc moves on before the data path runs, as in `step`.
     #[inline(always)]
-    fn step_plain(&mut self, prog: &Program, m: &mut Machine, plain: &PlainPcs) -> Option<Result<PlainStep, ControlError>> {
+    fn step_plain(&mut self, prog: &Program, m: &mut Machine, plain: &PlainPcs) -> Option<Result<PlainStep, PlainFault>> {
         let top = self.entries.last_mut()?;
         let (pc, lanes) = (top.pc, top.mask.without(m.exited));
         if !plain.at(pc) || lanes.is_empty() || matches!(top.kind, EntryKind::Token(_)) {

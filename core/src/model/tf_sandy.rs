@@ -15,7 +15,7 @@ use alloc::vec::Vec;
 
 use super::flow::{barrier_deadlock, exit_past_end, run_plain, CallStacks, Statics};
 use super::lane_pcs::LanePcs;
-use super::{plain_work, ControlError, Effects, EntryKind, Issued, PlainStep, Reconvergence, StackEntry};
+use super::{plain_work, ControlError, Effects, EntryKind, Issued, PlainFault, PlainStep, Reconvergence, StackEntry};
 use crate::isa::{Op, Pc};
 use crate::machine::{LaneMask, Machine};
 use crate::program::{PlainPcs, Program};
@@ -98,7 +98,7 @@ impl Reconvergence for WarpPc {
     /// A plain instruction with lanes at the warp pc, and none waiting at the next pc (the lanes
     /// that ran would meet them there: a reconvergence).
     #[inline(always)]
-    fn step_plain(&mut self, prog: &Program, m: &mut Machine, plain: &PlainPcs) -> Option<Result<PlainStep, ControlError>> {
+    fn step_plain(&mut self, prog: &Program, m: &mut Machine, plain: &PlainPcs) -> Option<Result<PlainStep, PlainFault>> {
         let pc = self.warp;
         let live = self.pcs.live();
         let active = self.pcs.at(pc, live);

@@ -15,7 +15,7 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use super::flow::{barrier_deadlock, run_plain, CallStacks, Statics};
-use super::{plain_work, ControlError, Effects, EntryKind, Issued, PlainStep, Reconvergence, StackEntry};
+use super::{plain_work, ControlError, Effects, EntryKind, Issued, PlainFault, PlainStep, Reconvergence, StackEntry};
 use crate::isa::Pc;
 use crate::machine::{LaneMask, Machine};
 use crate::program::{PlainPcs, Program};
@@ -96,7 +96,7 @@ impl Reconvergence for SortedStack {
     /// A plain instruction whose lanes stay the top entry: no entry waits at the next pc (they
     /// would merge there: a reconvergence).
     #[inline(always)]
-    fn step_plain(&mut self, prog: &Program, m: &mut Machine, plain: &PlainPcs) -> Option<Result<PlainStep, ControlError>> {
+    fn step_plain(&mut self, prog: &Program, m: &mut Machine, plain: &PlainPcs) -> Option<Result<PlainStep, PlainFault>> {
         let n = self.entries.len();
         let (pc, mask) = *self.entries.last()?;
         let lanes = mask.without(m.exited);

@@ -29,7 +29,7 @@ use alloc::vec::Vec;
 
 use super::flow::{exit_past_end, run_plain, CallStacks, Statics};
 use super::lane_pcs::LanePcs;
-use super::{plain_work, ControlError, Effects, EntryKind, Issued, PlainStep, Reconvergence, Schedule, StackEntry};
+use super::{plain_work, ControlError, Effects, EntryKind, Issued, PlainFault, PlainStep, Reconvergence, Schedule, StackEntry};
 use crate::isa::{Barrier, Op, Pc, Src};
 use crate::machine::{LaneList, LaneMask, Machine};
 use crate::program::{PlainPcs, Program};
@@ -436,7 +436,7 @@ impl Reconvergence for ConvergenceBarriers {
     /// in `step`) and keeps running. `settle` would change nothing: no lane left or arrived
     /// anywhere, and the barriers' releases depend only on waits, which did not change.
     #[inline(always)]
-    fn step_plain(&mut self, prog: &Program, m: &mut Machine, plain: &PlainPcs) -> Option<Result<PlainStep, ControlError>> {
+    fn step_plain(&mut self, prog: &Program, m: &mut Machine, plain: &PlainPcs) -> Option<Result<PlainStep, PlainFault>> {
         let pc = self.current?;
         if !plain.at(pc) {
             return None;

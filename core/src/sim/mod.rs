@@ -35,7 +35,8 @@ use crate::isa::{Op, Pc};
 use crate::machine::LaneMask;
 use crate::machine::Machine;
 use crate::model::{
-    ControlError, Effects, Issued, ModelKind, ModelOptions, ModelState, PathOrder, PlainStep, Reconvergence, Schedule, StackConfig,
+    ControlError, Effects, Issued, ModelKind, ModelOptions, ModelState, PathOrder, PlainFault, PlainStep, Reconvergence, Schedule,
+    StackConfig,
 };
 use crate::program::{PlainPcs, Program};
 
@@ -280,6 +281,13 @@ impl Sim {
             if limits.max_steps.is_some_and(|m| done >= m) {
                 return StopReason::Budget;
             }
+            // Plain steps have no events; a breakpoint needs each step's pc looked at.
+            if limits.breakpoints.is_empty() {
+                let until = limits.max_steps.map_or(u64::MAX, |m| start.saturating_add(m));
+                if self.run_plain(until.min(self.config.step_limit)) > 0 {
+                    continue;
+                }
+            }
             let Some(issued) = self.run_one() else { continue };
             if limits.stop_on != 0 {
                 let events = StepRecord::new(&issued, 0).events & limits.stop_on;
@@ -288,6 +296,42 @@ impl Sim {
                 }
             }
         }
+    }
+
+    /// Plain steps in a row for `run`, each exactly as `step` would take it, up to step `until`
+    /// and short of any step that the timeline (a checkpoint) or the repeat watch (a sample)
+    /// must see with the whole state; stops at a step that is not plain or at a fault (the
+    /// status says it). How many steps ran.
+    fn run_plain(&mut self, until: u64) -> u64 {
+        let Sim { program, plain, config, state, timeline, watch, .. } = self;
+        if state.timing.is_some() || state.status != Status::Running {
+            return 0;
+        }
+        let start = state.metrics.steps;
+        // Only a step past the recorded run is watched (`run_one`).
+        let sample = watch.next().max(timeline.len() as u64 + 1);
+        let stop = until.min(timeline.next_whole()).min(sample);
+        if start + 1 >= stop {
+            return 0;
+        }
+        let WarpState { machine, model, metrics, .. } = state;
+        let mut fault = None;
+        model.run_plain(program, machine, plain, |machine, stepped, depth| {
+            match count_plain(plain, config, machine, metrics, depth, stepped) {
+                Ok(p) => {
+                    timeline.record_plain(p, depth, metrics.steps);
+                    metrics.steps + 1 < stop
+                }
+                Err(f) => {
+                    fault = Some(f);
+                    false
+                }
+            }
+        });
+        if let Some((pc, e)) = fault {
+            state.status = failure(program, pc, e, state);
+        }
+        state.metrics.steps - start
     }
 
     /// The next step of `run_to_end`, for a caller that looks at every step (the CLI's trace):
@@ -373,7 +417,7 @@ fn advance_as<const TIMED: bool>(program: &Program, plain: &PlainPcs, config: &S
     // The fast path: untimed (the timing model looks at every instruction), and a plain one.
     if !TIMED && plain.at(pc) {
         if let Some(stepped) = st.model.step_plain(program, &mut st.machine, plain) {
-            return plain_done(program, plain, config, st, pc, stepped);
+            return plain_done(program, plain, config, st, stepped);
         }
     }
     if pc.index() >= program.len() && !config.exit_at_end {
@@ -452,32 +496,43 @@ fn advance_as<const TIMED: bool>(program: &Program, plain: &PlainPcs, config: &S
     }
 }
 
-/// A plain step's bookkeeping (`Reconvergence::step_plain`): what the whole step's would do for
-/// an instruction with no effect, the depth unchanged and nothing left to check.
+/// A plain step's bookkeeping (`Reconvergence::step_plain`) for `advance`.
 #[inline(always)]
 fn plain_done(
     program: &Program,
     plain: &PlainPcs,
     config: &SimConfig,
     st: &mut WarpState,
-    pc: Pc,
-    stepped: Result<PlainStep, ControlError>,
+    stepped: Result<PlainStep, PlainFault>,
 ) -> Option<(Issued, usize)> {
-    st.machine.output.seal(st.metrics.steps + 1);
-    match stepped {
-        Ok(p) => {
-            let issues = plain.issues(p.pc);
-            let cycles = config.cost.instruction as u64 * issues as u64;
-            st.machine.clock += cycles;
-            let depth = st.model.depth();
-            st.metrics.record_plain(p, depth, cycles, issues != 0);
-            Some((Issued { pc: p.pc, mask: p.mask, work: p.work, effects: Effects::default() }, depth))
-        }
-        Err(e) => {
+    let depth = st.model.depth();
+    match count_plain(plain, config, &mut st.machine, &mut st.metrics, depth, stepped) {
+        Ok(p) => Some((Issued { pc: p.pc, mask: p.mask, work: p.work, effects: Effects::default() }, depth)),
+        Err((pc, e)) => {
             st.status = failure(program, pc, e, st);
             None
         }
     }
+}
+
+/// What the whole step's bookkeeping does for a plain step: an instruction with no effect, the
+/// depth unchanged, nothing else to check. Shared by `advance` and `Sim::run_plain`.
+#[inline(always)]
+fn count_plain(
+    plain: &PlainPcs,
+    config: &SimConfig,
+    machine: &mut Machine,
+    metrics: &mut Metrics,
+    depth: usize,
+    stepped: Result<PlainStep, PlainFault>,
+) -> Result<PlainStep, PlainFault> {
+    machine.output.seal(metrics.steps + 1);
+    let p = stepped?;
+    let issues = plain.issues(p.pc);
+    let cycles = config.cost.instruction as u64 * issues as u64;
+    machine.clock += cycles;
+    metrics.record_plain(p, depth, cycles, issues != 0);
+    Ok(p)
 }
 
 /// The status a failed step at `pc` leaves.

@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 
 use super::step_log::StepLog;
 use super::WarpState;
-use crate::model::Issued;
+use crate::model::{Issued, PlainStep};
 
 pub const FIRST_INTERVAL: u64 = 1024;
 pub const MAX_CHECKPOINTS: usize = 512;
@@ -143,12 +143,36 @@ impl Timeline {
     #[inline]
     fn record(&mut self, record: StepRecord, state: &WarpState) {
         let step = state.metrics.steps;
+        self.push(record, step);
+        if step >= self.next_checkpoint {
+            self.checkpoint(step, state);
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, record: StepRecord, step: u64) {
         // A replayed step (seek) is already recorded.
         if step as usize == self.records.len() + 1 {
             self.records.push(record);
         }
-        if step >= self.next_checkpoint {
-            self.checkpoint(step, state);
+    }
+
+    /// The first step after which the timeline needs the whole state (a checkpoint).
+    pub(crate) fn next_whole(&self) -> u64 {
+        if self.recording {
+            self.next_checkpoint
+        } else {
+            u64::MAX
+        }
+    }
+
+    /// The record of a plain step that brought the run to `step` at depth `depth` (no effect,
+    /// no event), before `next_whole` (`Sim::run_plain`).
+    #[inline(always)]
+    pub(crate) fn record_plain(&mut self, p: PlainStep, depth: usize, step: u64) {
+        if self.recording {
+            let record = StepRecord { mask: p.mask.0, pc: p.pc.0, depth: depth.min(u16::MAX as usize) as u16, events: 0 };
+            self.push(record, step);
         }
     }
 

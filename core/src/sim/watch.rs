@@ -43,6 +43,11 @@ impl RepeatWatch {
         RepeatWatch { interval, next: state.metrics.steps + interval, saved: None, samples: 0, power: 1, with_clock: reads_clock }
     }
 
+    /// The next sample point.
+    pub fn next(&self) -> u64 {
+        self.next
+    }
+
     /// True when `steps` is a sample point (one comparison per step when it is not).
     #[inline(always)]
     pub fn due(&self, steps: u64) -> bool {
