@@ -69,6 +69,12 @@ pub struct PlainStep {
     pub work: LaneMask,
 }
 
+/// What follows each step of `ModelState::run_plain`: it sees the step (or its fault) with the
+/// depth after it, and says whether to go on.
+pub trait AfterPlain {
+    fn after(&mut self, m: &mut Machine, stepped: Result<PlainStep, PlainFault>, depth: usize) -> bool;
+}
+
 /// Why a plain step could not run, and the pc it was at (the step's pc, where the run stops).
 pub type PlainFault = (Pc, ControlError);
 
@@ -382,15 +388,9 @@ impl ModelState {
     /// each (or its fault) with the depth after it, and says whether to go on. Stops at the
     /// first step that is not plain, having done nothing for it.
     #[inline(always)]
-    pub fn run_plain(
-        &mut self,
-        prog: &Program,
-        m: &mut Machine,
-        plain: &PlainPcs,
-        mut after: impl FnMut(&mut Machine, Result<PlainStep, PlainFault>, usize) -> bool,
-    ) {
+    pub fn run_plain(&mut self, prog: &Program, m: &mut Machine, plain: &PlainPcs, after: &mut impl AfterPlain) {
         each!(self, s => while let Some(stepped) = s.step_plain(prog, m, plain) {
-            if !after(m, stepped, s.depth()) {
+            if !after.after(m, stepped, s.depth()) {
                 return;
             }
         })

@@ -35,8 +35,8 @@ use crate::isa::{Op, Pc};
 use crate::machine::LaneMask;
 use crate::machine::Machine;
 use crate::model::{
-    ControlError, Effects, Issued, ModelKind, ModelOptions, ModelState, PathOrder, PlainFault, PlainStep, Reconvergence, Schedule,
-    StackConfig,
+    AfterPlain, ControlError, Effects, Issued, ModelKind, ModelOptions, ModelState, PathOrder, PlainFault, PlainStep, Reconvergence,
+    Schedule, StackConfig,
 };
 use crate::program::{PlainPcs, Program};
 
@@ -315,19 +315,9 @@ impl Sim {
             return 0;
         }
         let WarpState { machine, model, metrics, .. } = state;
-        let mut fault = None;
-        model.run_plain(program, machine, plain, |machine, stepped, depth| {
-            match count_plain(plain, config, machine, metrics, depth, stepped) {
-                Ok(p) => {
-                    timeline.record_plain(p, depth, metrics.steps);
-                    metrics.steps + 1 < stop
-                }
-                Err(f) => {
-                    fault = Some(f);
-                    false
-                }
-            }
-        });
+        let mut counter = PlainCounter { plain, config, metrics, timeline, stop, fault: None };
+        model.run_plain(program, machine, plain, &mut counter);
+        let fault = counter.fault;
         if let Some((pc, e)) = fault {
             state.status = failure(program, pc, e, state);
         }
@@ -492,6 +482,34 @@ fn advance_as<const TIMED: bool>(program: &Program, plain: &PlainPcs, config: &S
         Err(e) => {
             st.status = failure(program, pc, e, st);
             None
+        }
+    }
+}
+
+/// The bookkeeping of `Sim::run_plain`'s steps: `count_plain` and the record of each, and
+/// whether the next may follow (before `stop`, no fault).
+struct PlainCounter<'a> {
+    plain: &'a PlainPcs,
+    config: &'a SimConfig,
+    metrics: &'a mut Metrics,
+    timeline: &'a mut Timeline,
+    stop: u64,
+    fault: Option<PlainFault>,
+}
+
+impl AfterPlain for PlainCounter<'_> {
+    // Always inlined: in the wasm build, as a closure, it was a call of its own every step.
+    #[inline(always)]
+    fn after(&mut self, machine: &mut Machine, stepped: Result<PlainStep, PlainFault>, depth: usize) -> bool {
+        match count_plain(self.plain, self.config, machine, self.metrics, depth, stepped) {
+            Ok(p) => {
+                self.timeline.record_plain(p, depth, self.metrics.steps);
+                self.metrics.steps + 1 < self.stop
+            }
+            Err(f) => {
+                self.fault = Some(f);
+                false
+            }
         }
     }
 }
