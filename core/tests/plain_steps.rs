@@ -1,7 +1,7 @@
 //! The run's fast path for plain instructions (`Reconvergence::step_plain`) does exactly what
 //! the models' whole steps do: on every example, corpus kernel and gallery PTX and SASS, under
 //! every model, and on random control flow, the two give the same state, stop, step records
-//! and checkpoints, and seeking gives the same state at any step.
+//! and checkpoints, and seeking (and the lane view's replay) gives the same state at any step.
 
 mod support;
 
@@ -39,6 +39,9 @@ fn agree(k: &Kernel, model: ModelKind, what: &str) -> bool {
         fast.seek(t);
         slow.seek(t);
         assert_eq!(fast.state(), slow.state(), "{what} under {model:?}: the state after seeking to step {t}");
+        // The lane view replays from a checkpoint on a copy of the state.
+        let window = |s: &Sim| s.lane_window(t.saturating_sub(40), t + 8);
+        assert_eq!(window(&fast), window(&slow), "{what} under {model:?}: the lane window at step {t}");
     }
     true
 }

@@ -304,24 +304,10 @@ impl Sim {
     /// status says it). How many steps ran.
     fn run_plain(&mut self, until: u64) -> u64 {
         let Sim { program, plain, config, state, timeline, watch, .. } = self;
-        if state.timing.is_some() || state.status != Status::Running {
-            return 0;
-        }
-        let start = state.metrics.steps;
         // Only a step past the recorded run is watched (`run_one`).
         let sample = watch.next().max(timeline.len() as u64 + 1);
         let stop = until.min(timeline.next_whole()).min(sample);
-        if start + 1 >= stop {
-            return 0;
-        }
-        let WarpState { machine, model, metrics, .. } = state;
-        let mut counter = PlainCounter { plain, config, metrics, timeline, stop, fault: None };
-        model.run_plain(program, machine, plain, &mut counter);
-        let fault = counter.fault;
-        if let Some((pc, e)) = fault {
-            state.status = failure(program, pc, e, state);
-        }
-        state.metrics.steps - start
+        plain_steps(program, plain, config, state, stop, Some(timeline))
     }
 
     /// The next step of `run_to_end`, for a caller that looks at every step (the CLI's trace):
@@ -372,6 +358,9 @@ impl Sim {
             }
         }
         while self.steps() < t && self.steps() < self.config.step_limit {
+            if self.run_plain(t.min(self.config.step_limit)) > 0 {
+                continue;
+            }
             if self.step().is_none() {
                 break;
             }
@@ -486,13 +475,38 @@ fn advance_as<const TIMED: bool>(program: &Program, plain: &PlainPcs, config: &S
     }
 }
 
-/// The bookkeeping of `Sim::run_plain`'s steps: `count_plain` and the record of each, and
+/// Plain steps in a row from `st`, each exactly as `advance` would take it, short of step `stop`
+/// (the step count after it): stops at a step that is not plain or at a fault (the status says
+/// it). With the timeline, records each step; without, a replay on a copy of the state (`replay`).
+/// How many steps ran.
+fn plain_steps(
+    program: &Program,
+    plain: &PlainPcs,
+    config: &SimConfig,
+    st: &mut WarpState,
+    stop: u64,
+    timeline: Option<&mut Timeline>,
+) -> u64 {
+    let start = st.metrics.steps;
+    if st.timing.is_some() || st.status != Status::Running || start + 1 >= stop {
+        return 0;
+    }
+    let WarpState { machine, model, metrics, .. } = st;
+    let mut counter = PlainCounter { plain, config, metrics, timeline, stop, fault: None };
+    model.run_plain(program, machine, plain, &mut counter);
+    if let Some((pc, e)) = counter.fault {
+        st.status = failure(program, pc, e, st);
+    }
+    st.metrics.steps - start
+}
+
+/// The bookkeeping of `plain_steps`: `count_plain` and the record of each, and
 /// whether the next may follow (before `stop`, no fault).
 struct PlainCounter<'a> {
     plain: &'a PlainPcs,
     config: &'a SimConfig,
     metrics: &'a mut Metrics,
-    timeline: &'a mut Timeline,
+    timeline: Option<&'a mut Timeline>,
     stop: u64,
     fault: Option<PlainFault>,
 }
@@ -503,7 +517,9 @@ impl AfterPlain for PlainCounter<'_> {
     fn after(&mut self, machine: &mut Machine, stepped: Result<PlainStep, PlainFault>, depth: usize) -> bool {
         match count_plain(self.plain, self.config, machine, self.metrics, depth, stepped) {
             Ok(p) => {
-                self.timeline.record_plain(p, depth, self.metrics.steps);
+                if let Some(timeline) = self.timeline.as_deref_mut() {
+                    timeline.record_plain(p, depth, self.metrics.steps);
+                }
                 self.metrics.steps + 1 < self.stop
             }
             Err(f) => {
