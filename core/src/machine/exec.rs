@@ -129,9 +129,18 @@ fn map2<const N: usize>(m: &mut Machine, lanes: LaneMask, dst: Reg, a: Src, b: S
         m.set_reg(l, dst, v);
         return;
     }
-    let (mut x, y) = (gather::<N>(m, a, float), gather::<N>(m, b, float));
-    for i in 0..N {
-        x[i] = f(x[i], y[i]);
+    let mut x = gather::<N>(m, a, float);
+    if let Src::Imm(v) = b {
+        // The same value in every lane, as a scalar: a shift by it is one vector shift (SSE2 and
+        // wasm SIMD shift all lanes by one amount), where a row of amounts was 32 scalar shifts.
+        for xi in x.iter_mut() {
+            *xi = f(*xi, v);
+        }
+    } else {
+        let y = gather::<N>(m, b, float);
+        for i in 0..N {
+            x[i] = f(x[i], y[i]);
+        }
     }
     scatter(m, dst, lanes, &x);
 }
