@@ -19,15 +19,20 @@ export interface KernelInputsHooks {
 
 export interface KernelInputsPanel {
   root: HTMLElement;
-  /** What the user typed in each field (by `fieldKey`), kept until a run without errors. */
+  /** What the user typed in each field (by `fieldKey`), kept through the next new run without
+   * errors (which may be of the text before this field's commit) and dropped at the one after. */
   typed: Map<string, string>;
+  /** Per typed field, the new runs without errors seen since it was typed. */
+  typedRuns: Map<string, number>;
   /** The kernel's errors as of the last render: a typed value that has not run is marked. */
   errors: DiagnosticView[];
+  /** The run's inputs as of the last render (a new run brings a new object). */
+  view: InputsView | null;
   hooks: KernelInputsHooks;
 }
 
 export function create(root: HTMLElement, hooks: KernelInputsHooks): KernelInputsPanel {
-  return { root, typed: new Map(), errors: [], hooks };
+  return { root, typed: new Map(), typedRuns: new Map(), errors: [], view: null, hooks };
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -47,7 +52,8 @@ function field(p: KernelInputsPanel, v: InputsView, f: Field, value: string, lab
     input.title = `not run yet: ${p.errors[0].message} (line ${p.errors[0].line})`;
   }
   input.addEventListener('change', () => {
-    const result = editOf(v, f, input.value, p.typed);
+    // The latest run's inputs, not those this field was drawn with (a rebuild may be on its way).
+    const result = editOf(p.view ?? v, f, input.value, p.typed);
     if ('error' in result) {
       input.classList.add('invalid');
       input.title = result.error;
@@ -55,6 +61,7 @@ function field(p: KernelInputsPanel, v: InputsView, f: Field, value: string, lab
       return;
     }
     p.typed.set(key, input.value);
+    p.typedRuns.set(key, 0);
     // After the focus has moved on (Tab), so the re-render can keep it where it went.
     setTimeout(() => p.hooks.edit(result.edit), 0);
   });
@@ -181,8 +188,22 @@ function problemsPart(p: KernelInputsPanel, errors: DiagnosticView[]): HTMLEleme
 
 export function render(p: KernelInputsPanel, v: InputsView | null, diagnostics: readonly DiagnosticView[], editable: boolean): void {
   const errors = diagnostics.filter((d) => d.severity === 'error');
-  // A run that took the kernel as it is: the fields show what it read.
-  if (errors.length === 0) p.typed.clear();
+  // New runs that took the kernel as it is: the fields show what they read. Not at any render
+  // without errors (one between a field's commit and its run, a progress or compare update, kept
+  // the old inputs), nor at the first new run after the commit, which may be of the text before
+  // it: either dropped the typed value, and a sibling committed next wrote its line without it
+  // (CI saw `grid=1 block=64` after grid 2, then block 64, were entered).
+  if (errors.length === 0 && v !== p.view) {
+    for (const [key, runs] of p.typedRuns) {
+      if (runs >= 1) {
+        p.typed.delete(key);
+        p.typedRuns.delete(key);
+      } else {
+        p.typedRuns.set(key, runs + 1);
+      }
+    }
+  }
+  p.view = v;
   p.errors = errors;
   const key = JSON.stringify([v, errors, editable, [...p.typed]]);
   if (p.root.dataset.key === key) return;
