@@ -550,7 +550,7 @@ fn plain_done(
 }
 
 /// What the whole step's bookkeeping does for a plain step: an instruction with no effect, the
-/// depth unchanged, nothing else to check. Shared by `advance` and `Sim::run_plain`.
+/// depth unchanged, nothing else to check. Shared by `advance` and `plain_steps`.
 #[inline(always)]
 fn count_plain(
     plain: &PlainPcs,
@@ -563,7 +563,7 @@ fn count_plain(
     machine.output.seal(metrics.steps + 1);
     let p = stepped?;
     let issues = plain.issues(p.pc);
-    let cycles = config.cost.instruction as u64 * issues as u64;
+    let cycles = config.cost.cycles(&Effects::default(), issues);
     machine.clock += cycles;
     metrics.record_plain(p, depth, cycles, issues != 0);
     Ok(p)
