@@ -81,9 +81,10 @@ function tenMillion(s: Session, results: Result[]): void {
  * its first point for half a second (the browser optimises hot wasm later), then its whole sweep
  * until `seconds` have passed. Warp instructions per second (mimd: thread instructions, one lane a
  * step) over them all and in the fastest sweep, and the ratio to kepler. mimd's sweep (about 57 M thread instructions) takes a few seconds. */
-function modelSweeps(results: Result[], seconds = 1): void {
+function modelSweeps(results: Result[], seconds = 1, only?: string[]): void {
   const rates: [string, number][] = [];
   for (const { name } of model_infos() as { name: string }[]) {
+    if (only && !only.includes(name)) continue;
     const run = new SweepRun();
     const prepared = run.prepare(divergentLoop, { param: 'n', from: 0, to: 7, models: [name] }) as { ok: boolean; points: number };
     if (!prepared.ok) throw new Error(`the model sweep does not prepare under ${name}`);
@@ -107,7 +108,8 @@ function modelSweeps(results: Result[], seconds = 1): void {
     // On a loaded machine the fastest sweep is the one least disturbed by other processes.
     results.push({ name: `model sweep ${name}: ${what}, fastest sweep`, value: fastest, unit: 'M/s' });
   }
-  const kepler = rates.find(([n]) => n === 'kepler')![1];
+  const kepler = rates.find(([n]) => n === 'kepler')?.[1];
+  if (kepler === undefined) return;
   for (const [name, rate] of rates) results.push({ name: `model sweep ${name}: / kepler`, value: rate / kepler, unit: '' });
 }
 
@@ -122,10 +124,10 @@ async function main(): Promise<void> {
   await init();
   const results: Result[] = [{ name: 'wasm init', value: performance.now() - t0, unit: 'ms' }];
   // `bench.html?only=models&seconds=3`: the model sweeps alone (each model timed for `seconds`),
-  // for comparing builds of the wasm quickly.
+  // for comparing builds of the wasm quickly; `&models=kepler,volta` sweeps only those.
   const query = new URLSearchParams(location.search);
   if (query.get('only') === 'models') {
-    modelSweeps(results, Number(query.get('seconds') ?? 1));
+    modelSweeps(results, Number(query.get('seconds') ?? 1), query.get('models')?.split(','));
     finish(results);
     return;
   }
