@@ -281,8 +281,9 @@ impl Sim {
             if limits.max_steps.is_some_and(|m| done >= m) {
                 return StopReason::Budget;
             }
-            // Plain steps have no events; a breakpoint needs each step's pc looked at.
-            if limits.breakpoints.is_empty() {
+            // Plain steps have no events; a breakpoint needs each step's pc looked at. A step
+            // that cannot be plain skips the call (it was every control step's, for nothing).
+            if limits.breakpoints.is_empty() && self.plain.at(self.state.model.pc().unwrap_or_default()) {
                 let until = limits.max_steps.map_or(u64::MAX, |m| start.saturating_add(m));
                 if self.run_plain(until.min(self.config.step_limit)) > 0 {
                     continue;
