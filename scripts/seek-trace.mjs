@@ -1,0 +1,76 @@
+// Where the time of a seek goes, from Chromium's own trace: the 10 M-step run of
+// tests/bench/endless_loop.cu loaded, then SEEKS random seeks through the scrubber (one a frame),
+// traced. For each seek's input event it reads the wall time and the main thread's CPU time, and
+// whether a garbage collection ran inside it. On a shared machine the long seeks are the ones whose
+// thread was off the CPU (wall far above CPU) or that finished V8's major collection; this tells
+// those apart from the app's own work. Prints the distributions and every collection's reason.
+//
+//   npx vite build --outDir /tmp/app && npx vite preview --outDir /tmp/app --port 4301 --strictPort &
+//   node scripts/seek-trace.mjs 1000 http://127.0.0.1:4301/
+import { readFileSync } from 'node:fs';
+import { chromium } from '@playwright/test';
+
+const [seeks, url] = process.argv.slice(2);
+if (!url) throw new Error('usage: node scripts/seek-trace.mjs SEEKS URL');
+const kernel = readFileSync(new URL('../tests/bench/endless_loop.cu', import.meta.url), 'utf8');
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+await page.addInitScript(() => localStorage.setItem('warpscope.toured.v1', '1'));
+await page.goto(url);
+await page.waitForSelector('body[data-ready="true"]');
+await page.getByTestId('editor-content').click();
+await page.keyboard.press('Control+a');
+await page.keyboard.insertText(kernel);
+await page.waitForFunction(() => Number(document.querySelector('[data-testid="step-label"]')?.getAttribute('data-total')) >= 10_000_000,
+  null, { timeout: 180_000, polling: 100 });
+// Let the editor lose focus so the view follows the current instruction.
+await page.locator('#cfg').click({ position: { x: 5, y: 5 } });
+
+const scrub = (count) => page.evaluate(async (count) => {
+  const range = document.querySelector('[data-testid="scrubber"]');
+  const total = Number(range.max);
+  let x = 4242;
+  for (let i = 0; i < count; i++) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    range.value = String(x % total);
+    range.dispatchEvent(new Event('input', { bubbles: true }));
+    void document.body.getBoundingClientRect().height; // style + layout inside the event's time
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+  }
+}, count);
+await scrub(20); // warm-up
+await browser.startTracing(page, { categories: ['devtools.timeline', 'v8', 'disabled-by-default-v8.gc'] });
+await scrub(Number(seeks));
+const trace = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
+await browser.close();
+
+const spans = trace.filter((e) => e.ph === 'X');
+const inputs = spans.filter((e) => e.name === 'EventDispatch' && e.args?.data?.type === 'input');
+const collections = spans.filter((e) => e.name === 'MajorGC' || e.name === 'MinorGC');
+const inside = (e) => collections.filter((g) => g.tid === e.tid && g.ts >= e.ts && g.ts < e.ts + e.dur);
+const ms = (us) => us / 1000;
+const q = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
+const line = (name, xs) => `${name}: median ${q(xs, 0.5).toFixed(2)} ms, 95th percentile ${q(xs, 0.95).toFixed(2)}, 99th ${q(xs, 0.99).toFixed(2)}, max ${Math.max(...xs).toFixed(2)}`;
+
+// A thread-time reading above the wall time is the trace's clock failing (a thread moved between
+// cores), not work: such seeks count for wall time only.
+const timed = inputs.filter((e) => e.tdur !== undefined && e.tdur <= e.dur);
+const plain = timed.filter((e) => inside(e).length === 0);
+console.log(`${inputs.length} seeks traced (${timed.length} with a CPU time, ${inputs.length - plain.length - (inputs.length - timed.length)} with a collection inside)`);
+console.log(line('wall, every seek', inputs.map((e) => ms(e.dur))));
+console.log(line('CPU, every seek', timed.map((e) => ms(e.tdur))));
+console.log(line('CPU, seeks without a collection', plain.map((e) => ms(e.tdur))));
+console.log(line('wall, seeks without a collection', plain.map((e) => ms(e.dur))));
+const long = inputs.filter((e) => ms(e.dur) > 16).map((e) => {
+  const gc = inside(e).map((g) => `${g.name} ${ms(g.dur).toFixed(1)} ms (${g.args?.type ?? ''})`).join(', ');
+  return `  ${ms(e.dur).toFixed(1)} ms wall, ${e.tdur <= e.dur ? ms(e.tdur).toFixed(1) : '?'} ms CPU${gc ? `; inside: ${gc}` : ''}`;
+});
+console.log(`seeks over 16 ms: ${long.length}`);
+for (const l of long) console.log(l);
+const starts = spans.filter((e) => e.name === 'V8.GCIncrementalMarkingStart');
+const reasons = {};
+for (const s of starts) reasons[s.args?.value?.reason ?? '?'] = (reasons[s.args?.value?.reason ?? '?'] ?? 0) + 1;
+console.log(`major collections: ${collections.filter((g) => g.name === 'MajorGC').length} (incremental marking started by: ${JSON.stringify(reasons)})`);
