@@ -8,31 +8,14 @@
 //   npx vite build --outDir /tmp/before   (at the commit before; the same at the one after)
 //   npx vite preview --outDir /tmp/before --port 4301 --strictPort &   (and /tmp/after on 4302)
 //   node scripts/seek-ab.mjs 24 http://127.0.0.1:4301/ http://127.0.0.1:4302/
-import { readFileSync } from 'node:fs';
-import { chromium } from '@playwright/test';
+import { openTenMillion } from './ten-million.mjs';
 
 const [blocks, ...urls] = process.argv.slice(2);
 if (!urls.length) throw new Error('usage: node scripts/seek-ab.mjs BLOCKS URL...');
-const kernel = readFileSync(new URL('../tests/bench/endless_loop.cu', import.meta.url), 'utf8');
 const browsers = [], pages = [];
 for (const url of urls) {
-  // A browser each: Chromium runs a tab that is not in front at a lower priority.
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const { browser, page } = await openTenMillion(url);
   browsers.push(browser);
-  const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-  await page.addInitScript(() => localStorage.setItem('warpscope.toured.v1', '1'));
-  await page.goto(url);
-  await page.waitForSelector('body[data-ready="true"]');
-  await page.getByTestId('editor-content').click();
-  await page.keyboard.press('Control+a');
-  await page.keyboard.insertText(kernel);
-  await page.waitForFunction(() => Number(document.querySelector('[data-testid="step-label"]')?.getAttribute('data-total')) >= 10_000_000,
-    null, { timeout: 180_000, polling: 100 });
-  // Let the editor lose focus so the view follows the current instruction.
-  await page.locator('#cfg').click({ position: { x: 5, y: 5 } });
   pages.push(page);
 }
 

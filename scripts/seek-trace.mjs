@@ -8,27 +8,11 @@
 //
 //   npx vite build --outDir /tmp/app && npx vite preview --outDir /tmp/app --port 4301 --strictPort &
 //   node scripts/seek-trace.mjs 1000 http://127.0.0.1:4301/
-import { readFileSync } from 'node:fs';
-import { chromium } from '@playwright/test';
+import { openTenMillion } from './ten-million.mjs';
 
 const [seeks, url] = process.argv.slice(2);
 if (!url) throw new Error('usage: node scripts/seek-trace.mjs SEEKS URL');
-const kernel = readFileSync(new URL('../tests/bench/endless_loop.cu', import.meta.url), 'utf8');
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
-const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-await page.addInitScript(() => localStorage.setItem('warpscope.toured.v1', '1'));
-await page.goto(url);
-await page.waitForSelector('body[data-ready="true"]');
-await page.getByTestId('editor-content').click();
-await page.keyboard.press('Control+a');
-await page.keyboard.insertText(kernel);
-await page.waitForFunction(() => Number(document.querySelector('[data-testid="step-label"]')?.getAttribute('data-total')) >= 10_000_000,
-  null, { timeout: 180_000, polling: 100 });
-// Let the editor lose focus so the view follows the current instruction.
-await page.locator('#cfg').click({ position: { x: 5, y: 5 } });
+const { browser, page } = await openTenMillion(url);
 
 const scrub = (count) => page.evaluate(async (count) => {
   const range = document.querySelector('[data-testid="scrubber"]');
