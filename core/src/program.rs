@@ -3,7 +3,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::isa::{Instruction, Pc};
+use crate::isa::{Instruction, Op, Pc};
 use crate::printf::Format;
 
 #[derive(Clone, PartialEq, Debug, Default)]
@@ -65,20 +65,30 @@ impl Program {
 /// instruction" (`Reconvergence::step_plain`, the run's fast path), and what each issues.
 /// Plain: no control effect (not a branch, token, barrier, `WARPSYNC`, `YIELD` or `EXIT`, no pop
 /// bit), no clock read (the run notes lane 0's reads), and not the last instruction (lanes
-/// passing it exit or fault).
+/// passing it exit or fault). For a model that takes them (`ModelKind::plain_branches`), a `BRA`
+/// is plain too when its lanes all go one way (`plain_next`): a loop's back edge, most of the time.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct PlainPcs(Vec<u8>);
 
+/// The flag of a plain pc that holds a branch; the low bits are one more than its issues.
+const BRANCH: u8 = 0x80;
+
 impl PlainPcs {
-    pub fn of(prog: &Program) -> PlainPcs {
+    /// `branches`: mark the branches that may be plain (the model takes them).
+    pub fn of(prog: &Program, branches: bool) -> PlainPcs {
         let last = prog.len().saturating_sub(1);
         let at = |(i, instr): (usize, &Instruction)| {
-            let plain = i < last && !instr.pop && !instr.op.is_control() && instr.op.clock_word().is_none();
+            let branch = match instr.op {
+                // Both ways stay inside the program: a lane past the end exits, which is an effect.
+                Op::Bra { target, .. } => branches && target.index() < prog.len(),
+                _ => false,
+            };
+            let plain = i < last && !instr.pop && (branch || !instr.op.is_control()) && instr.op.clock_word().is_none();
             // 0: not plain; otherwise one more than the issues it counts (none for a part of a
             // real SASS instruction's sequence).
             let issues = if prog.continues(Pc(i as u32)) { 0 } else { instr.op.issues() };
             if plain {
-                1 + issues.min(u8::MAX as u32 - 1) as u8
+                (1 + issues.min(BRANCH as u32 - 2) as u8) | if branch { BRANCH } else { 0 }
             } else {
                 0
             }
@@ -97,6 +107,11 @@ impl PlainPcs {
     /// The issues the plain instruction at `pc` counts (0 for a sequence's later parts).
     #[inline(always)]
     pub fn issues(&self, pc: Pc) -> u32 {
-        self.0.get(pc.index()).map_or(0, |&p| p.saturating_sub(1) as u32)
+        self.0.get(pc.index()).map_or(0, |&p| (p & !BRANCH).saturating_sub(1) as u32)
+    }
+    /// The plain instruction at `pc` is a branch (`plain_next` says where its lanes go).
+    #[inline(always)]
+    pub fn is_branch(&self, pc: Pc) -> bool {
+        self.0.get(pc.index()).is_some_and(|&p| p & BRANCH != 0)
     }
 }

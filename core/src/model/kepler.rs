@@ -17,7 +17,7 @@ use alloc::format;
 use alloc::vec::Vec;
 
 use super::hw_stack::{HwStack, StackConfig, Token, TokenKind};
-use super::{plain_work, ControlError, Effects, EntryKind, Issued, PlainFault, PlainStep, Reconvergence, StackEntry};
+use super::{plain_next, plain_work, ControlError, Effects, EntryKind, Issued, PlainFault, PlainStep, Reconvergence, StackEntry};
 use crate::isa::{Op, Pc};
 use crate::machine::{execute, LaneList, LaneMask, Machine};
 use crate::program::{PlainPcs, Program};
@@ -183,18 +183,20 @@ impl Reconvergence for TokenStackModel {
     }
 
     /// A plain instruction: the data path on the active lanes, then the next pc (`settle` has
-    /// nothing to do: some lane is active and the next pc is not past the end).
+    /// nothing to do: some lane is active and the next pc is not past the end); or a branch that
+    /// all of them take, or none (no token).
     #[inline(always)]
     fn step_plain(&mut self, prog: &Program, m: &mut Machine, plain: &PlainPcs) -> Option<Result<PlainStep, PlainFault>> {
         let pc = self.pc;
         if self.done || !plain.at(pc) {
             return None;
         }
-        let work = match plain_work(prog, m, pc, self.active)? {
+        let next = plain_next(prog, m, plain, pc, self.active)?;
+        let work = match plain_work(prog, m, plain, pc, self.active)? {
             Ok(work) => work,
             Err(e) => return Some(Err(e)),
         };
-        self.pc = pc.next();
+        self.pc = next;
         Some(Ok(PlainStep { pc, mask: self.active, work }))
     }
 

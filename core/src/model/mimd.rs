@@ -15,7 +15,7 @@ use alloc::vec::Vec;
 
 use super::flow::{exit_past_end, run_plain, CallStacks, Statics};
 use super::lane_pcs::LanePcs;
-use super::{plain_work, ControlError, Effects, EntryKind, Issued, PlainFault, PlainStep, Reconvergence, StackEntry};
+use super::{plain_next, plain_work, ControlError, Effects, EntryKind, Issued, PlainFault, PlainStep, Reconvergence, StackEntry};
 use crate::isa::Pc;
 use crate::machine::{member_lanes, LaneMask, Machine};
 use crate::program::{PlainPcs, Program};
@@ -146,11 +146,13 @@ impl Reconvergence for Independent {
         if !plain.at(pc) {
             return None;
         }
-        let work = match plain_work(prog, m, pc, lane)? {
+        // One lane: a branch never splits.
+        let next = plain_next(prog, m, plain, pc, lane)?;
+        let work = match plain_work(prog, m, plain, pc, lane)? {
             Ok(work) => work,
             Err(e) => return Some(Err(e)),
         };
-        self.pcs.move_group(lane, pc, pc.next());
+        self.pcs.move_group(lane, pc, next);
         self.turn = (lane.0.trailing_zeros() + 1) % self.width;
         self.gather(prog, m, lane);
         Some(Ok(PlainStep { pc, mask: lane, work }))

@@ -20,7 +20,7 @@ pub mod volta;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::isa::Pc;
+use crate::isa::{Op, Pc};
 use crate::machine::{ExecError, LaneMask, Machine, MemberFault};
 use crate::program::{PlainPcs, Program};
 pub use about::{ModelAbout, Policy};
@@ -78,11 +78,42 @@ pub trait AfterPlain {
 /// Why a plain step could not run, and the pc it was at (the step's pc, where the run stops).
 pub type PlainFault = (Pc, ControlError);
 
+/// Where the lanes of a plain step at `pc` go, looked at before anything runs: the next
+/// instruction; for a branch, the way all of `lanes` go (the target when its guard holds in
+/// every one, the next instruction when in none, or in not all for `BRA.U`). `None`: a branch
+/// that splits them, not a plain step.
+#[inline(always)]
+pub(crate) fn plain_next(prog: &Program, m: &Machine, plain: &PlainPcs, pc: Pc, lanes: LaneMask) -> Option<Pc> {
+    if !plain.is_branch(pc) {
+        return Some(pc.next());
+    }
+    let instr = prog.get(pc)?;
+    let Op::Bra { target, uniform } = instr.op else { return None };
+    let taken = m.guard_mask(instr.guard, lanes);
+    if taken == lanes {
+        Some(target)
+    } else if uniform || taken.is_empty() {
+        Some(pc.next())
+    } else {
+        None
+    }
+}
+
 /// A plain step's data path on `lanes` (the instruction at `pc` is plain): the lanes whose
 /// guard held, or why it could not run. `None` only for a pc outside the program.
 #[inline(always)]
-pub(crate) fn plain_work(prog: &Program, m: &mut Machine, pc: Pc, lanes: LaneMask) -> Option<Result<LaneMask, PlainFault>> {
+pub(crate) fn plain_work(
+    prog: &Program,
+    m: &mut Machine,
+    plain: &PlainPcs,
+    pc: Pc,
+    lanes: LaneMask,
+) -> Option<Result<LaneMask, PlainFault>> {
     let instr = prog.get(pc)?;
+    // A branch runs nothing, and every lane did its work (as for all control flow).
+    if plain.is_branch(pc) {
+        return Some(Ok(lanes));
+    }
     let work = m.guard_mask(instr.guard, lanes);
     Some(crate::machine::execute(m, instr, lanes).map(|()| work).map_err(|e| (pc, ControlError::from(e))))
 }
@@ -283,6 +314,11 @@ impl ModelKind {
             ModelKind::Volta => "h100",
             _ => "kepler",
         }
+    }
+    /// Whether the model's `step_plain` takes a branch whose lanes all go one way (`plain_next`);
+    /// `PlainPcs` marks branches plain only for these.
+    pub fn plain_branches(self) -> bool {
+        matches!(self, ModelKind::Kepler | ModelKind::Pdom | ModelKind::PdomSsy | ModelKind::Struct | ModelKind::TfStack | ModelKind::Mimd)
     }
     /// True for the thread-frontier models, whose CFG view shows priorities and frontiers.
     pub fn uses_frontiers(self) -> bool {

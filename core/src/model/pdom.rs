@@ -18,7 +18,9 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use super::flow::{barrier_deadlock, run_plain, CallStacks, Moves, Statics};
-use super::{plain_work, ControlError, Effects, EntryKind, Issued, PathOrder, PlainFault, PlainStep, Reconvergence, StackEntry};
+use super::{
+    plain_next, plain_work, ControlError, Effects, EntryKind, Issued, PathOrder, PlainFault, PlainStep, Reconvergence, StackEntry,
+};
 use crate::isa::Pc;
 use crate::machine::{LaneMask, Machine};
 use crate::program::{PlainPcs, Program};
@@ -139,19 +141,21 @@ impl Reconvergence for PdomStack {
         Ok(Issued { pc: top.pc, mask: lanes, work: mv.work, effects: fx })
     }
 
-    /// A plain instruction whose next pc is not the top entry's post-dominator (reaching it pops).
+    /// A plain instruction, or a branch all of whose lanes go one way, when the lanes' next pc is
+    /// not the top entry's post-dominator (reaching it pops).
     #[inline(always)]
     fn step_plain(&mut self, prog: &Program, m: &mut Machine, plain: &PlainPcs) -> Option<Result<PlainStep, PlainFault>> {
         let top = self.entries.last_mut()?;
         let (pc, lanes) = (top.pc, top.mask.without(m.exited));
-        if !plain.at(pc) || top.rpc == Some(pc.next()) || lanes.is_empty() {
+        if !plain.at(pc) || lanes.is_empty() {
             return None;
         }
-        let work = match plain_work(prog, m, pc, lanes)? {
+        let next = plain_next(prog, m, plain, pc, lanes).filter(|&next| top.rpc != Some(next))?;
+        let work = match plain_work(prog, m, plain, pc, lanes)? {
             Ok(work) => work,
             Err(e) => return Some(Err(e)),
         };
-        top.pc = pc.next();
+        top.pc = next;
         Some(Ok(PlainStep { pc, mask: lanes, work }))
     }
 

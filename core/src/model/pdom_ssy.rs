@@ -21,7 +21,10 @@ use alloc::format;
 use alloc::vec::Vec;
 
 use super::pdom::{exit, resume_pc, view, Entry};
-use super::{plain_work, ControlError, Effects, EntryKind, Issued, PathOrder, PlainFault, PlainStep, Reconvergence, StackEntry, TokenKind};
+use super::{
+    plain_next, plain_work, ControlError, Effects, EntryKind, Issued, PathOrder, PlainFault, PlainStep, Reconvergence, StackEntry,
+    TokenKind,
+};
 use crate::isa::{Op, Pc};
 use crate::machine::{execute, LaneMask, Machine};
 use crate::program::{PlainPcs, Program};
@@ -190,8 +193,8 @@ impl Reconvergence for SsyStack {
         if !plain.at(pc) || lanes.is_empty() || matches!(top.kind, EntryKind::Token(_)) {
             return None;
         }
-        top.pc = pc.next();
-        Some(plain_work(prog, m, pc, lanes)?.map(|work| PlainStep { pc, mask: lanes, work }))
+        top.pc = plain_next(prog, m, plain, pc, lanes)?;
+        Some(plain_work(prog, m, plain, pc, lanes)?.map(|work| PlainStep { pc, mask: lanes, work }))
     }
 
     fn finished(&self) -> bool {

@@ -105,7 +105,7 @@ impl Reconvergence for WarpPc {
         if !plain.at(pc) || active.is_empty() || !self.pcs.at(pc.next(), live).is_empty() {
             return None;
         }
-        let work = match plain_work(prog, m, pc, active)? {
+        let work = match plain_work(prog, m, plain, pc, active)? {
             Ok(work) => work,
             Err(e) => return Some(Err(e)),
         };

@@ -15,7 +15,7 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use super::flow::{barrier_deadlock, run_plain, CallStacks, Statics};
-use super::{plain_work, ControlError, Effects, EntryKind, Issued, PlainFault, PlainStep, Reconvergence, StackEntry};
+use super::{plain_next, plain_work, ControlError, Effects, EntryKind, Issued, PlainFault, PlainStep, Reconvergence, StackEntry};
 use crate::isa::Pc;
 use crate::machine::{LaneMask, Machine};
 use crate::program::{PlainPcs, Program};
@@ -93,22 +93,24 @@ impl Reconvergence for SortedStack {
         Ok(Issued { pc, mask: lanes, work: mv.work, effects: fx })
     }
 
-    /// A plain instruction whose lanes stay the top entry: no entry waits at the next pc (they
-    /// would merge there: a reconvergence).
+    /// A plain instruction, or a branch all of whose lanes go one way, whose lanes stay the top
+    /// entry: their next pc comes before every other entry's (at one they would merge: a
+    /// reconvergence; past one, that entry would run first).
     #[inline(always)]
     fn step_plain(&mut self, prog: &Program, m: &mut Machine, plain: &PlainPcs) -> Option<Result<PlainStep, PlainFault>> {
         let n = self.entries.len();
         let (pc, mask) = *self.entries.last()?;
         let lanes = mask.without(m.exited);
-        let merges = n >= 2 && self.entries[n - 2].0 == pc.next();
-        if !plain.at(pc) || lanes.is_empty() || merges {
+        if !plain.at(pc) || lanes.is_empty() {
             return None;
         }
-        let work = match plain_work(prog, m, pc, lanes)? {
+        // The lanes stay the top: their next pc comes before the next entry's (at it they merge).
+        let next = plain_next(prog, m, plain, pc, lanes).filter(|next| n < 2 || next.0 < self.entries[n - 2].0 .0)?;
+        let work = match plain_work(prog, m, plain, pc, lanes)? {
             Ok(work) => work,
             Err(e) => return Some(Err(e)),
         };
-        self.entries[n - 1] = (pc.next(), lanes);
+        self.entries[n - 1] = (next, lanes);
         Some(Ok(PlainStep { pc, mask: lanes, work }))
     }
 

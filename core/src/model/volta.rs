@@ -443,7 +443,7 @@ impl Reconvergence for ConvergenceBarriers {
         }
         let lanes = self.ready_at(pc);
         self.last = lanes;
-        let work = match plain_work(prog, m, pc, lanes)? {
+        let work = match plain_work(prog, m, plain, pc, lanes)? {
             Ok(work) => work,
             Err(e) => return Some(Err(e)),
         };

@@ -178,7 +178,7 @@ impl Sim {
         let state = WarpState { machine, model, metrics: Metrics::new(&program), status, timing };
         let timeline = Timeline::new(state.clone(), config.record, config.trace_budget);
         let watch = watch::RepeatWatch::new(&program, &state);
-        Sim { plain: PlainPcs::of(&program), program, structured: None, config, state, timeline, watch }
+        Sim { plain: PlainPcs::of(&program, config.model.plain_branches()), program, structured: None, config, state, timeline, watch }
     }
 
     pub fn program(&self) -> &Program {
