@@ -5,7 +5,6 @@ mod arith;
 mod bits;
 mod float;
 mod memory;
-mod rows;
 mod warp;
 mod wide;
 
@@ -15,7 +14,6 @@ use super::{LaneMask, Machine, MAX_WARP};
 use crate::isa::*;
 pub(super) use memory::address;
 pub use memory::SEGMENT_BYTES;
-use rows::{in_place, map2, map3};
 pub use warp::{check_members, member_lanes, shfl_source};
 
 /// Why an instruction could not run.
@@ -119,6 +117,50 @@ fn single_lane(lanes: LaneMask) -> Option<u32> {
     (lanes.0 != 0 && lanes.0 & (lanes.0 - 1) == 0).then(|| lanes.0.trailing_zeros())
 }
 
+// Inlined natively; in wasm each use is a function of its own: V8's optimising compiler made
+// slower code of `execute_rows` with every op's vector loop in its one body (the model sweeps ran
+// 3-7 % faster in Chromium with them apart: docs/performance.md, "The wasm build against native").
+#[cfg_attr(target_arch = "wasm32", inline(never))]
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+#[allow(clippy::too_many_arguments)]
+fn map2<const N: usize>(m: &mut Machine, lanes: LaneMask, dst: Reg, a: Src, b: Src, float: bool, f: impl Fn(u32, u32) -> u32) {
+    if let Some(l) = single_lane(lanes) {
+        let v = f(lane_value(m, a, float, l), lane_value(m, b, float, l));
+        m.set_reg(l, dst, v);
+        return;
+    }
+    let mut x = gather::<N>(m, a, float);
+    if let Src::Imm(v) = b {
+        // The same value in every lane, as a scalar: a shift by it is one vector shift (SSE2 and
+        // wasm SIMD shift all lanes by one amount), where a row of amounts was 32 scalar shifts.
+        for xi in x.iter_mut() {
+            *xi = f(*xi, v);
+        }
+    } else {
+        let y = gather::<N>(m, b, float);
+        for i in 0..N {
+            x[i] = f(x[i], y[i]);
+        }
+    }
+    scatter(m, dst, lanes, &x);
+}
+
+#[cfg_attr(target_arch = "wasm32", inline(never))]
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+#[allow(clippy::too_many_arguments)]
+fn map3<const N: usize>(m: &mut Machine, lanes: LaneMask, dst: Reg, a: Src, b: Src, c: Src, float: bool, f: impl Fn(u32, u32, u32) -> u32) {
+    if let Some(l) = single_lane(lanes) {
+        let v = f(lane_value(m, a, float, l), lane_value(m, b, float, l), lane_value(m, c, float, l));
+        m.set_reg(l, dst, v);
+        return;
+    }
+    let (mut x, y, z) = (gather::<N>(m, a, float), gather::<N>(m, b, float), gather::<N>(m, c, float));
+    for i in 0..N {
+        x[i] = f(x[i], y[i], z[i]);
+    }
+    scatter(m, dst, lanes, &x);
+}
+
 /// Sets `dst` to `result op c` and `dst_inv` to `!result op c` in the lanes of `lanes`.
 fn set_preds(m: &mut Machine, lanes: LaneMask, result: LaneMask, op: BoolOp, dst: Pred, dst_inv: Pred, c: PredSrc) {
     let c_mask = m.guard_mask(Some(Guard { pred: c.pred, negated: c.negated }), lanes);
@@ -136,37 +178,26 @@ fn set_preds(m: &mut Machine, lanes: LaneMask, result: LaneMask, op: BoolOp, dst
     }
 }
 
-/// The lanes where `a cmp b` holds, comparing as `T` after `conv`. Register rows are read in
-/// place (`rows::in_place`), an immediate as one value in every slot.
+/// The lanes where `a cmp b` holds, comparing as `T` after `conv`.
 #[cfg_attr(target_arch = "wasm32", inline(never))]
 #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn compare_lanes<const N: usize, T: PartialOrd>(m: &Machine, a: Src, b: Src, float: bool, cmp: Cmp, conv: fn(u32) -> T) -> LaneMask {
-    let rows = m.regs.as_chunks::<N>().0;
-    let bits = match (in_place(a, m.nregs), b, in_place(b, m.nregs)) {
-        (Some(ra), _, Some(rb)) => compare_rows(&rows[ra], &rows[rb], cmp, conv),
-        (Some(ra), Src::Imm(v), _) => compare_rows(&rows[ra], &[v; N], cmp, conv),
-        _ => compare_rows(&gather::<N>(m, a, float), &gather::<N>(m, b, float), cmp, conv),
-    };
-    LaneMask(bits) & m.all_lanes()
-}
-
-/// The slots where `x cmp y` holds, as bits (padding slots too: the caller masks them off).
-#[inline(always)]
-fn compare_rows<const N: usize, T: PartialOrd>(x: &[u32; N], y: &[u32; N], cmp: Cmp, conv: fn(u32) -> T) -> u64 {
+    let (x, y) = (gather::<N>(m, a, float), gather::<N>(m, b, float));
     // One branch-free loop per comparison: it vectorises; padding slots are masked off below.
-    match cmp {
-        Cmp::Lt => pack(x, y, |a, b| conv(a) < conv(b)),
-        Cmp::Le => pack(x, y, |a, b| conv(a) <= conv(b)),
-        Cmp::Gt => pack(x, y, |a, b| conv(a) > conv(b)),
-        Cmp::Ge => pack(x, y, |a, b| conv(a) >= conv(b)),
-        Cmp::Eq => pack(x, y, |a, b| conv(a) == conv(b)),
+    let bits = match cmp {
+        Cmp::Lt => pack(&x, &y, |a, b| conv(a) < conv(b)),
+        Cmp::Le => pack(&x, &y, |a, b| conv(a) <= conv(b)),
+        Cmp::Gt => pack(&x, &y, |a, b| conv(a) > conv(b)),
+        Cmp::Ge => pack(&x, &y, |a, b| conv(a) >= conv(b)),
+        Cmp::Eq => pack(&x, &y, |a, b| conv(a) == conv(b)),
         // Ordered: false for a NaN (for integers, plain `!=`).
-        Cmp::Ne => pack(x, y, |a, b| conv(a) < conv(b) || conv(a) > conv(b)),
+        Cmp::Ne => pack(&x, &y, |a, b| conv(a) < conv(b) || conv(a) > conv(b)),
         Cmp::True => u64::MAX,
         Cmp::False => 0,
         // The unordered float comparisons are rare: one generic loop.
-        c => pack(x, y, |a, b| c.holds(conv(a), conv(b))),
-    }
+        c => pack(&x, &y, |a, b| c.holds(conv(a), conv(b))),
+    };
+    LaneMask(bits) & m.all_lanes()
 }
 
 /// The wasm build: a lane's result as a 32-bit mask of all ones vectorises there (a byte per lane
