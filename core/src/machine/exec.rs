@@ -5,6 +5,8 @@ mod arith;
 mod bits;
 mod float;
 mod memory;
+#[cfg(not(target_arch = "wasm32"))]
+mod rows;
 mod warp;
 mod wide;
 
@@ -14,7 +16,14 @@ use super::{LaneMask, Machine, MAX_WARP};
 use crate::isa::*;
 pub(super) use memory::address;
 pub use memory::SEGMENT_BYTES;
+#[cfg(not(target_arch = "wasm32"))]
+use rows::in_place;
+// Natively the vector loops read register rows in place (`rows`); the wasm build copies.
+#[cfg(not(target_arch = "wasm32"))]
+use rows::{map2, map3};
 pub use warp::{check_members, member_lanes, shfl_source};
+#[cfg(target_arch = "wasm32")]
+use {map2_copied as map2, map3_copied as map3};
 
 /// Why an instruction could not run.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -123,7 +132,15 @@ fn single_lane(lanes: LaneMask) -> Option<u32> {
 #[cfg_attr(target_arch = "wasm32", inline(never))]
 #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[allow(clippy::too_many_arguments)]
-fn map2<const N: usize>(m: &mut Machine, lanes: LaneMask, dst: Reg, a: Src, b: Src, float: bool, f: impl Fn(u32, u32) -> u32) {
+pub(super) fn map2_copied<const N: usize>(
+    m: &mut Machine,
+    lanes: LaneMask,
+    dst: Reg,
+    a: Src,
+    b: Src,
+    float: bool,
+    f: impl Fn(u32, u32) -> u32,
+) {
     if let Some(l) = single_lane(lanes) {
         let v = f(lane_value(m, a, float, l), lane_value(m, b, float, l));
         m.set_reg(l, dst, v);
@@ -148,7 +165,16 @@ fn map2<const N: usize>(m: &mut Machine, lanes: LaneMask, dst: Reg, a: Src, b: S
 #[cfg_attr(target_arch = "wasm32", inline(never))]
 #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 #[allow(clippy::too_many_arguments)]
-fn map3<const N: usize>(m: &mut Machine, lanes: LaneMask, dst: Reg, a: Src, b: Src, c: Src, float: bool, f: impl Fn(u32, u32, u32) -> u32) {
+pub(super) fn map3_copied<const N: usize>(
+    m: &mut Machine,
+    lanes: LaneMask,
+    dst: Reg,
+    a: Src,
+    b: Src,
+    c: Src,
+    float: bool,
+    f: impl Fn(u32, u32, u32) -> u32,
+) {
     if let Some(l) = single_lane(lanes) {
         let v = f(lane_value(m, a, float, l), lane_value(m, b, float, l), lane_value(m, c, float, l));
         m.set_reg(l, dst, v);
@@ -178,26 +204,45 @@ fn set_preds(m: &mut Machine, lanes: LaneMask, result: LaneMask, op: BoolOp, dst
     }
 }
 
-/// The lanes where `a cmp b` holds, comparing as `T` after `conv`.
+/// The lanes where `a cmp b` holds, comparing as `T` after `conv`. Register rows are read in
+/// place (`rows::in_place`), an immediate as one value in every slot.
 #[cfg_attr(target_arch = "wasm32", inline(never))]
 #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn compare_lanes<const N: usize, T: PartialOrd>(m: &Machine, a: Src, b: Src, float: bool, cmp: Cmp, conv: fn(u32) -> T) -> LaneMask {
-    let (x, y) = (gather::<N>(m, a, float), gather::<N>(m, b, float));
+    #[cfg(not(target_arch = "wasm32"))]
+    let bits = {
+        let rows = m.regs.as_chunks::<N>().0;
+        match (in_place(a, m.nregs), b, in_place(b, m.nregs)) {
+            (Some(ra), _, Some(rb)) => compare_rows(&rows[ra], &rows[rb], cmp, conv),
+            (Some(ra), Src::Imm(v), _) => compare_rows(&rows[ra], &[v; N], cmp, conv),
+            _ => compare_rows(&gather::<N>(m, a, float), &gather::<N>(m, b, float), cmp, conv),
+        }
+    };
+    #[cfg(target_arch = "wasm32")]
+    let bits = {
+        let (x, y) = (gather::<N>(m, a, float), gather::<N>(m, b, float));
+        compare_rows(&x, &y, cmp, conv)
+    };
+    LaneMask(bits) & m.all_lanes()
+}
+
+/// The slots where `x cmp y` holds, as bits (padding slots too: the caller masks them off).
+#[inline(always)]
+fn compare_rows<const N: usize, T: PartialOrd>(x: &[u32; N], y: &[u32; N], cmp: Cmp, conv: fn(u32) -> T) -> u64 {
     // One branch-free loop per comparison: it vectorises; padding slots are masked off below.
-    let bits = match cmp {
-        Cmp::Lt => pack(&x, &y, |a, b| conv(a) < conv(b)),
-        Cmp::Le => pack(&x, &y, |a, b| conv(a) <= conv(b)),
-        Cmp::Gt => pack(&x, &y, |a, b| conv(a) > conv(b)),
-        Cmp::Ge => pack(&x, &y, |a, b| conv(a) >= conv(b)),
-        Cmp::Eq => pack(&x, &y, |a, b| conv(a) == conv(b)),
+    match cmp {
+        Cmp::Lt => pack(x, y, |a, b| conv(a) < conv(b)),
+        Cmp::Le => pack(x, y, |a, b| conv(a) <= conv(b)),
+        Cmp::Gt => pack(x, y, |a, b| conv(a) > conv(b)),
+        Cmp::Ge => pack(x, y, |a, b| conv(a) >= conv(b)),
+        Cmp::Eq => pack(x, y, |a, b| conv(a) == conv(b)),
         // Ordered: false for a NaN (for integers, plain `!=`).
-        Cmp::Ne => pack(&x, &y, |a, b| conv(a) < conv(b) || conv(a) > conv(b)),
+        Cmp::Ne => pack(x, y, |a, b| conv(a) < conv(b) || conv(a) > conv(b)),
         Cmp::True => u64::MAX,
         Cmp::False => 0,
         // The unordered float comparisons are rare: one generic loop.
-        c => pack(&x, &y, |a, b| c.holds(conv(a), conv(b))),
-    };
-    LaneMask(bits) & m.all_lanes()
+        c => pack(x, y, |a, b| c.holds(conv(a), conv(b))),
+    }
 }
 
 /// The wasm build: a lane's result as a 32-bit mask of all ones vectorises there (a byte per lane
@@ -334,7 +379,21 @@ fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: Lane
         }
         Op::Cvt { dst, src, from, to, round } => wide::convert(m, lanes, dst, src, from, to, round),
         Op::Iscadd { dst, a, b, shift } => map2::<N>(m, lanes, dst, a, b, false, |x, y| (x << shift).wrapping_add(y)),
+        #[cfg(not(target_arch = "wasm32"))]
+        Op::Imul { dst, a, b, hi, signed } => match (hi, signed) {
+            (false, _) => map2::<N>(m, lanes, dst, a, b, false, u32::wrapping_mul),
+            (true, true) => map2::<N>(m, lanes, dst, a, b, false, |x, y| mul(x, y, true, true)),
+            (true, false) => map2::<N>(m, lanes, dst, a, b, false, |x, y| mul(x, y, true, false)),
+        },
+        #[cfg(not(target_arch = "wasm32"))]
+        Op::Imad { dst, a, b, c, hi, signed } => match (hi, signed) {
+            (false, _) => map3::<N>(m, lanes, dst, a, b, c, false, |x, y, z| x.wrapping_mul(y).wrapping_add(z)),
+            (true, true) => map3::<N>(m, lanes, dst, a, b, c, false, |x, y, z| mul(x, y, true, true).wrapping_add(z)),
+            (true, false) => map3::<N>(m, lanes, dst, a, b, c, false, |x, y, z| mul(x, y, true, false).wrapping_add(z)),
+        },
+        #[cfg(target_arch = "wasm32")]
         Op::Imul { dst, a, b, hi, signed } => map2::<N>(m, lanes, dst, a, b, false, |x, y| mul(x, y, hi, signed)),
+        #[cfg(target_arch = "wasm32")]
         Op::Imad { dst, a, b, c, hi, signed } => map3::<N>(m, lanes, dst, a, b, c, false, |x, y, z| mul(x, y, hi, signed).wrapping_add(z)),
         Op::Isetp { cmp, signed, combine: op, dst, dst_inv, a, b, c } => {
             let r = if signed {
@@ -403,6 +462,14 @@ fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: Lane
         }),
         Op::Lop3 { dst, a, b, c, lut } => map3::<N>(m, lanes, dst, a, b, c, false, |x, y, z| lut3(lut, x, y, z)),
         Op::Shl { dst, a, b } => map2::<N>(m, lanes, dst, a, b, false, |x, s| if s >= 32 { 0 } else { x << s }),
+        // Natively, one closure per kind of shift and multiply: a choice inside the lane loop
+        // kept the in-place loops (`rows`) from vectorising. In wasm one closure: per kind, V8
+        // ran the model sweeps slower.
+        #[cfg(not(target_arch = "wasm32"))]
+        Op::Shr { dst, a, b, signed: true } => map2::<N>(m, lanes, dst, a, b, false, |x, s| ((x as i32) >> s.min(31)) as u32),
+        #[cfg(not(target_arch = "wasm32"))]
+        Op::Shr { dst, a, b, signed: false } => map2::<N>(m, lanes, dst, a, b, false, |x, s| if s >= 32 { 0 } else { x >> s }),
+        #[cfg(target_arch = "wasm32")]
         Op::Shr { dst, a, b, signed } => map2::<N>(m, lanes, dst, a, b, false, |x, s| match (signed, s.min(32)) {
             (true, 32) => ((x as i32) >> 31) as u32,
             (true, s) => ((x as i32) >> s) as u32,

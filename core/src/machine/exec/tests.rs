@@ -740,3 +740,56 @@ fn a_wide_load_into_its_own_address_register_reads_every_word_first() {
     let m = run(&alloc::format!("MOV R0, {base:#x}\nMOV R1, RZ\nLD.64 R0, [R0]\n"), mem);
     assert_eq!((m.reg(0, Reg(0)), m.reg(0, Reg(1))), (7, 9));
 }
+
+/// The row loops read sources in place while they write the destination row (`rows.rs`): every
+/// way a destination can also be a source, with partial and full masks, gives what running the
+/// instruction one lane at a time gives (the scalar path, which reads each lane's own value).
+#[test]
+fn rows_read_in_place_match_one_lane_at_a_time() {
+    let srcs = [
+        "IADD R2, R2, R3",
+        "IADD R2, R3, R2",
+        "IADD R2, R2, R2",
+        "IADD R2, R3, R3",
+        "IADD R2, R3, R4",
+        "IADD R2, R2, 0x5",
+        "IADD R2, R3, -R2",
+        "SHR.U32 R2, R2, 0x3",
+        "FADD R2, R2, R3",
+        "FMUL R2, R3, R2",
+        "IMAD R2, R2, R3, R4",
+        "IMAD R2, R3, R4, R2",
+        "IMAD R2, R3, R4, R5",
+        "SEL R2, R3, R2, P0",
+        "ISETP.LT.AND P1, PT, R2, R3, PT",
+        "ISETP.GE.U32.AND P1, PT, R2, 0x40, PT",
+        "FSETP.GT.AND P1, P2, R3, R2, PT",
+    ];
+    for src in srcs {
+        let instr = &code(src)[0];
+        for (width, seed) in [(7, 3), (32, 5), (32, 9), (40, 11), (64, 13)] {
+            let mut m = Machine::new(width, 8, Memory::default());
+            let v = values(seed, 8 * 64 + 2);
+            for l in 0..width {
+                for r in 1..8 {
+                    m.set_reg(l, Reg(r), v[(r as usize) * 64 + l as usize] % 200);
+                }
+            }
+            m.preds[0] = LaneMask(v[0] as u64 | (v[1] as u64) << 32) & m.all_lanes();
+            for mask in [m.all_lanes(), LaneMask(v[2] as u64 | (v[3] as u64) << 32) & m.all_lanes()] {
+                let mut rows = m.clone();
+                execute(&mut rows, instr, mask).unwrap();
+                let mut one = m.clone();
+                for l in mask.iter() {
+                    execute(&mut one, instr, LaneMask::lane(l)).unwrap();
+                }
+                for l in 0..width {
+                    let regs = |m: &Machine| (1..8).map(|r| m.reg(l, Reg(r))).collect::<alloc::vec::Vec<_>>();
+                    assert_eq!(regs(&rows), regs(&one), "{src}, width {width}, mask {:#x}, lane {l}", mask.0);
+                    let preds = |m: &Machine| [1, 2].map(|p| m.pred(l, Pred(p)));
+                    assert_eq!(preds(&rows), preds(&one), "{src}, width {width}, mask {:#x}, lane {l}", mask.0);
+                }
+            }
+        }
+    }
+}
