@@ -6,7 +6,7 @@
 //! source: with these loops V8 ran the model sweeps 20-30 % slower (each `map2` two to four times
 //! the code).
 
-use super::{lane_value, map2_copied, map3_copied, single_lane};
+use super::{map2_copied, map3_copied, single_lane};
 use crate::isa::{Reg, Src};
 use crate::machine::{LaneMask, Machine};
 
@@ -79,10 +79,9 @@ fn dst_row(m: &Machine, dst: Reg) -> Option<usize> {
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn map2<const N: usize>(m: &mut Machine, lanes: LaneMask, dst: Reg, a: Src, b: Src, float: bool, f: impl Fn(u32, u32) -> u32) {
-    if let Some(l) = single_lane(lanes) {
-        let v = f(lane_value(m, a, float, l), lane_value(m, b, float, l));
-        m.set_reg(l, dst, v);
-        return;
+    // One lane (MIMD's steps): the scalar path.
+    if single_lane(lanes).is_some() {
+        return map2_copied::<N>(m, lanes, dst, a, b, float, f);
     }
     let Some(d) = dst_row(m, dst) else { return };
     let all = m.all_lanes();
@@ -123,10 +122,8 @@ pub(super) fn map3<const N: usize>(
     float: bool,
     f: impl Fn(u32, u32, u32) -> u32,
 ) {
-    if let Some(l) = single_lane(lanes) {
-        let v = f(lane_value(m, a, float, l), lane_value(m, b, float, l), lane_value(m, c, float, l));
-        m.set_reg(l, dst, v);
-        return;
+    if single_lane(lanes).is_some() {
+        return map3_copied::<N>(m, lanes, dst, a, b, c, float, f);
     }
     let Some(d) = dst_row(m, dst) else { return };
     let all = m.all_lanes();
