@@ -134,6 +134,8 @@ test('a lower step limit stops the loop there, names the loop, and is kept acros
 
 test('a newer load supersedes a run still loading: its result never shows', async ({ page }) => {
   await open(page);
+  // The highest limit: at the default one the loop now ends while the next kernel is typed.
+  await setStepLimit(page, 50_000_000);
   await replaceText(page, COUNTER);
   await expect(page.getByTestId('run-progress')).toBeVisible();
   await replaceText(page, '//@ title short one\nIADD R1, R1, 0x1;\nEXIT;\n');
