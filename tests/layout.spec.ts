@@ -226,3 +226,17 @@ test('named layouts, closed panels and dragged borders are kept across a reload;
   await expect(page.locator('html')).not.toHaveAttribute('data-presenting', /.*/);
   await expect(page.locator('.topbar')).toBeVisible();
 });
+
+test('typing goes on while the layout changes under it: a C kernel run for the first time brings its listing', async ({ page }) => {
+  await open(page);
+  // Figure 3 is a listing: the dock has no panel for generated code.
+  await expect(page.getByTestId('listing')).toBeHidden();
+  await page.getByTestId('editor-content').click();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.insertText('__global__ void k(int* out) {\n    if (threadIdx.x < 16) out[threadIdx.x] = 1;\n}\n');
+  // Its run ends and the dock is laid out again with the listing; the editor keeps the focus.
+  await expect(page.getByTestId('listing')).toBeVisible();
+  await expect(page.getByTestId('editor-content')).toBeFocused();
+  await page.keyboard.type('// still typing');
+  await expect(page.getByTestId('editor-content')).toContainText('}// still typing');
+});

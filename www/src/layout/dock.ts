@@ -190,18 +190,34 @@ export class Dock {
     return serialise(tree, this.size);
   }
 
-  private load(layout: SerializedDockview, custom: boolean): void {
+  /** Runs a change of layout the user did not make (`changed` ignores it). Sections moving
+   * through the shelf lose focus; the one that had it gets it back, so typing in the editor goes
+   * on when, say, a C kernel's first run brings the listing and the layout is rebuilt. */
+  private relayout(change: () => void): void {
+    const focused = document.activeElement;
+    const outer = this.restoring;
     this.restoring = true;
     try {
-      this.api.fromJSON(layout);
-    } catch {
-      // A kept layout this version cannot read: the preset instead, and the bad copy goes.
-      if (custom && this.view?.kind === 'mode') saved.forget(this.view.mode);
-      if (this.view) this.api.fromJSON(this.presetLayout(this.view));
+      change();
     } finally {
-      this.restoring = false;
+      this.restoring = outer;
     }
-    if (this.view?.kind === 'mode') this.reconcile(this.view);
+    if (focused instanceof HTMLElement && focused !== document.activeElement && focused.isConnected && !this.shelf.contains(focused)) {
+      focused.focus({ preventScroll: true });
+    }
+  }
+
+  private load(layout: SerializedDockview, custom: boolean): void {
+    this.relayout(() => {
+      try {
+        this.api.fromJSON(layout);
+      } catch {
+        // A kept layout this version cannot read: the preset instead, and the bad copy goes.
+        if (custom && this.view?.kind === 'mode') saved.forget(this.view.mode);
+        if (this.view) this.api.fromJSON(this.presetLayout(this.view));
+      }
+      if (this.view?.kind === 'mode') this.reconcile(this.view);
+    });
     // An embed's caption is a strip: its tab would only repeat what it obviously is.
     if (this.view?.kind === 'embed') {
       const caption = this.api.getPanel('caption');
@@ -217,8 +233,7 @@ export class Dock {
   private reconcile(v: Extract<DockView, { kind: 'mode' }>, shown?: DockPanelId): void {
     const keep = this.keep(v);
     const order = panelsOf(preset(saved.get().name, v.mode, this.size, v.listing, v.cuda));
-    this.restoring = true;
-    try {
+    this.relayout(() => {
       for (const p of [...this.api.panels]) if (!keep.has(p.id as DockPanelId)) this.api.removePanel(p);
       for (const id of keep) {
         if (this.api.getPanel(id)) continue;
@@ -230,9 +245,7 @@ export class Dock {
           ...(near ? { position: { referencePanel: near, direction: id === 'listing' ? 'below' : 'within' } } : {}),
         });
       }
-    } finally {
-      this.restoring = false;
-    }
+    });
   }
 
   /** The user's change (a drag, a resize, a closed tab) is kept for this mode. */
