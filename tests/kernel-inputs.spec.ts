@@ -1,12 +1,13 @@
 // The Kernel inputs panel on a kernel pasted with no `//@` lines: its made inputs are listed as
 // auto; a changed field writes its `//@` line into the editor and the run uses it (checked against
 // the CLI on the same text); the launch picks which threads the lanes are; a file of two kernels
-// runs the one picked; a bad value shows the core's error and stays in its field; it fits 1280x720.
+// runs the one picked; a bad value shows the core's error and stays in its field; a run that ends
+// while a field is typed in leaves the typing alone; it fits 1280x720.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { cliDump, expect, open, replaceText, savedWork, test } from './helpers';
+import { cliDump, expect, open, replaceText, savedWork, setStepLimit, test } from './helpers';
 
 const ADD = `__global__ void add(const float* a, const float* b, float* c, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -183,4 +184,60 @@ test('a bad value shows the core\'s error and stays in its field until fixed', a
   await setField(page, 'ki-param-n', '7');
   await expect(page.getByTestId('ki-problems')).toHaveCount(0);
   await expect(page.getByTestId('ki-param')).toContainText('runs with 7');
+});
+
+/** Every lane loops forever (a run ends at the step limit). */
+const COUNTER = `//@ warp 32
+//@ buffer out: i32[32]
+__global__ void counter(int* out) {
+    int i = 0;
+    while (threadIdx.x < 100) { i = i + 1; }
+    out[threadIdx.x] = i;
+}
+`;
+
+test('a run that ends while a field is typed in keeps its text, uncommitted, and the cursor', async ({ page }) => {
+  await open(page);
+  await setStepLimit(page, 50_000_000);
+  await replaceText(page, COUNTER);
+  await expect(page.getByTestId('run-progress')).toBeVisible();
+  await page.getByTestId('stop-run').click();
+  await showInputs(page);
+  await expect(page.getByTestId('ki-buffer-out-len')).toHaveValue('32');
+  // An edit in the editor starts another long run ...
+  await page.locator('.dv-tab', { hasText: /^Kernel$/ }).click();
+  await page.getByTestId('editor-content').click();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.type('//@ buffer extra: i32[4]\n');
+  await expect(page.getByTestId('run-progress')).toBeVisible();
+  // ... and while it loads, the user starts typing a length.
+  await showInputs(page);
+  const field = page.getByTestId('ki-buffer-out-len');
+  await field.click();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type('6');
+  await expect(page.getByTestId('run-progress')).toBeVisible();
+  // The run ends (the step limit) and the panel is drawn again from it.
+  await expect(page.getByTestId('run-stop')).toHaveAttribute('data-kind', 'step_limit', { timeout: 20_000 });
+  await expect(page.getByTestId('ki-buffer-extra-len')).toBeVisible();
+  await expect(field).toHaveValue('6');
+  await expect(field).toBeFocused();
+  expect(await kernelText(page)).toContain('//@ buffer out: i32[32]');
+  await page.keyboard.type('4');
+  await expect(field).toHaveValue('64');
+  await page.keyboard.press('Enter');
+  await expect.poll(() => kernelText(page)).toContain('//@ buffer out: i32[64]');
+});
+
+test('Enter in a field keeps the cursor where it was once the run it starts is drawn', async ({ page }) => {
+  await open(page);
+  await replaceText(page, ADD);
+  await showInputs(page);
+  const field = page.getByTestId('ki-param-n');
+  await field.fill('7');
+  await field.press('Enter');
+  await expect(page.getByTestId('ki-param')).toContainText('runs with 7');
+  await expect(field).toBeFocused();
+  await page.keyboard.type('0');
+  await expect(field).toHaveValue('70');
 });

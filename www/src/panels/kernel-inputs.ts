@@ -52,6 +52,9 @@ function field(p: KernelInputsPanel, v: InputsView, f: Field, value: string, lab
     input.title = `not run yet: ${p.errors[0].message} (line ${p.errors[0].line})`;
   }
   input.addEventListener('change', () => {
+    // A field taken out by a rebuild while typed in gets a `change` (Chrome): its text lives on
+    // in the new field, uncommitted.
+    if (input.dataset.retired) return;
     // The latest run's inputs, not those this field was drawn with (a rebuild may be on its way).
     const result = editOf(p.view ?? v, f, input.value, p.typed);
     if ('error' in result) {
@@ -208,8 +211,7 @@ export function render(p: KernelInputsPanel, v: InputsView | null, diagnostics: 
   const key = JSON.stringify([v, errors, editable, [...p.typed]]);
   if (p.root.dataset.key === key) return;
   p.root.dataset.key = key;
-  // Keep the focus on the same field across the rebuild.
-  const focused = (document.activeElement as HTMLElement | null)?.dataset?.field;
+  const typing = typingIn(p.root);
   const parts: HTMLElement[] = [];
   if (errors.length) parts.push(problemsPart(p, errors));
   if (!v) {
@@ -228,7 +230,36 @@ export function render(p: KernelInputsPanel, v: InputsView | null, diagnostics: 
   }
   if (!v.buffers.length && !v.params.length) parts.push(html('p', { class: 'muted' }, 'This kernel reads no buffers or params.'));
   parts.push(launchPart(p, v));
+  for (const el of p.root.querySelectorAll<HTMLInputElement>('input')) el.dataset.retired = 'true';
   p.root.replaceChildren(...parts);
   for (const el of p.root.querySelectorAll<HTMLElement>('input, select')) el.toggleAttribute('disabled', !editable);
-  if (focused) p.root.querySelector<HTMLElement>(`[data-field="${CSS.escape(focused)}"]`)?.focus();
+  if (typing) resumeTyping(p.root, typing);
+}
+
+/** The field of the panel that has the focus: its text (typed, perhaps not committed yet) and
+ * where the cursor is. */
+interface Typing {
+  field: string;
+  /** The text typed and not committed (Enter or leaving the field commits), else null. */
+  text: string | null;
+  selection: [number, number] | null;
+}
+
+function typingIn(root: HTMLElement): Typing | null {
+  const el = document.activeElement;
+  if (!(el instanceof HTMLElement) || !root.contains(el) || !el.dataset.field) return null;
+  if (!(el instanceof HTMLInputElement)) return { field: el.dataset.field, text: null, selection: null };
+  const selection: [number, number] | null = el.selectionStart === null ? null : [el.selectionStart, el.selectionEnd ?? el.selectionStart];
+  return { field: el.dataset.field, text: el.value !== el.defaultValue ? el.value : null, selection };
+}
+
+/** A rebuild of the panel while the user types in a field: the same field keeps the focus, the
+ * text not yet committed and the cursor (a run that ends meanwhile must not take them). */
+function resumeTyping(root: HTMLElement, t: Typing): void {
+  const el = root.querySelector<HTMLElement>(`[data-field="${CSS.escape(t.field)}"]`);
+  if (!el || el.hasAttribute('disabled')) return;
+  el.focus();
+  if (!(el instanceof HTMLInputElement)) return;
+  if (t.text !== null) el.value = t.text;
+  if (t.selection) el.setSelectionRange(Math.min(t.selection[0], el.value.length), Math.min(t.selection[1], el.value.length));
 }
