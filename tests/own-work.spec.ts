@@ -1,6 +1,6 @@
 // Work is never lost: autosave across reloads, a link that would replace the user's kernel asks
 // first (at load and when the hash changes) and keeps the user's kernel aside when taken up,
-// embed links never touch the saved work, undo covers typing and example loads, and storage that
+// opening an example over it keeps it aside too, embed links never touch the saved work, undo covers typing and example loads, and storage that
 // is full or turned off costs one quiet banner, not the page.
 import { exampleText, expect, makeOwnWork, open, openExample, replaceText, savedWork, test, type Page } from './helpers';
 import { makeLink, readLink } from './link-maker';
@@ -83,6 +83,27 @@ test('using the link keeps your kernel aside; you can swap back and forth, then 
   await page.getByTestId('aside-forget').click();
   await expect(page.getByTestId('work-note')).toBeHidden();
   expect(await aside(page)).toBeNull();
+});
+
+test('opening an example keeps your kernel aside, across a reload; back to it, the example needs no keeping', async ({ page }) => {
+  const saved = await makeOwnWork(page);
+  await openExample(page, 'if_else.cu');
+  await expect(page.getByTestId('aside-note')).toHaveText('Your own kernel is kept aside.');
+  expect(JSON.parse((await aside(page))!)).toEqual({ work: JSON.parse(saved), owner: 'mine' });
+  await page.reload();
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+  expect(JSON.parse((await savedWork(page))!).text).toBe(exampleText('examples/if_else.cu'));
+  await page.getByTestId('aside-swap').click();
+  await expect(page.getByTestId('kernel-title')).toHaveText('My own kernel');
+  expect(await savedWork(page)).toBe(saved);
+  await expect(page.getByTestId('work-note')).toBeHidden();
+  expect(await aside(page)).toBeNull();
+  // An example opened over an example keeps nothing.
+  await openExample(page, 'if_else.cu');
+  await expect(page.getByTestId('aside-note')).toHaveText('Your own kernel is kept aside.');
+  await page.getByTestId('aside-forget').click();
+  await openExample(page, 'double_loop.cu');
+  await expect(page.getByTestId('work-note')).toBeHidden();
 });
 
 test('editing the link\'s kernel takes it up, with your own kept aside first', async ({ page }) => {

@@ -55,6 +55,7 @@ export class Controller {
       save: () => this.saveShown(),
       dropHash: () => this.dropHash(),
       banner: (m) => parts.app.banner(m),
+      isExample: (text) => EXAMPLES.some((e) => e.text === text),
     });
   }
 
@@ -189,6 +190,7 @@ export class Controller {
 
   /** Opens example `ex` (with `patch` over its own choices), as an undoable change in the editor. */
   openExample(ex: Example, patch: Partial<store.UiState> = {}): void {
+    this.own.beforeExample(store.workOf(store.get()));
     this.parts.sweep.reset();
     // An undoable change in the editor: Ctrl+Z brings back what was there.
     editor.setText(this.parts.editor, ex.text);

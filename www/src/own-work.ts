@@ -1,7 +1,8 @@
 //! Opening someone's link never costs the user their own kernel. When a link opens another kernel
 //! than the saved one, the link shows but saving waits for the answer to a question: use the
 //! link's kernel (the user's own goes aside first, in a second storage key, restorable until
-//! forgotten) or go back to one's own. Editing the link's kernel counts as using it.
+//! forgotten) or go back to one's own. Editing the link's kernel counts as using it. Opening an
+//! example or a figure over a kernel of the user's own puts it aside the same way.
 
 import * as workNote from './panels/work-note';
 import * as store from './store';
@@ -14,6 +15,8 @@ export interface OwnWorkHooks {
   /** The address bar stops naming the link. */
   dropHash(): void;
   banner(message: string): void;
+  /** `text` is an example's, as the gallery opens it (so it need not be kept). */
+  isExample(text: string): boolean;
 }
 
 export class OwnWork {
@@ -36,6 +39,16 @@ export class OwnWork {
   /** What the user would lose if a link were shown now: their saved work, or while asked, the same. */
   ownWork(current: store.Work): store.Work {
     return this.mine ?? current;
+  }
+
+  /** An example (or a figure) opens over the work on screen: a kernel of the user's own goes
+   * aside first, one click away, as it does for a link. */
+  beforeExample(current: store.Work): void {
+    if (this.mine || current.text.trim() === '' || this.hooks.isExample(current.text)) return;
+    if (!store.keepAside(current, 'mine')) {
+      this.hooks.banner('Your own kernel could not be kept aside (this browser\'s storage is full or turned off): Ctrl+Z in the editor brings it back.');
+    }
+    this.render();
   }
 
   useLink(): void {
@@ -64,7 +77,10 @@ export class OwnWork {
     const aside = store.loadAside();
     if (aside) {
       const shown = store.workOf(store.get());
-      if (store.keepAside(shown, aside.owner === 'mine' ? 'link' : 'mine')) {
+      // An example on screen need not be kept: the gallery has it.
+      const example = this.hooks.isExample(shown.text);
+      if (example) store.forgetAside();
+      if (example || store.keepAside(shown, aside.owner === 'mine' ? 'link' : 'mine')) {
         this.hooks.show(aside.work);
         this.hooks.save();
       } else this.hooks.banner('The kernel on screen could not be kept aside (this browser\'s storage is full or turned off): nothing was swapped.');
