@@ -67,7 +67,8 @@ export function applyText(view: EditorView, text: string): void {
   view.dispatch({ changes, annotations: isolateHistory.of('full'), userEvent: 'input.inputs', scrollIntoView: true });
 }
 
-/** Puts the cursor at the start of 1-based `line`, scrolls there and focuses the editor. */
+/** Selects 1-based `line` (a source button shows where a value comes from), scrolls there and
+ * focuses the editor. */
 export function gotoLine(view: EditorView, line: number): void {
   const l = view.state.doc.line(Math.min(Math.max(1, line), view.state.doc.lines));
   view.dispatch({ selection: { anchor: l.from, head: l.to }, effects: EditorView.scrollIntoView(l.from, { y: 'center' }) });
