@@ -1,6 +1,7 @@
 // Long runs load in slices: progress with Stop while the page stays usable, the stop kinds shown
-// in full with the loop's line, a configurable step limit (kept in the saved work), a newer load
-// superseding a pending one, and compare and sweep modes with a loop that never ends.
+// in full with the loop's line, Stop right after an edit, a configurable step limit (kept in the
+// saved work), a newer load superseding a pending one, and compare and sweep modes with a loop
+// that never ends.
 import { expect, open, openExample, replaceText, setStepLimit, test, type Page } from './helpers';
 
 /** Every lane loops forever; the counter keeps the warp's state from ever repeating. */
@@ -82,6 +83,26 @@ test('an endless loop runs in the background with progress; typing works meanwhi
   await expect(page.getByTestId('step-label')).toHaveAttribute('data-step', String(steps));
   await expect(page.locator('#editor [data-testid=linked-line]')).toHaveAttribute('data-line', '8');
   await expect(page.locator('#listing [data-testid=linked-line]')).toHaveCount(1);
+});
+
+test('Stop right after an edit stops the edited kernel: nothing runs after Stop, and the run shown is the text on screen', async ({ page }) => {
+  await open(page);
+  await setStepLimit(page, 50_000_000);
+  await replaceText(page, COUNTER);
+  await expect.poll(() => progressSteps(page)).toBeGreaterThan(100_000);
+  // An edit, then Stop before the typing's pause has run it.
+  await page.getByTestId('editor-content').click();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.press('End');
+  await page.keyboard.type(' (edited)');
+  await page.getByTestId('stop-run').click();
+  await expect(page.getByTestId('run-progress')).toBeHidden();
+  await expect(page.getByTestId('run-stop')).toHaveAttribute('data-kind', 'stopped');
+  await expect(page.getByTestId('kernel-title')).toHaveText('Counter loop that never ends (edited)');
+  // Well past the pause: no run started after Stop.
+  await page.waitForTimeout(1000);
+  await expect(page.getByTestId('run-progress')).toBeHidden();
+  await expect(page.getByTestId('run-stop')).toHaveAttribute('data-kind', 'stopped');
 });
 
 test('a spin lock ends quickly as a deadlock that names the looping lanes, the waiting lane and their lines', async ({ page }) => {

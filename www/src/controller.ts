@@ -116,8 +116,21 @@ export class Controller {
     if (this.own.asking) this.own.useLink();
     this.remember(patch);
     clearTimeout(this.reloadTimer);
+    this.reloadTimer = 0;
     if (immediate) this.app.reload();
-    else this.reloadTimer = window.setTimeout(() => this.app.reload(), EDIT_PAUSE_MS);
+    else this.reloadTimer = window.setTimeout(() => { this.reloadTimer = 0; this.app.reload(); }, EDIT_PAUSE_MS);
+  }
+
+  /** Stop. An edit still waiting for the typing to pause runs now and stops with the rest: the
+   * run shown is the text on screen, stopped as asked (not the run before the edit, nor a new one
+   * that goes on after Stop). */
+  stopRun(): void {
+    if (this.reloadTimer) {
+      clearTimeout(this.reloadTimer);
+      this.reloadTimer = 0;
+      this.app.reload();
+    }
+    this.app.stopRun();
   }
 
   /** The editor's text changed (the user typed; a text put there by the page is in the store already). */
@@ -164,6 +177,7 @@ export class Controller {
     const { sweep } = this.parts;
     sweep.reset();
     clearTimeout(this.reloadTimer);
+    this.reloadTimer = 0;
     store.update({ step: 0, lane: 0, breakpoints: [], ...patch });
     // After the store update, so the editor does not take it for the user's edit; Ctrl+Z undoes it.
     editor.setText(this.parts.editor, store.get().text);

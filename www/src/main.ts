@@ -119,7 +119,7 @@ async function main(): Promise<void> {
       action: (a) => controls.action(a),
       speed: (speed) => store.update({ speed }),
     }, store.get().speed),
-    status: runStatus.create($('run-status'), { stop: () => app.stopRun(), showLine: () => app.showEndLine() }),
+    status: runStatus.create($('run-status'), { stop: () => controller.stopRun(), showLine: () => app.showEndLine() }),
     registers: registers.create($('registers')),
     memory: memory.create($('memory')),
     output: outputPanel.create($('output')),
