@@ -359,7 +359,7 @@ impl Session {
     pub fn depth_columns(&self, columns: u32) -> Vec<u32> {
         self.recording.loaded().map_or(Vec::new(), |l| {
             let t = l.sim.timeline();
-            summary::depth_columns(t.records(), t.len(), columns as usize)
+            summary::depth_columns(t, t.len(), columns as usize)
         })
     }
 
@@ -368,7 +368,7 @@ impl Session {
     pub fn stack_marks(&self, left: f64, width: f64, gap: f64) -> Vec<u32> {
         self.recording.loaded().map_or(Vec::new(), |l| {
             let t = l.sim.timeline();
-            summary::stack_marks(t.records(), t.len(), left, width, gap)
+            summary::stack_marks(t, t.len(), left, width, gap)
         })
     }
 
@@ -440,13 +440,8 @@ fn lane_codes(lanes: Vec<LaneState>) -> Uint8Array {
 
 impl Session {
     fn strip_marks_of(&self, other: Option<&Session>, span: f64, inset: f64, width: f64) -> Vec<u32> {
-        fn events(s: &Session) -> Option<impl Iterator<Item = u16> + '_> {
-            s.recording.loaded().map(|l| l.sim.timeline().records().map(|r| r.events))
-        }
-        let (mut a, mut b) = (events(self), other.and_then(events));
-        let merged = core::iter::from_fn(|| {
-            Some(a.as_mut().and_then(Iterator::next).unwrap_or(0) | b.as_mut().and_then(Iterator::next).unwrap_or(0))
-        });
-        summary::strip_marks(merged, steps(span) as usize, inset, width)
+        let runs: Vec<&warpscope_core::sim::Timeline> =
+            [Some(self), other].into_iter().flatten().filter_map(|s| s.recording.loaded()).map(|l| l.sim.timeline()).collect();
+        summary::strip_marks(&runs, steps(span) as usize, inset, width)
     }
 }

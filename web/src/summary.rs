@@ -1,10 +1,13 @@
 //! Summaries of a run's step records for the page, so that JS never holds a per-step series (the
 //! three whole-run series of a 50 M-step run were 150 MB): the stack plot's depth per column and
-//! its spill and fill marks, the scrubber strip's event marks, event searches and the lanes issued
-//! in a window. Each is one pass over the records, reduced the way the panel draws it, so that
-//! a short run's pictures are what they were when JS reduced whole series.
+//! its spill and fill marks, and the scrubber strip's event marks. Each is reduced the way the
+//! panel draws it, so that a short run's pictures are what they were when JS reduced whole
+//! series. Each reads the records' block summaries (`Timeline::record_blocks`) and decodes only
+//! the blocks it must look into: a whole block inside a column, or one without the events sought,
+//! is never decoded (three passes over the 50 M records took about a second when a run ended).
 
-use warpscope_core::sim::{event, StepRecord};
+use warpscope_core::sim::timeline::RECORD_BLOCK;
+use warpscope_core::sim::{event, Timeline};
 
 /// The x of step `k` on an axis of `n` steps from `left`, `width` wide (the plot's and the
 /// figure's scale, evaluated as they evaluate it).
@@ -12,44 +15,72 @@ fn x_of(k: usize, n: usize, left: f64, width: f64) -> f64 {
     left + if n == 0 { 0.0 } else { (k as f64 / n as f64) * width }
 }
 
-/// The depth path over `n` steps in `columns` columns: every step's depth when there are at most
-/// two steps a column, else `[last step, max, min, last depth]` for each column.
-pub(crate) fn depth_columns(records: impl Iterator<Item = StepRecord>, n: usize, columns: usize) -> Vec<u32> {
-    let mut depths = records.take(n).map(|r| r.depth as u32);
+/// The depth path over the first `n` records in `columns` columns: every step's depth when there
+/// are at most two steps a column, else `[last step, max, min, last depth]` for each column.
+pub(crate) fn depth_columns(t: &Timeline, n: usize, columns: usize) -> Vec<u32> {
     if n <= columns * 2 {
-        return depths.collect();
+        return t.records().take(n).map(|r| r.depth as u32).collect();
     }
     let per = n as f64 / columns as f64;
     let mut out = Vec::with_capacity(columns * 4);
     let mut k = 0;
     for c in 0..columns {
         let end = n.min(((c + 1) as f64 * per).floor() as usize);
-        let (mut lo, mut hi, mut last) = (u32::MAX, 0, 0);
-        while k < end {
-            last = depths.next().unwrap_or(0);
-            (lo, hi) = (lo.min(last), hi.max(last));
-            k += 1;
-        }
+        let (lo, hi, last) = depth_range(t, k, end);
         out.extend([end as u32, hi, lo, last]);
+        k = end.max(k);
     }
     out
 }
 
+/// The least, greatest and last depth of records `from..to` (`u32::MAX, 0, 0` for none): whole
+/// blocks from their summaries, the parts of blocks at either end decoded.
+fn depth_range(t: &Timeline, from: usize, to: usize) -> (u32, u32, u32) {
+    let blocks = t.record_blocks();
+    let (mut lo, mut hi, mut last) = (u32::MAX, 0, 0);
+    let mut k = from;
+    while k < to {
+        let block = k / RECORD_BLOCK;
+        let end = (block + 1) * RECORD_BLOCK;
+        if k.is_multiple_of(RECORD_BLOCK) && end <= to {
+            let b = blocks[block];
+            (lo, hi, last) = (lo.min(b.min_depth as u32), hi.max(b.max_depth as u32), b.last_depth as u32);
+            k = end;
+        } else {
+            let stop = end.min(to);
+            for r in t.records_from(k).take(stop - k) {
+                last = r.depth as u32;
+                (lo, hi) = (lo.min(last), hi.max(last));
+            }
+            k = stop;
+        }
+    }
+    (lo, hi, last)
+}
+
 /// The steps that spill or fill, at most one per `gap` units of x (closer marks could not be told
 /// apart), as `[step, 1 for a spill else 0, depth after it]`.
-pub(crate) fn stack_marks(records: impl Iterator<Item = StepRecord>, n: usize, left: f64, width: f64, gap: f64) -> Vec<u32> {
+pub(crate) fn stack_marks(t: &Timeline, n: usize, left: f64, width: f64, gap: f64) -> Vec<u32> {
+    let bits = event::SPILL | event::FILL;
     let mut out = Vec::new();
     let mut last_x = f64::NEG_INFINITY;
-    for (k, r) in records.take(n).enumerate() {
-        if r.events & (event::SPILL | event::FILL) == 0 {
+    for (block, b) in t.record_blocks().iter().enumerate().take(n.div_ceil(RECORD_BLOCK)) {
+        if b.events & bits == 0 {
             continue;
         }
-        let at = x_of(k + 1, n, left, width);
-        if at - last_x < gap {
-            continue;
+        let start = block * RECORD_BLOCK;
+        for (i, r) in t.records_from(start).take(RECORD_BLOCK.min(n - start)).enumerate() {
+            if r.events & bits == 0 {
+                continue;
+            }
+            let k = start + i;
+            let at = x_of(k + 1, n, left, width);
+            if at - last_x < gap {
+                continue;
+            }
+            last_x = at;
+            out.extend([k as u32 + 1, (r.events & event::SPILL != 0) as u32, r.depth as u32]);
         }
-        last_x = at;
-        out.extend([k as u32 + 1, (r.events & event::SPILL != 0) as u32, r.depth as u32]);
     }
     out
 }
@@ -57,22 +88,40 @@ pub(crate) fn stack_marks(records: impl Iterator<Item = StepRecord>, n: usize, l
 /// The scrubber strip's rows: divergences, reconvergences, spills and fills.
 const STRIP_ROWS: [u16; 3] = [event::DIVERGE, event::RECONVERGE, event::SPILL | event::FILL];
 
-/// The scrubber strip's marks over `span` steps of `events`, `[row, step]` each: a row's marks at
-/// least a pixel apart on a strip `width` pixels wide whose marks run `inset` in from each end.
-pub(crate) fn strip_marks(events: impl Iterator<Item = u16>, span: usize, inset: f64, width: f64) -> Vec<u32> {
+/// The scrubber strip's marks over `span` steps of the events of `runs` together (a step's bits
+/// ORed over the runs; a run that ended has none), `[row, step]` each: a row's marks at least a
+/// pixel apart on a strip `width` pixels wide whose marks run `inset` in from each end.
+pub(crate) fn strip_marks(runs: &[&Timeline], span: usize, inset: f64, width: f64) -> Vec<u32> {
+    let any = STRIP_ROWS.iter().fold(0, |a, b| a | b);
     let mut out = Vec::new();
     let mut last = [-2.0f64; 3];
-    for (k, ev) in events.take(span).enumerate() {
-        for (row, bits) in STRIP_ROWS.iter().enumerate() {
-            if ev & bits == 0 {
-                continue;
+    let mut events = [0u16; RECORD_BLOCK];
+    for block in 0..span.div_ceil(RECORD_BLOCK) {
+        let together = runs.iter().fold(0, |a, t| a | t.record_blocks().get(block).map_or(0, |b| b.events));
+        if together & any == 0 {
+            continue;
+        }
+        let start = block * RECORD_BLOCK;
+        let len = RECORD_BLOCK.min(span - start);
+        events[..len].fill(0);
+        for t in runs {
+            for (e, r) in events.iter_mut().zip(t.records_from(start).take(len)) {
+                *e |= r.events;
             }
-            let x = inset + ((k + 1) as f64 / span as f64) * (width - 2.0 * inset);
-            if x - last[row] < 1.0 {
-                continue;
+        }
+        for (i, &ev) in events[..len].iter().enumerate() {
+            let k = start + i;
+            for (row, bits) in STRIP_ROWS.iter().enumerate() {
+                if ev & bits == 0 {
+                    continue;
+                }
+                let x = inset + ((k + 1) as f64 / span as f64) * (width - 2.0 * inset);
+                if x - last[row] < 1.0 {
+                    continue;
+                }
+                last[row] = x;
+                out.extend([row as u32, k as u32 + 1]);
             }
-            last[row] = x;
-            out.extend([row as u32, k as u32 + 1]);
         }
     }
     out

@@ -143,7 +143,7 @@ fn summaries_are_the_trace_reduced() {
     let from = 131_000;
     let issued: Vec<u8> = steps[from..from + 300].iter().map(|t| t.0).collect();
     assert_eq!(s.issued_lanes(from as f64, (from + 300) as f64), issued);
-    for columns in [1, 7, 1000, n / 2, n] {
+    for columns in [1, 7, 100, 1000, n / 2, n] {
         assert_eq!(s.depth_columns(columns as u32), columns_of(&depth, columns), "{columns} columns");
     }
     for step in [0, 1, 1000, 131_000, n - 1, n] {

@@ -13,14 +13,15 @@
 //!
 //! Bytes go into chunks that never move (no growing vector's copies); a step is never split
 //! across chunks. Every `BLOCK` steps the index keeps where the block starts and the record
-//! before it, so the record of any step is at most `BLOCK - 1` decodes away.
+//! before it, so the record of any step is at most `BLOCK - 1` decodes away; and each block's
+//! summary (`BlockSummary`) lets a pass over a long run skip the blocks it need not decode.
 
 use alloc::vec::Vec;
 
 use super::timeline::StepRecord;
 
-/// Steps per index entry.
-const BLOCK: usize = 256;
+/// Steps per index entry (and per `BlockSummary`).
+pub const BLOCK: usize = 256;
 /// Bytes per chunk.
 const CHUNK: usize = 64 << 10;
 /// The most bytes one step takes: header, pc (5), mask (10), depth (3), events (1).
@@ -30,11 +31,36 @@ const MAX_STEP: usize = 20;
 /// "the next instruction".
 const START: StepRecord = StepRecord { mask: 0, pc: u32::MAX, depth: 0, events: 0 };
 
+/// What a block of `BLOCK` steps holds, kept as they are pushed: the range and the last of its
+/// depths and every event bit of its steps.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct BlockSummary {
+    pub min_depth: u16,
+    pub max_depth: u16,
+    pub last_depth: u16,
+    pub events: u16,
+}
+
+impl BlockSummary {
+    fn of(r: &StepRecord) -> BlockSummary {
+        BlockSummary { min_depth: r.depth, max_depth: r.depth, last_depth: r.depth, events: r.events }
+    }
+    fn take(&mut self, r: &StepRecord) {
+        self.min_depth = self.min_depth.min(r.depth);
+        self.max_depth = self.max_depth.max(r.depth);
+        self.last_depth = r.depth;
+        self.events |= r.events;
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct StepLog {
     chunks: Vec<Vec<u8>>,
     /// Per block: (chunk, offset) of its first step, and the record before it.
     index: Vec<(u32, u32, StepRecord)>,
+    /// Per block (the last one perhaps partly filled): its summary. A step of `push`'s inline
+    /// case changes none (its depth is the step before's, in the same block, and it has no events).
+    blocks: Vec<BlockSummary>,
     len: usize,
     /// The record of the last step (`START` before the first).
     last: StepRecord,
@@ -42,7 +68,7 @@ pub struct StepLog {
 
 impl Default for StepLog {
     fn default() -> StepLog {
-        StepLog { chunks: Vec::new(), index: Vec::new(), len: 0, last: START }
+        StepLog { chunks: Vec::new(), index: Vec::new(), blocks: Vec::new(), len: 0, last: START }
     }
 }
 
@@ -56,7 +82,14 @@ impl StepLog {
 
     /// Bytes the log holds in memory (allocated chunks and the index).
     pub fn bytes(&self) -> usize {
-        self.chunks.iter().map(Vec::capacity).sum::<usize>() + self.index.capacity() * core::mem::size_of::<(u32, u32, StepRecord)>()
+        self.chunks.iter().map(Vec::capacity).sum::<usize>()
+            + self.index.capacity() * core::mem::size_of::<(u32, u32, StepRecord)>()
+            + self.blocks.capacity() * core::mem::size_of::<BlockSummary>()
+    }
+
+    /// Each block's summary, in step order: block `b` holds records `b * BLOCK ..`.
+    pub fn blocks(&self) -> &[BlockSummary] {
+        &self.blocks
     }
 
     /// Appends the next step. Inlined for its usual case: nothing changed but the pc, which
@@ -96,6 +129,9 @@ impl StepLog {
         let chunk = &mut self.chunks[chunk_no];
         if self.len.is_multiple_of(BLOCK) {
             self.index.push((chunk_no as u32, chunk.len() as u32, prev));
+            self.blocks.push(BlockSummary::of(&r));
+        } else if let Some(b) = self.blocks.last_mut() {
+            b.take(&r);
         }
         encode(chunk, &prev, &r);
         self.last = r;
@@ -122,14 +158,19 @@ impl StepLog {
     }
 
     /// The index of the last record before index `end` that passes `test`, searched block by
-    /// block backwards: as far back as the nearest match, not from the start.
-    pub fn last_before(&self, end: usize, test: impl Fn(&StepRecord) -> bool) -> Option<usize> {
+    /// block backwards: as far back as the nearest match, not from the start. A block whose
+    /// summary fails `may_hold` holds no such record and is not read.
+    pub fn last_before(&self, end: usize, may_hold: impl Fn(&BlockSummary) -> bool, test: impl Fn(&StepRecord) -> bool) -> Option<usize> {
         // Each block is read once: from its start to `stop`, the start of the block after it.
         let mut stop = end.min(self.len);
         let mut block = stop.checked_sub(1)? / BLOCK;
         loop {
             let start = block * BLOCK;
-            let found = self.reader_at_block(block).take(stop - start).enumerate().filter(|(_, r)| test(r)).last();
+            let found = if may_hold(&self.blocks[block]) {
+                self.reader_at_block(block).take(stop - start).enumerate().filter(|(_, r)| test(r)).last()
+            } else {
+                None
+            };
             if let Some((k, _)) = found {
                 return Some(start + k);
             }
@@ -316,8 +357,13 @@ mod tests {
             for i in [0, 1, 255, 256, 257, records.len() / 2, records.len()] {
                 prop_assert!(log.iter_from(i).eq(records.iter().skip(i).copied()), "from {}", i);
                 let naive = records.iter().take(i).rposition(|r| r.events & 1 != 0);
-                prop_assert_eq!(log.last_before(i, |r| r.events & 1 != 0), naive, "before {}", i);
+                prop_assert_eq!(log.last_before(i, |b| b.events & 1 != 0, |r| r.events & 1 != 0), naive, "before {}", i);
             }
+            // Each block's summary is its records reduced (the reference: every record looked at).
+            let want: Vec<BlockSummary> = records.chunks(BLOCK).map(|c| {
+                c.iter().skip(1).fold(BlockSummary::of(&c[0]), |mut b, r| { b.take(r); b })
+            }).collect();
+            prop_assert_eq!(log.blocks(), &want[..]);
         }
     }
 

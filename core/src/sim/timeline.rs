@@ -10,6 +10,7 @@
 use alloc::vec::Vec;
 
 use super::step_log::StepLog;
+pub use super::step_log::{BlockSummary, BLOCK as RECORD_BLOCK};
 use super::WarpState;
 use crate::model::{Issued, PlainStep};
 
@@ -96,18 +97,35 @@ impl Timeline {
     pub fn records(&self) -> impl Iterator<Item = StepRecord> + '_ {
         self.records.iter()
     }
+    /// Each block of `RECORD_BLOCK` records' summary, in order (for passes over a long run).
+    pub fn record_blocks(&self) -> &[BlockSummary] {
+        self.records.blocks()
+    }
     /// The records of steps `i + 1` on.
     pub fn records_from(&self, i: usize) -> impl Iterator<Item = StepRecord> + '_ {
         self.records.iter_from(i)
     }
     /// The first step after step `step` with one of the event bits `bits`.
     pub fn next_event(&self, step: usize, bits: u16) -> Option<usize> {
-        self.records_from(step).position(|r| r.events & bits != 0).map(|k| step + k + 1)
+        // A block whose summary has none of `bits` is passed over unread.
+        let blocks = self.records.blocks();
+        let mut from = step;
+        while from < self.len() {
+            let block = from / RECORD_BLOCK;
+            let end = ((block + 1) * RECORD_BLOCK).min(self.len());
+            if blocks[block].events & bits != 0 {
+                if let Some(k) = self.records_from(from).take(end - from).position(|r| r.events & bits != 0) {
+                    return Some(from + k + 1);
+                }
+            }
+            from = end;
+        }
+        None
     }
     /// The last step before step `step` with one of the event bits `bits` (searched backwards,
     /// as far as the nearest one).
     pub fn prev_event(&self, step: usize, bits: u16) -> Option<usize> {
-        self.records.last_before(step.saturating_sub(1), |r| r.events & bits != 0).map(|k| k + 1)
+        self.records.last_before(step.saturating_sub(1), |b| b.events & bits != 0, |r| r.events & bits != 0).map(|k| k + 1)
     }
     pub fn is_recording(&self) -> bool {
         self.recording
