@@ -6,7 +6,9 @@ use alloc::string::String;
 
 use super::*;
 use crate::input::InputKind;
+use crate::isa::Pc;
 use crate::model::{ModelKind, PathOrder, Schedule};
+use crate::sim::event;
 
 const SINGLE: &str = include_str!("../../../examples/single_loop.sass");
 const LOOP_CU: &str = include_str!("../../../examples/loop_break.cu");
@@ -185,5 +187,45 @@ fn seek_with_lanes_is_a_seek_and_the_lane_window_around_it() {
         let sim = &apart.loaded().unwrap().sim;
         assert_eq!(lanes, sim.lane_window(from, to), "lanes of {from}..{to}");
         assert_eq!(both.loaded().unwrap().sim.state(), sim.state(), "state at {t}");
+    }
+}
+
+/// `run_until` of events without breakpoints seeks to the step the recorded events name; with a
+/// breakpoint that is never reached it replays every step (the reference). Both end alike: the
+/// same outcome at the same step, for every kind of event, from any step, with and without a
+/// budget, on kernels and models whose runs diverge, reconverge, spill and deadlock.
+#[test]
+fn run_until_events_seeks_where_replaying_every_step_stops() {
+    let kernels = [
+        SINGLE,
+        LOOP_CU,
+        include_str!("../../../examples/double_loop.sass"),
+        include_str!("../../../examples/spin_lock.cu"),
+        include_str!("../../../examples/tf_figure1.sass"),
+    ];
+    let kinds = [event::DIVERGE, event::RECONVERGE, event::SPILL | event::FILL, event::DIVERGE | event::RECONVERGE | event::EXIT];
+    for text in kernels {
+        for model in ["kepler", "pdom", "tf-sandy", "volta", "mimd"] {
+            let req = RunRequest { record: true, model: Some(model.into()), ..request(text) };
+            let load = || {
+                let mut rec = Recording::new();
+                rec.start(req.resolve(), None).expect("launches");
+                rec
+            };
+            let (mut fast, mut slow) = (load(), load());
+            slow.set_breakpoints(alloc::vec![Pc(u32::MAX)]);
+            let total = fast.total();
+            for bits in kinds {
+                for from in [0, 1, total / 3, total / 2, total.saturating_sub(1), total] {
+                    for budget in [None, Some(5), Some(total / 4 + 1)] {
+                        fast.seek(from);
+                        slow.seek(from);
+                        let (a, b) = (fast.run_until(Until::Events(bits), budget), slow.run_until(Until::Events(bits), budget));
+                        assert_eq!(a, b, "{model}, events {bits:#x} from step {from}, budget {budget:?}");
+                        assert_eq!(fast.current(), slow.current());
+                    }
+                }
+            }
+        }
     }
 }
