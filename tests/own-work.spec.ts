@@ -106,6 +106,19 @@ test('opening an example keeps your kernel aside, across a reload; back to it, t
   await expect(page.getByTestId('work-note')).toBeHidden();
 });
 
+test('the note that your kernel is kept aside waits behind the way the example\'s run ended', async ({ page }) => {
+  await open(page);
+  // A kernel of one's own whose run ends early: its notice is on screen when the example opens.
+  await replaceText(page, '//@ title My own loop\nL: BRA L;\nEXIT;\n');
+  await expect(page.getByTestId('run-stop')).toHaveAttribute('data-kind', 'deadlock');
+  await openExample(page, 'spin_lock.cu');
+  await expect(page.getByTestId('run-stop')).toContainText('lane 0 waits');
+  await expect(page.getByTestId('run-stop')).toHaveAttribute('data-notice', 'current');
+  await expect(page.getByTestId('work-note')).toHaveAttribute('data-notice', 'queued');
+  await page.getByTestId('notice-next').click();
+  await expect(page.getByTestId('aside-note')).toBeVisible();
+});
+
 test('editing the link\'s kernel takes it up, with your own kept aside first', async ({ page }) => {
   const saved = await makeOwnWork(page);
   await openFresh(page, link);

@@ -60,11 +60,14 @@ export class NoticeStrip {
 
   private update(): void {
     const items = this.items();
-    const fresh = items.filter((el) => !this.seen.has(el));
+    const shown = this.current && items.includes(this.current) ? this.current : null;
+    // The note that a kernel was kept aside is news, but not over a more urgent notice on screen
+    // (the way an example's run ended, opened with it).
+    const fresh = items.filter((el) => !this.seen.has(el) && !(shown && el.dataset.kind === 'aside' && rank(shown) < rank(el)));
     this.seen = new Set(items);
     // A notice that just appeared is the one to read (the most urgent of several); else the one
     // shown stays, else the most urgent.
-    this.current = fresh[0] ?? (this.current && items.includes(this.current) ? this.current : items[0] ?? null);
+    this.current = fresh[0] ?? shown ?? items[0] ?? null;
     this.mark(items);
   }
 
