@@ -1,7 +1,7 @@
 // Long runs load in slices: progress with Stop while the page stays usable, the stop kinds shown
-// in full with the loop's line, Stop right after an edit, a configurable step limit (kept in the
-// saved work), a newer load superseding a pending one, and compare and sweep modes with a loop
-// that never ends.
+// in full with the loop's line, Stop right after an edit and where the focus goes, a configurable
+// step limit (kept in the saved work), a newer load superseding a pending one, and compare and
+// sweep modes with a loop that never ends.
 import { expect, open, openExample, replaceText, setStepLimit, test, type Page } from './helpers';
 
 /** Every lane loops forever; the counter keeps the warp's state from ever repeating. */
@@ -103,6 +103,26 @@ test('Stop right after an edit stops the edited kernel: nothing runs after Stop,
   await page.waitForTimeout(1000);
   await expect(page.getByTestId('run-progress')).toBeHidden();
   await expect(page.getByTestId('run-stop')).toHaveAttribute('data-kind', 'stopped');
+});
+
+test('Stop keeps the focus where it was for a click, and hands it to the run\'s end notice from the keyboard', async ({ page }) => {
+  await open(page);
+  await setStepLimit(page, 50_000_000);
+  await replaceText(page, COUNTER);
+  await expect.poll(() => progressSteps(page)).toBeGreaterThan(100_000);
+  await page.getByTestId('stop-run').click();
+  await expect(page.getByTestId('run-stop')).toHaveAttribute('data-kind', 'stopped');
+  // The editor had the focus (the text was just put there): typing goes on.
+  await expect(page.getByTestId('editor-content')).toBeFocused();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('// after Stop');
+  await expect(page.getByTestId('editor-content')).toContainText('// after Stop');
+  // From the keyboard: Tab to Stop, Enter; the focus goes to "Show line", not to the page.
+  await expect(page.getByTestId('run-progress')).toBeVisible();
+  await page.getByTestId('stop-run').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('run-stop')).toHaveAttribute('data-kind', 'stopped');
+  await expect(page.getByTestId('stop-line')).toBeFocused();
 });
 
 test('a spin lock ends quickly as a deadlock that names the looping lanes, the waiting lane and their lines', async ({ page }) => {

@@ -43,7 +43,15 @@ export function create(root: HTMLElement, hooks: RunStatusHooks): RunStatusPanel
   const bar = html('progress', { max: 1, value: 0, 'aria-label': 'steps run' });
   const label = html('span', { class: 'run-progress-label' });
   const stop = html('button', { type: 'button', 'data-testid': 'stop-run', title: 'keep the steps run so far as the run' }, 'Stop');
-  stop.addEventListener('click', hooks.stop);
+  // A click leaves the focus where it was (typing in the editor goes on); Stop pressed from the
+  // keyboard hands it to the notice of how the run ended, as the button hides with the run.
+  stop.addEventListener('mousedown', (e) => e.preventDefault());
+  stop.addEventListener('click', () => {
+    const focused = document.activeElement === stop;
+    hooks.stop();
+    // Once the notice strip has made the end notice the one shown (it is hidden until then).
+    if (focused) setTimeout(() => root.querySelector<HTMLElement>('[data-testid=stop-line]')?.focus(), 0);
+  });
   const progress = html('div', { class: 'run-progress', 'data-testid': 'run-progress', role: 'status' });
   progress.append(bar, label, stop);
   const end = html('div', { class: 'run-stop', 'data-testid': 'run-stop', role: 'alert' });
