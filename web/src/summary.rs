@@ -64,23 +64,16 @@ pub(crate) fn stack_marks(t: &Timeline, n: usize, left: f64, width: f64, gap: f6
     let bits = event::SPILL | event::FILL;
     let mut out = Vec::new();
     let mut last_x = f64::NEG_INFINITY;
-    for (block, b) in t.record_blocks().iter().enumerate().take(n.div_ceil(RECORD_BLOCK)) {
-        if b.events & bits == 0 {
+    for (k, r) in t.records_in_blocks_with(bits, 0, n) {
+        if r.events & bits == 0 {
             continue;
         }
-        let start = block * RECORD_BLOCK;
-        for (i, r) in t.records_from(start).take(RECORD_BLOCK.min(n - start)).enumerate() {
-            if r.events & bits == 0 {
-                continue;
-            }
-            let k = start + i;
-            let at = x_of(k + 1, n, left, width);
-            if at - last_x < gap {
-                continue;
-            }
-            last_x = at;
-            out.extend([k as u32 + 1, (r.events & event::SPILL != 0) as u32, r.depth as u32]);
+        let at = x_of(k + 1, n, left, width);
+        if at - last_x < gap {
+            continue;
         }
+        last_x = at;
+        out.extend([k as u32 + 1, (r.events & event::SPILL != 0) as u32, r.depth as u32]);
     }
     out
 }

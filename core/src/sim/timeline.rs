@@ -105,22 +105,21 @@ impl Timeline {
     pub fn records_from(&self, i: usize) -> impl Iterator<Item = StepRecord> + '_ {
         self.records.iter_from(i)
     }
+    /// The records of indices `from..to` (step `k + 1` for index `k`) that may have one of the
+    /// event bits `bits`, with their indices: the blocks whose summary has none are passed over
+    /// unread, so a caller still tests each record.
+    pub fn records_in_blocks_with(&self, bits: u16, from: usize, to: usize) -> impl Iterator<Item = (usize, StepRecord)> + '_ {
+        let to = to.min(self.len());
+        let from = from.min(to);
+        let blocks = self.records.blocks();
+        (from / RECORD_BLOCK..to.div_ceil(RECORD_BLOCK)).filter(move |&b| blocks[b].events & bits != 0).flat_map(move |b| {
+            let (start, end) = ((b * RECORD_BLOCK).max(from), ((b + 1) * RECORD_BLOCK).min(to));
+            (start..end).zip(self.records_from(start).take(end - start))
+        })
+    }
     /// The first step after step `step` with one of the event bits `bits`.
     pub fn next_event(&self, step: usize, bits: u16) -> Option<usize> {
-        // A block whose summary has none of `bits` is passed over unread.
-        let blocks = self.records.blocks();
-        let mut from = step;
-        while from < self.len() {
-            let block = from / RECORD_BLOCK;
-            let end = ((block + 1) * RECORD_BLOCK).min(self.len());
-            if blocks[block].events & bits != 0 {
-                if let Some(k) = self.records_from(from).take(end - from).position(|r| r.events & bits != 0) {
-                    return Some(from + k + 1);
-                }
-            }
-            from = end;
-        }
-        None
+        self.records_in_blocks_with(bits, step, self.len()).find(|(_, r)| r.events & bits != 0).map(|(k, _)| k + 1)
     }
     /// The last step before step `step` with one of the event bits `bits` (searched backwards,
     /// as far as the nearest one).
