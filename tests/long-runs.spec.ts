@@ -85,11 +85,16 @@ test('an endless loop runs in the background with progress; typing works meanwhi
   await expect(page.locator('#listing [data-testid=linked-line]')).toHaveCount(1);
 });
 
-test('Stop right after an edit stops the edited kernel: nothing runs after Stop, and the run shown is the text on screen', async ({ page }) => {
+/** The counter loop running at the highest step limit (no machine reaches it before a Stop). */
+async function runCounter(page: Page): Promise<void> {
   await open(page);
   await setStepLimit(page, 50_000_000);
   await replaceText(page, COUNTER);
   await expect.poll(() => progressSteps(page)).toBeGreaterThan(100_000);
+}
+
+test('Stop right after an edit stops the edited kernel: nothing runs after Stop, and the run shown is the text on screen', async ({ page }) => {
+  await runCounter(page);
   // An edit, then Stop before the typing's pause has run it.
   await page.getByTestId('editor-content').click();
   await page.keyboard.press('Control+Home');
@@ -106,10 +111,7 @@ test('Stop right after an edit stops the edited kernel: nothing runs after Stop,
 });
 
 test('Stop keeps the focus where it was for a click, and hands it to the run\'s end notice from the keyboard', async ({ page }) => {
-  await open(page);
-  await setStepLimit(page, 50_000_000);
-  await replaceText(page, COUNTER);
-  await expect.poll(() => progressSteps(page)).toBeGreaterThan(100_000);
+  await runCounter(page);
   await page.getByTestId('stop-run').click();
   await expect(page.getByTestId('run-stop')).toHaveAttribute('data-kind', 'stopped');
   // The editor had the focus (the text was just put there): typing goes on.

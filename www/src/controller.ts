@@ -115,21 +115,24 @@ export class Controller {
     // Changing the link's kernel or inputs takes it up: the user's own goes aside first.
     if (this.own.asking) this.own.useLink();
     this.remember(patch);
-    clearTimeout(this.reloadTimer);
-    this.reloadTimer = 0;
+    this.cancelReload();
     if (immediate) this.app.reload();
     else this.reloadTimer = window.setTimeout(() => { this.reloadTimer = 0; this.app.reload(); }, EDIT_PAUSE_MS);
+  }
+
+  /** An edit's re-run still waiting for the typing to pause no longer comes; whether one was. */
+  private cancelReload(): boolean {
+    const waiting = this.reloadTimer !== 0;
+    clearTimeout(this.reloadTimer);
+    this.reloadTimer = 0;
+    return waiting;
   }
 
   /** Stop. An edit still waiting for the typing to pause runs now and stops with the rest: the
    * run shown is the text on screen, stopped as asked (not the run before the edit, nor a new one
    * that goes on after Stop). */
   stopRun(): void {
-    if (this.reloadTimer) {
-      clearTimeout(this.reloadTimer);
-      this.reloadTimer = 0;
-      this.app.reload();
-    }
+    if (this.cancelReload()) this.app.reload();
     this.app.stopRun();
   }
 
@@ -176,8 +179,7 @@ export class Controller {
   private showState(patch: Partial<store.UiState>): void {
     const { sweep } = this.parts;
     sweep.reset();
-    clearTimeout(this.reloadTimer);
-    this.reloadTimer = 0;
+    this.cancelReload();
     store.update({ step: 0, lane: 0, breakpoints: [], ...patch });
     // After the store update, so the editor does not take it for the user's edit; Ctrl+Z undoes it.
     editor.setText(this.parts.editor, store.get().text);
