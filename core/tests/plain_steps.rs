@@ -2,6 +2,8 @@
 //! the models' whole steps do: on every example, corpus kernel and gallery PTX and SASS, under
 //! every model, and on random control flow, the two give the same state, stop, step records
 //! and checkpoints, and seeking (and the lane view's replay) gives the same state at any step.
+//! The reference takes every step one at a time (`Sim::one_step_at_a_time`): it checks the run
+//! loop's fast loop too, also when a run stops at events and budgets.
 
 mod support;
 
@@ -11,7 +13,7 @@ use proptest::prelude::*;
 use warpscope_core::checks::control_listing;
 use warpscope_core::kernel::{parse_kernel, parse_kernel_with, Kernel, SourceOptions};
 use warpscope_core::model::ModelKind;
-use warpscope_core::sim::{Sim, StepRecord};
+use warpscope_core::sim::{event, RunLimits, Sim, StepRecord, StopReason};
 use warpscope_core::{launch, LaunchOptions};
 
 const STEP_LIMIT: u64 = 200_000;
@@ -25,7 +27,7 @@ fn launched(k: &Kernel, model: ModelKind) -> Option<Sim> {
 /// does not launch.
 fn agree(k: &Kernel, model: ModelKind, what: &str) -> bool {
     let Some(fast) = launched(k, model) else { return false };
-    let slow = launched(k, model).expect("launched once").without_plain_steps();
+    let slow = launched(k, model).expect("launched once").one_step_at_a_time();
     let (mut fast, mut slow) = (fast, slow);
     let (a, b) = (fast.run_to_end(), slow.run_to_end());
     assert_eq!(a, b, "{what} under {model:?}: the stop");
@@ -43,7 +45,28 @@ fn agree(k: &Kernel, model: ModelKind, what: &str) -> bool {
         let window = |s: &Sim| s.lane_window(t.saturating_sub(40), t + 8);
         assert_eq!(window(&fast), window(&slow), "{what} under {model:?}: the lane window at step {t}");
     }
+    in_pieces_agree(k, model, what);
     true
+}
+
+/// `run` in pieces, as the player runs it (budgets, and stops at events): the fast loop stops
+/// at the same step, for the same reason, as one step at a time, and leaves the same run.
+fn in_pieces_agree(k: &Kernel, model: ModelKind, what: &str) {
+    let mut fast = launched(k, model).expect("launched once");
+    let mut slow = launched(k, model).expect("launched once").one_step_at_a_time();
+    let stops = [event::DIVERGE | event::RECONVERGE, event::PUSH, event::POP | event::EXIT, 0];
+    for round in 0..400 {
+        let limits = RunLimits { max_steps: Some(1 + (round as u64 * 37) % 300), stop_on: stops[round % stops.len()], breakpoints: vec![] };
+        let (a, b) = (fast.run(&limits), slow.run(&limits));
+        assert_eq!(a, b, "{what} under {model:?}: the stop of piece {round}");
+        assert_eq!(fast.steps(), slow.steps(), "{what} under {model:?}: the step piece {round} stopped at");
+        if !matches!(a, StopReason::Budget | StopReason::Event(_)) {
+            break;
+        }
+    }
+    assert_eq!(fast.state(), slow.state(), "{what} under {model:?}: the state after the pieces");
+    let records = |s: &Sim| s.timeline().records().collect::<Vec<StepRecord>>();
+    assert_eq!(records(&fast), records(&slow), "{what} under {model:?}: the step records of the pieces");
 }
 
 #[test]

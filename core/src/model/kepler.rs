@@ -100,6 +100,8 @@ impl TokenStackModel {
 }
 
 impl Reconvergence for TokenStackModel {
+    // Inlined natively, a call in wasm: see `Reconvergence::step`.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn step(&mut self, prog: &Program, m: &mut Machine) -> Result<Issued, ControlError> {
         let pc = self.pc;
         let Some(instr) = prog.get(pc) else {

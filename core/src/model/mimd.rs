@@ -118,6 +118,8 @@ impl Independent {
 }
 
 impl Reconvergence for Independent {
+    // Inlined natively, a call in wasm: see `Reconvergence::step`.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn step(&mut self, prog: &Program, m: &mut Machine) -> Result<Issued, ControlError> {
         let (pc, lanes) = self.chosen().ok_or_else(|| ControlError::Fault("no lane can run".into()))?;
         let mv = run_plain(prog, &self.statics, &mut self.calls, m, pc, lanes)?;

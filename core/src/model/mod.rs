@@ -69,10 +69,16 @@ pub struct PlainStep {
     pub work: LaneMask,
 }
 
-/// What follows each step of `ModelState::run_plain`: it sees the step (or its fault) with the
-/// depth after it, and says whether to go on.
-pub trait AfterPlain {
-    fn after(&mut self, m: &mut Machine, stepped: Result<PlainStep, PlainFault>, depth: usize) -> bool;
+/// What the run loop's fast path (`ModelState::run_steps`) does around each step: it sees each
+/// step (or its fault) with the depth after it, and says whether to go on.
+pub trait StepDriver {
+    /// After a plain step (`Reconvergence::step_plain`).
+    fn after_plain(&mut self, m: &mut Machine, stepped: Result<PlainStep, PlainFault>, depth: usize) -> bool;
+    /// Before a whole step (`Reconvergence::step`) at `pc`: whether to take it here (false
+    /// leaves it, not taken, to the caller).
+    fn before_whole(&mut self, m: &Machine, pc: Pc) -> bool;
+    /// After a whole step at `pc`, with whether the warp has finished.
+    fn after_whole(&mut self, m: &mut Machine, pc: Pc, stepped: Result<Issued, ControlError>, depth: usize, finished: bool) -> bool;
 }
 
 /// Why a plain step could not run, and the pc it was at (the step's pc, where the run stops).
@@ -222,7 +228,10 @@ impl StackEntry {
 /// The one trait every reconvergence model implements.
 pub trait Reconvergence {
     /// Issues one warp instruction: chooses pc and lanes, runs the data path, updates control state.
-    /// Only called while `finished()` is false.
+    /// Only called while `finished()` is false. Each model's is inlined natively (into the run
+    /// loop, `ModelState::run_steps`: returned through memory, the `Issued` stalled the loop on a
+    /// store-forwarding miss) and a function of its own in wasm (inlined there, the wasm grew by
+    /// a third and V8 ran some models' sweeps slower).
     fn step(&mut self, prog: &Program, m: &mut Machine) -> Result<Issued, ControlError>;
     /// The run's fast path: when the next step issues a plain instruction (`plain.at(pc)`) and
     /// all the model would do is move the issued lanes on to `pc + 1`, with no effect, event or
@@ -420,16 +429,20 @@ impl ModelState {
             ModelKind::Mimd => ModelState::Mimd(mimd::Independent::new(prog, m)),
         }
     }
-    /// Plain steps in a row (`step_plain`), with the model's variant chosen once: `after` sees
-    /// each (or its fault) with the depth after it, and says whether to go on. Stops at the
-    /// first step that is not plain, having done nothing for it.
+    /// Steps in a row, plain ones by `step_plain` and the others by `step`, with the model's
+    /// variant chosen once (the model's own `pc`, `depth` and `step` inline into the loop):
+    /// `driver` sees each and says whether to go on. Stops when the warp has finished.
     #[inline(always)]
-    pub fn run_plain(&mut self, prog: &Program, m: &mut Machine, plain: &PlainPcs, after: &mut impl AfterPlain) {
-        each!(self, s => while let Some(stepped) = s.step_plain(prog, m, plain) {
-            if !after.after(m, stepped, s.depth()) {
-                return;
-            }
-        })
+    pub fn run_steps(&mut self, prog: &Program, m: &mut Machine, plain: &PlainPcs, driver: &mut impl StepDriver) {
+        match self {
+            ModelState::Kepler(s) => steps_of(s, prog, m, plain, driver),
+            ModelState::Pdom(s) | ModelState::Struct(s) => steps_of(s, prog, m, plain, driver),
+            ModelState::PdomSsy(s) => steps_of(s, prog, m, plain, driver),
+            ModelState::TfStack(s) => steps_of(s, prog, m, plain, driver),
+            ModelState::TfSandy(s) => steps_of(s, prog, m, plain, driver),
+            ModelState::Volta(s) => steps_of(&mut **s, prog, m, plain, driver),
+            ModelState::Mimd(s) => steps_of(s, prog, m, plain, driver),
+        }
     }
     pub fn kind(&self) -> ModelKind {
         match self {
@@ -441,6 +454,29 @@ impl ModelState {
             ModelState::TfSandy(_) => ModelKind::TfSandy,
             ModelState::Volta(_) => ModelKind::Volta,
             ModelState::Mimd(_) => ModelKind::Mimd,
+        }
+    }
+}
+
+/// `ModelState::run_steps` for one model: inlined natively; a function of its own per model in
+/// wasm, where V8 made slower code of one function holding every model's loop.
+#[cfg_attr(target_arch = "wasm32", inline(never))]
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+fn steps_of<R: Reconvergence>(s: &mut R, prog: &Program, m: &mut Machine, plain: &PlainPcs, driver: &mut impl StepDriver) {
+    loop {
+        if let Some(stepped) = s.step_plain(prog, m, plain) {
+            if !driver.after_plain(m, stepped, s.depth()) {
+                return;
+            }
+            continue;
+        }
+        let Some(pc) = s.pc() else { return };
+        if !driver.before_whole(m, pc) {
+            return;
+        }
+        let stepped = s.step(prog, m);
+        if !driver.after_whole(m, pc, stepped, s.depth(), s.finished()) {
+            return;
         }
     }
 }

@@ -96,6 +96,8 @@ pub(crate) fn push_order(mv: &Moves, order: PathOrder) -> impl Iterator<Item = (
 }
 
 impl Reconvergence for PdomStack {
+    // Inlined natively, a call in wasm: see `Reconvergence::step`.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn step(&mut self, prog: &Program, m: &mut Machine) -> Result<Issued, ControlError> {
         let top = *self.entries.last().ok_or_else(|| ControlError::Fault("the PDOM stack is empty".into()))?;
         let lanes = top.mask.without(m.exited);

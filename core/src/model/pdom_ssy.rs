@@ -101,6 +101,8 @@ impl SsyStack {
 }
 
 impl Reconvergence for SsyStack {
+    // Inlined natively, a call in wasm: see `Reconvergence::step`.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn step(&mut self, prog: &Program, m: &mut Machine) -> Result<Issued, ControlError> {
         let top = *self.entries.last().ok_or_else(|| ControlError::Fault("the stack is empty".into()))?;
         let pc = top.pc;

@@ -60,6 +60,8 @@ fn redirects(prog: &Program, pc: Pc) -> bool {
 }
 
 impl Reconvergence for WarpPc {
+    // Inlined natively, a call in wasm: see `Reconvergence::step`.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn step(&mut self, prog: &Program, m: &mut Machine) -> Result<Issued, ControlError> {
         let pc = self.warp;
         let live = self.pcs.live();

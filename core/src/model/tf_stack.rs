@@ -61,6 +61,8 @@ impl SortedStack {
 }
 
 impl Reconvergence for SortedStack {
+    // Inlined natively, a call in wasm: see `Reconvergence::step`.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn step(&mut self, prog: &Program, m: &mut Machine) -> Result<Issued, ControlError> {
         let (pc, mask) = *self.entries.last().ok_or_else(|| ControlError::Fault("the sorted stack is empty".into()))?;
         let lanes = mask.without(m.exited);

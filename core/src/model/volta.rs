@@ -324,6 +324,8 @@ impl ConvergenceBarriers {
 }
 
 impl Reconvergence for ConvergenceBarriers {
+    // Inlined natively, a call in wasm: see `Reconvergence::step`.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn step(&mut self, prog: &Program, m: &mut Machine) -> Result<Issued, ControlError> {
         let Some(pc) = self.current else {
             return Err(ControlError::Deadlock(self.describe_deadlock(prog)));

@@ -3,7 +3,7 @@
 
 use alloc::vec::Vec;
 
-use super::{advance, plain_steps, Sim, WarpState};
+use super::{advance, fast_steps, Sim, WarpState};
 use crate::isa::Pc;
 use crate::machine::LaneMask;
 use crate::model::{Issued, Reconvergence};
@@ -81,7 +81,7 @@ impl Sim {
         let near = (checkpoint.metrics.steps..=from).contains(&self.steps());
         let mut st: WarpState = if near { self.state.clone() } else { checkpoint.clone() };
         while st.metrics.steps < from {
-            if plain_steps(&self.program, &self.plain, &self.config, &mut st, from, None) > 0 {
+            if self.fast && fast_steps(&self.program, &self.plain, &self.config, &mut st, from, None, 0).0 > 0 {
                 continue;
             }
             if advance(&self.program, &self.plain, &self.config, &mut st).is_none() {

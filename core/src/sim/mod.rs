@@ -35,8 +35,8 @@ use crate::isa::{Op, Pc};
 use crate::machine::LaneMask;
 use crate::machine::Machine;
 use crate::model::{
-    AfterPlain, ControlError, Effects, Issued, ModelKind, ModelOptions, ModelState, PathOrder, PlainFault, PlainStep, Reconvergence,
-    Schedule, StackConfig,
+    ControlError, Effects, Issued, ModelKind, ModelOptions, ModelState, PathOrder, PlainFault, PlainStep, Reconvergence, Schedule,
+    StackConfig, StepDriver,
 };
 use crate::program::{PlainPcs, Program};
 
@@ -160,6 +160,9 @@ pub struct Sim {
     program: Program,
     /// The program's plain instructions, for the fast path (`advance`).
     plain: PlainPcs,
+    /// Whether `run` and `seek` take steps in a row through the fast loop (`fast_steps`); off,
+    /// each step is `step`'s (the reference the fast loop is tested against).
+    fast: bool,
     /// STRUCT: the program before the structural transform and the map back to it (the MIMD
     /// minimum is the original's).
     structured: Option<alloc::sync::Arc<crate::structure::Structured>>,
@@ -178,17 +181,28 @@ impl Sim {
         let state = WarpState { machine, model, metrics: Metrics::new(&program), status, timing };
         let timeline = Timeline::new(state.clone(), config.record, config.trace_budget);
         let watch = watch::RepeatWatch::new(&program, &state);
-        Sim { plain: PlainPcs::of(&program, config.model.plain_branches()), program, structured: None, config, state, timeline, watch }
+        Sim {
+            plain: PlainPcs::of(&program, config.model.plain_branches()),
+            fast: true,
+            program,
+            structured: None,
+            config,
+            state,
+            timeline,
+            watch,
+        }
     }
 
     pub fn program(&self) -> &Program {
         &self.program
     }
-    /// The same run with every step taken by the model's whole `step`, none by the fast path
-    /// for plain instructions: the reference `core/tests/plain_steps.rs` checks the fast path
-    /// against (same states, records and metrics at every step).
-    pub fn without_plain_steps(mut self) -> Sim {
+    /// The same run with every step taken one at a time by `step` and by the model's whole
+    /// `step`, none by the fast loop nor the fast path for plain instructions: the reference
+    /// `core/tests/plain_steps.rs` checks them against (same states, records and metrics at
+    /// every step).
+    pub fn one_step_at_a_time(mut self) -> Sim {
         self.plain = PlainPcs::none();
+        self.fast = false;
         self
     }
     /// The same run, over a program the structural transform wrote (`s.program`).
@@ -281,11 +295,15 @@ impl Sim {
             if limits.max_steps.is_some_and(|m| done >= m) {
                 return StopReason::Budget;
             }
-            // Plain steps have no events; a breakpoint needs each step's pc looked at. A step
-            // that cannot be plain skips the call (it was every control step's, for nothing).
-            if limits.breakpoints.is_empty() && self.plain.at(self.state.model.pc().unwrap_or_default()) {
+            // Steps in a row through the fast loop, but where a breakpoint needs each step's pc
+            // looked at.
+            if limits.breakpoints.is_empty() {
                 let until = limits.max_steps.map_or(u64::MAX, |m| start.saturating_add(m));
-                if self.run_plain(until.min(self.config.step_limit)) > 0 {
+                let (ran, events) = self.run_fast(until.min(self.config.step_limit), limits.stop_on);
+                if events != 0 {
+                    return StopReason::Event(events);
+                }
+                if ran > 0 {
                     continue;
                 }
             }
@@ -299,16 +317,19 @@ impl Sim {
         }
     }
 
-    /// Plain steps in a row for `run`, each exactly as `step` would take it, up to step `until`
-    /// and short of any step that the timeline (a checkpoint) or the repeat watch (a sample)
-    /// must see with the whole state; stops at a step that is not plain or at a fault (the
-    /// status says it). How many steps ran.
-    fn run_plain(&mut self, until: u64) -> u64 {
-        let Sim { program, plain, config, state, timeline, watch, .. } = self;
+    /// Steps in a row for `run`, each exactly as `step` would take it, up to step `until` and
+    /// short of any step that the timeline (a checkpoint) or the repeat watch (a sample) must
+    /// see with the whole state, stopping after a step with an event of `stop_on` or at the
+    /// end of the warp (the status says it). How many steps ran, and the events it stopped for.
+    fn run_fast(&mut self, until: u64, stop_on: u16) -> (u64, u16) {
+        let Sim { program, plain, fast, config, state, timeline, watch, .. } = self;
+        if !*fast {
+            return (0, 0);
+        }
         // Only a step past the recorded run is watched (`run_one`).
         let sample = watch.next().max(timeline.len() as u64 + 1);
         let stop = until.min(timeline.next_whole()).min(sample);
-        plain_steps(program, plain, config, state, stop, Some(timeline))
+        fast_steps(program, plain, config, state, stop, Some(timeline), stop_on)
     }
 
     /// The next step of `run_to_end`, for a caller that looks at every step (the CLI's trace):
@@ -359,7 +380,7 @@ impl Sim {
             }
         }
         while self.steps() < t && self.steps() < self.config.step_limit {
-            if self.run_plain(t.min(self.config.step_limit)) > 0 {
+            if self.run_fast(t.min(self.config.step_limit), 0).0 > 0 {
                 continue;
             }
             if self.step().is_none() {
@@ -406,116 +427,178 @@ fn advance_as<const TIMED: bool>(program: &Program, plain: &PlainPcs, config: &S
         st.status = Status::Fault { pc: at, message };
         return None;
     }
-    let exited_before = st.machine.exited;
-    if let Some(t) = st.timing.as_deref_mut().filter(|_| TIMED) {
-        st.machine.clock = t.before(program, pc, st.model.active(), &st.machine);
+    let WarpState { machine, model, metrics, status, timing } = st;
+    let mut timing = timing.as_deref_mut().filter(|_| TIMED);
+    if let Some(t) = timing.as_deref_mut() {
+        machine.clock = t.before(program, pc, model.active(), machine);
     }
-    let clock_seen = st.machine.clock;
-    let stepped = st.model.step(program, &mut st.machine);
-    // What this step printed is tagged with its number (also when it faulted).
-    st.machine.output.seal(st.metrics.steps + 1);
-    match stepped {
+    let before = Before::of(machine);
+    let stepped = model.step(program, machine);
+    let depth = model.depth();
+    let counted = count_whole(program, config, machine, metrics, pc, before, stepped, depth, |machine, issued, issues| match timing {
+        Some(t) => {
+            let next = model.pc().map(|p| (p, model.active()));
+            let cycles = t.after(program, issued.pc, issued.mask, next, issued.effects.divergent);
+            machine.clock = t.now();
+            cycles
+        }
+        None => untimed_cycles(config, machine, issued, issues),
+    });
+    match counted {
         Ok(issued) => {
-            // Per-lane models retire a lane whose pc passes the end; that is a fault, not an exit.
-            let exited = st.machine.exited.without(exited_before);
-            if !exited.is_empty() && !config.exit_at_end {
-                // Only the lanes whose guard held left by EXIT (`@P0 EXIT` lets the others run on;
-                // EXIT writes no predicate, so the guard reads the same after the step).
-                let by_exit = match program.get(issued.pc) {
-                    Some(i) if matches!(i.op, Op::Exit) => st.machine.guard_mask(i.guard, issued.mask),
-                    _ => LaneMask::EMPTY,
-                };
-                let fell_off = exited.without(by_exit);
-                if !fell_off.is_empty() {
-                    let (at, message) = past_end(program, fell_off);
-                    st.status = Status::Fault { pc: at, message };
-                    return None;
-                }
-            }
-            let depth = st.model.depth();
-            if depth > config.stack.limit as usize {
-                let message = alloc::format!(
-                    "the reconvergence stack is {depth} entries deep, past its hard limit of {} (`//@ stack limit=N` raises it): does a loop push without popping?",
-                    config.stack.limit
-                );
-                st.status = Status::Fault { pc, message };
-                return None;
-            }
-            // A part of a real SASS instruction's sequence issues nothing of its own.
-            let counts = !program.continues(issued.pc);
-            let issues = if counts { program.get(issued.pc).map_or(1, |i| i.op.issues()) } else { 0 };
-            let cycles = match st.timing.as_deref_mut().filter(|_| TIMED) {
-                Some(t) => {
-                    let next = st.model.pc().map(|p| (p, st.model.active()));
-                    let cycles = t.after(program, issued.pc, issued.mask, next, issued.effects.divergent);
-                    st.machine.clock = t.now();
-                    cycles
-                }
-                None => {
-                    let cycles = config.cost.cycles(&issued.effects, issues);
-                    st.machine.clock += cycles;
-                    cycles
-                }
-            };
-            st.metrics.record(&issued, depth, cycles, counts);
-            if st.metrics.reads_clock
-                && issued.work.contains(0)
-                && program.get(issued.pc).is_some_and(|i| i.op.clock_word() == Some(crate::isa::SpecialReg::ClockLo))
-            {
-                st.metrics.clock_read(clock_seen);
-            }
-            if st.model.finished() {
-                st.status = Status::Exited;
+            if model.finished() {
+                *status = Status::Exited;
             }
             Some((issued, depth))
         }
-        Err(e) => {
+        Err(Ended::Status(s)) => {
+            *status = s;
+            None
+        }
+        Err(Ended::Failed(pc, e)) => {
             st.status = failure(program, pc, e, st);
             None
         }
     }
 }
 
-/// Plain steps in a row from `st`, each exactly as `advance` would take it, short of step `stop`
-/// (the step count after it): stops at a step that is not plain or at a fault (the status says
-/// it). With the timeline, records each step; without, a replay on a copy of the state (`replay`).
-/// How many steps ran.
-fn plain_steps(
+/// What a whole step's bookkeeping needs of the machine before the step.
+#[derive(Clone, Copy, Default)]
+struct Before {
+    exited: LaneMask,
+    clock: u64,
+}
+
+impl Before {
+    #[inline(always)]
+    fn of(m: &Machine) -> Before {
+        Before { exited: m.exited, clock: m.clock }
+    }
+}
+
+/// How a whole step ended the run: the status it leaves, or a failed step (whose status needs
+/// the whole state after it: `failure`).
+enum Ended {
+    Status(Status),
+    Failed(Pc, ControlError),
+}
+
+/// The bookkeeping of a whole step at `pc` (the model's `step`, which left `depth`): the checks
+/// that end the run, the counters, the clock (`cycles`: the step's cost, given the issues it
+/// counts, having moved the machine's clock). Shared by `advance` and the fast loop.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn count_whole(
+    program: &Program,
+    config: &SimConfig,
+    machine: &mut Machine,
+    metrics: &mut Metrics,
+    pc: Pc,
+    before: Before,
+    stepped: Result<Issued, ControlError>,
+    depth: usize,
+    cycles: impl FnOnce(&mut Machine, &Issued, u32) -> u64,
+) -> Result<Issued, Ended> {
+    // What this step printed is tagged with its number (also when it faulted).
+    machine.output.seal(metrics.steps + 1);
+    let issued = stepped.map_err(|e| Ended::Failed(pc, e))?;
+    // Per-lane models retire a lane whose pc passes the end; that is a fault, not an exit.
+    let exited = machine.exited.without(before.exited);
+    if !exited.is_empty() && !config.exit_at_end {
+        // Only the lanes whose guard held left by EXIT (`@P0 EXIT` lets the others run on;
+        // EXIT writes no predicate, so the guard reads the same after the step).
+        let by_exit = match program.get(issued.pc) {
+            Some(i) if matches!(i.op, Op::Exit) => machine.guard_mask(i.guard, issued.mask),
+            _ => LaneMask::EMPTY,
+        };
+        let fell_off = exited.without(by_exit);
+        if !fell_off.is_empty() {
+            let (at, message) = past_end(program, fell_off);
+            return Err(Ended::Status(Status::Fault { pc: at, message }));
+        }
+    }
+    if depth > config.stack.limit as usize {
+        return Err(Ended::Status(Status::Fault { pc, message: stack_limit_message(config, depth) }));
+    }
+    // A part of a real SASS instruction's sequence issues nothing of its own.
+    let counts = !program.continues(issued.pc);
+    let issues = if counts { program.get(issued.pc).map_or(1, |i| i.op.issues()) } else { 0 };
+    let cycles = cycles(machine, &issued, issues);
+    metrics.record(&issued, depth, cycles, counts);
+    if metrics.reads_clock
+        && issued.work.contains(0)
+        && program.get(issued.pc).is_some_and(|i| i.op.clock_word() == Some(crate::isa::SpecialReg::ClockLo))
+    {
+        metrics.clock_read(before.clock);
+    }
+    Ok(issued)
+}
+
+/// An untimed step's cycles (the cost model's), added to the machine's clock.
+#[inline(always)]
+fn untimed_cycles(config: &SimConfig, machine: &mut Machine, issued: &Issued, issues: u32) -> u64 {
+    let cycles = config.cost.cycles(&issued.effects, issues);
+    machine.clock += cycles;
+    cycles
+}
+
+#[cold]
+fn stack_limit_message(config: &SimConfig, depth: usize) -> String {
+    alloc::format!(
+        "the reconvergence stack is {depth} entries deep, past its hard limit of {} (`//@ stack limit=N` raises it): does a loop push without popping?",
+        config.stack.limit
+    )
+}
+
+/// Steps in a row from `st`, plain or not, each exactly as `advance` would take it, short of
+/// step `stop` (the step count after it), each recorded in `timeline` (a replayed step is
+/// recorded already, and not again; without it, a replay on a copy of the state: `replay`). Stops after a step with an event of `stop_on`, at the end
+/// of the warp or at a fault (the status says it), and before a step that only `advance` takes
+/// (lanes past the end). Untimed only. How many steps ran, and the events it stopped for.
+fn fast_steps(
     program: &Program,
     plain: &PlainPcs,
     config: &SimConfig,
     st: &mut WarpState,
     stop: u64,
     timeline: Option<&mut Timeline>,
-) -> u64 {
+    stop_on: u16,
+) -> (u64, u16) {
     let start = st.metrics.steps;
     if st.timing.is_some() || st.status != Status::Running || start + 1 >= stop {
-        return 0;
+        return (0, 0);
     }
-    let WarpState { machine, model, metrics, .. } = st;
-    let mut counter = PlainCounter { plain, config, metrics, timeline, stop, fault: None };
-    model.run_plain(program, machine, plain, &mut counter);
-    if let Some((pc, e)) = counter.fault {
+    let WarpState { machine, model, metrics, status, .. } = st;
+    let mut driver =
+        FastDriver { program, plain, config, metrics, status, timeline, stop, stop_on, events: 0, before: Before::default(), fault: None };
+    model.run_steps(program, machine, plain, &mut driver);
+    let (events, fault) = (driver.events, driver.fault);
+    if let Some((pc, e)) = fault {
         st.status = failure(program, pc, e, st);
     }
-    st.metrics.steps - start
+    (st.metrics.steps - start, events)
 }
 
-/// The bookkeeping of `plain_steps`: `count_plain` and the record of each, and
-/// whether the next may follow (before `stop`, no fault).
-struct PlainCounter<'a> {
+/// The bookkeeping of `fast_steps`: each step's counters and record, and whether the next may
+/// follow (before `stop`, after no event of `stop_on`, the warp running).
+struct FastDriver<'a> {
+    program: &'a Program,
     plain: &'a PlainPcs,
     config: &'a SimConfig,
     metrics: &'a mut Metrics,
+    status: &'a mut Status,
     timeline: Option<&'a mut Timeline>,
     stop: u64,
+    stop_on: u16,
+    events: u16,
+    before: Before,
     fault: Option<PlainFault>,
 }
 
-impl AfterPlain for PlainCounter<'_> {
+impl StepDriver for FastDriver<'_> {
     // Always inlined: in the wasm build, as a closure, it was a call of its own every step.
     #[inline(always)]
-    fn after(&mut self, machine: &mut Machine, stepped: Result<PlainStep, PlainFault>, depth: usize) -> bool {
+    fn after_plain(&mut self, machine: &mut Machine, stepped: Result<PlainStep, PlainFault>, depth: usize) -> bool {
         match count_plain(self.plain, self.config, machine, self.metrics, depth, stepped) {
             Ok(p) => {
                 if let Some(timeline) = self.timeline.as_deref_mut() {
@@ -525,6 +608,49 @@ impl AfterPlain for PlainCounter<'_> {
             }
             Err(f) => {
                 self.fault = Some(f);
+                false
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn before_whole(&mut self, machine: &Machine, pc: Pc) -> bool {
+        // Lanes past the end: `advance` says which (it asks the model).
+        if pc.index() >= self.program.len() && !self.config.exit_at_end {
+            return false;
+        }
+        self.before = Before::of(machine);
+        true
+    }
+
+    #[inline(always)]
+    fn after_whole(&mut self, machine: &mut Machine, pc: Pc, stepped: Result<Issued, ControlError>, depth: usize, finished: bool) -> bool {
+        let config = self.config;
+        let counted =
+            count_whole(self.program, config, machine, self.metrics, pc, self.before, stepped, depth, |machine, issued, issues| {
+                untimed_cycles(config, machine, issued, issues)
+            });
+        match counted {
+            Ok(issued) => {
+                if finished {
+                    *self.status = Status::Exited;
+                }
+                let recording = self.timeline.as_deref().is_some_and(Timeline::is_recording);
+                if recording || self.stop_on != 0 {
+                    let record = StepRecord::new(&issued, depth);
+                    if let Some(timeline) = self.timeline.as_deref_mut() {
+                        timeline.record_between(record, self.metrics.steps);
+                    }
+                    self.events = record.events & self.stop_on;
+                }
+                self.events == 0 && !finished && self.metrics.steps + 1 < self.stop
+            }
+            Err(Ended::Status(s)) => {
+                *self.status = s;
+                false
+            }
+            Err(Ended::Failed(pc, e)) => {
+                self.fault = Some((pc, e));
                 false
             }
         }

@@ -92,19 +92,19 @@ impl StepLog {
         &self.blocks
     }
 
-    /// Appends the next step. Inlined for its usual case: nothing changed but the pc, which
-    /// moved to the next instruction, and no index entry is due.
+    /// Appends the next step. Inlined for its usual cases: nothing changed but the pc (the next
+    /// instruction, or a jump: a plain branch that every lane takes), and no index entry is due.
     #[inline(always)]
     pub fn push(&mut self, r: StepRecord) {
         let prev = &self.last;
-        if r.pc == prev.pc.wrapping_add(1)
-            && r.mask == prev.mask
-            && r.depth == prev.depth
-            && r.events == 0
-            && !self.len.is_multiple_of(BLOCK)
-        {
+        if r.mask == prev.mask && r.depth == prev.depth && r.events == 0 && !self.len.is_multiple_of(BLOCK) {
+            let (prev_pc, next) = (prev.pc, prev.pc.wrapping_add(1));
             if let Some(chunk) = self.chunks.last_mut().filter(|c| c.len() + MAX_STEP <= CHUNK) {
-                chunk.push(0);
+                if r.pc == next {
+                    chunk.push(0);
+                } else {
+                    push_pc(chunk, prev_pc, r.pc, 0);
+                }
                 // Only the pc changed. (Copying the whole record, built field by field just
                 // before, stalled on a store-forwarding miss: a fifth of a recorded run's loop.)
                 self.last.pc = r.pc;
@@ -220,17 +220,24 @@ impl Iterator for Reader<'_> {
     }
 }
 
+/// The header of a step whose pc moved from `prev` to `pc` (with the other fields' bits `rest`),
+/// and the pc's distance after it when it is far.
+#[inline(always)]
+fn push_pc(out: &mut Vec<u8>, prev: u32, pc: u32, rest: u8) {
+    let next = prev.wrapping_add(1);
+    let delta = pc.wrapping_sub(prev) as i32;
+    if pc == next {
+        out.push(rest);
+    } else if (-2..=3).contains(&delta) {
+        out.push((delta + 3) as u8 | rest);
+    } else {
+        out.push(7 | rest);
+        leb128(out, zigzag(pc.wrapping_sub(next) as i32 as i64));
+    }
+}
+
 #[inline(always)]
 fn encode(out: &mut Vec<u8>, prev: &StepRecord, r: &StepRecord) {
-    let next = prev.pc.wrapping_add(1);
-    let delta = r.pc.wrapping_sub(prev.pc) as i32;
-    let (pc_code, pc_far) = if r.pc == next {
-        (0, false)
-    } else if (-2..=3).contains(&delta) {
-        ((delta + 3) as u8, false)
-    } else {
-        (7, true)
-    };
     let (mask_code, mask_extra) = if r.mask == prev.mask {
         (0u8, 0u64)
     } else if r.mask == prev.mask << 1 {
@@ -241,11 +248,7 @@ fn encode(out: &mut Vec<u8>, prev: &StepRecord, r: &StepRecord) {
         (3, r.mask ^ prev.mask)
     };
     let depth_changed = r.depth != prev.depth;
-    let header = pc_code | mask_code << 3 | (depth_changed as u8) << 5 | ((r.events != 0) as u8) << 6;
-    out.push(header);
-    if pc_far {
-        leb128(out, zigzag(r.pc.wrapping_sub(next) as i32 as i64));
-    }
+    push_pc(out, prev.pc, r.pc, mask_code << 3 | (depth_changed as u8) << 5 | ((r.events != 0) as u8) << 6);
     match mask_code {
         2 => out.push(mask_extra as u8),
         3 => leb128(out, mask_extra),

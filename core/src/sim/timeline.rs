@@ -184,11 +184,21 @@ impl Timeline {
     }
 
     /// The record of a plain step that brought the run to `step` at depth `depth` (no effect,
-    /// no event), before `next_whole` (`Sim::run_plain`).
+    /// no event), before `next_whole` (`Sim::run_fast`).
     #[inline(always)]
     pub(crate) fn record_plain(&mut self, p: PlainStep, depth: usize, step: u64) {
         if self.recording {
             let record = StepRecord { mask: p.mask.0, pc: p.pc.0, depth: depth.min(u16::MAX as usize) as u16, events: 0 };
+            self.push(record, step);
+        }
+    }
+
+    /// The record of a step that brought the run to `step`, before `next_whole` (the fast
+    /// loop's steps, which stop short of a checkpoint).
+    #[inline(always)]
+    pub(crate) fn record_between(&mut self, record: StepRecord, step: u64) {
+        if self.recording {
+            debug_assert!(step < self.next_checkpoint, "step {step} is due a checkpoint");
             self.push(record, step);
         }
     }
