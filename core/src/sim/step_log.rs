@@ -55,7 +55,11 @@ impl BlockSummary {
 
 #[derive(Clone, Debug)]
 pub struct StepLog {
+    /// The full chunks.
     chunks: Vec<Vec<u8>>,
+    /// The chunk being written, after the full ones (a field of its own: the usual step's check
+    /// for room reads it directly, not through `chunks`). No capacity before the first step.
+    open: Vec<u8>,
     /// Per block: (chunk, offset) of its first step, and the record before it.
     index: Vec<(u32, u32, StepRecord)>,
     /// Per block (the last one perhaps partly filled): its summary. A step of `push`'s inline
@@ -68,7 +72,7 @@ pub struct StepLog {
 
 impl Default for StepLog {
     fn default() -> StepLog {
-        StepLog { chunks: Vec::new(), index: Vec::new(), blocks: Vec::new(), len: 0, last: START }
+        StepLog { chunks: Vec::new(), open: Vec::new(), index: Vec::new(), blocks: Vec::new(), len: 0, last: START }
     }
 }
 
@@ -82,7 +86,7 @@ impl StepLog {
 
     /// Bytes the log holds in memory (allocated chunks and the index).
     pub fn bytes(&self) -> usize {
-        self.chunks.iter().map(Vec::capacity).sum::<usize>()
+        self.chunks.iter().chain([&self.open]).map(Vec::capacity).sum::<usize>()
             + self.index.capacity() * core::mem::size_of::<(u32, u32, StepRecord)>()
             + self.blocks.capacity() * core::mem::size_of::<BlockSummary>()
     }
@@ -99,7 +103,8 @@ impl StepLog {
         let prev = &self.last;
         if r.mask == prev.mask && r.depth == prev.depth && r.events == 0 && !self.len.is_multiple_of(BLOCK) {
             let (prev_pc, next) = (prev.pc, prev.pc.wrapping_add(1));
-            if let Some(chunk) = self.chunks.last_mut().filter(|c| c.len() + MAX_STEP <= CHUNK) {
+            let chunk = &mut self.open;
+            if chunk.len() + MAX_STEP <= chunk.capacity() {
                 if r.pc == next {
                     chunk.push(0);
                 } else {
@@ -121,12 +126,14 @@ impl StepLog {
     fn push_any(&mut self, mask: u64, pc: u32, depth: u16, events: u16) {
         let r = StepRecord { mask, pc, depth, events };
         let prev = self.last;
-        match self.chunks.last() {
-            Some(c) if c.len() + MAX_STEP <= CHUNK => {}
-            _ => self.chunks.push(Vec::with_capacity(CHUNK)),
+        if self.open.len() + MAX_STEP > self.open.capacity() {
+            let full = core::mem::replace(&mut self.open, Vec::with_capacity(CHUNK));
+            if !full.is_empty() {
+                self.chunks.push(full);
+            }
         }
-        let chunk_no = self.chunks.len() - 1;
-        let chunk = &mut self.chunks[chunk_no];
+        let chunk_no = self.chunks.len();
+        let chunk = &mut self.open;
         if self.len.is_multiple_of(BLOCK) {
             self.index.push((chunk_no as u32, chunk.len() as u32, prev));
             self.blocks.push(BlockSummary::of(&r));
@@ -179,6 +186,11 @@ impl StepLog {
         }
     }
 
+    /// Chunk `i`: a full one, or the open one after them.
+    fn chunk(&self, i: usize) -> &[u8] {
+        self.chunks.get(i).unwrap_or(&self.open)
+    }
+
     fn reader_at_block(&self, block: usize) -> Reader<'_> {
         let (chunk, offset, prev) = self.index.get(block).copied().unwrap_or((0, 0, START));
         Reader { log: self, chunk: chunk as usize, offset: offset as usize, prev, left: self.len - (block * BLOCK).min(self.len) }
@@ -202,11 +214,11 @@ impl Iterator for Reader<'_> {
         if self.left == 0 {
             return None;
         }
-        let mut bytes = &self.log.chunks[self.chunk][self.offset..];
+        let mut bytes = &self.log.chunk(self.chunk)[self.offset..];
         if bytes.is_empty() {
             self.chunk += 1;
             self.offset = 0;
-            bytes = &self.log.chunks[self.chunk][..];
+            bytes = self.log.chunk(self.chunk);
         }
         let (r, used) = decode(bytes, &self.prev);
         self.offset += used;
@@ -379,7 +391,7 @@ mod tests {
             log.push(StepRecord { mask: 0xffff_ffff, pc: i as u32, depth: 1, events: 0 });
         }
         // The first step says the mask and the depth.
-        let used: usize = log.chunks.iter().map(Vec::len).sum();
+        let used: usize = log.chunks.iter().chain([&log.open]).map(Vec::len).sum();
         assert!(used <= n + 8, "{used} bytes for {n} steps");
         assert_eq!(log.get(n - 1).map(|r| r.pc), Some(n as u32 - 1));
         assert_eq!(log.iter().count(), n);
