@@ -239,3 +239,28 @@ fn tf_sandy_counts_instructions_issued_with_no_lane() {
     assert_eq!(stack_sim.state().metrics.idle_instructions, 0);
     assert_eq!(sim.state().machine.memory, stack_sim.state().machine.memory);
 }
+
+/// A pop that would leave lanes behind faults where it happens, naming them: lane 0 branches to
+/// a SYNC with no SSY before it, so the DIV token it pops is the only one, and nothing holds lane
+/// 0. Until that step the lane is at the SYNC (the lane audit holds at every step).
+#[test]
+fn kepler_pop_that_loses_lanes_faults_naming_them() {
+    let text = "//@ warp 4\n\
+        S2R R0, SR_TID.X;\n\
+        ISETP.LT.AND P0, PT, R0, 0x1, PT;\n\
+        @P0 BRA `(L_sync);\n\
+        EXIT;\n\
+L_sync: SYNC;\n\
+        EXIT;\n";
+    let mut sim = sim_with(text, ModelKind::Kepler, LaunchOptions::default());
+    let mut exited = sim.state().machine.exited;
+    while sim.step().is_some() {
+        let audit = warpscope_core::sim::audit::lanes_conserved(sim.program(), sim.state(), exited);
+        assert_eq!(audit, Ok(()), "after step {}", sim.steps());
+        exited = sim.state().machine.exited;
+    }
+    let stop = sim.run_to_end();
+    let StopReason::Fault { pc, message } = stop else { panic!("{stop:?}") };
+    assert_eq!(sim.program().instrs[pc.index()].text, "SYNC");
+    assert!(message.contains("pops a DIV token, but lane 0, which reached it, is on no token below"), "{message}");
+}

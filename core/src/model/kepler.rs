@@ -14,6 +14,7 @@
 //!   popped and skipped. Running past the last instruction exits the active lanes.
 
 use alloc::format;
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::hw_stack::{HwStack, StackConfig, Token, TokenKind};
@@ -44,11 +45,13 @@ impl TokenStackModel {
         &self.stack
     }
 
+    #[inline(always)]
     fn push(&mut self, kind: TokenKind, mask: LaneMask, pc: Pc, fx: &mut Effects) {
         fx.pushes += 1;
         fx.spills += self.stack.push(Token { kind, mask, pc }, self.config);
     }
 
+    #[inline(always)]
     fn pop(&mut self, m: &Machine, fx: &mut Effects) -> Option<Token> {
         let (t, fills) = self.stack.pop(self.config)?;
         fx.pops += 1;
@@ -60,6 +63,7 @@ impl TokenStackModel {
 
     /// Restores the invariant between steps: either some lane is active at a valid pc, or the
     /// warp is done. Lanes at the end of the program exit; an empty mask unwinds the stack.
+    #[inline(always)]
     fn settle(&mut self, prog: &Program, m: &mut Machine, fx: &mut Effects) {
         loop {
             if !self.active.is_empty() && self.pc.index() >= prog.len() {
@@ -80,6 +84,21 @@ impl TokenStackModel {
         self.active = self.active.without(lanes);
         self.stack.remove_lanes_from(0, lanes);
         fx.exited = true;
+    }
+
+    /// Those of `lanes` (live) that are neither active nor held by a token: lanes a pop left
+    /// behind, which nothing could ever run again. Walked from the bottom, whose token (the
+    /// outermost SSY's) usually holds them all: from the top, a loop that many lanes leave one
+    /// by one (a DIV token each) made every pop walk the whole stack.
+    fn unheld(&self, lanes: LaneMask) -> LaneMask {
+        let mut left = lanes.without(self.active);
+        for t in self.stack.tokens() {
+            if left.is_empty() {
+                break;
+            }
+            left = left.without(t.mask);
+        }
+        left
     }
 
     /// BRK, CONT and RET: park the lanes until the matching token brings them back.
@@ -112,6 +131,7 @@ impl Reconvergence for TokenStackModel {
         let issued_mask;
         let work;
         if instr.pop {
+            let reaching = self.active;
             let Some(t) = self.pop(m, &mut fx) else {
                 return Err(ControlError::Fault(format!(
                     "`{}` at {:#06x} pops an empty stack (no SSY or divergent branch before it)",
@@ -119,6 +139,10 @@ impl Reconvergence for TokenStackModel {
                     prog.addr(pc)
                 )));
             };
+            let lost = self.unheld(reaching);
+            if !lost.is_empty() {
+                return Err(ControlError::Fault(lost_at_pop(prog, pc, &instr.text, t.kind, lost)));
+            }
             fx.reconverged = matches!(t.kind, TokenKind::Div | TokenKind::Sync);
             fx.div_carrier = t.kind == TokenKind::Div;
             issued_mask = self.active;
@@ -243,7 +267,24 @@ impl Reconvergence for TokenStackModel {
         if self.issuing(prog).contains(lane) {
             return Some(self.pc);
         }
-        // The topmost token holding the lane is the one that brings it back.
-        self.stack.tokens().iter().rev().find(|t| t.mask.contains(lane)).map(|t| t.pc)
+        // The topmost token holding the lane is the one that brings it back; an active lane no
+        // token holds is at the pop it reaches (which faults: `lost_at_pop`).
+        let held = self.stack.tokens().iter().rev().find(|t| t.mask.contains(lane)).map(|t| t.pc);
+        held.or_else(|| self.active.contains(lane).then_some(self.pc))
     }
+}
+
+/// The fault of a pop that would leave lanes behind: they reached the instruction with the pop
+/// bit, and no token below the popped one holds them.
+#[cold]
+fn lost_at_pop(prog: &Program, pc: Pc, text: &str, popped: TokenKind, lost: LaneMask) -> String {
+    let list = LaneList(lost);
+    format!(
+        "`{text}` at {:#06x} pops a {} token, but {} {list}, which reached it, {} on no token below: nothing could ever run {} again (a SYNC with no SSY before it, or a branch into another SSY's region?)",
+        prog.addr(pc),
+        popped.name(),
+        list.word(),
+        if lost.count() == 1 { "is" } else { "are" },
+        if lost.count() == 1 { "it" } else { "them" },
+    )
 }
