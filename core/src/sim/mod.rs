@@ -552,9 +552,10 @@ fn stack_limit_message(config: &SimConfig, depth: usize) -> String {
 
 /// Steps in a row from `st`, plain or not, each exactly as `advance` would take it, short of
 /// step `stop` (the step count after it), each recorded in `timeline` (a replayed step is
-/// recorded already, and not again; without it, a replay on a copy of the state: `replay`). Stops after a step with an event of `stop_on`, at the end
-/// of the warp or at a fault (the status says it), and before a step that only `advance` takes
-/// (lanes past the end). Untimed only. How many steps ran, and the events it stopped for.
+/// recorded already, and not again; without it, a replay on a copy of the state: `replay`).
+/// Stops after a step with an event of `stop_on`, at the end of the warp or at a fault (the
+/// status says it), and before a step that only `advance` takes (lanes past the end). Untimed
+/// only. How many steps ran, and the events it stopped for.
 fn fast_steps(
     program: &Program,
     plain: &PlainPcs,

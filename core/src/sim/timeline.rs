@@ -187,10 +187,8 @@ impl Timeline {
     /// no event), before `next_whole` (`Sim::run_fast`).
     #[inline(always)]
     pub(crate) fn record_plain(&mut self, p: PlainStep, depth: usize, step: u64) {
-        if self.recording {
-            let record = StepRecord { mask: p.mask.0, pc: p.pc.0, depth: depth.min(u16::MAX as usize) as u16, events: 0 };
-            self.push(record, step);
-        }
+        let record = StepRecord { mask: p.mask.0, pc: p.pc.0, depth: depth.min(u16::MAX as usize) as u16, events: 0 };
+        self.record_between(record, step);
     }
 
     /// The record of a step that brought the run to `step`, before `next_whole` (the fast
