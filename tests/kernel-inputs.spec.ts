@@ -126,7 +126,7 @@ test('the launch picks the running warp: grid=2 block=64 warp=1 runs threads 32-
   await setField(page, 'ki-launch-grid', '2');
   await setField(page, 'ki-launch-block', '64');
   await setField(page, 'ki-launch-warp', '1');
-  expect(await kernelText(page)).toBe(`//@ launch grid=2 block=64 warp=1\n${ADD}`);
+  await expect.poll(() => kernelText(page)).toBe(`//@ launch grid=2 block=64 warp=1\n${ADD}`);
   await expect(page.getByTestId('ki-launch-note')).toHaveText('Lanes 0-31 are threads 32-63 of block 0; the other warps do not run.');
   // Every buffer holds one element per thread of the launch; only threads 32-63 added theirs.
   await expect(page.getByTestId('ki-buffer-c-len')).toHaveValue('128');
@@ -196,7 +196,9 @@ __global__ void counter(int* out) {
 }
 `;
 
-test('a run that ends while a field is typed in keeps its text, uncommitted, and the cursor', async ({ page }) => {
+/** Starts a long run, types 6 into buffer out's length while it loads and waits for the run to end
+ * and the panel to be drawn again from it; returns the field. */
+async function typeWhileARunLoads(page: Page) {
   await open(page);
   await setStepLimit(page, 50_000_000);
   await replaceText(page, COUNTER);
@@ -223,11 +225,25 @@ test('a run that ends while a field is typed in keeps its text, uncommitted, and
   await expect(field).toHaveValue('6');
   await expect(field).toBeFocused();
   expect(await kernelText(page)).toContain('//@ buffer out: i32[32]');
+  return field;
+}
+
+test('a run that ends while a field is typed in keeps its text, uncommitted, and the cursor', async ({ page }) => {
+  const field = await typeWhileARunLoads(page);
   await page.keyboard.type('4');
   await expect(field).toHaveValue('64');
   await page.keyboard.press('Enter');
   await expect.poll(() => kernelText(page)).toContain('//@ buffer out: i32[64]');
 });
+
+for (const key of ['Enter', 'Tab']) {
+  test(`${key} commits text a rebuild carried over, with no more typing`, async ({ page }) => {
+    await typeWhileARunLoads(page);
+    await page.keyboard.press(key);
+    await expect.poll(() => kernelText(page)).toContain('//@ buffer out: i32[6]');
+    await expect(page.getByTestId('ki-buffer-out-len')).toHaveValue('6');
+  });
+}
 
 test('Enter in a field keeps the cursor where it was once the run it starts is drawn', async ({ page }) => {
   await open(page);

@@ -51,10 +51,10 @@ function field(p: KernelInputsPanel, v: InputsView, f: Field, value: string, lab
     input.setAttribute('aria-invalid', 'true');
     input.title = `not run yet: ${p.errors[0].message} (line ${p.errors[0].line})`;
   }
-  input.addEventListener('change', () => {
+  const commit = () => {
     // A field taken out by a rebuild while typed in gets a `change` (Chrome): its text lives on
     // in the new field, uncommitted.
-    if (input.dataset.retired) return;
+    if (input.dataset.retired || input.value === input.dataset.sent) return;
     // The latest run's inputs, not those this field was drawn with (a rebuild may be on its way).
     const result = editOf(p.view ?? v, f, input.value, p.typed);
     if ('error' in result) {
@@ -63,11 +63,18 @@ function field(p: KernelInputsPanel, v: InputsView, f: Field, value: string, lab
       input.setAttribute('aria-invalid', 'true');
       return;
     }
+    input.dataset.sent = input.value;
     p.typed.set(key, input.value);
     p.typedRuns.set(key, 0);
     // After the focus has moved on (Tab), so the re-render can keep it where it went.
     setTimeout(() => p.hooks.edit(result.edit), 0);
-  });
+  };
+  input.addEventListener('change', commit);
+  // Text carried over by a rebuild was set by script, and Chrome fires no `change` for it: Enter
+  // or leaving the field commits it all the same (CI saw an Enter do nothing after a rebuild).
+  const commitCarried = () => { if (input.value !== input.defaultValue) commit(); };
+  input.addEventListener('keydown', (e) => { if (e.key === 'Enter') commitCarried(); });
+  input.addEventListener('blur', commitCarried);
   return input;
 }
 
