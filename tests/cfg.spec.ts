@@ -98,6 +98,24 @@ test.describe('at 1280x720', () => {
     await expect.poll(() => currentInView(cfg)).toBe(true);
   });
 
+  test('the minimap fades while it would cover the current block or its edges, and not otherwise', async ({ page }) => {
+    // The default example (Figure 3's walk-through) at 80 %: the loop's block runs to the right
+    // edge, its back edge beside it, where the minimap sits.
+    await open(page);
+    const map = page.locator('#cfg').getByTestId('cfg-minimap');
+    const opacity = () => map.evaluate((el) => Number(getComputedStyle(el).opacity));
+    await seek(page, 0);
+    await expect(map).toBeVisible();
+    await expect(map).not.toHaveClass(/yields/);
+    await seek(page, 45);
+    await expect(page.locator('#cfg .block.current .block-name')).toHaveText('BB2');
+    await expect(map).toHaveClass(/yields/);
+    await expect.poll(opacity).toBeLessThan(0.3);
+    // Pointed at, it is whole again, and still moves the view.
+    await map.hover();
+    await expect.poll(opacity).toBe(1);
+  });
+
   test('zoom by buttons, keys and Ctrl + wheel, with the view kept on the graph; a plain wheel pans', async ({ page }) => {
     await openLarge(page);
     const cfg = page.locator('#cfg');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  centredOn, clampPan, clampZoom, fitView, followRect, followTarget, MAX_FIT_SCALE, MAX_SCALE, minimapSize, overflows, PAD,
+  centredOn, clampPan, clampZoom, fitView, followRect, followTarget, MAX_FIT_SCALE, MAX_SCALE, minimapCovers, minimapSize, overflows, PAD,
   READABLE_SCALE, READABLE_TEXT_PX, SMALLEST_FONT, visibleRect, wholeScale, zoomAt, zoomLimits, type View,
 } from './cfg-view';
 
@@ -118,5 +118,47 @@ describe('the minimap', () => {
     const v = centredOn({ x: 0, y: 0, k: 0.8 }, { x: 300, y: 4000 }, tall, box);
     expect(v.y + 4000 * 0.8).toBeCloseTo(box.h / 2);
     expect(v.k).toBe(0.8);
+  });
+});
+
+describe('the minimap yields to the current block', () => {
+  // The reference: some screen pixel is both in the block grown by the clearance and in the map.
+  const naive = (v: View, b: { x: number; y: number; w: number; h: number }, map: { x: number; y: number; w: number; h: number }, c: number) => {
+    for (let x = Math.floor(map.x); x < map.x + map.w; x++) {
+      for (let y = Math.floor(map.y); y < map.y + map.h; y++) {
+        const px = x + 0.5, py = y + 0.5;
+        if (px > v.x + b.x * v.k - c && px < v.x + (b.x + b.w) * v.k + c && py > v.y + b.y * v.k - c && py < v.y + (b.y + b.h) * v.k + c) return true;
+      }
+    }
+    return false;
+  };
+
+  it('when the map is over the block or within the clearance of it, and not otherwise', () => {
+    const map = { x: 296, y: 176, w: 100, h: 120 };
+    const v: View = { x: 10, y: -40, k: 0.8 };
+    // The Figure 3 case at 1280x720: the block's right end runs under the map's left edge.
+    expect(minimapCovers(v, { x: 20, y: 300, w: 360, h: 110 }, map)).toBe(true);
+    // Far to the left and above: clear.
+    expect(minimapCovers(v, { x: 0, y: 60, w: 100, h: 60 }, map)).toBe(false);
+    // Clear of the map, but its edges would run under it.
+    expect(minimapCovers(v, { x: 20, y: 300, w: 300, h: 110 }, map, 32)).toBe(true);
+    expect(minimapCovers(v, { x: 20, y: 300, w: 300, h: 110 }, map, 0)).toBe(false);
+  });
+
+  it('agrees with looking at every pixel of the map', () => {
+    const map = { x: 200, y: 150, w: 60, h: 70 };
+    let seen = 0;
+    for (const k of [0.5, 1, 1.7]) {
+      for (let bx = -40; bx <= 260; bx += 23) {
+        for (let by = -30; by <= 230; by += 19) {
+          const v: View = { x: 7, y: -11, k };
+          const b = { x: bx, y: by, w: 45, h: 33 };
+          const want = naive(v, b, map, 16);
+          expect(minimapCovers(v, b, map, 16), `k ${k} block at ${bx},${by}`).toBe(want);
+          seen += want ? 1 : 0;
+        }
+      }
+    }
+    expect(seen).toBeGreaterThan(10);
   });
 });

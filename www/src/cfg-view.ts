@@ -97,6 +97,17 @@ export function followTarget(v: View, graph: Size, box: Size, target: Rect, inse
   return next.x === v.x && next.y === v.y ? null : next;
 }
 
+/** Room around the current block that the minimap leaves clear: its edges in and out run there. */
+export const MINIMAP_CLEARANCE = 32;
+
+/** Whether the minimap, at `map` (screen pixels), would cover the current block `block` (graph
+ * units) or the edges just around it in view `v`: then it yields (fades until pointed at). */
+export function minimapCovers(v: View, block: Rect, map: Rect, clearance = MINIMAP_CLEARANCE): boolean {
+  const left = v.x + block.x * v.k - clearance, top = v.y + block.y * v.k - clearance;
+  const right = v.x + (block.x + block.w) * v.k + clearance, bottom = v.y + (block.y + block.h) * v.k + clearance;
+  return left < map.x + map.w && right > map.x && top < map.y + map.h && bottom > map.y;
+}
+
 /** The part of the graph the view shows, in graph units (the minimap's rectangle). */
 export function visibleRect(v: View, box: Size): Rect {
   return { x: -v.x / v.k, y: -v.y / v.k, w: box.w / v.k, h: box.h / v.k };

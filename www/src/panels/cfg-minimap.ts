@@ -1,6 +1,7 @@
 //! The CFG's minimap: the whole graph small (blocks and edges, the current block filled) with the
 //! part the view shows outlined. A click or drag on it moves the view there. It shows only while
-//! the graph overflows its view. A tall graph's map is stretched sideways to stay clickable.
+//! the graph overflows its view, and fades while it would cover the current block. A tall
+//! graph's map is stretched sideways to stay clickable.
 
 import type { Layout } from '../cfg-layout';
 import { minimapSize, type Rect, type Size } from '../cfg-view';
@@ -64,10 +65,13 @@ export function draw(m: Minimap, layout: Layout, max: Size): void {
 /** Whether it is on screen (the graph overflows its view). */
 export const shown = (m: Minimap): boolean => m.el.style.display !== 'none';
 
-/** Shows the view's rectangle (graph units) and the current block; hidden when `visible` is null. */
-export function update(m: Minimap, visible: Rect | null, current: number | null): void {
+/** Shows the view's rectangle (graph units) and the current block; hidden when `visible` is null.
+ * `yields` when it would cover the current block or its edges: it fades until pointed at, so a
+ * projected graph is never hidden behind it. */
+export function update(m: Minimap, visible: Rect | null, current: number | null, yields: boolean): void {
   m.el.style.display = visible ? '' : 'none';
   if (!visible) return;
+  m.el.classList.toggle('yields', yields);
   m.frame.setAttribute('x', String(visible.x));
   m.frame.setAttribute('y', String(visible.y));
   m.frame.setAttribute('width', String(visible.w));

@@ -18,7 +18,8 @@
 import { DEFAULT_METRICS, type Layout } from '../cfg-layout';
 import { originalMarks, whereNote, type StepMarks } from '../cfg-struct';
 import {
-  between, centredOn, clampPan, fitView as fitted, followRect, followTarget, overflows, visibleRect, zoomAt, type Insets, type Size, type View,
+  between, centredOn, clampPan, fitView as fitted, followRect, followTarget, minimapCovers, overflows, visibleRect, zoomAt,
+  type Insets, type Size, type View,
 } from '../cfg-view';
 import { described, html, svg } from '../svg';
 import type { CfgView } from '../generated/engine';
@@ -86,6 +87,8 @@ export interface CfgPanel {
 }
 
 const ZOOM_STEP = 1.25;
+/** The minimap's distance from the graph's bottom right corner (style.css, .cfg-minimap). */
+const MINIMAP_MARGIN = 4;
 const FOLLOW_MS = 280;
 
 export interface CfgOptions {
@@ -224,7 +227,16 @@ function show(p: CfgPanel, v: View): void {
   p.svg.dataset.k = v.k.toFixed(3);
   p.tools.zoom.textContent = `${Math.round(v.k * 100)}%`;
   const over = ready(p) && overflows(v, graphSize(p), p.box);
-  minimap.update(p.minimap, over ? visibleRect(v, p.box) : null, p.current);
+  minimap.update(p.minimap, over ? visibleRect(v, p.box) : null, p.current, over && minimapOverCurrent(p, v));
+}
+
+/** Whether the minimap (in the bottom right corner) would cover the current block in view `v`. */
+function minimapOverCurrent(p: CfgPanel, v: View): boolean {
+  const n = p.layout?.nodes.find((q) => q.id === p.current);
+  if (!n) return false;
+  const { w, h } = p.minimap.size;
+  const map = { x: p.box.w - MINIMAP_MARGIN - w, y: p.box.h - MINIMAP_MARGIN - h, w, h };
+  return minimapCovers(v, { x: n.x, y: n.y, w: n.width, h: n.height }, map);
 }
 
 function stopMoving(p: CfgPanel): void {
@@ -305,7 +317,11 @@ function followCurrent(p: CfgPanel, smooth: boolean): void {
   const from = p.heading ?? p.view;
   const target = followRect(from, p.box, { x: n.x, y: n.y, w: n.width, h: n.height }, rowRect, 28);
   const to = followTarget(from, graphSize(p), p.box, target, insets(p));
-  if (!to) return;
+  if (!to) {
+    // In sight already: the minimap still marks the new block (a move in progress does it).
+    if (p.frame === null) show(p, p.view);
+    return;
+  }
   if (smooth) glide(p, to); else { stopMoving(p); show(p, to); }
 }
 
