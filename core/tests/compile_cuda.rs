@@ -207,6 +207,10 @@ fn refusals_say_what_to_change() {
         ("__constant__ float c[4];\n__global__ void k(int* a) {}\n", "buffer parameter"),
         ("__global__ void k(int* a) { a[0] = __shfl_sync(0xffffffff, 1, 0, 3); }\n", "power of two"),
         ("__global__ void k(float* a) { atomicMax(&a[0], 1.0f); }\n", "`int` or `unsigned`"),
+        // A misspelt built-in is an unknown name with the likely one, not a struct.
+        ("__global__ void k(int* a) { a[0] = gridDm.x; }\n", "unknown name `gridDm`: did you mean `gridDim`?"),
+        ("__global__ void k(int* a) { a[0] = threadIdy.x; }\n", "did you mean `threadIdx`?"),
+        ("__global__ void k(int* a) { a[0] = point.x; }\n", "structs are not supported"),
     ];
     for (text, want) in cases {
         let (_, diags) = parse_kernel(text);
@@ -299,4 +303,52 @@ fn conditional_expressions_keep_their_arms() {
     let got = run(bool_arm);
     let want: Vec<u32> = (0..32).map(|i| (100 + i) / 3).collect();
     assert_eq!(buffer(&got, "out"), &want[..]);
+}
+
+/// A kernel whose parameters and shared array are named as the header's expressions name the
+/// lane, the element and the width.
+const RESERVED_NAMES: &str = r#"__global__ void heat(const float* t, float* out, int i, int W) {
+    __shared__ float s[32];
+    int k = threadIdx.x;
+    s[k] = t[k] * 2.0f;
+    __syncthreads();
+    if (k < i) out[k] = s[31 - k] + W;
+}
+__global__ void named(int* t) {
+    __shared__ int i[32];
+    i[threadIdx.x] = threadIdx.x * 3;
+    __syncthreads();
+    t[threadIdx.x] = i[31 - threadIdx.x];
+}
+"#;
+
+#[test]
+fn c_inputs_named_t_i_or_w_run_as_renamed_ones_do() {
+    // The reference: the same kernels with every such name spelt otherwise.
+    let renamed = RESERVED_NAMES
+        .replace("const float* t", "const float* temp")
+        .replace("= t[k]", "= temp[k]")
+        .replace("int i, int W", "int lim, int width")
+        .replace("k < i", "k < lim")
+        .replace("+ W;", "+ width;")
+        .replace("__shared__ int i[32]", "__shared__ int sh[32]")
+        .replace("i[threadIdx.x] =", "sh[threadIdx.x] =")
+        .replace("= i[31", "= sh[31")
+        .replace("int* t)", "int* res)")
+        .replace("t[threadIdx.x] = sh", "res[threadIdx.x] = sh");
+    assert!(!renamed.contains(" t[") && !renamed.contains("int i") && !renamed.contains("int W"), "{renamed}");
+    let words = |text: &str| run(text).into_iter().map(|(_, w)| w).collect::<Vec<_>>();
+    let heat = words(RESERVED_NAMES);
+    assert_eq!(heat, words(&renamed));
+    // Buffer `t` holds its index (auto), `i` and `W` are the thread count, 32: every lane wrote.
+    let out: Vec<f32> = heat[1].iter().map(|w| f32::from_bits(*w)).collect();
+    assert_eq!(out[..4], [62.0 + 32.0, 60.0 + 32.0, 58.0 + 32.0, 56.0 + 32.0]);
+    let second = |text: &str| words(&format!("//@ kernel named\n{text}"));
+    let named = second(RESERVED_NAMES);
+    assert_eq!(named, second(&renamed));
+    assert_eq!(named[0][..3], [93, 90, 87]);
+    // Their `//@` lines, as the Kernel inputs panel writes them, declare them and are read.
+    let set = run(&format!("//@ param i = 2\n//@ buffer t: f32[32] = 100 + i\n{RESERVED_NAMES}"));
+    let out: Vec<f32> = buffer(&set, "out").iter().map(|w| f32::from_bits(*w)).collect();
+    assert_eq!(out[..3], [262.0 + 32.0, 260.0 + 32.0, 2.0]);
 }

@@ -432,3 +432,15 @@ fn an_oversized_kernel_file_is_refused_at_line_1() {
     assert_eq!(d.len(), 1, "{d:?}");
     assert!(d[0].message.contains("warpscope reads kernels of up to 256 KiB"), "{}", d[0].message);
 }
+
+#[test]
+fn an_input_named_t_or_w_cannot_be_reached_from_a_reg_line_and_says_so() {
+    // Declaring one is fine (a C kernel may name its parameters so) ...
+    let m = machine("//@ buffer t: i32[4] = i + 1\n//@ param W = 3\n//@ reg R1 = 32 - 1\nNOP\n", &[]);
+    assert_eq!(m.memory.buffer("t").map(|b| b.1.to_vec()), Some(vec![1, 2, 3, 4]));
+    // ... but a reg line that names it gets the lane or the width, and is told so.
+    let d = parse_error("//@ buffer t: i32[4]\n//@ reg R1 = t + 4\nNOP\n");
+    assert_at(&d, 2, 14, &["`t`", "the lane", "rename"]);
+    let d = parse_error("//@ param W = 3\n//@ reg R1 = W\nNOP\n");
+    assert_at(&d, 2, 14, &["`W`", "the warp width"]);
+}

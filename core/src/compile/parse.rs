@@ -991,6 +991,12 @@ impl<'t> Parser<'t> {
                 let span = join(e.span, end);
                 (e, d) = self.node(ExprKind::IncDec { inc, prefix: false, target: Box::new(e) }, span, d + 1)?;
             } else if self.is(".") || self.is("->") {
+                // A misspelt built-in (`gridDm.x`) is an unknown name, not a struct.
+                if let ExprKind::Var(name) = &e.kind {
+                    if let Some(near) = BUILTIN_STRUCTS.iter().find(|b| edit_distance(name, b) <= 2) {
+                        return Err(Diagnostic::error(e.span, format!("unknown name `{name}`: did you mean `{near}`?")));
+                    }
+                }
                 return Err(Diagnostic::error(
                     self.span(),
                     "member access is only supported on `threadIdx`, `blockIdx`, `blockDim` and `gridDim` (structs are not supported)",
@@ -1186,4 +1192,23 @@ fn describe(t: &Tok) -> String {
         Tok::Bad(why) => why.clone(),
         Tok::Eof => "the end of the file".to_string(),
     }
+}
+
+/// The built-ins a C kernel reads members of.
+const BUILTIN_STRUCTS: [&str; 4] = ["threadIdx", "blockIdx", "blockDim", "gridDim"];
+
+/// Letters to insert, delete or change to turn `a` into `b` (Levenshtein), for "did you mean".
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let next = (diagonal + (ca != cb) as usize).min(row[j] + 1).min(row[j + 1] + 1);
+            diagonal = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
 }

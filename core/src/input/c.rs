@@ -59,7 +59,7 @@ fn compile_into(k: &mut Kernel, text: &str, opts: &SourceOptions, diags: &mut Ve
             _ => InitTarget::Reg(Reg(p.reg)),
         };
         match bind(k, &p.name, p.ty, p.span, threads) {
-            Ok(value) => k.regs.push(RegInit { target, value }),
+            Ok(value) => k.regs.push(RegInit { target, value, binds: true }),
             Err(msg) => diags.push(Diagnostic::error(p.span, msg)),
         }
     }
@@ -67,7 +67,7 @@ fn compile_into(k: &mut Kernel, text: &str, opts: &SourceOptions, diags: &mut Ve
         let block = k.launch().block_threads();
         let len = located(&format!("{}", a.len(block)), a.span);
         k.buffers.push(BufferDecl { name: a.name.clone(), elem: elem_type(a.elem), len, init: None, auto: true, shared: true });
-        k.regs.push(RegInit { target: InitTarget::Reg(Reg(a.reg)), value: located(&a.name, a.span) });
+        k.regs.push(RegInit { target: InitTarget::Reg(Reg(a.reg)), value: located(&a.name, a.span), binds: true });
     }
     k.program = c.program;
     k.compiled = Some(CompiledSource {

@@ -55,6 +55,15 @@ pub(crate) fn is_buffer_name(s: &str) -> bool {
     is_ident(s) && !RESERVED.contains(&s)
 }
 
+/// What a reserved name stands for in an expression.
+fn reserved_meaning(name: &str) -> &'static str {
+    match name {
+        "t" => "the lane",
+        "i" => "the element",
+        _ => "the warp width",
+    }
+}
+
 /// Splits `lhs = rhs` at the first `=` that is not part of `==`, `<=`, `>=` or `!=`.
 pub(super) fn split_assign(s: &str) -> Option<(&str, &str)> {
     let b = s.as_bytes();
@@ -66,6 +75,15 @@ pub(super) fn split_assign(s: &str) -> Option<(&str, &str)> {
 /// Checks names an expression uses: params declared so far, buffers (for registers), and the reserved ones allowed here.
 fn check_names(e: &LocatedExpr, k: &Kernel, allowed: &[&str], buffers_ok: bool) -> Option<Diagnostic> {
     for name in e.expr.free_vars() {
+        let declared = k.params.iter().any(|p| p.name == name) || k.buffers.iter().any(|b| b.name == name);
+        // A `//@ reg` line names inputs by name, and `t` and `W` mean the lane and the width
+        // there: an input so named cannot be reached (a C kernel's binding does not need to).
+        if buffers_ok && RESERVED.contains(&name.as_str()) && declared && allowed.contains(&name.as_str()) {
+            return Some(Diagnostic::error(
+                e.span,
+                format!("`{name}` here is {}, not the input `{name}` declared above: rename the input", reserved_meaning(&name)),
+            ));
+        }
         let known = allowed.contains(&name.as_str())
             || k.params.iter().any(|p| p.name == name)
             || (buffers_ok && k.buffers.iter().any(|b| b.name == name));
@@ -199,8 +217,11 @@ fn header(line: &Line, kw: &str, rest: &str, k: &mut Kernel) -> Result<(), Diagn
         "param" => {
             let (name, value) = split_assign(rest_t).ok_or_else(|| line.error(rest_t, "expected `//@ param name = default`"))?;
             let name = name.trim();
-            if !is_ident(name) || RESERVED.contains(&name) {
-                return Err(line.error(name, format!("`{name}` cannot be a param name (t, i and W are taken)")));
+            // `t`, `i` and `W` too: a C kernel may name its parameters so (its binding reads
+            // them as inputs), though the header's expressions read them as the lane, the
+            // element and the width.
+            if !is_ident(name) {
+                return Err(line.error(name, format!("`{name}` cannot be a param name")));
             }
             if k.params.iter().any(|p| p.name == name) {
                 return Err(line.error(name, format!("param `{name}` is declared twice")));
@@ -228,14 +249,14 @@ fn header(line: &Line, kw: &str, rest: &str, k: &mut Kernel) -> Result<(), Diagn
             if let Some(d) = check_names(&value, k, &["t", "W"], true) {
                 return Err(d);
             }
-            k.regs.push(RegInit { target: t, value });
+            k.regs.push(RegInit { target: t, value, binds: false });
         }
         "buffer" => {
             // name: type[len] (= init)?
             let (name, spec) =
                 rest_t.split_once(':').ok_or_else(|| line.error(rest_t, "expected `//@ buffer name: i32[len] = expression`"))?;
             let name = name.trim();
-            if !is_ident(name) || RESERVED.contains(&name) {
+            if !is_ident(name) {
                 return Err(line.error(name, format!("`{name}` cannot be a buffer name")));
             }
             if k.buffers.iter().any(|b| b.name == name) || k.params.iter().any(|p| p.name == name) {

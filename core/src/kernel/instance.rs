@@ -28,14 +28,18 @@ struct Vars<'a> {
     lane: Option<i64>,
     elem: Option<i64>,
     width: i64,
+    /// Whether `t`, `i` and `W` mean the lane, the element and the width (not in a front end's
+    /// binding of an input: `RegInit::binds`).
+    reserved: bool,
 }
 
 impl Env for Vars<'_> {
     fn lookup(&self, name: &str) -> Option<Value> {
         match name {
-            "t" => self.lane.map(Value::Int),
-            "i" => self.elem.map(Value::Int),
-            "W" => Some(Value::Int(self.width)),
+            // The lane and the element where there is one; else an input so named, if any.
+            "t" if self.reserved && self.lane.is_some() => self.lane.map(Value::Int),
+            "i" if self.reserved && self.elem.is_some() => self.elem.map(Value::Int),
+            "W" if self.reserved => Some(Value::Int(self.width)),
             _ => self
                 .params
                 .iter()
@@ -113,7 +117,7 @@ pub fn param_defaults(k: &Kernel) -> Vec<(String, Option<i64>)> {
     let mut params: Vec<(String, i64)> = Vec::new();
     let mut out = Vec::new();
     for p in &k.params {
-        let vars = Vars { params: &params, buffers: &[], lane: None, elem: None, width: k.warp as i64 };
+        let vars = Vars { params: &params, buffers: &[], lane: None, elem: None, width: k.warp as i64, reserved: true };
         let v = eval_int(&p.default, &vars, "").ok();
         params.push((p.name.clone(), v.unwrap_or(0)));
         out.push((p.name.clone(), v));
@@ -137,7 +141,7 @@ pub fn instantiate(k: &Kernel, overrides: &[(String, i64)]) -> Result<Instance, 
         let value = match overrides.iter().rev().find(|(n, _)| *n == p.name) {
             Some((_, v)) => *v,
             None => {
-                let vars = Vars { params: &params, buffers: &[], lane: None, elem: None, width };
+                let vars = Vars { params: &params, buffers: &[], lane: None, elem: None, width, reserved: true };
                 match eval_int(&p.default, &vars, &format!("param `{}`", p.name)) {
                     Ok(v) => v,
                     Err(d) => {
@@ -156,7 +160,7 @@ pub fn instantiate(k: &Kernel, overrides: &[(String, i64)]) -> Result<Instance, 
     let mut bases: Vec<(String, u32)> = Vec::new();
     let mut total = 0;
     for b in &k.buffers {
-        let vars = Vars { params: &params, buffers: &[], lane: None, elem: None, width };
+        let vars = Vars { params: &params, buffers: &[], lane: None, elem: None, width, reserved: true };
         let len = match eval_int(&b.len, &vars, "a buffer length") {
             Ok(n) if (0..=MAX_BUFFER_LEN).contains(&n) && total + n * b.elem.words() as i64 > MAX_MEMORY_WORDS => {
                 let msg = format!(
@@ -201,7 +205,7 @@ pub fn instantiate(k: &Kernel, overrides: &[(String, i64)]) -> Result<Instance, 
             };
             let v = match e {
                 Some(e) => {
-                    let vars = Vars { params: &params, buffers: &[], lane: None, elem, width };
+                    let vars = Vars { params: &params, buffers: &[], lane: None, elem, width, reserved: true };
                     match eval(e, &vars, &format!("element i={i} of `{}`: ", b.name)) {
                         Ok(v) => v,
                         Err(d) => {
@@ -227,7 +231,7 @@ pub fn instantiate(k: &Kernel, overrides: &[(String, i64)]) -> Result<Instance, 
     machine.launch = Launch { grid: l.grid, block: l.block, block_idx: l.block_idx, first_thread: l.warp * k.warp };
     for r in &k.regs {
         for lane in 0..lanes {
-            let vars = Vars { params: &params, buffers: &bases, lane: Some(lane as i64), elem: None, width };
+            let vars = Vars { params: &params, buffers: &bases, lane: Some(lane as i64), elem: None, width, reserved: !r.binds };
             match eval(&r.value, &vars, &format!("lane t={lane}: ")) {
                 Ok(v) => match r.target {
                     InitTarget::Reg(reg) => {

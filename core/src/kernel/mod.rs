@@ -87,6 +87,10 @@ pub enum InitTarget {
 pub struct RegInit {
     pub target: InitTarget,
     pub value: LocatedExpr,
+    /// Made by a front end to pass an input to its register (a C parameter's buffer address or
+    /// value, a `__shared__` array's address): every name in it is an input, even `t`, `i` or
+    /// `W`, which a C kernel may name its parameters.
+    pub binds: bool,
 }
 
 /// `//@ buffer name: i32[len] = expr`: a global array, element `i` initialised by `expr`.

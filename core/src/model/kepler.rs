@@ -192,7 +192,7 @@ impl Reconvergence for TokenStackModel {
                 }
                 Op::Bssy { .. } | Op::Bsync { .. } | Op::Break { .. } | Op::BmovRead { .. } | Op::BmovWrite { .. } => {
                     return Err(ControlError::Fault(format!(
-                        "`{}` at {:#06x} is a Volta convergence-barrier instruction; the kepler model runs SSY/SYNC code",
+                        "`{}` at {:#06x} is a convergence-barrier instruction of Volta and later GPUs (sm_70+); the kepler model runs the SSY/SYNC code of sm_62 and older: choose the volta model to run this code as its GPUs do (pdom, tf-stack, tf-sandy and struct run it too, taking BSSY/BSYNC for no-ops)",
                         instr.text,
                         prog.addr(pc)
                     )));

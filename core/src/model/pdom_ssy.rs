@@ -173,7 +173,7 @@ impl Reconvergence for SsyStack {
                 // No waiting on a stack: the data path checks that every lane of the mask is here.
                 Op::Warpsync { .. } => execute(m, instr, lanes)?,
                 Op::Bssy { .. } | Op::Bsync { .. } | Op::Break { .. } | Op::BmovRead { .. } | Op::BmovWrite { .. } => {
-                    return Err(fault(prog, pc, "a Volta convergence-barrier instruction; pdom-ssy runs SSY/SYNC code"));
+                    return Err(fault(prog, pc, "a convergence-barrier instruction of Volta and later GPUs (sm_70+); pdom-ssy runs the SSY/SYNC code of sm_62 and older: choose the volta model to run this code as its GPUs do"));
                 }
                 op if op.is_control() => {}
                 _ => {

@@ -628,7 +628,7 @@ fn bind_inputs(k: &mut Kernel, m: &Module, entry: &Function, funcs: &[&Function]
             _ => InitTarget::Reg(Reg(slot.reg)),
         };
         match super::c::bind(k, &name, ty, p.span, threads) {
-            Ok(value) => k.regs.push(RegInit { target, value }),
+            Ok(value) => k.regs.push(RegInit { target, value, binds: true }),
             Err(msg) => diags.push(Diagnostic::error(p.span, msg)),
         }
         // A pointer to CUDA's vector types (`float4*`) reads `width` elements per thread.
@@ -666,7 +666,7 @@ fn bind_inputs(k: &mut Kernel, m: &Module, entry: &Function, funcs: &[&Function]
             auto: true,
             shared: v.space == "shared",
         });
-        k.regs.push(RegInit { target: InitTarget::Reg(Reg(reg)), value: located(&value, v.span, diags) });
+        k.regs.push(RegInit { target: InitTarget::Reg(Reg(reg)), value: located(&value, v.span, diags), binds: false });
     }
 }
 

@@ -192,9 +192,11 @@ fn read(text: &str, k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
     }
     for (reg, text) in places.launch_words(launch, frame) {
         match crate::kernel::expr::parse_expr(&text) {
-            Ok(expr) => {
-                k.regs.push(RegInit { target: InitTarget::Reg(Reg(reg)), value: crate::kernel::LocatedExpr { expr, span: f.span, text } })
-            }
+            Ok(expr) => k.regs.push(RegInit {
+                target: InitTarget::Reg(Reg(reg)),
+                value: crate::kernel::LocatedExpr { expr, span: f.span, text },
+                binds: false,
+            }),
             Err(e) => diags.push(Diagnostic::error(f.span, format!("internal error: `{text}`: {}", e.message))),
         }
     }
@@ -527,7 +529,7 @@ fn bind_params(k: &mut Kernel, params: &[Param], places: &Places, span: Span, di
             _ => InitTarget::Reg(Reg(reg)),
         };
         match super::c::bind(k, &name, p.ty, span, threads) {
-            Ok(value) => k.regs.push(RegInit { target, value }),
+            Ok(value) => k.regs.push(RegInit { target, value, binds: true }),
             Err(msg) => diags.push(Diagnostic::error(span, msg)),
         }
     }
