@@ -232,15 +232,25 @@ export function render(p: LanePanel, d: LaneData): void {
   if (cw >= 3) for (let c = 1; c < cols; c++) ctx.fillRect(left + c * cw - 1, top, 1, d.width * rh);
   if (rh > 5) for (let l = 1; l < d.width; l++) ctx.fillRect(left, top + l * rh - 1, cols * cw, 1);
   // Lane numbers, the selected lane, and a step axis.
-  const font = `${Math.min(12, Math.max(9, rh))}px ${color.mono}`;
+  const fontPx = Math.min(12, Math.max(9, rh));
+  const font = `${fontPx}px ${color.mono}`;
   if (p.font !== font) ctx.font = p.font = font;
   ctx.fillStyle = color.text;
   ctx.textBaseline = 'middle';
   const every = rh >= 11 ? 1 : rh >= 6 ? 4 : 8;
-  for (let l = 0; l < d.width; l += every) ctx.fillText(String(l), 4, top + (l + 0.5) * rh);
+  // The selected lane's number always shows, in the accent colour; a number that would touch it
+  // gives way. Its row is outlined across the cells only: a row thinner than the text would
+  // strike its number through.
+  const selected = top + (d.lane + 0.5) * rh;
+  for (let l = 0; l < d.width; l += every) {
+    const y = top + (l + 0.5) * rh;
+    if (l !== d.lane && Math.abs(y - selected) >= fontPx) ctx.fillText(String(l), 4, y);
+  }
+  ctx.fillStyle = color.accent;
+  ctx.fillText(String(d.lane), 4, selected);
   ctx.strokeStyle = color.accent;
   ctx.lineWidth = 2;
-  ctx.strokeRect(1, top + d.lane * rh, cssW - 2, rh);
+  ctx.strokeRect(left - 2, top + d.lane * rh, cssW - left + 1, rh);
   ctx.textBaseline = 'alphabetic';
   ctx.fillStyle = color.muted;
   // 1, 2 or 5 times a power of ten, so that at most about 8 labels fit.
