@@ -44,6 +44,8 @@ test('a whole course file runs as pasted: host code is a note, the first kernel 
   const problems = page.getByTestId('problems');
   await expect(problems).toContainText('host code skipped (`main`), lines 12-18');
   await expect(problems).toContainText('running `vecAdd` (choose another with `//@ kernel scale`)');
+  // The host's launch is not read, and the note says what the run is instead.
+  await expect(problems).toContainText('this launch, `<<<1, N>>>`, is not read: the run is one block of 32 threads');
   await seek(page, total);
   await page.locator('.dv-tab', { hasText: 'Memory' }).click();
   await expect(page.getByTestId('memory-grid')).toBeVisible();

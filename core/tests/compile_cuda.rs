@@ -211,6 +211,9 @@ fn refusals_say_what_to_change() {
         ("__global__ void k(int* a) { a[0] = gridDm.x; }\n", "unknown name `gridDm`: did you mean `gridDim`?"),
         ("__global__ void k(int* a) { a[0] = threadIdy.x; }\n", "did you mean `threadIdx`?"),
         ("__global__ void k(int* a) { a[0] = point.x; }\n", "structs are not supported"),
+        // C's double functions: their float versions are built in.
+        ("__global__ void k(int* a) { a[0] = (int)ceil(a[1] / 16.0f); }\n", "use `ceilf`, its float version"),
+        ("__global__ void k(float* a) { a[0] = sqrt(a[1]); }\n", "use `sqrtf`"),
     ];
     for (text, want) in cases {
         let (_, diags) = parse_kernel(text);
@@ -351,4 +354,15 @@ fn c_inputs_named_t_i_or_w_run_as_renamed_ones_do() {
     let set = run(&format!("//@ param i = 2\n//@ buffer t: f32[32] = 100 + i\n{RESERVED_NAMES}"));
     let out: Vec<f32> = buffer(&set, "out").iter().map(|w| f32::from_bits(*w)).collect();
     assert_eq!(out[..3], [262.0 + 32.0, 260.0 + 32.0, 2.0]);
+}
+
+#[test]
+fn the_host_launch_is_named_as_not_read_unless_the_header_gives_one() {
+    let text = "__global__ void k(int* a) { a[threadIdx.x] = 1; }\nint main() {\n    dim3 b(16, 16);\n    k<<<4, b>>>(0);\n}\n";
+    let (_, diags) = load(text);
+    let note = diags.iter().find(|d| d.message.contains("is not read")).unwrap_or_else(|| panic!("{diags:#?}"));
+    assert_eq!((note.span.line, note.span.col, note.span.len), (4, 6, 10), "{note:?}");
+    assert!(note.message.contains("`<<<4, b>>>`") && note.message.contains("one block of 32 threads"), "{}", note.message);
+    let (_, diags) = load(&format!("//@ launch grid=4 block=16x16\n{text}"));
+    assert!(diags.iter().all(|d| !d.message.contains("is not read")), "{diags:#?}");
 }

@@ -51,6 +51,9 @@ fn compile_into(k: &mut Kernel, text: &str, opts: &SourceOptions, diags: &mut Ve
     }
     diags.append(&mut d);
     let Some(c) = out else { return };
+    if k.launch.is_none() {
+        note_unread_launch(text, &c, k.warp, diags);
+    }
     let threads = k.launch().threads();
     for p in &c.params {
         // A 64-bit scalar fills a register pair, as the element type of its width stores it.
@@ -82,6 +85,26 @@ fn compile_into(k: &mut Kernel, text: &str, opts: &SourceOptions, diags: &mut Ve
         cuda_file: None,
         entry: None,
     });
+}
+
+/// The host code's `kernel<<<grid, block>>>` is not read (its sizes are host variables and
+/// expressions): where the file launches the kernel that runs, say what this run is instead.
+fn note_unread_launch(text: &str, c: &crate::compile::Compiled, width: u32, diags: &mut Vec<Diagnostic>) {
+    let name = &c.kernel;
+    for (no, line) in text.lines().enumerate() {
+        let Some(at) = line.find(&format!("{name}<<<")).or_else(|| line.find(&format!("{name} <<<"))) else { continue };
+        let start = line[at..].find("<<<").map_or(at, |k| at + k);
+        let end = line[start..].find(">>>").map_or(line.len(), |k| start + k + 3);
+        let launch = &line[start..end];
+        let col = line[..start].chars().count() as u32 + 1;
+        diags.push(Diagnostic::info(
+            crate::diag::Span::new(no as u32 + 1, col, launch.chars().count().max(1) as u32),
+            format!(
+                "this launch, `{launch}`, is not read: the run is one block of {width} threads. Give the sizes under Kernel inputs (Launch), or write `//@ launch grid=G block=B` (e.g. block=16x16)"
+            ),
+        ));
+        return;
+    }
 }
 
 /// A header expression made by warpscope, placed at `span` of the source.

@@ -38,6 +38,11 @@ const FLOAT_UNARY: &[FloatFn] = &[
     ("nearbyintf", Opcode::Frnd, "", None, None),
 ];
 
+/// Whether `name` is one of the float math functions built in (`sqrtf`, `fabsf`, ...).
+pub(super) fn is_float_builtin(name: &str) -> bool {
+    FLOAT_UNARY.iter().any(|f| f.0 == name) || matches!(name, "fabsf" | "fminf" | "fmaxf" | "fmaf")
+}
+
 /// The shuffles: name, `SHFL` mode, and whether the clamp part of `c` is 0 (`up` counts down
 /// from the lane, so its bound is the segment's start).
 const SHUFFLES: &[(&str, &str, bool)] = &[
