@@ -19,6 +19,11 @@ test('a failed compile names its first error, lists every problem, and jumps to 
   await expect(note).toContainText('the views show the last run that worked');
   await expect(page.getByTestId('first-error')).toContainText('line 3:');
   await expect(page.getByTestId('diag-summary')).toContainText('2 errors: showing the last run that worked · line 3:');
+  // The last run's views are dimmed (the editor is not), so nobody takes them for this kernel.
+  const opacity = (panel: string) => page.locator(`section[data-panel="${panel}"]`).evaluate((el) => Number(getComputedStyle(el).opacity));
+  expect(await opacity('cfg')).toBeLessThan(0.5);
+  expect(await opacity('lanes')).toBeLessThan(0.5);
+  expect(await opacity('editor')).toBe(1);
 
   // The summary opens the list: errors in line order, each with its place and message.
   await page.getByTestId('diag-summary').click();
@@ -45,6 +50,7 @@ test('a failed compile names its first error, lists every problem, and jumps to 
   await replaceText(page, '//@ title Fixed\nIADD R1, R1, 0x1;\nEXIT;\n');
   await expect(note).toBeHidden();
   await expect(page.getByTestId('diag-summary')).toBeHidden();
+  expect(await opacity('cfg')).toBe(1);
   await expect(page.getByTestId('problems-none')).toBeAttached();
 });
 

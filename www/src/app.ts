@@ -339,6 +339,9 @@ export class App {
 
   renderAll(): void {
     const p = this.panels, r = this.run;
+    // The kernel does not compile and the views show an older run: they are dimmed, so that
+    // nobody takes them for the kernel on screen (a first paste that fails keeps the example's).
+    document.body.classList.toggle('stale-run', !!r && this.diagnostics.some((d) => d.severity === 'error'));
     problems.render(p.problems, this.diagnostics, !!r, {
       jump: (d) => { this.dock?.reveal('editor'); editor.jumpTo(p.editor, d); },
       openPanel: () => this.openProblems(),
