@@ -43,6 +43,8 @@ const BROKEN: [string, string, string | RegExp][] = [
   ['corrupted (not base64url)', '#v1.%%%@@@', 'This link is corrupted: its data is not valid base64url.'],
   ['corrupted (bytes that do not inflate)', `#v1.${Buffer.from('not deflate at all, just bytes').toString('base64url')}`, 'corrupted or truncated'],
   ['truncated', real.slice(0, Math.floor(real.length / 2)), 'This link is corrupted or truncated: its data does not unpack.'],
+  // Its data a length no encoder makes: the link stops partway through a character.
+  ['cut short mid-character', real.slice(0, 4 + 4 * Math.floor((real.length - 6) / 4) + 1), 'This link is corrupted: it was cut short'],
   // Past the largest kernel and CUDA source a link holds (two times 256 KiB, packed).
   ['oversized', `#v1.${'A'.repeat(1_200_000)}`, /This link is too long \(1200003 characters; warpscope reads links of up to \d+\)/],
   ['from a newer version', real.replace('#v1.', '#v2.'), 'This link uses format v2, which this version of warpscope cannot read (it reads v1).'],

@@ -159,8 +159,15 @@ fn decode_body(hash: &str) -> Result<Link, String> {
         let shown: String = version.chars().take(12).collect();
         return Err(format!("This link uses format v{shown}, which this version of warpscope cannot read (it reads v{VERSION})."));
     }
-    let packed = base64url::decode(data).filter(|b| !b.is_empty());
-    let packed = packed.ok_or("This link is corrupted: its data is not valid base64url.")?;
+    let Some(packed) = base64url::decode(data).filter(|b| !b.is_empty()) else {
+        // Good characters, but a length no encoder makes: a link copied short.
+        let cut = data.len() % 4 == 1 && base64url::decode(&data[..data.len() - 1]).is_some();
+        return Err(if cut {
+            "This link is corrupted: it was cut short, its data stopping partway through a character. Copy the whole link.".into()
+        } else {
+            "This link is corrupted: its data is not valid base64url.".into()
+        });
+    };
     let raw = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_UNPACKED_BYTES).map_err(|e| {
         if e.status == miniz_oxide::inflate::TINFLStatus::HasMoreOutput {
             format!("This link unpacks to more than {} KiB, more than any kernel warpscope opens.", MAX_UNPACKED_BYTES / 1024)

@@ -90,6 +90,11 @@ fn each_kind_of_broken_link_says_what_is_wrong() {
     assert!(error_of("#v99999999999999999999.abc").contains("cannot read"));
     assert!(error_of("#v1.!!!").contains("not valid base64url"));
     assert!(error_of("#v1.").contains("not valid base64url"));
+    // Copied short at a length no encoder makes.
+    let whole = encode(&Link::of_text("NOP\nEXIT\n"));
+    let body = whole.strip_prefix("#v1.").unwrap();
+    let short = (1..body.len()).rev().find(|n| n % 4 == 1).unwrap();
+    assert!(error_of(&format!("#v1.{}", &body[..short])).contains("cut short"), "{}", error_of(&format!("#v1.{}", &body[..short])));
     let good = encode(&Link::of_text("EXIT"));
     for cut in 1..8 {
         assert!(error_of(&good[..good.len() - cut]).contains("corrupted"), "cut {cut}");
