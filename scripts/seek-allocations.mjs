@@ -6,24 +6,14 @@
 //
 //   npx vite build --outDir /tmp/app && npx vite preview --outDir /tmp/app --port 4301 --strictPort &
 //   node scripts/seek-allocations.mjs 300 http://127.0.0.1:4301/
-import { openTenMillion } from './ten-million.mjs';
+import { openTenMillion, randomSeeks } from './ten-million.mjs';
 
 const [seeks, url] = process.argv.slice(2);
 if (!url) throw new Error('usage: node scripts/seek-allocations.mjs SEEKS URL');
 const { browser, page } = await openTenMillion(url);
 const cdp = await page.context().newCDPSession(page);
 
-const scrub = (count) => page.evaluate(async (count) => {
-  const range = document.querySelector('[data-testid="scrubber"]');
-  const total = Number(range.max);
-  let x = 4242;
-  for (let i = 0; i < count; i++) {
-    x = (x * 1103515245 + 12345) % 2147483648;
-    range.value = String(x % total);
-    range.dispatchEvent(new Event('input', { bubbles: true }));
-    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-  }
-}, count);
+const scrub = (count) => randomSeeks(page, count);
 await scrub(20); // warm-up
 await cdp.send('HeapProfiler.enable');
 await cdp.send('HeapProfiler.startSampling', {

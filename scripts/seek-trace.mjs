@@ -8,28 +8,13 @@
 //
 //   npx vite build --outDir /tmp/app && npx vite preview --outDir /tmp/app --port 4301 --strictPort &
 //   node scripts/seek-trace.mjs 1000 http://127.0.0.1:4301/
-import { openTenMillion } from './ten-million.mjs';
+import { openTenMillion, randomSeeks } from './ten-million.mjs';
 
 const [seeks, url] = process.argv.slice(2);
 if (!url) throw new Error('usage: node scripts/seek-trace.mjs SEEKS URL');
 const { browser, page } = await openTenMillion(url);
 
-const scrub = (count) => page.evaluate(async (count) => {
-  const range = document.querySelector('[data-testid="scrubber"]');
-  // Style and layout inside the event's time: a listener after the app's forces them.
-  if (!range.dataset.traced) {
-    range.addEventListener('input', () => void document.body.getBoundingClientRect().height);
-    range.dataset.traced = '1';
-  }
-  const total = Number(range.max);
-  let x = 4242;
-  for (let i = 0; i < count; i++) {
-    x = (x * 1103515245 + 12345) % 2147483648;
-    range.value = String(x % total);
-    range.dispatchEvent(new Event('input', { bubbles: true }));
-    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-  }
-}, count);
+const scrub = (count) => randomSeeks(page, count, true);
 await scrub(20); // warm-up
 await browser.startTracing(page, { categories: ['devtools.timeline', 'v8', 'disabled-by-default-v8.gc'] });
 await scrub(Number(seeks));

@@ -1,6 +1,6 @@
-// The page both seek scripts measure: the app at `url` in a Chromium of its own, the 10 M-step run
+// The page the seek scripts measure: the app at `url` in a Chromium of its own, the 10 M-step run
 // of tests/bench/endless_loop.cu loaded, the editor unfocused so the view follows the current
-// instruction. Returns the browser and the page.
+// instruction (`openTenMillion`); and random seeks through its scrubber (`randomSeeks`).
 import { readFileSync } from 'node:fs';
 import { chromium } from '@playwright/test';
 
@@ -23,4 +23,25 @@ export async function openTenMillion(url) {
     null, { timeout: 180_000, polling: 100 });
   await page.locator('#cfg').click({ position: { x: 5, y: 5 } });
   return { browser, page };
+}
+
+/** `count` seeks to random steps through the scrubber, one a frame, the same steps every time.
+ * With `forceLayout`, a listener after the app's forces style and layout inside each seek's
+ * input event (so a trace of the event holds them). */
+export function randomSeeks(page, count, forceLayout = false) {
+  return page.evaluate(async ([count, forceLayout]) => {
+    const range = document.querySelector('[data-testid="scrubber"]');
+    if (forceLayout && !range.dataset.traced) {
+      range.addEventListener('input', () => void document.body.getBoundingClientRect().height);
+      range.dataset.traced = '1';
+    }
+    const total = Number(range.max);
+    let x = 4242;
+    for (let i = 0; i < count; i++) {
+      x = (x * 1103515245 + 12345) % 2147483648;
+      range.value = String(x % total);
+      range.dispatchEvent(new Event('input', { bubbles: true }));
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    }
+  }, [count, forceLayout]);
 }
