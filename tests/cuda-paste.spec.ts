@@ -89,3 +89,21 @@ test('a shuffle step draws who got whose value, and the registers panel names th
   await expect(vars.locator('.var', { hasText: 'offset' })).toContainText('16');
   expect(cliDump(path, 'out')[0]).toBe(String((31 * 32) / 2));
 });
+
+test('a warp reading shared memory only the block\'s other warps write gets a warning at the array', async ({ page }) => {
+  await open(page);
+  // Block of 64: lane 0 reads s[63], which thread 63 (warp 1, not run) writes.
+  await replaceText(page, `//@ launch block=64
+__global__ void mirror(int* out) {
+    __shared__ int s[64];
+    s[threadIdx.x] = threadIdx.x + 1;
+    __syncthreads();
+    out[threadIdx.x] = s[63 - threadIdx.x];
+}
+`);
+  await expect(page.getByTestId('diag-summary')).toContainText('1 warning');
+  await page.getByTestId('diag-summary').click();
+  const warning = page.getByTestId('problem').filter({ hasText: 'read shared `s[63]`' });
+  await expect(warning).toHaveAttribute('data-line', '3');
+  await expect(warning).toContainText('lane 0 read shared `s[63]` before any lane of this warp wrote it');
+});

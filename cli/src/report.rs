@@ -112,17 +112,21 @@ pub fn exit_code(outcome: &Outcome) -> ExitCode {
 }
 
 /// Resolves, launches and runs the command line's kernel to its end.
-fn run_to_end(common: &Common) -> Result<(Resolved, Sim, Outcome), String> {
-    let (_, resolved, mut sim) = prepare(common, false)?;
+fn run_to_end(common: &Common) -> Result<(String, Resolved, Sim, Outcome), String> {
+    let (text, resolved, mut sim) = prepare(common, false)?;
     let reason = sim.run_to_end();
     let outcome = Outcome::of(&sim, &reason);
-    Ok((resolved, sim, outcome))
+    Ok((text, resolved, sim, outcome))
 }
 
 /// `warpscope run`, as text or (`as_json`) the metrics plus what the run computed: each
 /// buffer's final contents and each param's value.
 pub fn run(common: &Common, as_json: bool) -> Result<ExitCode, String> {
-    let (resolved, sim, outcome) = run_to_end(common)?;
+    let (text, resolved, sim, outcome) = run_to_end(common)?;
+    let warnings = warpscope_core::session::run_warnings(&resolved.kernel, &sim.state().machine);
+    if !warnings.is_empty() {
+        eprint!("{}", crate::load::render(&common.file, &text, &warnings));
+    }
     if as_json {
         let mut v = metrics_json(&sim, &outcome);
         if let Value::Object(o) = &mut v {

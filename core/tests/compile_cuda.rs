@@ -366,3 +366,32 @@ fn the_host_launch_is_named_as_not_read_unless_the_header_gives_one() {
     let (_, diags) = load(&format!("//@ launch grid=4 block=16x16\n{text}"));
     assert!(diags.iter().all(|d| !d.message.contains("is not read")), "{diags:#?}");
 }
+
+/// Lanes read the shared word the thread `63 - tid` wrote: in a block of 64, warp 0's lanes
+/// read words warp 1 writes.
+const OTHER_WARPS: &str = r#"//@ launch block=64
+__global__ void mirror(int* out) {
+    __shared__ int s[64];
+    s[threadIdx.x] = threadIdx.x + 1;
+    __syncthreads();
+    out[threadIdx.x] = s[63 - threadIdx.x];
+}
+"#;
+
+#[test]
+fn a_shared_read_no_lane_of_the_warp_wrote_is_a_warning_at_the_array() {
+    let warnings_of = |text: &str| {
+        let (k, _) = load(text);
+        let mut sim = launch(&k, &LaunchOptions::default()).expect("launches");
+        assert_eq!(sim.run_to_end(), StopReason::Exited);
+        warpscope_core::session::run_warnings(&k, &sim.state().machine)
+    };
+    let w = warnings_of(OTHER_WARPS);
+    assert_eq!(w.len(), 1, "{w:#?}");
+    assert_eq!(w[0].severity, Severity::Warning);
+    assert_eq!(w[0].span.line, 3, "at the __shared__ declaration: {w:?}");
+    assert!(w[0].message.starts_with("lane 0 read shared `s[63]` before any lane of this warp wrote it"), "{}", w[0].message);
+    // What the warp reads of its own writes is no warning; nor is a global input.
+    assert!(warnings_of(&OTHER_WARPS.replace("s[63 - threadIdx.x]", "s[31 - threadIdx.x]")).is_empty());
+    assert!(warnings_of(&OTHER_WARPS.replace("s[63 - threadIdx.x]", "out[63 - threadIdx.x]")).is_empty());
+}

@@ -177,9 +177,10 @@ impl Session {
                     self.params = params;
                     result.ok = true;
                     result.running = end.is_none();
-                    // A run that ended here says which notes it never reaches.
+                    // A run that ended here says what it warns of: notes it never reaches, a
+                    // shared read no lane had written.
                     if let (Some(_), Some(l)) = (&end, self.recording.loaded()) {
-                        diagnostics.extend(l.note_warnings.iter().cloned());
+                        diagnostics.extend(l.warnings.iter().cloned());
                     }
                     result.end = end;
                 }

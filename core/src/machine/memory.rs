@@ -5,6 +5,7 @@
 
 use alloc::format;
 use alloc::string::String;
+use alloc::vec;
 use alloc::vec::Vec;
 
 pub use crate::isa::Space;
@@ -159,6 +160,9 @@ pub struct Memory {
     pub buffers: Vec<Buffer>,
     /// One vector per buffer, in the order of `buffers`.
     pub words: Vec<Vec<u32>>,
+    /// Per buffer, a bit per word this warp has written; empty for a global buffer, whose inputs
+    /// set every word. A shared word never written is one the launch's other warps would write.
+    written: Vec<Vec<u64>>,
 }
 
 impl Memory {
@@ -182,6 +186,7 @@ impl Memory {
             None => first,
         };
         self.buffers.push(Buffer { name: name.into(), elem, space, base, len: data.len() as u32 });
+        self.written.push(if space == Space::Shared { vec![0; data.len().div_ceil(64)] } else { Vec::new() });
         self.words.push(data);
         base
     }
@@ -232,7 +237,22 @@ impl Memory {
     pub fn store(&mut self, addr: u32, value: u32) -> Option<()> {
         let (k, i) = self.locate(addr)?;
         self.words[k][i] = value;
+        self.mark_written(k, i);
         Some(())
+    }
+
+    fn mark_written(&mut self, k: usize, i: usize) {
+        if let Some(bits) = self.written[k].get_mut(i / 64) {
+            *bits |= 1 << (i % 64);
+        }
+    }
+
+    /// The word at `addr` for an instruction that reads `space`, and whether this warp wrote it
+    /// or its input set it (false: a shared word no lane of this warp has written yet).
+    pub fn load_noting(&self, space: Space, addr: u32) -> Result<(u32, bool), Miss> {
+        let (k, i) = self.find(space, addr)?;
+        let written = self.written[k].get(i / 64).is_none_or(|bits| bits & (1 << (i % 64)) != 0);
+        Ok((self.words[k][i], written))
     }
 
     /// Where `addr` is for an instruction that reads `space`: the buffer and word, or why not.
@@ -252,6 +272,7 @@ impl Memory {
     pub fn store_in(&mut self, space: Space, addr: u32, value: u32) -> Result<(), Miss> {
         let (k, i) = self.find(space, addr)?;
         self.words[k][i] = value;
+        self.mark_written(k, i);
         Ok(())
     }
 

@@ -40,6 +40,17 @@ pub struct Machine {
     pub launch: Launch,
     /// What `PRINTF` printed so far, per lane (formatted only when shown).
     pub output: OutputLog,
+    /// The first read of a shared word no lane of this warp had written: in a real launch the
+    /// block's other warps may write it first; this one warp reads what shared memory started
+    /// with (`session::warnings` says so after the run).
+    pub unwritten_read: Option<UnwrittenRead>,
+}
+
+/// Lane `lane` read shared memory at `addr` before any lane of its warp wrote it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct UnwrittenRead {
+    pub lane: u32,
+    pub addr: u32,
 }
 
 /// The launch one warp belongs to: the grid and block dimensions, its block's index and its
@@ -83,6 +94,7 @@ impl Machine {
             mem_transactions: 0,
             launch: Launch::single(width),
             output: OutputLog::default(),
+            unwritten_read: None,
         }
     }
 

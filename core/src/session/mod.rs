@@ -9,6 +9,7 @@ pub mod choice;
 mod outcome;
 mod recording;
 mod request;
+mod warnings;
 
 pub use captions::Captions;
 pub use choice::Named;
@@ -18,6 +19,7 @@ pub use request::{
     recorded_step_limit, stack_problem, ChoiceError, Field, ParamValue, Resolved, RunRequest, StackChoice, StaleParams, MAX_RECORDED_STEPS,
     MIN_STEP_LIMIT,
 };
+pub use warnings::run_warnings;
 
 #[cfg(test)]
 mod tests;

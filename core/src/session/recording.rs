@@ -26,8 +26,9 @@ pub struct Loaded {
     pub end_metrics: Metrics,
     /// Where the kernel's notes show in this run.
     pub captions: Captions,
-    /// A warning for each step or event note this run never reaches, on the note's line.
-    pub note_warnings: Vec<crate::Diagnostic>,
+    /// What the run warns of (`run_warnings`: a shared read no lane of the warp had written),
+    /// and a warning for each step or event note it never reaches, on the note's line.
+    pub warnings: Vec<crate::Diagnostic>,
     /// What the run printed (`printf`), formatted once, in step order.
     pub output: Vec<OutputLine>,
     /// The comparison metrics of the whole run, computed on first request (the MIMD reference).
@@ -168,10 +169,12 @@ impl Recording {
         let Pending { kernel, mut sim, .. } = run;
         let (total, end_metrics) = (sim.steps(), sim.state().metrics.clone());
         let output = sim.output();
+        let mut warnings = super::run_warnings(&kernel, &sim.state().machine);
         sim.seek(0);
         let facts = cfg_facts(&kernel.program);
         let (captions, note_warnings) = Captions::of_run(&kernel.notes, sim.timeline());
-        self.loaded = Some(Loaded { kernel, facts, sim, total, outcome, end_metrics, captions, note_warnings, output, report: None });
+        warnings.extend(note_warnings);
+        self.loaded = Some(Loaded { kernel, facts, sim, total, outcome, end_metrics, captions, warnings, output, report: None });
     }
 
     /// True while a chunked load has not ended.

@@ -82,7 +82,8 @@ pub fn load(m: &mut Machine, lanes: LaneMask, dst: Reg, addr: Address, width: Wi
         if width.sub_word() {
             let at = address(m, l, addr, 0);
             let (word, shift) = sub_word_place("load", l, at, width)?;
-            let v = m.memory.load_in(space, word).map_err(|e| bad_access(&m.memory, "load", l, at, word, space, e))?;
+            let (v, written) = m.memory.load_noting(space, word).map_err(|e| bad_access(&m.memory, "load", l, at, word, space, e))?;
+            note_unwritten(m, written, l, word);
             m.set_reg(l, dst, extract(v, shift, width));
             continue;
         }
@@ -91,7 +92,9 @@ pub fn load(m: &mut Machine, lanes: LaneMask, dst: Reg, addr: Address, width: Wi
         let mut words = [0u32; 4];
         for w in 0..width.words() {
             let at = address(m, l, addr, w);
-            words[w as usize] = m.memory.load_in(space, at).map_err(|e| bad_access(&m.memory, "load", l, at, at, space, e))?;
+            let (v, written) = m.memory.load_noting(space, at).map_err(|e| bad_access(&m.memory, "load", l, at, at, space, e))?;
+            note_unwritten(m, written, l, at);
+            words[w as usize] = v;
         }
         for w in 0..width.words() {
             if dst.0 as u32 + w < 255 {
@@ -100,6 +103,13 @@ pub fn load(m: &mut Machine, lanes: LaneMask, dst: Reg, addr: Address, width: Wi
         }
     }
     Ok(())
+}
+
+/// Keeps the run's first read of a shared word its warp had not written.
+fn note_unwritten(m: &mut Machine, written: bool, lane: u32, addr: u32) {
+    if !written && m.unwritten_read.is_none() {
+        m.unwritten_read = Some(super::super::UnwrittenRead { lane, addr });
+    }
 }
 
 /// `ST`/`STG`/`STS`: each lane's registers from `src` into its words; a byte or halfword store

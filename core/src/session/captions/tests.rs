@@ -182,7 +182,7 @@ fn the_same_event_note_lands_at_each_models_step() {
         let resolved = RunRequest { model: Some(model.name().into()), record: true, ..RunRequest::of_text(text) }.resolve();
         recording.start(resolved, None).expect("runs");
         let l = recording.loaded().expect("loaded");
-        assert!(l.note_warnings.is_empty(), "{model:?}: {:?}", l.note_warnings);
+        assert!(l.warnings.is_empty(), "{model:?}: {:?}", l.warnings);
         let shown = |s| l.captions.at(s, None).is_some_and(|c| c.contains(&div.text));
         assert!(!shown(branch - 1) && shown(branch) && shown(branch + 3), "{model:?}: shown from step {branch}");
         assert!(!shown(branch + 10), "{model:?}: gone once the first side is done");
@@ -202,11 +202,11 @@ fn the_figure_3_walkthrough_keeps_its_states_when_n_changes() {
     };
     let r = run(2.0);
     let l = r.loaded().expect("loaded");
-    assert!(l.note_warnings.is_empty(), "{:?}", l.note_warnings);
+    assert!(l.warnings.is_empty(), "{:?}", l.warnings);
     let starts: Vec<u64> = l.captions.moments().iter().map(|m| m.step).collect();
     assert_eq!(starts, [0, 2, 3, 125, 129, 134, 135, 136]);
     assert!(l.captions.at(136, None).is_some_and(|c| c.starts_with("Figure 3.7.")));
     for n in [3.0, 8.0] {
-        assert!(run(n).loaded().expect("loaded").note_warnings.is_empty(), "n = {n}");
+        assert!(run(n).loaded().expect("loaded").warnings.is_empty(), "n = {n}");
     }
 }
