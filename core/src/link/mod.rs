@@ -161,7 +161,8 @@ fn decode_body(hash: &str) -> Result<Link, String> {
     }
     let Some(packed) = base64url::decode(data).filter(|b| !b.is_empty()) else {
         // Good characters, but a length no encoder makes: a link copied short.
-        let cut = data.len() % 4 == 1 && base64url::decode(&data[..data.len() - 1]).is_some();
+        // (`get`: the last character may be any, and several bytes long.)
+        let cut = data.len() % 4 == 1 && data.get(..data.len() - 1).and_then(base64url::decode).is_some();
         return Err(if cut {
             "This link is corrupted: it was cut short, its data stopping partway through a character. Copy the whole link.".into()
         } else {
