@@ -363,6 +363,9 @@ fn the_host_launch_is_named_as_not_read_unless_the_header_gives_one() {
     let note = diags.iter().find(|d| d.message.contains("is not read")).unwrap_or_else(|| panic!("{diags:#?}"));
     assert_eq!((note.span.line, note.span.col, note.span.len), (4, 6, 10), "{note:?}");
     assert!(note.message.contains("`<<<4, b>>>`") && note.message.contains("one block of 32 threads"), "{}", note.message);
+    // Another kernel's launch whose name ends in this one's is not it.
+    let (_, diags) = load(&text.replace("k<<<4, b>>>(0);", "mk<<<4, b>>>(0);"));
+    assert!(diags.iter().all(|d| !d.message.contains("is not read")), "{diags:#?}");
     let (_, diags) = load(&format!("//@ launch grid=4 block=16x16\n{text}"));
     assert!(diags.iter().all(|d| !d.message.contains("is not read")), "{diags:#?}");
 }

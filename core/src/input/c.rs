@@ -91,9 +91,14 @@ fn compile_into(k: &mut Kernel, text: &str, opts: &SourceOptions, diags: &mut Ve
 /// expressions): where the file launches the kernel that runs, say what this run is instead.
 fn note_unread_launch(text: &str, c: &crate::compile::Compiled, width: u32, diags: &mut Vec<Diagnostic>) {
     let name = &c.kernel;
+    // The name as a whole word (not the end of `vecadd` for a kernel `add`), then `<<<`.
+    let launches = |line: &str, at: usize| {
+        let whole = !line[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
+        whole && line[at + name.len()..].trim_start().starts_with("<<<")
+    };
     for (no, line) in text.lines().enumerate() {
-        let Some(at) = line.find(&format!("{name}<<<")).or_else(|| line.find(&format!("{name} <<<"))) else { continue };
-        let start = line[at..].find("<<<").map_or(at, |k| at + k);
+        let Some(at) = line.match_indices(name.as_str()).map(|(k, _)| k).find(|&k| launches(line, k)) else { continue };
+        let start = at + line[at..].find("<<<").unwrap_or(0);
         let end = line[start..].find(">>>").map_or(line.len(), |k| start + k + 3);
         let launch = &line[start..end];
         let col = line[..start].chars().count() as u32 + 1;
