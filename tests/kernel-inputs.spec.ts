@@ -257,3 +257,49 @@ test('Enter in a field keeps the cursor where it was once the run it starts is d
   await page.keyboard.type('0');
   await expect(field).toHaveValue('70');
 });
+
+const CONSTANT_MASK = `#define MASK_WIDTH 5
+__constant__ float M[MASK_WIDTH] = {0.1f, 0.2f, 0.4f, 0.2f, 0.1f};
+__device__ int hits;
+
+__global__ void convolution_1D(const float *N, float *P, int width) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float Pvalue = 0;
+    int start = i - (MASK_WIDTH / 2);
+    for (int j = 0; j < MASK_WIDTH; j++)
+        if (start + j >= 0 && start + j < width) Pvalue += N[start + j] * M[j];
+    P[i] = Pvalue;
+    atomicAdd(&hits, 1);
+}
+`;
+
+test('__constant__ and __device__ variables are inputs their declarations size and fill; an edit of the values runs', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await open(page);
+  await replaceText(page, CONSTANT_MASK);
+  await expect(page.getByTestId('kernel-title')).toBeAttached();
+  await showInputs(page);
+  const m = page.locator('tr[data-buffer=M]');
+  await expect(m.locator('.ki-badge')).toHaveText('constant');
+  await expect(page.locator('tr[data-buffer=hits] .ki-badge')).toHaveText('device');
+  // The length is the declaration's, not a field; the values are the initialiser's, editable.
+  await expect(page.getByTestId('ki-buffer-M-len')).toHaveCount(0);
+  await expect(m.locator('td').nth(1)).toHaveText('5');
+  await expect(page.getByTestId('ki-buffer-M-init')).toHaveValue('[0.1, 0.2, 0.4, 0.2, 0.1]');
+  await expect(m.getByTestId('ki-source')).toHaveAttribute('title', /declared __constant__ \(line 2\)/);
+  const cli = cliDump(fileOf(CONSTANT_MASK), 'P');
+  expect(await memoryAtEnd(page, 'P', 32)).toEqual(cli);
+  expect(await memoryAtEnd(page, 'hits', 1)).toEqual(['32']);
+
+  // New values: a header line of the same length, which the run and the CLI use alike.
+  await showInputs(page);
+  await setField(page, 'ki-buffer-M-init', '[0, 0, 1, 0, 0]');
+  const text = await kernelText(page);
+  expect(text).toBe(`//@ buffer M: f32[5] = [0, 0, 1, 0, 0]\n${CONSTANT_MASK}`);
+  const edited = cliDump(fileOf(text), 'P');
+  expect(edited.slice(0, 4)).toEqual(['0', '1', '2', '3']);
+  expect(await memoryAtEnd(page, 'P', 32)).toEqual(edited);
+  await showInputs(page);
+  await expect(m.locator('.ki-badge')).toHaveText('constant');
+  await expect(m.getByTestId('ki-source')).toHaveText('line 1');
+});

@@ -204,7 +204,16 @@ __global__ void k(int* out, int* wide) {
 fn refusals_say_what_to_change() {
     let cases: &[(&str, &str)] = &[
         ("template <int B> __global__ void k(int* a) {}\n", "`#define`"),
-        ("__constant__ float c[4];\n__global__ void k(int* a) {}\n", "buffer parameter"),
+        // `__constant__` and `__device__` variables: read-only, sized and initialised by constants.
+        ("__constant__ float c[4];\n__global__ void k(float* a) { c[1] = a[0]; }\n", "`c` is `__constant__`: a kernel only reads it"),
+        ("__constant__ int c[2];\n__global__ void k(int* a) { c[0]++; }\n", "`c` is `__constant__`"),
+        (
+            "__constant__ int c[2] = {1, 2, 3};\n__global__ void k(int* a) { a[0] = c[0]; }\n",
+            "`c` holds 2 element(s) but the initialiser gives 3",
+        ),
+        ("__device__ int c[2] = {1, n};\n__global__ void k(int* a) { a[0] = c[0]; }\n", "initial values are constants"),
+        ("__constant__ int c[];\n__global__ void k(int* a) { a[0] = c[0]; }\n", "give its size"),
+        ("__global__ void k(int* a) { __constant__ int c[2]; a[0] = c[0]; }\n", "declared at file scope"),
         ("__global__ void k(int* a) { a[0] = __shfl_sync(0xffffffff, 1, 0, 3); }\n", "power of two"),
         ("__global__ void k(float* a) { atomicMax(&a[0], 1.0f); }\n", "`int` or `unsigned`"),
         // A misspelt built-in is an unknown name with the likely one, not a struct.
@@ -397,4 +406,110 @@ fn a_shared_read_no_lane_of_the_warp_wrote_is_a_warning_at_the_array() {
     // What the warp reads of its own writes is no warning; nor is a global input.
     assert!(warnings_of(&OTHER_WARPS.replace("s[63 - threadIdx.x]", "s[31 - threadIdx.x]")).is_empty());
     assert!(warnings_of(&OTHER_WARPS.replace("s[63 - threadIdx.x]", "out[63 - threadIdx.x]")).is_empty());
+}
+
+const CONSTANT_MASK: &str = r#"#define MASK_WIDTH 5
+// The mask is the same for every thread: constant memory, set once by the host.
+__constant__ float M[MASK_WIDTH] = {0.1f, 0.2f, 0.4f, 0.2f, 0.1f};
+__device__ int hits;
+__device__ unsigned int hist[4];
+
+__global__ void convolution_1D(const float *N, float *P, int width) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float Pvalue = 0;
+    int start = i - (MASK_WIDTH / 2);
+    for (int j = 0; j < MASK_WIDTH; j++) {
+        if (start + j >= 0 && start + j < width) {
+            Pvalue += N[start + j] * M[j];
+        }
+    }
+    P[i] = Pvalue;
+    atomicAdd(&hits, 1);
+    atomicAdd(&hist[i % 4], 1u);
+}
+
+int main() {
+    float h_M[MASK_WIDTH] = {0.1f, 0.2f, 0.4f, 0.2f, 0.1f};
+    cudaMemcpyToSymbol(M, h_M, MASK_WIDTH * sizeof(float));
+    return 0;
+}
+"#;
+
+#[test]
+fn constant_and_device_variables_are_buffers_their_declarations_fill() {
+    let bufs = run(CONSTANT_MASK);
+    let mask = [0.1f32, 0.2, 0.4, 0.2, 0.1];
+    assert_eq!(buffer(&bufs, "M"), mask.map(f32::to_bits), "the initialiser's values, as floats");
+    let n: Vec<f32> = (0..32).map(|i| i as f32).collect();
+    let p: Vec<f32> = buffer(&bufs, "P").iter().map(|w| f32::from_bits(*w)).collect();
+    for (i, got) in p.iter().enumerate() {
+        let want: f32 = (0..5)
+            .map(|j| i as i32 - 2 + j)
+            .filter(|k| (0..32).contains(k))
+            .map(|k| n[k as usize] * mask[(k - i as i32 + 2) as usize])
+            .sum();
+        assert!((got - want).abs() <= 1e-5 * want.abs().max(1.0), "P[{i}] = {got}, want {want}");
+    }
+    // `__device__` variables start at zero, as C's static storage does, and every lane counted.
+    assert_eq!(buffer(&bufs, "hits"), [32]);
+    assert_eq!(buffer(&bufs, "hist"), [8, 8, 8, 8]);
+}
+
+#[test]
+fn a_constant_without_an_initialiser_holds_its_index_until_the_header_gives_values() {
+    let text = "__constant__ int c[4];\n__global__ void k(int* a) { a[threadIdx.x] = c[threadIdx.x % 4]; }\n";
+    let (k, _) = load(text);
+    let inputs = warpscope_core::kernel::inputs::inputs(&k);
+    let c = inputs.buffers.iter().find(|b| b.name == "c").expect("a row for `c`");
+    assert_eq!((c.auto, c.len.as_str(), c.init.as_str(), c.declared.as_deref()), (true, "4", "i", Some("__constant__")));
+    assert_eq!(&buffer(&run(text), "a")[..8], [0, 1, 2, 3, 0, 1, 2, 3]);
+    // What the Kernel inputs panel writes when its values are edited: the header's buffer.
+    let edited = format!("//@ buffer c: i32[4] = [7, 8, 9, 10]\n{text}");
+    assert_eq!(&buffer(&run(&edited), "a")[..5], [7, 8, 9, 10, 7]);
+    let (_, diags) = parse_kernel(&format!("//@ buffer c: f32[4]\n{text}"));
+    assert!(
+        diags.iter().any(|d| d.is_error() && d.message.contains("`c` is `__constant__ int` but `//@ buffer c` holds f32")),
+        "{diags:#?}"
+    );
+}
+
+#[test]
+fn assert_trap_ldg_mul24_and_sizeof_run_as_cuda_runs_them() {
+    let text = r#"#include <assert.h>
+__global__ void k(int* out, int n) {
+    __shared__ float tile[4][8];
+    int i = __mul24(blockIdx.x, blockDim.x) + threadIdx.x;
+    assert(i < n % 40);
+    tile[0][0] = 1;
+    out[i] = __ldg(&out[i]) * 100 + sizeof(int) + sizeof(tile) + sizeof out[0] + sizeof(double*)
+        + __umul24(0x1000001u, 3) + __mul24(-2, 0xffffff);
+    if (n == 79 && i < 7) __trap();
+}
+"#;
+    // 4 + 128 + 4 + 8, the low 24 bits of 0x1000001 times 3, and -2 times -1 (0xffffff read as 24 signed bits).
+    let want: Vec<u32> = (0..32).map(|i| i * 100 + 144 + 3 + 2).collect();
+    assert_eq!(buffer(&run(&format!("//@ param n = 39\n{text}")), "out"), want);
+    let stop_and_output = |n: u32| {
+        let (k, _) = load(&format!("//@ param n = {n}\n{text}"));
+        let mut sim = launch(&k, &LaunchOptions::default()).expect("launches");
+        let stop = sim.run_to_end();
+        (stop, warpscope_core::printf::lines(&sim.program().formats, &sim.state().machine.output))
+    };
+    // Lanes 30 and 31 fail the assertion (line 6 of the file, under its header line): each prints
+    // CUDA's line, then the kernel traps.
+    let (stop, out) = stop_and_output(30);
+    assert!(matches!(&stop, StopReason::Fault { message, .. } if message.contains("lanes 30-31 ran `BPT.TRAP`")), "{stop:?}");
+    let texts: Vec<&str> = out.iter().map(|l| l.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        [
+            "line 6: block: [0,0,0], thread: [30,0,0] Assertion `i < n % 40` failed.\n",
+            "line 6: block: [0,0,0], thread: [31,0,0] Assertion `i < n % 40` failed.\n"
+        ]
+    );
+    let (stop, out) = stop_and_output(79);
+    assert!(
+        out.is_empty() && matches!(&stop, StopReason::Fault { message, .. } if message.contains("lanes 0-6 ran `BPT.TRAP`")),
+        "{stop:?}"
+    );
 }

@@ -3,7 +3,8 @@
 //! with `.param` passing, local memory, a `float4` load, 64-bit arithmetic with `mul.hi.s64`,
 //! 8- and 16-bit values, inline `asm` reading `%lanemask_*`, a dense `switch`, a call only some
 //! lanes make that returns from inside a loop, lanes leaving early, and eight entries
-//! in one module picked by `//@ kernel`. Each runs under every model with inputs given by
+//! in one module picked by `//@ kernel`, `__constant__` and `__device__` variables, and a failed
+//! `assert` (`__assertfail`). Each runs under every model with inputs given by
 //! header lines, and its output is checked against the kernel written again in Rust.
 
 use std::path::Path;
@@ -126,9 +127,12 @@ fn a_dense_switch() {
 fn the_entries_are_named_for_the_picker() {
     let r = RunRequest { text: ptx(), ..RunRequest::default() }.resolve();
     let names = r.kernel.compiled.as_ref().map(|c| c.kernels.clone()).unwrap_or_default();
-    assert_eq!(names, ["calls", "local_array", "vectors", "wide", "narrow", "lanemask", "dense_switch", "divergent_call"]);
+    assert_eq!(
+        names,
+        ["calls", "local_array", "vectors", "wide", "narrow", "lanemask", "dense_switch", "divergent_call", "constant_weights", "asserts"]
+    );
     let note = r.all_diagnostics().into_iter().find(|d| d.message.contains("entries")).map(|d| d.message.clone());
-    assert_eq!(note.as_deref(), Some("this PTX has 8 entries: running `calls` (choose another with `//@ kernel local_array`)"));
+    assert_eq!(note.as_deref(), Some("this PTX has 10 entries: running `calls` (choose another with `//@ kernel local_array`)"));
 }
 
 #[test]
@@ -297,5 +301,35 @@ fn a_predicate_survives_a_call() {
         let (_, w) = sim.state().machine.memory.buffer("out").unwrap();
         let want: Vec<u32> = (0..32).map(|t| (if t < 5 { 100 } else { 200 }) + if t > 10 { 1 } else { 2 }).collect();
         assert_eq!(w, &want[..], "under {}", m.name());
+    }
+}
+
+#[test]
+fn constant_memory_and_a_device_counter() {
+    let headers = "//@ buffer arg0: i32[32] = i + 1\n//@ buffer arg1: i32[32]\n";
+    every_model("constant_weights", headers, "arg1", &i32s((0..32).map(|i| (i + 1) * [1, 10, 100][i as usize % 3])));
+    // `.const weights` starts as its initialiser says, `.global visits` at zero; every lane adds one.
+    every_model("constant_weights", headers, "weights", &i32s([1, 10, 100]));
+    every_model("constant_weights", headers, "visits", &i32s([32]));
+}
+
+#[test]
+fn a_failed_assert_prints_cudas_line_and_traps() {
+    for model in ModelKind::ALL.iter().copied() {
+        let text = format!("//@ kernel asserts\n//@ buffer arg0: i32[32] = i\n//@ buffer arg1: i32[32]\n{}", ptx());
+        let r = RunRequest { text, model: Some(model.name().to_string()), ..RunRequest::default() }.resolve();
+        let mut sim = launch(&r.kernel, &r.options).expect("launch");
+        let stop = sim.run_to_end();
+        let StopReason::Fault { message, .. } = &stop else { panic!("{stop:?} under {}", model.name()) };
+        let out = warpscope_core::printf::lines(&sim.program().formats, &sim.state().machine.output);
+        let lanes: Vec<u32> = out.iter().filter_map(|l| l.lane).collect();
+        assert_eq!(lanes, (20..32).collect::<Vec<_>>(), "under {}", model.name());
+        // The first trap aborts the kernel: in lockstep lanes 20-31 trap together; MIMD takes one
+        // lane a step, and lane 20 is first there.
+        let trapped = if model == ModelKind::Mimd { "lane 20 ran `BPT.TRAP`" } else { "lanes 20-31 ran `BPT.TRAP`" };
+        assert!(message.contains(trapped), "{}: {message}", model.name());
+        for l in &out {
+            assert_eq!(l.text, "features.cu:100: void asserts(const int *, int *): Assertion `in[i] < 20` failed.\n");
+        }
     }
 }

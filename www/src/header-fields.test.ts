@@ -3,7 +3,7 @@ import { dimsText, editOf, fieldKey, parseDims, textChange } from './header-fiel
 import type { InputsView } from './generated/engine';
 
 const VIEW: InputsView = {
-  buffers: [{ name: 'c', elem: 'f32', len: '64', init: 'i', auto: true, shared: false, line: 1, elements: 64, first: ['0', '1'] }],
+  buffers: [{ name: 'c', elem: 'f32', len: '64', init: 'i', auto: true, shared: false, declared: null, line: 1, elements: 64, first: ['0', '1'] }],
   params: [{ name: 'n', default: '64', auto: true, line: 1, value: 64 }],
   launch: { grid: [1, 1, 1], block: [64, 1, 1], block_idx: [0, 0, 0], warp: 0, line: null, first_thread: 0, lanes: 32 },
   width: 32, kernels: ['add'], kernel: 'add', kernel_line: null,

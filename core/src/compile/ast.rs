@@ -73,6 +73,17 @@ impl Ty {
     pub fn wide(self) -> bool {
         matches!(self, Ty::Scalar(s) if s.wide())
     }
+
+    /// `sizeof`: its bytes in CUDA, where warpscope stores it the same way (a `bool` takes 1
+    /// byte in CUDA and a word here, so it has none; nor has `void`).
+    pub fn size_of(self) -> Option<u64> {
+        match self {
+            Ty::Void | Ty::Scalar(Scalar::Bool) => None,
+            Ty::Scalar(s) if s.wide() => Some(8),
+            Ty::Scalar(_) => Some(4),
+            Ty::Ptr(_) => Some(8),
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -305,18 +316,45 @@ pub enum StmtKind {
     Goto(String),
     Label(String, Box<Stmt>),
     /// `__shared__ float s[32][33];`: an array in the block's shared memory.
-    Shared(SharedDecl),
+    Shared(MemoryDecl),
     Empty,
 }
 
-/// A `__shared__` variable or array (a scalar has no dims; `extern __shared__ s[]` has one
-/// dim of `None`, sized by the launch).
+/// A variable or array in memory rather than registers: `__shared__` (in a function or at file
+/// scope), `__constant__` or `__device__` (file scope). A scalar has no dims; `extern
+/// __shared__ s[]` has one dim of `None`, sized by the launch.
 #[derive(Clone, PartialEq, Debug)]
-pub struct SharedDecl {
+pub struct MemoryDecl {
+    pub space: Space,
     pub elem: Scalar,
     pub name: String,
     pub dims: Vec<Option<u32>>,
+    /// `= {1, 2, 3}` or `= 5` (not for `__shared__`): the first elements, in order.
+    pub init: Option<Vec<Expr>>,
     pub span: Span,
+}
+
+/// Which memory a `MemoryDecl` lives in.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Space {
+    /// The block's shared memory (`LDS`/`STS`).
+    Shared,
+    /// `__constant__`: global memory the kernel only reads (the host writes it with
+    /// `cudaMemcpyToSymbol`).
+    Constant,
+    /// `__device__` (or `__managed__`): global memory the kernel reads and writes.
+    Global,
+}
+
+impl Space {
+    /// The qualifier that declares it.
+    pub fn qualifier(self) -> &'static str {
+        match self {
+            Space::Shared => "__shared__",
+            Space::Constant => "__constant__",
+            Space::Global => "__device__",
+        }
+    }
 }
 
 /// A skipped piece of host code: where it is and the function it defines, if any.
@@ -327,12 +365,12 @@ pub struct HostItem {
     pub name: Option<String>,
 }
 
-/// A whole source file: its device functions, file-scope `__shared__` variables and the host
-/// code that was skipped.
+/// A whole source file: its device functions, file-scope `__shared__`, `__constant__` and
+/// `__device__` variables and the host code that was skipped.
 #[derive(Clone, PartialEq, Debug, Default)]
 pub struct Unit {
     pub funcs: Vec<Function>,
-    pub shared: Vec<SharedDecl>,
+    pub memory: Vec<MemoryDecl>,
     pub host: Vec<HostItem>,
 }
 

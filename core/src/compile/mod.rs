@@ -71,13 +71,16 @@ impl Default for CompileOptions {
     }
 }
 
-/// A `__shared__` variable of the compiled kernel: the block's shared memory buffer that holds
-/// it and the register the code expects its address in.
+/// A variable in memory of the compiled kernel (`__shared__`, `__constant__`, `__device__`):
+/// the buffer that holds it and the register the code expects its address in.
 #[derive(Clone, PartialEq, Debug)]
-pub struct SharedArray {
+pub struct MemoryArray {
     /// The buffer's name: the variable's, or `function_name` when two functions use one name.
     pub name: String,
+    pub space: ast::Space,
     pub elem: ast::Scalar,
+    /// The initialiser's values (`__constant__ float m[3] = {1, 2, 3}`), each with where it is.
+    pub init: Option<Vec<(f64, Span)>>,
     /// Each dimension (`None`: `extern __shared__ x[]`, sized by the launch).
     pub dims: Vec<Option<u32>>,
     pub reg: u8,
@@ -86,7 +89,7 @@ pub struct SharedArray {
     pub func: Option<String>,
 }
 
-impl SharedArray {
+impl MemoryArray {
     /// Elements, with an open first dimension counted as `open`.
     pub fn len(&self, open: u32) -> u32 {
         self.dims.iter().map(|d| d.unwrap_or(open)).product()
@@ -109,7 +112,8 @@ pub struct Compiled {
     /// Every `__global__` kernel of the file, in order (a front end offers the choice).
     pub kernels: Vec<String>,
     pub params: Vec<KernelParam>,
-    pub shared: Vec<SharedArray>,
+    /// Every `__shared__`, `__constant__` and `__device__` variable the code uses.
+    pub arrays: Vec<MemoryArray>,
     /// Every C variable with its register and the source lines where it lives.
     pub vars: Vec<VarInfo>,
     /// The generated assembly listing.
@@ -132,7 +136,7 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
     let (toks, mut diags) = lex::lex(src);
     let (toks, mut d) = pre::preprocess(toks);
     diags.append(&mut d);
-    let mut parser = parse::Parser::new(&toks);
+    let mut parser = parse::Parser::cuda(&toks, src);
     let unit = parser.unit();
     diags.append(&mut parser.diags);
     let funcs = unit.funcs;
@@ -189,7 +193,7 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
     let ordered: Vec<&Function> =
         core::iter::once(kernel).chain(funcs.iter().filter(|f| !f.kernel && called.contains(f.name.as_str()))).collect();
     let (sigs, mut first_local) = signatures(&ordered, &mut diags);
-    let shared = shared_arrays(&unit.shared, &ordered, &mut first_local, &mut diags);
+    let arrays = memory_arrays(&unit.memory, &ordered, &mut first_local, &mut diags);
     let source: Vec<&str> = src.lines().collect();
     let mut listing = emit::Listing::default();
     listing.comment(&format!(
@@ -202,7 +206,7 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
     let mut vars = Vec::new();
     for f in &ordered {
         let sig = &sigs[&f.name];
-        let (mut func, regs, mut d, mut v) = Lower::new(opts.target, &sigs, sig, &shared, RegAlloc::starting_at(base)).function(f);
+        let (mut func, regs, mut d, mut v) = Lower::new(opts.target, &sigs, sig, &arrays, RegAlloc::starting_at(base)).function(f);
         vars.append(&mut v);
         base = regs.high;
         diags.append(&mut d);
@@ -235,7 +239,7 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
         kernel: kernel.name.clone(),
         kernels: names,
         params,
-        shared,
+        arrays,
         vars,
         listing: text,
         program,
@@ -269,8 +273,8 @@ fn reachable<'f>(funcs: &'f [Function], kernel: &str) -> BTreeSet<&'f str> {
 
 /// Every `__shared__` variable the compiled functions see, each given a register for its
 /// address (after the parameters'). Two functions' variables of one name get distinct buffers.
-fn shared_arrays(file: &[ast::SharedDecl], funcs: &[&Function], next: &mut u32, diags: &mut Vec<Diagnostic>) -> Vec<SharedArray> {
-    let mut decls: Vec<(Option<String>, ast::SharedDecl)> = file.iter().map(|d| (None, d.clone())).collect();
+fn memory_arrays(file: &[ast::MemoryDecl], funcs: &[&Function], next: &mut u32, diags: &mut Vec<Diagnostic>) -> Vec<MemoryArray> {
+    let mut decls: Vec<(Option<String>, ast::MemoryDecl)> = file.iter().map(|d| (None, d.clone())).collect();
     for f in funcs {
         for s in &f.body {
             lower::walk_stmts(s, &mut |st| {
@@ -280,10 +284,10 @@ fn shared_arrays(file: &[ast::SharedDecl], funcs: &[&Function], next: &mut u32, 
             });
         }
     }
-    let mut out: Vec<SharedArray> = Vec::new();
+    let mut out: Vec<MemoryArray> = Vec::new();
     for (func, d) in decls {
         if *next > 254 {
-            diags.push(Diagnostic::error(d.span, "out of registers for shared arrays"));
+            diags.push(Diagnostic::error(d.span, "out of registers for variables in memory"));
             break;
         }
         let taken = out.iter().any(|a| a.name == d.name);
@@ -292,13 +296,36 @@ fn shared_arrays(file: &[ast::SharedDecl], funcs: &[&Function], next: &mut u32, 
             _ => d.name.clone(),
         };
         if out.iter().any(|a| a.name == name) {
-            diags.push(Diagnostic::error(d.span, format!("shared variable `{}` is declared twice", d.name)));
+            diags.push(Diagnostic::error(d.span, format!("variable `{}` is declared twice", d.name)));
             continue;
         }
-        out.push(SharedArray { name, elem: d.elem, dims: d.dims, reg: *next as u8, span: d.span, func });
+        // A bad initialiser is reported; the variable stays declared, so its uses raise no more.
+        let init = initial_values(&d, diags).unwrap_or(None);
+        out.push(MemoryArray { name, space: d.space, elem: d.elem, init, dims: d.dims, reg: *next as u8, span: d.span, func });
         *next += 1;
     }
     out
+}
+
+/// A declaration's initialiser as numbers: each a constant, no more of them than elements.
+fn initial_values(d: &ast::MemoryDecl, diags: &mut Vec<Diagnostic>) -> Option<Option<Vec<(f64, Span)>>> {
+    let Some(values) = &d.init else { return Some(None) };
+    let len: u32 = d.dims.iter().map(|n| n.unwrap_or(1)).product();
+    if values.len() > len as usize {
+        let extra = &values[len as usize];
+        diags
+            .push(Diagnostic::error(extra.span, format!("`{}` holds {len} element(s) but the initialiser gives {}", d.name, values.len())));
+        return None;
+    }
+    let mut out = Vec::new();
+    for v in values {
+        let Some(x) = parse::const_number(v) else {
+            diags.push(Diagnostic::error(v.span, format!("`{}`'s initial values are constants (numbers or `#define`s)", d.name)));
+            return None;
+        };
+        out.push((x, v.span));
+    }
+    Some(Some(out))
 }
 
 fn finish(out: Option<Compiled>, mut diags: Vec<Diagnostic>) -> (Option<Compiled>, Vec<Diagnostic>) {

@@ -26,8 +26,7 @@ const UNSUPPORTED: &[(&str, &str)] = &[
     ("class", "classes are not supported"),
     ("template", "templates are not supported"),
     ("typedef", "`typedef` is not supported"),
-    ("__constant__", "`__constant__` memory is not supported: pass the values in a buffer parameter (a pointer)"),
-    ("sizeof", "`sizeof` is not supported"),
+    ("__constant__", "a `__constant__` variable is declared at file scope, outside every function"),
     ("new", "`new` is not supported"),
     ("delete", "`delete` is not supported"),
     ("asm", "inline assembly is not supported: write an assembly kernel instead"),
@@ -76,7 +75,8 @@ const IGNORED: &[&str] = &[
 pub struct Parser<'t> {
     toks: &'t [Token],
     dialect: Dialect,
-    /// The text of a header expression, to name its tokens as written (empty for C).
+    /// The text parsed, to name tokens as written (a header expression's) or to quote an
+    /// `assert`'s condition (C's).
     src: &'t str,
     pos: usize,
     /// How deeply statements and expressions nest right now: bounded, so no input can
@@ -106,6 +106,11 @@ type Node = (Expr, u32);
 impl<'t> Parser<'t> {
     pub fn new(toks: &'t [Token]) -> Parser<'t> {
         Parser { toks, dialect: Dialect::Cuda, src: "", pos: 0, depth: 0, diags: Vec::new(), consts: Default::default() }
+    }
+
+    /// A parser for a C file: `toks` lexed (and preprocessed) from `src`.
+    pub fn cuda(toks: &'t [Token], src: &'t str) -> Parser<'t> {
+        Parser { src, ..Parser::new(toks) }
     }
 
     /// A parser for one header expression: `toks` lexed from `src` in `Dialect::Header`.
@@ -332,13 +337,8 @@ impl<'t> Parser<'t> {
                 self.function().map(|f| unit.funcs.push(f))
             } else if (has("const") || has("constexpr")) && !self.item_is_function() && self.file_constant() {
                 Ok(())
-            } else if has("__shared__") {
-                self.shared_decl().map(|d| unit.shared.push(d))
-            } else if has("__device__") || has("__constant__") {
-                Err(Diagnostic::error(
-                    self.span(),
-                    "file-scope `__device__` and `__constant__` variables are not supported: pass the values in a buffer parameter (a pointer)",
-                ))
+            } else if has("__shared__") || has("__device__") || has("__constant__") || has("__managed__") {
+                self.memory_decl().map(|d| unit.memory.push(d))
             } else {
                 let span = self.span();
                 let name = self.item_name();
@@ -684,7 +684,33 @@ impl<'t> Parser<'t> {
     fn expr_statement(&mut self) -> PResult<StmtKind> {
         let e = self.expr()?;
         self.expect(";", "after the expression")?;
+        if let ExprKind::Call { name, args } = &e.kind {
+            if name == "assert" && args.len() == 1 {
+                return Ok(self.assertion(&args[0], e.span));
+            }
+        }
         Ok(StmtKind::Expr(e))
+    }
+
+    /// `assert(cond)` as CUDA runs it: the lanes where `cond` is false print which thread failed
+    /// and what, then trap (the kernel aborts and the host sees the error).
+    fn assertion(&self, cond: &Expr, span: Span) -> StmtKind {
+        let text = self.text(cond.span).replace('%', "%%");
+        let format = format!(
+            "line {}: block: [%d,%d,%d], thread: [%d,%d,%d] Assertion `{}` failed.\n",
+            span.line,
+            if text.is_empty() { "the condition" } else { &text }
+        );
+        let expr = |kind| Expr { kind, span };
+        let mut args = alloc::vec![expr(ExprKind::Str(format))];
+        args.extend((0..3).map(|d| expr(ExprKind::Special(Special::BlockIdx(d)))));
+        args.extend((0..3).map(|d| expr(ExprKind::Special(Special::ThreadIdx(d)))));
+        let call = |name: &str, args| Stmt { kind: StmtKind::Expr(expr(ExprKind::Call { name: name.to_string(), args })), span };
+        StmtKind::If {
+            cond: expr(ExprKind::Unary(UnOp::Not, Box::new(cond.clone()))),
+            then: Box::new(Stmt { kind: StmtKind::Block(alloc::vec![call("printf", args), call("__trap", Vec::new())]), span }),
+            els: None,
+        }
     }
 
     fn switch_body(&mut self) -> PResult<Vec<SwitchItem>> {
@@ -719,7 +745,7 @@ impl<'t> Parser<'t> {
     fn declaration(&mut self) -> PResult<Stmt> {
         let span = self.span();
         if self.shared_ahead() {
-            return Ok(Stmt { kind: StmtKind::Shared(self.shared_decl()?), span });
+            return Ok(Stmt { kind: StmtKind::Shared(self.memory_decl()?), span });
         }
         let base = self.ty()?;
         if base == Ty::Void {
@@ -764,11 +790,17 @@ impl<'t> Parser<'t> {
         false
     }
 
-    /// `__shared__ float s[N][M];`, `__shared__ int count;`, `extern __shared__ float s[];`.
-    fn shared_decl(&mut self) -> PResult<SharedDecl> {
+    /// `__shared__ float s[N][M];`, `__shared__ int count;`, `extern __shared__ float s[];`, and at
+    /// file scope `__constant__ float mask[5] = {...};` or `__device__ int counter;`.
+    fn memory_decl(&mut self) -> PResult<MemoryDecl> {
         let start = self.span();
+        let mut space = None;
         loop {
-            if self.eat_word("__shared__") {
+            let found = [Space::Shared, Space::Constant, Space::Global].into_iter().find(|s| self.is_word(s.qualifier()));
+            if let Some(s) = found.or_else(|| self.is_word("__managed__").then_some(Space::Global)) {
+                self.bump();
+                // `__device__ __constant__` is constant memory.
+                space = Some(if space == Some(Space::Constant) { Space::Constant } else { s });
                 continue;
             }
             match self.peek() {
@@ -778,38 +810,66 @@ impl<'t> Parser<'t> {
                 _ => break,
             }
         }
+        let space = space.unwrap_or(Space::Shared);
+        let q = space.qualifier();
         let ty = self.ty()?;
         let Ty::Scalar(elem) = ty else {
             return Err(Diagnostic::error(
                 start,
-                format!("a `__shared__` variable holds `int`, `unsigned`, `float` or `bool`, not `{}`", ty.name()),
+                format!("a `{q}` variable holds `int`, `unsigned`, `float`, `double`, `long long` or `bool`, not `{}`", ty.name()),
             ));
         };
-        let (name, span) = self.ident("the shared variable's name")?;
+        let (name, span) = self.ident("the variable's name")?;
         let mut dims = Vec::new();
         while self.eat("[") {
             if self.eat("]") {
-                if !dims.is_empty() {
-                    return Err(Diagnostic::error(self.prev_span(), "only the first dimension of a shared array may be left open"));
+                if !dims.is_empty() || space != Space::Shared {
+                    let what = if space == Space::Shared { "only the first dimension of a shared array" } else { "no dimension here" };
+                    return Err(Diagnostic::error(self.prev_span(), format!("{what} may be left open: give its size")));
                 }
                 dims.push(None);
                 continue;
             }
             let e = self.expr()?;
-            let n = const_int(&e).filter(|n| (1..=(1 << 20)).contains(n)).ok_or_else(|| {
-                Diagnostic::error(e.span, "a shared array's size is a constant from 1 to 1048576 (a number or a `#define`)")
-            })?;
+            let n = const_int(&e)
+                .filter(|n| (1..=(1 << 20)).contains(n))
+                .ok_or_else(|| Diagnostic::error(e.span, "an array's size is a constant from 1 to 1048576 (a number or a `#define`)"))?;
             self.expect("]", "to close the array size")?;
             dims.push(Some(n as u32));
         }
         if dims.len() > 3 {
-            return Err(Diagnostic::error(span, "shared arrays have at most three dimensions"));
+            return Err(Diagnostic::error(span, format!("`{q}` arrays have at most three dimensions")));
         }
-        if self.is("=") {
-            return Err(Diagnostic::error(self.span(), "a `__shared__` variable cannot have an initialiser (CUDA does not allow one)"));
+        let init = if self.is("=") {
+            if space == Space::Shared {
+                return Err(Diagnostic::error(self.span(), "a `__shared__` variable cannot have an initialiser (CUDA does not allow one)"));
+            }
+            self.bump();
+            let mut values = Vec::new();
+            self.initialiser(&mut values)?;
+            Some(values)
+        } else {
+            None
+        };
+        self.expect(";", "after the declaration")?;
+        Ok(MemoryDecl { space, elem, name, dims, init, span })
+    }
+
+    /// `5` or `{1, 2, {3, 4}}`: the values in order, nested braces flattened (row-major, as C
+    /// lays out a fully braced array).
+    fn initialiser(&mut self, out: &mut Vec<Expr>) -> PResult<()> {
+        if !self.eat("{") {
+            out.push(self.assignment()?.0);
+            return Ok(());
         }
-        self.expect(";", "after the shared declaration")?;
-        Ok(SharedDecl { elem, name, dims, span })
+        while !self.eat("}") {
+            self.nested(|p| p.initialiser(out))?;
+            if !self.eat(",") {
+                self.expect("}", "to close the initialiser")?;
+                break;
+            }
+        }
+        Ok(())
     }
 
     // ----- expressions -----
@@ -838,7 +898,7 @@ impl<'t> Parser<'t> {
         }
     }
 
-    /// The text a one-line span covers (header expressions only).
+    /// The text a one-line span covers.
     fn text(&self, span: Span) -> String {
         let line = self.src.lines().nth(span.line.saturating_sub(1) as usize).unwrap_or("");
         line.chars().skip(span.col.saturating_sub(1) as usize).take(span.len as usize).collect()
@@ -1010,6 +1070,9 @@ impl<'t> Parser<'t> {
     /// A parenthesized expression, a call, or a leaf (`primary`). Kept apart from `primary`, whose
     /// frame is large, so that nesting through them uses little stack.
     fn atom(&mut self) -> PResult<Node> {
+        if !self.in_header() && self.is_word("sizeof") {
+            return self.size_of();
+        }
         let call = match (self.peek(), self.peek_at(1)) {
             (Tok::Punct("("), _) => return self.paren(),
             (Tok::Ident(w), Tok::Punct("(")) => {
@@ -1023,6 +1086,31 @@ impl<'t> Parser<'t> {
         let t = self.bump();
         let Tok::Ident(name) = t.tok else { return self.primary() };
         self.call(name, t.span)
+    }
+
+    /// `sizeof(float)` is a `size_t` constant; `sizeof x` and `sizeof(x)` are a call of
+    /// `sizeof` the lowering answers from `x`'s type.
+    fn size_of(&mut self) -> PResult<Node> {
+        let start = self.bump().span;
+        let of_type = self.is("(")
+            && matches!(self.peek_at(1), Tok::Ident(w) if is_type_word(w) || IGNORED.contains(&w.as_str()) || w == "char" || w == "short");
+        if !of_type {
+            let (e, d) = self.unary()?;
+            let span = join(start, e.span);
+            return self.node(ExprKind::Call { name: "sizeof".to_string(), args: alloc::vec![e] }, span, d + 1);
+        }
+        self.bump();
+        let ty = self.ty()?;
+        let end = self.close(start, "to close `sizeof(`")?;
+        let span = join(start, end);
+        let Some(bytes) = ty.size_of() else {
+            return Err(Diagnostic::error(
+                span,
+                format!("`sizeof({})` is not supported: a `bool` takes a word here (a byte in CUDA); write the size you mean", ty.name()),
+            ));
+        };
+        let inner = self.node(ExprKind::Int { value: bytes, unsigned: true }, span, 1)?.0;
+        self.node(ExprKind::Cast(Ty::ULONG, Box::new(inner)), span, 2)
     }
 
     fn paren(&mut self) -> PResult<Node> {
@@ -1129,7 +1217,7 @@ fn compound_op(p: &str) -> Option<BinOp> {
 
 /// The value of an integer constant expression (a literal, possibly negated).
 /// A constant number: an integer constant, or a float literal with an optional sign.
-fn const_number(e: &Expr) -> Option<f64> {
+pub(super) fn const_number(e: &Expr) -> Option<f64> {
     match &e.kind {
         ExprKind::Float(f) => Some(*f),
         ExprKind::Cast(Ty::Scalar(Scalar::Float | Scalar::Double), inner) => const_number(inner),
@@ -1155,6 +1243,7 @@ pub fn is_keyword(w: &str) -> bool {
             | "default"
             | "break"
             | "continue"
+            | "sizeof"
             | "return"
             | "goto"
             | "int"

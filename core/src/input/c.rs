@@ -9,8 +9,8 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::{CompiledSource, InputKind, Language, SourceOptions};
-use crate::compile::ast::{Scalar, Ty};
-use crate::compile::{compile, CompileOptions, Target};
+use crate::compile::ast::{Scalar, Space, Ty};
+use crate::compile::{compile, CompileOptions, MemoryArray, Target};
 use crate::diag::Diagnostic;
 use crate::isa::Reg;
 use crate::kernel::expr::parse_expr;
@@ -66,10 +66,10 @@ fn compile_into(k: &mut Kernel, text: &str, opts: &SourceOptions, diags: &mut Ve
             Err(msg) => diags.push(Diagnostic::error(p.span, msg)),
         }
     }
-    for a in &c.shared {
-        let block = k.launch().block_threads();
-        let len = located(&format!("{}", a.len(block)), a.span);
-        k.buffers.push(BufferDecl { name: a.name.clone(), elem: elem_type(a.elem), len, init: None, auto: true, shared: true });
+    for a in &c.arrays {
+        if let Err(msg) = bind_array(k, a) {
+            diags.push(Diagnostic::error(a.span, msg));
+        }
         k.regs.push(RegInit { target: InitTarget::Reg(Reg(a.reg)), value: located(&a.name, a.span), binds: true });
     }
     k.program = c.program;
@@ -128,6 +128,55 @@ pub(super) fn elem_type(s: Scalar) -> ElemType {
     }
 }
 
+/// The buffer of a `__shared__`, `__constant__` or `__device__` variable: its declaration's
+/// length, and its initialiser's values. Without one, a `__device__` variable starts at zero
+/// (static storage, as in C) and a `__constant__` one holds its index, as a parameter's buffer
+/// does: the host would copy values in (`cudaMemcpyToSymbol`), and they can be edited. A
+/// `//@ buffer` line of its name takes its place.
+fn bind_array(k: &mut Kernel, a: &MemoryArray) -> Result<(), String> {
+    let elem = elem_type(a.elem);
+    let declared = Some(a.space.qualifier());
+    if a.space == Space::Shared {
+        let len = located(&format!("{}", a.len(k.launch().block_threads())), a.span);
+        k.buffers.push(BufferDecl { name: a.name.clone(), elem, len, init: None, auto: true, shared: true, declared });
+        return Ok(());
+    }
+    if let Some(b) = k.buffers.iter_mut().find(|b| b.name == a.name) {
+        b.declared = declared;
+        return same_elements(&a.name, &format!("{} {}", a.space.qualifier(), Ty::Scalar(a.elem).name()), elem, b.elem);
+    }
+    let init = match &a.init {
+        Some(values) => Some(BufferInit::List(values.iter().map(|&(x, span)| located(&number_text(x, elem), span)).collect())),
+        None if a.space == Space::Constant => Some(BufferInit::Expr(located("i", a.span))),
+        None => None,
+    };
+    let len = located(&format!("{}", a.len(1)), a.span);
+    k.buffers.push(BufferDecl { name: a.name.clone(), elem, len, init, auto: true, shared: false, declared });
+    Ok(())
+}
+
+/// An initial value as a header expression of the element type (`0.2`, not `0.200000003`).
+fn number_text(x: f64, elem: ElemType) -> String {
+    match elem {
+        ElemType::F32 => format!("{}", x as f32),
+        ElemType::F64 => format!("{x}"),
+        _ => format!("{}", x as i64),
+    }
+}
+
+/// Whether a `//@ buffer` of `held` elements can hold what the C calls `what`: the same type, or
+/// integers of one width (signed and unsigned mix as in C).
+fn same_elements(name: &str, what: &str, want: ElemType, held: ElemType) -> Result<(), String> {
+    if want == held || (!want.is_float() && !held.is_float() && want.words() == held.words()) {
+        return Ok(());
+    }
+    Err(format!(
+        "`{name}` is `{what}` but `//@ buffer {name}` holds {} elements: make it `//@ buffer {name}: {}[...]`",
+        held.name(),
+        want.name()
+    ))
+}
+
 /// The initial value of a kernel parameter's register: its buffer's address or its param's
 /// value. A parameter with no header line gets one made for it (marked `auto`): a buffer of one
 /// element per thread of the launch holding its index, or a param equal to the thread count.
@@ -137,20 +186,18 @@ pub(super) fn bind(k: &mut Kernel, name: &str, ty: Ty, span: crate::diag::Span, 
             let Some(b) = k.buffers.iter().find(|b| b.name == name) else {
                 let len = located(&format!("{threads}"), span);
                 let init = Some(BufferInit::Expr(located("i", span)));
-                k.buffers.push(BufferDecl { name: name.to_string(), elem: elem_type(elem), len, init, auto: true, shared: false });
+                k.buffers.push(BufferDecl {
+                    name: name.to_string(),
+                    elem: elem_type(elem),
+                    len,
+                    init,
+                    auto: true,
+                    shared: false,
+                    declared: None,
+                });
                 return Ok(located(name, span));
             };
-            // Same bits, same width: signed and unsigned elements of one size mix as in C.
-            let want = elem_type(elem);
-            let ok = want == b.elem || (!want.is_float() && !b.elem.is_float() && want.words() == b.elem.words());
-            if !ok {
-                let held = b.elem.name();
-                return Err(format!(
-                    "kernel parameter `{name}` is `{}` but `//@ buffer {name}` holds {held} elements: make it `//@ buffer {name}: {}[...]`",
-                    ty.name(),
-                    elem_type(elem).name()
-                ));
-            }
+            same_elements(name, ty.name(), elem_type(elem), b.elem).map_err(|e| format!("kernel parameter {e}"))?;
             Ok(located(name, span))
         }
         Ty::Scalar(s) => {

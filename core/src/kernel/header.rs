@@ -300,7 +300,7 @@ fn header(line: &Line, kw: &str, rest: &str, k: &mut Kernel) -> Result<(), Diagn
                 }
                 None => None,
             };
-            k.buffers.push(BufferDecl { name: name.to_string(), elem, len, init, auto: false, shared: false });
+            k.buffers.push(BufferDecl { name: name.to_string(), elem, len, init, auto: false, shared: false, declared: None });
         }
         "launch" => {
             k.launch = Some(launch(line, rest_t)?);

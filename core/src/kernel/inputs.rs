@@ -28,6 +28,9 @@ pub struct BufferInput {
     pub auto: bool,
     /// A `__shared__` variable: its size comes from its declaration.
     pub shared: bool,
+    /// The qualifier of the variable it holds (`__constant__`, `__device__`, `__shared__`, PTX's
+    /// `.global`...), whose declaration fixes its length; `None` for a parameter's buffer.
+    pub declared: Option<String>,
     /// The line it comes from: its `//@ buffer` line, or for one made, the C declaration.
     pub line: u32,
 }
@@ -95,6 +98,7 @@ pub fn inputs(k: &Kernel) -> KernelInputs {
             },
             auto: b.auto,
             shared: b.shared,
+            declared: b.declared.map(String::from),
             line: b.len.span.line,
         })
         .collect();

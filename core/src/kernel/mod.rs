@@ -104,6 +104,10 @@ pub struct BufferDecl {
     pub auto: bool,
     /// A `__shared__` variable of a C kernel: the block's shared memory.
     pub shared: bool,
+    /// The qualifier of the variable it holds (`__constant__`, `__device__`, `__shared__`;
+    /// PTX's `.global`, `.const`, ...), whose declaration fixes its length; `None` for a
+    /// parameter's buffer or a header's own.
+    pub declared: Option<&'static str>,
 }
 
 /// How a buffer's elements start: an expression of the element index `i`, or a list.

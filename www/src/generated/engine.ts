@@ -688,6 +688,11 @@ auto: boolean,
  */
 shared: boolean, 
 /**
+ * The qualifier of the variable it holds (`__constant__`, `__device__`, `__shared__`, PTX's
+ * `.global`...), whose declaration fixes its length; `None` for a parameter's buffer.
+ */
+declared: string | null, 
+/**
  * The line it comes from: its `//@ buffer` line, or for one made, the C declaration.
  */
 line: number, };

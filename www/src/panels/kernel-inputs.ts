@@ -92,21 +92,33 @@ function autoButton(p: KernelInputsPanel, edit: HeaderEdit, what: string): HTMLE
   return b;
 }
 
+/** The badge of a buffer that holds a declared variable: which memory it is. */
+const DECLARED_BADGES: Record<string, [string, string]> = {
+  __shared__: ['shared', 'a __shared__ variable: the block\'s shared memory'],
+  __constant__: ['constant', 'a __constant__ variable: global memory the kernel only reads (the host writes it with cudaMemcpyToSymbol)'],
+  __device__: ['device', 'a __device__ variable: global memory of the whole program, zero unless initialised'],
+};
+
 function bufferRows(p: KernelInputsPanel, v: InputsView, b: BufferRow): HTMLElement[] {
   const name = html('th', { scope: 'row', class: 'mono' }, b.name);
-  if (b.shared) name.append(html('span', { class: 'ki-badge', title: 'a __shared__ variable: the block\'s shared memory' }, 'shared'));
+  const declared = b.declared ?? (b.shared ? '__shared__' : null);
+  const badge = declared === null ? undefined : DECLARED_BADGES[declared];
+  if (badge) name.append(html('span', { class: 'ki-badge', title: badge[1] }, badge[0]));
   const len = html('td');
   const init = html('td');
-  if (b.shared) {
+  if (declared !== null && b.auto) {
     // Its size is the declaration's: edit the C to change it.
-    len.append(html('span', { class: 'mono', title: 'the size of its __shared__ declaration' }, b.len));
-    init.append(html('span', { class: 'muted' }, 'uninitialised'));
+    len.append(html('span', { class: 'mono', title: `the size of its ${declared} declaration` }, b.len));
   } else {
     len.append(field(p, v, { kind: 'buffer', name: b.name, part: 'len' }, b.len, `length of ${b.name}`, 'ki-len'));
+  }
+  if (b.shared) {
+    init.append(html('span', { class: 'muted' }, 'uninitialised'));
+  } else {
     init.append(field(p, v, { kind: 'buffer', name: b.name, part: 'init' }, b.init, `initialiser of ${b.name}: an expression of i, or a list [1, 2, 3]`));
   }
   const from = html('td', { class: 'ki-from' });
-  from.append(lineButton(p, b.auto, b.line, b.shared ? 'declared __shared__' : 'made for the C parameter'));
+  from.append(lineButton(p, b.auto, b.line, declared !== null ? `declared ${declared}` : 'made for the C parameter'));
   if (!b.auto) from.append(autoButton(p, { remove: { header: 'buffer', name: b.name } }, b.name));
   const row = html('tr', { 'data-buffer': b.name, 'data-testid': 'ki-buffer' });
   row.append(name, html('td', { class: 'mono' }, b.elem), len, init, from);

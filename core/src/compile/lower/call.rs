@@ -9,7 +9,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::value::{alu, Value};
-use super::Lower;
+use super::{Lower, Var};
 use crate::compile::ast::*;
 use crate::compile::ins::{CodeRef, Ins, Opcode, Operand, Reg, SysReg};
 use crate::diag::Span;
@@ -53,6 +53,18 @@ impl Lower<'_> {
                 Some(Value::reg(t, Ty::INT))
             }
             "printf" => self.printf(args, span),
+            "__trap" => {
+                self.arity(name, args, 0, span)?;
+                self.emit(Ins::new(Opcode::Bpt).with_mods(&["TRAP"]));
+                Some(Value::imm(0, Ty::Void))
+            }
+            // A load through the read-only data cache: here, a load.
+            "__ldg" => {
+                self.arity(name, args, 1, span)?;
+                self.expr(&Expr { kind: ExprKind::Deref(alloc::boxed::Box::new(args[0].clone())), span })
+            }
+            "__mul24" | "__umul24" => self.mul24(name, args, span),
+            "sizeof" => self.size_of(&args[0], span),
             _ if name.starts_with("atomic") && ATOMICS.iter().any(|a| a.0 == name) => self.atomic(name, args, span),
             "abs" => {
                 self.arity(name, args, 1, span)?;
@@ -115,6 +127,59 @@ impl Lower<'_> {
         Some(Value::reg(t, ty))
     }
 
+    /// `__mul24(a, b)`: the low 32 bits of the product of the low 24 bits of each, sign-extended
+    /// (`__umul24`: zero-extended): `(a << 8 >> 8) * (b << 8 >> 8)`, or each `& 0xffffff`.
+    fn mul24(&mut self, name: &str, args: &[Expr], span: Span) -> Option<Value> {
+        use alloc::boxed::Box;
+        self.arity(name, args, 2, span)?;
+        let signed = name == "__mul24";
+        let ty = if signed { Ty::INT } else { Ty::UNSIGNED };
+        let e = |kind| Expr { kind, span };
+        let int = |v: u64| e(ExprKind::Int { value: v, unsigned: !signed });
+        let low24 = |a: &Expr| {
+            let a = e(ExprKind::Cast(ty, Box::new(a.clone())));
+            if signed {
+                let up = e(ExprKind::Binary(BinOp::Shl, Box::new(a), Box::new(int(8))));
+                e(ExprKind::Binary(BinOp::Shr, Box::new(up), Box::new(int(8))))
+            } else {
+                e(ExprKind::Binary(BinOp::BitAnd, Box::new(a), Box::new(int(0xff_ffff))))
+            }
+        };
+        self.expr(&e(ExprKind::Binary(BinOp::Mul, Box::new(low24(&args[0])), Box::new(low24(&args[1])))))
+    }
+
+    /// `sizeof x`, from `x`'s declared type: a variable (a whole array in memory), or an element
+    /// of an array or pointer (`a[0]`, `*p`). A `size_t`.
+    fn size_of(&mut self, x: &Expr, span: Span) -> Option<Value> {
+        let (name, element) = match &x.kind {
+            ExprKind::Var(n) => (n, false),
+            ExprKind::Index(p, _) | ExprKind::Deref(p) => match &p.kind {
+                ExprKind::Var(n) => (n, true),
+                _ => (&String::new(), true),
+            },
+            _ => (&String::new(), false),
+        };
+        let bytes = match self.lookup(name) {
+            Some(Var { ty: Ty::Ptr(elem), memory, .. }) => {
+                let whole = memory.filter(|_| !element).map(|k| self.arrays[k].len(0) as u64);
+                let each = Ty::Scalar(elem).size_of();
+                match whole {
+                    Some(n) => each.map(|b| b * n.max(1)),
+                    None if element => each,
+                    None => Ty::Ptr(elem).size_of(),
+                }
+            }
+            Some(v) if !element => v.ty.size_of(),
+            _ => None,
+        };
+        let Some(bytes) = bytes else {
+            self.error(x.span, "`sizeof` here takes a type (`sizeof(float)`), a variable or an element of one (`sizeof(a[0])`)");
+            return None;
+        };
+        let long = Value::imm(bytes as u32, Ty::UNSIGNED);
+        self.convert(long, Ty::ULONG, span)
+    }
+
     /// Whether `&x` or `&a[i]` names a `__shared__` variable (its atomics are `ATOMS`).
     fn is_shared_address(&mut self, e: &Expr) -> bool {
         let ExprKind::AddrOf(inner) = &e.kind else { return false };
@@ -122,7 +187,11 @@ impl Lower<'_> {
         while let ExprKind::Index(p, _) = &root.kind {
             root = p;
         }
-        matches!(&root.kind, ExprKind::Var(n) if self.lookup(n).is_some_and(|v| v.shared.is_some()))
+        let memory = match &root.kind {
+            ExprKind::Var(n) => self.lookup(n).and_then(|v| v.memory),
+            _ => None,
+        };
+        memory.is_some_and(|k| self.arrays[k].space == Space::Shared)
     }
 
     fn user_call(&mut self, name: &str, args: &[Expr], span: Span) -> Option<Value> {

@@ -36,8 +36,8 @@ impl Lower<'_> {
             ExprKind::Bool(b) => Some(Value::imm(*b as u32, Ty::BOOL)),
             ExprKind::Special(s) => self.specials[s.index()].map(|r| Value::reg(r, Ty::UNSIGNED)),
             ExprKind::Var(name) => match self.lookup(name) {
-                // A shared scalar lives in memory; a shared array reads as its address.
-                Some(Var { shared: Some(k), .. }) if self.shared[k].dims.is_empty() => self.load(e),
+                // A scalar in memory is loaded; an array reads as its address.
+                Some(Var { memory: Some(k), .. }) if self.arrays[k].dims.is_empty() => self.load(e),
                 Some(v) => Some(Value::reg(v.reg, v.ty)),
                 None => {
                     let hint = if self.sigs.contains_key(name) { " (a function: call it with `()`)" } else { "" };

@@ -22,7 +22,7 @@ use alloc::vec::Vec;
 use super::ast::*;
 use super::ins::{CodeRef, Ins, Opcode, Operand, SysReg};
 use super::ir::{Func, Term};
-use super::{SharedArray, Target};
+use super::{MemoryArray, Target};
 use crate::cfg::BlockId;
 use crate::diag::{Diagnostic, Span};
 pub use regs::{FnSig, RegAlloc};
@@ -49,8 +49,9 @@ struct LoopCtx {
 pub struct Var {
     pub ty: Ty,
     pub reg: u8,
-    /// A `__shared__` variable: its index in the kernel's shared arrays (`reg` holds its address).
-    pub shared: Option<usize>,
+    /// A variable in memory (`__shared__`, `__constant__`, `__device__`): its index in the
+    /// kernel's `arrays` (`reg` holds its address).
+    pub memory: Option<usize>,
 }
 
 /// Where a C variable lives, for showing it by name: its register while its scope runs.
@@ -70,7 +71,7 @@ pub struct Lower<'a> {
     pub target: Target,
     pub sigs: &'a BTreeMap<String, FnSig>,
     pub sig: &'a FnSig,
-    pub shared: &'a [SharedArray],
+    pub arrays: &'a [MemoryArray],
     pub func: Func,
     cur: BlockId,
     scopes: Vec<Vec<(String, Var)>>,
@@ -95,7 +96,7 @@ pub struct Lower<'a> {
 }
 
 impl<'a> Lower<'a> {
-    pub fn new(target: Target, sigs: &'a BTreeMap<String, FnSig>, sig: &'a FnSig, shared: &'a [SharedArray], regs: RegAlloc) -> Lower<'a> {
+    pub fn new(target: Target, sigs: &'a BTreeMap<String, FnSig>, sig: &'a FnSig, arrays: &'a [MemoryArray], regs: RegAlloc) -> Lower<'a> {
         let mut func = Func { name: sig.name.clone(), ..Func::default() };
         let entry = func.new_block(sig.label.clone());
         func.order.push(entry);
@@ -103,7 +104,7 @@ impl<'a> Lower<'a> {
             target,
             sigs,
             sig,
-            shared,
+            arrays,
             func,
             cur: entry,
             scopes: alloc::vec![Vec::new()],
@@ -209,7 +210,7 @@ impl<'a> Lower<'a> {
             self.error(span, format!("`{name}` is already declared in this scope"));
         }
         if let Some(s) = self.scopes.last_mut() {
-            s.push((name.to_string(), Var { ty, reg, shared: None }));
+            s.push((name.to_string(), Var { ty, reg, memory: None }));
         }
         self.declare_info(name, ty, reg, span.line);
     }
@@ -246,11 +247,11 @@ impl<'a> Lower<'a> {
     /// Lowers the whole function body.
     pub fn function(mut self, f: &Function) -> (Func, RegAlloc, Vec<Diagnostic>, Vec<VarInfo>) {
         for (p, reg) in f.params.iter().zip(&self.sig.params) {
-            self.scopes[0].push((p.name.clone(), Var { ty: p.ty, reg: reg.1, shared: None }));
+            self.scopes[0].push((p.name.clone(), Var { ty: p.ty, reg: reg.1, memory: None }));
             self.declare_info(&p.name, p.ty, reg.1, f.span.line);
         }
-        for (k, a) in self.shared.iter().enumerate().filter(|(_, a)| a.func.is_none()) {
-            self.scopes[0].push((a.name.clone(), Var { ty: Ty::Ptr(a.elem), reg: a.reg, shared: Some(k) }));
+        for (k, a) in self.arrays.iter().enumerate().filter(|(_, a)| a.func.is_none()) {
+            self.scopes[0].push((a.name.clone(), Var { ty: Ty::Ptr(a.elem), reg: a.reg, memory: Some(k) }));
         }
         self.load_specials(&f.body);
         for s in &f.body {
@@ -303,12 +304,12 @@ impl<'a> Lower<'a> {
         match &s.kind {
             StmtKind::Empty => {}
             StmtKind::Shared(d) => {
-                let found = self.shared.iter().position(|a| a.span == d.span && a.func.as_deref() == Some(self.sig.name.as_str()));
+                let found = self.arrays.iter().position(|a| a.span == d.span && a.func.as_deref() == Some(self.sig.name.as_str()));
                 if let Some(k) = found {
                     if self.scopes.last().is_some_and(|s| s.iter().any(|(n, _)| *n == d.name)) {
                         self.error(d.span, format!("`{}` is already declared in this scope", d.name));
                     }
-                    let var = Var { ty: Ty::Ptr(d.elem), reg: self.shared[k].reg, shared: Some(k) };
+                    let var = Var { ty: Ty::Ptr(d.elem), reg: self.arrays[k].reg, memory: Some(k) };
                     if let Some(s) = self.scopes.last_mut() {
                         s.push((d.name.clone(), var));
                     }

@@ -72,7 +72,7 @@ impl Lower<'_> {
         }
     }
 
-    /// `a[i][j]` of a shared array `a[N][M]` as `a[i * M + j]`, with whether it is shared.
+    /// `a[i][j]` of an array in memory `a[N][M]` as `a[i * M + j]`, with whether it is shared.
     /// `None` when `e` is not an element of a declared array.
     fn array_element(&mut self, e: &Expr) -> Option<Option<(Expr, bool)>> {
         let mut idx = alloc::vec::Vec::new();
@@ -82,8 +82,9 @@ impl Lower<'_> {
             root = p;
         }
         let ExprKind::Var(name) = &root.kind else { return Some(None) };
-        let Some(Var { shared: Some(k), .. }) = self.lookup(name) else { return Some(None) };
-        let dims = self.shared[k].dims.clone();
+        let Some(Var { memory: Some(k), .. }) = self.lookup(name) else { return Some(None) };
+        let dims = self.arrays[k].dims.clone();
+        let shared = self.arrays[k].space == Space::Shared;
         idx.reverse();
         if idx.len() != dims.len() {
             let n = dims.len();
@@ -113,14 +114,14 @@ impl Lower<'_> {
             Some(l) => Expr { kind: ExprKind::Index(alloc::boxed::Box::new(root.clone()), alloc::boxed::Box::new(l)), span: e.span },
             None => root.clone(),
         };
-        Some(Some((flat, true)))
+        Some(Some((flat, shared)))
     }
 
     pub(super) fn place(&mut self, e: &Expr) -> Option<Place> {
         if matches!(e.kind, ExprKind::Index(..) | ExprKind::Var(_)) {
             if let Some((flat, shared)) = self.array_element(e)? {
                 if let ExprKind::Var(name) = &flat.kind {
-                    // A shared scalar: its address is in the variable's register.
+                    // A scalar in memory: its address is in the variable's register.
                     let v = self.lookup(name)?;
                     let Ty::Ptr(elem) = v.ty else { return None };
                     return Some(Place::Mem { base: v.reg, offset: 0, elem, shared });
@@ -234,6 +235,7 @@ impl Lower<'_> {
     }
 
     pub(super) fn assign(&mut self, op: Option<BinOp>, lhs: &Expr, rhs: &Expr, span: Span) -> Option<Value> {
+        self.check_writable(lhs)?;
         let place = self.place(lhs)?;
         let value = match op {
             None => self.expr(rhs)?,
@@ -260,7 +262,27 @@ impl Lower<'_> {
         self.func.block_mut(cur).instrs.last_mut().is_some_and(|last| last.retarget(t, r))
     }
 
+    /// `None` (with the error) when `target` is an element of a `__constant__` variable.
+    fn check_writable(&mut self, target: &Expr) -> Option<()> {
+        let mut root = target;
+        while let ExprKind::Index(p, _) = &root.kind {
+            root = p;
+        }
+        let ExprKind::Var(name) = &root.kind else { return Some(()) };
+        match self.lookup(name).and_then(|v| v.memory) {
+            Some(k) if self.arrays[k].space == Space::Constant => {
+                self.error(
+                    target.span,
+                    format!("`{name}` is `__constant__`: a kernel only reads it (the host writes it, with `cudaMemcpyToSymbol`)"),
+                );
+                None
+            }
+            _ => Some(()),
+        }
+    }
+
     pub(super) fn inc_dec(&mut self, inc: bool, prefix: bool, target: &Expr, span: Span) -> Option<Value> {
+        self.check_writable(target)?;
         let place = self.place(target)?;
         let old = self.read_place(&place, span)?;
         let one = if old.is_float() { Value::imm(1.0f32.to_bits(), Ty::FLOAT) } else { Value::imm(1, Ty::INT) };

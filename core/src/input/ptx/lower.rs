@@ -1653,6 +1653,17 @@ impl<'a> Lower<'a> {
             self.emit(Ins::new(Opcode::Printf).src(Operand::Str(format)).src(Operand::Mem { base: Reg::R(slot.reg), offset: 0 }));
             return Ok(());
         }
+        if name == "__assertfail" {
+            // A failed `assert`: CUDA's line (no arguments), then the trap that aborts the kernel.
+            let format = match self.env.printf.get(&i.span.line) {
+                Some(Ok(k)) => *k,
+                Some(Err(why)) => return Err(why.clone()),
+                None => return Err(String::from("internal error: an `__assertfail` call without its text")),
+            };
+            self.emit(Ins::new(Opcode::Printf).src(Operand::Str(format)).src(Operand::Mem { base: Reg::Z, offset: 0 }));
+            self.emit(Ins::new(Opcode::Bpt).with_mods(&["TRAP"]));
+            return Ok(());
+        }
         let label = self.env.labels.get(&name).ok_or_else(|| format!("`{name}` is not a function defined in this module"))?;
         self.emit(Ins::new(Opcode::Cal).to(CodeRef::Func(label.clone())));
         Ok(())

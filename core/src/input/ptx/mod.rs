@@ -330,6 +330,10 @@ fn pick_entry<'m, 'a>(m: &'m Module<'a>, names: &[String], k: &Kernel, diags: &m
     Some(chosen)
 }
 
+/// The functions the CUDA runtime provides, which a module declares `.extern` and calls: `printf`'s
+/// and a failed `assert`'s.
+const BUILT_IN_CALLS: [&str; 2] = ["vprintf", "__assertfail"];
+
 /// The entry, then every function it calls (directly or not), in module order. A call cycle
 /// is an error: there is no call stack.
 fn reachable<'m, 'a>(m: &'m Module<'a>, entry: &'m Function<'a>, diags: &mut Vec<Diagnostic>) -> Vec<&'m Function<'a>> {
@@ -340,7 +344,7 @@ fn reachable<'m, 'a>(m: &'m Module<'a>, entry: &'m Function<'a>, diags: &mut Vec
     let mut todo = alloc::vec![entry];
     while let Some(f) = todo.pop() {
         for (name, span) in calls_of(f) {
-            if name == "vprintf" {
+            if BUILT_IN_CALLS.contains(&name) {
                 continue;
             }
             match m.functions.iter().find(|g| g.name == name && g.defined) {
@@ -424,9 +428,11 @@ fn layout<'a>(m: &Module<'a>, funcs: &[&Function<'a>], diags: &mut Vec<Diagnosti
     }
     // `vprintf`'s `.param`s (the format's and the buffer's addresses, the result): registers of
     // their own, shared by every call.
-    let calls_printf = funcs.iter().any(|f| instrs(f).any(|i| i.opcode() == "call" && call_target(i) == Some("vprintf")));
-    if calls_printf {
-        let words = [2u32, 2, 1];
+    // `__assertfail`'s (message, file, line, function, char size) the same way.
+    for (callee, words, formals) in [("vprintf", &[2u32, 2, 1][..], 2), ("__assertfail", &[2, 2, 1, 2, 2][..], 5)] {
+        if !funcs.iter().any(|f| instrs(f).any(|i| i.opcode() == "call" && call_target(i) == Some(callee))) {
+            continue;
+        }
         let slots: Vec<Slot> = words
             .iter()
             .map(|&w| {
@@ -435,7 +441,7 @@ fn layout<'a>(m: &Module<'a>, funcs: &[&Function<'a>], diags: &mut Vec<Diagnosti
                 s
             })
             .collect();
-        slots_of.insert("vprintf", (slots[..2].to_vec(), slots[2..].to_vec()));
+        slots_of.insert(callee, (slots[..formals].to_vec(), slots[formals..].to_vec()));
     }
     // Call sites: a call's argument and result `.param`s are the callee's.
     for f in funcs {
@@ -665,6 +671,12 @@ fn bind_inputs(k: &mut Kernel, m: &Module, entry: &Function, funcs: &[&Function]
             init,
             auto: true,
             shared: v.space == "shared",
+            declared: Some(match v.space {
+                "shared" => ".shared",
+                "const" => ".const",
+                "local" => ".local",
+                _ => ".global",
+            }),
         });
         k.regs.push(RegInit { target: InitTarget::Reg(Reg(reg)), value: located(&value, v.span, diags), binds: false });
     }

@@ -348,6 +348,7 @@ fn shared_memory(k: &mut Kernel, span: Span, diags: &mut Vec<Diagnostic>) {
         init: None,
         auto: true,
         shared: true,
+        declared: None,
     });
     diags.push(Diagnostic::info(
         span,
@@ -426,6 +427,7 @@ fn local_memory(k: &mut Kernel, bytes: u32, span: Span, diags: &mut Vec<Diagnost
         init: None,
         auto: true,
         shared: false,
+        declared: None,
     });
 }
 
