@@ -14,6 +14,7 @@ use alloc::vec::Vec;
 use super::bank::{Bank, Word};
 use super::syntax::{Function, Instr};
 use crate::asm::{parse_operand, Operand};
+use crate::diag::Span;
 use crate::isa::{Pred, Reg};
 use crate::machine::SHARED_BASE;
 
@@ -48,7 +49,14 @@ impl Places {
     /// Gives each constant word `f` reads a register, with the parameter area whole from its
     /// start to `param_bytes` (so a pointer's two words are neighbours); `used` are the machine
     /// predicates `f` holds (`check_own_registers`).
-    pub fn new(f: &Function, bank: Bank, param_bytes: u32, (used, upreds): ([bool; 7], UniformPreds)) -> Result<Places> {
+    /// An error comes with where it is: the instruction that reads a constant warpscope lacks,
+    /// or the function.
+    pub fn new(
+        f: &Function,
+        bank: Bank,
+        param_bytes: u32,
+        (used, upreds): ([bool; 7], UniformPreds),
+    ) -> core::result::Result<Places, (Span, String)> {
         let mut words: Vec<u32> = (0..param_bytes.div_ceil(4)).map(|w| bank.params + 4 * w).collect();
         for i in &f.instrs {
             for o in &i.operands {
@@ -56,7 +64,7 @@ impl Places {
                     continue;
                 }
                 if let Some(off) = const_offset(o) {
-                    let off = off?;
+                    let off = off.map_err(|e| (i.span, e))?;
                     words.push(off);
                     // A 64-bit read, or a pointer-sized parameter: both words; a 128-bit read: four.
                     if i.mnemonic.contains(".128") {
@@ -72,7 +80,7 @@ impl Places {
         // Only words something lives at (a neighbour taken for a 64-bit read may hold nothing).
         words.retain(|&w| bank.word(w).is_some());
         if words.len() > CONST_COUNT {
-            return Err(format!("the kernel reads {} words of its constant bank; warpscope holds {CONST_COUNT}", words.len()));
+            return Err((f.span, format!("the kernel reads {} words of its constant bank; warpscope holds {CONST_COUNT}", words.len())));
         }
         let consts = words.iter().enumerate().map(|(k, &w)| (w, CONST_BASE + k as u8)).collect();
         let spare_pred = (0..7u8).rev().find(|&p| !used[p as usize]).map(Pred);
@@ -206,6 +214,11 @@ fn const_offset(text: &str) -> Option<Result<u32>> {
     if bank.trim() == "0x4" {
         // Bank 4: the addresses of what the code names (`bank4_operand`).
         return None;
+    }
+    if bank.trim() == "0x3" {
+        return Some(Err(format!(
+            "`{text}`: constant bank 3 holds the kernel's `__constant__` variables, which warpscope does not read from SASS (only bank 0x0, the launch and the parameters). Paste the CUDA C or nvcc's PTX of this kernel: both run its `__constant__` variables"
+        )));
     }
     if bank.trim() != "0x0" {
         return Some(Err(format!(

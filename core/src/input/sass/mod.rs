@@ -77,8 +77,8 @@ fn read(text: &str, k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
             p.bank2 = dump.bank2.iter().find(|(name, _)| *name == kernel.name).map(|(_, b)| b.clone()).unwrap_or_default();
             p
         }
-        Err(msg) => {
-            diags.push(Diagnostic::error(f.span, msg));
+        Err((span, msg)) => {
+            diags.push(Diagnostic::error(span, msg));
             return;
         }
     };

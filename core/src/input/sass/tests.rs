@@ -145,3 +145,15 @@ fn a_barrier_saved_in_a_register_and_restored_still_joins_the_lanes() {
         assert_eq!(out[4 * t + 3], u32::MAX, "lane {t}: the lanes together after BSYNC");
     }
 }
+
+#[test]
+fn a_constant_variable_in_bank_3_is_refused_at_its_read_pointing_to_c_or_ptx() {
+    // A `__constant__` mask's word (`LDC R16, c[0x3][0x4]`) in the vector add's place of `b[i]`.
+    let text = VECTOR_ADD_SM90.replace("LDC.64 R4, c[0x0][0x218] ;", "LDC R16, c[0x3][0x4] ;");
+    let (_, d) = parse_kernel(&format!("//@ model volta\n{text}"));
+    let e = d.iter().find(|x| x.is_error()).expect("an error");
+    let line = text.lines().position(|l| l.contains("c[0x3]")).unwrap() as u32 + 2;
+    assert_eq!(e.span.line, line, "{e:?}");
+    assert!(e.message.contains("constant bank 3 holds the kernel's `__constant__` variables"), "{}", e.message);
+    assert!(e.message.contains("Paste the CUDA C or nvcc's PTX"), "{}", e.message);
+}
