@@ -370,6 +370,8 @@ pub struct HostItem {
 #[derive(Clone, PartialEq, Debug, Default)]
 pub struct Unit {
     pub funcs: Vec<Function>,
+    /// Function templates, instantiated where used (`template`).
+    pub templates: Vec<super::template::TemplateDef>,
     pub memory: Vec<MemoryDecl>,
     pub host: Vec<HostItem>,
 }

@@ -17,10 +17,11 @@ mod lower;
 pub(crate) mod parse;
 mod pre;
 pub(crate) mod reconverge;
+pub mod template;
 
 use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::format;
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use crate::diag::{has_errors, Diagnostic, Span};
@@ -139,12 +140,15 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
     let mut parser = parse::Parser::cuda(&toks, src);
     let unit = parser.unit();
     diags.append(&mut parser.diags);
-    let funcs = unit.funcs;
-    let kernels: Vec<&Function> = funcs.iter().filter(|f| f.kernel).collect();
-    let names: Vec<String> = kernels.iter().map(|k| k.name.clone()).collect();
-    let kernel = match (&opts.kernel, kernels.first()) {
-        (Some(want), _) => match kernels.iter().find(|k| &k.name == want) {
-            Some(k) => *k,
+    // Every kernel, templates among them, in source order: the first runs unless one is named.
+    let mut entries: Vec<(Span, String, bool)> = unit.funcs.iter().filter(|f| f.kernel).map(|f| (f.span, f.name.clone(), false)).collect();
+    entries.extend(unit.templates.iter().filter(|t| t.kernel).map(|t| (t.span, t.name.clone(), true)));
+    entries.sort_by_key(|e| (e.0.line, e.0.col));
+    let names: Vec<String> = entries.iter().map(|e| e.1.to_string()).collect();
+    let base = |w: &str| w.split('<').next().unwrap_or(w).trim().to_string();
+    let entry = match (&opts.kernel, entries.first()) {
+        (Some(want), _) => match entries.iter().find(|e| e.1 == *want || (e.2 && e.1 == base(want))) {
+            Some(e) => e.clone(),
             None => {
                 let known = if names.is_empty() { String::from("none") } else { names.join(", ") };
                 diags.push(Diagnostic::error(
@@ -154,7 +158,7 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
                 return finish(None, diags);
             }
         },
-        (None, Some(k)) => *k,
+        (None, Some(e)) => e.clone(),
         (None, None) => {
             if !has_errors(&diags) {
                 diags.push(Diagnostic::error(Span::new(1, 1, 1), "no `__global__` kernel in this file"));
@@ -162,8 +166,33 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
             return finish(None, diags);
         }
     };
+    let mut wanted = core::mem::take(&mut parser.wanted);
+    let chosen = match &entry {
+        (span, name, true) => {
+            let given = kernel_template_args(src, name, opts.kernel.as_deref(), &mut diags);
+            let def = unit.templates.iter().find(|t| t.name == *name);
+            let Some((args, given)) =
+                given.zip(def).and_then(|(a, def)| Some((complete_args(&parser, def, a.clone(), *span, &mut diags)?, a.len())))
+            else {
+                return finish(None, diags);
+            };
+            if given < args.len() {
+                let instance = template::instance_name(name, &args);
+                diags.push(Diagnostic::info(
+                    *span,
+                    format!("`{name}` is a template: running `{instance}`, with its defaults (the host code names no arguments warpscope can read; name others with `//@ kernel {name}<...>`)"),
+                ));
+            }
+            wanted.push(template::Wanted { name: name.clone(), args: args.clone(), span: *span });
+            template::instance_name(name, &args)
+        }
+        (_, name, false) => name.clone(),
+    };
+    let mut funcs = unit.funcs;
+    instantiate(&parser, &unit.templates, wanted, &mut funcs, &mut diags);
+    let Some(kernel) = funcs.iter().find(|f| f.name == chosen) else { return finish(None, diags) };
     // Two kernels of one name are an error below; a note needs another name to offer.
-    if let Some(other) = names.iter().find(|n| **n != kernel.name) {
+    if let Some(other) = names.iter().find(|n| **n != entry.1) {
         diags.push(Diagnostic::info(
             kernel.span,
             format!("this file has {} kernels: running `{}` (choose another with `//@ kernel {other}`)", names.len(), kernel.name),
@@ -184,40 +213,29 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
             diags.push(Diagnostic::error(f.span, format!("function `{}` is defined twice", f.name)));
         }
     }
-    check_recursion(&funcs, &mut diags);
-    if has_errors(&diags) {
-        return finish(None, diags);
-    }
-    // The kernel first (it starts at pc 0), then the device functions it calls, in source order.
-    let called = reachable(&funcs, &kernel.name);
-    let ordered: Vec<&Function> =
-        core::iter::once(kernel).chain(funcs.iter().filter(|f| !f.kernel && called.contains(f.name.as_str()))).collect();
-    let (sigs, mut first_local) = signatures(&ordered, &mut diags);
-    let arrays = memory_arrays(&unit.memory, &ordered, &mut first_local, &mut diags);
-    let source: Vec<&str> = src.lines().collect();
-    let mut listing = emit::Listing::default();
-    listing.comment(&format!(
-        "{} code for `{}`, compiled by warpscope{}",
-        opts.target.name(),
-        kernel.name,
-        if opts.if_convert { " with if-conversion" } else { "" }
-    ));
-    let mut base = first_local;
-    let mut vars = Vec::new();
-    for f in &ordered {
-        let sig = &sigs[&f.name];
-        let (mut func, regs, mut d, mut v) = Lower::new(opts.target, &sigs, sig, &arrays, RegAlloc::starting_at(base)).function(f);
-        vars.append(&mut v);
-        base = regs.high;
-        diags.append(&mut d);
-        if opts.if_convert {
-            ifconv::if_convert(&mut func);
+    let deductions: Vec<template::Deduction> = unit.templates.iter().map(|t| deduction(&parser, t)).collect();
+    // Lowered again while calls name template instances not made yet (`twice(x)`).
+    let mut roots = BTreeSet::new();
+    let (pass, kernel) = loop {
+        check_recursion(&funcs, &mut diags);
+        if has_errors(&diags) {
+            return finish(None, diags);
         }
-        if let Err(msg) = reconverge::place(&mut func, opts.target) {
-            diags.push(Diagnostic::error(f.span, msg));
+        let Some(kernel) = funcs.iter().find(|f| f.name == chosen) else { return finish(None, diags) };
+        let pass = lower_all(&funcs, kernel, &roots, &unit.memory, &deductions, src, &opts);
+        if pass.deduced.is_empty() {
+            break (pass, kernel);
         }
-        emit::emit_func(&func, opts.target, &source, &mut listing);
-    }
+        let before = funcs.len();
+        roots.extend(pass.deduced.iter().map(|w| template::instance_name(&w.name, &w.args)));
+        instantiate(&parser, &unit.templates, pass.deduced, &mut funcs, &mut diags);
+        if funcs.len() == before {
+            diags.extend(pass.diags);
+            return finish(None, diags);
+        }
+    };
+    let LoweredAll { listing, vars, sigs, arrays, diags: mut d, .. } = pass;
+    diags.append(&mut d);
     if has_errors(&diags) {
         return finish(None, diags);
     }
@@ -246,6 +264,174 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
         listing_lines,
     };
     finish(Some(out), diags)
+}
+
+/// The template kernel's arguments: `//@ kernel name<...>`'s, else the host's launch's, else
+/// none (the defaults fill them in).
+fn kernel_template_args(src: &str, name: &str, named: Option<&str>, diags: &mut Vec<Diagnostic>) -> Option<Vec<template::TemplateArg>> {
+    if let Some(args) = named.and_then(|w| w.split_once('<')).map(|(_, a)| a.trim_end().trim_end_matches('>')) {
+        let parsed = template::literal_args(args);
+        if parsed.is_none() {
+            diags.push(Diagnostic::error(
+                Span::new(1, 1, 1),
+                format!("`//@ kernel {name}<{args}>`: each template argument is a number or a type"),
+            ));
+        }
+        return parsed;
+    }
+    Some(template::host_launch_args(src, name).unwrap_or_default())
+}
+
+/// One lowering of the kernel and every function it calls (and the deduced instances
+/// `roots`): the listing, and the instances its calls need that are not made yet.
+struct LoweredAll {
+    listing: emit::Listing,
+    vars: Vec<VarInfo>,
+    sigs: BTreeMap<String, FnSig>,
+    arrays: Vec<MemoryArray>,
+    diags: Vec<Diagnostic>,
+    deduced: Vec<template::Wanted>,
+}
+
+fn lower_all(
+    funcs: &[Function],
+    kernel: &Function,
+    roots: &BTreeSet<String>,
+    memory: &[ast::MemoryDecl],
+    deductions: &[template::Deduction],
+    src: &str,
+    opts: &CompileOptions,
+) -> LoweredAll {
+    let mut diags = Vec::new();
+    // The kernel first (it starts at pc 0), then the device functions it calls, in source order.
+    let mut called = reachable(funcs, &kernel.name);
+    for f in funcs.iter().filter(|f| roots.contains(&f.name)) {
+        called.insert(f.name.as_str());
+        called.extend(reachable(funcs, &f.name));
+    }
+    let ordered: Vec<&Function> =
+        core::iter::once(kernel).chain(funcs.iter().filter(|f| !f.kernel && called.contains(f.name.as_str()))).collect();
+    let (sigs, mut first_local) = signatures(&ordered, &mut diags);
+    let arrays = memory_arrays(memory, &ordered, &mut first_local, &mut diags);
+    let source: Vec<&str> = src.lines().collect();
+    let mut listing = emit::Listing::default();
+    listing.comment(&format!(
+        "{} code for `{}`, compiled by warpscope{}",
+        opts.target.name(),
+        kernel.name,
+        if opts.if_convert { " with if-conversion" } else { "" }
+    ));
+    let mut base = first_local;
+    let mut vars = Vec::new();
+    let mut deduced = Vec::new();
+    for f in &ordered {
+        let sig = &sigs[&f.name];
+        let mut l = Lower::new(opts.target, &sigs, sig, &arrays, RegAlloc::starting_at(base)).with_templates(deductions).function(f);
+        vars.append(&mut l.vars);
+        base = l.regs.high;
+        diags.append(&mut l.diags);
+        deduced.append(&mut l.deduced);
+        if opts.if_convert {
+            ifconv::if_convert(&mut l.func);
+        }
+        if let Err(msg) = reconverge::place(&mut l.func, opts.target) {
+            diags.push(Diagnostic::error(f.span, msg));
+        }
+        emit::emit_func(&l.func, opts.target, &source, &mut listing);
+    }
+    LoweredAll { listing, vars, sigs, arrays, diags, deduced }
+}
+
+/// What lowering needs to deduce a template's arguments at a call: its parameters' defaults,
+/// and which function parameter gives which type parameter.
+fn deduction(parser: &parse::Parser, t: &template::TemplateDef) -> template::Deduction {
+    let params = t
+        .params
+        .iter()
+        .map(|p| {
+            let mut toks = p.default.clone();
+            toks.push(lex::Token { tok: lex::Tok::Eof, span: t.span });
+            let default = if p.default.is_empty() { None } else { parser.for_instance(&toks).template_arg(p.is_type) };
+            (p.name.clone(), default)
+        })
+        .collect();
+    template::Deduction { name: t.name.clone(), params, from_args: t.deduced_from() }
+}
+
+/// A template's arguments with the defaults after those given, each of the kind its parameter
+/// takes (`None`, with the error, when one is missing or of the wrong kind).
+fn complete_args(
+    parser: &parse::Parser,
+    def: &template::TemplateDef,
+    mut args: Vec<template::TemplateArg>,
+    span: Span,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Vec<template::TemplateArg>> {
+    let name = &def.name;
+    for p in &def.params[args.len().min(def.params.len())..] {
+        let mut toks = p.default.clone();
+        toks.push(lex::Token { tok: lex::Tok::Eof, span });
+        match parser.for_instance(&toks).template_arg(p.is_type) {
+            Some(a) if !p.default.is_empty() => args.push(a),
+            _ => {
+                let how = if def.kernel { format!("name it with `//@ kernel {name}<...>`") } else { format!("call `{name}<...>(...)`") };
+                diags.push(Diagnostic::error(
+                    span,
+                    format!("`{name}` needs its template argument `{}`, which has no default: {how}", p.name),
+                ));
+                return None;
+            }
+        }
+    }
+    let kinds_match = args.len() == def.params.len()
+        && args.iter().zip(&def.params).all(|(a, p)| matches!(a, template::TemplateArg::Type(_)) == p.is_type);
+    if !kinds_match {
+        let want: Vec<&str> = def.params.iter().map(|p| if p.is_type { "a type" } else { "a constant" }).collect();
+        diags.push(Diagnostic::error(span, format!("`{name}` takes {} template argument(s): {}", def.params.len(), want.join(", "))));
+        return None;
+    }
+    Some(args)
+}
+
+/// Parses every instance the calls name (and the instances those name, up to
+/// `template::MAX_INSTANCES`), each a function of `funcs`. Missing arguments take the template's
+/// defaults.
+fn instantiate(
+    parser: &parse::Parser,
+    templates: &[template::TemplateDef],
+    mut wanted: Vec<template::Wanted>,
+    funcs: &mut Vec<Function>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let mut made = 0;
+    while let Some(w) = wanted.pop() {
+        let Some(def) = templates.iter().find(|t| t.name == w.name) else { continue };
+        let Some(args) = complete_args(parser, def, w.args, w.span, diags) else { return };
+        let name = template::instance_name(&w.name, &args);
+        if funcs.iter().any(|f| f.name == name) {
+            continue;
+        }
+        made += 1;
+        if made > template::MAX_INSTANCES {
+            diags.push(Diagnostic::error(
+                w.span,
+                format!(
+                    "more than {} template instances: does a template instantiate itself with ever new arguments?",
+                    template::MAX_INSTANCES
+                ),
+            ));
+            return;
+        }
+        let mut toks = template::substitute(def, &args);
+        toks.push(lex::Token { tok: lex::Tok::Eof, span: def.span });
+        let mut p = parser.for_instance(&toks);
+        match p.instance_function() {
+            Ok(f) => funcs.push(f),
+            Err(d) => diags.push(d),
+        }
+        diags.append(&mut p.diags);
+        wanted.append(&mut p.wanted);
+    }
 }
 
 /// The device functions `kernel` calls, directly or through others.
@@ -356,7 +542,8 @@ fn signatures(funcs: &[&Function], diags: &mut Vec<Diagnostic>) -> (BTreeMap<Str
         } else {
             None
         };
-        let label = if f.kernel { format!(".L_{}", f.name) } else { format!(".L_fn_{}", f.name) };
+        let name = template::label_safe(&f.name);
+        let label = if f.kernel { format!(".L_{name}") } else { format!(".L_fn_{name}") };
         sigs.insert(f.name.clone(), FnSig { name: f.name.clone(), kernel: f.kernel, label, ret: f.ret, params, ret_reg, span: f.span });
     }
     (sigs, next)

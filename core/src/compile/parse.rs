@@ -14,6 +14,7 @@ use alloc::vec::Vec;
 
 use super::ast::*;
 use super::lex::{Dialect, Tok, Token};
+use super::template::{instance_name, TemplateArg, TemplateDef, TemplateParam, Wanted};
 use crate::diag::{Diagnostic, Span};
 
 /// Words that belong to C or CUDA but not to this subset, with what to say about them.
@@ -85,6 +86,10 @@ pub struct Parser<'t> {
     pub diags: Vec<Diagnostic>,
     /// File-scope `const` numbers, which read as their values wherever their names appear.
     consts: alloc::collections::BTreeMap<String, ExprKind>,
+    /// The function templates declared so far: `name<...>(` calls one of their instances.
+    templates: alloc::collections::BTreeSet<String>,
+    /// The instances the calls parsed so far name.
+    pub wanted: Vec<Wanted>,
 }
 
 /// The nesting budget, in levels: a statement nests `STATEMENT_LEVELS`, a `(`, a call's
@@ -105,7 +110,17 @@ type Node = (Expr, u32);
 
 impl<'t> Parser<'t> {
     pub fn new(toks: &'t [Token]) -> Parser<'t> {
-        Parser { toks, dialect: Dialect::Cuda, src: "", pos: 0, depth: 0, diags: Vec::new(), consts: Default::default() }
+        Parser {
+            toks,
+            dialect: Dialect::Cuda,
+            src: "",
+            pos: 0,
+            depth: 0,
+            diags: Vec::new(),
+            consts: Default::default(),
+            templates: Default::default(),
+            wanted: Vec::new(),
+        }
     }
 
     /// A parser for a C file: `toks` lexed (and preprocessed) from `src`.
@@ -113,9 +128,32 @@ impl<'t> Parser<'t> {
         Parser { src, ..Parser::new(toks) }
     }
 
+    /// A parser for an instance's tokens (`template::substitute`), which knows this one's file
+    /// constants and templates.
+    pub fn for_instance<'u>(&self, toks: &'u [Token]) -> Parser<'u>
+    where
+        't: 'u,
+    {
+        Parser { src: self.src, consts: self.consts.clone(), templates: self.templates.clone(), ..Parser::new(toks) }
+    }
+
+    /// A template argument (a parameter's default): a type, or a constant expression.
+    pub fn template_arg(&mut self, is_type: bool) -> Option<TemplateArg> {
+        if is_type {
+            return self.ty().ok().map(TemplateArg::Type);
+        }
+        let e = self.expr().ok()?;
+        const_int(&e).map(TemplateArg::Value)
+    }
+
+    /// One function: an instance's (`for_instance`).
+    pub fn instance_function(&mut self) -> PResult<Function> {
+        self.function()
+    }
+
     /// A parser for one header expression: `toks` lexed from `src` in `Dialect::Header`.
     pub fn header(toks: &'t [Token], src: &'t str) -> Parser<'t> {
-        Parser { toks, dialect: Dialect::Header, src, pos: 0, depth: 0, diags: Vec::new(), consts: Default::default() }
+        Parser { dialect: Dialect::Header, src, ..Parser::new(toks) }
     }
 
     /// The token where parsing stopped.
@@ -328,11 +366,11 @@ impl<'t> Parser<'t> {
             let start = self.pos;
             let words = self.item_words();
             let has = |w: &str| words.iter().any(|x| x == w);
-            let result = if has("template") && (has("__global__") || has("__device__")) {
-                Err(Diagnostic::error(
-                    self.span(),
-                    "template kernels and device functions are not supported: replace the template parameter by a `#define`",
-                ))
+            let result = if self.is_word("template") && self.template_is_function() {
+                self.template_def().map(|t| {
+                    self.templates.insert(t.name.clone());
+                    unit.templates.push(t)
+                })
             } else if has("__global__") || (has("__device__") && self.item_is_function()) {
                 self.function().map(|f| unit.funcs.push(f))
             } else if (has("const") || has("constexpr")) && !self.item_is_function() && self.file_constant() {
@@ -355,6 +393,83 @@ impl<'t> Parser<'t> {
             }
         }
         unit
+    }
+
+    /// Whether the `template <...>` here declares a kernel or device function (its first
+    /// bracket after the parameter list is a `(`, and `__global__` or `__device__` comes first).
+    fn template_is_function(&self) -> bool {
+        let mut k = 0;
+        let mut depth = 0;
+        loop {
+            match self.peek_at(k) {
+                Tok::Punct("<") => depth += 1,
+                Tok::Punct(">") => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                Tok::Punct(">>") => depth -= 2,
+                Tok::Eof | Tok::Punct(";" | "{") => return false,
+                _ => {}
+            }
+            k += 1;
+        }
+        let mut device = false;
+        loop {
+            k += 1;
+            match self.peek_at(k) {
+                Tok::Punct("(") => return device,
+                Tok::Ident(w) if w == "__global__" || w == "__device__" => device = true,
+                Tok::Punct("{" | ";" | "=" | "[") | Tok::Eof => return false,
+                _ => {}
+            }
+        }
+    }
+
+    /// `template <typename T, int N = 32>` and the function after it, kept as tokens to be
+    /// instantiated (`template::substitute`).
+    fn template_def(&mut self) -> PResult<TemplateDef> {
+        let span = self.span();
+        self.bump();
+        self.expect("<", "after `template`")?;
+        let mut params = Vec::new();
+        while !self.eat(">") {
+            let is_type = self.eat_word("typename") || self.eat_word("class");
+            if !is_type {
+                let ty = self.ty()?;
+                if !matches!(ty, Ty::Scalar(s) if !s.float()) {
+                    return Err(Diagnostic::error(
+                        self.prev_span(),
+                        format!("a template's value parameter is an integer here, not `{}`", ty.name()),
+                    ));
+                }
+            }
+            let (name, _) = self.ident("the template parameter's name")?;
+            let mut default = Vec::new();
+            if self.eat("=") {
+                let mut depth = 0;
+                while !(depth == 0 && (self.is(",") || self.is(">"))) && *self.peek() != Tok::Eof {
+                    match self.peek() {
+                        Tok::Punct("(" | "<") => depth += 1,
+                        Tok::Punct(")" | ">") => depth -= 1,
+                        _ => {}
+                    }
+                    default.push(self.bump());
+                }
+            }
+            params.push(TemplateParam { name, is_type, default });
+            if !self.eat(",") {
+                self.expect(">", "to close the template's parameters")?;
+                break;
+            }
+        }
+        let start = self.pos;
+        let name = self.item_name().unwrap_or_default();
+        let kernel = self.item_words().iter().any(|w| w == "__global__");
+        self.recover_top();
+        let toks = self.toks[start..self.pos].to_vec();
+        Ok(TemplateDef { name, kernel, params, toks, span })
     }
 
     /// `const int N = 256;` at file scope: a constant the kernels may use, read as if it were
@@ -1075,6 +1190,7 @@ impl<'t> Parser<'t> {
         }
         let call = match (self.peek(), self.peek_at(1)) {
             (Tok::Punct("("), _) => return self.paren(),
+            (Tok::Ident(w), Tok::Punct("<")) if !self.in_header() && self.templates.contains(w) => return self.template_call(),
             (Tok::Ident(w), Tok::Punct("(")) => {
                 self.in_header() || !(is_keyword(w) || matches!(w.as_str(), "threadIdx" | "blockDim" | "blockIdx" | "gridDim" | "laneid"))
             }
@@ -1111,6 +1227,35 @@ impl<'t> Parser<'t> {
         };
         let inner = self.node(ExprKind::Int { value: bytes, unsigned: true }, span, 1)?.0;
         self.node(ExprKind::Cast(Ty::ULONG, Box::new(inner)), span, 2)
+    }
+
+    /// `warpReduce<blockSize>(s, tid)`: a call of the instance the arguments name (each a type,
+    /// or a constant written without `<` and `>`).
+    fn template_call(&mut self) -> PResult<Node> {
+        let (name, span) = self.ident("a template's name")?;
+        self.bump();
+        let mut args = Vec::new();
+        while !self.eat(">") {
+            if self.at_type() {
+                args.push(TemplateArg::Type(self.ty()?));
+            } else {
+                let above_comparisons = Infix::from_symbol("<<").map_or(0, |(_, p)| p);
+                let (e, _) = self.binary(above_comparisons)?;
+                let v = const_int(&e).ok_or_else(|| {
+                    Diagnostic::error(e.span, format!("`{name}`'s template argument is a constant here (a number or a `#define`)"))
+                })?;
+                args.push(TemplateArg::Value(v));
+            }
+            if !self.eat(",") {
+                self.expect(">", "to close the template's arguments")?;
+                break;
+            }
+        }
+        if !self.is("(") {
+            return Err(Diagnostic::error(span, format!("`{name}<...>` is called here: write its arguments, `{name}<...>(...)`")));
+        }
+        self.wanted.push(Wanted { name: name.clone(), args: args.clone(), span });
+        self.call(instance_name(&name, &args), span)
     }
 
     fn paren(&mut self) -> PResult<Node> {

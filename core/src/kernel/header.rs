@@ -307,8 +307,13 @@ fn header(line: &Line, kw: &str, rest: &str, k: &mut Kernel) -> Result<(), Diagn
             k.launch_at = line.span_of(rest_t);
         }
         "kernel" => {
-            if !is_ident(rest_t) {
-                return Err(line.error(rest_t, "`//@ kernel` takes the name of a `__global__` function"));
+            // A template kernel's instance names its arguments: `reduce6<256>`.
+            let name = rest_t.split_once('<').map_or(rest_t, |(n, args)| if args.trim_end().ends_with('>') { n.trim_end() } else { "" });
+            if !is_ident(name) {
+                return Err(line.error(
+                    rest_t,
+                    "`//@ kernel` takes the name of a `__global__` function (a template's with its arguments: `reduce6<256>`)",
+                ));
             }
             k.kernel_name = Some((rest_t.to_string(), line.span_of(rest_t)));
         }

@@ -118,7 +118,9 @@ pub fn inputs(k: &Kernel) -> KernelInputs {
         lanes: l.lanes(k.warp),
     };
     let kernels = k.compiled.as_ref().map_or(Vec::new(), |c| c.kernels.clone());
-    let kernel = k.kernel_name.as_ref().map(|(n, _)| n.clone()).or_else(|| kernels.first().cloned());
+    // A template kernel's instance (`reduce6<256>`) is its template's entry in the list.
+    let listed = |n: &String| if kernels.contains(n) { n.clone() } else { n.split('<').next().unwrap_or(n).trim().to_string() };
+    let kernel = k.kernel_name.as_ref().map(|(n, _)| listed(n)).or_else(|| kernels.first().cloned());
     KernelInputs { buffers, params, launch, width: k.warp, kernels, kernel, kernel_line: k.kernel_name.as_ref().map(|(_, s)| s.line) }
 }
 

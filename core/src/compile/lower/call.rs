@@ -12,6 +12,7 @@ use super::value::{alu, Value};
 use super::{Lower, Var};
 use crate::compile::ast::*;
 use crate::compile::ins::{CodeRef, Ins, Opcode, Operand, Reg, SysReg};
+use crate::compile::template::{instance_name, Deduction, TemplateArg, Wanted};
 use crate::diag::Span;
 
 /// CUDA's atomic functions: the `ATOM` operation each is, and its number of arguments.
@@ -195,6 +196,9 @@ impl Lower<'_> {
     }
 
     fn user_call(&mut self, name: &str, args: &[Expr], span: Span) -> Option<Value> {
+        if let Some(t) = self.templates.iter().find(|t| t.name == name) {
+            return self.deduced_call(&t.clone(), args, span);
+        }
         let Some(sig) = self.sigs.get(name).cloned() else {
             // `ceil(x)` in a course's kernel: C's double function, whose float version is built in.
             let float = format!("{name}f");
@@ -221,6 +225,76 @@ impl Lower<'_> {
         for (a, (ty, _)) in args.iter().zip(&sig.params) {
             vals.push(self.expr_as(a, *ty)?);
         }
+        self.call_sig(&sig, vals, span)
+    }
+
+    /// `twice(x)` of `template <typename T> T twice(T v)`: the instance its arguments' types
+    /// name (`twice<float>`), the other parameters at their defaults. An instance not compiled
+    /// yet is asked for (`deduced`) and the call reads 0 until the compile lowers again.
+    fn deduced_call(&mut self, t: &Deduction, args: &[Expr], span: Span) -> Option<Value> {
+        let name = &t.name;
+        if args.len() != t.from_args.len() {
+            self.error(span, format!("`{name}` takes {} argument(s), found {}", t.from_args.len(), args.len()));
+            return None;
+        }
+        let mut vals = Vec::new();
+        for a in args {
+            vals.push(self.expr(a)?);
+        }
+        let mut got: Vec<Option<TemplateArg>> = alloc::vec![None; t.params.len()];
+        for (v, from) in vals.iter().zip(&t.from_args) {
+            let Some((k, pointer)) = *from else { continue };
+            let ty = match (v.ty, pointer) {
+                (Ty::Ptr(s), true) => Ty::Scalar(s),
+                (ty, false) => ty,
+                (ty, true) => {
+                    self.error(span, format!("`{name}` takes a pointer here, not `{}`", ty.name()));
+                    return None;
+                }
+            };
+            match got[k] {
+                Some(TemplateArg::Type(seen)) if seen != ty => {
+                    let p = &t.params[k].0;
+                    self.error(
+                        span,
+                        format!(
+                            "`{name}`'s `{p}` is `{}` by one argument and `{}` by another: write `{name}<...>(...)`",
+                            seen.name(),
+                            ty.name()
+                        ),
+                    );
+                    return None;
+                }
+                _ => got[k] = Some(TemplateArg::Type(ty)),
+            }
+        }
+        let mut full = Vec::new();
+        for ((p, default), g) in t.params.iter().zip(got) {
+            match g.or(*default) {
+                Some(a) => full.push(a),
+                None => {
+                    self.error(
+                        span,
+                        format!("`{name}`'s template argument `{p}` does not follow from the call's arguments: write `{name}<...>(...)`"),
+                    );
+                    return None;
+                }
+            }
+        }
+        let instance = instance_name(name, &full);
+        let Some(sig) = self.sigs.get(&instance).cloned() else {
+            self.deduced.push(Wanted { name: name.clone(), args: full, span });
+            return Some(Value::imm(0, Ty::INT));
+        };
+        let mut converted = Vec::new();
+        for (v, (ty, _)) in vals.into_iter().zip(&sig.params) {
+            converted.push(self.convert(v, *ty, span)?);
+        }
+        self.call_sig(&sig, converted, span)
+    }
+
+    /// The call itself: the arguments into the callee's registers, `CAL`, and the result.
+    fn call_sig(&mut self, sig: &super::FnSig, vals: Vec<Value>, span: Span) -> Option<Value> {
         for (v, (_, reg)) in vals.iter().zip(&sig.params) {
             self.move_into(*reg, *v, span)?;
         }

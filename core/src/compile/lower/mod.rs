@@ -22,6 +22,7 @@ use alloc::vec::Vec;
 use super::ast::*;
 use super::ins::{CodeRef, Ins, Opcode, Operand, SysReg};
 use super::ir::{Func, Term};
+use super::template::{Deduction, Wanted};
 use super::{MemoryArray, Target};
 use crate::cfg::BlockId;
 use crate::diag::{Diagnostic, Span};
@@ -66,6 +67,16 @@ pub struct VarInfo {
     pub last_line: u32,
 }
 
+/// A function lowered: its blocks, its registers, what went wrong, its variables, and the
+/// template instances its calls need that do not exist yet.
+pub struct Lowered {
+    pub func: Func,
+    pub regs: RegAlloc,
+    pub diags: Vec<Diagnostic>,
+    pub vars: Vec<VarInfo>,
+    pub deduced: Vec<Wanted>,
+}
+
 /// One function being lowered.
 pub struct Lower<'a> {
     pub target: Target,
@@ -93,6 +104,11 @@ pub struct Lower<'a> {
     /// The highest source line lowered so far: where a scope closing now ends (a `for` lowers
     /// its step, on the header's line, after its body).
     hi_line: u32,
+    /// The file's function templates, for calls that leave their arguments to be deduced.
+    pub templates: &'a [Deduction],
+    /// The instances such calls name that are not compiled yet: the compile makes them and
+    /// lowers again.
+    pub deduced: Vec<Wanted>,
 }
 
 impl<'a> Lower<'a> {
@@ -120,7 +136,14 @@ impl<'a> Lower<'a> {
             vars: Vec::new(),
             scope_vars: alloc::vec![Vec::new()],
             hi_line: 0,
+            templates: &[],
+            deduced: Vec::new(),
         }
+    }
+
+    /// Calls of these templates without arguments deduce them (`twice(x)`).
+    pub fn with_templates(self, templates: &'a [Deduction]) -> Lower<'a> {
+        Lower { templates, ..self }
     }
 
     // ----- blocks -----
@@ -128,7 +151,7 @@ impl<'a> Lower<'a> {
     /// A fresh block named after the construct and its source line (`.L_else_12`).
     pub fn block(&mut self, what: &str) -> BlockId {
         self.next_label += 1;
-        let label = format!(".L_{}_{}_{}", self.sig.name, what, self.line);
+        let label = format!(".L_{}_{}_{}", crate::compile::template::label_safe(&self.sig.name), what, self.line);
         // Two constructs of one kind on one line need distinct labels.
         let label = if self.func.blocks.iter().any(|b| b.label == label) { format!("{label}_{}", self.next_label) } else { label };
         self.func.new_block(label)
@@ -245,7 +268,7 @@ impl<'a> Lower<'a> {
     // ----- functions -----
 
     /// Lowers the whole function body.
-    pub fn function(mut self, f: &Function) -> (Func, RegAlloc, Vec<Diagnostic>, Vec<VarInfo>) {
+    pub fn function(mut self, f: &Function) -> Lowered {
         for (p, reg) in f.params.iter().zip(&self.sig.params) {
             self.scopes[0].push((p.name.clone(), Var { ty: p.ty, reg: reg.1, memory: None }));
             self.declare_info(&p.name, p.ty, reg.1, f.span.line);
@@ -274,7 +297,7 @@ impl<'a> Lower<'a> {
                 }
             }
         }
-        (self.func, self.regs, self.diags, self.vars)
+        Lowered { func: self.func, regs: self.regs, diags: self.diags, vars: self.vars, deduced: self.deduced }
     }
 
     /// Reads each special register the body uses once, at the entry, so every use dominates.
@@ -402,7 +425,7 @@ impl<'a> Lower<'a> {
             }
             return *b;
         }
-        let label = format!(".L_{}_{}", self.sig.name, name);
+        let label = format!(".L_{}_{}", crate::compile::template::label_safe(&self.sig.name), name);
         let b = self.func.new_block(label);
         self.labels.insert(name.to_string(), (b, used));
         b

@@ -1,0 +1,275 @@
+//! Function templates, as courses write them (`template <unsigned int blockSize> __global__ void
+//! reduce6(...)`, `template <typename T> __device__ T warpSum(T v)`): each instance is the
+//! template's tokens with every parameter replaced by its argument, parsed as a function of its
+//! own named `reduce6<256>`. Calls name their instances with explicit arguments
+//! (`warpReduce<blockSize>(s, tid)`); the kernel's come from `//@ kernel reduce6<256>`, else the
+//! host's launch (`reduce6<512><<<grid, block>>>`), else the template's defaults.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::ast::{Scalar, Ty};
+use super::lex::{Tok, Token};
+use crate::diag::Span;
+
+/// One template parameter: its name, and whether it takes a type (`typename T`) or a value
+/// (`int N`), with its default's tokens.
+#[derive(Clone, PartialEq, Debug)]
+pub struct TemplateParam {
+    pub name: String,
+    pub is_type: bool,
+    pub default: Vec<Token>,
+}
+
+/// A function template: its parameters and the function's tokens after `template <...>`.
+#[derive(Clone, PartialEq, Debug)]
+pub struct TemplateDef {
+    pub name: String,
+    pub kernel: bool,
+    pub params: Vec<TemplateParam>,
+    pub toks: Vec<Token>,
+    pub span: Span,
+}
+
+/// A template argument: a type or a constant.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum TemplateArg {
+    Type(Ty),
+    Value(i64),
+}
+
+impl TemplateArg {
+    fn text(self) -> String {
+        match self {
+            TemplateArg::Type(t) => t.name().to_string(),
+            TemplateArg::Value(v) => format!("{v}"),
+        }
+    }
+}
+
+/// What lowering needs to deduce a call's template arguments (`twice(x)` calls
+/// `twice<float>` when `x` is a float): each parameter's kind and default, and for each of the
+/// function's parameters, the type parameter it is declared as (and whether as a pointer to it).
+#[derive(Clone, PartialEq, Debug)]
+pub struct Deduction {
+    pub name: String,
+    pub params: Vec<(String, Option<TemplateArg>)>,
+    pub from_args: Vec<Option<(usize, bool)>>,
+}
+
+impl TemplateDef {
+    /// For each of the function's parameters, the type parameter it is declared as (`T x`,
+    /// `const T* p`), if one is.
+    pub fn deduced_from(&self) -> Vec<Option<(usize, bool)>> {
+        let start = self.toks.windows(2).position(|w| w[0].tok == Tok::Ident(self.name.clone()) && w[1].tok == Tok::Punct("("));
+        let Some(start) = start else { return Vec::new() };
+        let mut out = Vec::new();
+        let (mut depth, mut current): (i32, Option<(usize, bool)>) = (0, None);
+        let mut any = false;
+        for t in &self.toks[start + 2..] {
+            match &t.tok {
+                Tok::Punct("(" | "[" | "<") => depth += 1,
+                Tok::Punct(")") if depth == 0 => break,
+                Tok::Punct(")" | "]" | ">") => depth -= 1,
+                Tok::Punct(",") if depth == 0 => {
+                    out.push(current.take());
+                    any = false;
+                    continue;
+                }
+                Tok::Punct("*") => {
+                    if let Some(c) = current.as_mut() {
+                        c.1 = true;
+                    }
+                }
+                Tok::Ident(w) => {
+                    if let Some(k) = self.params.iter().position(|p| p.is_type && p.name == *w).filter(|_| current.is_none()) {
+                        current = Some((k, false));
+                    }
+                }
+                _ => {}
+            }
+            any = true;
+        }
+        if any || current.is_some() {
+            out.push(current);
+        }
+        out
+    }
+}
+
+/// An instance a call or a launch asks for: the template's name, its arguments, and where.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Wanted {
+    pub name: String,
+    pub args: Vec<TemplateArg>,
+    pub span: Span,
+}
+
+/// The most instances one file makes (a template that instantiates itself with ever new
+/// arguments would not end).
+pub const MAX_INSTANCES: usize = 64;
+
+/// The instance's function name: `reduce6<256>`, `warpSum<float>`.
+pub fn instance_name(name: &str, args: &[TemplateArg]) -> String {
+    let args: Vec<String> = args.iter().map(|a| a.text()).collect();
+    format!("{name}<{}>", args.join(", "))
+}
+
+/// A name as a listing label may spell it (an instance's `<`, `>`, `,`, ` ` and `*` become `_`).
+pub fn label_safe(name: &str) -> String {
+    name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect()
+}
+
+/// The instance's tokens: the template's with each parameter replaced by its argument (at the
+/// parameter's place, so messages point into the template) and the function renamed.
+pub fn substitute(def: &TemplateDef, args: &[TemplateArg]) -> Vec<Token> {
+    let instance = instance_name(&def.name, args);
+    let mut out = Vec::with_capacity(def.toks.len());
+    let mut renamed = false;
+    for (k, t) in def.toks.iter().enumerate() {
+        let Tok::Ident(w) = &t.tok else {
+            out.push(t.clone());
+            continue;
+        };
+        if let Some(p) = def.params.iter().position(|p| p.name == *w) {
+            out.extend(arg_tokens(args[p], t.span));
+        } else if !renamed && *w == def.name && matches!(def.toks.get(k + 1).map(|t| &t.tok), Some(Tok::Punct("("))) {
+            // The function's own name, before its parameter list.
+            renamed = true;
+            out.push(Token { tok: Tok::Ident(instance.clone()), span: t.span });
+        } else {
+            out.push(t.clone());
+        }
+    }
+    out
+}
+
+/// An argument's tokens, placed at `span`.
+fn arg_tokens(arg: TemplateArg, span: Span) -> Vec<Token> {
+    let at = |tok| Token { tok, span };
+    match arg {
+        // A negative value as C writes one: `(-3)`.
+        TemplateArg::Value(v) if v < 0 => {
+            let mut out = alloc::vec![at(Tok::Punct("(")), at(Tok::Punct("-"))];
+            out.extend(arg_tokens(TemplateArg::Value(-v), span));
+            out.push(at(Tok::Punct(")")));
+            out
+        }
+        TemplateArg::Value(v) if v <= i32::MAX as i64 => alloc::vec![at(Tok::Int { value: v as u64, unsigned: false })],
+        TemplateArg::Value(v) => alloc::vec![at(Tok::Long { value: v as u64, unsigned: false })],
+        TemplateArg::Type(ty) => {
+            let (scalar, pointer) = match ty {
+                Ty::Ptr(s) => (Some(s), true),
+                Ty::Scalar(s) => (Some(s), false),
+                Ty::Void => (None, false),
+            };
+            let words: &[&str] = match scalar {
+                None => &["void"],
+                Some(Scalar::Int) => &["int"],
+                Some(Scalar::Unsigned) => &["unsigned"],
+                Some(Scalar::Float) => &["float"],
+                Some(Scalar::Bool) => &["bool"],
+                Some(Scalar::Long) => &["long", "long"],
+                Some(Scalar::ULong) => &["unsigned", "long", "long"],
+                Some(Scalar::Double) => &["double"],
+            };
+            let mut out: Vec<Token> = words.iter().map(|w| at(Tok::Ident(w.to_string()))).collect();
+            if pointer {
+                out.push(at(Tok::Punct("*")));
+            }
+            out
+        }
+    }
+}
+
+/// The arguments of the host's first launch of `name` with literal arguments
+/// (`reduce6<512><<<grid, block>>>(...)`), each a number or a type word.
+pub fn host_launch_args(text: &str, name: &str) -> Option<Vec<TemplateArg>> {
+    for line in text.lines() {
+        let code = line.split("//").next().unwrap_or("");
+        for (at, _) in code.match_indices(name) {
+            let whole = !code[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
+            let rest = code[at + name.len()..].trim_start();
+            let Some(inner) = rest.strip_prefix('<').filter(|_| whole) else { continue };
+            let Some(close) = inner.find('>') else { continue };
+            if !inner[close + 1..].trim_start().starts_with("<<<") {
+                continue;
+            }
+            if let Some(args) = literal_args(&inner[..close]) {
+                return Some(args);
+            }
+        }
+    }
+    None
+}
+
+/// `256, float`: each argument a number or a type's spelling.
+pub fn literal_args(text: &str) -> Option<Vec<TemplateArg>> {
+    text.split(',').map(|a| literal_arg(a.trim())).collect()
+}
+
+/// `512`, `0x100`, `256u`, `-1`, or a scalar type's spelling.
+fn literal_arg(text: &str) -> Option<TemplateArg> {
+    let digits = text.trim_end_matches(['u', 'U', 'l', 'L']);
+    let (neg, digits) = match digits.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, digits),
+    };
+    let value = match digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+        Some(h) => i64::from_str_radix(h, 16).ok(),
+        None => digits.parse::<i64>().ok(),
+    };
+    if let Some(v) = value {
+        return Some(TemplateArg::Value(if neg { -v } else { v }));
+    }
+    let ty = match text {
+        "int" => Ty::INT,
+        "unsigned" | "unsigned int" | "uint" => Ty::UNSIGNED,
+        "float" => Ty::FLOAT,
+        "double" => Ty::DOUBLE,
+        "bool" => Ty::BOOL,
+        "long long" | "long" => Ty::LONG,
+        "unsigned long long" | "size_t" => Ty::ULONG,
+        _ => return None,
+    };
+    Some(TemplateArg::Type(ty))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_hosts_launch_gives_the_kernels_arguments() {
+        let host = "switch (threads) {\n case 512: reduce6<512><<<g, b, s>>>(in, out, n); break;\n}\n";
+        assert_eq!(host_launch_args(host, "reduce6"), Some(alloc::vec![TemplateArg::Value(512)]));
+        assert_eq!(
+            host_launch_args("k<float, 0x10><<<1, 32>>>(a);", "k"),
+            Some(alloc::vec![TemplateArg::Type(Ty::FLOAT), TemplateArg::Value(16)])
+        );
+        // Another kernel whose name ends the same, a variable argument, a comment: none.
+        assert_eq!(host_launch_args("my_k<8><<<1, 32>>>(a); k<N><<<1, 32>>>(a); // k<4><<<1, 1>>>", "k"), None);
+    }
+
+    #[test]
+    fn instance_names_are_labels_once_made_safe() {
+        let name = instance_name("warpSum", &[TemplateArg::Type(Ty::Ptr(Scalar::ULong)), TemplateArg::Value(-3)]);
+        assert_eq!(name, "warpSum<unsigned long long*, -3>");
+        assert_eq!(label_safe(&name), "warpSum_unsigned_long_long____3_");
+    }
+}
+
+#[cfg(test)]
+mod deduction_tests {
+    use super::*;
+    use crate::compile::lex::lex;
+
+    #[test]
+    fn each_function_parameter_names_the_type_parameter_it_is_declared_as() {
+        let (toks, _) = lex("__device__ T f(const T* in, int n, T x, float* out) { return x; }");
+        let param = |name: &str| TemplateParam { name: name.to_string(), is_type: true, default: Vec::new() };
+        let def = TemplateDef { name: "f".into(), kernel: false, params: alloc::vec![param("T")], toks, span: Span::new(1, 1, 1) };
+        assert_eq!(def.deduced_from(), [Some((0, true)), None, Some((0, false)), None]);
+    }
+}
