@@ -169,7 +169,7 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
     let mut wanted = core::mem::take(&mut parser.wanted);
     let chosen = match &entry {
         (span, name, true) => {
-            let given = kernel_template_args(src, name, opts.kernel.as_deref(), &mut diags);
+            let given = kernel_template_args(&toks, name, opts.kernel.as_deref(), &mut diags);
             let def = unit.templates.iter().find(|t| t.name == *name);
             let Some((args, given)) =
                 given.zip(def).and_then(|(a, def)| Some((complete_args(&parser, def, a.clone(), *span, &mut diags)?, a.len())))
@@ -268,7 +268,12 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
 
 /// The template kernel's arguments: `//@ kernel name<...>`'s, else the host's launch's, else
 /// none (the defaults fill them in).
-fn kernel_template_args(src: &str, name: &str, named: Option<&str>, diags: &mut Vec<Diagnostic>) -> Option<Vec<template::TemplateArg>> {
+fn kernel_template_args(
+    toks: &[lex::Token],
+    name: &str,
+    named: Option<&str>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Vec<template::TemplateArg>> {
     if let Some(args) = named.and_then(|w| w.split_once('<')).map(|(_, a)| a.trim_end().trim_end_matches('>')) {
         let parsed = template::literal_args(args);
         if parsed.is_none() {
@@ -279,7 +284,7 @@ fn kernel_template_args(src: &str, name: &str, named: Option<&str>, diags: &mut 
         }
         return parsed;
     }
-    Some(template::host_launch_args(src, name).unwrap_or_default())
+    Some(template::host_launch_args(toks, name).unwrap_or_default())
 }
 
 /// One lowering of the kernel and every function it calls (and the deduced instances

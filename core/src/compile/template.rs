@@ -183,25 +183,38 @@ fn arg_tokens(arg: TemplateArg, span: Span) -> Vec<Token> {
     }
 }
 
-/// The arguments of the host's first launch of `name` with literal arguments
-/// (`reduce6<512><<<grid, block>>>(...)`), each a number or a type word.
-pub fn host_launch_args(text: &str, name: &str) -> Option<Vec<TemplateArg>> {
-    for line in text.lines() {
-        let code = line.split("//").next().unwrap_or("");
-        for (at, _) in code.match_indices(name) {
-            let whole = !code[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
-            let rest = code[at + name.len()..].trim_start();
-            let Some(inner) = rest.strip_prefix('<').filter(|_| whole) else { continue };
-            let Some(close) = inner.find('>') else { continue };
-            if !inner[close + 1..].trim_start().starts_with("<<<") {
-                continue;
-            }
-            if let Some(args) = literal_args(&inner[..close]) {
-                return Some(args);
-            }
+/// The arguments of the host's first launch of `name` with constant arguments
+/// (`reduce6<512><<<grid, block>>>(...)`, or `<BLOCK>` of a `#define`), read from the file's
+/// tokens after the preprocessor: each a number or a type's words.
+pub fn host_launch_args(toks: &[Token], name: &str) -> Option<Vec<TemplateArg>> {
+    let is = |k: usize, p: &str| matches!(toks.get(k).map(|t| &t.tok), Some(Tok::Punct(q)) if *q == p);
+    for (k, t) in toks.iter().enumerate() {
+        if t.tok != Tok::Ident(name.to_string()) || !is(k + 1, "<") {
+            continue;
+        }
+        let Some(close) = (k + 2..toks.len()).find(|&j| is(j, ">") || is(j, ";")).filter(|&j| is(j, ">")) else { continue };
+        // `>` then `<<<`, which the lexer reads as `<<` and `<`.
+        if !(is(close + 1, "<<") && is(close + 2, "<")) {
+            continue;
+        }
+        let args: Option<Vec<TemplateArg>> = toks[k + 2..close].split(|t| t.tok == Tok::Punct(",")).map(token_arg).collect();
+        if let Some(args) = args {
+            return Some(args);
         }
     }
     None
+}
+
+/// One argument's tokens: a number (`512`, `-1`) or a type's words (`unsigned int`).
+fn token_arg(toks: &[Token]) -> Option<TemplateArg> {
+    match toks.iter().map(|t| &t.tok).collect::<Vec<_>>().as_slice() {
+        [Tok::Int { value, .. } | Tok::Long { value, .. }] => Some(TemplateArg::Value(*value as i64)),
+        [Tok::Punct("-"), Tok::Int { value, .. } | Tok::Long { value, .. }] => Some(TemplateArg::Value(-(*value as i64))),
+        words => {
+            let words: Option<Vec<&str>> = words.iter().map(|t| if let Tok::Ident(w) = t { Some(w.as_str()) } else { None }).collect();
+            literal_arg(&words?.join(" ")).filter(|a| matches!(a, TemplateArg::Type(_)))
+        }
+    }
 }
 
 /// `256, float`: each argument a number or a type's spelling.
@@ -240,16 +253,22 @@ fn literal_arg(text: &str) -> Option<TemplateArg> {
 mod tests {
     use super::*;
 
+    fn launch_args(text: &str, name: &str) -> Option<Vec<TemplateArg>> {
+        let (toks, _) = crate::compile::lex::lex(text);
+        let (toks, _) = crate::compile::pre::preprocess(toks);
+        host_launch_args(&toks, name)
+    }
+
     #[test]
     fn the_hosts_launch_gives_the_kernels_arguments() {
         let host = "switch (threads) {\n case 512: reduce6<512><<<g, b, s>>>(in, out, n); break;\n}\n";
-        assert_eq!(host_launch_args(host, "reduce6"), Some(alloc::vec![TemplateArg::Value(512)]));
-        assert_eq!(
-            host_launch_args("k<float, 0x10><<<1, 32>>>(a);", "k"),
-            Some(alloc::vec![TemplateArg::Type(Ty::FLOAT), TemplateArg::Value(16)])
-        );
+        assert_eq!(launch_args(host, "reduce6"), Some(alloc::vec![TemplateArg::Value(512)]));
+        let two = Some(alloc::vec![TemplateArg::Type(Ty::FLOAT), TemplateArg::Value(16)]);
+        assert_eq!(launch_args("k<float, 0x10><<<1, 32>>>(a);", "k"), two);
+        let defined = Some(alloc::vec![TemplateArg::Value(128), TemplateArg::Type(Ty::UNSIGNED)]);
+        assert_eq!(launch_args("#define BLOCK 128\nk<BLOCK, unsigned int><<<1, BLOCK>>>(a);", "k"), defined);
         // Another kernel whose name ends the same, a variable argument, a comment: none.
-        assert_eq!(host_launch_args("my_k<8><<<1, 32>>>(a); k<N><<<1, 32>>>(a); // k<4><<<1, 1>>>", "k"), None);
+        assert_eq!(launch_args("my_k<8><<<1, 32>>>(a); k<n><<<1, 32>>>(a); // k<4><<<1, 1>>>", "k"), None);
     }
 
     #[test]
