@@ -107,3 +107,47 @@ __global__ void mirror(int* out) {
   await expect(warning).toHaveAttribute('data-line', '3');
   await expect(warning).toContainText('lane 0 read shared `s[63]` before any lane of this warp wrote it');
 });
+
+const REDUCE6 = `#define BLOCK 32
+template <unsigned int blockSize>
+__device__ void warpReduce(volatile int *sdata, unsigned int tid) {
+    if (blockSize >= 64) sdata[tid] += sdata[tid + 32];
+    if (blockSize >= 32) sdata[tid] += sdata[tid + 16];
+    if (blockSize >= 16) sdata[tid] += sdata[tid + 8];
+    if (blockSize >= 8) sdata[tid] += sdata[tid + 4];
+    if (blockSize >= 4) sdata[tid] += sdata[tid + 2];
+    if (blockSize >= 2) sdata[tid] += sdata[tid + 1];
+}
+
+template <unsigned int blockSize>
+__global__ void reduce6(int *g_idata, int *g_odata, unsigned int n) {
+    extern __shared__ int sdata[];
+    unsigned int tid = threadIdx.x;
+    unsigned int i = blockIdx.x * (blockSize * 2) + tid;
+    unsigned int gridSize = blockSize * 2 * gridDim.x;
+    sdata[tid] = 0;
+    while (i < n) { sdata[tid] += g_idata[i] + g_idata[i + blockSize]; i += gridSize; }
+    __syncthreads();
+    if (tid < 32) warpReduce<blockSize>(sdata, tid);
+    if (tid == 0) g_odata[blockIdx.x] = sdata[0];
+}
+
+int main() {
+    reduce6<BLOCK><<<1, 2 * BLOCK, 2 * BLOCK * sizeof(int)>>>(d_in, d_out, n);
+}
+`;
+
+test('a template kernel runs the instance the host launches (a #define\'d block size), as the CLI runs it', async ({ page }) => {
+  await open(page);
+  const text = `//@ launch block=64\n//@ param n = 128\n//@ buffer g_idata: i32[128] = i\n${REDUCE6}`;
+  await replaceText(page, text);
+  const path = tempFile('reduce6.cu', text);
+  const total = cliTrace(path).total;
+  await expect(page.getByTestId('step-label')).toHaveAttribute('data-total', String(total));
+  await expect(page.getByTestId('diag-summary')).not.toContainText('error');
+  // The instance of the device template the kernel's instance calls, with its labels.
+  await page.locator('.dv-tab', { hasText: 'Generated code' }).click();
+  await expect(page.locator('#listing')).toContainText('CAL `(.L_fn_warpReduce_32_)');
+  // One warp of the block of 64 adds 0 + 1 + ... + 127.
+  expect(cliDump(path, 'g_odata')).toEqual(['8128']);
+});

@@ -409,7 +409,12 @@ impl<'t> Parser<'t> {
                         break;
                     }
                 }
-                Tok::Punct(">>") => depth -= 2,
+                Tok::Punct(">>") => {
+                    depth -= 2;
+                    if depth <= 0 {
+                        break;
+                    }
+                }
                 Tok::Eof | Tok::Punct(";" | "{") => return false,
                 _ => {}
             }
