@@ -2,7 +2,7 @@
 // kernels) runs as pasted, with the skipped host code a note in Problems; a header-less shuffle
 // reduction shows its exchange in the lanes view and its C variables by name; every expectation
 // comes from the CLI on the same text.
-import { cliDump, cliListing, cliTrace, expect, open, replaceText, seek, tempFile, test } from './helpers';
+import { cliDump, cliListing, cliTrace, exampleText, expect, open, replaceText, seek, tempFile, test } from './helpers';
 
 
 const COURSE_FILE = `#include <cstdio>
@@ -108,34 +108,8 @@ __global__ void mirror(int* out) {
   await expect(warning).toContainText('lane 0 read shared `s[63]` before any lane of this warp wrote it');
 });
 
-const REDUCE6 = `#define BLOCK 32
-template <unsigned int blockSize>
-__device__ void warpReduce(volatile int *sdata, unsigned int tid) {
-    if (blockSize >= 64) sdata[tid] += sdata[tid + 32];
-    if (blockSize >= 32) sdata[tid] += sdata[tid + 16];
-    if (blockSize >= 16) sdata[tid] += sdata[tid + 8];
-    if (blockSize >= 8) sdata[tid] += sdata[tid + 4];
-    if (blockSize >= 4) sdata[tid] += sdata[tid + 2];
-    if (blockSize >= 2) sdata[tid] += sdata[tid + 1];
-}
-
-template <unsigned int blockSize>
-__global__ void reduce6(int *g_idata, int *g_odata, unsigned int n) {
-    extern __shared__ int sdata[];
-    unsigned int tid = threadIdx.x;
-    unsigned int i = blockIdx.x * (blockSize * 2) + tid;
-    unsigned int gridSize = blockSize * 2 * gridDim.x;
-    sdata[tid] = 0;
-    while (i < n) { sdata[tid] += g_idata[i] + g_idata[i + blockSize]; i += gridSize; }
-    __syncthreads();
-    if (tid < 32) warpReduce<blockSize>(sdata, tid);
-    if (tid == 0) g_odata[blockIdx.x] = sdata[0];
-}
-
-int main() {
-    reduce6<BLOCK><<<1, 2 * BLOCK, 2 * BLOCK * sizeof(int)>>>(d_in, d_out, n);
-}
-`;
+// Harris's reduction, kernel 6: template kernel and device function, launched by the host.
+const REDUCE6 = exampleText('core/tests/fixtures/c/reduce6.cu');
 
 test('a template kernel runs the instance the host launches (a #define\'d block size), as the CLI runs it', async ({ page }) => {
   await open(page);

@@ -514,34 +514,8 @@ __global__ void k(int* out, int n) {
     );
 }
 
-/// Mark Harris's "Optimizing Parallel Reduction", kernel 6, as the slides write it: the block
-/// size a template parameter, the last warp unrolled in a template device function.
-const REDUCE6: &str = r#"template <unsigned int blockSize>
-__device__ void warpReduce(volatile int *sdata, unsigned int tid) {
-    if (blockSize >= 64) sdata[tid] += sdata[tid + 32];
-    if (blockSize >= 32) sdata[tid] += sdata[tid + 16];
-    if (blockSize >= 16) sdata[tid] += sdata[tid + 8];
-    if (blockSize >= 8) sdata[tid] += sdata[tid + 4];
-    if (blockSize >= 4) sdata[tid] += sdata[tid + 2];
-    if (blockSize >= 2) sdata[tid] += sdata[tid + 1];
-}
-
-template <unsigned int blockSize>
-__global__ void reduce6(int *g_idata, int *g_odata, unsigned int n) {
-    extern __shared__ int sdata[];
-    unsigned int tid = threadIdx.x;
-    unsigned int i = blockIdx.x * (blockSize * 2) + tid;
-    unsigned int gridSize = blockSize * 2 * gridDim.x;
-    sdata[tid] = 0;
-    while (i < n) { sdata[tid] += g_idata[i] + g_idata[i + blockSize]; i += gridSize; }
-    __syncthreads();
-    if (blockSize >= 512) { if (tid < 256) { sdata[tid] += sdata[tid + 256]; } __syncthreads(); }
-    if (blockSize >= 256) { if (tid < 128) { sdata[tid] += sdata[tid + 128]; } __syncthreads(); }
-    if (blockSize >= 128) { if (tid < 64) { sdata[tid] += sdata[tid + 64]; } __syncthreads(); }
-    if (tid < 32) warpReduce<blockSize>(sdata, tid);
-    if (tid == 0) g_odata[blockIdx.x] = sdata[0];
-}
-"#;
+/// Harris's reduction, kernel 6: template kernel and device function, launched by the host.
+const REDUCE6: &str = include_str!("fixtures/c/reduce6.cu");
 
 #[test]
 fn template_kernels_and_functions_run_as_the_instance_named() {
@@ -549,10 +523,11 @@ fn template_kernels_and_functions_run_as_the_instance_named() {
     // adds two elements a thread a trip, 0 + 1 + ... + 127, then reads the zeros of the warp
     // that does not run.
     let inputs = "//@ launch block=64\n//@ param n = 128\n//@ buffer g_idata: i32[128] = i\n//@ buffer g_odata: i32[1]\n";
-    let named = format!("//@ kernel reduce6<32>\n{inputs}{REDUCE6}");
+    let without_host = REDUCE6.split("int main").next().unwrap();
+    let named = format!("//@ kernel reduce6<32>\n{inputs}{without_host}");
     assert_eq!(buffer(&run(&named), "g_odata"), [8128]);
-    // The host's launch names the instance when the header does not.
-    let host = format!("{inputs}{REDUCE6}\nint main() {{\n    switch (threads) {{\n    case 32: reduce6<32><<<1, 32, 32 * sizeof(int)>>>(d_i, d_o, n); break;\n    }}\n}}\n");
+    // The host's launch (`reduce6<BLOCK>`, a `#define`) names the instance when the header does not.
+    let host = format!("{inputs}{REDUCE6}");
     assert_eq!(buffer(&run(&host), "g_odata"), [8128]);
     let (k, diags) = load(&host);
     let c = k.compiled.as_ref().unwrap();
@@ -611,7 +586,10 @@ __global__ void sums(const float* in, float* out, int* iout) {
 #[test]
 fn template_mistakes_say_what_to_write() {
     let cases: &[(&str, &str)] = &[
-        (REDUCE6, "`reduce6` needs its template argument `blockSize`, which has no default: name it with `//@ kernel reduce6<...>`"),
+        (
+            REDUCE6.split("int main").next().unwrap(),
+            "`reduce6` needs its template argument `blockSize`, which has no default: name it with `//@ kernel reduce6<...>`",
+        ),
         (
             "template <int N> __device__ int f(int x) { return x * N; }\n__global__ void k(int* a) { a[0] = f<float>(1); }\n",
             "`f` takes 1 template argument(s): a constant",
