@@ -498,7 +498,8 @@ __global__ void k(int* out, int n) {
     // Lanes 30 and 31 fail the assertion (line 6 of the file, under its header line): each prints
     // CUDA's line, then the kernel traps.
     let (stop, out) = stop_and_output(30);
-    assert!(matches!(&stop, StopReason::Fault { message, .. } if message.contains("lanes 30-31 ran `BPT.TRAP`")), "{stop:?}");
+    let says = "lanes 30-31 failed `assert(i < n % 40)` at line 6: each printed CUDA's line (in Output)";
+    assert!(matches!(&stop, StopReason::Fault { message, .. } if message.contains(says)), "{stop:?}");
     let texts: Vec<&str> = out.iter().map(|l| l.text.as_str()).collect();
     assert_eq!(
         texts,

@@ -326,7 +326,8 @@ fn a_failed_assert_prints_cudas_line_and_traps() {
         assert_eq!(lanes, (20..32).collect::<Vec<_>>(), "under {}", model.name());
         // The first trap aborts the kernel: in lockstep lanes 20-31 trap together; MIMD takes one
         // lane a step, and lane 20 is first there.
-        let trapped = if model == ModelKind::Mimd { "lane 20 ran `BPT.TRAP`" } else { "lanes 20-31 ran `BPT.TRAP`" };
+        let trapped =
+            if model == ModelKind::Mimd { "lane 20 failed `assert(in[i] < 20)`" } else { "lanes 20-31 failed `assert(in[i] < 20)`" };
         assert!(message.contains(trapped), "{}: {message}", model.name());
         for l in &out {
             assert_eq!(l.text, "features.cu:100: void asserts(const int *, int *): Assertion `in[i] < 20` failed.\n");

@@ -718,10 +718,27 @@ fn trap_message(program: &Program, pc: Pc, lanes: LaneMask) -> String {
         None => alloc::format!("{:#06x}", program.addr(pc)),
     };
     let list = crate::machine::LaneList(lanes);
+    if let Some(cond) = failed_assertion(program, pc) {
+        return alloc::format!(
+            "{} {list} failed `assert({cond})` at {at}: each printed CUDA's line (in Output), and the trap that follows aborts the whole kernel (the host sees a launch error)",
+            list.word()
+        );
+    }
     alloc::format!(
         "the kernel executed `trap` at {at}: {} {list} ran `{text}`, which aborts the whole kernel (PTX `trap`, CUDA `__trap()`; the host sees a launch error)",
         list.word()
     )
+}
+
+/// The condition of the `assert` whose trap is at `pc`: C's and nvcc's both print CUDA's line
+/// ("... Assertion `i < n` failed.") right before it.
+fn failed_assertion(program: &Program, pc: Pc) -> Option<String> {
+    let before = program.get(Pc(pc.0.checked_sub(1)?))?;
+    let crate::isa::Op::Printf { id, .. } = before.op else { return None };
+    let text = &program.formats.get(id as usize)?.text;
+    let rest = &text[text.find("Assertion `")? + "Assertion `".len()..];
+    // The format doubles a `%` of the condition.
+    rest.rfind("` failed.").map(|end| rest[..end].replace("%%", "%"))
 }
 
 /// The fault for `lanes` running past the last instruction, located at that instruction.
