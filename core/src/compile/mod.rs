@@ -144,7 +144,7 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
     let mut entries: Vec<(Span, String, bool)> = unit.funcs.iter().filter(|f| f.kernel).map(|f| (f.span, f.name.clone(), false)).collect();
     entries.extend(unit.templates.iter().filter(|t| t.kernel).map(|t| (t.span, t.name.clone(), true)));
     entries.sort_by_key(|e| (e.0.line, e.0.col));
-    let names: Vec<String> = entries.iter().map(|e| e.1.to_string()).collect();
+    let names: Vec<String> = entries.iter().map(|e| e.1.clone()).collect();
     let base = |w: &str| w.split('<').next().unwrap_or(w).trim().to_string();
     let entry = match (&opts.kernel, entries.first()) {
         (Some(want), _) => match entries.iter().find(|e| e.1 == *want || (e.2 && e.1 == base(want))) {
@@ -166,30 +166,32 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
             return finish(None, diags);
         }
     };
+    // Each template's defaults, read once; lowering also deduces calls' arguments from them.
+    let deductions: Vec<template::Deduction> = unit.templates.iter().map(|t| deduction(&parser, t)).collect();
     let mut wanted = core::mem::take(&mut parser.wanted);
     let chosen = match &entry {
         (span, name, true) => {
             let given = kernel_template_args(&toks, name, opts.kernel.as_deref(), &mut diags);
-            let def = unit.templates.iter().find(|t| t.name == *name);
+            let def = unit.templates.iter().zip(&deductions).find(|(t, _)| t.name == *name);
             let Some((args, given)) =
-                given.zip(def).and_then(|(a, def)| Some((complete_args(&parser, def, a.clone(), *span, &mut diags)?, a.len())))
+                given.zip(def).and_then(|(a, def)| Some((complete_args(def, a.clone(), *span, &mut diags)?, a.len())))
             else {
                 return finish(None, diags);
             };
+            let instance = template::instance_name(name, &args);
             if given < args.len() {
-                let instance = template::instance_name(name, &args);
                 diags.push(Diagnostic::info(
                     *span,
                     format!("`{name}` is a template: running `{instance}`, with its defaults (the host code names no arguments warpscope can read; name others with `//@ kernel {name}<...>`)"),
                 ));
             }
-            wanted.push(template::Wanted { name: name.clone(), args: args.clone(), span: *span });
-            template::instance_name(name, &args)
+            wanted.push(template::Wanted { name: name.clone(), args, span: *span });
+            instance
         }
         (_, name, false) => name.clone(),
     };
     let mut funcs = unit.funcs;
-    instantiate(&parser, &unit.templates, wanted, &mut funcs, &mut diags);
+    instantiate(&parser, &unit.templates, &deductions, wanted, &mut funcs, &mut diags);
     let Some(kernel) = funcs.iter().find(|f| f.name == chosen) else { return finish(None, diags) };
     // Two kernels of one name are an error below; a note needs another name to offer.
     if let Some(other) = names.iter().find(|n| **n != entry.1) {
@@ -213,7 +215,6 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
             diags.push(Diagnostic::error(f.span, format!("function `{}` is defined twice", f.name)));
         }
     }
-    let deductions: Vec<template::Deduction> = unit.templates.iter().map(|t| deduction(&parser, t)).collect();
     // Lowered again while calls name template instances not made yet (`twice(x)`).
     let mut roots = BTreeSet::new();
     let (pass, kernel) = loop {
@@ -228,7 +229,7 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
         }
         let before = funcs.len();
         roots.extend(pass.deduced.iter().map(|w| template::instance_name(&w.name, &w.args)));
-        instantiate(&parser, &unit.templates, pass.deduced, &mut funcs, &mut diags);
+        instantiate(&parser, &unit.templates, &deductions, pass.deduced, &mut funcs, &mut diags);
         if funcs.len() == before {
             diags.extend(pass.diags);
             return finish(None, diags);
@@ -366,19 +367,16 @@ fn deduction(parser: &parse::Parser, t: &template::TemplateDef) -> template::Ded
 /// A template's arguments with the defaults after those given, each of the kind its parameter
 /// takes (`None`, with the error, when one is missing or of the wrong kind).
 fn complete_args(
-    parser: &parse::Parser,
-    def: &template::TemplateDef,
+    (def, deduction): (&template::TemplateDef, &template::Deduction),
     mut args: Vec<template::TemplateArg>,
     span: Span,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Vec<template::TemplateArg>> {
     let name = &def.name;
-    for p in &def.params[args.len().min(def.params.len())..] {
-        let mut toks = p.default.clone();
-        toks.push(lex::Token { tok: lex::Tok::Eof, span });
-        match parser.for_instance(&toks).template_arg(p.is_type) {
-            Some(a) if !p.default.is_empty() => args.push(a),
-            _ => {
+    for (p, (_, default)) in def.params.iter().zip(&deduction.params).skip(args.len()) {
+        match default {
+            Some(a) => args.push(*a),
+            None => {
                 let how = if def.kernel { format!("name it with `//@ kernel {name}<...>`") } else { format!("call `{name}<...>(...)`") };
                 diags.push(Diagnostic::error(
                     span,
@@ -404,14 +402,15 @@ fn complete_args(
 fn instantiate(
     parser: &parse::Parser,
     templates: &[template::TemplateDef],
+    deductions: &[template::Deduction],
     mut wanted: Vec<template::Wanted>,
     funcs: &mut Vec<Function>,
     diags: &mut Vec<Diagnostic>,
 ) {
     let mut made = 0;
     while let Some(w) = wanted.pop() {
-        let Some(def) = templates.iter().find(|t| t.name == w.name) else { continue };
-        let Some(args) = complete_args(parser, def, w.args, w.span, diags) else { return };
+        let Some((def, deduction)) = templates.iter().zip(deductions).find(|(t, _)| t.name == w.name) else { continue };
+        let Some(args) = complete_args((def, deduction), w.args, w.span, diags) else { return };
         let name = template::instance_name(&w.name, &args);
         if funcs.iter().any(|f| f.name == name) {
             continue;

@@ -10,7 +10,8 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::ast::{Scalar, Ty};
-use super::lex::{Tok, Token};
+use super::lex::{lex, Tok, Token};
+use super::parse::Parser;
 use crate::diag::Span;
 
 /// One template parameter: its name, and whether it takes a type (`typename T`) or a value
@@ -205,48 +206,30 @@ pub fn host_launch_args(toks: &[Token], name: &str) -> Option<Vec<TemplateArg>> 
     None
 }
 
-/// One argument's tokens: a number (`512`, `-1`) or a type's words (`unsigned int`).
+/// One argument's tokens: a number (`512`, `-1`) or a type (`unsigned int`, as the parser reads
+/// types).
 fn token_arg(toks: &[Token]) -> Option<TemplateArg> {
     match toks.iter().map(|t| &t.tok).collect::<Vec<_>>().as_slice() {
         [Tok::Int { value, .. } | Tok::Long { value, .. }] => Some(TemplateArg::Value(*value as i64)),
         [Tok::Punct("-"), Tok::Int { value, .. } | Tok::Long { value, .. }] => Some(TemplateArg::Value(-(*value as i64))),
-        words => {
-            let words: Option<Vec<&str>> = words.iter().map(|t| if let Tok::Ident(w) = t { Some(w.as_str()) } else { None }).collect();
-            literal_arg(&words?.join(" ")).filter(|a| matches!(a, TemplateArg::Type(_)))
+        _ => {
+            let span = toks.first()?.span;
+            let toks: Vec<Token> = toks.iter().cloned().chain([Token { tok: Tok::Eof, span }]).collect();
+            let mut p = Parser::new(&toks);
+            let ty = p.template_arg(true)?;
+            (p.next_token().tok == Tok::Eof).then_some(ty)
         }
     }
 }
 
-/// `256, float`: each argument a number or a type's spelling.
+/// `256, float` (`//@ kernel reduce6<256, float>`): each argument a number or a type.
 pub fn literal_args(text: &str) -> Option<Vec<TemplateArg>> {
-    text.split(',').map(|a| literal_arg(a.trim())).collect()
-}
-
-/// `512`, `0x100`, `256u`, `-1`, or a scalar type's spelling.
-fn literal_arg(text: &str) -> Option<TemplateArg> {
-    let digits = text.trim_end_matches(['u', 'U', 'l', 'L']);
-    let (neg, digits) = match digits.strip_prefix('-') {
-        Some(d) => (true, d),
-        None => (false, digits),
-    };
-    let value = match digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
-        Some(h) => i64::from_str_radix(h, 16).ok(),
-        None => digits.parse::<i64>().ok(),
-    };
-    if let Some(v) = value {
-        return Some(TemplateArg::Value(if neg { -v } else { v }));
+    let (toks, lexed) = lex(text);
+    if !lexed.is_empty() {
+        return None;
     }
-    let ty = match text {
-        "int" => Ty::INT,
-        "unsigned" | "unsigned int" | "uint" => Ty::UNSIGNED,
-        "float" => Ty::FLOAT,
-        "double" => Ty::DOUBLE,
-        "bool" => Ty::BOOL,
-        "long long" | "long" => Ty::LONG,
-        "unsigned long long" | "size_t" => Ty::ULONG,
-        _ => return None,
-    };
-    Some(TemplateArg::Type(ty))
+    let toks = &toks[..toks.len().saturating_sub(1)];
+    toks.split(|t| t.tok == Tok::Punct(",")).map(token_arg).collect()
 }
 
 #[cfg(test)]

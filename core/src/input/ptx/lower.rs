@@ -1634,6 +1634,15 @@ impl<'a> Lower<'a> {
         }
     }
 
+    /// The format `vprintf::formats` found for the `vprintf` or `__assertfail` call `i`.
+    fn call_format(&self, i: &Instr, name: &str) -> Result<u16> {
+        match self.env.printf.get(&i.span.line) {
+            Some(Ok(k)) => Ok(*k),
+            Some(Err(why)) => Err(why.clone()),
+            None => Err(format!("internal error: a `{name}` call without its text")),
+        }
+    }
+
     fn call(&mut self, i: &Instr) -> Result<()> {
         if self.guard.is_some() {
             return Err(String::from("a guarded `call` is outside what warpscope runs (branch around it instead)"));
@@ -1643,11 +1652,7 @@ impl<'a> Lower<'a> {
         if name == "vprintf" {
             // `PRINTF "format", [buffer]`: the buffer's address is in the second argument's
             // registers (its low word: warpscope's addresses are 32-bit).
-            let format = match self.env.printf.get(&i.span.line) {
-                Some(Ok(k)) => *k,
-                Some(Err(why)) => return Err(why.clone()),
-                None => return Err(String::from("internal error: a `vprintf` call without its format")),
-            };
+            let format = self.call_format(i, name)?;
             let [_, buf] = super::vprintf::args(i).ok_or_else(|| String::from("`vprintf` takes a format and a buffer"))?;
             let slot = self.env.params.get(&(i.scope, buf)).copied().ok_or_else(|| format!("`{buf}` is not a parameter of this call"))?;
             self.emit(Ins::new(Opcode::Printf).src(Operand::Str(format)).src(Operand::Mem { base: Reg::R(slot.reg), offset: 0 }));
@@ -1655,11 +1660,7 @@ impl<'a> Lower<'a> {
         }
         if name == "__assertfail" {
             // A failed `assert`: CUDA's line (no arguments), then the trap that aborts the kernel.
-            let format = match self.env.printf.get(&i.span.line) {
-                Some(Ok(k)) => *k,
-                Some(Err(why)) => return Err(why.clone()),
-                None => return Err(String::from("internal error: an `__assertfail` call without its text")),
-            };
+            let format = self.call_format(i, name)?;
             self.emit(Ins::new(Opcode::Printf).src(Operand::Str(format)).src(Operand::Mem { base: Reg::Z, offset: 0 }));
             self.emit(Ins::new(Opcode::Bpt).with_mods(&["TRAP"]));
             return Ok(());

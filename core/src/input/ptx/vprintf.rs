@@ -46,11 +46,15 @@ pub fn formats(m: &Module, f: &Function) -> Formats {
 
 /// The `.param` names a `vprintf` call passes: the format's and the buffer's.
 pub fn args<'a>(call: &Instr<'a>) -> Option<[&'a str; 2]> {
-    let lists: Vec<&Vec<&'a str>> = call.operands.iter().filter_map(|o| if let P::List(v) = o { Some(v) } else { None }).collect();
-    match lists.last()?.as_slice() {
+    match passed(call) {
         [fmt, buf] => Some([*fmt, *buf]),
         _ => None,
     }
+}
+
+/// The `.param` names a call passes (its last list: `call f, (param0, param1);`).
+fn passed<'c, 'a>(call: &'c Instr<'a>) -> &'c [&'a str] {
+    call.operands.iter().rev().find_map(|o| if let P::List(v) = o { Some(v.as_slice()) } else { None }).unwrap_or(&[])
 }
 
 fn format_of(m: &Module, before: &[&Instr], call: &Instr) -> Result<String, String> {
@@ -61,8 +65,7 @@ fn format_of(m: &Module, before: &[&Instr], call: &Instr) -> Result<String, Stri
 
 /// CUDA's line for a failed `assert`, as a format (its `%` doubled).
 fn assertion_of(m: &Module, before: &[&Instr], call: &Instr) -> Result<String, String> {
-    let lists: Vec<&Vec<&str>> = call.operands.iter().filter_map(|o| if let P::List(v) = o { Some(v) } else { None }).collect();
-    let [message, file, line, function, ..] = lists.last().map(|l| l.as_slice()).unwrap_or(&[]) else {
+    let [message, file, line, function, ..] = passed(call) else {
         return Err(String::from("`__assertfail` takes a message, a file, a line and a function"));
     };
     let text = |p| string_at(m, before, call, p).unwrap_or_default();
