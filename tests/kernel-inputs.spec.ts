@@ -303,3 +303,36 @@ test('__constant__ and __device__ variables are inputs their declarations size a
   await expect(m.locator('.ki-badge')).toHaveText('constant');
   await expect(m.getByTestId('ki-source')).toHaveText('line 1');
 });
+
+const TEXT_HISTOGRAM = `__global__ void histo_kernel(char *data, unsigned int length, unsigned int *histo) {
+    unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned int stride = blockDim.x * gridDim.x;
+    for (unsigned int k = i; k < length; k += stride) {
+        int alphabet_position = data[k] - 'a';
+        if (alphabet_position >= 0 && alphabet_position < 26) atomicAdd(&histo[alphabet_position / 4], 1);
+    }
+}
+`;
+
+test('a char buffer takes a text in its values field; the run counts its letters as the CLI does', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await open(page);
+  await replaceText(page, TEXT_HISTOGRAM);
+  await expect(page.getByTestId('kernel-title')).toBeAttached();
+  await showInputs(page);
+  const data = page.locator('tr[data-buffer=data]');
+  await expect(data).toContainText('i8');
+  await setField(page, 'ki-buffer-data-len', '48');
+  await setField(page, 'ki-buffer-data-init', '"programming massively parallel processors"');
+  await expect(data.locator('+ tr')).toHaveText('48 elements: 112, 114, 111, 103, 114, 97, 109, 109, …');
+  await setField(page, 'ki-buffer-histo-len', '7');
+  await setField(page, 'ki-buffer-histo-init', '0');
+  await setField(page, 'ki-param-length', '41');
+  const text = await kernelText(page);
+  expect(text).toContain('//@ buffer data: i8[48] = "programming massively parallel processors"\n');
+  const cli = cliDump(fileOf(text), 'histo');
+  expect(cli).toEqual(['5', '5', '6', '10', '10', '1', '1']);
+  expect(await memoryAtEnd(page, 'histo', 7)).toEqual(cli);
+  // The text's bytes in memory, a byte an element, each with its character.
+  expect(await memoryAtEnd(page, 'data', 3)).toEqual(["112 'p'", "114 'r'", "111 'o'"]);
+});

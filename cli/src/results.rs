@@ -17,7 +17,7 @@ use crate::report::{exit_code, stop_text};
 /// Every buffer by name: its elements as JSON numbers (integers for i32 and u32).
 pub fn buffers_json(memory: &Memory) -> Value {
     let buffers = memory.buffers.iter().zip(&memory.words);
-    let by_name = buffers.map(|(b, words)| (b.name.clone(), b.elem.elements(words).map(elem_json).collect()));
+    let by_name = buffers.map(|(b, words)| (b.name.clone(), b.values(words).map(elem_json).collect()));
     Value::Object(by_name.collect())
 }
 
@@ -56,7 +56,7 @@ pub fn dump(common: &Common, name: &str) -> Result<ExitCode, String> {
     }
     let (buffer, words) = sim.state().machine.memory.buffer(name).ok_or_else(|| unknown(&resolved.kernel, name))?;
     let mut out = BufWriter::new(std::io::stdout().lock());
-    for e in buffer.elem.elements(words) {
+    for e in buffer.values(words) {
         // A closed pipe (`| head`) ends the dump quietly.
         if writeln!(out, "{e}").is_err() {
             return Ok(exit_code(&outcome));

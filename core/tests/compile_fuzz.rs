@@ -163,7 +163,8 @@ fn deep_nesting_is_refused_not_a_stack_overflow() {
 #[test]
 fn every_problem_is_named_and_located() {
     let cases: &[(&str, &str, u32)] = &[
-        ("__global__ void k(int* a) {\n  short x = 1;\n}\n", "`short` is not supported", 2),
+        ("__global__ void k(int* a) {\n  long short x = 1;\n}\n", "`short` takes no `long` or `double`", 2),
+        ("__global__ void k(int* a) {\n  unsigned signed char x = 1;\n}\n", "`signed` or `unsigned`, not both", 2),
         ("__global__ void k(int* a) {\n  a[0] = atomicAdd(&a[1], 0.5) + ~1.5;\n}\n", "`~` does not apply", 2),
         ("__global__ void k(int* a) {\n  a[0] = foo(1);\n}\n", "unknown function `foo`", 2),
         ("__global__ void k(int* a) {\n  a[0] = y;\n}\n", "unknown variable `y`", 2),

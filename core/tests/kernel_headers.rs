@@ -93,7 +93,10 @@ fn header_errors_are_located() {
     assert_at(&parse_error("//@ reg X1 = 1\nNOP\n"), 1, 9, &["X1"]);
     assert_at(&parse_error("//@ reg RZ = 1\nNOP\n"), 1, 9, &["RZ"]);
     assert_at(&parse_error("//@ param n = 1\n//@ param n = 2\nNOP\n"), 2, 11, &["`n`", "twice"]);
-    assert_at(&parse_error("//@ buffer a: i16[4]\nNOP\n"), 1, 15, &["i16", "i32, u32, f32, i64, u64, f64"]);
+    assert_at(&parse_error("//@ buffer a: i128[4]\nNOP\n"), 1, 15, &["i128", "i8, u8, i16, u16, i32, u32, f32, i64, u64, f64"]);
+    assert_at(&parse_error("//@ buffer a: i32[4] = \"ab\"\nNOP\n"), 1, 24, &["a text fills a buffer of bytes", "holds i32"]);
+    assert_at(&parse_error("//@ buffer a: u8[4] = \"a\\qb\"\nNOP\n"), 1, 25, &["unknown escape"]);
+    assert_at(&parse_error("//@ buffer a: u8[4] = \"ab\nNOP\n"), 1, 23, &["expected `\"` to close the text"]);
     assert_at(&parse_error("//@ model nope\nNOP\n"), 1, 11, &["nope", "kepler"]);
     assert_at(&parse_error("//@ preset fermi\nNOP\n"), 1, 12, &["fermi", "maxwell"]);
     assert_at(&parse_error("//@ stack capacity=4 chunk=8\nNOP\n"), 1, 11, &["chunk", "capacity"]);

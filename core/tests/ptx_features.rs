@@ -91,15 +91,23 @@ fn sixty_four_bit_arithmetic() {
 #[test]
 fn eight_and_sixteen_bit_values() {
     let byte = |j: i32| ((j * 37 + 11) & 255) as u8;
-    // Four bytes to a word of the input buffer.
-    let word = "(((4*i)*37+11)&255) | ((((4*i+1)*37+11)&255) << 8) | ((((4*i+2)*37+11)&255) << 16) | ((((4*i+3)*37+11)&255) << 24)";
     let want: Vec<u8> = (0..32)
         .flat_map(|i| {
             let s = (byte(i) as i16).wrapping_mul(3).wrapping_sub((i * 5) as i16);
             (if s < 0 { -s } else { s }).to_le_bytes()
         })
         .collect();
-    every_model("narrow", &format!("//@ buffer arg0: u32[8] = {word}\n//@ buffer arg1: i32[16]\n"), "arg1", &want);
+    // `const unsigned char*` and `short*` in the mangled name: byte and halfword buffers.
+    every_model("narrow", "//@ buffer arg0: u8[32] = i * 37 + 11\n//@ buffer arg1: i16[32]\n", "arg1", &want);
+    let ptx = format!("//@ kernel narrow\n{}", ptx());
+    let r = RunRequest { text: ptx, ..RunRequest::default() }.resolve();
+    let elems: Vec<_> = r.kernel.buffers.iter().map(|b| (b.name.as_str(), b.elem.name())).collect();
+    // And the module's variables: `.align 4 .b8 weights[12]` holds ints, printf's and assert's
+    // strings (`.align 1 .b8`) are bytes.
+    assert_eq!(
+        elems,
+        [("arg0", "u8"), ("arg1", "i16"), ("weights", "i32"), ("visits", "u32"), ("__unnamed_1", "u8"), ("_str", "u8"), ("_str_1", "u8")]
+    );
 }
 
 #[test]
@@ -129,10 +137,23 @@ fn the_entries_are_named_for_the_picker() {
     let names = r.kernel.compiled.as_ref().map(|c| c.kernels.clone()).unwrap_or_default();
     assert_eq!(
         names,
-        ["calls", "local_array", "vectors", "wide", "narrow", "lanemask", "dense_switch", "divergent_call", "constant_weights", "asserts"]
+        [
+            "calls",
+            "local_array",
+            "vectors",
+            "wide",
+            "narrow",
+            "lanemask",
+            "dense_switch",
+            "divergent_call",
+            "constant_weights",
+            "asserts",
+            "text_histogram",
+            "greyscale"
+        ]
     );
     let note = r.all_diagnostics().into_iter().find(|d| d.message.contains("entries")).map(|d| d.message.clone());
-    assert_eq!(note.as_deref(), Some("this PTX has 10 entries: running `calls` (choose another with `//@ kernel local_array`)"));
+    assert_eq!(note.as_deref(), Some("this PTX has 12 entries: running `calls` (choose another with `//@ kernel local_array`)"));
 }
 
 #[test]
@@ -333,4 +354,31 @@ fn a_failed_assert_prints_cudas_line_and_traps() {
             assert_eq!(l.text, "features.cu:100: void asserts(const int *, int *): Assertion `in[i] < 20` failed.\n");
         }
     }
+}
+
+#[test]
+fn byte_kernels_from_nvcc_count_and_convert_as_the_c_compiler_does() {
+    let text = "programming massively parallel processors";
+    let mut want = [0u32; 7];
+    for c in text.bytes().filter(u8::is_ascii_lowercase) {
+        want[((c - b'a') / 4) as usize] += 1;
+    }
+    let headers = format!("//@ buffer arg0: u8[48] = \"{text}\"\n//@ param arg1 = {}\n//@ buffer arg2: u32[7] = 0\n", text.len());
+    every_model("text_histogram", &headers, "arg2", &want.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<_>>());
+    // The same kernel in C, compiled by warpscope, counts the same (the file's other kernels
+    // use what warpscope's C does not: `float4`, inline assembly).
+    let cu = include_str!("fixtures/ptx/features.cu");
+    let from = cu.find("__global__ void text_histogram").unwrap();
+    let kernel = &cu[from..from + cu[from..].find("\n}\n").unwrap() + 3];
+    let c = format!("//@ buffer data: u8[48] = \"{text}\"\n//@ param length = {}\n//@ buffer histo: u32[7] = 0\n{kernel}", text.len());
+    let r = RunRequest { text: c, ..RunRequest::default() }.resolve();
+    assert!(r.all_diagnostics().iter().all(|d| !d.is_error()), "{:?}", r.all_diagnostics());
+    let mut sim = launch(&r.kernel, &r.options).expect("launch");
+    assert_eq!(sim.run_to_end(), StopReason::Exited);
+    let (_, words) = sim.state().machine.memory.buffer("histo").unwrap();
+    assert_eq!(words, want);
+
+    let pixel = |k: usize| (k * 7 % 256) as f32;
+    let grey: Vec<u8> = (0..32).map(|i| (0.21f32 * pixel(3 * i) + 0.71f32 * pixel(3 * i + 1) + 0.07f32 * pixel(3 * i + 2)) as u8).collect();
+    every_model("greyscale", "//@ buffer arg0: u8[32]\n//@ buffer arg1: u8[96] = i * 7\n//@ param arg2 = 32\n", "arg0", &grey);
 }

@@ -9,6 +9,13 @@ use crate::diag::Span;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Scalar {
+    /// `char` and `signed char` (CUDA's `char` is signed), `unsigned char`, `short` and
+    /// `unsigned short`: held widened in a 32-bit register, and narrowed when stored or
+    /// assigned; in arithmetic they are `int`s, as C promotes them.
+    Char,
+    UChar,
+    Short,
+    UShort,
     Int,
     Unsigned,
     Float,
@@ -30,7 +37,34 @@ impl Scalar {
     }
     /// An integer type whose values are read unsigned.
     pub fn unsigned(self) -> bool {
-        matches!(self, Scalar::Unsigned | Scalar::ULong | Scalar::Bool)
+        matches!(self, Scalar::Unsigned | Scalar::ULong | Scalar::Bool | Scalar::UChar | Scalar::UShort)
+    }
+    /// A byte or halfword type: its bits and whether it is signed.
+    pub fn narrow(self) -> Option<(u32, bool)> {
+        match self {
+            Scalar::Char => Some((8, true)),
+            Scalar::UChar => Some((8, false)),
+            Scalar::Short => Some((16, true)),
+            Scalar::UShort => Some((16, false)),
+            _ => None,
+        }
+    }
+    /// The type it has in arithmetic: a byte or halfword is promoted to `int` (every value of
+    /// theirs is one), others are themselves.
+    pub fn promoted(self) -> Scalar {
+        if self.narrow().is_some() {
+            Scalar::Int
+        } else {
+            self
+        }
+    }
+    /// Bytes in memory (`bool` takes a word here).
+    pub fn bytes(self) -> u32 {
+        match self.narrow() {
+            Some((bits, _)) => bits / 8,
+            None if self.wide() => 8,
+            None => 4,
+        }
     }
 }
 
@@ -52,8 +86,12 @@ impl Ty {
     pub const DOUBLE: Ty = Ty::Scalar(Scalar::Double);
 
     pub fn name(self) -> &'static str {
-        const NAMES: [(Scalar, &str, &str); 7] = [
+        const NAMES: [(Scalar, &str, &str); 11] = [
             (Scalar::Int, "int", "int*"),
+            (Scalar::Char, "char", "char*"),
+            (Scalar::UChar, "unsigned char", "unsigned char*"),
+            (Scalar::Short, "short", "short*"),
+            (Scalar::UShort, "unsigned short", "unsigned short*"),
             (Scalar::Unsigned, "unsigned", "unsigned*"),
             (Scalar::Float, "float", "float*"),
             (Scalar::Bool, "bool", "bool*"),
@@ -79,8 +117,7 @@ impl Ty {
     pub fn size_of(self) -> Option<u64> {
         match self {
             Ty::Void | Ty::Scalar(Scalar::Bool) => None,
-            Ty::Scalar(s) if s.wide() => Some(8),
-            Ty::Scalar(_) => Some(4),
+            Ty::Scalar(s) => Some(s.bytes() as u64),
             Ty::Ptr(_) => Some(8),
         }
     }

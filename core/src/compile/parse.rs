@@ -19,8 +19,6 @@ use crate::diag::{Diagnostic, Span};
 
 /// Words that belong to C or CUDA but not to this subset, with what to say about them.
 const UNSUPPORTED: &[(&str, &str)] = &[
-    ("short", "`short` is not supported: integers are 32 or 64 bits (`int`, `long long`)"),
-    ("char", "`char` is not supported: integers are 32 or 64 bits (`int`, `long long`)"),
     ("struct", "structs are not supported"),
     ("union", "unions are not supported"),
     ("enum", "enums are not supported: use `int` constants"),
@@ -52,6 +50,14 @@ const TYPE_WORDS: &[(&str, Ty)] = &[
     ("int64_t", Ty::LONG),
     ("ptrdiff_t", Ty::LONG),
     ("uint", Ty::UNSIGNED),
+    ("char", Ty::Scalar(Scalar::Char)),
+    ("short", Ty::Scalar(Scalar::Short)),
+    ("int8_t", Ty::Scalar(Scalar::Char)),
+    ("uint8_t", Ty::Scalar(Scalar::UChar)),
+    ("int16_t", Ty::Scalar(Scalar::Short)),
+    ("uint16_t", Ty::Scalar(Scalar::UShort)),
+    ("uchar", Ty::Scalar(Scalar::UChar)),
+    ("ushort", Ty::Scalar(Scalar::UShort)),
 ];
 
 fn is_type_word(w: &str) -> bool {
@@ -284,7 +290,7 @@ impl<'t> Parser<'t> {
         let start = self.span();
         let base = match self.peek() {
             Tok::Ident(w) => match TYPE_WORDS.iter().find(|(k, _)| k == w) {
-                Some(&("unsigned" | "signed" | "long", _)) => self.int_type()?,
+                Some(&("unsigned" | "signed" | "long" | "short" | "char", _)) => self.int_type()?,
                 Some(&(_, ty)) => {
                     self.bump();
                     ty
@@ -323,34 +329,44 @@ impl<'t> Parser<'t> {
         Ok(ty)
     }
 
-    /// `unsigned`, `signed`, `long`, `long long` and `int` in any order (`unsigned long long int`).
+    /// `unsigned`, `signed`, `long`, `long long`, `short`, `char` and `int` in any order
+    /// (`unsigned long long int`, `short unsigned`).
     fn int_type(&mut self) -> PResult<Ty> {
         let start = self.span();
-        let (mut unsigned, mut longs, mut double) = (false, 0, false);
+        let (mut unsigned, mut signed, mut longs, mut double) = (false, false, 0, false);
+        let mut small: Option<&'static str> = None;
         loop {
             match self.peek() {
                 Tok::Ident(w) if w == "unsigned" => unsigned = true,
-                Tok::Ident(w) if w == "signed" || w == "int" => {}
+                Tok::Ident(w) if w == "signed" => signed = true,
+                Tok::Ident(w) if w == "int" => {}
                 Tok::Ident(w) if w == "long" => longs += 1,
                 Tok::Ident(w) if w == "double" => double = true,
-                Tok::Ident(w) if w == "short" || w == "char" => {
-                    return Err(Diagnostic::error(
-                        self.span(),
-                        format!("`{w}` is not supported: integers are 32 or 64 bits (`int`, `long long`)"),
-                    ));
-                }
+                Tok::Ident(w) if w == "short" => small = Some("short"),
+                Tok::Ident(w) if w == "char" => small = Some("char"),
                 _ => break,
             }
             self.bump();
         }
-        Ok(match (double, longs, unsigned) {
-            (true, 1, false) => return Err(Diagnostic::error(start, "`long double` is not supported: use `double`")),
-            (true, ..) => return Err(Diagnostic::error(start, "`double` takes no `unsigned`, `signed` or `long`")),
-            (false, 0, false) => Ty::INT,
-            (false, 0, true) => Ty::UNSIGNED,
-            (false, _, false) => Ty::LONG,
-            (false, _, true) => Ty::ULONG,
-        })
+        let scalar = match (small, double, longs, unsigned) {
+            (Some(w), true, ..) | (Some(w), _, 1.., _) => {
+                return Err(Diagnostic::error(start, format!("`{w}` takes no `long` or `double`")));
+            }
+            (Some("char"), _, _, true) => Scalar::UChar,
+            (Some("char"), ..) => Scalar::Char,
+            (Some(_), _, _, true) => Scalar::UShort,
+            (Some(_), ..) => Scalar::Short,
+            (None, true, 1, false) => return Err(Diagnostic::error(start, "`long double` is not supported: use `double`")),
+            (None, true, ..) => return Err(Diagnostic::error(start, "`double` takes no `unsigned`, `signed` or `long`")),
+            (None, false, 0, false) => Scalar::Int,
+            (None, false, 0, true) => Scalar::Unsigned,
+            (None, false, _, false) => Scalar::Long,
+            (None, false, _, true) => Scalar::ULong,
+        };
+        if unsigned && signed {
+            return Err(Diagnostic::error(start, "a type is `signed` or `unsigned`, not both"));
+        }
+        Ok(Ty::Scalar(scalar))
     }
 
     // ----- top level -----
@@ -1213,8 +1229,7 @@ impl<'t> Parser<'t> {
     /// `sizeof` the lowering answers from `x`'s type.
     fn size_of(&mut self) -> PResult<Node> {
         let start = self.bump().span;
-        let of_type = self.is("(")
-            && matches!(self.peek_at(1), Tok::Ident(w) if is_type_word(w) || IGNORED.contains(&w.as_str()) || w == "char" || w == "short");
+        let of_type = self.is("(") && matches!(self.peek_at(1), Tok::Ident(w) if is_type_word(w) || IGNORED.contains(&w.as_str()));
         if !of_type {
             let (e, d) = self.unary()?;
             let span = join(start, e.span);
@@ -1401,6 +1416,8 @@ pub fn is_keyword(w: &str) -> bool {
             | "double"
             | "unsigned"
             | "signed"
+            | "char"
+            | "short"
             | "float"
             | "bool"
             | "void"

@@ -9,7 +9,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::ast::{Scalar, Ty};
+use super::ast::Ty;
 use super::lex::{lex, Tok, Token};
 use super::parse::Parser;
 use crate::diag::Span;
@@ -160,22 +160,10 @@ fn arg_tokens(arg: TemplateArg, span: Span) -> Vec<Token> {
         TemplateArg::Value(v) if v <= i32::MAX as i64 => alloc::vec![at(Tok::Int { value: v as u64, unsigned: false })],
         TemplateArg::Value(v) => alloc::vec![at(Tok::Long { value: v as u64, unsigned: false })],
         TemplateArg::Type(ty) => {
-            let (scalar, pointer) = match ty {
-                Ty::Ptr(s) => (Some(s), true),
-                Ty::Scalar(s) => (Some(s), false),
-                Ty::Void => (None, false),
-            };
-            let words: &[&str] = match scalar {
-                None => &["void"],
-                Some(Scalar::Int) => &["int"],
-                Some(Scalar::Unsigned) => &["unsigned"],
-                Some(Scalar::Float) => &["float"],
-                Some(Scalar::Bool) => &["bool"],
-                Some(Scalar::Long) => &["long", "long"],
-                Some(Scalar::ULong) => &["unsigned", "long", "long"],
-                Some(Scalar::Double) => &["double"],
-            };
-            let mut out: Vec<Token> = words.iter().map(|w| at(Tok::Ident(w.to_string()))).collect();
+            // The type's C spelling, word by word (`unsigned long long*`).
+            let pointer = matches!(ty, Ty::Ptr(_));
+            let words = ty.name().trim_end_matches('*').split(' ');
+            let mut out: Vec<Token> = words.map(|w| at(Tok::Ident(w.to_string()))).collect();
             if pointer {
                 out.push(at(Tok::Punct("*")));
             }
@@ -235,6 +223,7 @@ pub fn literal_args(text: &str) -> Option<Vec<TemplateArg>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::compile::ast::Scalar;
 
     fn launch_args(text: &str, name: &str) -> Option<Vec<TemplateArg>> {
         let (toks, _) = crate::compile::lex::lex(text);

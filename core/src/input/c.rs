@@ -119,6 +119,10 @@ fn located(text: &str, span: crate::diag::Span) -> LocatedExpr {
 
 pub(super) fn elem_type(s: Scalar) -> ElemType {
     match s {
+        Scalar::Char => ElemType::I8,
+        Scalar::UChar => ElemType::U8,
+        Scalar::Short => ElemType::I16,
+        Scalar::UShort => ElemType::U16,
         Scalar::Float => ElemType::F32,
         Scalar::Unsigned => ElemType::U32,
         Scalar::Int | Scalar::Bool => ElemType::I32,
@@ -167,7 +171,7 @@ fn number_text(x: f64, elem: ElemType) -> String {
 /// Whether a `//@ buffer` of `held` elements can hold what the C calls `what`: the same type, or
 /// integers of one width (signed and unsigned mix as in C).
 fn same_elements(name: &str, what: &str, want: ElemType, held: ElemType) -> Result<(), String> {
-    if want == held || (!want.is_float() && !held.is_float() && want.words() == held.words()) {
+    if want == held || (!want.is_float() && !held.is_float() && want.bytes() == held.bytes()) {
         return Ok(());
     }
     Err(format!(
@@ -204,7 +208,14 @@ pub(super) fn bind(k: &mut Kernel, name: &str, ty: Ty, span: crate::diag::Span, 
             if !k.params.iter().any(|p| p.name == name) {
                 k.params.push(ParamDecl { name: name.to_string(), default: located(&format!("{threads}"), span), auto: true });
             }
-            Ok(located(&if s.float() { format!("float({name})") } else { name.to_string() }, span))
+            // A byte or halfword holds the value modulo 2^bits, as C converts it.
+            let value = match s.narrow() {
+                _ if s.float() => format!("float({name})"),
+                Some((bits, false)) => format!("{name} & {}", (1u32 << bits) - 1),
+                Some((bits, true)) => format!("(({name} + {half}) & {}) - {half}", (1u32 << bits) - 1, half = 1u32 << (bits - 1)),
+                None => name.to_string(),
+            };
+            Ok(located(&value, span))
         }
         Ty::Void => Err("a parameter cannot be void".to_string()),
     }

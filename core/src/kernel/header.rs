@@ -45,6 +45,33 @@ impl<'a> Line<'a> {
     }
 }
 
+/// The bytes of a text in double quotes (C's escapes `\n`, `\t`, `\0`, `\\`, `\"`), or
+/// where and why it is not one.
+fn text_bytes(txt: &str) -> Result<Vec<u8>, (usize, String)> {
+    let body = txt[1..].strip_suffix('"').filter(|b| !b.ends_with('\\') || b.ends_with("\\\\"));
+    let body = body.ok_or((0, String::from("expected `\"` to close the text")))?;
+    let mut out = Vec::new();
+    let mut chars = body.char_indices();
+    while let Some((k, c)) = chars.next() {
+        match c {
+            '\\' => out.push(match chars.next() {
+                Some((_, 'n')) => b'\n',
+                Some((_, 't')) => b'\t',
+                Some((_, 'r')) => b'\r',
+                Some((_, '0')) => 0,
+                Some((_, c @ ('\\' | '"' | '\''))) => c as u8,
+                _ => return Err((k + 1, String::from("unknown escape: the text knows `\\n`, `\\t`, `\\r`, `\\0`, `\\\\` and `\\\"`"))),
+            }),
+            '"' => return Err((k + 1, String::from("a `\"` inside the text is written `\\\"`"))),
+            c => {
+                let mut buf = [0u8; 4];
+                out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+            }
+        }
+    }
+    Ok(out)
+}
+
 fn is_ident(s: &str) -> bool {
     let mut c = s.chars();
     c.next().is_some_and(|f| f.is_ascii_alphabetic() || f == '_') && c.all(|x| x.is_ascii_alphanumeric() || x == '_')
@@ -268,8 +295,9 @@ fn header(line: &Line, kw: &str, rest: &str, k: &mut Kernel) -> Result<(), Diagn
             };
             let open = ty_len.find('[').ok_or_else(|| line.error(ty_len, "expected a type and length like `i32[32]`"))?;
             let ty = ty_len[..open].trim();
-            let elem = ElemType::from_name(ty)
-                .ok_or_else(|| line.error(ty, format!("unknown element type `{ty}` (known: i32, u32, f32, i64, u64, f64)")))?;
+            let elem = ElemType::from_name(ty).ok_or_else(|| {
+                line.error(ty, format!("unknown element type `{ty}` (known: i8, u8, i16, u16, i32, u32, f32, i64, u64, f64)"))
+            })?;
             let len_txt = ty_len[open + 1..].strip_suffix(']').ok_or_else(|| line.error(ty_len, "expected `]` after the length"))?;
             let len = line.expr(len_txt.trim())?;
             if let Some(d) = check_names(&len, k, &["W"], false) {
@@ -290,6 +318,15 @@ fn header(line: &Line, kw: &str, rest: &str, k: &mut Kernel) -> Result<(), Diagn
                         items.push(e);
                     }
                     Some(BufferInit::List(items))
+                }
+                Some(txt) if txt.starts_with('"') => {
+                    if elem.bytes() != 1 {
+                        return Err(
+                            line.error(txt, format!("a text fills a buffer of bytes (`u8` or `i8`), and `{name}` holds {}", elem.name()))
+                        );
+                    }
+                    let bytes = text_bytes(txt).map_err(|(at, msg)| line.error(&txt[at..], msg))?;
+                    Some(BufferInit::Text { written: txt.to_string(), bytes, span: line.span_of(txt) })
                 }
                 Some(txt) => {
                     let e = line.expr(txt)?;

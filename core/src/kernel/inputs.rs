@@ -95,6 +95,7 @@ pub fn inputs(k: &Kernel) -> KernelInputs {
                 None => String::new(),
                 Some(BufferInit::Expr(e)) => e.text.clone(),
                 Some(BufferInit::List(items)) => list_text(items.iter().map(|e| e.text.as_str())),
+                Some(BufferInit::Text { written, .. }) => written.clone(),
             },
             auto: b.auto,
             shared: b.shared,

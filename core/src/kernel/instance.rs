@@ -8,7 +8,7 @@ use super::expr::{Env, ExprError, Value};
 use super::{BufferInit, InitTarget, Kernel, LocatedExpr};
 use crate::diag::{Diagnostic, Span};
 use crate::isa::Reg;
-use crate::machine::{ElemType, Launch, Machine, Memory};
+use crate::machine::{ElemType, Launch, Machine, Memory, Space};
 
 /// Largest buffer, in elements: keeps a typo like `i32[1e9]` from exhausting memory.
 pub const MAX_BUFFER_LEN: i64 = 1 << 20;
@@ -162,17 +162,17 @@ pub fn instantiate(k: &Kernel, overrides: &[(String, i64)]) -> Result<Instance, 
     for b in &k.buffers {
         let vars = Vars { params: &params, buffers: &[], lane: None, elem: None, width, reserved: true };
         let len = match eval_int(&b.len, &vars, "a buffer length") {
-            Ok(n) if (0..=MAX_BUFFER_LEN).contains(&n) && total + n * b.elem.words() as i64 > MAX_MEMORY_WORDS => {
+            Ok(n) if (0..=MAX_BUFFER_LEN).contains(&n) && total + b.elem.words_for(n as u64) as i64 > MAX_MEMORY_WORDS => {
                 let msg = format!(
-                    "buffer `{}` brings the buffers to {} words; together they may hold {MAX_MEMORY_WORDS} (64-bit elements take two)",
+                    "buffer `{}` brings the buffers to {} words; together they may hold {MAX_MEMORY_WORDS} (64-bit elements take two, four bytes one)",
                     b.name,
-                    total + n * b.elem.words() as i64
+                    total + b.elem.words_for(n as u64) as i64
                 );
                 errors.push(Diagnostic::error(b.len.span, msg));
                 break;
             }
             Ok(n) if (0..=MAX_BUFFER_LEN).contains(&n) => {
-                total += n * b.elem.words() as i64;
+                total += b.elem.words_for(n as u64) as i64;
                 n
             }
             Ok(n) => {
@@ -184,23 +184,30 @@ pub fn instantiate(k: &Kernel, overrides: &[(String, i64)]) -> Result<Instance, 
                 continue;
             }
         };
-        let mut data = Vec::with_capacity((len as usize) * b.elem.words() as usize);
+        let mut bits = Vec::with_capacity(len as usize);
         let list_len = match &b.init {
             Some(BufferInit::List(items)) => items.len() as i64,
+            Some(BufferInit::Text { bytes, .. }) => bytes.len() as i64,
             _ => 0,
         };
         if list_len > len {
             let at = match &b.init {
                 Some(BufferInit::List(items)) => items[len as usize].span,
+                Some(BufferInit::Text { span, .. }) => *span,
                 _ => b.len.span,
             };
-            errors.push(Diagnostic::error(at, format!("buffer `{}` holds {len} elements but its list has {list_len}", b.name)));
+            let what = if matches!(b.init, Some(BufferInit::Text { .. })) { "its text has" } else { "its list has" };
+            errors.push(Diagnostic::error(at, format!("buffer `{}` holds {len} elements but {what} {list_len}", b.name)));
             continue;
         }
         for i in 0..len {
             let (e, elem) = match &b.init {
                 Some(BufferInit::Expr(e)) => (Some(e), Some(i)),
                 Some(BufferInit::List(items)) => (items.get(i as usize), None),
+                Some(BufferInit::Text { bytes, .. }) => {
+                    bits.push(bytes.get(i as usize).copied().unwrap_or(0) as u64);
+                    continue;
+                }
                 None => (None, None),
             };
             let v = match e {
@@ -216,13 +223,10 @@ pub fn instantiate(k: &Kernel, overrides: &[(String, i64)]) -> Result<Instance, 
                 }
                 None => Value::Int(0),
             };
-            let bits = store_wide(b.elem, v);
-            data.push(bits as u32);
-            if b.elem.words() == 2 {
-                data.push((bits >> 32) as u32);
-            }
+            bits.push(store_wide(b.elem, v));
         }
-        let base = if b.shared { memory.add_shared(&b.name, b.elem, data) } else { memory.add(&b.name, b.elem, data) };
+        let space = if b.shared { Space::Shared } else { Space::Global };
+        let base = memory.add_elements(space, &b.name, b.elem, len as u32, b.elem.pack(bits));
         bases.push((b.name.clone(), base));
     }
     let lanes = k.lanes();

@@ -116,6 +116,13 @@ pub enum BufferInit {
     Expr(LocatedExpr),
     /// `= [1, 3, 5]`: element k is the k-th value; the rest are 0.
     List(Vec<LocatedExpr>),
+    /// `= "some text"` (a byte buffer's): element k is the text's k-th byte; the rest are 0.
+    Text {
+        /// As written, quotes and escapes included.
+        written: String,
+        bytes: Vec<u8>,
+        span: Span,
+    },
 }
 
 /// `//@ launch grid=G block=B`: the launch the kernel belongs to, and which of its warps runs

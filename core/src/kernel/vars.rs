@@ -48,8 +48,10 @@ fn show(m: &Machine, ty: Ty, bits: u64) -> String {
         Ty::Scalar(Scalar::Long) => format!("{}", bits as i64),
         Ty::Scalar(Scalar::ULong) => format!("{bits}"),
         Ty::Scalar(Scalar::Double) => format!("{}", f64::from_bits(bits)),
-        Ty::Scalar(Scalar::Int) => format!("{}", word as i32),
-        Ty::Scalar(Scalar::Unsigned) => format!("{word}"),
+        Ty::Scalar(Scalar::Int | Scalar::Short) => format!("{}", word as i32),
+        Ty::Scalar(Scalar::Unsigned | Scalar::UShort) => format!("{word}"),
+        // A character shows as one too (`97 'a'`), as a debugger shows it.
+        Ty::Scalar(Scalar::Char | Scalar::UChar) => crate::machine::byte_text(word as i32),
         Ty::Scalar(Scalar::Float) => format!("{}", f32::from_bits(word)),
         Ty::Scalar(Scalar::Bool) => String::from(if word != 0 { "true" } else { "false" }),
         Ty::Ptr(_) => match m.memory.element_at(word) {
@@ -89,6 +91,25 @@ mod tests {
         assert_eq!(at(3), ["p=0x100c (&a[3])", "x=-3", "f=1.5"]);
         assert_eq!(at(5), ["p=0x100c (&a[3])", "x=9"]);
         assert_eq!(at(15), ["p=0x100c (&a[3])"]);
+    }
+
+    #[test]
+    fn bytes_show_their_character_and_pointers_into_byte_buffers_their_element() {
+        let mut mem = Memory::default();
+        let text = mem.add_elements(crate::machine::Space::Global, "text", ElemType::U8, 6, ElemType::U8.pack([104, 105, 0, 0, 0, 0]));
+        let mut m = Machine::new(1, 8, mem);
+        m.set_reg(0, Reg(1), 104);
+        m.set_reg(0, Reg(2), (-3i32) as u32);
+        m.set_reg(0, Reg(3), text + 5);
+        m.set_reg(0, Reg(4), 65535);
+        let vars = [
+            var("c", Ty::Scalar(Scalar::UChar), 1, (1, 9)),
+            var("s", Ty::Scalar(Scalar::Char), 2, (1, 9)),
+            var("p", Ty::Ptr(Scalar::UChar), 3, (1, 9)),
+            var("h", Ty::Scalar(Scalar::UShort), 4, (1, 9)),
+        ];
+        let shown: Vec<String> = variables_at(&vars, &m, 0, 2).into_iter().map(|v| format!("{} {}={}", v.ty, v.name, v.value)).collect();
+        assert_eq!(shown, ["unsigned char c=104 'h'", "char s=-3", "unsigned char* p=0x1005 (&text[5])", "unsigned short h=65535"]);
     }
 }
 

@@ -16,6 +16,12 @@ pub use crate::isa::Space;
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ElemType {
+    /// Bytes and halfwords (`char`, `unsigned char`, `short`, `unsigned short`): packed four or
+    /// two to a word, little-endian, as CUDA lays them out.
+    I8,
+    U8,
+    I16,
+    U16,
     I32,
     U32,
     F32,
@@ -29,6 +35,10 @@ impl ElemType {
     /// The name a `//@ buffer` header and messages use.
     pub fn name(self) -> &'static str {
         match self {
+            ElemType::I8 => "i8",
+            ElemType::U8 => "u8",
+            ElemType::I16 => "i16",
+            ElemType::U16 => "u16",
             ElemType::I32 => "i32",
             ElemType::U32 => "u32",
             ElemType::F32 => "f32",
@@ -41,6 +51,10 @@ impl ElemType {
     /// The type a header names (`i32`, or its C spelling `int`).
     pub fn from_name(name: &str) -> Option<ElemType> {
         Some(match name {
+            "i8" | "char" => ElemType::I8,
+            "u8" | "uchar" => ElemType::U8,
+            "i16" | "short" => ElemType::I16,
+            "u16" | "ushort" => ElemType::U16,
             "i32" | "int" => ElemType::I32,
             "u32" | "unsigned" => ElemType::U32,
             "f32" | "float" => ElemType::F32,
@@ -55,37 +69,79 @@ impl ElemType {
         matches!(self, ElemType::F32 | ElemType::F64)
     }
 
-    /// 32-bit words per element.
-    pub fn words(self) -> u32 {
+    /// Bytes per element.
+    pub fn bytes(self) -> u32 {
         match self {
-            ElemType::I32 | ElemType::U32 | ElemType::F32 => 1,
-            ElemType::I64 | ElemType::U64 | ElemType::F64 => 2,
+            ElemType::I8 | ElemType::U8 => 1,
+            ElemType::I16 | ElemType::U16 => 2,
+            ElemType::I32 | ElemType::U32 | ElemType::F32 => 4,
+            ElemType::I64 | ElemType::U64 | ElemType::F64 => 8,
         }
     }
 
-    /// An element from its words (low word first): memory holds raw bits, and a float element
-    /// is the float with those bits (how initialisers and `ST` store it). Missing words read 0.
-    pub fn read_words(self, words: &[u32]) -> Elem {
-        let lo = words.first().copied().unwrap_or(0);
-        let wide = (words.get(1).copied().unwrap_or(0) as u64) << 32 | lo as u64;
+    /// The 32-bit words `count` elements take (a byte or halfword type's last word may be part
+    /// full).
+    pub fn words_for(self, count: u64) -> u64 {
+        (count * self.bytes() as u64).div_ceil(4)
+    }
+
+    /// Elements from their bits, in memory's words: a byte or halfword type packs them, a
+    /// 64-bit type takes two words (low first).
+    pub fn pack(self, bits: impl IntoIterator<Item = u64>) -> Vec<u32> {
+        let mut words = Vec::new();
+        match self.bytes() {
+            8 => bits.into_iter().for_each(|b| words.extend([b as u32, (b >> 32) as u32])),
+            4 => words.extend(bits.into_iter().map(|b| b as u32)),
+            n => {
+                let per = 4 / n as usize;
+                let keep = if n == 1 { 0xff } else { 0xffff };
+                for (i, b) in bits.into_iter().enumerate() {
+                    if i % per == 0 {
+                        words.push(0);
+                    }
+                    if let Some(w) = words.last_mut() {
+                        *w |= (b as u32 & keep) << (8 * n as usize * (i % per));
+                    }
+                }
+            }
+        }
+        words
+    }
+
+    /// Element `i` of `words` (missing words read 0). Memory holds raw bits: a float element
+    /// is the float with those bits (how initialisers and `ST` store it); a byte or halfword is
+    /// widened to 32 bits, signed or not as its type is.
+    pub fn read_at(self, words: &[u32], i: u32) -> Elem {
+        let at = |w: u64| words.get(w as usize).copied().unwrap_or(0);
+        let byte = i as u64 * self.bytes() as u64;
+        let lo = at(byte / 4) >> (8 * (byte % 4));
+        let wide = || (at(byte / 4 + 1) as u64) << 32 | at(byte / 4) as u64;
         match self {
+            ElemType::I8 => Elem::I32(lo as u8 as i8 as i32),
+            ElemType::U8 => Elem::U32(lo & 0xff),
+            ElemType::I16 => Elem::I32(lo as u16 as i16 as i32),
+            ElemType::U16 => Elem::U32(lo & 0xffff),
             ElemType::I32 => Elem::I32(lo as i32),
             ElemType::U32 => Elem::U32(lo),
             ElemType::F32 => Elem::F32(f32::from_bits(lo)),
-            ElemType::I64 => Elem::I64(wide as i64),
-            ElemType::U64 => Elem::U64(wide),
-            ElemType::F64 => Elem::F64(f64::from_bits(wide)),
+            ElemType::I64 => Elem::I64(wide() as i64),
+            ElemType::U64 => Elem::U64(wide()),
+            ElemType::F64 => Elem::F64(f64::from_bits(wide())),
         }
     }
 
     /// A 32-bit element from its word (a 64-bit type reads it as its low word).
     pub fn read(self, word: u32) -> Elem {
-        self.read_words(&[word])
+        self.read_at(&[word], 0)
     }
+}
 
-    /// Every element of a buffer's words.
-    pub fn elements(self, words: &[u32]) -> impl Iterator<Item = Elem> + '_ {
-        words.chunks(self.words() as usize).map(move |c| self.read_words(c))
+/// A byte's value with the character it is when that is printable (`112 'p'`), as a debugger
+/// shows a `char`.
+pub fn byte_text(v: i32) -> String {
+    match u8::try_from(v) {
+        Ok(c @ b' '..=b'~') => format!("{v} '{}'", c as char),
+        _ => format!("{v}"),
     }
 }
 
@@ -121,14 +177,29 @@ pub struct Buffer {
     pub space: Space,
     /// Byte address of element 0.
     pub base: u32,
-    /// Length in 32-bit words (an element of a 64-bit type takes two).
+    /// Length in 32-bit words (an element of a 64-bit type takes two; four bytes share one).
     pub len: u32,
+    /// Length in elements.
+    pub count: u32,
 }
 
 impl Buffer {
     /// Length in elements.
     pub fn elements(&self) -> u32 {
-        self.len / self.elem.words()
+        self.count
+    }
+    /// The bytes its elements take (a byte buffer's last word may hold fewer than four).
+    pub fn size(&self) -> u32 {
+        self.count * self.elem.bytes()
+    }
+    /// Element `i` of its words.
+    pub fn value(&self, words: &[u32], i: u32) -> Elem {
+        self.elem.read_at(words, i)
+    }
+    /// Every element of its words.
+    pub fn values<'w>(&self, words: &'w [u32]) -> impl Iterator<Item = Elem> + 'w {
+        let elem = self.elem;
+        (0..self.count).map(move |i| elem.read_at(words, i))
     }
 }
 
@@ -166,17 +237,22 @@ pub struct Memory {
 }
 
 impl Memory {
-    /// Adds a global buffer after the last one, with a guard segment between, and returns its base.
+    /// Adds a global buffer after the last one, with a guard segment between, and returns its
+    /// base. Its elements are the words' (a byte or halfword type: every one the words hold).
     pub fn add(&mut self, name: &str, elem: ElemType, data: Vec<u32>) -> u32 {
-        self.add_in(Space::Global, name, elem, data)
+        let count = data.len() as u32 * 4 / elem.bytes();
+        self.add_elements(Space::Global, name, elem, count, data)
     }
 
     /// Adds a shared-memory buffer in the shared window, with the same alignment and guards.
     pub fn add_shared(&mut self, name: &str, elem: ElemType, data: Vec<u32>) -> u32 {
-        self.add_in(Space::Shared, name, elem, data)
+        let count = data.len() as u32 * 4 / elem.bytes();
+        self.add_elements(Space::Shared, name, elem, count, data)
     }
 
-    fn add_in(&mut self, space: Space, name: &str, elem: ElemType, data: Vec<u32>) -> u32 {
+    /// Adds a buffer of `count` elements held in `data` (`ElemType::pack`), in the window of
+    /// `space`, and returns its base.
+    pub fn add_elements(&mut self, space: Space, name: &str, elem: ElemType, count: u32, data: Vec<u32>) -> u32 {
         let first = match space {
             Space::Shared => SHARED_BASE,
             Space::Global | Space::Generic => FIRST_BASE,
@@ -185,16 +261,20 @@ impl Memory {
             Some(b) => (b.base + b.len * 4).div_ceil(SEGMENT) * SEGMENT + SEGMENT,
             None => first,
         };
-        self.buffers.push(Buffer { name: name.into(), elem, space, base, len: data.len() as u32 });
+        self.buffers.push(Buffer { name: name.into(), elem, space, base, len: data.len() as u32, count });
         self.written.push(if space == Space::Shared { vec![0; data.len().div_ceil(64)] } else { Vec::new() });
         self.words.push(data);
         base
     }
 
-    /// The element at byte address `addr`, if it is the start of one.
+    /// The element at byte address `addr`: of a buffer of 4-byte or 8-byte elements, at a word
+    /// of one (both words of a 64-bit element are that element); of bytes or halfwords, at its
+    /// first byte.
     pub fn cell_at(&self, addr: u32) -> Option<Cell> {
-        // An element of a 64-bit buffer spans two words: both are that element.
-        self.locate(addr).map(|(k, i)| Cell { buffer: k as u32, index: i as u32 / self.buffers[k].elem.words() })
+        let (k, b) = self.buffers.iter().enumerate().find(|(_, b)| b.base <= addr && addr - b.base < b.len * 4)?;
+        let offset = addr - b.base;
+        let bytes = b.elem.bytes();
+        (offset.is_multiple_of(bytes.min(4)) && offset / bytes < b.count).then_some(Cell { buffer: k as u32, index: offset / bytes })
     }
 
     fn locate(&self, addr: u32) -> Option<(usize, usize)> {
@@ -207,26 +287,59 @@ impl Memory {
         })
     }
 
-    /// Why `addr` is in no buffer, in a student's terms: past the end of the buffer before it
-    /// (naming the element and the length, and how to make it larger), or misaligned.
-    pub fn miss_detail(&self, addr: u32) -> String {
-        if !addr.is_multiple_of(4) {
-            return String::from("not 4-byte aligned");
+    /// Why an access of `bytes` at `addr` is in no buffer, in a student's terms: past the end of
+    /// the buffer before it (naming the element and the length, and how to make it larger), or
+    /// misaligned.
+    pub fn miss_detail(&self, addr: u32, bytes: u32) -> String {
+        let align = bytes.min(4);
+        if !addr.is_multiple_of(align) {
+            return format!("not {align}-byte aligned");
         }
         let before = self.buffers.iter().filter(|b| b.base <= addr).max_by_key(|b| b.base);
         match before {
             Some(b) if b.space == Space::Global => format!(
                 "past the end of `{}`: element {}, and `{}` holds {} (to make it larger, give it a line `//@ buffer {}: {}[N]`)",
                 b.name,
-                (addr - b.base) / 4,
+                (addr - b.base) / b.elem.bytes(),
                 b.name,
-                b.len,
+                b.count,
                 b.name,
                 b.elem.name()
             ),
-            Some(b) => format!("past the end of shared `{}`: element {}, and `{}` holds {}", b.name, (addr - b.base) / 4, b.name, b.len),
+            Some(b) => format!(
+                "past the end of shared `{}`: element {}, and `{}` holds {}",
+                b.name,
+                (addr - b.base) / b.elem.bytes(),
+                b.name,
+                b.count
+            ),
             None => String::from("outside every buffer"),
         }
+    }
+
+    /// Where a byte or halfword at `addr` is for an instruction that reads `space`: the buffer
+    /// and the word it lies in, or why not (past the buffer's last element, though inside its
+    /// last word, is outside).
+    pub fn find_sub_word(&self, space: Space, addr: u32, bytes: u32) -> Result<(usize, usize), Miss> {
+        let (k, i) = self.find(space, addr & !3)?;
+        let b = &self.buffers[k];
+        if addr - b.base + bytes > b.size() {
+            return Err(Miss::Outside);
+        }
+        Ok((k, i))
+    }
+
+    /// The word at `k`, `i` (a place `find` or `find_sub_word` gave), and whether this warp
+    /// wrote it or its input set it (false: a shared word no lane of this warp has written yet).
+    pub fn word_noting(&self, k: usize, i: usize) -> (u32, bool) {
+        let written = self.written[k].get(i / 64).is_none_or(|bits| bits & (1 << (i % 64)) != 0);
+        (self.words[k][i], written)
+    }
+
+    /// Writes the word at `k`, `i` (a place `find` or `find_sub_word` gave).
+    pub fn set_word(&mut self, k: usize, i: usize, value: u32) {
+        self.words[k][i] = value;
+        self.mark_written(k, i);
     }
 
     /// The word at `addr`, in any space.
@@ -236,8 +349,7 @@ impl Memory {
 
     pub fn store(&mut self, addr: u32, value: u32) -> Option<()> {
         let (k, i) = self.locate(addr)?;
-        self.words[k][i] = value;
-        self.mark_written(k, i);
+        self.set_word(k, i, value);
         Some(())
     }
 
@@ -250,9 +362,7 @@ impl Memory {
     /// The word at `addr` for an instruction that reads `space`, and whether this warp wrote it
     /// or its input set it (false: a shared word no lane of this warp has written yet).
     pub fn load_noting(&self, space: Space, addr: u32) -> Result<(u32, bool), Miss> {
-        let (k, i) = self.find(space, addr)?;
-        let written = self.written[k].get(i / 64).is_none_or(|bits| bits & (1 << (i % 64)) != 0);
-        Ok((self.words[k][i], written))
+        self.find(space, addr).map(|(k, i)| self.word_noting(k, i))
     }
 
     /// Where `addr` is for an instruction that reads `space`: the buffer and word, or why not.
@@ -271,8 +381,7 @@ impl Memory {
 
     pub fn store_in(&mut self, space: Space, addr: u32, value: u32) -> Result<(), Miss> {
         let (k, i) = self.find(space, addr)?;
-        self.words[k][i] = value;
-        self.mark_written(k, i);
+        self.set_word(k, i, value);
         Ok(())
     }
 
@@ -332,9 +441,50 @@ mod tests {
         assert_eq!(ElemType::I32.read(word), Elem::I32(-3));
         assert_eq!(ElemType::U32.read(word), Elem::U32(4_294_967_293));
         assert_eq!(ElemType::F32.read(1.5f32.to_bits()), Elem::F32(1.5));
-        assert_eq!([ElemType::I32, ElemType::U32, ElemType::F32].map(|t| (t.name(), t.words())), [("i32", 1), ("u32", 1), ("f32", 1)]);
+        assert_eq!(
+            [ElemType::U8, ElemType::I16, ElemType::F32, ElemType::F64].map(|t| (t.name(), t.bytes())),
+            [("u8", 1), ("i16", 2), ("f32", 4), ("f64", 8)]
+        );
         let shown =
             [Elem::I32(-3), Elem::F32(0.1), Elem::F32(2.0), Elem::F32(f32::NAN), Elem::F32(f32::NEG_INFINITY)].map(|e| e.to_string());
         assert_eq!(shown, ["-3", "0.1", "2", "NaN", "-inf"]);
+    }
+
+    #[test]
+    fn bytes_and_halfwords_pack_four_and_two_to_a_word() {
+        let bytes = ElemType::U8.pack([1, 2, 3, 0x1ff, 5]);
+        assert_eq!(bytes, [0xff03_0201, 5], "little-endian, each value's low byte");
+        let signed: Vec<Elem> = (0..3).map(|i| ElemType::I8.read_at(&ElemType::I8.pack([200, 127, (-1i64) as u64]), i)).collect();
+        assert_eq!(signed, [Elem::I32(-56), Elem::I32(127), Elem::I32(-1)]);
+        let halves = ElemType::U16.pack([0xbeef, 0x1234, 7]);
+        assert_eq!(halves, [0x1234_beef, 7]);
+        assert_eq!(ElemType::I16.read_at(&halves, 0), Elem::I32(0xbeef_u16 as i16 as i32));
+        assert_eq!(ElemType::F64.pack([1.5f64.to_bits()]).len(), 2);
+        assert_eq!([ElemType::U8.words_for(5), ElemType::I16.words_for(3), ElemType::U64.words_for(3)], [2, 2, 6]);
+    }
+
+    #[test]
+    fn a_byte_buffer_ends_at_its_last_element_not_its_last_word() {
+        let mut m = Memory::default();
+        let b = m.add_elements(Space::Global, "text", ElemType::U8, 5, ElemType::U8.pack([10, 20, 30, 40, 50]));
+        let buffer = &m.buffers[0];
+        assert_eq!((buffer.elements(), buffer.len, buffer.size()), (5, 2, 5));
+        assert_eq!(buffer.values(&m.words[0]).map(|e| e.to_string()).collect::<Vec<_>>(), ["10", "20", "30", "40", "50"]);
+        assert_eq!(m.cell_at(b + 3), Some(Cell { buffer: 0, index: 3 }));
+        assert_eq!(m.cell_at(b + 4), Some(Cell { buffer: 0, index: 4 }));
+        assert_eq!(m.cell_at(b + 5), None, "in the last word, past the last element");
+        assert_eq!(m.find_sub_word(Space::Global, b + 4, 1), Ok((0, 1)));
+        assert_eq!(m.find_sub_word(Space::Global, b + 5, 1), Err(Miss::Outside));
+        assert_eq!(m.find_sub_word(Space::Global, b + 4, 2), Err(Miss::Outside), "a halfword reaching past the end");
+        assert!(
+            m.miss_detail(b + 5, 1).starts_with("past the end of `text`: element 5, and `text` holds 5"),
+            "{}",
+            m.miss_detail(b + 5, 1)
+        );
+        assert_eq!(m.miss_detail(b + 5, 2), "not 2-byte aligned");
+        // An element of a word-sized buffer is found from any of its words, as before.
+        let w = m.add("w", ElemType::I64, vec![1, 0, 2, 0]);
+        assert_eq!(m.cell_at(w + 12), Some(Cell { buffer: 1, index: 1 }));
+        assert_eq!(m.cell_at(w + 2), None);
     }
 }

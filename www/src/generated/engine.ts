@@ -92,7 +92,7 @@ export type LaneState = "active" | "masked" | "waiting" | "exited";
 
 export type AccessKind = "read" | "write" | "update";
 
-export type ElemType = "i32" | "u32" | "f32" | "i64" | "u64" | "f64";
+export type ElemType = "i8" | "u8" | "i16" | "u16" | "i32" | "u32" | "f32" | "i64" | "u64" | "f64";
 
 export type Outcome = { kind: OutcomeKind, 
 /**

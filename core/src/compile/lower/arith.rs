@@ -15,7 +15,7 @@ impl Lower<'_> {
         if op == UnOp::Not {
             return self.bool_from_branches_or_setp(a, span);
         }
-        let v = self.expr(a)?;
+        let v = self.expr(a)?.promoted();
         let v = if v.ty == Ty::BOOL { self.convert(v, Ty::INT, span)? } else { v };
         if let Ty::Ptr(_) = v.ty {
             self.error(span, "this operator does not apply to a pointer");
@@ -60,6 +60,7 @@ impl Lower<'_> {
             self.error(span, format!("`{}` between `{}` and `{}` is not supported", op.symbol(), x.ty.name(), y.ty.name()));
             return None;
         }
+        let (x, y) = (x.promoted(), y.promoted());
         // A literal like `0.1` is a double in C, so `t * 0.1` is double arithmetic; beside a
         // float it stays float when the float holds it exactly (`x * 0.5`: the same result, as
         // nvcc folds it).
@@ -247,7 +248,7 @@ impl Lower<'_> {
     fn pointer_offset(&mut self, p: Value, i: Value, elem: Scalar, sub: bool, span: Span) -> Option<Value> {
         let i = self.convert(i, Ty::INT, span)?;
         let t = self.temp(span)?;
-        let size = if elem.wide() { 8 } else { 4 };
+        let size = elem.bytes() as i32;
         match i.repr {
             Repr::Imm(k) => {
                 let bytes = (k as i32).wrapping_mul(if sub { -size } else { size });

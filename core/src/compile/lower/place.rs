@@ -23,24 +23,42 @@ pub(super) enum Place {
     },
 }
 
-/// `LD.E` or `LDS`, with `.64` for an element held in a register pair.
-fn load_ins(t: u8, base: u8, offset: i32, shared: bool, elem: Scalar) -> Ins {
-    let mods: &[&str] = match (shared, elem.wide()) {
-        (true, false) => &[],
-        (true, true) => &["64"],
-        (false, false) => &["E"],
-        (false, true) => &["E", "64"],
+/// The modifiers of a load or store of `elem` (`LD.E.U8`, `STS.64`): its width, and `.E` (64-bit
+/// addresses) for a global one. A store of a byte or halfword writes the register's low bits,
+/// so it is `.U8` or `.U16` signed or not.
+fn mem_mods(shared: bool, elem: Scalar, store: bool) -> &'static [&'static str] {
+    let width = match (elem.narrow(), elem.wide()) {
+        (Some((8, true)), _) if !store => "S8",
+        (Some((8, _)), _) => "U8",
+        (Some((_, true)), _) if !store => "S16",
+        (Some(_), _) => "U16",
+        (None, true) => "64",
+        (None, false) => "",
     };
-    alu(if shared { Opcode::Lds } else { Opcode::Ld }, mods, t, &[mem(base, offset)])
+    match (shared, width) {
+        (true, "") => &[],
+        (false, "") => &["E"],
+        (true, "S8") => &["S8"],
+        (true, "U8") => &["U8"],
+        (true, "S16") => &["S16"],
+        (true, "U16") => &["U16"],
+        (true, _) => &["64"],
+        (false, "S8") => &["E", "S8"],
+        (false, "U8") => &["E", "U8"],
+        (false, "S16") => &["E", "S16"],
+        (false, "U16") => &["E", "U16"],
+        (false, _) => &["E", "64"],
+    }
+}
+
+/// `LD.E` or `LDS`, as wide as the element.
+fn load_ins(t: u8, base: u8, offset: i32, shared: bool, elem: Scalar) -> Ins {
+    alu(if shared { Opcode::Lds } else { Opcode::Ld }, mem_mods(shared, elem, false), t, &[mem(base, offset)])
 }
 
 /// Bytes per element.
 fn size_of(elem: Scalar) -> i32 {
-    if elem.wide() {
-        8
-    } else {
-        4
-    }
+    elem.bytes() as i32
 }
 
 fn mem(base: u8, offset: i32) -> Operand {
@@ -222,12 +240,7 @@ impl Lower<'_> {
                     Repr::Imm(0) => Operand::RZ,
                     _ => Operand::r(self.in_reg(v, span)?),
                 };
-                let st = match (shared, elem.wide()) {
-                    (true, false) => Ins::new(Opcode::Sts),
-                    (true, true) => Ins::new(Opcode::Sts).with_mods(&["64"]),
-                    (false, false) => Ins::new(Opcode::St).with_mods(&["E"]),
-                    (false, true) => Ins::new(Opcode::St).with_mods(&["E", "64"]),
-                };
+                let st = Ins::new(if shared { Opcode::Sts } else { Opcode::St }).with_mods(mem_mods(shared, elem, true));
                 self.emit(st.src(mem(base, offset)).src(src));
                 Some(v)
             }

@@ -121,7 +121,10 @@ impl Lower<'_> {
     /// Warns where an argument's type is not the one its directive reads (gcc's `-Wformat`).
     fn check(&mut self, spec: &Spec, ty: Ty, n: usize, span: Span) {
         let fits = match ty {
-            Ty::Scalar(Scalar::Int | Scalar::Unsigned | Scalar::Bool) => spec.conv.is_integer() && spec.length != Length::Long,
+            // A byte or halfword is promoted to `int` when passed, as C's varargs promote it.
+            Ty::Scalar(Scalar::Int | Scalar::Unsigned | Scalar::Bool | Scalar::Char | Scalar::UChar | Scalar::Short | Scalar::UShort) => {
+                spec.conv.is_integer() && spec.length != Length::Long
+            }
             Ty::Scalar(Scalar::Long | Scalar::ULong) => spec.conv.is_integer() && spec.length == Length::Long,
             Ty::Scalar(Scalar::Float | Scalar::Double) => spec.conv.is_float(),
             Ty::Ptr(_) => spec.conv == Conv::Ptr,

@@ -55,6 +55,14 @@ impl Value {
     pub fn is_float(&self) -> bool {
         self.ty == Ty::FLOAT
     }
+    /// The value as arithmetic sees it: a byte or halfword is an `int` (held widened, so no
+    /// instruction is needed).
+    pub fn promoted(self) -> Value {
+        match self.ty {
+            Ty::Scalar(s) => Value { ty: Ty::Scalar(s.promoted()), ..self },
+            _ => self,
+        }
+    }
 }
 
 /// `op.mods dst, srcs...`: an instruction writing general register `dst`.
@@ -73,7 +81,7 @@ pub fn setp(op: Opcode, mods: &[&'static str], p: u8, a: Operand, b: Operand) ->
 }
 
 pub fn is_integer(t: Ty) -> bool {
-    matches!(t, Ty::Scalar(Scalar::Int | Scalar::Unsigned | Scalar::Bool | Scalar::Long | Scalar::ULong))
+    matches!(t, Ty::Scalar(s) if !s.float())
 }
 
 /// The type both operands of an arithmetic operator convert to (C's usual arithmetic
@@ -118,6 +126,18 @@ impl Lower<'_> {
     }
 
     pub fn convert(&mut self, v: Value, to: Ty, span: Span) -> Option<Value> {
+        if v.ty == to {
+            return Some(v);
+        }
+        // From a byte or halfword as from the `int` it holds; into one through `int` (or
+        // `unsigned`), then narrowed.
+        let v = v.promoted();
+        if let Ty::Scalar(s) = to {
+            if let Some((bits, signed)) = s.narrow() {
+                let wide = self.convert(v, if signed { Ty::INT } else { Ty::UNSIGNED }, span)?;
+                return self.narrowed(wide, bits, signed, to, span);
+            }
+        }
         if v.ty == to {
             return Some(v);
         }
@@ -173,5 +193,25 @@ impl Lower<'_> {
             // int, unsigned and bool share their bits.
             (_, to) => Some(Value { repr: v.repr, ty: to, exact: None }),
         }
+    }
+
+    /// A 32-bit integer's low `bits`, zero- or sign-extended: the value a byte or halfword of
+    /// type `to` holds (C's conversion modulo 2^bits).
+    fn narrowed(&mut self, v: Value, bits: u32, signed: bool, to: Ty, span: Span) -> Option<Value> {
+        let keep = (1u32 << bits) - 1;
+        if let Repr::Imm(b) = v.repr {
+            let low = b & keep;
+            let extended = if signed && low >> (bits - 1) != 0 { low | !keep } else { low };
+            return Some(Value::imm(extended, to));
+        }
+        let t = self.temp(span)?;
+        if signed {
+            // Up to the top, then back with the sign (`SHR` of a signed value is arithmetic).
+            self.emit(alu(Opcode::Shl, &[], t, &[v.operand(), Operand::Int(32 - bits)]));
+            self.emit(alu(Opcode::Shr, &[], t, &[Operand::r(t), Operand::Int(32 - bits)]));
+        } else {
+            self.emit(alu(Opcode::Lop, &["AND"], t, &[v.operand(), Operand::Mask(keep)]));
+        }
+        Some(Value::reg(t, to))
     }
 }

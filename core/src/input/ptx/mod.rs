@@ -33,7 +33,7 @@ use crate::diag::{has_errors, Diagnostic, Span};
 use crate::isa::Reg;
 use crate::kernel::expr::parse_expr;
 use crate::kernel::{BufferDecl, BufferInit, InitTarget, Kernel, LocatedExpr, RegInit};
-use crate::machine::ElemType;
+use crate::machine::{Elem, ElemType};
 use lower::Slot;
 use syntax::{Function, Instr, Module, Operand as P, Stmt, VarDecl};
 use types::{Class, T};
@@ -571,8 +571,12 @@ fn vector_type(text: &str) -> Option<(Scalar, u32)> {
     let s = match &name[..name.len() - 1] {
         "float" => Scalar::Float,
         "double" => Scalar::Double,
-        "int" | "short" | "char" => Scalar::Int,
-        "uint" | "ushort" | "uchar" => Scalar::Unsigned,
+        "int" => Scalar::Int,
+        "uint" => Scalar::Unsigned,
+        "short" => Scalar::Short,
+        "ushort" => Scalar::UShort,
+        "char" => Scalar::Char,
+        "uchar" => Scalar::UChar,
         "longlong" | "long" => Scalar::Long,
         "ulonglong" | "ulong" => Scalar::ULong,
         _ => return None,
@@ -587,7 +591,11 @@ pub(crate) fn scalar_of(base: &str) -> Scalar {
         "double" => Scalar::Double,
         "long long" | "long" => Scalar::Long,
         "unsigned long long" | "unsigned long" => Scalar::ULong,
-        "unsigned int" | "unsigned short" | "unsigned char" => Scalar::Unsigned,
+        "unsigned int" => Scalar::Unsigned,
+        "unsigned short" => Scalar::UShort,
+        "unsigned char" => Scalar::UChar,
+        "short" => Scalar::Short,
+        "char" | "signed char" => Scalar::Char,
         "bool" => Scalar::Bool,
         _ => Scalar::Int,
     }
@@ -648,8 +656,8 @@ fn bind_inputs(k: &mut Kernel, m: &Module, entry: &Function, funcs: &[&Function]
     let decls = m.globals.iter().chain(funcs.iter().flat_map(|f| f.vars.iter()));
     for v in decls.filter(|v| layout.syms.contains_key(&v.name)) {
         let reg = layout.syms[&v.name];
-        let elem = elem_of(v, funcs);
-        let bytes_per = elem.words() * 4;
+        let elem = elem_of(v, &m.functions);
+        let bytes_per = elem.bytes();
         let bytes = match v.array {
             Some(Some(n)) => n * T::from_name(v.ty).map_or(1, |t| t.bits().div_ceil(8)),
             Some(None) => block * bytes_per,
@@ -699,10 +707,11 @@ fn buffer_name(ptx: &str, k: &Kernel) -> String {
     (2..).map(|n| format!("{base}_{n}")).find(|n| !taken(n)).unwrap_or(base)
 }
 
-/// A memory variable's element type: what the code loads and stores it as (first use), or
-/// its declared type.
-fn elem_of(v: &VarDecl, funcs: &[&Function]) -> ElemType {
-    let used = funcs.iter().flat_map(|f| instrs(f)).find_map(|i| {
+/// A memory variable's element type: what the module's code loads and stores it as (first
+/// use, in any function: a module-scope variable another kernel reads is shown as it reads it),
+/// or its declared type (`.b8` arrays aligned to words: words).
+fn elem_of(v: &VarDecl, funcs: &[Function]) -> ElemType {
+    let used = funcs.iter().flat_map(instrs).find_map(|i| {
         let touches = i.operands.iter().any(|o| matches!(o, P::Addr { base, .. } if *base == v.name));
         if touches && matches!(i.opcode(), "ld" | "st" | "atom" | "red") {
             i.parts.iter().rev().find_map(|p| T::from_name(p))
@@ -716,6 +725,13 @@ fn elem_of(v: &VarDecl, funcs: &[&Function]) -> ElemType {
         Some(T::S64) => ElemType::I64,
         Some(T::U64 | T::B64) => ElemType::U64,
         Some(T::U32) => ElemType::U32,
+        // nvcc declares every array as `.b8`, aligned as its elements are: a byte array only
+        // when aligned to bytes (`char` data, `printf`'s strings).
+        Some(T::B8) if v.align.unwrap_or(1) > 1 => ElemType::I32,
+        Some(T::U8 | T::B8) => ElemType::U8,
+        Some(T::S8) => ElemType::I8,
+        Some(T::U16 | T::B16) => ElemType::U16,
+        Some(T::S16) => ElemType::I16,
         _ => ElemType::I32,
     }
 }
@@ -728,13 +744,17 @@ fn global_init(v: &VarDecl, elem: ElemType, diags: &mut Vec<Diagnostic>) -> Opti
     }
     let bytes = T::from_name(v.ty).is_some_and(|t| t.bits() == 8);
     let values: Vec<String> = if bytes {
+        // Bytes gathered into the elements the code reads them as, little-endian.
         let b: Vec<u8> = v.init.iter().map(|o| if let P::Int(x) = o { *x as u8 } else { 0 }).collect();
-        let words: Vec<u32> = b.chunks(4).map(|c| c.iter().enumerate().fold(0u32, |w, (k, x)| w | (*x as u32) << (8 * k))).collect();
-        if elem.is_float() {
-            words.iter().map(|w| float_text(f32::from_bits(*w) as f64)).collect()
-        } else {
-            words.iter().map(|w| format!("{}", *w as i32)).collect()
-        }
+        let per = elem.bytes() as usize;
+        let bits = b.chunks(per).map(|c| c.iter().enumerate().fold(0u64, |w, (k, x)| w | (*x as u64) << (8 * k)));
+        bits.map(|w| match elem.read_at(&elem.pack([w]), 0) {
+            Elem::F32(f) => float_text(f as f64),
+            Elem::F64(f) => float_text(f),
+            Elem::I64(i64::MIN) => String::from("(-9223372036854775807 - 1)"),
+            e => format!("{e}"),
+        })
+        .collect()
     } else {
         v.init
             .iter()

@@ -34,11 +34,10 @@ fn count_transactions(m: &mut Machine, lanes: LaneMask, addr: Address, words: u3
     m.mem_transactions += n as u64;
 }
 
-/// The fault of an access by `lane` at byte address `addr`; `word` is where `Memory` looked (the
-/// word a byte or halfword lies in, else `addr` itself).
-fn bad_access(mem: &Memory, kind: &str, lane: u32, addr: u32, word: u32, space: Space, miss: Miss) -> String {
+/// The fault of an access of `bytes` by `lane` at byte address `addr`.
+fn bad_access(mem: &Memory, kind: &str, lane: u32, addr: u32, bytes: u32, space: Space, miss: Miss) -> String {
     match miss {
-        Miss::Outside => format!("{kind} by lane {lane} at address {addr:#x}: {}", mem.miss_detail(word)),
+        Miss::Outside => format!("{kind} by lane {lane} at address {addr:#x}: {}", mem.miss_detail(addr, bytes)),
         Miss::OtherSpace(there) => {
             let fits = if there == Space::Shared { "LDS/STS/ATOMS and generic LD/ST/ATOM" } else { "LDG/STG/ATOMG and generic LD/ST/ATOM" };
             format!(
@@ -51,14 +50,14 @@ fn bad_access(mem: &Memory, kind: &str, lane: u32, addr: u32, word: u32, space: 
     }
 }
 
-/// The word a byte or halfword at `at` lies in and the bit where it starts; a halfword must
-/// be 2-byte aligned.
-fn sub_word_place(kind: &str, lane: u32, at: u32, width: Width) -> Result<(u32, u32), String> {
+/// The bit where a byte or halfword at `at` starts in the word it lies in; a halfword must be
+/// 2-byte aligned.
+fn sub_word_shift(kind: &str, lane: u32, at: u32, width: Width) -> Result<u32, String> {
     let bytes = width.bytes();
     if !at.is_multiple_of(bytes) {
         return Err(format!("{kind} by lane {lane} at address {at:#x}: not {bytes}-byte aligned"));
     }
-    Ok((at & !3, 8 * (at & 3)))
+    Ok(8 * (at & 3))
 }
 
 /// A byte or halfword of `word` from bit `shift`, zero- or sign-extended as `width` says.
@@ -81,9 +80,13 @@ pub fn load(m: &mut Machine, lanes: LaneMask, dst: Reg, addr: Address, width: Wi
     for l in lanes.iter() {
         if width.sub_word() {
             let at = address(m, l, addr, 0);
-            let (word, shift) = sub_word_place("load", l, at, width)?;
-            let (v, written) = m.memory.load_noting(space, word).map_err(|e| bad_access(&m.memory, "load", l, at, word, space, e))?;
-            note_unwritten(m, written, l, word);
+            let shift = sub_word_shift("load", l, at, width)?;
+            let (k, i) = m
+                .memory
+                .find_sub_word(space, at, width.bytes())
+                .map_err(|e| bad_access(&m.memory, "load", l, at, width.bytes(), space, e))?;
+            let (v, written) = m.memory.word_noting(k, i);
+            note_unwritten(m, written, l, at & !3);
             m.set_reg(l, dst, extract(v, shift, width));
             continue;
         }
@@ -92,7 +95,7 @@ pub fn load(m: &mut Machine, lanes: LaneMask, dst: Reg, addr: Address, width: Wi
         let mut words = [0u32; 4];
         for w in 0..width.words() {
             let at = address(m, l, addr, w);
-            let (v, written) = m.memory.load_noting(space, at).map_err(|e| bad_access(&m.memory, "load", l, at, at, space, e))?;
+            let (v, written) = m.memory.load_noting(space, at).map_err(|e| bad_access(&m.memory, "load", l, at, 4, space, e))?;
             note_unwritten(m, written, l, at);
             words[w as usize] = v;
         }
@@ -121,17 +124,20 @@ pub fn store(m: &mut Machine, lanes: LaneMask, src: Reg, addr: Address, width: W
     for l in lanes.iter() {
         if width.sub_word() {
             let at = address(m, l, addr, 0);
-            let (word, shift) = sub_word_place("store", l, at, width)?;
-            let old = m.memory.load_in(space, word).map_err(|e| bad_access(&m.memory, "store", l, at, word, space, e))?;
+            let shift = sub_word_shift("store", l, at, width)?;
+            let (k, i) = m
+                .memory
+                .find_sub_word(space, at, width.bytes())
+                .map_err(|e| bad_access(&m.memory, "store", l, at, width.bytes(), space, e))?;
+            let (old, _) = m.memory.word_noting(k, i);
             let mask = if width.bytes() == 1 { 0xffu32 } else { 0xffff } << shift;
-            let v = (old & !mask) | ((m.reg(l, src) << shift) & mask);
-            m.memory.store_in(space, word, v).map_err(|e| bad_access(&m.memory, "store", l, at, word, space, e))?;
+            m.memory.set_word(k, i, (old & !mask) | ((m.reg(l, src) << shift) & mask));
             continue;
         }
         for w in 0..width.words() {
             let at = address(m, l, addr, w);
             let v = if src.is_zero() { 0 } else { m.reg(l, Reg(src.0.saturating_add(w as u8))) };
-            m.memory.store_in(space, at, v).map_err(|e| bad_access(&m.memory, "store", l, at, at, space, e))?;
+            m.memory.store_in(space, at, v).map_err(|e| bad_access(&m.memory, "store", l, at, 4, space, e))?;
         }
     }
     Ok(())
@@ -171,7 +177,7 @@ pub fn atom<const N: usize>(
     if space != Space::Shared {
         count_transactions(m, lanes, addr, words);
     }
-    let fail = |m: &Machine, l: u32, at: u32, e: Miss| bad_access(&m.memory, "atomic", l, at, at, space, e);
+    let fail = |m: &Machine, l: u32, at: u32, e: Miss| bad_access(&m.memory, "atomic", l, at, 4, space, e);
     if wide {
         for l in lanes.iter() {
             let (lo_at, hi_at) = (address(m, l, addr, 0), address(m, l, addr, 1));
