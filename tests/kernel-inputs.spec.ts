@@ -324,7 +324,7 @@ test('a char buffer takes a text in its values field; the run counts its letters
   await expect(data).toContainText('i8');
   await setField(page, 'ki-buffer-data-len', '48');
   await setField(page, 'ki-buffer-data-init', '"programming massively parallel processors"');
-  await expect(data.locator('+ tr')).toHaveText('48 elements: 112, 114, 111, 103, 114, 97, 109, 109, …');
+  await expect(data.locator('+ tr')).toHaveText("48 elements: 112 'p', 114 'r', 111 'o', 103 'g', 114 'r', 97 'a', 109 'm', 109 'm', …");
   await setField(page, 'ki-buffer-histo-len', '7');
   await setField(page, 'ki-buffer-histo-init', '0');
   await setField(page, 'ki-param-length', '41');

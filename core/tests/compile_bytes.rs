@@ -184,3 +184,36 @@ __global__ void k(unsigned char *out) {
     let Status::Fault { message, .. } = &sim.state().status else { panic!("{:?}", sim.state().status) };
     assert!(message.contains("lane 30") && message.contains("past the end of `out`: element 30, and `out` holds 30"), "{message}");
 }
+
+#[test]
+fn a_char_array_takes_a_string_and_an_open_size_its_initialiser_gives() {
+    let text = r#"//@ buffer out: i32[32]
+__constant__ char key[] = "warp";
+__device__ unsigned char table[] = {1, 2, 250, 255};
+__constant__ int grid[][2] = {{1, 2}, {3, 4}, {5}};
+__global__ void k(int *out) {
+    int t = threadIdx.x;
+    char c = key[t % 5];
+    if (t < 2) printf("%c%d\n", c, table[t + 2]);
+    out[t] = c + table[t % 4] + grid[t % 3][1];
+}
+"#;
+    let sim = run_with(text, &[]);
+    assert_eq!(sim.state().status, Status::Exited);
+    let memory = &sim.state().machine.memory;
+    let count = |name: &str| memory.buffers.iter().find(|b| b.name == name).map(|b| (b.elem, b.elements()));
+    assert_eq!(count("key"), Some((ElemType::I8, 5)), "four letters and the zero");
+    assert_eq!(count("table"), Some((ElemType::U8, 4)));
+    assert_eq!(count("grid"), Some((ElemType::I32, 6)), "three rows of two");
+    let key = b"warp\0";
+    let (table, second) = ([1i64, 2, 250, 255], [2i64, 4, 0]);
+    let want: Vec<i64> = (0..32).map(|t| key[t % 5] as i64 + table[t % 4] + second[t % 3]).collect();
+    assert_eq!(ints(&sim, "out"), want);
+    let printed: Vec<String> = sim.output().into_iter().map(|l| l.text).collect();
+    assert_eq!(printed, ["w250\n", "a255\n"]);
+    let (_, diags) = parse_kernel("__constant__ int w[];\n__global__ void k(int *a) { a[0] = w[0]; }\n");
+    assert!(
+        diags.iter().any(|d| d.is_error() && d.message.contains("only the first dimension, and only with an initialiser")),
+        "{diags:?}"
+    );
+}

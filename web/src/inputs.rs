@@ -51,7 +51,7 @@ impl InputsView {
             .map(|input| {
                 let (elements, first) = match memory.buffer(&input.name) {
                     Some((b, words)) => {
-                        let first = b.values(words).take(FIRST_VALUES).map(|e| e.to_string()).collect();
+                        let first = b.values(words).take(FIRST_VALUES).map(|e| b.elem.shown(e)).collect();
                         (b.elements(), first)
                     }
                     None => (0, Vec::new()),

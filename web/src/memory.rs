@@ -5,7 +5,7 @@
 use serde::Serialize;
 use ts_rs::TS;
 use warpscope_core::isa::AccessKind;
-use warpscope_core::machine::{byte_text, Elem, ElemType, LaneList, Space};
+use warpscope_core::machine::{ElemType, LaneList, Space};
 use warpscope_core::sim::Sim;
 
 /// The most elements one `Session.memory_cells` call returns.
@@ -100,11 +100,5 @@ pub fn cells_text(sim: &Sim, buffer: u32, from: u32, to: u32) -> Vec<String> {
     let (Some(b), Some(words)) = (memory.buffers.get(buffer as usize), memory.words.get(buffer as usize)) else { return Vec::new() };
     let to = to.min(b.elements()).min(from.saturating_add(MEMORY_WINDOW_MAX));
     // A byte shows the character it is, too: text in a `char` buffer reads as text.
-    (from..to)
-        .map(|i| match b.value(words, i) {
-            Elem::I32(v) if b.elem.bytes() == 1 => byte_text(v),
-            Elem::U32(v) if b.elem.bytes() == 1 => byte_text(v as i32),
-            e => e.to_string(),
-        })
-        .collect()
+    (from..to).map(|i| b.elem.shown(b.value(words, i))).collect()
 }

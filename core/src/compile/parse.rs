@@ -952,15 +952,24 @@ impl<'t> Parser<'t> {
         let Ty::Scalar(elem) = ty else {
             return Err(Diagnostic::error(
                 start,
-                format!("a `{q}` variable holds `int`, `unsigned`, `float`, `double`, `long long` or `bool`, not `{}`", ty.name()),
+                format!(
+                    "a `{q}` variable holds a number (`int`, `char`, `float`, `double`, `long long`...) or `bool`, not `{}`",
+                    ty.name()
+                ),
             ));
         };
         let (name, span) = self.ident("the variable's name")?;
         let mut dims = Vec::new();
         while self.eat("[") {
             if self.eat("]") {
-                if !dims.is_empty() || space != Space::Shared {
-                    let what = if space == Space::Shared { "only the first dimension of a shared array" } else { "no dimension here" };
+                // The first dimension of a shared array (`extern`), or of one whose initialiser
+                // gives its size, may be open.
+                if !dims.is_empty() || (space != Space::Shared && !self.is("[") && !self.is("=")) {
+                    let what = if space == Space::Shared {
+                        "only the first dimension of a shared array"
+                    } else {
+                        "only the first dimension, and only with an initialiser,"
+                    };
                     return Err(Diagnostic::error(self.prev_span(), format!("{what} may be left open: give its size")));
                 }
                 dims.push(None);
@@ -983,10 +992,24 @@ impl<'t> Parser<'t> {
             self.bump();
             let mut values = Vec::new();
             self.initialiser(&mut values)?;
+            // `char s[] = "warp"`: the text's bytes and a terminating zero, as in C.
+            if let ([Expr { kind: ExprKind::Str(text), span }], Some((8, _))) = (values.as_slice(), elem.narrow()) {
+                let (text, span) = (text.clone(), *span);
+                values = text.bytes().chain([0]).map(|b| Expr { kind: ExprKind::Int { value: b as u64, unsigned: false }, span }).collect();
+            }
             Some(values)
         } else {
             None
         };
+        if let (Some(None), Some(values)) = (dims.first(), &init) {
+            if space != Space::Shared {
+                let inner: u32 = dims[1..].iter().map(|d| d.unwrap_or(1)).product();
+                dims[0] = Some((values.len() as u32).div_ceil(inner.max(1)).max(1));
+            }
+        }
+        if space != Space::Shared && dims.first() == Some(&None) {
+            return Err(Diagnostic::error(span, format!("`{name}[]` needs a size or an initialiser to give it one")));
+        }
         self.expect(";", "after the declaration")?;
         Ok(MemoryDecl { space, elem, name, dims, init, span })
     }

@@ -130,6 +130,15 @@ impl ElemType {
         }
     }
 
+    /// An element as the app shows it: its value, and a byte's character too (`byte_text`).
+    pub fn shown(self, e: Elem) -> String {
+        match e {
+            Elem::I32(v) if self.bytes() == 1 => byte_text(v),
+            Elem::U32(v) if self.bytes() == 1 => byte_text(v as i32),
+            e => format!("{e}"),
+        }
+    }
+
     /// A 32-bit element from its word (a 64-bit type reads it as its low word).
     pub fn read(self, word: u32) -> Elem {
         self.read_at(&[word], 0)
