@@ -217,3 +217,37 @@ __global__ void k(int *out) {
         "{diags:?}"
     );
 }
+
+#[test]
+fn a_conditional_promotes_a_byte_arm_and_atomics_refuse_bytes() {
+    let text = r#"//@ buffer d: u8[32] = 250 + i
+//@ buffer out: i32[32]
+__global__ void k(const unsigned char *d, int *out) {
+    int t = threadIdx.x;
+    out[t] = (t < 4) ? d[t] : -1;
+}
+"#;
+    let sim = run_with(text, &[]);
+    let want: Vec<i64> = (0..32).map(|t| if t < 4 { (250 + t) % 256 } else { -1 }).collect();
+    assert_eq!(ints(&sim, "out"), want, "the -1 arm is not cut to a byte");
+    let (_, diags) = parse_kernel("__global__ void k(unsigned char *h) {\n    atomicAdd(&h[threadIdx.x], 1);\n}\n");
+    let e = diags.iter().find(|d| d.is_error()).expect("an error");
+    assert!(e.message.contains("`atomicAdd` on a `unsigned char`") && e.span.line == 2, "{e:?}");
+}
+
+#[test]
+fn an_unwritten_shared_byte_is_named_as_the_byte_read() {
+    let text = r#"//@ buffer out: i32[32]
+__global__ void k(int *out) {
+    __shared__ unsigned char s[8];
+    if (threadIdx.x == 0) s[4] = 1;
+    __syncthreads();
+    out[threadIdx.x] = s[6];
+}
+"#;
+    let kernel = load(text);
+    let mut sim = launch(&kernel, &LaunchOptions::default()).expect("launches");
+    sim.run_to_end();
+    let warned: Vec<String> = warpscope_core::session::run_warnings(&kernel, &sim.state().machine).into_iter().map(|d| d.message).collect();
+    assert!(warned.iter().any(|w| w.contains("read shared `s[6]`")), "{warned:?}");
+}

@@ -165,6 +165,9 @@ fn every_problem_is_named_and_located() {
     let cases: &[(&str, &str, u32)] = &[
         ("__global__ void k(int* a) {\n  long short x = 1;\n}\n", "`short` takes no `long` or `double`", 2),
         ("__global__ void k(int* a) {\n  unsigned signed char x = 1;\n}\n", "`signed` or `unsigned`, not both", 2),
+        ("__global__ void k(int* a) {\n  char int x = 1;\n}\n", "`char int` is not a type", 2),
+        ("__global__ void k(int* a) {\n  short char x = 1;\n}\n", "`char` after `short`", 2),
+        ("__constant__ int w[1024][1024][2];\n__global__ void k(int* a) {\n  a[0] = w[0][0][0];\n}\n", "holds at most 1048576", 1),
         ("__global__ void k(int* a) {\n  a[0] = atomicAdd(&a[1], 0.5) + ~1.5;\n}\n", "`~` does not apply", 2),
         ("__global__ void k(int* a) {\n  a[0] = foo(1);\n}\n", "unknown function `foo`", 2),
         ("__global__ void k(int* a) {\n  a[0] = y;\n}\n", "unknown variable `y`", 2),

@@ -56,8 +56,6 @@ const TYPE_WORDS: &[(&str, Ty)] = &[
     ("uint8_t", Ty::Scalar(Scalar::UChar)),
     ("int16_t", Ty::Scalar(Scalar::Short)),
     ("uint16_t", Ty::Scalar(Scalar::UShort)),
-    ("uchar", Ty::Scalar(Scalar::UChar)),
-    ("ushort", Ty::Scalar(Scalar::UShort)),
 ];
 
 fn is_type_word(w: &str) -> bool {
@@ -333,15 +331,18 @@ impl<'t> Parser<'t> {
     /// (`unsigned long long int`, `short unsigned`).
     fn int_type(&mut self) -> PResult<Ty> {
         let start = self.span();
-        let (mut unsigned, mut signed, mut longs, mut double) = (false, false, 0, false);
+        let (mut unsigned, mut signed, mut longs, mut double, mut int) = (false, false, 0, false, false);
         let mut small: Option<&'static str> = None;
         loop {
             match self.peek() {
                 Tok::Ident(w) if w == "unsigned" => unsigned = true,
                 Tok::Ident(w) if w == "signed" => signed = true,
-                Tok::Ident(w) if w == "int" => {}
+                Tok::Ident(w) if w == "int" => int = true,
                 Tok::Ident(w) if w == "long" => longs += 1,
                 Tok::Ident(w) if w == "double" => double = true,
+                Tok::Ident(w) if (w == "short" || w == "char") && small.is_some() => {
+                    return Err(Diagnostic::error(self.span(), format!("`{w}` after `{}`: a type is one of them", small.unwrap_or(""))));
+                }
                 Tok::Ident(w) if w == "short" => small = Some("short"),
                 Tok::Ident(w) if w == "char" => small = Some("char"),
                 _ => break,
@@ -352,6 +353,7 @@ impl<'t> Parser<'t> {
             (Some(w), true, ..) | (Some(w), _, 1.., _) => {
                 return Err(Diagnostic::error(start, format!("`{w}` takes no `long` or `double`")));
             }
+            (Some("char"), ..) if int => return Err(Diagnostic::error(start, "`char int` is not a type: write `char` or `int`")),
             (Some("char"), _, _, true) => Scalar::UChar,
             (Some("char"), ..) => Scalar::Char,
             (Some(_), _, _, true) => Scalar::UShort,
@@ -984,6 +986,11 @@ impl<'t> Parser<'t> {
         }
         if dims.len() > 3 {
             return Err(Diagnostic::error(span, format!("`{q}` arrays have at most three dimensions")));
+        }
+        // Every later product of the sizes fits in 32 bits.
+        let elements: u64 = dims.iter().map(|d| d.unwrap_or(1) as u64).product();
+        if elements > 1 << 20 {
+            return Err(Diagnostic::error(span, format!("`{name}` has {elements} elements; an array holds at most 1048576")));
         }
         let init = if self.is("=") {
             if space == Space::Shared {

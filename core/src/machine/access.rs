@@ -46,12 +46,9 @@ pub fn access(m: &Machine, instr: &Instruction, lanes: LaneMask) -> Option<Acces
     for lane in lanes.iter() {
         for w in 0..used.words {
             let addr = address(m, lane, used.addr, w);
-            // A byte or halfword of a word-sized element is that element.
-            let cell = if used.bytes >= 4 || !addr.is_multiple_of(used.bytes) {
-                m.memory.cell_at(addr)
-            } else {
-                m.memory.cell_at(addr).or_else(|| m.memory.cell_at(addr & !3))
-            };
+            // A byte or halfword of a wider element is that element.
+            let cell =
+                if used.bytes >= 4 || !addr.is_multiple_of(used.bytes) { m.memory.cell_at(addr) } else { m.memory.cell_containing(addr) };
             touches.push(Touch { lane, addr, cell });
         }
     }

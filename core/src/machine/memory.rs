@@ -52,9 +52,9 @@ impl ElemType {
     pub fn from_name(name: &str) -> Option<ElemType> {
         Some(match name {
             "i8" | "char" => ElemType::I8,
-            "u8" | "uchar" => ElemType::U8,
+            "u8" => ElemType::U8,
             "i16" | "short" => ElemType::I16,
-            "u16" | "ushort" => ElemType::U16,
+            "u16" => ElemType::U16,
             "i32" | "int" => ElemType::I32,
             "u32" | "unsigned" => ElemType::U32,
             "f32" | "float" => ElemType::F32,
@@ -240,8 +240,8 @@ pub struct Memory {
     pub buffers: Vec<Buffer>,
     /// One vector per buffer, in the order of `buffers`.
     pub words: Vec<Vec<u32>>,
-    /// Per buffer, a bit per word this warp has written; empty for a global buffer, whose inputs
-    /// set every word. A shared word never written is one the launch's other warps would write.
+    /// Per buffer, a bit per byte this warp has written; empty for a global buffer, whose inputs
+    /// set every byte. A shared byte never written is one the launch's other warps would write.
     written: Vec<Vec<u64>>,
 }
 
@@ -271,7 +271,7 @@ impl Memory {
             None => first,
         };
         self.buffers.push(Buffer { name: name.into(), elem, space, base, len: data.len() as u32, count });
-        self.written.push(if space == Space::Shared { vec![0; data.len().div_ceil(64)] } else { Vec::new() });
+        self.written.push(if space == Space::Shared { vec![0; (4 * data.len()).div_ceil(64)] } else { Vec::new() });
         self.words.push(data);
         base
     }
@@ -284,6 +284,18 @@ impl Memory {
         let offset = addr - b.base;
         let bytes = b.elem.bytes();
         (offset.is_multiple_of(bytes.min(4)) && offset / bytes < b.count).then_some(Cell { buffer: k as u32, index: offset / bytes })
+    }
+
+    /// The element byte address `addr` falls in (a byte or halfword of a wider element is that
+    /// element), within the buffer's elements.
+    pub fn cell_containing(&self, addr: u32) -> Option<Cell> {
+        let (k, b) = self.buffers.iter().enumerate().find(|(_, b)| b.base <= addr && addr - b.base < b.size())?;
+        Some(Cell { buffer: k as u32, index: (addr - b.base) / b.elem.bytes() })
+    }
+
+    /// `cell_containing` by name: the buffer and the element's index.
+    pub fn element_containing(&self, addr: u32) -> Option<(&str, u32)> {
+        self.cell_containing(addr).map(|c| (self.buffers[c.buffer as usize].name.as_str(), c.index))
     }
 
     fn locate(&self, addr: u32) -> Option<(usize, usize)> {
@@ -339,16 +351,24 @@ impl Memory {
     }
 
     /// The word at `k`, `i` (a place `find` or `find_sub_word` gave), and whether this warp
-    /// wrote it or its input set it (false: a shared word no lane of this warp has written yet).
-    pub fn word_noting(&self, k: usize, i: usize) -> (u32, bool) {
-        let written = self.written[k].get(i / 64).is_none_or(|bits| bits & (1 << (i % 64)) != 0);
+    /// wrote its bytes `from..from + n` or its input set them (false: a shared byte no lane of
+    /// this warp has written yet).
+    pub fn word_noting(&self, k: usize, i: usize, from: u32, n: u32) -> (u32, bool) {
+        let first = 4 * i as u32 + from;
+        let written = (first..first + n).all(|b| self.written[k].get(b as usize / 64).is_none_or(|bits| bits & (1 << (b % 64)) != 0));
         (self.words[k][i], written)
     }
 
-    /// Writes the word at `k`, `i` (a place `find` or `find_sub_word` gave).
-    pub fn set_word(&mut self, k: usize, i: usize, value: u32) {
+    /// Writes the word at `k`, `i` (a place `find` or `find_sub_word` gave), of which its bytes
+    /// `from..from + n` are the store's.
+    pub fn set_word(&mut self, k: usize, i: usize, value: u32, from: u32, n: u32) {
         self.words[k][i] = value;
-        self.mark_written(k, i);
+        let first = 4 * i as u32 + from;
+        for b in first..first + n {
+            if let Some(bits) = self.written[k].get_mut(b as usize / 64) {
+                *bits |= 1 << (b % 64);
+            }
+        }
     }
 
     /// The word at `addr`, in any space.
@@ -358,20 +378,25 @@ impl Memory {
 
     pub fn store(&mut self, addr: u32, value: u32) -> Option<()> {
         let (k, i) = self.locate(addr)?;
-        self.set_word(k, i, value);
+        self.set_word(k, i, value, 0, 4);
         Some(())
-    }
-
-    fn mark_written(&mut self, k: usize, i: usize) {
-        if let Some(bits) = self.written[k].get_mut(i / 64) {
-            *bits |= 1 << (i % 64);
-        }
     }
 
     /// The word at `addr` for an instruction that reads `space`, and whether this warp wrote it
     /// or its input set it (false: a shared word no lane of this warp has written yet).
     pub fn load_noting(&self, space: Space, addr: u32) -> Result<(u32, bool), Miss> {
-        self.find(space, addr).map(|(k, i)| self.word_noting(k, i))
+        self.find_word(space, addr).map(|(k, i)| self.word_noting(k, i, 0, 4))
+    }
+
+    /// `find` for a whole word: outside when it reaches past a byte or halfword buffer's last
+    /// element (the padding of its last word belongs to no element).
+    fn find_word(&self, space: Space, addr: u32) -> Result<(usize, usize), Miss> {
+        let (k, i) = self.find(space, addr)?;
+        let b = &self.buffers[k];
+        if addr - b.base + 4 > b.size() {
+            return Err(Miss::Outside);
+        }
+        Ok((k, i))
     }
 
     /// Where `addr` is for an instruction that reads `space`: the buffer and word, or why not.
@@ -385,12 +410,12 @@ impl Memory {
 
     /// The word at `addr` for an instruction that reads `space`.
     pub fn load_in(&self, space: Space, addr: u32) -> Result<u32, Miss> {
-        self.find(space, addr).map(|(k, i)| self.words[k][i])
+        self.find_word(space, addr).map(|(k, i)| self.words[k][i])
     }
 
     pub fn store_in(&mut self, space: Space, addr: u32, value: u32) -> Result<(), Miss> {
-        let (k, i) = self.find(space, addr)?;
-        self.set_word(k, i, value);
+        let (k, i) = self.find_word(space, addr)?;
+        self.set_word(k, i, value, 0, 4);
         Ok(())
     }
 
@@ -491,9 +516,15 @@ mod tests {
             m.miss_detail(b + 5, 1)
         );
         assert_eq!(m.miss_detail(b + 5, 2), "not 2-byte aligned");
+        // A whole word reaching past the last element is outside too; the byte it starts at is
+        // the element it falls in.
+        assert_eq!(m.load_in(Space::Global, b + 4), Err(Miss::Outside));
+        assert_eq!(m.load_in(Space::Global, b), Ok(40 << 24 | 30 << 16 | 20 << 8 | 10));
+        assert_eq!(m.cell_containing(b + 4), Some(Cell { buffer: 0, index: 4 }));
         // An element of a word-sized buffer is found from any of its words, as before.
         let w = m.add("w", ElemType::I64, vec![1, 0, 2, 0]);
         assert_eq!(m.cell_at(w + 12), Some(Cell { buffer: 1, index: 1 }));
         assert_eq!(m.cell_at(w + 2), None);
+        assert_eq!(m.cell_containing(w + 13), Some(Cell { buffer: 1, index: 1 }), "a byte of a wide element is that element");
     }
 }

@@ -14,7 +14,7 @@ use crate::machine::Machine;
 pub fn run_warnings(kernel: &Kernel, end: &Machine) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     if let Some(read) = end.unwritten_read {
-        if let Some((name, index)) = end.memory.element_at(read.addr) {
+        if let Some((name, index)) = end.memory.element_containing(read.addr) {
             // At the array's declaration (a C kernel's `__shared__` line).
             let span = kernel.buffers.iter().find(|b| b.name == name).map_or(Span::new(1, 1, 1), |b| b.len.span);
             out.push(Diagnostic::warning(

@@ -96,6 +96,13 @@ impl Lower<'_> {
             self.error(args[0].span, format!("the first argument of `{name}` is a pointer (`&a[i]`), not `{}`", p.ty.name()));
             return None;
         };
+        if elem.narrow().is_some() {
+            self.error(
+                args[0].span,
+                format!("`{name}` on a `{}`: atomics work on 32- and 64-bit values (CUDA has none for bytes; count in an `int` or `unsigned` array)", Ty::Scalar(elem).name()),
+            );
+            return None;
+        }
         let float = elem == Scalar::Float;
         if float && !matches!(name, "atomicAdd" | "atomicExch") {
             self.error(span, format!("`{name}` on floats is not an atomic CUDA has: use an `int` or `unsigned` variable"));

@@ -59,7 +59,8 @@ impl Lower<'_> {
         let (tb, fb, join) = (self.block("sel_true"), self.block("sel_false"), self.block("sel_end"));
         self.cond(c, Dest::Block(tb), Dest::Block(fb));
         self.start(tb);
-        let x = self.expr(a)?;
+        // A byte or halfword arm is promoted, as C promotes both arms.
+        let x = self.expr(a)?.promoted();
         // A comparison's value is an `int` in C, so a `bool` arm does not make the result one
         // (the other arm would be cut to 0 or 1).
         let ty = if x.ty == Ty::BOOL { Ty::INT } else { x.ty };

@@ -667,7 +667,7 @@ fn bind_inputs(k: &mut Kernel, m: &Module, entry: &Function, funcs: &[&Function]
         let name = buffer_name(v.name, k);
         let (len, value) = if v.space == "local" {
             // Each lane's own copy, side by side: lane t's starts `t * size` bytes in.
-            (len * lanes, format!("{name} + t * {}", len * bytes_per))
+            (len.saturating_mul(lanes), format!("{name} + t * {}", len as u64 * bytes_per as u64))
         } else {
             (len, name.clone())
         };
@@ -727,7 +727,8 @@ fn elem_of(v: &VarDecl, funcs: &[Function]) -> ElemType {
         Some(T::U32) => ElemType::U32,
         // nvcc declares every array as `.b8`, aligned as its elements are: a byte array only
         // when aligned to bytes (`char` data, `printf`'s strings).
-        Some(T::B8) if v.align.unwrap_or(1) > 1 => ElemType::I32,
+        Some(T::B8) if v.align.unwrap_or(1) > 2 => ElemType::I32,
+        Some(T::B8) if v.align == Some(2) => ElemType::I16,
         Some(T::U8 | T::B8) => ElemType::U8,
         Some(T::S8) => ElemType::I8,
         Some(T::U16 | T::B16) => ElemType::U16,

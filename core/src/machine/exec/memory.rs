@@ -85,8 +85,8 @@ pub fn load(m: &mut Machine, lanes: LaneMask, dst: Reg, addr: Address, width: Wi
                 .memory
                 .find_sub_word(space, at, width.bytes())
                 .map_err(|e| bad_access(&m.memory, "load", l, at, width.bytes(), space, e))?;
-            let (v, written) = m.memory.word_noting(k, i);
-            note_unwritten(m, written, l, at & !3);
+            let (v, written) = m.memory.word_noting(k, i, at & 3, width.bytes());
+            note_unwritten(m, written, l, at);
             m.set_reg(l, dst, extract(v, shift, width));
             continue;
         }
@@ -129,9 +129,9 @@ pub fn store(m: &mut Machine, lanes: LaneMask, src: Reg, addr: Address, width: W
                 .memory
                 .find_sub_word(space, at, width.bytes())
                 .map_err(|e| bad_access(&m.memory, "store", l, at, width.bytes(), space, e))?;
-            let (old, _) = m.memory.word_noting(k, i);
+            let (old, _) = m.memory.word_noting(k, i, 0, 0);
             let mask = if width.bytes() == 1 { 0xffu32 } else { 0xffff } << shift;
-            m.memory.set_word(k, i, (old & !mask) | ((m.reg(l, src) << shift) & mask));
+            m.memory.set_word(k, i, (old & !mask) | ((m.reg(l, src) << shift) & mask), at & 3, width.bytes());
             continue;
         }
         for w in 0..width.words() {
