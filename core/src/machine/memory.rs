@@ -338,10 +338,14 @@ impl Memory {
         }
     }
 
-    /// Where a byte or halfword at `addr` is for an instruction that reads `space`: the buffer
-    /// and the word it lies in, or why not (past the buffer's last element, though inside its
-    /// last word, is outside).
-    pub fn find_sub_word(&self, space: Space, addr: u32, bytes: u32) -> Result<(usize, usize), Miss> {
+    /// Where an access of `bytes` (a byte, a halfword or a word) at `addr` is for an instruction
+    /// that reads `space`: the buffer and the word it lies in, or why not (misaligned, or past
+    /// the buffer's last element though inside its last word: the padding of a byte or halfword
+    /// buffer's last word belongs to no element).
+    pub fn find_bytes(&self, space: Space, addr: u32, bytes: u32) -> Result<(usize, usize), Miss> {
+        if !addr.is_multiple_of(bytes.min(4)) {
+            return Err(Miss::Outside);
+        }
         let (k, i) = self.find(space, addr & !3)?;
         let b = &self.buffers[k];
         if addr - b.base + bytes > b.size() {
@@ -350,7 +354,7 @@ impl Memory {
         Ok((k, i))
     }
 
-    /// The word at `k`, `i` (a place `find` or `find_sub_word` gave), and whether this warp
+    /// The word at `k`, `i` (a place `find_bytes` gave), and whether this warp
     /// wrote its bytes `from..from + n` or its input set them (false: a shared byte no lane of
     /// this warp has written yet).
     pub fn word_noting(&self, k: usize, i: usize, from: u32, n: u32) -> (u32, bool) {
@@ -359,7 +363,7 @@ impl Memory {
         (self.words[k][i], written)
     }
 
-    /// Writes the word at `k`, `i` (a place `find` or `find_sub_word` gave), of which its bytes
+    /// Writes the word at `k`, `i` (a place `find_bytes` gave), of which its bytes
     /// `from..from + n` are the store's.
     pub fn set_word(&mut self, k: usize, i: usize, value: u32, from: u32, n: u32) {
         self.words[k][i] = value;
@@ -385,18 +389,7 @@ impl Memory {
     /// The word at `addr` for an instruction that reads `space`, and whether this warp wrote it
     /// or its input set it (false: a shared word no lane of this warp has written yet).
     pub fn load_noting(&self, space: Space, addr: u32) -> Result<(u32, bool), Miss> {
-        self.find_word(space, addr).map(|(k, i)| self.word_noting(k, i, 0, 4))
-    }
-
-    /// `find` for a whole word: outside when it reaches past a byte or halfword buffer's last
-    /// element (the padding of its last word belongs to no element).
-    fn find_word(&self, space: Space, addr: u32) -> Result<(usize, usize), Miss> {
-        let (k, i) = self.find(space, addr)?;
-        let b = &self.buffers[k];
-        if addr - b.base + 4 > b.size() {
-            return Err(Miss::Outside);
-        }
-        Ok((k, i))
+        self.find_bytes(space, addr, 4).map(|(k, i)| self.word_noting(k, i, 0, 4))
     }
 
     /// Where `addr` is for an instruction that reads `space`: the buffer and word, or why not.
@@ -410,11 +403,11 @@ impl Memory {
 
     /// The word at `addr` for an instruction that reads `space`.
     pub fn load_in(&self, space: Space, addr: u32) -> Result<u32, Miss> {
-        self.find_word(space, addr).map(|(k, i)| self.words[k][i])
+        self.find_bytes(space, addr, 4).map(|(k, i)| self.words[k][i])
     }
 
     pub fn store_in(&mut self, space: Space, addr: u32, value: u32) -> Result<(), Miss> {
-        let (k, i) = self.find_word(space, addr)?;
+        let (k, i) = self.find_bytes(space, addr, 4)?;
         self.set_word(k, i, value, 0, 4);
         Ok(())
     }
@@ -507,9 +500,9 @@ mod tests {
         assert_eq!(m.cell_at(b + 3), Some(Cell { buffer: 0, index: 3 }));
         assert_eq!(m.cell_at(b + 4), Some(Cell { buffer: 0, index: 4 }));
         assert_eq!(m.cell_at(b + 5), None, "in the last word, past the last element");
-        assert_eq!(m.find_sub_word(Space::Global, b + 4, 1), Ok((0, 1)));
-        assert_eq!(m.find_sub_word(Space::Global, b + 5, 1), Err(Miss::Outside));
-        assert_eq!(m.find_sub_word(Space::Global, b + 4, 2), Err(Miss::Outside), "a halfword reaching past the end");
+        assert_eq!(m.find_bytes(Space::Global, b + 4, 1), Ok((0, 1)));
+        assert_eq!(m.find_bytes(Space::Global, b + 5, 1), Err(Miss::Outside));
+        assert_eq!(m.find_bytes(Space::Global, b + 4, 2), Err(Miss::Outside), "a halfword reaching past the end");
         assert!(
             m.miss_detail(b + 5, 1).starts_with("past the end of `text`: element 5, and `text` holds 5"),
             "{}",

@@ -3,6 +3,7 @@
 //! written straight into it by retargeting the instruction that computed it.
 
 use alloc::format;
+use alloc::vec::Vec;
 
 use super::value::{alu, Repr, Value};
 use super::{Lower, Var};
@@ -26,34 +27,21 @@ pub(super) enum Place {
 /// The modifiers of a load or store of `elem` (`LD.E.U8`, `STS.64`): its width, and `.E` (64-bit
 /// addresses) for a global one. A store of a byte or halfword writes the register's low bits,
 /// so it is `.U8` or `.U16` signed or not.
-fn mem_mods(shared: bool, elem: Scalar, store: bool) -> &'static [&'static str] {
+fn mem_mods(shared: bool, elem: Scalar, store: bool) -> Vec<&'static str> {
     let width = match (elem.narrow(), elem.wide()) {
-        (Some((8, true)), _) if !store => "S8",
-        (Some((8, _)), _) => "U8",
-        (Some((_, true)), _) if !store => "S16",
-        (Some(_), _) => "U16",
-        (None, true) => "64",
-        (None, false) => "",
+        (Some((8, true)), _) if !store => Some("S8"),
+        (Some((8, _)), _) => Some("U8"),
+        (Some((_, true)), _) if !store => Some("S16"),
+        (Some(_), _) => Some("U16"),
+        (None, true) => Some("64"),
+        (None, false) => None,
     };
-    match (shared, width) {
-        (true, "") => &[],
-        (false, "") => &["E"],
-        (true, "S8") => &["S8"],
-        (true, "U8") => &["U8"],
-        (true, "S16") => &["S16"],
-        (true, "U16") => &["U16"],
-        (true, _) => &["64"],
-        (false, "S8") => &["E", "S8"],
-        (false, "U8") => &["E", "U8"],
-        (false, "S16") => &["E", "S16"],
-        (false, "U16") => &["E", "U16"],
-        (false, _) => &["E", "64"],
-    }
+    (!shared).then_some("E").into_iter().chain(width).collect()
 }
 
 /// `LD.E` or `LDS`, as wide as the element.
 fn load_ins(t: u8, base: u8, offset: i32, shared: bool, elem: Scalar) -> Ins {
-    alu(if shared { Opcode::Lds } else { Opcode::Ld }, mem_mods(shared, elem, false), t, &[mem(base, offset)])
+    alu(if shared { Opcode::Lds } else { Opcode::Ld }, &mem_mods(shared, elem, false), t, &[mem(base, offset)])
 }
 
 /// Bytes per element.
@@ -240,7 +228,7 @@ impl Lower<'_> {
                     Repr::Imm(0) => Operand::RZ,
                     _ => Operand::r(self.in_reg(v, span)?),
                 };
-                let st = Ins::new(if shared { Opcode::Sts } else { Opcode::St }).with_mods(mem_mods(shared, elem, true));
+                let st = Ins::new(if shared { Opcode::Sts } else { Opcode::St }).with_mods(&mem_mods(shared, elem, true));
                 self.emit(st.src(mem(base, offset)).src(src));
                 Some(v)
             }

@@ -81,10 +81,8 @@ pub fn load(m: &mut Machine, lanes: LaneMask, dst: Reg, addr: Address, width: Wi
         if width.sub_word() {
             let at = address(m, l, addr, 0);
             let shift = sub_word_shift("load", l, at, width)?;
-            let (k, i) = m
-                .memory
-                .find_sub_word(space, at, width.bytes())
-                .map_err(|e| bad_access(&m.memory, "load", l, at, width.bytes(), space, e))?;
+            let (k, i) =
+                m.memory.find_bytes(space, at, width.bytes()).map_err(|e| bad_access(&m.memory, "load", l, at, width.bytes(), space, e))?;
             let (v, written) = m.memory.word_noting(k, i, at & 3, width.bytes());
             note_unwritten(m, written, l, at);
             m.set_reg(l, dst, extract(v, shift, width));
@@ -127,9 +125,9 @@ pub fn store(m: &mut Machine, lanes: LaneMask, src: Reg, addr: Address, width: W
             let shift = sub_word_shift("store", l, at, width)?;
             let (k, i) = m
                 .memory
-                .find_sub_word(space, at, width.bytes())
+                .find_bytes(space, at, width.bytes())
                 .map_err(|e| bad_access(&m.memory, "store", l, at, width.bytes(), space, e))?;
-            let (old, _) = m.memory.word_noting(k, i, 0, 0);
+            let old = m.memory.words[k][i];
             let mask = if width.bytes() == 1 { 0xffu32 } else { 0xffff } << shift;
             m.memory.set_word(k, i, (old & !mask) | ((m.reg(l, src) << shift) & mask), at & 3, width.bytes());
             continue;
