@@ -118,6 +118,36 @@ fn unknown_names_are_located_on_their_expression() {
 }
 
 #[test]
+fn a_value_an_element_cannot_hold_is_an_error_at_its_expression() {
+    let error = |src: &str, overrides: &[(&str, i64)]| {
+        let (k, d) = parse_kernel(src);
+        assert!(d.is_empty(), "{d:?}");
+        let ov: Vec<(String, i64)> = overrides.iter().map(|(n, v)| (n.to_string(), *v)).collect();
+        let e = instantiate(&k, &ov).expect_err(src);
+        assert_eq!(e.len(), 1, "{e:?}");
+        e[0].clone()
+    };
+    // 300 listed for a byte would keep only 44: a typo. The span is the value's.
+    assert_at(&error("//@ buffer a: u8[3] = [1, 300, 2]\nNOP\n", &[]), 1, 27, &["element i=1 of `a`", "300 does not fit u8 (0 to 255)"]);
+    assert_at(
+        &error("//@ buffer a: i16[4] = [0, -40000]\nNOP\n", &[]),
+        1,
+        28,
+        &["element i=1 of `a`", "-40000 does not fit i16 (-32768 to 32767)"],
+    );
+    assert_at(&error("//@ buffer a: i32[1] = [1 << 32]\nNOP\n", &[]), 1, 25, &["4294967296 does not fit i32"]);
+    // A param in a listed value, too, when an override pushes it past the type.
+    assert_at(&error("//@ param n = 1\n//@ buffer a: u8[1] = [n]\nNOP\n", &[("n", 256)]), 2, 24, &["256 does not fit u8"]);
+    // An expression over `i` wraps, as C converts: `i * 100` into bytes.
+    let m = machine("//@ buffer a: u8[4] = i * 100\nNOP\n", &[]);
+    assert_eq!(m.memory.buffer("a").unwrap().1, [u32::from_le_bytes([0, 100, 200, 44])]);
+    // A width's other signedness is its bits, as C converts: -1 is a u8's 255, 255 an i8's -1.
+    let m = machine("//@ buffer a: u8[2] = [-1, 255]\n//@ buffer b: i8[1] = [255]\n//@ buffer c: u32[1] = [-1]\nNOP\n", &[]);
+    let word = |name| m.memory.buffer(name).expect(name).1[0];
+    assert_eq!([word("a"), word("b"), word("c")], [0xffff, 0xff, 0xffff_ffff]);
+}
+
+#[test]
 fn expression_messages_quote_the_input_verbatim() {
     // Regression: the shift of "column N" in messages also rewrote user text quoted in them.
     let d = parse_error("//@ reg R5 = 1 column 5\nNOP\n");

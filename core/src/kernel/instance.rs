@@ -81,6 +81,23 @@ fn store_wide(elem: ElemType, v: Value) -> u64 {
     }
 }
 
+/// Why an integer `v` does not fit an element of `elem`, if it does not. A width's signed and
+/// unsigned ranges are both accepted (`-1` in a `u8` is 255, as C converts it); past both, the
+/// value would lose bits.
+fn out_of_range(elem: ElemType, v: Value) -> Option<String> {
+    let Value::Int(x) = v else { return None };
+    let bits = match elem {
+        ElemType::I8 | ElemType::U8 => 8,
+        ElemType::I16 | ElemType::U16 => 16,
+        ElemType::I32 | ElemType::U32 => 32,
+        _ => return None,
+    };
+    let (lo, hi) = (-(1i64 << (bits - 1)), (1i64 << bits) - 1);
+    let signed = matches!(elem, ElemType::I8 | ElemType::I16 | ElemType::I32);
+    let (min, max) = if signed { (lo, (1i64 << (bits - 1)) - 1) } else { (0, hi) };
+    (!(lo..=hi).contains(&x)).then(|| format!("{x} does not fit {} ({min} to {max})", elem.name()))
+}
+
 /// The highest register a program or its inputs name, plus room for wide loads and `CS2R` pairs.
 fn registers_needed(k: &Kernel) -> u32 {
     let mut max = 0u32;
@@ -223,6 +240,13 @@ pub fn instantiate(k: &Kernel, overrides: &[(String, i64)]) -> Result<Instance, 
                 }
                 None => Value::Int(0),
             };
+            // A value written by hand that the element cannot hold is a typo; an expression
+            // over `i` wraps, as C converts (`i * 37` into bytes).
+            let listed = matches!(b.init, Some(BufferInit::List(_)));
+            if let (Some(why), Some(e), true) = (out_of_range(b.elem, v), e, listed) {
+                errors.push(Diagnostic::error(e.span, format!("element i={i} of `{}`: {why}", b.name)));
+                break;
+            }
             bits.push(store_wide(b.elem, v));
         }
         let space = if b.shared { Space::Shared } else { Space::Global };
