@@ -17,6 +17,9 @@ pub struct Touch {
     pub addr: u32,
     /// `None` for an address outside every buffer or not aligned (the data path faults).
     pub cell: Option<Cell>,
+    /// Elements from `cell` on that the access covers: more than one where a word (of PTX's or
+    /// SASS's `LD.E`, `LD.E.64`...) reads or writes a buffer of bytes or halfwords.
+    pub elems: u32,
 }
 
 /// A touched element and every lane that touched it.
@@ -49,7 +52,11 @@ pub fn access(m: &Machine, instr: &Instruction, lanes: LaneMask) -> Option<Acces
             // A byte or halfword of a wider element is that element.
             let cell =
                 if used.bytes >= 4 || !addr.is_multiple_of(used.bytes) { m.memory.cell_at(addr) } else { m.memory.cell_containing(addr) };
-            touches.push(Touch { lane, addr, cell });
+            let elems = cell.map_or(1, |c| {
+                let b = &m.memory.buffers[c.buffer as usize];
+                (used.bytes.min(4) / b.elem.bytes()).clamp(1, b.count.saturating_sub(c.index).max(1))
+            });
+            touches.push(Touch { lane, addr, cell, elems });
         }
     }
     Some(Access { kind: used.kind, lanes, touches })
@@ -67,10 +74,13 @@ impl Access {
     pub fn cells(&self) -> Vec<CellTouch> {
         let mut cells: Vec<CellTouch> = Vec::new();
         for t in &self.touches {
-            let Some(cell) = t.cell else { continue };
-            match cells.binary_search_by(|c| c.cell.cmp(&cell)) {
-                Ok(k) => cells[k].lanes = cells[k].lanes.with(t.lane),
-                Err(k) => cells.insert(k, CellTouch { cell, lanes: LaneMask::lane(t.lane) }),
+            let Some(first) = t.cell else { continue };
+            for index in first.index..first.index + t.elems {
+                let cell = Cell { index, ..first };
+                match cells.binary_search_by(|c| c.cell.cmp(&cell)) {
+                    Ok(k) => cells[k].lanes = cells[k].lanes.with(t.lane),
+                    Err(k) => cells.insert(k, CellTouch { cell, lanes: LaneMask::lane(t.lane) }),
+                }
             }
         }
         cells

@@ -193,3 +193,55 @@ fn cells_group_lanes_in_memory_order() {
     );
     assert_eq!(got.within(LaneMask(0b0011)).cells().len(), 2);
 }
+
+#[test]
+fn a_word_into_bytes_or_halfwords_touches_each_element_it_covers() {
+    // Buffers of bytes, halfwords and words; stores of every width at aligned addresses. What a
+    // store changes, element by element, is what the view says it writes.
+    let mut rng = Rng(0x853c_49e6_748f_ea9b);
+    let mut checked = 0;
+    for case in 0..400 {
+        let mut memory = Memory::default();
+        for (k, elem) in [ElemType::U8, ElemType::I16, ElemType::I32].into_iter().enumerate() {
+            let count = 96 + rng.below(32);
+            memory.add_elements(
+                crate::machine::Space::Global,
+                ["a", "b", "c"][k],
+                elem,
+                count,
+                vec![0; elem.words_for(count as u64) as usize],
+            );
+        }
+        let bases: Vec<u32> = memory.buffers.iter().map(|b| b.base).collect();
+        let mut m = Machine::new(4, 8, memory);
+        for lane in 0..4 {
+            m.set_reg(lane, BASE, bases[rng.below(3) as usize] + 16 * rng.below(2) + 16 * lane);
+            for w in 0..4 {
+                // Every byte non-zero, so a write shows in every element it covers.
+                m.set_reg(lane, Reg(SRC.0 + w as u8), 0x0101_0101 * (lane + 2 + w));
+            }
+        }
+        let width = [Width::W32, Width::W64, Width::W128, Width::U8, Width::S16][case % 5];
+        let instr = Instruction {
+            guard: None,
+            op: Op::St { src: SRC, addr: Address { base: BASE, offset: 0 }, width, space: Space::Generic },
+            pop: false,
+            text: String::new(),
+        };
+        let lanes = LaneMask::full(4);
+        let a = access(&m, &instr, lanes).unwrap();
+        let mut after = m.clone();
+        if execute(&mut after, &instr, lanes).is_err() {
+            continue;
+        }
+        let mut changed = Vec::new();
+        for (k, b) in m.memory.buffers.iter().enumerate() {
+            let (before, now) = (&m.memory.words[k], &after.memory.words[k]);
+            changed.extend((0..b.count).filter(|&i| b.value(before, i) != b.value(now, i)).map(|i| Cell { buffer: k as u32, index: i }));
+        }
+        let cells: Vec<Cell> = a.cells().iter().map(|c| c.cell).collect();
+        assert_eq!(changed, cells, "case {case}: {width:?}");
+        checked += 1;
+    }
+    assert_eq!(checked, 400, "every store is aligned and inside its buffer");
+}
