@@ -336,3 +336,18 @@ test('a char buffer takes a text in its values field; the run counts its letters
   // The text's bytes in memory, a byte an element, each with its character.
   expect(await memoryAtEnd(page, 'data', 3)).toEqual(["112 'p'", "114 'r'", "111 'o'"]);
 });
+
+test('a listed value its element cannot hold is an error at the value; the kernel text is kept', async ({ page }) => {
+  await open(page);
+  const text = '//@ buffer b: u8[4] = [1, 2, 3, 4]\n//@ reg R2 = b\nLD.E.U8 R3, [R2];\nEXIT;\n';
+  await replaceText(page, text);
+  await showInputs(page);
+  await setField(page, 'ki-buffer-b-init', '[1, 300, 3]');
+  // The core's message, at the header's line; the run that worked stays on show.
+  await expect(page.getByTestId('ki-problems')).toContainText('line 1:');
+  await expect(page.getByTestId('ki-problems')).toContainText('element i=1 of `b`: 300 does not fit u8 (0 to 255)');
+  await expect(page.getByTestId('ki-buffer-b-init')).toHaveValue('[1, 300, 3]');
+  await setField(page, 'ki-buffer-b-init', '[1, 255, -1]');
+  await expect(page.getByTestId('ki-problems')).toHaveCount(0);
+  expect(await memoryAtEnd(page, 'b', 4)).toEqual(['1', '255', '255', '0']);
+});

@@ -2,9 +2,10 @@
 // lanes (the trace's mask) address, each naming its lane; the selected lane's cell is marked; the
 // last step shows what `run --dump` prints; the panel fits its dock panel at 1280x720 and axe
 // finds nothing serious in it.
+import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { cliDump, cliTrace, expect, expectLaidOut, geometry, open, openExample, seek, test } from './helpers';
+import { cliDump, cliTrace, expect, expectLaidOut, geometry, open, openExample, replaceText, seek, test } from './helpers';
 
 const FILE = 'examples/if_else.cu';
 
@@ -77,6 +78,23 @@ test('a store marks the cells its lanes wrote, the selected lane\'s among them, 
   await expect(page.getByTestId('memory-summary')).toContainText(`step ${trace.total}: no memory access`);
   const final = await cellsOf(page, 'a');
   expect([...final.keys()].sort((x, y) => x - y).map((i) => final.get(i)!.value)).toEqual(cliDump(FILE, 'a'));
+});
+
+test('a word stored into a buffer of bytes marks every byte it wrote', async ({ page }) => {
+  // As PTX's st.global.u32 of a uchar4 does: each lane writes four bytes of b.
+  const file = 'tests/fixtures/word-into-bytes.sass';
+  await open(page);
+  await replaceText(page, readFileSync(file, 'utf8'));
+  await showMemory(page);
+  await seek(page, 1);
+  await expect(page.getByTestId('memory-summary')).toContainText('step 1: ST.E by lanes 0-31 wrote b[0..127]');
+  const b = await cellsOf(page, 'b');
+  expect([...b].filter(([, c]) => c.cls.includes('mem-w')).map(([i]) => i)).toEqual([...Array(128).keys()]);
+  expect(b.get(6)!.title).toContain('written by lane 1 at step 1');
+  // The bytes themselves, as the CLI's run leaves them (little-endian: lane 1 wrote 0x04030301).
+  await seek(page, 2);
+  const end = await cellsOf(page, 'b');
+  expect([...end.keys()].sort((x, y) => x - y).map((i) => end.get(i)!.value.split(' ')[0])).toEqual(cliDump(file, 'b'));
 });
 
 test('the panel follows the step\'s first touched cell unless the user just scrolled it', async ({ page }) => {
