@@ -74,6 +74,58 @@ pub enum Ty {
     Scalar(Scalar),
     /// A pointer to global memory holding elements of this type.
     Ptr(Scalar),
+    /// One of CUDA's vector types (`float4`, `uchar4`, `int2`): 1 to 4 components `.x`, `.y`,
+    /// `.z`, `.w` of a 32-bit or narrower scalar, held in as many registers in a row, and in
+    /// memory one after another.
+    Vector(Scalar, u8),
+    /// A pointer to elements of a vector type (`uchar4*`).
+    VecPtr(Scalar, u8),
+}
+
+/// The vector types' names: `uchar4` is `(UChar, 4)`.
+const VECTOR_BASES: [(&str, Scalar); 7] = [
+    ("char", Scalar::Char),
+    ("uchar", Scalar::UChar),
+    ("short", Scalar::Short),
+    ("ushort", Scalar::UShort),
+    ("int", Scalar::Int),
+    ("uint", Scalar::Unsigned),
+    ("float", Scalar::Float),
+];
+
+/// Every vector type's name and its pointer's, by base and width.
+#[rustfmt::skip]
+const VECTOR_NAMES: [[(&str, &str); 4]; 7] = [
+    [("char1", "char1*"), ("char2", "char2*"), ("char3", "char3*"), ("char4", "char4*")],
+    [("uchar1", "uchar1*"), ("uchar2", "uchar2*"), ("uchar3", "uchar3*"), ("uchar4", "uchar4*")],
+    [("short1", "short1*"), ("short2", "short2*"), ("short3", "short3*"), ("short4", "short4*")],
+    [("ushort1", "ushort1*"), ("ushort2", "ushort2*"), ("ushort3", "ushort3*"), ("ushort4", "ushort4*")],
+    [("int1", "int1*"), ("int2", "int2*"), ("int3", "int3*"), ("int4", "int4*")],
+    [("uint1", "uint1*"), ("uint2", "uint2*"), ("uint3", "uint3*"), ("uint4", "uint4*")],
+    [("float1", "float1*"), ("float2", "float2*"), ("float3", "float3*"), ("float4", "float4*")],
+];
+
+/// What a vector type's name says: `float4` is `Ok((Float, 4))`; a vector of 64-bit values
+/// (`double2`, `longlong2`) is `Err` with why; `None` for any other word.
+pub fn vector_of(word: &str) -> Option<Result<(Scalar, u8), alloc::string::String>> {
+    let width = word.len().checked_sub(1).and_then(|i| word[i..].parse::<u8>().ok()).filter(|w| (1..=4).contains(w))?;
+    let base = &word[..word.len() - 1];
+    if let Some(&(_, s)) = VECTOR_BASES.iter().find(|(n, _)| *n == base) {
+        return Some(Ok((s, width)));
+    }
+    matches!(base, "double" | "long" | "ulong" | "longlong" | "ulonglong").then(|| {
+        Err(alloc::format!("`{word}` is not supported: vectors of 64-bit values are not (vectors of 32-bit and narrower ones are)"))
+    })
+}
+
+/// A vector component's index by name (`.x` is 0).
+pub fn component(name: &str) -> Option<u8> {
+    ["x", "y", "z", "w"].iter().position(|c| *c == name).map(|i| i as u8)
+}
+
+fn vector_name(s: Scalar, n: u8) -> (&'static str, &'static str) {
+    let base = VECTOR_BASES.iter().position(|(_, b)| *b == s).unwrap_or(0);
+    VECTOR_NAMES[base][(n.clamp(1, 4) - 1) as usize]
 }
 
 impl Ty {
@@ -104,6 +156,40 @@ impl Ty {
             Ty::Void => "void",
             Ty::Scalar(s) => find(s).1,
             Ty::Ptr(s) => find(s).2,
+            Ty::Vector(s, n) => vector_name(s, n).0,
+            Ty::VecPtr(s, n) => vector_name(s, n).1,
+        }
+    }
+
+    /// What a pointer points at: the scalar and how many of it an element holds (1 but for a
+    /// vector type's; `float1*` too is a vector's).
+    pub fn pointee(self) -> Option<(Scalar, u8)> {
+        match self {
+            Ty::Ptr(s) => Some((s, 1)),
+            Ty::VecPtr(s, n) => Some((s, n)),
+            _ => None,
+        }
+    }
+
+    pub fn is_pointer(self) -> bool {
+        self.pointee().is_some()
+    }
+
+    /// The type of what a pointer points at (`uchar4` for `uchar4*`).
+    pub fn pointee_ty(self) -> Option<Ty> {
+        match self {
+            Ty::Ptr(s) => Some(Ty::Scalar(s)),
+            Ty::VecPtr(s, n) => Some(Ty::Vector(s, n)),
+            _ => None,
+        }
+    }
+
+    /// Registers a value of it takes: 2 for a 64-bit value, one per component for a vector.
+    pub fn registers(self) -> u8 {
+        match self {
+            Ty::Vector(_, n) => n,
+            t if t.wide() => 2,
+            _ => 1,
         }
     }
 
@@ -118,7 +204,8 @@ impl Ty {
         match self {
             Ty::Void | Ty::Scalar(Scalar::Bool) => None,
             Ty::Scalar(s) => Some(s.bytes() as u64),
-            Ty::Ptr(_) => Some(8),
+            Ty::Ptr(_) | Ty::VecPtr(..) => Some(8),
+            Ty::Vector(s, n) => Some(s.bytes() as u64 * n as u64),
         }
     }
 }
@@ -307,6 +394,8 @@ pub enum ExprKind {
         args: Vec<Expr>,
     },
     Cast(Ty, Box<Expr>),
+    /// A vector's component: `v.x` is 0, `.w` is 3.
+    Member(Box<Expr>, u8),
     /// A string literal (adjacent ones joined): only `printf`'s format and `%s` arguments.
     Str(String),
 }

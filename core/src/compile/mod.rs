@@ -532,17 +532,17 @@ fn signatures(funcs: &[&Function], diags: &mut Vec<Diagnostic>) -> (BTreeMap<Str
     for f in funcs {
         let mut params = Vec::new();
         for p in &f.params {
-            if next > 253 {
+            if next + p.ty.registers() as u32 > 254 {
                 diags.push(Diagnostic::error(p.span, "out of registers for parameters"));
                 break;
             }
-            // A 64-bit parameter takes a register pair.
+            // A 64-bit parameter takes a register pair, a vector one per component.
             params.push((p.ty, next as u8));
-            next += if p.ty.wide() { 2 } else { 1 };
+            next += p.ty.registers() as u32;
         }
-        let ret_reg = if f.ret != Ty::Void && next <= 253 {
-            next += if f.ret.wide() { 2 } else { 1 };
-            Some(next as u8 - if f.ret.wide() { 2 } else { 1 })
+        let ret_reg = if f.ret != Ty::Void && next + f.ret.registers() as u32 <= 254 {
+            next += f.ret.registers() as u32;
+            Some((next - f.ret.registers() as u32) as u8)
         } else {
             None
         };

@@ -59,7 +59,7 @@ const TYPE_WORDS: &[(&str, Ty)] = &[
 ];
 
 fn is_type_word(w: &str) -> bool {
-    TYPE_WORDS.iter().any(|(k, _)| *k == w)
+    TYPE_WORDS.iter().any(|(k, _)| *k == w) || vector_of(w).is_some()
 }
 
 /// Qualifiers that change nothing here.
@@ -293,12 +293,19 @@ impl<'t> Parser<'t> {
                     self.bump();
                     ty
                 }
-                None => {
-                    return Err(Diagnostic::error(
-                        start,
-                        format!("expected a type (int, unsigned, float, double, bool, long long), found `{w}`"),
-                    ))
-                }
+                None => match vector_of(w) {
+                    Some(Ok((s, n))) => {
+                        self.bump();
+                        Ty::Vector(s, n)
+                    }
+                    Some(Err(why)) => return Err(Diagnostic::error(start, why)),
+                    None => {
+                        return Err(Diagnostic::error(
+                            start,
+                            format!("expected a type (int, unsigned, float, double, bool, long long), found `{w}`"),
+                        ))
+                    }
+                },
             },
             t => {
                 return Err(Diagnostic::error(
@@ -320,6 +327,7 @@ impl<'t> Parser<'t> {
         if stars > 0 {
             ty = match base {
                 Ty::Scalar(s) if stars == 1 => Ty::Ptr(s),
+                Ty::Vector(s, n) if stars == 1 => Ty::VecPtr(s, n),
                 Ty::Void => return Err(Diagnostic::error(start, "`void*` is not supported: give the pointer an element type")),
                 _ => return Err(Diagnostic::error(start, "pointers to pointers are not supported")),
             };
@@ -896,6 +904,7 @@ impl<'t> Parser<'t> {
             if self.eat("*") {
                 ty = match base {
                     Ty::Scalar(s) => Ty::Ptr(s),
+                    Ty::Vector(s, n) => Ty::VecPtr(s, n),
                     _ => return Err(Diagnostic::error(self.prev_span(), "pointers to pointers are not supported")),
                 };
             }
@@ -1223,9 +1232,22 @@ impl<'t> Parser<'t> {
                         return Err(Diagnostic::error(e.span, format!("unknown name `{name}`: did you mean `{near}`?")));
                     }
                 }
+                // A vector's component (`v.x`, `p->w`); the lowering checks that it is a vector.
+                let arrow = self.is("->");
+                let at = self.span();
+                if let (Tok::Ident(field), false) = (self.peek_at(1), self.in_header()) {
+                    if let Some(k) = component(field) {
+                        self.bump();
+                        let end = self.bump().span;
+                        let span = join(e.span, end);
+                        let base = if arrow { Expr { kind: ExprKind::Deref(Box::new(e)), span } } else { e };
+                        (e, d) = self.node(ExprKind::Member(Box::new(base), k), span, d + 2)?;
+                        continue;
+                    }
+                }
                 return Err(Diagnostic::error(
-                    self.span(),
-                    "member access is only supported on `threadIdx`, `blockIdx`, `blockDim` and `gridDim` (structs are not supported)",
+                    at,
+                    "member access is only supported on vector types (`.x`, `.y`, `.z`, `.w`) and on `threadIdx`, `blockIdx`, `blockDim` and `gridDim` (structs are not supported)",
                 ));
             } else {
                 return Ok((e, d));

@@ -161,7 +161,7 @@ fn arg_tokens(arg: TemplateArg, span: Span) -> Vec<Token> {
         TemplateArg::Value(v) => alloc::vec![at(Tok::Long { value: v as u64, unsigned: false })],
         TemplateArg::Type(ty) => {
             // The type's C spelling, word by word (`unsigned long long*`).
-            let pointer = matches!(ty, Ty::Ptr(_));
+            let pointer = ty.is_pointer();
             let words = ty.name().trim_end_matches('*').split(' ');
             let mut out: Vec<Token> = words.map(|w| at(Tok::Ident(w.to_string()))).collect();
             if pointer {

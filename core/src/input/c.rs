@@ -186,9 +186,11 @@ fn same_elements(name: &str, what: &str, want: ElemType, held: ElemType) -> Resu
 /// element per thread of the launch holding its index, or a param equal to the thread count.
 pub(super) fn bind(k: &mut Kernel, name: &str, ty: Ty, span: crate::diag::Span, threads: u64) -> Result<LocatedExpr, String> {
     match ty {
-        Ty::Ptr(elem) => {
+        Ty::Ptr(_) | Ty::VecPtr(..) => {
+            // A vector type's pointer (`uchar4*`): its components, `n` per thread.
+            let (elem, n) = ty.pointee().unwrap_or((Scalar::Int, 1));
             let Some(b) = k.buffers.iter().find(|b| b.name == name) else {
-                let len = located(&format!("{threads}"), span);
+                let len = located(&format!("{}", threads * n as u64), span);
                 let init = Some(BufferInit::Expr(located("i", span)));
                 k.buffers.push(BufferDecl {
                     name: name.to_string(),
@@ -218,5 +220,6 @@ pub(super) fn bind(k: &mut Kernel, name: &str, ty: Ty, span: crate::diag::Span, 
             Ok(located(&value, span))
         }
         Ty::Void => Err("a parameter cannot be void".to_string()),
+        Ty::Vector(..) => Err(format!("kernel parameter `{name}` is a `{}` by value: not supported, pass a pointer to it", ty.name())),
     }
 }

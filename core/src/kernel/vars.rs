@@ -33,6 +33,14 @@ pub fn variables_at(vars: &[VarInfo], m: &Machine, lane: u32, line: u32) -> Vec<
         if out.iter().any(|o| o.name == v.name) {
             continue;
         }
+        if let Ty::Vector(s, n) = v.ty {
+            // `{x, y, z, w}` from its registers in a row, each as its component type shows.
+            let last = v.reg as u32 + n as u32 - 1;
+            let parts: Vec<String> = (0..n).map(|k| show(m, Ty::Scalar(s), m.reg(lane, Reg(v.reg.saturating_add(k))) as u64)).collect();
+            let held_in = format!("R{}-R{last}", v.reg);
+            out.push(VarValue { name: v.name.clone(), ty: v.ty.name(), reg: v.reg, held_in, value: format!("{{{}}}", parts.join(", ")) });
+            continue;
+        }
         let hi = if v.ty.wide() { m.reg(lane, Reg(v.reg.saturating_add(1))) } else { 0 };
         let bits = (hi as u64) << 32 | m.reg(lane, Reg(v.reg)) as u64;
         let held_in = if v.ty.wide() { format!("R{}:R{}", v.reg, v.reg as u32 + 1) } else { format!("R{}", v.reg) };
@@ -54,11 +62,11 @@ fn show(m: &Machine, ty: Ty, bits: u64) -> String {
         Ty::Scalar(Scalar::Char | Scalar::UChar) => crate::machine::byte_text(word as i32),
         Ty::Scalar(Scalar::Float) => format!("{}", f32::from_bits(word)),
         Ty::Scalar(Scalar::Bool) => String::from(if word != 0 { "true" } else { "false" }),
-        Ty::Ptr(_) => match m.memory.element_at(word) {
+        Ty::Ptr(_) | Ty::VecPtr(..) => match m.memory.element_at(word) {
             Some((name, index)) => format!("{word:#x} (&{name}[{index}])"),
             None => format!("{word:#x}"),
         },
-        Ty::Void => String::new(),
+        Ty::Void | Ty::Vector(..) => String::new(),
     }
 }
 
@@ -110,6 +118,30 @@ mod tests {
         ];
         let shown: Vec<String> = variables_at(&vars, &m, 0, 2).into_iter().map(|v| format!("{} {}={}", v.ty, v.name, v.value)).collect();
         assert_eq!(shown, ["unsigned char c=104 'h'", "char s=-3", "unsigned char* p=0x1005 (&text[5])", "unsigned short h=65535"]);
+    }
+
+    #[test]
+    fn a_vector_shows_its_components_from_its_row_of_registers() {
+        let mut mem = Memory::default();
+        let px = mem.add_elements(crate::machine::Space::Global, "px", ElemType::U8, 8, ElemType::U8.pack([0; 8]));
+        let mut m = Machine::new(1, 12, mem);
+        for (k, v) in [104u32, 105, 0, 255].into_iter().enumerate() {
+            m.set_reg(0, Reg(2 + k as u8), v);
+        }
+        m.set_reg(0, Reg(6), 1.5f32.to_bits());
+        m.set_reg(0, Reg(7), (-2.0f32).to_bits());
+        m.set_reg(0, Reg(8), px + 4);
+        let vars = [
+            var("rgba", Ty::Vector(Scalar::UChar, 4), 2, (1, 9)),
+            var("v", Ty::Vector(Scalar::Float, 2), 6, (1, 9)),
+            var("p", Ty::VecPtr(Scalar::UChar, 4), 8, (1, 9)),
+        ];
+        let shown: Vec<String> =
+            variables_at(&vars, &m, 0, 2).into_iter().map(|v| format!("{} {}={} in {}", v.ty, v.name, v.value, v.held_in)).collect();
+        assert_eq!(
+            shown,
+            ["uchar4 rgba={104 'h', 105 'i', 0, 255} in R2-R5", "float2 v={1.5, -2} in R6-R7", "uchar4* p=0x1004 (&px[4]) in R8"]
+        );
     }
 }
 

@@ -17,8 +17,18 @@ impl Lower<'_> {
         }
         let v = self.expr(a)?.promoted();
         let v = if v.ty == Ty::BOOL { self.convert(v, Ty::INT, span)? } else { v };
-        if let Ty::Ptr(_) = v.ty {
+        if v.ty.is_pointer() {
             self.error(span, "this operator does not apply to a pointer");
+            return None;
+        }
+        if let Ty::Vector(..) = v.ty {
+            self.error(
+                span,
+                format!(
+                    "this operator does not apply to `{}`: CUDA defines none on vector types (use its components, `.x`...)",
+                    v.ty.name()
+                ),
+            );
             return None;
         }
         if v.ty.wide() {
@@ -51,12 +61,24 @@ impl Lower<'_> {
     pub fn binary(&mut self, op: BinOp, x: Value, y: Value, span: Span) -> Option<Value> {
         use BinOp::*;
         // Pointer arithmetic: p + i and p - i step by whole elements.
-        if let (Ty::Ptr(elem), true) = (x.ty, is_integer(y.ty)) {
+        if let (Some((elem, count)), true) = (x.ty.pointee(), is_integer(y.ty)) {
             if matches!(op, Add | Sub) {
-                return self.pointer_offset(x, y, elem, op == Sub, span);
+                return self.pointer_offset(x, y, elem.bytes() as i32 * count as i32, op == Sub, span);
             }
         }
-        if matches!(x.ty, Ty::Ptr(_)) || matches!(y.ty, Ty::Ptr(_)) {
+        if let (Ty::Vector(..), _) | (_, Ty::Vector(..)) = (x.ty, y.ty) {
+            let ty = if matches!(x.ty, Ty::Vector(..)) { x.ty } else { y.ty };
+            self.error(
+                span,
+                format!(
+                    "`{}` does not apply to `{}`: CUDA defines no operators on vector types (use its components, `.x`...)",
+                    op.symbol(),
+                    ty.name()
+                ),
+            );
+            return None;
+        }
+        if x.ty.is_pointer() || y.ty.is_pointer() {
             self.error(span, format!("`{}` between `{}` and `{}` is not supported", op.symbol(), x.ty.name(), y.ty.name()));
             return None;
         }
@@ -245,21 +267,18 @@ impl Lower<'_> {
         Some(Value::reg(t, ty))
     }
 
-    fn pointer_offset(&mut self, p: Value, i: Value, elem: Scalar, sub: bool, span: Span) -> Option<Value> {
+    /// `p + i` or `p - i`, stepping `size` bytes an element.
+    fn pointer_offset(&mut self, p: Value, i: Value, size: i32, sub: bool, span: Span) -> Option<Value> {
         let i = self.convert(i, Ty::INT, span)?;
         let t = self.temp(span)?;
-        let size = elem.bytes() as i32;
         match i.repr {
             Repr::Imm(k) => {
                 let bytes = (k as i32).wrapping_mul(if sub { -size } else { size });
                 self.emit(alu(Opcode::Iadd, &[], t, &[p.operand(), Operand::Int(bytes as u32)]));
             }
-            Repr::Reg(r) => {
-                let idx = if sub { Operand::Neg(Reg::R(r)) } else { Operand::r(r) };
-                self.emit(alu(Opcode::Iscadd, &[], t, &[idx, p.operand(), Operand::Int(size.trailing_zeros())]));
-            }
+            Repr::Reg(r) => self.scaled_add(t, r, sub, p.operand(), size),
         }
-        Some(Value::reg(t, Ty::Ptr(elem)))
+        Some(Value::reg(t, p.ty))
     }
 
     /// `ISETP`/`FSETP` of `x op y` into predicate `p`.

@@ -251,11 +251,11 @@ impl Lower<'_> {
         let mut got: Vec<Option<TemplateArg>> = alloc::vec![None; t.params.len()];
         for (v, from) in vals.iter().zip(&t.from_args) {
             let Some((k, pointer)) = *from else { continue };
-            let ty = match (v.ty, pointer) {
-                (Ty::Ptr(s), true) => Ty::Scalar(s),
-                (ty, false) => ty,
-                (ty, true) => {
-                    self.error(span, format!("`{name}` takes a pointer here, not `{}`", ty.name()));
+            let ty = match (v.ty.pointee_ty(), pointer) {
+                (Some(elem), true) => elem,
+                (_, false) => v.ty,
+                (None, true) => {
+                    self.error(span, format!("`{name}` takes a pointer here, not `{}`", v.ty.name()));
                     return None;
                 }
             };

@@ -43,10 +43,10 @@ impl Lower<'_> {
             let y = self.convert(y, ty, span)?;
             let p = self.pred_of(c)?;
             let t = self.temp_for(ty, span)?;
-            if ty.wide() {
-                // A pair selects word by word.
+            if ty.registers() > 1 {
+                // A pair or a vector selects word by word.
                 let (xr, yr) = (self.in_reg(x, span)?, self.in_reg(y, span)?);
-                for k in 0..2 {
+                for k in 0..ty.registers() {
                     self.emit(alu(Opcode::Sel, &[], t + k, &[Operand::r(xr + k), Operand::r(yr + k), Operand::Pred(p)]));
                 }
             } else {
@@ -65,9 +65,10 @@ impl Lower<'_> {
         // (the other arm would be cut to 0 or 1).
         let ty = if x.ty == Ty::BOOL { Ty::INT } else { x.ty };
         let x = self.convert(x, ty, span)?;
-        if ty.wide() {
-            // Known only now: a 64-bit result takes a pair (live until the statement ends).
-            t = self.temp_pair(span)?;
+        if ty.registers() > 1 {
+            // Known only now: a 64-bit result takes a pair, a vector a row (live until the
+            // statement ends).
+            t = self.temp_for(ty, span)?;
         }
         self.move_into(t, x, span)?;
         self.jump(Dest::Block(join));

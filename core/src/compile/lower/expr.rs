@@ -4,7 +4,7 @@
 
 use alloc::format;
 
-use super::value::Value;
+use super::value::{Repr, Value};
 use super::{Lower, Var};
 use crate::compile::ast::*;
 use crate::diag::Diagnostic;
@@ -56,6 +56,21 @@ impl Lower<'_> {
             ExprKind::Assign { op, lhs, rhs } => self.assign(*op, lhs, rhs, span),
             ExprKind::IncDec { inc, prefix, target } => self.inc_dec(*inc, *prefix, target, span),
             ExprKind::Index(..) | ExprKind::Deref(_) => self.load(e),
+            // A component of a variable or of memory reads only it; of a computed vector
+            // (`make_float2(a, b).y`), its register.
+            ExprKind::Member(whole, k) => match whole.kind {
+                ExprKind::Var(_) | ExprKind::Index(..) | ExprKind::Deref(_) | ExprKind::Member(..) => self.load(e),
+                _ => {
+                    let v = self.expr(whole)?;
+                    match (v.ty, v.repr) {
+                        (Ty::Vector(s, n), Repr::Reg(r)) if *k < n => Some(Value::reg(r + k, Ty::Scalar(s))),
+                        _ => {
+                            self.error(span, format!("`{}` has no component `.{}`", v.ty.name(), ["x", "y", "z", "w"][*k as usize % 4]));
+                            None
+                        }
+                    }
+                }
+            },
             ExprKind::AddrOf(inner) => self.address_of(inner, span),
             ExprKind::Call { name, args } => self.call(name, args, span),
             // A `long long` literal keeps all 64 bits.

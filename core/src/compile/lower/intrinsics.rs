@@ -61,6 +61,14 @@ impl Lower<'_> {
         if let Some(&(_, mode, up)) = SHUFFLES.iter().find(|s| s.0 == name) {
             return Some(self.shuffle(name, args, span, mode, up));
         }
+        match name.strip_prefix("make_").and_then(vector_of) {
+            Some(Ok((s, n))) => return Some(self.make_vector(name, args, s, n, span)),
+            Some(Err(why)) => {
+                self.error(span, why);
+                return Some(None);
+            }
+            None => {}
+        }
         Some(match name {
             "fabsf" => self.arity(name, args, 1, span).and_then(|()| {
                 let x = self.expr_as(&args[0], Ty::FLOAT)?;
@@ -295,5 +303,32 @@ fn mask_operand(v: Value) -> Operand {
     match v.repr {
         super::value::Repr::Imm(m) => Operand::Mask(m),
         _ => v.operand(),
+    }
+}
+
+impl Lower<'_> {
+    /// `make_float4(a, b, c, d)`: each argument converted to the component type, into a row of
+    /// registers.
+    fn make_vector(&mut self, name: &str, args: &[Expr], s: Scalar, n: u8, span: Span) -> Option<Value> {
+        self.arity(name, args, n as usize, span)?;
+        let ty = Ty::Vector(s, n);
+        let t = self.temp_for(ty, span)?;
+        self.make_vector_into(args, s, t)?;
+        Some(Value::reg(t, ty))
+    }
+
+    /// `make_float4`'s arguments, each converted, into the registers from `t` on.
+    pub(super) fn make_vector_into(&mut self, args: &[Expr], s: Scalar, t: u8) -> Option<()> {
+        for (k, a) in args.iter().enumerate() {
+            let mark = self.regs.mark();
+            let v = self.expr_as(a, Ty::Scalar(s))?;
+            let r = t + k as u8;
+            // A computed component is written straight into its register.
+            if !matches!(v.repr, super::value::Repr::Reg(x) if u32::from(x) >= mark && self.retarget_last(x, r)) {
+                self.move_into(r, v, a.span)?;
+            }
+            self.regs.release(mark);
+        }
+        Some(())
     }
 }

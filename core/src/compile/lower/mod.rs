@@ -344,19 +344,25 @@ impl<'a> Lower<'a> {
                     // The variable's register (a pair for 64 bits) sits below the initialiser's temporaries.
                     let Some(reg) = self.temp_for(*ty, *span) else { continue };
                     let temps = self.regs.mark();
+                    if let (Ty::Vector(..), Some(e)) = (ty, init) {
+                        self.vector_into(e, *ty, reg);
+                        self.regs.release(temps);
+                        self.bind(name, *ty, reg, *span);
+                        continue;
+                    }
                     match init.as_ref().map(|e| self.expr_as(e, *ty)) {
                         // A computed value is written straight into the variable.
                         Some(Some(v))
-                            if !ty.wide() && matches!(v.repr, Repr::Reg(t) if u32::from(t) >= temps && self.retarget_last(t, reg)) => {}
+                            if ty.registers() == 1
+                                && matches!(v.repr, Repr::Reg(t) if u32::from(t) >= temps && self.retarget_last(t, reg)) => {}
                         Some(Some(v)) => {
                             self.move_into(reg, v, *span);
                         }
                         Some(None) => {}
                         // C leaves it undefined; zero keeps runs reproducible.
                         None => {
-                            self.emit(mov(reg, Operand::RZ));
-                            if ty.wide() {
-                                self.emit(mov(reg + 1, Operand::RZ));
+                            for k in 0..ty.registers() {
+                                self.emit(mov(reg + k, Operand::RZ));
                             }
                         }
                     }
@@ -659,7 +665,7 @@ pub fn walk_stmt_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
 pub fn walk_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     f(e);
     match &e.kind {
-        ExprKind::Unary(_, a) | ExprKind::Deref(a) | ExprKind::AddrOf(a) | ExprKind::Cast(_, a) => walk_expr(a, f),
+        ExprKind::Unary(_, a) | ExprKind::Deref(a) | ExprKind::AddrOf(a) | ExprKind::Cast(_, a) | ExprKind::Member(a, _) => walk_expr(a, f),
         ExprKind::IncDec { target, .. } => walk_expr(target, f),
         ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => {
             walk_expr(a, f);
@@ -747,7 +753,9 @@ fn any_stmt(s: &Stmt, pred: &dyn Fn(&Stmt) -> bool, switch_captures: bool) -> bo
 fn waits_on_memory(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Call { name, args } => name.starts_with("atomic") || args.iter().any(waits_on_memory),
-        ExprKind::Unary(_, a) | ExprKind::Deref(a) | ExprKind::AddrOf(a) | ExprKind::Cast(_, a) => waits_on_memory(a),
+        ExprKind::Unary(_, a) | ExprKind::Deref(a) | ExprKind::AddrOf(a) | ExprKind::Cast(_, a) | ExprKind::Member(a, _) => {
+            waits_on_memory(a)
+        }
         ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => waits_on_memory(a) || waits_on_memory(b),
         ExprKind::Logical { lhs, rhs, .. } | ExprKind::Assign { lhs, rhs, .. } => waits_on_memory(lhs) || waits_on_memory(rhs),
         ExprKind::Ternary(a, b, c) => waits_on_memory(a) || waits_on_memory(b) || waits_on_memory(c),

@@ -21,7 +21,21 @@ pub(super) enum Place {
         offset: i32,
         elem: Scalar,
         shared: bool,
+        /// Components of a vector type's element (`uchar4`: 4, each `elem`, one after
+        /// another); 1 for a scalar.
+        count: u8,
     },
+}
+
+impl Place {
+    /// The type of what it holds.
+    fn ty(&self) -> Ty {
+        match *self {
+            Place::Reg(_, ty) => ty,
+            Place::Mem { elem, count: 1, .. } => Ty::Scalar(elem),
+            Place::Mem { elem, count, .. } => Ty::Vector(elem, count),
+        }
+    }
 }
 
 /// The modifiers of a load or store of `elem` (`LD.E.U8`, `STS.64`): its width, and `.E` (64-bit
@@ -44,9 +58,18 @@ fn load_ins(t: u8, base: u8, offset: i32, shared: bool, elem: Scalar) -> Ins {
     alu(if shared { Opcode::Lds } else { Opcode::Ld }, &mem_mods(shared, elem, false), t, &[mem(base, offset)])
 }
 
-/// Bytes per element.
-fn size_of(elem: Scalar) -> i32 {
-    elem.bytes() as i32
+/// Bytes per element of `count` components.
+fn size_of(elem: Scalar, count: u8) -> i32 {
+    elem.bytes() as i32 * count as i32
+}
+
+/// A pointer to `count` of `elem` (a vector type's for more than one).
+fn pointer(elem: Scalar, count: u8) -> Ty {
+    if count == 1 {
+        Ty::Ptr(elem)
+    } else {
+        Ty::VecPtr(elem, count)
+    }
 }
 
 fn mem(base: u8, offset: i32) -> Operand {
@@ -54,22 +77,62 @@ fn mem(base: u8, offset: i32) -> Operand {
 }
 
 impl Lower<'_> {
-    /// `a[i]` or `*p` as a value.
+    /// `a[i]`, `*p` or `v.x` as a value.
     pub(super) fn load(&mut self, e: &Expr) -> Option<Value> {
-        let Place::Mem { base, offset, elem, shared } = self.place(e)? else { return None };
-        let t = self.temp_for(Ty::Scalar(elem), e.span)?;
-        self.emit(load_ins(t, base, offset, shared, elem));
-        Some(Value::reg(t, Ty::Scalar(elem)))
+        let place = self.place(e)?;
+        self.read_place(&place, e.span)
+    }
+
+    /// `base + index * size`, as SASS computes it: `ISCADD` for a power of two, else `IMAD`
+    /// (a `float3` is 12 bytes).
+    pub(super) fn scaled_add(&mut self, t: u8, index: u8, negate: bool, base: Operand, size: i32) {
+        if (size as u32).is_power_of_two() {
+            let idx = if negate { Operand::Neg(Reg::R(index)) } else { Operand::r(index) };
+            self.emit(alu(Opcode::Iscadd, &[], t, &[idx, base, Operand::Int(size.trailing_zeros())]));
+        } else {
+            let step = if negate { size.wrapping_neg() } else { size };
+            self.emit(alu(Opcode::Imad, &[], t, &[Operand::r(index), Operand::Int(step as u32), base]));
+        }
+    }
+
+    /// Component `k` of a vector's place (`v.x`, `p[i].w`).
+    fn component_place(&mut self, whole: Place, k: u8, span: Span) -> Option<Place> {
+        let ty = whole.ty();
+        let Ty::Vector(s, n) = ty else {
+            self.error(
+                span,
+                format!("`.{}` needs a vector (`float4`, `uchar4`...), and this is `{}`", ["x", "y", "z", "w"][k as usize % 4], ty.name()),
+            );
+            return None;
+        };
+        if k >= n {
+            self.error(
+                span,
+                format!(
+                    "`{}` has {n} component{}: no `.{}`",
+                    ty.name(),
+                    if n == 1 { "" } else { "s" },
+                    ["x", "y", "z", "w"][k as usize % 4]
+                ),
+            );
+            return None;
+        }
+        Some(match whole {
+            Place::Reg(r, _) => Place::Reg(r + k, Ty::Scalar(s)),
+            Place::Mem { base, offset, elem, shared, .. } => {
+                Place::Mem { base, offset: offset + k as i32 * elem.bytes() as i32, elem, shared, count: 1 }
+            }
+        })
     }
 
     /// `&a[i]`: the element's address.
     pub(super) fn address_of(&mut self, inner: &Expr, span: Span) -> Option<Value> {
         match self.place(inner)? {
-            Place::Mem { base, offset: 0, elem, .. } => Some(Value::reg(base, Ty::Ptr(elem))),
-            Place::Mem { base, offset, elem, .. } => {
+            Place::Mem { base, offset: 0, elem, count, .. } => Some(Value::reg(base, pointer(elem, count))),
+            Place::Mem { base, offset, elem, count, .. } => {
                 let t = self.temp(span)?;
                 self.emit(alu(Opcode::Iadd, &[], t, &[Operand::r(base), Operand::Int(offset as u32)]));
-                Some(Value::reg(t, Ty::Ptr(elem)))
+                Some(Value::reg(t, pointer(elem, count)))
             }
             Place::Reg(..) => {
                 self.error(span, "`&` of a local variable: locals live in registers, which have no address");
@@ -130,13 +193,26 @@ impl Lower<'_> {
                     // A scalar in memory: its address is in the variable's register.
                     let v = self.lookup(name)?;
                     let Ty::Ptr(elem) = v.ty else { return None };
-                    return Some(Place::Mem { base: v.reg, offset: 0, elem, shared });
+                    return Some(Place::Mem { base: v.reg, offset: 0, elem, shared, count: 1 });
                 }
                 return match self.pointer_element(&flat)? {
-                    Place::Mem { base, offset, elem, .. } => Some(Place::Mem { base, offset, elem, shared }),
+                    Place::Mem { base, offset, elem, count, .. } => Some(Place::Mem { base, offset, elem, shared, count }),
                     p => Some(p),
                 };
             }
+        }
+        if let ExprKind::Member(whole, k) = &e.kind {
+            if let ExprKind::Var(name) = &whole.kind {
+                if self.lookup(name).is_none() {
+                    self.error(
+                        whole.span,
+                        format!("unknown variable `{name}` (`.x` reads a vector type's component; structs are not supported)"),
+                    );
+                    return None;
+                }
+            }
+            let whole = self.place(whole)?;
+            return self.component_place(whole, *k, e.span);
         }
         self.pointer_element(e)
     }
@@ -153,13 +229,13 @@ impl Lower<'_> {
             },
             ExprKind::Index(p, i) => {
                 let pv = self.expr(p)?;
-                let Ty::Ptr(elem) = pv.ty else {
+                let Some((elem, count)) = pv.ty.pointee() else {
                     self.error(p.span, format!("`[]` needs a pointer, and this is `{}`", pv.ty.name()));
                     return None;
                 };
                 let base = self.in_reg(pv, p.span)?;
                 // `a[x + 6]`: the constant goes into the address offset, as SASS writes it.
-                let size = size_of(elem);
+                let size = size_of(elem, count);
                 let (i, extra) = match &i.kind {
                     ExprKind::Binary(BinOp::Add, x, k) => match k.kind {
                         ExprKind::Int { value, .. } if (value as u32 as i32).checked_mul(size).is_some() => {
@@ -178,27 +254,27 @@ impl Lower<'_> {
                 let iv = if iv.ty.wide() { self.convert(iv, Ty::INT, i.span)? } else { iv };
                 match iv.repr {
                     Repr::Imm(k) if (k as i32).checked_mul(size).and_then(|o| o.checked_add(extra)).is_some() => {
-                        Some(Place::Mem { base, offset: (k as i32) * size + extra, elem, shared: false })
+                        Some(Place::Mem { base, offset: (k as i32) * size + extra, elem, shared: false, count })
                     }
                     _ => {
                         let ir = self.in_reg(iv, i.span)?;
                         let t = self.temp(e.span)?;
-                        self.emit(alu(Opcode::Iscadd, &[], t, &[Operand::r(ir), Operand::r(base), Operand::Int(size.trailing_zeros())]));
-                        Some(Place::Mem { base: t, offset: extra, elem, shared: false })
+                        self.scaled_add(t, ir, false, Operand::r(base), size);
+                        Some(Place::Mem { base: t, offset: extra, elem, shared: false, count })
                     }
                 }
             }
             ExprKind::Deref(p) => {
                 let pv = self.expr(p)?;
-                let Ty::Ptr(elem) = pv.ty else {
+                let Some((elem, count)) = pv.ty.pointee() else {
                     self.error(p.span, format!("`*` needs a pointer, and this is `{}`", pv.ty.name()));
                     return None;
                 };
                 let base = self.in_reg(pv, p.span)?;
-                Some(Place::Mem { base, offset: 0, elem, shared: false })
+                Some(Place::Mem { base, offset: 0, elem, shared: false, count })
             }
             _ => {
-                self.error(e.span, "this cannot be assigned to (expected a variable, `a[i]` or `*p`)");
+                self.error(e.span, "this cannot be assigned to (expected a variable, `a[i]`, `*p` or a vector's `.x`)");
                 None
             }
         }
@@ -207,12 +283,46 @@ impl Lower<'_> {
     fn read_place(&mut self, p: &Place, span: Span) -> Option<Value> {
         match *p {
             Place::Reg(r, ty) => Some(Value::reg(r, ty)),
-            Place::Mem { base, offset, elem, shared } => {
-                let t = self.temp_for(Ty::Scalar(elem), span)?;
-                self.emit(load_ins(t, base, offset, shared, elem));
-                Some(Value::reg(t, Ty::Scalar(elem)))
+            Place::Mem { .. } => {
+                let t = self.temp_for(p.ty(), span)?;
+                self.load_into(p, t);
+                Some(Value::reg(t, p.ty()))
             }
         }
+    }
+
+    /// The loads of a place in memory into registers from `t` on (a vector's components, each
+    /// into its own register of the row).
+    fn load_into(&mut self, p: &Place, t: u8) {
+        if let Place::Mem { base, offset, elem, shared, count } = *p {
+            for k in 0..count {
+                self.emit(load_ins(t + k, base, offset + k as i32 * elem.bytes() as i32, shared, elem));
+            }
+        }
+    }
+
+    /// `e`, a vector of type `ty`, written into the registers from `r` on: a load or a
+    /// `make_float4(...)` writes them directly, as nvcc's code does, instead of through
+    /// temporaries and `MOV`s.
+    pub(super) fn vector_into(&mut self, e: &Expr, ty: Ty, r: u8) -> Option<()> {
+        let from_memory = matches!(e.kind, ExprKind::Index(..) | ExprKind::Deref(_) | ExprKind::Member(..));
+        if from_memory {
+            let p = self.place(e)?;
+            if p.ty() == ty && matches!(p, Place::Mem { .. }) {
+                self.load_into(&p, r);
+                return Some(());
+            }
+            let v = self.read_place(&p, e.span)?;
+            let v = self.convert(v, ty, e.span)?;
+            return self.move_into(r, v, e.span);
+        }
+        if let (ExprKind::Call { name, args }, Ty::Vector(s, n)) = (&e.kind, ty) {
+            if name.strip_prefix("make_").and_then(vector_of) == Some(Ok((s, n))) && args.len() == n as usize {
+                return self.make_vector_into(args, s, r);
+            }
+        }
+        let v = self.expr_as(e, ty)?;
+        self.move_into(r, v, e.span)
     }
 
     fn write_place(&mut self, p: &Place, v: Value, span: Span) -> Option<Value> {
@@ -222,14 +332,16 @@ impl Lower<'_> {
                 self.move_into(r, v, span)?;
                 Some(Value::reg(r, ty))
             }
-            Place::Mem { base, offset, elem, shared } => {
-                let v = self.convert(v, Ty::Scalar(elem), span)?;
-                let src = match v.repr {
-                    Repr::Imm(0) => Operand::RZ,
-                    _ => Operand::r(self.in_reg(v, span)?),
-                };
-                let st = Ins::new(if shared { Opcode::Sts } else { Opcode::St }).with_mods(&mem_mods(shared, elem, true));
-                self.emit(st.src(mem(base, offset)).src(src));
+            Place::Mem { base, offset, elem, shared, count } => {
+                let v = self.convert(v, p.ty(), span)?;
+                for k in 0..count {
+                    let src = match v.repr {
+                        Repr::Imm(0) => Operand::RZ,
+                        _ => Operand::r(self.in_reg(v, span)? + k),
+                    };
+                    let st = Ins::new(if shared { Opcode::Sts } else { Opcode::St }).with_mods(&mem_mods(shared, elem, true));
+                    self.emit(st.src(mem(base, offset + k as i32 * elem.bytes() as i32)).src(src));
+                }
                 Some(v)
             }
         }
@@ -238,6 +350,10 @@ impl Lower<'_> {
     pub(super) fn assign(&mut self, op: Option<BinOp>, lhs: &Expr, rhs: &Expr, span: Span) -> Option<Value> {
         self.check_writable(lhs)?;
         let place = self.place(lhs)?;
+        if let (Place::Reg(r, ty @ Ty::Vector(..)), None) = (&place, op) {
+            self.vector_into(rhs, *ty, *r)?;
+            return Some(Value::reg(*r, *ty));
+        }
         let value = match op {
             None => self.expr(rhs)?,
             Some(op) => {
@@ -250,7 +366,7 @@ impl Lower<'_> {
         };
         // Assigning a computed temporary to a variable: write the result straight into it.
         if let (Place::Reg(r, ty), Repr::Reg(t)) = (&place, value.repr) {
-            if value.ty == *ty && !ty.wide() && t != *r && u32::from(t) >= self.stmt_mark && self.retarget_last(t, *r) {
+            if value.ty == *ty && ty.registers() == 1 && t != *r && u32::from(t) >= self.stmt_mark && self.retarget_last(t, *r) {
                 return Some(Value::reg(*r, *ty));
             }
         }

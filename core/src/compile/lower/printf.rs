@@ -80,6 +80,10 @@ impl Lower<'_> {
                 }
                 _ => {
                     let v = self.expr(a)?;
+                    if let Ty::Vector(..) = v.ty {
+                        self.error(a.span, format!("`printf` cannot print a `{}`: print its components (`v.x`, `v.y`...)", v.ty.name()));
+                        return None;
+                    }
                     self.check(spec, v.ty, k + 2, a.span);
                     Arg::Value(v)
                 }
@@ -127,8 +131,8 @@ impl Lower<'_> {
             }
             Ty::Scalar(Scalar::Long | Scalar::ULong) => spec.conv.is_integer() && spec.length == Length::Long,
             Ty::Scalar(Scalar::Float | Scalar::Double) => spec.conv.is_float(),
-            Ty::Ptr(_) => spec.conv == Conv::Ptr,
-            Ty::Void => false,
+            Ty::Ptr(_) | Ty::VecPtr(..) => spec.conv == Conv::Ptr,
+            Ty::Void | Ty::Vector(..) => false,
         };
         if fits {
             return;

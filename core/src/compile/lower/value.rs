@@ -145,7 +145,18 @@ impl Lower<'_> {
             return self.convert_wide(v, to, span);
         }
         match (v.ty, to) {
-            (Ty::Ptr(_), _) | (_, Ty::Ptr(_)) => {
+            (Ty::Vector(..), _) | (_, Ty::Vector(..)) => {
+                self.error(
+                    span,
+                    format!(
+                        "cannot convert `{}` to `{}`: a vector converts to nothing (use its components, `.x`...)",
+                        v.ty.name(),
+                        to.name()
+                    ),
+                );
+                None
+            }
+            (from, to) if from.is_pointer() || to.is_pointer() => {
                 self.error(span, format!("cannot convert `{}` to `{}`", v.ty.name(), to.name()));
                 None
             }

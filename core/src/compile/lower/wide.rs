@@ -55,6 +55,13 @@ impl Lower<'_> {
     pub(super) fn temp_for(&mut self, ty: Ty, span: Span) -> Option<u8> {
         if ty.wide() {
             self.temp_pair(span)
+        } else if let Ty::Vector(_, n) = ty {
+            // A row: the allocator hands out registers in order.
+            let first = self.temp(span)?;
+            for _ in 1..n {
+                self.temp(span)?;
+            }
+            Some(first)
         } else {
             self.temp(span)
         }
@@ -70,7 +77,14 @@ impl Lower<'_> {
 
     /// Copies `v` into register `r` (and `r + 1` for a 64-bit value).
     pub(super) fn move_into(&mut self, r: u8, v: Value, span: Span) -> Option<()> {
-        if v.ty.wide() {
+        if let Ty::Vector(_, n) = v.ty {
+            let s = self.in_reg(v, span)?;
+            if s != r {
+                for k in 0..n {
+                    self.emit(mov(r + k, Operand::r(s + k)));
+                }
+            }
+        } else if v.ty.wide() {
             let s = self.in_reg(v, span)?;
             if s != r {
                 self.emit(mov(r, Operand::r(s)));
