@@ -66,6 +66,22 @@ fn a_float4_load() {
     let want: Vec<u8> =
         (0..32).flat_map(|i| (v(4 * i) + v(4 * i + 1) * 2.0 + v(4 * i + 2) * 3.0 + v(4 * i + 3) * 4.0).to_le_bytes()).collect();
     every_model("vectors", "//@ buffer arg0: f32[128] = i * 0.5\n//@ buffer arg1: f32[32]\n", "arg1", &want);
+    // The same kernel in C, compiled by warpscope (a `float4` in four registers), computes the same.
+    assert_eq!(c_kernel("vectors", "//@ buffer in: f32[128] = i * 0.5\n//@ buffer out: f32[32]\n", "out"), want);
+}
+
+/// Kernel `name` of `features.cu` in C, compiled by warpscope and run with `headers`: the bytes
+/// of buffer `out`.
+fn c_kernel(name: &str, headers: &str, out: &str) -> Vec<u8> {
+    let cu = include_str!("fixtures/ptx/features.cu");
+    let from = cu.find(&format!("__global__ void {name}(")).unwrap();
+    let kernel = &cu[from..from + cu[from..].find("\n}\n").unwrap() + 3];
+    let r = RunRequest { text: format!("{headers}{kernel}"), ..RunRequest::default() }.resolve();
+    assert!(r.all_diagnostics().iter().all(|d| !d.is_error()), "{:?}", r.all_diagnostics());
+    let mut sim = launch(&r.kernel, &r.options).expect("launch");
+    assert_eq!(sim.run_to_end(), StopReason::Exited);
+    let (_, words) = sim.state().machine.memory.buffer(out).unwrap_or_else(|| panic!("no buffer {out}"));
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
 #[test]
@@ -365,18 +381,9 @@ fn byte_kernels_from_nvcc_count_and_convert_as_the_c_compiler_does() {
     }
     let headers = format!("//@ buffer arg0: u8[48] = \"{text}\"\n//@ param arg1 = {}\n//@ buffer arg2: u32[7] = 0\n", text.len());
     every_model("text_histogram", &headers, "arg2", &want.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<_>>());
-    // The same kernel in C, compiled by warpscope, counts the same (the file's other kernels
-    // use what warpscope's C does not: `float4`, inline assembly).
-    let cu = include_str!("fixtures/ptx/features.cu");
-    let from = cu.find("__global__ void text_histogram").unwrap();
-    let kernel = &cu[from..from + cu[from..].find("\n}\n").unwrap() + 3];
-    let c = format!("//@ buffer data: u8[48] = \"{text}\"\n//@ param length = {}\n//@ buffer histo: u32[7] = 0\n{kernel}", text.len());
-    let r = RunRequest { text: c, ..RunRequest::default() }.resolve();
-    assert!(r.all_diagnostics().iter().all(|d| !d.is_error()), "{:?}", r.all_diagnostics());
-    let mut sim = launch(&r.kernel, &r.options).expect("launch");
-    assert_eq!(sim.run_to_end(), StopReason::Exited);
-    let (_, words) = sim.state().machine.memory.buffer("histo").unwrap();
-    assert_eq!(words, want);
+    // The same kernel in C, compiled by warpscope, counts the same.
+    let headers = format!("//@ buffer data: u8[48] = \"{text}\"\n//@ param length = {}\n//@ buffer histo: u32[7] = 0\n", text.len());
+    assert_eq!(c_kernel("text_histogram", &headers, "histo"), want.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<_>>());
 
     let pixel = |k: usize| (k * 7 % 256) as f32;
     let grey: Vec<u8> = (0..32).map(|i| (0.21f32 * pixel(3 * i) + 0.71f32 * pixel(3 * i + 1) + 0.07f32 * pixel(3 * i + 2)) as u8).collect();

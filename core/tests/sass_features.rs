@@ -4,7 +4,8 @@
 //! dump (cuobjdump and nvdisasm of the whole cubin for sm_75 and sm_90, nvdisasm -c for sm_90)
 //! run under volta leaves the memory nvcc's PTX of the same kernel leaves (PTX is checked
 //! against the H100 on the corpus; or, where the `.cu` says `// reference: C`, warpscope's own
-//! compile of it, or `// reference: argK = ...`, the values the C computes) and prints the same lines, or, where the `.cu` says
+//! compile of it, with the PTX held to it as well where it adds `, and nvcc's PTX computes the
+//! same`; or `// reference: argK = ...`, the values the C computes) and prints the same lines, or, where the `.cu` says
 //! `// cuobjdump: TEXT` (or `// nvdisasm -c: TEXT`, or `// sm_75 cuobjdump: TEXT` for one
 //! architecture's), such a dump fails with a located error that
 //! says TEXT (what it lacks and what to paste instead).
@@ -71,7 +72,8 @@ fn real_sass_computes_what_nvccs_ptx_computes() {
             let (buffer, list) = l.strip_prefix("// reference: arg")?.split_once(" = ")?;
             Some((format!("arg{buffer}"), list.split(", ").map(|v| v.trim().parse::<i32>().unwrap() as u32).collect()))
         });
-        let reference = if source.contains("\n// reference: C\n") { source.clone() } else { read(format!("{name}.ptx")) };
+        let by_c = source.lines().any(|l| l.starts_with("// reference: C"));
+        let reference = if by_c { source.clone() } else { read(format!("{name}.ptx")) };
         let want = match &values {
             Some(_) => (Vec::new(), Vec::new()),
             None => match run(&reference) {
@@ -83,6 +85,13 @@ fn real_sass_computes_what_nvccs_ptx_computes() {
             },
         };
         assert!(values.is_some() || want.0.iter().any(|(_, w)| w.iter().any(|&v| v != 0)), "{name}: the reference computes nothing");
+        // `// reference: C, and nvcc's PTX computes the same`: the PTX is held to the C too.
+        if by_c && source.contains("\n// reference: C, and nvcc's PTX computes the same\n") {
+            match run(&read(format!("{name}.ptx"))) {
+                Ok((StopReason::Exited, mem)) if mem == want => {}
+                other => failures.push(format!("{name}.ptx: {other:?}, the C {want:?}")),
+            }
+        }
         assert!(!source.contains("printf(") || !want.1.is_empty(), "{name}: the reference prints nothing");
         let forms = [
             ("sm_75", "sass", "cuobjdump"),

@@ -1334,11 +1334,22 @@ impl<'a> Lower<'a> {
             }
         }
         let total = words.len() as u32;
-        if total > 4 || (lanes > 1 && t.narrow()) {
-            return Err(format!(
-                "`{}` moves more than 128 bits or vectors of narrow values, outside what warpscope runs",
-                i.parts.join(".")
-            ));
+        if lanes > 1 && t.narrow() {
+            // `ld.global.v4.u8 {%rs1, %rs2, %rs3, %rs4}` (a `uchar4`): element by element, each
+            // a byte or halfword access of its own (an element named `_` is not loaded).
+            let bytes = (t.bits() / 8) as i64;
+            for (k, w) in words.iter().enumerate() {
+                let data = match (w, store) {
+                    (Some(w), _) => r(*w),
+                    (None, true) => Operand::RZ,
+                    (None, false) => continue,
+                };
+                self.access(store, space, t, base, *offset + k as i64 * bytes, data, 1)?;
+            }
+            return Ok(());
+        }
+        if total > 4 {
+            return Err(format!("`{}` moves more than 128 bits, outside what warpscope runs", i.parts.join(".")));
         }
         // One register (or a pair holding a 64-bit value) is accessed in place; a vector
         // passes through the scratch registers, which are consecutive.

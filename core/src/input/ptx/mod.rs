@@ -565,7 +565,7 @@ fn located(text: &str, span: Span, diags: &mut Vec<Diagnostic>) -> LocatedExpr {
 
 /// CUDA's vector types (`float4`, `int2`, `uchar4`...) in a demangled type: the scalar and the
 /// width.
-fn vector_type(text: &str) -> Option<(Scalar, u32)> {
+pub(crate) fn vector_type(text: &str) -> Option<(Scalar, u32)> {
     let name = text.trim_end_matches(['*', ' ', '&']).trim_start_matches("const ").trim_start_matches("volatile ");
     let width: u32 = name[name.len().checked_sub(1)?..].parse().ok().filter(|w| (1..=4).contains(w))?;
     let s = match &name[..name.len() - 1] {

@@ -529,10 +529,26 @@ impl Lower<'_> {
             };
         }
         let control = matches!(base, "BRA" | "BSSY" | "CALL" | "JMP");
+        // `I2F.U8 R5, R2.B1` (sm_75): a byte (`.B1`-`.B3`) or the high half (`.H1`) of the
+        // source converted; its bit offset, and the register read whole.
+        let mut part_at = 0;
         let mut ops = Vec::with_capacity(i.operands.len());
         for (k, o) in i.operands.iter().enumerate() {
             let is_target = control && (k + 1 == i.operands.len());
+            let o = match (base, k, o.trim().rsplit_once('.')) {
+                ("I2F", 1, Some((whole, sel @ ("B1" | "B2" | "B3" | "H1")))) => {
+                    part_at = if sel == "H1" { 16 } else { 8 * (sel.as_bytes()[1] - b'0') as i64 };
+                    whole
+                }
+                _ => *o,
+            };
             ops.push(if is_target { self.target(o)? } else { self.operand(o, &mut pre)? });
+        }
+        if part_at > 0 && !(base == "I2F" && ["U16", "S16", "U8", "S8"].iter().any(|t| has(t))) {
+            return Err(format!(
+                "`{}`: a byte or half of a register converted as a wider value is outside what warpscope runs",
+                i.mnemonic
+            ));
         }
         let m = |s: &str| String::from(s);
         if matches!(base, "LDS" | "STS" | "ATOMS") {
@@ -620,7 +636,8 @@ impl Lower<'_> {
                 let signed = has("S16") || has("S8");
                 let rest: Vec<&str> = mods.iter().copied().filter(|x| !["U16", "S16", "U8", "S8"].contains(x)).collect();
                 let s = SCRATCH[0];
-                let mut v = vec![(m("SHF.L.U32"), vec![reg(s), a.clone(), int(32 - bits), reg(Reg::RZ.0)])];
+                // Up to the top from where the part starts, then back down to the bottom.
+                let mut v = vec![(m("SHF.L.U32"), vec![reg(s), a.clone(), int(32 - bits - part_at), reg(Reg::RZ.0)])];
                 let shift = if signed { "SHF.R.S32.HI" } else { "SHF.R.U32.HI" };
                 v.push((m(shift), vec![reg(s), reg(Reg::RZ.0), int(32 - bits), reg(s)]));
                 let ty = if signed { "S32" } else { "U32" };

@@ -509,7 +509,12 @@ fn param_layout(d: Option<&Demangled>) -> Vec<Param> {
     let mut at = 0u32;
     for p in d.map_or(&[][..], |d| &d.params[..]) {
         let scalar = p.base.map_or(Scalar::Int, super::ptx::scalar_of);
-        let ty = if p.pointers > 0 { Ty::Ptr(scalar) } else { Ty::Scalar(scalar) };
+        // A pointer to a vector type (`uchar4 const*`): its components, as many per thread.
+        let ty = match (p.pointers, super::ptx::vector_type(&p.text)) {
+            (1.., Some((s, n))) if p.base.is_none() => Ty::VecPtr(s, n as u8),
+            (1.., _) => Ty::Ptr(scalar),
+            _ => Ty::Scalar(scalar),
+        };
         let bytes = if p.pointers > 0 || scalar.wide() { 8 } else { 4 };
         at = at.next_multiple_of(bytes);
         out.push(Param { offset: at, bytes, ty });
@@ -526,7 +531,7 @@ fn bind_params(k: &mut Kernel, params: &[Param], places: &Places, span: Span, di
         let Some(&reg) = places.consts.get(&(places.bank.params + p.offset)) else { continue };
         let name = format!("arg{n}");
         let target = match p.ty {
-            Ty::Ptr(_) => InitTarget::Wide { reg: Reg(reg), elem: ElemType::U64 },
+            Ty::Ptr(_) | Ty::VecPtr(..) => InitTarget::Wide { reg: Reg(reg), elem: ElemType::U64 },
             Ty::Scalar(s) if s.wide() => InitTarget::Wide { reg: Reg(reg), elem: super::c::elem_type(s) },
             _ => InitTarget::Reg(Reg(reg)),
         };
