@@ -126,3 +126,62 @@ test('a template kernel runs the instance the host launches (a #define\'d block 
   // One warp of the block of 64 adds 0 + 1 + ... + 127.
   expect(cliDump(path, 'g_odata')[0]).toBe('8128');
 });
+
+/** CS344's Problem Set 1 as the course hands out its student file (the `utils.h` include, the
+ * host's `your_rgba_to_greyscale` with its launch). */
+const CS344_GREYSCALE = `#include "utils.h"
+
+__global__
+void rgba_to_greyscale(const uchar4* const rgbaImage,
+                       unsigned char* const greyImage,
+                       int numRows, int numCols)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= numCols || y >= numRows) return;
+  uchar4 rgba = rgbaImage[y * numCols + x];
+  float channelSum = .299f * rgba.x + .587f * rgba.y + .114f * rgba.z;
+  greyImage[y * numCols + x] = channelSum;
+}
+
+void your_rgba_to_greyscale(const uchar4 * const h_rgbaImage, uchar4 * const d_rgbaImage,
+                            unsigned char* const d_greyImage, size_t numRows, size_t numCols)
+{
+  const dim3 blockSize(32, 1, 1);
+  const dim3 gridSize(numCols / 32 + 1, numRows, 1);
+  rgba_to_greyscale<<<gridSize, blockSize>>>(d_rgbaImage, d_greyImage, numRows, numCols);
+  cudaDeviceSynchronize(); checkCudaErrors(cudaGetLastError());
+}
+`;
+
+test('CS344\'s greyscale runs as pasted: each pixel a uchar4 in four registers, the grey bytes as the CLI computes them', async ({ page }) => {
+  await open(page);
+  await replaceText(page, CS344_GREYSCALE);
+  const path = tempFile('student_func.cu', CS344_GREYSCALE);
+  const trace = cliTrace(path);
+  await expect(page.getByTestId('step-label')).toHaveAttribute('data-total', String(trace.total));
+  await page.getByTestId('diag-summary').click();
+  await expect(page.getByTestId('problems')).toContainText('host code skipped (`your_rgba_to_greyscale`)');
+  // After the pixel's four byte loads the registers panel shows the variable whole: the inputs
+  // made for rgbaImage hold their index, so lane 1's pixel is bytes 4-7.
+  const loads = trace.rows.filter((r) => r && r.text.startsWith('LD.E.U8'));
+  expect(loads).toHaveLength(4);
+  await seek(page, loads[3].step);
+  await page.locator('.dv-tab', { hasText: 'Registers' }).click();
+  await page.getByTestId('lane-select').fill('1');
+  const rgba = page.getByTestId('variables').locator('.var[title^="uchar4 rgba "]');
+  await expect(rgba).toContainText('{4, 5, 6, 7}');
+  await expect(rgba).toHaveAttribute('title', /held in R(\d+)-R\d+$/);
+  // The grey bytes at the end, as the CLI's run leaves them.
+  await seek(page, trace.total);
+  await page.locator('.dv-tab', { hasText: 'Memory' }).click();
+  const want = cliDump(path, 'greyImage');
+  expect(want.slice(0, 3)).toEqual(['0', '4', '8']);
+  const grid = page.getByTestId('memory-grid');
+  for (let top = 0; top < 4000 && !(await page.getByTestId('memory-greyImage').locator('[role=cell]').count()); top += 40) {
+    await grid.evaluate((el, t) => { el.scrollTop = t; el.dispatchEvent(new Event('scroll')); }, top);
+    await page.waitForTimeout(20);
+  }
+  const cells = page.getByTestId('memory-greyImage').locator('[role=cell] .mem-v');
+  for (const k of [1, 2, 3]) await expect(cells.nth(k)).toHaveText(new RegExp(`^${want[k]}\\b`));
+});
