@@ -151,6 +151,37 @@ __global__ void k(float2* a) {
 }
 
 #[test]
+fn self_reference_one_wide_vectors_braces_sizeof_and_names_near_built_ins() {
+    // A vector made from its own components is made apart before it is written.
+    let text = r#"//@ buffer out: f32[64]
+//@ buffer a: f32[32] = i
+//@ buffer s: i32[32]
+__global__ void k(float* out, float1* a, int* s, float4* f) {
+    int i = threadIdx.x;
+    float2 v = make_float2(i, 100 + i);
+    v = make_float2(v.y, v.x);
+    float1 w = a[i];
+    out[2 * i] = v.x + a[i].x;
+    out[2 * i + 1] = v.y + w.x;
+    int2 blockId = {(int)blockIdx.x};
+    blockId.y = 3;
+    int3 z = {};
+    s[i] = sizeof(f[0]) * 100 + sizeof(*f) + blockId.y + z.z;
+}
+"#;
+    let sim = run(text);
+    let out = values(&sim, "out");
+    for i in 0..32 {
+        assert_eq!(out[2 * i..2 * i + 2], [(100 + 2 * i) as f64, (2 * i) as f64], "lane {i}");
+    }
+    assert_eq!(values(&sim, "s"), vec![1619.0; 32]);
+    let k = |body: &str| format!("__global__ void k(float1* a, float* o) {{\n    {body}\n}}\n");
+    assert!(error(&k("o[0] = a[0] + 5;")).2.contains("`+` does not apply to `float1`"));
+    assert!(error(&k("o[0] = blockIdy.x;")).2.contains("unknown name `blockIdy`: did you mean `blockIdx`?"));
+    assert_eq!(error(&k("float2 v = {1, 2, 3};")), (2, 23, String::from("`float2` has 2 components: too many values")));
+}
+
+#[test]
 fn vector_misuse_is_an_error_at_its_place() {
     let k = |body: &str| format!("__global__ void k(float4* a, float* o) {{\n    {body}\n}}\n");
     let cases: &[(&str, u32, &str)] = &[
@@ -164,6 +195,7 @@ fn vector_misuse_is_an_error_at_its_place() {
         ("printf(\"%f\", a[0]);", 18, "`printf` cannot print a `float4`"),
         ("__shared__ uchar4 tile[32];", 5, "not `uchar4`"),
         ("double2 d;", 5, "`double2` is not supported"),
+        ("o[0] = __ballot_sync(0xffffffff, a[0]);", 38, "`__ballot_sync` takes a condition, not a `float4`"),
     ];
     for (body, col, words) in cases {
         let (line, c, message) = error(&k(body));

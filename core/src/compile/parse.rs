@@ -888,6 +888,28 @@ impl<'t> Parser<'t> {
         Ok(items)
     }
 
+    /// `float2 v = {1.0f, 2.0f}`: a `make_float2` of the listed values, the rest zero, as C fills
+    /// an aggregate.
+    fn vector_init(&mut self, s: Scalar, n: u8) -> PResult<Expr> {
+        let start = self.bump().span;
+        let mut args = Vec::new();
+        while !self.is("}") {
+            if args.len() == n as usize {
+                return Err(Diagnostic::error(self.span(), format!("`{}` has {n} components: too many values", Ty::Vector(s, n).name())));
+            }
+            args.push(self.assignment()?.0);
+            if !self.eat(",") {
+                break;
+            }
+        }
+        let end = self.expect("}", "to close the vector's values")?;
+        let span = join(start, end);
+        while args.len() < n as usize {
+            args.push(Expr { kind: ExprKind::Int { value: 0, unsigned: false }, span });
+        }
+        Ok(Expr { kind: ExprKind::Call { name: format!("make_{}", Ty::Vector(s, n).name()), args }, span })
+    }
+
     fn declaration(&mut self) -> PResult<Stmt> {
         let span = self.span();
         if self.shared_ahead() {
@@ -912,7 +934,11 @@ impl<'t> Parser<'t> {
             if self.is("[") {
                 return Err(Diagnostic::error(self.span(), "local arrays are not supported: use a buffer parameter"));
             }
-            let init = if self.eat("=") { Some(self.assignment()?.0) } else { None };
+            let init = match (self.eat("="), ty) {
+                (true, Ty::Vector(s, n)) if self.is("{") => Some(self.vector_init(s, n)?),
+                (true, _) => Some(self.assignment()?.0),
+                (false, _) => None,
+            };
             vars.push((ty, name, nspan, init));
             if !self.eat(",") {
                 break;
@@ -1226,13 +1252,8 @@ impl<'t> Parser<'t> {
                 let span = join(e.span, end);
                 (e, d) = self.node(ExprKind::IncDec { inc, prefix: false, target: Box::new(e) }, span, d + 1)?;
             } else if self.is(".") || self.is("->") {
-                // A misspelt built-in (`gridDm.x`) is an unknown name, not a struct.
-                if let ExprKind::Var(name) = &e.kind {
-                    if let Some(near) = BUILTIN_STRUCTS.iter().find(|b| edit_distance(name, b) <= 2) {
-                        return Err(Diagnostic::error(e.span, format!("unknown name `{name}`: did you mean `{near}`?")));
-                    }
-                }
-                // A vector's component (`v.x`, `p->w`); the lowering checks that it is a vector.
+                // A vector's component (`v.x`, `p->w`); the lowering checks that it is a vector,
+                // and names the built-in a misspelt one (`blockIdy.x`) was meant to be.
                 let arrow = self.is("->");
                 let at = self.span();
                 if let (Tok::Ident(field), false) = (self.peek_at(1), self.in_header()) {
@@ -1243,6 +1264,11 @@ impl<'t> Parser<'t> {
                         let base = if arrow { Expr { kind: ExprKind::Deref(Box::new(e)), span } } else { e };
                         (e, d) = self.node(ExprKind::Member(Box::new(base), k), span, d + 2)?;
                         continue;
+                    }
+                }
+                if let ExprKind::Var(name) = &e.kind {
+                    if let Some(near) = near_builtin(name) {
+                        return Err(Diagnostic::error(e.span, format!("unknown name `{name}`: did you mean `{near}`?")));
                     }
                 }
                 return Err(Diagnostic::error(
@@ -1504,6 +1530,11 @@ fn describe(t: &Tok) -> String {
 
 /// The built-ins a C kernel reads members of.
 const BUILTIN_STRUCTS: [&str; 4] = ["threadIdx", "blockIdx", "blockDim", "gridDim"];
+
+/// The built-in a misspelt name was probably meant to be (`gridDm` for `gridDim`).
+pub(crate) fn near_builtin(name: &str) -> Option<&'static str> {
+    BUILTIN_STRUCTS.iter().copied().find(|b| edit_distance(name, b) <= 2)
+}
 
 /// Letters to insert, delete or change to turn `a` into `b` (Levenshtein), for "did you mean".
 fn edit_distance(a: &str, b: &str) -> usize {

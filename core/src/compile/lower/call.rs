@@ -168,13 +168,13 @@ impl Lower<'_> {
             _ => (&String::new(), false),
         };
         let bytes = match self.lookup(name) {
-            Some(Var { ty: Ty::Ptr(elem), memory, .. }) => {
+            Some(Var { ty, memory, .. }) if ty.is_pointer() => {
                 let whole = memory.filter(|_| !element).map(|k| self.arrays[k].len(0) as u64);
-                let each = Ty::Scalar(elem).size_of();
+                let each = ty.pointee_ty().and_then(Ty::size_of);
                 match whole {
                     Some(n) => each.map(|b| b * n.max(1)),
                     None if element => each,
-                    None => Ty::Ptr(elem).size_of(),
+                    None => ty.size_of(),
                 }
             }
             Some(v) if !element => v.ty.size_of(),

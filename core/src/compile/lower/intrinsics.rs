@@ -271,6 +271,10 @@ impl Lower<'_> {
         self.arity(name, args, 2, span)?;
         let mask = self.expr_as(&args[0], Ty::UNSIGNED)?;
         let x = self.expr(&args[1])?;
+        if let Ty::Vector(..) = x.ty {
+            self.error(args[1].span, format!("`{name}` takes a condition, not a `{}` (test its components, `v.x != 0`...)", x.ty.name()));
+            return None;
+        }
         let zero = Value::imm(0, x.ty);
         let p = self.regs.pred(span, &mut self.diags);
         self.compare(BinOp::Ne, x, zero, p, span);

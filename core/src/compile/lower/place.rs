@@ -24,6 +24,8 @@ pub(super) enum Place {
         /// Components of a vector type's element (`uchar4`: 4, each `elem`, one after
         /// another); 1 for a scalar.
         count: u8,
+        /// A vector type's element (a `float1` too), not a scalar.
+        vector: bool,
     },
 }
 
@@ -32,7 +34,7 @@ impl Place {
     fn ty(&self) -> Ty {
         match *self {
             Place::Reg(_, ty) => ty,
-            Place::Mem { elem, count: 1, .. } => Ty::Scalar(elem),
+            Place::Mem { elem, vector: false, .. } => Ty::Scalar(elem),
             Place::Mem { elem, count, .. } => Ty::Vector(elem, count),
         }
     }
@@ -63,12 +65,12 @@ fn size_of(elem: Scalar, count: u8) -> i32 {
     elem.bytes() as i32 * count as i32
 }
 
-/// A pointer to `count` of `elem` (a vector type's for more than one).
-fn pointer(elem: Scalar, count: u8) -> Ty {
-    if count == 1 {
-        Ty::Ptr(elem)
-    } else {
-        Ty::VecPtr(elem, count)
+/// A pointer to elements of `ty`.
+fn pointer(ty: Ty) -> Ty {
+    match ty {
+        Ty::Vector(s, n) => Ty::VecPtr(s, n),
+        Ty::Scalar(s) => Ty::Ptr(s),
+        t => t,
     }
 }
 
@@ -120,7 +122,7 @@ impl Lower<'_> {
         Some(match whole {
             Place::Reg(r, _) => Place::Reg(r + k, Ty::Scalar(s)),
             Place::Mem { base, offset, elem, shared, .. } => {
-                Place::Mem { base, offset: offset + k as i32 * elem.bytes() as i32, elem, shared, count: 1 }
+                Place::Mem { base, offset: offset + k as i32 * elem.bytes() as i32, elem, shared, count: 1, vector: false }
             }
         })
     }
@@ -128,11 +130,11 @@ impl Lower<'_> {
     /// `&a[i]`: the element's address.
     pub(super) fn address_of(&mut self, inner: &Expr, span: Span) -> Option<Value> {
         match self.place(inner)? {
-            Place::Mem { base, offset: 0, elem, count, .. } => Some(Value::reg(base, pointer(elem, count))),
-            Place::Mem { base, offset, elem, count, .. } => {
+            p @ Place::Mem { base, offset: 0, .. } => Some(Value::reg(base, pointer(p.ty()))),
+            p @ Place::Mem { base, offset, .. } => {
                 let t = self.temp(span)?;
                 self.emit(alu(Opcode::Iadd, &[], t, &[Operand::r(base), Operand::Int(offset as u32)]));
-                Some(Value::reg(t, pointer(elem, count)))
+                Some(Value::reg(t, pointer(p.ty())))
             }
             Place::Reg(..) => {
                 self.error(span, "`&` of a local variable: locals live in registers, which have no address");
@@ -193,10 +195,10 @@ impl Lower<'_> {
                     // A scalar in memory: its address is in the variable's register.
                     let v = self.lookup(name)?;
                     let Ty::Ptr(elem) = v.ty else { return None };
-                    return Some(Place::Mem { base: v.reg, offset: 0, elem, shared, count: 1 });
+                    return Some(Place::Mem { base: v.reg, offset: 0, elem, shared, count: 1, vector: false });
                 }
                 return match self.pointer_element(&flat)? {
-                    Place::Mem { base, offset, elem, count, .. } => Some(Place::Mem { base, offset, elem, shared, count }),
+                    Place::Mem { base, offset, elem, count, vector, .. } => Some(Place::Mem { base, offset, elem, shared, count, vector }),
                     p => Some(p),
                 };
             }
@@ -204,10 +206,11 @@ impl Lower<'_> {
         if let ExprKind::Member(whole, k) = &e.kind {
             if let ExprKind::Var(name) = &whole.kind {
                 if self.lookup(name).is_none() {
-                    self.error(
-                        whole.span,
-                        format!("unknown variable `{name}` (`.x` reads a vector type's component; structs are not supported)"),
-                    );
+                    let msg = match crate::compile::parse::near_builtin(name) {
+                        Some(near) => format!("unknown name `{name}`: did you mean `{near}`?"),
+                        None => format!("unknown variable `{name}` (`.x` reads a vector type's component; structs are not supported)"),
+                    };
+                    self.error(whole.span, msg);
                     return None;
                 }
             }
@@ -233,6 +236,7 @@ impl Lower<'_> {
                     self.error(p.span, format!("`[]` needs a pointer, and this is `{}`", pv.ty.name()));
                     return None;
                 };
+                let vector = matches!(pv.ty, Ty::VecPtr(..));
                 let base = self.in_reg(pv, p.span)?;
                 // `a[x + 6]`: the constant goes into the address offset, as SASS writes it.
                 let size = size_of(elem, count);
@@ -254,13 +258,13 @@ impl Lower<'_> {
                 let iv = if iv.ty.wide() { self.convert(iv, Ty::INT, i.span)? } else { iv };
                 match iv.repr {
                     Repr::Imm(k) if (k as i32).checked_mul(size).and_then(|o| o.checked_add(extra)).is_some() => {
-                        Some(Place::Mem { base, offset: (k as i32) * size + extra, elem, shared: false, count })
+                        Some(Place::Mem { base, offset: (k as i32) * size + extra, elem, shared: false, count, vector })
                     }
                     _ => {
                         let ir = self.in_reg(iv, i.span)?;
                         let t = self.temp(e.span)?;
                         self.scaled_add(t, ir, false, Operand::r(base), size);
-                        Some(Place::Mem { base: t, offset: extra, elem, shared: false, count })
+                        Some(Place::Mem { base: t, offset: extra, elem, shared: false, count, vector })
                     }
                 }
             }
@@ -270,8 +274,9 @@ impl Lower<'_> {
                     self.error(p.span, format!("`*` needs a pointer, and this is `{}`", pv.ty.name()));
                     return None;
                 };
+                let vector = matches!(pv.ty, Ty::VecPtr(..));
                 let base = self.in_reg(pv, p.span)?;
-                Some(Place::Mem { base, offset: 0, elem, shared: false, count })
+                Some(Place::Mem { base, offset: 0, elem, shared: false, count, vector })
             }
             _ => {
                 self.error(e.span, "this cannot be assigned to (expected a variable, `a[i]`, `*p` or a vector's `.x`)");
@@ -294,11 +299,24 @@ impl Lower<'_> {
     /// The loads of a place in memory into registers from `t` on (a vector's components, each
     /// into its own register of the row).
     fn load_into(&mut self, p: &Place, t: u8) {
-        if let Place::Mem { base, offset, elem, shared, count } = *p {
+        if let Place::Mem { base, offset, elem, shared, count, .. } = *p {
             for k in 0..count {
                 self.emit(load_ins(t + k, base, offset + k as i32 * elem.bytes() as i32, shared, elem));
             }
         }
+    }
+
+    /// Whether `e` reads a variable held in registers `r..r + n`.
+    fn reads_registers(&self, e: &Expr, r: u8, n: u8) -> bool {
+        let mut reads = false;
+        super::walk_expr(e, &mut |x| {
+            if let ExprKind::Var(name) = &x.kind {
+                if let Some(Var { reg, ty, memory: None }) = self.lookup(name) {
+                    reads |= reg < r + n && r < reg + ty.registers();
+                }
+            }
+        });
+        reads
     }
 
     /// `e`, a vector of type `ty`, written into the registers from `r` on: a load or a
@@ -317,7 +335,10 @@ impl Lower<'_> {
             return self.move_into(r, v, e.span);
         }
         if let (ExprKind::Call { name, args }, Ty::Vector(s, n)) = (&e.kind, ty) {
-            if name.strip_prefix("make_").and_then(vector_of) == Some(Ok((s, n))) && args.len() == n as usize {
+            // Not when an argument reads the row being written (`v = make_float2(v.y, v.x)`):
+            // then the new components are made apart first.
+            let made = name.strip_prefix("make_").and_then(vector_of) == Some(Ok((s, n))) && args.len() == n as usize;
+            if made && !args.iter().any(|a| self.reads_registers(a, r, n)) {
                 return self.make_vector_into(args, s, r);
             }
         }
@@ -332,7 +353,7 @@ impl Lower<'_> {
                 self.move_into(r, v, span)?;
                 Some(Value::reg(r, ty))
             }
-            Place::Mem { base, offset, elem, shared, count } => {
+            Place::Mem { base, offset, elem, shared, count, .. } => {
                 let v = self.convert(v, p.ty(), span)?;
                 for k in 0..count {
                     let src = match v.repr {

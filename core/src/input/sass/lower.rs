@@ -536,19 +536,18 @@ impl Lower<'_> {
         for (k, o) in i.operands.iter().enumerate() {
             let is_target = control && (k + 1 == i.operands.len());
             let o = match (base, k, o.trim().rsplit_once('.')) {
-                ("I2F", 1, Some((whole, sel @ ("B1" | "B2" | "B3" | "H1")))) => {
-                    part_at = if sel == "H1" { 16 } else { 8 * (sel.as_bytes()[1] - b'0') as i64 };
+                ("I2F", 1, Some((whole, sel @ ("B0" | "B1" | "B2" | "B3" | "H0" | "H1")))) => {
+                    part_at = if sel.starts_with('H') { 16 } else { 8 } * (sel.as_bytes()[1] - b'0') as i64;
                     whole
                 }
                 _ => *o,
             };
             ops.push(if is_target { self.target(o)? } else { self.operand(o, &mut pre)? });
         }
-        if part_at > 0 && !(base == "I2F" && ["U16", "S16", "U8", "S8"].iter().any(|t| has(t))) {
-            return Err(format!(
-                "`{}`: a byte or half of a register converted as a wider value is outside what warpscope runs",
-                i.mnemonic
-            ));
+        let part_bits = if has("U16") || has("S16") { 16 } else { 8 };
+        let narrow = base == "I2F" && ["U16", "S16", "U8", "S8"].iter().any(|t| has(t));
+        if part_at > 0 && (!narrow || part_at + part_bits > 32) {
+            return Err(format!("`{}`: this part of a register, converted at this width, is outside what warpscope runs", i.mnemonic));
         }
         let m = |s: &str| String::from(s);
         if matches!(base, "LDS" | "STS" | "ATOMS") {

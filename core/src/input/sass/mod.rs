@@ -511,7 +511,7 @@ fn param_layout(d: Option<&Demangled>) -> Vec<Param> {
         let scalar = p.base.map_or(Scalar::Int, super::ptx::scalar_of);
         // A pointer to a vector type (`uchar4 const*`): its components, as many per thread.
         let ty = match (p.pointers, super::ptx::vector_type(&p.text)) {
-            (1.., Some((s, n))) if p.base.is_none() => Ty::VecPtr(s, n as u8),
+            (1.., Some((s, n))) if p.base.is_none() && !s.wide() => Ty::VecPtr(s, n as u8),
             (1.., _) => Ty::Ptr(scalar),
             _ => Ty::Scalar(scalar),
         };
