@@ -2,6 +2,7 @@
 // kernels) runs as pasted, with the skipped host code a note in Problems; a header-less shuffle
 // reduction shows its exchange in the lanes view and its C variables by name; every expectation
 // comes from the CLI on the same text.
+import type { Locator, Page } from '@playwright/test';
 import { cliDump, cliListing, cliTrace, exampleText, expect, open, replaceText, seek, tempFile, test } from './helpers';
 
 
@@ -33,6 +34,16 @@ const SHUFFLE = `__global__ void warpSum(const int* in, int* out) {
 }
 `;
 
+/** The memory panel scrolled down to buffer `name` (only the rows in view are drawn): its value cells. */
+async function scrollToBuffer(page: Page, name: string): Promise<Locator> {
+  const grid = page.getByTestId('memory-grid');
+  for (let top = 0; top < 4000 && !(await page.getByTestId(`memory-${name}`).locator('[role=cell]').count()); top += 40) {
+    await grid.evaluate((el, t) => { el.scrollTop = t; el.dispatchEvent(new Event('scroll')); }, top);
+    await page.waitForTimeout(20);
+  }
+  return page.getByTestId(`memory-${name}`).locator('[role=cell] .mem-v');
+}
+
 test('a whole course file runs as pasted: host code is a note, the first kernel runs, its results match the CLI', async ({ page }) => {
   await open(page);
   await replaceText(page, COURSE_FILE);
@@ -52,13 +63,7 @@ test('a whole course file runs as pasted: host code is a note, the first kernel 
   // c[i] = a[i] + 2 b[i] with the inputs made for a and b (0, 1, 2, ...): 3i.
   const want = cliDump(path, 'c');
   expect(want.slice(0, 3)).toEqual(['0', '3', '6']);
-  // Only the rows in view are drawn: scroll down to buffer c.
-  const grid = page.getByTestId('memory-grid');
-  for (let top = 0; top < 4000 && !(await page.getByTestId('memory-c').locator('[role=cell]').count()); top += 40) {
-    await grid.evaluate((el, t) => { el.scrollTop = t; el.dispatchEvent(new Event('scroll')); }, top);
-    await page.waitForTimeout(20);
-  }
-  const cells = page.getByTestId('memory-c').locator('[role=cell] .mem-v');
+  const cells = await scrollToBuffer(page, 'c');
   await expect(cells.nth(1)).toHaveText(want[1]);
   await expect(cells.nth(2)).toHaveText(want[2]);
 });
@@ -177,11 +182,6 @@ test('CS344\'s greyscale runs as pasted: each pixel a uchar4 in four registers, 
   await page.locator('.dv-tab', { hasText: 'Memory' }).click();
   const want = cliDump(path, 'greyImage');
   expect(want.slice(0, 3)).toEqual(['0', '4', '8']);
-  const grid = page.getByTestId('memory-grid');
-  for (let top = 0; top < 4000 && !(await page.getByTestId('memory-greyImage').locator('[role=cell]').count()); top += 40) {
-    await grid.evaluate((el, t) => { el.scrollTop = t; el.dispatchEvent(new Event('scroll')); }, top);
-    await page.waitForTimeout(20);
-  }
-  const cells = page.getByTestId('memory-greyImage').locator('[role=cell] .mem-v');
+  const cells = await scrollToBuffer(page, 'greyImage');
   for (const k of [1, 2, 3]) await expect(cells.nth(k)).toHaveText(new RegExp(`^${want[k]}\\b`));
 });
