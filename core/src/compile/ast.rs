@@ -82,8 +82,10 @@ pub enum Ty {
     VecPtr(Scalar, u8),
 }
 
-/// The vector types' names: `uchar4` is `(UChar, 4)`.
-const VECTOR_BASES: [(&str, Scalar); 7] = [
+/// The vector types' names: `uchar4` is `(UChar, 4)`. The first seven are the ones the C
+/// compiler has (`VECTOR_NAMES` follows their order); the 64-bit ones are only read, from PTX's and
+/// SASS's mangled names.
+const VECTOR_BASES: [(&str, Scalar); 12] = [
     ("char", Scalar::Char),
     ("uchar", Scalar::UChar),
     ("short", Scalar::Short),
@@ -91,7 +93,15 @@ const VECTOR_BASES: [(&str, Scalar); 7] = [
     ("int", Scalar::Int),
     ("uint", Scalar::Unsigned),
     ("float", Scalar::Float),
+    ("double", Scalar::Double),
+    ("long", Scalar::Long),
+    ("longlong", Scalar::Long),
+    ("ulong", Scalar::ULong),
+    ("ulonglong", Scalar::ULong),
 ];
+
+/// The components' names, in order.
+const COMPONENTS: [&str; 4] = ["x", "y", "z", "w"];
 
 /// Every vector type's name and its pointer's, by base and width.
 #[rustfmt::skip]
@@ -105,26 +115,37 @@ const VECTOR_NAMES: [[(&str, &str); 4]; 7] = [
     [("float1", "float1*"), ("float2", "float2*"), ("float3", "float3*"), ("float4", "float4*")],
 ];
 
-/// What a vector type's name says: `float4` is `Ok((Float, 4))`; a vector of 64-bit values
-/// (`double2`, `longlong2`) is `Err` with why; `None` for any other word.
+/// The scalar and width a vector type's name spells (`double2` is `(Double, 2)`), 64-bit ones
+/// included; `None` for any other word.
+pub fn vector_parts(word: &str) -> Option<(Scalar, u8)> {
+    let (base, width) = word.split_at(word.len().checked_sub(1).filter(|_| word.ends_with(|c: char| c.is_ascii_digit()))?);
+    let width = width.parse::<u8>().ok().filter(|w| (1..=4).contains(w))?;
+    VECTOR_BASES.iter().find(|(n, _)| *n == base).map(|&(_, s)| (s, width))
+}
+
+/// What a vector type's name says to the C compiler: `float4` is `Ok((Float, 4))`; a vector of
+/// 64-bit values (`double2`, `longlong2`) is `Err` with why; `None` for any other word.
 pub fn vector_of(word: &str) -> Option<Result<(Scalar, u8), alloc::string::String>> {
-    let width = word.len().checked_sub(1).and_then(|i| word[i..].parse::<u8>().ok()).filter(|w| (1..=4).contains(w))?;
-    let base = &word[..word.len() - 1];
-    if let Some(&(_, s)) = VECTOR_BASES.iter().find(|(n, _)| *n == base) {
-        return Some(Ok((s, width)));
-    }
-    matches!(base, "double" | "long" | "ulong" | "longlong" | "ulonglong").then(|| {
-        Err(alloc::format!("`{word}` is not supported: vectors of 64-bit values are not (vectors of 32-bit and narrower ones are)"))
+    vector_parts(word).map(|(s, n)| match s.wide() {
+        false => Ok((s, n)),
+        true => {
+            Err(alloc::format!("`{word}` is not supported: vectors of 64-bit values are not (vectors of 32-bit and narrower ones are)"))
+        }
     })
 }
 
 /// A vector component's index by name (`.x` is 0).
 pub fn component(name: &str) -> Option<u8> {
-    ["x", "y", "z", "w"].iter().position(|c| *c == name).map(|i| i as u8)
+    COMPONENTS.iter().position(|c| *c == name).map(|i| i as u8)
+}
+
+/// A component's name by index (`3` is `w`).
+pub fn component_name(k: u8) -> &'static str {
+    COMPONENTS[k as usize % 4]
 }
 
 fn vector_name(s: Scalar, n: u8) -> (&'static str, &'static str) {
-    let base = VECTOR_BASES.iter().position(|(_, b)| *b == s).unwrap_or(0);
+    let base = VECTOR_BASES[..VECTOR_NAMES.len()].iter().position(|(_, b)| *b == s).unwrap_or(0);
     VECTOR_NAMES[base][(n.clamp(1, 4) - 1) as usize]
 }
 

@@ -4,7 +4,8 @@
 
 use alloc::format;
 
-use super::value::{Repr, Value};
+use super::place::Place;
+use super::value::Value;
 use super::{Lower, Var};
 use crate::compile::ast::*;
 use crate::diag::Diagnostic;
@@ -62,13 +63,9 @@ impl Lower<'_> {
                 ExprKind::Var(_) | ExprKind::Index(..) | ExprKind::Deref(_) | ExprKind::Member(..) => self.load(e),
                 _ => {
                     let v = self.expr(whole)?;
-                    match (v.ty, v.repr) {
-                        (Ty::Vector(s, n), Repr::Reg(r)) if *k < n => Some(Value::reg(r + k, Ty::Scalar(s))),
-                        _ => {
-                            self.error(span, format!("`{}` has no component `.{}`", v.ty.name(), ["x", "y", "z", "w"][*k as usize % 4]));
-                            None
-                        }
-                    }
+                    let r = self.in_reg(v, whole.span)?;
+                    let component = self.component_place(Place::Reg(r, v.ty), *k, span)?;
+                    self.read_place(&component, span)
                 }
             },
             ExprKind::AddrOf(inner) => self.address_of(inner, span),

@@ -65,6 +65,11 @@ fn size_of(elem: Scalar, count: u8) -> i32 {
     elem.bytes() as i32 * count as i32
 }
 
+/// Where component `k` of an element at `offset` lies (components follow one another).
+fn component_at(offset: i32, elem: Scalar, k: u8) -> i32 {
+    offset + k as i32 * elem.bytes() as i32
+}
+
 /// A pointer to elements of `ty`.
 fn pointer(ty: Ty) -> Ty {
     match ty {
@@ -97,32 +102,21 @@ impl Lower<'_> {
         }
     }
 
-    /// Component `k` of a vector's place (`v.x`, `p[i].w`).
-    fn component_place(&mut self, whole: Place, k: u8, span: Span) -> Option<Place> {
+    /// Component `k` of a vector's place (`v.x`, `p[i].w`, or a computed vector's registers).
+    pub(super) fn component_place(&mut self, whole: Place, k: u8, span: Span) -> Option<Place> {
         let ty = whole.ty();
         let Ty::Vector(s, n) = ty else {
-            self.error(
-                span,
-                format!("`.{}` needs a vector (`float4`, `uchar4`...), and this is `{}`", ["x", "y", "z", "w"][k as usize % 4], ty.name()),
-            );
+            self.error(span, format!("`.{}` needs a vector (`float4`, `uchar4`...), and this is `{}`", component_name(k), ty.name()));
             return None;
         };
         if k >= n {
-            self.error(
-                span,
-                format!(
-                    "`{}` has {n} component{}: no `.{}`",
-                    ty.name(),
-                    if n == 1 { "" } else { "s" },
-                    ["x", "y", "z", "w"][k as usize % 4]
-                ),
-            );
+            self.error(span, format!("`{}` has {n} component{}: no `.{}`", ty.name(), if n == 1 { "" } else { "s" }, component_name(k)));
             return None;
         }
         Some(match whole {
             Place::Reg(r, _) => Place::Reg(r + k, Ty::Scalar(s)),
             Place::Mem { base, offset, elem, shared, .. } => {
-                Place::Mem { base, offset: offset + k as i32 * elem.bytes() as i32, elem, shared, count: 1, vector: false }
+                Place::Mem { base, offset: component_at(offset, elem, k), elem, shared, count: 1, vector: false }
             }
         })
     }
@@ -285,7 +279,7 @@ impl Lower<'_> {
         }
     }
 
-    fn read_place(&mut self, p: &Place, span: Span) -> Option<Value> {
+    pub(super) fn read_place(&mut self, p: &Place, span: Span) -> Option<Value> {
         match *p {
             Place::Reg(r, ty) => Some(Value::reg(r, ty)),
             Place::Mem { .. } => {
@@ -301,7 +295,7 @@ impl Lower<'_> {
     fn load_into(&mut self, p: &Place, t: u8) {
         if let Place::Mem { base, offset, elem, shared, count, .. } = *p {
             for k in 0..count {
-                self.emit(load_ins(t + k, base, offset + k as i32 * elem.bytes() as i32, shared, elem));
+                self.emit(load_ins(t + k, base, component_at(offset, elem, k), shared, elem));
             }
         }
     }
@@ -361,7 +355,7 @@ impl Lower<'_> {
                         _ => Operand::r(self.in_reg(v, span)? + k),
                     };
                     let st = Ins::new(if shared { Opcode::Sts } else { Opcode::St }).with_mods(&mem_mods(shared, elem, true));
-                    self.emit(st.src(mem(base, offset + k as i32 * elem.bytes() as i32)).src(src));
+                    self.emit(st.src(mem(base, component_at(offset, elem, k))).src(src));
                 }
                 Some(v)
             }

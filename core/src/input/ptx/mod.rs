@@ -567,21 +567,7 @@ fn located(text: &str, span: Span, diags: &mut Vec<Diagnostic>) -> LocatedExpr {
 /// width.
 pub(crate) fn vector_type(text: &str) -> Option<(Scalar, u32)> {
     let name = text.trim_end_matches(['*', ' ', '&']).trim_start_matches("const ").trim_start_matches("volatile ");
-    let width: u32 = name[name.len().checked_sub(1)?..].parse().ok().filter(|w| (1..=4).contains(w))?;
-    let s = match &name[..name.len() - 1] {
-        "float" => Scalar::Float,
-        "double" => Scalar::Double,
-        "int" => Scalar::Int,
-        "uint" => Scalar::Unsigned,
-        "short" => Scalar::Short,
-        "ushort" => Scalar::UShort,
-        "char" => Scalar::Char,
-        "uchar" => Scalar::UChar,
-        "longlong" | "long" => Scalar::Long,
-        "ulonglong" | "ulong" => Scalar::ULong,
-        _ => return None,
-    };
-    Some((s, width))
+    crate::compile::ast::vector_parts(name).map(|(s, n)| (s, n as u32))
 }
 
 /// The C scalar a demangled builtin type names.
