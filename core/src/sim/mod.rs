@@ -372,9 +372,13 @@ impl Sim {
     /// Puts the warp in the state it had after `t` steps (clamped to the end of the run, as far
     /// as it can go: replaying forward stops when the warp ends or at the step limit).
     pub fn seek(&mut self, t: u64) {
-        if t < self.steps() || self.timeline.is_recording() {
+        // A failed step (a fault, a deadlock) or the repeat watch ended the run without a step
+        // of its own: what the failure left is not the state after `steps` steps, a replay is.
+        let ended_past_steps = matches!(self.state.status, Status::Fault { .. } | Status::Deadlock { .. });
+        let back = t < self.steps() || (t == self.steps() && ended_past_steps);
+        if back || self.timeline.is_recording() {
             let from = self.timeline.checkpoint_before(t);
-            if from.metrics.steps > self.steps() || t < self.steps() {
+            if from.metrics.steps > self.steps() || back {
                 self.state = from.clone();
                 self.watch = watch::RepeatWatch::new(&self.program, &self.state);
             }

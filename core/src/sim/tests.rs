@@ -160,6 +160,28 @@ fn step_back_undoes_one_step() {
     assert_eq!(*s.state(), before);
 }
 
+#[test]
+fn seek_to_the_step_before_a_failed_one_is_the_state_after_it() {
+    // Steps, then a trap: what the trap leaves is not the state after those steps (the fuzzer's
+    // finding: a seek to the last step kept the faulted state, a seek from elsewhere did not).
+    let src = alloc::format!("//@ warp 32\n{}BPT.TRAP 0x1\nEXIT\n", "NOP\n".repeat(37));
+    for &model in crate::model::ModelKind::ALL {
+        let opts = LaunchOptions { model: Some(model), ..LaunchOptions::default() };
+        let mut s = sim_with(&src, opts.clone());
+        assert!(matches!(s.run_to_end(), StopReason::Fault { .. }), "{model:?}");
+        let faulted = s.state().clone();
+        let mut stepper = sim_with(&src, opts);
+        for _ in 0..s.steps() {
+            stepper.step();
+        }
+        s.seek(s.steps());
+        assert_eq!(s.state(), stepper.state(), "{model:?}");
+        // Running on from there fails the same way again.
+        s.run_to_end();
+        assert_eq!(s.state(), &faulted, "{model:?}");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
     /// seek(t) gives exactly the state of t single steps, from any position and in any order.
