@@ -141,6 +141,28 @@ fn shared_arrays_live_in_shared_buffers() {
 }
 
 #[test]
+fn a_header_line_sizes_a_shared_array_and_gives_it_no_values() {
+    // `extern __shared__` takes its size from the launch's third argument, which a header gives:
+    // the header's buffer is the shared array (one buffer, in shared memory), not a second one.
+    let kernel = "__global__ void rev(float* d) {\n    extern __shared__ float s[];\n    s[2 * threadIdx.x] = d[threadIdx.x];\n    \
+        __syncthreads();\n    d[threadIdx.x] = s[2 * (31 - threadIdx.x)];\n}\n";
+    let text = format!("//@ buffer d: f32[32] = i\n//@ buffer s: f32[64]\n{kernel}");
+    let bufs = run(&text);
+    assert_eq!(bufs.iter().filter(|b| b.0 == "s").map(|b| b.1.len()).collect::<Vec<_>>(), [64]);
+    assert!(buffer(&bufs, "d").iter().enumerate().all(|(i, w)| f32::from_bits(*w) == (31 - i) as f32));
+    let (k, _) = load(&text);
+    assert!(k.buffers.iter().any(|b| b.name == "s" && b.shared));
+    // Without it the array holds an element a thread, too few here: the fault names it.
+    let (k, _) = load(&format!("//@ buffer d: f32[32] = i\n{kernel}"));
+    let end = launch(&k, &LaunchOptions::default()).unwrap().run_to_end();
+    assert!(matches!(&end, StopReason::Fault { message, .. } if message.contains("past the end of shared `s`")), "{end:?}");
+    // Shared memory starts unwritten: values on its line are an error there.
+    let (_, diags) = parse_kernel(&format!("//@ buffer s: f32[64] = i\n{kernel}"));
+    let error = diags.iter().find(|d| d.is_error()).map(|d| (d.span.line, d.message.as_str()));
+    assert!(error.is_some_and(|(line, m)| line == 1 && m.contains("gives its size, not its values")), "{diags:?}");
+}
+
+#[test]
 fn several_kernels_run_the_first_or_the_one_named() {
     let two = "__global__ void first(int* a) { a[threadIdx.x] = 1; }\n__global__ void second(int* a) { a[threadIdx.x] = 2; }\n";
     assert_eq!(buffer(&run(two), "a")[5], 1);

@@ -122,7 +122,16 @@ fn eight_and_sixteen_bit_values() {
     // strings (`.align 1 .b8`) are bytes.
     assert_eq!(
         elems,
-        [("arg0", "u8"), ("arg1", "i16"), ("weights", "i32"), ("visits", "u32"), ("__unnamed_1", "u8"), ("_str", "u8"), ("_str_1", "u8")]
+        [
+            ("arg0", "u8"),
+            ("arg1", "i16"),
+            ("weights", "i32"),
+            ("visits", "u32"),
+            ("__unnamed_1", "u8"),
+            ("_str", "u8"),
+            ("_str_1", "u8"),
+            ("s", "i32")
+        ]
     );
 }
 
@@ -165,11 +174,12 @@ fn the_entries_are_named_for_the_picker() {
             "constant_weights",
             "asserts",
             "text_histogram",
-            "greyscale"
+            "greyscale",
+            "reverse_doubles"
         ]
     );
     let note = r.all_diagnostics().into_iter().find(|d| d.message.contains("entries")).map(|d| d.message.clone());
-    assert_eq!(note.as_deref(), Some("this PTX has 12 entries: running `calls` (choose another with `//@ kernel local_array`)"));
+    assert_eq!(note.as_deref(), Some("this PTX has 13 entries: running `calls` (choose another with `//@ kernel local_array`)"));
 }
 
 #[test]
@@ -348,6 +358,53 @@ fn constant_memory_and_a_device_counter() {
     // `.const weights` starts as its initialiser says, `.global visits` at zero; every lane adds one.
     every_model("constant_weights", headers, "weights", &i32s([1, 10, 100]));
     every_model("constant_weights", headers, "visits", &i32s([32]));
+}
+
+#[test]
+fn a_header_buffer_takes_the_place_of_a_memory_variable() {
+    // `//@ buffer weights` (what Kernel inputs writes to edit a `__constant__`) gives `.const
+    // weights` its values: the kernel reads them, and no second buffer is made.
+    let headers = "//@ buffer weights: i32[3] = [2, 20, 200]\n//@ buffer arg0: i32[32] = i + 1\n//@ buffer arg1: i32[32]\n";
+    every_model("constant_weights", headers, "arg1", &i32s((0..32).map(|i| (i + 1) * [2, 20, 200][i as usize % 3])));
+    let text = format!("//@ kernel constant_weights\n{headers}{}", ptx());
+    let r = RunRequest { text, ..RunRequest::default() }.resolve();
+    let names: Vec<_> = r.kernel.buffers.iter().map(|b| b.name.as_str()).filter(|n| n.starts_with("weights")).collect();
+    assert_eq!(names, ["weights"]);
+    // nvcc's `__constant__ float coef;`: scalar, read by name, so its type is known.
+    let scale = ".version 9.5\n.target sm_90\n.address_size 64\n.const .align 4 .f32 coef;\n\
+        .visible .entry _Z5scalePf(.param .u64 _Z5scalePf_param_0)\n{\n.reg .f32 %f<4>;\n.reg .b32 %r<2>;\n.reg .b64 %rd<5>;\n\
+        ld.param.u64 %rd1, [_Z5scalePf_param_0];\ncvta.to.global.u64 %rd2, %rd1;\nld.const.f32 %f1, [coef];\n\
+        mov.u32 %r1, %tid.x;\nmul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd2, %rd3;\nld.global.f32 %f2, [%rd4];\n\
+        mul.f32 %f3, %f1, %f2;\nst.global.f32 [%rd4], %f3;\nret;\n}\n";
+    let r = RunRequest { text: format!("//@ buffer coef: f32[1] = [2.5]\n//@ buffer arg0: f32[32] = i\n{scale}"), ..RunRequest::default() }
+        .resolve();
+    let mut sim = launch(&r.kernel, &r.options).expect("launch");
+    assert_eq!(sim.run_to_end(), StopReason::Exited);
+    let (_, words) = sim.state().machine.memory.buffer("arg0").unwrap();
+    assert!(words.iter().enumerate().all(|(i, w)| f32::from_bits(*w) == i as f32 * 2.5), "{words:?}");
+    // A header of other elements is an error at the declaration.
+    let r = RunRequest { text: format!("//@ buffer coef: i32[1]\n{scale}"), ..RunRequest::default() }.resolve();
+    let error = r.all_diagnostics().into_iter().find(|d| d.is_error()).map(|d| (d.span.line, d.message.clone()));
+    assert!(error.as_ref().is_some_and(|(line, m)| *line == 5 && m.contains("`//@ buffer coef` holds i32 elements")), "{error:?}");
+}
+
+#[test]
+fn dynamic_shared_memory_of_doubles_sized_by_a_header() {
+    let reversed: Vec<u8> = (0..32).rev().flat_map(|i| (i as f64 * 1.5).to_le_bytes()).collect();
+    // Without a header line the `extern` array has room for a 16-byte element a thread.
+    every_model("reverse_doubles", "//@ buffer arg0: f64[32] = i * 1.5\n", "arg0", &reversed);
+    // `//@ buffer s` sizes it (in any elements: nvcc declares it in bytes); too small, it faults there.
+    every_model("reverse_doubles", "//@ buffer arg0: f64[32] = i * 1.5\n//@ buffer s: f64[32]\n", "arg0", &reversed);
+    let text = format!("//@ kernel reverse_doubles\n//@ buffer s: f64[16]\n{}", ptx());
+    let r = RunRequest { text, ..RunRequest::default() }.resolve();
+    let mut sim = launch(&r.kernel, &r.options).expect("launch");
+    let end = sim.run_to_end();
+    assert!(matches!(&end, StopReason::Fault { message, .. } if message.contains("past the end of shared `s`")), "{end:?}");
+    // Shared memory has no values to give.
+    let text = format!("//@ kernel reverse_doubles\n//@ buffer s: f64[32] = i\n{}", ptx());
+    let r = RunRequest { text, ..RunRequest::default() }.resolve();
+    let error = r.all_diagnostics().into_iter().find(|d| d.is_error()).map(|d| (d.span.line, d.message.clone()));
+    assert!(error.as_ref().is_some_and(|(line, m)| *line == 2 && m.contains("gives its size, not its values")), "{error:?}");
 }
 
 #[test]

@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 use super::{CompiledSource, InputKind, Language, SourceOptions};
 use crate::compile::ast::{Scalar, Space, Ty};
 use crate::compile::{compile, CompileOptions, MemoryArray, Target};
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Span};
 use crate::isa::Reg;
 use crate::kernel::expr::parse_expr;
 use crate::kernel::{BufferDecl, BufferInit, InitTarget, Kernel, LocatedExpr, ParamDecl, RegInit};
@@ -67,8 +67,8 @@ fn compile_into(k: &mut Kernel, text: &str, opts: &SourceOptions, diags: &mut Ve
         }
     }
     for a in &c.arrays {
-        if let Err(msg) = bind_array(k, a) {
-            diags.push(Diagnostic::error(a.span, msg));
+        if let Err(d) = bind_array(k, a) {
+            diags.push(d);
         }
         k.regs.push(RegInit { target: InitTarget::Reg(Reg(a.reg)), value: located(&a.name, a.span), binds: true });
     }
@@ -136,18 +136,19 @@ pub(super) fn elem_type(s: Scalar) -> ElemType {
 /// length, and its initialiser's values. Without one, a `__device__` variable starts at zero
 /// (static storage, as in C) and a `__constant__` one holds its index, as a parameter's buffer
 /// does: the host would copy values in (`cudaMemcpyToSymbol`), and they can be edited. A
-/// `//@ buffer` line of its name takes its place.
-fn bind_array(k: &mut Kernel, a: &MemoryArray) -> Result<(), String> {
+/// `//@ buffer` line of its name takes its place (for a `__shared__` one, its size: an `extern`
+/// array's is the launch's).
+fn bind_array(k: &mut Kernel, a: &MemoryArray) -> Result<(), Diagnostic> {
     let elem = elem_type(a.elem);
+    let what = format!("{} {}", a.space.qualifier(), Ty::Scalar(a.elem).name());
+    if let Some(taken) = header_takes_place(k, &a.name, a.space.qualifier(), a.space == Space::Shared, &what, Some(elem), a.span) {
+        return taken;
+    }
     let declared = Some(a.space.qualifier());
     if a.space == Space::Shared {
         let len = located(&format!("{}", a.len(k.launch().block_threads())), a.span);
         k.buffers.push(BufferDecl { name: a.name.clone(), elem, len, init: None, auto: true, shared: true, declared });
         return Ok(());
-    }
-    if let Some(b) = k.buffers.iter_mut().find(|b| b.name == a.name) {
-        b.declared = declared;
-        return same_elements(&a.name, &format!("{} {}", a.space.qualifier(), Ty::Scalar(a.elem).name()), elem, b.elem);
     }
     let init = match &a.init {
         Some(values) => Some(BufferInit::List(values.iter().map(|&(x, span)| located(&number_text(x, elem), span)).collect())),
@@ -170,6 +171,31 @@ fn number_text(x: f64, elem: ElemType) -> String {
 
 /// Whether a `//@ buffer` of `held` elements can hold what the C calls `what`: the same type, or
 /// integers of one width (signed and unsigned mix as in C).
+/// A variable in memory (`what`: its declaration, as C or PTX writes it, at `at`; `want`: its
+/// element type, if the declaration fixes one) that a `//@ buffer` line of its name gives: that
+/// buffer becomes the variable's, in its memory. `None` without one.
+pub(super) fn header_takes_place(
+    k: &mut Kernel,
+    name: &str,
+    declared: &'static str,
+    shared: bool,
+    what: &str,
+    want: Option<ElemType>,
+    at: Span,
+) -> Option<Result<(), Diagnostic>> {
+    let b = k.buffers.iter_mut().find(|b| !b.auto && b.name == name)?;
+    b.declared = Some(declared);
+    b.shared = shared;
+    if let (true, Some(init)) = (shared, &b.init) {
+        let message = format!(
+            "`{name}` is `{what}`: shared memory holds nothing until the block writes it, so `//@ buffer {name}` gives its size, not its values (drop the `= ...`)"
+        );
+        return Some(Err(Diagnostic::error(init.span().unwrap_or(at), message)));
+    }
+    let Some(want) = want else { return Some(Ok(())) };
+    Some(same_elements(name, what, want, b.elem).map_err(|m| Diagnostic::error(at, m)))
+}
+
 fn same_elements(name: &str, what: &str, want: ElemType, held: ElemType) -> Result<(), String> {
     if want == held || (!want.is_float() && !held.is_float() && want.bytes() == held.bytes()) {
         return Ok(());

@@ -125,6 +125,17 @@ pub enum BufferInit {
     },
 }
 
+impl BufferInit {
+    /// Where the values are written (none for an empty list).
+    pub fn span(&self) -> Option<Span> {
+        match self {
+            BufferInit::Expr(e) => Some(e.span),
+            BufferInit::List(items) => items.first().map(|e| e.span),
+            BufferInit::Text { span, .. } => Some(*span),
+        }
+    }
+}
+
 /// `//@ launch grid=G block=B`: the launch the kernel belongs to, and which of its warps runs
 /// (one warp of one block: the others do not run).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

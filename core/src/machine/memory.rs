@@ -328,11 +328,13 @@ impl Memory {
                 b.elem.name()
             ),
             Some(b) => format!(
-                "past the end of shared `{}`: element {}, and `{}` holds {}",
+                "past the end of shared `{}`: element {}, and `{}` holds {} (an `extern __shared__` array's size is the launch's: a line `//@ buffer {}: {}[N]` gives it)",
                 b.name,
                 (addr - b.base) / b.elem.bytes(),
                 b.name,
-                b.count
+                b.count,
+                b.name,
+                b.elem.name()
             ),
             None => String::from("outside every buffer"),
         }

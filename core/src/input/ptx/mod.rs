@@ -646,10 +646,27 @@ fn bind_inputs(k: &mut Kernel, m: &Module, entry: &Function, funcs: &[&Function]
         let bytes_per = elem.bytes();
         let bytes = match v.array {
             Some(Some(n)) => n * T::from_name(v.ty).map_or(1, |t| t.bits().div_ceil(8)),
-            Some(None) => block * bytes_per,
+            // An `extern` array's size is the launch's: room for a thread's element of its
+            // alignment (nvcc aligns `extern __shared__ double s[]` to 16 and addresses it
+            // through a register, so the element type may be unknown here).
+            Some(None) => block * bytes_per.max(v.align.unwrap_or(1)),
             None => T::from_name(v.ty).map_or(4, |t| t.bits().div_ceil(8)),
         };
         let len = bytes.div_ceil(bytes_per).max(1);
+        // A `//@ buffer` line of its name (Kernel inputs writes one for a `.const`'s values or an
+        // `extern .shared` array's size) takes its place; a lane's `.local` frame is its own.
+        let space = declared_space(v.space);
+        if v.space != "local" {
+            let what = format!("{space} .{}", v.ty);
+            let want = fixed_elem(v, &m.functions);
+            if let Some(taken) = super::c::header_takes_place(k, v.name, space, v.space == "shared", &what, want, v.span) {
+                if let Err(d) = taken {
+                    diags.push(d);
+                }
+                k.regs.push(RegInit { target: InitTarget::Reg(Reg(reg)), value: located(v.name, v.span, diags), binds: false });
+                continue;
+            }
+        }
         let name = buffer_name(v.name, k);
         let (len, value) = if v.space == "local" {
             // Each lane's own copy, side by side: lane t's starts `t * size` bytes in.
@@ -665,14 +682,24 @@ fn bind_inputs(k: &mut Kernel, m: &Module, entry: &Function, funcs: &[&Function]
             init,
             auto: true,
             shared: v.space == "shared",
-            declared: Some(match v.space {
-                "shared" => ".shared",
-                "const" => ".const",
-                "local" => ".local",
-                _ => ".global",
-            }),
+            declared: Some(space),
         });
         k.regs.push(RegInit { target: InitTarget::Reg(Reg(reg)), value: located(&value, v.span, diags), binds: false });
+    }
+}
+
+/// A variable declared in bytes (`.b8`, `.u8`, `.s8`).
+fn is_bytes(v: &VarDecl) -> bool {
+    T::from_name(v.ty).is_some_and(|t| t.bits() == 8)
+}
+
+/// The qualifier of a memory variable's state space, as PTX writes it.
+fn declared_space(space: &str) -> &'static str {
+    match space {
+        "shared" => ".shared",
+        "const" => ".const",
+        "local" => ".local",
+        _ => ".global",
     }
 }
 
@@ -697,15 +724,30 @@ fn buffer_name(ptx: &str, k: &Kernel) -> String {
 /// use, in any function: a module-scope variable another kernel reads is shown as it reads it),
 /// or its declared type (`.b8` arrays aligned to words: words).
 fn elem_of(v: &VarDecl, funcs: &[Function]) -> ElemType {
-    let used = funcs.iter().flat_map(instrs).find_map(|i| {
+    elem_named(access_type(v, funcs).or_else(|| T::from_name(v.ty)), v)
+}
+
+/// The element type the module's code or the declaration fixes: none for an array of bytes
+/// (`.b8`, how nvcc declares every array) that no instruction names in its access.
+fn fixed_elem(v: &VarDecl, funcs: &[Function]) -> Option<ElemType> {
+    let t = access_type(v, funcs).or_else(|| T::from_name(v.ty).filter(|_| !is_bytes(v)))?;
+    Some(elem_named(Some(t), v))
+}
+
+/// The type of the first access naming the variable in its address (`ld.const.f32 %f1, [coef]`).
+fn access_type(v: &VarDecl, funcs: &[Function]) -> Option<T> {
+    funcs.iter().flat_map(instrs).find_map(|i| {
         let touches = i.operands.iter().any(|o| matches!(o, P::Addr { base, .. } if *base == v.name));
         if touches && matches!(i.opcode(), "ld" | "st" | "atom" | "red") {
             i.parts.iter().rev().find_map(|p| T::from_name(p))
         } else {
             None
         }
-    });
-    match used.or_else(|| T::from_name(v.ty)) {
+    })
+}
+
+fn elem_named(t: Option<T>, v: &VarDecl) -> ElemType {
+    match t {
         Some(T::F32) => ElemType::F32,
         Some(T::F64) => ElemType::F64,
         Some(T::S64) => ElemType::I64,
@@ -729,8 +771,7 @@ fn global_init(v: &VarDecl, elem: ElemType, diags: &mut Vec<Diagnostic>) -> Opti
     if v.init.is_empty() {
         return None;
     }
-    let bytes = T::from_name(v.ty).is_some_and(|t| t.bits() == 8);
-    let values: Vec<String> = if bytes {
+    let values: Vec<String> = if is_bytes(v) {
         // Bytes gathered into the elements the code reads them as, little-endian.
         let b: Vec<u8> = v.init.iter().map(|o| if let P::Int(x) = o { *x as u8 } else { 0 }).collect();
         let per = elem.bytes() as usize;
