@@ -52,7 +52,7 @@ export const PANEL_INFO: Record<DockPanelId, PanelInfo> = {
   },
   lanes: {
     title: 'Lanes',
-    about: 'One row per lane (thread) of the warp, one column per step: active lanes ran the instruction, masked-off lanes were switched off by divergence, waiting lanes sit at a barrier, exited lanes are done. Click a lane to inspect its registers.',
+    about: 'One row per lane (thread) of the warp, one column per step: active lanes ran the instruction, masked-off lanes issued it but their guard predicate was false (predication), waiting lanes did not issue it (divergence parked them on the reconvergence stack, or they wait at a barrier), exited lanes are done. Click a lane to inspect its registers.',
   },
   registers: {
     title: 'Registers',

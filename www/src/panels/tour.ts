@@ -31,7 +31,7 @@ export const TOUR_STEPS: readonly TourStep[] = [
   },
   {
     panel: 'lanes', target: inDock('lanes'), title: 'The lanes',
-    text: 'One row per lane (thread), one column per step: which lanes ran, which were switched off by divergence, which wait or have exited.',
+    text: 'One row per lane (thread), one column per step: which lanes ran, which a predicate masked off, which wait while divergence runs the other side, which have exited.',
   },
   {
     panel: 'stack', target: inDock('stack'), title: 'The reconvergence stack',
