@@ -115,3 +115,22 @@ fn real_sass_computes_what_nvccs_ptx_computes() {
     }
     assert!(failures.is_empty(), "{} problem(s):\n{}", failures.len(), failures.join("\n"));
 }
+
+#[test]
+fn lanes_that_leave_by_guarded_exits_alone_reconverge_under_every_model() {
+    // sm_75's dump has no plain EXIT: before its guarded EXITs counted as exits, pdom and struct
+    // found no post-dominator and deadlocked at the second `BAR.SYNC`.
+    let source = std::fs::read_to_string(dir().join("guarded_exits.cu")).unwrap();
+    let header: String = source.lines().filter(|l| l.starts_with("//@")).map(|l| format!("{l}\n")).collect();
+    let sass = std::fs::read_to_string(dir().join("guarded_exits.sm_75.sass")).unwrap();
+    // Each bin starts at its index and gains the lanes whose `threadIdx.x % 7` it is.
+    let want: Vec<u32> = (0..7).map(|b| b + (0..32).filter(|t| t % 7 == b).count() as u32).collect();
+    for &model in ModelKind::ALL.iter().filter(|m| !matches!(m, ModelKind::Kepler | ModelKind::PdomSsy)) {
+        let req = RunRequest { text: format!("{header}{sass}"), model: Some(model.name().to_string()), ..RunRequest::default() };
+        let r = req.resolve();
+        assert!(r.ok(), "{:?}", r.all_diagnostics());
+        let mut sim = launch(&r.kernel, &r.options).unwrap();
+        assert_eq!(sim.run_to_end(), StopReason::Exited, "under {}", model.name());
+        assert_eq!(sim.state().machine.memory.buffer("arg0").unwrap().1, &want[..], "under {}", model.name());
+    }
+}

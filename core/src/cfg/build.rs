@@ -202,7 +202,13 @@ pub fn build(prog: &Program) -> ProgramCfg {
                     to(fall, EdgeKind::FallThrough, &mut exits);
                 }
             }
-            Op::Exit if !guarded => exits.push(from),
+            Op::Exit => {
+                // Lanes whose guard holds leave here; the others fall through.
+                exits.push(from);
+                if guarded {
+                    to(fall, EdgeKind::FallThrough, &mut exits);
+                }
+            }
             _ => to(fall, EdgeKind::FallThrough, &mut exits),
         }
     }
@@ -238,6 +244,14 @@ mod tests {
         assert!(e.contains(&(2, 1, EdgeKind::Taken)));
         assert!(e.contains(&(1, 3, EdgeKind::Taken)));
         assert!(e.contains(&(1, 2, EdgeKind::FallThrough)));
+    }
+
+    #[test]
+    fn a_guarded_exit_is_an_exit_and_falls_through() {
+        // ptxas's code for a loop whose lanes leave by `@P1 EXIT` only (no plain EXIT at all).
+        let (g, e) = edges("L: IADD R1, R1, 1\n@P1 EXIT\nBRA L\n");
+        assert_eq!(e, [(0, 1, EdgeKind::FallThrough), (1, 0, EdgeKind::Taken)]);
+        assert_eq!(g.cfg.exits(), [BlockId(0)]);
     }
 
     #[test]
