@@ -226,9 +226,43 @@ const SASS_PENDING: &[(&str, &str)] = &[];
 /// `SASS_PENDING`, which fail as that list says.
 #[test]
 fn real_sass_under_volta() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sass");
     let mut failures = Vec::new();
     let mut n = 0;
+    for (key, problems) in real_sass_runs(ModelKind::Volta) {
+        let pending = SASS_PENDING.iter().find(|(f, _)| *f == key).map(|(_, why)| *why);
+        match pending {
+            None => failures.extend(problems.into_iter().map(|p| format!("{key}: {p}"))),
+            Some(why) if problems.iter().any(|p| p.contains(why)) => {}
+            Some(why) => failures.push(format!("{key} is listed as pending ({why}) but {problems:?}: update SASS_PENDING")),
+        }
+        n += 1;
+    }
+    assert!(n >= 50, "{n} files");
+    // A ratchet: no kernel that runs today stops running.
+    assert!(n - SASS_PENDING.len() >= 30, "only {} of {n} run", n - SASS_PENDING.len());
+    assert!(failures.is_empty(), "{} problem(s):\n{}", failures.len(), failures.join("\n"));
+}
+
+/// The same SASS under every other model that reads Volta's code (the token stacks refuse
+/// BSSY/BSYNC): each computes what the H100 computed too. Under mimd a collective that names no
+/// lanes, as SASS's `SHFL` and `VOTE` do not, waits for the warp's lanes (a warp sum gave 0).
+#[test]
+fn real_sass_under_every_model_that_reads_it() {
+    let models = ModelKind::ALL.iter().filter(|m| !matches!(m, ModelKind::Kepler | ModelKind::PdomSsy | ModelKind::Volta));
+    let mut failures = Vec::new();
+    for &model in models {
+        for (key, problems) in real_sass_runs(model) {
+            failures.extend(problems.into_iter().map(|p| format!("{} {key}: {p}", model.name())));
+        }
+    }
+    assert!(failures.is_empty(), "{} problem(s):\n{}", failures.len(), failures.join("\n"));
+}
+
+/// Each corpus kernel's real SASS (sm_75 and sm_90) run under `model` against the H100's
+/// values: `arch/file` and its problems.
+fn real_sass_runs(model: ModelKind) -> Vec<(String, Vec<String>)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sass");
+    let mut runs = Vec::new();
     for arch in ["sm_75", "sm_90"] {
         for file in corpus_files() {
             let path = dir.join(arch).join(file.replace(".cu", ".sass"));
@@ -246,22 +280,11 @@ fn real_sass_under_volta() {
                 Some(k) => format!("arg{k}"),
                 None => name.to_string(),
             };
-            let key = format!("{arch}/{file}");
-            let pending = SASS_PENDING.iter().find(|(f, _)| *f == key).map(|(_, why)| *why);
-            let problems: Vec<String> =
-                reference::cases(&file).iter().flat_map(|case| run_case(case, &text, &rename, ModelKind::Volta, None, None)).collect();
-            match pending {
-                None => failures.extend(problems.into_iter().map(|p| format!("{key}: {p}"))),
-                Some(why) if problems.iter().any(|p| p.contains(why)) => {}
-                Some(why) => failures.push(format!("{key} is listed as pending ({why}) but {problems:?}: update SASS_PENDING")),
-            }
-            n += 1;
+            let problems = reference::cases(&file).iter().flat_map(|case| run_case(case, &text, &rename, model, None, None)).collect();
+            runs.push((format!("{arch}/{file}"), problems));
         }
     }
-    assert!(n >= 50, "{n} files");
-    // A ratchet: no kernel that runs today stops running.
-    assert!(n - SASS_PENDING.len() >= 30, "only {} of {n} run", n - SASS_PENDING.len());
-    assert!(failures.is_empty(), "{} problem(s):\n{}", failures.len(), failures.join("\n"));
+    runs
 }
 
 fn check_text(file: &str, text: &str, rename: &dyn Fn(&str) -> String) {

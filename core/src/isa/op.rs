@@ -869,6 +869,19 @@ impl Op {
 
     /// The member mask of a `_sync` instruction (`SHFL`/`VOTE`/`MATCH` with a mask, `WARPSYNC`): every
     /// lane it names must execute the instruction with the others.
+    /// A warp collective's member mask: `Some(mask)` for one that reads or waits for other lanes
+    /// (`SHFL`, `VOTE`, `MATCH`, `REDUX`, `WARPSYNC`), with `None` inside where it names no
+    /// lanes (real SASS's, which ptxas places where the lanes it needs run together, and
+    /// `__activemask`'s); `None` for every other instruction.
+    pub fn collective(&self) -> Option<Option<Src>> {
+        match *self {
+            Op::Shfl { mask, .. } | Op::Vote { mask, .. } | Op::Match { mask, .. } => Some(mask),
+            Op::Redux { .. } => Some(None),
+            Op::Warpsync { mask } => Some(Some(mask)),
+            _ => None,
+        }
+    }
+
     pub fn member_mask(&self) -> Option<Src> {
         match *self {
             Op::Shfl { mask, .. } | Op::Vote { mask, .. } | Op::Match { mask, .. } => mask,

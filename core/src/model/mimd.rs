@@ -7,7 +7,11 @@
 //! is the one exception to one lane per step: a lane whose guard holds waits there until every
 //! lane its mask names has arrived, then they run it together in one step, as the intrinsic
 //! needs. When the others of the mask have exited, or no lane is left that could bring them,
-//! it runs anyway, and the data path's check reports the missing lanes. Token and barrier instructions are
+//! it runs anyway, and the data path's check reports the missing lanes. A collective that names
+//! no lanes (real SASS's `SHFL`, `VOTE`, `REDUX`, where the mask is the compiler's knowledge that
+//! the lanes run together, and `__activemask`) waits the same way for every live lane, so
+//! `__activemask` names the lanes that came: those that would run together on a GPU, as the
+//! `VOTE`s ptxas pairs with it to make `__all_sync` expect. Token and barrier instructions are
 //! read as the other branch-only models read them (`flow`).
 
 use alloc::sync::Arc;
@@ -77,7 +81,7 @@ impl Independent {
     fn gather(&mut self, prog: &Program, m: &Machine, moved: LaneMask) {
         for l in moved.without(self.at_barrier | self.at_sync).iter() {
             let Some(i) = prog.get(self.pcs.get(l)) else { continue };
-            if i.op.member_mask().is_some() && !m.guard_mask(i.guard, LaneMask::lane(l)).is_empty() {
+            if i.op.collective().is_some() && !m.guard_mask(i.guard, LaneMask::lane(l)).is_empty() {
                 self.at_sync = self.at_sync.with(l);
             }
         }
@@ -88,8 +92,11 @@ impl Independent {
         let waiting = self.pcs.distinct_of(self.at_sync);
         for &pc in waiting.iter().rev() {
             let here = self.pcs.at(pc, self.at_sync);
-            let Some(mask) = prog.get(pc).and_then(|i| i.op.member_mask()) else { continue };
-            let need = here.iter().fold(LaneMask::EMPTY, |a, l| a | member_lanes(m, l, mask));
+            let Some(mask) = prog.get(pc).and_then(|i| i.op.collective()) else { continue };
+            let need = match mask {
+                Some(mask) => here.iter().fold(LaneMask::EMPTY, |a, l| a | member_lanes(m, l, mask)),
+                None => self.pcs.live(),
+            };
             // Every lane of the mask is here or has exited (the check then names the exited ones).
             if need.is_subset(here | m.exited) {
                 self.gathered = Some((pc, here));
