@@ -70,7 +70,13 @@ fn read(text: &str, k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
         }
     };
     let demangled = demangle(f.name);
-    let params = param_layout(demangled.as_ref());
+    let params = match param_layout(demangled.as_ref()) {
+        Ok(params) => params,
+        Err(msg) => {
+            diags.push(Diagnostic::error(f.span, msg));
+            return;
+        }
+    };
     let param_bytes = params.last().map_or(0, |p| p.offset + p.bytes);
     let places = match Places::new(f, bank, param_bytes, used_preds) {
         Ok(mut p) => {
@@ -504,10 +510,19 @@ struct Param {
 }
 
 /// The parameters from the mangled name, each aligned to its size as the ABI places them.
-fn param_layout(d: Option<&Demangled>) -> Vec<Param> {
+fn param_layout(d: Option<&Demangled>) -> Result<Vec<Param>, String> {
     let mut out = Vec::new();
     let mut at = 0u32;
-    for p in d.map_or(&[][..], |d| &d.params[..]) {
+    for (n, p) in d.map_or(&[][..], |d| &d.params[..]).iter().enumerate() {
+        // A struct or vector by value: its bytes, and where the parameters after it lie, are
+        // not in the name.
+        if p.pointers == 0 && p.base.is_none() {
+            return Err(format!(
+                "parameter {n} of `{}` is `{}` passed by value (a struct or vector): the dump does not say how its bytes lie, so warpscope cannot bind it or the parameters after it (it binds pointers and scalars: pass a pointer to it)",
+                d.map_or("", |d| d.name.as_str()),
+                p.text
+            ));
+        }
         let scalar = p.base.map_or(Scalar::Int, super::ptx::scalar_of);
         // A pointer to a vector type (`uchar4 const*`): its components, as many per thread.
         let ty = match (p.pointers, super::ptx::vector_type(&p.text)) {
@@ -520,7 +535,7 @@ fn param_layout(d: Option<&Demangled>) -> Vec<Param> {
         out.push(Param { offset: at, bytes, ty });
         at += bytes;
     }
-    out
+    Ok(out)
 }
 
 /// Binds each parameter to a `//@ buffer` or `//@ param` named `argK` (made when missing), in

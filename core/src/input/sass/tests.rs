@@ -157,3 +157,14 @@ fn a_constant_variable_in_bank_3_is_refused_at_its_read_pointing_to_c_or_ptx() {
     assert!(e.message.contains("constant bank 3 holds the kernel's `__constant__` variables"), "{}", e.message);
     assert!(e.message.contains("Paste the CUDA C or nvcc's PTX"), "{}", e.message);
 }
+
+#[test]
+fn a_struct_passed_by_value_is_refused_at_the_function_naming_it() {
+    // `twice(Vec v, float* out)`: the mangled name gives `Vec`, not its bytes, so `out`'s offset
+    // is unknown (bound by guess, it read `v.x` and the kernel faulted at address 0).
+    let text = "\tcode for sm_90\n\t\tFunction : _Z5twice3VecPf\n        /*0000*/                   LDC R1, c[0x0][0x28] ;\n        /*0010*/                   EXIT ;\n";
+    let (_, d) = parse_kernel(&format!("//@ model volta\n{text}"));
+    let e = d.iter().find(|x| x.is_error()).expect("an error");
+    assert_eq!(e.span.line, 3, "{e:?}");
+    assert!(e.message.contains("parameter 0 of `twice` is `Vec` passed by value (a struct or vector)"), "{}", e.message);
+}
