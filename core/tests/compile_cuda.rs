@@ -163,6 +163,22 @@ fn a_header_line_sizes_a_shared_array_and_gives_it_no_values() {
 }
 
 #[test]
+fn math_functions_of_floats_are_their_float_overloads() {
+    // PMPP's merge: `ceil((float)(m + n) / threads)`; n-body: `sqrt(dx * dx + ...)`; CUDA's
+    // headers overload C's double functions for float arguments, so these run as `ceilf`, `sqrtf`...
+    let text = "__global__ void k(float* a, int* c) {\n    int t = threadIdx.x;\n    float x = a[t];\n    \
+        c[t] = (int)ceil(x / 4.0f) + (int)floor(x / 3.0f);\n    a[t] = sqrt(x) + fabs(x - 16.0f) + fma(x, 2.0f, 1.0f);\n}\n";
+    let bufs = run(&format!("//@ buffer a: f32[32] = i\n//@ buffer c: i32[32]\n{text}"));
+    for t in 0..32 {
+        let x = t as f32;
+        assert_eq!(buffer(&bufs, "c")[t] as i32, (x / 4.0).ceil() as i32 + (x / 3.0).floor() as i32, "lane {t}");
+        let got = f32::from_bits(buffer(&bufs, "a")[t]);
+        let want = x.sqrt() + (x - 16.0).abs() + x.mul_add(2.0, 1.0);
+        assert!((got - want).abs() <= want.abs() * 1e-6, "lane {t}: {got} against {want}");
+    }
+}
+
+#[test]
 fn several_kernels_run_the_first_or_the_one_named() {
     let two = "__global__ void first(int* a) { a[threadIdx.x] = 1; }\n__global__ void second(int* a) { a[threadIdx.x] = 2; }\n";
     assert_eq!(buffer(&run(two), "a")[5], 1);
@@ -242,9 +258,10 @@ fn refusals_say_what_to_change() {
         ("__global__ void k(int* a) { a[0] = gridDm.x; }\n", "unknown name `gridDm`: did you mean `gridDim`?"),
         ("__global__ void k(int* a) { a[0] = threadIdy.x; }\n", "did you mean `threadIdx`?"),
         ("__global__ void k(int* a) { a[0] = point.x; }\n", "structs are not supported"),
-        // C's double functions: their float versions are built in.
-        ("__global__ void k(int* a) { a[0] = (int)ceil(a[1] / 16.0f); }\n", "use `ceilf`, its float version"),
-        ("__global__ void k(float* a) { a[0] = sqrt(a[1]); }\n", "use `sqrtf`"),
+        // C's double functions on doubles: their float versions are built in.
+        ("__global__ void k(int* a) { a[0] = (int)ceil(a[1] / 16.0); }\n", "`ceil` of a `double` is C's double-precision function"),
+        ("__global__ void k(double* a) { a[0] = sqrt(a[1]); }\n", "use `sqrtf`"),
+        ("__global__ void k(float* a) { a[0] = fma(a[1], 2.0f); }\n", "`fma` takes 3 argument(s)"),
     ];
     for (text, want) in cases {
         let (_, diags) = parse_kernel(text);

@@ -14,6 +14,7 @@ pub mod ins;
 pub mod ir;
 pub(crate) mod lex;
 mod lower;
+mod macro_body;
 pub(crate) mod parse;
 mod pre;
 pub(crate) mod reconverge;

@@ -1,8 +1,9 @@
 //! The preprocessor, over tokens: course kernels use `#define` constants and small macros,
 //! `#include` the CUDA headers and guard defaults with `#ifndef`. `#include` and `#pragma` are
 //! skipped (the built-ins need no header), object- and function-like macros are expanded
-//! (without `#` and `##`), and `#if`/`#ifdef`/`#ifndef`/`#elif`/`#else`/`#endif` keep or drop
-//! lines. An expanded token takes the span of the name it replaced, so errors point at the use.
+//! (with `#`, `##` and `...`: `macro_body`), and `#if`/`#ifdef`/`#ifndef`/`#elif`/`#else`/`#endif`
+//! keep or drop lines. An expanded token takes the span of the name it replaced, so errors point
+//! at the use.
 
 use alloc::collections::BTreeMap;
 use alloc::format;
@@ -11,6 +12,7 @@ use alloc::vec::Vec;
 
 use super::ast::{BinOp, ExprKind, UnOp};
 use super::lex::{Tok, Token};
+use super::macro_body::{read_body, substitute, Piece};
 use super::parse::Parser;
 use crate::diag::{Diagnostic, Span};
 
@@ -22,7 +24,9 @@ const MAX_TOKENS: usize = 1 << 20;
 struct Macro {
     /// `None` for an object-like macro.
     params: Option<Vec<String>>,
-    body: Vec<Token>,
+    /// Takes `...` after its named parameters (`__VA_ARGS__`).
+    variadic: bool,
+    body: Vec<Piece>,
 }
 
 /// One `#if` level: whether its lines are kept, whether a branch was taken, and whether the
@@ -146,24 +150,32 @@ impl Pre {
                 return;
             };
             let mut params = Vec::new();
-            for t in rest[2..close].iter().filter(|t| t.tok != Tok::Punct(",")) {
+            let names: Vec<&Token> = rest[2..close].iter().filter(|t| t.tok != Tok::Punct(",")).collect();
+            let mut variadic = false;
+            for (k, t) in names.iter().enumerate() {
                 match &t.tok {
                     Tok::Ident(p) => params.push(p.clone()),
+                    Tok::Punct("...") if k + 1 == names.len() => variadic = true,
                     _ => {
-                        self.diags.push(Diagnostic::error(t.span, format!("macro `{name}`: parameters are names (no `...`)")));
+                        self.diags.push(Diagnostic::error(t.span, format!("macro `{name}`: parameters are names, and `...` the last")));
                         return;
                     }
                 }
             }
-            (Some(params), &rest[close + 1..])
+            (Some((params, variadic)), &rest[close + 1..])
         } else {
             (None, &rest[1..])
         };
-        if let Some(t) = body.iter().find(|t| matches!(&t.tok, Tok::Bad(m) if m.starts_with("`#`"))) {
-            self.diags.push(Diagnostic::error(t.span, format!("macro `{name}`: the `#` and `##` operators are not supported")));
-            return;
+        let (params, variadic) = match params {
+            Some((p, v)) => (Some(p), v),
+            None => (None, false),
+        };
+        match read_body(body, params.as_deref(), variadic) {
+            Ok(body) => {
+                self.macros.insert(String::from(name), Macro { params, variadic, body });
+            }
+            Err((at, why)) => self.diags.push(Diagnostic::error(at, format!("macro `{name}`: {why}"))),
         }
-        self.macros.insert(String::from(name), Macro { params, body: body.to_vec() });
     }
 
     /// Evaluates `#if EXPR` (or `#ifdef NAME`, `#ifndef NAME`).
@@ -227,7 +239,13 @@ impl Pre {
         };
         let use_span = t.span;
         let (body, next) = match &m.params {
-            None => (m.body.clone(), k + 1),
+            None => match substitute(&m.body, &[], &[], None, use_span) {
+                Ok(body) => (body, k + 1),
+                Err((_, why)) => {
+                    self.diags.push(Diagnostic::error(use_span, format!("macro `{name}`: {why}")));
+                    return k + 1;
+                }
+            },
             Some(params) => {
                 if toks.get(k + 1).map(|t| &t.tok) != Some(&Tok::Punct("(")) {
                     // A function-like macro's name without arguments is just a name.
@@ -239,14 +257,12 @@ impl Pre {
                     return toks.len();
                 };
                 let args = if params.is_empty() && args.len() == 1 && args[0].is_empty() { Vec::new() } else { args };
-                if args.len() != params.len() {
-                    self.diags.push(Diagnostic::error(
-                        use_span,
-                        format!("macro `{name}` takes {} argument(s), found {}", params.len(), args.len()),
-                    ));
+                let Some(args) = variadic_args(args, params.len(), m.variadic, use_span) else {
+                    let at_least = if m.variadic { "at least " } else { "" };
+                    self.diags.push(Diagnostic::error(use_span, format!("macro `{name}` takes {at_least}{} argument(s)", params.len())));
                     return next;
-                }
-                // Arguments are expanded before they are put in (C's rule without `#`).
+                };
+                // Arguments are expanded before they are put in (but beside `#` and `##`).
                 let expanded: Vec<Vec<Token>> = args
                     .iter()
                     .map(|a| {
@@ -258,17 +274,15 @@ impl Pre {
                         core::mem::replace(&mut self.out, saved)
                     })
                     .collect();
-                let mut body = Vec::new();
-                for b in &m.body {
-                    match params.iter().position(|p| matches!(&b.tok, Tok::Ident(w) if w == p)) {
-                        Some(i) => body.extend(expanded[i].iter().cloned()),
-                        None => body.push(b.clone()),
+                match substitute(&m.body, &args, &expanded, m.variadic.then_some(params.len()), use_span) {
+                    Ok(body) => (body, next),
+                    Err((_, why)) => {
+                        self.diags.push(Diagnostic::error(use_span, format!("macro `{name}`: {why}")));
+                        return next;
                     }
                 }
-                (body, next)
             }
         };
-        let body: Vec<Token> = body.into_iter().map(|b| Token { tok: b.tok, span: use_span }).collect();
         active.push(name.clone());
         let mut j = 0;
         while j < body.len() && self.out.len() <= MAX_TOKENS {
@@ -277,6 +291,27 @@ impl Pre {
         active.pop();
         next
     }
+}
+
+/// A call's arguments for `n` named parameters: with `...`, the rest joined by their commas
+/// into one more (`__VA_ARGS__`, empty when there is none). `None` for the wrong count.
+fn variadic_args(mut args: Vec<Vec<Token>>, n: usize, variadic: bool, at: Span) -> Option<Vec<Vec<Token>>> {
+    if !variadic {
+        return (args.len() == n).then_some(args);
+    }
+    if args.len() < n {
+        return None;
+    }
+    let rest = args.split_off(n);
+    let mut va = Vec::new();
+    for (k, a) in rest.into_iter().enumerate() {
+        if k > 0 {
+            va.push(Token { tok: Tok::Punct(","), span: at });
+        }
+        va.extend(a);
+    }
+    args.push(va);
+    Some(args)
 }
 
 /// A macro call's arguments from just after its `(`: split at top-level commas. Returns them
@@ -392,6 +427,37 @@ mod tests {
         let (out, d) = run("#define M(a, b) \\\n  (a < b ? a : b)\n#define X X + 1\nM(1, 2) X");
         assert!(d.is_empty(), "{d:?}");
         assert_eq!(out, "( 1 < 2 ? 1 : 2 ) X + 1");
+    }
+
+    #[test]
+    fn stringizing_pasting_and_variadic_macros() {
+        // A course file's error check: `#call` is the call's text.
+        let (out, d) = run("#define CHECK(call) report(call, #call, __LINE__ ## u)\nCHECK(cudaMalloc(&p, n * 4));");
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(out, "report ( cudaMalloc ( & p , n * 4 ) , Str(\"cudaMalloc(&p, n * 4)\") , __LINE__u ) ;");
+        // Pasting makes one token of two (an argument beside `##` is not expanded first).
+        let (out, d) = run("#define N 4\n#define CAT(a, b) a ## b\n#define V(k) v ## k\nCAT(x, 1) V(N) CAT(1, 2) CAT(<, <)");
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(out, "x1 vN 12 <<");
+        // A string argument is spelled with its quotes and escapes.
+        let (out, _) = run("#define S(x) #x\nS(\"a\\n\")");
+        assert_eq!(out, "Str(\"\\\"a\\\\n\\\"\")");
+        // `...` and `__VA_ARGS__`; `, ## __VA_ARGS__` drops the comma when there is none.
+        let (out, d) =
+            run("#define LOG(f, ...) printf(f, ## __VA_ARGS__)\n#define ALL(...) g(__VA_ARGS__)\nLOG(1) LOG(1, 2, 3) ALL(a, b) ALL()");
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(out, "printf ( 1 ) printf ( 1 , 2 , 3 ) g ( a , b ) g ( )");
+        // Misuses are errors at the definition or the use.
+        let (_, d) = run("#define F(a) # b\n");
+        assert!(d[0].message.contains("`#` in a macro with parameters must be followed by one of them"), "{d:?}");
+        let (_, d) = run("#define G(a) ## a\n");
+        assert!(d[0].message.contains("`##` needs a token on each side"), "{d:?}");
+        let (_, d) = run("#define H(a, b) a ## b\nH(+, 1)");
+        assert!(d[0].message.contains("`##` makes `+1`, which is not one token") && d[0].span.line == 2, "{d:?}");
+        let (_, d) = run("#define L(f, ...) f\nL()");
+        assert!(d.is_empty(), "one empty argument: {d:?}");
+        let (_, d) = run("#define L(f, g, ...) f\nL(1)");
+        assert!(d[0].message.contains("takes at least 2 argument(s)"), "{d:?}");
     }
 
     #[test]

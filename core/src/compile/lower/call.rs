@@ -207,16 +207,11 @@ impl Lower<'_> {
             return self.deduced_call(&t.clone(), args, span);
         }
         let Some(sig) = self.sigs.get(name).cloned() else {
-            // `ceil(x)` in a course's kernel: C's double function, whose float version is built in.
-            let float = format!("{name}f");
-            if super::intrinsics::is_float_builtin(&float) {
-                self.error(
-                    span,
-                    format!("`{name}` is C's double-precision function, which warpscope does not have: use `{float}`, its float version"),
-                );
-            } else {
-                self.error(span, format!("unknown function `{name}` (not a `__device__` function of this file or a supported built-in)"));
+            // `ceil(x)` in a course's kernel: C's double function, whose float overload is built in.
+            if let Some(call) = self.float_overload(name, args, span) {
+                return call;
             }
+            self.error(span, format!("unknown function `{name}` (not a `__device__` function of this file or a supported built-in)"));
             return None;
         };
         if sig.kernel {

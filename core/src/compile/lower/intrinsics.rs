@@ -5,6 +5,7 @@
 //! where the simulator checks that each lane it names is there.
 
 use alloc::format;
+use alloc::vec::Vec;
 
 use super::value::{alu, common, Value};
 use super::Lower;
@@ -43,6 +44,15 @@ pub(super) fn is_float_builtin(name: &str) -> bool {
     FLOAT_UNARY.iter().any(|f| f.0 == name) || matches!(name, "fabsf" | "fminf" | "fmaxf" | "fmaf")
 }
 
+/// How many arguments a float built-in takes (`float_builtin`'s).
+fn float_arity(name: &str) -> usize {
+    if name == "fmaf" {
+        3
+    } else {
+        1
+    }
+}
+
 /// The shuffles: name, `SHFL` mode, and whether the clamp part of `c` is 0 (`up` counts down
 /// from the lane, so its bound is the segment's start).
 const SHUFFLES: &[(&str, &str, bool)] = &[
@@ -55,8 +65,11 @@ const SHUFFLES: &[(&str, &str, bool)] = &[
 impl Lower<'_> {
     /// Lowers `name(args)` if it is one of these built-ins: `None` when it is not one.
     pub(super) fn intrinsic(&mut self, name: &str, args: &[Expr], span: Span) -> Option<Option<Value>> {
-        if let Some(&(_, op, m, pre, post)) = FLOAT_UNARY.iter().find(|f| f.0 == name) {
-            return Some(self.float_unary(name, args, span, op, m, pre, post));
+        if FLOAT_UNARY.iter().any(|f| f.0 == name) || matches!(name, "fabsf" | "fmaf") {
+            return Some(self.arity(name, args, float_arity(name), span).and_then(|()| {
+                let vals = args.iter().map(|a| self.expr_as(a, Ty::FLOAT)).collect::<Option<Vec<_>>>()?;
+                self.float_builtin(name, &vals, span)
+            }));
         }
         if let Some(&(_, mode, up)) = SHUFFLES.iter().find(|s| s.0 == name) {
             return Some(self.shuffle(name, args, span, mode, up));
@@ -70,26 +83,8 @@ impl Lower<'_> {
             None => {}
         }
         Some(match name {
-            "fabsf" => self.arity(name, args, 1, span).and_then(|()| {
-                let x = self.expr_as(&args[0], Ty::FLOAT)?;
-                if let super::value::Repr::Imm(b) = x.repr {
-                    return Some(Value::imm(b & 0x7fff_ffff, Ty::FLOAT));
-                }
-                // Clearing the sign bit is what `FADD.FTZ R, |R|, -RZ` does on hardware.
-                let t = self.temp(span)?;
-                self.emit(alu(Opcode::Lop, &["AND"], t, &[x.operand(), Operand::Mask(0x7fff_ffff)]));
-                Some(Value::reg(t, Ty::FLOAT))
-            }),
             "fminf" | "fmaxf" | "fmin" | "fmax" => self.min_max(name, args, span, name.contains("min"), Some(Ty::FLOAT)),
             "min" | "max" | "umin" | "umax" => self.min_max(name, args, span, name.ends_with("min"), None),
-            "fmaf" => self.arity(name, args, 3, span).and_then(|()| {
-                let [a, b, c] = [0, 1, 2].map(|k| self.expr_as(&args[k], Ty::FLOAT));
-                let (a, b, c) = (a?, b?, c?);
-                let a = Operand::r(self.in_reg(a, span)?);
-                let t = self.temp(span)?;
-                self.emit(alu(Opcode::Ffma, &[], t, &[a, b.operand(), c.operand()]));
-                Some(Value::reg(t, Ty::FLOAT))
-            }),
             "__fdividef" => self.arity(name, args, 2, span).and_then(|()| {
                 let x = self.expr_as(&args[0], Ty::FLOAT)?;
                 let y = self.expr_as(&args[1], Ty::FLOAT)?;
@@ -165,18 +160,58 @@ impl Lower<'_> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn float_unary(
-        &mut self,
-        name: &str,
-        args: &[Expr],
-        span: Span,
-        op: Opcode,
-        m: &'static str,
-        pre: Option<f32>,
-        post: Option<f32>,
-    ) -> Option<Value> {
-        self.arity(name, args, 1, span)?;
-        let x = self.expr_as(&args[0], Ty::FLOAT)?;
+    /// A C++ math function's float overload: `ceil(x)`, `sqrt(x)`, `fabs(x)` of float arguments are
+    /// `ceilf`, `sqrtf`, `fabsf` (CUDA's headers overload them so, and course code leans on it).
+    /// `None` when `name` has no float version here; else the call, or an error for other types.
+    pub(super) fn float_overload(&mut self, name: &str, args: &[Expr], span: Span) -> Option<Option<Value>> {
+        let float = format!("{name}f");
+        if !is_float_builtin(&float) || matches!(name, "fmin" | "fmax") {
+            return None;
+        }
+        if self.arity(name, args, float_arity(&float), span).is_none() {
+            return Some(None);
+        }
+        let vals = match args.iter().map(|a| self.expr(a)).collect::<Option<Vec<_>>>() {
+            Some(vals) => vals,
+            None => return Some(None),
+        };
+        if let Some(v) = vals.iter().find(|v| v.ty != Ty::FLOAT) {
+            let message = format!(
+                "`{name}` of a `{}` is C's double-precision function, which warpscope does not have: use `{float}`, its float version (for a float argument `{name}` is `{float}`, as CUDA's overloads make it)",
+                v.ty.name()
+            );
+            self.error(span, message);
+            return Some(None);
+        }
+        Some(self.float_builtin(&float, &vals, span))
+    }
+
+    /// A float built-in (`FLOAT_UNARY`, `fabsf`, `fmaf`) on its float arguments.
+    fn float_builtin(&mut self, name: &str, vals: &[Value], span: Span) -> Option<Value> {
+        match name {
+            "fabsf" => {
+                if let super::value::Repr::Imm(b) = vals[0].repr {
+                    return Some(Value::imm(b & 0x7fff_ffff, Ty::FLOAT));
+                }
+                // Clearing the sign bit is what `FADD.FTZ R, |R|, -RZ` does on hardware.
+                let t = self.temp(span)?;
+                self.emit(alu(Opcode::Lop, &["AND"], t, &[vals[0].operand(), Operand::Mask(0x7fff_ffff)]));
+                Some(Value::reg(t, Ty::FLOAT))
+            }
+            "fmaf" => {
+                let a = Operand::r(self.in_reg(vals[0], span)?);
+                let t = self.temp(span)?;
+                self.emit(alu(Opcode::Ffma, &[], t, &[a, vals[1].operand(), vals[2].operand()]));
+                Some(Value::reg(t, Ty::FLOAT))
+            }
+            _ => {
+                let &(_, op, m, pre, post) = FLOAT_UNARY.iter().find(|f| f.0 == name)?;
+                self.float_unary(vals[0], span, op, m, pre, post)
+            }
+        }
+    }
+
+    fn float_unary(&mut self, x: Value, span: Span, op: Opcode, m: &'static str, pre: Option<f32>, post: Option<f32>) -> Option<Value> {
         let t = self.temp(span)?;
         let mut src = x.operand();
         if let Some(k) = pre {
