@@ -152,9 +152,13 @@ impl Common {
         }
         let mut params = std::collections::BTreeMap::new();
         for s in &self.sets {
-            let (name, v) = parse_assignment(s, "--set")?;
+            // An integer, or a float for a float parameter (`--set a=2.5`).
+            let (name, value) = s.split_once('=').ok_or_else(|| format!("--set `{s}`: expected NAME=VALUE"))?;
+            let v = value.trim().parse::<f64>().ok().filter(|v| v.is_finite());
+            let v = v.ok_or_else(|| format!("--set `{s}`: `{value}` is not a number"))?;
+            let name = name.trim().to_string();
             let name = renames.iter().find(|(old, _)| *old == name).map_or(name, |(_, new)| new.clone());
-            params.insert(name, v as f64);
+            params.insert(name, v);
         }
         let mut costs = std::collections::BTreeMap::new();
         for c in &self.costs {

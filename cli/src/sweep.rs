@@ -86,7 +86,7 @@ impl SweepArgs {
             models: list(&self.models, &c.model),
             presets: list(&self.presets, &c.preset),
             split: self.split.as_deref().map(parse_split).transpose()?,
-            params: resolved.options.params.into_iter().collect(),
+            params: resolved.options.params.into_iter().map(|(k, v)| (k, v.as_f64())).collect(),
             costs: run.costs,
             stack: resolved.options.stack,
             if_convert: c.if_convert,

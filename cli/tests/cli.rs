@@ -360,6 +360,21 @@ fn header_errors_are_located() {
 }
 
 #[test]
+fn a_float_kernel_parameter_is_set_with_a_float() {
+    let saxpy = TempKernel::new(
+        "saxpy",
+        "__global__ void saxpy(int n, float a, float* x, float* y) {\n    \
+        int i = threadIdx.x;\n    if (i < n) y[i] = a * x[i] + y[i];\n}\n",
+    );
+    let v = json(&["run", "--json", saxpy.path(), "--input", "c", "--set", "a=2.5", "--set", "n=3"], 0);
+    assert_eq!(v["params"]["a"], 2.5);
+    let y: Vec<f64> = v["buffers"]["y"].as_array().unwrap().iter().take(4).map(|x| x.as_f64().unwrap()).collect();
+    assert_eq!(y, [0.0, 3.5, 7.0, 3.0]);
+    let err = fails(&["run", saxpy.path(), "--input", "c", "--set", "a=two"]);
+    assert!(err.contains("`two` is not a number"), "{err}");
+}
+
+#[test]
 fn bad_options_fail_with_a_message() {
     let single = example("single_loop.sass");
     let err = fails(&["run", &single, "--model", "nope"]);

@@ -19,7 +19,7 @@ const DOUBLE_SASS: &str = include_str!("../../examples/sass/double_loop.sm_90.sa
 fn bench(c: &mut Criterion) {
     let (kernel, diags) = parse_kernel(DOUBLE);
     assert!(diags.is_empty());
-    let opts = |record| LaunchOptions { params: vec![("n".into(), 31)], record, ..LaunchOptions::default() };
+    let opts = |record| LaunchOptions { params: vec![("n".into(), 31.into())], record, ..LaunchOptions::default() };
     let mut probe = launch(&kernel, &opts(false)).unwrap();
     assert_eq!(probe.run_to_end(), StopReason::Exited);
     let instructions = probe.state().metrics.warp_instructions;

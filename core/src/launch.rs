@@ -5,6 +5,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::diag::Diagnostic;
+use crate::kernel::expr::Value;
 use crate::kernel::{instantiate, Kernel};
 use crate::model::{ModelKind, PathOrder, Schedule, StackConfig};
 use crate::sim::{CostModel, Sim, SimConfig, DEFAULT_STEP_LIMIT};
@@ -17,7 +18,8 @@ pub struct LaunchOptions {
     pub stack: Option<StackConfig>,
     pub path_order: PathOrder,
     pub schedule: Schedule,
-    pub params: Vec<(String, i64)>,
+    /// Param values by name (an integer, or a float for a float kernel parameter).
+    pub params: Vec<(String, Value)>,
     pub step_limit: u64,
     pub record: bool,
 }

@@ -14,7 +14,7 @@ fn load(text: &str) -> Kernel {
 }
 
 fn run_with(text: &str, params: &[(&str, i64)]) -> Sim {
-    let opts = LaunchOptions { params: params.iter().map(|(n, v)| (n.to_string(), *v)).collect(), ..LaunchOptions::default() };
+    let opts = LaunchOptions { params: params.iter().map(|(n, v)| (n.to_string(), (*v).into())).collect(), ..LaunchOptions::default() };
     let mut sim = launch(&load(text), &opts).expect("launches");
     sim.run_to_end();
     sim

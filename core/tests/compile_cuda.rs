@@ -5,6 +5,7 @@
 
 use warpscope_core::kernel::{parse_kernel, Kernel};
 use warpscope_core::machine::Space;
+use warpscope_core::session::RunRequest;
 use warpscope_core::sim::StopReason;
 use warpscope_core::{launch, Diagnostic, LaunchOptions, Severity};
 
@@ -176,6 +177,33 @@ fn math_functions_of_floats_are_their_float_overloads() {
         let want = x.sqrt() + (x - 16.0).abs() + x.mul_add(2.0, 1.0);
         assert!((got - want).abs() <= want.abs() * 1e-6, "lane {t}: {got} against {want}");
     }
+}
+
+#[test]
+fn a_float_parameter_takes_a_float_param() {
+    // NVIDIA's saxpy, as its blog writes it: `a` is a float scalar.
+    let saxpy = "__global__ void saxpy(int n, float a, float *x, float *y) {\n    \
+        int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) y[i] = a * x[i] + y[i];\n}\n";
+    let y = |text: &str, params: &[(&str, f64)]| {
+        let mut req = RunRequest { text: text.to_string(), ..RunRequest::default() };
+        req.params = params.iter().map(|(n, v)| (n.to_string(), *v)).collect();
+        let r = req.resolve();
+        assert!(r.ok(), "{:?}", r.all_diagnostics());
+        let mut sim = launch(&r.kernel, &r.options).unwrap();
+        assert_eq!(sim.run_to_end(), StopReason::Exited);
+        let words = sim.state().machine.memory.buffer("y").unwrap().1.to_vec();
+        words.into_iter().map(f32::from_bits).collect::<Vec<f32>>()
+    };
+    let header = "//@ buffer x: f32[32] = i\n//@ buffer y: f32[32] = 1\n";
+    let got = y(&format!("{header}//@ param a = 2.5\n{saxpy}"), &[]);
+    assert!(got.iter().enumerate().all(|(i, v)| *v == 2.5 * i as f32 + 1.0), "{got:?}");
+    // The page's value (a JS number) wins; an integer parameter truncates one, as C converts.
+    let got = y(&format!("{header}{saxpy}"), &[("a", -0.25), ("n", 4.75)]);
+    assert!(got.iter().enumerate().all(|(i, v)| *v == if i < 4 { -0.25 * i as f32 + 1.0 } else { 1.0 }), "{got:?}");
+    // A float where a length needs an integer is an error at the use.
+    let (k, _) = parse_kernel(&format!("//@ param a = 2.5\n//@ buffer x: f32[a]\n//@ buffer y: f32[32]\n{saxpy}"));
+    let e = launch(&k, &LaunchOptions::default()).err().expect("an error");
+    assert!(e.iter().any(|d| d.span.line == 2 && d.message.contains("must be an integer, not a float")), "{e:?}");
 }
 
 #[test]

@@ -58,7 +58,7 @@ fn run(text: &str, target: Target, if_convert: bool, params: &[(&str, i64)]) -> 
     let (k, d) = parse_kernel_with(text, &SourceOptions { target: Some(target), if_convert: Some(if_convert), ..SourceOptions::default() });
     assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
     let opts = LaunchOptions {
-        params: params.iter().map(|(n, v)| (n.to_string(), *v)).collect(),
+        params: params.iter().map(|(n, v)| (n.to_string(), (*v).into())).collect(),
         step_limit: 200_000,
         ..LaunchOptions::default()
     };

@@ -97,7 +97,7 @@ fn run_case(
     }
     let mut problems = Vec::new();
     // The automatic inputs: every scalar parameter is a param defaulting to the thread count.
-    let declared: Vec<(&str, i64)> = r.params.iter().map(|p| (p.name.as_str(), p.default)).collect();
+    let declared: Vec<(&str, i64)> = r.params.iter().map(|p| (p.name.as_str(), p.default.as_i64())).collect();
     let scalars: Vec<(String, i64)> = case.scalars.iter().map(|&s| (rename(s), reference::THREADS as i64)).collect();
     let declared: Vec<(String, i64)> = declared.into_iter().map(|(n, v)| (n.to_string(), v)).collect();
     if declared != scalars {

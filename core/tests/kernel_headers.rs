@@ -4,6 +4,7 @@
 use proptest::prelude::*;
 use warpscope_core::diag::Diagnostic;
 use warpscope_core::isa::Reg;
+use warpscope_core::kernel::expr::Value;
 use warpscope_core::kernel::{instantiate, parse_kernel};
 use warpscope_core::machine::{Machine, FIRST_BASE, SEGMENT};
 use warpscope_core::{launch, LaunchOptions};
@@ -12,7 +13,7 @@ use warpscope_core::{launch, LaunchOptions};
 fn machine(src: &str, overrides: &[(&str, i64)]) -> Machine {
     let (k, d) = parse_kernel(src);
     assert!(d.is_empty(), "{src:?}: {d:?}");
-    let ov: Vec<(String, i64)> = overrides.iter().map(|(n, v)| (n.to_string(), *v)).collect();
+    let ov: Vec<(String, Value)> = overrides.iter().map(|(n, v)| (n.to_string(), Value::Int(*v))).collect();
     instantiate(&k, &ov).unwrap_or_else(|e| panic!("{src:?}: {e:?}")).machine
 }
 
@@ -122,7 +123,7 @@ fn a_value_an_element_cannot_hold_is_an_error_at_its_expression() {
     let error = |src: &str, overrides: &[(&str, i64)]| {
         let (k, d) = parse_kernel(src);
         assert!(d.is_empty(), "{d:?}");
-        let ov: Vec<(String, i64)> = overrides.iter().map(|(n, v)| (n.to_string(), *v)).collect();
+        let ov: Vec<(String, Value)> = overrides.iter().map(|(n, v)| (n.to_string(), Value::Int(*v))).collect();
         let e = instantiate(&k, &ov).expect_err(src);
         assert_eq!(e.len(), 1, "{e:?}");
         e[0].clone()
@@ -177,10 +178,10 @@ fn evaluation_errors_name_the_lane_and_the_operator() {
 #[test]
 fn unknown_override_is_an_error_naming_it() {
     let (k, _) = parse_kernel(TABLE_I);
-    let e = instantiate(&k, &[("m".into(), 3)]).unwrap_err();
+    let e = instantiate(&k, &[("m".into(), Value::Int(3))]).unwrap_err();
     assert!(e.iter().any(|d| d.message.contains("`m`") && d.message.contains("n")), "{e:?}");
     let (k, _) = parse_kernel("NOP\n");
-    let e = instantiate(&k, &[("m".into(), 3)]).unwrap_err();
+    let e = instantiate(&k, &[("m".into(), Value::Int(3))]).unwrap_err();
     assert!(e[0].message.contains("`m`") && e[0].message.contains("none"), "{e:?}");
 }
 

@@ -13,7 +13,7 @@ const DOUBLE: &str = include_str!("../../examples/double_loop.sass");
 fn sim(src: &str, n: i64) -> Sim {
     let (k, d) = parse_kernel(src);
     assert!(d.is_empty(), "{d:?}");
-    let opts = LaunchOptions { params: vec![("n".into(), n)], ..LaunchOptions::default() };
+    let opts = LaunchOptions { params: vec![("n".into(), n.into())], ..LaunchOptions::default() };
     launch(&k, &opts).expect("instantiate")
 }
 

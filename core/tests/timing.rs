@@ -45,7 +45,7 @@ fn predict(case: &Case) -> Vec<(i64, u64)> {
         .map(|x| {
             let opts = LaunchOptions {
                 cost: Some(CostModel::h100_timed()),
-                params: vec![(case.param.to_string(), x)],
+                params: vec![(case.param.to_string(), x.into())],
                 record: false,
                 ..LaunchOptions::default()
             };

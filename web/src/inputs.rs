@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 use ts_rs::TS;
+use warpscope_core::kernel::expr::Value;
 use warpscope_core::kernel::inputs::{BufferInput, LaunchInput, ParamInput};
 use warpscope_core::kernel::{inputs, Kernel};
 use warpscope_core::sim::Sim;
@@ -42,7 +43,7 @@ pub struct InputsView {
 }
 
 impl InputsView {
-    pub fn new(kernel: &Kernel, sim: &Sim, params: &[(String, i64)]) -> InputsView {
+    pub fn new(kernel: &Kernel, sim: &Sim, params: &[(String, Value)]) -> InputsView {
         let k = inputs(kernel);
         let memory = &sim.timeline().checkpoint_before(0).machine.memory;
         let buffers = k
@@ -63,7 +64,7 @@ impl InputsView {
             .params
             .into_iter()
             .map(|input| {
-                let value = params.iter().find(|(n, _)| *n == input.name).map(|(_, v)| *v as f64);
+                let value = params.iter().find(|(n, _)| *n == input.name).map(|(_, v)| v.as_f64());
                 ParamRow { input, value }
             })
             .collect();

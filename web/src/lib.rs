@@ -23,6 +23,7 @@ use serde::Deserialize;
 use ts_rs::TS;
 use warpscope_core::input::{ptx, InputKind};
 use warpscope_core::isa::Pc;
+use warpscope_core::kernel::expr::Value;
 use warpscope_core::model::Reconvergence;
 use warpscope_core::printf::OutputLine;
 use warpscope_core::session::{Recording, RunRequest, StaleParams, Until, MAX_RECORDED_STEPS, MIN_STEP_LIMIT};
@@ -135,7 +136,7 @@ pub(crate) struct LoadOptions {
 pub struct Session {
     recording: Recording,
     /// The param values of the run last started (for the inputs view).
-    params: Vec<(String, i64)>,
+    params: Vec<(String, Value)>,
 }
 
 fn to_js<T: serde::Serialize>(v: &T) -> Result<JsValue, JsError> {

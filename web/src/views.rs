@@ -76,7 +76,11 @@ impl LoadResult {
             title: k.title.clone(),
             about: k.about.join(" "),
             width: k.lanes(),
-            params: r.params.iter().map(|p| ParamView { name: p.name.clone(), default: p.default as f64, value: p.value as f64 }).collect(),
+            params: r
+                .params
+                .iter()
+                .map(|p| ParamView { name: p.name.clone(), default: p.default.as_f64(), value: p.value.as_f64() })
+                .collect(),
             input: r.input.name(),
             model: r.model.name(),
             preset: r.preset.clone(),

@@ -236,12 +236,13 @@ pub(super) fn bind(k: &mut Kernel, name: &str, ty: Ty, span: crate::diag::Span, 
             if !k.params.iter().any(|p| p.name == name) {
                 k.params.push(ParamDecl { name: name.to_string(), default: located(&format!("{threads}"), span), auto: true });
             }
-            // A byte or halfword holds the value modulo 2^bits, as C converts it.
+            // A float param given to an integer parameter is truncated, and a byte or halfword
+            // holds the value modulo 2^bits, as C converts them.
             let value = match s.narrow() {
                 _ if s.float() => format!("float({name})"),
-                Some((bits, false)) => format!("{name} & {}", (1u32 << bits) - 1),
-                Some((bits, true)) => format!("(({name} + {half}) & {}) - {half}", (1u32 << bits) - 1, half = 1u32 << (bits - 1)),
-                None => name.to_string(),
+                Some((bits, false)) => format!("int({name}) & {}", (1u32 << bits) - 1),
+                Some((bits, true)) => format!("((int({name}) + {half}) & {}) - {half}", (1u32 << bits) - 1, half = 1u32 << (bits - 1)),
+                None => format!("int({name})"),
             };
             Ok(located(&value, span))
         }

@@ -23,9 +23,16 @@ pub use crate::compile::parse::MAX_DEPTH;
 
 /// A value: C-like, an operation with any float operand is done in floats.
 #[derive(Clone, Copy, PartialEq, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(untagged))]
 pub enum Value {
     Int(i64),
     Float(f64),
+}
+
+impl From<i64> for Value {
+    fn from(v: i64) -> Value {
+        Value::Int(v)
+    }
 }
 
 impl Value {

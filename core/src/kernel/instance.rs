@@ -19,11 +19,12 @@ pub const MAX_MEMORY_WORDS: i64 = 1 << 22;
 #[derive(Clone, PartialEq, Debug)]
 pub struct Instance {
     pub machine: Machine,
-    pub params: Vec<(String, i64)>,
+    /// Each param's value: an integer, or a float for a float kernel parameter (`//@ param a = 2.5`).
+    pub params: Vec<(String, Value)>,
 }
 
 struct Vars<'a> {
-    params: &'a [(String, i64)],
+    params: &'a [(String, Value)],
     buffers: &'a [(String, u32)],
     lane: Option<i64>,
     elem: Option<i64>,
@@ -44,7 +45,7 @@ impl Env for Vars<'_> {
                 .params
                 .iter()
                 .find(|(n, _)| n == name)
-                .map(|(_, v)| Value::Int(*v))
+                .map(|(_, v)| *v)
                 .or_else(|| self.buffers.iter().find(|(n, _)| n == name).map(|(_, b)| Value::Int(*b as i64))),
         }
     }
@@ -130,20 +131,20 @@ fn registers_needed(k: &Kernel) -> u32 {
 }
 
 /// Each param's default value (`None` if its expression fails), for front ends' inputs.
-pub fn param_defaults(k: &Kernel) -> Vec<(String, Option<i64>)> {
-    let mut params: Vec<(String, i64)> = Vec::new();
+pub fn param_defaults(k: &Kernel) -> Vec<(String, Option<Value>)> {
+    let mut params: Vec<(String, Value)> = Vec::new();
     let mut out = Vec::new();
     for p in &k.params {
         let vars = Vars { params: &params, buffers: &[], lane: None, elem: None, width: k.warp as i64, reserved: true };
-        let v = eval_int(&p.default, &vars, "").ok();
-        params.push((p.name.clone(), v.unwrap_or(0)));
+        let v = eval(&p.default, &vars, "").ok();
+        params.push((p.name.clone(), v.unwrap_or(Value::Int(0))));
         out.push((p.name.clone(), v));
     }
     out
 }
 
 /// Evaluates params (defaults, with `overrides` applied), buffers and initial registers.
-pub fn instantiate(k: &Kernel, overrides: &[(String, i64)]) -> Result<Instance, Vec<Diagnostic>> {
+pub fn instantiate(k: &Kernel, overrides: &[(String, Value)]) -> Result<Instance, Vec<Diagnostic>> {
     let mut errors = Vec::new();
     for (name, _) in overrides {
         if !k.params.iter().any(|p| &p.name == name) {
@@ -153,17 +154,17 @@ pub fn instantiate(k: &Kernel, overrides: &[(String, i64)]) -> Result<Instance, 
         }
     }
     let width = k.warp as i64;
-    let mut params: Vec<(String, i64)> = Vec::new();
+    let mut params: Vec<(String, Value)> = Vec::new();
     for p in &k.params {
         let value = match overrides.iter().rev().find(|(n, _)| *n == p.name) {
             Some((_, v)) => *v,
             None => {
                 let vars = Vars { params: &params, buffers: &[], lane: None, elem: None, width, reserved: true };
-                match eval_int(&p.default, &vars, &format!("param `{}`", p.name)) {
+                match eval(&p.default, &vars, &format!("param `{}`: ", p.name)) {
                     Ok(v) => v,
                     Err(d) => {
                         errors.push(d);
-                        0
+                        Value::Int(0)
                     }
                 }
             }

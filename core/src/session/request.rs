@@ -12,6 +12,7 @@ use alloc::vec::Vec;
 use super::choice::{self, Named};
 use crate::diag::{Diagnostic, Span};
 use crate::input::InputKind;
+use crate::kernel::expr::Value;
 use crate::kernel::{param_defaults, parse_kernel_with, Kernel, SourceOptions};
 use crate::launch::LaunchOptions;
 use crate::model::{ModelKind, PathOrder, Schedule, StackConfig};
@@ -125,8 +126,8 @@ impl ChoiceError {
 pub struct ParamValue {
     pub name: String,
     /// The kernel's default (0 where its expression fails).
-    pub default: i64,
-    pub value: i64,
+    pub default: Value,
+    pub value: Value,
 }
 
 /// A request made concrete: the kernel read for the chosen model, the options to launch it
@@ -286,30 +287,45 @@ impl RunRequest {
         }
     }
 
-    /// Puts the request's params into `options` (checked: whole numbers the page can hold) and
-    /// lists every declared param with the value used.
+    /// Puts the request's params into `options` (checked: finite, and a whole number the page can
+    /// hold exactly or a float) and lists every declared param with the value used.
     fn params_for(&self, kernel: &Kernel, options: &mut LaunchOptions, diags: &mut Vec<Diagnostic>) -> Vec<ParamValue> {
         for (name, &v) in &self.params {
             let decl = kernel.params.iter().find(|p| &p.name == name);
             if decl.is_none() && self.stale_params == StaleParams::Drop {
                 continue;
             }
-            if is_integer(v) && (-MAX_SAFE_INTEGER..=MAX_SAFE_INTEGER).contains(&v) {
-                options.params.push((name.clone(), v as i64));
-            } else if let Some(decl) = decl {
-                let msg = format!("param {name} = {v} is not an integer between -2^53 and 2^53; using its default");
-                diags.push(Diagnostic::error(decl.default.span, msg));
+            match param_value(v) {
+                Some(value) => options.params.push((name.clone(), value)),
+                None => {
+                    if let Some(decl) = decl {
+                        let msg = format!("param {name} = {v} is not a finite number, or an integer past 2^53; using its default");
+                        diags.push(Diagnostic::error(decl.default.span, msg));
+                    }
+                }
             }
         }
         param_defaults(kernel)
             .into_iter()
             .map(|(name, default)| {
-                let default = default.unwrap_or(0);
+                let default = default.unwrap_or(Value::Int(0));
                 let value = options.params.iter().find(|(n, _)| *n == name).map_or(default, |(_, v)| *v);
                 ParamValue { name, default, value }
             })
             .collect()
     }
+}
+
+/// A param as the page gives it (a JS number): an integer when it is whole (and within 2^53,
+/// where a JS number stops being exact), else a float.
+pub fn param_value(v: f64) -> Option<Value> {
+    if !v.is_finite() {
+        return None;
+    }
+    if !is_integer(v) {
+        return Some(Value::Float(v));
+    }
+    (-MAX_SAFE_INTEGER..=MAX_SAFE_INTEGER).contains(&v).then_some(Value::Int(v as i64))
 }
 
 /// Why an on-chip stack cannot be built, if it cannot.

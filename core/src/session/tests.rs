@@ -7,6 +7,7 @@ use alloc::string::String;
 use super::*;
 use crate::input::InputKind;
 use crate::isa::Pc;
+use crate::kernel::expr::Value;
 use crate::model::{ModelKind, PathOrder, Schedule};
 use crate::sim::event;
 
@@ -69,17 +70,19 @@ fn params_are_checked_and_stale_ones_dropped_only_when_asked() {
     params.insert(String::from("renamed"), 1.0);
     let r = RunRequest { params: params.clone(), stale_params: StaleParams::Drop, ..request(SINGLE) }.resolve();
     assert!(r.ok());
-    assert_eq!(r.options.params, [(String::from("n"), 5)]);
-    assert_eq!((r.params[0].name.as_str(), r.params[0].default, r.params[0].value), ("n", 2, 5));
+    assert_eq!(r.options.params, [(String::from("n"), Value::Int(5))]);
+    assert_eq!((r.params[0].name.as_str(), r.params[0].default, r.params[0].value), ("n", Value::Int(2), Value::Int(5)));
     // Refused (the CLI): kept, so launching names the unknown param.
     let r = RunRequest { params, ..request(SINGLE) }.resolve();
     let err = crate::launch(&r.kernel, &r.options).err().expect("unknown param");
     assert!(err[0].message.contains("unknown param `renamed`"), "{:?}", err);
-    let mut half = BTreeMap::new();
-    half.insert(String::from("n"), 1.5);
-    let r = RunRequest { params: half, ..request(SINGLE) }.resolve();
+    // A float is a float (a float kernel parameter's); a whole number past 2^53 a JS number
+    // does not hold exactly.
+    let one = |v: f64| RunRequest { params: BTreeMap::from([(String::from("n"), v)]), ..request(SINGLE) }.resolve();
+    assert_eq!(one(1.5).options.params, [(String::from("n"), Value::Float(1.5))]);
+    let r = one(2f64.powi(60));
     assert!(!r.ok());
-    assert!(r.diagnostics[0].message.contains("param n = 1.5 is not an integer"), "{:?}", r.diagnostics);
+    assert!(r.diagnostics[0].message.contains("is not a finite number, or an integer past 2^53"), "{:?}", r.diagnostics);
 }
 
 #[test]

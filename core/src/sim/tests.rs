@@ -130,7 +130,7 @@ fn breakpoints_and_event_stops() {
 }
 
 fn double_loop(n: i64, record: bool) -> Sim {
-    let opts = LaunchOptions { params: vec![(String::from("n"), n)], record, ..LaunchOptions::default() };
+    let opts = LaunchOptions { params: vec![(String::from("n"), n.into())], record, ..LaunchOptions::default() };
     sim_with(include_str!("../../../examples/double_loop.sass"), opts)
 }
 

@@ -11,6 +11,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use crate::diag::{Diagnostic, Span};
+use crate::kernel::expr::Value;
 use crate::kernel::Kernel;
 use crate::launch::launch;
 use crate::model::{ModelKind, StackConfig};
@@ -38,8 +39,8 @@ pub struct SweepRequest {
     pub presets: Vec<String>,
     /// A second param whose values split each model and preset into several series.
     pub split: Option<Split>,
-    /// Params held fixed for the whole sweep.
-    pub params: BTreeMap<String, i64>,
+    /// Params held fixed for the whole sweep (as a run request's: whole numbers are integers).
+    pub params: BTreeMap<String, f64>,
     /// Cost fields set over every preset (`spill` = 50 ...).
     pub costs: BTreeMap<String, u32>,
     /// The on-chip stack (`None`: the kernel's `//@ stack`, else 16 entries spilled 4 at a time).
@@ -140,7 +141,7 @@ impl Sweep {
             if_convert: r.if_convert,
             path_order: r.path_order.clone(),
             schedule: r.schedule.clone(),
-            params: r.params.iter().map(|(k, v)| (k.clone(), *v as f64)).collect(),
+            params: r.params.clone(),
             costs: r.costs.clone(),
             stack: r.stack.map_or_else(StackChoice::default, |st| StackChoice {
                 capacity: Some(st.capacity),
@@ -210,9 +211,9 @@ impl Sweep {
         let (s, run) = (&self.series[si], &self.runs[self.run_of[si]]);
         let mut opts = run.options.clone();
         if let (Some(v), Some(split)) = (s.split_value, &self.request.split) {
-            opts.params.push((split.param.clone(), v));
+            opts.params.push((split.param.clone(), Value::Int(v)));
         }
-        opts.params.push((self.request.param.clone(), x));
+        opts.params.push((self.request.param.clone(), Value::Int(x)));
         let mut sim = match launch(&run.kernel, &opts) {
             Ok(sim) => sim,
             Err(diags) => return SweepPoint { series: si, x, metrics: PointMetrics::default(), stop: Outcome::input_error(&diags) },

@@ -210,7 +210,7 @@ presets: Array<string>,
  */
 split: Split | null, 
 /**
- * Params held fixed for the whole sweep.
+ * Params held fixed for the whole sweep (as a run request's: whole numbers are integers).
  */
 params: { [key in string]: number }, 
 /**

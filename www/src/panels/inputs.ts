@@ -97,12 +97,13 @@ export function render(root: HTMLElement, r: LoadResult | null, compiled: Compil
   const fields: HTMLElement[] = [];
   for (const p of r.params) {
     const wrap = html('label', { class: 'field', title: `default ${p.default}` });
-    const input = html('input', { type: 'number', step: 1, value: p.value, 'data-param': p.name, 'data-testid': `param-${p.name}` });
+    // Any number: a float kernel parameter takes 2.5 (an integer one truncates it, as C does).
+    const input = html('input', { type: 'number', step: 'any', value: p.value, 'data-param': p.name, 'data-testid': `param-${p.name}` });
     input.addEventListener('input', () => {
       // Not a number at all (empty, "-"): wait for more typing. Anything else goes to the engine,
-      // which answers a non-integer or out-of-range value with an error at the param's line.
+      // which answers an out-of-range value with an error at the param's line.
       const v = input.valueAsNumber;
-      input.classList.toggle('invalid', !Number.isSafeInteger(v));
+      input.classList.toggle('invalid', !Number.isFinite(v));
       if (Number.isFinite(v)) hooks.param(p.name, v);
     });
     wrap.append(html('span', { class: 'mono' }, p.name), input);

@@ -10,6 +10,7 @@ export type { MeasuredChoice, SweepChoice } from '../generated/engine';
 
 type Check = (x: unknown) => boolean;
 const isInt: Check = (x) => typeof x === 'number' && Number.isSafeInteger(x);
+const isNumber: Check = (x) => typeof x === 'number' && Number.isFinite(x);
 const isString: Check = (x) => typeof x === 'string';
 const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 const listOf = (item: Check): Check => (x) => Array.isArray(x) && x.every(item);
@@ -21,7 +22,8 @@ const shape = (fields: Record<string, Check>): Check => (x) => isRecord(x) && Ob
 const REQUEST_FIELDS: Record<keyof SweepRequest, Check> = {
   param: isString, from: isInt, to: isInt, models: listOf(isString), presets: listOf(isString),
   split: orNull(shape({ param: isString, values: listOf(isInt) })),
-  params: mapOf(isInt), costs: mapOf((v) => isInt(v) && (v as number) >= 0),
+  // A fixed param may be a float kernel parameter's (`a = 2.5`).
+  params: mapOf(isNumber), costs: mapOf((v) => isInt(v) && (v as number) >= 0),
   stack: orNull(shape({ capacity: isInt, chunk: isInt })),
   if_convert: orNull((v) => typeof v === 'boolean'), path_order: orNull(isString), schedule: orNull(isString),
   step_limit: orNull((v) => isInt(v) && (v as number) > 0),
