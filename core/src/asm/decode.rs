@@ -54,6 +54,7 @@ pub const OPCODES: &[&str] = &[
     "NOP", "BAR", "SSY", "SYNC", "BRA", "PBK", "BRK", "PCNT", "CONT", "CAL", "RET", "EXIT", "BSSY", "BSYNC", "BREAK", "BMOV", "WARPSYNC",
     "YIELD", "SHFL", "VOTE", "POPC", "FLO", "BREV", "IMNMX", "FMNMX", "FRND", "IDIV", "IREM", "ATOMS", "LDS", "STS", "SHF", "DADD", "DMUL",
     "DDIV", "DFMA", "DSETP", "DMNMX", "F2F", "PRINTF", "PSETP", "BFE", "BFI", "PRMT", "SGXT", "MATCH", "FDIV", "BPT", "REDUX", "PLOP3",
+    "FCHK",
 ];
 
 fn err<T>(at: At, message: impl Into<String>) -> Result<T, DecodeError> {
@@ -298,6 +299,10 @@ pub fn decode(mnemonic: &str, ops: &[Operand]) -> Result<Decoded, DecodeError> {
             mods.ignore(&["FTZ"]);
             let (dst, dst_inv, x, y, c) = setp_operands(&a, |i| a.src_float(i))?;
             Op::Fsetp { cmp, combine, dst, dst_inv, a: x, b: y, c }
+        }
+        "FCHK" => {
+            a.count(&[3])?;
+            Op::Fchk { dst: a.pred(0)?, a: a.src_float(1)?, b: a.src_float(2)? }
         }
         "IADD" | "IADD32I" => {
             a.count(&[3])?;

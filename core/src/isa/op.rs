@@ -466,6 +466,14 @@ pub enum Op {
         b: Src,
         mode: FloatMode,
     },
+    /// `FCHK Pd, a, b`: whether `a / b` needs the slow path of nvcc's division (its fast path,
+    /// a refined reciprocal, may round wrongly or overflow; `machine::exec::float::fchk` says
+    /// when), so ptxas's code branches to its subroutine only then.
+    Fchk {
+        dst: Pred,
+        a: Src,
+        b: Src,
+    },
     Fsetp {
         cmp: Cmp,
         combine: BoolOp,

@@ -170,6 +170,11 @@ impl Op {
                 u.src_n(b, 2);
                 u.pred(c);
             }
+            Op::Fchk { dst, a, b } => {
+                u.writes.add_pred(dst);
+                u.src(a);
+                u.src(b);
+            }
             Op::Psetp { dst, a, b, .. } => {
                 u.writes.add_pred(dst);
                 u.pred(a);

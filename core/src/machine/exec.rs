@@ -414,6 +414,14 @@ fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: Lane
         Op::Fmul { dst, a, b, mode } => map2::<N>(m, lanes, dst, a, b, true, |x, y| float::fmul(x, y, mode)),
         Op::Ffma { dst, a, b, c, mode } => map3::<N>(m, lanes, dst, a, b, c, true, |x, y, z| float::ffma(x, y, z, mode)),
         Op::Fdiv { dst, a, b, mode } => map2::<N>(m, lanes, dst, a, b, true, |x, y| float::fdiv(x, y, mode)),
+        Op::Fchk { dst, a, b } => {
+            let slow = lanes.iter().filter(|&l| float::fchk(lane_value(m, a, true, l), lane_value(m, b, true, l)));
+            let r = slow.fold(LaneMask::EMPTY, LaneMask::with);
+            if !dst.is_true() {
+                let slot = &mut m.preds[dst.0 as usize];
+                *slot = slot.without(lanes) | r;
+            }
+        }
         Op::Psetp { op, dst, a, b } => {
             let x = m.guard_mask(Some(Guard { pred: a.pred, negated: a.negated }), lanes);
             let y = m.guard_mask(Some(Guard { pred: b.pred, negated: b.negated }), lanes);

@@ -244,6 +244,13 @@ pub const GLOSSARY: &[Term] = &[
         models: ModelKind::ALL,
     },
     Term {
+        term: "FCHK",
+        kind: TermKind::Instruction,
+        meaning: "`FCHK Pd, a, b`: whether `a / b` needs the slow path of a float division: ptxas divides by a reciprocal refined with FFMA, which can round wrongly or overflow for a zero, subnormal, infinite or NaN operand and for quotients near the ends of the exponent range; where FCHK sets Pd, the code branches to the IEEE subroutine. NVIDIA does not document the test: warpscope sends every such case to the slow path and ordinary operands to the fast one",
+        source: "NVIDIA SASS (CUDA Binary Utilities); the test is warpscope's reading of it",
+        models: ModelKind::ALL,
+    },
+    Term {
         term: "PLOP3",
         kind: TermKind::Instruction,
         meaning: "`PLOP3.LUT Pd, Pe, Pa, Pb, Pc, lut, lut2`: any logic of three predicates in each lane, by its truth table (bit `a<<2 | b<<1 | c` of lut is Pd, of lut2 is Pe), as `LOP3` for bits; `PLOP3.LUT P0, PT, PT, PT, PT, 0x8, 0x0` clears P0",

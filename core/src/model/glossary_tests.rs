@@ -81,6 +81,7 @@ fn control_word(op: &Op) -> Option<&'static str> {
         | Op::Dmnmx { .. }
         | Op::Printf { .. }
         | Op::Fdiv { .. }
+        | Op::Fchk { .. }
         | Op::Psetp { .. }
         | Op::Plop3 { .. }
         | Op::Bfe { .. }
@@ -130,6 +131,7 @@ fn data_word(op: &Op) -> Option<&'static str> {
         Op::Cvt { .. } => "F2F",
         Op::Printf { .. } => "PRINTF",
         Op::Fdiv { .. } => "FDIV",
+        Op::Fchk { .. } => "FCHK",
         Op::Psetp { .. } => "PSETP",
         Op::Bfe { .. } => "BFE",
         Op::Bfi { .. } => "BFI",
@@ -212,6 +214,7 @@ const DATA_WORDS: &[&str] = &[
     "F2F",
     "PRINTF",
     "FDIV",
+    "FCHK",
     "PSETP",
     "BFE",
     "BFI",
@@ -236,7 +239,7 @@ const RARE: &str = "//@ warp 4\n//@ buffer out: i32[4] = 0\n//@ reg R10 = out\nY
     @!PT STS [R10], R11;\nIADD3 R12, P1, R0, -R1, RZ;\nIADD3.X R13, R0, ~R1, RZ, P1, !PT;\nIMAD.WIDE R12, R0, 0x4, R12;\n\
     SHF.L.U64.HI R13, R12, 0x3, R13;\nI2F.F64 R14, R0;\nDADD R14, R14, 0.5;\nDMUL R14, R14, R14;\nDDIV R14, R14, 2.0;\nDFMA R14, R14, 2.0, R14;\n\
     DSETP.GT.AND P1, PT, R14, 1.0, PT;\nDMNMX R14, R14, 1.0, P1;\nF2F.F32.F64 R8, R14;\nF2I.S64.F64.TRUNC R12, R14;\nPRINTF \"%d %f\\n\", R13, R14;\n\
-    FDIV R8, R8, 3.0;\nPSETP.AND P2, P1, !PT;\nBFE.U32 R15, R0, 0x1, 0x2;\nBFI R15, R0, R15, 0x4, 0x4;\n\
+    FDIV R8, R8, 3.0;\nFCHK P3, R8, 3.0;\nPSETP.AND P2, P1, !PT;\nBFE.U32 R15, R0, 0x1, 0x2;\nBFI R15, R0, R15, 0x4, 0x4;\n\
     PRMT R15, R0, 0x3210, R15;\nSGXT R15, R15, 0x4;\nMATCH.ANY R15, R0, 0xf;\nREDUX.SUM R15, R0;\nPLOP3.LUT P3, PT, P1, P2, !PT, 0x80, 0x0;\n@!PT BPT.TRAP;\n\
     BSSY B1, done;\nBMOV.32.CLEAR R16, B1;\nBMOV.32 B1, R16;\nBSYNC B1;\ndone:\nEXIT;\n";
 

@@ -166,6 +166,27 @@ pub fn fdiv(a: u32, b: u32, mode: FloatMode) -> u32 {
     finish(round_f32(to_odd(q, side), mode.round), mode)
 }
 
+/// `FCHK`: whether nvcc's fast division of `a` by `b` (a reciprocal refined by FFMA, then the
+/// quotient corrected by its remainder) may not give the rounded quotient, so its slow path must
+/// run: an operand that is a NaN, an infinity or subnormal, a zero divisor, a reciprocal or
+/// residual near the ends of the exponent range, or a quotient that may overflow or be
+/// subnormal. NVIDIA does not document the test; this one sends every such case to the slow
+/// path (which computes the IEEE quotient whatever the check said) and lets ordinary
+/// operands take the fast one, as the H100 does for them.
+pub fn fchk(a: u32, b: u32) -> bool {
+    let exp = |x: u32| ((x >> 23) & 0xff) as i32;
+    let (ea, eb) = (exp(a), exp(b));
+    let a_zero = a & 0x7fff_ffff == 0;
+    if eb == 0 || eb == 255 || ea == 255 || (ea == 0 && !a_zero) {
+        return true;
+    }
+    if a_zero {
+        return false;
+    }
+    let quotient = ea - eb;
+    eb >= 253 || ea >= 253 || !(-125..126).contains(&quotient)
+}
+
 /// A float rounded to an integral value (`F2I`'s `.ROUND`, `.FLOOR`, `.CEIL`, `.TRUNC`).
 pub fn integral(x: f64, round: Round) -> f64 {
     match round {

@@ -69,7 +69,7 @@ impl Class {
             _ => {}
         }
         match i.op {
-            Op::Fadd { .. } | Op::Fmul { .. } | Op::Ffma { .. } | Op::Fsetp { .. } | Op::Fmnmx { .. } => Class::Fp32,
+            Op::Fadd { .. } | Op::Fmul { .. } | Op::Ffma { .. } | Op::Fsetp { .. } | Op::Fmnmx { .. } | Op::Fchk { .. } => Class::Fp32,
             Op::Imad { .. } | Op::Imul { .. } | Op::ImadWide { .. } => Class::Imad,
             Op::Mufu { .. } | Op::Fdiv { .. } => Class::Mufu,
             Op::I2f { .. } | Op::F2i { .. } | Op::Cvt { .. } | Op::Frnd { .. } => Class::Conversion,
