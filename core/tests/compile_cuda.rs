@@ -180,6 +180,25 @@ fn math_functions_of_floats_are_their_float_overloads() {
 }
 
 #[test]
+fn float_division_is_ieees_and_fdividef_the_fast_one() {
+    // nvcc's `/` is correctly rounded (9.0f / 5.0f is 1.8f; x * rcp(5) is 1.8000001f).
+    let text = "//@ buffer a: f32[32] = i * 3 + 1\n//@ buffer b: f32[32] = i + 5\n//@ buffer q: f32[32]\n//@ buffer h: f32[32]\n\
+        __global__ void k(const float* a, const float* b, float* q, float* h) {\n    int t = threadIdx.x;\n    \
+        q[t] = a[t] / b[t];\n    h[t] = a[t] / 8.0f;\n}\n";
+    let bufs = run(text);
+    for t in 0..32 {
+        let (a, b) = ((t * 3 + 1) as f32, (t + 5) as f32);
+        assert_eq!(f32::from_bits(buffer(&bufs, "q")[t]), a / b, "lane {t}");
+        assert_eq!(f32::from_bits(buffer(&bufs, "h")[t]), a / 8.0, "lane {t}");
+    }
+    let (k, _) = load(text);
+    let listing = &k.compiled.as_ref().unwrap().listing;
+    assert!(listing.contains("FDIV") && listing.contains("FMUL") && !listing.contains("MUFU"), "{listing}");
+    let (k, _) = load("__global__ void k(float* a) { a[0] = __fdividef(a[1], a[2]); }\n");
+    assert!(k.compiled.as_ref().unwrap().listing.contains("MUFU.RCP"));
+}
+
+#[test]
 fn a_float_parameter_takes_a_float_param() {
     // NVIDIA's saxpy, as its blog writes it: `a` is a float scalar.
     let saxpy = "__global__ void saxpy(int n, float a, float *x, float *y) {\n    \

@@ -240,7 +240,7 @@ pub const GLOSSARY: &[Term] = &[
         term: "FDIV",
         kind: TermKind::Instruction,
         meaning: "`FDIV d, a, b`: a `float` quotient, correctly rounded (to the nearest; .RM, .RP, .RZ round down, up, toward zero; .FTZ flushes denormals). GPUs have no divide instruction: nvcc calls a subroutine (a reciprocal estimate refined with FFMA, and a slow path for zeros, infinities and extreme exponents), which the cost model charges for this one",
-        source: "warpscope's own instruction, standing for nvcc's float division (PTX `div.rn.f32`)",
+        source: "warpscope's own instruction, standing for nvcc's float division (C's `/`, PTX `div.rn.f32`)",
         models: ModelKind::ALL,
     },
     Term {

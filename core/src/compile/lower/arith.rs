@@ -159,16 +159,28 @@ impl Lower<'_> {
             BinOp::Add => self.emit(alu(Opcode::Fadd, &[], t, &[x.operand(), y.operand()])),
             BinOp::Sub => self.emit(alu(Opcode::Fadd, &[], t, &[x.operand(), y.neg_operand()])),
             BinOp::Mul => self.emit(alu(Opcode::Fmul, &[], t, &[x.operand(), y.operand()])),
-            BinOp::Div => {
-                // As with fast math: x * (1/y) from the multi-function unit.
-                self.emit(alu(Opcode::Mufu, &["RCP"], t, &[y.operand()]));
-                self.emit(alu(Opcode::Fmul, &[], t, &[x.operand(), Operand::r(t)]));
+            // By a power of two: a product by its reciprocal, which is exact.
+            BinOp::Div if matches!(y.repr, Repr::Imm(b) if exact_reciprocal(f32::from_bits(b)).is_some()) => {
+                let Repr::Imm(b) = y.repr else { unreachable!("matched above") };
+                let r = exact_reciprocal(f32::from_bits(b)).unwrap_or(1.0);
+                self.emit(alu(Opcode::Fmul, &[], t, &[x.operand(), Operand::Float(r.to_bits())]));
             }
+            // nvcc's `/` is IEEE's (`-prec-div=true`): `FDIV` stands for its division subroutine.
+            BinOp::Div => self.emit(alu(Opcode::Fdiv, &[], t, &[x.operand(), y.operand()])),
             _ => {
                 self.error(span, format!("`{}` does not apply to floats", op.symbol()));
                 return None;
             }
         }
+        Some(Value::reg(t, Ty::FLOAT))
+    }
+
+    /// `x / y` as CUDA's `__fdividef` computes it: `x * (1/y)`, the reciprocal from the
+    /// multi-function unit (fast, and off by an ulp or two).
+    pub(super) fn fast_divide(&mut self, x: Value, y: Value, span: Span) -> Option<Value> {
+        let t = self.temp(span)?;
+        self.emit(alu(Opcode::Mufu, &["RCP"], t, &[y.operand()]));
+        self.emit(alu(Opcode::Fmul, &[], t, &[x.operand(), Operand::r(t)]));
         Some(Value::reg(t, Ty::FLOAT))
     }
 
@@ -358,4 +370,10 @@ fn fold_int(op: BinOp, a: u32, b: u32, signed: bool) -> Option<u32> {
         Rem => a % b,
         _ => return None,
     })
+}
+
+/// The reciprocal of `b` when it is exact and normal (`b` a power of two): `x / b` is then `x * r`.
+fn exact_reciprocal(b: f32) -> Option<f32> {
+    let r = 1.0 / b;
+    (b.is_normal() && r.is_normal() && b.to_bits() & 0x007f_ffff == 0).then_some(r)
 }

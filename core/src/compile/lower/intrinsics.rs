@@ -88,7 +88,7 @@ impl Lower<'_> {
             "__fdividef" => self.arity(name, args, 2, span).and_then(|()| {
                 let x = self.expr_as(&args[0], Ty::FLOAT)?;
                 let y = self.expr_as(&args[1], Ty::FLOAT)?;
-                self.binary(BinOp::Div, x, y, span)
+                self.fast_divide(x, y, span)
             }),
             "__popc" | "__brev" | "__clz" => self.arity(name, args, 1, span).and_then(|()| {
                 let x = self.expr_as(&args[0], Ty::UNSIGNED)?;
