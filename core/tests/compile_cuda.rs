@@ -180,6 +180,43 @@ fn math_functions_of_floats_are_their_float_overloads() {
 }
 
 #[test]
+fn the_idioms_of_course_files_read_as_nvcc_reads_them() {
+    // <climits>/<cfloat> and nvcc's own macros, named casts, a declaration of several constants,
+    // `__launch_bounds__` before the return type, two increments in a `for`, pointer casts and
+    // bit casts (the Programming Guide's atomicCAS loop for a float maximum).
+    let text = r#"#include <climits>
+#include <cfloat>
+__constant__ float lo, hi = 2.5f;
+__device__ float atomicMaxFloat(float* addr, float v) {
+    int* p = (int*)addr;
+    int old = *p, assumed;
+    do {
+        assumed = old;
+        old = atomicCAS(p, assumed, __float_as_int(fmaxf(v, __int_as_float(assumed))));
+    } while (assumed != old);
+    return __int_as_float(old);
+}
+__global__ __launch_bounds__(256) void k(int* a, unsigned* u, float* f, float* m) {
+    int t = threadIdx.x;
+    int s = 0;
+    for (int i = 0, j = 10; i < j; i++, j--) s += i;
+    a[t] = s + static_cast<int>(f[t] * hi) + (INT_MAX - 2147483647) + (__CUDA_ARCH__ >= 700);
+    u[t] = *((unsigned*)&a[t]) + UINT_MAX;
+    f[t] = FLT_MAX / 2.0f + lo;
+    atomicMaxFloat(m, (float)(t % 7) + 0.5f);
+}
+"#;
+    let bufs = run(&format!("//@ buffer f: f32[32] = i\n//@ buffer m: f32[1]\n//@ buffer lo: f32[1] = [0]\n{text}"));
+    for t in 0..32 {
+        let a = (0..5).sum::<i32>() + (t as f32 * 2.5) as i32 + 1;
+        assert_eq!(buffer(&bufs, "a")[t] as i32, a, "lane {t}");
+        assert_eq!(buffer(&bufs, "u")[t], (a as u32).wrapping_add(u32::MAX), "lane {t}");
+        assert_eq!(f32::from_bits(buffer(&bufs, "f")[t]), f32::MAX / 2.0, "lane {t}");
+    }
+    assert_eq!(f32::from_bits(buffer(&bufs, "m")[0]), 6.5);
+}
+
+#[test]
 fn float_division_is_ieees_and_fdividef_the_fast_one() {
     // nvcc's `/` is correctly rounded (9.0f / 5.0f is 1.8f; x * rcp(5) is 1.8000001f).
     let text = "//@ buffer a: f32[32] = i * 3 + 1\n//@ buffer b: f32[32] = i + 5\n//@ buffer q: f32[32]\n//@ buffer h: f32[32]\n\

@@ -449,7 +449,8 @@ pub enum StmtKind {
     For {
         init: Option<Box<Stmt>>,
         cond: Option<Expr>,
-        step: Option<Expr>,
+        /// The increments, in order (`i++, j--`).
+        step: Vec<Expr>,
         body: Box<Stmt>,
     },
     /// The body's statements with the case labels among them, in order (fall-through).
@@ -463,7 +464,8 @@ pub enum StmtKind {
     Goto(String),
     Label(String, Box<Stmt>),
     /// `__shared__ float s[32][33];`: an array in the block's shared memory.
-    Shared(MemoryDecl),
+    /// `__shared__ float a[4], b;`: one or more variables in the block's shared memory.
+    Shared(Vec<MemoryDecl>),
     Empty,
 }
 

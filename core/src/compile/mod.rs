@@ -469,8 +469,8 @@ fn memory_arrays(file: &[ast::MemoryDecl], funcs: &[&Function], next: &mut u32, 
     for f in funcs {
         for s in &f.body {
             lower::walk_stmts(s, &mut |st| {
-                if let ast::StmtKind::Shared(d) = &st.kind {
-                    decls.push((Some(f.name.clone()), d.clone()));
+                if let ast::StmtKind::Shared(ds) = &st.kind {
+                    decls.extend(ds.iter().map(|d| (Some(f.name.clone()), d.clone())));
                 }
             });
         }

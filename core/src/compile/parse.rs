@@ -402,7 +402,7 @@ impl<'t> Parser<'t> {
             } else if (has("const") || has("constexpr")) && !self.item_is_function() && self.file_constant() {
                 Ok(())
             } else if has("__shared__") || has("__device__") || has("__constant__") || has("__managed__") {
-                self.memory_decl().map(|d| unit.memory.push(d))
+                self.memory_decl().map(|ds| unit.memory.extend(ds))
             } else {
                 let span = self.span();
                 let name = self.item_name();
@@ -566,6 +566,12 @@ impl<'t> Parser<'t> {
         let mut last = None;
         loop {
             match self.peek_at(k) {
+                // `__launch_bounds__(256, 2)` is an attribute, not the name.
+                Tok::Ident(w) if w == "__launch_bounds__" && *self.peek_at(k + 1) == Tok::Punct("(") => {
+                    while !matches!(self.peek_at(k), Tok::Punct(")") | Tok::Eof) {
+                        k += 1;
+                    }
+                }
                 Tok::Ident(w) => last = Some(w.clone()),
                 Tok::Punct("(") => return last,
                 Tok::Punct("{" | ";" | "=") | Tok::Eof => return None,
@@ -599,6 +605,17 @@ impl<'t> Parser<'t> {
         }
     }
 
+    /// `__launch_bounds__(256, 2)`: a hint for the register allocator, nothing to model.
+    fn launch_bounds(&mut self) -> PResult<()> {
+        self.bump();
+        let open = self.expect("(", "after `__launch_bounds__`")?;
+        while !self.is(")") && *self.peek() != Tok::Eof {
+            self.bump();
+        }
+        self.close(open, "to close `__launch_bounds__(...)`")?;
+        Ok(())
+    }
+
     fn function(&mut self) -> PResult<Function> {
         let start = self.span();
         let mut kernel = false;
@@ -609,6 +626,8 @@ impl<'t> Parser<'t> {
             } else if self.eat_word("__device__") {
                 device = true;
             } else if self.eat_word("__host__") {
+            } else if self.is_word("__launch_bounds__") {
+                self.launch_bounds()?;
             } else if matches!(self.peek(), Tok::Ident(w) if IGNORED.contains(&w.as_str())) || matches!(self.peek(), Tok::Str(_)) {
                 // Qualifiers, and the `"C"` of `extern "C"`.
                 self.bump();
@@ -626,13 +645,8 @@ impl<'t> Parser<'t> {
             ));
         }
         let ret = self.ty()?;
-        if self.eat_word("__launch_bounds__") {
-            // A hint for the register allocator: nothing to model.
-            let open = self.expect("(", "after `__launch_bounds__`")?;
-            while !self.is(")") && *self.peek() != Tok::Eof {
-                self.bump();
-            }
-            self.close(open, "to close `__launch_bounds__(...)`")?;
+        if self.is_word("__launch_bounds__") {
+            self.launch_bounds()?;
         }
         let (name, _) = self.ident("a function name")?;
         if kernel && ret != Ty::Void {
@@ -773,7 +787,15 @@ impl<'t> Parser<'t> {
                     };
                     let cond = if self.is(";") { None } else { Some(self.expr()?) };
                     self.expect(";", "after the loop condition")?;
-                    let step = if self.is(")") { None } else { Some(self.expr()?) };
+                    // `i++, j--`: the comma of a loop's increments (the one place course
+                    // kernels use the comma operator).
+                    let mut step = Vec::new();
+                    if !self.is(")") {
+                        step.push(self.assignment()?.0);
+                        while self.eat(",") {
+                            step.push(self.assignment()?.0);
+                        }
+                    }
                     self.expect(")", "to close `for (...)`")?;
                     StmtKind::For { init, cond, step, body: Box::new(self.statement()?) }
                 }
@@ -964,8 +986,9 @@ impl<'t> Parser<'t> {
     }
 
     /// `__shared__ float s[N][M];`, `__shared__ int count;`, `extern __shared__ float s[];`, and at
-    /// file scope `__constant__ float mask[5] = {...};` or `__device__ int counter;`.
-    fn memory_decl(&mut self) -> PResult<MemoryDecl> {
+    /// file scope `__constant__ float mask[5] = {...};` or `__device__ int counter;`; several
+    /// variables of one declaration (`__constant__ float a, b[4];`) one after another.
+    fn memory_decl(&mut self) -> PResult<Vec<MemoryDecl>> {
         let start = self.span();
         let mut space = None;
         loop {
@@ -995,6 +1018,20 @@ impl<'t> Parser<'t> {
                 ),
             ));
         };
+        let mut decls = Vec::new();
+        loop {
+            decls.push(self.memory_declarator(space, elem)?);
+            if !self.eat(",") {
+                break;
+            }
+        }
+        self.expect(";", "after the declaration")?;
+        Ok(decls)
+    }
+
+    /// One variable of a memory declaration: its name, sizes and initialiser.
+    fn memory_declarator(&mut self, space: Space, elem: Scalar) -> PResult<MemoryDecl> {
+        let q = space.qualifier();
         let (name, span) = self.ident("the variable's name")?;
         let mut dims = Vec::new();
         while self.eat("[") {
@@ -1052,7 +1089,6 @@ impl<'t> Parser<'t> {
         if space != Space::Shared && dims.first() == Some(&None) {
             return Err(Diagnostic::error(span, format!("`{name}[]` needs a size or an initialiser to give it one")));
         }
-        self.expect(";", "after the declaration")?;
         Ok(MemoryDecl { space, elem, name, dims, init, span })
     }
 
@@ -1215,6 +1251,9 @@ impl<'t> Parser<'t> {
             Tok::Punct("++") => |e| ExprKind::IncDec { inc: true, prefix: true, target: e },
             Tok::Punct("--") => |e| ExprKind::IncDec { inc: false, prefix: true, target: e },
             Tok::Punct("(") if c && self.cast_ahead() => return self.nested(Self::cast),
+            Tok::Ident(w) if c && matches!(w.as_str(), "static_cast" | "reinterpret_cast" | "const_cast") => {
+                return self.nested(Self::named_cast);
+            }
             _ => return self.postfix(),
         };
         self.nested(|p| {
@@ -1232,6 +1271,18 @@ impl<'t> Parser<'t> {
         let (e, d) = self.unary()?;
         let span = join(span, e.span);
         self.node(ExprKind::Cast(ty, Box::new(e)), span, d + 1)
+    }
+
+    /// C++'s `static_cast<T>(e)` (and `reinterpret_cast`, `const_cast`): the cast `(T)(e)`.
+    fn named_cast(&mut self) -> PResult<Node> {
+        let (name, span) = self.ident("a cast")?;
+        self.expect("<", &format!("after `{name}`"))?;
+        let ty = self.ty()?;
+        self.expect(">", &format!("to close `{name}`'s type"))?;
+        self.expect("(", &format!("after `{name}<...>`"))?;
+        let (e, d) = self.expr_node()?;
+        let end = self.expect(")", &format!("to close `{name}`"))?;
+        self.node(ExprKind::Cast(ty, Box::new(e)), join(span, end), d + 1)
     }
 
     fn cast_ahead(&self) -> bool {

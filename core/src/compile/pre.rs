@@ -38,9 +38,48 @@ struct Cond {
     open: Span,
 }
 
+/// What nvcc and the headers a course file includes define (`<climits>`, `<cfloat>`, `<cmath>`'s
+/// `M_PI`), as the device compile sees them: `__CUDA_ARCH__` is the H100's, whose measurements
+/// the models are checked against.
+const PREDEFINED: &[(&str, &str)] = &[
+    ("__CUDACC__", "1"),
+    ("__NVCC__", "1"),
+    ("__CUDA_ARCH__", "900"),
+    ("NULL", "0"),
+    ("CHAR_BIT", "8"),
+    ("SCHAR_MIN", "(-128)"),
+    ("SCHAR_MAX", "127"),
+    ("UCHAR_MAX", "255"),
+    ("CHAR_MIN", "(-128)"),
+    ("CHAR_MAX", "127"),
+    ("SHRT_MIN", "(-32768)"),
+    ("SHRT_MAX", "32767"),
+    ("USHRT_MAX", "65535"),
+    ("INT_MIN", "(-2147483647 - 1)"),
+    ("INT_MAX", "2147483647"),
+    ("UINT_MAX", "4294967295u"),
+    ("LLONG_MIN", "(-9223372036854775807LL - 1)"),
+    ("LLONG_MAX", "9223372036854775807LL"),
+    ("ULLONG_MAX", "18446744073709551615ULL"),
+    ("FLT_MAX", "3.40282347e+38f"),
+    ("FLT_MIN", "1.17549435e-38f"),
+    ("FLT_EPSILON", "1.19209290e-07f"),
+    ("DBL_MAX", "1.7976931348623157e+308"),
+    ("DBL_MIN", "2.2250738585072014e-308"),
+    ("DBL_EPSILON", "2.2204460492503131e-16"),
+    ("M_PI", "3.14159265358979323846"),
+    ("M_E", "2.7182818284590452354"),
+];
+
 /// Runs the directives of `toks` and expands macros. Never fails: problems are diagnostics.
 pub fn preprocess(toks: Vec<Token>) -> (Vec<Token>, Vec<Diagnostic>) {
-    let mut pp = Pre { macros: BTreeMap::new(), diags: Vec::new(), out: Vec::new() };
+    let mut macros = BTreeMap::new();
+    for (name, text) in PREDEFINED {
+        let body: Vec<Token> = super::lex::lex(text).0.into_iter().filter(|t| t.tok != Tok::Eof).collect();
+        let body = body.into_iter().map(Piece::Tok).collect();
+        macros.insert(String::from(*name), Macro { params: None, variadic: false, body });
+    }
+    let mut pp = Pre { macros, diags: Vec::new(), out: Vec::new() };
     let mut conds: Vec<Cond> = Vec::new();
     let mut k = 0;
     let eof = toks.last().cloned().unwrap_or(Token { tok: Tok::Eof, span: Span::default() });

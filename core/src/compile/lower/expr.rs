@@ -86,6 +86,9 @@ impl Lower<'_> {
                     // A float stays a float beside a double literal's rules (`0.5f`, `(float)x`).
                     v.exact = None;
                 }
+                if v.ty.is_pointer() || ty.is_pointer() {
+                    return self.pointer_cast(v, *ty, span);
+                }
                 self.convert(v, *ty, span)
             }
         }

@@ -85,6 +85,25 @@ impl Lower<'_> {
         Some(match name {
             "fminf" | "fmaxf" | "fmin" | "fmax" => self.min_max(name, args, span, name.contains("min"), Some(Ty::FLOAT)),
             "min" | "max" | "umin" | "umax" => self.min_max(name, args, span, name.ends_with("min"), None),
+            "__float_as_int" => self.bit_cast(name, args, span, Ty::FLOAT, Ty::INT),
+            "__float_as_uint" => self.bit_cast(name, args, span, Ty::FLOAT, Ty::UNSIGNED),
+            "__int_as_float" => self.bit_cast(name, args, span, Ty::INT, Ty::FLOAT),
+            "__uint_as_float" => self.bit_cast(name, args, span, Ty::UNSIGNED, Ty::FLOAT),
+            "__double_as_longlong" => self.bit_cast(name, args, span, Ty::DOUBLE, Ty::LONG),
+            "__longlong_as_double" => self.bit_cast(name, args, span, Ty::LONG, Ty::DOUBLE),
+            "__double2hiint" | "__double2loint" => self.arity(name, args, 1, span).and_then(|()| {
+                let d = self.expr_as(&args[0], Ty::DOUBLE)?;
+                let r = self.in_reg(d, span)?;
+                Some(Value::reg(if name == "__double2hiint" { r.saturating_add(1) } else { r }, Ty::INT))
+            }),
+            "__hiloint2double" => self.arity(name, args, 2, span).and_then(|()| {
+                let hi = self.expr_as(&args[0], Ty::INT)?;
+                let lo = self.expr_as(&args[1], Ty::INT)?;
+                let t = self.temp_pair(span)?;
+                self.emit(super::value::mov(t, lo.operand()));
+                self.emit(super::value::mov(t.saturating_add(1), hi.operand()));
+                Some(Value::reg(t, Ty::DOUBLE))
+            }),
             "__fdividef" => self.arity(name, args, 2, span).and_then(|()| {
                 let x = self.expr_as(&args[0], Ty::FLOAT)?;
                 let y = self.expr_as(&args[1], Ty::FLOAT)?;
@@ -160,6 +179,13 @@ impl Lower<'_> {
     }
 
     #[allow(clippy::too_many_arguments)]
+    /// `__float_as_int(x)` and the like: the same bits read as another type of the same width.
+    fn bit_cast(&mut self, name: &str, args: &[Expr], span: Span, from: Ty, to: Ty) -> Option<Value> {
+        self.arity(name, args, 1, span)?;
+        let v = self.expr_as(&args[0], from)?;
+        Some(Value { ty: to, exact: None, ..v })
+    }
+
     /// A C++ math function's float overload: `ceil(x)`, `sqrt(x)`, `fabs(x)` of float arguments are
     /// `ceilf`, `sqrtf`, `fabsf` (CUDA's headers overload them so, and course code leans on it).
     /// `None` when `name` has no float version here; else the call, or an error for other types.

@@ -326,15 +326,17 @@ impl<'a> Lower<'a> {
         self.stmt_mark = mark;
         match &s.kind {
             StmtKind::Empty => {}
-            StmtKind::Shared(d) => {
-                let found = self.arrays.iter().position(|a| a.span == d.span && a.func.as_deref() == Some(self.sig.name.as_str()));
-                if let Some(k) = found {
-                    if self.scopes.last().is_some_and(|s| s.iter().any(|(n, _)| *n == d.name)) {
-                        self.error(d.span, format!("`{}` is already declared in this scope", d.name));
-                    }
-                    let var = Var { ty: Ty::Ptr(d.elem), reg: self.arrays[k].reg, memory: Some(k) };
-                    if let Some(s) = self.scopes.last_mut() {
-                        s.push((d.name.clone(), var));
+            StmtKind::Shared(decls) => {
+                for d in decls {
+                    let found = self.arrays.iter().position(|a| a.span == d.span && a.func.as_deref() == Some(self.sig.name.as_str()));
+                    if let Some(k) = found {
+                        if self.scopes.last().is_some_and(|s| s.iter().any(|(n, _)| *n == d.name)) {
+                            self.error(d.span, format!("`{}` is already declared in this scope", d.name));
+                        }
+                        let var = Var { ty: Ty::Ptr(d.elem), reg: self.arrays[k].reg, memory: Some(k) };
+                        if let Some(s) = self.scopes.last_mut() {
+                            s.push((d.name.clone(), var));
+                        }
                     }
                 }
             }
@@ -377,15 +379,15 @@ impl<'a> Lower<'a> {
             }
             StmtKind::Block(items) => self.with_scope(|l| items.iter().for_each(|s| l.stmt(s))),
             StmtKind::If { cond, then, els } => self.if_stmt(cond, then, els.as_deref()),
-            StmtKind::While { cond, body } => self.loop_stmt(Some(cond), None, body, true),
-            StmtKind::DoWhile { body, cond } => self.loop_stmt(Some(cond), None, body, false),
+            StmtKind::While { cond, body } => self.loop_stmt(Some(cond), &[], body, true),
+            StmtKind::DoWhile { body, cond } => self.loop_stmt(Some(cond), &[], body, false),
             StmtKind::For { init, cond, step, body } => {
                 self.with_scope(|l| {
                     if let Some(i) = init {
                         l.stmt(i);
                     }
                     l.line = s.span.line;
-                    l.loop_stmt(cond.as_ref(), step.as_ref(), body, true);
+                    l.loop_stmt(cond.as_ref(), step, body, true);
                 });
             }
             StmtKind::Switch { value, body } => self.switch_stmt(value, body, s.span),
@@ -456,7 +458,7 @@ impl<'a> Lower<'a> {
     /// Loops are laid out rotated, as compilers do: a guard test before the loop, the body, the
     /// step, and the test again at the bottom branching back. Lanes that leave at the bottom
     /// are the not-taken side of a divergent branch: each leaving group waits in a DIV token.
-    fn loop_stmt(&mut self, cond: Option<&Expr>, step: Option<&Expr>, body: &Stmt, guard: bool) {
+    fn loop_stmt(&mut self, cond: Option<&Expr>, step: &[Expr], body: &Stmt, guard: bool) {
         let line = self.line;
         let body_b = self.block("loop");
         let latch = self.block("next");
@@ -503,7 +505,7 @@ impl<'a> Lower<'a> {
             // emits for sm_70 and later: independent thread scheduling lets the others run.
             self.emit(Ins::new(Opcode::Yield));
         }
-        if let Some(s) = step {
+        for s in step {
             let mark = self.regs.mark();
             self.expr_effect(s);
             self.regs.release(mark);

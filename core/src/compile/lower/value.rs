@@ -125,6 +125,25 @@ impl Lower<'_> {
         self.convert(v, ty, e.span)
     }
 
+    /// An explicit cast to or from a pointer: it reinterprets the memory pointed at
+    /// (`(unsigned*)&a[5]`, `(float4*)p`, `(unsigned long long*)d` for atomicCAS on a double),
+    /// the address unchanged; to or from a 32-bit integer it is that address (a 64-bit one holds
+    /// it zero-extended).
+    pub(super) fn pointer_cast(&mut self, v: Value, to: Ty, span: Span) -> Option<Value> {
+        let address = |ty: Ty| matches!(ty, Ty::Scalar(Scalar::Int | Scalar::Unsigned));
+        match (v.ty, to) {
+            (from, to) if from.is_pointer() && (to.is_pointer() || address(to)) => Some(Value { ty: to, ..v }),
+            (from, to) if to.is_pointer() && address(from) => Some(Value { ty: to, ..v }),
+            (from, Ty::Scalar(Scalar::Long | Scalar::ULong)) if from.is_pointer() => {
+                self.convert_wide(Value { ty: Ty::UNSIGNED, ..v }, to, span)
+            }
+            _ => {
+                self.error(span, format!("cannot cast `{}` to `{}`", v.ty.name(), to.name()));
+                None
+            }
+        }
+    }
+
     pub fn convert(&mut self, v: Value, to: Ty, span: Span) -> Option<Value> {
         if v.ty == to {
             return Some(v);
