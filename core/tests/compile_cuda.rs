@@ -3,6 +3,7 @@
 //! parameters without header lines. Each kernel runs, and its memory is checked against values
 //! computed here.
 
+use warpscope_core::kernel::expr::Value;
 use warpscope_core::kernel::{parse_kernel, Kernel};
 use warpscope_core::machine::Space;
 use warpscope_core::session::RunRequest;
@@ -253,9 +254,21 @@ fn a_float_parameter_takes_a_float_param() {
     let header = "//@ buffer x: f32[32] = i\n//@ buffer y: f32[32] = 1\n";
     let got = y(&format!("{header}//@ param a = 2.5\n{saxpy}"), &[]);
     assert!(got.iter().enumerate().all(|(i, v)| *v == 2.5 * i as f32 + 1.0), "{got:?}");
-    // The page's value (a JS number) wins; an integer parameter truncates one, as C converts.
-    let got = y(&format!("{header}{saxpy}"), &[("a", -0.25), ("n", 4.75)]);
+    // The page's value (a JS number) wins; a float parameter takes one without a //@ param
+    // line of a float, an integer parameter refuses a fraction, at its name.
+    let got = y(&format!("{header}{saxpy}"), &[("a", -0.25), ("n", 4.0)]);
     assert!(got.iter().enumerate().all(|(i, v)| *v == if i < 4 { -0.25 * i as f32 + 1.0 } else { 1.0 }), "{got:?}");
+    let got = y(&format!("//@ param a = 2\n{header}{saxpy}"), &[("a", 0.5)]);
+    assert!(got.iter().enumerate().all(|(i, v)| *v == 0.5 * i as f32 + 1.0), "{got:?}");
+    let r = RunRequest { text: format!("{header}{saxpy}"), params: [("n".to_string(), 4.75)].into(), ..RunRequest::default() }.resolve();
+    let d = &r.all_diagnostics()[0];
+    assert!(d.message.starts_with("param n = 4.75 is not an integer"), "{d:?}");
+    assert_eq!(d.span.line, 3, "{d:?}");
+    // So does launching with one directly.
+    let (k, _) = parse_kernel(&format!("{header}{saxpy}"));
+    let options = LaunchOptions { params: vec![("n".to_string(), Value::Float(4.75))], ..LaunchOptions::default() };
+    let e = launch(&k, &options).err().expect("an error");
+    assert!(e[0].message.contains("param `n` = 4.75: an integer param takes a whole number"), "{e:?}");
     // A float where a length needs an integer is an error at the use.
     let (k, _) = parse_kernel(&format!("//@ param a = 2.5\n//@ buffer x: f32[a]\n//@ buffer y: f32[32]\n{saxpy}"));
     let e = launch(&k, &LaunchOptions::default()).err().expect("an error");

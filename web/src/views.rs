@@ -35,6 +35,8 @@ pub struct ParamView {
     /// As JS numbers: a default beyond 2^53 loses digits instead of failing to serialize.
     pub default: f64,
     pub value: f64,
+    /// Takes a fraction (a float kernel parameter); otherwise a whole number.
+    pub float: bool,
 }
 
 #[derive(Serialize, TS)]
@@ -79,7 +81,7 @@ impl LoadResult {
             params: r
                 .params
                 .iter()
-                .map(|p| ParamView { name: p.name.clone(), default: p.default.as_f64(), value: p.value.as_f64() })
+                .map(|p| ParamView { name: p.name.clone(), default: p.default.as_f64(), value: p.value.as_f64(), float: p.float })
                 .collect(),
             input: r.input.name(),
             model: r.model.name(),

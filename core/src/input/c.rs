@@ -234,10 +234,14 @@ pub(super) fn bind(k: &mut Kernel, name: &str, ty: Ty, span: crate::diag::Span, 
         }
         Ty::Scalar(s) => {
             if !k.params.iter().any(|p| p.name == name) {
-                k.params.push(ParamDecl { name: name.to_string(), default: located(&format!("{threads}"), span), auto: true });
+                let default = located(&format!("{threads}"), span);
+                k.params.push(ParamDecl { name: name.to_string(), default, auto: true, float: false });
             }
-            // A float param given to an integer parameter is truncated, and a byte or halfword
-            // holds the value modulo 2^bits, as C converts them.
+            if let Some(p) = k.params.iter_mut().find(|p| p.name == name) {
+                p.float |= s.float();
+            }
+            // A float default of an integer parameter is truncated, and a byte or halfword holds
+            // the value modulo 2^bits, as C converts them.
             let value = match s.narrow() {
                 _ if s.float() => format!("float({name})"),
                 Some((bits, false)) => format!("int({name}) & {}", (1u32 << bits) - 1),

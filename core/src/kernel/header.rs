@@ -257,7 +257,7 @@ fn header(line: &Line, kw: &str, rest: &str, k: &mut Kernel) -> Result<(), Diagn
             if let Some(d) = check_names(&default, k, &["W"], false) {
                 return Err(d);
             }
-            k.params.push(ParamDecl { name: name.to_string(), default, auto: false });
+            k.params.push(ParamDecl { name: name.to_string(), default, auto: false, float: false });
         }
         "reg" => {
             let (target, value) = split_assign(rest_t).ok_or_else(|| line.error(rest_t, "expected `//@ reg R5 = expression`"))?;

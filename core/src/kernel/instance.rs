@@ -5,7 +5,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::expr::{Env, ExprError, Value};
-use super::{BufferInit, InitTarget, Kernel, LocatedExpr};
+use super::{BufferInit, InitTarget, Kernel, LocatedExpr, ParamDecl};
 use crate::diag::{Diagnostic, Span};
 use crate::isa::Reg;
 use crate::machine::{ElemType, Launch, Machine, Memory, Space};
@@ -143,6 +143,12 @@ pub fn param_defaults(k: &Kernel) -> Vec<(String, Option<Value>)> {
     out
 }
 
+/// Whether a param takes a fraction: a float kernel parameter's does, and one whose default is a
+/// float; any other counts something (a loop's trips, a length) and takes a whole number.
+pub fn takes_float(p: &ParamDecl, default: Option<Value>) -> bool {
+    p.float || matches!(default, Some(Value::Float(_)))
+}
+
 /// Evaluates params (defaults, with `overrides` applied), buffers and initial registers.
 pub fn instantiate(k: &Kernel, overrides: &[(String, Value)]) -> Result<Instance, Vec<Diagnostic>> {
     let mut errors = Vec::new();
@@ -156,17 +162,19 @@ pub fn instantiate(k: &Kernel, overrides: &[(String, Value)]) -> Result<Instance
     let width = k.warp as i64;
     let mut params: Vec<(String, Value)> = Vec::new();
     for p in &k.params {
-        let value = match overrides.iter().rev().find(|(n, _)| *n == p.name) {
-            Some((_, v)) => *v,
-            None => {
-                let vars = Vars { params: &params, buffers: &[], lane: None, elem: None, width, reserved: true };
-                match eval(&p.default, &vars, &format!("param `{}`: ", p.name)) {
-                    Ok(v) => v,
-                    Err(d) => {
-                        errors.push(d);
-                        Value::Int(0)
-                    }
-                }
+        let vars = Vars { params: &params, buffers: &[], lane: None, elem: None, width, reserved: true };
+        let default = eval(&p.default, &vars, &format!("param `{}`: ", p.name));
+        let value = match (overrides.iter().rev().find(|(n, _)| *n == p.name), default) {
+            (Some((_, Value::Float(f))), default) if !takes_float(p, default.as_ref().ok().copied()) => {
+                let msg = format!("param `{}` = {f}: an integer param takes a whole number", p.name);
+                errors.push(Diagnostic::error(p.default.span, msg));
+                Value::Int(0)
+            }
+            (Some((_, v)), _) => *v,
+            (None, Ok(v)) => v,
+            (None, Err(d)) => {
+                errors.push(d);
+                Value::Int(0)
             }
         };
         params.push((p.name.clone(), value));

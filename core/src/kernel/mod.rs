@@ -24,7 +24,7 @@ pub use crate::input::{CompiledSource, SourceOptions};
 pub(crate) use header::is_buffer_name;
 pub use header::{parse_kernel, parse_kernel_with};
 pub use inputs::{inputs, set_header, HeaderEdit, HeaderKey, HeaderLine, KernelInputs};
-pub use instance::{instantiate, param_defaults};
+pub use instance::{instantiate, param_defaults, takes_float};
 pub use note::{Note, NoteEvent, NoteTarget, MAX_JOIN_NOTES};
 
 use alloc::string::String;
@@ -69,6 +69,9 @@ pub struct ParamDecl {
     pub default: LocatedExpr,
     /// Made for a C kernel's scalar parameter that has no `//@ param` line.
     pub auto: bool,
+    /// Bound to a float kernel parameter (C's `float a`): it takes any number. Any other param
+    /// takes a fraction only where its default is one (`//@ param a = 2.5`).
+    pub float: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -13,7 +13,7 @@ use super::choice::{self, Named};
 use crate::diag::{Diagnostic, Span};
 use crate::input::InputKind;
 use crate::kernel::expr::Value;
-use crate::kernel::{param_defaults, parse_kernel_with, Kernel, SourceOptions};
+use crate::kernel::{param_defaults, parse_kernel_with, takes_float, Kernel, SourceOptions};
 use crate::launch::LaunchOptions;
 use crate::model::{ModelKind, PathOrder, Schedule, StackConfig};
 use crate::sim::{CostModel, DEFAULT_STEP_LIMIT};
@@ -128,6 +128,8 @@ pub struct ParamValue {
     /// The kernel's default (0 where its expression fails).
     pub default: Value,
     pub value: Value,
+    /// Takes a fraction (a float parameter's); otherwise a whole number.
+    pub float: bool,
 }
 
 /// A request made concrete: the kernel read for the chosen model, the options to launch it
@@ -287,45 +289,52 @@ impl RunRequest {
         }
     }
 
-    /// Puts the request's params into `options` (checked: finite, and a whole number the page can
-    /// hold exactly or a float) and lists every declared param with the value used.
+    /// Puts the request's params into `options` (checked: finite; a whole number the page holds
+    /// exactly, or a fraction for a param that takes one) and lists every declared param with the
+    /// value used.
     fn params_for(&self, kernel: &Kernel, options: &mut LaunchOptions, diags: &mut Vec<Diagnostic>) -> Vec<ParamValue> {
+        let defaults = param_defaults(kernel);
         for (name, &v) in &self.params {
-            let decl = kernel.params.iter().find(|p| &p.name == name);
-            if decl.is_none() && self.stale_params == StaleParams::Drop {
+            let decl = kernel.params.iter().zip(&defaults).find(|(p, _)| &p.name == name);
+            let Some((decl, (_, default))) = decl else {
+                if self.stale_params == StaleParams::Refuse {
+                    // Kept for launching to name it as unknown; a number either way.
+                    options.params.push((name.clone(), param_value(v, true).unwrap_or(Value::Int(0))));
+                }
                 continue;
-            }
-            match param_value(v) {
+            };
+            let float = takes_float(decl, *default);
+            match param_value(v, float) {
                 Some(value) => options.params.push((name.clone(), value)),
                 None => {
-                    if let Some(decl) = decl {
-                        let msg = format!("param {name} = {v} is not a finite number, or an integer past 2^53; using its default");
-                        diags.push(Diagnostic::error(decl.default.span, msg));
-                    }
+                    let what = if float { "a finite number" } else { "an integer between -2^53 and 2^53" };
+                    let msg = format!("param {name} = {v} is not {what}; using its default");
+                    diags.push(Diagnostic::error(decl.default.span, msg));
                 }
             }
         }
-        param_defaults(kernel)
-            .into_iter()
-            .map(|(name, default)| {
+        kernel
+            .params
+            .iter()
+            .zip(defaults)
+            .map(|(decl, (name, default))| {
+                let float = takes_float(decl, default);
                 let default = default.unwrap_or(Value::Int(0));
                 let value = options.params.iter().find(|(n, _)| *n == name).map_or(default, |(_, v)| *v);
-                ParamValue { name, default, value }
+                ParamValue { name, default, value, float }
             })
             .collect()
     }
 }
 
-/// A param as the page gives it (a JS number): an integer when it is whole (and within 2^53,
-/// where a JS number stops being exact), else a float.
-pub fn param_value(v: f64) -> Option<Value> {
-    if !v.is_finite() {
-        return None;
+/// A param as the page gives it (a JS number): an integer when it is whole and within 2^53 (where
+/// a JS number stops being exact); else a float, if the param takes one.
+fn param_value(v: f64, float: bool) -> Option<Value> {
+    if is_integer(v) && (-MAX_SAFE_INTEGER..=MAX_SAFE_INTEGER).contains(&v) {
+        Some(Value::Int(v as i64))
+    } else {
+        (float && v.is_finite()).then_some(Value::Float(v))
     }
-    if !is_integer(v) {
-        return Some(Value::Float(v));
-    }
-    (-MAX_SAFE_INTEGER..=MAX_SAFE_INTEGER).contains(&v).then_some(Value::Int(v as i64))
 }
 
 /// Why an on-chip stack cannot be built, if it cannot.

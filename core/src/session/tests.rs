@@ -76,13 +76,19 @@ fn params_are_checked_and_stale_ones_dropped_only_when_asked() {
     let r = RunRequest { params, ..request(SINGLE) }.resolve();
     let err = crate::launch(&r.kernel, &r.options).err().expect("unknown param");
     assert!(err[0].message.contains("unknown param `renamed`"), "{:?}", err);
-    // A float is a float (a float kernel parameter's); a whole number past 2^53 a JS number
-    // does not hold exactly.
-    let one = |v: f64| RunRequest { params: BTreeMap::from([(String::from("n"), v)]), ..request(SINGLE) }.resolve();
-    assert_eq!(one(1.5).options.params, [(String::from("n"), Value::Float(1.5))]);
-    let r = one(2f64.powi(60));
-    assert!(!r.ok());
-    assert!(r.diagnostics[0].message.contains("is not a finite number, or an integer past 2^53"), "{:?}", r.diagnostics);
+    // An integer param (the loop's trips) takes whole numbers a JS number holds exactly; one
+    // whose default is a float takes fractions too.
+    let one = |text: &str, v: f64| RunRequest { params: BTreeMap::from([(String::from("n"), v)]), ..request(text) }.resolve();
+    for v in [1.5, 2f64.powi(60), 1e30] {
+        let r = one(SINGLE, v);
+        assert!(!r.ok());
+        assert!(r.diagnostics[0].message.contains("is not an integer between -2^53 and 2^53"), "{:?}", r.diagnostics);
+        assert_eq!(r.diagnostics[0].span.line, 9, "at the param's line");
+    }
+    let scale = "//@ param n = 0.5\n//@ reg R0 = n\nEXIT\n";
+    assert_eq!(one(scale, 1.5).options.params, [(String::from("n"), Value::Float(1.5))]);
+    assert_eq!(one(scale, 3.0).options.params, [(String::from("n"), Value::Int(3))]);
+    assert!(one(scale, f64::INFINITY).diagnostics[0].message.contains("is not a finite number"));
 }
 
 #[test]

@@ -406,7 +406,11 @@ export type ParamView = { name: string,
 /**
  * As JS numbers: a default beyond 2^53 loses digits instead of failing to serialize.
  */
-default: number, value: number, };
+default: number, value: number, 
+/**
+ * Takes a fraction (a float kernel parameter); otherwise a whole number.
+ */
+float: boolean, };
 
 export type LoadResult = { ok: boolean, diagnostics: Array<DiagnosticView>, title: string | null, about: string, width: number, params: Array<ParamView>, 
 /**

@@ -97,8 +97,9 @@ export function render(root: HTMLElement, r: LoadResult | null, compiled: Compil
   const fields: HTMLElement[] = [];
   for (const p of r.params) {
     const wrap = html('label', { class: 'field', title: `default ${p.default}` });
-    // Any number: a float kernel parameter takes 2.5 (an integer one truncates it, as C does).
-    const input = html('input', { type: 'number', step: 'any', value: p.value, 'data-param': p.name, 'data-testid': `param-${p.name}` });
+    // A float kernel parameter takes 2.5; an integer one steps by 1 (the engine refuses a fraction).
+    const step = p.float ? 'any' : 1;
+    const input = html('input', { type: 'number', step, value: p.value, 'data-param': p.name, 'data-testid': `param-${p.name}` });
     input.addEventListener('input', () => {
       // Not a number at all (empty, "-"): wait for more typing. Anything else goes to the engine,
       // which answers an out-of-range value with an error at the param's line.

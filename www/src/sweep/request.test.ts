@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fullRequest, parseValues, runCount, settingsFor } from './request';
 
-const params = [{ name: 'paths', default: 4, value: 4 }, { name: 'layout', default: 0, value: 0 }];
+const params = [{ name: 'paths', default: 4, value: 4, float: false }, { name: 'layout', default: 0, value: 0, float: false }];
 
 describe('sweep settings', () => {
   it('fills what a figure leaves out with the facade defaults', () => {
