@@ -218,6 +218,30 @@ __global__ __launch_bounds__(256) void k(int* a, unsigned* u, float* f, float* m
 }
 
 #[test]
+fn match_and_reduce_intrinsics_run_under_every_model() {
+    let text = "__global__ void k(unsigned* m, int* s, int* lo, unsigned* o, unsigned* half) {\n    int t = threadIdx.x;\n    \
+        m[t] = __match_any_sync(0xffffffff, t / 8);\n    s[t] = __reduce_add_sync(0xffffffff, t);\n    \
+        lo[t] = __reduce_min_sync(0xffffffff, t - 10);\n    o[t] = __reduce_or_sync(0xffffffff, 1u << (t % 4));\n    \
+        if (t < 16) half[t] = __reduce_max_sync(0x0000ffff, (unsigned)t);\n}\n";
+    for &model in warpscope_core::model::ModelKind::ALL {
+        let (k, _) = load(&format!("//@ model {}\n{text}", model.name()));
+        let mut sim = launch(&k, &LaunchOptions::default()).unwrap();
+        assert_eq!(sim.run_to_end(), StopReason::Exited, "under {}", model.name());
+        let mem = &sim.state().machine.memory;
+        let words = |n: &str| mem.buffer(n).unwrap().1.to_vec();
+        for t in 0..32u32 {
+            assert_eq!(words("m")[t as usize], 0xffu32 << (t / 8 * 8), "lane {t} under {}", model.name());
+            assert_eq!(words("s")[t as usize], 496, "lane {t} under {}", model.name());
+            assert_eq!(words("lo")[t as usize] as i32, -10, "lane {t} under {}", model.name());
+            assert_eq!(words("o")[t as usize], 15, "lane {t} under {}", model.name());
+            if t < 16 {
+                assert_eq!(words("half")[t as usize], 15, "lane {t} under {}", model.name());
+            }
+        }
+    }
+}
+
+#[test]
 fn float_division_is_ieees_and_fdividef_the_fast_one() {
     // nvcc's `/` is correctly rounded (9.0f / 5.0f is 1.8f; x * rcp(5) is 1.8000001f).
     let text = "//@ buffer a: f32[32] = i * 3 + 1\n//@ buffer b: f32[32] = i + 5\n//@ buffer q: f32[32]\n//@ buffer h: f32[32]\n\

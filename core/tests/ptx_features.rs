@@ -175,11 +175,12 @@ fn the_entries_are_named_for_the_picker() {
             "asserts",
             "text_histogram",
             "greyscale",
-            "reverse_doubles"
+            "reverse_doubles",
+            "wide_atomics"
         ]
     );
     let note = r.all_diagnostics().into_iter().find(|d| d.message.contains("entries")).map(|d| d.message.clone());
-    assert_eq!(note.as_deref(), Some("this PTX has 13 entries: running `calls` (choose another with `//@ kernel local_array`)"));
+    assert_eq!(note.as_deref(), Some("this PTX has 14 entries: running `calls` (choose another with `//@ kernel local_array`)"));
 }
 
 #[test]
@@ -404,6 +405,41 @@ fn dynamic_shared_memory_of_doubles_sized_by_a_header() {
     let r = RunRequest { text, ..RunRequest::default() }.resolve();
     let error = r.all_diagnostics().into_iter().find(|d| d.is_error()).map(|d| (d.span.line, d.message.clone()));
     assert!(error.as_ref().is_some_and(|(line, m)| *line == 2 && m.contains("gives its size, not its values")), "{error:?}");
+}
+
+#[test]
+fn atomics_on_64_bit_values_work_on_register_pairs() {
+    let x = |t: u64| t as f64 * 0.75;
+    let sum: f64 = (0..32).map(x).sum();
+    let mut want = vec![sum.to_bits(), sum.to_bits(), (24 * 1_000_000_000_000i64) as u64, 32 << 33];
+    // atomicMin's old values, in lane order: each lane finds the one before it stored.
+    let mut min = u64::MAX;
+    let mut olds = Vec::new();
+    for t in 0..32 {
+        olds.push(min);
+        min = min.min(0xFFFF_FFFF_0000_0000 + 31 - t);
+    }
+    want.push(min);
+    want.extend(olds);
+    let bytes: Vec<u8> = want.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let headers = "//@ buffer arg0: u64[37] = 0\n//@ buffer arg1: f64[32] = i * 0.75\n";
+    // Unsigned min starts at all ones; the signed max at the smallest long long.
+    let headers = headers.replace("= 0", "= i == 4 ? -1 : i == 2 ? -(1 << 62) * 2 : 0");
+    every_model("wide_atomics", &headers, "arg0", &bytes);
+    // warpscope's C compiler reads the same source to the same values.
+    let cu = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ptx/features.cu")).unwrap();
+    let source = &cu[cu.find("__global__ void wide_atomics").unwrap()..];
+    let c_headers = headers.replace("arg0", "out").replace("arg1", "x");
+    for &m in ModelKind::ALL {
+        let text = format!("{c_headers}{source}");
+        let r = RunRequest { text, model: Some(m.name().to_string()), ..RunRequest::default() }.resolve();
+        assert!(r.ok(), "{:?}", r.all_diagnostics());
+        let mut sim = launch(&r.kernel, &r.options).expect("launch");
+        assert_eq!(sim.run_to_end(), StopReason::Exited, "C under {}", m.name());
+        let words = sim.state().machine.memory.buffer("out").unwrap().1.to_vec();
+        let got: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        assert_eq!(got, bytes, "C under {}", m.name());
+    }
 }
 
 #[test]

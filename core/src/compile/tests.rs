@@ -31,6 +31,17 @@ fn errors_are_located() {
 }
 
 #[test]
+fn a_double_atomic_cuda_lacks_is_an_error_pointing_at_atomiccas() {
+    let src = "__global__ void k(double* a) {\n    atomicMax(a, 1.5);\n}\n";
+    let (out, diags) = compile(src, CompileOptions::default());
+    assert!(out.is_none());
+    assert_eq!((diags[0].span.line, diags[0].span.col), (2, 5));
+    assert!(diags[0].message.contains("`atomicMax` on a `double`: CUDA has only `atomicAdd`"), "{}", diags[0].message);
+    let l = listing("__global__ void k(double* a, long long* b) {\n    atomicAdd(a, 1.5);\n    atomicMin(b, -2LL);\n}\n", Target::Volta);
+    assert!(l.contains("ATOM.E.ADD.F64") && l.contains("ATOM.E.MIN.S64"), "{l}");
+}
+
+#[test]
 fn division_by_zero_is_a_located_error_and_by_a_variable_one_instruction() {
     let src = "__global__ void k(int* a) {\n    int t = threadIdx.x;\n    a[t] = t / 0;\n}\n";
     let (out, diags) = compile(src, CompileOptions::default());

@@ -108,6 +108,11 @@ impl Lower<'_> {
             self.error(span, format!("`{name}` on floats is not an atomic CUDA has: use an `int` or `unsigned` variable"));
             return None;
         }
+        if elem == Scalar::Double && name != "atomicAdd" {
+            let hint = "CUDA has only `atomicAdd` on doubles: others go through `atomicCAS` on the bits (`(unsigned long long*)p`)";
+            self.error(span, format!("`{name}` on a `double`: {hint}"));
+            return None;
+        }
         if matches!(name, "atomicInc" | "atomicDec") && elem != Scalar::Unsigned {
             self.error(args[0].span, format!("`{name}` works on `unsigned` values (CUDA declares it so)"));
             return None;
@@ -121,12 +126,17 @@ impl Lower<'_> {
             let v = if name == "atomicSub" && k == 0 { self.binary(BinOp::Sub, Value::imm(0, ty), v, a.span)? } else { v };
             ops.push(Operand::r(self.in_reg(v, a.span)?));
         }
-        let t = self.temp(span)?;
+        // A 64-bit atomic (`unsigned long long`, `long long`, `double`) works on register pairs.
+        let t = if elem.wide() { self.temp_pair(span)? } else { self.temp(span)? };
         let mut mods: Vec<&'static str> = if shared { Vec::new() } else { alloc::vec!["E"] };
         mods.push(op);
-        match (float, elem, op) {
-            (true, _, "ADD") => mods.push("F32"),
-            (false, Scalar::Unsigned, "MIN" | "MAX") => mods.push("U32"),
+        match (elem, op) {
+            (Scalar::Float, "ADD") => mods.push("F32"),
+            (Scalar::Double, _) => mods.push("F64"),
+            (Scalar::Unsigned, "MIN" | "MAX") => mods.push("U32"),
+            (Scalar::Long, "MIN" | "MAX") => mods.push("S64"),
+            (Scalar::ULong, "MIN" | "MAX") => mods.push("U64"),
+            (Scalar::Long | Scalar::ULong, _) => mods.push("64"),
             _ => {}
         }
         let addr = Operand::Mem { base: Reg::R(base), offset: 0 };

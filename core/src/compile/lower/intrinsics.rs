@@ -149,6 +149,9 @@ impl Lower<'_> {
                 Some(Value::reg(t, Ty::UNSIGNED))
             }),
             "__ballot_sync" | "__any_sync" | "__all_sync" => self.vote(name, args, span),
+            "__match_any_sync" => self.match_any(name, args, span),
+            "__reduce_add_sync" | "__reduce_min_sync" | "__reduce_max_sync" | "__reduce_and_sync" | "__reduce_or_sync"
+            | "__reduce_xor_sync" => self.reduce(name, args, span),
             "__syncwarp" => {
                 if args.len() > 1 {
                     self.error(span, format!("`__syncwarp` takes at most one argument (a mask), found {}", args.len()));
@@ -352,6 +355,60 @@ impl Lower<'_> {
         }
         self.regs.free_pred(p);
         Some(Value::reg(t, if name == "__ballot_sync" { Ty::UNSIGNED } else { Ty::INT }))
+    }
+
+    /// `__match_any_sync(mask, v)`: the lanes of the mask whose `v` equals this lane's
+    /// (`MATCH.ANY`, `.U64` for a 64-bit value).
+    fn match_any(&mut self, name: &str, args: &[Expr], span: Span) -> Option<Value> {
+        self.arity(name, args, 2, span)?;
+        let mask = self.expr_as(&args[0], Ty::UNSIGNED)?;
+        let x = self.expr(&args[1])?;
+        if !matches!(x.ty, Ty::Scalar(s) if !s.float()) {
+            self.error(args[1].span, format!("`{name}` compares integers (`int`, `unsigned`, `long long`), not a `{}`", x.ty.name()));
+            return None;
+        }
+        let wide = x.ty.wide();
+        let x = Operand::r(self.in_reg(x, span)?);
+        self.sync_point(mask);
+        let t = self.temp(span)?;
+        let mods: &[&str] = if wide { &["ANY", "U64"] } else { &["ANY"] };
+        self.emit(Ins::new(Opcode::Match).with_mods(mods).dst(Operand::r(t)).src(x).src(mask_operand(mask)));
+        Some(Value::reg(t, Ty::UNSIGNED))
+    }
+
+    /// `__reduce_add_sync(mask, v)` and the others (sm_80 and later): `v` combined over the
+    /// mask's lanes, each getting the result (`REDUX`; min and max signed for an `int`).
+    fn reduce(&mut self, name: &str, args: &[Expr], span: Span) -> Option<Value> {
+        self.arity(name, args, 2, span)?;
+        let mask = self.expr_as(&args[0], Ty::UNSIGNED)?;
+        let x = self.expr(&args[1])?;
+        let logic = matches!(name, "__reduce_and_sync" | "__reduce_or_sync" | "__reduce_xor_sync");
+        let x = x.promoted();
+        let ty = match x.ty {
+            Ty::Scalar(Scalar::Int) if !logic => Ty::INT,
+            Ty::Scalar(Scalar::Int | Scalar::Unsigned | Scalar::Bool) => Ty::UNSIGNED,
+            other => {
+                self.error(args[1].span, format!("`{name}` combines 32-bit integers, not a `{}`", other.name()));
+                return None;
+            }
+        };
+        let x = self.convert(x, ty, span)?;
+        let x = Operand::r(self.in_reg(x, span)?);
+        let op = &name["__reduce_".len()..name.len() - "_sync".len()];
+        let op = match op {
+            "add" => "SUM",
+            "min" => "MIN",
+            "max" => "MAX",
+            "and" => "AND",
+            "or" => "OR",
+            _ => "XOR",
+        };
+        let signed = ty == Ty::INT && matches!(op, "MIN" | "MAX");
+        self.sync_point(mask);
+        let t = self.temp(span)?;
+        let mods: &[&str] = if signed { &[op, "S32"] } else { &[op] };
+        self.emit(Ins::new(Opcode::Redux).with_mods(mods).dst(Operand::r(t)).src(x));
+        Some(Value::reg(t, ty))
     }
 
     /// On Volta a `*_sync` first gathers the lanes its mask names (`WARPSYNC`), as the hardware

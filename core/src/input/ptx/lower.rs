@@ -1269,13 +1269,18 @@ impl<'a> Lower<'a> {
 
     /// A 64-bit integer source in a register pair (literals in the scratch pair).
     fn wide_in_reg(&mut self, o: &P, t: T) -> Result<Operand> {
+        self.wide_in(o, t, VEC)
+    }
+
+    /// A 64-bit source as a register pair: its own, or `scratch`'s with the value moved in.
+    fn wide_in(&mut self, o: &P, t: T, scratch: u8) -> Result<Operand> {
         let (lo, hi) = self.src64(o, t)?;
         match (lo, hi) {
             (Operand::Reg(_), Operand::Reg(_)) => Ok(lo),
             _ => {
-                self.mov(VEC, lo);
-                self.mov(VEC + 1, hi);
-                Ok(r(VEC))
+                self.mov(scratch, lo);
+                self.mov(scratch + 1, hi);
+                Ok(r(scratch))
             }
         }
     }
@@ -1504,7 +1509,7 @@ impl<'a> Lower<'a> {
                 _ => "EXCH",
             })
             .ok_or_else(|| format!("`{}`: which operation?", i.parts.join(".")))?;
-        if t.wide() || t.narrow() || t == T::F16 {
+        if t.narrow() || t == T::F16 {
             return Err(format!("`{}`: atomics on {}-bit values are outside what warpscope runs", i.parts.join("."), t.bits()));
         }
         let shared = i.has("shared");
@@ -1520,11 +1525,17 @@ impl<'a> Lower<'a> {
             mods.push("E");
         }
         mods.push(what);
-        if t == T::F32 {
-            mods.push("F32");
-        } else if !t.signed() && matches!(what, "MIN" | "MAX") {
-            mods.push("U32");
-        }
+        // A 64-bit atomic works on register pairs (`.64`; `.S64`/`.U64` for a signed or unsigned
+        // MIN or MAX, `.F64` for a double's ADD).
+        let minmax = matches!(what, "MIN" | "MAX");
+        mods.extend(match t {
+            T::F32 => Some("F32"),
+            T::F64 => Some("F64"),
+            t if t.wide() && minmax => Some(if t.signed() { "S64" } else { "U64" }),
+            t if t.wide() => Some("64"),
+            t if !t.signed() && minmax => Some("U32"),
+            _ => None,
+        });
         let dst = match d {
             Some(x) => r(self.dst(x)?),
             None => Operand::RZ,
@@ -1534,11 +1545,16 @@ impl<'a> Lower<'a> {
             None => (Reg::R(self.sym(base)?), *offset),
         };
         let mem = Operand::Mem { base: base_reg, offset: offset as i32 };
-        let b = if t == T::F32 { self.fsrc(&rest[1])? } else { self.isrc(&rest[1])? };
+        let value = |l: &mut Self, o: &P, scratch: u8| match t {
+            T::F32 => l.fsrc(o),
+            t if t.wide() => l.wide_in(o, t, scratch),
+            _ => l.isrc(o),
+        };
+        let b = value(self, &rest[1], VEC)?;
         let mut ins = Ins::new(op).with_mods(&mods).dst(dst).src(mem).src(b);
         if what == "CAS" {
             let c = rest.get(2).ok_or_else(|| String::from("`atom.cas` needs a compare and a new value"))?;
-            let c = self.isrc(c)?;
+            let c = value(self, c, VEC + 2)?;
             ins = ins.src(c);
         }
         self.emit(ins);
