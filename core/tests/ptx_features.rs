@@ -4,7 +4,7 @@
 //! 8- and 16-bit values, inline `asm` reading `%lanemask_*`, a dense `switch`, a call only some
 //! lanes make that returns from inside a loop, lanes leaving early, and eight entries
 //! in one module picked by `//@ kernel`, `__constant__` and `__device__` variables, and a failed
-//! `assert` (`__assertfail`). Each runs under every model with inputs given by
+//! `assert` (`__assertfail`), 64-bit atomics and warp reductions (`redux.sync`). Each runs under every model with inputs given by
 //! header lines, and its output is checked against the kernel written again in Rust.
 
 use std::path::Path;
@@ -176,11 +176,12 @@ fn the_entries_are_named_for_the_picker() {
             "text_histogram",
             "greyscale",
             "reverse_doubles",
-            "wide_atomics"
+            "wide_atomics",
+            "warp_reductions"
         ]
     );
     let note = r.all_diagnostics().into_iter().find(|d| d.message.contains("entries")).map(|d| d.message.clone());
-    assert_eq!(note.as_deref(), Some("this PTX has 14 entries: running `calls` (choose another with `//@ kernel local_array`)"));
+    assert_eq!(note.as_deref(), Some("this PTX has 15 entries: running `calls` (choose another with `//@ kernel local_array`)"));
 }
 
 #[test]
@@ -427,19 +428,42 @@ fn atomics_on_64_bit_values_work_on_register_pairs() {
     let headers = headers.replace("= 0", "= i == 4 ? -1 : i == 2 ? -(1 << 62) * 2 : 0");
     every_model("wide_atomics", &headers, "arg0", &bytes);
     // warpscope's C compiler reads the same source to the same values.
+    c_every_model("wide_atomics", &headers.replace("arg0", "out").replace("arg1", "x"), "out", &bytes);
+}
+
+/// As `every_model`, for warpscope's C compiler's reading of kernel `kernel` of `features.cu`
+/// (from its definition to the end of the file).
+fn c_every_model(kernel: &str, headers: &str, out: &str, want: &[u8]) {
     let cu = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ptx/features.cu")).unwrap();
-    let source = &cu[cu.find("__global__ void wide_atomics").unwrap()..];
-    let c_headers = headers.replace("arg0", "out").replace("arg1", "x");
+    let source = &cu[cu.find(&format!("__global__ void {kernel}(")).unwrap()..];
     for &m in ModelKind::ALL {
-        let text = format!("{c_headers}{source}");
+        let text = format!("//@ kernel {kernel}\n{headers}{source}");
         let r = RunRequest { text, model: Some(m.name().to_string()), ..RunRequest::default() }.resolve();
         assert!(r.ok(), "{:?}", r.all_diagnostics());
         let mut sim = launch(&r.kernel, &r.options).expect("launch");
         assert_eq!(sim.run_to_end(), StopReason::Exited, "C under {}", m.name());
-        let words = sim.state().machine.memory.buffer("out").unwrap().1.to_vec();
+        let words = sim.state().machine.memory.buffer(out).unwrap().1.to_vec();
         let got: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        assert_eq!(got, bytes, "C under {}", m.name());
+        assert_eq!(&got[..want.len()], want, "C under {}", m.name());
     }
+}
+
+#[test]
+fn warp_reductions_combine_the_lanes_of_their_mask() {
+    let sum: i32 = (0..32).map(|t| t * t).sum();
+    let half_max = |lo: i32| (lo..lo + 16).map(|t| t * 7 % 11).max().unwrap();
+    let and = (0..32).fold(!0u32, |a, t| a & !(1u32 << (t % 8)));
+    let or = (0..32).fold(0u32, |a, t| a | t);
+    let xor = (0..32).fold(0u32, |a, t| a ^ t);
+    let want = i32s(
+        (0..32)
+            .map(|_| sum)
+            .chain((0..32).map(|_| 5 - 31))
+            .chain((0..32).map(|t| half_max(if t < 16 { 0 } else { 16 })))
+            .chain((0..32).map(|_| (and ^ or ^ xor) as i32)),
+    );
+    every_model("warp_reductions", "//@ buffer arg0: i32[128]\n", "arg0", &want);
+    c_every_model("warp_reductions", "//@ buffer out: i32[128]\n", "out", &want);
 }
 
 #[test]

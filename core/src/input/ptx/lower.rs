@@ -267,7 +267,7 @@ impl<'a> Lower<'a> {
                 self.emit(Ins::new(Opcode::Nop));
                 Ok(())
             }
-            "shfl" | "vote" | "activemask" | "match" => self.warp(i),
+            "shfl" | "vote" | "activemask" | "match" | "redux" => self.warp(i),
             "call" => self.call(i),
             "trap" => {
                 self.emit(Ins::new(Opcode::Bpt).with_mods(&["TRAP"]));
@@ -1634,6 +1634,40 @@ impl<'a> Lower<'a> {
                     ins = ins.src(m);
                 }
                 self.emit(ins);
+                Ok(())
+            }
+            "redux" => {
+                // redux.sync.op.type d, a, membermask: the mask's lanes meet (as ptxas's
+                // WARPSYNC does), then REDUX combines their values.
+                let t = Self::ty(i)?;
+                let o = Self::operands(i, 3)?;
+                let op: &'static str = ["add", "min", "max", "and", "or", "xor"]
+                    .into_iter()
+                    .find(|m| i.has(m))
+                    .map(|m| match m {
+                        "add" => "SUM",
+                        "min" => "MIN",
+                        "max" => "MAX",
+                        "and" => "AND",
+                        "or" => "OR",
+                        _ => "XOR",
+                    })
+                    .ok_or_else(|| format!("`{}`: which operation?", i.parts.join(".")))?;
+                if t.float() || t.wide() || t.narrow() {
+                    return Err(format!(
+                        "`{}`: `redux.sync` on {}-bit {} is outside what warpscope runs",
+                        i.parts.join("."),
+                        t.bits(),
+                        if t.float() { "floats" } else { "values" }
+                    ));
+                }
+                let a = self.isrc(&o[1])?;
+                let a = self.in_reg(a, T1);
+                let m = self.isrc(&o[2])?;
+                self.emit(Ins::new(Opcode::Warpsync).src(m));
+                let signed = t.signed() && matches!(op, "MIN" | "MAX");
+                let mods: &[&str] = if signed { &[op, "S32"] } else { &[op] };
+                self.emit(Ins::new(Opcode::Redux).with_mods(mods).dst(r(self.dst(&o[0])?)).src(a));
                 Ok(())
             }
             _ => {
