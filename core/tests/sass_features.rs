@@ -1,6 +1,6 @@
 //! Real SASS of the features kernels need beyond the corpus (`core/tests/fixtures/sass/features/`:
 //! local memory, jump tables, device-function calls, printf, predicates kept in a register,
-//! recursion with its barriers saved in registers; written by `scripts/sass.sh`): each
+//! recursion with its barriers saved in registers, `__constant__` variables in bank 3; written by `scripts/sass.sh`): each
 //! dump (cuobjdump and nvdisasm of the whole cubin for sm_75 and sm_90, nvdisasm -c for sm_90)
 //! run under volta leaves the memory nvcc's PTX of the same kernel leaves (PTX is checked
 //! against the H100 on the corpus; or, where the `.cu` says `// reference: C`, warpscope's own

@@ -12,6 +12,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::bank::{Bank, Word};
+use super::bank3::{self, ConstVar};
 use super::syntax::{Function, Instr};
 use crate::asm::{parse_operand, Operand};
 use crate::diag::Span;
@@ -25,7 +26,7 @@ const SCRATCH: [u8; 4] = [156, 157, 158, 159];
 const UNIFORM_BASE: u8 = 160;
 const UNIFORM_COUNT: u8 = 63;
 pub const CONST_BASE: u8 = 224;
-const CONST_COUNT: usize = 31;
+pub const CONST_COUNT: usize = 31;
 
 pub type Result<T> = core::result::Result<T, String>;
 
@@ -43,6 +44,8 @@ pub struct Places {
     pub upreds: UniformPreds,
     /// The function's constant bank 2, when the dump prints it (nvdisasm of the whole cubin).
     pub bank2: Vec<u8>,
+    /// Bank 3's `__constant__` variables, when the function reads the bank.
+    pub bank3: Vec<ConstVar>,
 }
 
 impl Places {
@@ -84,7 +87,7 @@ impl Places {
         }
         let consts = words.iter().enumerate().map(|(k, &w)| (w, CONST_BASE + k as u8)).collect();
         let spare_pred = (0..7u8).rev().find(|&p| !used[p as usize]).map(Pred);
-        Ok(Places { consts, bank, spare_pred, upreds, bank2: Vec::new() })
+        Ok(Places { consts, bank, spare_pred, upreds, bank2: Vec::new(), bank3: Vec::new() })
     }
 
     /// The value each constant word below the parameters holds, as a header expression: the
@@ -216,9 +219,8 @@ fn const_offset(text: &str) -> Option<Result<u32>> {
         return None;
     }
     if bank.trim() == "0x3" {
-        return Some(Err(format!(
-            "`{text}`: constant bank 3 holds the kernel's `__constant__` variables, which warpscope does not read from SASS (only bank 0x0, the launch and the parameters). Paste the CUDA C or nvcc's PTX of this kernel: both run its `__constant__` variables"
-        )));
+        // Bank 3: the `__constant__` variables, read from their buffers (`bank3`).
+        return None;
     }
     if bank.trim() != "0x0" {
         return Some(Err(format!(
@@ -233,6 +235,18 @@ fn const_offset(text: &str) -> Option<Result<u32>> {
             .and_then(|h| u32::from_str_radix(h, 16).ok())
             .ok_or_else(|| format!("`{text}`: a constant read at a register's offset is outside what warpscope runs")),
     )
+}
+
+/// Whether an instruction's sources are 64-bit: a double's arithmetic, or a conversion from a
+/// 64-bit type (its last type, `F2F.F32.F64`).
+fn wide_source(op: &str, mods: &[&str]) -> bool {
+    match op {
+        "DADD" | "DMUL" | "DFMA" | "DSETP" | "DMNMX" => true,
+        "F2F" | "F2I" | "I2F" => {
+            mods.iter().rev().find(|m| m.len() == 3 && matches!(m.as_bytes()[0], b'F' | b'S' | b'U')).is_some_and(|m| m.ends_with("64"))
+        }
+        _ => false,
+    }
 }
 
 /// `c[0x4][0x10]`, `c[0x4][R0]`: constant bank 4 holds the addresses of what the code calls or
@@ -309,6 +323,34 @@ impl Lower<'_> {
         Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as i64)
     }
 
+    /// A `__constant__` word (`wide`: a double's pair) as an operand: loaded into scratch first.
+    fn bank3_operand(&self, text: &str, wide: bool, pre: &mut Vec<Emitted>) -> Result<Operand> {
+        let Some((index, off, negated)) = bank3::operand(text) else { return Err(format!("`{text}` is not a bank-3 read")) };
+        let s = if wide { SCRATCH[0] } else { SCRATCH[pre.len() % 2] };
+        let at = self.bank3_address(text, index, off, pre)?;
+        pre.push((String::from(if wide { "LDG.E.64" } else { "LDG.E" }), vec![reg(s), at]));
+        Ok(Operand::Reg { reg: Reg(s), negated, inverted: false })
+    }
+
+    /// The address of a bank-3 read (`c[0x3][0x8]`, `c[0x3][R25+0x4]`): the variable's base
+    /// register, plus the index register (added in a scratch register) and the offset within it.
+    fn bank3_address(&self, text: &str, index: Option<&str>, off: u32, pre: &mut Vec<Emitted>) -> Result<Operand> {
+        let v = bank3::var_at(&self.places.bank3, text, off, index.is_some())?;
+        let within = (off - v.offset) as i64;
+        let base = match index {
+            None => Reg(v.reg),
+            Some(r) => {
+                let Ok(Operand::Reg { reg: x, negated: false, inverted: false }) = self.operand(r, pre) else {
+                    return Err(format!("`{text}`: `{r}` is not a register"));
+                };
+                let s = SCRATCH[3];
+                pre.push((String::from("IADD3"), vec![reg(s), reg(x.0), reg(v.reg), reg(Reg::RZ.0)]));
+                Reg(s)
+            }
+        };
+        Ok(Operand::Mem { base, offset: within })
+    }
+
     /// The register a constant word is in.
     fn const_reg(&self, text: &str) -> Result<u8> {
         let off = const_offset(text).expect("a constant operand")?;
@@ -331,6 +373,9 @@ impl Lower<'_> {
         };
         if bank4_operand(t) {
             return Ok(int(0));
+        }
+        if bank3::operand(t).is_some() {
+            return self.bank3_operand(t, false, pre);
         }
         if let Some(off) = bank2_offset(t) {
             return self.bank2_word(off).map(int).ok_or_else(|| bank2_missing(t));
@@ -497,6 +542,21 @@ impl Lower<'_> {
             }
             return Ok(pre);
         }
+        if let Some((index, off, _)) = (base == "LDC").then(|| i.operands.get(1).and_then(|o| bank3::operand(o))).flatten() {
+            // `LDC R0, c[0x3][R25]`, `ULDC.64 UR4, c[0x3][0x0]`: a load from the variable.
+            let mut pre = Vec::new();
+            let d = self.destination(i, &mut pre)?;
+            let at = self.bank3_address(i.operands[1].trim(), index, off, &mut pre)?;
+            let width = if has("128") {
+                ".128"
+            } else if has("64") {
+                ".64"
+            } else {
+                ""
+            };
+            pre.push((format!("LDG.E{width}"), vec![reg(d.0), at]));
+            return Ok(pre);
+        }
         if let Some(slot) = (base == "LDC").then(|| i.operands.get(1).and_then(|o| jump_table_slot(o))).flatten() {
             return self.jump_table_slot(i, slot);
         }
@@ -542,7 +602,13 @@ impl Lower<'_> {
                 }
                 _ => *o,
             };
-            ops.push(if is_target { self.target(o)? } else { self.operand(o, &mut pre)? });
+            ops.push(if is_target {
+                self.target(o)?
+            } else if bank3::operand(o).is_some() && wide_source(op, &mods) {
+                self.bank3_operand(o, true, &mut pre)?
+            } else {
+                self.operand(o, &mut pre)?
+            });
         }
         let part_bits = if has("U16") || has("S16") { 16 } else { 8 };
         let narrow = base == "I2F" && ["U16", "S16", "U8", "S8"].iter().any(|t| has(t));
@@ -1412,6 +1478,7 @@ mod tests {
         assert_eq!(uniform_pred("1", &upreds), None);
         assert_eq!(const_offset("c[0x0][0x210]").map(|r| r.unwrap()), Some(0x210));
         assert_eq!(const_offset("c[0x0][RZ]").map(|r| r.unwrap()), Some(0));
-        assert!(const_offset("c[0x3][0x0]").unwrap().is_err());
+        assert!(const_offset("c[0x3][0x0]").is_none(), "bank 3 is read from the header's variables (`bank3`)");
+        assert!(const_offset("c[0x1][0x0]").unwrap().is_err());
     }
 }

@@ -6,6 +6,7 @@
 //! constant bank's words are registers set before the first instruction.
 
 mod bank;
+mod bank3;
 mod lower;
 mod syntax;
 mod vprintf;
@@ -81,6 +82,19 @@ fn read(text: &str, k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
     let places = match Places::new(f, bank, param_bytes, used_preds) {
         Ok(mut p) => {
             p.bank2 = dump.bank2.iter().find(|(name, _)| *name == kernel.name).map(|(_, b)| b.clone()).unwrap_or_default();
+            if reads_bank3(f) {
+                p.bank3 = bank3::layout(k, lower::CONST_BASE + p.consts.len() as u8);
+                if p.consts.len() + p.bank3.len() > lower::CONST_COUNT {
+                    let msg = format!(
+                        "the kernel reads {} words of its parameter bank and {} `__constant__` variables; warpscope holds {} together",
+                        p.consts.len(),
+                        p.bank3.len(),
+                        lower::CONST_COUNT
+                    );
+                    diags.push(Diagnostic::error(f.span, msg));
+                    return;
+                }
+            }
             p
         }
         Err((span, msg)) => {
@@ -204,6 +218,17 @@ fn read(text: &str, k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
                 binds: false,
             }),
             Err(e) => diags.push(Diagnostic::error(f.span, format!("internal error: `{text}`: {}", e.message))),
+        }
+    }
+    // Each `__constant__` variable's base, in the register bank-3 reads load through.
+    for v in &places.bank3 {
+        match crate::kernel::expr::parse_expr(&v.name) {
+            Ok(expr) => k.regs.push(RegInit {
+                target: InitTarget::Reg(Reg(v.reg)),
+                value: crate::kernel::LocatedExpr { expr, span: f.span, text: v.name.clone() },
+                binds: false,
+            }),
+            Err(e) => diags.push(Diagnostic::error(f.span, format!("internal error: `{}`: {}", v.name, e.message))),
         }
     }
     if f.instrs.iter().any(|i| matches!(i.opcode(), "LDS" | "STS" | "ATOMS")) {
@@ -483,6 +508,11 @@ fn pick<'d, 'a>(dump: &'d Dump<'a>, names: &[String], k: &Kernel, diags: &mut Ve
 
 fn display_name(mangled: &str) -> String {
     demangle(mangled).map_or_else(|| mangled.to_string(), |d| d.name)
+}
+
+/// Whether any instruction of `f` reads constant bank 3 (a `__constant__` variable).
+fn reads_bank3(f: &Function) -> bool {
+    f.instrs.iter().flat_map(|i| i.operands.iter()).any(|o| bank3::operand(o).is_some())
 }
 
 /// A dump without its `code for` line: the architecture whose parameter area its constant reads

@@ -147,15 +147,29 @@ fn a_barrier_saved_in_a_register_and_restored_still_joins_the_lanes() {
 }
 
 #[test]
-fn a_constant_variable_in_bank_3_is_refused_at_its_read_pointing_to_c_or_ptx() {
-    // A `__constant__` mask's word (`LDC R16, c[0x3][0x4]`) in the vector add's place of `b[i]`.
+fn a_constant_variable_in_bank_3_is_read_from_the_headers_buffer() {
+    // A `__constant__` word (`LDC R16, c[0x3][0x4]`, `scale`'s) where the vector add reads `b`'s
+    // address: with the header's variables each lane adds it to `a[i]`.
     let text = VECTOR_ADD_SM90.replace("LDC.64 R4, c[0x0][0x218] ;", "LDC R16, c[0x3][0x4] ;");
     let (_, d) = parse_kernel(&format!("//@ model volta\n{text}"));
-    let e = d.iter().find(|x| x.is_error()).expect("an error");
+    let e = d.iter().find(|x| x.is_error()).expect("an error without them");
     let line = text.lines().position(|l| l.contains("c[0x3]")).unwrap() as u32 + 2;
     assert_eq!(e.span.line, line, "{e:?}");
-    assert!(e.message.contains("constant bank 3 holds the kernel's `__constant__` variables"), "{}", e.message);
-    assert!(e.message.contains("Paste the CUDA C or nvcc's PTX"), "{}", e.message);
+    assert!(e.message.contains("reads constant bank 3, the kernel's `__constant__` variables"), "{}", e.message);
+    assert!(e.message.contains("give each as a `//@ buffer NAME: T[N] = values` line"), "{}", e.message);
+    // Past the variables given: an error naming them.
+    let (_, d) = parse_kernel(&format!("//@ model volta\n//@ buffer bias: i32[1] = [9]\n{text}"));
+    let e = d.iter().find(|x| x.is_error()).expect("an error past them");
+    assert!(
+        e.message.contains("byte 0x4 of constant bank 3, where none of the header's `__constant__` variables lies (`bias` at 0x0-0x4)"),
+        "{}",
+        e.message
+    );
+    let (k, d) = parse_kernel(&format!("//@ model volta\n//@ buffer bias: i32[1] = [9]\n//@ buffer scale: i32[1] = [7]\n{text}"));
+    assert!(d.iter().all(|x| !x.is_error()), "{d:?}");
+    let mut sim = crate::launch(&k, &crate::LaunchOptions::default()).unwrap();
+    sim.run_to_end();
+    assert_eq!(sim.state().machine.reg(0, Reg(16)), 7, "lane 0's R16 holds `scale`");
 }
 
 #[test]
