@@ -50,6 +50,8 @@ test('a whole course file runs as pasted: host code is a note, the first kernel 
   const path = tempFile('course.cu', COURSE_FILE);
   const total = cliTrace(path).total;
   await expect(page.getByTestId('step-label')).toHaveAttribute('data-total', String(total));
+  // No `//@ title`: the kernel that runs names it.
+  await expect(page.getByTestId('kernel-title')).toHaveText('vecAdd');
   // No error: the summary names the notes, and Problems lists the skipped host code.
   await page.getByTestId('diag-summary').click();
   const problems = page.getByTestId('problems');

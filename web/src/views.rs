@@ -44,6 +44,9 @@ pub struct LoadResult {
     pub ok: bool,
     pub diagnostics: Vec<DiagnosticView>,
     pub title: Option<String>,
+    /// The kernel that runs (C's, PTX's or SASS's function), which names a kernel without a
+    /// `//@ title`.
+    pub kernel: Option<String>,
     pub about: String,
     pub width: u32,
     pub params: Vec<ParamView>,
@@ -76,6 +79,7 @@ impl LoadResult {
             ok: false,
             diagnostics: Vec::new(),
             title: k.title.clone(),
+            kernel: k.compiled.as_ref().and_then(|c| c.running.clone()),
             about: k.about.join(" "),
             width: k.lanes(),
             params: r

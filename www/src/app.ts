@@ -31,7 +31,7 @@ import * as registers from './panels/registers';
 import * as runStatus from './panels/run-status';
 import * as scrubber from './panels/scrubber';
 import * as stack from './panels/stack';
-import { compilerOutput, loadOptions, originalGraphOf, readRun, type Run } from './run';
+import { compilerOutput, kernelTitle, loadOptions, originalGraphOf, readRun, type Run } from './run';
 import * as store from './store';
 import type { Beside, DiagnosticView, LoadResult, StateView } from './generated/engine';
 
@@ -346,7 +346,7 @@ export class App {
       jump: (d) => { this.dock?.reveal('editor'); editor.jumpTo(p.editor, d); },
       openPanel: () => this.openProblems(),
     });
-    p.el.title.textContent = r?.load.title ?? '';
+    p.el.title.textContent = kernelTitle(r?.load) ?? '';
     p.el.title.title = r?.load.about ?? '';
     // How the whole run ended: a deadlock, fault or step limit must not go unnoticed.
     const end = r?.load.end;

@@ -23,7 +23,7 @@ import * as plot from './panels/plot';
 import { FIGURE_PNG_SCALE } from './panels/plot-figure';
 import * as settings from './panels/settings';
 import * as page from './page-state';
-import { originalGraphOf } from './run';
+import { kernelTitle, originalGraphOf } from './run';
 import { decode, encode } from './permalink';
 import * as store from './store';
 import type { SweepView } from './sweep/view';
@@ -319,7 +319,7 @@ export class Controller {
   downloadCfg(atStep: boolean): void {
     const r = this.app.run;
     if (!r) return;
-    const step = store.get().step, title = r.load.title ?? 'kernel', model = r.load.model;
+    const step = store.get().step, title = kernelTitle(r.load) ?? 'kernel', model = r.load.model;
     const panel = this.app.comparing ? this.app.compare?.sides?.[0].cfg : this.app.panels.cfg;
     const original = panel?.shown === 'original' ? originalGraphOf(r) : null;
     const state = atStep ? this.app.state : null;
@@ -328,7 +328,7 @@ export class Controller {
       state: original ? originalMarks(r.cfg, state).marks : state,
       title: `warpscope: ${title} (${model}${original ? ', original graph' : ''})`,
       caption: `${title} · ${model}${original ? ' · the original graph, before the transform' : ''}${atStep ? ` · after step ${Math.min(step, r.total)} of ${r.total}` : ''}`,
-    }), exportName({ subject: r.load.title ?? null, model, what: original ? 'original-cfg' : 'cfg', ext: 'svg' }));
+    }), exportName({ subject: kernelTitle(r.load), model, what: original ? 'original-cfg' : 'cfg', ext: 'svg' }));
   }
 
   /** A link pasted into this tab changes only the fragment: show it, asking first if it would

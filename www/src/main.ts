@@ -12,7 +12,7 @@ import { Engine, StepLimit } from './engine';
 import { defaultExample, EXAMPLES } from './examples';
 import { FIGURES, figureById } from './figures';
 import { bindMenus } from './menus';
-import { compilerOutput } from './run';
+import { compilerOutput, kernelTitle } from './run';
 import * as cfgPanel from './panels/cfg';
 import * as cudaPanel from './panels/cuda';
 import * as editor from './panels/editor';
@@ -146,7 +146,7 @@ async function main(): Promise<void> {
     inputs: () => {
       const s = store.get();
       return {
-        text: s.text, title: app.run?.load.title ?? 'kernel', params: s.params, ifConvert: s.ifConvert, pathOrder: s.pathOrder,
+        text: s.text, title: kernelTitle(app.run?.load) ?? 'kernel', params: s.params, ifConvert: s.ifConvert, pathOrder: s.pathOrder,
         schedule: s.schedule, stepLimit: s.stepLimit,
       };
     },
@@ -185,7 +185,7 @@ async function main(): Promise<void> {
   $('btn-link').addEventListener('click', () => void controller.copyLink());
   $('btn-share').addEventListener('click', () => share.open($<HTMLDialogElement>('share'), {
     link: () => controller.linkUrl(),
-    title: () => app.run?.load.title ?? 'kernel',
+    title: () => kernelTitle(app.run?.load) ?? 'kernel',
     cKernel: () => !!app.run?.compiled,
     ptxKernel: () => compilerOutput(app.run?.compiled) !== null,
     sassKernel: () => compilerOutput(app.run?.compiled) === 'sass',

@@ -71,6 +71,11 @@ export function loadOptions(inputs: Inputs, choice: { model: string | null } & O
  * the CUDA lines of its `.loc`. */
 /** Compiler output a user pasted (nvcc's PTX, or real SASS from a disassembler), whose lines
  * may carry CUDA lines: the kind, or null for listings and C. */
+/** What names the kernel: its `//@ title`, else the function that runs (C, PTX, SASS). */
+export function kernelTitle(load: LoadResult | undefined): string | null {
+  return load?.title ?? load?.kernel ?? null;
+}
+
 export function compilerOutput(compiled: CompiledView | null | undefined): 'ptx' | 'sass' | null {
   const input = compiled?.input;
   return input === 'ptx' || input === 'sass' ? input : null;

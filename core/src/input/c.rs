@@ -78,6 +78,7 @@ fn compile_into(k: &mut Kernel, text: &str, opts: &SourceOptions, diags: &mut Ve
         if_convert,
         listing: c.listing,
         listing_lines: c.listing_lines,
+        running: Some(c.kernel.clone()),
         kernels: c.kernels,
         vars: c.vars,
         input: InputKind::C,

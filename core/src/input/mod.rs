@@ -63,6 +63,8 @@ pub struct CompiledSource {
     /// The function that runs as a PTX or SASS text names it (mangled), for lining up the PTX
     /// pasted beside a SASS kernel (`ptx::beside`); `None` for C and listings.
     pub entry: Option<String>,
+    /// The kernel that runs, as `kernels` names it (C's, or PTX's and SASS's demangled).
+    pub running: Option<String>,
 }
 
 /// The input languages warpscope reads.

@@ -50,6 +50,7 @@ pub fn restructure(k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
                 cuda_lines: Vec::new(),
                 cuda_file: None,
                 entry: None,
+                running: None,
             })
         }
     }

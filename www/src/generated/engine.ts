@@ -412,7 +412,12 @@ default: number, value: number,
  */
 float: boolean, };
 
-export type LoadResult = { ok: boolean, diagnostics: Array<DiagnosticView>, title: string | null, about: string, width: number, params: Array<ParamView>, 
+export type LoadResult = { ok: boolean, diagnostics: Array<DiagnosticView>, title: string | null, 
+/**
+ * The kernel that runs (C's, PTX's or SASS's function), which names a kernel without a
+ * `//@ title`.
+ */
+kernel: string | null, about: string, width: number, params: Array<ParamView>, 
 /**
  * The input language the text was read as.
  */

@@ -80,7 +80,8 @@ function single(name: LayoutName, v: Viewport, listing: boolean, cuda: boolean):
 
 function compare(name: LayoutName, v: Viewport): LayoutTree {
   if (v.width < NARROW_PX) return column(split(72, tabs(50, 'side-a'), tabs(50, 'side-b')), tabs(28, 'compare-table', 'editor', 'listing', 'cuda', 'ptx', 'problems'));
-  if (name === 'lecture') return row(tabs(20, 'compare-table', 'editor', 'listing', 'cuda', 'ptx', 'problems'), tabs(40, 'side-a'), tabs(40, 'side-b'));
+  // The table wants about 300 px at lecture's zoom for its two value columns beside the labels.
+  if (name === 'lecture') return row(tabs(30, 'compare-table', 'editor', 'listing', 'cuda', 'ptx', 'problems'), tabs(35, 'side-a'), tabs(35, 'side-b'));
   return row(split(28, tabs(45, 'editor', 'listing', 'cuda', 'ptx'), tabs(55, 'compare-table', 'problems')), tabs(36, 'side-a'), tabs(36, 'side-b'));
 }
 

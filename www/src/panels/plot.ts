@@ -43,7 +43,7 @@ export interface PlotPanel {
   step: number;
 }
 
-const M = { l: 44, r: 14, t: 26, b: 34 };
+const MARGIN = { l: 44, r: 14, t: 26, b: 34 };
 
 export function create(root: HTMLElement): PlotPanel {
   const p: PlotPanel = { root, rootSize: null!, el: null, data: null, built: null, size: '', x: () => 0, y: () => 0, clip: null, cursor: null, step: 0 };
@@ -67,7 +67,10 @@ export function figure(p: PlotPanel, d: PlotData, options: FigureOptions): SvgIm
 
 function build(p: PlotPanel, d: PlotData): void {
   const { css } = p.rootSize;
-  const w = Math.max(240, p.rootSize.w), h = Math.max(150, p.rootSize.h);
+  // A short panel (1280x720's dock, an embed) gets the plot whole: no axis title under the steps.
+  const short = p.rootSize.h < 150;
+  const M = short ? { ...MARGIN, b: 20 } : MARGIN;
+  const w = Math.max(240, p.rootSize.w), h = Math.max(short ? 80 : 150, p.rootSize.h);
   const c = (v: string) => css.getPropertyValue(v).trim();
   const n = d.steps;
   const maxDepth = maxDepthOf(d.deepest, d.capacity);
@@ -88,8 +91,9 @@ function build(p: PlotPanel, d: PlotData): void {
   el.append(svg('line', { x1: M.l, y1: M.t + ph, x2: M.l + pw, y2: M.t + ph, ...axis }), svg('line', { x1: M.l, y1: M.t, x2: M.l, y2: M.t + ph, ...axis }));
   for (const v of depthTicks(maxDepth)) el.append(svg('text', { ...font, x: M.l - 6, y: p.y(v) + 4, 'text-anchor': 'end' }, String(v)));
   for (const k of stepTicks(n)) el.append(svg('text', { ...font, x: p.x(k), y: M.t + ph + 16, 'text-anchor': 'middle' }, compact(k)));
-  el.append(svg('text', { ...font, x: M.l + pw / 2, y: h - 3, 'text-anchor': 'middle', fill: c('--muted') }, 'executed instructions'));
-  el.append(svg('text', { ...font, x: 12, y: M.t + ph / 2, transform: `rotate(-90 12 ${M.t + ph / 2})`, 'text-anchor': 'middle', fill: c('--muted') }, 'stack depth'));
+  if (!short) el.append(svg('text', { ...font, x: M.l + pw / 2, y: h - 3, 'text-anchor': 'middle', fill: c('--muted') }, 'executed instructions'));
+  // Turned, the axis title needs about 80 px: a short plot's legend names the depth instead.
+  if (!short) el.append(svg('text', { ...font, x: 12, y: M.t + ph / 2, transform: `rotate(-90 12 ${M.t + ph / 2})`, 'text-anchor': 'middle', fill: c('--muted') }, 'stack depth'));
   if (d.capacity !== null) {
     el.append(svg('line', { x1: M.l, x2: M.l + pw, y1: p.y(d.capacity), y2: p.y(d.capacity), stroke: c('--capacity'), 'stroke-width': 1.5, 'stroke-dasharray': '6 4' }));
     el.append(svg('text', { ...font, x: M.l + pw - 4, y: p.y(d.capacity) - 5, 'text-anchor': 'end', fill: c('--capacity') }, `on-chip capacity ${d.capacity}`));
@@ -110,7 +114,7 @@ function build(p: PlotPanel, d: PlotData): void {
   const legend = svg('g', { transform: `translate(${M.l + 6},4)` });
   legend.append(svg('path', { d: 'M0,0h10l-5,8z', fill: c('--spill') }), svg('text', { ...font, x: 14, y: 9 }, 'spill'));
   legend.append(svg('path', { d: 'M50,8h10l-5,-8z', fill: c('--fill') }), svg('text', { ...font, x: 64, y: 9 }, 'fill'));
-  legend.append(svg('text', { ...font, x: 100, y: 9, fill: c('--muted'), 'data-testid': 'plot-counts' }, `depth counts ${d.counts}`));
+  legend.append(svg('text', { ...font, x: 100, y: 9, fill: c('--muted'), 'data-testid': 'plot-counts' }, `${short ? 'stack ' : ''}depth counts ${d.counts}`));
   el.append(legend);
   p.root.replaceChildren(el);
   Object.assign(p, { el, clip, cursor });

@@ -175,6 +175,7 @@ fn read(text: &str, k: &mut Kernel, opts: &SourceOptions, diags: &mut Vec<Diagno
         cuda_lines,
         cuda_file,
         entry: Some(entry.name.to_string()),
+        running: Some(display_name(entry.name)),
     });
 }
 

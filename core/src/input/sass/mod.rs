@@ -247,6 +247,7 @@ fn read(text: &str, k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
         cuda_lines: if has_cuda { listing.cuda } else { Vec::new() },
         cuda_file: if has_cuda { f.cuda_file.map(|p| p.rsplit('/').next().unwrap_or(p).to_string()) } else { None },
         entry: Some(f.name.to_string()),
+        running: Some(display_name(f.name)),
     });
 }
 
