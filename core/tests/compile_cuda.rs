@@ -218,6 +218,36 @@ __global__ __launch_bounds__(256) void k(int* a, unsigned* u, float* f, float* m
 }
 
 #[test]
+fn reference_parameters_give_the_callers_variable_its_value_back() {
+    // A course's LCG keeps its state through references, one function's passed on to another;
+    // a swap of two elements; a `const` reference bound to a value or a `__constant__`.
+    let text = "__constant__ int bias[1] = {100};\n\
+        __device__ unsigned next(unsigned int &state) { state = 1664525u * state + 1013904223u; return state; }\n\
+        __device__ float uniform(unsigned int &state) { return (next(state) >> 8) * (1.0f / 16777216.0f); }\n\
+        __device__ void swap(int& a, int& b) { int t = a; a = b; b = t; }\n\
+        __device__ int plus(const int &x, const int &y) { return x + y; }\n\
+        __global__ void k(unsigned* s, float* u, int* v, int* w) {\n    int t = threadIdx.x;\n    \
+        unsigned state = t;\n    u[t] = uniform(state);\n    uniform(state);\n    s[t] = state;\n    \
+        if (t % 2 == 0) swap(v[t], v[t + 1]);\n    w[t] = plus(t * 2, bias[0]);\n}\n";
+    let header = "//@ buffer v: i32[33] = i\n";
+    for &model in warpscope_core::model::ModelKind::ALL {
+        let bufs = run(&format!("//@ model {}\n{header}{text}", model.name()));
+        let lcg = |x: u32| x.wrapping_mul(1664525).wrapping_add(1013904223);
+        for t in 0..32u32 {
+            assert_eq!(buffer(&bufs, "s")[t as usize], lcg(lcg(t)), "lane {t} under {}", model.name());
+            assert_eq!(f32::from_bits(buffer(&bufs, "u")[t as usize]), (lcg(t) >> 8) as f32 / 16777216.0, "lane {t}");
+            assert_eq!(buffer(&bufs, "v")[t as usize], t ^ 1, "lane {t}: swapped with its neighbour");
+            assert_eq!(buffer(&bufs, "w")[t as usize], 2 * t + 100, "lane {t}");
+        }
+    }
+    // A kernel's parameter comes from the host: a reference is an error at it.
+    let (_, d) = parse_kernel("__global__ void k(int &x) { x = 1; }\n");
+    let e = d.iter().find(|d| d.is_error()).expect("an error");
+    assert!(e.message.contains("a kernel's parameter cannot be a reference"), "{e:?}");
+    assert_eq!((e.span.line, e.span.col), (1, 23));
+}
+
+#[test]
 fn match_and_reduce_intrinsics_run_under_every_model() {
     let text = "__global__ void k(unsigned* m, int* s, int* lo, unsigned* o, unsigned* half) {\n    int t = threadIdx.x;\n    \
         m[t] = __match_any_sync(0xffffffff, t / 8);\n    s[t] = __reduce_add_sync(0xffffffff, t);\n    \

@@ -537,6 +537,8 @@ pub struct Param {
     pub ty: Ty,
     pub name: String,
     pub span: Span,
+    /// A C++ reference (`unsigned int &state`): the caller's variable gets the value back.
+    pub by_ref: bool,
 }
 
 #[derive(Clone, PartialEq, Debug)]

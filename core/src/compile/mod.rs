@@ -549,7 +549,11 @@ fn signatures(funcs: &[&Function], diags: &mut Vec<Diagnostic>) -> (BTreeMap<Str
         };
         let name = template::label_safe(&f.name);
         let label = if f.kernel { format!(".L_{name}") } else { format!(".L_fn_{name}") };
-        sigs.insert(f.name.clone(), FnSig { name: f.name.clone(), kernel: f.kernel, label, ret: f.ret, params, ret_reg, span: f.span });
+        let by_ref = f.params.iter().map(|p| p.by_ref).collect();
+        sigs.insert(
+            f.name.clone(),
+            FnSig { name: f.name.clone(), kernel: f.kernel, label, ret: f.ret, params, by_ref, ret_reg, span: f.span },
+        );
     }
     (sigs, next)
 }

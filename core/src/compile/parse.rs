@@ -661,11 +661,23 @@ impl<'t> Parser<'t> {
                 if ty == Ty::Void {
                     return Err(Diagnostic::error(self.prev_span(), "a parameter cannot be `void`"));
                 }
+                // `unsigned int &state`: a reference, which a kernel cannot take (the host passes
+                // values).
+                let by_ref = self.is("&");
+                if by_ref {
+                    if kernel {
+                        return Err(Diagnostic::error(
+                            self.span(),
+                            "a kernel's parameter cannot be a reference (the host passes values): pass a pointer",
+                        ));
+                    }
+                    self.eat("&");
+                }
                 let (pname, span) = self.ident("a parameter name")?;
                 if self.is("[") {
                     return Err(Diagnostic::error(self.span(), "array parameters are not supported: use a pointer (`int* a`)"));
                 }
-                params.push(Param { ty, name: pname, span });
+                params.push(Param { ty, name: pname, span, by_ref });
                 if !self.eat(",") {
                     break;
                 }

@@ -232,12 +232,43 @@ impl Lower<'_> {
             self.error(span, format!("`{name}` takes {} argument(s), found {}", sig.params.len(), args.len()));
             return None;
         }
-        // Evaluate every argument first: an argument may itself call a function.
+        // Evaluate every argument first: an argument may itself call a function. A reference's
+        // is the variable's place, read once and written back after the call.
         let mut vals = Vec::new();
-        for (a, (ty, _)) in args.iter().zip(&sig.params) {
-            vals.push(self.expr_as(a, *ty)?);
+        let mut back = Vec::new();
+        for (k, (a, (ty, _))) in args.iter().zip(&sig.params).enumerate() {
+            match sig.by_ref[k].then(|| self.ref_place(a)).flatten() {
+                Some(place) => {
+                    let v = self.read_place(&place, a.span)?;
+                    vals.push(self.convert(v, *ty, a.span)?);
+                    back.push((k, place));
+                }
+                None => vals.push(self.expr_as(a, *ty)?),
+            }
         }
-        self.call_sig(&sig, vals, span)
+        self.call_sig(&sig, vals, back, span)
+    }
+
+    /// The variable or element a reference argument names, which gets the value back; `None`
+    /// for a value or a `__constant__` (only a `const` reference, which C++ binds to a copy,
+    /// takes those: nvcc refuses the others).
+    fn ref_place(&mut self, arg: &Expr) -> Option<super::place::Place> {
+        let mut root = arg;
+        while let ExprKind::Index(p, _) | ExprKind::Member(p, _) = &root.kind {
+            root = p;
+        }
+        let named = match &root.kind {
+            ExprKind::Var(name) => {
+                !self.lookup(name).and_then(|v| v.memory).is_some_and(|k| self.arrays[k].space == super::Space::Constant)
+            }
+            ExprKind::Deref(_) => true,
+            _ => false,
+        };
+        if named {
+            self.place(arg)
+        } else {
+            None
+        }
     }
 
     /// `twice(x)` of `template <typename T> T twice(T v)`: the instance its arguments' types
@@ -302,15 +333,26 @@ impl Lower<'_> {
         for (v, (ty, _)) in vals.into_iter().zip(&sig.params) {
             converted.push(self.convert(v, *ty, span)?);
         }
-        self.call_sig(&sig, converted, span)
+        let mut back = Vec::new();
+        for (k, a) in args.iter().enumerate().filter(|(k, _)| sig.by_ref[*k]) {
+            if let Some(place) = self.ref_place(a) {
+                back.push((k, place));
+            }
+        }
+        self.call_sig(&sig, converted, back, span)
     }
 
-    /// The call itself: the arguments into the callee's registers, `CAL`, and the result.
-    fn call_sig(&mut self, sig: &super::FnSig, vals: Vec<Value>, span: Span) -> Option<Value> {
+    /// The call itself: the arguments into the callee's registers, `CAL`, each reference's
+    /// value back into its place (`back`: the parameter and the place), and the result.
+    fn call_sig(&mut self, sig: &super::FnSig, vals: Vec<Value>, back: Vec<(usize, super::place::Place)>, span: Span) -> Option<Value> {
         for (v, (_, reg)) in vals.iter().zip(&sig.params) {
             self.move_into(*reg, *v, span)?;
         }
         self.emit(Ins::new(Opcode::Cal).to(CodeRef::Func(String::from(sig.label.as_str()))));
+        for (k, place) in &back {
+            let (ty, reg) = sig.params[*k];
+            self.write_place(place, Value::reg(reg, ty), span)?;
+        }
         match sig.ret_reg {
             Some(r) => {
                 let t = self.temp_for(sig.ret, span)?;

@@ -340,7 +340,7 @@ impl Lower<'_> {
         self.move_into(r, v, e.span)
     }
 
-    fn write_place(&mut self, p: &Place, v: Value, span: Span) -> Option<Value> {
+    pub(super) fn write_place(&mut self, p: &Place, v: Value, span: Span) -> Option<Value> {
         match *p {
             Place::Reg(r, ty) => {
                 let v = self.convert(v, ty, span)?;

@@ -22,6 +22,9 @@ pub struct FnSig {
     pub ret: Ty,
     /// Each parameter's type and register.
     pub params: Vec<(Ty, u8)>,
+    /// Which parameters are references: the register's value at the return goes back to the
+    /// caller's variable (copy in, copy back: no two names of one variable meet in a call).
+    pub by_ref: Vec<bool>,
     pub ret_reg: Option<u8>,
     pub span: Span,
 }
