@@ -22,7 +22,7 @@ pub fn compile(path: &Path, target: Option<&str>, if_convert: Option<bool>, entr
         let text = crate::link_arg::read_source(path)?;
         let (ptx, _) = crate::nvcc::ptx_of(path, &text, entry.as_deref())?;
         let (kernel, diags) = warpscope_core::kernel::parse_kernel_with(&ptx, &opts);
-        let shown = crate::load::render(path, &ptx, &diags);
+        let shown = crate::load::render(&crate::nvcc::ptx_name(path), &ptx, &diags);
         if diags.iter().any(|d| d.is_error()) {
             return Err(shown.trim_end().to_string());
         }

@@ -61,16 +61,17 @@ pub struct Common {
     pub step_limit: u64,
 }
 
-/// Prints diagnostics with the offending line and a caret under the span.
-pub fn render(path: &Path, text: &str, diags: &[Diagnostic]) -> String {
+/// Prints diagnostics with the offending line and a caret under the span; `source` names the
+/// text (its file, or for `--nvcc` the PTX nvcc wrote of it).
+pub fn render(source: &str, text: &str, diags: &[Diagnostic]) -> String {
     let mut out = String::new();
     for d in diags {
         let kind = d.severity.word();
         if d.span.line == 0 {
-            out += &format!("{}: {kind}: {}\n", path.display(), d.message);
+            out += &format!("{source}: {kind}: {}\n", d.message);
             continue;
         }
-        out += &format!("{}:{}:{}: {kind}: {}\n", path.display(), d.span.line, d.span.col, d.message);
+        out += &format!("{source}:{}:{}: {kind}: {}\n", d.span.line, d.span.col, d.message);
         if let Some(line) = text.lines().nth(d.span.line as usize - 1) {
             let shown = line.replace('\t', " ");
             let pad: String = " ".repeat(d.span.col.saturating_sub(1) as usize);
@@ -92,7 +93,7 @@ pub fn on_off(s: &str) -> Result<bool, String> {
 pub fn read_kernel(path: &Path, opts: &SourceOptions) -> Result<(String, Kernel), String> {
     let text = crate::link_arg::read_source(path)?;
     let (kernel, diags) = parse_kernel_with(&text, opts);
-    let shown = render(path, &text, &diags);
+    let shown = render(&path.display().to_string(), &text, &diags);
     if diags.iter().any(Diagnostic::is_error) {
         return Err(shown.trim_end().to_string());
     }
@@ -143,6 +144,16 @@ impl Common {
         Ok(self)
     }
 
+    /// What the diagnostics name: the file, or with `--nvcc` the PTX nvcc wrote of it (their lines
+    /// are the PTX's, which is not on disk).
+    pub fn source_name(&self) -> String {
+        if self.nvcc {
+            crate::nvcc::ptx_name(&self.file)
+        } else {
+            self.file.display().to_string()
+        }
+    }
+
     /// The run these options ask for, on the file's text (or the link's).
     pub fn request(&self) -> Result<RunRequest, String> {
         let mut text = crate::link_arg::read_source(&self.file)?;
@@ -189,7 +200,7 @@ impl Common {
         if let Some(e) = resolved.choice_errors.first() {
             return Err(format!("{} `{}`: {}", flag(&e.field), e.value, e.message));
         }
-        let shown = render(&self.file, &request.text, &resolved.diagnostics);
+        let shown = render(&self.source_name(), &request.text, &resolved.diagnostics);
         if resolved.diagnostics.iter().any(Diagnostic::is_error) {
             return Err(shown.trim_end().to_string());
         }
@@ -218,6 +229,7 @@ fn flag(field: &Field) -> &'static str {
 /// and a ready simulator (`record`: keeping every step, for a trace CSV).
 pub fn prepare(common: &Common, record: bool) -> Result<(String, Resolved, Sim), String> {
     let (request, resolved) = common.resolve(record)?;
-    let sim = launch(&resolved.kernel, &resolved.options).map_err(|d| render(&common.file, &request.text, &d).trim_end().to_string())?;
+    let sim =
+        launch(&resolved.kernel, &resolved.options).map_err(|d| render(&common.source_name(), &request.text, &d).trim_end().to_string())?;
     Ok((request.text, resolved, sim))
 }

@@ -36,6 +36,11 @@ pub fn find() -> Result<PathBuf, String> {
     })
 }
 
+/// How diagnostics name the PTX of `path` (it is not on disk, and its lines are not the file's).
+pub fn ptx_name(path: &Path) -> String {
+    format!("<nvcc's PTX of {}>", path.display())
+}
+
 /// nvcc's PTX of the CUDA file at `path` (`-O3 -arch=sm_90 -lineinfo`), with the file's `//@`
 /// lines above it, renamed for PTX's positional parameters. Returns the text and the renaming.
 pub fn ptx_of(path: &Path, text: &str, entry: Option<&str>) -> Result<(String, Vec<(String, String)>), String> {
@@ -44,6 +49,8 @@ pub fn ptx_of(path: &Path, text: &str, entry: Option<&str>) -> Result<(String, V
     let run = Command::new(&nvcc)
         .args(["-O3", "-arch=sm_90", "-lineinfo", "-ptx", "-o"])
         .arg(&out)
+        // CUDA whatever the file's name (nvcc goes by the extension, and refuses `.txt`).
+        .args(["-x", "cu"])
         .arg(path)
         .output()
         .map_err(|e| format!("--nvcc: could not run {}: {e}", nvcc.display()))?;

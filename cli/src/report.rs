@@ -125,7 +125,7 @@ pub fn run(common: &Common, as_json: bool) -> Result<ExitCode, String> {
     let (text, resolved, sim, outcome) = run_to_end(common)?;
     let warnings = warpscope_core::session::run_warnings(&resolved.kernel, &sim.state().machine);
     if !warnings.is_empty() {
-        eprint!("{}", crate::load::render(&common.file, &text, &warnings));
+        eprint!("{}", crate::load::render(&common.source_name(), &text, &warnings));
     }
     if as_json {
         let mut v = metrics_json(&sim, &outcome);

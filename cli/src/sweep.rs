@@ -122,7 +122,7 @@ pub fn print(
     as_json: bool,
     as_csv: bool,
 ) -> Result<ExitCode, String> {
-    let sweep = Sweep::new(text, request).map_err(|d| render(file, text, &d).trim_end().to_string())?;
+    let sweep = Sweep::new(text, request).map_err(|d| render(&file.display().to_string(), text, &d).trim_end().to_string())?;
     let points: Vec<SweepPoint> = (0..sweep.len()).map(|i| sweep.run(i)).collect();
     let csv = sweep.csv(&points, measured);
     if as_csv {

@@ -55,6 +55,6 @@ pub fn trace(common: &Common) -> Result<ExitCode, String> {
     let outcome = Outcome::of(&sim, &reason);
     let _ = writeln!(out, "# {}", stop_text(&outcome));
     let _ = out.flush();
-    eprint!("{}", render(&common.file, &text, &notes.finish(sim.steps()).warnings));
+    eprint!("{}", render(&common.source_name(), &text, &notes.finish(sim.steps()).warnings));
     Ok(exit_code(&outcome))
 }

@@ -375,6 +375,27 @@ fn a_float_kernel_parameter_is_set_with_a_float() {
 }
 
 #[test]
+fn nvccs_ptx_runs_and_its_errors_name_the_ptx() {
+    // nvcc (scripts/nvcc.sh installs it under .tools/nvcc, which --nvcc finds) compiles the file;
+    // its PTX computes what warpscope's own compile does, whatever the file's name ends in.
+    let scale = TempKernel::new("scale", "__global__ void scale(int* a, int k) {\n    a[threadIdx.x] = threadIdx.x * k;\n}\n");
+    let own = json(&["run", "--json", scale.path(), "--set", "k=3"], 0);
+    let by_nvcc = json(&["run", "--json", scale.path(), "--nvcc", "--set", "k=3"], 0);
+    assert_eq!(by_nvcc["buffers"]["arg0"], own["buffers"]["a"]);
+    assert_eq!(by_nvcc["buffers"]["arg0"][5], 15);
+    // An error is at a line of the PTX, which is not the file's: so it says.
+    let timer = TempKernel::new(
+        "timer",
+        "__global__ void timer(int* a) {\n    int s;\n    asm volatile(\"mov.u32 %0, %%globaltimer_lo;\" : \"=r\"(s));\n    a[threadIdx.x] = s;\n}\n",
+    );
+    let err = fails(&["run", timer.path(), "--nvcc"]);
+    let first = err.lines().next().unwrap_or("");
+    assert!(first.starts_with(&format!("<nvcc's PTX of {}>:", timer.path())), "{err}");
+    assert!(first.contains("`%globaltimer_lo` is not declared"), "{err}");
+    assert!(err.contains("mov.u32"), "the PTX line under it: {err}");
+}
+
+#[test]
 fn bad_options_fail_with_a_message() {
     let single = example("single_loop.sass");
     let err = fails(&["run", &single, "--model", "nope"]);
