@@ -137,6 +137,20 @@ impl Opcode {
     }
 }
 
+/// `REDUX`'s modifier for a reduction as C (`__reduce_add_sync`) and PTX (`redux.sync.add`)
+/// name it: `add` is `SUM`, the others their own names.
+pub fn redux_op(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "add" => "SUM",
+        "min" => "MIN",
+        "max" => "MAX",
+        "and" => "AND",
+        "or" => "OR",
+        "xor" => "XOR",
+        _ => return None,
+    })
+}
+
 /// One instruction.
 #[derive(Clone, PartialEq, Debug)]
 pub struct Ins {

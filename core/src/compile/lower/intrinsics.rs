@@ -394,15 +394,7 @@ impl Lower<'_> {
         };
         let x = self.convert(x, ty, span)?;
         let x = Operand::r(self.in_reg(x, span)?);
-        let op = &name["__reduce_".len()..name.len() - "_sync".len()];
-        let op = match op {
-            "add" => "SUM",
-            "min" => "MIN",
-            "max" => "MAX",
-            "and" => "AND",
-            "or" => "OR",
-            _ => "XOR",
-        };
+        let op = crate::compile::ins::redux_op(&name["__reduce_".len()..name.len() - "_sync".len()]).unwrap_or("XOR");
         let signed = ty == Ty::INT && matches!(op, "MIN" | "MAX");
         self.sync_point(mask);
         let t = self.temp(span)?;

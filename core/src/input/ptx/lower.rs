@@ -1641,18 +1641,8 @@ impl<'a> Lower<'a> {
                 // WARPSYNC does), then REDUX combines their values.
                 let t = Self::ty(i)?;
                 let o = Self::operands(i, 3)?;
-                let op: &'static str = ["add", "min", "max", "and", "or", "xor"]
-                    .into_iter()
-                    .find(|m| i.has(m))
-                    .map(|m| match m {
-                        "add" => "SUM",
-                        "min" => "MIN",
-                        "max" => "MAX",
-                        "and" => "AND",
-                        "or" => "OR",
-                        _ => "XOR",
-                    })
-                    .ok_or_else(|| format!("`{}`: which operation?", i.parts.join(".")))?;
+                let op = i.parts[1..].iter().find_map(|p| crate::compile::ins::redux_op(p));
+                let op = op.ok_or_else(|| format!("`{}`: which operation?", i.parts.join(".")))?;
                 if t.float() || t.wide() || t.narrow() {
                     return Err(format!(
                         "`{}`: `redux.sync` on {}-bit {} is outside what warpscope runs",
