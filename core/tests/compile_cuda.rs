@@ -226,7 +226,9 @@ fn reference_parameters_give_the_callers_variable_its_value_back() {
         __device__ float uniform(unsigned int &state) { return (next(state) >> 8) * (1.0f / 16777216.0f); }\n\
         __device__ void swap(int& a, int& b) { int t = a; a = b; b = t; }\n\
         __device__ int plus(const int &x, const int &y) { return x + y; }\n\
-        __global__ void k(unsigned* s, float* u, int* v, int* w) {\n    int t = threadIdx.x;\n    \
+        __device__ float halved(const float &x) { return x * 0.5f; }\n\
+        __global__ void k(unsigned* s, float* u, int* v, int* w, int* big) {\n    int t = threadIdx.x;\n    \
+        int b = 16777217 + 2 * t;\n    halved(b);\n    big[t] = b;\n    \
         unsigned state = t;\n    u[t] = uniform(state);\n    uniform(state);\n    s[t] = state;\n    \
         if (t % 2 == 0) swap(v[t], v[t + 1]);\n    w[t] = plus(t * 2, bias[0]);\n}\n";
     let header = "//@ buffer v: i32[33] = i\n";
@@ -238,6 +240,8 @@ fn reference_parameters_give_the_callers_variable_its_value_back() {
             assert_eq!(f32::from_bits(buffer(&bufs, "u")[t as usize]), (lcg(t) >> 8) as f32 / 16777216.0, "lane {t}");
             assert_eq!(buffer(&bufs, "v")[t as usize], t ^ 1, "lane {t}: swapped with its neighbour");
             assert_eq!(buffer(&bufs, "w")[t as usize], 2 * t + 100, "lane {t}");
+            // An `int` bound to a `const float&` is a converted copy: the variable keeps its value.
+            assert_eq!(buffer(&bufs, "big")[t as usize], 16777217 + 2 * t, "lane {t}");
         }
     }
     // A kernel's parameter comes from the host: a reference is an error at it.

@@ -237,7 +237,7 @@ impl Lower<'_> {
         let mut vals = Vec::new();
         let mut back = Vec::new();
         for (k, (a, (ty, _))) in args.iter().zip(&sig.params).enumerate() {
-            match sig.by_ref[k].then(|| self.ref_place(a)).flatten() {
+            match sig.by_ref[k].then(|| self.ref_place(a, *ty)).flatten() {
                 Some(place) => {
                     let v = self.read_place(&place, a.span)?;
                     vals.push(self.convert(v, *ty, a.span)?);
@@ -250,9 +250,9 @@ impl Lower<'_> {
     }
 
     /// The variable or element a reference argument names, which gets the value back; `None`
-    /// for a value or a `__constant__` (only a `const` reference, which C++ binds to a copy,
-    /// takes those: nvcc refuses the others).
-    fn ref_place(&mut self, arg: &Expr) -> Option<super::place::Place> {
+    /// for a value, a `__constant__` or a variable of another type than `ty` (only a `const`
+    /// reference, which C++ binds to a converted copy, takes those: nvcc refuses the others).
+    fn ref_place(&mut self, arg: &Expr, ty: Ty) -> Option<super::place::Place> {
         let mut root = arg;
         while let ExprKind::Index(p, _) | ExprKind::Member(p, _) = &root.kind {
             root = p;
@@ -265,7 +265,7 @@ impl Lower<'_> {
             _ => false,
         };
         if named {
-            self.place(arg)
+            self.place(arg).filter(|p| p.ty() == ty)
         } else {
             None
         }
@@ -335,7 +335,7 @@ impl Lower<'_> {
         }
         let mut back = Vec::new();
         for (k, a) in args.iter().enumerate().filter(|(k, _)| sig.by_ref[*k]) {
-            if let Some(place) = self.ref_place(a) {
+            if let Some(place) = self.ref_place(a, sig.params[k].0) {
                 back.push((k, place));
             }
         }

@@ -31,7 +31,7 @@ pub(super) enum Place {
 
 impl Place {
     /// The type of what it holds.
-    fn ty(&self) -> Ty {
+    pub(super) fn ty(&self) -> Ty {
         match *self {
             Place::Reg(_, ty) => ty,
             Place::Mem { elem, vector: false, .. } => Ty::Scalar(elem),
