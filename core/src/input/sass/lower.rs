@@ -547,13 +547,8 @@ impl Lower<'_> {
             let mut pre = Vec::new();
             let d = self.destination(i, &mut pre)?;
             let at = self.bank3_address(i.operands[1].trim(), index, off, &mut pre)?;
-            let width = if has("128") {
-                ".128"
-            } else if has("64") {
-                ".64"
-            } else {
-                ""
-            };
+            // The width as `LDC` gives it (`LDC.U8` of a `__constant__ char`), else a word.
+            let width = ["128", "64", "U8", "S8", "U16", "S16"].into_iter().find(|w| has(w)).map_or(String::new(), |w| format!(".{w}"));
             pre.push((format!("LDG.E{width}"), vec![reg(d.0), at]));
             return Ok(pre);
         }
