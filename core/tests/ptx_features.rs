@@ -21,7 +21,12 @@ fn ptx() -> String {
 /// Runs entry `kernel` of the module with `headers` above it under `model`; the bytes of buffer
 /// `out`.
 fn run(kernel: &str, headers: &str, out: &str, model: ModelKind) -> Vec<u8> {
-    let text = format!("//@ kernel {kernel}\n{headers}{}", ptx());
+    run_source(kernel, headers, &ptx(), out, model)
+}
+
+/// As `run`, on `source` (the module, or a C file) in place of nvcc's PTX.
+fn run_source(kernel: &str, headers: &str, source: &str, out: &str, model: ModelKind) -> Vec<u8> {
+    let text = format!("//@ kernel {kernel}\n{headers}{source}");
     let req = RunRequest { text, model: Some(model.name().to_string()), ..RunRequest::default() };
     let r = req.resolve();
     let errors: Vec<_> = r.all_diagnostics().into_iter().filter(|d| d.is_error()).collect();
@@ -437,13 +442,7 @@ fn c_every_model(kernel: &str, headers: &str, out: &str, want: &[u8]) {
     let cu = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ptx/features.cu")).unwrap();
     let source = &cu[cu.find(&format!("__global__ void {kernel}(")).unwrap()..];
     for &m in ModelKind::ALL {
-        let text = format!("//@ kernel {kernel}\n{headers}{source}");
-        let r = RunRequest { text, model: Some(m.name().to_string()), ..RunRequest::default() }.resolve();
-        assert!(r.ok(), "{:?}", r.all_diagnostics());
-        let mut sim = launch(&r.kernel, &r.options).expect("launch");
-        assert_eq!(sim.run_to_end(), StopReason::Exited, "C under {}", m.name());
-        let words = sim.state().machine.memory.buffer(out).unwrap().1.to_vec();
-        let got: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let got = run_source(kernel, headers, source, out, m);
         assert_eq!(&got[..want.len()], want, "C under {}", m.name());
     }
 }
