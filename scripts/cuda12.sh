@@ -5,6 +5,8 @@
 # Installs it into .tools/cuda12 (gitignored, about 220 MB) when missing. Idempotent.
 #   bash scripts/cuda12.sh check    fails when a committed file is not what NVRTC 12.9 writes
 #   UPDATE_PTX=1 bash scripts/cuda12.sh check   rewrites them
+# A kernel whose inputs are what scripts/manifests/cuda12.sha256 recorded is not compiled again
+# (scripts/lib/manifest.sh; RERUN=1 does).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,14 +31,21 @@ trap 'rm -rf "$TMP"' EXIT
 mkdir -p "$OUT"
 stale=()
 count=0
+ran=0
+source scripts/lib/manifest.sh
+manifest_load scripts/manifests/cuda12.sha256
 for cu in examples/corpus/*.cu; do
   name=$(basename "$cu" .cu)
+  count=$((count + 1))
+  key=$(job_key "nvrtc $VERSION" "$cu" scripts/cuda12_ptx.py)
+  fresh "$key" "$OUT/$name.ptx" && continue
+  ran=$((ran + 1))
   # Without the lines that name the compiler build, as scripts/nvcc.sh keeps its PTX, and with
   # the .file path (NVRTC makes it absolute from the working folder) cut to the file's name, so
   # every clone writes the same text.
   "$VENV/bin/python" scripts/cuda12_ptx.py "$LIB" "$cu" | grep -v '^// Compiler Build ID\|^// Cuda compilation tools\|^// Based on NVVM' |
     sed -E 's|^(\s*\.file\s+[0-9]+\s+")[^"]*/([^"/]*")|\1\2|' >"$TMP/$name.ptx"
-  count=$((count + 1))
+  record "$key" "$OUT/$name.ptx" "$(file_sha "$TMP/$name.ptx")"
   if [ -n "${UPDATE_PTX:-}" ]; then
     cp "$TMP/$name.ptx" "$OUT/$name.ptx"
   elif ! cmp -s "$TMP/$name.ptx" "$OUT/$name.ptx"; then
@@ -51,4 +60,5 @@ if [ ${#stale[@]} -gt 0 ]; then
   log "the committed CUDA 12 PTX is not what NVRTC $VERSION writes (UPDATE_PTX=1 bash scripts/cuda12.sh check rewrites it): ${stale[*]}"
   exit 1
 fi
-log "all $count corpus kernels compile with NVRTC $VERSION and match $OUT"
+manifest_finish "${UPDATE_PTX:-}"
+log "all $count corpus kernels compile with NVRTC $VERSION and match $OUT; NVRTC ran $ran times, the manifest vouched for the rest"

@@ -6,7 +6,9 @@
 #   bash scripts/nvcc.sh             installs if needed, prints the path of nvcc
 #   bash scripts/nvcc.sh check       also compiles every corpus file (-ptx, and -cubin for two) and
 #                                    fails on any nvcc error, or when examples/corpus/ptx/ is not
-#                                    what nvcc writes (UPDATE_PTX=1 rewrites it)
+#                                    what nvcc writes (UPDATE_PTX=1 rewrites it). A file whose
+#                                    inputs are what scripts/manifests/nvcc.sha256 recorded is
+#                                    not compiled again (scripts/lib/manifest.sh; RERUN=1 does)
 # The licence is NVIDIA's: the tools stay in .tools/, only the PTX they write is committed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -59,6 +61,9 @@ trap 'rm -rf "$TMP"' EXIT
 failed=()
 stale=()
 count=0
+ran=0
+source scripts/lib/manifest.sh
+manifest_load scripts/manifests/nvcc.sha256
 
 # Without the header lines that name the compiler build, so the PTX only changes with the kernel.
 drop_build_lines() { grep -v '^// Compiler Build ID\|^// Cuda compilation tools\|^// Based on NVVM'; }
@@ -76,7 +81,7 @@ mkdir -p "$SRC"
 compile() {
   local cu=$1 out=$2
   shift 2
-  count=$((count + 1))
+  ran=$((ran + 1))
   cp "$cu" "$SRC/"
   if ! (cd "$SRC" && "$NVCC" -O3 -arch="$ARCH" -ptx "$@" -o "$TMP/$out.ptx" "$(basename "$cu")") 2>"$TMP/$out.err"; then
     failed+=("$cu")
@@ -94,14 +99,26 @@ keep() {
   fi
 }
 
+# ptx_job CU COMMITTED LABEL [nvcc flags...]: nvcc's PTX of CU, without the build lines, is the
+# committed file; skipped when the manifest says it is.
+ptx_job() {
+  local cu=$1 out=$2 label=$3 key
+  shift 3
+  count=$((count + 1))
+  key=$(job_key "ptx $ARCH $*" "$cu")
+  fresh "$key" "$out" && return 0
+  compile "$cu" "$label" "$@" || return 0
+  drop_build_lines <"$TMP/$label.ptx" >"$TMP/$label.kept.ptx"
+  record "$key" "$out" "$(file_sha "$TMP/$label.kept.ptx")"
+  keep "$TMP/$label.kept.ptx" "$out"
+}
+
 # The corpus; -Werror all-warnings: a kernel that only compiles with warnings is not
 # course-quality code.
 mkdir -p "$PTX_DIR"
 for cu in "$CORPUS"/*.cu; do
   name=$(basename "$cu" .cu)
-  compile "$cu" "c_$name" -Werror all-warnings || continue
-  drop_build_lines <"$TMP/c_$name.ptx" >"$TMP/c_$name.kept.ptx"
-  keep "$TMP/c_$name.kept.ptx" "$PTX_DIR/$name.ptx"
+  ptx_job "$cu" "$PTX_DIR/$name.ptx" "c_$name" -Werror all-warnings
 done
 for ptx in "$PTX_DIR"/*.ptx; do
   [ -e "$CORPUS/$(basename "$ptx" .ptx).cu" ] && continue
@@ -110,19 +127,26 @@ done
 # The gallery's PTX: nvcc's output for every C example (with -lineinfo, so each instruction has
 # its CUDA line), below the example's //@ lines with the parameters renamed to PTX's positional
 # names (a to arg0) and a title and a note of its own, which compares nvcc's code with warpscope's
-# compile of the C as the CLI runs both. The .file path is cut to the file's name.
+# compile of the C as the CLI runs both. The .file path is cut to the file's name. The manifest
+# covers nvcc's part; the header, from the CLI, is written again on every check.
 GALLERY=examples/ptx
 mkdir -p "$GALLERY"
-# The gallery's notes compare nvcc's code with warpscope's compile, each run by the CLI.
-cargo build -q -p warpscope-cli
-CLI=$PWD/target/debug/warpscope
+CLI=$(bash scripts/cli.sh)
 for cu in examples/*.cu; do
   name=$(basename "$cu" .cu)
-  compile "$cu" "g_$name" -lineinfo || continue
-  drop_build_lines <"$TMP/g_$name.ptx" | sed -E 's|^(\s*\.file\s+[0-9]+\s+")[^"]*/([^"/]*")|\1\2|' >"$TMP/g_$name.body.ptx"
+  out=$GALLERY/$name.ptx
+  count=$((count + 1))
+  key=$(job_key "gallery ptx $ARCH -lineinfo" "$cu")
+  if fresh "$key" "body:$out"; then
+    body_of "$out" >"$TMP/g_$name.body.ptx"
+  else
+    compile "$cu" "g_$name" -lineinfo || continue
+    drop_build_lines <"$TMP/g_$name.ptx" | sed -E 's|^(\s*\.file\s+[0-9]+\s+")[^"]*/([^"/]*")|\1\2|' >"$TMP/g_$name.body.ptx"
+    record "$key" "$out" "$(file_sha "$TMP/g_$name.body.ptx")"
+  fi
   python3 scripts/ptx_gallery_header.py "$cu" "$TMP/g_$name.body.ptx" "$CLI" >"$TMP/g_$name.kept.ptx"
   cat "$TMP/g_$name.body.ptx" >>"$TMP/g_$name.kept.ptx"
-  keep "$TMP/g_$name.kept.ptx" "$GALLERY/$name.ptx"
+  keep "$TMP/g_$name.kept.ptx" "$out"
 done
 for ptx in "$GALLERY"/*.ptx; do
   cu="examples/$(basename "$ptx" .ptx).cu"
@@ -132,14 +156,19 @@ done
 # PTX test fixtures: kernels written to use what the corpus does not (core/tests/ptx_features.rs).
 for cu in core/tests/fixtures/ptx/*.cu; do
   name=$(basename "$cu" .cu)
-  compile "$cu" "f_$name" || continue
-  drop_build_lines <"$TMP/f_$name.ptx" >"$TMP/f_$name.kept.ptx"
-  keep "$TMP/f_$name.kept.ptx" "${cu%.cu}.ptx"
+  ptx_job "$cu" "${cu%.cu}.ptx" "f_$name"
 done
+# ptxas accepts these (no output is kept): the manifest records only that it did.
 for f in "${CUBIN_FILES[@]}"; do
+  count=$((count + 1))
+  key=$(job_key "cubin $ARCH" "$CORPUS/$f")
+  fresh "$key" "$CORPUS/$f" && continue
+  ran=$((ran + 1))
   if ! "$NVCC" -O3 -arch="$ARCH" -cubin -o "$TMP/$f.cubin" "$CORPUS/$f" 2>"$TMP/$f.cubin.err"; then
     failed+=("$CORPUS/$f (cubin)")
     cat "$TMP/$f.cubin.err" >&2
+  else
+    record "$key" "$CORPUS/$f" -
   fi
 done
 if [ ${#failed[@]} -gt 0 ]; then
@@ -150,4 +179,5 @@ if [ ${#stale[@]} -gt 0 ]; then
   log "the committed PTX is not what nvcc writes (UPDATE_PTX=1 bash scripts/nvcc.sh check rewrites it): ${stale[*]}"
   exit 1
 fi
-log "all $count corpus and example files compile (-arch=$ARCH -ptx; -cubin for ${CUBIN_FILES[*]})"
+manifest_finish "${UPDATE_PTX:-}"
+log "all $count corpus and example files compile (-arch=$ARCH -ptx; -cubin for ${CUBIN_FILES[*]}); nvcc ran $ran times, the manifest vouched for the rest"

@@ -5,6 +5,8 @@
 # kernels, and `nvdisasm` in its other forms (-c, -g with line info, -hex) on a few.
 #   bash scripts/sass.sh check               fails when a committed file is not what the tools write
 #   UPDATE_SASS=1 bash scripts/sass.sh check rewrites them
+# A job (one compile and its disassemblies) whose inputs are what scripts/manifests/sass.sha256
+# recorded is not run again (scripts/lib/manifest.sh; RERUN=1 runs every one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,16 +26,31 @@ flock 9
 trap 'rm -rf "$TMP" "$SRC"' EXIT
 stale=()
 count=0
+ran=0
+source scripts/lib/manifest.sh
+# The tools and their versions are scripts/nvcc.sh's.
+manifest_load scripts/manifests/sass.sha256 scripts/nvcc.sh
 
-# keep MADE COMMITTED
+# keep KEY MADE COMMITTED: the committed file must be what the tools made.
 keep() {
   count=$((count + 1))
+  record "$1" "$3" "$(file_sha "$2")"
   if [ -n "${UPDATE_SASS:-}" ]; then
-    mkdir -p "$(dirname "$2")"
-    cp "$1" "$2"
-  elif ! cmp -s "$1" "$2"; then
-    stale+=("$2")
+    mkdir -p "$(dirname "$3")"
+    cp "$2" "$3"
+  elif ! cmp -s "$2" "$3"; then
+    stale+=("$3")
   fi
+}
+
+# skip KEY COMMITTED...: true when the manifest vouches for every file of the job.
+skip() {
+  if fresh "$@"; then
+    count=$((count + $# - 1))
+    return 0
+  fi
+  ran=$((ran + 1))
+  return 1
 }
 
 # cubin NAME ARCH [flags]: $TMP/NAME.ARCH.cubin from the corpus file.
@@ -44,22 +61,26 @@ cubin() {
   (cd "$SRC" && "$NVCC" -O3 -arch="$arch" -cubin "$@" -o "$TMP/$name.$arch.cubin" "$name.cu")
 }
 
+# cuobjdump_job NAME ARCH: `cuobjdump -sass` of the corpus file's cubin for ARCH.
+cuobjdump_job() {
+  local name=$1 arch=$2 key
+  key=$(job_key "cuobjdump $arch" "$CORPUS/$name.cu")
+  skip "$key" "$OUT/$arch/$name.sass" && return 0
+  cubin "$name" "$arch"
+  "$BIN/cuobjdump" -sass "$TMP/$name.$arch.cubin" >"$TMP/$name.$arch.sass"
+  keep "$key" "$TMP/$name.$arch.sass" "$OUT/$arch/$name.sass"
+}
+
 for cu in "$CORPUS"/*.cu; do
   name=$(basename "$cu" .cu)
-  for arch in sm_75 sm_90; do
-    cubin "$name" "$arch"
-    "$BIN/cuobjdump" -sass "$TMP/$name.$arch.cubin" >"$TMP/$name.$arch.sass"
-    keep "$TMP/$name.$arch.sass" "$OUT/$arch/$name.sass"
-  done
+  for arch in sm_75 sm_90; do cuobjdump_job "$name" "$arch"; done
 done
 for name in "${FEW[@]}"; do
-  for arch in sm_80 sm_86 sm_89 sm_100 sm_120; do
-    cubin "$name" "$arch"
-    "$BIN/cuobjdump" -sass "$TMP/$name.$arch.cubin" >"$TMP/$name.$arch.sass"
-    keep "$TMP/$name.$arch.sass" "$OUT/$arch/$name.sass"
-  done
+  for arch in sm_80 sm_86 sm_89 sm_100 sm_120; do cuobjdump_job "$name" "$arch"; done
   # nvdisasm's forms: the whole ELF, code only, with encodings (-hex), and with CUDA lines (-g,
   # from a -lineinfo cubin, whose line table would name this clone's folders in the whole ELF).
+  key=$(job_key "nvdisasm forms sm_90" "$CORPUS/$name.cu")
+  skip "$key" "$OUT"/{nvdisasm,nvdisasm-c,nvdisasm-g,nvdisasm-hex}/"$name.sass" && continue
   cubin "$name" sm_90
   c="$TMP/$name.sm_90.cubin"
   "$BIN/nvdisasm" "$c" >"$TMP/$name.nvdisasm.sass"
@@ -68,7 +89,7 @@ for name in "${FEW[@]}"; do
   cubin "$name" sm_90 -lineinfo
   "$BIN/nvdisasm" -c -g "$c" | sed -E 's|(//## File ")[^"]*/([^"/]*")|\1\2|' >"$TMP/$name.nvdisasm-g.sass"
   for form in nvdisasm nvdisasm-c nvdisasm-g nvdisasm-hex; do
-    keep "$TMP/$name.$form.sass" "$OUT/$form/$name.sass"
+    keep "$key" "$TMP/$name.$form.sass" "$OUT/$form/$name.sass"
   done
 done
 # Kernels of the features real SASS needs (core/tests/sass_features.rs): cuobjdump and nvdisasm
@@ -78,57 +99,73 @@ done
 FEATURES=$OUT/features
 for cu in "$FEATURES"/*.cu; do
   name=$(basename "$cu" .cu)
+  key=$(job_key "features" "$cu")
+  skip "$key" "$FEATURES/$name".{sm_75.sass,sm_75.whole.sass,sm_90.sass,sm_90.whole.sass,sm_90.nvdisasm.sass,ptx} && continue
   read -r -a flags <<<"$(sed -n 's/.*(nvcc flags: \([^)]*\)).*/\1/p' "$cu")"
   rm -rf "$SRC" && mkdir -p "$SRC" && cp "$cu" "$SRC/"
   for arch in sm_75 sm_90; do
     (cd "$SRC" && "$NVCC" -O3 -arch="$arch" -cubin ${flags[@]+"${flags[@]}"} -o "$TMP/f_$name.$arch.cubin" "$name.cu")
     "$BIN/cuobjdump" -sass "$TMP/f_$name.$arch.cubin" >"$TMP/f_$name.$arch.sass"
-    keep "$TMP/f_$name.$arch.sass" "$FEATURES/$name.$arch.sass"
+    keep "$key" "$TMP/f_$name.$arch.sass" "$FEATURES/$name.$arch.sass"
     "$BIN/nvdisasm" "$TMP/f_$name.$arch.cubin" >"$TMP/f_$name.$arch.whole.sass"
-    keep "$TMP/f_$name.$arch.whole.sass" "$FEATURES/$name.$arch.whole.sass"
+    keep "$key" "$TMP/f_$name.$arch.whole.sass" "$FEATURES/$name.$arch.whole.sass"
   done
   "$BIN/nvdisasm" -c "$TMP/f_$name.sm_90.cubin" >"$TMP/f_$name.nvdisasm.sass"
-  keep "$TMP/f_$name.nvdisasm.sass" "$FEATURES/$name.sm_90.nvdisasm.sass"
+  keep "$key" "$TMP/f_$name.nvdisasm.sass" "$FEATURES/$name.sm_90.nvdisasm.sass"
   (cd "$SRC" && "$NVCC" -O3 -arch=sm_90 -ptx ${flags[@]+"${flags[@]}"} -o "$TMP/f_$name.ptx" "$name.cu")
-  keep "$TMP/f_$name.ptx" "$FEATURES/$name.ptx"
+  keep "$key" "$TMP/f_$name.ptx" "$FEATURES/$name.ptx"
 done
 # The H100 report's loop kernels (core/tests/sass_h100.rs), one function per file as
 # `cuobjdump -fun` prints it.
 H100=core/tests/fixtures/sass/h100
-rm -rf "$SRC" && mkdir -p "$SRC" && cp "$H100/bench_loops.cu" "$SRC/"
-(cd "$SRC" && "$NVCC" -O3 -arch=sm_90 -cubin -o "$TMP/bench_loops.cubin" bench_loops.cu)
-for k in single_loop single_loop_nounroll double_loop double_loop_nounroll; do
-  mangled="_Z$(printf '%s' "$k" | wc -c)${k}PKiPfPx"
-  "$BIN/cuobjdump" -sass -fun "$mangled" "$TMP/bench_loops.cubin" >"$TMP/$k.sass"
-  keep "$TMP/$k.sass" "$H100/$k.sass"
-done
+key=$(job_key "h100 loops" "$H100/bench_loops.cu")
+if ! skip "$key" "$H100"/{single_loop,single_loop_nounroll,double_loop,double_loop_nounroll}.sass; then
+  rm -rf "$SRC" && mkdir -p "$SRC" && cp "$H100/bench_loops.cu" "$SRC/"
+  (cd "$SRC" && "$NVCC" -O3 -arch=sm_90 -cubin -o "$TMP/bench_loops.cubin" bench_loops.cu)
+  for k in single_loop single_loop_nounroll double_loop double_loop_nounroll; do
+    mangled="_Z$(printf '%s' "$k" | wc -c)${k}PKiPfPx"
+    "$BIN/cuobjdump" -sass -fun "$mangled" "$TMP/bench_loops.cubin" >"$TMP/$k.sass"
+    keep "$key" "$TMP/$k.sass" "$H100/$k.sass"
+  done
+fi
 # ...and the report's side-order question (section 2c), asked with the clock.
-rm -rf "$SRC" && mkdir -p "$SRC" && cp "$H100/bench_order.cu" "$SRC/"
-(cd "$SRC" && "$NVCC" -O3 -arch=sm_90 -cubin -o "$TMP/bench_order.cubin" bench_order.cu)
-"$BIN/cuobjdump" -sass "$TMP/bench_order.cubin" >"$TMP/side_order.sass"
-keep "$TMP/side_order.sass" "$H100/side_order.sass"
+key=$(job_key "h100 side order" "$H100/bench_order.cu")
+if ! skip "$key" "$H100/side_order.sass"; then
+  rm -rf "$SRC" && mkdir -p "$SRC" && cp "$H100/bench_order.cu" "$SRC/"
+  (cd "$SRC" && "$NVCC" -O3 -arch=sm_90 -cubin -o "$TMP/bench_order.cubin" bench_order.cu)
+  "$BIN/cuobjdump" -sass "$TMP/bench_order.cubin" >"$TMP/side_order.sass"
+  keep "$key" "$TMP/side_order.sass" "$H100/side_order.sass"
+fi
 # The gallery's SASS: nvcc's sm_90 code of every C example (nvdisasm -c -gi, so each instruction
 # has its CUDA line, a header's inlined code the line it was inlined at), under the example's //@ lines with the parameters renamed (a to arg0),
-# run under volta, and a title and note of its own (scripts/ptx_gallery_header.py ... sass).
+# run under volta, and a title and note of its own (scripts/ptx_gallery_header.py ... sass). The
+# manifest covers the tools' part; the header, from the CLI, is written again on every check.
 GALLERY=examples/sass
 mkdir -p "$GALLERY"
-cargo build -q -p warpscope-cli
-CLI=$PWD/target/debug/warpscope
+CLI=$(bash scripts/cli.sh)
 for cu in examples/*.cu; do
   name=$(basename "$cu" .cu)
-  rm -rf "$SRC" && mkdir -p "$SRC" && cp "$cu" "$SRC/"
-  (cd "$SRC" && "$NVCC" -O3 -arch=sm_90 -lineinfo -cubin -o "$TMP/g_$name.cubin" "$name.cu")
-  if grep -q 'printf' "$cu"; then
-    # printf's format strings are in the cubin's data: nvdisasm of the whole cubin, keeping
-    # its code and the two data sections the reader takes (bank 4, the initialised globals).
-    "$BIN/nvdisasm" -gi "$TMP/g_$name.cubin" | awk '/^\/\/-------/ { keep = ($2 ~ /^\.text\./ || $2 == ".nv.constant4" || $2 == ".nv.global.init") } keep' |
-      sed -E '/\/\/##/ s|"[^"]*/([^"/]*")|"\1|g' >"$TMP/g_$name.body.sass"
+  out=$GALLERY/$name.sm_90.sass
+  key=$(job_key "gallery sass sm_90 -lineinfo" "$cu")
+  if skip "$key" "body:$out"; then
+    count=$((count - 1))
+    body_of "$out" >"$TMP/g_$name.body.sass"
   else
-    "$BIN/nvdisasm" -c -gi "$TMP/g_$name.cubin" | sed -E '/\/\/##/ s|"[^"]*/([^"/]*")|"\1|g' >"$TMP/g_$name.body.sass"
+    rm -rf "$SRC" && mkdir -p "$SRC" && cp "$cu" "$SRC/"
+    (cd "$SRC" && "$NVCC" -O3 -arch=sm_90 -lineinfo -cubin -o "$TMP/g_$name.cubin" "$name.cu")
+    if grep -q 'printf' "$cu"; then
+      # printf's format strings are in the cubin's data: nvdisasm of the whole cubin, keeping
+      # its code and the two data sections the reader takes (bank 4, the initialised globals).
+      "$BIN/nvdisasm" -gi "$TMP/g_$name.cubin" | awk '/^\/\/-------/ { keep = ($2 ~ /^\.text\./ || $2 == ".nv.constant4" || $2 == ".nv.global.init") } keep' |
+        sed -E '/\/\/##/ s|"[^"]*/([^"/]*")|"\1|g' >"$TMP/g_$name.body.sass"
+    else
+      "$BIN/nvdisasm" -c -gi "$TMP/g_$name.cubin" | sed -E '/\/\/##/ s|"[^"]*/([^"/]*")|"\1|g' >"$TMP/g_$name.body.sass"
+    fi
   fi
   python3 scripts/ptx_gallery_header.py "$cu" "$TMP/g_$name.body.sass" "$CLI" sass >"$TMP/g_$name.sass"
   cat "$TMP/g_$name.body.sass" >>"$TMP/g_$name.sass"
-  keep "$TMP/g_$name.sass" "$GALLERY/$name.sm_90.sass"
+  keep "$key" "$TMP/g_$name.sass" "$out"
+  record "$key" "$out" "$(file_sha "$TMP/g_$name.body.sass")"
 done
 for f in "$GALLERY"/*.sass; do
   cu="examples/$(basename "$f" .sm_90.sass).cu"
@@ -139,4 +176,5 @@ if [ ${#stale[@]} -gt 0 ]; then
   log "the committed SASS is not what the tools write (UPDATE_SASS=1 bash scripts/sass.sh check rewrites it): ${stale[*]}"
   exit 1
 fi
-log "all $count SASS files are what nvcc, cuobjdump and nvdisasm write"
+manifest_finish "${UPDATE_SASS:-}"
+log "all $count SASS files are what nvcc, cuobjdump and nvdisasm write; $ran jobs ran, the manifest vouched for the rest"
