@@ -10,9 +10,22 @@ import { test as base, expect, type Browser, type BrowserContext, type Locator, 
 export interface TraceRow { step: number; pc: string | null; text: string; mask: string; stack: { kind: string; mask: string; addr: string }[] }
 export interface Trace { rows: TraceRow[]; total: number }
 
+/** The CLI binary: the test command's build ($WARPSCOPE_CLI), or `scripts/cli.sh`'s, asked once
+ * per process (it builds target/debug/warpscope when missing or stale). */
+let cliPath: string | undefined;
+function cliBinary(): string {
+  cliPath ??= process.env.WARPSCOPE_CLI || execFileSync('bash', ['scripts/cli.sh'], { encoding: 'utf8' }).trim();
+  return cliPath;
+}
+
+/** The CLI's output for `args` (`warpscope ARGS...`); a non-zero exit throws. */
+export function warpscope(args: string[]): string {
+  return execFileSync(cliBinary(), args, { encoding: 'utf8', maxBuffer: 64 << 20 });
+}
+
 /** `warpscope trace FILE --set n=N [options]`, parsed: one row per step, the stack bottom first. */
 export function cliTrace(file: string, sets: string[] = [], options: string[] = []): Trace {
-  const args = ['run', '-q', '-p', 'warpscope-cli', '--', 'trace', file, ...sets.flatMap((s) => ['--set', s]), ...options];
+  const args = ['trace', file, ...sets.flatMap((s) => ['--set', s]), ...options];
   const out = runAllowingFailure(args);
   const rows: TraceRow[] = [];
   let total = -1;
@@ -40,7 +53,7 @@ export function cliTrace(file: string, sets: string[] = [], options: string[] = 
 /** The CLI's output; a run that deadlocks or faults exits non-zero but still prints its trace. */
 function runAllowingFailure(args: string[]): string {
   try {
-    return execFileSync('cargo', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    return execFileSync(cliBinary(), args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20 });
   } catch (e) {
     const out = (e as { stdout?: string }).stdout;
     if (out) return out;
@@ -150,7 +163,7 @@ export async function replaceText(page: Page, text: string): Promise<void> {
  * the MIMD minimum as the app writes them ("2 (min 1)"). */
 export function cliCompare(file: string, models: string[]): Record<string, string[]> {
   // A deadlock on either side makes the command exit non-zero; its table is still printed.
-  const out = runAllowingFailure(['run', '-q', '-p', 'warpscope-cli', '--', 'compare', file, '--models', models.join(',')]);
+  const out = runAllowingFailure(['compare', file, '--models', models.join(',')]);
   const rows: Record<string, string[]> = {};
   for (const line of out.split('\n')) {
     const block = /^\s+(BB\d+)\s+(.*)$/.exec(line);
@@ -163,11 +176,11 @@ export function cliCompare(file: string, models: string[]): Record<string, strin
 
 /** `warpscope run FILE --model M [--preset P]`: the run's cycle count under that cost preset. */
 export function cliCycles(file: string, model: string, preset?: string): string {
-  const out = runAllowingFailure(['run', '-q', '-p', 'warpscope-cli', '--', 'run', file, '--model', model, ...(preset ? ['--preset', preset] : [])]);
+  const out = runAllowingFailure(['run', file, '--model', model, ...(preset ? ['--preset', preset] : [])]);
   return /^cycles\s+(\d+)/m.exec(out)![1];
 }
 
-const cli = (args: string[]) => execFileSync('cargo', ['run', '-q', '-p', 'warpscope-cli', '--', ...args], { encoding: 'utf8' });
+const cli = warpscope;
 
 /** `warpscope run FILE --dump NAME`: the buffer's elements at the run's end, as the CLI writes them. */
 export function cliDump(file: string, buffer: string): string[] {
@@ -217,7 +230,7 @@ export async function clickGutter(page: Page, host: string, line: number): Promi
 
 /** `warpscope figure ID --csv`: the figure's sweep as the CLI writes it (measured columns included). */
 export function cliFigureCsv(id: string): string {
-  return runAllowingFailure(['run', '-q', '-p', 'warpscope-cli', '--', 'figure', id, '--csv']);
+  return runAllowingFailure(['figure', id, '--csv']);
 }
 
 /** Clicks `button` and returns the file it downloads: its suggested name and its bytes. */

@@ -1,7 +1,7 @@
 // Broken and hostile permalinks: each says what is wrong (or shows its markup as plain text),
 // runs no script, injects no element, opens no dialog, leaves the editor working, and leaves the
 // user's saved work byte for byte as it was.
-import { expect, makeOwnWork, replaceText, savedWork, test, type Page } from './helpers';
+import { expect, makeOwnWork, replaceText, SAVE_KEY, savedWork, test, type Page } from './helpers';
 import { makeLink, packBytes, packJson } from './link-maker';
 
 const EVIL = [
@@ -58,18 +58,26 @@ const BROKEN: [string, string, string | RegExp][] = [
   ['a malformed format number inside', packJson({ v: '<img src=x onerror=alert(1)>', text: 'EXIT;' }), 'its format number is malformed ("<img src=x onerror='],
 ];
 
-for (const [what, fragment, message] of BROKEN) {
-  test(`a link that is ${what} says so, keeps the saved work and leaves the page working`, async ({ page }) => {
-    const saved = await makeOwnWork(page);
-    await openFresh(page, fragment);
-    await expect(banner(page, message)).toHaveCount(1);
-    await expect(banner(page, message)).toContainText('Showing your last saved kernel instead.');
-    await expect(page.getByTestId('kernel-title')).toHaveText('My own kernel');
-    await expect(page.getByTestId('link-question')).toHaveCount(0);
-    await expectUnharmed(page, saved);
-    await expectUsable(page);
-  });
-}
+// One page for every case, as a user meets them one after another: each link is a fresh load,
+// and the saved work is put back as it was (byte for byte) before the next.
+test('every broken link says so, keeps the saved work and leaves the page working', async ({ page }) => {
+  test.setTimeout(120_000);
+  const saved = await makeOwnWork(page);
+  for (const [what, fragment, message] of BROKEN) {
+    await test.step(`a link that is ${what}`, async () => {
+      await openFresh(page, fragment);
+      await expect(banner(page, message)).toHaveCount(1);
+      await expect(banner(page, message)).toContainText('Showing your last saved kernel instead.');
+      await expect(page.getByTestId('kernel-title')).toHaveText('My own kernel');
+      await expect(page.getByTestId('link-question')).toHaveCount(0);
+      await expectUnharmed(page, saved);
+      await expectUsable(page);
+      // The edit above saved the new kernel (saves are synchronous): the user's work goes back.
+      await expect.poll(() => savedWork(page)).toContain('still usable');
+      await page.evaluate(([key, work]) => localStorage.setItem(key, work), [SAVE_KEY, saved]);
+    });
+  }
+});
 
 test('in a fresh browser a broken link says why, and that the default example shows instead of saved work', async ({ page }) => {
   const [, fragment, message] = BROKEN[2];

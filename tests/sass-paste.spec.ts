@@ -5,8 +5,7 @@
 // printf runs from nvdisasm's whole-cubin output and prints in the Output panel what the CLI
 // prints, and cuobjdump's output of it (no format strings) is a located error naming what to
 // paste. Expectations come from the CLI and from the dump's own `//## File ..., line N` lines.
-import { execFileSync } from 'node:child_process';
-import { cliTrace, exampleText, expect, open, paste, savedWork, seek, tab, tempFile, test } from './helpers';
+import { cliTrace, exampleText, expect, open, paste, savedWork, seek, tab, tempFile, test, warpscope } from './helpers';
 
 
 /** cuobjdump -sass of the corpus's collatz kernel for sm_90, as the tool prints it. */
@@ -89,7 +88,7 @@ const PRINTF_CUOBJDUMP = PRINTF_HEADER + exampleText('core/tests/fixtures/sass/f
 
 test('printf in nvdisasm\'s whole-cubin output prints what the CLI prints; cuobjdump\'s is a located error', async ({ page }) => {
   const file = tempFile('printf_whole.sass', PRINTF_WHOLE);
-  const printed = execFileSync('cargo', ['run', '-q', '-p', 'warpscope-cli', '--', 'run', file, '--model', 'volta', '--printed'], { encoding: 'utf8' })
+  const printed = warpscope(['run', file, '--model', 'volta', '--printed'])
     .split('\n').filter((l) => l !== '');
   expect(printed.length).toBe(8);
   await open(page);

@@ -3,9 +3,8 @@
 // listing beside a listing kernel, compare mode beside PDOM with the transforms in the table, the
 // paper's figure, and the model kept in links and saved work. Expectations come from the CLI
 // (`cfg --model struct`, `trace --model struct`, `compare`) of the same files.
-import { execFileSync } from 'node:child_process';
 import type { Locator, Page } from '@playwright/test';
-import { clickGutter, cliCompare, cliTrace, download, expect, open, openCopiedLink, openExample, openFigure, seek, tab, test } from './helpers';
+import { clickGutter, cliCompare, cliTrace, download, expect, open, openCopiedLink, openExample, openFigure, seek, tab, test, warpscope } from './helpers';
 
 const FIG1 = 'examples/tf_figure1.sass';
 
@@ -14,7 +13,7 @@ interface CliBlock { name: string; copyOf: string | null; cut: boolean; first: n
 /** `warpscope cfg FILE [--model M]`: each block's name, what it copies or whether a cut wrote it,
  * and its first and last instruction address. */
 function cliCfg(file: string, model?: string): CliBlock[] {
-  const out = execFileSync('cargo', ['run', '-q', '-p', 'warpscope-cli', '--', 'cfg', file, ...(model ? ['--model', model] : [])], { encoding: 'utf8' });
+  const out = warpscope(['cfg', file, ...(model ? ['--model', model] : [])]);
   return [...out.matchAll(/^(\S+)(?: \((copy of \S+|written by the cut)\))?\s+0x([0-9a-f]+)\.\.0x([0-9a-f]+)/gm)].map((m) => ({
     name: m[1], copyOf: m[2]?.startsWith('copy of ') ? m[2].slice(8) : null, cut: m[2] === 'written by the cut',
     first: parseInt(m[3], 16), last: parseInt(m[4], 16),
@@ -49,7 +48,7 @@ test('Figure 1 under struct: copies dashed and tagged, no cut, and the original 
   await page.keyboard.press('Escape');
   await chooseStruct(page);
   // The metrics panel says what the transform did, as the CLI counts it.
-  const cfgText = execFileSync('cargo', ['run', '-q', '-p', 'warpscope-cli', '--', 'cfg', FIG1, '--model', 'struct'], { encoding: 'utf8' });
+  const cfgText = warpscope(['cfg', FIG1, '--model', 'struct']);
   const t = cfgText.match(/STRUCT: (\d+) forward copies, (\d+) backward copies, (\d+) cuts; (\d+) -> (\d+) instructions/)!;
   await expect(page.getByTestId('metrics-transforms'))
     .toContainText(`${t[1]} forward copies, ${t[2]} backward copies, ${t[3]} cuts; ${t[4]} → ${t[5]} instructions`);
@@ -158,7 +157,7 @@ test('a listing kernel under struct shows its transformed code, following the ru
 
 test('struct beside pdom: the table adds the transforms, and the blocks line up per original block', async ({ page }) => {
   const cli = cliCompare(FIG1, ['struct', 'pdom']);
-  const out = execFileSync('cargo', ['run', '-q', '-p', 'warpscope-cli', '--', 'compare', FIG1, '--models', 'struct,pdom'], { encoding: 'utf8' });
+  const out = warpscope(['compare', FIG1, '--models', 'struct,pdom']);
   const [fwd, bwd, cuts] = /^copies_fwd\/bwd\/cuts\s+(\d+)\/(\d+)\/(\d+)\s+-$/m.exec(out)!.slice(1);
   await open(page);
   await openFigure(page, 'tf-fig6', false);
@@ -174,7 +173,7 @@ test('struct beside pdom: the table adds the transforms, and the blocks line up 
   // "+63.2%" in the CLI's table is "+63.2 %" here.
   const [staticExp] = cli.static_expansion;
   await expect(cells(page, 'static_expansion')).toHaveText([staticExp.replace('%', ' %'), '—']);
-  const [before, after] = /(\d+) -> (\d+) instructions/.exec(execFileSync('cargo', ['run', '-q', '-p', 'warpscope-cli', '--', 'cfg', FIG1, '--model', 'struct'], { encoding: 'utf8' }))!.slice(1);
+  const [before, after] = /(\d+) -> (\d+) instructions/.exec(warpscope(['cfg', FIG1, '--model', 'struct']))!.slice(1);
   await expect(cells(page, 'instructions')).toHaveText([`${before} → ${after}`, '—']);
   // Blocks of the kernel as written, both columns, as the CLI counts them.
   await expect(page.getByTestId('compare-table')).toContainText('STRUCT\'s copies count as the block they copy');

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { deflateRawSync } from 'node:zlib';
 import type { Page } from '@playwright/test';
-import { cliFigureCsv, download, expect, open, openExample, openFigure, replaceText, test } from './helpers';
+import { cliFigureCsv, download, expect, open, openFigure, replaceText, setStepLimit, test } from './helpers';
 
 interface FigureEntry { id: string; look: string; kernel: string; sweep?: { from?: number; to?: number; models?: string[]; presets?: string[]; split?: { values: number[] } }; view?: { params: Record<string, number>; model: string; compare?: string } }
 const FIGURES = JSON.parse(readFileSync('examples/figures.json', 'utf8')) as FigureEntry[];
@@ -13,17 +13,38 @@ const PRESETS = ['kepler', 'maxwell', 'h100', 'tesla'];
 const progress = (page: Page) => page.getByTestId('sweep-progress');
 const done = async (page: Page) => Number(await progress(page).getAttribute('data-done'));
 
-/** double_loop.sass for n = 0..31 under every model and preset: 896 runs, several seconds. */
+/** Every lane loops forever (the counter keeps the state from repeating), so each run goes to the
+ * step limit. */
+const ENDLESS = `//@ title A loop that never ends, swept
+//@ warp 32
+//@ param n = 1
+//@ buffer add: i32[32] = n
+//@ buffer out: i32[32]
+__global__ void counter(int* add, int* out) {
+    int i = 0;
+    while (threadIdx.x < 100) {
+        i = i + add[threadIdx.x] + 1;
+    }
+    out[threadIdx.x] = i;
+}
+`;
+
+/** A sweep that cannot end while a test looks at it, however fast the machine: n = 0..31 under
+ * every model and preset (896 runs) of an endless loop, each run 1 M steps. */
 async function startLongSweep(page: Page): Promise<number> {
   await open(page);
-  await openExample(page, 'double_loop.sass');
+  await setStepLimit(page, 1_000_000);
+  await replaceText(page, ENDLESS);
+  await expect(page.getByTestId('run-stop')).toHaveAttribute('data-kind', 'step_limit');
   await page.getByTestId('btn-sweep').click();
+  await page.getByTestId('sweep-from').fill('0');
+  await page.getByTestId('sweep-to').fill('31');
   for (const m of MODELS) await page.getByTestId(`sweep-models-${m}`).check();
   for (const p of PRESETS) await page.getByTestId(`sweep-presets-${p}`).check();
   await expect(page.getByTestId('sweep-summary')).toHaveText('896 runs');
   await page.getByTestId('sweep-run').click();
   await expect(progress(page)).toHaveAttribute('data-status', 'running');
-  await expect.poll(() => done(page)).toBeGreaterThan(0);
+  await expect.poll(() => done(page), { timeout: 20_000 }).toBeGreaterThan(0);
   return Number(await progress(page).getAttribute('data-total'));
 }
 

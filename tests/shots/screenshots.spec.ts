@@ -1,10 +1,11 @@
-// Screenshots for a human to look at (/tmp/shots), and the README's docs/screenshot.png when
-// UPDATE_SCREENSHOT=1. They assert nothing about pixels.
+// Screenshots for a human to look at (/tmp/shots, or SHOTS_DIR), and the README's
+// docs/screenshot.png when UPDATE_SCREENSHOT=1: `npm run shots`, not part of the test command.
+// They assert nothing about pixels; what they wait for is checked by the specs in tests/.
 import { mkdirSync } from 'node:fs';
 import { writeFileSync } from 'node:fs';
-import { download, exampleText, expect, hoverLine, open, openExample, openFigure, replaceText, seek, setStepLimit, test } from './helpers';
-import { largeKernel } from './large-kernel';
-import { makeLink } from './link-maker';
+import { download, exampleText, expect, hoverLine, open, openExample, openFigure, replaceText, seek, setStepLimit, test } from '../helpers';
+import { largeKernel } from '../large-kernel';
+import { makeLink } from '../link-maker';
 
 const dir = process.env.SHOTS_DIR ?? '/tmp/shots';
 mkdirSync(dir, { recursive: true });

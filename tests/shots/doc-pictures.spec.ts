@@ -1,11 +1,13 @@
-// The pictures of docs/reconvergence.md, taken from the app in compare mode. Written only with
-// DOC_PICTURES=1 (the test run must not change files in the repository); asserts nothing.
+// The pictures of docs/reconvergence.md, taken from the app in compare mode (`npm run shots`):
+// into docs/img with DOC_PICTURES=1, else beside the other screenshots, so a look at them never
+// changes the repository; asserts nothing.
 import { mkdirSync } from 'node:fs';
-import { open, openExample, seek, test } from './helpers';
+import { open, openExample, seek, test } from '../helpers';
+
+const out = process.env.DOC_PICTURES ? 'docs/img' : `${process.env.SHOTS_DIR ?? '/tmp/shots'}/docs-img`;
 
 test('pictures for docs/reconvergence.md', async ({ page }) => {
-  test.skip(!process.env.DOC_PICTURES, 'set DOC_PICTURES=1 to refresh docs/img');
-  mkdirSync('docs/img', { recursive: true });
+  mkdirSync(out, { recursive: true });
   await page.setViewportSize({ width: 1920, height: 1080 });
   await open(page);
   const shots: [string, string, string, number, string][] = [
@@ -20,6 +22,6 @@ test('pictures for docs/reconvergence.md', async ({ page }) => {
     await page.getByTestId('side-a-model').selectOption(a);
     await page.getByTestId('side-b-model').selectOption(b);
     await seek(page, step);
-    await page.screenshot({ path: `docs/img/${name}.png` });
+    await page.screenshot({ path: `${out}/${name}.png` });
   }
 });
