@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cargo run -q --release -p warpscope-cli -- calibrate calibration/h100 --residuals "$tmp/residuals.csv" > "$tmp/h100_timing.txt"
+"$(bash scripts/cli.sh)" calibrate calibration/h100 --residuals "$tmp/residuals.csv" > "$tmp/h100_timing.txt"
 if [ "${1:-}" = check ]; then
   diff -u core/data/h100_timing.txt "$tmp/h100_timing.txt"
   diff -u calibration/h100/residuals.csv "$tmp/residuals.csv"

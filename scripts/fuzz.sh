@@ -1,11 +1,24 @@
 #!/usr/bin/env bash
-# Runs every cargo-fuzz target for SECONDS each (default 20: the smoke run of the test command).
+# Runs every cargo-fuzz target for SECONDS each (default 20). The test command does not run it:
+# core/tests/fuzz_regressions.rs replays every committed corpus input and saved crash through the
+# same checks on every test run; this is the search for new ones.
 # The committed corpora (fuzz/corpus/<target>) are read as seeds and never written: new inputs
 # go to a scratch directory, so a smoke run leaves the tree clean. A crash fails the run and
 # leaves its input under fuzz/artifacts/<target>/ (turn it into a regression test).
 #   bash scripts/fuzz.sh [SECONDS] [TARGET...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/setup.sh
+CARGO_FUZZ_VERSION=0.13.2
+# cargo-fuzz builds with nightly and sanitizers; both are this script's own, not the test command's.
+if command -v rustup >/dev/null 2>&1 && ! rustup toolchain list | grep -q '^nightly'; then
+  log "installing a nightly toolchain (cargo-fuzz builds with it)"
+  rustup toolchain install nightly --profile minimal
+fi
+if [ "$(cargo fuzz --version 2>/dev/null | cut -d' ' -f2)" != "$CARGO_FUZZ_VERSION" ]; then
+  log "installing cargo-fuzz $CARGO_FUZZ_VERSION (under a minute)"
+  cargo install -q --locked cargo-fuzz --version "$CARGO_FUZZ_VERSION" --force
+fi
 seconds=${1:-20}
 shift || true
 targets=("$@")

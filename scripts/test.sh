@@ -1,38 +1,149 @@
 #!/usr/bin/env bash
-# Runs every test: formatting and lints; the Rust unit, property, golden and CLI tests; the no_std
-# build of the core; a compile check of the benchmarks; the timing model's calibration; the teaching corpus through NVIDIA's nvcc;
-# a short run of every fuzz target (20 s each, seeded from the committed corpora); the wasm
-# facade's tests (as wasm, in Node); the front end's unit tests; and the browser end-to-end tests
-# in headless Chromium against the built app. Installs what it needs first (scripts/setup.sh).
+# Runs every test, in stages (docs/testing.md says what each checks and its budget), then prints
+# a table of each stage's seconds. Installs what it needs first (scripts/setup-test.sh).
+#   bash scripts/test.sh                every stage
+#   bash scripts/test.sh STAGE...       those (after the set-up) and the stages they need, e.g.
+#                                       `bash scripts/test.sh rust e2e` also builds the tests, the wasm and the app
+#   bash scripts/test.sh list           the stages, one a line
+# The crate is built once per profile: the native tests once (the CLI that the tool checks and the
+# browser tests run comes from that build), the wasm engine once in release.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh
-echo "== formatting (rustfmt.toml) and lints"
-cargo fmt --all --check
-cargo clippy -q --workspace --all-targets -- -D warnings
-echo "== core builds without default features (no_std + alloc)"
-cargo build -q -p warpscope-core --no-default-features
-cargo build -q -p warpscope-core --no-default-features --features link
-echo "== benchmarks compile"
-cargo bench -q --no-run -p warpscope-core
-echo "== the corpus is valid CUDA (nvcc -arch=sm_90 -ptx) and its committed PTX is current"
-bash scripts/nvcc.sh check
-echo "== CUDA 12's PTX of the corpus (NVRTC 12.9) is current"
-bash scripts/cuda12.sh check
-echo "== the real SASS fixtures are what nvcc, cuobjdump and nvdisasm write"
-bash scripts/sass.sh check
-echo "== the timing model's parameters are what the H100 microbenchmarks give (calibration/h100)"
-bash scripts/calibrate-h100.sh check
-echo "== Rust tests"
-cargo test --workspace
-echo "== fuzz smoke run (cargo-fuzz, 20 s per target; bash scripts/fuzz.sh 600 runs one to plateau)"
-bash scripts/fuzz.sh 20
-echo "== wasm facade tests (wasm-bindgen-test in Node)"
-wasm-pack test --node web
-echo "== app build (wasm, TypeScript check, Vite)"
-bash scripts/build-wasm.sh
-npm run -s build
-echo "== front-end unit tests (Vitest)"
-npx vitest run
-echo "== browser tests (Playwright, headless Chromium)"
-npx playwright test
+
+# name|what it checks (the table's second column)
+STAGES=(
+  "lint|formatting (rustfmt.toml) and clippy over every target, benches and the fuzz targets included"
+  "nostd|the core type-checks without default features (no_std + alloc), and with links"
+  "build|the native tests and the CLI, built once"
+  "rust|Rust tests (unit, property, golden, CLI, fuzz corpora and saved crashes); beside them, the H100 calibration"
+  "tools|nvcc, NVRTC 12, cuobjdump and nvdisasm still give the committed files (a manifest skips unchanged inputs)"
+  "wasm|the wasm engine (release) for the app, and the facade's tests as wasm (debug) in Node"
+  "app|TypeScript check and Vite build of the app"
+  "unit|front-end unit tests (Vitest)"
+  "e2e|browser tests (Playwright, headless Chromium, 2 workers)"
+)
+
+stage_lint() {
+  cargo fmt --all --check
+  cargo fmt --manifest-path fuzz/Cargo.toml --check
+  cargo clippy -q --workspace --all-targets -- -D warnings
+  # The fuzz targets are their own workspace (scripts/fuzz.sh builds them with nightly): checked
+  # here on stable, so a change to the core's checks cannot leave them broken unseen.
+  cargo clippy -q --manifest-path fuzz/Cargo.toml --bins -- -D warnings
+}
+
+stage_nostd() {
+  cargo check -q -p warpscope-core --no-default-features
+  cargo check -q -p warpscope-core --no-default-features --features link
+}
+
+stage_build() {
+  cargo test -q --workspace --no-run
+}
+
+# The calibration check is one thread for about a minute: it runs beside the tests, which leave
+# a core idle much of the time (test binaries run one after another).
+stage_rust() {
+  local log calibration status=0
+  log=$(mktemp)
+  bash scripts/calibrate-h100.sh check >"$log" 2>&1 &
+  calibration=$!
+  cargo test --workspace || status=$?
+  if [ "$status" -ne 0 ]; then
+    kill "$calibration" 2>/dev/null || true
+    wait "$calibration" 2>/dev/null || true
+    rm -f "$log"
+    return "$status"
+  fi
+  echo "== the timing model's parameters are what the H100 microbenchmarks give (calibration/h100)"
+  wait "$calibration" || status=$?
+  if [ "$status" -ne 0 ]; then cat "$log"; else tail -n 1 "$log"; fi
+  rm -f "$log"
+  return "$status"
+}
+
+stage_tools() {
+  bash scripts/nvcc.sh check
+  bash scripts/cuda12.sh check
+  bash scripts/sass.sh check
+}
+
+stage_wasm() {
+  bash scripts/build-wasm.sh
+  # In debug: the one run of the core on a 32-bit target with overflow checks and debug assertions.
+  bash scripts/test-wasm.sh
+}
+
+stage_app() {
+  npm run -s build
+}
+
+stage_unit() {
+  npx vitest run
+}
+
+stage_e2e() {
+  npx playwright test
+}
+
+# What a stage needs before it (run as well when only it is asked for): the CLI of the test
+# build, the wasm package, the built app.
+needs() {
+  case $1 in
+    rust | tools) echo build ;;
+    app | unit) echo wasm ;;
+    e2e) echo build wasm app ;;
+  esac
+}
+
+names=()
+for s in "${STAGES[@]}"; do names+=("${s%%|*}"); done
+if [ "${1:-}" = list ]; then
+  for s in "${STAGES[@]}"; do printf '%-6s %s\n' "${s%%|*}" "${s#*|}"; done
+  exit 0
+fi
+asked=("$@")
+[ ${#asked[@]} -eq 0 ] && asked=("${names[@]}")
+selected=()
+for s in "${asked[@]}"; do
+  [[ " ${names[*]} " == *" $s "* ]] || { echo "test: no stage '$s' (bash scripts/test.sh list names them)" >&2; exit 2; }
+  # shellcheck disable=SC2207
+  selected+=("$s" $(needs "$s"))
+done
+
+# The table, printed however the run ends: each stage run, its seconds and how it ended.
+rows=()
+began=$(date +%s)
+stage_began=$began
+table() {
+  local status=$?
+  # A failed stage's row gets its seconds here.
+  [ ${#rows[@]} -gt 0 ] && [[ "${rows[-1]}" == *FAILED ]] && rows[-1]="$(printf '%-6s %6d  %s' "${rows[-1]%% *}" "$(($(date +%s) - stage_began))" FAILED)"
+  echo
+  echo "== stages (seconds; docs/testing.md has each stage's budget)"
+  printf '%-6s %6s  %s\n' stage s result
+  for r in "${rows[@]}"; do printf '%s\n' "$r"; done
+  printf '%-6s %6d  %s\n' total "$(($(date +%s) - began))" "$([ "$status" -eq 0 ] && echo passed || echo FAILED)"
+}
+trap table EXIT
+
+# run NAME DESCRIPTION COMMAND...: one stage, timed; a failure ends the run (set -e) with its row.
+run() {
+  local name=$1 what=$2
+  shift 2
+  echo "== $name: $what"
+  stage_began=$(date +%s)
+  rows+=("$(printf '%-6s %6s  %s' "$name" '' 'FAILED')")
+  "$@"
+  rows[${#rows[@]}-1]="$(printf '%-6s %6d  %s' "$name" "$(($(date +%s) - stage_began))" ok)"
+}
+
+setup() { source scripts/setup-test.sh; }
+run setup "installs what is missing (scripts/setup-test.sh)" setup
+# The CLI the tool checks and the browser tests run: the tests' own build (scripts/cli.sh).
+export WARPSCOPE_CLI="$PWD/target/debug/warpscope"
+for s in "${STAGES[@]}"; do
+  name=${s%%|*}
+  [[ " ${selected[*]} " == *" $name "* ]] || continue
+  run "$name" "${s#*|}" "stage_$name"
+done

@@ -4,7 +4,7 @@
 //! warpscope, run by warpscope both ways under every model and policy with the same inputs;
 //! every buffer must end the same (integers exactly, floats within `FLOAT_ULPS`).
 //!
-//! nvcc comes from `bash scripts/nvcc.sh` (which `scripts/setup.sh` runs); without it the test
+//! nvcc comes from `bash scripts/nvcc.sh` (which `scripts/setup-test.sh` runs); without it the test
 //! fails and says so. `DIFF_KERNELS=500` runs more kernels than the default 40, `DIFF_SEED=N`
 //! starts at another seed. `-- --nocapture` prints how many kernels, runs and comparisons ran.
 //! A failing kernel's files (`seed-N.cu`, `seed-N.ptx`, each with its `//@` inputs, ready to

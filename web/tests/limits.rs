@@ -1,4 +1,4 @@
-//! Long runs and links from strangers, as the page meets them (`wasm-pack test --node web`):
+//! Long runs and links from strangers, as the page meets them (`bash scripts/test-wasm.sh`):
 //! a run loaded in chunks and stopped, a stopped run loaded again (`stop_at`), the step limit's
 //! range, a spin lock ended as a deadlock that names the loop, and permalinks read and written by
 //! the core.

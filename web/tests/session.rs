@@ -1,4 +1,4 @@
-//! The facade as the page uses it, run as wasm (`wasm-pack test --node web`): loading, the
+//! The facade as the page uses it, run as wasm (`bash scripts/test-wasm.sh`): loading, the
 //! Figure 3 walk-through states, seeking, run_until, series and bad input.
 #![cfg(target_arch = "wasm32")]
 

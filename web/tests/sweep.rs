@@ -1,4 +1,4 @@
-//! The sweep facade as the sweep worker uses it, run as wasm (`wasm-pack test --node web`):
+//! The sweep facade as the sweep worker uses it, run as wasm (`bash scripts/test-wasm.sh`):
 //! prepare, run point by point, the CSV the CLI prints, the measured fit, and bad requests.
 #![cfg(target_arch = "wasm32")]
 

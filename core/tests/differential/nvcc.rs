@@ -26,7 +26,7 @@ pub fn find() -> Result<PathBuf, String> {
     found.ok_or_else(|| {
         format!(
             "nvcc is not installed (looked in {}): run `bash scripts/nvcc.sh`, which installs NVIDIA's nvcc 13.5 into .tools/nvcc \
-             (scripts/setup.sh does it too), then run this test again; NVCC=/path/to/nvcc uses another",
+             (scripts/setup-test.sh does it too), then run this test again; NVCC=/path/to/nvcc uses another",
             lib.display()
         )
     })
