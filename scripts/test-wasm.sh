@@ -7,4 +7,4 @@ cd "$(dirname "$0")/.."
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 export WASM_BINDGEN_TEST_ONLY_NODE=1
 # No -q: cargo forwards it to the runner, which refuses it.
-cargo test --target wasm32-unknown-unknown -p warpscope-web "$@"
+cargo test --profile wasm-test --target wasm32-unknown-unknown -p warpscope-web "$@"
