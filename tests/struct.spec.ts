@@ -257,7 +257,7 @@ test('the CFG\'s SVG file shows the copies as the page does, and the original gr
   await page.locator('#cfg').getByRole('button', { name: 'original', exact: true }).click();
   await page.getByTestId('export-menu').click();
   const original = await download(page, page.getByTestId('export-cfg-step-svg'));
-  expect(original.name).toMatch(/-struct-original-cfg\.svg$/);
+  expect(original.name).toMatch(/-struct-original-cfg-step-13\.svg$/);
   const shown = await texts(original.bytes.toString('utf8'));
   expect(shown).toEqual(expect.arrayContaining(['BB0', 'BB5', 'BB6']));
   expect(shown.some((t) => t?.includes("'") && /^BB\d/.test(t))).toBe(false);

@@ -323,12 +323,15 @@ export class Controller {
     const panel = this.app.comparing ? this.app.compare?.sides?.[0].cfg : this.app.panels.cfg;
     const original = panel?.shown === 'original' ? originalGraphOf(r) : null;
     const state = atStep ? this.app.state : null;
+    const shownStep = Math.min(step, r.total);
+    // The graph at a step is another file than the plain graph: its name says which step.
+    const what = `${original ? 'original-cfg' : 'cfg'}${atStep ? `-step-${shownStep}` : ''}`;
     exporter.svgTextFile(cfgSvgText({
       cfg: original?.cfg ?? r.cfg, layout: original?.layout() ?? r.layout, rows: !original,
       state: original ? originalMarks(r.cfg, state).marks : state,
       title: `warpscope: ${title} (${model}${original ? ', original graph' : ''})`,
-      caption: `${title} · ${model}${original ? ' · the original graph, before the transform' : ''}${atStep ? ` · after step ${Math.min(step, r.total)} of ${r.total}` : ''}`,
-    }), exportName({ subject: kernelTitle(r.load), model, what: original ? 'original-cfg' : 'cfg', ext: 'svg' }));
+      caption: `${title} · ${model}${original ? ' · the original graph, before the transform' : ''}${atStep ? ` · after step ${shownStep} of ${r.total}` : ''}`,
+    }), exportName({ subject: kernelTitle(r.load), model, what, ext: 'svg' }));
   }
 
   /** A link pasted into this tab changes only the fragment: show it, asking first if it would
