@@ -77,6 +77,23 @@ test.describe('the first-visit tour', () => {
     await expect(page.locator('#btn-help')).toBeFocused();
   });
 
+  test('ends when the visitor takes over: Examples, a kernel and a model change go on without it', async ({ page }) => {
+    await open(page);
+    await expect(tour(page)).toBeVisible();
+    // A click in the callout is the tour's own.
+    await page.getByTestId('tour-next').click();
+    await expect(page.locator('#tour-title')).toHaveText('The control-flow graph');
+    // A click anywhere else ends it, and still does what it does.
+    await page.getByTestId('btn-examples').click();
+    await expect(tour(page)).toHaveCount(0);
+    await expect(page.locator('.tour-ring')).toHaveCount(0);
+    await page.getByTestId('example-if_else.cu').click();
+    await expect(page.getByTestId('step-label')).toHaveAttribute('data-step', '0');
+    await page.getByTestId('model').selectOption('volta');
+    await expect(tour(page)).toHaveCount(0);
+    expect(await page.evaluate((k) => localStorage.getItem(k), TOURED_KEY)).toBe('1');
+  });
+
   test('skips a panel the user closed', async ({ page }) => {
     await open(page);
     await page.getByTestId('tour-skip').click();

@@ -3,8 +3,8 @@
 //! Back and Skip. It starts by itself only on the very first visit (nothing of warpscope's in
 //! the browser's storage, not opened from a link, not an embed) and again from the help. A step
 //! whose panel is behind a tab brings it forward; one whose panel is not on the page is skipped.
-//! The callout is a non-modal dialog: the page stays usable, Esc skips, and the focus goes back
-//! where it was when the tour ends.
+//! The callout is a non-modal dialog: the page stays usable, Esc skips, a click anywhere else
+//! ends it (the visitor has taken over), and the focus goes back where it was when the tour ends.
 
 import type { DockPanelId } from '../layout/panels';
 import { html } from '../svg';
@@ -198,12 +198,18 @@ export function start(host: TourHost, steps: readonly TourStep[] = TOUR_STEPS): 
     end();
   };
   const onResize = () => position();
+  // The visitor taking over (a click anywhere but the callout: Examples, a model, the editor)
+  // ends the tour: it is a first look, not a mode, and the help's "Take the tour" starts it again.
+  const onPointer = (e: PointerEvent) => {
+    if (!dialog.contains(e.target as Node)) end();
+  };
   function end(): void {
     if (running !== handle) return;
     running = null;
     sized.disconnect();
     window.removeEventListener('keydown', onKey, true);
     window.removeEventListener('resize', onResize);
+    window.removeEventListener('pointerdown', onPointer, true);
     dialog.remove();
     ring.remove();
     if (back?.isConnected) back.focus({ preventScroll: true });
@@ -212,6 +218,7 @@ export function start(host: TourHost, steps: readonly TourStep[] = TOUR_STEPS): 
   running = handle;
   window.addEventListener('keydown', onKey, true);
   window.addEventListener('resize', onResize);
+  window.addEventListener('pointerdown', onPointer, true);
   go(1);
   return handle;
 }
