@@ -31,16 +31,21 @@ source scripts/lib/manifest.sh
 # The tools and their versions are scripts/nvcc.sh's.
 manifest_load scripts/manifests/sass.sha256 scripts/nvcc.sh
 
-# keep KEY MADE COMMITTED: the committed file must be what the tools made.
+# keep MADE COMMITTED: the committed file must be what was made (UPDATE_SASS=1 writes it).
 keep() {
   count=$((count + 1))
-  record "$1" "$3" "$(file_sha "$2")"
   if [ -n "${UPDATE_SASS:-}" ]; then
-    mkdir -p "$(dirname "$3")"
-    cp "$2" "$3"
-  elif ! cmp -s "$2" "$3"; then
-    stale+=("$3")
+    mkdir -p "$(dirname "$2")"
+    cp "$1" "$2"
+  elif ! cmp -s "$1" "$2"; then
+    stale+=("$2")
   fi
+}
+
+# made KEY MADE COMMITTED: what the tools wrote, recorded for the job and kept.
+made() {
+  record "$1" "$3" "$(file_sha "$2")"
+  keep "$2" "$3"
 }
 
 # skip KEY COMMITTED...: true when the manifest vouches for every file of the job.
@@ -68,7 +73,7 @@ cuobjdump_job() {
   skip "$key" "$OUT/$arch/$name.sass" && return 0
   cubin "$name" "$arch"
   "$BIN/cuobjdump" -sass "$TMP/$name.$arch.cubin" >"$TMP/$name.$arch.sass"
-  keep "$key" "$TMP/$name.$arch.sass" "$OUT/$arch/$name.sass"
+  made "$key" "$TMP/$name.$arch.sass" "$OUT/$arch/$name.sass"
 }
 
 for cu in "$CORPUS"/*.cu; do
@@ -89,7 +94,7 @@ for name in "${FEW[@]}"; do
   cubin "$name" sm_90 -lineinfo
   "$BIN/nvdisasm" -c -g "$c" | sed -E 's|(//## File ")[^"]*/([^"/]*")|\1\2|' >"$TMP/$name.nvdisasm-g.sass"
   for form in nvdisasm nvdisasm-c nvdisasm-g nvdisasm-hex; do
-    keep "$key" "$TMP/$name.$form.sass" "$OUT/$form/$name.sass"
+    made "$key" "$TMP/$name.$form.sass" "$OUT/$form/$name.sass"
   done
 done
 # Kernels of the features real SASS needs (core/tests/sass_features.rs): cuobjdump and nvdisasm
@@ -106,14 +111,14 @@ for cu in "$FEATURES"/*.cu; do
   for arch in sm_75 sm_90; do
     (cd "$SRC" && "$NVCC" -O3 -arch="$arch" -cubin ${flags[@]+"${flags[@]}"} -o "$TMP/f_$name.$arch.cubin" "$name.cu")
     "$BIN/cuobjdump" -sass "$TMP/f_$name.$arch.cubin" >"$TMP/f_$name.$arch.sass"
-    keep "$key" "$TMP/f_$name.$arch.sass" "$FEATURES/$name.$arch.sass"
+    made "$key" "$TMP/f_$name.$arch.sass" "$FEATURES/$name.$arch.sass"
     "$BIN/nvdisasm" "$TMP/f_$name.$arch.cubin" >"$TMP/f_$name.$arch.whole.sass"
-    keep "$key" "$TMP/f_$name.$arch.whole.sass" "$FEATURES/$name.$arch.whole.sass"
+    made "$key" "$TMP/f_$name.$arch.whole.sass" "$FEATURES/$name.$arch.whole.sass"
   done
   "$BIN/nvdisasm" -c "$TMP/f_$name.sm_90.cubin" >"$TMP/f_$name.nvdisasm.sass"
-  keep "$key" "$TMP/f_$name.nvdisasm.sass" "$FEATURES/$name.sm_90.nvdisasm.sass"
+  made "$key" "$TMP/f_$name.nvdisasm.sass" "$FEATURES/$name.sm_90.nvdisasm.sass"
   (cd "$SRC" && "$NVCC" -O3 -arch=sm_90 -ptx ${flags[@]+"${flags[@]}"} -o "$TMP/f_$name.ptx" "$name.cu")
-  keep "$key" "$TMP/f_$name.ptx" "$FEATURES/$name.ptx"
+  made "$key" "$TMP/f_$name.ptx" "$FEATURES/$name.ptx"
 done
 # The H100 report's loop kernels (core/tests/sass_h100.rs), one function per file as
 # `cuobjdump -fun` prints it.
@@ -125,7 +130,7 @@ if ! skip "$key" "$H100"/{single_loop,single_loop_nounroll,double_loop,double_lo
   for k in single_loop single_loop_nounroll double_loop double_loop_nounroll; do
     mangled="_Z$(printf '%s' "$k" | wc -c)${k}PKiPfPx"
     "$BIN/cuobjdump" -sass -fun "$mangled" "$TMP/bench_loops.cubin" >"$TMP/$k.sass"
-    keep "$key" "$TMP/$k.sass" "$H100/$k.sass"
+    made "$key" "$TMP/$k.sass" "$H100/$k.sass"
   done
 fi
 # ...and the report's side-order question (section 2c), asked with the clock.
@@ -134,7 +139,7 @@ if ! skip "$key" "$H100/side_order.sass"; then
   rm -rf "$SRC" && mkdir -p "$SRC" && cp "$H100/bench_order.cu" "$SRC/"
   (cd "$SRC" && "$NVCC" -O3 -arch=sm_90 -cubin -o "$TMP/bench_order.cubin" bench_order.cu)
   "$BIN/cuobjdump" -sass "$TMP/bench_order.cubin" >"$TMP/side_order.sass"
-  keep "$key" "$TMP/side_order.sass" "$H100/side_order.sass"
+  made "$key" "$TMP/side_order.sass" "$H100/side_order.sass"
 fi
 # The gallery's SASS: nvcc's sm_90 code of every C example (nvdisasm -c -gi, so each instruction
 # has its CUDA line, a header's inlined code the line it was inlined at), under the example's //@ lines with the parameters renamed (a to arg0),
@@ -147,10 +152,10 @@ for cu in examples/*.cu; do
   name=$(basename "$cu" .cu)
   out=$GALLERY/$name.sm_90.sass
   key=$(job_key "gallery sass sm_90 -lineinfo" "$cu")
-  if skip "$key" "body:$out"; then
-    count=$((count - 1))
+  if fresh "$key" "body:$out"; then
     body_of "$out" >"$TMP/g_$name.body.sass"
   else
+    ran=$((ran + 1))
     rm -rf "$SRC" && mkdir -p "$SRC" && cp "$cu" "$SRC/"
     (cd "$SRC" && "$NVCC" -O3 -arch=sm_90 -lineinfo -cubin -o "$TMP/g_$name.cubin" "$name.cu")
     if grep -q 'printf' "$cu"; then
@@ -161,11 +166,11 @@ for cu in examples/*.cu; do
     else
       "$BIN/nvdisasm" -c -gi "$TMP/g_$name.cubin" | sed -E '/\/\/##/ s|"[^"]*/([^"/]*")|"\1|g' >"$TMP/g_$name.body.sass"
     fi
+    record "$key" "$out" "$(file_sha "$TMP/g_$name.body.sass")"
   fi
   python3 scripts/ptx_gallery_header.py "$cu" "$TMP/g_$name.body.sass" "$CLI" sass >"$TMP/g_$name.sass"
   cat "$TMP/g_$name.body.sass" >>"$TMP/g_$name.sass"
-  keep "$key" "$TMP/g_$name.sass" "$out"
-  record "$key" "$out" "$(file_sha "$TMP/g_$name.body.sass")"
+  keep "$TMP/g_$name.sass" "$out"
 done
 for f in "$GALLERY"/*.sass; do
   cu="examples/$(basename "$f" .sm_90.sass).cu"

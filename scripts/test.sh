@@ -114,11 +114,13 @@ done
 # The table, printed however the run ends: each stage run, its seconds and how it ended.
 rows=()
 began=$(date +%s)
+current=
 stage_began=$began
+row() { printf '%-6s %6d  %s' "$1" "$(($(date +%s) - stage_began))" "$2"; }
 table() {
   local status=$?
-  # A failed stage's row gets its seconds here.
-  [ ${#rows[@]} -gt 0 ] && [[ "${rows[-1]}" == *FAILED ]] && rows[-1]="$(printf '%-6s %6d  %s' "${rows[-1]%% *}" "$(($(date +%s) - stage_began))" FAILED)"
+  # The stage running when the run ended is the one that failed.
+  [ -n "$current" ] && rows+=("$(row "$current" FAILED)")
   echo
   echo "== stages (seconds; docs/testing.md has each stage's budget)"
   printf '%-6s %6s  %s\n' stage s result
@@ -133,9 +135,10 @@ run() {
   shift 2
   echo "== $name: $what"
   stage_began=$(date +%s)
-  rows+=("$(printf '%-6s %6s  %s' "$name" '' 'FAILED')")
+  current=$name
   "$@"
-  rows[${#rows[@]}-1]="$(printf '%-6s %6d  %s' "$name" "$(($(date +%s) - stage_began))" ok)"
+  rows+=("$(row "$name" ok)")
+  current=
 }
 
 setup() { source scripts/setup-test.sh; }

@@ -18,9 +18,10 @@ function cliBinary(): string {
   return cliPath;
 }
 
-/** The CLI's output for `args` (`warpscope ARGS...`); a non-zero exit throws. */
-export function warpscope(args: string[]): string {
-  return execFileSync(cliBinary(), args, { encoding: 'utf8', maxBuffer: 64 << 20 });
+/** The CLI's output for `args` (`warpscope ARGS...`); a non-zero exit throws. `quiet` keeps its
+ * stderr out of the test's log. */
+export function warpscope(args: string[], { quiet = false } = {}): string {
+  return execFileSync(cliBinary(), args, { encoding: 'utf8', maxBuffer: 64 << 20, ...(quiet ? { stdio: ['ignore', 'pipe', 'pipe'] } : {}) });
 }
 
 /** `warpscope trace FILE --set n=N [options]`, parsed: one row per step, the stack bottom first. */
@@ -53,7 +54,7 @@ export function cliTrace(file: string, sets: string[] = [], options: string[] = 
 /** The CLI's output; a run that deadlocks or faults exits non-zero but still prints its trace. */
 function runAllowingFailure(args: string[]): string {
   try {
-    return execFileSync(cliBinary(), args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20 });
+    return warpscope(args, { quiet: true });
   } catch (e) {
     const out = (e as { stdout?: string }).stdout;
     if (out) return out;
@@ -180,18 +181,17 @@ export function cliCycles(file: string, model: string, preset?: string): string 
   return /^cycles\s+(\d+)/m.exec(out)![1];
 }
 
-const cli = warpscope;
 
 /** `warpscope run FILE --dump NAME`: the buffer's elements at the run's end, as the CLI writes them. */
 export function cliDump(file: string, buffer: string): string[] {
-  return cli(['run', file, '--dump', buffer]).trim().split('\n');
+  return warpscope(['run', file, '--dump', buffer]).trim().split('\n');
 }
 
 /** `warpscope compile FILE`: the listing's lines and, per pc, its 1-based listing line and the C
  * line of the `// N: ...` comment above it (the compiler writes one where the C line changes). */
 export interface CliListing { lines: string[]; listingLine: number[]; sourceLine: number[] }
 export function cliListing(file: string, options: string[] = []): CliListing {
-  const lines = cli(['compile', file, ...options]).replace(/\n$/, '').split('\n');
+  const lines = warpscope(['compile', file, ...options]).replace(/\n$/, '').split('\n');
   const listingLine: number[] = [], sourceLine: number[] = [];
   let source = 0;
   lines.forEach((text, i) => {
@@ -207,7 +207,7 @@ export function cliListing(file: string, options: string[] = []): CliListing {
 
 /** `warpscope cfg FILE`: each block's first and last instruction address. */
 export function cliBlocks(file: string): { id: number; first: number; last: number }[] {
-  return [...cli(['cfg', file]).matchAll(/^BB(\d+)\s+0x([0-9a-f]+)\.\.0x([0-9a-f]+)/gm)]
+  return [...warpscope(['cfg', file]).matchAll(/^BB(\d+)\s+0x([0-9a-f]+)\.\.0x([0-9a-f]+)/gm)]
     .map((m) => ({ id: Number(m[1]), first: parseInt(m[2], 16), last: parseInt(m[3], 16) }));
 }
 
