@@ -89,10 +89,12 @@ test('no notice moves a panel: copy link, a breakpoint stop, a deadlock, a broke
   await page.getByTestId('btn-continue').click();
   await expect(page.getByTestId('banner').filter({ hasText: 'Stopped' })).toBeVisible();
   same(before, await geometry(page), 'a breakpoint stop');
-  // The pager walks the notices; "more" opens one over the panels and Esc closes it.
+  // The pager walks the notices (the stop and a link copied after it); "more" opens one over the
+  // panels and Esc closes it.
+  await page.getByTestId('copy-link').click();
   await expect(page.getByTestId('notice-count')).toHaveText(/of 2/);
   await page.getByTestId('notice-next').click();
-  await expect(page.getByTestId('banner').filter({ hasText: 'Link copied' })).toBeVisible();
+  await expect(page.getByTestId('banner').filter({ hasText: 'Stopped' })).toBeVisible();
 
   await openExample(page, 'spin_lock.cu');
   // Once its run has ended (a C kernel's generated code takes its place in the dock first).

@@ -91,8 +91,13 @@ export class App {
     this.loader = engine && new RunLoader(engine, { progress: () => this.renderStatus(), done: (r) => this.loaded(r) });
   }
 
-  banner(message: string, kind: banner.BannerKind = 'error'): void {
-    banner.show(this.panels.el.banners, message, kind);
+  banner(message: string, kind: banner.BannerKind = 'error', life: banner.BannerLife = 'kept'): void {
+    banner.show(this.panels.el.banners, message, kind, life);
+  }
+
+  /** The brief notices answered what the user did before this step or choice: they leave. */
+  movedOn(): void {
+    banner.dropBrief(this.panels.el.banners);
   }
 
   /** Loads the store's kernel and inputs; a failing load keeps the last good run on screen (and
@@ -223,6 +228,7 @@ export class App {
   }
 
   goto(t: number): void {
+    this.movedOn();
     this.place(t);
     this.renderStep();
   }
@@ -230,6 +236,7 @@ export class App {
   /** Syncs the store's step after the engine moved by itself (run_until). */
   synced(): void {
     if (!this.engine) return;
+    this.movedOn();
     store.update({ step: this.engine.current() });
     this.renderStep();
   }
@@ -481,7 +488,7 @@ export class App {
     // Follow the current instruction, unless the user is typing in the editor.
     if (!p.editor.hasFocus) editor.reveal(p.editor, this.state?.line ?? null);
     if (!r || !e) return;
-    const selectLane = (lane: number) => { store.update({ lane }); this.renderStep(); };
+    const selectLane = (lane: number) => { this.movedOn(); store.update({ lane }); this.renderStep(); };
     if (this.comparing) {
       const c = this.compare!;
       c.render({ engine: e, run: r, state: this.state }, s.step, s.lane, selectLane);

@@ -104,7 +104,9 @@ export class Controller {
 
   /** A choice of the user's: kept in the store and the saved work, without re-running. */
   remember(patch: Partial<store.UiState>): void {
+    this.app.movedOn();
     store.update(patch);
+    this.dropLeftFigure();
     this.saveShown();
     // The link in the address bar no longer describes what is on screen (an open question keeps it).
     if (!this.own.asking) this.dropHash();
@@ -191,6 +193,14 @@ export class Controller {
     if (store.get().sweep !== null) sweep.run();
   }
 
+  /** A figure's "What to look at" leaves with its context: its kernel, or its mode (a sweep). */
+  private dropLeftFigure(): void {
+    const fig = figureById(store.get().figure);
+    if (!fig || page.figureHolds(fig, store.get(), EXAMPLES)) return;
+    store.update({ figure: null });
+    this.showFigure();
+  }
+
   /** "What to look at" for the paper's figure on screen; a view figure's plot is outlined. */
   private showFigure(): void {
     const fig = figureById(store.get().figure);
@@ -261,7 +271,7 @@ export class Controller {
     } else {
       const choice = sweep.defaults(this.app.run?.load ?? null);
       if (!choice) {
-        this.app.banner('This kernel has no //@ param to sweep: add one (for example //@ param n = 2) and use it in the kernel.', 'info');
+        this.app.banner('This kernel has no //@ param to sweep: add one (for example //@ param n = 2) and use it in the kernel.', 'info', 'brief');
         return;
       }
       this.userChanged({ sweep: choice, compare: null }, true);
@@ -292,9 +302,9 @@ export class Controller {
     const broken = caveat !== '';
     try {
       await navigator.clipboard.writeText(url);
-      this.app.banner(`Link copied to the clipboard (it is also in the address bar).${caveat}`, broken ? 'error' : 'info');
+      this.app.banner(`Link copied to the clipboard (it is also in the address bar).${caveat}`, broken ? 'error' : 'info', 'brief');
     } catch {
-      this.app.banner(`The link is in the address bar: copy it from there.${caveat}`, broken ? 'error' : 'info');
+      this.app.banner(`The link is in the address bar: copy it from there.${caveat}`, broken ? 'error' : 'info', 'brief');
     }
   }
 

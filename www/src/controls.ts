@@ -19,7 +19,7 @@ export class Controls {
   constructor(private readonly app: App) {}
 
   private stopped(kind: string | undefined, message: string | undefined): void {
-    if (kind === 'breakpoint') this.app.banner(`Stopped: ${message ?? 'breakpoint'}`, 'info');
+    if (kind === 'breakpoint') this.app.banner(`Stopped: ${message ?? 'breakpoint'}`, 'info', 'brief');
   }
 
   action(a: Action): void {
@@ -37,8 +37,9 @@ export class Controls {
       case 'next-div': {
         if (app.comparing) return app.goto(app.compare!.nextDivergence(e, s.step) ?? app.span());
         const v = e.runUntil('divergence');
-        this.stopped(v?.kind, v?.message);
-        return app.synced();
+        // Synced first: the step's move sends older brief notices away, not this one.
+        app.synced();
+        return this.stopped(v?.kind, v?.message);
       }
       case 'prev-div': {
         // The engine searches the recorded steps; the state shown is the one after that step.
@@ -48,8 +49,8 @@ export class Controls {
         // Breakpoints are in side A's code; past its end only side B runs on.
         if (app.comparing && s.step >= r.total) return app.goto(app.span());
         const v = e.runUntil('breakpoint');
-        this.stopped(v?.kind, v?.message);
-        return app.synced();
+        app.synced();
+        return this.stopped(v?.kind, v?.message);
       }
     }
   }

@@ -189,7 +189,7 @@ async function main(): Promise<void> {
     cKernel: () => !!app.run?.compiled,
     ptxKernel: () => compilerOutput(app.run?.compiled) !== null,
     sassKernel: () => compilerOutput(app.run?.compiled) === 'sass',
-    copied: (what, ok) => app.banner(ok ? `${what} copied to the clipboard.${controller.linkCaveat()}` : `${what} could not be copied: select it in the dialog and copy it.`, ok && !controller.linkCaveat() ? 'info' : 'error'),
+    copied: (what, ok) => app.banner(ok ? `${what} copied to the clipboard.${controller.linkCaveat()}` : `${what} could not be copied: select it in the dialog and copy it.`, ok && !controller.linkCaveat() ? 'info' : 'error', 'brief'),
   }));
   const titled = () => $<HTMLInputElement>('export-title').checked;
   $('btn-svg').addEventListener('click', () => controller.download('svg', { titled: titled() }));

@@ -116,6 +116,23 @@ describe('patches', () => {
     });
   });
 
+  it('a figure\'s note holds while its kernel is on screen, unedited, in its mode', () => {
+    const view = { id: 'v', kernel: 'x.sass', view: { params: {}, model: 'pdom', preset: 'kepler' } } as unknown as Figure;
+    const swept = { id: 's', kernel: 'x.sass', sweep: { param: 'n' } } as unknown as Figure;
+    const beside = { ...view, view: { ...view.view!, compare: 'volta' } } as Figure;
+    const pair = { model: 'volta', pathOrder: null, schedule: null, preset: null };
+    const on = (s: Partial<UiState>) => ({ text: example.text, sweep: null, compare: null, ...s });
+    expect(page.figureHolds(view, on({}), [example])).toBe(true);
+    expect(page.figureHolds(view, on({ text: 'another kernel' }), [example]), 'another kernel pasted').toBe(false);
+    expect(page.figureHolds(view, on({ compare: pair }), [example]), 'compare mode on').toBe(false);
+    expect(page.figureHolds(view, on({ sweep }), [example]), 'a sweep').toBe(false);
+    expect(page.figureHolds(beside, on({ compare: pair }), [example])).toBe(true);
+    expect(page.figureHolds(beside, on({}), [example]), 'compare mode off').toBe(false);
+    expect(page.figureHolds(swept, on({ sweep }), [example])).toBe(true);
+    expect(page.figureHolds(swept, on({}), [example]), 'sweep mode left').toBe(false);
+    expect(page.figureHolds(view, on({}), []), 'the kernel missing').toBe(false);
+  });
+
   it('compare mode opens beside the usual partner, ends a sweep, and closes', () => {
     expect(page.compareToggle({ compare: null }, run)).toEqual({ compare: { model: 'tf-stack', pathOrder: null, schedule: null, preset: null }, sweep: null });
     expect(page.compareToggle({ compare: null }, null)).toEqual({ compare: null, sweep: null });

@@ -102,6 +102,15 @@ export function openingOf(f: Figure, examples: Example[]): FigureOpening {
   return { kind: 'sweep', example, patch: { params: f.sweep?.params ?? {}, compare: null, sweep, figure: f.id } };
 }
 
+/** Whether figure `f`'s "What to look at" still describes the screen: its kernel, unedited, in
+ * its mode (a sweep figure in sweep mode; a view figure in the stepping view, compare mode on
+ * exactly when the figure compares two models). */
+export function figureHolds(f: Figure, s: Pick<UiState, 'text' | 'sweep' | 'compare'>, examples: Example[]): boolean {
+  if (examples.find((e) => e.file === f.kernel)?.text !== s.text) return false;
+  if (f.view) return s.sweep === null && (s.compare !== null) === !!f.view.compare;
+  return s.sweep !== null;
+}
+
 /** Compare mode beside `run`'s model: its usual partner (comparing a model with itself says nothing). */
 export function partnerChoice(run: Pick<LoadResult, 'model' | 'models'>): NonNullable<UiState['compare']> {
   return { model: partnerOf(run.model, run.models), pathOrder: null, schedule: null, preset: null };
