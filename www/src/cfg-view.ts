@@ -56,15 +56,22 @@ export function clampPan(v: View, graph: Size, box: Size, inset: Insets = NO_INS
 }
 
 /**
- * The fitted view: the whole graph when it fits at a readable scale (`whole`), else the readable
+ * The fitted view: the whole graph when it fits at a readable scale (`whole`; `readable`, or a
+ * lecture's larger one), else the readable
  * scale showing the graph's top, centred across if it fits across (the caller then follows the
  * current block, and the minimap shows the rest).
  */
-export function fitView(graph: Size, box: Size): { view: View; whole: boolean } {
+export function fitView(graph: Size, box: Size, readable = READABLE_SCALE): { view: View; whole: boolean } {
   const whole = wholeScale(graph, box);
-  const k = Math.min(MAX_FIT_SCALE, Math.max(READABLE_SCALE, whole));
+  const k = Math.max(readable, Math.min(MAX_FIT_SCALE, whole));
   const axis = (g: number, room: number) => (g * k <= room - 2 * PAD ? (room - g * k) / 2 : PAD);
-  return { view: { k, x: axis(graph.w, box.w), y: axis(graph.h, box.h) }, whole: whole >= READABLE_SCALE };
+  return { view: { k, x: axis(graph.w, box.w), y: axis(graph.h, box.h) }, whole: whole >= readable };
+}
+
+/** The readable scale where text must be at least `px` (a layout's type floor, if above
+ * `READABLE_TEXT_PX`). */
+export function readableScale(px: number): number {
+  return Math.max(READABLE_TEXT_PX, px) / SMALLEST_FONT;
 }
 
 /** Zooms by `factor` keeping the graph point under `at` (screen pixels) in place. */

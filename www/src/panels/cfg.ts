@@ -4,11 +4,11 @@
 //! For the thread-frontier models, each block's priority and thread frontier instead of the
 //! reconvergence arrows, and the current block's frontier outlined while stepping.
 //!
-//! Readable at any size: fitting never shrinks text below `READABLE_TEXT_PX` (a graph too big
-//! for that shows its readable part, and a minimap of the whole); follow mode keeps the current
-//! block in view, moving there smoothly (on by default when the graph does not fit). Zoom with
-//! the buttons, Ctrl/Cmd + wheel, or + / - / 0 on the focused graph; pan by dragging or with the
-//! wheel; a click (not a drag) on an instruction toggles its breakpoint.
+//! Readable at any size: fitting never shrinks text below `READABLE_TEXT_PX`, or a lecture's
+//! type floor (a graph too big for that shows its readable part, and a minimap of the whole);
+//! follow mode keeps the current block in view, moving there smoothly (on by default when the
+//! graph does not fit). Zoom with the buttons, Ctrl/Cmd + wheel, or + / - / 0 on the focused
+//! graph; pan by dragging or with the wheel; a click (not a drag) on an instruction toggles its breakpoint.
 //!
 //! Under STRUCT the graph is the transformed one (copies dashed and tagged, cut code tinted), and
 //! the tools offer the kernel's original graph in its place ("transformed" / "original"), with
@@ -18,10 +18,11 @@
 import { DEFAULT_METRICS, type Layout } from '../cfg-layout';
 import { originalMarks, whereNote, type StepMarks } from '../cfg-struct';
 import {
-  between, centredOn, clampPan, fitView as fitted, followRect, followTarget, minimapCovers, overflows, visibleRect, zoomAt,
+  between, centredOn, clampPan, fitView as fitted, followRect, followTarget, minimapCovers, overflows, readableScale, visibleRect, zoomAt,
   type Insets, type Size, type View,
 } from '../cfg-view';
 import { described, html, svg } from '../svg';
+import { typeFloor } from '../type-floor';
 import type { CfgView } from '../generated/engine';
 import { drawGraph, drawStep, markerDefs } from './cfg-draw';
 import * as minimap from './cfg-minimap';
@@ -282,14 +283,14 @@ export function fitView(p: CfgPanel): void {
   if (!ready(p)) return;
   stopMoving(p);
   p.fitted = true;
-  show(p, fitted(graphSize(p), p.box).view);
+  show(p, fitted(graphSize(p), p.box, readableScale(typeFloor(p.svg))).view);
   if (p.follow) followCurrent(p, false);
 }
 
 /** Until the user chooses, follow exactly when the graph is too big to read whole. */
 function defaultFollow(p: CfgPanel): void {
   if (p.followChosen || !ready(p)) return;
-  p.follow = !fitted(graphSize(p), p.box).whole;
+  p.follow = !fitted(graphSize(p), p.box, readableScale(typeFloor(p.svg))).whole;
   labelFollow(p);
 }
 

@@ -8,6 +8,7 @@
 
 import { LaneCode } from '../engine';
 import { hex, setText, watchSize, type Watched } from '../svg';
+import { typeFloor } from '../type-floor';
 import type { ExchangeView, StateView } from '../generated/engine';
 
 export const WINDOW = 400;
@@ -163,7 +164,9 @@ function cellAt(p: LanePanel, e: MouseEvent): { lane: number; step: number } | n
   const d = p.data;
   if (!d) return null;
   const r = p.canvas.getBoundingClientRect();
-  const x = e.clientX - r.left - p.geom.left, y = e.clientY - r.top - p.geom.top;
+  // The pointer is in screen pixels, the cells in the canvas's own (a lecture zooms its panels).
+  const z = p.canvas.currentCSSZoom || 1;
+  const x = (e.clientX - r.left) / z - p.geom.left, y = (e.clientY - r.top) / z - p.geom.top;
   const col = Math.floor(x / p.geom.cw), lane = Math.floor(y / p.geom.rh);
   if (x < 0 || y < 0 || lane >= d.width || col >= p.win.to - p.win.from) return null;
   return { lane, step: p.win.from + col + 1 };
@@ -172,7 +175,8 @@ function cellAt(p: LanePanel, e: MouseEvent): { lane: number; step: number } | n
 export function render(p: LanePanel, d: LaneData): void {
   p.data = d;
   const { canvas } = p;
-  const dpr = window.devicePixelRatio || 1;
+  // Drawn at the zoomed size (a lecture's panels), so that its text stays sharp.
+  const dpr = (window.devicePixelRatio || 1) * (canvas.currentCSSZoom || 1);
   const { w: cssW, h: cssH, css } = p.size;
   if (cssW === 0 || cssH === 0) return;
   const [pw, ph] = [Math.round(cssW * dpr), Math.round(cssH * dpr)];
@@ -190,7 +194,9 @@ export function render(p: LanePanel, d: LaneData): void {
 
   const win = (p.win = windowFor(d.total, d.step));
   const cols = Math.max(1, win.to - win.from);
-  const left = 34, top = 4, bottom = 20;
+  // Labels of 9 to 12 px as the rows allow, or a lecture's larger type, with room for them.
+  const floor = typeFloor(canvas);
+  const left = Math.max(34, Math.ceil(1.3 * floor + 8)), top = 4, bottom = Math.max(20, Math.ceil(floor + 8));
   const cw = (cssW - left - 6) / cols, rh = (cssH - top - bottom) / d.width;
   p.geom = { left, top, cw, rh };
   const { codes, issued, base } = codesFor(p, d, win.from, win.to);
@@ -232,12 +238,14 @@ export function render(p: LanePanel, d: LaneData): void {
   if (cw >= 3) for (let c = 1; c < cols; c++) ctx.fillRect(left + c * cw - 1, top, 1, d.width * rh);
   if (rh > 5) for (let l = 1; l < d.width; l++) ctx.fillRect(left, top + l * rh - 1, cols * cw, 1);
   // Lane numbers, the selected lane, and a step axis.
-  const fontPx = Math.min(12, Math.max(9, rh));
+  const fontPx = Math.max(floor, Math.min(12, Math.max(9, rh)));
+  canvas.dataset.labelPx = String(fontPx);
   const font = `${fontPx}px ${color.mono}`;
   if (p.font !== font) ctx.font = p.font = font;
   ctx.fillStyle = color.text;
   ctx.textBaseline = 'middle';
-  const every = rh >= 11 ? 1 : rh >= 6 ? 4 : 8;
+  // Every lane's number where they fit apart, else every 4th, 8th...
+  const every = [1, 4, 8, 16].find((e) => e * rh >= 1.2 * fontPx) ?? 32;
   // The selected lane's number always shows, in the accent colour; a number that would touch it
   // gives way. Its row is outlined across the cells only: a row thinner than the text would
   // strike its number through.
@@ -253,11 +261,14 @@ export function render(p: LanePanel, d: LaneData): void {
   ctx.strokeRect(left - 2, top + d.lane * rh, cssW - left + 1, rh);
   ctx.textBaseline = 'alphabetic';
   ctx.fillStyle = color.muted;
-  // 1, 2 or 5 times a power of ten, so that at most about 8 labels fit.
-  const raw = Math.max(1, cols / 8), pow = Math.pow(10, Math.floor(Math.log10(raw)));
+  // 1, 2 or 5 times a power of ten, so that at most about 8 labels fit (fewer in large type).
+  const labels = Math.max(2, Math.min(8, Math.floor((cssW - left) / (3.5 * fontPx))));
+  const raw = Math.max(1, cols / labels), pow = Math.pow(10, Math.floor(Math.log10(raw)));
   const tick = [1, 2, 5, 10].map((m) => m * pow).find((t) => t >= raw) ?? 10 * pow;
   for (let s = Math.ceil((win.from + 1) / tick) * tick; s <= win.to; s += tick) {
-    ctx.fillText(String(s), left + (s - win.from - 1) * cw, cssH - 5);
+    const x = left + (s - win.from - 1) * cw, label = String(s);
+    // A label the canvas's edge would cut is left out.
+    if (x + ctx.measureText(label).width <= cssW) ctx.fillText(label, x, cssH - 5);
   }
   // The current step's column (the instruction the warp issued last).
   canvas.dataset.window = `${win.from}-${win.to}`;

@@ -5,6 +5,7 @@
 //! (`plot-figure.ts`); the shapes both draw are in `plot-shape.ts`.
 
 import { svg, watchSize, type Watched } from '../svg';
+import { typeFloor } from '../type-floor';
 import type { SvgImage } from '../svg-markup';
 import { stackFigure, type FigureLook, type FigureOptions } from './plot-figure';
 import { compact, depthPath, depthTicks, markPath, maxDepthOf, stackMarks, stepTicks } from './plot-shape';
@@ -69,7 +70,9 @@ function build(p: PlotPanel, d: PlotData): void {
   const { css } = p.rootSize;
   // A short panel (1280x720's dock, an embed) gets the plot whole: no axis title under the steps.
   const short = p.rootSize.h < 150;
-  const M = short ? { ...MARGIN, b: 20 } : MARGIN;
+  // Labels of 12 px, or a lecture's larger type (`s` times larger, margins with them).
+  const labelPx = Math.max(12, typeFloor(p.root)), s = labelPx / 12;
+  const M = { l: MARGIN.l * s, r: MARGIN.r, t: MARGIN.t * s, b: (short ? 20 : MARGIN.b) * s };
   const w = Math.max(240, p.rootSize.w), h = Math.max(short ? 80 : 150, p.rootSize.h);
   const c = (v: string) => css.getPropertyValue(v).trim();
   const n = d.steps;
@@ -77,7 +80,7 @@ function build(p: PlotPanel, d: PlotData): void {
   const pw = w - M.l - M.r, ph = h - M.t - M.b;
   p.x = (k) => M.l + (n === 0 ? 0 : (k / n) * pw);
   p.y = (v) => M.t + ph - (v / maxDepth) * ph;
-  const font = { 'font-family': c('--sans'), 'font-size': 12, fill: c('--text') };
+  const font = { 'font-family': c('--sans'), 'font-size': labelPx, fill: c('--text') };
   const el = svg('svg', { xmlns: 'http://www.w3.org/2000/svg', width: w, height: h, viewBox: `0 0 ${w} ${h}`, 'data-testid': 'plot-svg', class: 'plot-svg' });
   el.append(svg('rect', { width: w, height: h, fill: c('--panel-bg') }));
   const clipId = `plot-clip-${Math.random().toString(36).slice(2)}`;
@@ -89,11 +92,11 @@ function build(p: PlotPanel, d: PlotData): void {
   // Axes with a few ticks.
   const axis = { stroke: c('--muted'), 'stroke-width': 1 };
   el.append(svg('line', { x1: M.l, y1: M.t + ph, x2: M.l + pw, y2: M.t + ph, ...axis }), svg('line', { x1: M.l, y1: M.t, x2: M.l, y2: M.t + ph, ...axis }));
-  for (const v of depthTicks(maxDepth)) el.append(svg('text', { ...font, x: M.l - 6, y: p.y(v) + 4, 'text-anchor': 'end' }, String(v)));
-  for (const k of stepTicks(n)) el.append(svg('text', { ...font, x: p.x(k), y: M.t + ph + 16, 'text-anchor': 'middle' }, compact(k)));
+  for (const v of depthTicks(maxDepth)) el.append(svg('text', { ...font, x: M.l - 6, y: p.y(v) + 4 * s, 'text-anchor': 'end' }, String(v)));
+  for (const k of stepTicks(n)) el.append(svg('text', { ...font, x: p.x(k), y: M.t + ph + 16 * s, 'text-anchor': 'middle' }, compact(k)));
   if (!short) el.append(svg('text', { ...font, x: M.l + pw / 2, y: h - 3, 'text-anchor': 'middle', fill: c('--muted') }, 'executed instructions'));
   // Turned, the axis title needs about 80 px: a short plot's legend names the depth instead.
-  if (!short) el.append(svg('text', { ...font, x: 12, y: M.t + ph / 2, transform: `rotate(-90 12 ${M.t + ph / 2})`, 'text-anchor': 'middle', fill: c('--muted') }, 'stack depth'));
+  if (!short) el.append(svg('text', { ...font, x: 12 * s, y: M.t + ph / 2, transform: `rotate(-90 ${12 * s} ${M.t + ph / 2})`, 'text-anchor': 'middle', fill: c('--muted') }, 'stack depth'));
   if (d.capacity !== null) {
     el.append(svg('line', { x1: M.l, x2: M.l + pw, y1: p.y(d.capacity), y2: p.y(d.capacity), stroke: c('--capacity'), 'stroke-width': 1.5, 'stroke-dasharray': '6 4' }));
     el.append(svg('text', { ...font, x: M.l + pw - 4, y: p.y(d.capacity) - 5, 'text-anchor': 'end', fill: c('--capacity') }, `on-chip capacity ${d.capacity}`));
@@ -111,10 +114,11 @@ function build(p: PlotPanel, d: PlotData): void {
   const cursor = svg('g', { 'data-testid': 'plot-cursor' });
   cursor.append(svg('line', { y1: M.t, y2: M.t + ph, stroke: c('--cursor'), 'stroke-width': 1.5 }), svg('circle', { r: 5, fill: c('--cursor') }));
   el.append(cursor);
-  const legend = svg('g', { transform: `translate(${M.l + 6},4)` });
-  legend.append(svg('path', { d: 'M0,0h10l-5,8z', fill: c('--spill') }), svg('text', { ...font, x: 14, y: 9 }, 'spill'));
-  legend.append(svg('path', { d: 'M50,8h10l-5,-8z', fill: c('--fill') }), svg('text', { ...font, x: 64, y: 9 }, 'fill'));
-  legend.append(svg('text', { ...font, x: 100, y: 9, fill: c('--muted'), 'data-testid': 'plot-counts' }, `${short ? 'stack ' : ''}depth counts ${d.counts}`));
+  // Drawn for 12 px labels and scaled with them.
+  const legend = svg('g', { transform: `translate(${M.l + 6},${4 * s}) scale(${s})` });
+  legend.append(svg('path', { d: 'M0,0h10l-5,8z', fill: c('--spill') }), svg('text', { ...font, 'font-size': 12, x: 14, y: 9 }, 'spill'));
+  legend.append(svg('path', { d: 'M50,8h10l-5,-8z', fill: c('--fill') }), svg('text', { ...font, 'font-size': 12, x: 64, y: 9 }, 'fill'));
+  legend.append(svg('text', { ...font, 'font-size': 12, x: 100, y: 9, fill: c('--muted'), 'data-testid': 'plot-counts' }, `${short ? 'stack ' : ''}depth counts ${d.counts}`));
   el.append(legend);
   p.root.replaceChildren(el);
   Object.assign(p, { el, clip, cursor });
