@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   centredOn, clampPan, clampZoom, fitView, followRect, followTarget, MAX_FIT_SCALE, MAX_SCALE, minimapCovers, minimapSize, overflows, PAD,
-  READABLE_SCALE, READABLE_TEXT_PX, SMALLEST_FONT, visibleRect, wholeScale, zoomAt, zoomLimits, type View,
+  READABLE_SCALE, READABLE_TEXT_PX, readableScale, SMALLEST_FONT, visibleRect, wholeScale, zoomAt, zoomLimits, type View,
 } from './cfg-view';
 
 const box = { w: 400, h: 300 };
@@ -50,6 +50,19 @@ describe('fitting', () => {
     expect(view.k).toBe(READABLE_SCALE);
     expect(view.y).toBe(PAD);
     expect(overflows(view, tall, box)).toBe(true);
+  });
+
+  it('fits no smaller than a lecture\'s type floor: a graph readable whole at 10 px is not at 16', () => {
+    const lecture = readableScale(16);
+    expect(SMALLEST_FONT * lecture).toBeCloseTo(16);
+    expect(readableScale(0), 'no floor: the usual readable scale').toBe(READABLE_SCALE);
+    const g = { w: box.w - 2 * PAD, h: box.h - 2 * PAD };
+    expect(fitView(g, box).whole).toBe(true);
+    const { view, whole } = fitView(g, box, lecture);
+    expect(whole).toBe(false);
+    expect(view.k).toBeCloseTo(lecture);
+    // A small graph is still blown up only to MAX_FIT_SCALE, or to the floor if that is larger.
+    expect(fitView({ w: 50, h: 40 }, box, lecture).view.k).toBe(Math.max(MAX_FIT_SCALE, lecture));
   });
 
   it('keeps the graph in view when panning', () => {
