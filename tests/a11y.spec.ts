@@ -48,12 +48,26 @@ for (const [w, h] of [[1280, 720], [768, 1024]] as const) {
   });
 }
 
-test('no serious accessibility findings in an embed, nor with notices showing', async ({ page }) => {
+test('no serious accessibility findings in embeds, in the lecture and research layouts, nor with notices showing', async ({ page }) => {
+  test.setTimeout(60_000);
   const link = makeLink({ text: exampleText('examples/fig3_walkthrough.sass'), step: 60 });
-  await page.setViewportSize({ width: 800, height: 450 });
-  await open(page, `./${link}&embed=caption,cfg,lanes,stack,plot`);
-  expect(await findings(page), 'an embed at 800x450').toEqual([]);
+  for (const [w, h] of [[800, 450], [640, 360]] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.goto('about:blank');
+    await open(page, `./${link}&embed=caption,cfg,lanes,stack,plot`);
+    expect(await findings(page), `an embed at ${w}x${h}`).toEqual([]);
+  }
   await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('about:blank');
+  await open(page);
+  for (const layout of ['lecture', 'research']) {
+    await page.getByTestId('layout-menu').click();
+    await page.getByTestId(`layout-${layout}`).click();
+    await page.keyboard.press('Escape');
+    await openExample(page, 'double_loop.cu');
+    await page.getByTestId('scrubber').fill('150');
+    expect(await findings(page), `the ${layout} layout`).toEqual([]);
+  }
   await page.goto('about:blank');
   await open(page, './#v1.q1YqSy0qzszPU7JSMlGyUiouSUzOTi0pLUlVqgUA');
   await expect(page.getByTestId('banner')).toBeVisible();
