@@ -38,6 +38,12 @@ describe('named layouts', () => {
     expect(of('research')).toBeGreaterThan(of('study'));
   });
 
+  it('give a lecture on a narrow screen groups as wide as the dock, one under another', () => {
+    const tree = preset('lecture', 'single', SIZES[2]);
+    expect(tree.dir).toBe('column');
+    expect(tree.children.every((n) => 'tabs' in n)).toBe(true);
+  });
+
   it('put a C kernel\'s source and generated code side by side only on a wide dock', () => {
     const rowOfCode = (v: { width: number; height: number }) => {
       const first = preset('study', 'single', v, true).children[0];

@@ -36,6 +36,13 @@ const TALL_PX = 780;
 const SIDE_BY_SIDE_PX = 1420;
 
 function single(name: LayoutName, v: Viewport, listing: boolean, cuda: boolean): LayoutTree {
+  // A lecture on a narrow screen: its large type wants the whole width, one group under another.
+  if (v.width < NARROW_PX && name === 'lecture') {
+    return column(
+      tabs(14, 'caption'), tabs(44, 'cfg', 'editor', 'listing', 'cuda', 'ptx', 'kernel-inputs', 'problems'),
+      tabs(18, 'lanes'), tabs(24, 'stack', 'plot', 'output', 'registers', 'memory', 'metrics'),
+    );
+  }
   if (v.width < NARROW_PX) {
     return row(
       split(50, tabs(18, 'caption'), tabs(52, 'cfg'), tabs(30, 'editor', 'listing', 'cuda', 'ptx', 'kernel-inputs', 'problems', 'metrics')),

@@ -249,9 +249,11 @@ export function render(p: LanePanel, d: LaneData): void {
   // The selected lane's number always shows, in the accent colour; a number that would touch it
   // gives way. Its row is outlined across the cells only: a row thinner than the text would
   // strike its number through.
-  const selected = top + (d.lane + 0.5) * rh;
+  // A label taller than its row is kept inside the lanes' height (lane 0's would be cut at the top).
+  const rowY = (l: number) => Math.min(Math.max(top + (l + 0.5) * rh, fontPx / 2), top + d.width * rh - fontPx / 2);
+  const selected = rowY(d.lane);
   for (let l = 0; l < d.width; l += every) {
-    const y = top + (l + 0.5) * rh;
+    const y = rowY(l);
     if (l !== d.lane && Math.abs(y - selected) >= fontPx) ctx.fillText(String(l), 4, y);
   }
   ctx.fillStyle = color.accent;
