@@ -372,7 +372,7 @@ export class App {
       ...this.modelHooks(),
     }, s.sweep !== null ? 'sweep' : s.compare !== null ? 'compare' : 'single');
     this.markSweptInputs();
-    kernelInputs.render(p.kernelInputs, r?.inputs ?? null, this.diagnostics, s.embed === null);
+    kernelInputs.render(p.kernelInputs, { inputs: r?.inputs ?? null, diagnostics: this.diagnostics, topBar: s.params, editable: s.embed === null });
     this.renderLinks();
     this.renderStep();
   }
