@@ -3,7 +3,7 @@
 // reduction shows its exchange in the lanes view and its C variables by name; every expectation
 // comes from the CLI on the same text.
 import type { Locator, Page } from '@playwright/test';
-import { cliDump, cliListing, cliTrace, exampleText, expect, open, replaceText, seek, tempFile, test } from './helpers';
+import { cliDump, cliListing, cliTrace, exampleText, expect, markedInView, open, paste, replaceText, seek, tempFile, test } from './helpers';
 
 
 const COURSE_FILE = `#include <cstdio>
@@ -43,6 +43,17 @@ async function scrollToBuffer(page: Page, name: string): Promise<Locator> {
   }
   return page.getByTestId(`memory-${name}`).locator('[role=cell] .mem-v');
 }
+
+test('a whole file pasted shows its kernel, not the host code at its end', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await open(page);
+  const host = Array.from({ length: 40 }, (_, i) => `    printf("host line ${i}\\n");`).join('\n');
+  await paste(page, 'editor-content', COURSE_FILE.replace('    return 0;', `${host}\n    return 0;`));
+  await expect(page.getByTestId('kernel-title')).toHaveText('vecAdd');
+  // The step's line, the kernel's first, with the editor still focused for typing on.
+  await expect.poll(() => markedInView(page, '#editor', 'current-line')).toBe(true);
+  await expect(page.getByTestId('editor-content')).toBeFocused();
+});
 
 test('a whole course file runs as pasted: host code is a note, the first kernel runs, its results match the CLI', async ({ page }) => {
   await open(page);

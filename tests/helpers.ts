@@ -325,6 +325,16 @@ export async function marked(page: Page, host: string, testid: string): Promise<
   return page.locator(`${host} [data-testid="${testid}"]`).evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-line'))));
 }
 
+/** Whether the first line marked `testid` in a CodeMirror view is inside its scroller's box. */
+export async function markedInView(page: Page, host: string, testid: string): Promise<boolean> {
+  return page.locator(`${host} .cm-scroller`).evaluate((sc, id) => {
+    const line = sc.querySelector(`[data-testid="${id}"]`);
+    if (!line) return false;
+    const l = line.getBoundingClientRect(), box = sc.getBoundingClientRect();
+    return l.height > 0 && l.top >= box.top && l.bottom <= box.bottom;
+  }, testid);
+}
+
 /** Two animation frames later: CodeMirror has drawn the lines a scroll brought into view. */
 async function framesDrawn(page: Page): Promise<void> {
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));

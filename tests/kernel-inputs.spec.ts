@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { cliDump, expect, open, replaceText, savedWork, setStepLimit, test } from './helpers';
+import { cliDump, expect, open, openExample, replaceText, savedWork, setStepLimit, test } from './helpers';
 
 const ADD = `__global__ void add(const float* a, const float* b, float* c, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -98,7 +98,7 @@ test('a header-less kernel lists its inputs as auto; edits write //@ lines the r
   const text = await kernelText(page);
   expect(text).toBe(`//@ buffer c: f32[40] = i\n//@ param n = 20\n${ADD}`);
   await expect(c.locator('+ tr')).toContainText('40 elements');
-  await expect(n).toContainText('runs with 20');
+  await expect(page.getByTestId('param-n')).toHaveValue('20');
   // The run is the CLI's run of the same text.
   const cli = cliDump(fileOf(text), 'c');
   expect(cli).toHaveLength(40);
@@ -117,6 +117,27 @@ test('a header-less kernel lists its inputs as auto; edits write //@ lines the r
   await c.getByTestId('ki-make-auto').click();
   await expect.poll(() => kernelText(page)).toBe(ADD);
   await expect(c.getByTestId('ki-source')).toHaveText('auto');
+});
+
+test('a param set in the top bar shows that one value, marked as the top bar\'s; "use" goes back to its line', async ({ page }) => {
+  await open(page);
+  await openExample(page, 'single_loop.cu');
+  await page.getByTestId('param-n').fill('64');
+  await showInputs(page);
+  // The value the run uses, not the line's 2 beside a "runs with 64".
+  await expect(page.getByTestId('ki-param-n')).toHaveValue('64');
+  await expect(page.locator('tr[data-param=n] .ki-badge')).toHaveText('top bar');
+  await expect(page.getByTestId('ki-param-note')).toHaveText('Set to 64 in the top bar; line 7 says n = 2. use 2');
+  await page.getByTestId('ki-use-line').click();
+  await expect(page.getByTestId('param-n')).toHaveValue('2');
+  await expect(page.getByTestId('ki-param-n')).toHaveValue('2');
+  await expect(page.getByTestId('ki-param-note')).toHaveCount(0);
+  // A value typed in the panel is the kernel's: its line, and the top bar follows.
+  await page.getByTestId('param-n').fill('64');
+  await setField(page, 'ki-param-n', '5');
+  await expect.poll(() => kernelText(page)).toContain('//@ param n = 5\n');
+  await expect(page.getByTestId('param-n')).toHaveValue('5');
+  await expect(page.locator('tr[data-param=n] .ki-badge')).toHaveCount(0);
 });
 
 test('the launch picks the running warp: grid=2 block=64 warp=1 runs threads 32-63 of block 0', async ({ page }) => {
@@ -183,7 +204,7 @@ test('a bad value shows the core\'s error and stays in its field until fixed', a
   await expect(page.getByTestId('ki-param-n')).toHaveValue('n0 +');
   await setField(page, 'ki-param-n', '7');
   await expect(page.getByTestId('ki-problems')).toHaveCount(0);
-  await expect(page.getByTestId('ki-param')).toContainText('runs with 7');
+  await expect(page.getByTestId('param-n')).toHaveValue('7');
 });
 
 /** Every lane loops forever (a run ends at the step limit). */
@@ -252,7 +273,7 @@ test('Enter in a field keeps the cursor where it was once the run it starts is d
   const field = page.getByTestId('ki-param-n');
   await field.fill('7');
   await field.press('Enter');
-  await expect(page.getByTestId('ki-param')).toContainText('runs with 7');
+  await expect(page.getByTestId('param-n')).toHaveValue('7');
   await expect(field).toBeFocused();
   await page.keyboard.type('0');
   await expect(field).toHaveValue('70');

@@ -11,11 +11,13 @@ export interface LinkFields {
   text: string; params: Record<string, number>; model: string | null; preset: string | null; ifConvert: boolean | null;
   pathOrder: string | null; schedule: string | null; compare: { model: string; pathOrder: string | null; schedule: string | null } | null;
   step: number; lane: number; embed: string[] | null; sweep: unknown; figure: string | null;
+  /** The CUDA source tab's text (a PTX or SASS kernel's), the PTX tab's (a SASS kernel's). */
+  cuda: string | null; ptx: string | null;
 }
 
 const NONE: LinkFields = {
   text: '', params: {}, model: null, preset: null, ifConvert: null, pathOrder: null, schedule: null, compare: null,
-  step: 0, lane: 0, embed: null, sweep: null, figure: null,
+  step: 0, lane: 0, embed: null, sweep: null, figure: null, cuda: null, ptx: null,
 };
 
 /** A fragment (with `#`) as the app's Copy link writes it. */

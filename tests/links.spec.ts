@@ -1,4 +1,5 @@
-import { expect, open, openCopiedLink, openExample, replaceText, seek, test } from './helpers';
+import { exampleText, expect, markedInView, open, openCopiedLink, openExample, replaceText, seek, tab, test } from './helpers';
+import { makeLink } from './link-maker';
 
 test('a permalink round-trips the exact state', async ({ page, browser }) => {
   await open(page);
@@ -87,4 +88,19 @@ test('embed mode shows only the chosen panels with a read-only editor', async ({
   await expect(page.getByTestId('editor-content')).toHaveAttribute('contenteditable', 'false');
   await page.keyboard.press('End');
   await expect(page.getByTestId('step-label')).not.toHaveAttribute('data-step', '0');
+});
+
+test('a link to a late step: each code tab shown after it opens has the step\'s lines in view', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const link = makeLink({
+    text: exampleText('examples/sass/hovland_paths.sm_90.sass'), step: 50,
+    ptx: exampleText('examples/ptx/hovland_paths.ptx'), cuda: exampleText('examples/hovland_paths.cu'),
+  });
+  await open(page, link);
+  await expect(page.getByTestId('step-label')).toHaveAttribute('data-step', '50');
+  // Behind the CUDA source tab when the link opened: they could not scroll then.
+  for (const [title, host] of [['PTX', '#ptx'], ['Generated code', '#listing']]) {
+    await tab(page, title).click();
+    await expect.poll(() => markedInView(page, host, 'current-line'), `${title}: the current line in view`).toBe(true);
+  }
 });

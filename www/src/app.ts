@@ -68,6 +68,8 @@ export class App {
   dock: Dock | null = null;
   /** What the last if-convert toggle changed (instructions, steps), shown over the listing. */
   private ifConvertDiff = '';
+  /** A run was taken in and its step not drawn yet: a new text's kernel start may be shown. */
+  private newRun = false;
   /** Loads into the engine, a long run in slices, and brings the run back after a restart. */
   private readonly loader: RunLoader | null;
   /** The last load's answer, good or not: with no run yet, the inputs show its choices. */
@@ -139,6 +141,7 @@ export class App {
     const run = readRun(e, r, this.loader?.source ?? null);
     if (!run) return;
     this.run = run;
+    this.newRun = true;
     const compiled = run.compiled;
     this.ifConvertDiff = prev?.compiled && compiled && prev.compiled.if_convert !== compiled.if_convert
       ? `before the toggle: ${prev.cfg.instrs.length} instructions, ${prev.total} steps` : '';
@@ -379,7 +382,7 @@ export class App {
       ...this.modelHooks(),
     }, s.sweep !== null ? 'sweep' : s.compare !== null ? 'compare' : 'single');
     this.markSweptInputs();
-    kernelInputs.render(p.kernelInputs, r?.inputs ?? null, this.diagnostics, s.embed === null);
+    kernelInputs.render(p.kernelInputs, { inputs: r?.inputs ?? null, diagnostics: this.diagnostics, topBar: s.params, editable: s.embed === null });
     this.renderLinks();
     this.renderStep();
   }
@@ -485,8 +488,12 @@ export class App {
     const p = this.panels, s = store.get(), r = this.run, e = this.engine;
     this.state = r && e ? e.state(s.lane) : null;
     this.renderEditor();
-    // Follow the current instruction, unless the user is typing in the editor.
-    if (!p.editor.hasFocus) editor.reveal(p.editor, this.state?.line ?? null);
+    // The first run of a text pasted over everything, or opened, shows where its kernel starts;
+    // otherwise follow the current instruction, unless the user is typing in the editor.
+    const line = this.state?.line ?? null;
+    const shown = this.newRun && editor.showNewKernel(p.editor, line);
+    this.newRun = false;
+    if (!shown && !p.editor.hasFocus) editor.reveal(p.editor, line);
     if (!r || !e) return;
     const selectLane = (lane: number) => { this.movedOn(); store.update({ lane }); this.renderStep(); };
     if (this.comparing) {

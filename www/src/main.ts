@@ -126,6 +126,10 @@ async function main(): Promise<void> {
     kernelInputs: kernelInputs.create($('kernel-inputs'), {
       edit: (e) => controller.editHeader(e),
       jump: (line) => { dock.reveal('editor'); editor.gotoLine(ed, line); },
+      dropTopBar: (name) => {
+        const { [name]: _dropped, ...params } = store.get().params;
+        app.onInput({ params });
+      },
     }),
     problems: { panel: $('problems'), summary: $<HTMLButtonElement>('diag-summary'), note: $('compile-note') },
     el: {

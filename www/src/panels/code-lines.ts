@@ -138,23 +138,55 @@ export function showLinked(view: EditorView, lines: number[]): void {
   view.dispatch({ effects: setLinked.of(lines) });
 }
 
-/** Scrolls `line` (of several, the first) into view without stealing focus. */
-export function reveal(view: EditorView, lines: number | readonly number[] | null): void {
+/** Where a reveal puts its line: at the nearer edge of the view when it is out of view (the
+ * smallest scroll), or near the top with the lines above it (the top of the file when the line
+ * fits under it), to show where a kernel starts. */
+export type RevealAt = 'edge' | 'top';
+
+/** Scrolls `line` (of several, the first) into view without stealing focus. A hidden view (a tab
+ * behind another) cannot scroll: the app reveals the step's lines again when a panel is shown. */
+export function reveal(view: EditorView, lines: number | readonly number[] | null, at: RevealAt = 'edge'): void {
   const line = lines === null || typeof lines === 'number' ? lines : lines[0] ?? null;
   if (!line || line > view.state.doc.lines) return;
+  const id = {};
+  latest.set(view, id);
+  scrollTo(view, line, at, REVEAL_TRIES, id);
+}
+
+/** Each view's latest reveal: a later look of an earlier one gives way to it. */
+const latest = new WeakMap<EditorView, object>();
+
+/** Looks a reveal may take: lines drawn for the first time where it scrolled may be
+ * taller than CodeMirror guessed (wrapped ones), which moves the line out of view again (a tab
+ * shown after a link opened at a late step showed the lines above the step's). */
+const REVEAL_TRIES = 3;
+
+/** One look of reveal `id` at where `line` is, scrolling there when it is out of view. */
+function scrollTo(view: EditorView, line: number, at: RevealAt, tries: number, id: object): void {
   // Only the editor's own scroller moves: EditorView.scrollIntoView would also scroll the page
   // (in the one-column layout the page jumped to the editor on every step). Done in the editor's
   // measure cycle, when its line geometry is known.
-  const pos = view.state.doc.line(line).from;
   view.requestMeasure({
     key: 'warpscope-reveal',
     read: (v) => {
-      const block = v.lineBlockAt(pos), sc = v.scrollDOM;
+      const sc = v.scrollDOM;
+      if (sc.clientHeight === 0 || line > v.state.doc.lines) return null;
+      const block = v.lineBlockAt(v.state.doc.line(line).from);
       const top = block.top + v.documentTop - sc.getBoundingClientRect().top + sc.scrollTop;
+      if (at === 'top') {
+        const want = top + block.height <= sc.clientHeight ? 0 : Math.round(top - sc.clientHeight / 4);
+        return Math.abs(want - sc.scrollTop) > 1 ? want : null;
+      }
       if (top < sc.scrollTop) return top - 8;
       if (top + block.height > sc.scrollTop + sc.clientHeight) return top + block.height - sc.clientHeight + 8;
       return null;
     },
-    write: (scrollTop, v) => { if (scrollTop !== null) v.scrollDOM.scrollTop = scrollTop; },
+    write: (scrollTop, v) => {
+      if (scrollTop === null) return;
+      v.scrollDOM.scrollTop = scrollTop;
+      // Look again once the lines now in view are drawn and measured: in a later frame, since in
+      // this measure cycle CodeMirror would scroll back to keep what it showed before in place.
+      if (tries > 1) requestAnimationFrame(() => { if (latest.get(v) === id) scrollTo(v, line, at, tries - 1, id); });
+    },
   });
 }

@@ -1,18 +1,19 @@
 //! The kernel editor (CodeMirror 6): highlighting, inline diagnostics, the current instruction's
 //! line, lines linked to the generated code (and a PTX kernel's CUDA source) under the pointer or
-//! clicked, and a breakpoint gutter. The
+//! clicked, a breakpoint gutter, and a text pasted over everything (or opened) shown from where
+//! its kernel starts, not from the host code at its end. The
 //! engine's facts (diagnostics, lines of instructions, the current line) come in through
 //! `render`; edits, gutter clicks, hovers and clicks go out through the hooks.
 
 import { defaultKeymap, history, historyKeymap, isolateHistory } from '@codemirror/commands';
 import { bracketMatching } from '@codemirror/language';
 import { setDiagnostics, lintGutter, type Diagnostic as CmDiagnostic } from '@codemirror/lint';
-import { Compartment, EditorState } from '@codemirror/state';
+import { Compartment, EditorState, type Text, type Transaction } from '@codemirror/state';
 import { EditorView, highlightSpecialChars, keymap, lineNumbers } from '@codemirror/view';
 import { textChange } from '../header-fields';
 import { sassHighlighting } from '../highlight';
 import type { DiagnosticView } from '../generated/engine';
-import { lineExtensions, markEffects, pickLines, type LineHooks } from './code-lines';
+import { lineExtensions, markEffects, pickLines, reveal, type LineHooks } from './code-lines';
 
 export { reveal, showLinked } from './code-lines';
 
@@ -45,7 +46,12 @@ export function create(parent: HTMLElement, text: string, hooks: EditorHooks): E
         EditorView.lineWrapping,
         // Focusable even when read-only (an embed, the generated code), so the keyboard can scroll it.
         EditorView.contentAttributes.of({ tabindex: '0', 'aria-label': 'kernel source', 'data-testid': 'editor-content' }),
-        EditorView.updateListener.of((u) => { if (u.docChanged) hooks.onEdit(u.state.doc.toString()); }),
+        pastedWhole,
+        EditorView.updateListener.of((u) => {
+          if (!u.docChanged) return;
+          if (u.transactions.some(replacesAll)) newText.set(u.view, u.state.doc);
+          hooks.onEdit(u.state.doc.toString());
+        }),
         pickLines((lines) => hooks.onPick(lines)),
       ],
     }),
@@ -53,10 +59,40 @@ export function create(parent: HTMLElement, text: string, hooks: EditorHooks): E
 }
 
 /** Replaces the whole text (opening an example, a link or the user's own kernel) as one undo
- * step of its own, so Ctrl+Z brings back what was typed before. */
+ * step of its own, so Ctrl+Z brings back what was typed before. The editor shows its top. */
 export function setText(view: EditorView, text: string): void {
   if (view.state.doc.toString() === text) return;
   view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, annotations: isolateHistory.of('full') });
+  reveal(view, 1, 'top');
+}
+
+/** The texts that replaced a view's whole text (a paste over everything, an example or a link
+ * opened): until edited, the first run of one shows where its kernel starts. */
+const newText = new WeakMap<EditorView, Text>();
+
+/** The transaction put a text of several lines in place of the whole one. */
+function replacesAll(tr: Transaction): boolean {
+  let changes = 0, whole = false;
+  tr.changes.iterChanges((fromA, toA, _fromB, _toB, inserted) => {
+    changes += 1;
+    whole = fromA === 0 && toA === tr.startState.doc.length && inserted.lines > 1;
+  });
+  return changes === 1 && whole;
+}
+
+/** A paste (or a drop) over the whole text shows the top of the file, not the host code at its end
+ * where the cursor is; typing on scrolls back to the cursor. */
+const pastedWhole = EditorState.transactionExtender.of((tr) =>
+  tr.isUserEvent('input') && replacesAll(tr) ? { effects: EditorView.scrollIntoView(0, { y: 'start' }) } : null);
+
+/** The first run of a text that replaced the whole editor's: its step's line (the kernel's first,
+ * at step 0) shows near the top, with the kernel's head above it, even in the focused editor. False
+ * when the text is not such a new one, or was edited since. */
+export function showNewKernel(view: EditorView, line: number | null): boolean {
+  if (newText.get(view) !== view.state.doc) return false;
+  newText.delete(view);
+  reveal(view, line, 'top');
+  return true;
 }
 
 /** Changes the text to `text` by its one differing part (an input's `//@` line), an undo step of

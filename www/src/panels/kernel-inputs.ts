@@ -3,7 +3,8 @@
 //! one runs. A changed field writes its `//@` line into the kernel's text through the core's
 //! `set_header` (the hook), so the text stays the one source of truth; "make automatic" removes
 //! the line. What the user typed stays in its field until a run takes it: while the kernel has
-//! errors the panel lists them and shows the inputs of the last run that worked.
+//! errors the panel lists them and shows the inputs of the last run that worked. A param set in
+//! the top bar shows the value the run uses, marked as the top bar's, with what its line says.
 //! Not to be confused with `inputs.ts`, the top bar's fields.
 
 import { editOf, fieldKey, dimsText, type Field } from '../header-fields';
@@ -15,6 +16,8 @@ export interface KernelInputsHooks {
   edit(edit: HeaderEdit): void;
   /** Shows a line of the kernel in the editor. */
   jump(line: number): void;
+  /** Drops the top bar's value of a param: its line (or the made value) decides again. */
+  dropTopBar(name: string): void;
 }
 
 export interface KernelInputsPanel {
@@ -28,11 +31,13 @@ export interface KernelInputsPanel {
   errors: DiagnosticView[];
   /** The run's inputs as of the last render (a new run brings a new object). */
   view: InputsView | null;
+  /** The params set in the top bar, which the run takes over their lines. */
+  topBar: Readonly<Record<string, number>>;
   hooks: KernelInputsHooks;
 }
 
 export function create(root: HTMLElement, hooks: KernelInputsHooks): KernelInputsPanel {
-  return { root, typed: new Map(), typedRuns: new Map(), errors: [], view: null, hooks };
+  return { root, typed: new Map(), typedRuns: new Map(), errors: [], view: null, topBar: {}, hooks };
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -128,18 +133,40 @@ function bufferRows(p: KernelInputsPanel, v: InputsView, b: BufferRow): HTMLElem
   return [row, note];
 }
 
-function paramRow(p: KernelInputsPanel, v: InputsView, r: ParamRow): HTMLElement {
+/** A param's row: the value the run uses in its field and, below, a note when that is not what
+ * the field would say by itself: a top-bar value over the line, or a line's expression. */
+function paramRows(p: KernelInputsPanel, v: InputsView, r: ParamRow): HTMLElement[] {
   const row = html('tr', { 'data-param': r.name, 'data-testid': 'ki-param' });
+  const name = html('th', { scope: 'row', class: 'mono' }, r.name);
+  const said = r.auto ? `made for the C parameter: ${r.default}` : `line ${r.line} says ${r.name} = ${r.default}`;
+  // One value on screen: the top bar's, when the run takes it over the line.
+  const topBar = r.value !== null && r.name in p.topBar;
   const value = html('td');
-  value.append(field(p, v, { kind: 'param', name: r.name }, r.default, `value of ${r.name}`, 'ki-len'));
-  const used = html('td', { class: 'muted small mono' });
-  // The top bar's field may run another value than the line's.
-  if (r.value !== null) used.textContent = `runs with ${r.value}`;
+  const input = field(p, v, { kind: 'param', name: r.name }, topBar ? String(r.value) : r.default, `value of ${r.name}`, 'ki-len');
+  value.append(input);
+  if (topBar) {
+    name.append(html('span', { class: 'ki-badge', title: `set in the top bar; ${said}` }, 'top bar'));
+    input.title = `value of ${r.name}, set in the top bar (${said}); a change writes it to the kernel's //@ line`;
+  }
   const from = html('td', { class: 'ki-from' });
   from.append(lineButton(p, r.auto, r.line, 'made for the C parameter: the launch\'s thread count'));
   if (!r.auto) from.append(autoButton(p, { remove: { header: 'param', name: r.name } }, r.name));
-  row.append(html('th', { scope: 'row', class: 'mono' }, r.name), value, used, from);
-  return row;
+  row.append(name, value, from);
+  const note = html('td', { colspan: 3, class: 'muted small', 'data-testid': 'ki-param-note' });
+  if (topBar) {
+    const line = r.auto ? `the made value ${r.default}` : `line ${r.line}'s ${r.name} = ${r.default}`;
+    const use = html('button', { type: 'button', class: 'ki-auto small', title: `drop the top bar's value: run with ${line}`, 'data-testid': 'ki-use-line' }, `use ${r.default}`);
+    use.addEventListener('click', () => p.hooks.dropTopBar(r.name));
+    note.append(`Set to ${r.value} in the top bar; ${said}. `, use);
+  } else if (r.value !== null && r.default.trim() !== String(r.value)) {
+    // An expression (a made value, `W * 2`): what it comes to.
+    note.append(`runs with ${r.value}`);
+  } else {
+    return [row];
+  }
+  const noteRow = html('tr', { class: 'ki-param-note' });
+  noteRow.append(note);
+  return [row, noteRow];
 }
 
 function table(caption: string, cls: string, head: string[], rows: HTMLElement[]): HTMLElement {
@@ -208,7 +235,16 @@ function problemsPart(p: KernelInputsPanel, errors: DiagnosticView[]): HTMLEleme
   return box;
 }
 
-export function render(p: KernelInputsPanel, v: InputsView | null, diagnostics: readonly DiagnosticView[], editable: boolean): void {
+/** What the panel draws: the run's inputs, the kernel's diagnostics, the top bar's param values
+ * and whether its fields take edits. */
+export interface KernelInputsState {
+  inputs: InputsView | null;
+  diagnostics: readonly DiagnosticView[];
+  topBar: Readonly<Record<string, number>>;
+  editable: boolean;
+}
+
+export function render(p: KernelInputsPanel, { inputs: v, diagnostics, topBar, editable }: KernelInputsState): void {
   const errors = diagnostics.filter((d) => d.severity === 'error');
   // New runs that took the kernel as it is: the fields show what they read. Not at any render
   // without errors (one between a field's commit and its run, a progress or compare update, kept
@@ -227,7 +263,8 @@ export function render(p: KernelInputsPanel, v: InputsView | null, diagnostics: 
   }
   p.view = v;
   p.errors = errors;
-  const key = JSON.stringify([v, errors, editable, [...p.typed]]);
+  p.topBar = topBar;
+  const key = JSON.stringify([v, errors, topBar, editable, [...p.typed]]);
   if (p.root.dataset.key === key) return;
   p.root.dataset.key = key;
   const typing = typingIn(p.root);
@@ -245,7 +282,7 @@ export function render(p: KernelInputsPanel, v: InputsView | null, diagnostics: 
     parts.push(table('Buffers', 'ki-buffers', ['name', 'type', 'length', 'initialiser', 'from'], v.buffers.flatMap((b) => bufferRows(p, v, b))));
   }
   if (v.params.length) {
-    parts.push(table('Scalars', 'ki-scalars', ['name', 'value', 'used', 'from'], v.params.map((r) => paramRow(p, v, r))));
+    parts.push(table('Scalars', 'ki-scalars', ['name', 'value', 'from'], v.params.flatMap((r) => paramRows(p, v, r))));
   }
   if (!v.buffers.length && !v.params.length) parts.push(html('p', { class: 'muted' }, 'This kernel reads no buffers or params.'));
   parts.push(launchPart(p, v));
