@@ -378,3 +378,14 @@ export async function clickLine(page: Page, host: string, text: string): Promise
   expect(at, `${host}: a line with ${text}`).not.toBeNull();
   await page.mouse.click(at!.x, at!.y);
 }
+
+/** Brings a panel's tab (by its exact title) to the front: a click on it, or through its group's
+ * overflow menu when its strip has no room to show it whole. */
+export async function showTab(page: Page, title: string): Promise<void> {
+  const exact = { hasText: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) };
+  const tab = page.locator('.dv-tabs-container > .dv-tab', exact);
+  if (await tab.isVisible()) return tab.click();
+  const group = page.locator('#dock .dv-groupview', { has: tab });
+  await group.locator('.dv-tabs-overflow-dropdown-default').click();
+  await page.locator('.dv-tabs-overflow-container .dv-tab', exact).click();
+}

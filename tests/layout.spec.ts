@@ -240,3 +240,29 @@ test('typing goes on while the layout changes under it: a C kernel run for the f
   await page.keyboard.type('// still typing');
   await expect(page.getByTestId('editor-content')).toContainText('}// still typing');
 });
+
+/** The titles of the tabs on screen that their strip shows only in part (cut by its edge). */
+async function cutTabs(page: Page): Promise<string[]> {
+  return page.locator('#dock .dv-tabs-container > .dv-tab').evaluateAll((tabs) => tabs.filter((t) => {
+    const r = t.getBoundingClientRect();
+    if (r.width === 0 || getComputedStyle(t).visibility === 'hidden') return false;
+    const strip = t.closest('.dv-tabs-container')!.getBoundingClientRect();
+    return r.left < strip.left - 0.5 || r.right > strip.right + 0.5;
+  }).map((t) => t.textContent ?? ''));
+}
+
+test('no tab shows part of its title in any named layout at 1280x720 and 768x1024: the rest wait in the overflow menu', async ({ page }) => {
+  for (const [w, h] of [[1280, 720], [768, 1024]] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await open(page);
+    await openExample(page, 'double_loop.cu');
+    // The generated code's tab comes once the kernel has run.
+    await expect(page.locator('#dock .dv-tab', { hasText: 'Generated code' })).toBeAttached();
+    for (const layout of ['study', 'lecture', 'research']) {
+      await page.getByTestId('layout-menu').click();
+      await page.getByTestId(`layout-${layout}`).click();
+      await page.keyboard.press('Escape');
+      await expect.poll(() => cutTabs(page), `tabs cut in ${layout} at ${w}x${h}`).toEqual([]);
+    }
+  }
+});
