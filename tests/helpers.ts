@@ -389,3 +389,13 @@ export async function showTab(page: Page, title: string): Promise<void> {
   await group.locator('.dv-tabs-overflow-dropdown-default').click();
   await page.locator('.dv-tabs-overflow-container .dv-tab', exact).click();
 }
+
+/** Labels (SVG or HTML) in `selector` whose boxes overlap another's. */
+export async function overlapping(page: Page, selector: string): Promise<string[]> {
+  return page.locator(selector).evaluateAll((els) => {
+    const boxes = els.map((e) => ({ text: e.textContent ?? '', r: e.getBoundingClientRect() }));
+    return boxes.filter((a, i) => boxes.some((b, j) => i !== j
+      && Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top) > 0.5
+      && Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left) > 0.5)).map((a) => a.text);
+  });
+}

@@ -4,7 +4,7 @@
 // sizes; named layouts, closed panels, dragged borders and presentation mode behave and are kept.
 // Geometry, not pixels.
 import type { Page } from '@playwright/test';
-import { exampleText, expect, expectLaidOut, geometry, open, openExample, openFigure, seek, test, type Geometry } from './helpers';
+import { exampleText, expect, expectLaidOut, geometry, open, openExample, openFigure, overlapping, seek, test, type Geometry } from './helpers';
 import { makeLink } from './link-maker';
 
 const SIZES = [[1280, 720], [1366, 768], [1920, 1080], [768, 1024]] as const;
@@ -265,4 +265,17 @@ test('no tab shows part of its title in any named layout at 1280x720 and 768x102
       await expect.poll(() => cutTabs(page), `tabs cut in ${layout} at ${w}x${h}`).toEqual([]);
     }
   }
+});
+
+test('the research layout at 1280x720 keeps the stack history\'s depth labels apart', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await open(page);
+  await page.getByTestId('layout-menu').click();
+  await page.getByTestId('layout-research').click();
+  await page.keyboard.press('Escape');
+  await openExample(page, 'double_loop.cu');
+  await seek(page, 150);
+  await expect(page.getByTestId('plot-svg')).toBeVisible();
+  expect(await page.locator('#plot .depth-tick').count()).toBeGreaterThanOrEqual(2);
+  expect(await overlapping(page, '#plot .depth-tick'), 'depth labels on top of each other').toEqual([]);
 });
