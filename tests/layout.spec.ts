@@ -4,7 +4,7 @@
 // sizes; named layouts, closed panels, dragged borders and presentation mode behave and are kept.
 // Geometry, not pixels.
 import type { Page } from '@playwright/test';
-import { exampleText, expect, expectLaidOut, geometry, open, openExample, openFigure, overlapping, seek, test, type Geometry } from './helpers';
+import { exampleText, expect, expectLaidOut, geometry, open, openExample, openFigure, overlapping, seek, showTab, test, type Geometry } from './helpers';
 import { makeLink } from './link-maker';
 
 const SIZES = [[1280, 720], [1366, 768], [1920, 1080], [768, 1024]] as const;
@@ -267,7 +267,7 @@ test('no tab shows part of its title in any named layout at 1280x720 and 768x102
   }
 });
 
-test('the research layout at 1280x720 keeps the stack history\'s depth labels apart', async ({ page }) => {
+test('the research layout at 1280x720 keeps the stack history\'s depth labels apart and shows a useful number of registers', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   await open(page);
   await page.getByTestId('layout-menu').click();
@@ -278,4 +278,15 @@ test('the research layout at 1280x720 keeps the stack history\'s depth labels ap
   await expect(page.getByTestId('plot-svg')).toBeVisible();
   expect(await page.locator('#plot .depth-tick').count()).toBeGreaterThanOrEqual(2);
   expect(await overlapping(page, '#plot .depth-tick'), 'depth labels on top of each other').toEqual([]);
+  // The registers (behind a tab when the screen is short) show rows enough to read (a variable's
+  // row is its cells: the row itself is display: contents).
+  await showTab(page, 'Registers');
+  const rows = await page.locator('#registers').evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    return [...el.querySelectorAll('.var > b, .reg')].filter((r) => {
+      const b = r.getBoundingClientRect();
+      return b.height > 0 && b.top >= box.top - 0.5 && b.bottom <= box.bottom + 0.5;
+    }).length;
+  });
+  expect(rows, 'registers and variables in view').toBeGreaterThanOrEqual(6);
 });

@@ -38,6 +38,19 @@ describe('named layouts', () => {
     expect(of('research')).toBeGreaterThan(of('study'));
   });
 
+  it('give research\'s registers a fifth of their column\'s height or more: a group of their own on a tall dock, the memory\'s on a short one', () => {
+    for (const v of SIZES.slice(0, 2)) {
+      const tree = preset('research', 'single', v, true);
+      const weightOf = (n: LayoutNode, share: number): number => {
+        if ('tabs' in n) return n.tabs.includes('registers') ? share : 0;
+        const total = n.split.reduce((t, c) => t + c.weight, 0);
+        return Math.max(...n.split.map((c) => weightOf(c, (share * c.weight) / total)));
+      };
+      const share = Math.max(...tree.children.map((c) => weightOf({ split: [c], weight: 1 }, 1)));
+      expect(share, `${v.width}x${v.height}`).toBeGreaterThanOrEqual(0.2);
+    }
+  });
+
   it('put a C kernel\'s source and generated code side by side only on a wide dock', () => {
     const rowOfCode = (v: { width: number; height: number }) => {
       const first = preset('study', 'single', v, true).children[0];

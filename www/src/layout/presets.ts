@@ -55,10 +55,16 @@ function single(name: LayoutName, v: Viewport, listing: boolean, cuda: boolean):
           : split(42, tabs(40, 'lanes'), tabs(60, 'stack', 'plot', 'output', 'registers', 'memory', 'metrics')),
       );
     case 'research':
+      // On a short screen the registers share the memory's taller group (a group of their own
+      // there showed two rows), and the lanes, the stack and its history get their room.
       return row(
-        split(26, tabs(30, 'editor'), tabs(22, 'cuda', 'ptx', 'listing', 'kernel-inputs'), tabs(30, 'memory'), tabs(18, 'metrics', 'problems')),
+        tall
+          ? split(26, tabs(30, 'editor'), tabs(22, 'cuda', 'ptx', 'listing', 'kernel-inputs'), tabs(30, 'memory'), tabs(18, 'metrics', 'problems'))
+          : split(26, tabs(28, 'editor'), tabs(20, 'cuda', 'ptx', 'listing', 'kernel-inputs'), tabs(36, 'memory', 'registers'), tabs(16, 'metrics', 'problems')),
         split(36, tabs(cap, 'caption'), tabs(100 - cap, 'cfg')),
-        split(38, tabs(28, 'lanes'), tabs(16, 'registers'), tabs(28, 'stack'), tabs(28, 'plot', 'output')),
+        tall
+          ? split(38, tabs(26, 'lanes'), tabs(22, 'registers'), tabs(26, 'stack'), tabs(26, 'plot', 'output'))
+          : split(38, tabs(30, 'lanes'), tabs(34, 'stack'), tabs(36, 'plot', 'output')),
       );
     case 'study':
       if (listing && v.width >= SIDE_BY_SIDE_PX) {
