@@ -399,3 +399,24 @@ export async function overlapping(page: Page, selector: string): Promise<string[
       && Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left) > 0.5)).map((a) => a.text);
   });
 }
+
+/** A caption that overflows its panel says so ("more ↓") until it is scrolled to its end; a
+ * caption that fits shows no mark. Returns whether it overflowed. */
+export async function expectCaptionMore(page: Page, at: string): Promise<boolean> {
+  const region = page.locator('#caption');
+  const more = page.getByTestId('caption-more');
+  const over = await region.evaluate((el) => el.scrollHeight > el.clientHeight + 1);
+  if (!over) {
+    await expect(more, `no mark on a caption that fits at ${at}`).toBeHidden();
+    return false;
+  }
+  await expect(more, `the caption's "more" mark at ${at}`).toBeVisible();
+  // The mark sits at the panel's bottom edge, inside it.
+  const [m, r] = [(await more.boundingBox())!, (await region.boundingBox())!];
+  expect(m.y + m.height, `the mark inside the caption's panel at ${at}`).toBeLessThanOrEqual(r.y + r.height + 8);
+  await region.evaluate((el) => { el.scrollTop = el.scrollHeight; });
+  await expect(more, `no mark once scrolled to the end at ${at}`).toBeHidden();
+  await region.evaluate((el) => { el.scrollTop = 0; });
+  await expect(more).toBeVisible();
+  return true;
+}

@@ -4,7 +4,7 @@
 // sizes; named layouts, closed panels, dragged borders and presentation mode behave and are kept.
 // Geometry, not pixels.
 import type { Page } from '@playwright/test';
-import { exampleText, expect, expectLaidOut, geometry, open, openExample, openFigure, overlapping, seek, showTab, test, type Geometry } from './helpers';
+import { exampleText, expect, expectCaptionMore, expectLaidOut, geometry, open, openExample, openFigure, overlapping, seek, showTab, test, type Geometry } from './helpers';
 import { makeLink } from './link-maker';
 
 const SIZES = [[1280, 720], [1366, 768], [1920, 1080], [768, 1024]] as const;
@@ -289,4 +289,15 @@ test('the research layout at 1280x720 keeps the stack history\'s depth labels ap
     }).length;
   });
   expect(rows, 'registers and variables in view').toBeGreaterThanOrEqual(6);
+});
+
+test('a caption longer than its panel says there is more: the lecture layout at 1280x720, the portrait layout at 768x1024', async ({ page }) => {
+  for (const [w, h] of [[1280, 720], [768, 1024]] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await open(page, `./${makeLink({ text: exampleText('examples/fig3_walkthrough.sass'), step: 60 })}`);
+    await page.getByTestId('layout-menu').click();
+    await page.getByTestId('layout-lecture').click();
+    await page.keyboard.press('Escape');
+    expect(await expectCaptionMore(page, `lecture at ${w}x${h}`), `the caption overflows at ${w}x${h}`).toBe(true);
+  }
 });
