@@ -1,13 +1,38 @@
 // Embeds show what they promise at the Embed dialog's two slide sizes: Figure 3's walk-through at
 // a step with three tokens on its stack, every panel it asks for. Geometry, not pixels.
-import { exampleText, expect, expectCaptionMore, open, overlapping, showTab, test } from './helpers';
+import type { Page } from '@playwright/test';
+import { exampleText, expect, expectCaptionMore, expectLaidOut, geometry, open, overlapping, showTab, test } from './helpers';
 import { makeLink } from './link-maker';
+
+/** The stack's entries wholly in view in its panel (not cut by its edge nor scrolled away). */
+async function stackEntriesInView(page: Page): Promise<number> {
+  return page.locator('#stack').evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    return [...el.querySelectorAll('[data-testid=stack-entry]')].filter((e) => {
+      const r = e.getBoundingClientRect();
+      return r.height > 0 && r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5 && r.left >= box.left - 0.5 && r.right <= box.right + 0.5;
+    }).length;
+  });
+}
 
 for (const [w, h] of [[800, 450], [640, 360]] as const) {
   test(`an embed at ${w}x${h} shows what it promises`, async ({ page }) => {
     await page.setViewportSize({ width: w, height: h });
     const link = makeLink({ text: exampleText('examples/fig3_walkthrough.sass'), step: 130 });
     await open(page, `./${link}&embed=caption,cfg,lanes,stack,plot`);
+    // Inside the frame, clear of each other and of the bars, none too small to read; the lanes
+    // have a group of their own where there is room, else a tab behind the stack.
+    expectLaidOut(await geometry(page), `embed ${w}x${h}`, ['caption', 'cfg', 'stack', ...(w >= 800 ? ['lanes'] : [])], { w: 200, h: 80 });
+    // The caption wraps inside its panel; the CFG's text is readable (follow mode, not a hairline).
+    const caption = await page.getByTestId('caption').evaluate((el) => ({ sw: el.scrollWidth, cw: el.clientWidth }));
+    expect(caption.sw).toBeLessThanOrEqual(caption.cw);
+    const text = await page.locator('#cfg .instr').first().evaluate((el) => el.getBoundingClientRect().height);
+    expect(text, 'CFG text height').toBeGreaterThanOrEqual(9);
+
+    // The stack, three tokens deep: every entry in view, none cut, without a click.
+    await expect(page.locator('#stack')).toBeVisible();
+    await expect(page.getByTestId('stack-entry')).toHaveCount(3);
+    expect(await stackEntriesInView(page), 'stack entries in view').toBe(3);
 
     // The caption strip holds three lines of this step's long note: it says there is more.
     expect(await expectCaptionMore(page, `${w}x${h}`)).toBe(true);
@@ -17,5 +42,11 @@ for (const [w, h] of [[800, 450], [640, 360]] as const) {
     await expect(page.getByTestId('plot-svg')).toBeVisible();
     expect(await page.locator('#plot .depth-tick').count()).toBeGreaterThanOrEqual(2);
     expect(await overlapping(page, '#plot .depth-tick'), 'depth labels on top of each other').toEqual([]);
+
+    // The panels sharing a group are a tab away; the step controls are on screen.
+    await showTab(page, 'Lanes');
+    await expect(page.getByTestId('lanes-canvas')).toBeInViewport();
+    await expect(page.getByTestId('btn-step')).toBeInViewport();
+    await expect(page.getByTestId('embed-open')).toBeVisible();
   });
 }

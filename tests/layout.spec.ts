@@ -1,7 +1,7 @@
 // The page fits every screen an instructor uses: at 1280x720, 1366x768, 1920x1080 and 768x1024,
 // in every mode, every panel on screen is inside the window, clear of the others and of the
-// fixed bars, with no sideways scroll; a notice never moves a panel; embeds are readable at slide
-// sizes; named layouts, closed panels, dragged borders and presentation mode behave and are kept.
+// fixed bars, with no sideways scroll; a notice never moves a panel; named layouts, closed panels,
+// dragged borders and presentation mode behave and are kept (embeds at slide sizes: embeds.spec.ts).
 // Geometry, not pixels.
 import type { Page } from '@playwright/test';
 import { exampleText, expect, expectCaptionMore, expectLaidOut, geometry, open, openExample, openFigure, overlapping, seek, showTab, test, type Geometry } from './helpers';
@@ -133,26 +133,6 @@ test('no notice moves a panel: copy link, a breakpoint stop, a deadlock, a broke
   await expect(page.getByTestId('link-question')).toBeVisible();
   expectLaidOut(await geometry(page), 'the link question', ['cfg', 'stack', 'plot']);
 });
-
-for (const [w, h] of [[800, 450], [640, 360]] as const) {
-  test(`an embed for a slide is readable at ${w}x${h}`, async ({ page }) => {
-    await page.setViewportSize({ width: w, height: h });
-    const link = makeLink({ text: exampleText('examples/fig3_walkthrough.sass'), step: 60 });
-    await open(page, `./${link}&embed=cfg,lanes,stack,plot,caption`);
-    const g = await geometry(page);
-    expectLaidOut(g, `embed ${w}x${h}`, ['caption', 'cfg', 'lanes'], { w: 200, h: 80 });
-    // The caption wraps inside its panel; the CFG's text is readable (follow mode, not a hairline).
-    const caption = await page.getByTestId('caption').evaluate((el) => ({ sw: el.scrollWidth, cw: el.clientWidth }));
-    expect(caption.sw).toBeLessThanOrEqual(caption.cw);
-    const text = await page.locator('#cfg .instr').first().evaluate((el) => el.getBoundingClientRect().height);
-    expect(text, 'CFG text height').toBeGreaterThanOrEqual(9);
-    // The other panels are a tab away; the step controls are on screen.
-    await page.getByRole('tab', { name: 'Reconvergence stack' }).click();
-    await expect(page.getByTestId('stack-list')).toBeInViewport();
-    await expect(page.getByTestId('btn-step')).toBeInViewport();
-    await expect(page.getByTestId('embed-open')).toBeVisible();
-  });
-}
 
 test('the share dialog builds an embed: panels, a slide size, the snippet and a live preview', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 720 });

@@ -107,7 +107,9 @@ export function preset(name: LayoutName, mode: Mode, v: Viewport, listing = fals
 const EMBED_GROUP_MIN_PX = 125;
 
 /** An embed's panels laid out for its frame: the caption a strip on top, the first view large on
- * the left, the others stacked on the right while each keeps `EMBED_GROUP_MIN_PX`, then tabbed. */
+ * the left, the others stacked on the right while each keeps `EMBED_GROUP_MIN_PX`, then tabbed,
+ * the stack in front of the panels it shares a group with (its entries are read, and three of
+ * them would not fit a smaller group). */
 export function embedTree(panels: readonly DockPanelId[], v: Viewport): LayoutTree {
   const caption = panels.includes('caption');
   const views = panels.filter((p) => p !== 'caption');
@@ -123,7 +125,8 @@ export function embedTree(panels: readonly DockPanelId[], v: Viewport): LayoutTr
       const right: LayoutNode[] = [];
       for (let g = 0; g < groups; g++) {
         const ids = g === groups - 1 ? rest.slice(g) : [rest[g]];
-        right.push(tabs(1, ...ids));
+        // The stack's group is a little taller: a head and three entries, where the lanes' picture scales.
+        right.push(ids.includes('stack') ? tabs(1.2, 'stack', ...ids.filter((id) => id !== 'stack')) : tabs(1, ...ids));
       }
       body.push(tabs(55, first), right.length === 1 ? { ...right[0], weight: 45 } : split(45, ...right));
     }
