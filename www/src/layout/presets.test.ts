@@ -128,6 +128,17 @@ describe('embeds', () => {
     expect(groups(embedTree(['caption', 'cfg', 'lanes', 'stack', 'plot'], small), small)).toEqual([['caption'], ['cfg'], ['stack', 'lanes', 'plot']]);
   });
 
+  it('keep the caption strip at its planned height, under dockview\'s 100 px group minimum', () => {
+    const small = { width: 640, height: 286 };
+    const s = serialise(embedTree(['caption', 'cfg', 'lanes', 'stack'], small), small);
+    const strip = (s.grid.root.data as { size: number }[])[0].size;
+    expect(strip).toBeLessThan(100);
+    expect(s.panels.caption).toMatchObject({ minimumHeight: strip });
+    // Groups planned at 100 px or more keep dockview's own minimum.
+    expect(s.panels.cfg).not.toHaveProperty('minimumHeight');
+    expect(s.panels.cfg).not.toHaveProperty('minimumWidth');
+  });
+
   it('show one panel alone, and panels side by side with no caption', () => {
     expect(panelsOf(embedTree(['cfg'], { width: 800, height: 400 }))).toEqual(['cfg']);
     const t = embedTree(['cfg', 'lanes'], { width: 800, height: 400 });

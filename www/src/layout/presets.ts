@@ -113,8 +113,8 @@ const EMBED_GROUP_MIN_PX = 125;
 export function embedTree(panels: readonly DockPanelId[], v: Viewport): LayoutTree {
   const caption = panels.includes('caption');
   const views = panels.filter((p) => p !== 'caption');
-  // The caption strip: three lines of text, a little more on a taller frame.
-  const cap = caption ? Math.round((100 * Math.min(140, Math.max(96, v.height * 0.24))) / v.height) : 0;
+  // The caption strip: three lines of text (more below says so), a little more on a taller frame.
+  const cap = caption ? Math.round((100 * Math.min(140, Math.max(86, v.height * 0.24))) / v.height) : 0;
   const height = (v.height * (100 - cap)) / 100;
   const body: LayoutNode[] = [];
   if (views.length > 0) {
@@ -164,13 +164,22 @@ export function panelsOf(tree: LayoutTree): DockPanelId[] {
 type Serialized = SerializedDockview;
 type GridObject = Serialized['grid']['root'];
 
-/** dockview's layout for `tree` in a frame of `v` (sizes in pixels, split by weight). */
+/** dockview keeps a group at least this tall and wide unless its panel says less. */
+const DOCKVIEW_GROUP_MIN_PX = 100;
+
+/** dockview's layout for `tree` in a frame of `v` (sizes in pixels, split by weight). A group
+ * planned smaller than dockview's minimum (an embed's caption strip) keeps its planned size. */
 export function serialise(tree: LayoutTree, v: Viewport): Serialized {
   let groups = 0;
   const panels: Serialized['panels'] = {};
   const node = (n: LayoutNode, size: number, across: number, horizontal: boolean): GridObject => {
     if ('tabs' in n) {
-      for (const id of n.tabs) panels[id] = { id, contentComponent: id, title: PANEL_INFO[id].title };
+      const [w, h] = horizontal ? [size, across] : [across, size];
+      const least = {
+        ...(w < DOCKVIEW_GROUP_MIN_PX ? { minimumWidth: w } : {}),
+        ...(h < DOCKVIEW_GROUP_MIN_PX ? { minimumHeight: h } : {}),
+      };
+      for (const id of n.tabs) panels[id] = { id, contentComponent: id, title: PANEL_INFO[id].title, ...least };
       return { type: 'leaf', size, data: { views: n.tabs, activeView: n.tabs[0], id: String(++groups) } };
     }
     // A split's children run across its parent's direction.
