@@ -3,7 +3,7 @@
 // serious or critical finding; and the controls reachable from the keyboard.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { exampleText, expect, open, openExample, test } from './helpers';
+import { exampleText, expect, open, openExample, showTab, test } from './helpers';
 import { makeLink } from './link-maker';
 
 /** The serious and critical findings on the page as it is, one line each (rule, what, where). */
@@ -22,7 +22,7 @@ for (const [w, h] of [[1280, 720], [768, 1024]] as const) {
     await openExample(page, 'double_loop.cu');
     await page.getByTestId('scrubber').fill('150');
     expect(await findings(page), 'a C kernel with its generated code').toEqual([]);
-    await page.locator('.dv-tab', { hasText: 'Kernel inputs' }).click();
+    await showTab(page, 'Kernel inputs');
     await expect(page.getByTestId('ki-launch')).toBeVisible();
     expect(await findings(page), 'the kernel inputs panel').toEqual([]);
     await page.getByTestId('btn-compare').click();

@@ -388,3 +388,45 @@ export async function clickLine(page: Page, host: string, text: string): Promise
   expect(at, `${host}: a line with ${text}`).not.toBeNull();
   await page.mouse.click(at!.x, at!.y);
 }
+
+/** Brings a panel's tab (by its exact title) to the front: a click on it, or through its group's
+ * overflow menu when its strip has no room to show it whole. */
+export async function showTab(page: Page, title: string): Promise<void> {
+  const exact = { hasText: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) };
+  const tab = page.locator('.dv-tabs-container > .dv-tab', exact);
+  if (await tab.isVisible()) return tab.click();
+  const group = page.locator('#dock .dv-groupview', { has: tab });
+  await group.locator('.dv-tabs-overflow-dropdown-default').click();
+  await page.locator('.dv-tabs-overflow-container .dv-tab', exact).click();
+}
+
+/** Labels (SVG or HTML) in `selector` whose boxes overlap another's. */
+export async function overlapping(page: Page, selector: string): Promise<string[]> {
+  return page.locator(selector).evaluateAll((els) => {
+    const boxes = els.map((e) => ({ text: e.textContent ?? '', r: e.getBoundingClientRect() }));
+    return boxes.filter((a, i) => boxes.some((b, j) => i !== j
+      && Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top) > 0.5
+      && Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left) > 0.5)).map((a) => a.text);
+  });
+}
+
+/** A caption that overflows its panel says so ("more ↓") until it is scrolled to its end; a
+ * caption that fits shows no mark. Returns whether it overflowed. */
+export async function expectCaptionMore(page: Page, at: string): Promise<boolean> {
+  const region = page.locator('#caption');
+  const more = page.getByTestId('caption-more');
+  const over = await region.evaluate((el) => el.scrollHeight > el.clientHeight + 1);
+  if (!over) {
+    await expect(more, `no mark on a caption that fits at ${at}`).toBeHidden();
+    return false;
+  }
+  await expect(more, `the caption's "more" mark at ${at}`).toBeVisible();
+  // The mark sits at the panel's bottom edge, inside it.
+  const [m, r] = [(await more.boundingBox())!, (await region.boundingBox())!];
+  expect(m.y + m.height, `the mark inside the caption's panel at ${at}`).toBeLessThanOrEqual(r.y + r.height + 8);
+  await region.evaluate((el) => { el.scrollTop = el.scrollHeight; });
+  await expect(more, `no mark once scrolled to the end at ${at}`).toBeHidden();
+  await region.evaluate((el) => { el.scrollTop = 0; });
+  await expect(more).toBeVisible();
+  return true;
+}

@@ -1,10 +1,10 @@
 // The page fits every screen an instructor uses: at 1280x720, 1366x768, 1920x1080 and 768x1024,
 // in every mode, every panel on screen is inside the window, clear of the others and of the
-// fixed bars, with no sideways scroll; a notice never moves a panel; embeds are readable at slide
-// sizes; named layouts, closed panels, dragged borders and presentation mode behave and are kept.
+// fixed bars, with no sideways scroll; a notice never moves a panel; named layouts, closed panels,
+// dragged borders and presentation mode behave and are kept (embeds at slide sizes: embeds.spec.ts).
 // Geometry, not pixels.
 import type { Page } from '@playwright/test';
-import { exampleText, expect, expectLaidOut, geometry, open, openExample, openFigure, seek, test, type Geometry } from './helpers';
+import { exampleText, expect, expectCaptionMore, expectLaidOut, geometry, open, openExample, openFigure, overlapping, seek, showTab, test, type Geometry } from './helpers';
 import { makeLink } from './link-maker';
 
 const SIZES = [[1280, 720], [1366, 768], [1920, 1080], [768, 1024]] as const;
@@ -136,26 +136,6 @@ test('no notice moves a panel: copy link, a breakpoint stop, a deadlock, a broke
   expectLaidOut(await geometry(page), 'the link question', ['cfg', 'stack', 'plot']);
 });
 
-for (const [w, h] of [[800, 450], [640, 360]] as const) {
-  test(`an embed for a slide is readable at ${w}x${h}`, async ({ page }) => {
-    await page.setViewportSize({ width: w, height: h });
-    const link = makeLink({ text: exampleText('examples/fig3_walkthrough.sass'), step: 60 });
-    await open(page, `./${link}&embed=cfg,lanes,stack,plot,caption`);
-    const g = await geometry(page);
-    expectLaidOut(g, `embed ${w}x${h}`, ['caption', 'cfg', 'lanes'], { w: 200, h: 80 });
-    // The caption wraps inside its panel; the CFG's text is readable (follow mode, not a hairline).
-    const caption = await page.getByTestId('caption').evaluate((el) => ({ sw: el.scrollWidth, cw: el.clientWidth }));
-    expect(caption.sw).toBeLessThanOrEqual(caption.cw);
-    const text = await page.locator('#cfg .instr').first().evaluate((el) => el.getBoundingClientRect().height);
-    expect(text, 'CFG text height').toBeGreaterThanOrEqual(9);
-    // The other panels are a tab away; the step controls are on screen.
-    await page.getByRole('tab', { name: 'Reconvergence stack' }).click();
-    await expect(page.getByTestId('stack-list')).toBeInViewport();
-    await expect(page.getByTestId('btn-step')).toBeInViewport();
-    await expect(page.getByTestId('embed-open')).toBeVisible();
-  });
-}
-
 test('the share dialog builds an embed: panels, a slide size, the snippet and a live preview', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   await open(page);
@@ -241,4 +221,65 @@ test('typing goes on while the layout changes under it: a C kernel run for the f
   await expect(page.getByTestId('editor-content')).toBeFocused();
   await page.keyboard.type('// still typing');
   await expect(page.getByTestId('editor-content')).toContainText('}// still typing');
+});
+
+/** The titles of the tabs on screen that their strip shows only in part (cut by its edge). */
+async function cutTabs(page: Page): Promise<string[]> {
+  return page.locator('#dock .dv-tabs-container > .dv-tab').evaluateAll((tabs) => tabs.filter((t) => {
+    const r = t.getBoundingClientRect();
+    if (r.width === 0 || getComputedStyle(t).visibility === 'hidden') return false;
+    const strip = t.closest('.dv-tabs-container')!.getBoundingClientRect();
+    return r.left < strip.left - 0.5 || r.right > strip.right + 0.5;
+  }).map((t) => t.textContent ?? ''));
+}
+
+test('no tab shows part of its title in any named layout at 1280x720 and 768x1024: the rest wait in the overflow menu', async ({ page }) => {
+  for (const [w, h] of [[1280, 720], [768, 1024]] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await open(page);
+    await openExample(page, 'double_loop.cu');
+    // The generated code's tab comes once the kernel has run.
+    await expect(page.locator('#dock .dv-tab', { hasText: 'Generated code' })).toBeAttached();
+    for (const layout of ['study', 'lecture', 'research']) {
+      await page.getByTestId('layout-menu').click();
+      await page.getByTestId(`layout-${layout}`).click();
+      await page.keyboard.press('Escape');
+      await expect.poll(() => cutTabs(page), `tabs cut in ${layout} at ${w}x${h}`).toEqual([]);
+    }
+  }
+});
+
+test('the research layout at 1280x720 keeps the stack history\'s depth labels apart and shows a useful number of registers', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await open(page);
+  await page.getByTestId('layout-menu').click();
+  await page.getByTestId('layout-research').click();
+  await page.keyboard.press('Escape');
+  await openExample(page, 'double_loop.cu');
+  await seek(page, 150);
+  await expect(page.getByTestId('plot-svg')).toBeVisible();
+  expect(await page.locator('#plot .depth-tick').count()).toBeGreaterThanOrEqual(2);
+  expect(await overlapping(page, '#plot .depth-tick'), 'depth labels on top of each other').toEqual([]);
+  // The registers (behind a tab when the screen is short) show rows enough to read (a variable's
+  // row is its cells: the row itself is display: contents).
+  await showTab(page, 'Registers');
+  const rows = await page.locator('#registers').evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    return [...el.querySelectorAll('.var > b, .reg')].filter((r) => {
+      const b = r.getBoundingClientRect();
+      return b.height > 0 && b.top >= box.top - 0.5 && b.bottom <= box.bottom + 0.5;
+    }).length;
+  });
+  expect(rows, 'registers and variables in view').toBeGreaterThanOrEqual(6);
+});
+
+test('a caption longer than its panel says there is more: the lecture layout at 1280x720, the portrait layout at 768x1024', async ({ page }) => {
+  for (const [w, h] of [[1280, 720], [768, 1024]] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await open(page, `./${makeLink({ text: exampleText('examples/fig3_walkthrough.sass'), step: 60 })}`);
+    await page.getByTestId('layout-menu').click();
+    await page.getByTestId('layout-lecture').click();
+    await page.keyboard.press('Escape');
+    expect(await expectCaptionMore(page, `lecture at ${w}x${h}`), `the caption overflows at ${w}x${h}`).toBe(true);
+  }
 });

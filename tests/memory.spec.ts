@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { cliDump, cliTrace, expect, expectLaidOut, geometry, open, openExample, replaceText, seek, test } from './helpers';
+import { cliDump, cliTrace, expect, expectLaidOut, geometry, open, openExample, replaceText, seek, showTab, test } from './helpers';
 
 const FILE = 'examples/if_else.cu';
 
@@ -33,7 +33,7 @@ async function cellsOf(page: Page, name: string): Promise<Map<number, { value: s
 }
 
 async function showMemory(page: Page): Promise<void> {
-  await page.locator('.dv-tab', { hasText: 'Memory' }).click();
+  await showTab(page, 'Memory');
   await expect(page.getByTestId('memory-grid')).toBeVisible();
 }
 

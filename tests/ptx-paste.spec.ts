@@ -5,7 +5,7 @@
 // Expectations come from the CLI and from the PTX text's own `.loc` lines, never from the app.
 import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { clickLine, cliListing, cliTrace, exampleText, expect, expectMarked, marked, open, openCopiedLink, openExample, paste, savedWork, seek, tab, tempFile, test } from './helpers';
+import { clickLine, cliListing, cliTrace, exampleText, expect, expectMarked, marked, open, openCopiedLink, openExample, paste, savedWork, seek, showTab, tab, tempFile, test } from './helpers';
 
 /** What nvcc wrote for examples/early_return.cu: the gallery's file without the `//@` lines it adds. */
 const PTX = exampleText('examples/ptx/early_return.ptx').split('\n').filter((l) => !l.startsWith('//@')).join('\n');
@@ -48,7 +48,7 @@ test('a pasted nvcc PTX file runs with reconvergence inserted per model, and its
   await expect(page.getByTestId('cuda-info')).toContainText('Paste early_return.cu here');
 
   // The generated code marks what warpscope inserted: SSY/SYNC under kepler, BSSY/BSYNC under volta.
-  await tab(page, 'Generated code').click();
+  await showTab(page, 'Generated code');
   const listing = page.locator('#listing');
   await expect(listing).toContainText('SSY `($L__BB0_9);  // inserted: PTX has no reconvergence instructions');
   await expect(listing).not.toContainText('BSSY');
@@ -58,7 +58,7 @@ test('a pasted nvcc PTX file runs with reconvergence inserted per model, and its
   await page.getByTestId('model').selectOption('kepler');
   await expect(listing).not.toContainText('BSSY');
 
-  await tab(page, 'CUDA source').click();
+  await showTab(page, 'CUDA source');
   await paste(page, 'cuda-content', CUDA);
   await expect(page.getByTestId('cuda-info')).toHaveText('early_return.cu: click a line to light up its PTX');
   // As the scrubber moves, the CUDA line of the instruction the kernel editor marks is marked.
@@ -92,13 +92,13 @@ test('a pasted nvcc PTX file runs with reconvergence inserted per model, and its
   expect(cudaOf[storeLine]).toBe(18);
   await clickLine(page, '#editor', 'st.global.u32');
   await expect.poll(() => marked(page, '#cuda', 'linked-line')).toEqual([18]);
-  await tab(page, 'Generated code').click();
+  await showTab(page, 'Generated code');
   await expectMarked(page, '#listing', 'linked-line', listed.listingLine.filter((_, pc) => listed.sourceLine[pc] === storeLine));
   // A click on a CUDA line lights up the generated code made from it.
-  await tab(page, 'CUDA source').click();
+  await showTab(page, 'CUDA source');
   await clickLine(page, '#cuda', 'out[t] = s;');
   await expect.poll(() => marked(page, '#cuda', 'linked-line')).toEqual([18]);
-  await tab(page, 'Generated code').click();
+  await showTab(page, 'Generated code');
   await expectMarked(page, '#listing', 'linked-line', listed.listingLine.filter((_, pc) => cudaOf[listed.sourceLine[pc]] === 18));
 });
 
@@ -131,7 +131,7 @@ test('a PTX file of two .entry kernels: the Kernel inputs picker lists both and 
   await open(page);
   await paste(page, 'editor-content', TWO);
   await expect(page.getByTestId('step-label')).toHaveAttribute('data-total', String(TWO_TOTALS[0]));
-  await tab(page, 'Kernel inputs').click();
+  await showTab(page, 'Kernel inputs');
   const picker = page.getByTestId('ki-kernel');
   await expect(picker.locator('option')).toHaveText(['scale', 'count_up']);
   await expect(picker).toHaveValue('scale');

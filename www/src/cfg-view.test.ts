@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  centredOn, clampPan, clampZoom, fitView, followRect, followTarget, MAX_FIT_SCALE, MAX_SCALE, minimapCovers, minimapSize, overflows, PAD,
+  centredOn, clampPan, clampZoom, fitView, followRect, followTarget, MAX_FIT_SCALE, MAX_SCALE, MINIMAP_GAP, MINIMAP_MIN_PX, minimapBounds, minimapCovers,
+  minimapLeavesRoom, minimapSize, overflows, PAD,
   READABLE_SCALE, READABLE_TEXT_PX, readableScale, SMALLEST_FONT, visibleRect, wholeScale, zoomAt, zoomLimits, type View,
 } from './cfg-view';
 
@@ -115,6 +116,19 @@ describe('following the current block', () => {
     expect(followRect(v, box, { ...block, h: 100 }, row, 28)).toEqual({ x: 0, y: 972, w: 300, h: 128 });
     expect(followRect(v, box, block, null, 28).h).toBe(2028);
   });
+
+  it('keeps a block whole clear of the tools in a small view, giving up the badge\'s room first', () => {
+    // A 640x360 embed's graph: 141 px tall under 21 px of tools, a four-line block 112 units tall.
+    const small = { w: 325, h: 141 }, tools = { top: 21, right: 0, bottom: 0, left: 0 };
+    const k = 0.8, at: View = { x: PAD, y: PAD, k };
+    const block = { x: 0, y: 200, w: 383, h: 112 }, row = { x: 0, y: 260, w: 383, h: 19 };
+    // Without the tools the badge's room fits too; under them only the block does.
+    expect(followRect(at, small, block, row, 28)).toEqual({ ...block, y: 172, h: 140 });
+    expect(followRect(at, small, block, row, 28, tools)).toEqual(block);
+    const to = followTarget(at, { w: 900, h: 1200 }, small, followRect(at, small, block, row, 28, tools), tools)!;
+    expect(to.y + block.y * k).toBeGreaterThanOrEqual(tools.top + PAD);
+    expect(to.y + (block.y + block.h) * k).toBeLessThanOrEqual(small.h - PAD);
+  });
 });
 
 describe('the minimap', () => {
@@ -131,6 +145,26 @@ describe('the minimap', () => {
     const v = centredOn({ x: 0, y: 0, k: 0.8 }, { x: 300, y: 4000 }, tall, box);
     expect(v.y + 4000 * 0.8).toBeCloseTo(box.h / 2);
     expect(v.k).toBe(0.8);
+  });
+});
+
+describe('the minimap leaves the largest block room', () => {
+  const graph = { w: 500, h: 900 };
+  it('is narrowed beside a wide block, and there is none where that leaves it too thin', () => {
+    // The study layout at 1280x720: a 306 px block beside it still leaves room.
+    const study = minimapBounds(graph, { w: 421, h: 282 }, { w: 306, h: 90 }, 21)!;
+    expect(study.w).toBeLessThanOrEqual(421 - 306 - MINIMAP_GAP - 2 * PAD);
+    expect(study.w).toBeGreaterThanOrEqual(MINIMAP_MIN_PX);
+    expect(minimapLeavesRoom({ w: 421, h: 282 }, minimapSize(graph, study), { w: 306, h: 90 }, 21)).toBe(true);
+    // A 640x360 embed's graph: no room beside the block.
+    expect(minimapBounds(graph, { w: 325, h: 141 }, { w: 306, h: 90 }, 21)).toBeNull();
+    // A big panel keeps the usual size.
+    expect(minimapBounds(graph, { w: 1200, h: 800 }, { w: 306, h: 90 }, 21)).toEqual({ w: 130, h: 200 });
+  });
+
+  it('gives way when zooming in makes the block too wide for the room beside it', () => {
+    expect(minimapLeavesRoom({ w: 421, h: 282 }, { w: 60, h: 110 }, { w: 306, h: 90 }, 21)).toBe(true);
+    expect(minimapLeavesRoom({ w: 421, h: 282 }, { w: 60, h: 110 }, { w: 306 * 1.25, h: 90 * 1.25 }, 21)).toBe(false);
   });
 });
 

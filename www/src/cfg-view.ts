@@ -127,7 +127,7 @@ export function centredOn(v: View, p: { x: number; y: number }, graph: Size, box
 
 /** The minimap's size: the whole graph inside `max` pixels, and at least `min` across its thin
  * side (a tall graph's map is stretched sideways rather than drawn as a hairline). */
-export function minimapSize(graph: Size, max: Size, min = 40): Size {
+export function minimapSize(graph: Size, max: Size, min = MINIMAP_MIN_PX): Size {
   if (graph.w <= 0 || graph.h <= 0) return { w: min, h: min };
   const s = Math.min(max.w / graph.w, max.h / graph.h);
   return { w: Math.max(Math.min(min, max.w), graph.w * s), h: Math.max(Math.min(min, max.h), graph.h * s) };
@@ -144,8 +144,42 @@ export function between(from: View, to: View, t: number): View {
  * lanes' badge), or, when that is taller than the view, the current instruction's row with two
  * rows of context on each side.
  */
-export function followRect(v: View, box: Size, block: Rect, row: Rect | null, lead: number): Rect {
+export function followRect(v: View, box: Size, block: Rect, row: Rect | null, lead: number, inset: Insets = NO_INSETS): Rect {
+  // The room between what covers the view (the tools, the minimap): a small panel (a slide's
+  // embed) shows the whole block there without the badge's room rather than cut it.
+  const room = box.h - inset.top - inset.bottom - 2 * PAD;
   const whole = { x: block.x, y: block.y - lead, w: block.w, h: block.h + lead };
-  if (!row || whole.h * v.k <= box.h - 2 * PAD) return whole;
-  return { x: block.x, y: row.y - 2 * row.h, w: block.w, h: 5 * row.h };
+  if (whole.h * v.k <= room) return whole;
+  if (block.h * v.k <= room) return block;
+  return row ? { x: block.x, y: row.y - 2 * row.h, w: block.w, h: 5 * row.h } : whole;
+}
+
+/** Room kept between the minimap and the graph it leaves clear. */
+export const MINIMAP_GAP = 8;
+/** A minimap thinner than this could not be read or clicked. */
+export const MINIMAP_MIN_PX = 40;
+
+/**
+ * The box the minimap of `graph` is drawn in (in the bottom right corner of `box`, along its
+ * thinner side as `Insets` has it): a quarter of the view's width (at most 130 px) by 45 % of its
+ * height (at most 200), narrowed (or lowered) so that `block` (pixels: the graph's widest block,
+ * at most the rows following shows of its tallest) keeps room beside it under `top` pixels of
+ * tools. Null where that leaves less than `MINIMAP_MIN_PX` (a small panel, a slide's embed): it
+ * would sit over the followed block's text, so there is none.
+ */
+export function minimapBounds(graph: Size, box: Size, block: Size, top: number): Size | null {
+  const max = { w: Math.min(130, box.w * 0.25), h: Math.min(200, box.h * 0.45) };
+  const side = minimapSize(graph, max);
+  const room = side.w <= side.h
+    ? { w: Math.min(max.w, box.w - block.w - MINIMAP_GAP - 2 * PAD), h: max.h }
+    : { w: max.w, h: Math.min(max.h, box.h - top - block.h - MINIMAP_GAP - 2 * PAD) };
+  return room.w >= MINIMAP_MIN_PX && room.h >= MINIMAP_MIN_PX ? room : null;
+}
+
+/** Whether the minimap (`map` pixels, placed as `minimapBounds` places it) still leaves `block`
+ * room beside it: zoomed in past the fitted scale, blocks grow and it gives way. */
+export function minimapLeavesRoom(box: Size, map: Size, block: Size, top: number): boolean {
+  return map.w <= map.h
+    ? block.w + map.w + MINIMAP_GAP + 2 * PAD <= box.w
+    : block.h + top + map.h + MINIMAP_GAP + 2 * PAD <= box.h;
 }

@@ -28,6 +28,7 @@ import * as kernelInputs from './panels/kernel-inputs';
 import * as lanes from './panels/lanes';
 import * as listing from './panels/listing';
 import * as memory from './panels/memory';
+import * as moreBelow from './panels/more-below';
 import * as plot from './panels/plot';
 import * as registers from './panels/registers';
 import * as outputPanel from './panels/output';
@@ -82,6 +83,8 @@ async function main(): Promise<void> {
   document.body.classList.toggle('embed', firstView.kind === 'embed');
   dock.show(firstView);
   app.dock = dock;
+  // The caption is cut by its panel's edge on a slide or a projector: it says when there is more.
+  moreBelow.watch($('caption'));
   new NoticeStrip($('notices'), $('notices').querySelector<HTMLElement>('.notice-idle')!);
 
   // The panels' hooks call the controller, created once they exist (none is called before).

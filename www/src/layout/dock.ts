@@ -29,6 +29,7 @@ export class Dock {
   private presented: DockPanelId | null = null;
   private acting = false;
   private actingTimer = 0;
+  private tabsFrame = 0;
 
   constructor(
     private readonly root: HTMLElement,
@@ -49,7 +50,10 @@ export class Dock {
       disableFloatingGroups: true,
       noPanelsOverlay: 'emptyGroup',
     });
-    this.api.onDidLayoutChange(() => this.changed());
+    this.api.onDidLayoutChange(() => { this.changed(); this.checkTabs(); });
+    this.api.onDidActivePanelChange(() => this.checkTabs());
+    // A tab strip scrolls when a tab chosen from the overflow list is brought into view.
+    root.addEventListener('scroll', () => this.checkTabs(), true);
     // Only what the user does to the layout itself is kept: a press on a tab strip or a border
     // (a drag, a close), not a click inside a panel nor a resize of the window.
     const acting = (e: Event) => {
@@ -76,9 +80,10 @@ export class Dock {
       dispose: () => { if (section?.parentElement === element) this.shelf.append(section); },
       init: ({ api }) => {
         if (section) element.append(section);
-        api.onDidDimensionsChange(() => this.redraw());
+        api.onDidDimensionsChange(() => { this.redraw(); this.checkTabs(); });
         api.onDidVisibilityChange(() => this.redraw());
         this.redraw();
+        this.checkTabs();
       },
     };
   }
@@ -128,7 +133,7 @@ export class Dock {
     if (e.key === 'Enter' || e.key === ' ') {
       this.api.getPanel(tab.dataset.tabPanelId ?? '')?.api.setActive();
     } else if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
-      const tabs = [...(tab.parentElement?.querySelectorAll<HTMLElement>('.dv-tab') ?? [])];
+      const tabs = [...(tab.parentElement?.querySelectorAll<HTMLElement>('.dv-tab:not(.dock-tab-cut)') ?? [])];
       const next = tabs[(tabs.indexOf(tab) + (e.key === 'ArrowRight' ? 1 : tabs.length - 1)) % tabs.length];
       next?.focus();
     } else return;
@@ -139,6 +144,23 @@ export class Dock {
   private redraw(): void {
     if (this.frame) return;
     this.frame = requestAnimationFrame(() => { this.frame = 0; this.hooks.resized(); });
+  }
+
+  /** Once per frame: a tab that does not fit its strip wholly is hidden (dockview lists it in the
+   * group's overflow menu), so no strip shows part of a title ("Regis" for Registers). Hidden, not
+   * removed: the strip keeps its measure, so hiding moves no other tab. */
+  private checkTabs(): void {
+    if (this.tabsFrame) return;
+    this.tabsFrame = requestAnimationFrame(() => {
+      this.tabsFrame = 0;
+      for (const strip of this.root.querySelectorAll<HTMLElement>('.dv-tabs-container')) {
+        const box = strip.getBoundingClientRect();
+        for (const tab of strip.querySelectorAll<HTMLElement>(':scope > .dv-tab')) {
+          const r = tab.getBoundingClientRect();
+          tab.classList.toggle('dock-tab-cut', r.left < box.left - 0.5 || r.right > box.right + 0.5);
+        }
+      }
+    });
   }
 
   private get size(): { width: number; height: number } {

@@ -44,6 +44,19 @@ describe('named layouts', () => {
     expect(tree.children.every((n) => 'tabs' in n)).toBe(true);
   });
 
+  it('give research\'s registers a fifth of their column\'s height or more: a group of their own on a tall dock, the memory\'s on a short one', () => {
+    for (const v of SIZES.slice(0, 2)) {
+      const tree = preset('research', 'single', v, true);
+      const weightOf = (n: LayoutNode, share: number): number => {
+        if ('tabs' in n) return n.tabs.includes('registers') ? share : 0;
+        const total = n.split.reduce((t, c) => t + c.weight, 0);
+        return Math.max(...n.split.map((c) => weightOf(c, (share * c.weight) / total)));
+      };
+      const share = Math.max(...tree.children.map((c) => weightOf({ split: [c], weight: 1 }, 1)));
+      expect(share, `${v.width}x${v.height}`).toBeGreaterThanOrEqual(0.2);
+    }
+  });
+
   it('put a C kernel\'s source and generated code side by side only on a wide dock', () => {
     const rowOfCode = (v: { width: number; height: number }) => {
       const first = preset('study', 'single', v, true).children[0];
@@ -114,8 +127,22 @@ describe('embeds', () => {
     expect(panelsOf(tall)).toEqual(['caption', 'cfg', 'lanes', 'stack', 'plot']);
     const groups = (t: LayoutTree, v: { width: number; height: number }) => groupsOf(serialise(t, v).grid.root);
     expect(groups(tall, { width: 1280, height: 640 })).toEqual([['caption'], ['cfg'], ['lanes'], ['stack'], ['plot']]);
-    const slide = { width: 640, height: 250 };
-    expect(groups(embedTree(['caption', 'cfg', 'lanes', 'stack', 'plot'], slide), slide)).toEqual([['caption'], ['cfg'], ['lanes', 'stack', 'plot']]);
+    // The Embed dialog's slide sizes less the title line and the scrubber: the stack has a group of
+    // its own on the larger, and is in front of the group it shares on the smaller.
+    const large = { width: 800, height: 376 }, small = { width: 640, height: 286 };
+    expect(groups(embedTree(['caption', 'cfg', 'lanes', 'stack', 'plot'], large), large)).toEqual([['caption'], ['cfg'], ['lanes'], ['stack', 'plot']]);
+    expect(groups(embedTree(['caption', 'cfg', 'lanes', 'stack', 'plot'], small), small)).toEqual([['caption'], ['cfg'], ['stack', 'lanes', 'plot']]);
+  });
+
+  it('keep the caption strip at its planned height, under dockview\'s 100 px group minimum', () => {
+    const small = { width: 640, height: 286 };
+    const s = serialise(embedTree(['caption', 'cfg', 'lanes', 'stack'], small), small);
+    const strip = (s.grid.root.data as { size: number }[])[0].size;
+    expect(strip).toBeLessThan(100);
+    expect(s.panels.caption).toMatchObject({ minimumHeight: strip });
+    // Groups planned at 100 px or more keep dockview's own minimum.
+    expect(s.panels.cfg).not.toHaveProperty('minimumHeight');
+    expect(s.panels.cfg).not.toHaveProperty('minimumWidth');
   });
 
   it('show one panel alone, and panels side by side with no caption', () => {

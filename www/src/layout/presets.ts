@@ -62,10 +62,16 @@ function single(name: LayoutName, v: Viewport, listing: boolean, cuda: boolean):
           : split(42, tabs(40, 'lanes'), tabs(60, 'stack', 'plot', 'output', 'registers', 'memory', 'metrics')),
       );
     case 'research':
+      // On a short screen the registers share the memory's taller group (a group of their own
+      // there showed two rows), and the lanes, the stack and its history get their room.
       return row(
-        split(26, tabs(30, 'editor'), tabs(22, 'cuda', 'ptx', 'listing', 'kernel-inputs'), tabs(30, 'memory'), tabs(18, 'metrics', 'problems')),
+        tall
+          ? split(26, tabs(30, 'editor'), tabs(22, 'cuda', 'ptx', 'listing', 'kernel-inputs'), tabs(30, 'memory'), tabs(18, 'metrics', 'problems'))
+          : split(26, tabs(28, 'editor'), tabs(20, 'cuda', 'ptx', 'listing', 'kernel-inputs'), tabs(36, 'memory', 'registers'), tabs(16, 'metrics', 'problems')),
         split(36, tabs(cap, 'caption'), tabs(100 - cap, 'cfg')),
-        split(38, tabs(28, 'lanes'), tabs(16, 'registers'), tabs(28, 'stack'), tabs(28, 'plot', 'output')),
+        tall
+          ? split(38, tabs(26, 'lanes'), tabs(22, 'registers'), tabs(26, 'stack'), tabs(26, 'plot', 'output'))
+          : split(38, tabs(30, 'lanes'), tabs(34, 'stack'), tabs(36, 'plot', 'output')),
       );
     case 'study':
       if (listing && v.width >= SIDE_BY_SIDE_PX) {
@@ -108,12 +114,14 @@ export function preset(name: LayoutName, mode: Mode, v: Viewport, listing = fals
 const EMBED_GROUP_MIN_PX = 125;
 
 /** An embed's panels laid out for its frame: the caption a strip on top, the first view large on
- * the left, the others stacked on the right while each keeps `EMBED_GROUP_MIN_PX`, then tabbed. */
+ * the left, the others stacked on the right while each keeps `EMBED_GROUP_MIN_PX`, then tabbed,
+ * the stack in front of the panels it shares a group with (its entries are read, and three of
+ * them would not fit a smaller group). */
 export function embedTree(panels: readonly DockPanelId[], v: Viewport): LayoutTree {
   const caption = panels.includes('caption');
   const views = panels.filter((p) => p !== 'caption');
-  // The caption strip: three lines of text, a little more on a taller frame.
-  const cap = caption ? Math.round((100 * Math.min(140, Math.max(96, v.height * 0.24))) / v.height) : 0;
+  // The caption strip: three lines of text (more below says so), a little more on a taller frame.
+  const cap = caption ? Math.round((100 * Math.min(140, Math.max(86, v.height * 0.24))) / v.height) : 0;
   const height = (v.height * (100 - cap)) / 100;
   const body: LayoutNode[] = [];
   if (views.length > 0) {
@@ -124,7 +132,8 @@ export function embedTree(panels: readonly DockPanelId[], v: Viewport): LayoutTr
       const right: LayoutNode[] = [];
       for (let g = 0; g < groups; g++) {
         const ids = g === groups - 1 ? rest.slice(g) : [rest[g]];
-        right.push(tabs(1, ...ids));
+        // The stack's group is a little taller: a head and three entries, where the lanes' picture scales.
+        right.push(ids.includes('stack') ? tabs(1.2, 'stack', ...ids.filter((id) => id !== 'stack')) : tabs(1, ...ids));
       }
       body.push(tabs(55, first), right.length === 1 ? { ...right[0], weight: 45 } : split(45, ...right));
     }
@@ -162,13 +171,22 @@ export function panelsOf(tree: LayoutTree): DockPanelId[] {
 type Serialized = SerializedDockview;
 type GridObject = Serialized['grid']['root'];
 
-/** dockview's layout for `tree` in a frame of `v` (sizes in pixels, split by weight). */
+/** dockview keeps a group at least this tall and wide unless its panel says less. */
+const DOCKVIEW_GROUP_MIN_PX = 100;
+
+/** dockview's layout for `tree` in a frame of `v` (sizes in pixels, split by weight). A group
+ * planned smaller than dockview's minimum (an embed's caption strip) keeps its planned size. */
 export function serialise(tree: LayoutTree, v: Viewport): Serialized {
   let groups = 0;
   const panels: Serialized['panels'] = {};
   const node = (n: LayoutNode, size: number, across: number, horizontal: boolean): GridObject => {
     if ('tabs' in n) {
-      for (const id of n.tabs) panels[id] = { id, contentComponent: id, title: PANEL_INFO[id].title };
+      const [w, h] = horizontal ? [size, across] : [across, size];
+      const least = {
+        ...(w < DOCKVIEW_GROUP_MIN_PX ? { minimumWidth: w } : {}),
+        ...(h < DOCKVIEW_GROUP_MIN_PX ? { minimumHeight: h } : {}),
+      };
+      for (const id of n.tabs) panels[id] = { id, contentComponent: id, title: PANEL_INFO[id].title, ...least };
       return { type: 'leaf', size, data: { views: n.tabs, activeView: n.tabs[0], id: String(++groups) } };
     }
     // A split's children run across its parent's direction.

@@ -1,6 +1,7 @@
 //! The CFG's minimap: the whole graph small (blocks and edges, the current block filled) with the
 //! part the view shows outlined. A click or drag on it moves the view there. It shows only while
-//! the graph overflows its view, and fades while it would cover the current block. A tall
+//! the graph overflows its view and it leaves room for the graph's blocks (not in a small panel),
+//! and fades while it would cover the current block. A tall
 //! graph's map is stretched sideways to stay clickable.
 
 import type { Layout } from '../cfg-layout';
@@ -61,9 +62,6 @@ export function draw(m: Minimap, layout: Layout, max: Size): void {
   for (const n of layout.nodes) g.append(svg('rect', { class: 'minimap-block', 'data-block': n.id, x: n.x, y: n.y, width: n.width, height: n.height }));
   m.graph.replaceChildren(g);
 }
-
-/** Whether it is on screen (the graph overflows its view). */
-export const shown = (m: Minimap): boolean => m.el.style.display !== 'none';
 
 /** Shows the view's rectangle (graph units) and the current block; hidden when `visible` is null.
  * `yields` when it would cover the current block or its edges: it fades until pointed at, so a

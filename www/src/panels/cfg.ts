@@ -18,8 +18,8 @@
 import { DEFAULT_METRICS, type Layout } from '../cfg-layout';
 import { originalMarks, whereNote, type StepMarks } from '../cfg-struct';
 import {
-  between, centredOn, clampPan, fitView as fitted, followRect, followTarget, minimapCovers, overflows, readableScale, visibleRect, zoomAt,
-  type Insets, type Size, type View,
+  between, centredOn, clampPan, fitView as fitted, followRect, followTarget, MINIMAP_GAP, minimapBounds, minimapCovers, minimapLeavesRoom, overflows,
+  readableScale, visibleRect, zoomAt, type Insets, type Size, type View,
 } from '../cfg-view';
 import { described, html, svg } from '../svg';
 import { typeFloor } from '../type-floor';
@@ -55,6 +55,11 @@ export interface CfgPanel {
   overlay: SVGGElement;
   cfg: CfgView | null;
   layout: Layout | null;
+  /** The layout's widest block and, at most as many rows as following shows, its tallest (graph
+   * units): what the minimap must leave room for. */
+  largest: Size;
+  /** The panel has room for a minimap beside the largest block (not a small panel). */
+  mapFits: boolean;
   view: View;
   /** The view is the fitted one (no zoom or pan by hand since): a resize or a new graph fits again. */
   fitted: boolean;
@@ -62,6 +67,10 @@ export interface CfgPanel {
    * to read whole. */
   follow: boolean;
   followChosen: boolean;
+  /** The user pressed "key": the legend stays as they left it, whatever the panel's size. */
+  keyChosen: boolean;
+  /** The legend shows at first (the compare view's narrow sides start without it). */
+  legendAtFirst: boolean;
   tools: {
     el: HTMLElement; follow: HTMLButtonElement; zoom: HTMLElement; key: HTMLButtonElement;
     /** STRUCT's graph choice, shown only when the run has an original graph. */
@@ -91,6 +100,9 @@ const ZOOM_STEP = 1.25;
 /** The minimap's distance from the graph's bottom right corner (style.css, .cfg-minimap). */
 const MINIMAP_MARGIN = 4;
 const FOLLOW_MS = 280;
+/** A graph area shorter than this (a slide's embed, a short group) starts without the legend:
+ * two or three lines of it took a third of the panel. The "key" button still shows it. */
+const LEGEND_MIN_HOST_PX = 240;
 
 export interface CfgOptions {
   /** Show the edge legend under the graph at first (the compare view's narrow sides start
@@ -139,8 +151,8 @@ export function create(root: HTMLElement, onToggleBreakpoint: (instr: number) =>
   stage.append(s, tools);
   root.replaceChildren(where, stage, legend);
   const p: CfgPanel = {
-    root, svg: s, legend, world, graph: null, overlay, cfg: null, layout: null, view: { x: 0, y: 0, k: 1 }, fitted: true,
-    follow: false, followChosen: false, tools: { el: tools, follow, zoom, key, which, transformed, original }, shown: 'transformed', drawn: null, where,
+    root, svg: s, legend, world, graph: null, overlay, cfg: null, layout: null, largest: { w: 0, h: 0 }, mapFits: false, view: { x: 0, y: 0, k: 1 }, fitted: true,
+    follow: false, followChosen: false, keyChosen: false, legendAtFirst: !legend.hidden, tools: { el: tools, follow, zoom, key, which, transformed, original }, shown: 'transformed', drawn: null, where,
     box: { w: 0, h: 0 }, toolsHeight: 0, current: null, pc: null, frame: null,
     heading: null, onToggleBreakpoint,
     minimap: minimap.create(stage, (at) => userMoved(p, centredOn(p.view, at, graphSize(p), p.box, insets(p)))),
@@ -152,12 +164,14 @@ export function create(root: HTMLElement, onToggleBreakpoint: (instr: number) =>
   original.addEventListener('click', () => choose(p, 'original'));
   follow.addEventListener('click', () => setFollow(p, !p.follow));
   key.addEventListener('click', () => {
-    legend.hidden = !legend.hidden;
-    key.setAttribute('aria-pressed', String(!legend.hidden));
+    p.keyChosen = true;
+    showLegend(p, legend.hidden);
   });
   labelFollow(p);
   enablePanZoom(p);
   new ResizeObserver(() => {
+    // The legend's default follows the panel's size (hiding it resizes the graph, not the host).
+    if (!p.keyChosen) showLegend(p, p.legendAtFirst && root.clientHeight >= LEGEND_MIN_HOST_PX);
     p.box = { w: s.clientWidth, h: s.clientHeight };
     p.toolsHeight = tools.offsetHeight;
     drawMinimap(p);
@@ -167,6 +181,12 @@ export function create(root: HTMLElement, onToggleBreakpoint: (instr: number) =>
     if (p.follow) followCurrent(p, false);
   }).observe(s);
   return p;
+}
+
+/** Shows or hides the edges' legend; the "key" button says which. */
+function showLegend(p: CfgPanel, on: boolean): void {
+  p.legend.hidden = !on;
+  p.tools.key.setAttribute('aria-pressed', String(on));
 }
 
 /** What a legend explains besides the edge kinds. */
@@ -210,16 +230,23 @@ function choose(p: CfgPanel, shown: Shown): void {
 
 const graphSize = (p: CfgPanel): Size => ({ w: p.layout?.width ?? 0, h: p.layout?.height ?? 0 });
 
-/** What covers the graph: the zoom tools along the top, and the minimap along its thinner side. */
-function insets(p: CfgPanel): Insets {
-  const m = p.minimap.size, on = minimap.shown(p.minimap);
+/** What covers the graph in view `v`: the zoom tools along the top, and the minimap (when it
+ * shows at that scale) along its thinner side. */
+function insets(p: CfgPanel, v: View = p.view): Insets {
+  const m = p.minimap.size, on = minimapShows(p, v);
   return {
     top: p.toolsHeight, left: 0,
-    right: on && m.w <= m.h ? m.w + 8 : 0,
-    bottom: on && m.w > m.h ? m.h + 8 : 0,
+    right: on && m.w <= m.h ? m.w + MINIMAP_GAP : 0,
+    bottom: on && m.w > m.h ? m.h + MINIMAP_GAP : 0,
   };
 }
 const ready = (p: CfgPanel) => !!p.layout && p.box.w > 0 && p.box.h > 0;
+
+/** The minimap shows while the graph overflows the view, where it leaves the largest block room. */
+function minimapShows(p: CfgPanel, v: View): boolean {
+  if (!p.mapFits || !ready(p) || !overflows(v, graphSize(p), p.box)) return false;
+  return minimapLeavesRoom(p.box, p.minimap.size, { w: p.largest.w * v.k, h: p.largest.h * v.k }, p.toolsHeight);
+}
 
 /** Puts `v` on screen now (ending any smooth move), with the minimap and zoom readout. */
 function show(p: CfgPanel, v: View): void {
@@ -227,8 +254,8 @@ function show(p: CfgPanel, v: View): void {
   p.world.setAttribute('transform', `translate(${v.x},${v.y}) scale(${v.k})`);
   p.svg.dataset.k = v.k.toFixed(3);
   p.tools.zoom.textContent = `${Math.round(v.k * 100)}%`;
-  const over = ready(p) && overflows(v, graphSize(p), p.box);
-  minimap.update(p.minimap, over ? visibleRect(v, p.box) : null, p.current, over && minimapOverCurrent(p, v));
+  const on = minimapShows(p, v);
+  minimap.update(p.minimap, on ? visibleRect(v, p.box) : null, p.current, on && minimapOverCurrent(p, v));
 }
 
 /** Whether the minimap (in the bottom right corner) would cover the current block in view `v`. */
@@ -316,8 +343,8 @@ function followCurrent(p: CfgPanel, smooth: boolean): void {
   const rowRect = row >= 0 ? { x: n.x, y: n.y + m.headerHeight + row * m.lineHeight - 2, w: n.width, h: m.lineHeight } : null;
   // Measured from where a smooth move is heading, so a step during one does not restart it.
   const from = p.heading ?? p.view;
-  const target = followRect(from, p.box, { x: n.x, y: n.y, w: n.width, h: n.height }, rowRect, 28);
-  const to = followTarget(from, graphSize(p), p.box, target, insets(p));
+  const target = followRect(from, p.box, { x: n.x, y: n.y, w: n.width, h: n.height }, rowRect, 28, insets(p, from));
+  const to = followTarget(from, graphSize(p), p.box, target, insets(p, from));
   if (!to) {
     // In sight already: the minimap still marks the new block (a move in progress does it).
     if (p.frame === null) show(p, p.view);
@@ -326,9 +353,20 @@ function followCurrent(p: CfgPanel, smooth: boolean): void {
   if (smooth) glide(p, to); else { stopMoving(p); show(p, to); }
 }
 
+/** The widest block's width, and the tallest block's height up to the rows following keeps in
+ * view of a tall one (`followRect`). */
+function largestBlock(l: Layout): Size {
+  const rows = 5 * DEFAULT_METRICS.lineHeight + DEFAULT_METRICS.headerHeight;
+  return { w: Math.max(0, ...l.nodes.map((n) => n.width)), h: Math.min(rows, Math.max(0, ...l.nodes.map((n) => n.height))) };
+}
+
+/** Draws the minimap for the panel's size, beside the largest block at the fitted scale. */
 function drawMinimap(p: CfgPanel): void {
   if (!p.layout || p.box.w === 0) return;
-  minimap.draw(p.minimap, p.layout, { w: Math.min(130, p.box.w * 0.25), h: Math.min(200, p.box.h * 0.45) });
+  const k = fitted(graphSize(p), p.box).view.k;
+  const bounds = minimapBounds(graphSize(p), p.box, { w: p.largest.w * k, h: p.largest.h * k }, p.toolsHeight);
+  p.mapFits = bounds !== null;
+  if (bounds) minimap.draw(p.minimap, p.layout, bounds);
 }
 
 function enablePanZoom(p: CfgPanel): void {
@@ -422,6 +460,7 @@ export function render(
   const fresh = p.layout !== shown.layout;
   if (fresh) {
     p.layout = shown.layout;
+    p.largest = largestBlock(shown.layout);
     p.cfg = shown.cfg;
     p.graph = drawGraph(shown.cfg, shown.layout, { hints: true, rows: !shown.original });
     p.world.replaceChildren(p.graph, p.overlay);

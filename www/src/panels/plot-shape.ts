@@ -31,12 +31,22 @@ export function roundedDepth(maxDepth: number): number {
   return Math.ceil(maxDepth / step) * step;
 }
 
-/** About six whole-number ticks from 0 to `maxDepth`. */
-export function depthTicks(maxDepth: number): number[] {
-  const step = Math.max(1, Math.ceil(maxDepth / 6));
+/** About six whole-number ticks from 0 to `maxDepth`, fewer on an axis `heightPx` tall, so labels
+ * stay at least `gapPx` apart (a short panel's axis has room for two or three). */
+export function depthTicks(maxDepth: number, heightPx = Infinity, gapPx = 16): number[] {
+  const room = Math.floor(heightPx / gapPx);
+  if (room < 1) return [0];
+  let step = Math.max(1, Math.ceil(maxDepth / 6));
+  if (maxDepth / step > room) step = niceAtLeast(maxDepth / room);
   const out: number[] = [];
   for (let v = 0; v <= maxDepth; v += step) out.push(v);
   return out;
+}
+
+/** The least of 1, 2, 5, 10, 20, 50 ... that is at least `x`. */
+function niceAtLeast(x: number): number {
+  const p = Math.pow(10, Math.floor(Math.log10(Math.max(1, x))));
+  return [1, 2, 5, 10].map((m) => m * p).find((v) => v >= x) ?? 10 * p;
 }
 
 /** Ticks over `n` steps at a power of ten, doubled where that would make more than eight. */

@@ -92,7 +92,7 @@ function build(p: PlotPanel, d: PlotData): void {
   // Axes with a few ticks.
   const axis = { stroke: c('--muted'), 'stroke-width': 1 };
   el.append(svg('line', { x1: M.l, y1: M.t + ph, x2: M.l + pw, y2: M.t + ph, ...axis }), svg('line', { x1: M.l, y1: M.t, x2: M.l, y2: M.t + ph, ...axis }));
-  for (const v of depthTicks(maxDepth)) el.append(svg('text', { ...font, x: M.l - 6, y: p.y(v) + 4 * s, 'text-anchor': 'end' }, String(v)));
+  for (const v of depthTicks(maxDepth, ph, labelPx + 4)) el.append(svg('text', { ...font, x: M.l - 6, y: p.y(v) + 4 * s, 'text-anchor': 'end', class: 'depth-tick' }, String(v)));
   for (const k of stepTicks(n)) el.append(svg('text', { ...font, x: p.x(k), y: M.t + ph + 16 * s, 'text-anchor': 'middle' }, compact(k)));
   if (!short) el.append(svg('text', { ...font, x: M.l + pw / 2, y: h - 3, 'text-anchor': 'middle', fill: c('--muted') }, 'executed instructions'));
   // Turned, the axis title needs about 80 px: a short plot's legend names the depth instead.

@@ -88,12 +88,18 @@ export function render(root: HTMLElement, st: StateView | null, ctx: StackContex
     ctx.depth === null
       ? html('span', { 'data-testid': 'stack-depth' }, `${stack.length} entr${stack.length === 1 ? 'y' : 'ies'}`)
       : html('span', { 'data-testid': 'stack-depth', title: `in ${ctx.model}, depth counts ${info.depth}` }, `depth ${ctx.depth}`),
-    html('span', { class: 'muted' }, [
-      ctx.depth === null ? '' : ` (${info.depth})`,
-      info.spills && spilled ? ` · ${stack.length - spilled} on chip, ${spilled} spilled` : '',
-      info.spills ? ` · on-chip capacity ${ctx.capacity}` : '',
-    ].join('')),
   );
+  // Each part its own span: a short panel's head drops the title, what depth counts and "on-chip".
+  const muted = (cls: string, text: string) => { if (text) head.append(html('span', { class: `muted ${cls}` }, text)); };
+  muted('stack-counts', ctx.depth === null ? '' : ` (${info.depth})`);
+  muted('stack-spills', info.spills && spilled ? ` · ${stack.length - spilled} on chip, ${spilled} spilled` : '');
+  if (info.spills) {
+    const cap = html('span', { class: 'muted stack-cap' }, ' · ');
+    cap.append(html('span', { class: 'stack-cap-long' }, 'on-chip '), `capacity ${ctx.capacity}`);
+    head.append(cap);
+  }
+  // A short panel's entries drop their "top" label: the head says which end is the top.
+  head.append(html('span', { class: 'muted stack-order' }, info.stack ? ' · top first' : ''));
   const list = html('ol', { class: 'stack-list', 'data-testid': 'stack-list' });
   // The facade lists the stack bottom first; students read it top first, like the paper.
   const topFirst = [...stack].reverse();
@@ -107,7 +113,7 @@ export function render(root: HTMLElement, st: StateView | null, ctx: StackContex
     list.append(entry(e, pos, info.spills));
   });
   if (stack.length === 0) list.append(html('li', { class: 'stack-empty muted' }, 'empty'));
-  const bitsHint = html('div', { class: 'muted small' }, st ? `mask bits: lane ${st.lanes.length - 1} … lane 0` : '');
+  const bitsHint = html('div', { class: 'muted small stack-bits-hint' }, st ? `mask bits: lane ${st.lanes.length - 1} … lane 0` : '');
   // A step redraws the panel: a legend item that had the keyboard focus keeps it.
   const focused = root.contains(document.activeElement) ? (document.activeElement as HTMLElement).dataset.term : undefined;
   root.replaceChildren(head, list, ...legend(stack, ctx.openTerm), bitsHint);
