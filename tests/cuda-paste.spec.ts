@@ -3,7 +3,7 @@
 // reduction shows its exchange in the lanes view and its C variables by name; every expectation
 // comes from the CLI on the same text.
 import type { Locator, Page } from '@playwright/test';
-import { cliDump, cliListing, cliTrace, exampleText, expect, markedInView, open, paste, replaceText, seek, tempFile, test } from './helpers';
+import { cliDump, cliListing, cliTrace, exampleText, expect, markedInView, open, paste, replaceText, seek, showTab, tempFile, test } from './helpers';
 
 
 const COURSE_FILE = `#include <cstdio>
@@ -71,7 +71,7 @@ test('a whole course file runs as pasted: host code is a note, the first kernel 
   // The host's launch is not read, and the note says what the run is instead.
   await expect(problems).toContainText('this launch, `<<<1, N>>>`, is not read: the run is one block of 32 threads');
   await seek(page, total);
-  await page.locator('.dv-tab', { hasText: 'Memory' }).click();
+  await showTab(page, 'Memory');
   await expect(page.getByTestId('memory-grid')).toBeVisible();
   // c[i] = a[i] + 2 b[i] with the inputs made for a and b (0, 1, 2, ...): 3i.
   const want = cliDump(path, 'c');
@@ -100,7 +100,7 @@ test('a shuffle step draws who got whose value, and the registers panel names th
   // The registers panel shows the lane's C variables in scope at its line, by name and typed:
   // after the first shuffle, lane 0 holds in[0] + in[16] (the inputs made for it are 0, 1, 2...).
   await seek(page, first.step + 1);
-  await page.locator('.dv-tab', { hasText: 'Registers' }).click();
+  await showTab(page, 'Registers');
   const vars = page.getByTestId('variables');
   await expect(vars).toContainText('val');
   await expect(vars).toContainText('offset');
@@ -138,7 +138,7 @@ test('a template kernel runs the instance the host launches (a #define\'d block 
   await expect(page.getByTestId('step-label')).toHaveAttribute('data-total', String(total));
   await expect(page.getByTestId('diag-summary')).not.toContainText('error');
   // The instance the host's launch names, and the device template's instance it calls.
-  await page.locator('.dv-tab', { hasText: 'Generated code' }).click();
+  await showTab(page, 'Generated code');
   await expect(page.locator('#listing')).toContainText('kepler code for `reduce6<32>`');
   expect(cliListing(path).lines.join('\n')).toContain('CAL `(.L_fn_warpReduce_32_)');
   // One warp of the block of 64 adds 0 + 1 + ... + 127.
@@ -185,14 +185,14 @@ test('CS344\'s greyscale runs as pasted: each pixel a uchar4 in four registers, 
   const loads = trace.rows.filter((r) => r && r.text.startsWith('LD.E.U8'));
   expect(loads).toHaveLength(4);
   await seek(page, loads[3].step);
-  await page.locator('.dv-tab', { hasText: 'Registers' }).click();
+  await showTab(page, 'Registers');
   await page.getByTestId('lane-select').fill('1');
   const rgba = page.getByTestId('variables').locator('.var[title^="uchar4 rgba "]');
   await expect(rgba).toContainText('{4, 5, 6, 7}');
   await expect(rgba).toHaveAttribute('title', /held in R(\d+)-R\d+$/);
   // The grey bytes at the end, as the CLI's run leaves them.
   await seek(page, trace.total);
-  await page.locator('.dv-tab', { hasText: 'Memory' }).click();
+  await showTab(page, 'Memory');
   const want = cliDump(path, 'greyImage');
   expect(want.slice(0, 3)).toEqual(['0', '4', '8']);
   const cells = await scrollToBuffer(page, 'greyImage');

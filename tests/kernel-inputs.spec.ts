@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { cliDump, expect, open, openExample, replaceText, savedWork, setStepLimit, test } from './helpers';
+import { cliDump, expect, open, openExample, replaceText, savedWork, setStepLimit, showTab, test } from './helpers';
 
 const ADD = `__global__ void add(const float* a, const float* b, float* c, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -33,7 +33,7 @@ function fileOf(text: string): string {
 }
 
 async function showInputs(page: Page): Promise<void> {
-  await page.locator('.dv-tab', { hasText: 'Kernel inputs' }).click();
+  await showTab(page, 'Kernel inputs');
   await expect(page.getByTestId('ki-launch')).toBeVisible();
 }
 
@@ -50,7 +50,7 @@ async function setField(page: Page, testid: string, value: string): Promise<void
 async function memoryAtEnd(page: Page, name: string, n: number): Promise<string[]> {
   await page.getByTestId('step-label').click();
   await page.keyboard.press('End');
-  await page.locator('.dv-tab', { hasText: 'Memory' }).click();
+  await showTab(page, 'Memory');
   const grid = page.getByTestId('memory-grid');
   await expect(grid).toBeVisible();
   const out = new Map<number, string>();
@@ -228,7 +228,7 @@ async function typeWhileARunLoads(page: Page) {
   await showInputs(page);
   await expect(page.getByTestId('ki-buffer-out-len')).toHaveValue('32');
   // An edit in the editor starts another long run ...
-  await page.locator('.dv-tab', { hasText: /^Kernel$/ }).click();
+  await showTab(page, 'Kernel');
   await page.getByTestId('editor-content').click();
   await page.keyboard.press('Control+Home');
   await page.keyboard.type('//@ buffer extra: i32[4]\n');

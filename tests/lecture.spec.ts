@@ -2,7 +2,7 @@
 // its panels (code, masks, captions, labels, the graph's and the canvases' own text) and the
 // scrubber's legend at 20 px or more on screen, whichever panel its tab brings to the front.
 import type { Page } from '@playwright/test';
-import { expect, open, openExample, seek, test } from './helpers';
+import { expect, open, openExample, seek, showTab, test } from './helpers';
 
 const FLOOR_PX = 20;
 
@@ -48,11 +48,10 @@ test('the lecture layout at 1280x720: every text in every panel at 20 px or more
   await openExample(page, 'double_loop.cu');
   await seek(page, 150);
   const small = new Set<string>();
-  const tabs = page.locator('.dv-tab');
-  const count = await tabs.count();
-  expect(count, 'the lecture layout keeps its other panels behind tabs').toBeGreaterThan(6);
-  for (let i = 0; i < count; i++) {
-    await tabs.nth(i).click();
+  const titles = await page.locator('#dock .dv-tabs-container > .dv-tab').allTextContents();
+  expect(titles.length, 'the lecture layout keeps its other panels behind tabs').toBeGreaterThan(6);
+  for (const title of titles) {
+    await showTab(page, title);
     await page.waitForTimeout(100);
     for (const s of await smallText(page)) small.add(s);
   }

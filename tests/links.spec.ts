@@ -1,4 +1,4 @@
-import { exampleText, expect, markedInView, open, openCopiedLink, openExample, replaceText, seek, tab, test } from './helpers';
+import { exampleText, expect, markedInView, open, openCopiedLink, openExample, replaceText, seek, showTab, test } from './helpers';
 import { makeLink } from './link-maker';
 
 test('a permalink round-trips the exact state', async ({ page, browser }) => {
@@ -100,7 +100,7 @@ test('a link to a late step: each code tab shown after it opens has the step\'s 
   await expect(page.getByTestId('step-label')).toHaveAttribute('data-step', '50');
   // Behind the CUDA source tab when the link opened: they could not scroll then.
   for (const [title, host] of [['PTX', '#ptx'], ['Generated code', '#listing']]) {
-    await tab(page, title).click();
+    await showTab(page, title);
     await expect.poll(() => markedInView(page, host, 'current-line'), `${title}: the current line in view`).toBe(true);
   }
 });

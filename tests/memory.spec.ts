@@ -45,7 +45,7 @@ test('a store marks the cells its lanes wrote, the selected lane\'s among them, 
   const store = trace.rows.find((r) => r.text.startsWith('ST') && r.mask.includes('0'))!;
   const lanes = lanesOf(store.mask);
   expect(lanes.length).toBeGreaterThan(0);
-  await page.locator('.dv-tab', { hasText: 'Registers' }).click();
+  await showTab(page, 'Registers');
   await page.getByTestId('lane-select').fill(String(lanes[2]));
   await seek(page, store.step);
   await showMemory(page);

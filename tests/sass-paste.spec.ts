@@ -5,7 +5,7 @@
 // printf runs from nvdisasm's whole-cubin output and prints in the Output panel what the CLI
 // prints, and cuobjdump's output of it (no format strings) is a located error naming what to
 // paste. Expectations come from the CLI and from the dump's own `//## File ..., line N` lines.
-import { cliTrace, exampleText, expect, open, paste, savedWork, seek, tab, tempFile, test, warpscope } from './helpers';
+import { cliTrace, exampleText, expect, open, paste, savedWork, seek, showTab, tempFile, test, warpscope } from './helpers';
 
 
 /** cuobjdump -sass of the corpus's collatz kernel for sm_90, as the tool prints it. */
@@ -52,7 +52,7 @@ test('nvdisasm -g text with its CUDA source: the CUDA line follows the run', asy
   await page.getByTestId('model').selectOption('volta');
   await paste(page, 'editor-content', NVDISASM_G);
   await expect(page.getByTestId('step-label')).toHaveAttribute('data-total', String(TRACE_G.total));
-  await tab(page, 'CUDA source').click();
+  await showTab(page, 'CUDA source');
   await paste(page, 'cuda-content', CUDA);
   const seen = new Set<number>();
   for (let step = 0; step <= Math.min(TRACE_G.total, 40); step += 1) {

@@ -7,7 +7,7 @@
 // is not PTX, says why and stays. divergent_call inlines its `__device__` function, so both texts
 // name the callee's lines where it was inlined.
 import type { Page } from '@playwright/test';
-import { clickLine, cliTrace, exampleText, expect, expectMarked, marked, open, openCopiedLink, paste, savedWork, seek, tab, tempFile, test } from './helpers';
+import { clickLine, cliTrace, exampleText, expect, expectMarked, marked, open, openCopiedLink, paste, savedWork, seek, showTab, tab, tempFile, test } from './helpers';
 
 const withoutHeader = (text: string) => text.split('\n').filter((l) => !l.startsWith('//@')).join('\n');
 /** What nvdisasm and nvcc printed for examples/divergent_call.cu (the gallery's files without their `//@` lines). */
@@ -48,9 +48,9 @@ async function pasteAll(page: Page): Promise<void> {
   await page.getByTestId('model').selectOption('volta');
   await paste(page, 'editor-content', SASS);
   await expect(page.getByTestId('step-label')).toHaveAttribute('data-total', String(TOTAL));
-  await tab(page, 'CUDA source').click();
+  await showTab(page, 'CUDA source');
   await paste(page, 'cuda-content', CUDA);
-  await tab(page, 'PTX').click();
+  await showTab(page, 'PTX');
   await expect(page.getByTestId('ptx-info')).toContainText("Paste nvcc's PTX of divergent_call.cu here");
   await paste(page, 'ptx-content', PTX);
   await expect(page.getByTestId('ptx-info')).toHaveText('PTX of divergent_call: click a line to light up its SASS');
@@ -90,14 +90,14 @@ test('a click on a PTX line lights up its CUDA line and SASS, and a SASS line it
   const mad = PTX.split('\n').findIndex((l) => /^\s*mad\.lo\.s32/.test(l)) + 1;
   expect(ptxInstrCuda(PTX).get(mad)).toBe(13);
   await clickLine(page, '#ptx', PTX.split('\n')[mad - 1].trim());
-  await tab(page, 'CUDA source').click();
+  await showTab(page, 'CUDA source');
   await expect.poll(() => marked(page, '#cuda', 'linked-line')).toEqual([13]);
   await expectMarked(page, '#editor', 'linked-line', sassLinesOf(13));
   // A click on the SASS store of out[t] (CUDA line 24) lights up the PTX made from that line.
   const store = SASS.split('\n').findIndex((l) => /STG\.E /.test(l)) + 1;
   expect(cudaOf[store]).toBe(24);
   await clickLine(page, '#editor', SASS.split('\n')[store - 1].trim());
-  await tab(page, 'PTX').click();
+  await showTab(page, 'PTX');
   await expectMarked(page, '#ptx', 'linked-line', ptxLinesOf(24));
 });
 
@@ -127,7 +127,7 @@ test('the PTX is kept in links and the saved work; PTX of another kernel, or no 
   await expect.poll(async () => JSON.parse((await savedWork(page)) ?? '{}').ptx).toBe(CUDA);
   // cuobjdump -sass prints no lines: nothing can line up, and the tab says how to get them.
   await paste(page, 'editor-content', exampleText('core/tests/fixtures/sass/sm_90/collatz_steps.sass'));
-  await tab(page, 'PTX').click();
+  await showTab(page, 'PTX');
   await expect(page.getByTestId('ptx-info')).toContainText('nvdisasm -g');
   // A kernel that is not SASS has no PTX tab.
   await paste(page, 'editor-content', exampleText('examples/ptx/early_return.ptx'));
