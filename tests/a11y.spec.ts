@@ -3,7 +3,7 @@
 // serious or critical finding; and the controls reachable from the keyboard.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { exampleText, expect, open, openExample, showTab, test } from './helpers';
+import { exampleText, expect, open, openExample, showTab, test, useLayout } from './helpers';
 import { makeLink } from './link-maker';
 
 /** The serious and critical findings on the page as it is, one line each (rule, what, where). */
@@ -61,9 +61,7 @@ test('no serious accessibility findings in embeds, in the lecture and research l
   await page.goto('about:blank');
   await open(page);
   for (const layout of ['lecture', 'research']) {
-    await page.getByTestId('layout-menu').click();
-    await page.getByTestId(`layout-${layout}`).click();
-    await page.keyboard.press('Escape');
+    await useLayout(page, layout);
     await openExample(page, 'double_loop.cu');
     await page.getByTestId('scrubber').fill('150');
     expect(await findings(page), `the ${layout} layout`).toEqual([]);

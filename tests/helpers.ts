@@ -391,6 +391,13 @@ export async function clickLine(page: Page, host: string, text: string): Promise
 
 /** Brings a panel's tab (by its exact title) to the front: a click on it, or through its group's
  * overflow menu when its strip has no room to show it whole. */
+/** Picks the named layout (study, lecture, research) in the Layout menu, and closes the menu. */
+export async function useLayout(page: Page, name: string): Promise<void> {
+  await page.getByTestId('layout-menu').click();
+  await page.getByTestId(`layout-${name}`).click();
+  await page.keyboard.press('Escape');
+}
+
 export async function showTab(page: Page, title: string): Promise<void> {
   const exact = { hasText: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) };
   const tab = page.locator('.dv-tabs-container > .dv-tab', exact);

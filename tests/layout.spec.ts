@@ -4,7 +4,7 @@
 // dragged borders and presentation mode behave and are kept (embeds at slide sizes: embeds.spec.ts).
 // Geometry, not pixels.
 import type { Page } from '@playwright/test';
-import { exampleText, expect, expectCaptionMore, expectLaidOut, geometry, open, openExample, openFigure, overlapping, seek, showTab, test, type Geometry } from './helpers';
+import { exampleText, expect, expectCaptionMore, expectLaidOut, geometry, open, openExample, openFigure, overlapping, seek, showTab, test, type Geometry, useLayout } from './helpers';
 import { makeLink } from './link-maker';
 
 const SIZES = [[1280, 720], [1366, 768], [1920, 1080], [768, 1024]] as const;
@@ -160,15 +160,13 @@ test('named layouts, closed panels and dragged borders are kept across a reload;
   // Lecture: fewer groups, larger type.
   const groups = () => page.locator('#dock .dv-groupview').count();
   const study = await groups();
-  await page.getByTestId('layout-menu').click();
-  await page.getByTestId('layout-lecture').click();
+  await useLayout(page, 'lecture');
   await expect.poll(groups).toBeLessThan(study);
   await expect(page.locator('html')).toHaveAttribute('data-type', 'lecture');
   expectLaidOut(await geometry(page), 'lecture layout', ['caption', 'cfg', 'lanes', 'stack']);
   await page.reload();
   await expect(page.locator('html')).toHaveAttribute('data-type', 'lecture');
-  await page.getByTestId('layout-menu').click();
-  await page.getByTestId('layout-study').click();
+  await useLayout(page, 'study');
 
   // Close the plot from its group's header; it stays closed after a reload; the menu brings it back.
   const plotGroup = page.locator('.dv-groupview', { has: page.locator('[data-dock-panel=plot]') });
@@ -241,9 +239,7 @@ test('no tab shows part of its title in any named layout at 1280x720 and 768x102
     // The generated code's tab comes once the kernel has run.
     await expect(page.locator('#dock .dv-tab', { hasText: 'Generated code' })).toBeAttached();
     for (const layout of ['study', 'lecture', 'research']) {
-      await page.getByTestId('layout-menu').click();
-      await page.getByTestId(`layout-${layout}`).click();
-      await page.keyboard.press('Escape');
+      await useLayout(page, layout);
       await expect.poll(() => cutTabs(page), `tabs cut in ${layout} at ${w}x${h}`).toEqual([]);
     }
   }
@@ -252,9 +248,7 @@ test('no tab shows part of its title in any named layout at 1280x720 and 768x102
 test('the research layout at 1280x720 keeps the stack history\'s depth labels apart and shows a useful number of registers', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   await open(page);
-  await page.getByTestId('layout-menu').click();
-  await page.getByTestId('layout-research').click();
-  await page.keyboard.press('Escape');
+  await useLayout(page, 'research');
   await openExample(page, 'double_loop.cu');
   await seek(page, 150);
   await expect(page.getByTestId('plot-svg')).toBeVisible();
@@ -277,9 +271,7 @@ test('a caption longer than its panel says there is more: the lecture layout at 
   for (const [w, h] of [[1280, 720], [768, 1024]] as const) {
     await page.setViewportSize({ width: w, height: h });
     await open(page, `./${makeLink({ text: exampleText('examples/fig3_walkthrough.sass'), step: 60 })}`);
-    await page.getByTestId('layout-menu').click();
-    await page.getByTestId('layout-lecture').click();
-    await page.keyboard.press('Escape');
+    await useLayout(page, 'lecture');
     expect(await expectCaptionMore(page, `lecture at ${w}x${h}`), `the caption overflows at ${w}x${h}`).toBe(true);
   }
 });

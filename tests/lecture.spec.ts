@@ -2,7 +2,7 @@
 // its panels (code, masks, captions, labels, the graph's and the canvases' own text) and the
 // scrubber's legend at 20 px or more on screen, whichever panel its tab brings to the front.
 import type { Page } from '@playwright/test';
-import { expect, open, openExample, seek, showTab, test } from './helpers';
+import { expect, open, openExample, seek, showTab, test, useLayout } from './helpers';
 
 const FLOOR_PX = 20;
 
@@ -41,9 +41,7 @@ async function smallText(page: Page): Promise<string[]> {
 test('the lecture layout at 1280x720: every text in every panel at 20 px or more', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   await open(page);
-  await page.getByTestId('layout-menu').click();
-  await page.getByTestId('layout-lecture').click();
-  await page.keyboard.press('Escape');
+  await useLayout(page, 'lecture');
   // A C kernel (its generated code has a tab) at a step inside its loop, the stack two deep.
   await openExample(page, 'double_loop.cu');
   await seek(page, 150);

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { cliDump, cliTrace, expect, expectLaidOut, geometry, open, openExample, replaceText, seek, showTab, test } from './helpers';
+import { cliDump, cliTrace, expect, expectLaidOut, geometry, open, openExample, replaceText, seek, showTab, test, useLayout } from './helpers';
 
 const FILE = 'examples/if_else.cu';
 
@@ -130,8 +130,7 @@ test('the memory panel fits inside its dock panel at 1280x720, in the study and 
   await open(page);
   await openExample(page, 'if_else.cu');
   for (const layout of ['study', 'lecture']) {
-    await page.getByTestId('layout-menu').click();
-    await page.getByTestId(`layout-${layout}`).click();
+    await useLayout(page, layout);
     await seek(page, 8);
     await showMemory(page);
     expectLaidOut(await geometry(page), `memory in ${layout} at 1280x720`, ['memory']);

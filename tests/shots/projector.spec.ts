@@ -1,7 +1,7 @@
 // Screenshots of what a lecture hall sees (`npm run shots`): the three named layouts at a 720p
 // projector's size, a portrait tablet, and the Embed dialog's two slide sizes.
 import { mkdirSync } from 'node:fs';
-import { exampleText, open, openExample, seek, test } from '../helpers';
+import { exampleText, open, openExample, seek, test, useLayout } from '../helpers';
 import { makeLink } from '../link-maker';
 
 const dir = process.env.SHOTS_DIR ?? '/tmp/shots';
@@ -12,9 +12,7 @@ test('screenshots of each layout at 1280x720 and 768x1024', async ({ page }) => 
     await page.setViewportSize({ width: w, height: h });
     await open(page);
     for (const layout of ['lecture', 'research', 'study']) {
-      await page.getByTestId('layout-menu').click();
-      await page.getByTestId(`layout-${layout}`).click();
-      await page.keyboard.press('Escape');
+      await useLayout(page, layout);
       await openExample(page, 'double_loop.cu');
       await seek(page, 150);
       await page.waitForTimeout(300);

@@ -3,7 +3,7 @@
 // They assert nothing about pixels; what they wait for is checked by the specs in tests/.
 import { mkdirSync } from 'node:fs';
 import { writeFileSync } from 'node:fs';
-import { download, exampleText, expect, hoverLine, open, openExample, openFigure, replaceText, seek, setStepLimit, test } from '../helpers';
+import { download, exampleText, expect, hoverLine, open, openExample, openFigure, replaceText, seek, setStepLimit, test, useLayout } from '../helpers';
 import { largeKernel } from '../large-kernel';
 import { makeLink } from '../link-maker';
 
@@ -232,8 +232,7 @@ test('screenshots of every mode at the sizes instructors use, embeds at slide si
   }
   await page.setViewportSize({ width: 1280, height: 720 });
   for (const name of ['lecture', 'research', 'study']) {
-    await page.getByTestId('layout-menu').click();
-    await page.getByTestId(`layout-${name}`).click();
+    await useLayout(page, name);
     await page.screenshot({ path: `${dir}/layout-${name}-1280x720.png` });
   }
   const cfg = page.locator('.dv-groupview', { has: page.locator('[data-dock-panel=cfg]') });
