@@ -33,6 +33,8 @@ for (const [w, h] of [[1280, 720], [768, 1024]] as const) {
     await expect(page.getByTestId('sweep-view')).toBeVisible();
     expect(await findings(page), 'sweep mode').toEqual([]);
     await page.getByTestId('btn-sweep').click();
+    // The dialogs and menus are the same at any size: checked once, at the projector's.
+    if (w !== 1280) return;
     await page.getByTestId('btn-examples').click();
     expect(await findings(page), 'the gallery').toEqual([]);
     await page.keyboard.press('Escape');
