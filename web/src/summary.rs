@@ -2,11 +2,11 @@
 //! three whole-run series of a 50 M-step run were 150 MB): the stack plot's depth per column and
 //! its spill and fill marks, and the scrubber strip's event marks. Each is reduced the way the
 //! panel draws it, so that a short run's pictures are what they were when JS reduced whole
-//! series. Each reads the records' block summaries (`Timeline::record_blocks`) and decodes only
-//! the blocks it must look into: a whole block inside a column, or one without the events sought,
+//! series. Each reads the records' segment summaries (`Timeline::record_segments`) and decodes only
+//! the segments it must look into: a whole segment inside a column, or one without the events sought,
 //! is never decoded (three passes over the 50 M records took about a second when a run ended).
 
-use warpscope_core::sim::timeline::RECORD_BLOCK;
+use warpscope_core::sim::timeline::RECORD_SEGMENT;
 use warpscope_core::sim::{event, Timeline};
 
 /// The x of step `k` on an axis of `n` steps from `left`, `width` wide (the plot's and the
@@ -34,16 +34,16 @@ pub(crate) fn depth_columns(t: &Timeline, n: usize, columns: usize) -> Vec<u32> 
 }
 
 /// The least, greatest and last depth of records `from..to` (`u32::MAX, 0, 0` for none): whole
-/// blocks from their summaries, the parts of blocks at either end decoded.
+/// segments from their summaries, the parts of segments at either end decoded.
 fn depth_range(t: &Timeline, from: usize, to: usize) -> (u32, u32, u32) {
-    let blocks = t.record_blocks();
+    let segments = t.record_segments();
     let (mut lo, mut hi, mut last) = (u32::MAX, 0, 0);
     let mut k = from;
     while k < to {
-        let block = k / RECORD_BLOCK;
-        let end = (block + 1) * RECORD_BLOCK;
-        if k.is_multiple_of(RECORD_BLOCK) && end <= to {
-            let b = blocks[block];
+        let segment = k / RECORD_SEGMENT;
+        let end = (segment + 1) * RECORD_SEGMENT;
+        if k.is_multiple_of(RECORD_SEGMENT) && end <= to {
+            let b = segments[segment];
             (lo, hi, last) = (lo.min(b.min_depth as u32), hi.max(b.max_depth as u32), b.last_depth as u32);
             k = end;
         } else {
@@ -64,7 +64,7 @@ pub(crate) fn stack_marks(t: &Timeline, n: usize, left: f64, width: f64, gap: f6
     let bits = event::SPILL | event::FILL;
     let mut out = Vec::new();
     let mut last_x = f64::NEG_INFINITY;
-    for (k, r) in t.records_in_blocks_with(bits, 0, n) {
+    for (k, r) in t.records_in_segments_with(bits, 0, n) {
         if r.events & bits == 0 {
             continue;
         }
@@ -88,14 +88,14 @@ pub(crate) fn strip_marks(runs: &[&Timeline], span: usize, inset: f64, width: f6
     let any = STRIP_ROWS.iter().fold(0, |a, b| a | b);
     let mut out = Vec::new();
     let mut last = [-2.0f64; 3];
-    let mut events = [0u16; RECORD_BLOCK];
-    for block in 0..span.div_ceil(RECORD_BLOCK) {
-        let together = runs.iter().fold(0, |a, t| a | t.record_blocks().get(block).map_or(0, |b| b.events));
+    let mut events = [0u16; RECORD_SEGMENT];
+    for segment in 0..span.div_ceil(RECORD_SEGMENT) {
+        let together = runs.iter().fold(0, |a, t| a | t.record_segments().get(segment).map_or(0, |b| b.events));
         if together & any == 0 {
             continue;
         }
-        let start = block * RECORD_BLOCK;
-        let len = RECORD_BLOCK.min(span - start);
+        let start = segment * RECORD_SEGMENT;
+        let len = RECORD_SEGMENT.min(span - start);
         events[..len].fill(0);
         for t in runs {
             for (e, r) in events.iter_mut().zip(t.records_from(start).take(len)) {

@@ -52,7 +52,7 @@ fn compile_into(k: &mut Kernel, text: &str, opts: &SourceOptions, diags: &mut Ve
     diags.append(&mut d);
     let Some(c) = out else { return };
     if k.launch.is_none() {
-        note_unread_launch(text, &c, k.warp, diags);
+        note_unread_launch(text, &c, k.warp_width, diags);
     }
     let threads = k.launch().threads();
     for p in &c.params {

@@ -186,7 +186,7 @@ fn launch(line: &Line, rest: &str) -> Result<LaunchDecl, Diagnostic> {
     if let Some(s) = start {
         items.push(&rest[s..]);
     }
-    let mut l = LaunchDecl { grid: [1; 3], block: [32, 1, 1], block_idx: [0; 3], warp: 0 };
+    let mut l = LaunchDecl { grid: [1; 3], block: [32, 1, 1], block_idx: [0; 3], warp_idx: 0 };
     let mut block_idx = None;
     for item in items {
         let (key, v) = item.split_once('=').ok_or_else(|| line.error(item, "expected `grid=G`, `block=B`, `block_idx=I` or `warp=K`"))?;
@@ -194,7 +194,7 @@ fn launch(line: &Line, rest: &str) -> Result<LaunchDecl, Diagnostic> {
             "grid" => l.grid = dims(line, v, key, 1)?,
             "block" => l.block = dims(line, v, key, 1)?,
             "block_idx" => block_idx = Some((dims(line, v, key, 0)?, item)),
-            "warp" => l.warp = v.parse().map_err(|_| line.error(item, format!("`warp={v}`: a warp number, from 0")))?,
+            "warp" => l.warp_idx = v.parse().map_err(|_| line.error(item, format!("`warp={v}`: a warp number, from 0")))?,
             _ => return Err(line.error(key, format!("unknown launch setting `{key}` (known: grid, block, block_idx, warp)"))),
         }
     }
@@ -239,7 +239,7 @@ fn header(line: &Line, kw: &str, rest: &str, k: &mut Kernel) -> Result<(), Diagn
             if !(1..=MAX_WARP).contains(&w) {
                 return Err(line.error(rest_t, format!("warp width {w} is outside 1-{MAX_WARP}")));
             }
-            k.warp = w;
+            k.warp_width = w;
         }
         "param" => {
             let (name, value) = split_assign(rest_t).ok_or_else(|| line.error(rest_t, "expected `//@ param name = default`"))?;
@@ -408,7 +408,7 @@ pub fn parse_kernel(text: &str) -> (Kernel, Vec<Diagnostic>) {
 /// `parse_kernel`, with choices that override the header for compiling C (the target follows
 /// the model the front end runs).
 pub fn parse_kernel_with(text: &str, opts: &super::SourceOptions) -> (Kernel, Vec<Diagnostic>) {
-    let mut k = Kernel { warp: 32, ..Kernel::default() };
+    let mut k = Kernel { warp_width: 32, ..Kernel::default() };
     let mut diags = Vec::new();
     let mut raw_notes = Vec::new();
     if text.len() > super::MAX_KERNEL_BYTES {
@@ -443,10 +443,10 @@ pub fn parse_kernel_with(text: &str, opts: &super::SourceOptions) -> (Kernel, Ve
         }
     }
     if let Some(l) = k.launch {
-        if l.warp >= l.warps(k.warp) {
-            let msg = format!("`warp={}`: a block of {} threads has warps 0-{}", l.warp, l.block_threads(), l.warps(k.warp) - 1);
+        if l.warp_idx >= l.warps(k.warp_width) {
+            let msg = format!("`warp={}`: a block of {} threads has warps 0-{}", l.warp_idx, l.block_threads(), l.warps(k.warp_width) - 1);
             diags.push(Diagnostic::error(k.launch_at, msg));
-            k.launch = Some(LaunchDecl { warp: 0, ..l });
+            k.launch = Some(LaunchDecl { warp_idx: 0, ..l });
         }
     }
     if let Some(name) = &opts.kernel {

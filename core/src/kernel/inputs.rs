@@ -56,7 +56,7 @@ pub struct LaunchInput {
     pub grid: [u32; 3],
     pub block: [u32; 3],
     pub block_idx: [u32; 3],
-    pub warp: u32,
+    pub warp_idx: u32,
     /// The `//@ launch` line; `None` when the launch is the default.
     pub line: Option<u32>,
     /// The running warp's lanes are threads `first_thread ..` of its block, `lanes` of them.
@@ -113,16 +113,16 @@ pub fn inputs(k: &Kernel) -> KernelInputs {
         grid: l.grid,
         block: l.block,
         block_idx: l.block_idx,
-        warp: l.warp,
+        warp_idx: l.warp_idx,
         line: k.launch.map(|_| k.launch_at.line),
-        first_thread: l.warp * k.warp,
-        lanes: l.lanes(k.warp),
+        first_thread: l.warp_idx * k.warp_width,
+        lanes: l.lanes(k.warp_width),
     };
     let kernels = k.compiled.as_ref().map_or(Vec::new(), |c| c.kernels.clone());
     // A template kernel's instance (`reduce6<256>`) is its template's entry in the list.
     let listed = |n: &String| if kernels.contains(n) { n.clone() } else { n.split('<').next().unwrap_or(n).trim().to_string() };
     let kernel = k.kernel_name.as_ref().map(|(n, _)| listed(n)).or_else(|| kernels.first().cloned());
-    KernelInputs { buffers, params, launch, width: k.warp, kernels, kernel, kernel_line: k.kernel_name.as_ref().map(|(_, s)| s.line) }
+    KernelInputs { buffers, params, launch, width: k.warp_width, kernels, kernel, kernel_line: k.kernel_name.as_ref().map(|(_, s)| s.line) }
 }
 
 fn list_text<'a>(items: impl Iterator<Item = &'a str>) -> String {
@@ -140,7 +140,7 @@ pub enum HeaderLine {
     /// `//@ param name = value`.
     Param { name: String, value: String },
     /// `//@ launch grid=G block=B block_idx=I warp=K` (a zero block index or warp is left out).
-    Launch { grid: [u32; 3], block: [u32; 3], block_idx: [u32; 3], warp: u32 },
+    Launch { grid: [u32; 3], block: [u32; 3], block_idx: [u32; 3], warp_idx: u32 },
     /// `//@ kernel name`.
     Kernel { name: String },
 }
@@ -191,7 +191,7 @@ impl HeaderLine {
             }
             HeaderKey::Launch => {
                 let l = inputs.launch;
-                HeaderLine::Launch { grid: l.grid, block: l.block, block_idx: l.block_idx, warp: l.warp }
+                HeaderLine::Launch { grid: l.grid, block: l.block, block_idx: l.block_idx, warp_idx: l.warp_idx }
             }
             HeaderKey::Kernel => HeaderLine::Kernel { name: inputs.kernel.clone()? },
         })
@@ -226,7 +226,7 @@ impl fmt::Display for HeaderLine {
                 }
             }
             HeaderLine::Param { name, value } => write!(f, "//@ param {} = {}", one_line(name), one_line(value)),
-            HeaderLine::Launch { grid, block, block_idx, warp } => {
+            HeaderLine::Launch { grid, block, block_idx, warp_idx } => {
                 write!(f, "//@ launch grid={} block={}", dims(*grid), dims(*block))?;
                 // One number counts blocks along x: it is the index itself in a one-dimensional grid.
                 match block_idx {
@@ -235,8 +235,8 @@ impl fmt::Display for HeaderLine {
                     [x, y, 0] => write!(f, " block_idx={x}x{y}")?,
                     [x, y, z] => write!(f, " block_idx={x}x{y}x{z}")?,
                 }
-                if *warp != 0 {
-                    write!(f, " warp={warp}")?;
+                if *warp_idx != 0 {
+                    write!(f, " warp={warp_idx}")?;
                 }
                 Ok(())
             }

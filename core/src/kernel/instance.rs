@@ -135,7 +135,7 @@ pub fn param_defaults(k: &Kernel) -> Vec<(String, Option<Value>)> {
     let mut params: Vec<(String, Value)> = Vec::new();
     let mut out = Vec::new();
     for p in &k.params {
-        let vars = Vars { params: &params, buffers: &[], lane: None, elem: None, width: k.warp as i64, reserved: true };
+        let vars = Vars { params: &params, buffers: &[], lane: None, elem: None, width: k.warp_width as i64, reserved: true };
         let v = eval(&p.default, &vars, "").ok();
         params.push((p.name.clone(), v.unwrap_or(Value::Int(0))));
         out.push((p.name.clone(), v));
@@ -159,7 +159,7 @@ pub fn instantiate(k: &Kernel, overrides: &[(String, Value)]) -> Result<Instance
             errors.push(Diagnostic::error(Span::default(), format!("unknown param `{name}` (declared: {list})")));
         }
     }
-    let width = k.warp as i64;
+    let width = k.warp_width as i64;
     let mut params: Vec<(String, Value)> = Vec::new();
     for p in &k.params {
         let vars = Vars { params: &params, buffers: &[], lane: None, elem: None, width, reserved: true };
@@ -265,7 +265,7 @@ pub fn instantiate(k: &Kernel, overrides: &[(String, Value)]) -> Result<Instance
     let lanes = k.lanes();
     let mut machine = Machine::new(lanes, registers_needed(k), memory);
     let l = k.launch();
-    machine.launch = Launch { grid: l.grid, block: l.block, block_idx: l.block_idx, first_thread: l.warp * k.warp };
+    machine.launch = Launch { grid: l.grid, block: l.block, block_idx: l.block_idx, first_thread: l.warp_idx * k.warp_width };
     for r in &k.regs {
         for lane in 0..lanes {
             let vars = Vars { params: &params, buffers: &bases, lane: Some(lane as i64), elem: None, width, reserved: !r.binds };

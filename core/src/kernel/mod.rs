@@ -147,8 +147,8 @@ pub struct LaunchDecl {
     pub block: [u32; 3],
     /// The block whose warp runs.
     pub block_idx: [u32; 3],
-    /// The warp of that block that runs (its lanes are threads `warp * W ..`).
-    pub warp: u32,
+    /// The warp of that block that runs (its lanes are threads `warp_idx * W ..`).
+    pub warp_idx: u32,
 }
 
 impl LaunchDecl {
@@ -165,13 +165,14 @@ impl LaunchDecl {
     }
     /// Lanes of the running warp: `w`, or fewer in a block's last, partial warp.
     pub fn lanes(&self, w: u32) -> u32 {
-        self.block_threads().saturating_sub(self.warp * w).min(w)
+        self.block_threads().saturating_sub(self.warp_idx * w).min(w)
     }
 }
 
 #[derive(Clone, PartialEq, Debug, Default)]
 pub struct Kernel {
-    pub warp: u32,
+    /// Lanes per warp (`//@ warp`): a width, not which warp runs (that is `LaunchDecl::warp_idx`).
+    pub warp_width: u32,
     /// `//@ launch`; without it a C kernel runs one block of one warp.
     pub launch: Option<LaunchDecl>,
     /// Where the `//@ launch` line is.
@@ -203,11 +204,11 @@ pub struct Kernel {
 impl Kernel {
     /// The launch: declared, or one block of one warp.
     pub fn launch(&self) -> LaunchDecl {
-        self.launch.unwrap_or(LaunchDecl { grid: [1; 3], block: [self.warp, 1, 1], block_idx: [0; 3], warp: 0 })
+        self.launch.unwrap_or(LaunchDecl { grid: [1; 3], block: [self.warp_width, 1, 1], block_idx: [0; 3], warp_idx: 0 })
     }
     /// Lanes of the warp that runs (fewer than `warp` in a partial last warp of a block).
     pub fn lanes(&self) -> u32 {
-        self.launch().lanes(self.warp)
+        self.launch().lanes(self.warp_width)
     }
 
     /// The declared parameters with their default values (defaults that fail to evaluate are 0).

@@ -12,16 +12,16 @@
 //! - bit 6: the step has events, a byte of event bits follows.
 //!
 //! Bytes go into chunks that never move (no growing vector's copies); a step is never split
-//! across chunks. Every `BLOCK` steps the index keeps where the block starts and the record
-//! before it, so the record of any step is at most `BLOCK - 1` decodes away; and each block's
-//! summary (`BlockSummary`) lets a pass over a long run skip the blocks it need not decode.
+//! across chunks. Every `SEGMENT` steps the index keeps where the segment starts and the record
+//! before it, so the record of any step is at most `SEGMENT - 1` decodes away; and each segment's
+//! summary (`SegmentSummary`) lets a pass over a long run skip the segments it need not decode.
 
 use alloc::vec::Vec;
 
 use super::timeline::StepRecord;
 
-/// Steps per index entry (and per `BlockSummary`).
-pub const BLOCK: usize = 256;
+/// Steps per index entry (and per `SegmentSummary`).
+pub const SEGMENT: usize = 256;
 /// Bytes per chunk.
 const CHUNK: usize = 64 << 10;
 /// The most bytes one step takes: header, pc (5), mask (10), depth (3), events (1).
@@ -31,19 +31,19 @@ const MAX_STEP: usize = 20;
 /// "the next instruction".
 const START: StepRecord = StepRecord { mask: 0, pc: u32::MAX, depth: 0, events: 0 };
 
-/// What a block of `BLOCK` steps holds, kept as they are pushed: the range and the last of its
+/// What a segment of `SEGMENT` steps holds, kept as they are pushed: the range and the last of its
 /// depths and every event bit of its steps.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct BlockSummary {
+pub struct SegmentSummary {
     pub min_depth: u16,
     pub max_depth: u16,
     pub last_depth: u16,
     pub events: u16,
 }
 
-impl BlockSummary {
-    fn of(r: &StepRecord) -> BlockSummary {
-        BlockSummary { min_depth: r.depth, max_depth: r.depth, last_depth: r.depth, events: r.events }
+impl SegmentSummary {
+    fn of(r: &StepRecord) -> SegmentSummary {
+        SegmentSummary { min_depth: r.depth, max_depth: r.depth, last_depth: r.depth, events: r.events }
     }
     fn take(&mut self, r: &StepRecord) {
         self.min_depth = self.min_depth.min(r.depth);
@@ -60,11 +60,11 @@ pub struct StepLog {
     /// The chunk being written, after the full ones (a field of its own: the usual step's check
     /// for room reads it directly, not through `chunks`). No capacity before the first step.
     open: Vec<u8>,
-    /// Per block: (chunk, offset) of its first step, and the record before it.
+    /// Per segment: (chunk, offset) of its first step, and the record before it.
     index: Vec<(u32, u32, StepRecord)>,
-    /// Per block (the last one perhaps partly filled): its summary. A step of `push`'s inline
-    /// case changes none (its depth is the step before's, in the same block, and it has no events).
-    blocks: Vec<BlockSummary>,
+    /// Per segment (the last one perhaps partly filled): its summary. A step of `push`'s inline
+    /// case changes none (its depth is the step before's, in the same segment, and it has no events).
+    segments: Vec<SegmentSummary>,
     len: usize,
     /// The record of the last step (`START` before the first).
     last: StepRecord,
@@ -72,7 +72,7 @@ pub struct StepLog {
 
 impl Default for StepLog {
     fn default() -> StepLog {
-        StepLog { chunks: Vec::new(), open: Vec::new(), index: Vec::new(), blocks: Vec::new(), len: 0, last: START }
+        StepLog { chunks: Vec::new(), open: Vec::new(), index: Vec::new(), segments: Vec::new(), len: 0, last: START }
     }
 }
 
@@ -88,12 +88,12 @@ impl StepLog {
     pub fn bytes(&self) -> usize {
         self.chunks.iter().chain([&self.open]).map(Vec::capacity).sum::<usize>()
             + self.index.capacity() * core::mem::size_of::<(u32, u32, StepRecord)>()
-            + self.blocks.capacity() * core::mem::size_of::<BlockSummary>()
+            + self.segments.capacity() * core::mem::size_of::<SegmentSummary>()
     }
 
-    /// Each block's summary, in step order: block `b` holds records `b * BLOCK ..`.
-    pub fn blocks(&self) -> &[BlockSummary] {
-        &self.blocks
+    /// Each segment's summary, in step order: segment `b` holds records `b * SEGMENT ..`.
+    pub fn segments(&self) -> &[SegmentSummary] {
+        &self.segments
     }
 
     /// Appends the next step. Inlined for its usual cases: nothing changed but the pc (the next
@@ -101,7 +101,7 @@ impl StepLog {
     #[inline(always)]
     pub fn push(&mut self, r: StepRecord) {
         let prev = &self.last;
-        if r.mask == prev.mask && r.depth == prev.depth && r.events == 0 && !self.len.is_multiple_of(BLOCK) {
+        if r.mask == prev.mask && r.depth == prev.depth && r.events == 0 && !self.len.is_multiple_of(SEGMENT) {
             let (prev_pc, next) = (prev.pc, prev.pc.wrapping_add(1));
             let chunk = &mut self.open;
             if chunk.len() + MAX_STEP <= chunk.capacity() {
@@ -134,10 +134,10 @@ impl StepLog {
         }
         let chunk_no = self.chunks.len();
         let chunk = &mut self.open;
-        if self.len.is_multiple_of(BLOCK) {
+        if self.len.is_multiple_of(SEGMENT) {
             self.index.push((chunk_no as u32, chunk.len() as u32, prev));
-            self.blocks.push(BlockSummary::of(&r));
-        } else if let Some(b) = self.blocks.last_mut() {
+            self.segments.push(SegmentSummary::of(&r));
+        } else if let Some(b) = self.segments.last_mut() {
             b.take(&r);
         }
         encode(chunk, &prev, &r);
@@ -152,29 +152,29 @@ impl StepLog {
 
     /// Every record, in step order.
     pub fn iter(&self) -> Reader<'_> {
-        self.reader_at_block(0)
+        self.reader_at_segment(0)
     }
 
-    /// The records from the `i`th on (decoding at most `BLOCK - 1` records to get there).
+    /// The records from the `i`th on (decoding at most `SEGMENT - 1` records to get there).
     pub fn iter_from(&self, i: usize) -> Reader<'_> {
-        let mut reader = self.reader_at_block(i / BLOCK);
-        for _ in 0..i % BLOCK {
+        let mut reader = self.reader_at_segment(i / SEGMENT);
+        for _ in 0..i % SEGMENT {
             reader.next();
         }
         reader
     }
 
-    /// The index of the last record before index `end` that passes `test`, searched block by
-    /// block backwards: as far back as the nearest match, not from the start. A block whose
+    /// The index of the last record before index `end` that passes `test`, searched segment by
+    /// segment backwards: as far back as the nearest match, not from the start. A segment whose
     /// summary fails `may_hold` holds no such record and is not read.
-    pub fn last_before(&self, end: usize, may_hold: impl Fn(&BlockSummary) -> bool, test: impl Fn(&StepRecord) -> bool) -> Option<usize> {
-        // Each block is read once: from its start to `stop`, the start of the block after it.
+    pub fn last_before(&self, end: usize, may_hold: impl Fn(&SegmentSummary) -> bool, test: impl Fn(&StepRecord) -> bool) -> Option<usize> {
+        // Each segment is read once: from its start to `stop`, the start of the segment after it.
         let mut stop = end.min(self.len);
-        let mut block = stop.checked_sub(1)? / BLOCK;
+        let mut segment = stop.checked_sub(1)? / SEGMENT;
         loop {
-            let start = block * BLOCK;
-            let found = if may_hold(&self.blocks[block]) {
-                self.reader_at_block(block).take(stop - start).enumerate().filter(|(_, r)| test(r)).last()
+            let start = segment * SEGMENT;
+            let found = if may_hold(&self.segments[segment]) {
+                self.reader_at_segment(segment).take(stop - start).enumerate().filter(|(_, r)| test(r)).last()
             } else {
                 None
             };
@@ -182,7 +182,7 @@ impl StepLog {
                 return Some(start + k);
             }
             stop = start;
-            block = block.checked_sub(1)?;
+            segment = segment.checked_sub(1)?;
         }
     }
 
@@ -191,9 +191,9 @@ impl StepLog {
         self.chunks.get(i).unwrap_or(&self.open)
     }
 
-    fn reader_at_block(&self, block: usize) -> Reader<'_> {
-        let (chunk, offset, prev) = self.index.get(block).copied().unwrap_or((0, 0, START));
-        Reader { log: self, chunk: chunk as usize, offset: offset as usize, prev, left: self.len - (block * BLOCK).min(self.len) }
+    fn reader_at_segment(&self, segment: usize) -> Reader<'_> {
+        let (chunk, offset, prev) = self.index.get(segment).copied().unwrap_or((0, 0, START));
+        Reader { log: self, chunk: chunk as usize, offset: offset as usize, prev, left: self.len - (segment * SEGMENT).min(self.len) }
     }
 }
 
@@ -374,11 +374,11 @@ mod tests {
                 let naive = records.iter().take(i).rposition(|r| r.events & 1 != 0);
                 prop_assert_eq!(log.last_before(i, |b| b.events & 1 != 0, |r| r.events & 1 != 0), naive, "before {}", i);
             }
-            // Each block's summary is its records reduced (the reference: every record looked at).
-            let want: Vec<BlockSummary> = records.chunks(BLOCK).map(|c| {
-                c.iter().skip(1).fold(BlockSummary::of(&c[0]), |mut b, r| { b.take(r); b })
+            // Each segment's summary is its records reduced (the reference: every record looked at).
+            let want: Vec<SegmentSummary> = records.chunks(SEGMENT).map(|c| {
+                c.iter().skip(1).fold(SegmentSummary::of(&c[0]), |mut b, r| { b.take(r); b })
             }).collect();
-            prop_assert_eq!(log.blocks(), &want[..]);
+            prop_assert_eq!(log.segments(), &want[..]);
         }
     }
 

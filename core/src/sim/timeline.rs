@@ -10,7 +10,7 @@
 use alloc::vec::Vec;
 
 use super::step_log::StepLog;
-pub use super::step_log::{BlockSummary, BLOCK as RECORD_BLOCK};
+pub use super::step_log::{SegmentSummary, SEGMENT as RECORD_SEGMENT};
 use super::WarpState;
 use crate::model::{Issued, PlainStep};
 
@@ -97,29 +97,29 @@ impl Timeline {
     pub fn records(&self) -> impl Iterator<Item = StepRecord> + '_ {
         self.records.iter()
     }
-    /// Each block of `RECORD_BLOCK` records' summary, in order (for passes over a long run).
-    pub fn record_blocks(&self) -> &[BlockSummary] {
-        self.records.blocks()
+    /// Each segment of `RECORD_SEGMENT` records' summary, in order (for passes over a long run).
+    pub fn record_segments(&self) -> &[SegmentSummary] {
+        self.records.segments()
     }
     /// The records of steps `i + 1` on.
     pub fn records_from(&self, i: usize) -> impl Iterator<Item = StepRecord> + '_ {
         self.records.iter_from(i)
     }
     /// The records of indices `from..to` (step `k + 1` for index `k`) that may have one of the
-    /// event bits `bits`, with their indices: the blocks whose summary has none are passed over
+    /// event bits `bits`, with their indices: the segments whose summary has none are passed over
     /// unread, so a caller still tests each record.
-    pub fn records_in_blocks_with(&self, bits: u16, from: usize, to: usize) -> impl Iterator<Item = (usize, StepRecord)> + '_ {
+    pub fn records_in_segments_with(&self, bits: u16, from: usize, to: usize) -> impl Iterator<Item = (usize, StepRecord)> + '_ {
         let to = to.min(self.len());
         let from = from.min(to);
-        let blocks = self.records.blocks();
-        (from / RECORD_BLOCK..to.div_ceil(RECORD_BLOCK)).filter(move |&b| blocks[b].events & bits != 0).flat_map(move |b| {
-            let (start, end) = ((b * RECORD_BLOCK).max(from), ((b + 1) * RECORD_BLOCK).min(to));
+        let segments = self.records.segments();
+        (from / RECORD_SEGMENT..to.div_ceil(RECORD_SEGMENT)).filter(move |&b| segments[b].events & bits != 0).flat_map(move |b| {
+            let (start, end) = ((b * RECORD_SEGMENT).max(from), ((b + 1) * RECORD_SEGMENT).min(to));
             (start..end).zip(self.records_from(start).take(end - start))
         })
     }
     /// The first step after step `step` with one of the event bits `bits`.
     pub fn next_event(&self, step: usize, bits: u16) -> Option<usize> {
-        self.records_in_blocks_with(bits, step, self.len()).find(|(_, r)| r.events & bits != 0).map(|(k, _)| k + 1)
+        self.records_in_segments_with(bits, step, self.len()).find(|(_, r)| r.events & bits != 0).map(|(k, _)| k + 1)
     }
     /// The last step before step `step` with one of the event bits `bits` (searched backwards,
     /// as far as the nearest one).

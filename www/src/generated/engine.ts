@@ -308,7 +308,7 @@ text: string, };
 
 export type MeasuredChoice = { file: string, build: string, kernel: string, pattern: string, };
 
-export type LaunchInput = { grid: [number, number, number], block: [number, number, number], block_idx: [number, number, number], warp: number, 
+export type LaunchInput = { grid: [number, number, number], block: [number, number, number], block_idx: [number, number, number], warp_idx: number, 
 /**
  * The `//@ launch` line; `None` when the launch is the default.
  */
@@ -318,7 +318,7 @@ line: number | null,
  */
 first_thread: number, lanes: number, };
 
-export type HeaderLine = { "header": "buffer", name: string, elem: ElemType, len: string, init: string, } | { "header": "param", name: string, value: string, } | { "header": "launch", grid: [number, number, number], block: [number, number, number], block_idx: [number, number, number], warp: number, } | { "header": "kernel", name: string, };
+export type HeaderLine = { "header": "buffer", name: string, elem: ElemType, len: string, init: string, } | { "header": "param", name: string, value: string, } | { "header": "launch", grid: [number, number, number], block: [number, number, number], block_idx: [number, number, number], warp_idx: number, } | { "header": "kernel", name: string, };
 
 export type HeaderKey = { "header": "buffer", name: string, } | { "header": "param", name: string, } | { "header": "launch" } | { "header": "kernel" };
 

@@ -195,7 +195,7 @@ function launchPart(p: KernelInputsPanel, v: InputsView): HTMLElement {
   part('grid', { kind: 'launch', part: 'grid' }, dimsText(l.grid), 'grid: blocks in the launch (256, 16x16)');
   part('block', { kind: 'launch', part: 'block' }, dimsText(l.block), 'block: threads per block (256, 16x16)');
   part('block idx', { kind: 'launch', part: 'block_idx' }, dimsText(l.block_idx, 0), 'block idx: the block whose warp runs');
-  part('warp', { kind: 'launch', part: 'warp' }, String(l.warp), 'warp: which warp of that block runs');
+  part('warp', { kind: 'launch', part: 'warp' }, String(l.warp_idx), 'warp: which warp of that block runs');
   const last = l.first_thread + l.lanes - 1;
   const where = html('p', { class: 'muted small', 'data-testid': 'ki-launch-note' },
     `Lanes 0-${l.lanes - 1} are threads ${l.first_thread}-${last} of block ${dimsText(l.block_idx, 0)}; the other warps do not run.`);

@@ -639,7 +639,7 @@ fn bind_inputs(k: &mut Kernel, m: &Module, entry: &Function, funcs: &[&Function]
         }
     }
     let block = k.launch().block_threads();
-    let lanes = k.warp;
+    let lanes = k.warp_width;
     let decls = m.globals.iter().chain(funcs.iter().flat_map(|f| f.vars.iter()));
     for v in decls.filter(|v| layout.syms.contains_key(&v.name)) {
         let reg = layout.syms[&v.name];
