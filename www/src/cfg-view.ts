@@ -57,9 +57,8 @@ export function clampPan(v: View, graph: Size, box: Size, inset: Insets = NO_INS
 
 /**
  * The fitted view: the whole graph when it fits at a readable scale (`whole`; `readable`, or a
- * lecture's larger one), else the readable
- * scale showing the graph's top, centred across if it fits across (the caller then follows the
- * current block, and the minimap shows the rest).
+ * lecture's larger one), else the readable scale showing the graph's top, centred across if it
+ * fits across (the caller then follows the current block, and the minimap shows the rest).
  */
 export function fitView(graph: Size, box: Size, readable = READABLE_SCALE): { view: View; whole: boolean } {
   const whole = wholeScale(graph, box);

@@ -8,7 +8,8 @@
 //! type floor (a graph too big for that shows its readable part, and a minimap of the whole);
 //! follow mode keeps the current block in view, moving there smoothly (on by default when the
 //! graph does not fit). Zoom with the buttons, Ctrl/Cmd + wheel, or + / - / 0 on the focused
-//! graph; pan by dragging or with the wheel; a click (not a drag) on an instruction toggles its breakpoint.
+//! graph; pan by dragging or with the wheel; a click (not a drag) on an instruction toggles its
+//! breakpoint.
 //!
 //! Under STRUCT the graph is the transformed one (copies dashed and tagged, cut code tinted), and
 //! the tools offer the kernel's original graph in its place ("transformed" / "original"), with
@@ -240,6 +241,8 @@ function insets(p: CfgPanel, v: View = p.view): Insets {
     bottom: on && m.w > m.h ? m.h + MINIMAP_GAP : 0,
   };
 }
+/** The smallest scale its text is readable at here (larger under a lecture's type floor). */
+const readable = (p: CfgPanel): number => readableScale(typeFloor(p.svg));
 const ready = (p: CfgPanel) => !!p.layout && p.box.w > 0 && p.box.h > 0;
 
 /** The minimap shows while the graph overflows the view, where it leaves the largest block room. */
@@ -310,14 +313,14 @@ export function fitView(p: CfgPanel): void {
   if (!ready(p)) return;
   stopMoving(p);
   p.fitted = true;
-  show(p, fitted(graphSize(p), p.box, readableScale(typeFloor(p.svg))).view);
+  show(p, fitted(graphSize(p), p.box, readable(p)).view);
   if (p.follow) followCurrent(p, false);
 }
 
 /** Until the user chooses, follow exactly when the graph is too big to read whole. */
 function defaultFollow(p: CfgPanel): void {
   if (p.followChosen || !ready(p)) return;
-  p.follow = !fitted(graphSize(p), p.box, readableScale(typeFloor(p.svg))).whole;
+  p.follow = !fitted(graphSize(p), p.box, readable(p)).whole;
   labelFollow(p);
 }
 

@@ -8,6 +8,7 @@
 
 import { LaneCode } from '../engine';
 import { hex, setText, watchSize, type Watched } from '../svg';
+import { niceStep } from '../sweep/axes';
 import { typeFloor } from '../type-floor';
 import type { ExchangeView, StateView } from '../generated/engine';
 
@@ -48,6 +49,10 @@ export interface LanePanel {
   /** The page's colours for the canvas, read when the size changes: reading computed style in a
    * render would recompute the styles other panels had just changed (1-2 ms a seek). */
   colors: Colors | null;
+  /** The panel's CSS zoom (a lecture's) and the layout's type floor in canvas pixels, read with
+   * the colours for the same reason. */
+  zoom: number;
+  floor: number;
   /** Where the view is drawn before it is copied onto the canvas in one go: text drawn on a canvas
    * in the page waits for the page's styles and layout (the panel is a size container), which
    * cost a second layout in every seek; an offscreen canvas needs neither. */
@@ -72,6 +77,14 @@ function colorsOf(css: CSSStyleDeclaration): Colors {
     fills: [LaneCode.Active, LaneCode.Masked, LaneCode.Waiting, LaneCode.Exited].map((code) => c(COLOR_VARS[code])),
     background: c('--panel-bg'), text: c('--text'), accent: c('--accent'), muted: c('--muted'), cursor: c('--cursor'), mono: c('--mono'),
   };
+}
+
+/** Reads the colours, the zoom and the type floor (when the size changes: a layout's zoom
+ * changes it too). */
+function readStyle(p: LanePanel): Colors {
+  p.zoom = p.canvas.currentCSSZoom || 1;
+  p.floor = typeFloor(p.canvas);
+  return (p.colors = colorsOf(p.size.css));
 }
 
 export function create(root: HTMLElement): LanePanel {
@@ -105,9 +118,9 @@ export function create(root: HTMLElement): LanePanel {
   exchangeLine.dataset.testid = 'shuffle-exchange';
   exchangeLine.hidden = true;
   root.replaceChildren(canvas, legend, exchangeLine, tip);
-  const p: LanePanel = { canvas, size: null!, tip, idleKey, exchangeLine, colors: null, off: null, font: '', cache: null, data: null, win: { from: 0, to: 0 }, geom: { left: 0, top: 0, cw: 1, rh: 1 } };
+  const p: LanePanel = { canvas, size: null!, tip, idleKey, exchangeLine, colors: null, zoom: 1, floor: 0, off: null, font: '', cache: null, data: null, win: { from: 0, to: 0 }, geom: { left: 0, top: 0, cw: 1, rh: 1 } };
   p.size = watchSize(canvas, () => {
-    p.colors = colorsOf(p.size.css);
+    readStyle(p);
     if (p.data) render(p, p.data);
   });
   canvas.addEventListener('mousemove', (e) => hover(p, e));
@@ -165,8 +178,7 @@ function cellAt(p: LanePanel, e: MouseEvent): { lane: number; step: number } | n
   if (!d) return null;
   const r = p.canvas.getBoundingClientRect();
   // The pointer is in screen pixels, the cells in the canvas's own (a lecture zooms its panels).
-  const z = p.canvas.currentCSSZoom || 1;
-  const x = (e.clientX - r.left) / z - p.geom.left, y = (e.clientY - r.top) / z - p.geom.top;
+  const x = (e.clientX - r.left) / p.zoom - p.geom.left, y = (e.clientY - r.top) / p.zoom - p.geom.top;
   const col = Math.floor(x / p.geom.cw), lane = Math.floor(y / p.geom.rh);
   if (x < 0 || y < 0 || lane >= d.width || col >= p.win.to - p.win.from) return null;
   return { lane, step: p.win.from + col + 1 };
@@ -175,9 +187,10 @@ function cellAt(p: LanePanel, e: MouseEvent): { lane: number; step: number } | n
 export function render(p: LanePanel, d: LaneData): void {
   p.data = d;
   const { canvas } = p;
+  const color = p.colors ?? readStyle(p);
   // Drawn at the zoomed size (a lecture's panels), so that its text stays sharp.
-  const dpr = (window.devicePixelRatio || 1) * (canvas.currentCSSZoom || 1);
-  const { w: cssW, h: cssH, css } = p.size;
+  const dpr = (window.devicePixelRatio || 1) * p.zoom;
+  const { w: cssW, h: cssH } = p.size;
   if (cssW === 0 || cssH === 0) return;
   const [pw, ph] = [Math.round(cssW * dpr), Math.round(cssH * dpr)];
   if (canvas.width !== pw || canvas.height !== ph || (p.off === null && typeof OffscreenCanvas !== 'undefined')) {
@@ -188,14 +201,13 @@ export function render(p: LanePanel, d: LaneData): void {
   }
   const ctx = p.off?.getContext('2d') ?? canvas.getContext('2d')!;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  const color = (p.colors ??= colorsOf(css));
   ctx.fillStyle = color.background;
   ctx.fillRect(0, 0, cssW, cssH);
 
   const win = (p.win = windowFor(d.total, d.step));
   const cols = Math.max(1, win.to - win.from);
   // Labels of 9 to 12 px as the rows allow, or a lecture's larger type, with room for them.
-  const floor = typeFloor(canvas);
+  const { floor } = p;
   const left = Math.max(34, Math.ceil(1.3 * floor + 8)), top = 4, bottom = Math.max(20, Math.ceil(floor + 8));
   const cw = (cssW - left - 6) / cols, rh = (cssH - top - bottom) / d.width;
   p.geom = { left, top, cw, rh };
@@ -265,8 +277,7 @@ export function render(p: LanePanel, d: LaneData): void {
   ctx.fillStyle = color.muted;
   // 1, 2 or 5 times a power of ten, so that at most about 8 labels fit (fewer in large type).
   const labels = Math.max(2, Math.min(8, Math.floor((cssW - left) / (3.5 * fontPx))));
-  const raw = Math.max(1, cols / labels), pow = Math.pow(10, Math.floor(Math.log10(raw)));
-  const tick = [1, 2, 5, 10].map((m) => m * pow).find((t) => t >= raw) ?? 10 * pow;
+  const tick = Math.max(1, niceStep(cols, labels));
   for (let s = Math.ceil((win.from + 1) / tick) * tick; s <= win.to; s += tick) {
     const x = left + (s - win.from - 1) * cw, label = String(s);
     // A label the canvas's edge would cut is left out.

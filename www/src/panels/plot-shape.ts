@@ -3,6 +3,8 @@
 //! and fill marks. The run's depth and marks come reduced from the engine (`Engine.depthColumns`,
 //! `Engine.stackMarks`), never as a whole-run series.
 
+import { niceStep } from '../sweep/axes';
+
 export type Scale = (v: number) => number;
 
 /** The depth axis's top: the deepest the run went, and room above the capacity line. */
@@ -37,16 +39,10 @@ export function depthTicks(maxDepth: number, heightPx = Infinity, gapPx = 16): n
   const room = Math.floor(heightPx / gapPx);
   if (room < 1) return [0];
   let step = Math.max(1, Math.ceil(maxDepth / 6));
-  if (maxDepth / step > room) step = niceAtLeast(maxDepth / room);
+  if (maxDepth / step > room) step = niceStep(maxDepth, room);
   const out: number[] = [];
   for (let v = 0; v <= maxDepth; v += step) out.push(v);
   return out;
-}
-
-/** The least of 1, 2, 5, 10, 20, 50 ... that is at least `x`. */
-function niceAtLeast(x: number): number {
-  const p = Math.pow(10, Math.floor(Math.log10(Math.max(1, x))));
-  return [1, 2, 5, 10].map((m) => m * p).find((v) => v >= x) ?? 10 * p;
 }
 
 /** Ticks over `n` steps at a power of ten, doubled where that would make more than eight. */
