@@ -2,13 +2,16 @@
 //! the tests and the wasm facade share, so they choose models, presets and params alike.
 
 use alloc::string::String;
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use crate::diag::Diagnostic;
 use crate::kernel::expr::Value;
-use crate::kernel::{instantiate, Kernel};
+use crate::kernel::{instantiate, Instance, Kernel};
 use crate::model::{ModelKind, PathOrder, Schedule, StackConfig};
+use crate::program::Program;
 use crate::sim::{CostModel, Sim, SimConfig, DEFAULT_STEP_LIMIT};
+use crate::structure::Structured;
 
 /// Choices made by the caller; `None` falls back to the kernel's header, then the default.
 #[derive(Clone, Debug, PartialEq)]
@@ -62,25 +65,42 @@ impl LaunchOptions {
     }
 }
 
-/// A simulator for `kernel` with its inputs evaluated for `opts.params`. STRUCT runs the
-/// structural transform's program (made here if the kernel was read for another model); every
-/// other model runs the program as read.
-pub fn launch(kernel: &Kernel, opts: &LaunchOptions) -> Result<Sim, Vec<Diagnostic>> {
+/// What a run of a kernel steps: the program (STRUCT's transform of it, under STRUCT), the
+/// configuration, the inputs and, under STRUCT, the transform.
+pub struct Prepared {
+    pub program: Program,
+    pub config: SimConfig,
+    pub instance: Instance,
+    pub structured: Option<Arc<Structured>>,
+}
+
+/// The program, configuration and inputs of `kernel` under `opts`, its inputs evaluated for
+/// `opts.params`. STRUCT runs the structural transform's program (made here if the kernel was
+/// read for another model); every other model runs the program as read.
+pub fn prepare(kernel: &Kernel, opts: &LaunchOptions) -> Result<Prepared, Vec<Diagnostic>> {
     let config = opts.config_for(kernel);
     if config.model == ModelKind::Struct && kernel.structured.is_none() && !kernel.program.is_empty() {
         // The machine needs room for the registers the transform's guards use.
         let mut k = kernel.clone();
         let mut diags = Vec::new();
         crate::structure::restructure(&mut k, &mut diags);
-        return if diags.is_empty() { launch(&k, opts) } else { Err(diags) };
+        return if diags.is_empty() { prepare(&k, opts) } else { Err(diags) };
     }
     let instance = instantiate(kernel, &opts.params)?;
-    let structured = kernel.structured.as_ref().filter(|_| config.model == ModelKind::Struct);
-    Ok(match structured.cloned() {
-        Some(s) => Sim::new(s.program.clone(), instance.machine, config).restructured(s),
-        None => {
-            let program = kernel.structured.as_ref().map_or(&kernel.program, |s| &s.original);
-            Sim::new(program.clone(), instance.machine, config)
-        }
+    let structured = kernel.structured.clone().filter(|_| config.model == ModelKind::Struct);
+    let program = match &structured {
+        Some(s) => s.program.clone(),
+        None => kernel.structured.as_ref().map_or(&kernel.program, |s| &s.original).clone(),
+    };
+    Ok(Prepared { program, config, instance, structured })
+}
+
+/// A simulator of the warp `kernel`'s launch names (`//@ launch block_idx= warp=`), alone.
+pub fn launch(kernel: &Kernel, opts: &LaunchOptions) -> Result<Sim, Vec<Diagnostic>> {
+    let p = prepare(kernel, opts)?;
+    let sim = Sim::new(p.program, p.instance.machine, p.config);
+    Ok(match p.structured {
+        Some(s) => sim.restructured(s),
+        None => sim,
     })
 }

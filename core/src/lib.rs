@@ -17,10 +17,12 @@ extern crate std;
 
 pub mod analysis;
 pub mod asm;
+pub mod block;
 pub mod cfg;
 pub mod checks;
 pub mod compile;
 pub mod diag;
+pub mod grid;
 pub mod input;
 pub mod isa;
 pub mod kernel;

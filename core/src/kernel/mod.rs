@@ -24,7 +24,7 @@ pub use crate::input::{CompiledSource, SourceOptions};
 pub(crate) use header::is_buffer_name;
 pub use header::{parse_kernel, parse_kernel_with};
 pub use inputs::{inputs, set_header, HeaderEdit, HeaderKey, HeaderLine, KernelInputs};
-pub use instance::{instantiate, param_defaults, takes_float};
+pub use instance::{instantiate, param_defaults, takes_float, Instance};
 pub use note::{Note, NoteEvent, NoteTarget, MAX_JOIN_NOTES};
 
 use alloc::string::String;
@@ -111,6 +111,13 @@ pub struct BufferDecl {
     /// PTX's `.global`, `.const`, ...), whose declaration fixes its length; `None` for a
     /// parameter's buffer or a header's own.
     pub declared: Option<&'static str>,
+}
+
+impl BufferDecl {
+    /// Local memory: each lane's frame side by side, so every warp has its own copy.
+    pub fn per_thread(&self) -> bool {
+        self.declared == Some(".local")
+    }
 }
 
 /// How a buffer's elements start: an expression of the element index `i`, or a list.

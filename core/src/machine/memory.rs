@@ -377,6 +377,13 @@ impl Memory {
         }
     }
 
+    /// Buffer `k` holds `words` again, none of its bytes written since: a new block's shared
+    /// memory, as the inputs set it.
+    pub fn restart(&mut self, k: usize, words: &[u32]) {
+        self.words[k].copy_from_slice(words);
+        self.written[k].fill(0);
+    }
+
     /// The word at `addr`, in any space.
     pub fn load(&self, addr: u32) -> Option<u32> {
         self.locate(addr).map(|(k, i)| self.words[k][i])

@@ -37,12 +37,14 @@ pub struct Independent {
     /// The lane whose turn comes next (if it can run).
     turn: u32,
     width: u32,
+    /// Lanes at `BAR.SYNC` wait for the block (`release_barrier`), not only for this warp's lanes.
+    hold_at_barrier: bool,
     calls: CallStacks,
     statics: Arc<Statics>,
 }
 
 impl Independent {
-    pub fn new(prog: &Program, m: &mut Machine) -> Independent {
+    pub fn new(prog: &Program, m: &mut Machine, hold_at_barrier: bool) -> Independent {
         let live = m.live_lanes();
         let mut s = Independent {
             pcs: LanePcs::new(prog.len(), live),
@@ -51,6 +53,7 @@ impl Independent {
             gathered: None,
             turn: 0,
             width: m.width,
+            hold_at_barrier,
             calls: CallStacks::new(m.width),
             statics: Statics::of(prog),
         };
@@ -65,7 +68,7 @@ impl Independent {
         self.at_barrier &= live;
         self.at_sync &= live;
         // The barrier opens once every live lane is at it (lanes exiting can open it too).
-        if !live.is_empty() && self.at_barrier == live {
+        if !self.hold_at_barrier && !live.is_empty() && self.at_barrier == live {
             self.pcs.advance(live);
             self.at_barrier = LaneMask::EMPTY;
             fx.reconverged = true;
@@ -200,5 +203,14 @@ impl Reconvergence for Independent {
     }
     fn lane_pc(&self, _prog: &Program, lane: u32) -> Option<Pc> {
         self.pcs.lane(lane)
+    }
+    fn at_barrier(&self) -> LaneMask {
+        self.at_barrier & self.pcs.live()
+    }
+    fn release_barrier(&mut self, prog: &Program, m: &mut Machine) {
+        let released = self.at_barrier();
+        self.pcs.advance(released);
+        self.at_barrier = LaneMask::EMPTY;
+        self.gather(prog, m, released);
     }
 }

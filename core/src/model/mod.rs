@@ -257,6 +257,14 @@ pub trait Reconvergence {
     }
     /// Where a lane that has not exited runs next (issuing) or resumes (waiting).
     fn lane_pc(&self, prog: &Program, lane: u32) -> Option<Pc>;
+    /// Lanes held at `BAR.SYNC` until the block opens the barrier (`ModelOptions::hold_at_barrier`).
+    /// Models that run a warp's barrier as one instruction of the whole warp hold none: the block
+    /// holds that warp instead.
+    fn at_barrier(&self) -> LaneMask {
+        LaneMask::EMPTY
+    }
+    /// The block's barrier opened: the lanes held at it go on.
+    fn release_barrier(&mut self, _prog: &Program, _m: &mut Machine) {}
 }
 
 /// The selectable models.
@@ -329,6 +337,13 @@ impl ModelKind {
     pub fn plain_branches(self) -> bool {
         matches!(self, ModelKind::Kepler | ModelKind::Pdom | ModelKind::PdomSsy | ModelKind::Struct | ModelKind::TfStack | ModelKind::Mimd)
     }
+    /// Whether `BAR.SYNC` counts threads: the model holds each lane there (a pc per lane, as on
+    /// Volta and later), so a warp may arrive in parts. Otherwise the warp runs it as one
+    /// instruction with every live lane and arrives whole: the barrier counts warps, as before
+    /// Volta (the PTX ISA manual, `bar`/`barrier`).
+    pub fn barrier_counts_threads(self) -> bool {
+        matches!(self, ModelKind::Volta | ModelKind::Mimd)
+    }
     /// True for the thread-frontier models, whose CFG view shows priorities and frontiers.
     pub fn uses_frontiers(self) -> bool {
         matches!(self, ModelKind::TfStack | ModelKind::TfSandy)
@@ -383,6 +398,10 @@ pub struct ModelOptions {
     pub stack: StackConfig,
     pub path_order: PathOrder,
     pub schedule: Schedule,
+    /// The warp is one of several in its block: lanes at `BAR.SYNC` wait there until the block
+    /// opens the barrier (`Reconvergence::release_barrier`), not once the warp's own lanes are
+    /// all there.
+    pub hold_at_barrier: bool,
 }
 
 /// A model's state; an enum so the whole warp state stays plain, clonable data.
@@ -425,8 +444,8 @@ impl ModelState {
             ModelKind::Struct => ModelState::Struct(pdom::PdomStack::new(prog, m, opts.path_order)),
             ModelKind::TfStack => ModelState::TfStack(tf_stack::SortedStack::new(prog, m)),
             ModelKind::TfSandy => ModelState::TfSandy(tf_sandy::WarpPc::new(prog, m)),
-            ModelKind::Volta => ModelState::Volta(alloc::boxed::Box::new(volta::ConvergenceBarriers::new(prog, m, opts.schedule))),
-            ModelKind::Mimd => ModelState::Mimd(mimd::Independent::new(prog, m)),
+            ModelKind::Volta => ModelState::Volta(alloc::boxed::Box::new(volta::ConvergenceBarriers::new(prog, m, opts.schedule, opts.hold_at_barrier))),
+            ModelKind::Mimd => ModelState::Mimd(mimd::Independent::new(prog, m, opts.hold_at_barrier)),
         }
     }
     /// Steps in a row, plain ones by `step_plain` and the others by `step`, with the model's
@@ -514,5 +533,11 @@ impl Reconvergence for ModelState {
     }
     fn lane_pc(&self, prog: &Program, lane: u32) -> Option<Pc> {
         each!(self, s => s.lane_pc(prog, lane))
+    }
+    fn at_barrier(&self) -> LaneMask {
+        each!(self, s => s.at_barrier())
+    }
+    fn release_barrier(&mut self, prog: &Program, m: &mut Machine) {
+        each!(self, s => s.release_barrier(prog, m))
     }
 }

@@ -152,12 +152,14 @@ pub struct ConvergenceBarriers {
     /// changed a barrier or retired lanes.
     held: usize,
     schedule: Schedule,
+    /// Lanes at `BAR.SYNC` wait for the block (`release_barrier`), not only for this warp's lanes.
+    hold_at_barrier: bool,
     calls: CallStacks,
     statics: Arc<Statics>,
 }
 
 impl ConvergenceBarriers {
-    pub fn new(prog: &Program, m: &mut Machine, schedule: Schedule) -> ConvergenceBarriers {
+    pub fn new(prog: &Program, m: &mut Machine, schedule: Schedule, hold_at_barrier: bool) -> ConvergenceBarriers {
         let live = m.live_lanes();
         let mut s = ConvergenceBarriers {
             pcs: LanePcs::new(prog.len(), live),
@@ -170,6 +172,7 @@ impl ConvergenceBarriers {
             last: LaneMask::EMPTY,
             held: 0,
             schedule,
+            hold_at_barrier,
             calls: CallStacks::new(m.width),
             statics: Statics::of(prog),
         };
@@ -221,7 +224,7 @@ impl ConvergenceBarriers {
             }
         }
         let at_bar = self.waits.bar & live;
-        if !live.is_empty() && at_bar == live {
+        if !self.hold_at_barrier && !live.is_empty() && at_bar == live {
             released = self.go_on(at_bar).or(released);
             fx.reconverged = true;
         }
@@ -499,5 +502,13 @@ impl Reconvergence for ConvergenceBarriers {
     }
     fn lane_pc(&self, _prog: &Program, lane: u32) -> Option<Pc> {
         self.pcs.lane(lane)
+    }
+    fn at_barrier(&self) -> LaneMask {
+        self.waits.bar & self.live()
+    }
+    fn release_barrier(&mut self, _prog: &Program, _m: &mut Machine) {
+        let released = self.go_on(self.at_barrier());
+        self.held = held_bits(&self.barriers, self.live()).count_ones() as usize;
+        self.current = self.current.or(released.filter(|&pc| !self.ready_at(pc).is_empty())).or_else(|| self.pick());
     }
 }

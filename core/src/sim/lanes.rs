@@ -81,7 +81,7 @@ impl Sim {
         let near = (checkpoint.metrics.steps..=from).contains(&self.steps());
         let mut st: WarpState = if near { self.state.clone() } else { checkpoint.clone() };
         while st.metrics.steps < from {
-            if self.fast && fast_steps(&self.program, &self.plain, &self.config, &mut st, from, None, 0).0 > 0 {
+            if self.fast && fast_steps(&self.program, &self.plain, &self.config, &mut st, from, None, 0, false).0 > 0 {
                 continue;
             }
             if advance(&self.program, &self.plain, &self.config, &mut st).is_none() {

@@ -15,6 +15,7 @@ pub mod reference;
 mod report;
 mod step_log;
 pub mod timeline;
+mod unrecorded;
 pub mod timing;
 mod watch;
 
@@ -26,6 +27,7 @@ pub use metrics::{Metric, Metrics, PointMetrics};
 pub use reference::{ideal_fetches, IdealFetches};
 pub use report::RunReport;
 pub use timeline::{event, StepRecord, Timeline};
+pub use unrecorded::WarpSteps;
 pub use watch::{loop_site, LoopSite, Waiting};
 
 use alloc::string::String;
@@ -172,13 +174,21 @@ pub struct Sim {
     watch: watch::RepeatWatch,
 }
 
-impl Sim {
-    pub fn new(program: Program, mut machine: Machine, config: SimConfig) -> Sim {
-        let opts = ModelOptions { stack: config.stack, path_order: config.path_order, schedule: config.schedule };
-        let model = ModelState::new(config.model, &program, &mut machine, opts);
+impl WarpState {
+    /// A warp before its first step: its model started on `machine` (whose memory the timing
+    /// model reads for its buffers). `hold_at_barrier`: the warp is one of several in its block.
+    pub fn start(program: &Program, mut machine: Machine, config: &SimConfig, hold_at_barrier: bool) -> WarpState {
+        let opts = ModelOptions { stack: config.stack, path_order: config.path_order, schedule: config.schedule, hold_at_barrier };
+        let model = ModelState::new(config.model, program, &mut machine, opts);
         let status = if model.finished() { Status::Exited } else { Status::Running };
         let timing = config.cost.timing.map(|p| timing::TimingState::new(p).with_buffers(&machine.memory));
-        let state = WarpState { machine, model, metrics: Metrics::new(&program), status, timing };
+        WarpState { machine, model, metrics: Metrics::new(program), status, timing }
+    }
+}
+
+impl Sim {
+    pub fn new(program: Program, machine: Machine, config: SimConfig) -> Sim {
+        let state = WarpState::start(&program, machine, &config, false);
         let timeline = Timeline::new(state.clone(), config.record, config.trace_budget);
         let watch = watch::RepeatWatch::new(&program, &state);
         Sim {
@@ -329,7 +339,7 @@ impl Sim {
         // Only a step past the recorded run is watched (`run_one`).
         let sample = watch.next().max(timeline.len() as u64 + 1);
         let stop = until.min(timeline.next_whole()).min(sample);
-        fast_steps(program, plain, config, state, stop, Some(timeline), stop_on)
+        fast_steps(program, plain, config, state, stop, Some(timeline), stop_on, false)
     }
 
     /// The next step of `run_to_end`, for a caller that looks at every step (the CLI's trace):
@@ -559,7 +569,9 @@ fn stack_limit_message(config: &SimConfig, depth: usize) -> String {
 /// recorded already, and not again; without it, a replay on a copy of the state: `replay`).
 /// Stops after a step with an event of `stop_on`, at the end of the warp or at a fault (the
 /// status says it), and before a step that only `advance` takes (lanes past the end). Untimed
-/// only. How many steps ran, and the events it stopped for.
+/// only. How many steps ran, and the events it stopped for. `before_barrier`: stops short of a
+/// `BAR.SYNC` too (a block takes that step itself, to see who arrived).
+#[allow(clippy::too_many_arguments)]
 fn fast_steps(
     program: &Program,
     plain: &PlainPcs,
@@ -568,14 +580,27 @@ fn fast_steps(
     stop: u64,
     timeline: Option<&mut Timeline>,
     stop_on: u16,
+    before_barrier: bool,
 ) -> (u64, u16) {
     let start = st.metrics.steps;
     if st.timing.is_some() || st.status != Status::Running || start + 1 >= stop {
         return (0, 0);
     }
     let WarpState { machine, model, metrics, status, .. } = st;
-    let mut driver =
-        FastDriver { program, plain, config, metrics, status, timeline, stop, stop_on, events: 0, before: Before::default(), fault: None };
+    let mut driver = FastDriver {
+        program,
+        plain,
+        config,
+        metrics,
+        status,
+        timeline,
+        stop,
+        stop_on,
+        before_barrier,
+        events: 0,
+        before: Before::default(),
+        fault: None,
+    };
     model.run_steps(program, machine, plain, &mut driver);
     let (events, fault) = (driver.events, driver.fault);
     if let Some((pc, e)) = fault {
@@ -595,6 +620,7 @@ struct FastDriver<'a> {
     timeline: Option<&'a mut Timeline>,
     stop: u64,
     stop_on: u16,
+    before_barrier: bool,
     events: u16,
     before: Before,
     fault: Option<PlainFault>,
@@ -622,6 +648,9 @@ impl StepDriver for FastDriver<'_> {
     fn before_whole(&mut self, machine: &Machine, pc: Pc) -> bool {
         // Lanes past the end: `advance` says which (it asks the model).
         if pc.index() >= self.program.len() && !self.config.exit_at_end {
+            return false;
+        }
+        if self.before_barrier && self.program.get(pc).is_some_and(|i| matches!(i.op, Op::BarSync)) {
             return false;
         }
         self.before = Before::of(machine);

@@ -459,7 +459,7 @@ fn local_memory(k: &mut Kernel, bytes: u32, span: Span, diags: &mut Vec<Diagnost
         init: None,
         auto: true,
         shared: false,
-        declared: None,
+        declared: Some(".local"),
     });
 }
 

@@ -1,0 +1,182 @@
+//! A kernel's whole launch: every block of its grid, one after another in blockIdx order (x
+//! fastest; blocks cannot wait for each other, so that is a schedule a GPU may run), each block
+//! running all its warps (`block`). Global and constant memory and printf's output belong to the
+//! launch; each block starts with its shared memory as the inputs set it.
+//!
+//! This run records no steps: it gives the launch's results (every buffer, what it printed, how
+//! it ended) and its counts per warp, per block and in all.
+
+mod totals;
+mod warps;
+
+pub use totals::Totals;
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::block::{Block, BlockEnd, Printout, WarpScheduler};
+use crate::diag::Diagnostic;
+use crate::kernel::expr::Value;
+use crate::kernel::Kernel;
+use crate::launch::{prepare, LaunchOptions};
+use crate::machine::{Launch, Memory, Space};
+use crate::program::PlainPcs;
+use crate::sim::{Status, StopReason, WarpSteps};
+use warps::WarpMaker;
+
+/// One warp's counts, and where it sits.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct WarpTotals {
+    pub block_idx: [u32; 3],
+    /// Its number in its block.
+    pub warp: u32,
+    pub totals: Totals,
+}
+
+/// One block's counts.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct BlockTotals {
+    pub block_idx: [u32; 3],
+    pub totals: Totals,
+    /// Times its barrier opened.
+    pub barriers: u64,
+}
+
+/// One line a thread printed.
+#[derive(Clone, PartialEq, Eq, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct LaunchLine {
+    /// The launch's step that printed it (1 for the first instruction issued).
+    pub step: u64,
+    pub block_idx: [u32; 3],
+    pub thread_idx: [u32; 3],
+    /// What it printed, as C would.
+    pub text: String,
+}
+
+/// How a launch ended, and where: the block and warp whose step ended it (the last to run for
+/// an exit).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct LaunchEnd {
+    pub reason: StopReason,
+    pub block_idx: [u32; 3],
+    pub warp: u32,
+    /// Launch steps when it ended.
+    pub step: u64,
+}
+
+/// A whole launch's results.
+#[derive(Clone, Debug)]
+pub struct LaunchRun {
+    /// Every buffer at the end: global ones as the launch left them, shared ones as the last
+    /// block that ran left them.
+    pub memory: Memory,
+    pub output: Vec<LaunchLine>,
+    /// The launch step from which printf records were dropped (more than `MAX_RECORDS`).
+    pub output_cut_at: Option<u64>,
+    pub totals: Totals,
+    pub blocks: Vec<BlockTotals>,
+    pub warps: Vec<WarpTotals>,
+    pub end: LaunchEnd,
+    /// Each param's value.
+    pub params: Vec<(String, Value)>,
+    /// The warp width.
+    pub width: u32,
+}
+
+/// Runs `kernel`'s whole launch (`//@ launch grid= block=`) under `opts`, warps picked by `scheduler`.
+pub fn run_launch(kernel: &Kernel, opts: &LaunchOptions, scheduler: WarpScheduler) -> Result<LaunchRun, Vec<Diagnostic>> {
+    let mut decl = kernel.launch();
+    let first_warp;
+    let kernel = if decl.warp_idx != 0 {
+        // Every warp is made from the first, whole one.
+        decl.warp_idx = 0;
+        let mut k = kernel.clone();
+        k.launch = Some(decl);
+        first_warp = k;
+        &first_warp
+    } else {
+        kernel
+    };
+    let p = prepare(kernel, opts)?;
+    let mut first = p.instance.machine;
+    let mut memory = core::mem::take(&mut first.memory);
+    let per_thread: Vec<usize> =
+        kernel.buffers.iter().filter(|b| b.per_thread()).filter_map(|b| memory.buffers.iter().position(|m| m.name == b.name)).collect();
+    let shared: Vec<(usize, Vec<u32>)> =
+        memory.buffers.iter().enumerate().filter(|(_, b)| b.space == Space::Shared).map(|(k, _)| (k, memory.words[k].clone())).collect();
+    let plain = PlainPcs::of(&p.program, p.config.model.plain_branches());
+    let steps = WarpSteps { program: &p.program, plain: &plain, config: &p.config };
+    let maker = WarpMaker {
+        program: &p.program,
+        config: &p.config,
+        first,
+        width: kernel.warp_width,
+        grid: decl.grid,
+        block: decl.block,
+        per_thread,
+    };
+    let limit = p.config.step_limit;
+    let mut run = LaunchRun {
+        memory: Memory::default(),
+        output: Vec::new(),
+        output_cut_at: None,
+        totals: Totals::default(),
+        blocks: Vec::new(),
+        warps: Vec::new(),
+        end: LaunchEnd { reason: StopReason::Exited, block_idx: [0; 3], warp: 0, step: 0 },
+        params: p.instance.params,
+        width: kernel.warp_width,
+    };
+    let mut printout = Printout::default();
+    'blocks: for bz in 0..decl.grid[2] {
+        for by in 0..decl.grid[1] {
+            for bx in 0..decl.grid[0] {
+                let block_idx = [bx, by, bz];
+                for (k, words) in &shared {
+                    memory.restart(*k, words);
+                }
+                let warps = (0..maker.warps_per_block()).map(|w| maker.warp(block_idx, w, &mut memory)).collect();
+                let mut block = Block::new(warps, scheduler);
+                let from = printout.records.len();
+                let (ran, end) = block.run(&steps, &mut memory, limit - run.totals.steps, run.totals.steps, &mut printout);
+                let step = run.totals.steps + ran;
+                let mut block_totals = Totals::default();
+                for (w, warp) in block.warps.iter().enumerate() {
+                    let totals = Totals::of_warp(&warp.state.metrics, warp.barrier_waits);
+                    block_totals.add(&totals);
+                    run.warps.push(WarpTotals { block_idx, warp: w as u32, totals });
+                }
+                run.totals.add(&block_totals);
+                run.blocks.push(BlockTotals { block_idx, totals: block_totals, barriers: block.barrier_releases });
+                for (step, w, r) in printout.records[from..].iter() {
+                    let launch = Launch { grid: decl.grid, block: decl.block, block_idx, first_thread: w * maker.width };
+                    let text = crate::printf::line(&p.program.formats, r).text;
+                    run.output.push(LaunchLine { step: *step, block_idx, thread_idx: launch.thread_idx(r.lane as u32), text });
+                }
+                let ended = |reason, warp| LaunchEnd { reason, block_idx, warp, step };
+                match end {
+                    BlockEnd::Done => run.end = ended(StopReason::Exited, block.warps.len().saturating_sub(1) as u32),
+                    BlockEnd::Budget => {
+                        run.end = ended(StopReason::StepLimit, 0);
+                        break 'blocks;
+                    }
+                    BlockEnd::Failed(w) => {
+                        let reason = match &block.warps[w].state.status {
+                            Status::Fault { pc, message } => StopReason::Fault { pc: *pc, message: message.clone() },
+                            Status::Deadlock { pc, message } => StopReason::Deadlock { pc: *pc, message: message.clone() },
+                            _ => StopReason::Exited,
+                        };
+                        run.end = ended(reason, w as u32);
+                        break 'blocks;
+                    }
+                }
+            }
+        }
+    }
+    run.output_cut_at = printout.cut_at;
+    run.memory = memory;
+    Ok(run)
+}

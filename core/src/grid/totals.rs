@@ -1,0 +1,66 @@
+//! What a warp, a block and the whole launch issued, as ncu counts it.
+
+use crate::sim::Metrics;
+
+/// Instruction counts and divergence of a warp, a block or a launch.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Totals {
+    /// Warp instructions issued (ncu's `smsp__inst_executed.sum`).
+    pub warp_instructions: u64,
+    /// Threads that did each one's work, summed (`smsp__thread_inst_executed.sum`).
+    pub thread_instructions: u64,
+    /// Branches that split a warp's lanes.
+    pub divergent_branches: u64,
+    /// Times a warp waited at a block's barrier.
+    pub barrier_waits: u64,
+    /// Steps: warp instructions, and the parts of a real SASS instruction's sequence.
+    pub steps: u64,
+    /// Cycles under the cost model, summed over warps (as one scheduler issuing every warp's
+    /// instructions in turn would take, hiding no latency).
+    pub cycles: u64,
+    /// The deepest any warp's reconvergence stack went.
+    pub max_stack_depth: u64,
+}
+
+impl Totals {
+    /// One warp's, from its metrics.
+    pub fn of_warp(m: &Metrics, barrier_waits: u64) -> Totals {
+        Totals {
+            warp_instructions: m.warp_instructions,
+            thread_instructions: m.thread_instructions,
+            divergent_branches: m.divergent_branches,
+            barrier_waits,
+            steps: m.steps,
+            cycles: m.cycles,
+            max_stack_depth: m.max_stack_depth,
+        }
+    }
+
+    pub fn add(&mut self, o: &Totals) {
+        self.warp_instructions += o.warp_instructions;
+        self.thread_instructions += o.thread_instructions;
+        self.divergent_branches += o.divergent_branches;
+        self.barrier_waits += o.barrier_waits;
+        self.steps += o.steps;
+        self.cycles += o.cycles;
+        self.max_stack_depth = self.max_stack_depth.max(o.max_stack_depth);
+    }
+
+    /// Threads per warp instruction (ncu's `smsp__thread_inst_executed_per_inst_executed.ratio`).
+    pub fn threads_per_instruction(&self) -> f64 {
+        if self.warp_instructions == 0 {
+            return 0.0;
+        }
+        self.thread_instructions as f64 / self.warp_instructions as f64
+    }
+
+    /// SIMD efficiency: threads per instruction over the warp width (1.0 when no lane idles;
+    /// a block's partial last warp counts as a whole warp, as on hardware).
+    pub fn simd_efficiency(&self, width: u32) -> f64 {
+        if self.warp_instructions == 0 {
+            return 1.0;
+        }
+        self.threads_per_instruction() / width.max(1) as f64
+    }
+}

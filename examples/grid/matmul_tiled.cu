@@ -1,0 +1,31 @@
+// Origin: Kirk and Hwu, "Programming Massively Parallel Processors" (3rd ed., 2016), figure 4.16, the tiled matrix multiply; 32 x 32 matrices, 16 x 16 tiles, a 2 x 2 grid of 16 x 16 blocks.
+//@ title Tiled matrix multiply (PMPP): four blocks share tiles through shared memory
+//@ about Each block loads a tile of M and of N into shared memory, waits, multiplies, waits, and
+//@ about moves to the next pair of tiles: every warp reads what the block's other warps loaded.
+//@ launch grid=(2, 2) block=(16, 16)
+//@ buffer M: i32[1024] = i % 11 - 5
+//@ buffer N: i32[1024] = i % 7 - 2
+//@ buffer P: i32[1024]
+//@ param Width = 32
+#define TILE_WIDTH 16
+__global__ void MatrixMulKernel(const int* M, const int* N, int* P, int Width) {
+    __shared__ int Mds[TILE_WIDTH][TILE_WIDTH];
+    __shared__ int Nds[TILE_WIDTH][TILE_WIDTH];
+    int bx = blockIdx.x;
+    int by = blockIdx.y;
+    int tx = threadIdx.x;
+    int ty = threadIdx.y;
+    int Row = by * TILE_WIDTH + ty;
+    int Col = bx * TILE_WIDTH + tx;
+    int Pvalue = 0;
+    for (int ph = 0; ph < Width / TILE_WIDTH; ++ph) {
+        Mds[ty][tx] = M[Row * Width + ph * TILE_WIDTH + tx];
+        Nds[ty][tx] = N[(ph * TILE_WIDTH + ty) * Width + Col];
+        __syncthreads();
+        for (int k = 0; k < TILE_WIDTH; ++k) {
+            Pvalue += Mds[ty][k] * Nds[k][tx];
+        }
+        __syncthreads();
+    }
+    P[Row * Width + Col] = Pvalue;
+}
