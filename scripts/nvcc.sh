@@ -153,6 +153,16 @@ for ptx in "$GALLERY"/*.ptx; do
   [ -e "$cu" ] && continue
   if [ -n "${UPDATE_PTX:-}" ]; then rm "$ptx"; else stale+=("$ptx (no C example)"); fi
 done
+# The whole-launch kernels (core/tests/grid.rs runs nvcc's PTX of each beside its C).
+mkdir -p examples/grid/ptx
+for cu in examples/grid/*.cu; do
+  name=$(basename "$cu" .cu)
+  ptx_job "$cu" "examples/grid/ptx/$name.ptx" "grid_$name" -Werror all-warnings
+done
+for ptx in examples/grid/ptx/*.ptx; do
+  [ -e "examples/grid/$(basename "$ptx" .ptx).cu" ] && continue
+  if [ -n "${UPDATE_PTX:-}" ]; then rm "$ptx"; else stale+=("$ptx (no kernel)"); fi
+done
 # PTX test fixtures: kernels written to use what the corpus does not (core/tests/ptx_features.rs).
 for cu in core/tests/fixtures/ptx/*.cu; do
   name=$(basename "$cu" .cu)

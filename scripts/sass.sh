@@ -141,6 +141,22 @@ if ! skip "$key" "$H100/side_order.sass"; then
   "$BIN/cuobjdump" -sass "$TMP/bench_order.cubin" >"$TMP/side_order.sass"
   made "$key" "$TMP/side_order.sass" "$H100/side_order.sass"
 fi
+# The whole-launch kernels' sm_90 SASS (core/tests/grid.rs runs each beside its C), with CUDA
+# lines as the gallery's.
+mkdir -p examples/grid/sass
+for cu in examples/grid/*.cu; do
+  name=$(basename "$cu" .cu)
+  key=$(job_key "grid sass sm_90 -lineinfo" "$cu")
+  skip "$key" "examples/grid/sass/$name.sm_90.sass" && continue
+  rm -rf "$SRC" && mkdir -p "$SRC" && cp "$cu" "$SRC/"
+  (cd "$SRC" && "$NVCC" -O3 -arch=sm_90 -lineinfo -cubin -o "$TMP/grid_$name.cubin" "$name.cu")
+  "$BIN/nvdisasm" -c -gi "$TMP/grid_$name.cubin" | sed -E '/\/\/##/ s|"[^"]*/([^"/]*")|"\1|g' >"$TMP/grid_$name.sass"
+  made "$key" "$TMP/grid_$name.sass" "examples/grid/sass/$name.sm_90.sass"
+done
+for f in examples/grid/sass/*.sass; do
+  [ -e "examples/grid/$(basename "$f" .sm_90.sass).cu" ] && continue
+  if [ -n "${UPDATE_SASS:-}" ]; then rm "$f"; else stale+=("$f (no kernel)"); fi
+done
 # The gallery's SASS: nvcc's sm_90 code of every C example (nvdisasm -c -gi, so each instruction
 # has its CUDA line, a header's inlined code the line it was inlined at), under the example's //@ lines with the parameters renamed (a to arg0),
 # run under volta, and a title and note of its own (scripts/ptx_gallery_header.py ... sass). The

@@ -39,15 +39,60 @@ fn words(run: &LaunchRun, name: &str) -> Vec<i64> {
         .collect()
 }
 
-/// Runs `file` under every model and scheduler and checks `buffer` against `want`.
+/// nvcc's code of the C example `file` (`ptx/NAME.ptx` or `sass/NAME.sm_90.sass`, written by
+/// scripts/nvcc.sh and scripts/sass.sh) under the example's `//@` lines, its parameters renamed
+/// to their positions (`argK`), as the CLI's `--nvcc` writes them.
+fn compiled(file: &str, kind: &str) -> String {
+    let source = example(file);
+    let (c, d) = warpscope_core::compile::compile(&source, Default::default());
+    let params: Vec<String> = c.unwrap_or_else(|| panic!("{file}: {d:?}")).params.iter().map(|p| p.name.clone()).collect();
+    let mut text = String::new();
+    for line in source.lines().filter(|l| l.starts_with("//@")) {
+        let mut words: Vec<String> = line.split(' ').map(String::from).collect();
+        if matches!(words.get(1).map(String::as_str), Some("buffer" | "param")) {
+            let name = words[2].trim_end_matches(':');
+            if let Some(k) = params.iter().position(|p| p == name) {
+                words[2] = words[2].replacen(name, &format!("arg{k}"), 1);
+            }
+        }
+        text += &(words.join(" ") + "\n");
+    }
+    let stem = file.trim_end_matches(".cu");
+    let body = match kind {
+        "ptx" => format!("ptx/{stem}.ptx"),
+        _ => format!("sass/{stem}.sm_90.sass"),
+    };
+    // SASS names no shared array's size: the window is a word per thread unless a line gives
+    // it, as the reader's message says (the transpose's padded tile takes 32 x 33 words).
+    if kind == "sass" && stem == "transpose_tiled" {
+        text += "//@ buffer shared: f32[1056]\n";
+    }
+    text + &example(&body)
+}
+
+/// Runs `file` (its C, nvcc's PTX and nvcc's sm_90 SASS) under every model that reads each and
+/// both schedulers, and checks `buffer` against `want`.
 fn check_everywhere(file: &str, buffer: &str, want: &[i64]) {
-    let text = example(file);
-    for &model in ModelKind::ALL {
-        for &scheduler in WarpScheduler::ALL {
-            let run = launch(&text, model, scheduler);
-            assert_eq!(run.end.reason, StopReason::Exited, "{file} {model:?} {scheduler:?}: {:?}", run.end);
-            let got = words(&run, buffer);
-            assert!(got == want, "{file} {model:?} {scheduler:?}: {buffer} = {got:?}, want {want:?}");
+    let ptx_buffer = {
+        let (c, _) = warpscope_core::compile::compile(&example(file), Default::default());
+        match c.unwrap().params.iter().position(|p| p.name == buffer) {
+            Some(k) => format!("arg{k}"),
+            None => buffer.to_string(),
+        }
+    };
+    let inputs = [("C", example(file), buffer), ("PTX", compiled(file, "ptx"), &ptx_buffer), ("SASS", compiled(file, "sass"), &ptx_buffer)];
+    for (what, text, buffer) in &inputs {
+        for &model in ModelKind::ALL {
+            // The token stacks run SSY/SYNC code: sm_90's BSSY/BSYNC is not theirs.
+            if *what == "SASS" && matches!(model, ModelKind::Kepler | ModelKind::PdomSsy) {
+                continue;
+            }
+            for &scheduler in WarpScheduler::ALL {
+                let run = launch(text, model, scheduler);
+                assert_eq!(run.end.reason, StopReason::Exited, "{file} ({what}) {model:?} {scheduler:?}: {:?}", run.end);
+                let got = words(&run, buffer);
+                assert!(got == want, "{file} ({what}) {model:?} {scheduler:?}: {buffer} = {got:?}, want {want:?}");
+            }
         }
     }
 }
