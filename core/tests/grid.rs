@@ -157,3 +157,72 @@ fn grid_stride_saxpy_covers_every_element() {
     check_everywhere("saxpy_grid_stride.cu", "y", &want);
 }
 
+
+const KERNELS: &[&str] = &[
+    "dot_product.cu",
+    "histogram_shared.cu",
+    "matmul_tiled.cu",
+    "reduce_interleaved.cu",
+    "reduce_shared.cu",
+    "saxpy_grid_stride.cu",
+    "scan_block.cu",
+    "transpose_tiled.cu",
+];
+
+/// `h100/FILE` of examples/grid: what scripts/h100_grid.py's programs printed on an H100.
+fn h100(file: &str) -> String {
+    example(&format!("h100/{file}"))
+}
+
+/// Every buffer of every kernel, as the H100 left it after the whole launch, equals warpscope's
+/// whole launch of the kernel's C, nvcc's PTX and its sm_90 SASS under volta.
+#[test]
+fn every_buffer_is_what_the_h100_computed() {
+    let printed = h100("h100.txt");
+    let mut checked = 0;
+    for file in KERNELS {
+        let (c, _) = warpscope_core::compile::compile(&example(file), Default::default());
+        let params: Vec<String> = c.unwrap().params.iter().map(|p| p.name.clone()).collect();
+        for (what, text) in [("C", example(file)), ("PTX", compiled(file, "ptx")), ("SASS", compiled(file, "sass"))] {
+            let run = launch(&text, ModelKind::Volta, WarpScheduler::Gto);
+            assert_eq!(run.end.reason, StopReason::Exited, "{file} ({what})");
+            for line in printed.lines().filter(|l| l.starts_with(&format!("{file} "))) {
+                let mut parts = line.split(' ');
+                let (_, name, hex) = (parts.next(), parts.next().unwrap(), parts.next().unwrap());
+                let name = match (what, params.iter().position(|p| p == name)) {
+                    ("C", _) | (_, None) => name.to_string(),
+                    (_, Some(k)) => format!("arg{k}"),
+                };
+                let (b, words) = run.memory.buffer(&name).unwrap_or_else(|| panic!("{file} ({what}): no buffer {name}"));
+                let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).take(b.size() as usize).collect();
+                let got: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+                assert!(got == hex, "{file} ({what}): {name} differs from the H100's");
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 3 * 18, "buffers checked");
+}
+
+/// ncu's counts of each launch on the H100 (`smsp__inst_executed.sum`,
+/// `smsp__thread_inst_executed.sum`, `smsp__sass_branch_targets_threads_divergent.sum`) against
+/// the whole launch of the same sm_90 SASS under volta.
+#[test]
+fn instruction_counts_are_what_ncu_measured() {
+    let csv = h100("ncu.csv");
+    let metric = |stem: &str, name: &str| -> u64 {
+        let line = csv.lines().find(|l| l.starts_with(&format!("{stem},\"0\"")) && l.contains(&format!("\"{name}\""))).unwrap();
+        line.rsplit("\",\"").next().unwrap().trim_end_matches('"').replace(',', "").parse().unwrap()
+    };
+    // The H100 issued one warp instruction more than the model, with no thread more: where
+    // the loop's last warp splits, the hardware issues an instruction no lane runs.
+    let known = |stem: &str| if stem == "saxpy_grid_stride" { 1 } else { 0 };
+    for file in KERNELS {
+        let stem = file.trim_end_matches(".cu");
+        let run = launch(&compiled(file, "sass"), ModelKind::Volta, WarpScheduler::Gto);
+        let t = run.totals;
+        assert_eq!(t.warp_instructions + known(stem), metric(stem, "smsp__inst_executed.sum"), "{file}");
+        assert_eq!(t.thread_instructions, metric(stem, "smsp__thread_inst_executed.sum"), "{file}");
+        assert_eq!(t.divergent_branches, metric(stem, "smsp__sass_branch_targets_threads_divergent.sum"), "{file}");
+    }
+}

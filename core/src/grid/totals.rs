@@ -8,8 +8,10 @@ use crate::sim::Metrics;
 pub struct Totals {
     /// Warp instructions issued (ncu's `smsp__inst_executed.sum`).
     pub warp_instructions: u64,
-    /// Threads that did each one's work, summed (`smsp__thread_inst_executed.sum`).
+    /// Threads that issued each one, summed (`smsp__thread_inst_executed.sum`).
     pub thread_instructions: u64,
+    /// Of those, the threads whose guard held (`smsp__thread_inst_executed_pred_on.sum`).
+    pub thread_instructions_pred_on: u64,
     /// Branches that split a warp's lanes.
     pub divergent_branches: u64,
     /// Times a warp waited at a block's barrier.
@@ -28,7 +30,8 @@ impl Totals {
     pub fn of_warp(m: &Metrics, barrier_waits: u64) -> Totals {
         Totals {
             warp_instructions: m.warp_instructions,
-            thread_instructions: m.thread_instructions,
+            thread_instructions: m.active_thread_instructions,
+            thread_instructions_pred_on: m.thread_instructions,
             divergent_branches: m.divergent_branches,
             barrier_waits,
             steps: m.steps,
@@ -40,6 +43,7 @@ impl Totals {
     pub fn add(&mut self, o: &Totals) {
         self.warp_instructions += o.warp_instructions;
         self.thread_instructions += o.thread_instructions;
+        self.thread_instructions_pred_on += o.thread_instructions_pred_on;
         self.divergent_branches += o.divergent_branches;
         self.barrier_waits += o.barrier_waits;
         self.steps += o.steps;

@@ -13,6 +13,9 @@ pub struct Metrics {
     pub warp_instructions: u64,
     /// Sum over warp instructions of the lanes that did their work (guard held).
     pub thread_instructions: u64,
+    /// Sum over warp instructions of the lanes that issued them, guard or not (ncu's
+    /// `smsp__thread_inst_executed`; the guard's count is its `_pred_on`).
+    pub active_thread_instructions: u64,
     pub pushes: u64,
     pub pops: u64,
     pub max_stack_depth: u64,
@@ -33,6 +36,8 @@ pub struct Metrics {
     /// and a population count without a `popcnt` instruction is a dozen more per step.
     work_seen: LaneMask,
     work_lanes: u64,
+    mask_seen: LaneMask,
+    mask_lanes: u64,
 }
 
 impl Metrics {
@@ -64,6 +69,11 @@ impl Metrics {
                 self.work_lanes = p.work.count() as u64;
             }
             self.thread_instructions += self.work_lanes;
+            if p.mask != self.mask_seen {
+                self.mask_seen = p.mask;
+                self.mask_lanes = p.mask.count() as u64;
+            }
+            self.active_thread_instructions += self.mask_lanes;
         }
         self.max_stack_depth = self.max_stack_depth.max(depth as u64);
         self.cycles += cycles;
