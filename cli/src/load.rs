@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use warpscope_core::kernel::{parse_kernel_with, Kernel, SourceOptions};
 use warpscope_core::session::{Field, Resolved, RunRequest, StackChoice};
+use warpscope_core::grid::{run_launch, LaunchRun};
 use warpscope_core::sim::Sim;
 use warpscope_core::{launch, Diagnostic};
 
@@ -36,6 +37,14 @@ pub struct Common {
     /// permalink's choice, else h100).
     #[arg(long)]
     pub schedule: Option<String>,
+    /// A launch of several warps: which warp of a block issues next (`gto`, greedy then oldest,
+    /// or `lrr`, loose round robin; default gto).
+    #[arg(long)]
+    pub warp_scheduler: Option<String>,
+    /// Run only the warp `//@ launch block_idx= warp=` names, alone, as before whole launches
+    /// ran (its shared-memory reads see what the inputs put there, not other warps' writes).
+    #[arg(long)]
+    pub one_warp: bool,
     /// Override one cost: instruction, divergence, spill or fill cycles (`--cost spill=50`).
     #[arg(long = "cost", value_name = "FIELD=CYCLES")]
     pub costs: Vec<String>,
@@ -118,6 +127,8 @@ impl Common {
             preset: None,
             path_order: None,
             schedule: None,
+            warp_scheduler: None,
+            one_warp: false,
             costs: Vec::new(),
             sets: Vec::new(),
             stack_capacity: None,
@@ -185,6 +196,7 @@ impl Common {
             if_convert: self.if_convert,
             path_order: self.path_order.clone(),
             schedule: self.schedule.clone(),
+            warp_scheduler: self.warp_scheduler.clone(),
             params,
             costs,
             stack: StackChoice { capacity: self.stack_capacity, chunk: self.stack_chunk, limit: None },
@@ -217,6 +229,7 @@ fn flag(field: &Field) -> &'static str {
         Field::Preset => "--preset",
         Field::PathOrder => "--path-order",
         Field::Schedule => "--schedule",
+        Field::WarpScheduler => "--warp-scheduler",
         Field::Param(_) => "--set",
         Field::Cost(_) => "--cost",
         Field::Stack => "--stack-capacity/--stack-chunk",
@@ -229,7 +242,30 @@ fn flag(field: &Field) -> &'static str {
 /// and a ready simulator (`record`: keeping every step, for a trace CSV).
 pub fn prepare(common: &Common, record: bool) -> Result<(String, Resolved, Sim), String> {
     let (request, resolved) = common.resolve(record)?;
-    let sim =
-        launch(&resolved.kernel, &resolved.options).map_err(|d| render(&common.source_name(), &request.text, &d).trim_end().to_string())?;
+    let sim = one_warp(common, &request.text, &resolved)?;
     Ok((request.text, resolved, sim))
+}
+
+/// The warp the launch names, alone, ready to run.
+pub fn one_warp(common: &Common, text: &str, resolved: &Resolved) -> Result<Sim, String> {
+    launch(&resolved.kernel, &resolved.options).map_err(|d| render(&common.source_name(), text, &d).trim_end().to_string())
+}
+
+/// What a command runs: the whole launch, or one warp alone (a launch of one warp, or `--one-warp`).
+pub enum Run {
+    Launch(LaunchRun),
+    Warp(Box<Sim>),
+}
+
+/// Resolves the command line's run: the whole launch, run to its end, when the kernel's launch
+/// has more than one warp; else the one warp, ready to run.
+pub fn prepare_run(common: &Common) -> Result<(String, Resolved, Run), String> {
+    let (request, resolved) = common.resolve(false)?;
+    let k = &resolved.kernel;
+    if common.one_warp || k.launch().threads() <= k.warp_width as u64 {
+        let sim = one_warp(common, &request.text, &resolved)?;
+        return Ok((request.text, resolved, Run::Warp(Box::new(sim))));
+    }
+    let run = run_launch(k, &resolved.options).map_err(|d| render(&common.source_name(), &request.text, &d).trim_end().to_string())?;
+    Ok((request.text, resolved, Run::Launch(run)))
 }

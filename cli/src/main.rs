@@ -14,6 +14,7 @@ mod cfg_cmd;
 mod compile_cmd;
 mod cuda_lines;
 mod figure;
+mod launch_report;
 mod link_arg;
 mod load;
 mod nvcc;

@@ -7,10 +7,10 @@ use std::process::ExitCode;
 use serde_json::{json, Map, Value};
 use warpscope_core::cfg;
 use warpscope_core::model::ModelKind;
-use warpscope_core::session::{Outcome, OutcomeKind, Resolved};
+use warpscope_core::session::{Outcome, OutcomeKind};
 use warpscope_core::sim::{Metric, PointMetrics, RunReport, Sim};
 
-use crate::load::{prepare, Common};
+use crate::load::{prepare, prepare_run, Common, Run};
 use crate::results;
 
 /// The stop reason with its pc (as an address), source line and message where it has them.
@@ -111,18 +111,16 @@ pub fn exit_code(outcome: &Outcome) -> ExitCode {
     }
 }
 
-/// Resolves, launches and runs the command line's kernel to its end.
-fn run_to_end(common: &Common) -> Result<(String, Resolved, Sim, Outcome), String> {
-    let (text, resolved, mut sim) = prepare(common, false)?;
+/// `warpscope run`, as text or (`as_json`) the metrics plus what the run computed: each
+/// buffer's final contents and each param's value. A launch of several warps runs whole
+/// (`launch_report`).
+pub fn run(common: &Common, as_json: bool) -> Result<ExitCode, String> {
+    let (text, resolved, mut sim) = match prepare_run(common)? {
+        (text, resolved, Run::Launch(run)) => return crate::launch_report::report(common, &text, &resolved, &run, as_json),
+        (text, resolved, Run::Warp(sim)) => (text, resolved, sim),
+    };
     let reason = sim.run_to_end();
     let outcome = Outcome::of(&sim, &reason);
-    Ok((text, resolved, sim, outcome))
-}
-
-/// `warpscope run`, as text or (`as_json`) the metrics plus what the run computed: each
-/// buffer's final contents and each param's value.
-pub fn run(common: &Common, as_json: bool) -> Result<ExitCode, String> {
-    let (text, resolved, sim, outcome) = run_to_end(common)?;
     let warnings = warpscope_core::session::run_warnings(&resolved.kernel, &sim.state().machine);
     if !warnings.is_empty() {
         eprint!("{}", crate::load::render(&common.source_name(), &text, &warnings));

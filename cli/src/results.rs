@@ -11,7 +11,7 @@ use warpscope_core::kernel::Kernel;
 use warpscope_core::machine::{Elem, Memory};
 use warpscope_core::session::{Outcome, OutcomeKind, ParamValue};
 
-use crate::load::{prepare, Common};
+use crate::load::{prepare_run, Common, Run};
 use crate::report::{exit_code, stop_text};
 
 /// Every buffer by name: its elements as JSON numbers (integers for i32 and u32).
@@ -46,15 +46,23 @@ fn elem_json(e: Elem) -> Value {
 /// line and nothing else on stdout. A run that ends early (deadlock, fault, step limit) still
 /// prints what the buffer held at the stop, says why on stderr and exits 3, as `run` does.
 pub fn dump(common: &Common, name: &str) -> Result<ExitCode, String> {
-    let (_, resolved, mut sim) = prepare(common, false)?;
-    // Checked before the run, so a typo does not wait for a long one.
+    let (_, resolved, run) = prepare_run(common)?;
     declared(&resolved.kernel, name)?;
-    let reason = sim.run_to_end();
-    let outcome = Outcome::of(&sim, &reason);
+    let (memory, outcome) = match run {
+        Run::Launch(run) => {
+            let outcome = Outcome::of_launch(&run);
+            (run.memory, outcome)
+        }
+        Run::Warp(mut sim) => {
+            let reason = sim.run_to_end();
+            let outcome = Outcome::of(&sim, &reason);
+            (sim.state().machine.memory.clone(), outcome)
+        }
+    };
     if outcome.kind != OutcomeKind::Exited {
         eprintln!("{}; `{name}` is shown as it was then", stop_text(&outcome));
     }
-    let (buffer, words) = sim.state().machine.memory.buffer(name).ok_or_else(|| unknown(&resolved.kernel, name))?;
+    let (buffer, words) = memory.buffer(name).ok_or_else(|| unknown(&resolved.kernel, name))?;
     let mut out = BufWriter::new(std::io::stdout().lock());
     for e in buffer.values(words) {
         // A closed pipe (`| head`) ends the dump quietly.
@@ -69,18 +77,31 @@ pub fn dump(common: &Common, name: &str) -> Result<ExitCode, String> {
 /// `warpscope run FILE --printed`: what printf printed and nothing else on stdout, as the
 /// program's own stdout would show it (for a script that compares it with expected output).
 pub fn printed(common: &Common) -> Result<ExitCode, String> {
-    let (_, _, mut sim) = prepare(common, false)?;
-    let reason = sim.run_to_end();
-    let outcome = Outcome::of(&sim, &reason);
+    // Each line's text, or `None` for the note that the output was cut short.
+    let (lines, outcome): (Vec<(Option<String>, String)>, Outcome) = match prepare_run(common)?.2 {
+        Run::Launch(run) => {
+            let mut lines: Vec<_> = run.output.iter().map(|l| (Some(l.text.clone()), String::new())).collect();
+            lines.extend(run.output_cut_at.map(|s| (None, warpscope_core::printf::truncation_line(s).text)));
+            (lines, Outcome::of_launch(&run))
+        }
+        Run::Warp(mut sim) => {
+            let reason = sim.run_to_end();
+            let lines = sim.output().into_iter().map(|l| if l.lane.is_some() { (Some(l.text), String::new()) } else { (None, l.text) });
+            (lines.collect(), Outcome::of(&sim, &reason))
+        }
+    };
     if outcome.kind != OutcomeKind::Exited {
         eprintln!("{}; the output is what was printed until then", stop_text(&outcome));
     }
     let mut out = BufWriter::new(std::io::stdout().lock());
-    for line in sim.output() {
-        if line.lane.is_none() {
-            eprint!("{}", line.text);
-        } else if write!(out, "{}", line.text).is_err() {
-            return Ok(exit_code(&outcome));
+    for (text, note) in lines {
+        match text {
+            None => eprint!("{note}"),
+            Some(text) => {
+                if write!(out, "{text}").is_err() {
+                    return Ok(exit_code(&outcome));
+                }
+            }
         }
     }
     let _ = out.flush();

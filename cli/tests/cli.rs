@@ -825,3 +825,66 @@ fn struct_reports_its_transforms_and_names_its_copies() {
     assert_eq!(bad.status.code(), Some(1));
     assert!(stderr(&bad).contains("struct"), "{}", stderr(&bad));
 }
+
+/// A launch of several warps runs whole: every block's buffer, the launch's and each block's
+/// counts, each warp's.
+#[test]
+fn a_launch_of_several_warps_runs_whole() {
+    let v = json(&["run", &example("grid/reduce_shared.cu"), "--json"], 0);
+    assert_eq!(v["stop"]["kind"], "exited");
+    assert_eq!(v["launch"]["threads"], 1024);
+    assert_eq!(v["launch"]["warp_scheduler"], "gto");
+    let sums: Vec<i64> = (0..4).map(|b| (b * 256..(b + 1) * 256).map(|i| i % 7 + 1).sum()).collect();
+    assert_eq!(v["buffers"]["g_odata"], serde_json::json!(sums));
+    assert_eq!(v["blocks"].as_array().unwrap().len(), 4);
+    assert_eq!(v["warps"].as_array().unwrap().len(), 32);
+    // 8 warps wait at each of the block's 9 barriers.
+    assert!(v["blocks"].as_array().unwrap().iter().all(|b| b["barriers"] == 9 && b["barrier_waits"] == 72));
+    assert_eq!(v["metrics"]["barrier_waits"], 288);
+    let warp_sum: u64 = v["warps"].as_array().unwrap().iter().map(|w| w["warp_instructions"].as_u64().unwrap()).sum();
+    assert_eq!(v["metrics"]["warp_instructions"].as_u64(), Some(warp_sum));
+    // The warp the launch names, alone: its own report, as before.
+    let alone = json(&["run", &example("grid/reduce_shared.cu"), "--json", "--one-warp"], 0);
+    assert!(alone.get("block_counts").is_some() && alone.get("blocks").is_none());
+    let text = stdout(&warpscope(&["run", &example("grid/reduce_shared.cu"), "--warp-scheduler", "lrr"]));
+    assert!(text.contains("1024 threads in 32 warps of 4 blocks; warps picked lrr"), "{text}");
+    assert!(fails(&["run", &example("grid/reduce_shared.cu"), "--warp-scheduler", "fifo"]).contains("--warp-scheduler `fifo`: unknown warp scheduler"));
+}
+
+/// What threads of a launch print comes in the order the launch ran them, tagged with the block
+/// and the thread; a fault names its block and warp.
+#[test]
+fn a_launch_prints_in_order_and_a_fault_names_its_block_and_warp() {
+    let k = TempKernel::new(
+        "launch-printf",
+        "//@ launch grid=2 block=64\n//@ buffer out: i32[128]\n__global__ void k(int* out) {\n    if (threadIdx.x % 32 == 0) printf(\"b%d t%d\\n\", blockIdx.x, threadIdx.x);\n    __syncthreads();\n    if (threadIdx.x == 0) printf(\"b%d after\\n\", blockIdx.x);\n    out[blockIdx.x * 64 + threadIdx.x] = 1;\n}\n",
+    );
+    let o = warpscope(&["run", k.path(), "--printed"]);
+    assert_eq!(stdout(&o), "b0 t0\nb0 t32\nb0 after\nb1 t0\nb1 t32\nb1 after\n", "{}", stderr(&o));
+    let text = stdout(&warpscope(&["run", k.path()]));
+    assert!(text.contains("block (1, 0, 0), thread (32, 0, 0)] b1 t32"), "{text}");
+    let bad = TempKernel::new(
+        "launch-fault",
+        "//@ launch grid=4 block=64\n//@ buffer out: i32[64]\n__global__ void k(int* out) {\n    if (blockIdx.x == 2 && threadIdx.x == 40) out[1000] = 1;\n}\n",
+    );
+    let o = warpscope(&["run", bad.path()]);
+    assert_eq!(o.status.code(), Some(3));
+    let text = stdout(&o);
+    assert!(text.contains("fault at") && text.contains("block (2, 0, 0), warp 1: store by lane 8"), "{text}");
+}
+
+/// A kernel that reads shared memory before another warp writes it: the launch warns, and the
+/// two warp schedulers give different results.
+#[test]
+fn a_shared_memory_race_warns_and_depends_on_the_scheduler() {
+    let k = TempKernel::new(
+        "launch-race",
+        "//@ launch grid=1 block=64\n//@ buffer out: i32[64]\n__global__ void k(int* out) {\n    __shared__ int s[64];\n    s[threadIdx.x] = threadIdx.x + 1;\n    out[threadIdx.x] = s[63 - threadIdx.x];\n}\n",
+    );
+    let gto = warpscope(&["run", k.path(), "--dump", "out"]);
+    let lrr = warpscope(&["run", k.path(), "--dump", "out", "--warp-scheduler", "lrr"]);
+    assert_eq!(stdout(&gto).lines().next(), Some("0"));
+    assert_eq!(stdout(&lrr).lines().next(), Some("64"));
+    let warned = stderr(&warpscope(&["run", k.path()]));
+    assert!(warned.contains("thread (0, 0, 0) of block (0, 0, 0) read shared `s[63]` before any thread of its block wrote it"), "{warned}");
+}

@@ -5,6 +5,7 @@ use alloc::string::String;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 
+use crate::block::WarpScheduler;
 use crate::diag::Diagnostic;
 use crate::kernel::expr::Value;
 use crate::kernel::{instantiate, Instance, Kernel};
@@ -21,6 +22,8 @@ pub struct LaunchOptions {
     pub stack: Option<StackConfig>,
     pub path_order: PathOrder,
     pub schedule: Schedule,
+    /// Which warp of a block issues next, in a whole launch.
+    pub warp_scheduler: WarpScheduler,
     /// Param values by name (an integer, or a float for a float kernel parameter).
     pub params: Vec<(String, Value)>,
     pub step_limit: u64,
@@ -35,6 +38,7 @@ impl Default for LaunchOptions {
             stack: None,
             path_order: PathOrder::default(),
             schedule: Schedule::default(),
+            warp_scheduler: WarpScheduler::default(),
             params: Vec::new(),
             step_limit: DEFAULT_STEP_LIMIT,
             record: true,

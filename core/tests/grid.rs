@@ -20,7 +20,7 @@ fn example(name: &str) -> String {
 fn launch(text: &str, model: ModelKind, scheduler: WarpScheduler) -> LaunchRun {
     let (k, d) = parse_kernel_with(text, &SourceOptions { target: Some(model.compile_target()), ..SourceOptions::default() });
     assert!(d.iter().all(|d| !d.is_error()), "{model:?}: {d:?}");
-    run_launch(&k, &LaunchOptions { model: Some(model), ..LaunchOptions::default() }, scheduler).unwrap()
+    run_launch(&k, &LaunchOptions { model: Some(model), warp_scheduler: scheduler, ..LaunchOptions::default() }).unwrap()
 }
 
 /// A buffer's words as the type its elements are (`i32`, `u32`, or `f32` holding whole numbers).

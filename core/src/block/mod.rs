@@ -61,7 +61,7 @@ impl Warp {
     }
 
     /// Lends it `memory` (its local words in place) for its steps.
-    fn lend(&mut self, memory: &mut Memory) {
+    pub fn lend(&mut self, memory: &mut Memory) {
         core::mem::swap(&mut self.state.machine.memory, memory);
         let lent = &mut self.state.machine.memory;
         for (k, words) in self.local.iter_mut() {
@@ -70,7 +70,7 @@ impl Warp {
     }
 
     /// Takes `memory` back after its steps (`lend`'s inverse).
-    fn take_back(&mut self, memory: &mut Memory) {
+    pub fn take_back(&mut self, memory: &mut Memory) {
         let lent = &mut self.state.machine.memory;
         for (k, words) in self.local.iter_mut() {
             core::mem::swap(&mut lent.words[*k], words);
@@ -152,6 +152,11 @@ pub struct Block {
 impl Block {
     pub fn new(warps: Vec<Warp>, scheduler: WarpScheduler) -> Block {
         Block { warps, scheduler, last: None, barrier_releases: 0 }
+    }
+
+    /// The warp that issued last.
+    pub fn last(&self) -> Option<usize> {
+        self.last
     }
 
     /// Steps its warps, at most `budget` steps, until every warp has ended or one fails.

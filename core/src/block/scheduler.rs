@@ -27,10 +27,6 @@ impl WarpScheduler {
         }
     }
 
-    pub fn from_name(name: &str) -> Option<WarpScheduler> {
-        WarpScheduler::ALL.iter().copied().find(|s| s.name() == name)
-    }
-
     /// The warp that issues next, of those `ready` says can, given the one that issued `last`.
     pub fn pick(self, count: usize, last: Option<usize>, ready: impl Fn(usize) -> bool) -> Option<usize> {
         match (self, last) {

@@ -14,14 +14,15 @@ pub use totals::Totals;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::block::{Block, BlockEnd, Printout, WarpScheduler};
+use crate::block::{Block, BlockEnd, Printout};
 use crate::diag::Diagnostic;
 use crate::kernel::expr::Value;
 use crate::kernel::Kernel;
 use crate::launch::{prepare, LaunchOptions};
 use crate::machine::{Launch, Memory, Space};
-use crate::program::PlainPcs;
-use crate::sim::{Status, StopReason, WarpSteps};
+use crate::isa::Pc;
+use crate::program::{PlainPcs, Program};
+use crate::sim::{loop_site, Status, StopReason, WarpSteps};
 use warps::WarpMaker;
 
 /// One warp's counts, and where it sits.
@@ -65,6 +66,10 @@ pub struct LaunchEnd {
     pub warp: u32,
     /// Launch steps when it ended.
     pub step: u64,
+    /// Where: the failed instruction, or the head of the loop a warp was in at the step limit.
+    pub pc: Option<Pc>,
+    /// Why, in full, naming the block and warp.
+    pub message: String,
 }
 
 /// A whole launch's results.
@@ -84,10 +89,15 @@ pub struct LaunchRun {
     pub params: Vec<(String, Value)>,
     /// The warp width.
     pub width: u32,
+    /// The program every warp ran.
+    pub program: Program,
+    /// The first read of a shared word no thread of its block had written: a block, a thread
+    /// and the address.
+    pub unwritten_read: Option<([u32; 3], [u32; 3], u32)>,
 }
 
-/// Runs `kernel`'s whole launch (`//@ launch grid= block=`) under `opts`, warps picked by `scheduler`.
-pub fn run_launch(kernel: &Kernel, opts: &LaunchOptions, scheduler: WarpScheduler) -> Result<LaunchRun, Vec<Diagnostic>> {
+/// Runs `kernel`'s whole launch (`//@ launch grid= block=`) under `opts`.
+pub fn run_launch(kernel: &Kernel, opts: &LaunchOptions) -> Result<LaunchRun, Vec<Diagnostic>> {
     let mut decl = kernel.launch();
     let first_warp;
     let kernel = if decl.warp_idx != 0 {
@@ -126,9 +136,11 @@ pub fn run_launch(kernel: &Kernel, opts: &LaunchOptions, scheduler: WarpSchedule
         totals: Totals::default(),
         blocks: Vec::new(),
         warps: Vec::new(),
-        end: LaunchEnd { reason: StopReason::Exited, block_idx: [0; 3], warp: 0, step: 0 },
+        end: LaunchEnd { reason: StopReason::Exited, block_idx: [0; 3], warp: 0, step: 0, pc: None, message: String::new() },
         params: p.instance.params,
         width: kernel.warp_width,
+        program: p.program.clone(),
+        unwritten_read: None,
     };
     let mut printout = Printout::default();
     'blocks: for bz in 0..decl.grid[2] {
@@ -139,12 +151,16 @@ pub fn run_launch(kernel: &Kernel, opts: &LaunchOptions, scheduler: WarpSchedule
                     memory.restart(*k, words);
                 }
                 let warps = (0..maker.warps_per_block()).map(|w| maker.warp(block_idx, w, &mut memory)).collect();
-                let mut block = Block::new(warps, scheduler);
+                let mut block = Block::new(warps, opts.warp_scheduler);
                 let from = printout.records.len();
                 let (ran, end) = block.run(&steps, &mut memory, limit - run.totals.steps, run.totals.steps, &mut printout);
                 let step = run.totals.steps + ran;
                 let mut block_totals = Totals::default();
                 for (w, warp) in block.warps.iter().enumerate() {
+                    let m = &warp.state.machine;
+                    if let (None, Some(read)) = (run.unwritten_read, m.unwritten_read) {
+                        run.unwritten_read = Some((block_idx, m.launch.thread_idx(read.lane), read.addr));
+                    }
                     let totals = Totals::of_warp(&warp.state.metrics, warp.barrier_waits);
                     block_totals.add(&totals);
                     run.warps.push(WarpTotals { block_idx, warp: w as u32, totals });
@@ -156,20 +172,34 @@ pub fn run_launch(kernel: &Kernel, opts: &LaunchOptions, scheduler: WarpSchedule
                     let text = crate::printf::line(&p.program.formats, r).text;
                     run.output.push(LaunchLine { step: *step, block_idx, thread_idx: launch.thread_idx(r.lane as u32), text });
                 }
-                let ended = |reason, warp| LaunchEnd { reason, block_idx, warp, step };
+                let ended = |reason, warp, pc, message| LaunchEnd { reason, block_idx, warp, step, pc, message };
+                let at = |w: usize| alloc::format!("block ({bx}, {by}, {bz}), warp {w}");
                 match end {
-                    BlockEnd::Done => run.end = ended(StopReason::Exited, block.warps.len().saturating_sub(1) as u32),
+                    BlockEnd::Done => {
+                        run.end = ended(StopReason::Exited, block.warps.len().saturating_sub(1) as u32, None, "every thread exited".into())
+                    }
                     BlockEnd::Budget => {
-                        run.end = ended(StopReason::StepLimit, 0);
+                        let w = block.last().unwrap_or(0);
+                        let warp = &mut block.warps[w];
+                        warp.lend(&mut memory);
+                        let site = loop_site(&p.program, &p.config, &warp.state, 4096);
+                        warp.take_back(&mut memory);
+                        let looping = site.as_ref().map_or(String::new(), |s| alloc::format!(": {}", s.describe(&p.program)));
+                        let message = alloc::format!(
+                            "stopped after {step} steps (the step limit) with {} still looping{looping}: an endless loop?",
+                            at(w)
+                        );
+                        run.end = ended(StopReason::StepLimit, w as u32, site.map(|s| s.head), message);
                         break 'blocks;
                     }
                     BlockEnd::Failed(w) => {
-                        let reason = match &block.warps[w].state.status {
-                            Status::Fault { pc, message } => StopReason::Fault { pc: *pc, message: message.clone() },
-                            Status::Deadlock { pc, message } => StopReason::Deadlock { pc: *pc, message: message.clone() },
-                            _ => StopReason::Exited,
+                        let (reason, pc, message) = match &block.warps[w].state.status {
+                            Status::Fault { pc, message } => (StopReason::Fault { pc: *pc, message: message.clone() }, *pc, message),
+                            Status::Deadlock { pc, message } => (StopReason::Deadlock { pc: *pc, message: message.clone() }, *pc, message),
+                            _ => unreachable!("a failed warp has a fault or a deadlock"),
                         };
-                        run.end = ended(reason, w as u32);
+                        let message = alloc::format!("{}: {message}", at(w));
+                        run.end = ended(reason, w as u32, Some(pc), message);
                         break 'blocks;
                     }
                 }

@@ -7,6 +7,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use crate::block::WarpScheduler;
 use crate::input::InputKind;
 use crate::model::{ModelKind, PathOrder, Schedule};
 use crate::sim::CostModel;
@@ -73,6 +74,16 @@ impl Named for Schedule {
     }
     fn name(self) -> &'static str {
         Schedule::name(self)
+    }
+}
+
+impl Named for WarpScheduler {
+    const WHAT: &'static str = "warp scheduler";
+    fn all() -> &'static [Self] {
+        WarpScheduler::ALL
+    }
+    fn name(self) -> &'static str {
+        WarpScheduler::name(self)
     }
 }
 

@@ -19,7 +19,7 @@ pub use request::{
     recorded_step_limit, stack_problem, ChoiceError, Field, ParamValue, Resolved, RunRequest, StackChoice, StaleParams, MAX_RECORDED_STEPS,
     MIN_STEP_LIMIT,
 };
-pub use warnings::run_warnings;
+pub use warnings::{launch_warnings, run_warnings};
 
 #[cfg(test)]
 mod tests;

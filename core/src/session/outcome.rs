@@ -113,6 +113,26 @@ impl Outcome {
         }
     }
 
+    /// How a whole launch ended: its step, the block and warp whose step ended it, and where.
+    pub fn of_launch(run: &crate::grid::LaunchRun) -> Outcome {
+        let end = &run.end;
+        let kind = match end.reason {
+            StopReason::Exited => OutcomeKind::Exited,
+            StopReason::Deadlock { .. } => OutcomeKind::Deadlock,
+            StopReason::Fault { .. } => OutcomeKind::Fault,
+            _ => OutcomeKind::StepLimit,
+        };
+        let prog = &run.program;
+        let (addr, line) = (end.pc.map(|p| prog.addr(p)), end.pc.and_then(|p| prog.line(p)));
+        let step = end.step;
+        let summary = match kind {
+            OutcomeKind::Exited => format!("exited after {step} steps"),
+            OutcomeKind::StepLimit => format!("stopped after {step} steps (step limit){}: {}", place(addr, line), end.message),
+            _ => format!("{}{}: {}", kind.name(), place(addr, line), end.message),
+        };
+        Outcome { kind, step, pc: end.pc.map(|p| p.0), addr, line, message: end.message.clone(), summary }
+    }
+
     /// The user stopped the run here: placed at the loop it was in, if any.
     pub fn stopped(sim: &Sim) -> Outcome {
         let site = sim.loop_site();

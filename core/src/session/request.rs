@@ -10,6 +10,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::choice::{self, Named};
+use crate::block::WarpScheduler;
 use crate::diag::{Diagnostic, Span};
 use crate::input::InputKind;
 use crate::kernel::expr::Value;
@@ -73,6 +74,8 @@ pub struct RunRequest {
     pub path_order: Option<String>,
     /// Volta: `h100`, `lowest-pc` or `round-robin`.
     pub schedule: Option<String>,
+    /// A whole launch: which warp of a block issues next (`gto` or `lrr`).
+    pub warp_scheduler: Option<String>,
     /// Param values by name (numbers as JSON has them: whole, within +-2^53).
     pub params: BTreeMap<String, f64>,
     pub stale_params: StaleParams,
@@ -97,6 +100,7 @@ pub enum Field {
     Preset,
     PathOrder,
     Schedule,
+    WarpScheduler,
     Param(String),
     Cost(String),
     Stack,
@@ -203,6 +207,7 @@ impl RunRequest {
         choose(Field::Preset, &self.preset, &|v| choice::preset(v).map(drop));
         choose(Field::PathOrder, &self.path_order, &|v| PathOrder::choose(v).map(drop));
         choose(Field::Schedule, &self.schedule, &|v| Schedule::choose(v).map(drop));
+        choose(Field::WarpScheduler, &self.warp_scheduler, &|v| WarpScheduler::choose(v).map(drop));
         let input = self.input.as_deref().and_then(InputKind::from_name);
         let chosen_model = self.model.as_deref().and_then(ModelKind::from_name);
 
@@ -237,6 +242,7 @@ impl RunRequest {
             cost: Some(cost),
             path_order: self.path_order.as_deref().and_then(PathOrder::from_name).unwrap_or_default(),
             schedule: self.schedule.as_deref().and_then(Schedule::from_name).unwrap_or_default(),
+            warp_scheduler: self.warp_scheduler.as_deref().and_then(WarpScheduler::from_name).unwrap_or_default(),
             record: self.record,
             ..LaunchOptions::default()
         };

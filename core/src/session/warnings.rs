@@ -10,6 +10,24 @@ use crate::diag::{Diagnostic, Span};
 use crate::kernel::Kernel;
 use crate::machine::Machine;
 
+/// The warnings of a whole launch: a thread read shared memory no thread of its block had
+/// written.
+pub fn launch_warnings(kernel: &Kernel, run: &crate::grid::LaunchRun) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let Some((block, thread, addr)) = run.unwritten_read else { return out };
+    if let Some((name, index)) = run.memory.element_containing(addr) {
+        let span = kernel.buffers.iter().find(|b| b.name == name).map_or(Span::new(1, 1, 1), |b| b.len.span);
+        out.push(Diagnostic::warning(
+            span,
+            format!(
+                "thread ({}, {}, {}) of block ({}, {}, {}) read shared `{name}[{index}]` before any thread of its block wrote it: on a GPU shared memory starts undefined (here it held what the inputs put there); is a __syncthreads() missing, or an index off?",
+                thread[0], thread[1], thread[2], block[0], block[1], block[2]
+            ),
+        ));
+    }
+    out
+}
+
 /// The warnings of a run that ended in `end` (its final state).
 pub fn run_warnings(kernel: &Kernel, end: &Machine) -> Vec<Diagnostic> {
     let mut out = Vec::new();
