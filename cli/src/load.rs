@@ -253,7 +253,7 @@ pub fn one_warp(common: &Common, text: &str, resolved: &Resolved) -> Result<Sim,
 
 /// What a command runs: the whole launch, or one warp alone (a launch of one warp, or `--one-warp`).
 pub enum Run {
-    Launch(LaunchRun),
+    Launch(Box<LaunchRun>),
     Warp(Box<Sim>),
 }
 
@@ -267,5 +267,5 @@ pub fn prepare_run(common: &Common) -> Result<(String, Resolved, Run), String> {
         return Ok((request.text, resolved, Run::Warp(Box::new(sim))));
     }
     let run = run_launch(k, &resolved.options).map_err(|d| render(&common.source_name(), &request.text, &d).trim_end().to_string())?;
-    Ok((request.text, resolved, Run::Launch(run)))
+    Ok((request.text, resolved, Run::Launch(Box::new(run))))
 }
