@@ -152,6 +152,18 @@ fn shared_bin_histogram_counts_every_byte() {
 }
 
 #[test]
+fn block_votes_count_and_test_every_thread_of_the_block() {
+    let values: Vec<i64> = (0..768).map(|i| (i * 7919) % 1000).collect();
+    let mut want = Vec::new();
+    for block in values.chunks(192) {
+        want.push(block.iter().filter(|&&v| v > 900).count() as i64);
+        want.push(block.iter().all(|&v| v > 0) as i64);
+        want.push(block.iter().any(|&v| v == 0) as i64);
+    }
+    check_everywhere("block_vote.cu", "counts", &want);
+}
+
+#[test]
 fn grid_stride_saxpy_covers_every_element() {
     let want: Vec<i64> = (0..1000).map(|i| 2 * (i % 13) + i % 5 - 2).collect();
     check_everywhere("saxpy_grid_stride.cu", "y", &want);
@@ -159,6 +171,7 @@ fn grid_stride_saxpy_covers_every_element() {
 
 
 const KERNELS: &[&str] = &[
+    "block_vote.cu",
     "dot_product.cu",
     "histogram_shared.cu",
     "matmul_tiled.cu",
@@ -201,7 +214,7 @@ fn every_buffer_is_what_the_h100_computed() {
             }
         }
     }
-    assert_eq!(checked, 3 * 18, "buffers checked");
+    assert_eq!(checked, 3 * 20, "buffers checked");
 }
 
 /// ncu's counts of each launch on the H100 (`smsp__inst_executed.sum`,
@@ -224,5 +237,34 @@ fn instruction_counts_are_what_ncu_measured() {
         assert_eq!(t.warp_instructions + known(stem), metric(stem, "smsp__inst_executed.sum"), "{file}");
         assert_eq!(t.thread_instructions, metric(stem, "smsp__thread_inst_executed.sum"), "{file}");
         assert_eq!(t.divergent_branches, metric(stem, "smsp__sass_branch_targets_threads_divergent.sum"), "{file}");
+    }
+}
+
+/// PTX's named barriers with a thread count (`bar.sync 1, 64`): the first two warps meet there
+/// while the third has left; waiting for more threads than ever come is a deadlock that says
+/// where each warp is.
+#[test]
+fn a_named_barrier_waits_for_its_count_of_threads() {
+    let ptx = |count: u32| {
+        format!(
+            "//@ launch block=96\n//@ buffer out: i32[96]\n.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 out) {{\n  .reg .b32 %r<3>;\n  .reg .b64 %rd<5>;\n  .reg .pred %p<2>;\n  ld.param.u64 %rd1, [out];\n  cvta.to.global.u64 %rd2, %rd1;\n  mov.u32 %r1, %tid.x;\n  setp.ge.u32 %p1, %r1, 64;\n  @%p1 bra $DONE;\n  bar.sync 1, {count};\n  mul.wide.u32 %rd3, %r1, 4;\n  add.s64 %rd4, %rd2, %rd3;\n  st.global.u32 [%rd4], 7;\n$DONE:\n  ret;\n}}\n"
+        )
+    };
+    for &model in ModelKind::ALL {
+        for &scheduler in WarpScheduler::ALL {
+            let run = launch(&ptx(64), model, scheduler);
+            assert_eq!(run.end.reason, StopReason::Exited, "{model:?} {scheduler:?}: {:?}", run.end);
+            let want: Vec<i64> = (0..96).map(|t| if t < 64 { 7 } else { 0 }).collect();
+            assert_eq!(words(&run, "out"), want, "{model:?} {scheduler:?}");
+            assert_eq!(run.blocks[0].barriers, 1);
+            let stuck = launch(&ptx(96), model, scheduler);
+            let StopReason::Deadlock { message, .. } = &stuck.end.reason else { panic!("{model:?}: {:?}", stuck.end) };
+            assert!(
+                message.contains("warp 0 waits at barrier 1 at `BAR.SYNC 0x1, 0x60`")
+                    && message.contains("for 96 threads, 64 arrived")
+                    && message.contains("warp 2 exited"),
+                "{model:?} {scheduler:?}: {message}"
+            );
+        }
     }
 }

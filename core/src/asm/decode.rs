@@ -51,7 +51,7 @@ const UNRESOLVED: Pc = Pc(u32::MAX);
 pub const OPCODES: &[&str] = &[
     "ISETP", "IADD", "IADD32I", "IADD3", "ISCADD", "IMUL", "IMUL32I", "IMAD", "FADD", "FADD32I", "FMUL", "FMUL32I", "FFMA", "FSETP", "MOV",
     "MOV32I", "SEL", "LOP", "LOP32I", "LOP3", "SHL", "SHR", "S2R", "CS2R", "LD", "LDG", "ST", "STG", "ATOM", "ATOMG", "I2F", "F2I", "MUFU",
-    "NOP", "BAR", "SSY", "SYNC", "BRA", "PBK", "BRK", "PCNT", "CONT", "CAL", "RET", "EXIT", "BSSY", "BSYNC", "BREAK", "BMOV", "WARPSYNC",
+    "NOP", "BAR", "B2R", "SSY", "SYNC", "BRA", "PBK", "BRK", "PCNT", "CONT", "CAL", "RET", "EXIT", "BSSY", "BSYNC", "BREAK", "BMOV", "WARPSYNC",
     "YIELD", "SHFL", "VOTE", "POPC", "FLO", "BREV", "IMNMX", "FMNMX", "FRND", "IDIV", "IREM", "ATOMS", "LDS", "STS", "SHF", "DADD", "DMUL",
     "DDIV", "DFMA", "DSETP", "DMNMX", "F2F", "PRINTF", "PSETP", "BFE", "BFI", "PRMT", "SGXT", "MATCH", "FDIV", "BPT", "REDUX", "PLOP3",
     "FCHK",
@@ -438,15 +438,46 @@ pub fn decode(mnemonic: &str, ops: &[Operand]) -> Result<Decoded, DecodeError> {
             Op::Nop
         }
         "BAR" => {
-            if !mods.take("SYNC") {
-                return err(At::Mnemonic, "only `BAR.SYNC` is supported");
-            }
+            let red = if mods.take("RED") {
+                let kind = if mods.take("POPC") {
+                    BarRedKind::Popc
+                } else if mods.take("AND") {
+                    BarRedKind::And
+                } else if mods.take("OR") {
+                    BarRedKind::Or
+                } else {
+                    return err(At::Mnemonic, "`BAR.RED` takes `.POPC`, `.AND` or `.OR`");
+                };
+                Some(kind)
+            } else if mods.take("SYNC") {
+                None
+            } else {
+                return err(At::Mnemonic, "`BAR` takes `.SYNC` or `.RED.POPC`/`.AND`/`.OR` (`BAR.ARRIVE` is not supported)");
+            };
             mods.ignore(&["DEFER_BLOCKING"]);
-            a.count(&[0, 1])?;
-            if a.ops.len() == 1 && !matches!(a.ops[0], Operand::Int { value: 0, .. }) {
-                return err(At::Operand(0), "only barrier 0 exists (one block)");
+            // `BAR.SYNC` alone is barrier 0 for the whole block.
+            let ids = a.ops.len() - red.is_some() as usize;
+            a.count(if red.is_some() { &[2, 3] } else { &[0, 1, 2] })?;
+            let id = if ids == 0 { Src::Imm(0) } else { a.src_int(0)? };
+            if let Src::Imm(n) = id {
+                if n > 15 {
+                    return err(At::Operand(0), format!("barrier {n}: a block has barriers 0-15"));
+                }
             }
-            Op::BarSync
+            let count = if ids == 2 { Some(a.src_int(1)?) } else { None };
+            let red = match red {
+                Some(kind) => Some(BarRed { kind, pred: a.pred_src(ids)? }),
+                None => None,
+            };
+            Op::BarSync { id, count, red }
+        }
+        "B2R" => {
+            if !mods.take("RESULT") {
+                return err(At::Mnemonic, "only `B2R.RESULT` is supported (a barrier reduction's result)");
+            }
+            a.count(&[1, 2])?;
+            let pred = if a.ops.len() == 2 { a.pred(1)? } else { Pred::PT };
+            Op::B2r { dst: a.reg(0)?, pred }
         }
         "SYNC" => {
             a.count(&[0])?;

@@ -1,4 +1,4 @@
-//! A thread block: its warps, the barrier they meet at, and the scheduler that picks which
+//! A thread block: its warps, the barriers they meet at, and the scheduler that picks which
 //! issues next (GPGPU-Sim keeps the same split: a SIMT stack per warp, a barrier set per block).
 //!
 //! Each warp is a `WarpState` stepped by `sim`'s transitions, its reconvergence under the
@@ -10,15 +10,16 @@
 //! stacks and thread frontiers; they check that every live lane of the warp is there) arrive
 //! with the whole warp: the barrier counts warps, as pre-Volta hardware does. Models with a pc
 //! per lane (volta, mimd) hold each arriving lane (`Reconvergence::at_barrier`): the barrier
-//! counts threads, and a warp may arrive in parts. Either way it opens once every warp that has
-//! a live lane is there; the PTX ISA manual's `bar`/`barrier` section gives both rules (for
-//! sm_6x and older "the arrival count is incremented by the warp size", and from sm_70 "all
-//! non-exited threads" must arrive).
+//! counts threads, and a warp may arrive in parts (`barrier` says how each is counted).
 
+mod barrier;
 mod scheduler;
 
+pub use barrier::BarWait;
 pub use scheduler::WarpScheduler;
 
+use alloc::format;
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::isa::Op;
@@ -32,7 +33,7 @@ use crate::sim::{Status, WarpState, WarpSteps};
 pub enum WarpWait {
     /// It can issue.
     Ready,
-    /// Every live lane is at the block's barrier.
+    /// Every live lane is at a barrier of the block.
     Barrier,
     /// It ended: exited, or failed (its status says how).
     Ended,
@@ -43,7 +44,9 @@ pub enum WarpWait {
 pub struct Warp {
     pub state: WarpState,
     pub wait: WarpWait,
-    /// Times it waited at the block's barrier.
+    /// The barrier its arrived lanes wait at.
+    pub at: Option<BarWait>,
+    /// Times it waited at a barrier of the block.
     pub barrier_waits: u64,
     /// Its lanes' words of each per-thread buffer (local memory), by buffer, while it is not
     /// issuing.
@@ -57,7 +60,7 @@ impl Warp {
     pub fn new(state: WarpState, memory: &Memory, per_thread: &[usize]) -> Warp {
         let local = per_thread.iter().map(|&k| (k, memory.words[k].clone())).collect();
         let wait = if state.status == Status::Running { WarpWait::Ready } else { WarpWait::Ended };
-        Warp { state, wait, barrier_waits: 0, local, printed: 0 }
+        Warp { state, wait, at: None, barrier_waits: 0, local, printed: 0 }
     }
 
     /// Lends it `memory` (its local words in place) for its steps.
@@ -78,33 +81,56 @@ impl Warp {
         core::mem::swap(&mut self.state.machine.memory, memory);
     }
 
-    /// Its wait after its steps; `issued_barrier`: the last one issued `BAR.SYNC`.
-    fn wait_after(&self, steps: &WarpSteps, issued_barrier: bool) -> WarpWait {
-        let st = &self.state;
+    /// Where it is after its steps; `barrier`: the last one issued `BAR.SYNC` at this pc with
+    /// some lane's guard holding. A barrier instruction that names no barrier is a fault.
+    fn settle(&mut self, steps: &WarpSteps, barrier: Option<crate::isa::Pc>) {
+        let st = &mut self.state;
         if st.status != Status::Running {
-            return WarpWait::Ended;
+            (self.wait, self.at) = (WarpWait::Ended, None);
+            return;
         }
+        let live = st.machine.live_lanes();
+        let width = steps.config_warp_width();
         let arrived = if steps.config.model.barrier_counts_threads() {
-            let live = st.machine.live_lanes();
-            !live.is_empty() && st.model.at_barrier() == live
+            let held = st.model.at_barrier();
+            let first = held.iter().next();
+            match first.and_then(|l| st.model.lane_pc(steps.program, l)) {
+                Some(pc) => Some((pc, held, held.count(), held == live)),
+                None => None,
+            }
         } else {
-            issued_barrier
+            barrier.map(|pc| (pc, live, st.machine.width, true))
         };
-        if arrived {
-            WarpWait::Barrier
-        } else {
-            WarpWait::Ready
+        let Some((pc, lanes, threads, whole)) = arrived else {
+            (self.wait, self.at) = (WarpWait::Ready, None);
+            return;
+        };
+        let instr = steps.program.get(pc).expect("a barrier in the program");
+        match BarWait::read(instr, pc, &st.machine, lanes, threads, width) {
+            Ok(at) => {
+                if self.at.is_none() {
+                    self.barrier_waits += 1;
+                }
+                self.at = Some(at);
+                self.wait = if whole { WarpWait::Barrier } else { WarpWait::Ready };
+            }
+            Err(message) => {
+                st.status = Status::Fault { pc, message };
+                (self.wait, self.at) = (WarpWait::Ended, None);
+            }
         }
     }
 }
 
 /// Why a block's run returned.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub enum BlockEnd {
     /// Every warp exited.
     Done,
     /// This warp faulted or deadlocked (its status says how).
     Failed(usize),
+    /// No warp can issue and no barrier can open: where each warp waits, in words.
+    Stuck(String),
     /// The step budget was used up.
     Budget,
 }
@@ -145,7 +171,7 @@ pub struct Block {
     pub scheduler: WarpScheduler,
     /// The warp that issued last.
     last: Option<usize>,
-    /// Times the barrier opened.
+    /// Times a barrier opened.
     pub barrier_releases: u64,
 }
 
@@ -168,9 +194,11 @@ impl Block {
         loop {
             let count = self.warps.len();
             let Some(w) = self.scheduler.pick(count, self.last, |w| self.warps[w].wait == WarpWait::Ready) else {
-                // No warp can issue: every one has ended or waits at the barrier, which opens.
-                if !self.open_barrier(steps) {
+                if self.warps.iter().all(|w| w.wait == WarpWait::Ended) {
                     return (ran, BlockEnd::Done);
+                }
+                if !self.open_barriers(steps) {
+                    return (ran, BlockEnd::Stuck(self.describe_waits(steps)));
                 }
                 continue;
             };
@@ -183,38 +211,96 @@ impl Block {
             let st = &mut warp.state;
             let before = st.metrics.steps;
             let fast = if self.scheduler.runs_on() { steps.run(st, before + (budget - ran)) } else { 0 };
-            let issued_barrier = if fast == 0 {
-                steps.one(st).is_some_and(|i| steps.program.get(i.pc).is_some_and(|i| matches!(i.op, Op::BarSync)))
-            } else {
-                false
-            };
+            let barrier = if fast == 0 { steps.one(st).and_then(|i| arrives(steps, st, i)) } else { None };
             warp.take_back(memory);
             if warp.state.machine.output.len() > warp.printed || warp.state.machine.output.truncated_at().is_some() {
                 out.take(w, warp, before, first + ran);
             }
             // A failed step ends the run without a step of its own.
             ran += warp.state.metrics.steps - before;
-            warp.wait = warp.wait_after(steps, issued_barrier);
-            if warp.wait == WarpWait::Barrier {
-                warp.barrier_waits += 1;
-            }
+            let waited = warp.at.is_some();
+            warp.settle(steps, barrier);
             if warp.wait == WarpWait::Ended && warp.state.status != Status::Exited {
                 return (ran, BlockEnd::Failed(w));
+            }
+            // An arrival, or an exit that lowers what a barrier waits for.
+            if warp.at.is_some() != waited || warp.wait == WarpWait::Ended || warp.at.is_some() {
+                self.open_barriers(steps);
             }
         }
     }
 
-    /// Opens the barrier when every warp not ended waits at it; false when none does.
-    fn open_barrier(&mut self, steps: &WarpSteps) -> bool {
-        if !self.warps.iter().any(|w| w.wait == WarpWait::Barrier) {
-            return false;
+    /// Opens every barrier whose threads have all arrived; whether one opened.
+    fn open_barriers(&mut self, steps: &WarpSteps) -> bool {
+        let mut opened = false;
+        for id in 0..16u8 {
+            if self.warps.iter().any(|w| w.at.is_some_and(|a| a.id == id)) && self.complete(id, steps) {
+                self.open(id, steps);
+                opened = true;
+            }
         }
-        for warp in self.warps.iter_mut().filter(|w| w.wait == WarpWait::Barrier) {
+        opened
+    }
+
+    /// Whether barrier `id` has the threads it waits for.
+    fn complete(&self, id: u8, steps: &WarpSteps) -> bool {
+        let waiting = || self.warps.iter().filter_map(|w| w.at.filter(|a| a.id == id));
+        let arrived: u32 = waiting().map(|a| a.threads).sum();
+        let expected = match waiting().find_map(|a| a.count) {
+            Some(n) => n,
+            None => {
+                let threads = steps.config.model.barrier_counts_threads();
+                let live = self.warps.iter().filter(|w| w.wait != WarpWait::Ended).map(|w| &w.state.machine);
+                live.map(|m| if threads { m.live_lanes().count() } else { m.width }).sum()
+            }
+        };
+        arrived >= expected
+    }
+
+    /// Lets barrier `id`'s warps go on, each with the block's reduction.
+    fn open(&mut self, id: u8, steps: &WarpSteps) {
+        let at = |w: &Warp| w.at.filter(|a| a.id == id);
+        let red = self.warps.iter().find_map(|w| at(w).and_then(|a| a.red));
+        let result = red.map(|r| {
+            let parts = self.warps.iter().filter_map(|w| at(w).map(|a| w.state.machine.bar_reduce(r, a.lanes)));
+            parts.fold(r.kind.identity(), |acc, p| r.kind.combine(acc, p))
+        });
+        for warp in self.warps.iter_mut().filter(|w| at(w).is_some()) {
             let st = &mut warp.state;
+            if let Some(v) = result {
+                st.machine.bar_result = v;
+            }
             st.model.release_barrier(steps.program, &mut st.machine);
-            warp.wait = WarpWait::Ready;
+            (warp.wait, warp.at) = (WarpWait::Ready, None);
         }
         self.barrier_releases += 1;
-        true
     }
+
+    /// Where each warp waits, when none can go on: `warp 0 waits at barrier 1 at `...` (…) for
+    /// 64 threads, 32 arrived; warp 1 exited`.
+    fn describe_waits(&self, steps: &WarpSteps) -> String {
+        let parts: Vec<String> = self
+            .warps
+            .iter()
+            .enumerate()
+            .map(|(k, w)| match (w.wait, w.at) {
+                (WarpWait::Ended, _) => format!("warp {k} exited"),
+                (_, Some(a)) => {
+                    let arrived: u32 = self.warps.iter().filter_map(|w| w.at.filter(|b| b.id == a.id)).map(|b| b.threads).sum();
+                    let wants = a.count.map_or(String::from("every thread of the block"), |n| format!("{n} threads"));
+                    format!("warp {k} waits at {} for {wants}, {arrived} arrived", a.describe(steps.program))
+                }
+                (_, None) => format!("warp {k} cannot issue"),
+            })
+            .collect();
+        format!("no warp of the block can go on: {}", parts.join("; "))
+    }
+}
+
+/// The pc of the barrier `issued` arrived at, for a model that runs it for the whole warp: a
+/// `BAR.SYNC` where some lane's guard held.
+fn arrives(steps: &WarpSteps, st: &WarpState, issued: crate::model::Issued) -> Option<crate::isa::Pc> {
+    let instr = steps.program.get(issued.pc)?;
+    let guarded = st.machine.guard_mask(instr.guard, issued.mask);
+    (matches!(instr.op, Op::BarSync { .. }) && !guarded.is_empty()).then_some(issued.pc)
 }

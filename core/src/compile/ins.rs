@@ -99,7 +99,7 @@ pub enum CodeRef {
 pub enum Opcode {
     Mov, Iadd, Imul, Iscadd, Shl, Shr, Lop, Fadd, Fmul, Mufu, Isetp, Fsetp, Sel, F2i, I2f,
     Ffma, Imnmx, Fmnmx, Frnd, Iadd3, Imad, Shf, Dadd, Dmul, Ddiv, Dsetp, F2f, Idiv, Irem, Popc, Flo, Brev, Shfl, Vote, Printf,
-    Ld, St, Lds, Sts, Atom, Atoms, S2r, Bar, Warpsync, Nop, Yield,
+    Ld, St, Lds, Sts, Atom, Atoms, S2r, Bar, B2r, Warpsync, Nop, Yield,
     Ldg, Stg, Atomg, Lop3, Cs2r, Dfma, Dmnmx, Psetp, Bfe, Bfi, Prmt, Match, Fdiv, Sgxt, Bpt, Redux,
     Bra, Cal, Ssy, Sync, Pbk, Pcnt, Bssy, Bsync, Break,
     Exit, Ret, Brk, Cont,
@@ -116,7 +116,7 @@ impl Opcode {
             Ffma => "FFMA", Iadd3 => "IADD3", Imad => "IMAD", Shf => "SHF", Dadd => "DADD", Dmul => "DMUL",
             Ddiv => "DDIV", Dsetp => "DSETP", F2f => "F2F", Imnmx => "IMNMX", Fmnmx => "FMNMX", Frnd => "FRND", Idiv => "IDIV", Irem => "IREM", Popc => "POPC",
             Flo => "FLO", Brev => "BREV", Shfl => "SHFL", Vote => "VOTE", Lds => "LDS", Sts => "STS", Atoms => "ATOMS",
-            Bar => "BAR", Warpsync => "WARPSYNC", Nop => "NOP", Yield => "YIELD", Bra => "BRA", Cal => "CAL",
+            Bar => "BAR", B2r => "B2R", Warpsync => "WARPSYNC", Nop => "NOP", Yield => "YIELD", Bra => "BRA", Cal => "CAL",
             Ssy => "SSY", Sync => "SYNC", Pbk => "PBK", Pcnt => "PCNT", Bssy => "BSSY", Bsync => "BSYNC",
             Break => "BREAK", Exit => "EXIT", Ret => "RET", Brk => "BRK", Cont => "CONT", Printf => "PRINTF",
             Ldg => "LDG", Stg => "STG", Atomg => "ATOMG", Lop3 => "LOP3", Cs2r => "CS2R", Dfma => "DFMA", Dmnmx => "DMNMX",

@@ -118,7 +118,7 @@ pub fn run_launch(kernel: &Kernel, opts: &LaunchOptions) -> Result<LaunchRun, Ve
     let shared: Vec<(usize, Vec<u32>)> =
         memory.buffers.iter().enumerate().filter(|(_, b)| b.space == Space::Shared).map(|(k, _)| (k, memory.words[k].clone())).collect();
     let plain = PlainPcs::of(&p.program, p.config.model.plain_branches());
-    let steps = WarpSteps { program: &p.program, plain: &plain, config: &p.config };
+    let steps = WarpSteps { program: &p.program, plain: &plain, config: &p.config, warp_width: kernel.warp_width };
     let maker = WarpMaker {
         program: &p.program,
         config: &p.config,
@@ -190,6 +190,14 @@ pub fn run_launch(kernel: &Kernel, opts: &LaunchOptions) -> Result<LaunchRun, Ve
                             at(w)
                         );
                         run.end = ended(StopReason::StepLimit, w as u32, site.map(|s| s.head), message);
+                        break 'blocks;
+                    }
+                    BlockEnd::Stuck(why) => {
+                        let w = block.last().unwrap_or(0);
+                        let pc = block.warps.iter().find_map(|w| w.at.map(|a| a.pc));
+                        let message = alloc::format!("block ({bx}, {by}, {bz}): {why}");
+                        let reason = StopReason::Deadlock { pc: pc.unwrap_or_default(), message: message.clone() };
+                        run.end = ended(reason, w as u32, pc, message);
                         break 'blocks;
                     }
                     BlockEnd::Failed(w) => {

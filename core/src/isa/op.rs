@@ -10,6 +10,40 @@ pub enum Src {
     Imm(u32),
 }
 
+/// What `BAR.RED` reduces over the threads at the barrier: how many hold the predicate, whether
+/// all do, or whether any does.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum BarRedKind {
+    Popc,
+    And,
+    Or,
+}
+
+/// `BAR.RED`'s reduction and its predicate.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct BarRed {
+    pub kind: BarRedKind,
+    pub pred: PredSrc,
+}
+
+impl BarRedKind {
+    /// Two parts of the reduction together (warps' or a block's).
+    pub fn combine(self, a: u32, b: u32) -> u32 {
+        match self {
+            BarRedKind::Popc => a + b,
+            BarRedKind::And => a.min(b),
+            BarRedKind::Or => a.max(b),
+        }
+    }
+    /// The reduction over no thread yet.
+    pub fn identity(self) -> u32 {
+        match self {
+            BarRedKind::Popc | BarRedKind::Or => 0,
+            BarRedKind::And => 1,
+        }
+    }
+}
+
 impl Src {
     pub fn reg(reg: Reg) -> Src {
         Src::Reg { reg, negated: false }
@@ -794,8 +828,22 @@ pub enum Op {
     /// `BPT.TRAP` (PTX `trap`, CUDA `__trap()`): the lanes that execute it abort the kernel; the
     /// run stops with a fault naming the instruction's line.
     Trap,
-    /// `BAR.SYNC`: a block-wide barrier. With one warp, every non-exited lane must arrive together.
-    BarSync,
+    /// `BAR.SYNC b[, n]` (`__syncthreads()`, PTX `bar.sync b, n` and `barrier.sync`): waits at
+    /// barrier `b` (0-15) of the block until `n` threads have arrived (a multiple of the warp
+    /// size), or without `n` every thread of the block that has not exited. `BAR.RED.POPC`,
+    /// `.AND` or `.OR` (`__syncthreads_count`, `_and`, `_or`; PTX `bar.red`) also reduces a
+    /// predicate over the threads that arrived, for `B2R.RESULT` to read.
+    BarSync {
+        id: Src,
+        count: Option<Src>,
+        red: Option<BarRed>,
+    },
+    /// `B2R.RESULT Rd[, Pd]`: the reduction of the last `BAR.RED` (a count, or 1 or 0 for `.AND`
+    /// and `.OR`), and in `Pd` whether it is not zero.
+    B2r {
+        dst: Reg,
+        pred: Pred,
+    },
     // Control flow: token stack (Fermi to Pascal).
     Ssy {
         target: Pc,
@@ -871,7 +919,7 @@ impl Op {
                 | Op::BmovWrite { .. }
                 | Op::Warpsync { .. }
                 | Op::Yield
-                | Op::BarSync
+                | Op::BarSync { .. }
         )
     }
 

@@ -287,9 +287,17 @@ impl Op {
             Op::BmovRead { dst, .. } => u.dst(dst),
             Op::BmovWrite { src, .. } => u.reads.add(src),
             Op::Warpsync { mask } => u.src(mask),
+            Op::BarSync { id, count, red } => {
+                u.src(id);
+                count.into_iter().for_each(|s| u.src(s));
+                red.into_iter().for_each(|r| u.pred(r.pred));
+            }
+            Op::B2r { dst, pred } => {
+                u.dst(dst);
+                u.writes.add_pred(pred);
+            }
             Op::Nop
             | Op::Trap
-            | Op::BarSync
             | Op::Ssy { .. }
             | Op::Sync
             | Op::Bra { .. }

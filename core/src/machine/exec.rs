@@ -546,6 +546,13 @@ fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: Lane
         Op::Redux { op, dst, src } => warp::redux(m, lanes, op, dst, src),
         Op::Match { mode, pred, dst, src, wide, mask } => warp::match_lanes(m, lanes, mode, pred, dst, src, wide, mask),
         Op::Trap => return Err(ExecError::Trap(lanes)),
+        Op::B2r { dst, pred } => {
+            let v = m.bar_result;
+            for l in lanes.iter() {
+                m.set_reg(l, dst, v);
+                m.set_pred(l, pred, v != 0);
+            }
+        }
         Op::Printf { id, base, words, buffer } => printf(m, lanes, id, base, words, buffer)?,
         _ => {}
     }

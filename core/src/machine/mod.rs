@@ -15,7 +15,7 @@ pub use memory::*;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use crate::isa::{Guard, Pred, Reg};
+use crate::isa::{BarRed, BarRedKind, Guard, Pred, Reg};
 use crate::printf::OutputLog;
 
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -44,6 +44,8 @@ pub struct Machine {
     /// block's other warps may write it first; this one warp reads what shared memory started
     /// with (`session::warnings` says so after the run).
     pub unwritten_read: Option<UnwrittenRead>,
+    /// What the last `BAR.RED` reduced over the threads at its barrier, for `B2R.RESULT`.
+    pub bar_result: u32,
 }
 
 /// Lane `lane` read shared memory at `addr` before any lane of its warp wrote it.
@@ -95,6 +97,7 @@ impl Machine {
             launch: Launch::single(width),
             output: OutputLog::default(),
             unwritten_read: None,
+            bar_result: 0,
         }
     }
 
@@ -146,6 +149,16 @@ impl Machine {
     /// 32-bit words of registers and memory: what a copy or a comparison of the state costs.
     pub fn state_words(&self) -> usize {
         self.regs.len() + self.memory.words.iter().map(Vec::len).sum::<usize>()
+    }
+
+    /// `red` over `lanes`: how many hold its predicate, or whether all or any do (1 or 0).
+    pub fn bar_reduce(&self, red: BarRed, lanes: LaneMask) -> u32 {
+        let holds = lanes.iter().filter(|&l| self.pred(l, red.pred.pred) != red.pred.negated).count() as u32;
+        match red.kind {
+            BarRedKind::Popc => holds,
+            BarRedKind::And => (holds == lanes.count()) as u32,
+            BarRedKind::Or => (holds > 0) as u32,
+        }
     }
 
     /// The lanes of `mask` whose guard holds (all of them without a guard).

@@ -247,7 +247,9 @@ pub fn run_plain(
             }
             mv.go(lanes.without(guarded), pc.next());
         }
-        Op::BarSync => mv.barrier = true,
+        // No lane's guard holds: no lane arrives.
+        Op::BarSync { .. } if guarded.is_empty() => mv.go(lanes, pc.next()),
+        Op::BarSync { .. } => mv.barrier = true,
         Op::Ssy { .. }
         | Op::Pbk { .. }
         | Op::Pcnt { .. }

@@ -126,14 +126,14 @@ pub const GLOSSARY: &[Term] = &[
     Term {
         term: "BAR.SYNC",
         kind: TermKind::Instruction,
-        meaning: "`__syncthreads()`: every live lane must arrive. These models run one group of lanes at a time and cannot set it aside at a barrier, so lanes that arrive while others wait elsewhere can never be joined: the run ends in a deadlock (the thread-frontier paper's Figure 2). warpscope runs one warp of the block, so this is a barrier for that warp alone",
+        meaning: "`__syncthreads()` (`BAR.SYNC b, n` names one of the block's 16 barriers and a thread count): every live lane of the warp must arrive together. These models run one group of lanes at a time and cannot set it aside at a barrier, so lanes that arrive while others wait elsewhere can never be joined: the run ends in a deadlock (the thread-frontier paper's Figure 2). The warp arrives whole and waits for the block's other warps, counted by warps as before Volta",
         source: TF,
         models: &[Kepler, Pdom, PdomSsy, Struct, TfStack, TfSandy],
     },
     Term {
         term: "BAR.SYNC",
         kind: TermKind::Instruction,
-        meaning: "`__syncthreads()`: each lane waits there until every live lane has arrived, then they all go on. warpscope runs one warp of the block, so this is a barrier for that warp alone",
+        meaning: "`__syncthreads()` (`BAR.SYNC b, n` names one of the block's 16 barriers and a thread count): each lane waits there until every thread of the block that has not exited has arrived (or `n` threads), then they all go on; the barrier counts threads, so a warp may arrive in parts",
         source: "CUDA on every GPU; per-lane waiting as on Volta and later",
         models: &[Volta, Mimd],
     },

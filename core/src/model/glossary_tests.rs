@@ -34,7 +34,9 @@ fn control_word(op: &Op) -> Option<&'static str> {
         Op::BmovRead { .. } | Op::BmovWrite { .. } => "BMOV",
         Op::Warpsync { .. } => "WARPSYNC",
         Op::Yield => "YIELD",
-        Op::BarSync => "BAR.SYNC",
+        Op::BarSync { red: None, .. } => "BAR.SYNC",
+        Op::BarSync { red: Some(_), .. } => "BAR.RED",
+        Op::B2r { .. } => "B2R",
         Op::Iadd { .. }
         | Op::Iadd3 { .. }
         | Op::Iscadd { .. }
@@ -176,7 +178,7 @@ fn data_word(op: &Op) -> Option<&'static str> {
         | Op::BmovWrite { .. }
         | Op::Warpsync { .. }
         | Op::Yield
-        | Op::BarSync => return None,
+        | Op::BarSync { .. } => return None,
     })
 }
 

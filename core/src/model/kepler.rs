@@ -179,7 +179,7 @@ impl Reconvergence for TokenStackModel {
                 Op::Cont if !guarded.is_empty() => self.park(guarded, TokenKind::Cont, pc, prog)?,
                 Op::Ret if !guarded.is_empty() => self.park(guarded, TokenKind::Call, pc, prog)?,
                 Op::Exit => self.exit(guarded, m, &mut fx),
-                Op::BarSync => {
+                Op::BarSync { .. } => {
                     let live = m.live_lanes();
                     if self.active != live {
                         return Err(ControlError::Deadlock(format!(

@@ -157,7 +157,7 @@ impl Reconvergence for SsyStack {
                 Op::Cont if !guarded.is_empty() => self.leave(prog, pc, guarded, TokenKind::Cont)?,
                 Op::Brk | Op::Cont => {}
                 Op::Exit => exit(&mut self.entries, m, guarded, &mut fx),
-                Op::BarSync if lanes != m.live_lanes() => {
+                Op::BarSync { .. } if lanes != m.live_lanes() => {
                     let why = "wait in entries below and can never arrive first";
                     return Err(super::flow::barrier_deadlock(prog, pc, lanes, m.live_lanes(), why));
                 }

@@ -397,9 +397,11 @@ impl Reconvergence for ConvergenceBarriers {
                 self.waits.mark(lanes, Wait::Yielded);
                 switch = true;
             }
-            Op::BarSync => {
-                self.waits.mark(lanes, Wait::Bar);
-                switch = true;
+            Op::BarSync { .. } => {
+                // Lanes whose guard fails pass.
+                self.waits.mark(guarded, Wait::Bar);
+                self.pcs.move_group(lanes.without(guarded), pc, pc.next());
+                switch = !guarded.is_empty();
             }
             _ => {
                 let mv = run_plain(prog, &self.statics, &mut self.calls, m, pc, lanes)?;

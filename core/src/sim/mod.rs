@@ -539,6 +539,11 @@ fn count_whole(
     let issues = if counts { program.get(issued.pc).map_or(1, |i| i.op.issues()) } else { 0 };
     let cycles = cycles(machine, &issued, issues);
     metrics.record(&issued, depth, cycles, counts);
+    // `BAR.RED` alone in its warp: the reduction over the warp's threads (a block's other warps
+    // add theirs when it opens).
+    if let Some(Op::BarSync { red: Some(red), .. }) = program.get(issued.pc).map(|i| i.op) {
+        machine.bar_result = machine.bar_reduce(red, machine.live_lanes());
+    }
     if metrics.reads_clock
         && issued.work.contains(0)
         && program.get(issued.pc).is_some_and(|i| i.op.clock_word() == Some(crate::isa::SpecialReg::ClockLo))
@@ -650,7 +655,7 @@ impl StepDriver for FastDriver<'_> {
         if pc.index() >= self.program.len() && !self.config.exit_at_end {
             return false;
         }
-        if self.before_barrier && self.program.get(pc).is_some_and(|i| matches!(i.op, Op::BarSync)) {
+        if self.before_barrier && self.program.get(pc).is_some_and(|i| matches!(i.op, Op::BarSync { .. })) {
             return false;
         }
         self.before = Before::of(machine);

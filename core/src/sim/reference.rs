@@ -52,7 +52,7 @@ pub fn ideal_fetches(program: &Program, machine: Machine, config: &SimConfig, ma
 /// No instruction through which a lane sees another (memory aside, which `grouped` watches).
 fn lanes_cannot_meet(program: &Program) -> bool {
     program.instrs.iter().all(|i| match i.op {
-        Op::Shfl { .. } | Op::Vote { .. } | Op::Redux { .. } | Op::Match { .. } | Op::BarSync | Op::Warpsync { .. } => false,
+        Op::Shfl { .. } | Op::Vote { .. } | Op::Redux { .. } | Op::Match { .. } | Op::BarSync { .. } | Op::Warpsync { .. } => false,
         Op::Atom { .. } | Op::Trap => false,
         Op::S2r { .. } | Op::Cs2r { .. } => i.op.clock_word().is_none(),
         _ => true,

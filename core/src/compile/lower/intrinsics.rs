@@ -149,6 +149,7 @@ impl Lower<'_> {
                 Some(Value::reg(t, Ty::UNSIGNED))
             }),
             "__ballot_sync" | "__any_sync" | "__all_sync" => self.vote(name, args, span),
+            "__syncthreads_count" | "__syncthreads_and" | "__syncthreads_or" => self.bar_red(name, args, span),
             "__match_any_sync" => self.match_any(name, args, span),
             "__reduce_add_sync" | "__reduce_min_sync" | "__reduce_max_sync" | "__reduce_and_sync" | "__reduce_or_sync"
             | "__reduce_xor_sync" => self.reduce(name, args, span),
@@ -355,6 +356,30 @@ impl Lower<'_> {
         }
         self.regs.free_pred(p);
         Some(Value::reg(t, if name == "__ballot_sync" { Ty::UNSIGNED } else { Ty::INT }))
+    }
+
+    /// `__syncthreads_count(p)`, `_and`, `_or`: the block's barrier, reducing `p` over every
+    /// thread (`BAR.RED`), then the result (`B2R.RESULT`).
+    fn bar_red(&mut self, name: &str, args: &[Expr], span: Span) -> Option<Value> {
+        self.arity(name, args, 1, span)?;
+        let x = self.expr(&args[0])?;
+        if let Ty::Vector(..) = x.ty {
+            self.error(args[0].span, format!("`{name}` takes a condition, not a `{}`", x.ty.name()));
+            return None;
+        }
+        let zero = Value::imm(0, x.ty);
+        let p = self.regs.pred(span, &mut self.diags);
+        self.compare(BinOp::Ne, x, zero, p, span);
+        let kind = match name {
+            "__syncthreads_count" => "POPC",
+            "__syncthreads_and" => "AND",
+            _ => "OR",
+        };
+        self.emit(Ins::new(Opcode::Bar).with_mods(&["RED", kind]).src(Operand::Int(0)).src(Operand::Pred(p)));
+        self.regs.free_pred(p);
+        let t = self.temp(span)?;
+        self.emit(Ins::new(Opcode::B2r).with_mods(&["RESULT"]).dst(Operand::r(t)));
+        Some(Value::reg(t, Ty::INT))
     }
 
     /// `__match_any_sync(mask, v)`: the lanes of the mask whose `v` equals this lane's

@@ -1570,13 +1570,40 @@ impl<'a> Lower<'a> {
             self.emit(Ins::new(Opcode::Warpsync).src(mask));
             return Ok(());
         }
-        if i.has("arrive") || i.has("red") {
+        if i.has("arrive") {
             return Err(format!(
-                "`{}` is outside what warpscope runs (it models one warp of the block: `bar.sync` waits for it alone)",
+                "`{}` (an arrival that does not wait, for producer-consumer barriers) is not supported: warpscope runs `bar.sync`, `barrier.sync` and `bar.red`",
                 i.parts.join(".")
             ));
         }
-        self.emit(Ins::new(Opcode::Bar).with_mods(&["SYNC"]).src(Operand::Int(0)));
+        let o = &i.operands;
+        if i.has("red") {
+            // bar.red.popc.u32 d, a{, b}, {!}c  /  bar.red.and.pred p, a{, b}, {!}c
+            let (kind, mode) = [("popc", "POPC"), ("and", "AND"), ("or", "OR")]
+                .into_iter()
+                .find(|(k, _)| i.has(k))
+                .ok_or_else(|| String::from("`bar.red` takes `.popc`, `.and` or `.or`"))?;
+            if !(3..=4).contains(&o.len()) {
+                return Err(format!("`{}` takes a destination, a barrier, an optional thread count and a predicate", i.parts.join(".")));
+            }
+            let mut ins = Ins::new(Opcode::Bar).with_mods(&["RED", mode]);
+            for id in &o[1..o.len() - 1] {
+                ins = ins.src(self.isrc(id)?);
+            }
+            self.emit(ins.src(self.psrc(&o[o.len() - 1])?));
+            let result = Ins::new(Opcode::B2r).with_mods(&["RESULT"]);
+            self.emit(if kind == "popc" { result.dst(r(self.dst(&o[0])?)) } else { result.dst(Operand::RZ).dst(Operand::Pred(self.pdst(&o[0])?)) });
+            return Ok(());
+        }
+        // bar.sync a{, b}, barrier.sync a{, b} (and their .aligned forms).
+        if o.is_empty() || o.len() > 2 {
+            return Err(format!("`{}` takes a barrier and an optional thread count", i.parts.join(".")));
+        }
+        let mut ins = Ins::new(Opcode::Bar).with_mods(&["SYNC"]);
+        for a in o {
+            ins = ins.src(self.isrc(a)?);
+        }
+        self.emit(ins);
         Ok(())
     }
 

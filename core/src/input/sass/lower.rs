@@ -860,7 +860,8 @@ impl Lower<'_> {
             }
             "MEMBAR" | "ERRBAR" | "CGAERRBAR" | "CCTL" | "DEPBAR" | "FENCE" | "NANOSLEEP" => vec![(m("NOP"), Vec::new())],
             "MOV" if ops.len() == 3 => vec![(m("MOV"), ops[..2].to_vec())],
-            "BAR" if has("SYNC") || has("SYNCALL") => vec![(m("BAR.SYNC"), ops.iter().take(1).cloned().collect())],
+            // Every thread of the block, barrier 0.
+            "BAR" if has("SYNCALL") => vec![(m("BAR.SYNC"), Vec::new())],
             "BRA" if ops.len() == 2 && !has("DIV") => {
                 // `@P0 BRA P1, L`: taken where the guard and P1 both hold.
                 self.with_predicate(i, &format!("BRA{rest_mods}"), &ops[0], vec![ops[1].clone()])?

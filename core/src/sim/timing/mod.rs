@@ -320,7 +320,7 @@ impl TimingState {
         if matches!(instr.op, Op::Bra { .. }) {
             self.branch_free = issue + p.get(P::BranchInterval);
         }
-        if matches!(instr.op, Op::BarSync | Op::Warpsync { .. }) {
+        if matches!(instr.op, Op::BarSync { .. } | Op::Warpsync { .. }) {
             self.bssy_free = issue + p.get(P::BarrierToBssy);
         }
         let (mut after, cost, redirect) = control_cost(&p, program, pc, ran, next, divergent);
@@ -400,7 +400,7 @@ fn control_cost(p: &Params, program: &Program, pc: Pc, ran: LaneMask, next: Opti
         }
         Op::Bsync { .. } | Op::Warpsync { .. } => (After::Bsync, p.get(P::Bsync), jumps),
         Op::Bssy { .. } => (After::Bssy, p.get(P::Bssy), false),
-        Op::BarSync => (After::Barrier, p.get(P::Barrier), false),
+        Op::BarSync { .. } => (After::Barrier, p.get(P::Barrier), false),
         _ => (After::Nothing, 1, jumps),
     }
 }
