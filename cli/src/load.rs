@@ -37,8 +37,8 @@ pub struct Common {
     /// permalink's choice, else h100).
     #[arg(long)]
     pub schedule: Option<String>,
-    /// A launch of several warps: which warp of a block issues next (`gto`, greedy then oldest,
-    /// or `lrr`, loose round robin; default gto).
+    /// A launch of several warps: which warp of a block issues next (`gto`, greedy then oldest;
+    /// `lrr`, loose round robin; or `random`, a fixed pseudo-random order; default gto).
     #[arg(long)]
     pub warp_scheduler: Option<String>,
     /// Run only the warp `//@ launch block_idx= warp=` names, alone, as before whole launches

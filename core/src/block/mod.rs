@@ -173,11 +173,16 @@ pub struct Block {
     last: Option<usize>,
     /// Times a barrier opened.
     pub barrier_releases: u64,
+    /// The `random` scheduler's state.
+    rng: u64,
 }
 
 impl Block {
-    pub fn new(warps: Vec<Warp>, scheduler: WarpScheduler) -> Block {
-        Block { warps, scheduler, last: None, barrier_releases: 0 }
+    /// A block of `warps`; `seed` starts the `random` scheduler's sequence (the block's number,
+    /// so each block has its own and every run the same).
+    pub fn new(warps: Vec<Warp>, scheduler: WarpScheduler, seed: u64) -> Block {
+        let rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        Block { warps, scheduler, last: None, barrier_releases: 0, rng }
     }
 
     /// The warp that issued last.
@@ -193,7 +198,8 @@ impl Block {
         let mut ran = 0u64;
         loop {
             let count = self.warps.len();
-            let Some(w) = self.scheduler.pick(count, self.last, |w| self.warps[w].wait == WarpWait::Ready) else {
+            let warps = &self.warps;
+            let Some(w) = self.scheduler.pick(count, self.last, &mut self.rng, |w| warps[w].wait == WarpWait::Ready) else {
                 if self.warps.iter().all(|w| w.wait == WarpWait::Ended) {
                     return (ran, BlockEnd::Done);
                 }

@@ -151,7 +151,8 @@ pub fn run_launch(kernel: &Kernel, opts: &LaunchOptions) -> Result<LaunchRun, Ve
                     memory.restart(*k, words);
                 }
                 let warps = (0..maker.warps_per_block()).map(|w| maker.warp(block_idx, w, &mut memory)).collect();
-                let mut block = Block::new(warps, opts.warp_scheduler);
+                let linear = (bz as u64 * decl.grid[1] as u64 + by as u64) * decl.grid[0] as u64 + bx as u64;
+                let mut block = Block::new(warps, opts.warp_scheduler, linear);
                 let from = printout.records.len();
                 let (ran, end) = block.run(&steps, &mut memory, limit - run.totals.steps, run.totals.steps, &mut printout);
                 let step = run.totals.steps + ran;

@@ -74,7 +74,7 @@ pub struct RunRequest {
     pub path_order: Option<String>,
     /// Volta: `h100`, `lowest-pc` or `round-robin`.
     pub schedule: Option<String>,
-    /// A whole launch: which warp of a block issues next (`gto` or `lrr`).
+    /// A whole launch: which warp of a block issues next (`gto`, `lrr` or `random`).
     pub warp_scheduler: Option<String>,
     /// Param values by name (numbers as JSON has them: whole, within +-2^53).
     pub params: BTreeMap<String, f64>,
