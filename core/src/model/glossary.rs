@@ -167,6 +167,20 @@ pub const GLOSSARY: &[Term] = &[
         models: ModelKind::ALL,
     },
     Term {
+        term: "BAR.RED",
+        kind: TermKind::Instruction,
+        meaning: "`BAR.RED.POPC/AND/OR b, p` (`__syncthreads_count`, `_and`, `_or`; PTX `bar.red`): a barrier like `BAR.SYNC` that also counts the threads at it whose p holds, or says whether all or any do; `B2R.RESULT` reads the answer after",
+        source: "PTX ISA `bar.red`; NVIDIA Fermi and later",
+        models: ModelKind::ALL,
+    },
+    Term {
+        term: "B2R",
+        kind: TermKind::Instruction,
+        meaning: "`B2R.RESULT d [, Pd]`: what the last `BAR.RED` found over the block (a count, or 1 or 0), and in Pd whether it is not zero",
+        source: "NVIDIA's SASS for `bar.red` (sm_50 and later)",
+        models: ModelKind::ALL,
+    },
+    Term {
         term: "VOTE",
         kind: TermKind::Instruction,
         meaning: "`VOTE.ALL/ANY/EQ d, Pd, p [, mask]`: d gets the ballot, one bit per running lane whose p holds (`__ballot_sync`; `VOTE.ANY d, PT, PT` is `__activemask()`); Pd whether p holds in all, any, or all-or-none of them (`__all_sync`, `__any_sync`, `__uni_sync`). The mask's lanes must all run it (mimd: they wait for each other there)",

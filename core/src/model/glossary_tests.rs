@@ -36,8 +36,8 @@ fn control_word(op: &Op) -> Option<&'static str> {
         Op::Yield => "YIELD",
         Op::BarSync { red: None, .. } => "BAR.SYNC",
         Op::BarSync { red: Some(_), .. } => "BAR.RED",
-        Op::B2r { .. } => "B2R",
-        Op::Iadd { .. }
+        Op::B2r { .. }
+        | Op::Iadd { .. }
         | Op::Iadd3 { .. }
         | Op::Iscadd { .. }
         | Op::Imul { .. }
@@ -101,6 +101,7 @@ fn control_word(op: &Op) -> Option<&'static str> {
 fn data_word(op: &Op) -> Option<&'static str> {
     use crate::isa::{NumType, Space};
     Some(match op {
+        Op::B2r { .. } => "B2R",
         Op::Shfl { .. } => "SHFL",
         Op::Vote { .. } => "VOTE",
         Op::Redux { .. } => "REDUX",
@@ -224,17 +225,18 @@ const DATA_WORDS: &[&str] = &[
     "SGXT",
     "MATCH",
     "BPT.TRAP",
+    "B2R",
 ];
 
 /// Every word `control_word` gives, and the pop bit: all must be met in the runs below.
 const CONTROL_WORDS: &[&str] = &[
     "SSY", "SYNC", ".S", "BRA", "PBK", "BRK", "PCNT", "CONT", "CAL", "RET", "EXIT", "BSSY", "BSYNC", "BREAK", "BMOV", "WARPSYNC", "YIELD",
-    "BAR.SYNC",
+    "BAR.SYNC", "BAR.RED",
 ];
 
 /// What no example runs: YIELD under a token stack, WARPSYNC, a barrier every lane reaches, a
 /// convergence barrier saved and restored (BMOV), and the newer data-path instructions (the shared-memory ones guarded off: no buffer is shared).
-const RARE: &str = "//@ warp 4\n//@ buffer out: i32[4] = 0\n//@ reg R10 = out\nYIELD;\nBAR.SYNC 0x0;\nWARPSYNC 0xf;\n\
+const RARE: &str = "//@ warp 4\n//@ buffer out: i32[4] = 0\n//@ reg R10 = out\nYIELD;\nBAR.SYNC 0x0;\nBAR.RED.POPC 0x0, PT;\nB2R.RESULT R17;\nWARPSYNC 0xf;\n\
     S2R R0, SR_LANEID;\nSHFL.BFLY PT, R1, R0, 0x1, 0x1f, 0xf;\nVOTE.ANY R2, P0, PT, 0xf;\nPOPC R3, R2;\nFLO.U32 R4, R2;\n\
     BREV R5, R2;\nIMNMX R6, R0, 0x2, PT;\nFMNMX R7, R0, 1.5, !PT;\nMUFU.SQRT R8, 4.0;\nFRND.FLOOR R8, R8;\nIDIV.S32 R9, R0, 0x2;\n\
     IREM.U32 R9, R0, 0x2;\nATOM.ADD R11, [R10], 0x1;\n@!PT ATOMS.ADD R11, [R10], 0x1;\n@!PT LDS R11, [R10];\n\
