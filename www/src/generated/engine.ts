@@ -162,6 +162,10 @@ path_order: string | null,
  */
 schedule: string | null, 
 /**
+ * A whole launch: which warp of a block issues next (`gto`, `lrr` or `random`).
+ */
+warp_scheduler: string | null, 
+/**
  * Param values by name (numbers as JSON has them: whole, within +-2^53).
  */
 params: { [key in string]: number }, stale_params: StaleParams, 
@@ -377,6 +381,10 @@ path_order: string | null,
  * Volta: `h100`, `lowest-pc` or `round-robin`.
  */
 schedule: string | null, 
+/**
+ * A whole launch: which warp of a block issues next (`gto`, `lrr` or `random`).
+ */
+warp_scheduler: string | null, 
 /**
  * Param values by name (numbers as JSON has them: whole, within +-2^53).
  */
