@@ -14,11 +14,16 @@ use warpscope_core::session::Outcome;
 use warpscope_core::sim::StepRecord;
 use warpscope_core::trace::{header, step_line};
 
-use crate::load::{prepare, render, Common};
+use crate::load::{one_warp, render, Common};
 use crate::report::{exit_code, stop_text};
 
 pub fn trace(common: &Common) -> Result<ExitCode, String> {
-    let (text, resolved, mut sim) = prepare(common, false)?;
+    let (request, resolved) = common.resolve(false)?;
+    let k = &resolved.kernel;
+    if !common.one_warp && k.launch().threads() > k.warp_width as u64 {
+        return launch_trace(common, &request.text, &resolved);
+    }
+    let (text, mut sim) = (request.text.clone(), one_warp(common, &request.text, &resolved)?);
     let cuda = crate::cuda_lines::CudaLines::of(&common.file, &resolved.kernel);
     let mut notes = Placer::new(&resolved.kernel.notes);
     let mut out = BufWriter::new(std::io::stdout().lock());
@@ -56,5 +61,42 @@ pub fn trace(common: &Common) -> Result<ExitCode, String> {
     let _ = writeln!(out, "# {}", stop_text(&outcome));
     let _ = out.flush();
     eprint!("{}", render(&common.source_name(), &text, &notes.finish(sim.steps()).warnings));
+    Ok(exit_code(&outcome))
+}
+
+/// The trace of a whole launch: a line per warp instruction with its block and warp, in the
+/// order the warps issued them; what a step printed after it; the end. Notes are placed in one
+/// warp's run (`--one-warp`), so here each is named in a warning.
+fn launch_trace(common: &Common, text: &str, resolved: &warpscope_core::session::Resolved) -> Result<ExitCode, String> {
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let width = resolved.kernel.warp_width;
+    let mut closed = writeln!(out, "{}", warpscope_core::trace::launch_header(width)).is_err();
+    let mut shown = 0usize;
+    let mut each = |s: &warpscope_core::grid::LaunchStep| {
+        if closed {
+            return;
+        }
+        closed = writeln!(out, "{}", warpscope_core::trace::launch_step_line(s)).is_err();
+        // A warp's log is its own; a step that printed shows its lines after it.
+        let log = &s.state.machine.output;
+        if s.state.metrics.steps == 1 {
+            shown = 0;
+        }
+        if log.len() > shown {
+            for r in log.records().skip(shown) {
+                let line = printf::line(&s.program.formats, r);
+                let _ = writeln!(out, "#   printf {}", line.tagged().replacen("step ", "warp step ", 1));
+            }
+        }
+        shown = log.len();
+    };
+    let run = warpscope_core::grid::run_launch_watched(&resolved.kernel, &resolved.options, Some(&mut each))
+        .map_err(|d| render(&common.source_name(), text, &d).trim_end().to_string())?;
+    let outcome = Outcome::of_launch(&run);
+    let _ = writeln!(out, "# {}", stop_text(&outcome));
+    let _ = out.flush();
+    if !resolved.kernel.notes.is_empty() {
+        eprintln!("{}: warning: the kernel's notes are placed in one warp's run: `--one-warp` shows them", common.source_name());
+    }
     Ok(exit_code(&outcome))
 }

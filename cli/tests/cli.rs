@@ -888,3 +888,18 @@ fn a_shared_memory_race_warns_and_depends_on_the_scheduler() {
     let warned = stderr(&warpscope(&["run", k.path()]));
     assert!(warned.contains("thread (0, 0, 0) of block (0, 0, 0) read shared `s[63]` before any thread of its block wrote it"), "{warned}");
 }
+
+/// `trace` of a launch of several warps: a line per warp instruction with its block and warp,
+/// ending where `run` ends.
+#[test]
+fn a_launch_trace_has_block_and_warp_columns() {
+    let o = warpscope(&["trace", &example("grid/reduce_shared.cu"), "--warp-scheduler", "lrr"]);
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[1].contains("step  block") && lines[1].contains("warp  pc"), "{}", lines[1]);
+    assert!(lines[2].contains("(0, 0, 0)           0  0x0000") && lines[3].contains("(0, 0, 0)           1  0x0000"), "{text}");
+    let run = stdout(&warpscope(&["run", &example("grid/reduce_shared.cu"), "--warp-scheduler", "lrr"]));
+    let end = run.lines().find(|l| l.starts_with("stop")).unwrap().trim_start_matches("stop").trim();
+    assert_eq!(lines.last().unwrap().trim_start_matches("# "), end);
+    assert_eq!(lines.len() - 3, end.split(' ').nth(2).unwrap().parse::<usize>().unwrap());
+}

@@ -54,6 +54,39 @@ pub fn step_line(sim: &Sim, issued: &Issued) -> String {
     format!("{:>7}  {:#06x}  {:<40}  {}  {stack}{timing}", sim.steps(), prog.addr(issued.pc), text, issued.mask.bits(w))
 }
 
+/// The header of a whole launch's trace, for warps of `width` lanes.
+pub fn launch_header(width: u32) -> String {
+    let wm = width as usize;
+    format!(
+        "# every warp instruction of the launch in the order the warps issued them; mask: lane {} ... lane 0; stack: the warp's, bottom | ... | top, after the step\n{:>8}  {:<15}  {:>4}  {:<6}  {:<40}  {:<wm$}  stack",
+        width - 1,
+        "step",
+        "block",
+        "warp",
+        "pc",
+        "instruction",
+        "mask",
+    )
+}
+
+/// The line of a whole launch's trace for one step.
+pub fn launch_step_line(s: &crate::grid::LaunchStep) -> String {
+    let prog = s.program;
+    let w = s.state.machine.width;
+    let text = prog.get(s.issued.pc).map_or("", |i| i.text.as_str());
+    let stack = stack_text(prog, &s.state.model.stack(), w);
+    let b = s.block_idx;
+    format!(
+        "{:>8}  {:<15}  {:>4}  {:#06x}  {:<40}  {}  {stack}",
+        s.step,
+        format!("({}, {}, {})", b[0], b[1], b[2]),
+        s.warp,
+        prog.addr(s.issued.pc),
+        text,
+        s.issued.mask.bits(w)
+    )
+}
+
 /// The whole recorded run as CSV: one row per step with the lanes that ran (as binary digits,
 /// lane W-1 first), the active count, the stack depth and contents after the step, and events.
 pub fn csv(sim: &Sim) -> String {

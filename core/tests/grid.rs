@@ -333,3 +333,27 @@ proptest::proptest! {
         }
     }
 }
+
+/// A launch watched step by step (as the trace runs it: no fast loop) takes the same steps as
+/// the fast run: the same counts for every warp, the same memory, and its steps numbered 1, 2, ...
+#[test]
+fn a_launch_taken_step_by_step_is_the_fast_launch() {
+    for file in KERNELS {
+        for model in [ModelKind::Kepler, ModelKind::Volta, ModelKind::TfStack] {
+            let text = example(file);
+            let (k, _) = parse_kernel_with(&text, &SourceOptions { target: Some(model.compile_target()), ..SourceOptions::default() });
+            let opts = LaunchOptions { model: Some(model), ..LaunchOptions::default() };
+            let fast = run_launch(&k, &opts).unwrap();
+            let mut seen = 0u64;
+            let mut numbered = true;
+            let mut each = |s: &warpscope_core::grid::LaunchStep| {
+                seen += 1;
+                numbered &= s.step == seen;
+            };
+            let slow = warpscope_core::grid::run_launch_watched(&k, &opts, Some(&mut each)).unwrap();
+            assert!(numbered && seen == fast.totals.steps, "{file} {model:?}: {seen} steps watched");
+            assert_eq!(slow.warps, fast.warps, "{file} {model:?}");
+            assert_eq!(slow.memory.words, fast.memory.words, "{file} {model:?}");
+        }
+    }
+}

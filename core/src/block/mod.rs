@@ -122,6 +122,10 @@ impl Warp {
     }
 }
 
+/// What sees each step of a watched run: the launch's step number, the warp's number in its
+/// block, what issued, and the warp after the step.
+pub type StepWatch<'a> = dyn FnMut(u64, usize, &crate::model::Issued, &WarpState) + 'a;
+
 /// Why a block's run returned.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum BlockEnd {
@@ -193,8 +197,17 @@ impl Block {
     /// Steps its warps, at most `budget` steps, until every warp has ended or one fails.
     /// `memory` is the launch's, with this block's shared memory in it; the launch has taken
     /// `first` steps before. Returns the steps taken and why it stopped; what the warps print
-    /// goes to `out`.
-    pub fn run(&mut self, steps: &WarpSteps, memory: &mut Memory, budget: u64, first: u64, out: &mut Printout) -> (u64, BlockEnd) {
+    /// goes to `out`. With `watch`, every step is taken alone and shown to it: the launch's
+    /// step number, the warp, what issued and the warp after the step.
+    pub fn run(
+        &mut self,
+        steps: &WarpSteps,
+        memory: &mut Memory,
+        budget: u64,
+        first: u64,
+        out: &mut Printout,
+        mut watch: Option<&mut StepWatch>,
+    ) -> (u64, BlockEnd) {
         let mut ran = 0u64;
         loop {
             let count = self.warps.len();
@@ -216,8 +229,16 @@ impl Block {
             warp.lend(memory);
             let st = &mut warp.state;
             let before = st.metrics.steps;
-            let fast = if self.scheduler.runs_on() { steps.run(st, before + (budget - ran)) } else { 0 };
-            let barrier = if fast == 0 { steps.one(st).and_then(|i| arrives(steps, st, i)) } else { None };
+            let fast = if self.scheduler.runs_on() && watch.is_none() { steps.run(st, before + (budget - ran)) } else { 0 };
+            let barrier = if fast == 0 {
+                let issued = steps.one(st);
+                if let (Some(i), Some(watch)) = (issued, watch.as_deref_mut()) {
+                    watch(first + ran + 1, w, &i, st);
+                }
+                issued.and_then(|i| arrives(steps, st, i))
+            } else {
+                None
+            };
             warp.take_back(memory);
             if warp.state.machine.output.len() > warp.printed || warp.state.machine.output.truncated_at().is_some() {
                 out.take(w, warp, before, first + ran);

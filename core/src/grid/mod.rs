@@ -14,7 +14,8 @@ pub use totals::Totals;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::block::{Block, BlockEnd, Printout};
+use crate::block::{Block, BlockEnd, Printout, StepWatch};
+use crate::model::Issued;
 use crate::diag::Diagnostic;
 use crate::kernel::expr::Value;
 use crate::kernel::Kernel;
@@ -22,7 +23,7 @@ use crate::launch::{prepare, LaunchOptions};
 use crate::machine::{Launch, Memory, Space};
 use crate::isa::Pc;
 use crate::program::{PlainPcs, Program};
-use crate::sim::{loop_site, Status, StopReason, WarpSteps};
+use crate::sim::{loop_site, Status, StopReason, WarpState, WarpSteps};
 use warps::WarpMaker;
 
 /// One warp's counts, and where it sits.
@@ -98,6 +99,28 @@ pub struct LaunchRun {
 
 /// Runs `kernel`'s whole launch (`//@ launch grid= block=`) under `opts`.
 pub fn run_launch(kernel: &Kernel, opts: &LaunchOptions) -> Result<LaunchRun, Vec<Diagnostic>> {
+    run_launch_watched(kernel, opts, None)
+}
+
+/// One step of a watched launch.
+pub struct LaunchStep<'a> {
+    /// The launch's step number (1 for the first instruction issued).
+    pub step: u64,
+    pub block_idx: [u32; 3],
+    /// The warp's number in its block.
+    pub warp: usize,
+    pub issued: &'a Issued,
+    /// The warp after the step.
+    pub state: &'a WarpState,
+    pub program: &'a Program,
+}
+
+/// `run_launch`, each step taken alone and shown to `watch` (the CLI's trace).
+pub fn run_launch_watched(
+    kernel: &Kernel,
+    opts: &LaunchOptions,
+    mut watch: Option<&mut dyn FnMut(&LaunchStep)>,
+) -> Result<LaunchRun, Vec<Diagnostic>> {
     let mut decl = kernel.launch();
     let first_warp;
     let kernel = if decl.warp_idx != 0 {
@@ -154,7 +177,15 @@ pub fn run_launch(kernel: &Kernel, opts: &LaunchOptions) -> Result<LaunchRun, Ve
                 let linear = (bz as u64 * decl.grid[1] as u64 + by as u64) * decl.grid[0] as u64 + bx as u64;
                 let mut block = Block::new(warps, opts.warp_scheduler, linear);
                 let from = printout.records.len();
-                let (ran, end) = block.run(&steps, &mut memory, limit - run.totals.steps, run.totals.steps, &mut printout);
+                let program = &p.program;
+                let watching_any = watch.is_some();
+                let mut each = |step: u64, warp: usize, issued: &Issued, state: &WarpState| {
+                    if let Some(w) = watch.as_deref_mut() {
+                        w(&LaunchStep { step, block_idx, warp, issued, state, program });
+                    }
+                };
+                let watching = if watching_any { Some(&mut each as &mut StepWatch) } else { None };
+                let (ran, end) = block.run(&steps, &mut memory, limit - run.totals.steps, run.totals.steps, &mut printout, watching);
                 let step = run.totals.steps + ran;
                 let mut block_totals = Totals::default();
                 for (w, warp) in block.warps.iter().enumerate() {
