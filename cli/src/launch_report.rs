@@ -128,7 +128,16 @@ pub fn report(common: &Common, text: &str, resolved: &Resolved, run: &LaunchRun,
     out!("{:<24} {:>12}", "barrier_waits", t.barrier_waits);
     out!("{:<24} {:>12}", "steps", t.steps);
     out!("{:<24} {:>12}", "cycles", t.cycles);
-    out!("\n{:<16} {:>10} {:>9} {:>9} {:>10} {:>9} {:>9}", "block", "warp_inst", "thr/inst", "simd_eff", "divergent", "bar_waits", "barriers");
+    out!(
+        "\n{:<16} {:>10} {:>9} {:>9} {:>10} {:>9} {:>9}",
+        "block",
+        "warp_inst",
+        "thr/inst",
+        "simd_eff",
+        "divergent",
+        "bar_waits",
+        "barriers"
+    );
     for b in run.blocks.iter().take(SHOWN_BLOCKS) {
         let bt = &b.totals;
         out!(

@@ -4,9 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
+use warpscope_core::grid::{run_launch, LaunchRun};
 use warpscope_core::kernel::{parse_kernel_with, Kernel, SourceOptions};
 use warpscope_core::session::{Field, Resolved, RunRequest, StackChoice};
-use warpscope_core::grid::{run_launch, LaunchRun};
 use warpscope_core::sim::Sim;
 use warpscope_core::{launch, Diagnostic};
 

@@ -848,7 +848,8 @@ fn a_launch_of_several_warps_runs_whole() {
     assert!(alone.get("block_counts").is_some() && alone.get("blocks").is_none());
     let text = stdout(&warpscope(&["run", &example("grid/reduce_shared.cu"), "--warp-scheduler", "lrr"]));
     assert!(text.contains("1024 threads in 32 warps of 4 blocks; warps picked lrr"), "{text}");
-    assert!(fails(&["run", &example("grid/reduce_shared.cu"), "--warp-scheduler", "fifo"]).contains("--warp-scheduler `fifo`: unknown warp scheduler `fifo` chosen (known: gto, lrr, random)"));
+    assert!(fails(&["run", &example("grid/reduce_shared.cu"), "--warp-scheduler", "fifo"])
+        .contains("--warp-scheduler `fifo`: unknown warp scheduler `fifo` chosen (known: gto, lrr, random)"));
 }
 
 /// What threads of a launch print comes in the order the launch ran them, tagged with the block

@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use warpscope_core::block::WarpScheduler;
 use warpscope_core::grid::{run_launch, LaunchRun};
 use warpscope_core::kernel::{parse_kernel_with, SourceOptions};
+use warpscope_core::machine::Elem;
 use warpscope_core::model::ModelKind;
 use warpscope_core::sim::StopReason;
-use warpscope_core::machine::Elem;
 use warpscope_core::LaunchOptions;
 
 fn example(name: &str) -> String {
@@ -171,7 +171,6 @@ fn grid_stride_saxpy_covers_every_element() {
     let want: Vec<i64> = (0..1000).map(|i| 2 * (i % 13) + i % 5 - 2).collect();
     check_everywhere("saxpy_grid_stride.cu", "y", &want);
 }
-
 
 const KERNELS: &[&str] = &[
     "block_vote.cu",

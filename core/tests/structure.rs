@@ -33,7 +33,7 @@ fn run(k: &Kernel, model: ModelKind) -> (Sim, StopReason) {
 /// Whether the transform copied a `BAR.SYNC` or an instruction with a member mask.
 fn copies_a_sync(s: &warpscope_core::structure::Structured) -> bool {
     let syncs = |p: &warpscope_core::Program| {
-        p.instrs.iter().filter(|i| i.op == warpscope_core::isa::Op::BarSync || i.op.member_mask().is_some()).count()
+        p.instrs.iter().filter(|i| matches!(i.op, warpscope_core::isa::Op::BarSync { .. }) || i.op.member_mask().is_some()).count()
     };
     syncs(&s.program) > syncs(&s.original)
 }

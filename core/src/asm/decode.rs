@@ -51,10 +51,10 @@ const UNRESOLVED: Pc = Pc(u32::MAX);
 pub const OPCODES: &[&str] = &[
     "ISETP", "IADD", "IADD32I", "IADD3", "ISCADD", "IMUL", "IMUL32I", "IMAD", "FADD", "FADD32I", "FMUL", "FMUL32I", "FFMA", "FSETP", "MOV",
     "MOV32I", "SEL", "LOP", "LOP32I", "LOP3", "SHL", "SHR", "S2R", "CS2R", "LD", "LDG", "ST", "STG", "ATOM", "ATOMG", "I2F", "F2I", "MUFU",
-    "NOP", "BAR", "B2R", "SSY", "SYNC", "BRA", "PBK", "BRK", "PCNT", "CONT", "CAL", "RET", "EXIT", "BSSY", "BSYNC", "BREAK", "BMOV", "WARPSYNC",
-    "YIELD", "SHFL", "VOTE", "POPC", "FLO", "BREV", "IMNMX", "FMNMX", "FRND", "IDIV", "IREM", "ATOMS", "LDS", "STS", "SHF", "DADD", "DMUL",
-    "DDIV", "DFMA", "DSETP", "DMNMX", "F2F", "PRINTF", "PSETP", "BFE", "BFI", "PRMT", "SGXT", "MATCH", "FDIV", "BPT", "REDUX", "PLOP3",
-    "FCHK",
+    "NOP", "BAR", "B2R", "SSY", "SYNC", "BRA", "PBK", "BRK", "PCNT", "CONT", "CAL", "RET", "EXIT", "BSSY", "BSYNC", "BREAK", "BMOV",
+    "WARPSYNC", "YIELD", "SHFL", "VOTE", "POPC", "FLO", "BREV", "IMNMX", "FMNMX", "FRND", "IDIV", "IREM", "ATOMS", "LDS", "STS", "SHF",
+    "DADD", "DMUL", "DDIV", "DFMA", "DSETP", "DMNMX", "F2F", "PRINTF", "PSETP", "BFE", "BFI", "PRMT", "SGXT", "MATCH", "FDIV", "BPT",
+    "REDUX", "PLOP3", "FCHK",
 ];
 
 fn err<T>(at: At, message: impl Into<String>) -> Result<T, DecodeError> {

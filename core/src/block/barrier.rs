@@ -49,7 +49,10 @@ impl BarWait {
         let count = count.map(|c| value(m, lane, c));
         if let Some(n) = count {
             if n == 0 || n % warp_width != 0 {
-                return Err(format!("`{}` waits for {n} threads: the count must be a non-zero multiple of the warp size ({warp_width})", instr.text));
+                return Err(format!(
+                    "`{}` waits for {n} threads: the count must be a non-zero multiple of the warp size ({warp_width})",
+                    instr.text
+                ));
             }
         }
         Ok(BarWait { id: id as u8, count, red, pc, lanes, threads })

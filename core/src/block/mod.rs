@@ -94,10 +94,7 @@ impl Warp {
         let arrived = if steps.config.model.barrier_counts_threads() {
             let held = st.model.at_barrier();
             let first = held.iter().next();
-            match first.and_then(|l| st.model.lane_pc(steps.program, l)) {
-                Some(pc) => Some((pc, held, held.count(), held == live)),
-                None => None,
-            }
+            first.and_then(|l| st.model.lane_pc(steps.program, l)).map(|pc| (pc, held, held.count(), held == live))
         } else {
             barrier.map(|pc| (pc, live, st.machine.width, true))
         };

@@ -15,13 +15,13 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::block::{Block, BlockEnd, Printout, StepWatch};
-use crate::model::Issued;
 use crate::diag::Diagnostic;
+use crate::isa::Pc;
 use crate::kernel::expr::Value;
 use crate::kernel::Kernel;
 use crate::launch::{prepare, LaunchOptions};
 use crate::machine::{Launch, Memory, Space};
-use crate::isa::Pc;
+use crate::model::Issued;
 use crate::program::{PlainPcs, Program};
 use crate::sim::{loop_site, Status, StopReason, WarpState, WarpSteps};
 use warps::WarpMaker;

@@ -444,7 +444,9 @@ impl ModelState {
             ModelKind::Struct => ModelState::Struct(pdom::PdomStack::new(prog, m, opts.path_order)),
             ModelKind::TfStack => ModelState::TfStack(tf_stack::SortedStack::new(prog, m)),
             ModelKind::TfSandy => ModelState::TfSandy(tf_sandy::WarpPc::new(prog, m)),
-            ModelKind::Volta => ModelState::Volta(alloc::boxed::Box::new(volta::ConvergenceBarriers::new(prog, m, opts.schedule, opts.hold_at_barrier))),
+            ModelKind::Volta => {
+                ModelState::Volta(alloc::boxed::Box::new(volta::ConvergenceBarriers::new(prog, m, opts.schedule, opts.hold_at_barrier)))
+            }
             ModelKind::Mimd => ModelState::Mimd(mimd::Independent::new(prog, m, opts.hold_at_barrier)),
         }
     }

@@ -15,8 +15,8 @@ pub mod reference;
 mod report;
 mod step_log;
 pub mod timeline;
-mod unrecorded;
 pub mod timing;
+mod unrecorded;
 mod watch;
 
 pub use cost::CostModel;

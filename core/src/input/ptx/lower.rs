@@ -1592,7 +1592,11 @@ impl<'a> Lower<'a> {
             }
             self.emit(ins.src(self.psrc(&o[o.len() - 1])?));
             let result = Ins::new(Opcode::B2r).with_mods(&["RESULT"]);
-            self.emit(if kind == "popc" { result.dst(r(self.dst(&o[0])?)) } else { result.dst(Operand::RZ).dst(Operand::Pred(self.pdst(&o[0])?)) });
+            self.emit(if kind == "popc" {
+                result.dst(r(self.dst(&o[0])?))
+            } else {
+                result.dst(Operand::RZ).dst(Operand::Pred(self.pdst(&o[0])?))
+            });
             return Ok(());
         }
         // bar.sync a{, b}, barrier.sync a{, b} (and their .aligned forms).
