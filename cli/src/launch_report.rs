@@ -90,6 +90,53 @@ pub fn json_of(run: &LaunchRun, resolved: &Resolved, outcome: &Outcome) -> Value
     Value::Object(o)
 }
 
+/// `warpscope compare` of a launch of several warps: the whole launch under each model, its
+/// counts side by side (cycles under one preset, as the one-warp compare).
+pub fn compare(common: &Common, models: &str) -> Result<ExitCode, String> {
+    let mut columns = Vec::new();
+    let mut preset = common.preset.clone();
+    for name in models.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        let c = Common { model: Some(name.to_string()), preset: preset.clone(), ..common.clone() };
+        let (_, resolved, run) = crate::load::prepare_run(&c)?;
+        preset.get_or_insert(resolved.preset.clone());
+        let crate::load::Run::Launch(run) = run else { return Err(format!("{name}: not a launch of several warps")) };
+        columns.push((name.to_string(), Outcome::of_launch(&run), run));
+    }
+    if columns.len() < 2 {
+        return Err(format!("--models `{models}`: name two or more models, comma-separated"));
+    }
+    out!("kernel   {}  (the whole launch; cycles under the {} cost preset)", common.file.display(), preset.as_deref().unwrap_or("default"));
+    for (name, outcome, _) in &columns {
+        out!("{name:<10} {}", stop_text(outcome));
+    }
+    out!();
+    let mut header = format!("{:<24}", "");
+    for (name, _, _) in &columns {
+        header += &format!("{name:>14}");
+    }
+    out!("{header}");
+    type Row = fn(&Totals, u32) -> String;
+    let rows: [(&str, Row); 8] = [
+        ("warp_instructions", |t, _| t.warp_instructions.to_string()),
+        ("thread_instructions", |t, _| t.thread_instructions.to_string()),
+        ("threads_per_instruction", |t, _| format!("{:.2}", t.threads_per_instruction())),
+        ("simd_efficiency", |t, w| format!("{:.4}", t.simd_efficiency(w))),
+        ("divergent_branches", |t, _| t.divergent_branches.to_string()),
+        ("barrier_waits", |t, _| t.barrier_waits.to_string()),
+        ("steps", |t, _| t.steps.to_string()),
+        ("cycles", |t, _| t.cycles.to_string()),
+    ];
+    for (label, cell) in rows {
+        let mut line = format!("{label:<24}");
+        for (_, _, run) in &columns {
+            line += &format!("{:>14}", cell(&run.totals, run.width));
+        }
+        out!("{line}");
+    }
+    let all_exited = columns.iter().all(|c| c.1.kind == warpscope_core::session::OutcomeKind::Exited);
+    Ok(if all_exited { ExitCode::SUCCESS } else { ExitCode::from(3) })
+}
+
 /// `warpscope run` of a whole launch, as text or JSON.
 pub fn report(common: &Common, text: &str, resolved: &Resolved, run: &LaunchRun, as_json: bool) -> Result<ExitCode, String> {
     let outcome = Outcome::of_launch(run);

@@ -904,3 +904,27 @@ fn a_launch_trace_has_block_and_warp_columns() {
     assert_eq!(lines.last().unwrap().trim_start_matches("# "), end);
     assert_eq!(lines.len() - 3, end.split(' ').nth(2).unwrap().parse::<usize>().unwrap());
 }
+
+/// `sweep` and `compare` of a launch of several warps run it whole: each sweep row is the
+/// launch's counts as `run --json` gives them, and compare has a column per model.
+#[test]
+fn sweep_and_compare_run_a_launch_whole() {
+    let votes = example("grid/block_vote.cu");
+    let rows = json(&["sweep", &votes, "--param", "threshold=500..502", "--json"], 0);
+    let rows = rows.as_array().expect("array");
+    assert_eq!(rows.len(), 3);
+    for (k, row) in rows.iter().enumerate() {
+        let set = format!("threshold={}", 500 + k);
+        let run = json(&["run", "--json", &votes, "--set", &set], 0);
+        for key in ["warp_instructions", "thread_instructions", "divergent_branches", "steps", "cycles"] {
+            assert_eq!(row[key], run["metrics"][key], "{key} at {set}");
+        }
+        assert_eq!(row["stop_reason"]["kind"], "exited");
+    }
+    let o = warpscope(&["compare", &example("grid/reduce_interleaved.cu"), "--models", "kepler,volta"]);
+    let text = stdout(&o);
+    assert!(
+        text.contains("(the whole launch;") && text.lines().any(|l| l.starts_with("barrier_waits") && l.matches("288").count() == 2),
+        "{text}"
+    );
+}

@@ -23,6 +23,11 @@ pub struct Totals {
     pub cycles: u64,
     /// The deepest any warp's reconvergence stack went.
     pub max_stack_depth: u64,
+    /// Reconvergence stack pushes, pops, spills and fills, summed over warps.
+    pub pushes: u64,
+    pub pops: u64,
+    pub spills: u64,
+    pub fills: u64,
 }
 
 impl Totals {
@@ -37,6 +42,29 @@ impl Totals {
             steps: m.steps,
             cycles: m.cycles,
             max_stack_depth: m.max_stack_depth,
+            pushes: m.pushes,
+            pops: m.pops,
+            spills: m.spills,
+            fills: m.fills,
+        }
+    }
+
+    /// As a sweep point's or the page's metrics: thread instructions as ncu counts them (every
+    /// thread that issued), so SIMD efficiency is ncu's threads per instruction over the width.
+    pub fn point(&self, width: u32) -> crate::sim::PointMetrics {
+        crate::sim::PointMetrics {
+            steps: self.steps,
+            warp_instructions: self.warp_instructions,
+            thread_instructions: self.thread_instructions,
+            simd_efficiency: self.simd_efficiency(width),
+            pushes: self.pushes,
+            pops: self.pops,
+            max_stack_depth: self.max_stack_depth,
+            spills: self.spills,
+            fills: self.fills,
+            divergent_branches: self.divergent_branches,
+            cycles: self.cycles,
+            clock_window: 0,
         }
     }
 
@@ -49,6 +77,10 @@ impl Totals {
         self.steps += o.steps;
         self.cycles += o.cycles;
         self.max_stack_depth = self.max_stack_depth.max(o.max_stack_depth);
+        self.pushes += o.pushes;
+        self.pops += o.pops;
+        self.spills += o.spills;
+        self.fills += o.fills;
     }
 
     /// Threads per warp instruction (ncu's `smsp__thread_inst_executed_per_inst_executed.ratio`).

@@ -214,6 +214,14 @@ impl Sweep {
             opts.params.push((split.param.clone(), Value::Int(v)));
         }
         opts.params.push((self.request.param.clone(), Value::Int(x)));
+        // A launch of several warps runs whole.
+        let k = &run.kernel;
+        if k.launch().threads() > k.warp_width as u64 {
+            return match crate::grid::run_launch(k, &opts) {
+                Ok(l) => SweepPoint { series: si, x, metrics: l.totals.point(l.width), stop: Outcome::of_launch(&l) },
+                Err(diags) => SweepPoint { series: si, x, metrics: PointMetrics::default(), stop: Outcome::input_error(&diags) },
+            };
+        }
         let mut sim = match launch(&run.kernel, &opts) {
             Ok(sim) => sim,
             Err(diags) => return SweepPoint { series: si, x, metrics: PointMetrics::default(), stop: Outcome::input_error(&diags) },
