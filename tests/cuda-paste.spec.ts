@@ -131,7 +131,9 @@ const REDUCE6 = exampleText('core/tests/fixtures/c/reduce6.cu');
 
 test('a template kernel runs the instance the host launches (a #define\'d block size), as the CLI runs it', async ({ page }) => {
   await open(page);
-  const text = `//@ launch block=64\n//@ param n = 128\n//@ buffer g_idata: i32[128] = i\n${REDUCE6}`;
+  // One block of the 32 threads the instance is for (`blockSize`; the whole launch of the host's
+  // block of 64 reads past the input), with room in shared memory for `warpReduce`'s reads.
+  const text = `//@ launch block=32\n//@ buffer sdata: i32[64]\n//@ param n = 128\n//@ buffer g_idata: i32[128] = i\n${REDUCE6}`;
   await replaceText(page, text);
   const path = tempFile('reduce6.cu', text);
   const total = cliTrace(path).total;
@@ -141,7 +143,7 @@ test('a template kernel runs the instance the host launches (a #define\'d block 
   await showTab(page, 'Generated code');
   await expect(page.locator('#listing')).toContainText('kepler code for `reduce6<32>`');
   expect(cliListing(path).lines.join('\n')).toContain('CAL `(.L_fn_warpReduce_32_)');
-  // One warp of the block of 64 adds 0 + 1 + ... + 127.
+  // The block adds 0 + 1 + ... + 127.
   expect(cliDump(path, 'g_odata')[0]).toBe('8128');
 });
 

@@ -163,7 +163,9 @@ test('named layouts, closed panels and dragged borders are kept across a reload;
   await useLayout(page, 'lecture');
   await expect.poll(groups).toBeLessThan(study);
   await expect(page.locator('html')).toHaveAttribute('data-type', 'lecture');
-  expectLaidOut(await geometry(page), 'lecture layout', ['caption', 'cfg', 'lanes', 'stack']);
+  // The lecture's zoom and the dock's sizes settle over a few frames (a loaded run measured one
+  // frame early once).
+  await expect(async () => expectLaidOut(await geometry(page), 'lecture layout', ['caption', 'cfg', 'lanes', 'stack'])).toPass({ timeout: 3000 });
   await page.reload();
   await expect(page.locator('html')).toHaveAttribute('data-type', 'lecture');
   await useLayout(page, 'study');
