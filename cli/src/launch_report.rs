@@ -15,8 +15,9 @@ use crate::results;
 /// Blocks listed one a line in the text report; the rest are summed up in one line.
 const SHOWN_BLOCKS: usize = 16;
 
-fn totals_json(t: &Totals, width: u32) -> Value {
-    json!({
+/// A warp's, block's or launch's counts, with `place` (where it is) added.
+fn totals_json(t: &Totals, width: u32, place: &[(&str, Value)]) -> Value {
+    let mut v = json!({
         "warp_instructions": t.warp_instructions,
         "thread_instructions": t.thread_instructions,
         "thread_instructions_pred_on": t.thread_instructions_pred_on,
@@ -27,7 +28,11 @@ fn totals_json(t: &Totals, width: u32) -> Value {
         "steps": t.steps,
         "cycles": t.cycles,
         "max_stack_depth": t.max_stack_depth,
-    })
+    });
+    if let Value::Object(o) = &mut v {
+        o.extend(place.iter().map(|(k, x)| (k.to_string(), x.clone())));
+    }
+    v
 }
 
 /// `(1, 0, 0)`.
@@ -43,27 +48,10 @@ pub fn json_of(run: &LaunchRun, resolved: &Resolved, outcome: &Outcome) -> Value
     let blocks: Vec<Value> = run
         .blocks
         .iter()
-        .map(|b| {
-            let mut v = totals_json(&b.totals, w);
-            if let Value::Object(o) = &mut v {
-                o.insert("block_idx".into(), json!(b.block_idx));
-                o.insert("barriers".into(), json!(b.barriers));
-            }
-            v
-        })
+        .map(|b| totals_json(&b.totals, w, &[("block_idx", json!(b.block_idx)), ("barriers", json!(b.barriers))]))
         .collect();
-    let warps: Vec<Value> = run
-        .warps
-        .iter()
-        .map(|t| {
-            let mut v = totals_json(&t.totals, w);
-            if let Value::Object(o) = &mut v {
-                o.insert("block_idx".into(), json!(t.block_idx));
-                o.insert("warp".into(), json!(t.warp));
-            }
-            v
-        })
-        .collect();
+    let warps: Vec<Value> =
+        run.warps.iter().map(|t| totals_json(&t.totals, w, &[("block_idx", json!(t.block_idx)), ("warp", json!(t.warp))])).collect();
     let mut o = Map::new();
     o.insert("stop".into(), stop_json(outcome));
     o.insert(
@@ -78,7 +66,7 @@ pub fn json_of(run: &LaunchRun, resolved: &Resolved, outcome: &Outcome) -> Value
             "model": resolved.options.model.map(|m| m.name()),
         }),
     );
-    o.insert("metrics".into(), totals_json(&run.totals, w));
+    o.insert("metrics".into(), totals_json(&run.totals, w, &[]));
     o.insert("blocks".into(), json!(blocks));
     o.insert("warps".into(), json!(warps));
     o.insert("buffers".into(), results::buffers_json(&run.memory));

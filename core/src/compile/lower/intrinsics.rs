@@ -335,14 +335,7 @@ impl Lower<'_> {
     fn vote(&mut self, name: &str, args: &[Expr], span: Span) -> Option<Value> {
         self.arity(name, args, 2, span)?;
         let mask = self.expr_as(&args[0], Ty::UNSIGNED)?;
-        let x = self.expr(&args[1])?;
-        if let Ty::Vector(..) = x.ty {
-            self.error(args[1].span, format!("`{name}` takes a condition, not a `{}` (test its components, `v.x != 0`...)", x.ty.name()));
-            return None;
-        }
-        let zero = Value::imm(0, x.ty);
-        let p = self.regs.pred(span, &mut self.diags);
-        self.compare(BinOp::Ne, x, zero, p, span);
+        let p = self.condition(name, &args[1], span)?;
         self.sync_point(mask);
         let t = self.temp(span)?;
         let ins = if name == "__ballot_sync" {
@@ -358,18 +351,24 @@ impl Lower<'_> {
         Some(Value::reg(t, if name == "__ballot_sync" { Ty::UNSIGNED } else { Ty::INT }))
     }
 
-    /// `__syncthreads_count(p)`, `_and`, `_or`: the block's barrier, reducing `p` over every
-    /// thread (`BAR.RED`), then the result (`B2R.RESULT`).
-    fn bar_red(&mut self, name: &str, args: &[Expr], span: Span) -> Option<Value> {
-        self.arity(name, args, 1, span)?;
-        let x = self.expr(&args[0])?;
+    /// A collective's condition argument in a fresh predicate (the caller frees it).
+    fn condition(&mut self, name: &str, arg: &Expr, span: Span) -> Option<u8> {
+        let x = self.expr(arg)?;
         if let Ty::Vector(..) = x.ty {
-            self.error(args[0].span, format!("`{name}` takes a condition, not a `{}`", x.ty.name()));
+            self.error(arg.span, format!("`{name}` takes a condition, not a `{}` (test its components, `v.x != 0`...)", x.ty.name()));
             return None;
         }
         let zero = Value::imm(0, x.ty);
         let p = self.regs.pred(span, &mut self.diags);
         self.compare(BinOp::Ne, x, zero, p, span);
+        Some(p)
+    }
+
+    /// `__syncthreads_count(p)`, `_and`, `_or`: the block's barrier, reducing `p` over every
+    /// thread (`BAR.RED`), then the result (`B2R.RESULT`).
+    fn bar_red(&mut self, name: &str, args: &[Expr], span: Span) -> Option<Value> {
+        self.arity(name, args, 1, span)?;
+        let p = self.condition(name, &args[0], span)?;
         let kind = match name {
             "__syncthreads_count" => "POPC",
             "__syncthreads_and" => "AND",
