@@ -356,3 +356,45 @@ fn a_launch_taken_step_by_step_is_the_fast_launch() {
         }
     }
 }
+
+/// A recorded launch (the block on screen stepped and recorded, the others run fast): a seek to
+/// any step, forwards or back, is the state of that many single steps; its end is the fast
+/// launch's; its record takes at most 4 bytes a step.
+#[test]
+fn a_recorded_launch_seeks_to_the_state_of_that_many_steps() {
+    use warpscope_core::grid::RecordedLaunch;
+    for (file, model, scheduler) in [
+        ("reduce_shared.cu", ModelKind::Kepler, WarpScheduler::Gto),
+        ("histogram_shared.cu", ModelKind::Volta, WarpScheduler::Lrr),
+        ("scan_block.cu", ModelKind::Mimd, WarpScheduler::Random),
+        ("matmul_tiled.cu", ModelKind::TfStack, WarpScheduler::Lrr),
+    ] {
+        let (k, _) = parse_kernel_with(&example(file), &SourceOptions { target: Some(model.compile_target()), ..SourceOptions::default() });
+        let opts = LaunchOptions { model: Some(model), warp_scheduler: scheduler, ..LaunchOptions::default() };
+        let start = || RecordedLaunch::new(&k, &opts, [1, 0, 0]).unwrap().unwrap();
+        let mut rec = start();
+        rec.run_to_end();
+        let n = rec.recorded();
+        assert!(n > 500, "{file}: {n} steps");
+        eprintln!("{file}: {n} steps, {} record bytes", rec.record_bytes());
+        assert!(rec.record_bytes() as f64 / n as f64 <= 4.0, "{file}: {} bytes for {n} steps", rec.record_bytes());
+        for t in [n, n / 2, 1, 0, n - 1, n / 3, 1025.min(n), 2 * n / 3] {
+            rec.seek(t);
+            let mut fresh = start();
+            for _ in 0..t {
+                fresh.step();
+            }
+            assert_eq!(rec.steps(), t, "{file}");
+            for w in 0..rec.warps() {
+                assert!(rec.warp(w) == fresh.warp(w), "{file} {model:?}: warp {w} after a seek to {t}");
+            }
+            assert_eq!(rec.memory().words, fresh.memory().words, "{file} {model:?}: memory after a seek to {t}");
+        }
+        rec.seek(n / 4);
+        let whole = rec.finish();
+        let fast = run_launch(&k, &opts).unwrap();
+        assert_eq!(whole.memory.words, fast.memory.words, "{file}");
+        assert_eq!(whole.warps, fast.warps, "{file}");
+        assert_eq!(whole.end, fast.end, "{file}");
+    }
+}

@@ -6,25 +6,28 @@
 //! This run records no steps: it gives the launch's results (every buffer, what it printed, how
 //! it ended) and its counts per warp, per block and in all.
 
+mod launcher;
+mod recorded;
 mod totals;
 mod warps;
 
+pub use launcher::{Code, Launcher};
+pub use recorded::{RecordedLaunch, CHECKPOINT_INTERVAL};
 pub use totals::Totals;
 
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::block::{Block, BlockEnd, Printout, StepWatch};
+use crate::block::StepWatch;
 use crate::diag::Diagnostic;
 use crate::isa::Pc;
 use crate::kernel::expr::Value;
 use crate::kernel::Kernel;
-use crate::launch::{prepare, LaunchOptions};
-use crate::machine::{Launch, Memory, Space};
+use crate::launch::LaunchOptions;
+use crate::machine::Memory;
 use crate::model::Issued;
-use crate::program::{PlainPcs, Program};
-use crate::sim::{loop_site, Status, StopReason, WarpState, WarpSteps};
-use warps::WarpMaker;
+use crate::program::Program;
+use crate::sim::{StopReason, WarpState};
 
 /// One warp's counts, and where it sits.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -121,132 +124,24 @@ pub fn run_launch_watched(
     opts: &LaunchOptions,
     mut watch: Option<&mut dyn FnMut(&LaunchStep)>,
 ) -> Result<LaunchRun, Vec<Diagnostic>> {
-    let mut decl = kernel.launch();
-    let first_warp;
-    let kernel = if decl.warp_idx != 0 {
-        // Every warp is made from the first, whole one.
-        decl.warp_idx = 0;
-        let mut k = kernel.clone();
-        k.launch = Some(decl);
-        first_warp = k;
-        &first_warp
-    } else {
-        kernel
-    };
-    let p = prepare(kernel, opts)?;
-    let mut first = p.instance.machine;
-    let mut memory = core::mem::take(&mut first.memory);
-    let per_thread: Vec<usize> =
-        kernel.buffers.iter().filter(|b| b.per_thread()).filter_map(|b| memory.buffers.iter().position(|m| m.name == b.name)).collect();
-    let shared: Vec<(usize, Vec<u32>)> =
-        memory.buffers.iter().enumerate().filter(|(_, b)| b.space == Space::Shared).map(|(k, _)| (k, memory.words[k].clone())).collect();
-    let plain = PlainPcs::of(&p.program, p.config.model.plain_branches());
-    let steps = WarpSteps { program: &p.program, plain: &plain, config: &p.config, warp_width: kernel.warp_width };
-    let maker = WarpMaker {
-        program: &p.program,
-        config: &p.config,
-        first,
-        width: kernel.warp_width,
-        grid: decl.grid,
-        block: decl.block,
-        per_thread,
-    };
-    let limit = p.config.step_limit;
-    let mut run = LaunchRun {
-        memory: Memory::default(),
-        output: Vec::new(),
-        output_cut_at: None,
-        totals: Totals::default(),
-        blocks: Vec::new(),
-        warps: Vec::new(),
-        end: LaunchEnd { reason: StopReason::Exited, block_idx: [0; 3], warp: 0, step: 0, pc: None, message: String::new() },
-        params: p.instance.params,
-        width: kernel.warp_width,
-        program: p.program.clone(),
-        unwritten_read: None,
-    };
-    let mut printout = Printout::default();
-    'blocks: for bz in 0..decl.grid[2] {
-        for by in 0..decl.grid[1] {
-            for bx in 0..decl.grid[0] {
-                let block_idx = [bx, by, bz];
-                for (k, words) in &shared {
-                    memory.restart(*k, words);
-                }
-                let warps = (0..maker.warps_per_block()).map(|w| maker.warp(block_idx, w, &mut memory)).collect();
-                let linear = (bz as u64 * decl.grid[1] as u64 + by as u64) * decl.grid[0] as u64 + bx as u64;
-                let mut block = Block::new(warps, opts.warp_scheduler, linear);
-                let from = printout.records.len();
-                let program = &p.program;
-                let watching_any = watch.is_some();
-                let mut each = |step: u64, warp: usize, issued: &Issued, state: &WarpState| {
-                    if let Some(w) = watch.as_deref_mut() {
-                        w(&LaunchStep { step, block_idx, warp, issued, state, program });
-                    }
-                };
-                let watching = if watching_any { Some(&mut each as &mut StepWatch) } else { None };
-                let (ran, end) = block.run(&steps, &mut memory, limit - run.totals.steps, run.totals.steps, &mut printout, watching);
-                let step = run.totals.steps + ran;
-                let mut block_totals = Totals::default();
-                for (w, warp) in block.warps.iter().enumerate() {
-                    let m = &warp.state.machine;
-                    if let (None, Some(read)) = (run.unwritten_read, m.unwritten_read) {
-                        run.unwritten_read = Some((block_idx, m.launch.thread_idx(read.lane), read.addr));
-                    }
-                    let totals = Totals::of_warp(&warp.state.metrics, warp.barrier_waits);
-                    block_totals.add(&totals);
-                    run.warps.push(WarpTotals { block_idx, warp: w as u32, totals });
-                }
-                run.totals.add(&block_totals);
-                run.blocks.push(BlockTotals { block_idx, totals: block_totals, barriers: block.barrier_releases });
-                for (step, w, r) in printout.records[from..].iter() {
-                    let launch = Launch { grid: decl.grid, block: decl.block, block_idx, first_thread: w * maker.width };
-                    let text = crate::printf::line(&p.program.formats, r).text;
-                    run.output.push(LaunchLine { step: *step, block_idx, thread_idx: launch.thread_idx(r.lane as u32), text });
-                }
-                let ended = |reason, warp, pc, message| LaunchEnd { reason, block_idx, warp, step, pc, message };
-                let at = |w: usize| alloc::format!("block ({bx}, {by}, {bz}), warp {w}");
-                match end {
-                    BlockEnd::Done => {
-                        run.end = ended(StopReason::Exited, block.warps.len().saturating_sub(1) as u32, None, "every thread exited".into())
-                    }
-                    BlockEnd::Budget => {
-                        let w = block.last().unwrap_or(0);
-                        let warp = &mut block.warps[w];
-                        warp.lend(&mut memory);
-                        let site = loop_site(&p.program, &p.config, &warp.state, 4096);
-                        warp.take_back(&mut memory);
-                        let looping = site.as_ref().map_or(String::new(), |s| alloc::format!(": {}", s.describe(&p.program)));
-                        let message = alloc::format!(
-                            "stopped after {step} steps (the step limit) with {} still looping{looping}: an endless loop?",
-                            at(w)
-                        );
-                        run.end = ended(StopReason::StepLimit, w as u32, site.map(|s| s.head), message);
-                        break 'blocks;
-                    }
-                    BlockEnd::Stuck(why) => {
-                        let w = block.last().unwrap_or(0);
-                        let pc = block.warps.iter().find_map(|w| w.at.map(|a| a.pc));
-                        let message = alloc::format!("block ({bx}, {by}, {bz}): {why}");
-                        let reason = StopReason::Deadlock { pc: pc.unwrap_or_default(), message: message.clone() };
-                        run.end = ended(reason, w as u32, pc, message);
-                        break 'blocks;
-                    }
-                    BlockEnd::Failed(w) => {
-                        let (reason, pc, message) = match &block.warps[w].state.status {
-                            Status::Fault { pc, message } => (StopReason::Fault { pc: *pc, message: message.clone() }, *pc, message),
-                            Status::Deadlock { pc, message } => (StopReason::Deadlock { pc: *pc, message: message.clone() }, *pc, message),
-                            _ => unreachable!("a failed warp has a fault or a deadlock"),
-                        };
-                        let message = alloc::format!("{}: {message}", at(w));
-                        run.end = ended(reason, w as u32, Some(pc), message);
-                        break 'blocks;
-                    }
-                }
+    let mut launcher = Launcher::new(kernel, opts)?;
+    // The watcher's view of the code, apart from the launcher that steps.
+    let program = if watch.is_some() { launcher.code.program.clone() } else { Program::default() };
+    let blocks: Vec<[u32; 3]> = launcher.code.blocks().collect();
+    let watching_any = watch.is_some();
+    for block_idx in blocks {
+        let mut block = launcher.start_block(block_idx);
+        let printed = launcher.printout.records.len();
+        let mut each = |step: u64, warp: usize, issued: &Issued, state: &WarpState| {
+            if let Some(w) = watch.as_deref_mut() {
+                w(&LaunchStep { step, block_idx, warp, issued, state, program: &program });
             }
+        };
+        let watching = if watching_any { Some(&mut each as &mut StepWatch) } else { None };
+        let (ran, end) = launcher.run_block(&mut block, watching);
+        if !launcher.tally(&mut block, block_idx, ran, end, printed) {
+            break;
         }
     }
-    run.output_cut_at = printout.cut_at;
-    run.memory = memory;
-    Ok(run)
+    Ok(launcher.finish())
 }

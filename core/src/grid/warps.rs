@@ -9,9 +9,8 @@ use crate::program::Program;
 use crate::sim::{SimConfig, WarpState};
 
 /// What makes a block's warps.
-pub struct WarpMaker<'a> {
-    pub program: &'a Program,
-    pub config: &'a SimConfig,
+#[derive(Clone, Debug)]
+pub struct WarpMaker {
     /// A whole first warp, its registers as the inputs set them, its memory taken out.
     pub first: Machine,
     /// Warp width.
@@ -22,7 +21,7 @@ pub struct WarpMaker<'a> {
     pub per_thread: Vec<usize>,
 }
 
-impl WarpMaker<'_> {
+impl WarpMaker {
     pub fn block_threads(&self) -> u32 {
         self.block.iter().product()
     }
@@ -31,13 +30,13 @@ impl WarpMaker<'_> {
         self.block_threads().div_ceil(self.width)
     }
 
-    /// Warp `w` of the block at `block_idx`, started with `memory` lent to it.
-    pub fn warp(&self, block_idx: [u32; 3], w: u32, memory: &mut Memory) -> Warp {
+    /// Warp `w` of the block at `block_idx`, started on `program` with `memory` lent to it.
+    pub fn warp(&self, program: &Program, config: &SimConfig, block_idx: [u32; 3], w: u32, memory: &mut Memory) -> Warp {
         let lanes = (self.block_threads() - w * self.width).min(self.width);
         let mut machine = if lanes == self.first.width { self.first.clone() } else { narrowed(&self.first, lanes) };
         machine.launch = Launch { grid: self.grid, block: self.block, block_idx, first_thread: w * self.width };
         machine.memory = core::mem::take(memory);
-        let mut state = WarpState::start(self.program, machine, self.config, true);
+        let mut state = WarpState::start(program, machine, config, true);
         *memory = core::mem::take(&mut state.machine.memory);
         Warp::new(state, memory, &self.per_thread)
     }

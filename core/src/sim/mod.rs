@@ -26,6 +26,7 @@ pub use memory_view::{describe as describe_access, StepAccess};
 pub use metrics::{Metric, Metrics, PointMetrics};
 pub use reference::{ideal_fetches, IdealFetches};
 pub use report::RunReport;
+pub use step_log::StepLog;
 pub use timeline::{event, StepRecord, Timeline};
 pub use unrecorded::WarpSteps;
 pub use watch::{loop_site, LoopSite, Waiting};

@@ -91,6 +91,14 @@ impl StepLog {
             + self.segments.capacity() * core::mem::size_of::<SegmentSummary>()
     }
 
+    /// Bytes the records take (the chunks' bytes written and the index), however much room the
+    /// chunks have allocated.
+    pub fn used_bytes(&self) -> usize {
+        self.chunks.iter().chain([&self.open]).map(Vec::len).sum::<usize>()
+            + self.index.len() * core::mem::size_of::<(u32, u32, StepRecord)>()
+            + self.segments.len() * core::mem::size_of::<SegmentSummary>()
+    }
+
     /// Each segment's summary, in step order: segment `b` holds records `b * SEGMENT ..`.
     pub fn segments(&self) -> &[SegmentSummary] {
         &self.segments

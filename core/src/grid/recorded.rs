@@ -1,0 +1,247 @@
+//! A launch recorded for the views: the block on screen stepped one warp instruction at a time,
+//! which warp issued each step and its record kept (each warp's records in a `StepLog` of its
+//! own, where one step differs little from the warp's step before), checkpoints of the whole
+//! block (its warps, its barriers, the launch's memory) so that any step of any warp is
+//! reachable by seek, which replays from the nearest checkpoint. The blocks before it run first,
+//! unrecorded (the global memory it starts from is theirs); `finish` runs the blocks after it.
+
+use alloc::vec::Vec;
+
+use super::{LaunchRun, Launcher};
+use crate::block::{Block, BlockEnd, StepWatch};
+use crate::diag::Diagnostic;
+use crate::kernel::Kernel;
+use crate::launch::LaunchOptions;
+use crate::machine::Memory;
+use crate::model::{Issued, Reconvergence};
+use crate::sim::{StepLog, StepRecord, WarpState};
+
+/// Which warp issued each step: a byte a step for blocks of up to 256 warps (every block of 32
+/// lanes and more), two for more.
+#[derive(Clone, Debug)]
+enum Issuers {
+    Byte(Vec<u8>),
+    Wide(Vec<u16>),
+}
+
+impl Issuers {
+    fn for_warps(warps: usize) -> Issuers {
+        if warps <= 256 {
+            Issuers::Byte(Vec::new())
+        } else {
+            Issuers::Wide(Vec::new())
+        }
+    }
+    fn len(&self) -> usize {
+        match self {
+            Issuers::Byte(v) => v.len(),
+            Issuers::Wide(v) => v.len(),
+        }
+    }
+    fn push(&mut self, w: usize) {
+        match self {
+            Issuers::Byte(v) => v.push(w as u8),
+            Issuers::Wide(v) => v.push(w as u16),
+        }
+    }
+    fn get(&self, i: usize) -> Option<usize> {
+        match self {
+            Issuers::Byte(v) => v.get(i).map(|&w| w as usize),
+            Issuers::Wide(v) => v.get(i).map(|&w| w as usize),
+        }
+    }
+    fn bytes(&self) -> usize {
+        match self {
+            Issuers::Byte(v) => v.len(),
+            Issuers::Wide(v) => 2 * v.len(),
+        }
+    }
+}
+
+/// Steps between checkpoints of the block.
+pub const CHECKPOINT_INTERVAL: u64 = 1024;
+
+/// What a checkpoint restores: the block and the launch's memory after `step` of its steps, and
+/// how many printf records the launch held then.
+#[derive(Clone, Debug)]
+struct Checkpoint {
+    step: u64,
+    block: Block,
+    memory: Memory,
+    printed: usize,
+}
+
+/// A launch with its block on screen recorded.
+pub struct RecordedLaunch {
+    launcher: Launcher,
+    block: Block,
+    block_idx: [u32; 3],
+    /// The launch's steps before this block began.
+    before: u64,
+    /// The block's steps taken: the state is the one after `step` steps.
+    step: u64,
+    /// Which warp issued each of the block's steps.
+    issuers: Issuers,
+    /// Each warp's step records, in its own order.
+    records: Vec<StepLog>,
+    checkpoints: Vec<Checkpoint>,
+    /// How the block ended and after how many of its steps, once it has.
+    end: Option<(u64, BlockEnd)>,
+    /// The launch's printf records when the block began.
+    printed_before: usize,
+}
+
+impl RecordedLaunch {
+    /// `kernel`'s launch under `opts` with the block at `focus` to be recorded: the blocks before
+    /// it have run. `None` for the launch's results when a block before it did not end well.
+    pub fn new(kernel: &Kernel, opts: &LaunchOptions, focus: [u32; 3]) -> Result<Result<RecordedLaunch, LaunchRun>, Vec<Diagnostic>> {
+        let mut launcher = Launcher::new(kernel, opts)?;
+        let blocks: Vec<[u32; 3]> = launcher.code.blocks().collect();
+        for &block_idx in blocks.iter().take_while(|&&b| b != focus) {
+            let mut block = launcher.start_block(block_idx);
+            let printed = launcher.printout.records.len();
+            let (ran, end) = launcher.run_block(&mut block, None);
+            if !launcher.tally(&mut block, block_idx, ran, end, printed) {
+                return Ok(Err(launcher.finish()));
+            }
+        }
+        let block = launcher.start_block(focus);
+        let warps = block.warps.len();
+        let first = Checkpoint { step: 0, block: block.clone(), memory: launcher.memory.clone(), printed: launcher.printout.records.len() };
+        Ok(Ok(RecordedLaunch {
+            before: launcher.run.totals.steps,
+            printed_before: launcher.printout.records.len(),
+            launcher,
+            block,
+            block_idx: focus,
+            step: 0,
+            issuers: Issuers::for_warps(warps),
+            records: (0..warps).map(|_| StepLog::default()).collect(),
+            checkpoints: alloc::vec![first],
+            end: None,
+        }))
+    }
+
+    /// Steps the block has taken so far (the state is the one after them).
+    pub fn steps(&self) -> u64 {
+        self.step
+    }
+    /// Steps recorded: how far the block ran.
+    pub fn recorded(&self) -> u64 {
+        self.issuers.len() as u64
+    }
+    pub fn block_idx(&self) -> [u32; 3] {
+        self.block_idx
+    }
+    /// The block's warps at the current step.
+    pub fn warps(&self) -> usize {
+        self.block.warps.len()
+    }
+    /// Warp `w` at the current step (its memory is the launch's, lent while it issues: empty here).
+    pub fn warp(&self, w: usize) -> &WarpState {
+        &self.block.warps[w].state
+    }
+    /// The launch's memory at the current step.
+    pub fn memory(&self) -> &Memory {
+        &self.launcher.memory
+    }
+    /// Which warp issued step `t` (1-based) of the block.
+    pub fn issuer(&self, t: u64) -> Option<usize> {
+        self.issuers.get(t.checked_sub(1)? as usize)
+    }
+    /// Warp `w`'s step records.
+    pub fn records(&self, w: usize) -> &StepLog {
+        &self.records[w]
+    }
+    /// Bytes the block's record takes (the issuers and what every warp's step log holds),
+    /// besides the checkpoints and the room the logs' chunks have allocated.
+    pub fn record_bytes(&self) -> usize {
+        self.issuers.bytes() + self.records.iter().map(StepLog::used_bytes).sum::<usize>()
+    }
+    /// How the block ended, once it has.
+    pub fn end(&self) -> Option<&BlockEnd> {
+        self.end.as_ref().map(|(_, e)| e)
+    }
+
+    /// One step of the block: which warp issued what; `None` once the block has ended. A step
+    /// past the recorded ones is recorded.
+    pub fn step(&mut self) -> Option<(usize, Issued)> {
+        if self.end.as_ref().is_some_and(|(at, _)| self.step >= *at) {
+            return None;
+        }
+        if self.before + self.step >= self.launcher.code.config.step_limit {
+            self.end = Some((self.step, BlockEnd::Budget));
+            return None;
+        }
+        let mut seen = None;
+        let mut each = |_: u64, w: usize, issued: &Issued, state: &WarpState| seen = Some((w, *issued, state.model.depth()));
+        let watch: &mut StepWatch = &mut each;
+        let first = self.before + self.step;
+        let steps = self.launcher.code.steps();
+        let (ran, end) = self.block.run(&steps, &mut self.launcher.memory, 1, first, &mut self.launcher.printout, Some(watch));
+        self.step += ran;
+        let fresh = self.step > self.recorded();
+        if let (Some((w, issued, depth)), true) = (seen, fresh) {
+            self.issuers.push(w);
+            self.records[w].push(StepRecord::new(&issued, depth));
+            if self.step.is_multiple_of(CHECKPOINT_INTERVAL) {
+                self.checkpoint();
+            }
+        }
+        if !matches!(end, BlockEnd::Budget) && self.end.is_none() {
+            self.end = Some((self.step, end));
+        }
+        seen.map(|(w, i, _)| (w, i))
+    }
+
+    fn checkpoint(&mut self) {
+        let printed = self.launcher.printout.records.len();
+        self.checkpoints.push(Checkpoint { step: self.step, block: self.block.clone(), memory: self.launcher.memory.clone(), printed });
+    }
+
+    /// Runs the block to its end (or the launch's step limit), recording every step.
+    pub fn run_to_end(&mut self) {
+        while self.step().is_some() {}
+    }
+
+    /// Puts the block in the state after `t` of its steps (at most its end): the nearest
+    /// checkpoint, then its steps replayed.
+    pub fn seek(&mut self, t: u64) {
+        let t = t.min(self.recorded().max(self.step));
+        if t < self.step {
+            let c = self.checkpoints.iter().rev().find(|c| c.step <= t).expect("a checkpoint at step 0").clone();
+            self.block = c.block;
+            self.launcher.memory = c.memory;
+            self.launcher.printout.records.truncate(c.printed);
+            self.launcher.printout.cut_at = None;
+            self.step = c.step;
+        }
+        while self.step < t {
+            if self.step().is_none() {
+                break;
+            }
+        }
+    }
+
+    /// The launch's results: the block run to its end, then every block after it.
+    pub fn finish(mut self) -> LaunchRun {
+        self.seek(self.recorded());
+        self.run_to_end();
+        let Some((ran, end)) = self.end.clone() else { unreachable!("run to its end") };
+        let mut launcher = self.launcher;
+        let mut block = self.block;
+        if !launcher.tally(&mut block, self.block_idx, ran, end, self.printed_before) {
+            return launcher.finish();
+        }
+        let blocks: Vec<[u32; 3]> = launcher.code.blocks().skip_while(|&b| b != self.block_idx).skip(1).collect();
+        for block_idx in blocks {
+            let mut block = launcher.start_block(block_idx);
+            let printed = launcher.printout.records.len();
+            let (ran, end) = launcher.run_block(&mut block, None);
+            if !launcher.tally(&mut block, block_idx, ran, end, printed) {
+                break;
+            }
+        }
+        launcher.finish()
+    }
+}
