@@ -7,6 +7,7 @@
 
 mod exchange;
 mod inputs;
+mod launch;
 mod link;
 mod memory;
 mod summary;
@@ -15,6 +16,7 @@ mod sweep;
 pub mod types;
 mod views;
 
+pub use launch::LaunchSession;
 pub use link::{decode_link, encode_link};
 pub use sweep::{measured_sets, metric_infos, SweepRun};
 

@@ -5,6 +5,7 @@
 //! every use of it in the build.
 
 use ts_rs::{Config, TS};
+use warpscope_core::grid::{Totals, WarpDoing, WarpNow};
 use warpscope_core::input::ptx::{Beside, BesideProblem, BesideProblemKind};
 use warpscope_core::isa::AccessKind;
 use warpscope_core::kernel::inputs::{HeaderEdit, HeaderKey, HeaderLine, LaunchInput};
@@ -21,6 +22,7 @@ use warpscope_core::Severity;
 
 use crate::exchange::ExchangeView;
 use crate::inputs::{BufferRow, InputsView, ParamRow};
+use crate::launch::LaunchLoadResult;
 use crate::link::DecodedView;
 use crate::memory::{AccessView, BufferView, CellTouchView, MemoryView};
 use crate::sweep::{MetricInfo, Prepared};
@@ -57,6 +59,9 @@ pub fn typescript() -> String {
         OutcomeKind,
         Progress,
         PointMetrics,
+        Totals,
+        WarpNow,
+        WarpDoing,
         RunRequest,
         StackChoice,
         StaleParams,
@@ -84,6 +89,7 @@ pub fn typescript() -> String {
         DiagnosticView,
         ParamView,
         LoadResult,
+        LaunchLoadResult,
         LaneView,
         StackEntryView,
         VarView,

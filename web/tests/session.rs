@@ -392,3 +392,37 @@ fn struct_names_its_copies_and_keeps_the_original_graph() {
     assert!(s.original_cfg().unwrap().is_null());
     assert!(json(s.metrics().unwrap())["transforms"].is_null());
 }
+
+const REDUCE: &str = include_str!("../../examples/grid/reduce_shared.cu");
+
+/// A whole launch in the facade: its block on screen recorded, each warp's state at a step,
+/// the warps x steps summary, and the whole launch's end and counts.
+#[wasm_bindgen_test]
+fn a_launch_session_shows_every_warp_of_its_block() {
+    let mut s = warpscope_web::LaunchSession::new();
+    let r = json(s.load(REDUCE, JsValue::UNDEFINED).unwrap());
+    assert_eq!(r["ok"], true, "{r}");
+    assert_eq!(r["warps"], 8);
+    assert_eq!(r["end"]["kind"], "exited");
+    assert_eq!(r["totals"]["barrier_waits"], 288);
+    let steps = r["steps"].as_u64().unwrap();
+    let summary = s.summary().to_vec();
+    assert_eq!(summary.len() as u64, 2 * steps);
+    let issued: std::collections::BTreeSet<u16> = summary.chunks(2).map(|p| p[0]).collect();
+    assert_eq!(issued.len(), 8, "every warp issues");
+    assert!(summary.chunks(2).all(|p| (1..=32).contains(&p[1])));
+    // Under gto warp 0 goes first, with all its lanes.
+    assert_eq!(s.seek(1.0), 1.0);
+    let warps = json(s.warps_now().unwrap());
+    assert_eq!(warps[0]["doing"], "issuing", "{warps}");
+    assert_eq!(warps[0]["issued"], 32);
+    assert!(warps.as_array().unwrap()[1..].iter().all(|w| w["doing"] == "ready"));
+    // Warp 0 reaches the first barrier before the others run.
+    let at_barrier = (1..steps).find(|&t| {
+        s.seek(t as f64);
+        json(s.warps_now().unwrap())[0]["doing"] == "at_barrier"
+    });
+    assert!(at_barrier.is_some(), "warp 0 waits at a barrier at some step");
+    s.seek(steps as f64);
+    assert!(json(s.warps_now().unwrap()).as_array().unwrap().iter().all(|w| w["doing"] == "exited"));
+}

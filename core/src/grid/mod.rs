@@ -12,7 +12,7 @@ mod totals;
 mod warps;
 
 pub use launcher::{Code, Launcher};
-pub use recorded::{RecordedLaunch, CHECKPOINT_INTERVAL};
+pub use recorded::{RecordedLaunch, WarpDoing, WarpNow, CHECKPOINT_INTERVAL};
 pub use totals::Totals;
 
 use alloc::string::String;

@@ -12,7 +12,7 @@ use crate::block::{Block, BlockEnd, StepWatch};
 use crate::diag::Diagnostic;
 use crate::kernel::Kernel;
 use crate::launch::LaunchOptions;
-use crate::machine::Memory;
+use crate::machine::{LaneMask, Memory};
 use crate::model::{Issued, Reconvergence};
 use crate::sim::{StepLog, StepRecord, WarpState};
 
@@ -58,6 +58,45 @@ impl Issuers {
     }
 }
 
+/// What a warp of the block on screen is doing at a step.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub enum WarpDoing {
+    /// It issued the step.
+    Issuing,
+    /// It can issue; another warp did.
+    Ready,
+    /// Its live lanes wait at one of the block's barriers.
+    AtBarrier,
+    Exited,
+    /// It faulted or deadlocked.
+    Failed,
+}
+
+/// One warp of the block on screen at the current step.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct WarpNow {
+    /// Its number in the block.
+    pub warp: u32,
+    pub doing: WarpDoing,
+    /// Its lanes (a block's last warp may have fewer than the width) and those not exited.
+    pub lanes: u32,
+    pub live: u32,
+    /// The lanes that ran the step, when it issued it.
+    pub issued: u32,
+    /// Where it issues next (or waits), and that instruction's source line.
+    pub pc: Option<u32>,
+    pub line: Option<u32>,
+    /// The barrier its arrived lanes wait at.
+    pub barrier: Option<u8>,
+    /// Warp instructions it has issued so far.
+    pub instructions: u64,
+}
+
 /// Steps between checkpoints of the block.
 pub const CHECKPOINT_INTERVAL: u64 = 1024;
 
@@ -72,6 +111,7 @@ struct Checkpoint {
 }
 
 /// A launch with its block on screen recorded.
+#[derive(Clone, Debug)]
 pub struct RecordedLaunch {
     launcher: Launcher,
     block: Block,
@@ -161,6 +201,62 @@ impl RecordedLaunch {
     /// How the block ended, once it has.
     pub fn end(&self) -> Option<&BlockEnd> {
         self.end.as_ref().map(|(_, e)| e)
+    }
+
+    /// Every warp of the block at the current step.
+    pub fn warps_now(&self) -> Vec<WarpNow> {
+        use crate::block::WarpWait;
+        let issuer = self.issuer(self.step);
+        let program = &self.launcher.code.program;
+        self.block
+            .warps
+            .iter()
+            .enumerate()
+            .map(|(w, warp)| {
+                let st = &warp.state;
+                let m = &st.machine;
+                let issued = if issuer == Some(w) { self.last_issued(w).map_or(0, |r| LaneMask(r.mask).count()) } else { 0 };
+                let doing = match warp.wait {
+                    WarpWait::Ended if st.status == crate::sim::Status::Exited => WarpDoing::Exited,
+                    WarpWait::Ended => WarpDoing::Failed,
+                    WarpWait::Barrier => WarpDoing::AtBarrier,
+                    WarpWait::Ready if issuer == Some(w) => WarpDoing::Issuing,
+                    WarpWait::Ready => WarpDoing::Ready,
+                };
+                let pc = st.model.pc().filter(|_| doing != WarpDoing::Exited);
+                WarpNow {
+                    warp: w as u32,
+                    doing,
+                    lanes: m.width,
+                    live: m.live_lanes().count(),
+                    issued,
+                    pc: pc.map(|p| p.0),
+                    line: pc.and_then(|p| program.line(p)),
+                    barrier: warp.at.map(|a| a.id),
+                    instructions: st.metrics.warp_instructions,
+                }
+            })
+            .collect()
+    }
+
+    /// The record of warp `w`'s last step so far.
+    fn last_issued(&self, w: usize) -> Option<StepRecord> {
+        let own = self.block.warps[w].state.metrics.steps as usize;
+        own.checked_sub(1).and_then(|i| self.records[w].get(i))
+    }
+
+    /// The block's recorded steps as a warps x steps summary: for step `t` (1-based), entry
+    /// `2 (t - 1)` is the warp that issued it and `2 (t - 1) + 1` the lanes that ran it.
+    pub fn summary(&self) -> Vec<u16> {
+        let mut readers: Vec<_> = self.records.iter().map(|r| r.iter()).collect();
+        let mut out = Vec::with_capacity(2 * self.issuers.len());
+        for i in 0..self.issuers.len() {
+            let w = self.issuers.get(i).unwrap_or(0);
+            let lanes = readers[w].next().map_or(0, |r| LaneMask(r.mask).count());
+            out.push(w as u16);
+            out.push(lanes as u16);
+        }
+        out
     }
 
     /// One step of the block: which warp issued what; `None` once the block has ended. A step

@@ -5,6 +5,7 @@ use crate::sim::Metrics;
 /// Instruction counts and divergence of a warp, a block or a launch.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Totals {
     /// Warp instructions issued (ncu's `smsp__inst_executed.sum`).
     pub warp_instructions: u64,

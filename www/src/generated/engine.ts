@@ -135,6 +135,73 @@ export type PointMetrics = { steps: number, warp_instructions: number, thread_in
  */
 clock_window: number, };
 
+export type Totals = { 
+/**
+ * Warp instructions issued (ncu's `smsp__inst_executed.sum`).
+ */
+warp_instructions: number, 
+/**
+ * Threads that issued each one, summed (`smsp__thread_inst_executed.sum`).
+ */
+thread_instructions: number, 
+/**
+ * Of those, the threads whose guard held (`smsp__thread_inst_executed_pred_on.sum`).
+ */
+thread_instructions_pred_on: number, 
+/**
+ * Branches that split a warp's lanes.
+ */
+divergent_branches: number, 
+/**
+ * Times a warp waited at a block's barrier.
+ */
+barrier_waits: number, 
+/**
+ * Steps: warp instructions, and the parts of a real SASS instruction's sequence.
+ */
+steps: number, 
+/**
+ * Cycles under the cost model, summed over warps (as one scheduler issuing every warp's
+ * instructions in turn would take, hiding no latency).
+ */
+cycles: number, 
+/**
+ * The deepest any warp's reconvergence stack went.
+ */
+max_stack_depth: number, 
+/**
+ * Reconvergence stack pushes, pops, spills and fills, summed over warps.
+ */
+pushes: number, pops: number, spills: number, fills: number, };
+
+export type WarpNow = { 
+/**
+ * Its number in the block.
+ */
+warp: number, doing: WarpDoing, 
+/**
+ * Its lanes (a block's last warp may have fewer than the width) and those not exited.
+ */
+lanes: number, live: number, 
+/**
+ * The lanes that ran the step, when it issued it.
+ */
+issued: number, 
+/**
+ * Where it issues next (or waits), and that instruction's source line.
+ */
+pc: number | null, line: number | null, 
+/**
+ * The barrier its arrived lanes wait at.
+ */
+barrier: number | null, 
+/**
+ * Warp instructions it has issued so far.
+ */
+instructions: number, };
+
+export type WarpDoing = "issuing" | "ready" | "at_barrier" | "exited" | "failed";
+
 export type RunRequest = { 
 /**
  * The kernel file's text.
@@ -446,6 +513,16 @@ running: boolean,
  * The step the run ends by at the latest: its step limit, or its `stop_at` if sooner.
  */
 last_step: number, };
+
+export type LaunchLoadResult = { ok: boolean, diagnostics: Array<DiagnosticView>, 
+/**
+ * The block on screen (the launch's `block_idx=`), its warps and its recorded steps.
+ */
+block_idx: [number, number, number], warps: number, steps: number, 
+/**
+ * The whole launch's end and counts (its other blocks run unrecorded).
+ */
+end: Outcome | null, totals: Totals | null, };
 
 export type LaneView = { lane: number, state: LaneState, pc: number | null, line: number | null, block: number | null, };
 
