@@ -24,6 +24,8 @@ def harness(name, source):
     launch = next(h for h in heads if h.startswith("launch "))
     grid = dims(re.search(r"grid=(\([^)]*\)|\d+)", launch).group(1))
     block = dims(re.search(r"block=(\([^)]*\)|\d+)", launch).group(1))
+    shared = re.search(r"shared=(\d+)", launch)
+    shared = f", {shared.group(1)}" if shared else ""
     buffers = {}
     for h in heads:
         m = re.match(r"buffer (\w+): (\w+)\[(\d+)\](?: = (.*))?$", h)
@@ -46,7 +48,7 @@ def harness(name, source):
             call.append(f"d_{pname}")
         else:
             call.append(f"({a.rsplit(' ', 1)[0].replace('const ', '')})({params[pname]})")
-    lines.append(f"  {kernel}<<<dim3({grid[0]}, {grid[1]}, {grid[2]}), dim3({block[0]}, {block[1]}, {block[2]})>>>({', '.join(call)});")
+    lines.append(f"  {kernel}<<<dim3({grid[0]}, {grid[1]}, {grid[2]}), dim3({block[0]}, {block[1]}, {block[2]}){shared}>>>({', '.join(call)});")
     lines.append('  cudaError_t e = cudaDeviceSynchronize(); if (e != cudaSuccess) { printf("error %s\\n", cudaGetErrorString(e)); return 1; }')
     for pname, (ty, n, _) in buffers.items():
         c = C_TYPE[ty]

@@ -167,6 +167,12 @@ fn block_votes_count_and_test_every_thread_of_the_block() {
 }
 
 #[test]
+fn dynamic_shared_memory_is_the_launchs_third_argument() {
+    let want: Vec<i64> = (0..64).map(|t| (63 - t) * 3 + 1).collect();
+    check_everywhere("dynamic_reverse.cu", "d", &want);
+}
+
+#[test]
 fn grid_stride_saxpy_covers_every_element() {
     let want: Vec<i64> = (0..1000).map(|i| 2 * (i % 13) + i % 5 - 2).collect();
     check_everywhere("saxpy_grid_stride.cu", "y", &want);
@@ -174,6 +180,7 @@ fn grid_stride_saxpy_covers_every_element() {
 
 const KERNELS: &[&str] = &[
     "block_vote.cu",
+    "dynamic_reverse.cu",
     "dot_product.cu",
     "histogram_shared.cu",
     "matmul_tiled.cu",
@@ -216,7 +223,7 @@ fn every_buffer_is_what_the_h100_computed() {
             }
         }
     }
-    assert_eq!(checked, 3 * 20, "buffers checked");
+    assert_eq!(checked, 3 * 21, "buffers checked");
 }
 
 /// ncu's counts of each launch on the H100 (`smsp__inst_executed.sum`,

@@ -5,7 +5,7 @@ import type { InputsView } from './generated/engine';
 const VIEW: InputsView = {
   buffers: [{ name: 'c', elem: 'f32', len: '64', init: 'i', auto: true, shared: false, declared: null, line: 1, elements: 64, first: ['0', '1'] }],
   params: [{ name: 'n', default: '64', auto: true, line: 1, value: 64 }],
-  launch: { grid: [1, 1, 1], block: [64, 1, 1], block_idx: [0, 0, 0], warp_idx: 0, line: null, first_thread: 0, lanes: 32 },
+  launch: { grid: [1, 1, 1], block: [64, 1, 1], block_idx: [0, 0, 0], warp_idx: 0, shared: null, line: null, first_thread: 0, lanes: 32 },
   width: 32, kernels: ['add'], kernel: 'add', kernel_line: null,
 };
 
@@ -38,7 +38,7 @@ describe('a field as a header edit', () => {
 
   it('changes one part of the launch, and refuses a size that is not numbers', () => {
     expect(editOf(VIEW, { kind: 'launch', part: 'grid' }, '2')).toEqual({
-      edit: { set: { header: 'launch', grid: [2, 1, 1], block: [64, 1, 1], block_idx: [0, 0, 0], warp_idx: 0 } },
+      edit: { set: { header: 'launch', grid: [2, 1, 1], block: [64, 1, 1], shared: null, block_idx: [0, 0, 0], warp_idx: 0 } },
     });
     expect(editOf(VIEW, { kind: 'launch', part: 'warp' }, '1')).toMatchObject({ edit: { set: { warp_idx: 1 } } });
     expect(editOf(VIEW, { kind: 'launch', part: 'block' }, 'big')).toHaveProperty('error');
@@ -48,7 +48,7 @@ describe('a field as a header edit', () => {
   it('takes a sibling part typed before the last run came back, so two quick edits both land', () => {
     const pending = new Map([['launch::grid', '2'], ['buffer:c:init', 'zero']]);
     expect(editOf(VIEW, { kind: 'launch', part: 'block' }, '64', pending)).toEqual({
-      edit: { set: { header: 'launch', grid: [2, 1, 1], block: [64, 1, 1], block_idx: [0, 0, 0], warp_idx: 0 } },
+      edit: { set: { header: 'launch', grid: [2, 1, 1], block: [64, 1, 1], shared: null, block_idx: [0, 0, 0], warp_idx: 0 } },
     });
     expect(editOf(VIEW, { kind: 'launch', part: 'warp' }, '1', pending)).toMatchObject({ edit: { set: { grid: [2, 1, 1], warp_idx: 1 } } });
     expect(editOf(VIEW, { kind: 'buffer', name: 'c', part: 'len' }, '100', pending)).toEqual({

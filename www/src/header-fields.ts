@@ -71,7 +71,8 @@ export function editOf(v: InputsView, f: Field, text: string, pending: ReadonlyM
       const block = dims('block', l.block);
       const blockIdx = dims('block_idx', l.block_idx);
       if (!grid || !block || !blockIdx) return { error: `${f.part.replace('_', ' ')}: one to three whole numbers, like 256, 16x16 or (16, 16)` };
-      return set({ header: 'launch', grid, block, block_idx: blockIdx, warp_idx: warpOk ? Number(warpText) : l.warp_idx });
+      // The dynamic shared memory has no field yet: an edit keeps the line's.
+      return set({ header: 'launch', grid, block, shared: l.shared, block_idx: blockIdx, warp_idx: warpOk ? Number(warpText) : l.warp_idx });
     }
   }
 }

@@ -147,7 +147,14 @@ fn bind_array(k: &mut Kernel, a: &MemoryArray) -> Result<(), Diagnostic> {
     }
     let declared = Some(a.space.qualifier());
     if a.space == Space::Shared {
-        let len = located(&format!("{}", a.len(k.launch().block_threads())), a.span);
+        // An `extern` array's open dimension: the launch's dynamic shared bytes (`shared=`), else
+        // a thread's element per thread.
+        let l = k.launch();
+        let open = match l.shared {
+            Some(bytes) => bytes / (elem.bytes() * a.dims.iter().flatten().product::<u32>()).max(1),
+            None => l.block_threads(),
+        };
+        let len = located(&format!("{}", a.len(open)), a.span);
         k.buffers.push(BufferDecl { name: a.name.clone(), elem, len, init: None, auto: true, shared: true, declared });
         return Ok(());
     }

@@ -186,16 +186,26 @@ fn launch(line: &Line, rest: &str) -> Result<LaunchDecl, Diagnostic> {
     if let Some(s) = start {
         items.push(&rest[s..]);
     }
-    let mut l = LaunchDecl { grid: [1; 3], block: [32, 1, 1], block_idx: [0; 3], warp_idx: 0 };
+    let mut l = LaunchDecl { grid: [1; 3], block: [32, 1, 1], block_idx: [0; 3], warp_idx: 0, shared: None };
     let mut block_idx = None;
     for item in items {
-        let (key, v) = item.split_once('=').ok_or_else(|| line.error(item, "expected `grid=G`, `block=B`, `block_idx=I` or `warp=K`"))?;
+        let (key, v) = item
+            .split_once('=')
+            .ok_or_else(|| line.error(item, "expected `grid=G`, `block=B`, `shared=BYTES`, `block_idx=I` or `warp=K`"))?;
         match key {
             "grid" => l.grid = dims(line, v, key, 1)?,
             "block" => l.block = dims(line, v, key, 1)?,
             "block_idx" => block_idx = Some((dims(line, v, key, 0)?, item)),
             "warp" => l.warp_idx = v.parse().map_err(|_| line.error(item, format!("`warp={v}`: a warp number, from 0")))?,
-            _ => return Err(line.error(key, format!("unknown launch setting `{key}` (known: grid, block, block_idx, warp)"))),
+            "shared" => {
+                let bytes: u32 = v.parse().map_err(|_| line.error(item, format!("`shared={v}`: the dynamic shared memory in bytes")))?;
+                // 227 KiB is the most a block of an H100 may take.
+                if bytes > 227 * 1024 {
+                    return Err(line.error(item, format!("`shared={bytes}`: a block has at most 232448 bytes of shared memory")));
+                }
+                l.shared = Some(bytes);
+            }
+            _ => return Err(line.error(key, format!("unknown launch setting `{key}` (known: grid, block, shared, block_idx, warp)"))),
         }
     }
     if l.block.contains(&0) || l.grid.contains(&0) {

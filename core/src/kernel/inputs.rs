@@ -57,6 +57,8 @@ pub struct LaunchInput {
     pub block: [u32; 3],
     pub block_idx: [u32; 3],
     pub warp_idx: u32,
+    /// The dynamic shared memory in bytes (`shared=`), if given.
+    pub shared: Option<u32>,
     /// The `//@ launch` line; `None` when the launch is the default.
     pub line: Option<u32>,
     /// The running warp's lanes are threads `first_thread ..` of its block, `lanes` of them.
@@ -114,6 +116,7 @@ pub fn inputs(k: &Kernel) -> KernelInputs {
         block: l.block,
         block_idx: l.block_idx,
         warp_idx: l.warp_idx,
+        shared: l.shared,
         line: k.launch.map(|_| k.launch_at.line),
         first_thread: l.warp_idx * k.warp_width,
         lanes: l.lanes(k.warp_width),
@@ -139,8 +142,9 @@ pub enum HeaderLine {
     Buffer { name: String, elem: ElemType, len: String, init: String },
     /// `//@ param name = value`.
     Param { name: String, value: String },
-    /// `//@ launch grid=G block=B block_idx=I warp=K` (a zero block index or warp is left out).
-    Launch { grid: [u32; 3], block: [u32; 3], block_idx: [u32; 3], warp_idx: u32 },
+    /// `//@ launch grid=G block=B shared=BYTES block_idx=I warp=K` (no dynamic shared memory, a
+    /// zero block index or warp is left out).
+    Launch { grid: [u32; 3], block: [u32; 3], shared: Option<u32>, block_idx: [u32; 3], warp_idx: u32 },
     /// `//@ kernel name`.
     Kernel { name: String },
 }
@@ -191,7 +195,7 @@ impl HeaderLine {
             }
             HeaderKey::Launch => {
                 let l = inputs.launch;
-                HeaderLine::Launch { grid: l.grid, block: l.block, block_idx: l.block_idx, warp_idx: l.warp_idx }
+                HeaderLine::Launch { grid: l.grid, block: l.block, shared: l.shared, block_idx: l.block_idx, warp_idx: l.warp_idx }
             }
             HeaderKey::Kernel => HeaderLine::Kernel { name: inputs.kernel.clone()? },
         })
@@ -226,8 +230,11 @@ impl fmt::Display for HeaderLine {
                 }
             }
             HeaderLine::Param { name, value } => write!(f, "//@ param {} = {}", one_line(name), one_line(value)),
-            HeaderLine::Launch { grid, block, block_idx, warp_idx } => {
+            HeaderLine::Launch { grid, block, shared, block_idx, warp_idx } => {
                 write!(f, "//@ launch grid={} block={}", dims(*grid), dims(*block))?;
+                if let Some(bytes) = shared {
+                    write!(f, " shared={bytes}")?;
+                }
                 // One number counts blocks along x: it is the index itself in a one-dimensional grid.
                 match block_idx {
                     [0, 0, 0] => {}

@@ -36,11 +36,11 @@ fn every_header_line_reads_back_as_written() {
         buffer("f", ElemType::F64, "4", "i * 0.5"),
         HeaderLine::Param { name: "n".into(), value: "16".into() },
         HeaderLine::Param { name: "m".into(), value: "W - 1".into() },
-        HeaderLine::Launch { grid: [1, 1, 1], block: [32, 1, 1], block_idx: [0; 3], warp_idx: 0 },
-        HeaderLine::Launch { grid: [2, 1, 1], block: [64, 1, 1], block_idx: [1, 0, 0], warp_idx: 1 },
-        HeaderLine::Launch { grid: [4, 3, 1], block: [16, 16, 1], block_idx: [2, 1, 0], warp_idx: 3 },
-        HeaderLine::Launch { grid: [2, 2, 2], block: [8, 4, 2], block_idx: [1, 1, 1], warp_idx: 0 },
-        HeaderLine::Launch { grid: [3, 2, 1], block: [32, 1, 1], block_idx: [2, 0, 0], warp_idx: 0 },
+        HeaderLine::Launch { grid: [1, 1, 1], block: [32, 1, 1], shared: None, block_idx: [0; 3], warp_idx: 0 },
+        HeaderLine::Launch { grid: [2, 1, 1], block: [64, 1, 1], shared: Some(1024), block_idx: [1, 0, 0], warp_idx: 1 },
+        HeaderLine::Launch { grid: [4, 3, 1], block: [16, 16, 1], shared: None, block_idx: [2, 1, 0], warp_idx: 3 },
+        HeaderLine::Launch { grid: [2, 2, 2], block: [8, 4, 2], shared: None, block_idx: [1, 1, 1], warp_idx: 0 },
+        HeaderLine::Launch { grid: [3, 2, 1], block: [32, 1, 1], shared: None, block_idx: [2, 0, 0], warp_idx: 0 },
     ];
     for line in lines {
         let text = alloc::format!("{line}\nEXIT;\n");
@@ -58,7 +58,7 @@ fn every_header_line_reads_back_as_written() {
 fn lists_are_written_as_read_and_fields_stay_on_their_line() {
     assert_eq!(buffer("a", ElemType::I32, "3", "[1,2,  3]").to_string(), "//@ buffer a: i32[3] = [1, 2, 3]");
     assert_eq!(HeaderLine::Param { name: "n".into(), value: " 5\n EXIT;".into() }.to_string(), "//@ param n = 5  EXIT;");
-    let launch = HeaderLine::Launch { grid: [2, 1, 1], block: [64, 1, 1], block_idx: [0; 3], warp_idx: 1 };
+    let launch = HeaderLine::Launch { grid: [2, 1, 1], block: [64, 1, 1], shared: None, block_idx: [0; 3], warp_idx: 1 };
     assert_eq!(launch.to_string(), "//@ launch grid=2 block=64 warp=1");
 }
 
@@ -103,7 +103,7 @@ fn set_goes_after_the_top_headers_and_replaces_a_line_where_it_is() {
     );
     // A line in the middle of the file is replaced in place, its indentation kept.
     let middle = "//@ param n = 4\nEXIT;\n   //@  launch grid=1 block=32 // old\nNOP;\n";
-    let launch = HeaderLine::Launch { grid: [2, 1, 1], block: [64, 1, 1], block_idx: [0; 3], warp_idx: 1 };
+    let launch = HeaderLine::Launch { grid: [2, 1, 1], block: [64, 1, 1], shared: None, block_idx: [0; 3], warp_idx: 1 };
     assert_eq!(set(middle, launch), "//@ param n = 4\nEXIT;\n   //@ launch grid=2 block=64 warp=1\nNOP;\n");
     assert_eq!(set(text, HeaderLine::Param { name: "n".into(), value: "n0".into() }).lines().nth(3), Some("//@ param n = n0"));
 }
@@ -139,7 +139,7 @@ fn remove_takes_every_line_of_its_key_and_nothing_else() {
 #[test]
 fn the_launch_and_kernel_choice_show_in_the_inputs() {
     let text = set(TWO_KERNELS, HeaderLine::Kernel { name: "second".into() });
-    let text = set(&text, HeaderLine::Launch { grid: [2, 1, 1], block: [64, 1, 1], block_idx: [0; 3], warp_idx: 1 });
+    let text = set(&text, HeaderLine::Launch { grid: [2, 1, 1], block: [64, 1, 1], shared: None, block_idx: [0; 3], warp_idx: 1 });
     let k = parsed(&text);
     assert_eq!((k.kernel.as_deref(), k.kernel_line, k.kernels.len()), (Some("second"), Some(1), 2));
     assert_eq!(

@@ -156,6 +156,9 @@ pub struct LaunchDecl {
     pub block_idx: [u32; 3],
     /// The warp of that block that runs (its lanes are threads `warp_idx * W ..`).
     pub warp_idx: u32,
+    /// The dynamic shared memory in bytes (the host launch's third argument, `<<<g, b, bytes>>>`):
+    /// what an `extern __shared__` array holds; `None`: a thread's element per thread.
+    pub shared: Option<u32>,
 }
 
 impl LaunchDecl {
@@ -211,7 +214,7 @@ pub struct Kernel {
 impl Kernel {
     /// The launch: declared, or one block of one warp.
     pub fn launch(&self) -> LaunchDecl {
-        self.launch.unwrap_or(LaunchDecl { grid: [1; 3], block: [self.warp_width, 1, 1], block_idx: [0; 3], warp_idx: 0 })
+        self.launch.unwrap_or(LaunchDecl { grid: [1; 3], block: [self.warp_width, 1, 1], block_idx: [0; 3], warp_idx: 0, shared: None })
     }
     /// Lanes of the warp that runs (fewer than `warp` in a partial last warp of a block).
     pub fn lanes(&self) -> u32 {

@@ -328,7 +328,7 @@ impl Memory {
                 b.elem.name()
             ),
             Some(b) => format!(
-                "past the end of shared `{}`: element {}, and `{}` holds {} (an `extern __shared__` array's size is the launch's: a line `//@ buffer {}: {}[N]` gives it)",
+                "past the end of shared `{}`: element {}, and `{}` holds {} (an `extern __shared__` array's size is the launch's: `//@ launch ... shared=BYTES`, the host launch's third argument, or a line `//@ buffer {}: {}[N]` gives it)",
                 b.name,
                 (addr - b.base) / b.elem.bytes(),
                 b.name,

@@ -381,6 +381,10 @@ export type MeasuredChoice = { file: string, build: string, kernel: string, patt
 
 export type LaunchInput = { grid: [number, number, number], block: [number, number, number], block_idx: [number, number, number], warp_idx: number, 
 /**
+ * The dynamic shared memory in bytes (`shared=`), if given.
+ */
+shared: number | null, 
+/**
  * The `//@ launch` line; `None` when the launch is the default.
  */
 line: number | null, 
@@ -389,7 +393,7 @@ line: number | null,
  */
 first_thread: number, lanes: number, };
 
-export type HeaderLine = { "header": "buffer", name: string, elem: ElemType, len: string, init: string, } | { "header": "param", name: string, value: string, } | { "header": "launch", grid: [number, number, number], block: [number, number, number], block_idx: [number, number, number], warp_idx: number, } | { "header": "kernel", name: string, };
+export type HeaderLine = { "header": "buffer", name: string, elem: ElemType, len: string, init: string, } | { "header": "param", name: string, value: string, } | { "header": "launch", grid: [number, number, number], block: [number, number, number], shared: number | null, block_idx: [number, number, number], warp_idx: number, } | { "header": "kernel", name: string, };
 
 export type HeaderKey = { "header": "buffer", name: string, } | { "header": "param", name: string, } | { "header": "launch" } | { "header": "kernel" };
 

@@ -647,10 +647,11 @@ fn bind_inputs(k: &mut Kernel, m: &Module, entry: &Function, funcs: &[&Function]
         let bytes_per = elem.bytes();
         let bytes = match v.array {
             Some(Some(n)) => n * T::from_name(v.ty).map_or(1, |t| t.bits().div_ceil(8)),
-            // An `extern` array's size is the launch's: room for a thread's element of its
-            // alignment (nvcc aligns `extern __shared__ double s[]` to 16 and addresses it
-            // through a register, so the element type may be unknown here).
-            Some(None) => block * bytes_per.max(v.align.unwrap_or(1)),
+            // An `extern` array's size is the launch's: its dynamic shared bytes (`shared=`), else
+            // room for a thread's element of its alignment (nvcc aligns `extern __shared__
+            // double s[]` to 16 and addresses it through a register, so the element type may be
+            // unknown here).
+            Some(None) => k.launch().shared.unwrap_or(block * bytes_per.max(v.align.unwrap_or(1))),
             None => T::from_name(v.ty).map_or(4, |t| t.bits().div_ceil(8)),
         };
         let len = bytes.div_ceil(bytes_per).max(1);
