@@ -72,7 +72,7 @@ fn a_header_less_c_kernel_lists_its_made_inputs() {
     assert_eq!((k.params[0].name.as_str(), k.params[0].default.as_str(), k.params[0].auto), ("n", "32", true));
     assert_eq!(
         k.launch,
-        LaunchInput { grid: [1; 3], block: [32, 1, 1], block_idx: [0; 3], warp_idx: 0, line: None, first_thread: 0, lanes: 32 }
+        LaunchInput { grid: [1; 3], block: [32, 1, 1], block_idx: [0; 3], warp_idx: 0, shared: None, line: None, first_thread: 0, lanes: 32 }
     );
     assert_eq!((k.kernels.clone(), k.kernel.clone(), k.kernel_line), (vec!["add".to_string()], Some("add".to_string()), None));
     // A made input's line is the C parameter's.
