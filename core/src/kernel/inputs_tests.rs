@@ -144,7 +144,7 @@ fn the_launch_and_kernel_choice_show_in_the_inputs() {
     assert_eq!((k.kernel.as_deref(), k.kernel_line, k.kernels.len()), (Some("second"), Some(1), 2));
     assert_eq!(
         k.launch,
-        LaunchInput { grid: [2, 1, 1], block: [64, 1, 1], block_idx: [0; 3], warp_idx: 1, line: Some(2), first_thread: 32, lanes: 32 }
+        LaunchInput { grid: [2, 1, 1], block: [64, 1, 1], block_idx: [0; 3], warp_idx: 1, shared: None, line: Some(2), first_thread: 32, lanes: 32 }
     );
     // The made buffer holds one element per thread of the launch.
     assert_eq!(k.buffers[0].len, "128");
