@@ -72,7 +72,16 @@ fn a_header_less_c_kernel_lists_its_made_inputs() {
     assert_eq!((k.params[0].name.as_str(), k.params[0].default.as_str(), k.params[0].auto), ("n", "32", true));
     assert_eq!(
         k.launch,
-        LaunchInput { grid: [1; 3], block: [32, 1, 1], block_idx: [0; 3], warp_idx: 0, shared: None, line: None, first_thread: 0, lanes: 32 }
+        LaunchInput {
+            grid: [1; 3],
+            block: [32, 1, 1],
+            block_idx: [0; 3],
+            warp_idx: 0,
+            shared: None,
+            line: None,
+            first_thread: 0,
+            lanes: 32
+        }
     );
     assert_eq!((k.kernels.clone(), k.kernel.clone(), k.kernel_line), (vec!["add".to_string()], Some("add".to_string()), None));
     // A made input's line is the C parameter's.
@@ -144,7 +153,16 @@ fn the_launch_and_kernel_choice_show_in_the_inputs() {
     assert_eq!((k.kernel.as_deref(), k.kernel_line, k.kernels.len()), (Some("second"), Some(1), 2));
     assert_eq!(
         k.launch,
-        LaunchInput { grid: [2, 1, 1], block: [64, 1, 1], block_idx: [0; 3], warp_idx: 1, shared: None, line: Some(2), first_thread: 32, lanes: 32 }
+        LaunchInput {
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            block_idx: [0; 3],
+            warp_idx: 1,
+            shared: None,
+            line: Some(2),
+            first_thread: 32,
+            lanes: 32
+        }
     );
     // The made buffer holds one element per thread of the launch.
     assert_eq!(k.buffers[0].len, "128");
