@@ -397,6 +397,18 @@ fn a_recorded_launch_seeks_to_the_state_of_that_many_steps() {
             }
             assert_eq!(rec.memory().words, fresh.memory().words, "{file} {model:?}: memory after a seek to {t}");
         }
+        // Following one warp: each next issue of warp 1 is a step it issued, and back again.
+        rec.seek(0);
+        let mut own = 0;
+        while let Some(t) = rec.next_issue_of(1) {
+            assert_eq!(rec.issuer(t), Some(1), "{file}");
+            rec.seek(t);
+            own += 1;
+        }
+        assert_eq!(own, rec.warp(1).metrics.steps, "{file}: warp 1's steps, one by one");
+        let last = rec.steps();
+        rec.seek(n);
+        assert_eq!(rec.prev_issue_of(1).filter(|_| rec.issuer(n) != Some(1)).unwrap_or(last), last, "{file}");
         rec.seek(n / 4);
         let whole = rec.finish();
         let fast = run_launch(&k, &opts).unwrap();

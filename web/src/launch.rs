@@ -90,6 +90,15 @@ impl LaunchSession {
         })
     }
 
+    /// The block's step at which warp `w` next issues after the current one (-1: never), for a
+    /// step that follows one warp; `prev_issue_of` the one before.
+    pub fn next_issue_of(&self, w: u32) -> f64 {
+        self.launch.as_ref().and_then(|l| l.next_issue_of(w as usize)).map_or(-1.0, |t| t as f64)
+    }
+    pub fn prev_issue_of(&self, w: u32) -> f64 {
+        self.launch.as_ref().and_then(|l| l.prev_issue_of(w as usize)).map_or(-1.0, |t| t as f64)
+    }
+
     /// Every warp of the block at the current step (`WarpNow[]`).
     pub fn warps_now(&self) -> Result<JsValue, JsError> {
         let warps: Vec<WarpNow> = self.launch.as_ref().map_or_else(Vec::new, RecordedLaunch::warps_now);

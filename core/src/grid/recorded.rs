@@ -189,6 +189,16 @@ impl RecordedLaunch {
     pub fn issuer(&self, t: u64) -> Option<usize> {
         self.issuers.get(t.checked_sub(1)? as usize)
     }
+    /// The block's step (1-based) at which warp `w` next issues after the current one, for
+    /// stepping that follows one warp; `None` when it issues no more.
+    pub fn next_issue_of(&self, w: usize) -> Option<u64> {
+        (self.step..self.recorded()).find(|&i| self.issuers.get(i as usize) == Some(w)).map(|i| i + 1)
+    }
+    /// The block's step at which warp `w` last issued before the current one.
+    pub fn prev_issue_of(&self, w: usize) -> Option<u64> {
+        (0..self.step.saturating_sub(1)).rev().find(|&i| self.issuers.get(i as usize) == Some(w)).map(|i| i + 1)
+    }
+
     /// Warp `w`'s step records.
     pub fn records(&self, w: usize) -> &StepLog {
         &self.records[w]
