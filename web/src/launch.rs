@@ -9,7 +9,7 @@ use warpscope_core::grid::{RecordedLaunch, Totals, WarpNow};
 use warpscope_core::session::{Outcome, RunRequest, StaleParams};
 use wasm_bindgen::prelude::*;
 
-use crate::views::DiagnosticView;
+use crate::views::{DiagnosticView, WarpView};
 use crate::{steps, to_js, LoadOptions};
 
 /// What loading a launch gave: the block on screen and its warps, how far it ran, and the whole
@@ -32,6 +32,8 @@ pub struct LaunchLoadResult {
 #[derive(Default)]
 pub struct LaunchSession {
     launch: Option<RecordedLaunch>,
+    /// The C kernel's variables, for a lane's view.
+    vars: Vec<warpscope_core::compile::VarInfo>,
 }
 
 #[wasm_bindgen]
@@ -69,6 +71,7 @@ impl LaunchSession {
                     };
                     launch.seek(0);
                     self.launch = Some(launch);
+                    self.vars = resolved.kernel.compiled.as_ref().map_or_else(Vec::new, |c| c.vars.clone());
                 }
                 // A block before the one on screen ended the launch: its end says where.
                 Ok(Err(whole)) => {
@@ -103,6 +106,15 @@ impl LaunchSession {
     pub fn warps_now(&self) -> Result<JsValue, JsError> {
         let warps: Vec<WarpNow> = self.launch.as_ref().map_or_else(Vec::new, RecordedLaunch::warps_now);
         to_js(&warps)
+    }
+
+    /// Warp `w` of the block at the current step, with the registers and variables of `lane`
+    /// (`WarpView`; null for a warp the block does not have).
+    pub fn warp_view(&self, w: u32, lane: u32) -> Result<JsValue, JsError> {
+        match self.launch.as_ref().filter(|l| (w as usize) < l.warps()) {
+            Some(l) => to_js(&WarpView::new(l.program(), l.warp(w as usize), w, lane, &self.vars)),
+            None => Ok(JsValue::NULL),
+        }
     }
 
     /// The warps x steps summary: per step, the warp that issued it and the lanes that ran it.

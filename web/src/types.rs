@@ -90,6 +90,8 @@ pub fn typescript() -> String {
         ParamView,
         LoadResult,
         LaunchLoadResult,
+        WarpView,
+        WarpLaneView,
         LaneView,
         StackEntryView,
         VarView,

@@ -135,7 +135,7 @@ pub struct StackEntryView {
 }
 
 impl StackEntryView {
-    fn new(prog: &Program, e: &StackEntry, width: u32, model: ModelKind) -> StackEntryView {
+    pub(crate) fn new(prog: &Program, e: &StackEntry, width: u32, model: ModelKind) -> StackEntryView {
         StackEntryView {
             kind: e.kind.name(),
             bits: e.mask.bits(width).to_string(),
@@ -148,6 +148,74 @@ impl StackEntryView {
             meaning: e.kind.meaning(model, e.mask.is_empty()),
             label: e.kind.label(e.mask.is_empty()),
             term: e.kind.word(e.mask.is_empty()),
+        }
+    }
+}
+
+/// One lane of a launch's warp: where it runs next or waits, or that it exited.
+#[derive(Serialize, TS)]
+pub struct WarpLaneView {
+    pub lane: u32,
+    pub pc: Option<u32>,
+    pub line: Option<u32>,
+    pub exited: bool,
+}
+
+/// One warp of a launch's block at a step: where it issues next, its reconvergence stack, each
+/// lane, and the registers, predicates and C variables of one lane.
+#[derive(Serialize, TS)]
+pub struct WarpView {
+    pub warp: u32,
+    pub width: u32,
+    pub pc: Option<u32>,
+    pub line: Option<u32>,
+    /// The lanes that issue next, lane W-1 first.
+    pub active: String,
+    pub stack: Vec<StackEntryView>,
+    pub lanes: Vec<WarpLaneView>,
+    pub lane: u32,
+    pub registers: Vec<RegView>,
+    pub predicates: Vec<PredView>,
+    pub variables: Vec<VarView>,
+}
+
+impl WarpView {
+    pub fn new(prog: &Program, st: &warpscope_core::sim::WarpState, warp: u32, lane: u32, vars: &[VarInfo]) -> WarpView {
+        let m = &st.machine;
+        let model = st.model.kind();
+        let pc = st.model.pc();
+        let lanes: Vec<WarpLaneView> = (0..m.width)
+            .map(|l| {
+                let lpc = st.model.lane_pc(prog, l).filter(|_| !m.exited.contains(l));
+                WarpLaneView { lane: l, pc: lpc.map(|p| p.0), line: lpc.and_then(|p| prog.line(p)), exited: m.exited.contains(l) }
+            })
+            .collect();
+        let lane = lane.min(m.width - 1);
+        let registers = (0..m.nregs.min(255))
+            .map(|r| {
+                let v = m.reg(lane, Reg(r as u8));
+                RegView { name: format!("R{r}"), hex: format!("{v:#010x}"), int: v as i32, float: f32::from_bits(v) }
+            })
+            .collect();
+        let predicates = (0..Pred::COUNT as u8).map(|p| PredView { name: format!("P{p}"), value: m.pred(lane, Pred(p)) }).collect();
+        let variables = lanes[lane as usize].line.map_or_else(Vec::new, |line| {
+            variables_at(vars, m, lane, line)
+                .into_iter()
+                .map(|v| VarView { name: v.name, ty: v.ty, reg: v.held_in, value: v.value })
+                .collect()
+        });
+        WarpView {
+            warp,
+            width: m.width,
+            pc: pc.map(|p| p.0),
+            line: pc.and_then(|p| prog.line(p)),
+            active: st.model.active().bits(m.width).to_string(),
+            stack: st.model.stack().iter().map(|e| StackEntryView::new(prog, e, m.width, model)).collect(),
+            lanes,
+            lane,
+            registers,
+            predicates,
+            variables,
         }
     }
 }

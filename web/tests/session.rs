@@ -423,6 +423,13 @@ fn a_launch_session_shows_every_warp_of_its_block() {
         json(s.warps_now().unwrap())[0]["doing"] == "at_barrier"
     });
     assert!(at_barrier.is_some(), "warp 0 waits at a barrier at some step");
+    // The warp's own view there: its lanes at the barrier's line, lane 3's `tid` is thread 3.
+    let view = json(s.warp_view(0, 3).unwrap());
+    assert_eq!(view["width"], 32);
+    assert_eq!(view["lanes"].as_array().unwrap().len(), 32);
+    let tid = view["variables"].as_array().unwrap().iter().find(|v| v["name"] == "tid").cloned();
+    assert_eq!(tid.map(|v| v["value"].clone()), Some(serde_json::json!("3")), "{view}");
+    assert!(s.warp_view(8, 0).unwrap().is_null());
     s.seek(steps as f64);
     assert!(json(s.warps_now().unwrap()).as_array().unwrap().iter().all(|w| w["doing"] == "exited"));
 }

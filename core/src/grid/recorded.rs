@@ -181,6 +181,10 @@ impl RecordedLaunch {
     pub fn warp(&self, w: usize) -> &WarpState {
         &self.block.warps[w].state
     }
+    /// The program every warp runs.
+    pub fn program(&self) -> &crate::program::Program {
+        &self.launcher.code.program
+    }
     /// The launch's memory at the current step.
     pub fn memory(&self) -> &Memory {
         &self.launcher.memory

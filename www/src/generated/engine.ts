@@ -528,6 +528,14 @@ block_idx: [number, number, number], warps: number, steps: number,
  */
 end: Outcome | null, totals: Totals | null, };
 
+export type WarpView = { warp: number, width: number, pc: number | null, line: number | null, 
+/**
+ * The lanes that issue next, lane W-1 first.
+ */
+active: string, stack: Array<StackEntryView>, lanes: Array<WarpLaneView>, lane: number, registers: Array<RegView>, predicates: Array<PredView>, variables: Array<VarView>, };
+
+export type WarpLaneView = { lane: number, pc: number | null, line: number | null, exited: boolean, };
+
 export type LaneView = { lane: number, state: LaneState, pc: number | null, line: number | null, block: number | null, };
 
 export type StackEntryView = { kind: string, bits: string, lanes: Array<number>, pc: number, addr: number, line: number | null, 
