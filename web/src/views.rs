@@ -8,6 +8,7 @@ use warpscope_core::compile::VarInfo;
 use warpscope_core::isa::{Pc, Pred, Reg};
 use warpscope_core::kernel::vars::variables_at;
 use warpscope_core::kernel::{CompiledSource, Note, NoteTarget};
+use warpscope_core::machine::Machine;
 use warpscope_core::model::{ModelKind, PathOrder, Reconvergence, Schedule, StackEntry};
 use warpscope_core::session::{Captions, Named, Outcome, Resolved};
 use warpscope_core::sim::{CostModel, LaneState, Metrics, PointMetrics, RunReport, Sim};
@@ -191,19 +192,8 @@ impl WarpView {
             })
             .collect();
         let lane = lane.min(m.width - 1);
-        let registers = (0..m.nregs.min(255))
-            .map(|r| {
-                let v = m.reg(lane, Reg(r as u8));
-                RegView { name: format!("R{r}"), hex: format!("{v:#010x}"), int: v as i32, float: f32::from_bits(v) }
-            })
-            .collect();
-        let predicates = (0..Pred::COUNT as u8).map(|p| PredView { name: format!("P{p}"), value: m.pred(lane, Pred(p)) }).collect();
-        let variables = lanes[lane as usize].line.map_or_else(Vec::new, |line| {
-            variables_at(vars, m, lane, line)
-                .into_iter()
-                .map(|v| VarView { name: v.name, ty: v.ty, reg: v.held_in, value: v.value })
-                .collect()
-        });
+        let (registers, predicates) = lane_registers(m, lane);
+        let variables = lane_variables(vars, m, lane, lanes[lane as usize].line);
         WarpView {
             warp,
             width: m.width,
@@ -218,6 +208,25 @@ impl WarpView {
             variables,
         }
     }
+}
+
+/// Every register and predicate of `lane`.
+fn lane_registers(m: &Machine, lane: u32) -> (Vec<RegView>, Vec<PredView>) {
+    let registers = (0..m.nregs.min(255))
+        .map(|r| {
+            let v = m.reg(lane, Reg(r as u8));
+            RegView { name: format!("R{r}"), hex: format!("{v:#010x}"), int: v as i32, float: f32::from_bits(v) }
+        })
+        .collect();
+    let predicates = (0..Pred::COUNT as u8).map(|p| PredView { name: format!("P{p}"), value: m.pred(lane, Pred(p)) }).collect();
+    (registers, predicates)
+}
+
+/// A C kernel's variables in scope at `lane`'s line, by name, as they hold now.
+fn lane_variables(vars: &[VarInfo], m: &Machine, lane: u32, line: Option<u32>) -> Vec<VarView> {
+    line.map_or_else(Vec::new, |line| {
+        variables_at(vars, m, lane, line).into_iter().map(|v| VarView { name: v.name, ty: v.ty, reg: v.held_in, value: v.value }).collect()
+    })
 }
 
 #[derive(Serialize, TS)]
@@ -311,20 +320,8 @@ impl StateView {
             }
         }
         let lane = lane.min(m.width - 1);
-        let registers = (0..m.nregs.min(255))
-            .map(|r| {
-                let v = m.reg(lane, Reg(r as u8));
-                RegView { name: format!("R{r}"), hex: format!("{v:#010x}"), int: v as i32, float: f32::from_bits(v) }
-            })
-            .collect();
-        let predicates = (0..Pred::COUNT as u8).map(|p| PredView { name: format!("P{p}"), value: m.pred(lane, Pred(p)) }).collect();
-        let lane_line = lanes.get(lane as usize).and_then(|l| l.line);
-        let variables = lane_line.map_or_else(Vec::new, |line| {
-            variables_at(vars, m, lane, line)
-                .into_iter()
-                .map(|v| VarView { name: v.name, ty: v.ty, reg: v.held_in, value: v.value })
-                .collect()
-        });
+        let (registers, predicates) = lane_registers(m, lane);
+        let variables = lane_variables(vars, m, lane, lanes.get(lane as usize).and_then(|l| l.line));
         let last = sim.steps().checked_sub(1).and_then(|i| sim.timeline().record_at(i as usize)).map(|r| LastView {
             pc: r.pc,
             line: prog.line(Pc(r.pc)),
