@@ -417,3 +417,31 @@ fn a_recorded_launch_seeks_to_the_state_of_that_many_steps() {
         assert_eq!(whole.end, fast.end, "{file}");
     }
 }
+
+/// A recorded launch's checkpoints copy only the memory pages a block changed: a block that reads
+/// a 1 MiB buffer and writes a few words keeps about one copy of it however many checkpoints it
+/// takes, and a seek back still restores every word.
+#[test]
+fn checkpoints_share_the_pages_a_block_did_not_change() {
+    use warpscope_core::grid::RecordedLaunch;
+    let text = "//@ launch grid=2 block=64\n//@ buffer big: i32[262144] = i\n//@ buffer out: i32[128]\n//@ param iters = 600\n\
+        __global__ void k(const int* big, int* out, int iters) {\n    int acc = 0;\n\
+        for (int k = 0; k < iters; k++) { acc += big[(threadIdx.x * 97 + k) % 262144]; out[blockIdx.x * 64 + threadIdx.x] = acc; }\n}\n";
+    let (k, d) = parse_kernel_with(text, &SourceOptions::default());
+    assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
+    let opts = LaunchOptions { model: Some(ModelKind::Volta), ..LaunchOptions::default() };
+    let mut rec = RecordedLaunch::new(&k, &opts, [0, 0, 0]).unwrap().unwrap();
+    rec.run_to_end();
+    let (bytes, checkpoints) = rec.checkpoint_memory_bytes();
+    let whole = 4 * (262144 + 128);
+    eprintln!("{bytes} checkpoint bytes, {checkpoints} checkpoints, memory {whole} bytes");
+    assert!(checkpoints >= 5, "{checkpoints} checkpoints");
+    assert!(bytes < whole + checkpoints * 4 * 1024, "{bytes} bytes for {checkpoints} checkpoints of {whole}");
+    let n = rec.recorded();
+    rec.seek(n / 2 + 7);
+    let mut fresh = RecordedLaunch::new(&k, &opts, [0, 0, 0]).unwrap().unwrap();
+    for _ in 0..n / 2 + 7 {
+        fresh.step();
+    }
+    assert_eq!(rec.memory().words, fresh.memory().words);
+}

@@ -5,6 +5,7 @@
 //! reachable by seek, which replays from the nearest checkpoint. The blocks before it run first,
 //! unrecorded (the global memory it starts from is theirs); `finish` runs the blocks after it.
 
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use super::{LaunchRun, Launcher};
@@ -100,13 +101,64 @@ pub struct WarpNow {
 /// Steps between checkpoints of the block.
 pub const CHECKPOINT_INTERVAL: u64 = 1024;
 
+/// Words per page of a memory snapshot.
+const PAGE: usize = 1024;
+
+/// The launch's memory at a checkpoint: each buffer's words in pages, a page that has not
+/// changed since the checkpoint before shared with it, so a checkpoint copies only the pages a
+/// block's steps changed (global memory is most of a large launch's, and most of it stays put).
+#[derive(Clone, Debug)]
+struct Snapshot {
+    /// The buffers, without their words.
+    skeleton: Memory,
+    pages: Vec<Vec<Arc<[u32]>>>,
+}
+
+impl Snapshot {
+    fn take(memory: &Memory, before: Option<&Snapshot>) -> Snapshot {
+        let pages = memory
+            .words
+            .iter()
+            .enumerate()
+            .map(|(k, words)| {
+                words
+                    .chunks(PAGE)
+                    .enumerate()
+                    .map(|(i, page)| match before.and_then(|b| b.pages.get(k)?.get(i)) {
+                        Some(old) if **old == *page => old.clone(),
+                        _ => Arc::from(page),
+                    })
+                    .collect()
+            })
+            .collect();
+        Snapshot { skeleton: memory.without_words(), pages }
+    }
+
+    fn restore(&self) -> Memory {
+        let words = self.pages.iter().map(|pages| pages.iter().flat_map(|p| p.iter().copied()).collect()).collect();
+        self.skeleton.clone().with_words(words)
+    }
+
+    /// Bytes of the pages not shared with `before`.
+    fn own_bytes(&self, before: Option<&Snapshot>) -> usize {
+        let shared = |k: usize, i: usize, p: &Arc<[u32]>| before.and_then(|b| b.pages.get(k)?.get(i)).is_some_and(|o| Arc::ptr_eq(o, p));
+        self.pages
+            .iter()
+            .enumerate()
+            .flat_map(|(k, ps)| ps.iter().enumerate().map(move |(i, p)| (k, i, p)))
+            .filter(|&(k, i, p)| !shared(k, i, p))
+            .map(|(_, _, p)| 4 * p.len())
+            .sum()
+    }
+}
+
 /// What a checkpoint restores: the block and the launch's memory after `step` of its steps, and
 /// how many printf records the launch held then.
 #[derive(Clone, Debug)]
 struct Checkpoint {
     step: u64,
     block: Block,
-    memory: Memory,
+    memory: Snapshot,
     printed: usize,
 }
 
@@ -147,7 +199,12 @@ impl RecordedLaunch {
         }
         let block = launcher.start_block(focus);
         let warps = block.warps.len();
-        let first = Checkpoint { step: 0, block: block.clone(), memory: launcher.memory.clone(), printed: launcher.printout.records.len() };
+        let first = Checkpoint {
+            step: 0,
+            block: block.clone(),
+            memory: Snapshot::take(&launcher.memory, None),
+            printed: launcher.printout.records.len(),
+        };
         Ok(Ok(RecordedLaunch {
             before: launcher.run.totals.steps,
             printed_before: launcher.printout.records.len(),
@@ -306,7 +363,20 @@ impl RecordedLaunch {
 
     fn checkpoint(&mut self) {
         let printed = self.launcher.printout.records.len();
-        self.checkpoints.push(Checkpoint { step: self.step, block: self.block.clone(), memory: self.launcher.memory.clone(), printed });
+        let memory = Snapshot::take(&self.launcher.memory, self.checkpoints.last().map(|c| &c.memory));
+        self.checkpoints.push(Checkpoint { step: self.step, block: self.block.clone(), memory, printed });
+    }
+
+    /// Bytes the checkpoints' memory pages take (a page shared with the checkpoint before
+    /// counted once), and how many checkpoints there are.
+    pub fn checkpoint_memory_bytes(&self) -> (usize, usize) {
+        let mut before = None;
+        let mut bytes = 0;
+        for c in &self.checkpoints {
+            bytes += c.memory.own_bytes(before);
+            before = Some(&c.memory);
+        }
+        (bytes, self.checkpoints.len())
     }
 
     /// Runs the block to its end (or the launch's step limit), recording every step.
@@ -321,7 +391,7 @@ impl RecordedLaunch {
         if t < self.step {
             let c = self.checkpoints.iter().rev().find(|c| c.step <= t).expect("a checkpoint at step 0").clone();
             self.block = c.block;
-            self.launcher.memory = c.memory;
+            self.launcher.memory = c.memory.restore();
             self.launcher.printout.records.truncate(c.printed);
             self.launcher.printout.cut_at = None;
             self.step = c.step;

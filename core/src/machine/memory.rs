@@ -377,6 +377,18 @@ impl Memory {
         }
     }
 
+    /// The same buffers with no words (what a snapshot keeps besides them): `with_words` puts
+    /// them back.
+    pub fn without_words(&self) -> Memory {
+        Memory { buffers: self.buffers.clone(), words: self.words.iter().map(|_| Vec::new()).collect(), written: self.written.clone() }
+    }
+
+    /// `self` (from `without_words`) with each buffer's words.
+    pub fn with_words(mut self, words: Vec<Vec<u32>>) -> Memory {
+        self.words = words;
+        self
+    }
+
     /// Buffer `k` holds `words` again, none of its bytes written since: a new block's shared
     /// memory, as the inputs set it.
     pub fn restart(&mut self, k: usize, words: &[u32]) {
