@@ -262,7 +262,7 @@ pub enum Run {
 pub fn prepare_run(common: &Common) -> Result<(String, Resolved, Run), String> {
     let (request, resolved) = common.resolve(false)?;
     let k = &resolved.kernel;
-    if common.one_warp || k.launch().threads() <= k.warp_width as u64 {
+    if common.one_warp || !k.several_warps() {
         let sim = one_warp(common, &request.text, &resolved)?;
         return Ok((request.text, resolved, Run::Warp(Box::new(sim))));
     }

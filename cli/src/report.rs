@@ -183,7 +183,7 @@ pub fn compare(common: &Common, models: &str) -> Result<ExitCode, String> {
     if !common.one_warp {
         let (_, resolved) = common.resolve(false)?;
         let k = &resolved.kernel;
-        if k.launch().threads() > k.warp_width as u64 {
+        if k.several_warps() {
             return crate::launch_report::compare(common, models);
         }
     }

@@ -20,7 +20,7 @@ use crate::report::{exit_code, stop_text};
 pub fn trace(common: &Common) -> Result<ExitCode, String> {
     let (request, resolved) = common.resolve(false)?;
     let k = &resolved.kernel;
-    if !common.one_warp && k.launch().threads() > k.warp_width as u64 {
+    if !common.one_warp && k.several_warps() {
         return launch_trace(common, &request.text, &resolved);
     }
     let (text, mut sim) = (request.text.clone(), one_warp(common, &request.text, &resolved)?);

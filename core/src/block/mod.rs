@@ -90,7 +90,7 @@ impl Warp {
             return;
         }
         let live = st.machine.live_lanes();
-        let width = steps.config_warp_width();
+        let width = steps.warp_width;
         let arrived = if steps.config.model.barrier_counts_threads() {
             let held = st.model.at_barrier();
             let first = held.iter().next();
@@ -237,7 +237,10 @@ impl Block {
                 None
             };
             warp.take_back(memory);
-            if warp.state.machine.output.len() > warp.printed || warp.state.machine.output.truncated_at().is_some() {
+            // New records, or a cut the launch has not noted yet (once noted, a full log is not
+            // walked again each turn).
+            let log = &warp.state.machine.output;
+            if log.len() > warp.printed || (log.truncated_at().is_some() && out.cut_at.is_none()) {
                 out.take(w, warp, before, first + ran);
             }
             // A failed step ends the run without a step of its own.
@@ -248,7 +251,7 @@ impl Block {
                 return (ran, BlockEnd::Failed(w));
             }
             // An arrival, or an exit that lowers what a barrier waits for.
-            if warp.at.is_some() != waited || warp.wait == WarpWait::Ended || warp.at.is_some() {
+            if waited || warp.at.is_some() || warp.wait == WarpWait::Ended {
                 self.open_barriers(steps);
             }
         }

@@ -109,6 +109,15 @@ impl Launcher {
         Block::new(warps, code.scheduler, linear)
     }
 
+    /// Runs the block at `block_idx` from its start to its end and counts it (each step shown to
+    /// `watch`, if any); whether the launch goes on to the next block.
+    pub fn run_whole(&mut self, block_idx: [u32; 3], watch: Option<&mut StepWatch>) -> bool {
+        let mut block = self.start_block(block_idx);
+        let printed = self.printout.records.len();
+        let (ran, end) = self.run_block(&mut block, watch);
+        self.tally(&mut block, block_idx, ran, end, printed)
+    }
+
     /// Runs `block` as far as the step limit allows (each step shown to `watch`, if any).
     pub fn run_block(&mut self, block: &mut Block, watch: Option<&mut StepWatch>) -> (u64, BlockEnd) {
         let left = self.code.config.step_limit - self.run.totals.steps;
@@ -143,11 +152,9 @@ impl Launcher {
         let [bx, by, bz] = block_idx;
         let at = |w: usize| alloc::format!("block ({bx}, {by}, {bz}), warp {w}");
         let last = block.last().unwrap_or(0);
+        let done = end == BlockEnd::Done;
         run.end = match end {
-            BlockEnd::Done => {
-                run.end = ended(StopReason::Exited, block.warps.len().saturating_sub(1) as u32, None, "every thread exited".into());
-                return true;
-            }
+            BlockEnd::Done => ended(StopReason::Exited, block.warps.len().saturating_sub(1) as u32, None, "every thread exited".into()),
             BlockEnd::Budget => {
                 let warp = &mut block.warps[last];
                 warp.lend(&mut self.memory);
@@ -166,19 +173,20 @@ impl Launcher {
                 ended(StopReason::Deadlock { pc: pc.unwrap_or_default(), message: message.clone() }, last as u32, pc, message)
             }
             BlockEnd::Failed(w) => {
-                let (reason, pc) = match &block.warps[w].state.status {
-                    Status::Fault { pc, message } => (StopReason::Fault { pc: *pc, message: message.clone() }, *pc),
-                    Status::Deadlock { pc, message } => (StopReason::Deadlock { pc: *pc, message: message.clone() }, *pc),
+                let (pc, message, fault) = match &block.warps[w].state.status {
+                    Status::Fault { pc, message } => (*pc, message, true),
+                    Status::Deadlock { pc, message } => (*pc, message, false),
                     _ => unreachable!("a failed warp has a fault or a deadlock"),
                 };
-                let message = match &reason {
-                    StopReason::Fault { message, .. } | StopReason::Deadlock { message, .. } => alloc::format!("{}: {message}", at(w)),
-                    _ => String::new(),
+                let reason = if fault {
+                    StopReason::Fault { pc, message: message.clone() }
+                } else {
+                    StopReason::Deadlock { pc, message: message.clone() }
                 };
-                ended(reason, w as u32, Some(pc), message)
+                ended(reason, w as u32, Some(pc), alloc::format!("{}: {message}", at(w)))
             }
         };
-        false
+        done
     }
 
     /// The launch's results, once no block is left to run.

@@ -130,16 +130,13 @@ pub fn run_launch_watched(
     let blocks: Vec<[u32; 3]> = launcher.code.blocks().collect();
     let watching_any = watch.is_some();
     for block_idx in blocks {
-        let mut block = launcher.start_block(block_idx);
-        let printed = launcher.printout.records.len();
         let mut each = |step: u64, warp: usize, issued: &Issued, state: &WarpState| {
             if let Some(w) = watch.as_deref_mut() {
                 w(&LaunchStep { step, block_idx, warp, issued, state, program: &program });
             }
         };
         let watching = if watching_any { Some(&mut each as &mut StepWatch) } else { None };
-        let (ran, end) = launcher.run_block(&mut block, watching);
-        if !launcher.tally(&mut block, block_idx, ran, end, printed) {
+        if !launcher.run_whole(block_idx, watching) {
             break;
         }
     }

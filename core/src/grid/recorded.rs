@@ -190,10 +190,7 @@ impl RecordedLaunch {
         let mut launcher = Launcher::new(kernel, opts)?;
         let blocks: Vec<[u32; 3]> = launcher.code.blocks().collect();
         for &block_idx in blocks.iter().take_while(|&&b| b != focus) {
-            let mut block = launcher.start_block(block_idx);
-            let printed = launcher.printout.records.len();
-            let (ran, end) = launcher.run_block(&mut block, None);
-            if !launcher.tally(&mut block, block_idx, ran, end, printed) {
+            if !launcher.run_whole(block_idx, None) {
                 return Ok(Err(launcher.finish()));
             }
         }
@@ -415,10 +412,7 @@ impl RecordedLaunch {
         }
         let blocks: Vec<[u32; 3]> = launcher.code.blocks().skip_while(|&b| b != self.block_idx).skip(1).collect();
         for block_idx in blocks {
-            let mut block = launcher.start_block(block_idx);
-            let printed = launcher.printout.records.len();
-            let (ran, end) = launcher.run_block(&mut block, None);
-            if !launcher.tally(&mut block, block_idx, ran, end, printed) {
+            if !launcher.run_whole(block_idx, None) {
                 break;
             }
         }

@@ -216,6 +216,10 @@ impl Kernel {
     pub fn launch(&self) -> LaunchDecl {
         self.launch.unwrap_or(LaunchDecl { grid: [1; 3], block: [self.warp_width, 1, 1], block_idx: [0; 3], warp_idx: 0, shared: None })
     }
+    /// Whether the launch has more than one warp: the CLI, sweeps and compare run it whole.
+    pub fn several_warps(&self) -> bool {
+        self.launch().threads() > self.warp_width as u64
+    }
     /// Lanes of the warp that runs (fewer than `warp` in a partial last warp of a block).
     pub fn lanes(&self) -> u32 {
         self.launch().lanes(self.warp_width)

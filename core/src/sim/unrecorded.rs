@@ -10,15 +10,11 @@ pub struct WarpSteps<'a> {
     pub program: &'a Program,
     pub plain: &'a PlainPcs,
     pub config: &'a SimConfig,
+    /// The launch's warp width (a block's partial last warp is narrower).
     pub warp_width: u32,
 }
 
 impl WarpSteps<'_> {
-    /// The launch's warp width (a block's partial last warp is narrower).
-    pub fn config_warp_width(&self) -> u32 {
-        self.warp_width
-    }
-
     /// One step of `st`; `None` when it had ended or the step ended it (its status says how).
     pub fn one(&self, st: &mut WarpState) -> Option<Issued> {
         advance(self.program, self.plain, self.config, st).map(|(issued, _)| issued)

@@ -216,7 +216,7 @@ impl Sweep {
         opts.params.push((self.request.param.clone(), Value::Int(x)));
         // A launch of several warps runs whole.
         let k = &run.kernel;
-        if k.launch().threads() > k.warp_width as u64 {
+        if k.several_warps() {
             return match crate::grid::run_launch(k, &opts) {
                 Ok(l) => SweepPoint { series: si, x, metrics: l.totals.point(l.width), stop: Outcome::of_launch(&l) },
                 Err(diags) => SweepPoint { series: si, x, metrics: PointMetrics::default(), stop: Outcome::input_error(&diags) },
