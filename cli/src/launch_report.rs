@@ -82,7 +82,7 @@ pub fn json_of(run: &LaunchRun, resolved: &Resolved, outcome: &Outcome) -> Value
 /// counts side by side (cycles under one preset, as the one-warp compare).
 pub fn compare(common: &Common, models: &str) -> Result<ExitCode, String> {
     let mut columns = Vec::new();
-    let mut preset = common.preset.clone();
+    let mut preset = common.choices().preset;
     for name in models.split(',').map(str::trim).filter(|n| !n.is_empty()) {
         let c = Common { model: Some(name.to_string()), preset: preset.clone(), ..common.clone() };
         let (_, resolved, run) = crate::load::prepare_run(&c)?;

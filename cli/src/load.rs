@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use warpscope_core::grid::{run_launch, LaunchRun};
 use warpscope_core::kernel::{parse_kernel_with, Kernel, SourceOptions};
-use warpscope_core::session::{Field, Resolved, RunRequest, StackChoice};
+use warpscope_core::session::{Field, Resolved, RunChoices, RunRequest, StackChoice};
 use warpscope_core::sim::Sim;
 use warpscope_core::{launch, Diagnostic};
 
@@ -68,6 +68,9 @@ pub struct Common {
     /// Stop after this many steps (an endless loop never hangs).
     #[arg(long, default_value_t = warpscope_core::sim::DEFAULT_STEP_LIMIT)]
     pub step_limit: u64,
+    /// A permalink's choices, beneath the flags (`with_link`).
+    #[arg(skip)]
+    pub from_link: RunChoices,
 }
 
 /// Prints diagnostics with the offending line and a caret under the span; `source` names the
@@ -136,7 +139,21 @@ impl Common {
             entry: None,
             nvcc: false,
             step_limit: warpscope_core::sim::DEFAULT_STEP_LIMIT,
+            from_link: RunChoices::default(),
         }
+    }
+
+    /// The run choices: the flags, over a permalink's.
+    pub fn choices(&self) -> RunChoices {
+        let flags = RunChoices {
+            model: self.model.clone(),
+            preset: self.preset.clone(),
+            if_convert: self.if_convert,
+            path_order: self.path_order.clone(),
+            schedule: self.schedule.clone(),
+            warp_scheduler: self.warp_scheduler.clone(),
+        };
+        flags.over(&self.from_link)
     }
 
     /// These options with a permalink's choices filled in where the command line left them
@@ -144,11 +161,7 @@ impl Common {
     pub fn with_link(mut self) -> Result<Common, String> {
         let Some(link) = crate::link_arg::link_in(&self.file) else { return Ok(self) };
         let link = link?;
-        self.model = self.model.or(link.model);
-        self.preset = self.preset.or(link.preset);
-        self.if_convert = self.if_convert.or(link.if_convert);
-        self.path_order = self.path_order.or(link.path_order);
-        self.schedule = self.schedule.or(link.schedule);
+        self.from_link = link.choices;
         // Params set on the command line come later, so they win.
         let from_link = link.params.iter().map(|(name, v)| format!("{name}={v}"));
         self.sets = from_link.chain(self.sets).collect();
@@ -191,12 +204,7 @@ impl Common {
             text,
             input: self.input.clone(),
             kernel: self.entry.clone(),
-            model: self.model.clone(),
-            preset: self.preset.clone(),
-            if_convert: self.if_convert,
-            path_order: self.path_order.clone(),
-            schedule: self.schedule.clone(),
-            warp_scheduler: self.warp_scheduler.clone(),
+            choices: self.choices(),
             params,
             costs,
             stack: StackChoice { capacity: self.stack_capacity, chunk: self.stack_chunk, limit: None },

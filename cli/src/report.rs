@@ -190,7 +190,7 @@ pub fn compare(common: &Common, models: &str) -> Result<ExitCode, String> {
     let mut columns = Vec::new();
     // Every column counts cycles under one preset: `--preset`, else the one the first model
     // runs with (the kernel's `//@ preset`, or that model's default), as the app's compare does.
-    let mut preset = common.preset.clone();
+    let mut preset = common.choices().preset;
     for name in models.split(',').map(str::trim).filter(|n| !n.is_empty()) {
         let c = Common { model: Some(name.to_string()), preset: preset.clone(), ..common.clone() };
         let (_, resolved, mut sim) = prepare(&c, false)?;

@@ -79,19 +79,18 @@ impl SweepArgs {
         // The run's own choices are read (and refused) where every run's are: `--set`, `--cost`,
         // the stack and the policies of the first series stand for the sweep's.
         let (run, resolved) = c.resolve(false)?;
+        let choices = c.choices();
         Ok(SweepRequest {
             param,
             from,
             to,
-            models: list(&self.models, &c.model),
-            presets: list(&self.presets, &c.preset),
+            models: list(&self.models, &choices.model),
+            presets: list(&self.presets, &choices.preset),
             split: self.split.as_deref().map(parse_split).transpose()?,
             params: resolved.options.params.into_iter().map(|(k, v)| (k, v.as_f64())).collect(),
             costs: run.costs,
             stack: resolved.options.stack,
-            if_convert: c.if_convert,
-            path_order: c.path_order.clone(),
-            schedule: c.schedule.clone(),
+            choices,
             step_limit: Some(c.step_limit),
         })
     }

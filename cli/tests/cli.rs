@@ -548,7 +548,7 @@ fn schedule_and_path_order_options_are_checked() {
 fn a_permalink_runs_in_place_of_a_file_with_its_choices_and_a_broken_one_says_why() {
     use warpscope_core::link::{encode, Link};
     let mut link = Link::of_text(&std::fs::read_to_string(example("single_loop.sass")).unwrap());
-    link.model = Some("pdom".into());
+    link.choices.model = Some("pdom".into());
     link.params.insert("n".into(), 5.0);
     let url = format!("https://example.org/warpscope/{}", encode(&link));
     let from_link = json(&["run", &url, "--json"], 0);
@@ -559,8 +559,8 @@ fn a_permalink_runs_in_place_of_a_file_with_its_choices_and_a_broken_one_says_wh
     assert_eq!(json(&["run", &url, "--set", "n=0", "--json"], 0), pinned);
     // So does a choice given explicitly, even the default one (`--path-order taken`).
     let mut link = Link::of_text(&std::fs::read_to_string(example("nested_if.cu")).unwrap());
-    link.model = Some("pdom".into());
-    link.path_order = Some("fall-through".into());
+    link.choices.model = Some("pdom".into());
+    link.choices.path_order = Some("fall-through".into());
     let url2 = format!("https://example.org/warpscope/{}", encode(&link));
     let file = example("nested_if.cu");
     let trace = |args: &[&str]| stdout(&warpscope(&[&["trace"], args].concat()));
@@ -850,6 +850,13 @@ fn a_launch_of_several_warps_runs_whole() {
     assert!(text.contains("1024 threads in 32 warps of 4 blocks; warps picked lrr"), "{text}");
     assert!(fails(&["run", &example("grid/reduce_shared.cu"), "--warp-scheduler", "fifo"])
         .contains("--warp-scheduler `fifo`: unknown warp scheduler `fifo` chosen (known: gto, lrr, random)"));
+    // A permalink carries the warp scheduler; a flag still wins over it.
+    use warpscope_core::link::{encode, Link};
+    let mut link = Link::of_text(&std::fs::read_to_string(example("grid/reduce_shared.cu")).unwrap());
+    link.choices.warp_scheduler = Some("lrr".into());
+    let url = format!("https://example.org/warpscope/{}", encode(&link));
+    assert!(stdout(&warpscope(&["run", &url])).contains("warps picked lrr"));
+    assert!(stdout(&warpscope(&["run", &url, "--warp-scheduler", "random"])).contains("warps picked random"));
 }
 
 /// What threads of a launch print comes in the order the launch ran them, tagged with the block

@@ -14,8 +14,8 @@ use warpscope_core::session::{Resolved, RunRequest};
 
 fn resolved(text: &str, model: &str, scheduler: &str) -> Resolved {
     let mut req = RunRequest::of_text(text);
-    req.model = Some(model.into());
-    req.warp_scheduler = Some(scheduler.into());
+    req.choices.model = Some(model.into());
+    req.choices.warp_scheduler = Some(scheduler.into());
     let r = req.resolve();
     assert!(r.ok(), "{:?}", r.all_diagnostics());
     r

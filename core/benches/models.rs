@@ -39,7 +39,7 @@ fn recording_sizes() {
     eprintln!("recorded run, n = 7: model, steps, record bytes per step, checkpoint bytes");
     for &model in ModelKind::ALL {
         let mut req = RunRequest::of_text(KERNEL);
-        req.model = Some(model.name().into());
+        req.choices.model = Some(model.name().into());
         req.params.insert("n".into(), 7.0);
         let sim = recorded(req);
         let t = sim.timeline();

@@ -9,7 +9,7 @@ use crate::block::WarpScheduler;
 use crate::diag::Diagnostic;
 use crate::kernel::expr::Value;
 use crate::kernel::{instantiate, Instance, Kernel};
-use crate::model::{ModelKind, PathOrder, Schedule, StackConfig};
+use crate::model::{GroupOrder, ModelKind, PathOrder, StackConfig};
 use crate::program::Program;
 use crate::sim::{CostModel, Sim, SimConfig, DEFAULT_STEP_LIMIT};
 use crate::structure::Structured;
@@ -21,7 +21,7 @@ pub struct LaunchOptions {
     pub cost: Option<CostModel>,
     pub stack: Option<StackConfig>,
     pub path_order: PathOrder,
-    pub schedule: Schedule,
+    pub group_order: GroupOrder,
     /// Which warp of a block issues next, in a whole launch.
     pub warp_scheduler: WarpScheduler,
     /// Param values by name (an integer, or a float for a float kernel parameter).
@@ -37,7 +37,7 @@ impl Default for LaunchOptions {
             cost: None,
             stack: None,
             path_order: PathOrder::default(),
-            schedule: Schedule::default(),
+            group_order: GroupOrder::default(),
             warp_scheduler: WarpScheduler::default(),
             params: Vec::new(),
             step_limit: DEFAULT_STEP_LIMIT,
@@ -60,7 +60,7 @@ impl LaunchOptions {
             cost,
             stack: self.stack.or(kernel.stack).unwrap_or_default(),
             path_order: self.path_order,
-            schedule: self.schedule,
+            group_order: self.group_order,
             step_limit: self.step_limit,
             record: self.record,
             exit_at_end: kernel.excerpt,

@@ -7,7 +7,7 @@
 use proptest::prelude::*;
 use warpscope_core::compile::Target;
 use warpscope_core::kernel::{parse_kernel_with, SourceOptions};
-use warpscope_core::model::{ModelKind, PathOrder, Schedule};
+use warpscope_core::model::{GroupOrder, ModelKind, PathOrder};
 use warpscope_core::sim::StopReason;
 use warpscope_core::{launch, LaunchOptions};
 
@@ -240,8 +240,8 @@ proptest! {
         // The policies change the order lanes run in, never the result.
         let pdom = LaunchOptions { model: Some(ModelKind::Pdom), path_order: PathOrder::FallThroughFirst, ..LaunchOptions::default() };
         prop_assert_eq!(&km, &run_with(&text, pdom, Target::Plain, false).1, "pdom fall-through first\n{}", text);
-        for schedule in [Schedule::LowestPc, Schedule::RoundRobin] {
-            let volta = LaunchOptions { model: Some(ModelKind::Volta), schedule, ..LaunchOptions::default() };
+        for schedule in [GroupOrder::LowestPc, GroupOrder::RoundRobin] {
+            let volta = LaunchOptions { model: Some(ModelKind::Volta), group_order: schedule, ..LaunchOptions::default() };
             prop_assert_eq!(&km, &run_with(&text, volta, Target::Volta, false).1, "volta {:?}\n{}", schedule, text);
         }
     }

@@ -22,7 +22,7 @@ use corpus::reference::{self, Case, Want};
 use support::runs::runs;
 use warpscope_core::launch;
 use warpscope_core::model::ModelKind;
-use warpscope_core::session::RunRequest;
+use warpscope_core::session::{RunChoices, RunRequest};
 use warpscope_core::sim::StopReason;
 
 /// Enough for the longest case (Collatz under MIMD, one lane-instruction a step) many times over.
@@ -82,9 +82,12 @@ fn run_case(
     let params: BTreeMap<String, f64> = case.params.iter().map(|&(n, v)| (rename(n), v as f64)).collect();
     let req = RunRequest {
         text: text.to_string(),
-        model: Some(model.name().to_string()),
-        path_order: path_order.map(String::from),
-        schedule: schedule.map(String::from),
+        choices: RunChoices {
+            model: Some(model.name().to_string()),
+            path_order: path_order.map(String::from),
+            schedule: schedule.map(String::from),
+            ..RunChoices::default()
+        },
         params,
         step_limit: Some(STEP_LIMIT),
         ..RunRequest::default()

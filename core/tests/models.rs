@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use warpscope_core::analysis::cfg_facts;
 use warpscope_core::cfg::BlockId;
 use warpscope_core::kernel::{parse_kernel_with, SourceOptions};
-use warpscope_core::model::{EntryKind, ModelKind, PathOrder, Reconvergence, Schedule};
+use warpscope_core::model::{EntryKind, GroupOrder, ModelKind, PathOrder, Reconvergence};
 use warpscope_core::sim::{RunReport, Sim, StopReason};
 use warpscope_core::{launch, LaunchOptions};
 
@@ -141,8 +141,8 @@ fn spin_lock_deadlocks_on_stacks_and_completes_on_volta_with_yield() {
         &SourceOptions { target: Some(ModelKind::Volta.compile_target()), if_convert: None, ..SourceOptions::default() },
     );
     assert!(k.program.instrs.iter().any(|i| i.text.starts_with("YIELD")), "the volta code yields in the spin loop");
-    for schedule in [Schedule::H100, Schedule::LowestPc, Schedule::RoundRobin] {
-        let mut sim = sim_with(&text, ModelKind::Volta, LaunchOptions { schedule, ..LaunchOptions::default() });
+    for schedule in [GroupOrder::H100, GroupOrder::LowestPc, GroupOrder::RoundRobin] {
+        let mut sim = sim_with(&text, ModelKind::Volta, LaunchOptions { group_order: schedule, ..LaunchOptions::default() });
         assert_eq!(sim.run_to_end(), StopReason::Exited, "{schedule:?}");
         let mem = &sim.state().machine.memory.words;
         assert_eq!((mem[0][0], mem[1][0]), (0, 32), "{schedule:?}: lock released, every lane counted once");

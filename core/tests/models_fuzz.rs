@@ -7,7 +7,7 @@
 use proptest::prelude::*;
 use warpscope_core::checks::control_listing as listing;
 use warpscope_core::kernel::parse_kernel;
-use warpscope_core::model::{ModelKind, PathOrder, Reconvergence, Schedule};
+use warpscope_core::model::{GroupOrder, ModelKind, PathOrder, Reconvergence};
 use warpscope_core::sim::audit::lanes_conserved;
 use warpscope_core::{launch, LaunchOptions};
 
@@ -22,8 +22,8 @@ proptest! {
         let mut runs: Vec<LaunchOptions> = ModelKind::ALL.iter().map(|&m| LaunchOptions { model: Some(m), ..LaunchOptions::default() }).collect();
         runs.push(LaunchOptions { model: Some(ModelKind::Pdom), path_order: PathOrder::FallThroughFirst, ..LaunchOptions::default() });
         runs.push(LaunchOptions { model: Some(ModelKind::PdomSsy), path_order: PathOrder::FallThroughFirst, ..LaunchOptions::default() });
-        for s in [Schedule::LowestPc, Schedule::RoundRobin] {
-            runs.push(LaunchOptions { model: Some(ModelKind::Volta), schedule: s, ..LaunchOptions::default() });
+        for s in [GroupOrder::LowestPc, GroupOrder::RoundRobin] {
+            runs.push(LaunchOptions { model: Some(ModelKind::Volta), group_order: s, ..LaunchOptions::default() });
         }
         for opts in runs {
             let mut sim = match launch(&k, &LaunchOptions { step_limit: 2_000, ..opts.clone() }) {

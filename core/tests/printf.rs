@@ -8,7 +8,7 @@ use std::path::Path;
 
 use warpscope_core::compile::CompileOptions;
 use warpscope_core::kernel::{parse_kernel_with, SourceOptions};
-use warpscope_core::model::{ModelKind, PathOrder, Schedule};
+use warpscope_core::model::{GroupOrder, ModelKind, PathOrder};
 use warpscope_core::printf::{lines, OutputLine};
 use warpscope_core::sim::StopReason;
 use warpscope_core::{launch, LaunchOptions};
@@ -22,9 +22,11 @@ fn output(text: &str, model: ModelKind, order: PathOrder, if_convert: bool) -> V
     let opts = SourceOptions { target: Some(model.compile_target()), if_convert: Some(if_convert), ..SourceOptions::default() };
     let (k, d) = parse_kernel_with(text, &opts);
     assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
-    let mut sim =
-        launch(&k, &LaunchOptions { model: Some(model), path_order: order, schedule: Schedule::default(), ..LaunchOptions::default() })
-            .expect("launch");
+    let mut sim = launch(
+        &k,
+        &LaunchOptions { model: Some(model), path_order: order, group_order: GroupOrder::default(), ..LaunchOptions::default() },
+    )
+    .expect("launch");
     assert_eq!(sim.run_to_end(), StopReason::Exited, "{model:?}");
     lines(&sim.program().formats, &sim.state().machine.output)
 }

@@ -26,7 +26,7 @@ use warpscope_core::input;
 use warpscope_core::launch;
 use warpscope_core::machine::ElemType;
 use warpscope_core::model::ModelKind;
-use warpscope_core::session::RunRequest;
+use warpscope_core::session::{RunChoices, RunRequest};
 use warpscope_core::sim::StopReason;
 
 const DEFAULT_KERNELS: u64 = 40;
@@ -63,9 +63,12 @@ type Buffers = Vec<(String, ElemType, Vec<u32>)>;
 fn run(text: &str, model: ModelKind, path_order: Option<&str>, schedule: Option<&str>) -> Result<Buffers, String> {
     let req = RunRequest {
         text: text.to_string(),
-        model: Some(model.name().to_string()),
-        path_order: path_order.map(String::from),
-        schedule: schedule.map(String::from),
+        choices: RunChoices {
+            model: Some(model.name().to_string()),
+            path_order: path_order.map(String::from),
+            schedule: schedule.map(String::from),
+            ..RunChoices::default()
+        },
         step_limit: Some(STEP_LIMIT),
         ..RunRequest::default()
     };

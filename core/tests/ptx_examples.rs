@@ -9,7 +9,7 @@ use warpscope_core::compile::{compile, Target};
 use warpscope_core::kernel::{parse_kernel_with, SourceOptions};
 use warpscope_core::launch;
 use warpscope_core::model::ModelKind;
-use warpscope_core::session::RunRequest;
+use warpscope_core::session::{RunChoices, RunRequest};
 use warpscope_core::sim::StopReason;
 
 fn dir() -> PathBuf {
@@ -55,8 +55,12 @@ fn golden_translations() {
 
 /// Every buffer's words after a run of `text` under `model`, by name, and how the run ended.
 fn run(text: &str, model: ModelKind) -> (StopReason, Vec<(String, Vec<u32>)>) {
-    let req =
-        RunRequest { text: text.to_string(), model: Some(model.name().to_string()), step_limit: Some(200_000.0), ..RunRequest::default() };
+    let req = RunRequest {
+        text: text.to_string(),
+        choices: RunChoices { model: Some(model.name().to_string()), ..RunChoices::default() },
+        step_limit: Some(200_000.0),
+        ..RunRequest::default()
+    };
     let r = req.resolve();
     assert!(r.ok(), "{:?}", r.all_diagnostics());
     let mut sim = launch(&r.kernel, &r.options).expect("launch");

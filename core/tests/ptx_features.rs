@@ -11,7 +11,7 @@ use std::path::Path;
 
 use warpscope_core::launch;
 use warpscope_core::model::ModelKind;
-use warpscope_core::session::RunRequest;
+use warpscope_core::session::{RunChoices, RunRequest};
 use warpscope_core::sim::StopReason;
 
 fn ptx() -> String {
@@ -27,7 +27,11 @@ fn run(kernel: &str, headers: &str, out: &str, model: ModelKind) -> Vec<u8> {
 /// As `run`, on `source` (the module, or a C file) in place of nvcc's PTX.
 fn run_source(kernel: &str, headers: &str, source: &str, out: &str, model: ModelKind) -> Vec<u8> {
     let text = format!("//@ kernel {kernel}\n{headers}{source}");
-    let req = RunRequest { text, model: Some(model.name().to_string()), ..RunRequest::default() };
+    let req = RunRequest {
+        text,
+        choices: RunChoices { model: Some(model.name().to_string()), ..RunChoices::default() },
+        ..RunRequest::default()
+    };
     let r = req.resolve();
     let errors: Vec<_> = r.all_diagnostics().into_iter().filter(|d| d.is_error()).collect();
     assert!(errors.is_empty(), "{kernel}: {errors:?}");
@@ -276,7 +280,11 @@ DONE:
 fn hand_written_ptx() {
     for &m in ModelKind::ALL {
         let text = format!("//@ buffer out: u32[128]\n{HAND}");
-        let req = RunRequest { text, model: Some(m.name().to_string()), ..RunRequest::default() };
+        let req = RunRequest {
+            text,
+            choices: RunChoices { model: Some(m.name().to_string()), ..RunChoices::default() },
+            ..RunRequest::default()
+        };
         let r = req.resolve();
         let errors: Vec<_> = r.all_diagnostics().into_iter().filter(|d| d.is_error()).collect();
         assert!(errors.is_empty(), "{errors:?}");
@@ -345,8 +353,11 @@ fn a_predicate_survives_a_call() {
 }
 "#;
     for &m in ModelKind::ALL {
-        let req =
-            RunRequest { text: format!("//@ buffer out: i32[32]\n{module}"), model: Some(m.name().to_string()), ..RunRequest::default() };
+        let req = RunRequest {
+            text: format!("//@ buffer out: i32[32]\n{module}"),
+            choices: RunChoices { model: Some(m.name().to_string()), ..RunChoices::default() },
+            ..RunRequest::default()
+        };
         let r = req.resolve();
         assert!(r.ok(), "{:?}", r.all_diagnostics());
         let mut sim = launch(&r.kernel, &r.options).expect("launch");
@@ -469,7 +480,12 @@ fn warp_reductions_combine_the_lanes_of_their_mask() {
 fn a_failed_assert_prints_cudas_line_and_traps() {
     for model in ModelKind::ALL.iter().copied() {
         let text = format!("//@ kernel asserts\n//@ buffer arg0: i32[32] = i\n//@ buffer arg1: i32[32]\n{}", ptx());
-        let r = RunRequest { text, model: Some(model.name().to_string()), ..RunRequest::default() }.resolve();
+        let r = RunRequest {
+            text,
+            choices: RunChoices { model: Some(model.name().to_string()), ..RunChoices::default() },
+            ..RunRequest::default()
+        }
+        .resolve();
         let mut sim = launch(&r.kernel, &r.options).expect("launch");
         let stop = sim.run_to_end();
         let StopReason::Fault { message, .. } = &stop else { panic!("{stop:?} under {}", model.name()) };

@@ -6,8 +6,8 @@
 
 use warpscope_core::launch;
 use warpscope_core::model::about::Policy;
-use warpscope_core::model::{ModelKind, PathOrder, Schedule};
-use warpscope_core::session::{Outcome, OutcomeKind, RunRequest};
+use warpscope_core::model::{GroupOrder, ModelKind, PathOrder};
+use warpscope_core::session::{Outcome, OutcomeKind, RunChoices, RunRequest};
 use warpscope_core::sim::{Sim, StopReason};
 
 /// Each lane stores its results in `out[lane + 8 * slot]`.
@@ -113,7 +113,7 @@ fn runs() -> Vec<(ModelKind, Option<&'static str>, Option<&'static str>)> {
     for &model in ModelKind::ALL {
         match model.about().policy {
             Some(Policy::PathOrder) => out.extend(PathOrder::ALL.iter().map(|p| (model, Some(p.name()), None))),
-            Some(Policy::Schedule) => out.extend(Schedule::ALL.iter().map(|s| (model, None, Some(s.name())))),
+            Some(Policy::Schedule) => out.extend(GroupOrder::ALL.iter().map(|s| (model, None, Some(s.name())))),
             _ => out.push((model, None, None)),
         }
     }
@@ -123,9 +123,12 @@ fn runs() -> Vec<(ModelKind, Option<&'static str>, Option<&'static str>)> {
 fn run(text: &str, model: ModelKind, path_order: Option<&str>, schedule: Option<&str>) -> (Sim, StopReason) {
     let req = RunRequest {
         text: text.to_string(),
-        model: Some(model.name().to_string()),
-        path_order: path_order.map(String::from),
-        schedule: schedule.map(String::from),
+        choices: RunChoices {
+            model: Some(model.name().to_string()),
+            path_order: path_order.map(String::from),
+            schedule: schedule.map(String::from),
+            ..RunChoices::default()
+        },
         ..RunRequest::default()
     };
     let r = req.resolve();

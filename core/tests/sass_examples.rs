@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use warpscope_core::compile::compile;
 use warpscope_core::launch;
 use warpscope_core::model::ModelKind;
-use warpscope_core::session::RunRequest;
+use warpscope_core::session::{RunChoices, RunRequest};
 use warpscope_core::sim::StopReason;
 
 fn dir() -> PathBuf {
@@ -18,7 +18,7 @@ fn dir() -> PathBuf {
 fn run(text: &str) -> (StopReason, Vec<(String, Vec<u32>)>, bool) {
     let req = RunRequest {
         text: text.to_string(),
-        model: Some(ModelKind::Volta.name().to_string()),
+        choices: RunChoices { model: Some(ModelKind::Volta.name().to_string()), ..RunChoices::default() },
         step_limit: Some(200_000.0),
         ..RunRequest::default()
     };

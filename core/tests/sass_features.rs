@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use warpscope_core::launch;
 use warpscope_core::model::ModelKind;
-use warpscope_core::session::RunRequest;
+use warpscope_core::session::{RunChoices, RunRequest};
 use warpscope_core::sim::StopReason;
 
 fn dir() -> PathBuf {
@@ -29,7 +29,7 @@ type Memory = (Vec<(String, Vec<u32>)>, Vec<String>);
 fn run(text: &str) -> Result<(StopReason, Memory), String> {
     let req = RunRequest {
         text: text.to_string(),
-        model: Some(ModelKind::Volta.name().to_string()),
+        choices: RunChoices { model: Some(ModelKind::Volta.name().to_string()), ..RunChoices::default() },
         step_limit: Some(500_000.0),
         ..RunRequest::default()
     };
@@ -126,7 +126,11 @@ fn lanes_that_leave_by_guarded_exits_alone_reconverge_under_every_model() {
     // Each bin starts at its index and gains the lanes whose `threadIdx.x % 7` it is.
     let want: Vec<u32> = (0..7).map(|b| b + (0..32).filter(|t| t % 7 == b).count() as u32).collect();
     for &model in ModelKind::ALL.iter().filter(|m| !matches!(m, ModelKind::Kepler | ModelKind::PdomSsy)) {
-        let req = RunRequest { text: format!("{header}{sass}"), model: Some(model.name().to_string()), ..RunRequest::default() };
+        let req = RunRequest {
+            text: format!("{header}{sass}"),
+            choices: RunChoices { model: Some(model.name().to_string()), ..RunChoices::default() },
+            ..RunRequest::default()
+        };
         let r = req.resolve();
         assert!(r.ok(), "{:?}", r.all_diagnostics());
         let mut sim = launch(&r.kernel, &r.options).unwrap();

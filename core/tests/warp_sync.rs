@@ -4,7 +4,7 @@
 //! run with a fault that says where each missing lane is.
 
 use warpscope_core::kernel::parse_kernel;
-use warpscope_core::model::{ModelKind, PathOrder, Schedule};
+use warpscope_core::model::{GroupOrder, ModelKind, PathOrder};
 use warpscope_core::sim::{Sim, StopReason};
 use warpscope_core::{launch, LaunchOptions};
 
@@ -15,8 +15,8 @@ fn runs() -> Vec<(ModelKind, LaunchOptions)> {
     let mut out = Vec::new();
     for &model in ModelKind::ALL {
         if model == ModelKind::Volta {
-            for &schedule in Schedule::ALL {
-                out.push((model, LaunchOptions { model: Some(model), schedule, ..LaunchOptions::default() }));
+            for &schedule in GroupOrder::ALL {
+                out.push((model, LaunchOptions { model: Some(model), group_order: schedule, ..LaunchOptions::default() }));
             }
         } else {
             for &path_order in PathOrder::ALL {
@@ -62,7 +62,7 @@ fn full_warp_shuffles_and_votes_after_reconvergence_work_everywhere() {
         let text = if_else(model, "ISETP.LT.AND P0, PT, R0, 0x3, PT;", "IMUL R1, R0, 0x3;", "IADD R1, R0, 0x64;", FULL_WARP);
         let (sim, r) = run(&text, &opts);
         assert_eq!(r, StopReason::Exited, "{model:?} {opts:?}");
-        assert_eq!(sim.state().machine.memory.words[0], want, "{model:?} {:?} {:?}", opts.path_order, opts.schedule);
+        assert_eq!(sim.state().machine.memory.words[0], want, "{model:?} {:?} {:?}", opts.path_order, opts.group_order);
     }
 }
 
@@ -77,7 +77,7 @@ fn warpsync_before_a_shuffle_gathers_lanes_on_volta_and_mimd_and_passes_at_the_i
     for (model, opts) in runs().into_iter().filter(|(m, _)| *m != ModelKind::Kepler && *m != ModelKind::PdomSsy) {
         let (sim, r) = run(&text, &opts);
         assert_eq!(r, StopReason::Exited, "{model:?}");
-        assert_eq!(sim.state().machine.memory.words[0], want, "{model:?} {:?} {:?}", opts.path_order, opts.schedule);
+        assert_eq!(sim.state().machine.memory.words[0], want, "{model:?} {:?} {:?}", opts.path_order, opts.group_order);
     }
 }
 
@@ -101,7 +101,7 @@ fn a_shuffle_naming_the_other_side_of_a_branch_is_a_fault_saying_where_it_waits(
             "",
         );
         let (sim, r) = run(&text, &opts);
-        let what = format!("{model:?} {:?} {:?}", opts.path_order, opts.schedule);
+        let what = format!("{model:?} {:?} {:?}", opts.path_order, opts.group_order);
         let StopReason::Fault { pc, message } = r else { panic!("{what}: {r:?}") };
         let p = sim.program();
         // Pcs: 0 ISETP, 1 SSY, 2 BRA, 3-5 the other side, 6-8 THEN.

@@ -9,11 +9,11 @@ use warpscope_core::grid::{Totals, WarpDoing, WarpNow};
 use warpscope_core::input::ptx::{Beside, BesideProblem, BesideProblemKind};
 use warpscope_core::isa::AccessKind;
 use warpscope_core::kernel::inputs::{HeaderEdit, HeaderKey, HeaderLine, LaunchInput};
-use warpscope_core::link::{Link, MeasuredChoice, ModelChoice, SweepChoice};
+use warpscope_core::link::{Link, MeasuredChoice, SweepChoice};
 use warpscope_core::machine::ElemType;
 use warpscope_core::model::{ModelAbout, ModelKind, Policy, StackConfig, Term, TermKind};
 use warpscope_core::printf::OutputLine;
-use warpscope_core::session::{Outcome, OutcomeKind, Progress, RunRequest, StackChoice, StaleParams};
+use warpscope_core::session::{Outcome, OutcomeKind, Progress, RunChoices, RunRequest, StackChoice, StaleParams};
 use warpscope_core::sim::{LaneState, PointMetrics};
 use warpscope_core::structure::TransformCounts;
 use warpscope_core::sweep::measured::{Fit, FitRow, MeasuredSet};
@@ -73,7 +73,7 @@ pub fn typescript() -> String {
         Fit,
         FitRow,
         Link,
-        ModelChoice,
+        RunChoices,
         SweepChoice,
         OutputLine,
         MeasuredChoice,

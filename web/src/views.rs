@@ -4,12 +4,13 @@
 use serde::Serialize;
 use ts_rs::TS;
 use warpscope_core::analysis::{CfgFacts, PostDom};
+use warpscope_core::block::WarpScheduler;
 use warpscope_core::compile::VarInfo;
 use warpscope_core::isa::{Pc, Pred, Reg};
 use warpscope_core::kernel::vars::variables_at;
 use warpscope_core::kernel::{CompiledSource, Note, NoteTarget};
 use warpscope_core::machine::Machine;
-use warpscope_core::model::{ModelKind, PathOrder, Reconvergence, Schedule, StackEntry};
+use warpscope_core::model::{GroupOrder, ModelKind, PathOrder, Reconvergence, StackEntry};
 use warpscope_core::session::{Captions, Named, Outcome, Resolved};
 use warpscope_core::sim::{CostModel, LaneState, Metrics, PointMetrics, RunReport, Sim};
 use warpscope_core::structure::{Structured, TransformCounts};
@@ -57,11 +58,14 @@ pub struct LoadResult {
     pub preset: String,
     pub models: Vec<&'static str>,
     pub presets: Vec<&'static str>,
-    /// PDOM path order and Volta schedule as used, and the choices.
+    /// PDOM path order, Volta group order (its `schedule`) and a launch's warp scheduler as
+    /// used, and the choices.
     pub path_order: &'static str,
     pub path_orders: Vec<&'static str>,
     pub schedule: &'static str,
     pub schedules: Vec<&'static str>,
+    pub warp_scheduler: &'static str,
+    pub warp_schedulers: Vec<&'static str>,
     /// The model reconverges at thread frontiers: the CFG shows priorities and frontiers.
     pub uses_frontiers: bool,
     pub stack_capacity: u32,
@@ -95,8 +99,10 @@ impl LoadResult {
             presets: CostModel::names(),
             path_order: r.options.path_order.name(),
             path_orders: PathOrder::names(),
-            schedule: r.options.schedule.name(),
-            schedules: Schedule::names(),
+            schedule: r.options.group_order.name(),
+            schedules: GroupOrder::names(),
+            warp_scheduler: r.options.warp_scheduler.name(),
+            warp_schedulers: WarpScheduler::names(),
             uses_frontiers: r.model.uses_frontiers(),
             stack_capacity: r.options.config_for(k).stack.capacity,
             end: None,

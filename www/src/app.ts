@@ -31,7 +31,8 @@ import * as registers from './panels/registers';
 import * as runStatus from './panels/run-status';
 import * as scrubber from './panels/scrubber';
 import * as stack from './panels/stack';
-import { compilerOutput, kernelTitle, loadOptions, originalGraphOf, readRun, type Run } from './run';
+import { compilerOutput, kernelTitle, originalGraphOf, readRun, type Run } from './run';
+import { loadOptions } from './choices';
 import * as store from './store';
 import type { Beside, DiagnosticView, LoadResult, StateView } from './generated/engine';
 
@@ -107,13 +108,13 @@ export class App {
   reload(): void {
     const s = store.get();
     if (!this.loader) return;
-    const r = this.loader.load(s.text, { ...loadOptions(s, s), step_limit: s.stepLimit });
+    const r = this.loader.load(s.text, { ...loadOptions(s.params, s), step_limit: s.stepLimit });
     if (!r) { this.renderAll(); return; }
     this.diagnostics = r.diagnostics;
     this.lastLoad = r;
     if (r.ok && !r.running) this.accept(r);
     // Side B counts cycles in side A's costs unless the user picked its own preset.
-    if (s.compare && this.compare) this.compare.load(s.text, s, s.compare, r.preset, s.stepLimit);
+    if (s.compare && this.compare) this.compare.load(s.text, s.params, s, s.compare, r.preset, s.stepLimit);
     if (r.ok && !r.running) this.place(s.step);
     this.renderAll();
   }

@@ -26,7 +26,7 @@ describe('captions', () => {
 
   it('says on the note line when the run never has the event', () => {
     const e = Engine.fromBytes(bytes, (m) => { throw new Error(m); });
-    const r = e.load(ifElse, { model: 'kepler', if_convert: true });
+    const r = e.load(ifElse, { model: 'kepler', ifConvert: true });
     expect(r?.diagnostics.find((d) => d.line === 12)).toMatchObject({
       severity: 'warning', col: 10, message: '`div 1` never happens: this run has no divergence',
     });

@@ -8,12 +8,12 @@
 
 import { EventBit, type Engine } from './engine';
 import { RunLoader } from './loader';
-import type { ModelChoice } from './permalink';
+import { loadOptions, type RunChoices } from './choices';
 import * as comparePanel from './panels/compare';
 import * as lanes from './panels/lanes';
 import { Reports } from './reports';
 import type { Strip } from './panels/scrubber';
-import { lastOf, loadOptions, readRun, type Inputs, type Run } from './run';
+import { lastOf, readRun, type Run } from './run';
 import type { LoadResult, StateView } from './generated/engine';
 
 /** One side's engine and run, and what the screen needs of the current step. */
@@ -73,12 +73,13 @@ export class Comparison {
     this.shownRuns = [null, null];
   }
 
-  /** Loads side B: the same text and inputs as side A, under `choice`; its cost preset is the
-   * choice's own, else `leftPreset` (the one side A's run used, as the engine resolved it). */
-  load(text: string, inputs: Inputs, choice: ModelChoice, leftPreset: string, stepLimit: number): void {
+  /** Loads side B: the same text and params as side A (`main`'s choices), under `choice`'s model
+   * and policies; its cost preset is the choice's own, else `leftPreset` (the one side A's run
+   * used, as the engine resolved it); it if-converts and schedules warps as side A does. */
+  load(text: string, params: Record<string, number>, main: RunChoices, choice: RunChoices, leftPreset: string, stepLimit: number): void {
     this.preset = { own: choice.preset, left: leftPreset };
-    const preset = choice.preset ?? leftPreset;
-    const r = this.loader?.load(text, { ...loadOptions({ ...inputs, preset }, choice), step_limit: stepLimit });
+    const choices = { ...choice, preset: choice.preset ?? leftPreset, ifConvert: main.ifConvert, warpScheduler: main.warpScheduler };
+    const r = this.loader?.load(text, { ...loadOptions(params, choices), step_limit: stepLimit });
     if (!r) return;
     this.lastLoad = r;
     const err = r.diagnostics.find((d) => d.severity === 'error');

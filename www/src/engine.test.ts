@@ -143,7 +143,7 @@ describe('Engine for compare mode', () => {
     const reports: string[] = [];
     const a = Engine.fromBytes(bytes, (m) => reports.push(m));
     const b = Engine.another((m) => reports.push(m));
-    expect(a.load(figure1, { model: 'pdom', path_order: 'fall-through' })).toMatchObject({ ok: true, model: 'pdom', path_order: 'fall-through' });
+    expect(a.load(figure1, { model: 'pdom', pathOrder: 'fall-through' })).toMatchObject({ ok: true, model: 'pdom', path_order: 'fall-through' });
     expect(b.load(figure1, { model: 'tf-stack' })).toMatchObject({ ok: true, model: 'tf-stack', uses_frontiers: true });
     a.seek(5);
     const [ra, rb] = [a.report(), b.report()];

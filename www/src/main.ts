@@ -2,6 +2,7 @@
 //! the default example; only a started engine reads links), builds the panels, creates the page's
 //! controller (`controller.ts`) and wires the page's buttons and events to it.
 
+import { choicesOf } from './choices';
 import './style.css';
 import './help.css';
 import { App } from './app';
@@ -153,8 +154,7 @@ async function main(): Promise<void> {
     inputs: () => {
       const s = store.get();
       return {
-        text: s.text, title: kernelTitle(app.run?.load) ?? 'kernel', params: s.params, ifConvert: s.ifConvert, pathOrder: s.pathOrder,
-        schedule: s.schedule, stepLimit: s.stepLimit,
+        text: s.text, title: kernelTitle(app.run?.load) ?? 'kernel', params: s.params, choices: choicesOf(s), stepLimit: s.stepLimit,
       };
     },
     figure: () => figureById(store.get().figure),

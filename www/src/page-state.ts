@@ -11,11 +11,12 @@ import { PANELS, type Decoded, type Link } from './permalink';
 import type { UiState, Work } from './store';
 import { fullRequest } from './sweep/request';
 import type { LoadResult } from './generated/engine';
+import { KERNEL_CHOICES, choicesOf, partner } from './choices';
 
 /** The work a first visit shows: `text` (the default example) with every choice the kernel's own. */
 export function freshWork(text: string, stepLimit: number): Work {
   return {
-    text, params: {}, model: null, preset: null, ifConvert: null, pathOrder: null, schedule: null, compare: null,
+    text, params: {}, ...KERNEL_CHOICES, compare: null,
     sweep: null, figure: null, cuda: null, ptx: null, stepLimit,
   };
 }
@@ -80,7 +81,7 @@ export function hashChange(d: Decoded, embedShown: boolean, mine: Work): HashCha
  * them. Sweep settings carry over where its params allow; measurements do not. */
 export function examplePatch(ex: Example, s: Pick<UiState, 'sweep'>, patch: Partial<UiState> = {}): Partial<UiState> {
   return {
-    text: ex.text, params: {}, model: null, preset: null, ifConvert: null, pathOrder: null, schedule: null, figure: null, cuda: ex.cuda, ptx: ex.ptx,
+    text: ex.text, params: {}, ...KERNEL_CHOICES, figure: null, cuda: ex.cuda, ptx: ex.ptx,
     ...(s.sweep ? { sweep: { ...s.sweep, measured: null } } : {}), ...patch,
   };
 }
@@ -95,7 +96,7 @@ export function openingOf(f: Figure, examples: Example[]): FigureOpening {
   if (!example) return { kind: 'missing', message: `The figure's kernel ${f.kernel} is not among the bundled examples.` };
   if (f.view) {
     const { params, model, preset, compare } = f.view;
-    const beside = compare ? { model: compare, pathOrder: null, schedule: null, preset: null } : null;
+    const beside = compare ? partner(compare) : null;
     return { kind: 'view', example, patch: { params, model, preset, compare: beside, sweep: null, figure: f.id } };
   }
   const sweep = { request: fullRequest(f.sweep ?? {}), metric: f.metric ?? 'cycles', measured: f.measured ?? null };
@@ -113,7 +114,7 @@ export function figureHolds(f: Figure, s: Pick<UiState, 'text' | 'sweep' | 'comp
 
 /** Compare mode beside `run`'s model: its usual partner (comparing a model with itself says nothing). */
 export function partnerChoice(run: Pick<LoadResult, 'model' | 'models'>): NonNullable<UiState['compare']> {
-  return { model: partnerOf(run.model, run.models), pathOrder: null, schedule: null, preset: null };
+  return partner(partnerOf(run.model, run.models));
 }
 
 /** The compare button: on (beside the shown run's model, ending a sweep) or off. */
@@ -130,8 +131,7 @@ export function selfComparison(s: Pick<UiState, 'compare'>, run: LoadResult | nu
 /** What a permalink to the screen holds. */
 export function linkOf(s: UiState): Link {
   return {
-    text: s.text, params: s.params, model: s.model, preset: s.preset, ifConvert: s.ifConvert, pathOrder: s.pathOrder,
-    schedule: s.schedule, compare: s.compare, step: s.step, lane: s.lane, embed: s.embed, sweep: s.sweep, figure: s.figure,
+    text: s.text, params: s.params, ...choicesOf(s), compare: s.compare, step: s.step, lane: s.lane, embed: s.embed, sweep: s.sweep, figure: s.figure,
     cuda: s.cuda, ptx: s.ptx,
   };
 }

@@ -9,7 +9,7 @@ import type { Link as CoreLink } from './generated/engine';
 export const PANELS = ['editor', 'listing', 'cfg', 'lanes', 'stack', 'plot', 'metrics', 'caption', 'registers', 'memory', 'output', 'cuda', 'ptx'] as const;
 export type PanelName = (typeof PANELS)[number];
 
-export type { ModelChoice } from './generated/engine';
+export type { RunChoices } from './generated/engine';
 
 /** A link as the app holds it: the core's `Link`, with only the embed panels the app knows. */
 export type Link = Omit<CoreLink, 'embed'> & { embed: PanelName[] | null };

@@ -9,13 +9,11 @@ import { layoutCfg, type Layout, type LayoutOptions } from './cfg-layout';
 import type { Engine } from './engine';
 import type { LoadSource } from './loader';
 import { lineMap, type LineMap } from './line-map';
-import type { ModelChoice } from './permalink';
 import type { OriginalGraph } from './panels/cfg';
 import * as listing from './panels/listing';
 import type { PlotData } from './panels/plot';
 import type { Strip } from './panels/scrubber';
 import { modelInfo } from './model-info';
-import type { LoadOptions } from './engine';
 import type { CfgView, CompiledView, InputsView, LoadResult, OutputLine, ReportView } from './generated/engine';
 
 export interface Run {
@@ -46,25 +44,6 @@ export interface Run {
   originalLayouts: { full: Layout | null; compact: Layout | null };
   /** What the whole run printed; the Output panel shows the lines up to the step. */
   output: OutputLine[];
-}
-
-/** What both sides of a comparison share: the kernel's inputs. */
-export interface Inputs {
-  params: Record<string, number>;
-  preset: string | null;
-  ifConvert: boolean | null;
-}
-
-/** The engine's load options for `inputs` under `choice` (a null model: the kernel's own). */
-export function loadOptions(inputs: Inputs, choice: { model: string | null } & Omit<ModelChoice, 'model'>): LoadOptions {
-  return {
-    params: inputs.params,
-    ...(choice.model ? { model: choice.model } : {}),
-    ...(inputs.preset ? { preset: inputs.preset } : {}),
-    ...(inputs.ifConvert !== null ? { if_convert: inputs.ifConvert } : {}),
-    ...(choice.pathOrder ? { path_order: choice.pathOrder } : {}),
-    ...(choice.schedule ? { schedule: choice.schedule } : {}),
-  };
 }
 
 /** What a CFG block's header names: a compiled kernel's source lines; for PTX, its PTX lines and

@@ -6,7 +6,8 @@
 //! opened over it, so opening someone's link never loses your kernel.
 
 import { StepLimit } from './engine';
-import type { Link, ModelChoice } from './permalink';
+import type { Link } from './permalink';
+import { KERNEL_CHOICES, choicesOf, partner, readChoices, type RunChoices } from './choices';
 import { readSweepChoice } from './sweep/choice';
 
 /** `v` if it is a step limit the engine takes (a whole number in its `StepLimit` range), else null. */
@@ -26,7 +27,7 @@ export interface UiState extends Link {
 }
 
 let state: UiState = {
-  text: '', params: {}, model: null, preset: null, ifConvert: null, pathOrder: null, schedule: null, compare: null,
+  text: '', params: {}, ...KERNEL_CHOICES, compare: null,
   sweep: null, figure: null, cuda: null, ptx: null, step: 0, lane: 0, breakpoints: [],
   playing: false, speed: 20, embed: null, stepLimit: StepLimit.Default,
 };
@@ -42,13 +43,12 @@ export function update(patch: Partial<UiState>): void {
 
 const SAVE_KEY = 'warpscope.work.v1';
 const ASIDE_KEY = 'warpscope.work.aside.v1';
-export type Work = Pick<UiState, 'text' | 'params' | 'model' | 'preset' | 'ifConvert' | 'pathOrder' | 'schedule' | 'compare' | 'sweep' | 'figure' | 'cuda' | 'ptx' | 'stepLimit'>;
+export type Work = RunChoices & Pick<UiState, 'text' | 'params' | 'compare' | 'sweep' | 'figure' | 'cuda' | 'ptx' | 'stepLimit'>;
 
 /** The work fields of a state (or of a link, which has no step limit of its own). */
 export function workOf(s: Omit<Work, 'stepLimit'> & { stepLimit?: number }): Work {
   return {
-    text: s.text, params: s.params, model: s.model, preset: s.preset, ifConvert: s.ifConvert,
-    pathOrder: s.pathOrder, schedule: s.schedule, compare: s.compare, sweep: s.sweep, figure: s.figure, cuda: s.cuda, ptx: s.ptx,
+    text: s.text, params: s.params, ...choicesOf(s), compare: s.compare, sweep: s.sweep, figure: s.figure, cuda: s.cuda, ptx: s.ptx,
     stepLimit: s.stepLimit ?? state.stepLimit,
   };
 }
@@ -99,12 +99,11 @@ export function forgetAside(): void {
 }
 
 /** A compare choice: absent, a model name, or a model name with optional policies and preset. */
-function readModelChoice(x: unknown): ModelChoice | null {
-  if (typeof x === 'string') return { model: x, pathOrder: null, schedule: null, preset: null };
+function readCompareChoice(x: unknown): RunChoices | null {
+  if (typeof x === 'string') return partner(x);
   if (typeof x !== 'object' || x === null || Array.isArray(x)) return null;
-  const c = x as Record<string, unknown>;
-  const str = (v: unknown) => (typeof v === 'string' ? v : null);
-  return typeof c.model === 'string' ? { model: c.model, pathOrder: str(c.pathOrder), schedule: str(c.schedule), preset: str(c.preset) } : null;
+  const c = readChoices(x as Record<string, unknown>);
+  return c.model !== null ? c : null;
 }
 
 /** Saved work, checked field by field: older versions lack later fields, and a malformed field is
@@ -119,8 +118,7 @@ function readWork(x: unknown): Work | null {
   const sweep = readSweepChoice(w.sweep);
   const stepLimit = validStepLimit(w.stepLimit) ?? StepLimit.Default;
   return {
-    text: w.text, params, model: str(w.model), preset: str(w.preset), ifConvert: typeof w.ifConvert === 'boolean' ? w.ifConvert : null,
-    pathOrder: str(w.pathOrder), schedule: str(w.schedule), compare: readModelChoice(w.compare),
+    text: w.text, params, ...readChoices(w), compare: readCompareChoice(w.compare),
     sweep: typeof sweep === 'string' ? null : sweep, figure: str(w.figure), cuda: str(w.cuda), ptx: str(w.ptx), stepLimit,
   };
 }

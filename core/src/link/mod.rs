@@ -3,7 +3,8 @@
 //! Links come from strangers, so `decode` takes any text and answers with a `Link` or a message
 //! a user can act on; it never panics, and every size is bounded before work is done on it (the
 //! fragment's length, the unpacked size, the kernel text). Fields added after v1 first shipped
-//! (if-convert, policies, compare and its preset, sweep, figure, the CUDA source, the PTX) are optional and
+//! (if-convert, policies, compare and its preset, sweep, figure, the CUDA source, the PTX, the
+//! warp scheduler) are optional and
 //! left out when unset, so older links still read and the format stays v1.
 
 mod base64url;
@@ -17,6 +18,7 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use crate::kernel::MAX_KERNEL_BYTES;
+use crate::session::RunChoices;
 use crate::sweep::SweepRequest;
 
 pub const VERSION: u32 = 1;
@@ -33,14 +35,13 @@ pub const MAX_FRAGMENT_CHARS: usize = MAX_UNPACKED_BYTES / 3 * 4 + 1024;
 pub struct Link {
     pub text: String,
     pub params: BTreeMap<String, f64>,
-    pub model: Option<String>,
-    pub preset: Option<String>,
-    /// For C kernels: if-convert short branches (`None`: the kernel's `//@ ifconvert`).
-    pub if_convert: Option<bool>,
-    pub path_order: Option<String>,
-    pub schedule: Option<String>,
-    /// Compare mode: the model beside the main one.
-    pub compare: Option<ModelChoice>,
+    /// Model, preset and policies (`None`: the kernel's `//@` headers, then the defaults).
+    #[serde(flatten)]
+    pub choices: RunChoices,
+    /// Compare mode: the run beside the main one. Its model is always set; its policies unset
+    /// are the defaults, its preset unset is the main run's (so both columns' cycles use the
+    /// same costs), and it if-converts and schedules warps as the main run does.
+    pub compare: Option<RunChoices>,
     pub step: u64,
     pub lane: u64,
     /// Panel names shown in embed mode (the app keeps the ones it knows).
@@ -54,19 +55,6 @@ pub struct Link {
     /// For a SASS kernel: the PTX it was compiled from, as pasted in the app's PTX tab (lined up
     /// by CUDA line, `input::ptx::beside`); at most `MAX_KERNEL_BYTES`.
     pub ptx: Option<String>,
-}
-
-/// A model and the policies it reads (`None`: the engine's default).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct ModelChoice {
-    pub model: String,
-    pub path_order: Option<String>,
-    pub schedule: Option<String>,
-    /// The compared model's own cost preset; `None`: the main run's, so both columns' cycles
-    /// use the same costs (links made before this field compare under one preset too).
-    pub preset: Option<String>,
 }
 
 /// A sweep on screen: its request, the metric plotted and the measured series beside it.
@@ -94,11 +82,7 @@ impl Link {
         Link {
             text: text.into(),
             params: BTreeMap::new(),
-            model: None,
-            preset: None,
-            if_convert: None,
-            path_order: None,
-            schedule: None,
+            choices: RunChoices::default(),
             compare: None,
             step: 0,
             lane: 0,

@@ -8,8 +8,9 @@ use alloc::string::{String, ToString};
 
 use serde_json::{Map, Value};
 
-use super::{Link, ModelChoice, SweepChoice, VERSION};
+use super::{Link, SweepChoice, VERSION};
 use crate::kernel::MAX_KERNEL_BYTES;
+use crate::session::RunChoices;
 
 pub fn to_json(link: &Link) -> String {
     let mut v = serde_json::to_value(link).unwrap_or(Value::Null);
@@ -40,21 +41,44 @@ fn count(r: &Map<String, Value>, key: &str) -> Read<u64> {
     }
 }
 
-fn model_choice(x: Option<&Value>) -> Read<Option<ModelChoice>> {
+/// The run choices of a link (`what`: where they are, for the message).
+fn run_choices(r: &Map<String, Value>, what: &str) -> Read<RunChoices> {
+    let if_convert = match r.get("ifConvert") {
+        None | Some(Value::Null) => None,
+        Some(Value::Bool(b)) => Some(*b),
+        Some(_) => return Err(format!("the if-convert choice{what} is malformed")),
+    };
+    Ok(RunChoices {
+        model: opt_string(r, "model", &format!("model{what}"))?,
+        preset: opt_string(r, "preset", &format!("preset{what}"))?,
+        if_convert,
+        path_order: opt_string(r, "pathOrder", &format!("path order{what}"))?,
+        schedule: opt_string(r, "schedule", &format!("schedule{what}"))?,
+        warp_scheduler: opt_string(r, "warpScheduler", &format!("warp scheduler{what}"))?,
+    })
+}
+
+/// Compare mode's partner: a model's name (the first links), or its choices with the model set.
+fn compare_choices(x: Option<&Value>) -> Read<Option<RunChoices>> {
     let malformed = || String::from("the compare choice is malformed");
     match x {
         None | Some(Value::Null) => Ok(None),
-        Some(Value::String(model)) => Ok(Some(ModelChoice { model: model.clone(), path_order: None, schedule: None, preset: None })),
+        Some(Value::String(model)) => Ok(Some(RunChoices::of_model(model))),
         Some(Value::Object(c)) => {
-            let model = c.get("model").and_then(Value::as_str).ok_or_else(malformed)?;
-            Ok(Some(ModelChoice {
-                model: model.into(),
-                path_order: opt_string(c, "pathOrder", "compare choice")?,
-                schedule: opt_string(c, "schedule", "compare choice")?,
-                preset: opt_string(c, "preset", "compare choice")?,
-            }))
+            let choices = run_choices(c, " of the compare choice")?;
+            choices.model.is_some().then_some(Some(choices)).ok_or_else(malformed)
         }
         Some(_) => Err(malformed()),
+    }
+}
+
+/// A sweep's key as named today: links made before run choices were one type spelled three
+/// of them in snake_case.
+fn current_key(key: &str) -> &str {
+    match key {
+        "if_convert" => "ifConvert",
+        "path_order" => "pathOrder",
+        _ => key,
     }
 }
 
@@ -68,7 +92,8 @@ fn sweep_choice(x: Option<&Value>) -> Read<Option<SweepChoice>> {
         }
     }
     // Unset optional fields take the request's defaults, as the app's own settings do.
-    let set: Map<String, Value> = request.iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| (k.clone(), v.clone())).collect();
+    let set: Map<String, Value> =
+        request.iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| (String::from(current_key(k)), v.clone())).collect();
     let request = serde_json::from_value(Value::Object(set)).map_err(|e| format!("the sweep setting is malformed ({e})"))?;
     let metric = x.get("metric").and_then(Value::as_str).ok_or("the sweep metric is malformed")?;
     let measured = match x.get("measured") {
@@ -102,11 +127,6 @@ pub fn from_json(json: &str) -> Read<Link> {
             .ok_or("the params are malformed")?,
         Some(_) => return Err("the params are malformed".into()),
     };
-    let if_convert = match r.get("ifConvert") {
-        None | Some(Value::Null) => None,
-        Some(Value::Bool(b)) => Some(*b),
-        Some(_) => return Err("the if-convert choice is malformed".into()),
-    };
     let cuda = opt_string(&r, "cuda", "CUDA source")?;
     if let Some(cuda) = cuda.as_ref().filter(|c| c.len() > MAX_KERNEL_BYTES) {
         return Err(format!("its CUDA source is {} KiB, more than the {} KiB warpscope opens", cuda.len() / 1024, MAX_KERNEL_BYTES / 1024));
@@ -122,12 +142,8 @@ pub fn from_json(json: &str) -> Read<Link> {
     Ok(Link {
         text: text.into(),
         params,
-        model: opt_string(&r, "model", "model or preset")?,
-        preset: opt_string(&r, "preset", "model or preset")?,
-        if_convert,
-        path_order: opt_string(&r, "pathOrder", "path order or schedule")?,
-        schedule: opt_string(&r, "schedule", "path order or schedule")?,
-        compare: model_choice(r.get("compare"))?,
+        choices: run_choices(&r, "")?,
+        compare: compare_choices(r.get("compare"))?,
         step: count(&r, "step")?,
         lane: count(&r, "lane")?,
         embed,

@@ -23,9 +23,12 @@ fn a_link_from_the_old_encoder_opens_with_every_field() {
     let Decoded::Ok(link) = decode(FROM_THE_JS_ENCODER) else { panic!("does not decode") };
     assert_eq!(link.text, "//@ title <img src=x onerror=alert(1)>\n//@ warp 4\nEXIT\n");
     assert_eq!(link.params.get("n"), Some(&3.0));
-    assert_eq!((link.model.as_deref(), link.preset.as_deref(), link.step, link.lane), (Some("pdom"), None, 2, 1));
+    assert_eq!((link.choices.model.as_deref(), link.choices.preset.as_deref(), link.step, link.lane), (Some("pdom"), None, 2, 1));
     let compare = link.compare.as_ref().unwrap();
-    assert_eq!((compare.model.as_str(), compare.schedule.as_deref(), compare.path_order.as_deref()), ("volta", Some("round-robin"), None));
+    assert_eq!(
+        (compare.model.as_deref(), compare.schedule.as_deref(), compare.path_order.as_deref()),
+        (Some("volta"), Some("round-robin"), None)
+    );
     // Made before the compare choice had a preset: the compared model takes the main run's.
     assert_eq!(compare.preset, None);
     let sweep = link.sweep.as_ref().unwrap();
@@ -40,10 +43,10 @@ fn a_link_from_the_old_encoder_opens_with_every_field() {
 fn encode_then_decode_is_the_same_link() {
     let mut link = Link::of_text("__global__ void k() {}\n<script>alert('x')</script> & \u{1F600}");
     link.params.insert("n".into(), -7.0);
-    link.if_convert = Some(false);
+    link.choices.if_convert = Some(false);
+    link.choices.warp_scheduler = Some("lrr".into());
     link.step = 12345;
-    link.compare =
-        Some(ModelChoice { model: "tf-stack".into(), path_order: Some("taken".into()), schedule: None, preset: Some("h100".into()) });
+    link.compare = Some(RunChoices { path_order: Some("taken".into()), preset: Some("h100".into()), ..RunChoices::of_model("tf-stack") });
     let fragment = encode(&link);
     assert!(fragment.starts_with("#v1.") && fragment.bytes().all(|b| b.is_ascii_alphanumeric() || b"#._-".contains(&b)));
     assert_eq!(decode(&fragment), Decoded::Ok(alloc::boxed::Box::new(link.clone())));
@@ -116,6 +119,19 @@ fn each_kind_of_broken_link_says_what_is_wrong() {
     let bad_models = "{\"v\": 1, \"text\": \"\", \"sweep\": {\"request\": {\"param\": \"n\", \"from\": 0, \"to\": 1, \"models\": 5}, \"metric\": \"cycles\"}}";
     assert!(error_of(&pack(bad_models)).contains("sweep setting is malformed"));
     assert!(error_of(&pack("{\"v\": 1, \"text\": \"\", \"cuda\": 3}")).contains("CUDA source is malformed"));
+    assert!(error_of(&pack("{\"v\": 1, \"text\": \"\", \"warpScheduler\": 2}")).contains("warp scheduler is malformed"));
+}
+
+#[test]
+fn a_sweep_saved_with_snake_case_choices_keeps_them() {
+    let old = "{\"v\": 1, \"text\": \"\", \"sweep\": {\"request\": {\"param\": \"n\", \"from\": 0, \"to\": 3, \"if_convert\": true, \
+               \"path_order\": \"fall-through\", \"schedule\": \"lowest-pc\"}, \"metric\": \"cycles\"}}";
+    let Decoded::Ok(link) = decode(&pack(old)) else { panic!("does not decode") };
+    let choices = &link.sweep.as_ref().unwrap().request.choices;
+    assert_eq!(
+        (choices.if_convert, choices.path_order.as_deref(), choices.schedule.as_deref()),
+        (Some(true), Some("fall-through"), Some("lowest-pc"))
+    );
 }
 
 #[test]

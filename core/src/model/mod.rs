@@ -370,7 +370,7 @@ impl PathOrder {
 
 /// How the Volta model picks which group of lanes runs.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub enum Schedule {
+pub enum GroupOrder {
     /// Measured on the H100: after a split the side with fewer lanes runs first (the
     /// fall-through side on a tie); when a group blocks, the group set aside last resumes.
     #[default]
@@ -381,13 +381,13 @@ pub enum Schedule {
     RoundRobin,
 }
 
-impl Schedule {
-    pub const ALL: &'static [Schedule] = &[Schedule::H100, Schedule::LowestPc, Schedule::RoundRobin];
+impl GroupOrder {
+    pub const ALL: &'static [GroupOrder] = &[GroupOrder::H100, GroupOrder::LowestPc, GroupOrder::RoundRobin];
     pub fn name(self) -> &'static str {
         match self {
-            Schedule::H100 => "h100",
-            Schedule::LowestPc => "lowest-pc",
-            Schedule::RoundRobin => "round-robin",
+            GroupOrder::H100 => "h100",
+            GroupOrder::LowestPc => "lowest-pc",
+            GroupOrder::RoundRobin => "round-robin",
         }
     }
 }
@@ -397,7 +397,7 @@ impl Schedule {
 pub struct ModelOptions {
     pub stack: StackConfig,
     pub path_order: PathOrder,
-    pub schedule: Schedule,
+    pub group_order: GroupOrder,
     /// The warp is one of several in its block: lanes at `BAR.SYNC` wait there until the block
     /// opens the barrier (`Reconvergence::release_barrier`), not once the warp's own lanes are
     /// all there.
@@ -445,7 +445,7 @@ impl ModelState {
             ModelKind::TfStack => ModelState::TfStack(tf_stack::SortedStack::new(prog, m)),
             ModelKind::TfSandy => ModelState::TfSandy(tf_sandy::WarpPc::new(prog, m)),
             ModelKind::Volta => {
-                ModelState::Volta(alloc::boxed::Box::new(volta::ConvergenceBarriers::new(prog, m, opts.schedule, opts.hold_at_barrier)))
+                ModelState::Volta(alloc::boxed::Box::new(volta::ConvergenceBarriers::new(prog, m, opts.group_order, opts.hold_at_barrier)))
             }
             ModelKind::Mimd => ModelState::Mimd(mimd::Independent::new(prog, m, opts.hold_at_barrier)),
         }

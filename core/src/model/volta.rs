@@ -16,7 +16,7 @@
 //! - `BAR.SYNC` holds each lane until every live lane is there.
 //!
 //! One group (the ready lanes at one pc) runs at a time; the scheduler switches only when it
-//! blocks, yields or exits, and at a split picks which side goes on (`Schedule`): as measured on
+//! blocks, yields or exits, and at a split picks which side goes on (`GroupOrder`): as measured on
 //! the H100, fewer lanes first and the fall-through side on a tie, resuming the group set aside
 //! last; or the lowest pc; or round-robin in lane order. Lanes at the same pc run together.
 //! Other instructions run as in the branch-only models (`flow`).
@@ -29,7 +29,7 @@ use alloc::vec::Vec;
 
 use super::flow::{exit_past_end, run_plain, CallStacks, Statics};
 use super::lane_pcs::LanePcs;
-use super::{plain_work, ControlError, Effects, EntryKind, Issued, PlainFault, PlainStep, Reconvergence, Schedule, StackEntry};
+use super::{plain_work, ControlError, Effects, EntryKind, GroupOrder, Issued, PlainFault, PlainStep, Reconvergence, StackEntry};
 use crate::isa::{Barrier, Op, Pc, Src};
 use crate::machine::{LaneList, LaneMask, Machine};
 use crate::program::{PlainPcs, Program};
@@ -151,7 +151,7 @@ pub struct ConvergenceBarriers {
     /// How many barrier registers hold live lanes (the depth), counted again after a step that
     /// changed a barrier or retired lanes.
     held: usize,
-    schedule: Schedule,
+    group_order: GroupOrder,
     /// Lanes at `BAR.SYNC` wait for the block (`release_barrier`), not only for this warp's lanes.
     hold_at_barrier: bool,
     calls: CallStacks,
@@ -159,7 +159,7 @@ pub struct ConvergenceBarriers {
 }
 
 impl ConvergenceBarriers {
-    pub fn new(prog: &Program, m: &mut Machine, schedule: Schedule, hold_at_barrier: bool) -> ConvergenceBarriers {
+    pub fn new(prog: &Program, m: &mut Machine, group_order: GroupOrder, hold_at_barrier: bool) -> ConvergenceBarriers {
         let live = m.live_lanes();
         let mut s = ConvergenceBarriers {
             pcs: LanePcs::new(prog.len(), live),
@@ -171,7 +171,7 @@ impl ConvergenceBarriers {
             deferred: Vec::new(),
             last: LaneMask::EMPTY,
             held: 0,
-            schedule,
+            group_order,
             hold_at_barrier,
             calls: CallStacks::new(m.width),
             statics: Statics::of(prog),
@@ -264,8 +264,8 @@ impl ConvergenceBarriers {
             return None;
         }
         let lowest = self.pcs.lowest(ready);
-        match self.schedule {
-            Schedule::H100 => {
+        match self.group_order {
+            GroupOrder::H100 => {
                 while let Some(pc) = self.deferred.pop() {
                     if !self.ready_at(pc).is_empty() {
                         return Some(pc);
@@ -273,8 +273,8 @@ impl ConvergenceBarriers {
                 }
                 lowest
             }
-            Schedule::LowestPc => lowest,
-            Schedule::RoundRobin => {
+            GroupOrder::LowestPc => lowest,
+            GroupOrder::RoundRobin => {
                 let after = self.last.iter().last().map_or(0, |l| l + 1);
                 let w = self.waits.warpsync_need.len() as u32;
                 (0..w).map(|i| (after + i) % w).find(|&l| ready.contains(l)).map(|l| self.pcs.get(l))
@@ -284,10 +284,10 @@ impl ConvergenceBarriers {
 
     /// Which side of a split goes on; the others are set aside.
     fn choose(&mut self, groups: &[(LaneMask, Pc)], fall: Pc) -> Pc {
-        let pick = match self.schedule {
-            Schedule::H100 => groups.iter().min_by_key(|(l, p)| (l.count(), *p != fall)),
-            Schedule::LowestPc => groups.iter().min_by_key(|(_, p)| p.0),
-            Schedule::RoundRobin => groups.iter().find(|(_, p)| *p == fall).or(groups.first()),
+        let pick = match self.group_order {
+            GroupOrder::H100 => groups.iter().min_by_key(|(l, p)| (l.count(), *p != fall)),
+            GroupOrder::LowestPc => groups.iter().min_by_key(|(_, p)| p.0),
+            GroupOrder::RoundRobin => groups.iter().find(|(_, p)| *p == fall).or(groups.first()),
         }
         .map(|g| g.1)
         .unwrap_or(fall);

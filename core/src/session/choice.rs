@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 
 use crate::block::WarpScheduler;
 use crate::input::InputKind;
-use crate::model::{ModelKind, PathOrder, Schedule};
+use crate::model::{GroupOrder, ModelKind, PathOrder};
 use crate::sim::CostModel;
 
 /// A choice with a fixed set of names.
@@ -67,13 +67,13 @@ impl Named for PathOrder {
     }
 }
 
-impl Named for Schedule {
+impl Named for GroupOrder {
     const WHAT: &'static str = "schedule";
     fn all() -> &'static [Self] {
-        Schedule::ALL
+        GroupOrder::ALL
     }
     fn name(self) -> &'static str {
-        Schedule::name(self)
+        GroupOrder::name(self)
     }
 }
 

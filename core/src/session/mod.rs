@@ -6,6 +6,7 @@
 
 pub mod captions;
 pub mod choice;
+mod choices;
 mod outcome;
 mod recording;
 mod request;
@@ -13,6 +14,7 @@ mod warnings;
 
 pub use captions::Captions;
 pub use choice::Named;
+pub use choices::RunChoices;
 pub use outcome::{Outcome, OutcomeKind};
 pub use recording::{Loaded, Progress, Recording, Until};
 pub use request::{

@@ -9,14 +9,14 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::choice::{self, Named};
-use crate::block::WarpScheduler;
+use super::choice::Named;
+use super::choices::RunChoices;
 use crate::diag::{Diagnostic, Span};
 use crate::input::InputKind;
 use crate::kernel::expr::Value;
 use crate::kernel::{param_defaults, parse_kernel_with, takes_float, Kernel, SourceOptions};
 use crate::launch::LaunchOptions;
-use crate::model::{ModelKind, PathOrder, Schedule, StackConfig};
+use crate::model::{ModelKind, StackConfig};
 use crate::sim::{CostModel, DEFAULT_STEP_LIMIT};
 
 /// The fewest steps a recorded run may be limited to.
@@ -63,19 +63,12 @@ pub struct RunRequest {
     pub text: String,
     /// The input language by name (`listing`, `c`); unset: told by the text.
     pub input: Option<String>,
-    pub model: Option<String>,
-    pub preset: Option<String>,
-    /// For C kernels: if-convert short branches.
-    pub if_convert: Option<bool>,
     /// Which kernel of the file runs (C `__global__` or PTX `.entry`, mangled or not); unset:
     /// the header's `//@ kernel`, else the first.
     pub kernel: Option<String>,
-    /// PDOM stacks: `taken` or `fall-through` first.
-    pub path_order: Option<String>,
-    /// Volta: `h100`, `lowest-pc` or `round-robin`.
-    pub schedule: Option<String>,
-    /// A whole launch: which warp of a block issues next (`gto`, `lrr` or `random`).
-    pub warp_scheduler: Option<String>,
+    /// Model, preset and policies, by name.
+    #[cfg_attr(feature = "serde", serde(flatten))]
+    pub choices: RunChoices,
     /// Param values by name (numbers as JSON has them: whole, within +-2^53).
     pub params: BTreeMap<String, f64>,
     pub stale_params: StaleParams,
@@ -195,27 +188,20 @@ impl RunRequest {
     /// come back located in `Resolved`, and the choices fall back to what the kernel says.
     pub fn resolve(&self) -> Resolved {
         let mut errors = Vec::new();
-        let mut choose = |field: Field, value: &Option<String>, pick: &dyn Fn(&str) -> Result<(), String>| {
-            if let Some(v) = value {
-                if let Err(message) = pick(v) {
-                    errors.push(ChoiceError { field, value: v.clone(), message });
-                }
+        if let Some(v) = &self.input {
+            if let Err(message) = InputKind::choose(v) {
+                errors.push(ChoiceError { field: Field::Input, value: v.clone(), message });
             }
-        };
-        choose(Field::Input, &self.input, &|v| InputKind::choose(v).map(drop));
-        choose(Field::Model, &self.model, &|v| ModelKind::choose(v).map(drop));
-        choose(Field::Preset, &self.preset, &|v| choice::preset(v).map(drop));
-        choose(Field::PathOrder, &self.path_order, &|v| PathOrder::choose(v).map(drop));
-        choose(Field::Schedule, &self.schedule, &|v| Schedule::choose(v).map(drop));
-        choose(Field::WarpScheduler, &self.warp_scheduler, &|v| WarpScheduler::choose(v).map(drop));
+        }
+        errors.extend(self.choices.problems());
         let input = self.input.as_deref().and_then(InputKind::from_name);
-        let chosen_model = self.model.as_deref().and_then(ModelKind::from_name);
+        let chosen_model = self.choices.model_kind();
 
         // C compiles for the chosen model's target (unset: the kernel's `//@ model`).
         let source = SourceOptions {
             input,
             target: chosen_model.map(ModelKind::compile_target),
-            if_convert: self.if_convert,
+            if_convert: self.choices.if_convert,
             kernel: self.kernel.clone(),
             frontiers: chosen_model.map(ModelKind::uses_frontiers),
             structural: chosen_model.map(|m| m == ModelKind::Struct),
@@ -223,6 +209,7 @@ impl RunRequest {
         let (kernel, mut diagnostics) = parse_kernel_with(&self.text, &source);
         let model = chosen_model.or(kernel.model).unwrap_or(ModelKind::Kepler);
         let preset = self
+            .choices
             .preset
             .as_deref()
             .filter(|p| CostModel::preset(p).is_some())
@@ -240,9 +227,9 @@ impl RunRequest {
         let mut options = LaunchOptions {
             model: Some(model),
             cost: Some(cost),
-            path_order: self.path_order.as_deref().and_then(PathOrder::from_name).unwrap_or_default(),
-            schedule: self.schedule.as_deref().and_then(Schedule::from_name).unwrap_or_default(),
-            warp_scheduler: self.warp_scheduler.as_deref().and_then(WarpScheduler::from_name).unwrap_or_default(),
+            path_order: self.choices.path_order_or_default(),
+            group_order: self.choices.group_order_or_default(),
+            warp_scheduler: self.choices.warp_scheduler_or_default(),
             record: self.record,
             ..LaunchOptions::default()
         };

@@ -8,7 +8,7 @@ use super::*;
 use crate::input::InputKind;
 use crate::isa::Pc;
 use crate::kernel::expr::Value;
-use crate::model::{ModelKind, PathOrder, Schedule};
+use crate::model::{GroupOrder, ModelKind, PathOrder};
 use crate::sim::event;
 
 const SINGLE: &str = include_str!("../../../examples/single_loop.sass");
@@ -29,18 +29,25 @@ fn choices_fall_back_to_the_kernel_then_the_defaults() {
     assert_eq!((r.model, r.input, r.preset.as_str()), (ModelKind::Volta, InputKind::C, "h100"));
     assert_eq!(r.kernel.compiled.as_ref().map(|c| c.target), Some(ModelKind::Volta.compile_target()));
     // A chosen model wins over the header, and C compiles for its target.
-    let r = RunRequest { model: Some("pdom".into()), path_order: Some("fall-through".into()), ..request(&with_header) }.resolve();
-    assert_eq!((r.model, r.options.path_order, r.options.schedule), (ModelKind::Pdom, PathOrder::FallThroughFirst, Schedule::H100));
+    let r = RunRequest {
+        choices: RunChoices { path_order: Some("fall-through".into()), ..RunChoices::of_model("pdom") },
+        ..request(&with_header)
+    }
+    .resolve();
+    assert_eq!((r.model, r.options.path_order, r.options.group_order), (ModelKind::Pdom, PathOrder::FallThroughFirst, GroupOrder::H100));
     assert_eq!(r.kernel.compiled.as_ref().map(|c| c.target), Some(ModelKind::Pdom.compile_target()));
 }
 
 #[test]
 fn unknown_names_are_refused_with_one_message_per_choice() {
     let bad = RunRequest {
-        model: Some("gt200".into()),
-        preset: Some("fermi".into()),
-        path_order: Some("both".into()),
-        schedule: Some("sideways".into()),
+        choices: RunChoices {
+            model: Some("gt200".into()),
+            preset: Some("fermi".into()),
+            path_order: Some("both".into()),
+            schedule: Some("sideways".into()),
+            ..RunChoices::default()
+        },
         input: Some("fortran".into()),
         ..request(SINGLE)
     };
@@ -215,7 +222,7 @@ fn run_until_events_seeks_where_replaying_every_step_stops() {
     let kinds = [event::DIVERGE, event::RECONVERGE, event::SPILL | event::FILL, event::DIVERGE | event::RECONVERGE | event::EXIT];
     for text in kernels {
         for model in ["kepler", "pdom", "tf-sandy", "volta", "mimd"] {
-            let req = RunRequest { record: true, model: Some(model.into()), ..request(text) };
+            let req = RunRequest { record: true, choices: RunChoices::of_model(model), ..request(text) };
             let load = || {
                 let mut rec = Recording::new();
                 rec.start(req.resolve(), None).expect("launches");

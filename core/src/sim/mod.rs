@@ -38,7 +38,7 @@ use crate::isa::{Op, Pc};
 use crate::machine::LaneMask;
 use crate::machine::Machine;
 use crate::model::{
-    ControlError, Effects, Issued, ModelKind, ModelOptions, ModelState, PathOrder, PlainFault, PlainStep, Reconvergence, Schedule,
+    ControlError, Effects, GroupOrder, Issued, ModelKind, ModelOptions, ModelState, PathOrder, PlainFault, PlainStep, Reconvergence,
     StackConfig, StepDriver,
 };
 use crate::program::{PlainPcs, Program};
@@ -95,8 +95,8 @@ pub struct SimConfig {
     pub stack: StackConfig,
     /// PDOM stacks: which path of a split runs first.
     pub path_order: PathOrder,
-    /// Volta: which group of lanes runs.
-    pub schedule: Schedule,
+    /// Volta: which group of a warp's lanes runs (not which warp: that is `block::WarpScheduler`).
+    pub group_order: GroupOrder,
     /// Total steps after which a run stops with `StepLimit`.
     pub step_limit: u64,
     /// Keep per-step records and checkpoints (off for pure throughput).
@@ -116,7 +116,7 @@ impl Default for SimConfig {
             cost: CostModel::KEPLER,
             stack: StackConfig::default(),
             path_order: PathOrder::default(),
-            schedule: Schedule::default(),
+            group_order: GroupOrder::default(),
             step_limit: DEFAULT_STEP_LIMIT,
             record: true,
             trace_budget: timeline::DEFAULT_TRACE_BUDGET,
@@ -179,7 +179,7 @@ impl WarpState {
     /// A warp before its first step: its model started on `machine` (whose memory the timing
     /// model reads for its buffers). `hold_at_barrier`: the warp is one of several in its block.
     pub fn start(program: &Program, mut machine: Machine, config: &SimConfig, hold_at_barrier: bool) -> WarpState {
-        let opts = ModelOptions { stack: config.stack, path_order: config.path_order, schedule: config.schedule, hold_at_barrier };
+        let opts = ModelOptions { stack: config.stack, path_order: config.path_order, group_order: config.group_order, hold_at_barrier };
         let model = ModelState::new(config.model, program, &mut machine, opts);
         let status = if model.finished() { Status::Exited } else { Status::Running };
         let timing = config.cost.timing.map(|p| timing::TimingState::new(p).with_buffers(&machine.memory));

@@ -15,7 +15,7 @@ use crate::kernel::expr::Value;
 use crate::kernel::Kernel;
 use crate::launch::launch;
 use crate::model::{ModelKind, StackConfig};
-use crate::session::{Outcome, Resolved, RunRequest, StackChoice};
+use crate::session::{Outcome, Resolved, RunChoices, RunRequest, StackChoice};
 pub use crate::sim::PointMetrics;
 use crate::sim::{CostModel, Metric, DEFAULT_STEP_LIMIT};
 
@@ -45,9 +45,9 @@ pub struct SweepRequest {
     pub costs: BTreeMap<String, u32>,
     /// The on-chip stack (`None`: the kernel's `//@ stack`, else 16 entries spilled 4 at a time).
     pub stack: Option<StackConfig>,
-    pub if_convert: Option<bool>,
-    pub path_order: Option<String>,
-    pub schedule: Option<String>,
+    /// The choices every run shares (model and preset only where `models` and `presets` are empty).
+    #[cfg_attr(feature = "serde", serde(flatten))]
+    pub choices: RunChoices,
     /// Steps after which one run stops (`None`: the core's default, 10 million).
     pub step_limit: Option<u64>,
 }
@@ -64,9 +64,7 @@ impl Default for SweepRequest {
             params: BTreeMap::new(),
             costs: BTreeMap::new(),
             stack: None,
-            if_convert: None,
-            path_order: None,
-            schedule: None,
+            choices: RunChoices::default(),
             step_limit: None,
         }
     }
@@ -138,9 +136,7 @@ impl Sweep {
         };
         let base = RunRequest {
             text: String::from(text),
-            if_convert: r.if_convert,
-            path_order: r.path_order.clone(),
-            schedule: r.schedule.clone(),
+            choices: r.choices.clone(),
             params: r.params.clone(),
             costs: r.costs.clone(),
             stack: r.stack.map_or_else(StackChoice::default, |st| StackChoice {
@@ -151,15 +147,16 @@ impl Sweep {
             step_limit: Some(r.step_limit.unwrap_or(DEFAULT_STEP_LIMIT) as f64),
             ..RunRequest::default()
         };
-        // Empty lists: the kernel's own model, and each model's own preset.
+        // Empty lists: the choices' model (unset: the kernel's own), and their preset (unset: each model's own).
         let models: Vec<Option<String>> =
-            if r.models.is_empty() { alloc::vec![None] } else { r.models.iter().cloned().map(Some).collect() };
+            if r.models.is_empty() { alloc::vec![r.choices.model.clone()] } else { r.models.iter().cloned().map(Some).collect() };
         let presets: Vec<Option<String>> =
-            if r.presets.is_empty() { alloc::vec![None] } else { r.presets.iter().cloned().map(Some).collect() };
+            if r.presets.is_empty() { alloc::vec![r.choices.preset.clone()] } else { r.presets.iter().cloned().map(Some).collect() };
         let (mut series, mut runs, mut run_of) = (Vec::new(), Vec::new(), Vec::new());
         for model in &models {
             for preset in &presets {
-                let resolved = RunRequest { model: model.clone(), preset: preset.clone(), ..base.clone() }.resolve();
+                let choices = RunChoices { model: model.clone(), preset: preset.clone(), ..r.choices.clone() };
+                let resolved = RunRequest { choices, ..base.clone() }.resolve();
                 if let Some(e) = resolved.choice_errors.first() {
                     return Err(error(e.message.clone()));
                 }

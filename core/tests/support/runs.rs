@@ -1,7 +1,7 @@
 //! Every model once per value of the policy it reads: the runs a test repeats a kernel under.
 
 use warpscope_core::model::about::Policy;
-use warpscope_core::model::{ModelKind, PathOrder, Schedule};
+use warpscope_core::model::{GroupOrder, ModelKind, PathOrder};
 
 /// Every model, once per value of the policy it reads: (model, path order, schedule, label).
 pub fn runs() -> Vec<(ModelKind, Option<&'static str>, Option<&'static str>, String)> {
@@ -14,7 +14,7 @@ pub fn runs() -> Vec<(ModelKind, Option<&'static str>, Option<&'static str>, Str
                 }
             }
             Some(Policy::Schedule) => {
-                for s in Schedule::ALL {
+                for s in GroupOrder::ALL {
                     v.push((model, None, Some(s.name()), format!("{} (schedule {})", model.name(), s.name())));
                 }
             }

@@ -210,28 +210,12 @@ text: string,
 /**
  * The input language by name (`listing`, `c`); unset: told by the text.
  */
-input: string | null, model: string | null, preset: string | null, 
-/**
- * For C kernels: if-convert short branches.
- */
-if_convert: boolean | null, 
+input: string | null, 
 /**
  * Which kernel of the file runs (C `__global__` or PTX `.entry`, mangled or not); unset:
  * the header's `//@ kernel`, else the first.
  */
 kernel: string | null, 
-/**
- * PDOM stacks: `taken` or `fall-through` first.
- */
-path_order: string | null, 
-/**
- * Volta: `h100`, `lowest-pc` or `round-robin`.
- */
-schedule: string | null, 
-/**
- * A whole launch: which warp of a block issues next (`gto`, `lrr` or `random`).
- */
-warp_scheduler: string | null, 
 /**
  * Param values by name (numbers as JSON has them: whole, within +-2^53).
  */
@@ -253,7 +237,32 @@ record: boolean,
  * End the run after exactly this many steps as if the user had stopped it there (a
  * stopped run loaded again); a run that ends sooner ends as it would.
  */
-stop_at: number | null, };
+stop_at: number | null, 
+/**
+ * The reconvergence model (`kepler`, `pdom`, `volta` ...).
+ */
+model: string | null, 
+/**
+ * The cost preset (`kepler`, `h100`, `h100-timed` ...).
+ */
+preset: string | null, 
+/**
+ * For C kernels: if-convert short branches.
+ */
+ifConvert: boolean | null, 
+/**
+ * PDOM stacks: `taken` or `fall-through` first.
+ */
+pathOrder: string | null, 
+/**
+ * Volta: which group of a warp's lanes runs (`model::GroupOrder`: `h100`, `lowest-pc`,
+ * `round-robin`).
+ */
+schedule: string | null, 
+/**
+ * A whole launch: which warp of a block issues next (`gto`, `lrr` or `random`).
+ */
+warpScheduler: string | null, };
 
 export type StackChoice = { capacity: number | null, chunk: number | null, 
 /**
@@ -291,11 +300,36 @@ costs: { [key in string]: number },
 /**
  * The on-chip stack (`None`: the kernel's `//@ stack`, else 16 entries spilled 4 at a time).
  */
-stack: StackConfig | null, if_convert: boolean | null, path_order: string | null, schedule: string | null, 
+stack: StackConfig | null, 
 /**
  * Steps after which one run stops (`None`: the core's default, 10 million).
  */
-step_limit: number | null, };
+step_limit: number | null, 
+/**
+ * The reconvergence model (`kepler`, `pdom`, `volta` ...).
+ */
+model: string | null, 
+/**
+ * The cost preset (`kepler`, `h100`, `h100-timed` ...).
+ */
+preset: string | null, 
+/**
+ * For C kernels: if-convert short branches.
+ */
+ifConvert: boolean | null, 
+/**
+ * PDOM stacks: `taken` or `fall-through` first.
+ */
+pathOrder: string | null, 
+/**
+ * Volta: which group of a warp's lanes runs (`model::GroupOrder`: `h100`, `lowest-pc`,
+ * `round-robin`).
+ */
+schedule: string | null, 
+/**
+ * A whole launch: which warp of a block issues next (`gto`, `lrr` or `random`).
+ */
+warpScheduler: string | null, };
 
 export type Split = { param: string, values: Array<number>, };
 
@@ -326,15 +360,13 @@ predicted: number,
  */
 residual: number, };
 
-export type Link = { text: string, params: { [key in string]: number }, model: string | null, preset: string | null, 
+export type Link = { text: string, params: { [key in string]: number }, 
 /**
- * For C kernels: if-convert short branches (`None`: the kernel's `//@ ifconvert`).
+ * Compare mode: the run beside the main one. Its model is always set; its policies unset
+ * are the defaults, its preset unset is the main run's (so both columns' cycles use the
+ * same costs), and it if-converts and schedules warps as the main run does.
  */
-ifConvert: boolean | null, pathOrder: string | null, schedule: string | null, 
-/**
- * Compare mode: the model beside the main one.
- */
-compare: ModelChoice | null, step: number, lane: number, 
+compare: RunChoices | null, step: number, lane: number, 
 /**
  * Panel names shown in embed mode (the app keeps the ones it knows).
  */
@@ -352,14 +384,59 @@ cuda: string | null,
  * For a SASS kernel: the PTX it was compiled from, as pasted in the app's PTX tab (lined up
  * by CUDA line, `input::ptx::beside`); at most `MAX_KERNEL_BYTES`.
  */
-ptx: string | null, };
-
-export type ModelChoice = { model: string, pathOrder: string | null, schedule: string | null, 
+ptx: string | null, 
 /**
- * The compared model's own cost preset; `None`: the main run's, so both columns' cycles
- * use the same costs (links made before this field compare under one preset too).
+ * The reconvergence model (`kepler`, `pdom`, `volta` ...).
  */
-preset: string | null, };
+model: string | null, 
+/**
+ * The cost preset (`kepler`, `h100`, `h100-timed` ...).
+ */
+preset: string | null, 
+/**
+ * For C kernels: if-convert short branches.
+ */
+ifConvert: boolean | null, 
+/**
+ * PDOM stacks: `taken` or `fall-through` first.
+ */
+pathOrder: string | null, 
+/**
+ * Volta: which group of a warp's lanes runs (`model::GroupOrder`: `h100`, `lowest-pc`,
+ * `round-robin`).
+ */
+schedule: string | null, 
+/**
+ * A whole launch: which warp of a block issues next (`gto`, `lrr` or `random`).
+ */
+warpScheduler: string | null, };
+
+export type RunChoices = { 
+/**
+ * The reconvergence model (`kepler`, `pdom`, `volta` ...).
+ */
+model: string | null, 
+/**
+ * The cost preset (`kepler`, `h100`, `h100-timed` ...).
+ */
+preset: string | null, 
+/**
+ * For C kernels: if-convert short branches.
+ */
+ifConvert: boolean | null, 
+/**
+ * PDOM stacks: `taken` or `fall-through` first.
+ */
+pathOrder: string | null, 
+/**
+ * Volta: which group of a warp's lanes runs (`model::GroupOrder`: `h100`, `lowest-pc`,
+ * `round-robin`).
+ */
+schedule: string | null, 
+/**
+ * A whole launch: which warp of a block issues next (`gto`, `lrr` or `random`).
+ */
+warpScheduler: string | null, };
 
 export type SweepChoice = { request: SweepRequest, metric: string, measured: MeasuredChoice | null, };
 
@@ -434,28 +511,12 @@ text: string,
 /**
  * The input language by name (`listing`, `c`); unset: told by the text.
  */
-input: string | null, model: string | null, preset: string | null, 
-/**
- * For C kernels: if-convert short branches.
- */
-if_convert: boolean | null, 
+input: string | null, 
 /**
  * Which kernel of the file runs (C `__global__` or PTX `.entry`, mangled or not); unset:
  * the header's `//@ kernel`, else the first.
  */
 kernel: string | null, 
-/**
- * PDOM stacks: `taken` or `fall-through` first.
- */
-path_order: string | null, 
-/**
- * Volta: `h100`, `lowest-pc` or `round-robin`.
- */
-schedule: string | null, 
-/**
- * A whole launch: which warp of a block issues next (`gto`, `lrr` or `random`).
- */
-warp_scheduler: string | null, 
 /**
  * Param values by name (numbers as JSON has them: whole, within +-2^53).
  */
@@ -477,7 +538,32 @@ record: boolean,
  * End the run after exactly this many steps as if the user had stopped it there (a
  * stopped run loaded again); a run that ends sooner ends as it would.
  */
-stop_at: number | null, };
+stop_at: number | null, 
+/**
+ * The reconvergence model (`kepler`, `pdom`, `volta` ...).
+ */
+model: string | null, 
+/**
+ * The cost preset (`kepler`, `h100`, `h100-timed` ...).
+ */
+preset: string | null, 
+/**
+ * For C kernels: if-convert short branches.
+ */
+ifConvert: boolean | null, 
+/**
+ * PDOM stacks: `taken` or `fall-through` first.
+ */
+pathOrder: string | null, 
+/**
+ * Volta: which group of a warp's lanes runs (`model::GroupOrder`: `h100`, `lowest-pc`,
+ * `round-robin`).
+ */
+schedule: string | null, 
+/**
+ * A whole launch: which warp of a block issues next (`gto`, `lrr` or `random`).
+ */
+warpScheduler: string | null, };
 
 export type DiagnosticView = { severity: Severity, line: number, col: number, len: number, message: string, };
 
@@ -502,9 +588,10 @@ kernel: string | null, about: string, width: number, params: Array<ParamView>,
  */
 input: string, model: string, preset: string, models: Array<string>, presets: Array<string>, 
 /**
- * PDOM path order and Volta schedule as used, and the choices.
+ * PDOM path order, Volta group order (its `schedule`) and a launch's warp scheduler as
+ * used, and the choices.
  */
-path_order: string, path_orders: Array<string>, schedule: string, schedules: Array<string>, 
+path_order: string, path_orders: Array<string>, schedule: string, schedules: Array<string>, warp_scheduler: string, warp_schedulers: Array<string>, 
 /**
  * The model reconverges at thread frontiers: the CFG shows priorities and frontiers.
  */

@@ -25,17 +25,20 @@ const REQUEST_FIELDS: Record<keyof SweepRequest, Check> = {
   // A fixed param may be a float kernel parameter's (`a = 2.5`).
   params: mapOf(isNumber), costs: mapOf((v) => isInt(v) && (v as number) >= 0),
   stack: orNull(shape({ capacity: isInt, chunk: isInt })),
-  if_convert: orNull((v) => typeof v === 'boolean'), path_order: orNull(isString), schedule: orNull(isString),
+  model: orNull(isString), preset: orNull(isString), ifConvert: orNull((v) => typeof v === 'boolean'), pathOrder: orNull(isString),
+  schedule: orNull(isString), warpScheduler: orNull(isString),
   step_limit: orNull((v) => isInt(v) && (v as number) > 0),
 };
 const REQUIRED: (keyof SweepRequest)[] = ['param', 'from', 'to'];
+const LEGACY_KEYS: Record<string, string> = { if_convert: 'ifConvert', path_order: 'pathOrder' };
 const isMeasured = shape({ file: isString, build: isString, kernel: isString, pattern: isString });
 
 /** A checked sweep choice, null when absent, or what is wrong with it. */
 export function readSweepChoice(x: unknown): SweepChoice | null | string {
   if (x == null) return null;
   if (!isRecord(x) || !isRecord(x.request)) return 'the sweep settings are malformed';
-  const r = x.request;
+  // Saved before run choices were one type, three of them were snake_case.
+  const r = Object.fromEntries(Object.entries(x.request).map(([k, v]) => [LEGACY_KEYS[k] ?? k, v]));
   for (const k of REQUIRED) if (!(k in r)) return `the sweep settings lack "${k}"`;
   for (const [k, check] of Object.entries(REQUEST_FIELDS)) {
     if (k in r && !(REQUIRED.includes(k as keyof SweepRequest) ? check(r[k]) : r[k] === undefined || check(r[k]))) {

@@ -3,6 +3,7 @@
 //! request asks for (shown beside Run; the engine's `prepare` has the final word).
 
 import type { ParamView, SweepRequest } from '../generated/engine';
+import { KERNEL_CHOICES } from '../choices';
 
 /** The range a param is swept over unless chosen otherwise: the papers' lane counts. */
 export const DEFAULT_RANGE = { from: 0, to: 31 } as const;
@@ -11,7 +12,7 @@ export const DEFAULT_RANGE = { from: 0, to: 31 } as const;
 export function fullRequest(part: Partial<SweepRequest>): SweepRequest {
   return {
     param: 'n', ...DEFAULT_RANGE, models: [], presets: [], split: null, params: {}, costs: {}, stack: null,
-    if_convert: null, path_order: null, schedule: null, step_limit: null, ...part,
+    ...KERNEL_CHOICES, step_limit: null, ...part,
   };
 }
 

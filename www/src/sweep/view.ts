@@ -2,6 +2,7 @@
 //! points as they come, the metric and measured series chosen, and the exports. Numbers come from
 //! the engine only: the points and fits from the worker, the CSV from `SweepRun.csv`.
 
+import type { RunChoices } from '../choices';
 import type { Engine } from '../engine';
 import * as exporter from '../export';
 import { exportName } from '../file-name';
@@ -26,7 +27,8 @@ export interface SweepRoots {
 /** What a sweep runs on besides its settings: the editor's kernel and the top bar's inputs. */
 export interface SweepInputs {
   text: string; title: string; params: Record<string, number>;
-  ifConvert: boolean | null; pathOrder: string | null; schedule: string | null;
+  /** The top bar's choices; a sweep's own models and presets stand in for its model and preset. */
+  choices: RunChoices;
   /** The app's step limit: each run of a sweep stops there too (unless the request sets its own). */
   stepLimit: number;
 }
@@ -171,7 +173,7 @@ export class SweepView {
     const r = c.request;
     const held = Object.fromEntries(Object.entries(inp.params).filter(([k]) => k !== r.param && k !== r.split?.param));
     const request: SweepRequest = {
-      ...r, params: held, if_convert: inp.ifConvert, path_order: inp.pathOrder, schedule: inp.schedule, step_limit: r.step_limit ?? inp.stepLimit,
+      ...r, ...inp.choices, model: null, preset: null, params: held, step_limit: r.step_limit ?? inp.stepLimit,
     };
     this.prepared = null;
     this.points = [];

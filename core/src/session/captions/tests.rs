@@ -10,7 +10,7 @@ use super::*;
 use crate::diag::Span;
 use crate::kernel::parse_kernel;
 use crate::model::ModelKind;
-use crate::session::{Recording, RunRequest};
+use crate::session::{Recording, RunChoices, RunRequest};
 use crate::sim::event::{DIVERGE, EXIT, FILL, PUSH, RECONVERGE, SPILL};
 
 const FULL: u64 = 0xFFFF_FFFF;
@@ -179,7 +179,7 @@ fn the_same_event_note_lands_at_each_models_step() {
     let div = k.notes.iter().find(|n| n.target == NoteTarget::Event(NoteEvent::Div, 1)).expect("the example names `div 1`");
     for (model, branch) in [(ModelKind::Kepler, 5), (ModelKind::Pdom, 4)] {
         let mut recording = Recording::new();
-        let resolved = RunRequest { model: Some(model.name().into()), record: true, ..RunRequest::of_text(text) }.resolve();
+        let resolved = RunRequest { choices: RunChoices::of_model(model.name()), record: true, ..RunRequest::of_text(text) }.resolve();
         recording.start(resolved, None).expect("runs");
         let l = recording.loaded().expect("loaded");
         assert!(l.warnings.is_empty(), "{model:?}: {:?}", l.warnings);
