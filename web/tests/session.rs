@@ -240,7 +240,7 @@ fn bad_options_are_located_errors_and_keep_the_last_good_run() {
             "unknown cost preset `fermi` chosen (known: kepler, maxwell, h100, h100-timed, tesla)",
         ),
         (serde_json::json!({ "schedule": "sideways" }), 1, "unknown schedule `sideways` chosen"),
-        (serde_json::json!({ "path_order": "both" }), 1, "unknown path order `both` chosen"),
+        (serde_json::json!({ "pathOrder": "both" }), 1, "unknown path order `both` chosen"),
         (serde_json::json!({ "model": "gt200" }), 1, "unknown model `gt200` chosen"),
     ] {
         let r = load_with(&mut s, options);
@@ -311,12 +311,12 @@ fn if_convert_turns_a_short_branch_into_predicated_code() {
         json(s.cfg().unwrap())["instrs"].as_array().unwrap().iter().filter(|i| i["text"].as_str().unwrap().starts_with("SSY")).count()
     };
     let mut s = Session::new();
-    let plain = json(s.load(IF_ELSE_C, opts_json(serde_json::json!({ "if_convert": false }))).unwrap());
+    let plain = json(s.load(IF_ELSE_C, opts_json(serde_json::json!({ "ifConvert": false }))).unwrap());
     assert_eq!(plain["ok"], true, "{plain}");
     assert_eq!(ssy(&s), 1);
     let pushes = json(s.metrics().unwrap())["total"]["pushes"].as_f64().unwrap();
     assert!(pushes >= 1.0);
-    let conv = json(s.load(IF_ELSE_C, opts_json(serde_json::json!({ "if_convert": true, "model": "kepler" }))).unwrap());
+    let conv = json(s.load(IF_ELSE_C, opts_json(serde_json::json!({ "ifConvert": true, "model": "kepler" }))).unwrap());
     assert_eq!(conv["ok"], true, "{conv}");
     assert_eq!(json(s.compiled().unwrap())["if_convert"], true);
     assert_eq!(ssy(&s), 0, "no reconvergence point: both sides are predicated");
