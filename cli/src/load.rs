@@ -152,6 +152,7 @@ impl Common {
             path_order: self.path_order.clone(),
             schedule: self.schedule.clone(),
             warp_scheduler: self.warp_scheduler.clone(),
+            one_warp: self.one_warp.then_some(true),
         };
         flags.over(&self.from_link)
     }
@@ -270,7 +271,7 @@ pub enum Run {
 pub fn prepare_run(common: &Common) -> Result<(String, Resolved, Run), String> {
     let (request, resolved) = common.resolve(false)?;
     let k = &resolved.kernel;
-    if common.one_warp || !k.several_warps() {
+    if !resolved.whole_launch {
         let sim = one_warp(common, &request.text, &resolved)?;
         return Ok((request.text, resolved, Run::Warp(Box::new(sim))));
     }

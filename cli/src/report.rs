@@ -180,12 +180,8 @@ pub fn run(common: &Common, as_json: bool) -> Result<ExitCode, String> {
 
 /// `warpscope compare`: the same kernel and inputs under several models, one column each.
 pub fn compare(common: &Common, models: &str) -> Result<ExitCode, String> {
-    if !common.one_warp {
-        let (_, resolved) = common.resolve(false)?;
-        let k = &resolved.kernel;
-        if k.several_warps() {
-            return crate::launch_report::compare(common, models);
-        }
+    if common.resolve(false)?.1.whole_launch {
+        return crate::launch_report::compare(common, models);
     }
     let mut columns = Vec::new();
     // Every column counts cycles under one preset: `--preset`, else the one the first model

@@ -19,8 +19,7 @@ use crate::report::{exit_code, stop_text};
 
 pub fn trace(common: &Common) -> Result<ExitCode, String> {
     let (request, resolved) = common.resolve(false)?;
-    let k = &resolved.kernel;
-    if !common.one_warp && k.several_warps() {
+    if resolved.whole_launch {
         return launch_trace(common, &request.text, &resolved);
     }
     let (text, mut sim) = (request.text.clone(), one_warp(common, &request.text, &resolved)?);

@@ -435,6 +435,52 @@ fn a_recorded_launch_seeks_to_the_state_of_that_many_steps() {
     }
 }
 
+/// One warp seen over the block's time: its records where it issued, in its order, and a hold
+/// (no lane, no event, the depth it had) wherever another warp issued; the lanes every warp
+/// issued at a step add up to the block summary's.
+#[test]
+fn a_warps_log_over_the_blocks_steps_holds_where_others_issue() {
+    use warpscope_core::grid::RecordedLaunch;
+    let (k, _) = parse_kernel_with(&example("reduce_interleaved.cu"), &SourceOptions::default());
+    let mut rec = RecordedLaunch::new(&k, &LaunchOptions { model: Some(ModelKind::Pdom), ..LaunchOptions::default() }, [0, 0, 0]).unwrap().unwrap();
+    rec.run_to_end();
+    let n = rec.recorded() as usize;
+    let summary = rec.summary();
+    let logs: Vec<_> = (0..rec.warps()).map(|w| rec.focus_log(w)).collect();
+    for (w, log) in logs.iter().enumerate() {
+        assert_eq!(log.len(), n, "warp {w}");
+        let own: Vec<_> = rec.records(w).iter().collect();
+        let mut k = 0;
+        let mut depth = log.get(0).map(|r| r.depth);
+        for t in 0..n {
+            let r = log.get(t).unwrap();
+            if rec.issuer(t as u64 + 1) == Some(w) {
+                assert_eq!(r, own[k], "warp {w} step {t}");
+                k += 1;
+            } else {
+                assert_eq!((r.mask, r.events), (0, 0), "warp {w} step {t}: a hold");
+                if k > 0 {
+                    assert_eq!(Some(r.depth), depth, "warp {w} step {t}: its depth kept");
+                }
+            }
+            depth = Some(r.depth);
+        }
+        assert_eq!(k, own.len(), "warp {w}: every record placed");
+        let lanes: Vec<u32> = rec.issued_lanes_of(w, 100, 300).collect();
+        let want: Vec<u32> = (100..300).map(|t| log.get(t).unwrap().mask.count_ones()).collect();
+        assert_eq!(lanes, want, "warp {w}: lanes per step");
+    }
+    for t in 0..n {
+        let lanes: u32 = logs.iter().map(|l| l.get(t).unwrap().mask.count_ones()).sum();
+        assert_eq!(lanes, summary[2 * t + 1] as u32, "step {t}");
+    }
+    // At the current step, the warp that issued it has its record, the others none.
+    rec.seek(777);
+    let w = rec.issuer(777).unwrap();
+    assert_eq!(rec.record_now(w), logs[w].get(776));
+    assert!((0..rec.warps()).filter(|&v| v != w).all(|v| rec.record_now(v).is_none()));
+}
+
 /// A recorded launch's checkpoints copy only the memory pages a block changed: a block that reads
 /// a 1 MiB buffer and writes a few words keeps about one copy of it however many checkpoints it
 /// takes, and a seek back still restores every word.

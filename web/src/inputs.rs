@@ -6,7 +6,7 @@ use ts_rs::TS;
 use warpscope_core::kernel::expr::Value;
 use warpscope_core::kernel::inputs::{BufferInput, LaunchInput, ParamInput};
 use warpscope_core::kernel::{inputs, Kernel};
-use warpscope_core::sim::Sim;
+use warpscope_core::machine::Memory;
 
 /// How many of a buffer's first elements the view shows.
 pub const FIRST_VALUES: usize = 8;
@@ -43,9 +43,9 @@ pub struct InputsView {
 }
 
 impl InputsView {
-    pub fn new(kernel: &Kernel, sim: &Sim, params: &[(String, Value)]) -> InputsView {
+    /// `memory`: the buffers as the run starts with them.
+    pub fn new(kernel: &Kernel, memory: &Memory, params: &[(String, Value)]) -> InputsView {
         let k = inputs(kernel);
-        let memory = &sim.timeline().checkpoint_before(0).machine.memory;
         let buffers = k
             .buffers
             .into_iter()

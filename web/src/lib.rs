@@ -16,7 +16,6 @@ mod sweep;
 pub mod types;
 mod views;
 
-pub use launch::LaunchSession;
 pub use link::{decode_link, encode_link};
 pub use sweep::{measured_sets, metric_infos, SweepRun};
 
@@ -28,7 +27,7 @@ use warpscope_core::isa::Pc;
 use warpscope_core::kernel::expr::Value;
 use warpscope_core::model::Reconvergence;
 use warpscope_core::printf::OutputLine;
-use warpscope_core::session::{Recording, RunRequest, StaleParams, Until, MAX_RECORDED_STEPS, MIN_STEP_LIMIT};
+use warpscope_core::session::{LaunchRecording, Recording, RunRequest, StaleParams, Until, MAX_RECORDED_STEPS, MIN_STEP_LIMIT};
 use warpscope_core::sim::LaneState;
 use wasm_bindgen::prelude::*;
 
@@ -132,11 +131,15 @@ pub(crate) struct LoadOptions {
     chunk: Option<f64>,
 }
 
-/// One kernel's recorded run, for the page: every method forwards to the core's `Recording`.
+/// One kernel's recorded run, for the page: every method forwards to the core's `Recording`
+/// (a warp run alone) or, for a kernel whose launch has several warps, its `LaunchRecording`
+/// (`launch`), which answers the same views for the warp in focus at the block's step.
 #[wasm_bindgen]
 #[derive(Default)]
 pub struct Session {
     recording: Recording,
+    /// The whole launch shown, when the last good load was one.
+    launch: Option<LaunchRecording>,
     /// The param values of the run last started (for the inputs view).
     params: Vec<(String, Value)>,
 }
@@ -173,11 +176,23 @@ impl Session {
         let resolved = request.resolve();
         let mut diagnostics = resolved.all_diagnostics();
         let mut result = LoadResult::new(&resolved);
-        if resolved.ok() {
+        if resolved.ok() && resolved.whole_launch {
+            match LaunchRecording::start(&resolved) {
+                Ok(l) => {
+                    self.params = resolved.params.iter().map(|p| (p.name.clone(), p.value)).collect();
+                    self.recording.stop();
+                    diagnostics.extend(l.warnings.iter().cloned());
+                    (result.ok, result.end, result.launch) = (true, Some(l.outcome.clone()), Some(launch::LaunchView::new(&l)));
+                    self.launch = Some(l);
+                }
+                Err(d) => diagnostics.extend(d),
+            }
+        } else if resolved.ok() {
             let params = resolved.params.iter().map(|p| (p.name.clone(), p.value)).collect();
             match self.recording.start(resolved, opts.chunk.map(steps)) {
                 Ok(end) => {
                     self.params = params;
+                    self.launch = None;
                     result.ok = true;
                     result.running = end.is_none();
                     // A run that ended here says what it warns of: notes it never reaches, a
@@ -211,34 +226,43 @@ impl Session {
     }
 
     pub fn total_steps(&self) -> f64 {
-        self.recording.total() as f64
+        self.launch.as_ref().map_or_else(|| self.recording.total(), LaunchRecording::total) as f64
     }
     pub fn current(&self) -> f64 {
-        self.recording.current() as f64
+        self.launch.as_ref().map_or_else(|| self.recording.current(), LaunchRecording::current) as f64
     }
 
     pub fn step(&mut self) -> f64 {
-        let t = self.recording.current() + 1;
-        self.recording.seek(t) as f64
+        self.seek(self.current() + 1.0)
     }
     pub fn step_back(&mut self) -> f64 {
-        let t = self.recording.current().saturating_sub(1);
-        self.recording.seek(t) as f64
+        self.seek((self.current() - 1.0).max(0.0))
     }
     /// Goes to the state after `t` steps, clamped to the recorded run.
     pub fn seek(&mut self, t: f64) -> f64 {
-        self.recording.seek(steps(t)) as f64
+        match self.launch.as_mut() {
+            Some(l) => l.seek(steps(t)) as f64,
+            None => self.recording.seek(steps(t)) as f64,
+        }
     }
 
     /// `seek(t)` and `lane_states(from, to)` in one call (one replay serves both where the
     /// engine can; at most `lane_window_max()` steps); the step reached is `current()`.
     pub fn seek_with_lanes(&mut self, t: f64, from: f64, to: f64) -> Uint8Array {
+        if let Some(l) = self.launch.as_mut() {
+            l.seek(steps(t));
+            return lane_codes(l.lane_window(steps(from), steps(to)));
+        }
         let (_, lanes) = self.recording.seek_with_lanes(steps(t), steps(from), steps(to));
         lane_codes(lanes)
     }
 
     pub fn set_breakpoints(&mut self, instr_indices: Vec<u32>) {
-        self.recording.set_breakpoints(instr_indices.into_iter().map(Pc).collect());
+        let pcs: Vec<Pc> = instr_indices.into_iter().map(Pc).collect();
+        if let Some(l) = self.launch.as_mut() {
+            l.set_breakpoints(pcs.clone());
+        }
+        self.recording.set_breakpoints(pcs);
     }
 
     /// Runs forward within the recorded run until `kind` happens: "end", "breakpoint" (stops only
@@ -246,6 +270,9 @@ impl Session {
     /// Breakpoints stop every kind but "end".
     pub fn run_until(&mut self, kind: &str, max_steps: Option<f64>) -> Result<JsValue, JsError> {
         let until = Until::from_name(kind).ok_or_else(|| JsError::new(&format!("unknown run_until kind `{kind}`")))?;
+        if let Some(l) = self.launch.as_mut() {
+            return to_js(&l.run_until(until, max_steps.map(steps)));
+        }
         match self.recording.run_until(until, max_steps.map(steps)) {
             Some(outcome) => to_js(&outcome),
             None => Ok(JsValue::NULL),
@@ -254,21 +281,27 @@ impl Session {
 
     /// The state after `current()` steps, with the registers of `lane`.
     pub fn state(&self, lane: u32) -> Result<JsValue, JsError> {
+        if let Some(l) = &self.launch {
+            return to_js(&launch::state(l, lane));
+        }
         let Some(l) = self.recording.loaded() else { return Ok(JsValue::NULL) };
         let caption = l.captions.at(l.sim.steps(), l.sim.state().model.pc());
         let vars = l.kernel.compiled.as_ref().map_or(&[][..], |c| &c.vars[..]);
-        to_js(&StateView::new(&l.sim, &l.facts, lane, caption, vars))
+        to_js(&StateView::new(&WarpLook::of_sim(&l.sim), &l.facts, lane, caption, vars))
     }
 
     /// Every buffer after `current()` steps, and what that step did to memory (`MemoryView`).
     pub fn memory(&self) -> Result<JsValue, JsError> {
+        if let Some(l) = &self.launch {
+            return to_js(&launch::memory(l));
+        }
         let Some(l) = self.recording.loaded() else { return Ok(JsValue::NULL) };
         to_js(&MemoryView::new(&l.sim))
     }
 
     /// What the step just taken exchanged, if it was a shuffle (`ExchangeView`); null otherwise.
     pub fn exchange(&self) -> Result<JsValue, JsError> {
-        let Some(l) = self.recording.loaded() else { return Ok(JsValue::NULL) };
+        let (None, Some(l)) = (&self.launch, self.recording.loaded()) else { return Ok(JsValue::NULL) };
         match ExchangeView::new(&l.sim) {
             Some(v) => to_js(&v),
             None => Ok(JsValue::NULL),
@@ -278,21 +311,28 @@ impl Session {
     /// Elements `from..to` of buffer `buffer` after `current()` steps, as text (floats with the
     /// fewest digits that read back), at most `memory_window_max()` of them.
     pub fn memory_cells(&self, buffer: u32, from: u32, to: u32) -> Vec<String> {
-        self.recording.loaded().map_or(Vec::new(), |l| cells_text(&l.sim, buffer, from, to))
+        match (&self.launch, self.recording.loaded()) {
+            (Some(l), _) => cells_text(l.memory(), buffer, from, to),
+            (None, Some(l)) => cells_text(&l.sim.state().machine.memory, buffer, from, to),
+            (None, None) => Vec::new(),
+        }
     }
 
     /// The kernel's inputs (`InputsView`): every buffer and param, declared or made, with what
     /// the run made of them; the launch and the kernels of the file.
     pub fn inputs(&self) -> Result<JsValue, JsError> {
+        if let Some(l) = &self.launch {
+            return to_js(&InputsView::new(&l.kernel, &l.initial, &self.params));
+        }
         let Some(l) = self.recording.loaded() else { return Ok(JsValue::NULL) };
-        to_js(&InputsView::new(&l.kernel, &l.sim, &self.params))
+        to_js(&InputsView::new(&l.kernel, &l.sim.timeline().checkpoint_before(0).machine.memory, &self.params))
     }
 
     /// The generated code of a C kernel and its mappings; null for an assembly kernel.
     pub fn compiled(&self) -> Result<JsValue, JsError> {
-        let Some(l) = self.recording.loaded() else { return Ok(JsValue::NULL) };
-        match &l.kernel.compiled {
-            Some(c) => to_js(&CompiledView::new(&l.kernel.program, c)),
+        let Some(kernel) = self.kernel() else { return Ok(JsValue::NULL) };
+        match &kernel.compiled {
+            Some(c) => to_js(&CompiledView::new(&kernel.program, c)),
             None => Ok(JsValue::NULL),
         }
     }
@@ -300,14 +340,17 @@ impl Session {
     /// PTX pasted beside a SASS kernel, lined up with it by CUDA line (`ptx::beside`); null
     /// unless a SASS kernel is loaded.
     pub fn ptx_beside(&self, ptx: &str) -> Result<JsValue, JsError> {
-        let Some(l) = self.recording.loaded() else { return Ok(JsValue::NULL) };
-        match &l.kernel.compiled {
+        let Some(kernel) = self.kernel() else { return Ok(JsValue::NULL) };
+        match &kernel.compiled {
             Some(c) if c.input == InputKind::Sass => to_js(&ptx::beside(ptx, c.entry.as_deref().unwrap_or(""), c.cuda_file.as_deref())),
             _ => Ok(JsValue::NULL),
         }
     }
 
     pub fn cfg(&self) -> Result<JsValue, JsError> {
+        if let Some(l) = &self.launch {
+            return to_js(&CfgView::new(&l.kernel.program, &l.facts, l.config().stack.capacity, None));
+        }
         let Some(l) = self.recording.loaded() else { return Ok(JsValue::NULL) };
         to_js(&CfgView::new(&l.kernel.program, &l.facts, l.sim.config().stack.capacity, l.sim.structured()))
     }
@@ -315,7 +358,7 @@ impl Session {
     /// Under STRUCT: the graph of the kernel before the transform (blocks `BB0`...), to show
     /// beside the transformed one; null for every other model.
     pub fn original_cfg(&self) -> Result<JsValue, JsError> {
-        let Some(l) = self.recording.loaded() else { return Ok(JsValue::NULL) };
+        let (None, Some(l)) = (&self.launch, self.recording.loaded()) else { return Ok(JsValue::NULL) };
         match l.sim.structured() {
             Some(s) => {
                 to_js(&CfgView::new(&s.original, &warpscope_core::analysis::cfg_facts(&s.original), l.sim.config().stack.capacity, None))
@@ -326,6 +369,9 @@ impl Session {
 
     /// Metrics now (after `current()` steps) and for the whole run.
     pub fn metrics(&self) -> Result<JsValue, JsError> {
+        if let Some(l) = &self.launch {
+            return to_js(&launch::metrics(l));
+        }
         let Some(l) = self.recording.loaded() else { return Ok(JsValue::NULL) };
         let w = l.sim.state().machine.width;
         to_js(&MetricsPair {
@@ -341,6 +387,9 @@ impl Session {
     /// instructions, stack depth, cycles and memory transactions. The first call runs the MIMD
     /// reference; later calls reuse it.
     pub fn report(&mut self) -> Result<JsValue, JsError> {
+        if self.launch.is_some() {
+            return Ok(JsValue::NULL);
+        }
         let Some((l, report)) = self.recording.report() else { return Ok(JsValue::NULL) };
         to_js(&ReportView::new(l.sim.config().model, &l.outcome, report))
     }
@@ -348,32 +397,29 @@ impl Session {
     /// The kernel's notes as this run places them: a step or event note's moment, or an
     /// instruction note's pc.
     pub fn notes(&self) -> Result<JsValue, JsError> {
-        let Some(l) = self.recording.loaded() else { return to_js(&Vec::<NoteView>::new()) };
+        let (None, Some(l)) = (&self.launch, self.recording.loaded()) else { return to_js(&Vec::<NoteView>::new()) };
         to_js(&NoteView::all(&l.kernel.notes, &l.captions))
     }
 
     /// What the whole run printed (`printf`), in the order printed, each line with the step
     /// that printed it and its lane; the page shows the lines up to its step.
     pub fn output(&self) -> Result<JsValue, JsError> {
+        if let Some(l) = &self.launch {
+            return to_js(&l.output);
+        }
         let Some(l) = self.recording.loaded() else { return to_js(&Vec::<OutputLine>::new()) };
         to_js(&l.output)
     }
 
     /// The stack plot's depth path over the whole run in `columns` columns (`summary::depth_columns`).
     pub fn depth_columns(&self, columns: u32) -> Vec<u32> {
-        self.recording.loaded().map_or(Vec::new(), |l| {
-            let t = l.sim.timeline();
-            summary::depth_columns(t, t.len(), columns as usize)
-        })
+        self.log().map_or(Vec::new(), |t| summary::depth_columns(t, t.len(), columns as usize))
     }
 
     /// The stack plot's spill and fill marks on an axis from `left`, `width` wide, at least `gap`
     /// apart: `[step, spill, depth]` each (`summary::stack_marks`).
     pub fn stack_marks(&self, left: f64, width: f64, gap: f64) -> Vec<u32> {
-        self.recording.loaded().map_or(Vec::new(), |l| {
-            let t = l.sim.timeline();
-            summary::stack_marks(t, t.len(), left, width, gap)
-        })
+        self.log().map_or(Vec::new(), |t| summary::stack_marks(t, t.len(), left, width, gap))
     }
 
     /// The scrubber strip's marks over `span` steps, `width` pixels wide with `inset` at each
@@ -389,34 +435,35 @@ impl Session {
 
     /// The first step after `step` with one of `bits` (`EventBit`s).
     pub fn next_event(&self, step: f64, bits: u16) -> Option<f64> {
-        let l = self.recording.loaded()?;
-        l.sim.timeline().next_event(steps(step) as usize, bits).map(|k| k as f64)
+        self.log()?.next_event(steps(step) as usize, bits).map(|k| k as f64)
     }
 
     /// The last step before `step` with one of `bits` (`EventBit`s).
     pub fn prev_event(&self, step: f64, bits: u16) -> Option<f64> {
-        let l = self.recording.loaded()?;
-        l.sim.timeline().prev_event(steps(step) as usize, bits).map(|k| k as f64)
+        self.log()?.prev_event(steps(step) as usize, bits).map(|k| k as f64)
     }
 
     /// The stack depth after `step` steps (0 before the first).
     pub fn depth_after(&self, step: f64) -> f64 {
-        let (Some(l), Some(i)) = (self.recording.loaded(), (steps(step) as usize).checked_sub(1)) else { return 0.0 };
-        l.sim.timeline().record_at(i).map_or(0.0, |r| r.depth as f64)
+        let (Some(t), Some(i)) = (self.log(), (steps(step) as usize).checked_sub(1)) else { return 0.0 };
+        t.get(i).map_or(0.0, |r| r.depth as f64)
     }
 
     /// The deepest the run's stack went.
     pub fn max_depth(&self) -> f64 {
-        self.recording.loaded().map_or(0.0, |l| l.end_metrics.max_stack_depth as f64)
+        self.end_metrics().map_or(0.0, |m| m.max_stack_depth as f64)
     }
 
     /// How many of the run's steps issued no lane (idle instructions).
     pub fn idle_steps(&self) -> f64 {
-        self.recording.loaded().map_or(0.0, |l| l.end_metrics.idle_instructions as f64)
+        self.end_metrics().map_or(0.0, |m| m.idle_instructions as f64)
     }
 
     /// The lanes issued at each of steps `from + 1 ..= to` (at most `lane_window_max()` steps).
     pub fn issued_lanes(&self, from: f64, to: f64) -> Vec<u8> {
+        if let Some(l) = &self.launch {
+            return launch::issued_lanes(l, from, to);
+        }
         let Some(l) = self.recording.loaded() else { return Vec::new() };
         let t = l.sim.timeline();
         let from = (steps(from) as usize).min(t.len());
@@ -425,13 +472,19 @@ impl Session {
     }
 
     /// `LaneCode` of every lane in steps `from + 1 ..= to` (at most `lane_window_max()` steps), W per step.
-    pub fn lane_states(&self, from: f64, to: f64) -> Uint8Array {
+    pub fn lane_states(&mut self, from: f64, to: f64) -> Uint8Array {
+        if let Some(l) = self.launch.as_mut() {
+            return lane_codes(l.lane_window(steps(from), steps(to)));
+        }
         let Some(l) = self.recording.loaded() else { return Uint8Array::new_with_length(0) };
         lane_codes(l.sim.lane_window(from.max(0.0) as u64, to.max(0.0) as u64))
     }
 
     /// The whole run as CSV (one row per step).
     pub fn trace_csv(&self) -> String {
+        if self.launch.is_some() {
+            return String::new();
+        }
         self.recording.loaded().map_or(String::new(), |l| warpscope_core::trace::csv(&l.sim))
     }
 }
@@ -443,9 +496,21 @@ fn lane_codes(lanes: Vec<LaneState>) -> Uint8Array {
 }
 
 impl Session {
+    /// The kernel shown.
+    fn kernel(&self) -> Option<&warpscope_core::kernel::Kernel> {
+        self.launch.as_ref().map(|l| &l.kernel).or_else(|| self.recording.loaded().map(|l| &l.kernel))
+    }
+    /// The records the plots and the event strip read: the warp's, or the focused warp's over
+    /// the block's steps.
+    fn log(&self) -> Option<&warpscope_core::sim::StepLog> {
+        self.launch.as_ref().map(launch::log).or_else(|| self.recording.loaded().map(|l| l.sim.timeline().log()))
+    }
+    /// The shown warp's counts at the run's end.
+    fn end_metrics(&self) -> Option<&warpscope_core::sim::Metrics> {
+        self.launch.as_ref().map(LaunchRecording::end_metrics_now).or_else(|| self.recording.loaded().map(|l| &l.end_metrics))
+    }
     fn strip_marks_of(&self, other: Option<&Session>, span: f64, inset: f64, width: f64) -> Vec<u32> {
-        let runs: Vec<&warpscope_core::sim::Timeline> =
-            [Some(self), other].into_iter().flatten().filter_map(|s| s.recording.loaded()).map(|l| l.sim.timeline()).collect();
+        let runs: Vec<&warpscope_core::sim::StepLog> = [Some(self), other].into_iter().flatten().filter_map(Session::log).collect();
         summary::strip_marks(&runs, steps(span) as usize, inset, width)
     }
 }

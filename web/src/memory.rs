@@ -5,8 +5,9 @@
 use serde::Serialize;
 use ts_rs::TS;
 use warpscope_core::isa::AccessKind;
-use warpscope_core::machine::{ElemType, LaneList, Space};
-use warpscope_core::sim::Sim;
+use warpscope_core::machine::{ElemType, LaneList, Memory, Space};
+use warpscope_core::program::Program;
+use warpscope_core::sim::{Sim, StepAccess};
 
 /// The most elements one `Session.memory_cells` call returns.
 pub const MEMORY_WINDOW_MAX: u32 = 4096;
@@ -63,14 +64,17 @@ pub struct MemoryView {
 
 impl MemoryView {
     pub fn new(sim: &Sim) -> MemoryView {
-        let prog = sim.program();
-        let memory = &sim.state().machine.memory;
+        MemoryView::of(sim.program(), &sim.state().machine.memory, sim.steps(), sim.step_access(sim.steps()))
+    }
+
+    /// `memory` after `step` steps, and what that step did to it (`access`).
+    pub fn of(prog: &Program, memory: &Memory, step: u64, access: Option<StepAccess>) -> MemoryView {
         let buffers = memory
             .buffers
             .iter()
             .map(|b| BufferView { name: b.name.clone(), elem: b.elem, len: b.elements(), base: b.base, shared: b.space == Space::Shared })
             .collect();
-        let access = sim.step_access(sim.steps()).map(|a| AccessView {
+        let access = access.map(|a| AccessView {
             kind: a.access.kind,
             participle: a.access.kind.participle(),
             pc: a.pc.0,
@@ -90,13 +94,12 @@ impl MemoryView {
                 .collect(),
             summary: a.text,
         });
-        MemoryView { step: sim.steps() as f64, buffers, access }
+        MemoryView { step: step as f64, buffers, access }
     }
 }
 
 /// Elements `from..to` of buffer `buffer` as text (at most `MEMORY_WINDOW_MAX`, within the buffer).
-pub fn cells_text(sim: &Sim, buffer: u32, from: u32, to: u32) -> Vec<String> {
-    let memory = &sim.state().machine.memory;
+pub fn cells_text(memory: &Memory, buffer: u32, from: u32, to: u32) -> Vec<String> {
     let (Some(b), Some(words)) = (memory.buffers.get(buffer as usize), memory.words.get(buffer as usize)) else { return Vec::new() };
     let to = to.min(b.elements()).min(from.saturating_add(MEMORY_WINDOW_MAX));
     // A byte shows the character it is, too: text in a `char` buffer reads as text.

@@ -2,12 +2,12 @@
 //! three whole-run series of a 50 M-step run were 150 MB): the stack plot's depth per column and
 //! its spill and fill marks, and the scrubber strip's event marks. Each is reduced the way the
 //! panel draws it, so that a short run's pictures are what they were when JS reduced whole
-//! series. Each reads the records' segment summaries (`Timeline::record_segments`) and decodes only
+//! series. Each reads the records' segment summaries (`StepLog::segments`) and decodes only
 //! the segments it must look into: a whole segment inside a column, or one without the events sought,
 //! is never decoded (three passes over the 50 M records took about a second when a run ended).
 
 use warpscope_core::sim::timeline::RECORD_SEGMENT;
-use warpscope_core::sim::{event, Timeline};
+use warpscope_core::sim::{event, StepLog};
 
 /// The x of step `k` on an axis of `n` steps from `left`, `width` wide (the plot's and the
 /// figure's scale, evaluated as they evaluate it).
@@ -17,9 +17,9 @@ fn x_of(k: usize, n: usize, left: f64, width: f64) -> f64 {
 
 /// The depth path over the first `n` records in `columns` columns: every step's depth when there
 /// are at most two steps a column, else `[last step, max, min, last depth]` for each column.
-pub(crate) fn depth_columns(t: &Timeline, n: usize, columns: usize) -> Vec<u32> {
+pub(crate) fn depth_columns(t: &StepLog, n: usize, columns: usize) -> Vec<u32> {
     if n <= columns * 2 {
-        return t.records().take(n).map(|r| r.depth as u32).collect();
+        return t.iter().take(n).map(|r| r.depth as u32).collect();
     }
     let per = n as f64 / columns as f64;
     let mut out = Vec::with_capacity(columns * 4);
@@ -35,8 +35,8 @@ pub(crate) fn depth_columns(t: &Timeline, n: usize, columns: usize) -> Vec<u32> 
 
 /// The least, greatest and last depth of records `from..to` (`u32::MAX, 0, 0` for none): whole
 /// segments from their summaries, the parts of segments at either end decoded.
-fn depth_range(t: &Timeline, from: usize, to: usize) -> (u32, u32, u32) {
-    let segments = t.record_segments();
+fn depth_range(t: &StepLog, from: usize, to: usize) -> (u32, u32, u32) {
+    let segments = t.segments();
     let (mut lo, mut hi, mut last) = (u32::MAX, 0, 0);
     let mut k = from;
     while k < to {
@@ -48,7 +48,7 @@ fn depth_range(t: &Timeline, from: usize, to: usize) -> (u32, u32, u32) {
             k = end;
         } else {
             let stop = end.min(to);
-            for r in t.records_from(k).take(stop - k) {
+            for r in t.iter_from(k).take(stop - k) {
                 last = r.depth as u32;
                 (lo, hi) = (lo.min(last), hi.max(last));
             }
@@ -60,7 +60,7 @@ fn depth_range(t: &Timeline, from: usize, to: usize) -> (u32, u32, u32) {
 
 /// The steps that spill or fill, at most one per `gap` units of x (closer marks could not be told
 /// apart), as `[step, 1 for a spill else 0, depth after it]`.
-pub(crate) fn stack_marks(t: &Timeline, n: usize, left: f64, width: f64, gap: f64) -> Vec<u32> {
+pub(crate) fn stack_marks(t: &StepLog, n: usize, left: f64, width: f64, gap: f64) -> Vec<u32> {
     let bits = event::SPILL | event::FILL;
     let mut out = Vec::new();
     let mut last_x = f64::NEG_INFINITY;
@@ -84,13 +84,13 @@ const STRIP_ROWS: [u16; 3] = [event::DIVERGE, event::RECONVERGE, event::SPILL | 
 /// The scrubber strip's marks over `span` steps of the events of `runs` together (a step's bits
 /// ORed over the runs; a run that ended has none), `[row, step]` each: a row's marks at least a
 /// pixel apart on a strip `width` pixels wide whose marks run `inset` in from each end.
-pub(crate) fn strip_marks(runs: &[&Timeline], span: usize, inset: f64, width: f64) -> Vec<u32> {
+pub(crate) fn strip_marks(runs: &[&StepLog], span: usize, inset: f64, width: f64) -> Vec<u32> {
     let any = STRIP_ROWS.iter().fold(0, |a, b| a | b);
     let mut out = Vec::new();
     let mut last = [-2.0f64; 3];
     let mut events = [0u16; RECORD_SEGMENT];
     for segment in 0..span.div_ceil(RECORD_SEGMENT) {
-        let together = runs.iter().fold(0, |a, t| a | t.record_segments().get(segment).map_or(0, |b| b.events));
+        let together = runs.iter().fold(0, |a, t| a | t.segments().get(segment).map_or(0, |b| b.events));
         if together & any == 0 {
             continue;
         }
@@ -98,7 +98,7 @@ pub(crate) fn strip_marks(runs: &[&Timeline], span: usize, inset: f64, width: f6
         let len = RECORD_SEGMENT.min(span - start);
         events[..len].fill(0);
         for t in runs {
-            for (e, r) in events.iter_mut().zip(t.records_from(start).take(len)) {
+            for (e, r) in events.iter_mut().zip(t.iter_from(start).take(len)) {
                 *e |= r.events;
             }
         }

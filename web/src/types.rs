@@ -22,7 +22,7 @@ use warpscope_core::Severity;
 
 use crate::exchange::ExchangeView;
 use crate::inputs::{BufferRow, InputsView, ParamRow};
-use crate::launch::LaunchLoadResult;
+use crate::launch::LaunchView;
 use crate::link::DecodedView;
 use crate::memory::{AccessView, BufferView, CellTouchView, MemoryView};
 use crate::sweep::{MetricInfo, Prepared};
@@ -89,9 +89,7 @@ pub fn typescript() -> String {
         DiagnosticView,
         ParamView,
         LoadResult,
-        LaunchLoadResult,
-        WarpView,
-        WarpLaneView,
+        LaunchView,
         LaneView,
         StackEntryView,
         VarView,

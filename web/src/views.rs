@@ -12,7 +12,7 @@ use warpscope_core::kernel::{CompiledSource, Note, NoteTarget};
 use warpscope_core::machine::Machine;
 use warpscope_core::model::{GroupOrder, ModelKind, PathOrder, Reconvergence, StackEntry};
 use warpscope_core::session::{Captions, Named, Outcome, Resolved};
-use warpscope_core::sim::{CostModel, LaneState, Metrics, PointMetrics, RunReport, Sim};
+use warpscope_core::sim::{CostModel, LaneState, Metrics, PointMetrics, RunReport, Sim, StepRecord, WarpState};
 use warpscope_core::structure::{Structured, TransformCounts};
 use warpscope_core::{Diagnostic, Program, Severity};
 
@@ -74,6 +74,9 @@ pub struct LoadResult {
     pub running: bool,
     /// The step the run ends by at the latest: its step limit, or its `stop_at` if sooner.
     pub last_step: u64,
+    /// A whole launch: its block on screen, that block's warps and the warp in focus, the
+    /// launch's counts (null for a warp run alone). The step is then the block's.
+    pub launch: Option<crate::launch::LaunchView>,
 }
 
 impl LoadResult {
@@ -108,6 +111,7 @@ impl LoadResult {
             end: None,
             running: false,
             last_step: r.stop_at.map_or(r.options.step_limit, |s| s.min(r.options.step_limit)),
+            launch: None,
         }
     }
 }
@@ -159,62 +163,6 @@ impl StackEntryView {
     }
 }
 
-/// One lane of a launch's warp: where it runs next or waits, or that it exited.
-#[derive(Serialize, TS)]
-pub struct WarpLaneView {
-    pub lane: u32,
-    pub pc: Option<u32>,
-    pub line: Option<u32>,
-    pub exited: bool,
-}
-
-/// One warp of a launch's block at a step: where it issues next, its reconvergence stack, each
-/// lane, and the registers, predicates and C variables of one lane.
-#[derive(Serialize, TS)]
-pub struct WarpView {
-    pub warp: u32,
-    pub width: u32,
-    pub pc: Option<u32>,
-    pub line: Option<u32>,
-    /// The lanes that issue next, lane W-1 first.
-    pub active: String,
-    pub stack: Vec<StackEntryView>,
-    pub lanes: Vec<WarpLaneView>,
-    pub lane: u32,
-    pub registers: Vec<RegView>,
-    pub predicates: Vec<PredView>,
-    pub variables: Vec<VarView>,
-}
-
-impl WarpView {
-    pub fn new(prog: &Program, st: &warpscope_core::sim::WarpState, warp: u32, lane: u32, vars: &[VarInfo]) -> WarpView {
-        let m = &st.machine;
-        let model = st.model.kind();
-        let pc = st.model.pc();
-        let lanes: Vec<WarpLaneView> = (0..m.width)
-            .map(|l| {
-                let lpc = st.model.lane_pc(prog, l).filter(|_| !m.exited.contains(l));
-                WarpLaneView { lane: l, pc: lpc.map(|p| p.0), line: lpc.and_then(|p| prog.line(p)), exited: m.exited.contains(l) }
-            })
-            .collect();
-        let lane = lane.min(m.width - 1);
-        let (registers, predicates) = lane_registers(m, lane);
-        let variables = lane_variables(vars, m, lane, lanes[lane as usize].line);
-        WarpView {
-            warp,
-            width: m.width,
-            pc: pc.map(|p| p.0),
-            line: pc.and_then(|p| prog.line(p)),
-            active: st.model.active().bits(m.width).to_string(),
-            stack: st.model.stack().iter().map(|e| StackEntryView::new(prog, e, m.width, model)).collect(),
-            lanes,
-            lane,
-            registers,
-            predicates,
-            variables,
-        }
-    }
-}
 
 /// Every register and predicate of `lane`.
 fn lane_registers(m: &Machine, lane: u32) -> (Vec<RegView>, Vec<PredView>) {
@@ -294,19 +242,38 @@ pub struct StateView {
     pub caption: Option<String>,
 }
 
+/// What a state view reads of one warp: a warp run alone (`of_sim`) or a warp of a launch's
+/// block, at the step on screen.
+pub struct WarpLook<'a> {
+    pub program: &'a Program,
+    pub state: &'a WarpState,
+    /// The step on screen (the run's, or the block's).
+    pub step: u64,
+    /// The record of that step, when this warp issued it.
+    pub last: Option<StepRecord>,
+    /// Each lane's part in the instruction about to issue.
+    pub lanes: Vec<LaneState>,
+}
+
+impl<'a> WarpLook<'a> {
+    pub fn of_sim(sim: &'a Sim) -> WarpLook<'a> {
+        let last = sim.steps().checked_sub(1).and_then(|i| sim.timeline().record_at(i as usize));
+        WarpLook { program: sim.program(), state: sim.state(), step: sim.steps(), last, lanes: sim.next_lane_states() }
+    }
+}
+
 impl StateView {
-    pub fn new(sim: &Sim, facts: &CfgFacts, lane: u32, caption: Option<String>, vars: &[VarInfo]) -> StateView {
-        let prog = sim.program();
-        let st = sim.state();
+    pub fn new(look: &WarpLook, facts: &CfgFacts, lane: u32, caption: Option<String>, vars: &[VarInfo]) -> StateView {
+        let (prog, st) = (look.program, look.state);
         let m = &st.machine;
         let block_of = |pc: Pc| facts.graph.block_at(pc).map(|b| b.0);
         let pc = st.model.pc();
-        let lanes: Vec<LaneView> = sim
-            .next_lane_states()
+        let lanes: Vec<LaneView> = look
+            .lanes
             .iter()
             .enumerate()
             .map(|(l, s)| {
-                let lpc = sim.lane_pc(l as u32);
+                let lpc = st.lane_pc(prog, l as u32);
                 LaneView {
                     lane: l as u32,
                     state: *s,
@@ -328,7 +295,7 @@ impl StateView {
         let lane = lane.min(m.width - 1);
         let (registers, predicates) = lane_registers(m, lane);
         let variables = lane_variables(vars, m, lane, lanes.get(lane as usize).and_then(|l| l.line));
-        let last = sim.steps().checked_sub(1).and_then(|i| sim.timeline().record_at(i as usize)).map(|r| LastView {
+        let last = look.last.map(|r| LastView {
             pc: r.pc,
             line: prog.line(Pc(r.pc)),
             text: prog.get(Pc(r.pc)).map_or(String::new(), |i| i.text.clone()),
@@ -341,8 +308,8 @@ impl StateView {
             }),
         });
         StateView {
-            step: sim.steps() as f64,
-            status: status_name(sim),
+            step: look.step as f64,
+            status: status_name(st),
             pc: pc.map(|p| p.0),
             addr: pc.map(|p| prog.addr(p)),
             line: pc.and_then(|p| prog.line(p)),
@@ -359,9 +326,9 @@ impl StateView {
     }
 }
 
-fn status_name(sim: &Sim) -> &'static str {
+fn status_name(st: &WarpState) -> &'static str {
     use warpscope_core::sim::Status;
-    match sim.state().status {
+    match st.status {
         Status::Running => "running",
         Status::Exited => "exited",
         Status::Deadlock { .. } => "deadlock",

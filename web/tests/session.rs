@@ -258,7 +258,7 @@ fn bad_options_are_located_errors_and_keep_the_last_good_run() {
 
 #[wasm_bindgen_test]
 fn the_lane_window_cap_comes_from_the_core() {
-    let s = loaded(2);
+    let mut s = loaded(2);
     let cap = warpscope_web::lane_window_max();
     assert_eq!(cap, 4096.0);
     let all = s.lane_states(0.0, s.total_steps());
@@ -395,41 +395,67 @@ fn struct_names_its_copies_and_keeps_the_original_graph() {
 
 const REDUCE: &str = include_str!("../../examples/grid/reduce_shared.cu");
 
-/// A whole launch in the facade: its block on screen recorded, each warp's state at a step,
-/// the warps x steps summary, and the whole launch's end and counts.
+/// A whole launch in the page's session: its block on screen recorded, the step the block's,
+/// each warp's doing at a step, the warps x steps summary, the views of the warp in focus, and
+/// a breakpoint that any warp reaches bringing that warp into focus.
 #[wasm_bindgen_test]
-fn a_launch_session_shows_every_warp_of_its_block() {
-    let mut s = warpscope_web::LaunchSession::new();
+fn a_launch_shows_every_warp_of_its_block_and_the_one_in_focus() {
+    let mut s = Session::new();
     let r = json(s.load(REDUCE, JsValue::UNDEFINED).unwrap());
     assert_eq!(r["ok"], true, "{r}");
-    assert_eq!(r["warps"], 8);
+    let launch = &r["launch"];
+    assert_eq!((launch["warps"].as_u64(), launch["focus"].as_u64()), (Some(8), Some(0)), "{r}");
     assert_eq!(r["end"]["kind"], "exited");
-    assert_eq!(r["totals"]["barrier_waits"], 288);
-    let steps = r["steps"].as_u64().unwrap();
-    let summary = s.summary().to_vec();
+    assert_eq!(launch["totals"]["barrier_waits"], 288);
+    let steps = launch["steps"].as_u64().unwrap();
+    assert_eq!(s.total_steps() as u64, steps);
+    let summary = s.warps_summary().to_vec();
     assert_eq!(summary.len() as u64, 2 * steps);
     let issued: std::collections::BTreeSet<u16> = summary.chunks(2).map(|p| p[0]).collect();
     assert_eq!(issued.len(), 8, "every warp issues");
-    assert!(summary.chunks(2).all(|p| (1..=32).contains(&p[1])));
     // Under gto warp 0 goes first, with all its lanes.
     assert_eq!(s.seek(1.0), 1.0);
     let warps = json(s.warps_now().unwrap());
-    assert_eq!(warps[0]["doing"], "issuing", "{warps}");
-    assert_eq!(warps[0]["issued"], 32);
+    assert_eq!((warps[0]["doing"].as_str(), warps[0]["issued"].as_u64()), (Some("issuing"), Some(32)), "{warps}");
     assert!(warps.as_array().unwrap()[1..].iter().all(|w| w["doing"] == "ready"));
-    // Warp 0 reaches the first barrier before the others run.
+    // Warp 0 reaches the first barrier before the others run: its lanes all wait there.
     let at_barrier = (1..steps).find(|&t| {
         s.seek(t as f64);
         json(s.warps_now().unwrap())[0]["doing"] == "at_barrier"
     });
     assert!(at_barrier.is_some(), "warp 0 waits at a barrier at some step");
-    // The warp's own view there: its lanes at the barrier's line, lane 3's `tid` is thread 3.
-    let view = json(s.warp_view(0, 3).unwrap());
-    assert_eq!(view["width"], 32);
-    assert_eq!(view["lanes"].as_array().unwrap().len(), 32);
-    let tid = view["variables"].as_array().unwrap().iter().find(|v| v["name"] == "tid").cloned();
-    assert_eq!(tid.map(|v| v["value"].clone()), Some(serde_json::json!("3")), "{view}");
-    assert!(s.warp_view(8, 0).unwrap().is_null());
+    let state = json(s.state(3).unwrap());
+    assert!(state["lanes"].as_array().unwrap().iter().all(|l| l["state"] == "waiting"), "{state}");
+    let tid = state["variables"].as_array().unwrap().iter().find(|v| v["name"] == "tid").cloned();
+    assert_eq!(tid.map(|v| v["value"].clone()), Some(serde_json::json!("3")), "{state}");
+    // Warp 5 in focus: its lane 3 is thread 163; it issues nothing before warp 0 waits.
+    assert_eq!(s.focus(5), 5);
+    assert!(s.issued_lanes(0.0, at_barrier.unwrap() as f64).iter().all(|&n| n == 0));
+    let next = s.next_issue_of(5);
+    assert!(next > at_barrier.unwrap() as f64, "{next}");
+    assert_eq!(s.lane_states(next - 1.0, next).to_vec(), vec![0u8; 32], "all 32 lanes active at its first issue");
+    for _ in 0..8 {
+        let t = s.next_issue_of(5);
+        s.seek(t);
+    }
+    let tid = json(s.state(3).unwrap())["variables"].as_array().unwrap().iter().find(|v| v["name"] == "tid").cloned();
+    assert_eq!(tid.map(|v| v["value"].clone()), Some(serde_json::json!("163")));
+    assert_eq!(s.focus(8), 5, "a warp the block does not have leaves the focus");
+    // A breakpoint at the instruction after the first barrier: the first warp to reach it
+    // comes into focus there.
+    let cfg = json(s.cfg().unwrap());
+    let bar = cfg["instrs"].as_array().unwrap().iter().position(|i| i["text"].as_str().unwrap().starts_with("BAR")).unwrap();
+    s.seek(0.0);
+    s.set_breakpoints(vec![bar as u32 + 1]);
+    let stop = json(s.run_until("breakpoint", None).unwrap());
+    assert_eq!(stop["kind"], "breakpoint", "{stop}");
+    // The warp that issues next is the one in focus, standing at the breakpoint.
+    let next = s.warps_summary().to_vec()[2 * stop["step"].as_u64().unwrap() as usize] as u32;
+    assert!(stop["message"].as_str().unwrap().starts_with(&format!("warp {next} at a breakpoint")), "{stop}");
+    assert_eq!((s.focus(next), json(s.state(0).unwrap())["pc"].as_u64()), (next, Some(bar as u64 + 1)));
     s.seek(steps as f64);
     assert!(json(s.warps_now().unwrap()).as_array().unwrap().iter().all(|w| w["doing"] == "exited"));
+    // The same kernel, one warp alone when chosen so.
+    let alone = json(s.load(REDUCE, opts_json(serde_json::json!({ "oneWarp": true }))).unwrap());
+    assert!(alone["launch"].is_null() && json(s.warps_now().unwrap()).as_array().unwrap().is_empty(), "{alone}");
 }

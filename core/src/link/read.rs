@@ -43,11 +43,12 @@ fn count(r: &Map<String, Value>, key: &str) -> Read<u64> {
 
 /// The run choices of a link (`what`: where they are, for the message).
 fn run_choices(r: &Map<String, Value>, what: &str) -> Read<RunChoices> {
-    let if_convert = match r.get("ifConvert") {
-        None | Some(Value::Null) => None,
-        Some(Value::Bool(b)) => Some(*b),
-        Some(_) => return Err(format!("the if-convert choice{what} is malformed")),
+    let flag = |key: &str, name: &str| match r.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(*b)),
+        Some(_) => Err(format!("the {name} choice{what} is malformed")),
     };
+    let if_convert = flag("ifConvert", "if-convert")?;
     Ok(RunChoices {
         model: opt_string(r, "model", &format!("model{what}"))?,
         preset: opt_string(r, "preset", &format!("preset{what}"))?,
@@ -55,6 +56,7 @@ fn run_choices(r: &Map<String, Value>, what: &str) -> Read<RunChoices> {
         path_order: opt_string(r, "pathOrder", &format!("path order{what}"))?,
         schedule: opt_string(r, "schedule", &format!("schedule{what}"))?,
         warp_scheduler: opt_string(r, "warpScheduler", &format!("warp scheduler{what}"))?,
+        one_warp: flag("oneWarp", "one-warp")?,
     })
 }
 

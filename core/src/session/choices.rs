@@ -34,6 +34,10 @@ pub struct RunChoices {
     pub schedule: Option<String>,
     /// A whole launch: which warp of a block issues next (`gto`, `lrr` or `random`).
     pub warp_scheduler: Option<String>,
+    /// Run only the warp `//@ launch block_idx= warp=` names, alone, as before whole launches
+    /// ran (its shared-memory reads see what the inputs put there, not other warps' writes);
+    /// unset or false: a launch of several warps runs whole.
+    pub one_warp: Option<bool>,
 }
 
 impl RunChoices {
@@ -53,6 +57,7 @@ impl RunChoices {
             path_order: or(self.path_order, &under.path_order),
             schedule: or(self.schedule, &under.schedule),
             warp_scheduler: or(self.warp_scheduler, &under.warp_scheduler),
+            one_warp: self.one_warp.or(under.one_warp),
         }
     }
 

@@ -7,6 +7,7 @@
 pub mod captions;
 pub mod choice;
 mod choices;
+mod launch_recording;
 mod outcome;
 mod recording;
 mod request;
@@ -15,6 +16,7 @@ mod warnings;
 pub use captions::Captions;
 pub use choice::Named;
 pub use choices::RunChoices;
+pub use launch_recording::LaunchRecording;
 pub use outcome::{Outcome, OutcomeKind};
 pub use recording::{Loaded, Progress, Recording, Until};
 pub use request::{

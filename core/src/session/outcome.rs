@@ -79,9 +79,12 @@ pub struct Outcome {
 
 impl Outcome {
     fn at(sim: &Sim, kind: OutcomeKind, pc: Option<Pc>, message: String) -> Outcome {
-        let prog = sim.program();
+        Outcome::placed(sim.program(), sim.steps(), kind, pc, message)
+    }
+
+    /// An end of `kind` after `step` steps, at `pc` of `prog`.
+    pub fn placed(prog: &crate::program::Program, step: u64, kind: OutcomeKind, pc: Option<Pc>, message: String) -> Outcome {
         let (addr, line) = (pc.map(|p| prog.addr(p)), pc.and_then(|p| prog.line(p)));
-        let step = sim.steps();
         let summary = match kind {
             OutcomeKind::Exited => format!("exited after {step} steps"),
             OutcomeKind::Budget => format!("paused after {step} steps"),

@@ -146,6 +146,9 @@ pub struct Resolved {
     pub diagnostics: Vec<Diagnostic>,
     /// Problems with the request's choices.
     pub choice_errors: Vec<ChoiceError>,
+    /// The run is the kernel's whole launch (it has several warps, and one warp alone was not
+    /// chosen), not one warp.
+    pub whole_launch: bool,
 }
 
 impl Resolved {
@@ -269,6 +272,7 @@ impl RunRequest {
         });
 
         let params = self.params_for(&kernel, &mut options, &mut diagnostics);
+        let kernel_several_warps = kernel.several_warps();
         Resolved {
             input: input.unwrap_or_else(|| crate::input::detect(&self.text)),
             kernel,
@@ -277,6 +281,7 @@ impl RunRequest {
             preset,
             params,
             stop_at,
+            whole_launch: kernel_several_warps && self.choices.one_warp != Some(true),
             diagnostics,
             choice_errors: errors,
         }

@@ -7,6 +7,7 @@ use super::{advance, fast_steps, Sim, WarpState};
 use crate::isa::Pc;
 use crate::machine::LaneMask;
 use crate::model::{Issued, Reconvergence};
+use crate::program::Program;
 
 /// A lane's part in one step.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -33,7 +34,7 @@ impl LaneState {
             LaneState::Exited => "exited",
         }
     }
-    fn of(lane: u32, issued: LaneMask, work: LaneMask, exited: LaneMask) -> LaneState {
+    pub(crate) fn of(lane: u32, issued: LaneMask, work: LaneMask, exited: LaneMask) -> LaneState {
         if exited.contains(lane) {
             LaneState::Exited
         } else if work.contains(lane) {
@@ -46,16 +47,13 @@ impl LaneState {
     }
 }
 
-/// The most steps one `lane_window` call covers.
-pub const MAX_WINDOW: u64 = 4096;
-
-impl Sim {
-    /// Each lane's state for the instruction about to issue, lane 0 first.
-    pub fn next_lane_states(&self) -> Vec<LaneState> {
-        let st = &self.state;
-        let m = &st.machine;
-        let issued = st.model.issuing(&self.program);
-        let work = match st.model.pc().and_then(|pc| self.program.get(pc)) {
+impl WarpState {
+    /// Each lane's state for the instruction about to issue, lane 0 first (a warp of a launch's
+    /// block as well as a warp alone: the state and the program say it all).
+    pub fn next_lane_states(&self, program: &Program) -> Vec<LaneState> {
+        let m = &self.machine;
+        let issued = self.model.issuing(program);
+        let work = match self.model.pc().and_then(|pc| program.get(pc)) {
             Some(i) if !i.op.is_control() => m.guard_mask(i.guard, issued),
             _ => issued,
         };
@@ -63,11 +61,26 @@ impl Sim {
     }
 
     /// Each lane's pc: where it runs next (active) or resumes (waiting); `None` once exited.
-    pub fn lane_pc(&self, lane: u32) -> Option<Pc> {
-        if self.state.machine.exited.contains(lane) {
+    pub fn lane_pc(&self, program: &Program, lane: u32) -> Option<Pc> {
+        if self.machine.exited.contains(lane) {
             return None;
         }
-        self.state.model.lane_pc(&self.program, lane)
+        self.model.lane_pc(program, lane)
+    }
+}
+
+/// The most steps one `lane_window` call covers.
+pub const MAX_WINDOW: u64 = 4096;
+
+impl Sim {
+    /// Each lane's state for the instruction about to issue, lane 0 first.
+    pub fn next_lane_states(&self) -> Vec<LaneState> {
+        self.state.next_lane_states(&self.program)
+    }
+
+    /// Each lane's pc: where it runs next (active) or resumes (waiting); `None` once exited.
+    pub fn lane_pc(&self, lane: u32) -> Option<Pc> {
+        self.state.lane_pc(&self.program, lane)
     }
 
     /// Replays steps `from + 1 ..= to` of the recorded run on a copy of the state (the timeline

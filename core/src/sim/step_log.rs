@@ -171,6 +171,28 @@ impl StepLog {
         }
         reader
     }
+    /// The records of indices `from..to` (step `k + 1` for index `k`) that may have one of the
+    /// event bits `bits`, with their indices: the segments whose summary has none are passed over
+    /// unread, so a caller still tests each record.
+    pub fn records_in_segments_with(&self, bits: u16, from: usize, to: usize) -> impl Iterator<Item = (usize, StepRecord)> + '_ {
+        let to = to.min(self.len());
+        let from = from.min(to);
+        let segments = self.segments();
+        (from / SEGMENT..to.div_ceil(SEGMENT)).filter(move |&b| segments[b].events & bits != 0).flat_map(move |b| {
+            let (start, end) = ((b * SEGMENT).max(from), ((b + 1) * SEGMENT).min(to));
+            (start..end).zip(self.iter_from(start).take(end - start))
+        })
+    }
+    /// The first step after step `step` with one of the event bits `bits`.
+    pub fn next_event(&self, step: usize, bits: u16) -> Option<usize> {
+        self.records_in_segments_with(bits, step, self.len()).find(|(_, r)| r.events & bits != 0).map(|(k, _)| k + 1)
+    }
+    /// The last step before step `step` with one of the event bits `bits` (searched backwards,
+    /// as far as the nearest one).
+    pub fn prev_event(&self, step: usize, bits: u16) -> Option<usize> {
+        self.last_before(step.saturating_sub(1), |b| b.events & bits != 0, |r| r.events & bits != 0).map(|k| k + 1)
+    }
+
 
     /// The index of the last record before index `end` that passes `test`, searched segment by
     /// segment backwards: as far back as the nearest match, not from the start. A segment whose

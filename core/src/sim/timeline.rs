@@ -105,26 +105,22 @@ impl Timeline {
     pub fn records_from(&self, i: usize) -> impl Iterator<Item = StepRecord> + '_ {
         self.records.iter_from(i)
     }
-    /// The records of indices `from..to` (step `k + 1` for index `k`) that may have one of the
-    /// event bits `bits`, with their indices: the segments whose summary has none are passed over
-    /// unread, so a caller still tests each record.
+    /// Every step's record (the queries over a run's records are the log's).
+    pub fn log(&self) -> &StepLog {
+        &self.records
+    }
+    /// The records of indices `from..to` that may have one of the event bits `bits`
+    /// (`StepLog::records_in_segments_with`).
     pub fn records_in_segments_with(&self, bits: u16, from: usize, to: usize) -> impl Iterator<Item = (usize, StepRecord)> + '_ {
-        let to = to.min(self.len());
-        let from = from.min(to);
-        let segments = self.records.segments();
-        (from / RECORD_SEGMENT..to.div_ceil(RECORD_SEGMENT)).filter(move |&b| segments[b].events & bits != 0).flat_map(move |b| {
-            let (start, end) = ((b * RECORD_SEGMENT).max(from), ((b + 1) * RECORD_SEGMENT).min(to));
-            (start..end).zip(self.records_from(start).take(end - start))
-        })
+        self.records.records_in_segments_with(bits, from, to)
     }
     /// The first step after step `step` with one of the event bits `bits`.
     pub fn next_event(&self, step: usize, bits: u16) -> Option<usize> {
-        self.records_in_segments_with(bits, step, self.len()).find(|(_, r)| r.events & bits != 0).map(|(k, _)| k + 1)
+        self.records.next_event(step, bits)
     }
-    /// The last step before step `step` with one of the event bits `bits` (searched backwards,
-    /// as far as the nearest one).
+    /// The last step before step `step` with one of the event bits `bits`.
     pub fn prev_event(&self, step: usize, bits: u16) -> Option<usize> {
-        self.records.last_before(step.saturating_sub(1), |b| b.events & bits != 0, |r| r.events & bits != 0).map(|k| k + 1)
+        self.records.prev_event(step, bits)
     }
     pub fn is_recording(&self) -> bool {
         self.recording

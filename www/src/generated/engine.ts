@@ -262,7 +262,13 @@ schedule: string | null,
 /**
  * A whole launch: which warp of a block issues next (`gto`, `lrr` or `random`).
  */
-warpScheduler: string | null, };
+warpScheduler: string | null, 
+/**
+ * Run only the warp `//@ launch block_idx= warp=` names, alone, as before whole launches
+ * ran (its shared-memory reads see what the inputs put there, not other warps' writes);
+ * unset or false: a launch of several warps runs whole.
+ */
+oneWarp: boolean | null, };
 
 export type StackChoice = { capacity: number | null, chunk: number | null, 
 /**
@@ -329,7 +335,13 @@ schedule: string | null,
 /**
  * A whole launch: which warp of a block issues next (`gto`, `lrr` or `random`).
  */
-warpScheduler: string | null, };
+warpScheduler: string | null, 
+/**
+ * Run only the warp `//@ launch block_idx= warp=` names, alone, as before whole launches
+ * ran (its shared-memory reads see what the inputs put there, not other warps' writes);
+ * unset or false: a launch of several warps runs whole.
+ */
+oneWarp: boolean | null, };
 
 export type Split = { param: string, values: Array<number>, };
 
@@ -409,7 +421,13 @@ schedule: string | null,
 /**
  * A whole launch: which warp of a block issues next (`gto`, `lrr` or `random`).
  */
-warpScheduler: string | null, };
+warpScheduler: string | null, 
+/**
+ * Run only the warp `//@ launch block_idx= warp=` names, alone, as before whole launches
+ * ran (its shared-memory reads see what the inputs put there, not other warps' writes);
+ * unset or false: a launch of several warps runs whole.
+ */
+oneWarp: boolean | null, };
 
 export type RunChoices = { 
 /**
@@ -436,7 +454,13 @@ schedule: string | null,
 /**
  * A whole launch: which warp of a block issues next (`gto`, `lrr` or `random`).
  */
-warpScheduler: string | null, };
+warpScheduler: string | null, 
+/**
+ * Run only the warp `//@ launch block_idx= warp=` names, alone, as before whole launches
+ * ran (its shared-memory reads see what the inputs put there, not other warps' writes);
+ * unset or false: a launch of several warps runs whole.
+ */
+oneWarp: boolean | null, };
 
 export type SweepChoice = { request: SweepRequest, metric: string, measured: MeasuredChoice | null, };
 
@@ -563,7 +587,13 @@ schedule: string | null,
 /**
  * A whole launch: which warp of a block issues next (`gto`, `lrr` or `random`).
  */
-warpScheduler: string | null, };
+warpScheduler: string | null, 
+/**
+ * Run only the warp `//@ launch block_idx= warp=` names, alone, as before whole launches
+ * ran (its shared-memory reads see what the inputs put there, not other warps' writes);
+ * unset or false: a launch of several warps runs whole.
+ */
+oneWarp: boolean | null, };
 
 export type DiagnosticView = { severity: Severity, line: number, col: number, len: number, message: string, };
 
@@ -603,25 +633,30 @@ running: boolean,
 /**
  * The step the run ends by at the latest: its step limit, or its `stop_at` if sooner.
  */
-last_step: number, };
-
-export type LaunchLoadResult = { ok: boolean, diagnostics: Array<DiagnosticView>, 
+last_step: number, 
 /**
- * The block on screen (the launch's `block_idx=`), its warps and its recorded steps.
+ * A whole launch: its block on screen, that block's warps and the warp in focus, the
+ * launch's counts (null for a warp run alone). The step is then the block's.
  */
-block_idx: [number, number, number], warps: number, steps: number, 
-/**
- * The whole launch's end and counts (its other blocks run unrecorded).
- */
-end: Outcome | null, totals: Totals | null, };
+launch: LaunchView | null, };
 
-export type WarpView = { warp: number, width: number, pc: number | null, line: number | null, 
+export type LaunchView = { 
 /**
- * The lanes that issue next, lane W-1 first.
+ * The block on screen (the launch's `block_idx=`, or the block where the launch failed).
  */
-active: string, stack: Array<StackEntryView>, lanes: Array<WarpLaneView>, lane: number, registers: Array<RegView>, predicates: Array<PredView>, variables: Array<VarView>, };
-
-export type WarpLaneView = { lane: number, pc: number | null, line: number | null, exited: boolean, };
+block_idx: [number, number, number], 
+/**
+ * Its warps, and the one in focus first (the launch's `warp=`).
+ */
+warps: number, focus: number, 
+/**
+ * The launch's grid and block dimensions.
+ */
+grid: [number, number, number], block: [number, number, number], 
+/**
+ * The whole launch's counts (every block's), and the block on screen's steps.
+ */
+totals: Totals, steps: number, };
 
 export type LaneView = { lane: number, state: LaneState, pc: number | null, line: number | null, block: number | null, };
 

@@ -8,6 +8,8 @@
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 
+mod focus;
+
 use super::{LaunchRun, Launcher};
 use crate::block::{Block, BlockEnd, StepWatch};
 use crate::diag::Diagnostic;

@@ -1,0 +1,87 @@
+//! One warp of the recorded block seen over the block's time: its step records laid on the
+//! block's steps, a record wherever it issued and a hold (no lane, no event, its depth and pc
+//! kept) wherever another warp did, so the one-warp views of a run (the stack plot, the
+//! scrubber's event strip, next and previous event, lanes per step) read a launch's focused
+//! warp as they read a warp run alone.
+
+use crate::machine::LaneMask;
+use crate::model::Reconvergence;
+use crate::sim::{StepLog, StepRecord};
+
+use super::RecordedLaunch;
+
+impl RecordedLaunch {
+    /// Warp `w`'s records over the block's recorded steps (one per block step).
+    pub fn focus_log(&self, w: usize) -> StepLog {
+        let start = self.checkpoints[0].block.warps.get(w).map_or(0, |warp| warp.state.model.depth());
+        let mut held = StepRecord { mask: 0, pc: 0, depth: start as u16, events: 0 };
+        let mut own = self.records.get(w).map(StepLog::iter);
+        let mut log = StepLog::default();
+        for i in 0..self.issuers.len() {
+            if self.issuers.get(i) == Some(w) {
+                if let Some(r) = own.as_mut().and_then(Iterator::next) {
+                    held = StepRecord { mask: 0, events: 0, ..r };
+                    log.push(r);
+                    continue;
+                }
+            }
+            log.push(held);
+        }
+        log
+    }
+
+    /// Warp `w`'s record of the block's current step, if it issued it.
+    pub fn record_now(&self, w: usize) -> Option<StepRecord> {
+        (self.issuer(self.step) == Some(w)).then(|| self.last_issued(w)).flatten()
+    }
+
+    /// The lanes warp `w` issued at each of the block's steps `from + 1 ..= to` (0 where another
+    /// warp issued).
+    pub fn issued_lanes_of(&self, w: usize, from: u64, to: u64) -> impl Iterator<Item = u32> + '_ {
+        let before = (0..from as usize).filter(|&i| self.issuers.get(i) == Some(w)).count();
+        let mut own = self.records.get(w).map(|r| r.iter_from(before));
+        (from as usize..(to as usize).min(self.issuers.len())).map(move |i| {
+            if self.issuers.get(i) == Some(w) {
+                own.as_mut().and_then(Iterator::next).map_or(0, |r| LaneMask(r.mask).count())
+            } else {
+                0
+            }
+        })
+    }
+
+    /// The configuration every warp runs under.
+    pub fn config(&self) -> &crate::sim::SimConfig {
+        &self.launcher.code.config
+    }
+
+    /// The launch's steps before this block began.
+    pub fn steps_before(&self) -> u64 {
+        self.before
+    }
+
+    /// Whether warp `w`'s live lanes wait at one of the block's barriers now.
+    pub fn at_barrier(&self, w: usize) -> bool {
+        self.block.warps.get(w).is_some_and(|warp| warp.wait == crate::block::WarpWait::Barrier)
+    }
+
+    /// The first of the block's steps after `from + 1` and up to `to` where the issuing warp ran
+    /// an instruction at one of `pcs`: the step before it (where that warp stands at the
+    /// breakpoint) and the warp.
+    pub fn first_issue_at(&self, pcs: &[crate::isa::Pc], from: u64, to: u64) -> Option<(u64, usize)> {
+        let mut seen = alloc::vec![0usize; self.records.len()];
+        for i in 0..(from as usize + 1).min(self.issuers.len()) {
+            if let Some(w) = self.issuers.get(i) {
+                seen[w] += 1;
+            }
+        }
+        let mut readers: alloc::vec::Vec<_> = self.records.iter().zip(&seen).map(|(r, &k)| r.iter_from(k)).collect();
+        for i in (from as usize + 1)..(to as usize).min(self.issuers.len()) {
+            let w = self.issuers.get(i)?;
+            let r = readers[w].next()?;
+            if pcs.iter().any(|p| p.0 == r.pc) {
+                return Some((i as u64, w));
+            }
+        }
+        None
+    }
+}

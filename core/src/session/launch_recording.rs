@@ -1,0 +1,230 @@
+//! A whole launch recorded for the page: every block run, the block on screen (the launch's
+//! `block_idx=`, or the block where the launch failed) recorded step by step, and one warp of
+//! it in focus (`warp=` at first). Its step is the block's: each is one warp instruction issued
+//! by one of the block's warps. The focused warp's records are laid over the block's steps
+//! (`RecordedLaunch::focus_log`), so the views of a warp run alone (lanes, stack, plots, event
+//! strip, next event) read it the same way.
+
+use alloc::vec::Vec;
+
+use super::outcome::{Outcome, OutcomeKind};
+use super::recording::Until;
+use super::request::Resolved;
+use crate::analysis::{cfg_facts, CfgFacts};
+use crate::grid::{RecordedLaunch, Totals, WarpNow};
+use crate::isa::Pc;
+use crate::kernel::Kernel;
+use crate::machine::{LaneMask, Memory};
+use crate::model::Reconvergence;
+use crate::printf::OutputLine;
+use crate::sim::{event, LaneState, Metrics, SimConfig, StepLog, StepRecord, WarpState};
+
+/// A recorded launch with one warp of its block on screen in focus.
+pub struct LaunchRecording {
+    pub kernel: Kernel,
+    pub facts: CfgFacts,
+    launch: RecordedLaunch,
+    focus: usize,
+    /// The focused warp's records over the block's steps.
+    log: StepLog,
+    /// How the whole launch ended (its step the launch's).
+    pub outcome: Outcome,
+    /// The whole launch's counts.
+    pub totals: Totals,
+    /// What the block on screen printed, each line at the block's step that printed it and
+    /// with the thread's index in the block for its lane.
+    pub output: Vec<OutputLine>,
+    /// What the launch warns of (a shared read no thread of its block had written).
+    pub warnings: Vec<crate::Diagnostic>,
+    /// The buffers as the launch starts with them (the inputs).
+    pub initial: Memory,
+    /// Each warp of the block's counts at the block's end.
+    pub end_metrics: Vec<Metrics>,
+    breakpoints: Vec<Pc>,
+}
+
+impl LaunchRecording {
+    /// Runs the resolved kernel's whole launch, recording the block on screen: the launch's
+    /// `block_idx=`, unless a block before it ended the launch (then that block, to show where).
+    pub fn start(resolved: &Resolved) -> Result<LaunchRecording, Vec<crate::Diagnostic>> {
+        let kernel = &resolved.kernel;
+        let decl = kernel.launch();
+        let mut focus = (decl.block_idx, decl.warp_idx as usize);
+        let initial = crate::grid::Launcher::new(kernel, &resolved.options)?.memory;
+        let mut launch = match RecordedLaunch::new(kernel, &resolved.options, focus.0)? {
+            Ok(launch) => launch,
+            Err(early) => {
+                // The blocks before the one that failed all ended well: it can be recorded.
+                focus = (early.end.block_idx, early.end.warp as usize);
+                let failed = RecordedLaunch::new(kernel, &resolved.options, focus.0)?;
+                failed.map_err(|_| alloc::vec![crate::Diagnostic::error(crate::diag::Span::new(1, 1, 0), early.end.message.clone())])?
+            }
+        };
+        launch.run_to_end();
+        let end_metrics = (0..launch.warps()).map(|w| launch.warp(w).metrics.clone()).collect();
+        let whole = launch.clone().finish();
+        let before = launch.steps_before();
+        let output = whole
+            .output
+            .iter()
+            .filter(|l| l.block_idx == focus.0 && l.step > before)
+            .map(|l| OutputLine { step: l.step - before, lane: Some(thread_in_block(l.thread_idx, decl.block)), text: l.text.clone() })
+            .collect();
+        let warnings = super::launch_warnings(kernel, &whole);
+        launch.seek(0);
+        let focus_warp = focus.1.min(launch.warps().saturating_sub(1));
+        let log = launch.focus_log(focus_warp);
+        Ok(LaunchRecording {
+            kernel: kernel.clone(),
+            facts: cfg_facts(&kernel.program),
+            outcome: Outcome::of_launch(&whole),
+            totals: whole.totals,
+            output,
+            warnings,
+            initial,
+            end_metrics,
+            log,
+            focus: focus_warp,
+            launch,
+            breakpoints: Vec::new(),
+        })
+    }
+
+    /// The recorded launch (its block on screen, every warp of it).
+    pub fn launch(&self) -> &RecordedLaunch {
+        &self.launch
+    }
+    /// The warp in focus.
+    pub fn focused(&self) -> usize {
+        self.focus
+    }
+    /// Puts warp `w` of the block in focus (a warp the block does not have: no change).
+    pub fn focus(&mut self, w: usize) -> usize {
+        if w < self.launch.warps() && w != self.focus {
+            self.focus = w;
+            self.log = self.launch.focus_log(w);
+        }
+        self.focus
+    }
+    /// The configuration every warp runs under.
+    pub fn config(&self) -> &SimConfig {
+        self.launch.config()
+    }
+    /// The focused warp's counts at the block's end.
+    pub fn end_metrics_now(&self) -> &Metrics {
+        &self.end_metrics[self.focus]
+    }
+    /// The focused warp's records over the block's steps.
+    pub fn log(&self) -> &StepLog {
+        &self.log
+    }
+    /// The focused warp now.
+    pub fn warp(&self) -> &WarpState {
+        self.launch.warp(self.focus)
+    }
+    /// The focused warp's record of the current step, if it issued it.
+    pub fn record_now(&self) -> Option<StepRecord> {
+        self.launch.record_now(self.focus)
+    }
+    /// The launch's memory now: global memory and the block's shared memory.
+    pub fn memory(&self) -> &Memory {
+        self.launch.memory()
+    }
+    /// Every warp of the block now.
+    pub fn warps_now(&self) -> Vec<WarpNow> {
+        self.launch.warps_now()
+    }
+    /// The block's steps recorded.
+    pub fn total(&self) -> u64 {
+        self.launch.recorded()
+    }
+    pub fn current(&self) -> u64 {
+        self.launch.steps()
+    }
+    pub fn seek(&mut self, t: u64) -> u64 {
+        self.launch.seek(t.min(self.total()));
+        self.current()
+    }
+
+    /// The focused warp's lanes for the instruction it issues next; its live lanes all wait
+    /// while it waits at a barrier.
+    pub fn next_lane_states(&self) -> Vec<LaneState> {
+        let st = self.warp();
+        let mut lanes = st.next_lane_states(self.launch.program());
+        if self.launch.at_barrier(self.focus) {
+            for s in lanes.iter_mut().filter(|s| **s != LaneState::Exited) {
+                *s = LaneState::Waiting;
+            }
+        }
+        lanes
+    }
+
+    /// The focused warp's lane states at steps `from + 1 ..= to` of the block, W per step: its
+    /// lanes' parts where it issued, waiting (or exited) where another warp did. Replays the
+    /// window, then returns to the current step.
+    pub fn lane_window(&mut self, from: u64, to: u64) -> Vec<LaneState> {
+        let now = self.current();
+        let to = to.min(self.total()).min(from.saturating_add(crate::sim::LANE_WINDOW_MAX));
+        let width = self.warp().machine.width;
+        let mut out = Vec::with_capacity((to.saturating_sub(from) * width as u64) as usize);
+        self.launch.seek(from);
+        while self.launch.steps() < to {
+            let exited = self.launch.warp(self.focus).machine.exited;
+            let Some((w, issued)) = self.launch.step() else { break };
+            let (mask, work) = if w == self.focus { (issued.mask, issued.work) } else { (LaneMask::EMPTY, LaneMask::EMPTY) };
+            out.extend((0..width).map(|l| LaneState::of(l, mask, work, exited)));
+        }
+        self.launch.seek(now);
+        out
+    }
+
+    pub fn set_breakpoints(&mut self, pcs: Vec<Pc>) {
+        self.breakpoints = pcs;
+    }
+
+    /// Replays forward within the recorded block until `until`: a step of the focused warp
+    /// with one of its events, or any warp of the block about to issue at a breakpoint (that
+    /// warp comes into focus; every kind but `End` stops there), within `max_steps`.
+    pub fn run_until(&mut self, until: Until, max_steps: Option<u64>) -> Outcome {
+        let now = self.current();
+        let end = max_steps.map_or(self.total(), |m| (now + m).min(self.total()));
+        let bits = match until {
+            Until::Events(bits) => bits,
+            _ => 0,
+        };
+        let event = (bits != 0).then(|| self.log.next_event(now as usize, bits).map(|k| k as u64).filter(|&k| k <= end)).flatten();
+        let breakpoint = match until {
+            Until::End => None,
+            _ => self.launch.first_issue_at(&self.breakpoints, now, event.unwrap_or(end)),
+        };
+        let (t, kind, message) = if let Some((t, w)) = breakpoint {
+            self.focus(w);
+            self.seek(t);
+            let addr = self.warp().model.pc().map_or(0, |p| self.launch.program().addr(p));
+            (t, OutcomeKind::Breakpoint, alloc::format!("warp {w} at a breakpoint at {addr:#06x}"))
+        } else if let Some(t) = event {
+            self.seek(t);
+            let events = self.log.get(t as usize - 1).map_or(0, |r| r.events) & bits;
+            (t, OutcomeKind::Event, crate::trace::event_names(events))
+        } else {
+            self.seek(end);
+            match self.outcome.kind {
+                _ if end < self.total() => (end, OutcomeKind::Budget, alloc::string::String::new()),
+                OutcomeKind::Exited | OutcomeKind::StepLimit => (end, OutcomeKind::EndOfRecording, "end of the block's run".into()),
+                _ => return self.outcome.clone(),
+            }
+        };
+        let pc = if kind == OutcomeKind::EndOfRecording || kind == OutcomeKind::Budget { None } else { self.warp().model.pc() };
+        Outcome::placed(self.launch.program(), t, kind, pc, message)
+    }
+
+    /// The events of the focused warp's step just taken (0 when another warp issued it).
+    pub fn events_now(&self) -> u16 {
+        self.record_now().map_or(0, |r| r.events & (event::DIVERGE | event::RECONVERGE | event::SPILL | event::FILL))
+    }
+}
+
+/// A thread's index within its block, x fastest.
+fn thread_in_block(t: [u32; 3], block: [u32; 3]) -> u32 {
+    t[0] + block[0] * (t[1] + block[1] * t[2])
+}
