@@ -108,22 +108,26 @@ test('a shuffle step draws who got whose value, and the registers panel names th
   expect(cliDump(path, 'out')[0]).toBe(String((31 * 32) / 2));
 });
 
-test('a warp reading shared memory only the block\'s other warps write gets a warning at the array', async ({ page }) => {
+test('a thread reading shared memory no thread of its block wrote yet gets a warning at the array', async ({ page }) => {
   await open(page);
-  // Block of 64: lane 0 reads s[63], which thread 63 (warp 1, not run) writes.
-  await replaceText(page, `//@ launch block=64
+  // Block of 64, the whole block runs: lane 0 reads s[63], which thread 63 (warp 1) writes.
+  const mirror = (sync: string) => `//@ launch block=64
 __global__ void mirror(int* out) {
     __shared__ int s[64];
-    s[threadIdx.x] = threadIdx.x + 1;
-    __syncthreads();
+    s[threadIdx.x] = threadIdx.x + 1;${sync}
     out[threadIdx.x] = s[63 - threadIdx.x];
 }
-`);
+`;
+  await replaceText(page, mirror('\n    __syncthreads();'));
+  await expect(page.getByTestId('warps-focus')).toHaveText(/2 warps/);
+  await expect(page.getByTestId('diag-summary')).not.toContainText('warning');
+  // Without the barrier warp 0 reads before warp 1 has written.
+  await replaceText(page, mirror(''));
   await expect(page.getByTestId('diag-summary')).toContainText('1 warning');
   await page.getByTestId('diag-summary').click();
   const warning = page.getByTestId('problem').filter({ hasText: 'read shared `s[63]`' });
   await expect(warning).toHaveAttribute('data-line', '3');
-  await expect(warning).toContainText('lane 0 read shared `s[63]` before any lane of this warp wrote it');
+  await expect(warning).toContainText('thread (0, 0, 0) of block (0, 0, 0) read shared `s[63]` before any thread of its block wrote it');
 });
 
 // Harris's reduction, kernel 6: template kernel and device function, launched by the host.

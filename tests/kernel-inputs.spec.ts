@@ -140,7 +140,7 @@ test('a param set in the top bar shows that one value, marked as the top bar\'s;
   await expect(page.locator('tr[data-param=n] .ki-badge')).toHaveCount(0);
 });
 
-test('the launch picks the running warp: grid=2 block=64 warp=1 runs threads 32-63 of block 0', async ({ page }) => {
+test('the launch picks the warp shown first: grid=2 block=64 warp=1 shows threads 32-63 of block 0, and every warp runs', async ({ page }) => {
   await open(page);
   await replaceText(page, ADD);
   await showInputs(page);
@@ -148,12 +148,14 @@ test('the launch picks the running warp: grid=2 block=64 warp=1 runs threads 32-
   await setField(page, 'ki-launch-block', '64');
   await setField(page, 'ki-launch-warp', '1');
   await expect.poll(() => kernelText(page)).toBe(`//@ launch grid=2 block=64 warp=1\n${ADD}`);
-  await expect(page.getByTestId('ki-launch-note')).toHaveText('Lanes 0-31 are threads 32-63 of block 0; the other warps do not run.');
-  // Every buffer holds one element per thread of the launch; only threads 32-63 added theirs.
+  await expect(page.getByTestId('ki-launch-note')).toHaveText('Every warp of the launch runs. The views show block 0 (the blocks before it have run, those after it run next) and its warp 1 (threads 32-63) first; the Warps panel focuses another.');
+  await expect(page.getByTestId('warps-focus')).toHaveText(/warp 1 in focus/);
+  // Every buffer holds one element per thread of the launch; at block 0's end its 64 threads have
+  // added theirs, block 1's run next.
   await expect(page.getByTestId('ki-buffer-c-len')).toHaveValue('128');
   const c = await memoryAtEnd(page, 'c', 128);
   expect(c.length).toBe(128);
-  for (let i = 0; i < 128; i++) expect(c[i], `c[${i}]`).toBe(String(i >= 32 && i < 64 ? 2 * i : i));
+  for (let i = 0; i < 128; i++) expect(c[i], `c[${i}]`).toBe(String(i < 64 ? 2 * i : i));
   // A size that is not numbers stays in its field, marked, and writes nothing.
   await showInputs(page);
   await page.getByTestId('ki-launch-block').fill('lots');

@@ -442,7 +442,8 @@ fn a_recorded_launch_seeks_to_the_state_of_that_many_steps() {
 fn a_warps_log_over_the_blocks_steps_holds_where_others_issue() {
     use warpscope_core::grid::RecordedLaunch;
     let (k, _) = parse_kernel_with(&example("reduce_interleaved.cu"), &SourceOptions::default());
-    let mut rec = RecordedLaunch::new(&k, &LaunchOptions { model: Some(ModelKind::Pdom), ..LaunchOptions::default() }, [0, 0, 0]).unwrap().unwrap();
+    let mut rec =
+        RecordedLaunch::new(&k, &LaunchOptions { model: Some(ModelKind::Pdom), ..LaunchOptions::default() }, [0, 0, 0]).unwrap().unwrap();
     rec.run_to_end();
     let n = rec.recorded() as usize;
     let summary = rec.summary();

@@ -3,17 +3,37 @@
 //! block's step; this adds what only a launch has (its warps now, the warps x steps summary, the
 //! focus, a warp's next and previous issue). Every function forwards to the core.
 
-use js_sys::Uint16Array;
+use js_sys::{Uint16Array, Uint8Array};
 use serde::Serialize;
 use ts_rs::TS;
-use wasm_bindgen::prelude::*;
 use warpscope_core::grid::{Totals, WarpNow};
 use warpscope_core::session::LaunchRecording;
 use warpscope_core::sim::{StepLog, WarpState};
+use wasm_bindgen::prelude::*;
 
 use crate::memory::MemoryView;
 use crate::views::{MetricsPair, MetricsView, StateView, WarpLook};
 use crate::{steps, to_js, Session};
+
+/// Codes of `warps_window`: a warp's part in a step of its block (`Issued` plus the lanes that
+/// ran it when it issued the step).
+#[wasm_bindgen(js_name = WarpCode)]
+#[derive(Clone, Copy)]
+pub enum WarpCodeJs {
+    Ready = 0,
+    AtBarrier = 1,
+    Exited = 2,
+    Failed = 3,
+    Issued = 64,
+}
+
+// wasm-bindgen exports only literal enum values: these keep them the core's.
+const _: () = {
+    use warpscope_core::session::WarpCode;
+    assert!(WarpCodeJs::Ready as u8 == WarpCode::READY && WarpCodeJs::AtBarrier as u8 == WarpCode::AT_BARRIER);
+    assert!(WarpCodeJs::Exited as u8 == WarpCode::EXITED && WarpCodeJs::Failed as u8 == WarpCode::FAILED);
+    assert!(WarpCodeJs::Issued as u8 == WarpCode::ISSUED);
+};
 
 /// What a load of a whole launch adds to `LoadResult`.
 #[derive(Serialize, TS)]
@@ -91,9 +111,21 @@ impl Session {
         Uint16Array::from(&s[..])
     }
 
+    /// What every warp of the block did at steps `from + 1 ..= to` (at most `lane_window_max()`),
+    /// a `WarpCode` per warp per step, warp 0 first; empty for a warp run alone.
+    pub fn warps_window(&mut self, from: f64, to: f64) -> Uint8Array {
+        let codes = self.launch.as_mut().map_or_else(Vec::new, |l| l.warps_window(steps(from), steps(to)));
+        Uint8Array::from(&codes[..])
+    }
+
     /// Puts warp `w` of the block in focus (the views follow it); the warp in focus.
     pub fn focus(&mut self, w: u32) -> u32 {
         self.launch.as_mut().map_or(0, |l| l.focus(w as usize) as u32)
+    }
+
+    /// The warp that issued step `t` (1-based) of the block (-1: none, or a warp run alone).
+    pub fn issuer_of(&self, t: f64) -> i32 {
+        self.launch.as_ref().and_then(|l| l.launch().issuer(steps(t))).map_or(-1, |w| w as i32)
     }
 
     /// The block's step at which warp `w` next issues after the current one (-1: never), for a

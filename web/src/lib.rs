@@ -387,8 +387,8 @@ impl Session {
     /// instructions, stack depth, cycles and memory transactions. The first call runs the MIMD
     /// reference; later calls reuse it.
     pub fn report(&mut self) -> Result<JsValue, JsError> {
-        if self.launch.is_some() {
-            return Ok(JsValue::NULL);
+        if let Some(l) = &self.launch {
+            return to_js(&ReportView::new(l.config().model, &l.outcome, &l.totals.report(l.warp().machine.width)));
         }
         let Some((l, report)) = self.recording.report() else { return Ok(JsValue::NULL) };
         to_js(&ReportView::new(l.sim.config().model, &l.outcome, report))

@@ -163,7 +163,6 @@ impl StackEntryView {
     }
 }
 
-
 /// Every register and predicate of `lane`.
 fn lane_registers(m: &Machine, lane: u32) -> (Vec<RegView>, Vec<PredView>) {
     let registers = (0..m.nregs.min(255))

@@ -424,6 +424,13 @@ fn a_launch_shows_every_warp_of_its_block_and_the_one_in_focus() {
         json(s.warps_now().unwrap())[0]["doing"] == "at_barrier"
     });
     assert!(at_barrier.is_some(), "warp 0 waits at a barrier at some step");
+    let codes = s.warps_window(0.0, 4.0).to_vec();
+    assert_eq!(codes.len(), 4 * 8);
+    assert_eq!((codes[0], &codes[1..8]), (64 + 32, &[0u8; 7][..]), "step 1: warp 0 issued all 32 lanes, the others were ready");
+    let t = at_barrier.unwrap() as f64;
+    assert_eq!(s.warps_window(t - 1.0, t).to_vec()[0], 64 + 32, "warp 0 issued its barrier");
+    assert_eq!(s.warps_window(t, t + 1.0).to_vec()[0], 1, "then waits there while warp 1 issues");
+    assert_eq!(s.current(), t, "the window leaves the step where it was");
     let state = json(s.state(3).unwrap());
     assert!(state["lanes"].as_array().unwrap().iter().all(|l| l["state"] == "waiting"), "{state}");
     let tid = state["variables"].as_array().unwrap().iter().find(|v| v["name"] == "tid").cloned();

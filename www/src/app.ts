@@ -31,7 +31,8 @@ import * as registers from './panels/registers';
 import * as runStatus from './panels/run-status';
 import * as scrubber from './panels/scrubber';
 import * as stack from './panels/stack';
-import { compilerOutput, kernelTitle, originalGraphOf, readRun, type Run } from './run';
+import * as warps from './panels/warps';
+import { compilerOutput, kernelTitle, originalGraphOf, readRun, warpFacts, type Run } from './run';
 import { loadOptions } from './choices';
 import * as store from './store';
 import type { Beside, DiagnosticView, LoadResult, StateView } from './generated/engine';
@@ -45,6 +46,7 @@ export interface Panels {
   ptx: cudaPanel.CudaPanel;
   cfg: cfgPanel.CfgPanel;
   lanes: lanes.LanePanel;
+  warps: warps.WarpsPanel;
   plot: plot.PlotPanel;
   scrubber: scrubber.ScrubberPanel;
   status: runStatus.RunStatusPanel;
@@ -139,6 +141,11 @@ export class App {
     const e = this.engine;
     if (!e) return;
     const prev = this.run;
+    // A launch's warp in focus: the one the user chose (a link's), else the launch's `warp=`.
+    const focus = store.get().warp;
+    if (r.launch && focus !== null && focus !== r.launch.focus) {
+      r = { ...r, launch: { ...r.launch, focus: e.focus(Math.min(focus, r.launch.warps - 1)) } };
+    }
     const run = readRun(e, r, this.loader?.source ?? null);
     if (!run) return;
     this.run = run;
@@ -147,6 +154,7 @@ export class App {
     this.ifConvertDiff = prev?.compiled && compiled && prev.compiled.if_convert !== compiled.if_convert
       ? `before the toggle: ${prev.cfg.instrs.length} instructions, ${prev.total} steps` : '';
     lanes.invalidate(this.panels.lanes);
+    warps.invalidate(this.panels.warps);
     // Breakpoints on instructions that no longer exist are dropped.
     const s = store.get();
     const bps = s.breakpoints.filter((i) => i < run.cfg.instrs.length);
@@ -229,6 +237,37 @@ export class App {
       a = this.engine.seek(to);
     }
     store.update({ step: this.comparing ? target : a });
+  }
+
+  /** For a whole launch, what the caption says of the block at this step: the warp that issued
+   * it and what the focused one does (the engine's `warps_now`). */
+  private blockLine(): caption.BlockLine | null {
+    const launch = this.run?.load.launch, e = this.engine;
+    if (!launch || !e) return null;
+    const now = e.warpsNow();
+    const doing = { issuing: 'issued it', ready: 'is ready to issue', at_barrier: 'waits at a barrier for the block\'s other warps', exited: 'has exited', failed: 'has failed' };
+    const focused = now[launch.focus];
+    return { issuer: e.issuerOf(store.get().step), focus: launch.focus, doing: focused ? doing[focused.doing] : '' };
+  }
+
+  /** Puts warp `w` of the launch's block in focus: the per-warp views and the run's plots follow. */
+  focusWarp(w: number): void {
+    const e = this.engine, r = this.run;
+    if (!e || !r?.load.launch) return;
+    const focus = e.focus(w);
+    const load = { ...r.load, launch: { ...r.load.launch, focus } };
+    this.run = { ...r, ...warpFacts(e, load), load };
+    store.update({ warp: focus });
+    lanes.invalidate(this.panels.lanes);
+    this.renderAll();
+  }
+
+  /** Goes to the focused warp's next (`1`) or previous (`-1`) issue in the block, if it has one. */
+  stepWarp(dir: -1 | 1): void {
+    const e = this.engine, launch = this.run?.load.launch;
+    if (!e || !launch) return;
+    const t = dir > 0 ? e.nextIssueOf(launch.focus) : e.prevIssueOf(launch.focus);
+    if (t !== null) this.goto(t);
   }
 
   goto(t: number): void {
@@ -371,7 +410,7 @@ export class App {
     const s = store.get();
     document.body.classList.toggle('comparing', s.compare !== null);
     document.body.classList.toggle('sweeping', s.sweep !== null);
-    this.dock?.show(viewOf(s, !!r?.compiled, compilerOutput(r?.compiled) !== null, compilerOutput(r?.compiled) === 'sass'));
+    this.dock?.show(viewOf(s, !!r?.compiled, compilerOutput(r?.compiled) !== null, compilerOutput(r?.compiled) === 'sass', !!r?.load.launch));
     if (s.compare === null) this.compare?.close();
     if (s.sweep !== null) this.sweep?.sync(r?.load ?? null, s.sweep);
     // Before any run (a link naming an unknown model, say) the failed load's choices still show,
@@ -383,7 +422,9 @@ export class App {
       ...this.modelHooks(),
     }, s.sweep !== null ? 'sweep' : s.compare !== null ? 'compare' : 'single');
     this.markSweptInputs();
-    kernelInputs.render(p.kernelInputs, { inputs: r?.inputs ?? null, diagnostics: this.diagnostics, topBar: s.params, editable: s.embed === null });
+    kernelInputs.render(p.kernelInputs, {
+      inputs: r?.inputs ?? null, diagnostics: this.diagnostics, topBar: s.params, editable: s.embed === null, wholeLaunch: !!r?.load.launch,
+    });
     this.renderLinks();
     this.renderStep();
   }
@@ -504,6 +545,15 @@ export class App {
       return;
     }
     cfgPanel.render(p.cfg, r.cfg, r.layout, this.state, s.breakpoints, originalGraphOf(r));
+    const launch = r.load.launch;
+    if (launch) {
+      warps.render(p.warps, {
+        warps: launch.warps, width: r.load.width, total: r.total, step: s.step, focus: launch.focus, block: `(${launch.block_idx.join(', ')})`,
+        fetch: (a, b) => e.warpsWindow(a, b, launch.warps), now: e.warpsNow(),
+        select: (w) => { this.movedOn(); this.focusWarp(w); },
+        issue: (dir) => this.stepWarp(dir),
+      });
+    }
     lanes.render(p.lanes, {
       width: r.load.width, total: r.total, step: s.step, lane: s.lane, idle: r.idleSteps > 0,
       fetch: (a, b) => e.laneStates(a, b, r.load.width), issued: (a, b) => e.issuedLanes(a, b),
@@ -517,7 +567,7 @@ export class App {
     });
     plot.render(p.plot, r.plot, s.step);
     scrubber.render(p.scrubber, s.step, r.total, r.strip, s.playing);
-    caption.render(p.el.caption, this.state, r.load.end, r.total, r.idleSteps > 0 && s.step > 0 && e.issuedLanes(s.step - 1, s.step)[0] === 0);
+    caption.render(p.el.caption, this.state, r.load.end, r.total, r.idleSteps > 0 && s.step > 0 && e.issuedLanes(s.step - 1, s.step)[0] === 0, this.blockLine());
     registers.render(p.registers, this.state, s.lane, r.load.width, selectLane);
     memory.render(p.memory, { run: r, step: s.step, lane: s.lane, view: () => e.memory(), cells: (b, from, to) => e.memoryCells(b, from, to) });
     outputPanel.render(p.output, r.output, s.step, s.lane, (t) => this.goto(t));

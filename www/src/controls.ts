@@ -34,6 +34,8 @@ export class Controls {
       case 'end': return app.goto(app.span());
       case 'back': return app.goto(s.step - 1);
       case 'step': return app.goto(s.step + 1);
+      case 'prev-issue': return app.stepWarp(-1);
+      case 'next-issue': return app.stepWarp(1);
       case 'next-div': {
         if (app.comparing) return app.goto(app.compare!.nextDivergence(e, s.step) ?? app.span());
         const v = e.runUntil('divergence');
@@ -129,6 +131,8 @@ export function bindKeys(c: Controls, help: () => void, fit: () => void): void {
       Home: () => c.action('home'),
       End: () => c.action('end'),
       b: () => c.action('continue'),
+      '[': () => c.action('prev-issue'),
+      ']': () => c.action('next-issue'),
       f: fit,
       '?': help,
     };

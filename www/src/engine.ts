@@ -6,12 +6,12 @@
 //! The permalink codec is the core's (`decodeLink`, `encodeLink`).
 
 import init, {
-  decode_link, encode_link, EventBit, initSync, LaneCode, lane_window_max, measured_sets, memory_window_max, metric_infos, model_infos, glossary, Session, set_header, StepLimit,
+  decode_link, encode_link, EventBit, initSync, LaneCode, lane_window_max, measured_sets, memory_window_max, metric_infos, model_infos, glossary, Session, set_header, StepLimit, WarpCode,
 } from '../../web/pkg/warpscope_web.js';
 import { setModelInfos } from './model-info';
 import type {
   Beside, CfgView, CompiledView, ExchangeView, HeaderEdit, InputsView, LoadRequest, ModelAbout, LoadResult, MeasuredSet, MemoryView, MetricInfo, MetricsPair, NoteView, Progress, ReportView,
-  StateView, Outcome, Term, OutputLine,
+  StateView, Outcome, Term, OutputLine, WarpNow,
 } from './generated/engine';
 
 /** `Session.load`'s options: any part of the core's run request (the facade supplies the text,
@@ -22,7 +22,7 @@ export type RunKind = 'end' | 'breakpoint' | 'divergence' | 'reconvergence' | 's
 
 // Enums come from the generated package, never copied by hand. `StepLimit` (the default and the
 // range `load` takes) is there before the wasm starts, so the store and settings read it at once.
-export { EventBit, LaneCode, StepLimit };
+export { EventBit, LaneCode, StepLimit, WarpCode };
 
 export type ErrorSink = (message: string) => void;
 
@@ -293,6 +293,27 @@ export class Engine {
   }
 
   traceCsv(): string { return this.guard('trace_csv', '', (s) => s.trace_csv()); }
+
+  /** A whole launch: every warp of the block on screen at the current step (empty for one warp alone). */
+  warpsNow(): WarpNow[] { return this.guard<WarpNow[]>('warps_now', [], (s) => (s.warps_now() as WarpNow[]) ?? []); }
+  /** `WarpCode`s of every warp of the block for steps from+1..=to, `warps` per step; split into allowed chunks. */
+  warpsWindow(from: number, to: number, warps: number): Uint8Array {
+    const out = new Uint8Array(Math.max(0, to - from) * warps);
+    const cap = lane_window_max();
+    for (let a = from; a < to; a += cap) {
+      const b = Math.min(to, a + cap);
+      const part = this.guard('warps_window', new Uint8Array(0), (s) => s.warps_window(a, b));
+      out.set(part.subarray(0, (b - a) * warps), (a - from) * warps);
+    }
+    return out;
+  }
+  /** Puts warp `w` of the block in focus: every per-warp view follows it. The warp in focus. */
+  focus(w: number): number { return this.guard('focus', 0, (s) => s.focus(w)); }
+  /** The warp that issued step `t` of the block; null: none. */
+  issuerOf(t: number): number | null { const w = this.guard('issuer_of', -1, (s) => s.issuer_of(t)); return w < 0 ? null : w; }
+  /** The block's step where warp `w` next (previous) issues; null: none. */
+  nextIssueOf(w: number): number | null { const t = this.guard('next_issue_of', -1, (s) => s.next_issue_of(w)); return t < 0 ? null : t; }
+  prevIssueOf(w: number): number | null { const t = this.guard('prev_issue_of', -1, (s) => s.prev_issue_of(w)); return t < 0 ? null : t; }
 
   /** Every metric a sweep can plot, in the engine's order (sweeps themselves run in `sweep/worker.ts`). */
   /** Every metric the engine counts, in table order (`sim::Metric`): sweeps plot them, the metrics panel lists them. */

@@ -7,7 +7,7 @@
 //! nvcc's PTX of the same `.cu` (`ptx/if_else.ptx`), for the PTX tab.
 
 const files = import.meta.glob(['../../examples/*.sass', '../../examples/*.cu', '../../examples/ptx/*.ptx', '../../examples/sass/*.sm_90.sass',
-  '../../examples/h100/*.sm_90.sass'], { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
+  '../../examples/h100/*.sm_90.sass', '../../examples/grid/*.cu'], { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
 
 /** An example's name, as figures.json and the gallery give it: ptx/ and sass/ hold nvcc's output of
  * the top-level `.cu` files and are named as those are (`if_else.ptx`); other folders hold kernels
@@ -46,6 +46,14 @@ export const GROUPS: { name: string; files: string[] }[] = [
   {
     name: 'Reconvergence schemes compared',
     files: ['tf_figure1.sass', 'tf_barrier.cu', 'tf_exception.cu', 'tf_short_circuit.cu', 'tf_conservative.sass', 'loop_break.cu'],
+  },
+  {
+    // Whole launches: every warp of every block runs, and the Warps panel shows the block's.
+    // Harris's reductions first: the same sums, with every warp split (#1) or whole warps idle (#2).
+    name: 'Blocks of warps (whole launches)',
+    files: ['grid/reduce_interleaved.cu', 'grid/reduce_strided.cu', 'grid/reduce_shared.cu', 'grid/matmul_tiled.cu',
+      'grid/scan_block.cu', 'grid/transpose_tiled.cu', 'grid/histogram_shared.cu', 'grid/dot_product.cu', 'grid/block_vote.cu',
+      'grid/dynamic_reverse.cu', 'grid/saxpy_grid_stride.cu'],
   },
   {
     // Kernels written to be swept (the papers' figures open them with their sweeps).

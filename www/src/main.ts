@@ -26,6 +26,7 @@ import { NoticeStrip } from './panels/notices';
 import { Dock, viewOf } from './layout/dock';
 import { isDockPanel, type DockPanelId } from './layout/panels';
 import * as kernelInputs from './panels/kernel-inputs';
+import * as warps from './panels/warps';
 import * as lanes from './panels/lanes';
 import * as listing from './panels/listing';
 import * as memory from './panels/memory';
@@ -117,6 +118,7 @@ async function main(): Promise<void> {
     }, 'PTX', 'ptx-content'),
     cfg: cfgPanel.create($('cfg'), (instr) => app.toggleBreakpoint(instr)),
     lanes: lanes.create($('lanes')),
+    warps: warps.create($('warps')),
     plot: plot.create($('plot')),
     scrubber: scrubber.create($('scrubber'), {
       seek: (t) => { controls.pause(); app.goto(t); },

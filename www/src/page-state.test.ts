@@ -18,7 +18,7 @@ const first: page.Fresh = { work: fresh, title: 'The default example' };
 const saved: Work = { ...fresh, text: 'my own kernel', params: { n: 3 }, model: 'pdom', stepLimit: 50_000 };
 const link: Link = {
   text: 'their kernel', params: { n: 5 }, model: 'volta', preset: null, ifConvert: null, pathOrder: null, schedule: 'h100', warpScheduler: null, oneWarp: null,
-  compare: null, step: 12, lane: 3, embed: null, sweep: null, figure: null, cuda: null, ptx: null,
+  compare: null, step: 12, lane: 3, warp: null, embed: null, sweep: null, figure: null, cuda: null, ptx: null,
 };
 const ok = (l: Partial<Link> = {}): Decoded => ({ kind: 'ok', link: { ...link, ...l } });
 const run = { model: 'pdom', models: ['kepler', 'pdom', 'tf-stack'] } as unknown as LoadResult;

@@ -131,7 +131,7 @@ export function selfComparison(s: Pick<UiState, 'compare'>, run: LoadResult | nu
 /** What a permalink to the screen holds. */
 export function linkOf(s: UiState): Link {
   return {
-    text: s.text, params: s.params, ...choicesOf(s), compare: s.compare, step: s.step, lane: s.lane, embed: s.embed, sweep: s.sweep, figure: s.figure,
+    text: s.text, params: s.params, ...choicesOf(s), compare: s.compare, step: s.step, lane: s.lane, warp: s.warp, embed: s.embed, sweep: s.sweep, figure: s.figure,
     cuda: s.cuda, ptx: s.ptx,
   };
 }

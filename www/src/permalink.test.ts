@@ -11,7 +11,7 @@ beforeAll(() => { Engine.fromBytes(readFileSync(new URL('../../web/pkg/warpscope
 const link: Link = {
   text: '//@ title <img src=x onerror=alert(1)>\n//@ param n = 2\n/*0060*/ NOP; // ünïcode ✓\n',
   params: { n: 7 }, model: 'kepler', preset: 'maxwell', ifConvert: null, pathOrder: null, schedule: null, warpScheduler: 'lrr', oneWarp: null, compare: null, sweep: null, figure: null,
-  cuda: null, ptx: null, step: 125, lane: 31, embed: null,
+  cuda: null, ptx: null, step: 125, lane: 31, warp: 3, embed: null,
 };
 
 async function pipe(bytes: Uint8Array, stream: GenericTransformStream): Promise<Uint8Array> {
@@ -56,7 +56,7 @@ describe('permalink', () => {
         text: '//@ title old link\n//@ param n = 2\nIADD R1, R1, 0x1; // ü ✓\nEXIT;\n', params: { n: 3 }, model: 'pdom', preset: 'maxwell',
         ifConvert: true, pathOrder: 'fall-through', schedule: null, warpScheduler: null, oneWarp: null,
         compare: { model: 'volta', pathOrder: null, schedule: 'round-robin', preset: null, ifConvert: null, warpScheduler: null, oneWarp: null },
-        step: 2, lane: 5, embed: ['cfg', 'lanes'],
+        step: 2, lane: 5, warp: null, embed: ['cfg', 'lanes'],
         sweep: { request: fullRequest({ models: ['kepler'], split: { param: 'n', values: [1, 2] } }), metric: 'cycles', measured: null },
         figure: 'bs-fig1', cuda: null, ptx: null,
       },

@@ -6,7 +6,7 @@
 import { decodeLink, encodeLink } from './engine';
 import type { Link as CoreLink } from './generated/engine';
 
-export const PANELS = ['editor', 'listing', 'cfg', 'lanes', 'stack', 'plot', 'metrics', 'caption', 'registers', 'memory', 'output', 'cuda', 'ptx'] as const;
+export const PANELS = ['editor', 'listing', 'cfg', 'warps', 'lanes', 'stack', 'plot', 'metrics', 'caption', 'registers', 'memory', 'output', 'cuda', 'ptx'] as const;
 export type PanelName = (typeof PANELS)[number];
 
 export type { RunChoices } from './generated/engine';

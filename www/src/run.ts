@@ -75,22 +75,29 @@ export function readRun(e: Engine, r: LoadResult, source: LoadSource | null): Ru
   const cfg = e.cfg();
   if (!cfg) return null;
   const compiled = e.compiled();
-  // The capacity line means something only for a stack that spills.
-  const info = modelInfo(r.model);
-  const capacity = info.spills ? r.stack_capacity : null;
   const original = e.originalCfg();
   return {
     load: r, cfg, layout: layoutCfg(cfg, { ...sourceLabels(compiled), frontiers: r.uses_frontiers, originals: originalNames(original) }), total: e.total(),
+    ...warpFacts(e, r),
+    compiled, inputs: e.inputs(), listingText: compiled ? listing.displayText(compiled.listing) : '',
+    lines: lineMap(compiled?.source_lines ?? cfg.instrs.map((i) => i.line), compiled?.listing_lines, compiled?.cuda_lines),
+    report: null, source, compactLayout: null, output: e.output(), original, originalLayouts: { full: null, compact: null },
+  };
+}
+
+/** The run's facts of the warp shown (a launch's warp in focus): its idle steps, the scrubber
+ * strip's events and the stack plot, read again when the focus moves. */
+export function warpFacts(e: Engine, r: LoadResult): Pick<Run, 'idleSteps' | 'strip' | 'plot'> {
+  const info = modelInfo(r.model);
+  return {
     idleSteps: e.idleSteps(), strip: { marks: lastOf((span, inset, w) => e.stripMarks(span, inset, w)) },
+    // The capacity line means something only for a stack that spills.
     plot: {
-      steps: e.total(), deepest: e.maxDepth(), capacity, counts: info.depth,
+      steps: e.total(), deepest: e.maxDepth(), capacity: info.spills ? r.stack_capacity : null, counts: info.depth,
       columns: lastOf((columns) => e.depthColumns(columns)),
       marks: lastOf((left, width, gap) => e.stackMarks(left, width, gap)),
       depthAt: (step) => e.depthAfter(step),
     },
-    compiled, inputs: e.inputs(), listingText: compiled ? listing.displayText(compiled.listing) : '',
-    lines: lineMap(compiled?.source_lines ?? cfg.instrs.map((i) => i.line), compiled?.listing_lines, compiled?.cuda_lines),
-    report: null, source, compactLayout: null, output: e.output(), original, originalLayouts: { full: null, compact: null },
   };
 }
 

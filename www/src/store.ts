@@ -28,7 +28,7 @@ export interface UiState extends Link {
 
 let state: UiState = {
   text: '', params: {}, ...KERNEL_CHOICES, compare: null,
-  sweep: null, figure: null, cuda: null, ptx: null, step: 0, lane: 0, breakpoints: [],
+  sweep: null, figure: null, cuda: null, ptx: null, step: 0, lane: 0, warp: null, breakpoints: [],
   playing: false, speed: 20, embed: null, stepLimit: StepLimit.Default,
 };
 

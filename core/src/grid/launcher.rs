@@ -136,7 +136,7 @@ impl Launcher {
             if let (None, Some(read)) = (run.unwritten_read, m.unwritten_read) {
                 run.unwritten_read = Some((block_idx, m.launch.thread_idx(read.lane), read.addr));
             }
-            let totals = Totals::of_warp(&warp.state.metrics, warp.barrier_waits);
+            let totals = Totals::of_warp(&warp.state, warp.barrier_waits);
             block_totals.add(&totals);
             run.warps.push(WarpTotals { block_idx, warp: w as u32, totals });
         }

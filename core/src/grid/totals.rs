@@ -1,7 +1,5 @@
 //! What a warp, a block and the whole launch issued, as ncu counts it.
 
-use crate::sim::Metrics;
-
 /// Instruction counts and divergence of a warp, a block or a launch.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -29,12 +27,21 @@ pub struct Totals {
     pub pops: u64,
     pub spills: u64,
     pub fills: u64,
+    /// Steps that issued with no lane (tf-sandy's idle instructions).
+    pub idle_instructions: u64,
+    /// Memory instructions that did work, and the 128-byte segments they touched.
+    pub memory_instructions: u64,
+    pub memory_transactions: u64,
 }
 
 impl Totals {
-    /// One warp's, from its metrics.
-    pub fn of_warp(m: &Metrics, barrier_waits: u64) -> Totals {
+    /// One warp's, from its state at its end.
+    pub fn of_warp(st: &crate::sim::WarpState, barrier_waits: u64) -> Totals {
+        let m = &st.metrics;
         Totals {
+            idle_instructions: m.idle_instructions,
+            memory_instructions: st.machine.mem_instructions,
+            memory_transactions: st.machine.mem_transactions,
             warp_instructions: m.warp_instructions,
             thread_instructions: m.active_thread_instructions,
             thread_instructions_pred_on: m.thread_instructions,
@@ -82,6 +89,31 @@ impl Totals {
         self.pops += o.pops;
         self.spills += o.spills;
         self.fills += o.fills;
+        self.idle_instructions += o.idle_instructions;
+        self.memory_instructions += o.memory_instructions;
+        self.memory_transactions += o.memory_transactions;
+    }
+
+    /// As the compare table's report of a run: the launch's counts, with no MIMD minimum (each
+    /// warp alone would not read what the block's other warps write) and no per-block counts.
+    pub fn report(&self, width: u32) -> crate::sim::RunReport {
+        crate::sim::RunReport {
+            steps: self.steps,
+            warp_instructions: self.warp_instructions,
+            thread_instructions: self.thread_instructions,
+            activity_factor: self.simd_efficiency(width),
+            divergent_branches: self.divergent_branches,
+            max_stack_depth: self.max_stack_depth,
+            cycles: self.cycles,
+            idle_instructions: self.idle_instructions,
+            memory_instructions: self.memory_instructions,
+            memory_transactions: self.memory_transactions,
+            block_counts: alloc::vec::Vec::new(),
+            mimd_block_counts: alloc::vec::Vec::new(),
+            mimd_warp_instructions: 0,
+            mimd_complete: false,
+            transforms: None,
+        }
     }
 
     /// Threads per warp instruction (ncu's `smsp__thread_inst_executed_per_inst_executed.ratio`).

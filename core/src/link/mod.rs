@@ -44,6 +44,8 @@ pub struct Link {
     pub compare: Option<RunChoices>,
     pub step: u64,
     pub lane: u64,
+    /// A whole launch: the warp of the block on screen in focus (`None`: the launch's `warp=`).
+    pub warp: Option<u64>,
     /// Panel names shown in embed mode (the app keeps the ones it knows).
     pub embed: Option<Vec<String>>,
     pub sweep: Option<SweepChoice>,
@@ -86,6 +88,7 @@ impl Link {
             compare: None,
             step: 0,
             lane: 0,
+            warp: None,
             embed: None,
             sweep: None,
             figure: None,

@@ -148,6 +148,10 @@ pub fn from_json(json: &str) -> Read<Link> {
         compare: compare_choices(r.get("compare"))?,
         step: count(&r, "step")?,
         lane: count(&r, "lane")?,
+        warp: match r.get("warp") {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(v.as_u64().ok_or("the focused warp is malformed")?),
+        },
         embed,
         sweep: sweep_choice(r.get("sweep"))?,
         figure: opt_string(&r, "figure", "figure")?,

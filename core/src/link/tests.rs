@@ -46,6 +46,7 @@ fn encode_then_decode_is_the_same_link() {
     link.choices.if_convert = Some(false);
     link.choices.warp_scheduler = Some("lrr".into());
     link.step = 12345;
+    link.warp = Some(5);
     link.compare = Some(RunChoices { path_order: Some("taken".into()), preset: Some("h100".into()), ..RunChoices::of_model("tf-stack") });
     let fragment = encode(&link);
     assert!(fragment.starts_with("#v1.") && fragment.bytes().all(|b| b.is_ascii_alphanumeric() || b"#._-".contains(&b)));

@@ -27,7 +27,7 @@ pub struct LaunchRecording {
     focus: usize,
     /// The focused warp's records over the block's steps.
     log: StepLog,
-    /// How the whole launch ended (its step the launch's).
+    /// How the whole launch ended (its step the block's: where the end is in this block, else its last).
     pub outcome: Outcome,
     /// The whole launch's counts.
     pub totals: Totals,
@@ -71,13 +71,17 @@ impl LaunchRecording {
             .map(|l| OutputLine { step: l.step - before, lane: Some(thread_in_block(l.thread_idx, decl.block)), text: l.text.clone() })
             .collect();
         let warnings = super::launch_warnings(kernel, &whole);
+        // The page's step is the block's: an end in this block at its step there, else its last.
+        let mut outcome = Outcome::of_launch(&whole);
+        let in_block = whole.end.block_idx == focus.0 && whole.end.step > before;
+        outcome.step = if in_block { (whole.end.step - before).min(launch.recorded()) } else { launch.recorded() };
         launch.seek(0);
         let focus_warp = focus.1.min(launch.warps().saturating_sub(1));
         let log = launch.focus_log(focus_warp);
         Ok(LaunchRecording {
             kernel: kernel.clone(),
             facts: cfg_facts(&kernel.program),
-            outcome: Outcome::of_launch(&whole),
+            outcome,
             totals: whole.totals,
             output,
             warnings,
@@ -178,6 +182,24 @@ impl LaunchRecording {
         out
     }
 
+    /// What every warp of the block did at steps `from + 1 ..= to` (at most `LANE_WINDOW_MAX`),
+    /// one `WarpCode` byte per warp per step, warp 0 first. Replays the window, then returns to
+    /// the current step.
+    pub fn warps_window(&mut self, from: u64, to: u64) -> Vec<u8> {
+        let now = self.current();
+        let to = to.min(self.total()).min(from.saturating_add(crate::sim::LANE_WINDOW_MAX));
+        let mut out = Vec::with_capacity((to.saturating_sub(from) as usize) * self.launch.warps());
+        self.launch.seek(from);
+        while self.launch.steps() < to {
+            let Some((issuer, issued)) = self.launch.step() else { break };
+            // The warp that issued the step shows it, even where it then waits at a barrier.
+            let lanes = WarpCode::ISSUED + issued.mask.count().min(64) as u8;
+            out.extend(self.launch.warps_now().iter().enumerate().map(|(w, now)| if w == issuer { lanes } else { WarpCode::of(now) }));
+        }
+        self.launch.seek(now);
+        out
+    }
+
     pub fn set_breakpoints(&mut self, pcs: Vec<Pc>) {
         self.breakpoints = pcs;
     }
@@ -227,4 +249,30 @@ impl LaunchRecording {
 /// A thread's index within its block, x fastest.
 fn thread_in_block(t: [u32; 3], block: [u32; 3]) -> u32 {
     t[0] + block[0] * (t[1] + block[1] * t[2])
+}
+
+/// A warp's part in one of its block's steps, as `warps_window` codes it in a byte.
+pub struct WarpCode;
+
+impl WarpCode {
+    /// It could issue; another warp did.
+    pub const READY: u8 = 0;
+    /// Its live lanes wait at one of the block's barriers.
+    pub const AT_BARRIER: u8 = 1;
+    pub const EXITED: u8 = 2;
+    /// It faulted or deadlocked.
+    pub const FAILED: u8 = 3;
+    /// It issued the step: this plus the lanes that ran it (0 to 64).
+    pub const ISSUED: u8 = 64;
+
+    fn of(w: &WarpNow) -> u8 {
+        use crate::grid::WarpDoing;
+        match w.doing {
+            WarpDoing::Issuing => WarpCode::ISSUED + w.issued.min(64) as u8,
+            WarpDoing::Ready => WarpCode::READY,
+            WarpDoing::AtBarrier => WarpCode::AT_BARRIER,
+            WarpDoing::Exited => WarpCode::EXITED,
+            WarpDoing::Failed => WarpCode::FAILED,
+        }
+    }
 }

@@ -16,7 +16,7 @@ mod warnings;
 pub use captions::Captions;
 pub use choice::Named;
 pub use choices::RunChoices;
-pub use launch_recording::LaunchRecording;
+pub use launch_recording::{LaunchRecording, WarpCode};
 pub use outcome::{Outcome, OutcomeKind};
 pub use recording::{Loaded, Progress, Recording, Until};
 pub use request::{

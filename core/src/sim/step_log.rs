@@ -193,7 +193,6 @@ impl StepLog {
         self.last_before(step.saturating_sub(1), |b| b.events & bits != 0, |r| r.events & bits != 0).map(|k| k + 1)
     }
 
-
     /// The index of the last record before index `end` that passes `test`, searched segment by
     /// segment backwards: as far back as the nearest match, not from the start. A segment whose
     /// summary fails `may_hold` holds no such record and is not read.

@@ -172,7 +172,15 @@ max_stack_depth: number,
 /**
  * Reconvergence stack pushes, pops, spills and fills, summed over warps.
  */
-pushes: number, pops: number, spills: number, fills: number, };
+pushes: number, pops: number, spills: number, fills: number, 
+/**
+ * Steps that issued with no lane (tf-sandy's idle instructions).
+ */
+idle_instructions: number, 
+/**
+ * Memory instructions that did work, and the 128-byte segments they touched.
+ */
+memory_instructions: number, memory_transactions: number, };
 
 export type WarpNow = { 
 /**
@@ -379,6 +387,10 @@ export type Link = { text: string, params: { [key in string]: number },
  * same costs), and it if-converts and schedules warps as the main run does.
  */
 compare: RunChoices | null, step: number, lane: number, 
+/**
+ * A whole launch: the warp of the block on screen in focus (`None`: the launch's `warp=`).
+ */
+warp: number | null, 
 /**
  * Panel names shown in embed mode (the app keeps the ones it knows).
  */

@@ -19,7 +19,7 @@ export interface DockHooks {
 }
 
 /** What the dock shows: a mode's panels, or an embed's. */
-export type DockView = { kind: 'mode'; mode: Mode; listing: boolean; cuda: boolean; ptx: boolean } | { kind: 'embed'; panels: DockPanelId[] };
+export type DockView = { kind: 'mode'; mode: Mode; listing: boolean; cuda: boolean; ptx: boolean; warps: boolean } | { kind: 'embed'; panels: DockPanelId[] };
 
 export class Dock {
   readonly api: DockviewApi;
@@ -261,9 +261,12 @@ export class Dock {
         if (this.api.getPanel(id)) continue;
         const near = id === 'listing' && this.api.getPanel('editor') ? 'editor'
           : id === 'cuda' && this.api.getPanel('listing') ? 'listing'
-          : id === 'ptx' && this.api.getPanel('cuda') ? 'cuda' : nearest(order, id, (p) => !!this.api.getPanel(p));
+          : id === 'ptx' && this.api.getPanel('cuda') ? 'cuda'
+          : id === 'warps' && this.api.getPanel('lanes') ? 'lanes' : nearest(order, id, (p) => !!this.api.getPanel(p));
+        // A launch's warps come to the front beside the lanes: the block is what it adds.
+        const front = id === 'listing' || id === 'warps' || (id === 'cuda' && v.mode === 'single') || id === shown;
         this.api.addPanel({
-          id, component: id, title: PANEL_INFO[id].title, inactive: id !== 'listing' && !(id === 'cuda' && v.mode === 'single') && id !== shown,
+          id, component: id, title: PANEL_INFO[id].title, inactive: !front,
           ...(near ? { position: { referencePanel: near, direction: id === 'listing' ? 'below' : 'within' } } : {}),
         });
       }
@@ -354,17 +357,18 @@ export class Dock {
 }
 
 /** Whether a mode's panel is offered for the kernel on screen: the generated code for a compiled
- * kernel, the CUDA source for PTX and SASS, the PTX for SASS, every other panel always. */
-function offered(v: { listing: boolean; cuda: boolean; ptx: boolean }, p: DockPanelId): boolean {
-  return p === 'listing' ? v.listing : p === 'cuda' ? v.cuda : p === 'ptx' ? v.ptx : true;
+ * kernel, the CUDA source for PTX and SASS, the PTX for SASS, the warps for a launch of several
+ * warps, every other panel always. */
+function offered(v: { listing: boolean; cuda: boolean; ptx: boolean; warps: boolean }, p: DockPanelId): boolean {
+  return p === 'listing' ? v.listing : p === 'cuda' ? v.cuda : p === 'ptx' ? v.ptx : p === 'warps' ? v.warps : true;
 }
 
 /** The dock's view for the page's state: an embed's panels, else the mode's (sweep, compare or
  * one run). `cKernel`: the kernel on screen is compiled (C, PTX or SASS), so its generated code
  * has a panel; `compilerOutput`: it is PTX or SASS, so its CUDA source has one; `sass`: it is
- * SASS, so its PTX has one. */
-export function viewOf(s: { embed: readonly string[] | null; sweep: unknown; compare: unknown }, cKernel: boolean, compilerOutput = false, sass = false): DockView {
-  const kernel = { listing: cKernel, cuda: compilerOutput, ptx: sass };
+ * SASS, so its PTX has one; `launch`: a launch of several warps is loaded, so its warps have one. */
+export function viewOf(s: { embed: readonly string[] | null; sweep: unknown; compare: unknown }, cKernel: boolean, compilerOutput = false, sass = false, launch = false): DockView {
+  const kernel = { listing: cKernel, cuda: compilerOutput, ptx: sass, warps: launch };
   if (s.embed?.length) {
     return { kind: 'embed', panels: s.embed.filter((p): p is DockPanelId => isDockPanel(p) && offered(kernel, p)) };
   }

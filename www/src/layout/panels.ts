@@ -2,7 +2,7 @@
 //! each shows (the (i) on its tab) and which modes have them.
 
 export const DOCK_PANELS = [
-  'editor', 'listing', 'cuda', 'ptx', 'problems', 'kernel-inputs', 'caption', 'cfg', 'lanes', 'registers', 'memory', 'stack', 'plot', 'metrics',
+  'editor', 'listing', 'cuda', 'ptx', 'problems', 'kernel-inputs', 'caption', 'cfg', 'warps', 'lanes', 'registers', 'memory', 'stack', 'plot', 'metrics',
   'compare-table', 'side-a', 'side-b', 'sweep-settings', 'sweep', 'output',
 ] as const;
 export type DockPanelId = (typeof DOCK_PANELS)[number];
@@ -49,6 +49,10 @@ export const PANEL_INFO: Record<DockPanelId, PanelInfo> = {
   cfg: {
     title: 'Control-flow graph',
     about: 'The kernel\'s basic blocks and their edges: taken branches, fall-throughs, back edges, and where the model reconverges. The current block is outlined; click an instruction to set a breakpoint. Drag to pan; the buttons zoom and fit.',
+  },
+  warps: {
+    title: 'Warps',
+    about: 'For a launch of several warps: one row per warp of the block on screen, one column per step of the block (each step is one instruction issued by one warp). Blue: the warp issued the step, darker the more lanes ran it; pale: it could have, another warp did; pink: it waits at a barrier (__syncthreads) for the others; grey: it exited. Ticks on top mark where a barrier let its warps go. The outlined warp is in focus: the lanes, stack, registers, graph and plots show it. Click a row to focus another; the arrows (or [ and ]) step to its previous or next instruction.',
   },
   lanes: {
     title: 'Lanes',
@@ -115,7 +119,7 @@ export const PAGE_INFO: Record<'topbar' | 'scrubber', PanelInfo> = {
 /** The panels each mode can show (the listing only for compiled kernels, C or PTX; the CUDA
  * source only for PTX and SASS; the PTX only for SASS). */
 export const MODE_PANELS: Record<Mode, readonly DockPanelId[]> = {
-  single: ['editor', 'listing', 'cuda', 'ptx', 'problems', 'kernel-inputs', 'caption', 'cfg', 'lanes', 'registers', 'memory', 'stack', 'plot', 'metrics', 'output'],
+  single: ['editor', 'listing', 'cuda', 'ptx', 'problems', 'kernel-inputs', 'caption', 'cfg', 'warps', 'lanes', 'registers', 'memory', 'stack', 'plot', 'metrics', 'output'],
   compare: ['editor', 'listing', 'cuda', 'ptx', 'problems', 'compare-table', 'side-a', 'side-b'],
   sweep: ['editor', 'problems', 'sweep-settings', 'sweep'],
 };

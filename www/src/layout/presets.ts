@@ -40,13 +40,13 @@ function single(name: LayoutName, v: Viewport, listing: boolean, cuda: boolean):
   if (v.width < NARROW_PX && name === 'lecture') {
     return column(
       tabs(14, 'caption'), tabs(44, 'cfg', 'editor', 'listing', 'cuda', 'ptx', 'kernel-inputs', 'problems'),
-      tabs(18, 'lanes'), tabs(24, 'stack', 'plot', 'output', 'registers', 'memory', 'metrics'),
+      tabs(18, 'warps', 'lanes'), tabs(24, 'stack', 'plot', 'output', 'registers', 'memory', 'metrics'),
     );
   }
   if (v.width < NARROW_PX) {
     return row(
       split(50, tabs(18, 'caption'), tabs(52, 'cfg'), tabs(30, 'editor', 'listing', 'cuda', 'ptx', 'kernel-inputs', 'problems', 'metrics')),
-      split(50, tabs(34, 'lanes'), tabs(36, 'stack', 'registers', 'memory'), tabs(30, 'plot', 'output')),
+      split(50, tabs(34, 'warps', 'lanes'), tabs(36, 'stack', 'registers', 'memory'), tabs(30, 'plot', 'output')),
     );
   }
   const tall = v.height >= TALL_PX;
@@ -58,8 +58,8 @@ function single(name: LayoutName, v: Viewport, listing: boolean, cuda: boolean):
         split(58, tabs(cap, 'caption'), tabs(100 - cap, 'cfg', 'editor', 'listing', 'cuda', 'ptx', 'kernel-inputs', 'problems')),
         // Large type needs tall groups: on a short screen the stack and its history share one.
         tall
-          ? split(42, tabs(32, 'lanes'), tabs(36, 'stack', 'registers', 'memory'), tabs(32, 'plot', 'output', 'metrics'))
-          : split(42, tabs(40, 'lanes'), tabs(60, 'stack', 'plot', 'output', 'registers', 'memory', 'metrics')),
+          ? split(42, tabs(32, 'warps', 'lanes'), tabs(36, 'stack', 'registers', 'memory'), tabs(32, 'plot', 'output', 'metrics'))
+          : split(42, tabs(40, 'warps', 'lanes'), tabs(60, 'stack', 'plot', 'output', 'registers', 'memory', 'metrics')),
       );
     case 'research':
       // On a short screen the registers share the memory's taller group (a group of their own
@@ -70,15 +70,15 @@ function single(name: LayoutName, v: Viewport, listing: boolean, cuda: boolean):
           : split(26, tabs(28, 'editor'), tabs(20, 'cuda', 'ptx', 'listing', 'kernel-inputs'), tabs(36, 'memory', 'registers'), tabs(16, 'metrics', 'problems')),
         split(36, tabs(cap, 'caption'), tabs(100 - cap, 'cfg')),
         tall
-          ? split(38, tabs(26, 'lanes'), tabs(22, 'registers'), tabs(26, 'stack'), tabs(26, 'plot', 'output'))
-          : split(38, tabs(30, 'lanes'), tabs(34, 'stack'), tabs(36, 'plot', 'output')),
+          ? split(38, tabs(26, 'warps', 'lanes'), tabs(22, 'registers'), tabs(26, 'stack'), tabs(26, 'plot', 'output'))
+          : split(38, tabs(30, 'warps', 'lanes'), tabs(34, 'stack'), tabs(36, 'plot', 'output')),
       );
     case 'study':
       if (listing && v.width >= SIDE_BY_SIDE_PX) {
         return row(
           split(45, split(75, tabs(50, 'editor'), tabs(50, 'cuda', 'ptx', 'listing', 'kernel-inputs')), tabs(25, 'metrics', 'problems', ...(tall ? [] : ['registers' as const]))),
           split(25, tabs(cap, 'caption'), tabs(100 - cap, 'cfg')),
-          split(30, tabs(tall ? 27 : 30, 'lanes'), ...(tall ? [tabs(27, 'registers', 'memory')] : []), tabs(tall ? 22 : 36, 'stack', ...(tall ? [] : ['memory' as const])), tabs(tall ? 24 : 34, 'plot', 'output')),
+          split(30, tabs(tall ? 27 : 30, 'warps', 'lanes'), ...(tall ? [tabs(27, 'registers', 'memory')] : []), tabs(tall ? 22 : 36, 'stack', ...(tall ? [] : ['memory' as const])), tabs(tall ? 24 : 34, 'plot', 'output')),
         );
       }
       return row(
@@ -86,7 +86,7 @@ function single(name: LayoutName, v: Viewport, listing: boolean, cuda: boolean):
         // is in front of the generated code: its group is as tall as the kernel's.
         split(27, tabs(cuda ? 40 : 45, 'editor', ...(tall ? [] : ['kernel-inputs' as const])), tabs(cuda ? 40 : 30, 'cuda', 'ptx', 'listing', ...(tall ? ['kernel-inputs' as const] : [])), tabs(cuda ? 20 : 25, 'metrics', 'problems', ...(tall ? [] : ['registers' as const]))),
         split(35, tabs(cap, 'caption'), tabs(100 - cap, 'cfg')),
-        split(38, tabs(tall ? 27 : 30, 'lanes'), ...(tall ? [tabs(27, 'registers', 'memory')] : []), tabs(tall ? 22 : 36, 'stack', ...(tall ? [] : ['memory' as const])), tabs(tall ? 24 : 34, 'plot', 'output')),
+        split(38, tabs(tall ? 27 : 30, 'warps', 'lanes'), ...(tall ? [tabs(27, 'registers', 'memory')] : []), tabs(tall ? 22 : 36, 'stack', ...(tall ? [] : ['memory' as const])), tabs(tall ? 24 : 34, 'plot', 'output')),
       );
   }
 }

@@ -14,7 +14,10 @@ export function timingOf(last: LastView | null): { text: string; cycle: number }
 }
 
 /** `idle`: the step just shown issued with no active lane (tf-sandy's warp pc walking a block). */
-export function render(root: HTMLElement, st: StateView | null, end: Outcome | null, total: number, idle = false): void {
+/** For a whole launch: which warp issued the step and what the warp in focus is doing. */
+export interface BlockLine { issuer: number | null; focus: number; doing: string }
+
+export function render(root: HTMLElement, st: StateView | null, end: Outcome | null, total: number, idle = false, block: BlockLine | null = null): void {
   const parts: HTMLElement[] = [];
   const caption = html('p', { class: 'caption-text', 'data-testid': 'caption' }, st?.caption ?? '');
   if (!st?.caption) caption.classList.add('empty');
@@ -28,6 +31,7 @@ export function render(root: HTMLElement, st: StateView | null, end: Outcome | n
         ' with no active lane: an idle instruction (every lane waits elsewhere while the warp pc walks this block)'));
     }
     parts.push(last);
+    if (block) parts.push(html('p', { class: 'muted small', 'data-testid': 'block-line' }, `warp ${block.focus} (in focus) issued it`));
     const timing = timingOf(st.last);
     if (timing) {
       const line = html('p', { class: 'step-timing', 'data-testid': 'step-timing', 'data-cycle': timing.cycle,
@@ -35,6 +39,10 @@ export function render(root: HTMLElement, st: StateView | null, end: Outcome | n
       line.append(html('span', { class: 'muted' }, 'timing: '), timing.text);
       parts.push(line);
     }
+  }
+  if (block && !st?.last && st && st.step > 0) {
+    const who = block.issuer === null ? 'no warp issued this step' : `warp ${block.issuer} issued step ${st.step}`;
+    parts.push(html('p', { class: 'last-instr', 'data-testid': 'block-line' }, `${who}; warp ${block.focus}, in focus, ${block.doing}`));
   }
   const next = html('p', { class: 'muted small', 'data-testid': 'status' });
   if (st && st.step >= total && end) next.textContent = `end of run: ${end.message}`;

@@ -182,7 +182,7 @@ function table(caption: string, cls: string, head: string[], rows: HTMLElement[]
   return t;
 }
 
-function launchPart(p: KernelInputsPanel, v: InputsView): HTMLElement {
+function launchPart(p: KernelInputsPanel, v: InputsView, wholeLaunch: boolean): HTMLElement {
   const l = v.launch;
   const box = html('fieldset', { class: 'ki-launch', 'data-testid': 'ki-launch' });
   box.append(html('legend', {}, 'Launch'));
@@ -194,11 +194,13 @@ function launchPart(p: KernelInputsPanel, v: InputsView): HTMLElement {
   };
   part('grid', { kind: 'launch', part: 'grid' }, dimsText(l.grid), 'grid: blocks in the launch (256, 16x16)');
   part('block', { kind: 'launch', part: 'block' }, dimsText(l.block), 'block: threads per block (256, 16x16)');
-  part('block idx', { kind: 'launch', part: 'block_idx' }, dimsText(l.block_idx, 0), 'block idx: the block whose warp runs');
-  part('warp', { kind: 'launch', part: 'warp' }, String(l.warp_idx), 'warp: which warp of that block runs');
+  part('block idx', { kind: 'launch', part: 'block_idx' }, dimsText(l.block_idx, 0), 'block idx: the block the views show');
+  part('warp', { kind: 'launch', part: 'warp' }, String(l.warp_idx), 'warp: the warp of that block the views show first');
   const last = l.first_thread + l.lanes - 1;
-  const where = html('p', { class: 'muted small', 'data-testid': 'ki-launch-note' },
-    `Lanes 0-${l.lanes - 1} are threads ${l.first_thread}-${last} of block ${dimsText(l.block_idx, 0)}; the other warps do not run.`);
+  const block = dimsText(l.block_idx, 0);
+  const where = html('p', { class: 'muted small', 'data-testid': 'ki-launch-note' }, wholeLaunch
+    ? `Every warp of the launch runs. The views show block ${block} (the blocks before it have run, those after it run next) and its warp ${l.warp_idx} (threads ${l.first_thread}-${last}) first; the Warps panel focuses another.`
+    : `Lanes 0-${l.lanes - 1} are threads ${l.first_thread}-${last} of block ${block}; the other warps do not run.`);
   const from = html('p', { class: 'ki-from' });
   if (l.line !== null) {
     from.append(lineButton(p, false, l.line, ''), autoButton(p, { remove: { header: 'launch' } }, 'the launch'));
@@ -242,9 +244,11 @@ export interface KernelInputsState {
   diagnostics: readonly DiagnosticView[];
   topBar: Readonly<Record<string, number>>;
   editable: boolean;
+  /** The run is the kernel's whole launch (every warp runs), not one warp alone. */
+  wholeLaunch: boolean;
 }
 
-export function render(p: KernelInputsPanel, { inputs: v, diagnostics, topBar, editable }: KernelInputsState): void {
+export function render(p: KernelInputsPanel, { inputs: v, diagnostics, topBar, editable, wholeLaunch }: KernelInputsState): void {
   const errors = diagnostics.filter((d) => d.severity === 'error');
   // New runs that took the kernel as it is: the fields show what they read. Not at any render
   // without errors (one between a field's commit and its run, a progress or compare update, kept
@@ -264,7 +268,7 @@ export function render(p: KernelInputsPanel, { inputs: v, diagnostics, topBar, e
   p.view = v;
   p.errors = errors;
   p.topBar = topBar;
-  const key = JSON.stringify([v, errors, topBar, editable, [...p.typed]]);
+  const key = JSON.stringify([v, errors, topBar, editable, wholeLaunch, [...p.typed]]);
   if (p.root.dataset.key === key) return;
   p.root.dataset.key = key;
   const typing = typingIn(p.root);
@@ -285,7 +289,7 @@ export function render(p: KernelInputsPanel, { inputs: v, diagnostics, topBar, e
     parts.push(table('Scalars', 'ki-scalars', ['name', 'value', 'from'], v.params.flatMap((r) => paramRows(p, v, r))));
   }
   if (!v.buffers.length && !v.params.length) parts.push(html('p', { class: 'muted' }, 'This kernel reads no buffers or params.'));
-  parts.push(launchPart(p, v));
+  parts.push(launchPart(p, v, wholeLaunch));
   for (const el of p.root.querySelectorAll<HTMLInputElement>('input')) el.dataset.retired = 'true';
   p.root.replaceChildren(...parts);
   for (const el of p.root.querySelectorAll<HTMLElement>('input, select')) el.toggleAttribute('disabled', !editable);

@@ -3,7 +3,7 @@
 
 import { described, html, setText, watchSize, type Watched } from '../svg';
 
-export type Action = 'home' | 'prev-div' | 'back' | 'play' | 'step' | 'next-div' | 'end' | 'continue';
+export type Action = 'home' | 'prev-div' | 'back' | 'play' | 'step' | 'next-div' | 'end' | 'continue' | 'prev-issue' | 'next-issue';
 
 export interface ScrubberHooks {
   seek(t: number): void;

@@ -1,0 +1,27 @@
+// Screenshots of a whole launch's warps view (Harris's reductions #1 and #2), at the sizes a
+// student, a projector and an embed use: /tmp/shots (SHOTS_DIR). They assert nothing about pixels.
+import { mkdirSync, readFileSync } from 'node:fs';
+import { expect, open, seek, test } from '../helpers';
+import { makeLink } from '../link-maker';
+
+const dir = process.env.SHOTS_DIR ?? '/tmp/shots';
+mkdirSync(dir, { recursive: true });
+const kernel = (f: string) => readFileSync(new URL(`../../examples/grid/${f}`, import.meta.url), 'utf8');
+
+test('screenshots of the warps view', async ({ page }) => {
+  for (const [file, name] of [['reduce_interleaved.cu', 'harris1'], ['reduce_strided.cu', 'harris2']]) {
+    for (const [w, h] of [[1280, 720], [1920, 1080], [768, 1024]]) {
+      await page.setViewportSize({ width: w, height: h });
+      await open(page, `./${makeLink({ text: kernel(file) })}`);
+      await expect(page.getByTestId('warps-canvas')).toBeVisible();
+      await seek(page, 300);
+      await page.screenshot({ path: `${dir}/warps-${name}-${w}x${h}.png` });
+    }
+  }
+  for (const [w, h] of [[800, 450], [640, 360]]) {
+    await page.setViewportSize({ width: w, height: h });
+    await open(page, `./${makeLink({ text: kernel('reduce_interleaved.cu'), embed: ['warps'], step: 300 })}`);
+    await expect(page.getByTestId('warps-canvas')).toBeVisible();
+    await page.screenshot({ path: `${dir}/warps-embed-${w}x${h}.png` });
+  }
+});

@@ -1,0 +1,38 @@
+// A whole launch in the page: the warps view of Harris's reduction #1 (8 warps of one block,
+// their barriers), focusing a warp moves every per-warp view to it, and a link keeps the focus;
+// the block's steps and the focused warp's counts are the CLI's.
+import { readFileSync } from 'node:fs';
+import { expect, open, seek, test, warpscope } from './helpers';
+import { makeLink } from './link-maker';
+
+const FILE = 'examples/grid/reduce_interleaved.cu';
+
+test('the warps view shows the block\'s 8 warps; a click focuses one, and a link keeps it', async ({ page }) => {
+  const cli = JSON.parse(warpscope(['run', FILE, '--json'], { quiet: true })) as {
+    blocks: { warp_instructions: number }[]; warps: { block_idx: number[]; warp: number; warp_instructions: number }[];
+  };
+  await open(page, `./${makeLink({ text: readFileSync(FILE, 'utf8') })}`);
+  const head = page.getByTestId('warps-focus');
+  await expect(head).toHaveText(/^block \(0, 0, 0\), 8 warps; warp 0 in focus/);
+  // The scrubber runs over the block's steps: every warp instruction its warps issued.
+  await expect(page.getByTestId('step-label')).toHaveAttribute('data-total', String(cli.blocks[0].warp_instructions));
+  await seek(page, 300);
+  const canvas = page.getByTestId('warps-canvas');
+  await expect.poll(async () => Number(await canvas.getAttribute('data-releases'))).toBeGreaterThan(0);
+  // Click warp 3's row: it comes into focus, with its own counts.
+  const [top, rh] = (await canvas.getAttribute('data-rows'))!.split(' ').map(Number);
+  await canvas.click({ position: { x: 200, y: top + 3.5 * rh } });
+  await expect(head).toHaveText(/warp 3 in focus/);
+  const whole = page.locator('[data-metric=warp_instructions] td').nth(1);
+  const own = cli.warps.find((w) => w.block_idx.join() === '0,0,0' && w.warp === 3)!;
+  await expect(whole).toHaveText(own.warp_instructions.toLocaleString('en-US'));
+  // Its next issue: lane 0 of warp 3 is thread 96.
+  await page.keyboard.press(']');
+  await expect(page.getByTestId('variables')).toContainText(/tid\s*96/);
+  const step = await page.getByTestId('step-label').getAttribute('data-step');
+  await page.getByTestId('copy-link').click();
+  const link = await page.getByTestId('copy-link').getAttribute('data-link');
+  await open(page, link!);
+  await expect(page.getByTestId('warps-focus')).toHaveText(/warp 3 in focus/);
+  await expect(page.getByTestId('step-label')).toHaveAttribute('data-step', step!);
+});
