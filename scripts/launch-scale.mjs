@@ -30,9 +30,18 @@ for (let i = 0; i < seeks; i++) {
 t0 = performance.now();
 const summary = s.warps_summary();
 const summaryMs = performance.now() - t0;
+t0 = performance.now();
+s.focus(5);
+const focusMs = performance.now() - t0;
+s.seek(Math.floor(launch.steps / 2));
+t0 = performance.now();
+s.warps_window(Math.floor(launch.steps / 2) - 200, Math.floor(launch.steps / 2) + 200);
+const windowMs = performance.now() - t0;
 times.sort((a, b) => a - b);
 const q = (p) => times[Math.min(times.length - 1, Math.floor(p * times.length))].toFixed(2);
 console.log(`launch: ${launch.totals.warp_instructions} warp instructions in all, block (0, 0, 0) recorded: ${launch.steps} steps of ${launch.warps} warps`);
 console.log(`load (run, record, finish the launch): ${load.toFixed(0)} ms`);
 console.log(`seek + warps_now + state over ${seeks} random steps: median ${q(0.5)} ms, 95th percentile ${q(0.95)} ms, max ${q(1)} ms`);
 console.log(`summary (${summary.length / 2} steps): ${summaryMs.toFixed(1)} ms`);
+console.log(`focus another warp (its records laid over the block's steps): ${focusMs.toFixed(1)} ms`);
+console.log(`warps_window of 400 steps mid-block (the warps panel's window): ${windowMs.toFixed(1)} ms`);

@@ -35,4 +35,16 @@ test('the warps view shows the block\'s 8 warps; a click focuses one, and a link
   await open(page, link!);
   await expect(page.getByTestId('warps-focus')).toHaveText(/warp 3 in focus/);
   await expect(page.getByTestId('step-label')).toHaveAttribute('data-step', step!);
+  // A breakpoint stops whichever warp reaches it first and focuses it: from the start, under gto,
+  // the last warp to reach the first barrier (7) goes on first after it and adds the first pair
+  // (line 17).
+  await page.keyboard.press('Home');
+  const line = page.locator('#editor .cm-line').filter({ hasText: 'sdata[tid] += sdata[tid + s];' });
+  await line.scrollIntoViewIfNeeded();
+  const box = (await line.boundingBox())!;
+  const gutter = (await page.locator('#editor .cm-bp-gutter').boundingBox())!;
+  await page.mouse.click(gutter.x + gutter.width / 2, box.y + box.height / 2);
+  await page.getByTestId('btn-continue').click();
+  await expect(page.getByTestId('banner')).toContainText('warp 7 at a breakpoint');
+  await expect(page.getByTestId('warps-focus')).toHaveText(/warp 7 in focus/);
 });

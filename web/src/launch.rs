@@ -123,6 +123,11 @@ impl Session {
         self.launch.as_mut().map_or(0, |l| l.focus(w as usize) as u32)
     }
 
+    /// The warp in focus (-1 for a warp run alone): a breakpoint another warp reaches moves it.
+    pub fn focused(&self) -> i32 {
+        self.launch.as_ref().map_or(-1, |l| l.focused() as i32)
+    }
+
     /// The warp that issued step `t` (1-based) of the block (-1: none, or a warp run alone).
     pub fn issuer_of(&self, t: f64) -> i32 {
         self.launch.as_ref().and_then(|l| l.launch().issuer(steps(t))).map_or(-1, |w| w as i32)

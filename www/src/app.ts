@@ -281,6 +281,9 @@ export class App {
     if (!this.engine) return;
     this.movedOn();
     store.update({ step: this.engine.current() });
+    // A breakpoint another warp of the block reached brings that warp into focus.
+    const focus = this.engine.focused(), launch = this.run?.load.launch;
+    if (launch && focus !== null && focus !== launch.focus) return this.focusWarp(focus);
     this.renderStep();
   }
 

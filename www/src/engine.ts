@@ -309,6 +309,8 @@ export class Engine {
   }
   /** Puts warp `w` of the block in focus: every per-warp view follows it. The warp in focus. */
   focus(w: number): number { return this.guard('focus', 0, (s) => s.focus(w)); }
+  /** The warp in focus (a breakpoint another warp reaches moves it); null for one warp alone. */
+  focused(): number | null { const w = this.guard('focused', -1, (s) => s.focused()); return w < 0 ? null : w; }
   /** The warp that issued step `t` of the block; null: none. */
   issuerOf(t: number): number | null { const w = this.guard('issuer_of', -1, (s) => s.issuer_of(t)); return w < 0 ? null : w; }
   /** The block's step where warp `w` next (previous) issues; null: none. */
