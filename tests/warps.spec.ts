@@ -13,7 +13,12 @@ test('the warps view shows the block\'s 8 warps; a click focuses one, and a link
   };
   await open(page, `./${makeLink({ text: readFileSync(FILE, 'utf8') })}`);
   const head = page.getByTestId('warps-focus');
-  await expect(head).toHaveText(/^block \(0, 0, 0\), 8 warps; warp 0 in focus/);
+  await expect(head).toHaveText(/^8 warps; warp 0 in focus/);
+  // The block picker lists the grid's 4 blocks with their counts, the CLI's.
+  const picker = page.getByTestId('warps-block');
+  await expect(picker).toHaveValue('(0, 0, 0)');
+  await expect(picker.locator('option')).toHaveCount(4);
+  await expect(picker.locator('option').nth(2)).toHaveText(/^block \(2, 0, 0\): 73\.4% SIMD, 1188 instr, 72 waits$/);
   // The scrubber runs over the block's steps: every warp instruction its warps issued.
   await expect(page.getByTestId('step-label')).toHaveAttribute('data-total', String(cli.blocks[0].warp_instructions));
   await seek(page, 300);
@@ -47,4 +52,8 @@ test('the warps view shows the block\'s 8 warps; a click focuses one, and a link
   await page.getByTestId('btn-continue').click();
   await expect(page.getByTestId('banner')).toContainText('warp 7 at a breakpoint');
   await expect(page.getByTestId('warps-focus')).toHaveText(/warp 7 in focus/);
+  // Another block: the kernel's launch line names it, and that block is recorded.
+  await page.getByTestId('warps-block').selectOption('(2, 0, 0)');
+  await expect(page.getByTestId('warps-block')).toHaveValue('(2, 0, 0)');
+  await expect(page.locator('#editor .cm-content')).toContainText('//@ launch grid=4 block=256 block_idx=2');
 });

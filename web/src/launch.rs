@@ -49,6 +49,19 @@ pub struct LaunchView {
     /// The whole launch's counts (every block's), and the block on screen's steps.
     pub totals: Totals,
     pub steps: u64,
+    /// Every block that ran, in blockIdx order, with its counts: what a block picker offers.
+    pub blocks: Vec<BlockSummary>,
+}
+
+/// One block of the launch as the block picker lists it.
+#[derive(Serialize, TS)]
+pub struct BlockSummary {
+    pub block_idx: [u32; 3],
+    pub warp_instructions: u64,
+    /// ncu's threads per instruction over the warp width.
+    pub simd_efficiency: f64,
+    pub divergent_branches: u64,
+    pub barrier_waits: u64,
 }
 
 impl LaunchView {
@@ -62,6 +75,17 @@ impl LaunchView {
             block: decl.block,
             totals: l.totals,
             steps: l.total(),
+            blocks: l
+                .blocks
+                .iter()
+                .map(|b| BlockSummary {
+                    block_idx: b.block_idx,
+                    warp_instructions: b.totals.warp_instructions,
+                    simd_efficiency: b.totals.simd_efficiency(l.kernel.warp_width),
+                    divergent_branches: b.totals.divergent_branches,
+                    barrier_waits: b.totals.barrier_waits,
+                })
+                .collect(),
         }
     }
 }

@@ -22,7 +22,7 @@ use warpscope_core::Severity;
 
 use crate::exchange::ExchangeView;
 use crate::inputs::{BufferRow, InputsView, ParamRow};
-use crate::launch::LaunchView;
+use crate::launch::{BlockSummary, LaunchView};
 use crate::link::DecodedView;
 use crate::memory::{AccessView, BufferView, CellTouchView, MemoryView};
 use crate::sweep::{MetricInfo, Prepared};
@@ -90,6 +90,7 @@ pub fn typescript() -> String {
         ParamView,
         LoadResult,
         LaunchView,
+        BlockSummary,
         LaneView,
         StackEntryView,
         VarView,

@@ -35,7 +35,7 @@ import * as warps from './panels/warps';
 import { compilerOutput, kernelTitle, originalGraphOf, readRun, warpFacts, type Run } from './run';
 import { loadOptions } from './choices';
 import * as store from './store';
-import type { Beside, DiagnosticView, LoadResult, StateView } from './generated/engine';
+import type { Beside, DiagnosticView, HeaderEdit, LoadResult, StateView } from './generated/engine';
 
 export type { Run };
 
@@ -262,6 +262,14 @@ export class App {
     this.renderAll();
   }
 
+  /** Shows block `b` of the launch: its `//@ launch` line names it (one undoable edit), and the
+   * kernel runs again with that block recorded. */
+  pickBlock(b: number[]): void {
+    const l = this.run?.inputs?.launch;
+    if (!l) return;
+    this.onHeaderEdit({ set: { header: 'launch', grid: l.grid, block: l.block, shared: l.shared, block_idx: [b[0], b[1], b[2]], warp_idx: l.warp_idx } });
+  }
+
   /** Goes to the focused warp's next (`1`) or previous (`-1`) issue in the block, if it has one. */
   stepWarp(dir: -1 | 1): void {
     const e = this.engine, launch = this.run?.load.launch;
@@ -471,6 +479,8 @@ export class App {
 
   /** A param, model or preset change: re-run at once, keeping the step when possible. */
   onInput: (patch: Partial<store.UiState>) => void = () => {};
+  /** An input's `//@` line set (the block picker): main.ts wires it to the controller. */
+  onHeaderEdit: (edit: HeaderEdit) => void = () => {};
   /** Opens the help's glossary at a stack entry's word (main.ts wires it to the help). */
   onTerm: (word: string) => void = () => {};
 
@@ -551,7 +561,8 @@ export class App {
     const launch = r.load.launch;
     if (launch) {
       warps.render(p.warps, {
-        warps: launch.warps, width: r.load.width, total: r.total, step: s.step, focus: launch.focus, block: `(${launch.block_idx.join(', ')})`,
+        warps: launch.warps, width: r.load.width, total: r.total, step: s.step, focus: launch.focus,
+        blockIdx: launch.block_idx, blocks: launch.blocks, pickBlock: s.embed === null ? (b) => this.pickBlock(b) : null,
         fetch: (a, b) => e.warpsWindow(a, b, launch.warps), now: e.warpsNow(),
         select: (w) => { this.movedOn(); this.focusWarp(w); },
         issue: (dir) => this.stepWarp(dir),

@@ -183,6 +183,7 @@ async function main(): Promise<void> {
     if (term) help.showTerm(helpDialog, term);
   };
   app.onTerm = showHelp;
+  app.onHeaderEdit = (e) => controller.editHeader(e);
   $('btn-help').addEventListener('click', () => showHelp());
   // ? toggles the help (and opens it over the gallery).
   bindKeys(controls, () => (helpDialog.open ? helpDialog.close() : showHelp()), () => {

@@ -11,7 +11,7 @@ use super::outcome::{Outcome, OutcomeKind};
 use super::recording::Until;
 use super::request::Resolved;
 use crate::analysis::{cfg_facts, CfgFacts};
-use crate::grid::{RecordedLaunch, Totals, WarpNow};
+use crate::grid::{BlockTotals, RecordedLaunch, Totals, WarpNow};
 use crate::isa::Pc;
 use crate::kernel::Kernel;
 use crate::machine::{LaneMask, Memory};
@@ -29,8 +29,9 @@ pub struct LaunchRecording {
     log: StepLog,
     /// How the whole launch ended (its step the block's: where the end is in this block, else its last).
     pub outcome: Outcome,
-    /// The whole launch's counts.
+    /// The whole launch's counts, and each block's, in blockIdx order (a block picker's summary).
     pub totals: Totals,
+    pub blocks: Vec<BlockTotals>,
     /// What the block on screen printed, each line at the block's step that printed it and
     /// with the thread's index in the block for its lane.
     pub output: Vec<OutputLine>,
@@ -83,6 +84,7 @@ impl LaunchRecording {
             facts: cfg_facts(&kernel.program),
             outcome,
             totals: whole.totals,
+            blocks: whole.blocks.clone(),
             output,
             warnings,
             initial,

@@ -668,7 +668,17 @@ grid: [number, number, number], block: [number, number, number],
 /**
  * The whole launch's counts (every block's), and the block on screen's steps.
  */
-totals: Totals, steps: number, };
+totals: Totals, steps: number, 
+/**
+ * Every block that ran, in blockIdx order, with its counts: what a block picker offers.
+ */
+blocks: Array<BlockSummary>, };
+
+export type BlockSummary = { block_idx: [number, number, number], warp_instructions: number, 
+/**
+ * ncu's threads per instruction over the warp width.
+ */
+simd_efficiency: number, divergent_branches: number, barrier_waits: number, };
 
 export type LaneView = { lane: number, state: LaneState, pc: number | null, line: number | null, block: number | null, };
 

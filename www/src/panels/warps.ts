@@ -9,7 +9,7 @@
 import { WarpCode } from '../engine';
 import { setText, watchSize, type Watched } from '../svg';
 import { typeFloor } from '../type-floor';
-import type { WarpNow } from '../generated/engine';
+import type { BlockSummary, WarpNow } from '../generated/engine';
 
 export const WINDOW = 400;
 /** The least height of a warp's row: 32 warps stay readable on a projector (and scroll). */
@@ -22,8 +22,12 @@ export interface WarpsData {
   total: number;
   step: number;
   focus: number;
-  /** The block, for the head line: `(0, 0, 0)`. */
-  block: string;
+  /** The block on screen, and every block of the launch with its counts (the picker's list). */
+  blockIdx: number[];
+  blocks: BlockSummary[];
+  /** Show block `b` instead (its line in the kernel's `//@ launch` changes, and it runs again);
+   * null where the kernel cannot change (an embed). */
+  pickBlock: ((b: number[]) => void) | null;
   /** `WarpCode`s for steps from+1..=to, `warps` per step. */
   fetch(from: number, to: number): Uint8Array;
   /** Every warp at the current step. */
@@ -156,16 +160,41 @@ function hover(p: WarpsPanel, e: MouseEvent): void {
   p.tip.style.top = `${e.clientY - r.top + 12}px`;
 }
 
+const dims = (b: readonly number[]) => `(${b.join(', ')})`;
+
+/** The block picker: every block with its SIMD efficiency, warp instructions and barrier waits. */
+function blockPicker(d: WarpsData): HTMLSelectElement {
+  const sel = document.createElement('select');
+  sel.className = 'warps-block';
+  sel.dataset.testid = 'warps-block';
+  sel.title = 'The block the views show: each with its SIMD efficiency, warp instructions and barrier waits';
+  sel.setAttribute('aria-label', 'block');
+  const shown = dims(d.blockIdx);
+  for (const b of d.blocks) {
+    const name = dims(b.block_idx);
+    const o = new Option(`block ${name}: ${(100 * b.simd_efficiency).toFixed(1)}% SIMD, ${b.warp_instructions} instr, ${b.barrier_waits} waits`, name);
+    o.selected = name === shown;
+    sel.add(o);
+  }
+  sel.disabled = d.pickBlock === null;
+  sel.addEventListener('change', () => {
+    const b = d.blocks[sel.selectedIndex];
+    if (b) d.pickBlock?.(b.block_idx);
+  });
+  return sel;
+}
+
 function headLine(p: WarpsPanel, d: WarpsData): void {
   const w = d.now[d.focus];
   const doing = !w ? '' : w.doing === 'at_barrier' ? `waits at barrier ${w.barrier ?? 0}` : w.doing === 'issuing' ? `issued this step with ${w.issued} lanes` : w.doing === 'ready' ? 'ready' : w.doing;
-  const key = `${d.block}|${d.warps}|${d.focus}|${doing}`;
+  const block = dims(d.blockIdx);
+  const key = `${block}|${d.blocks.length}|${d.warps}|${d.focus}|${doing}`;
   if (p.head.dataset.key === key) return;
   p.head.dataset.key = key;
   const text = document.createElement('span');
   text.className = 'warps-focus';
   text.dataset.testid = 'warps-focus';
-  text.textContent = `block ${d.block}, ${d.warps} warps; warp ${d.focus} in focus${doing ? `: ${doing}` : ''}`;
+  text.textContent = `${d.blocks.length > 1 ? '' : `block ${block}, `}${d.warps} warps; warp ${d.focus} in focus${doing ? `: ${doing}` : ''}`;
   const button = (label: string, title: string, dir: -1 | 1) => {
     const b = document.createElement('button');
     b.type = 'button';
@@ -176,7 +205,8 @@ function headLine(p: WarpsPanel, d: WarpsData): void {
     b.addEventListener('click', () => p.data?.issue(dir));
     return b;
   };
-  p.head.replaceChildren(button('◀', `step back to warp ${d.focus}'s previous issue ([)`, -1), text, button('▶', `step to warp ${d.focus}'s next issue (])`, 1));
+  const picker = d.blocks.length > 1 ? [blockPicker(d)] : [];
+  p.head.replaceChildren(button('◀', `step back to warp ${d.focus}'s previous issue ([)`, -1), ...picker, text, button('▶', `step to warp ${d.focus}'s next issue (])`, 1));
 }
 
 export function render(p: WarpsPanel, d: WarpsData): void {
