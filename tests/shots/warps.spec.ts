@@ -16,6 +16,12 @@ test('screenshots of the warps view', async ({ page }) => {
       await expect(page.getByTestId('warps-canvas')).toBeVisible();
       await seek(page, 300);
       await page.screenshot({ path: `${dir}/warps-${name}-${w}x${h}.png` });
+      if (w === 1280) {
+        // The first divergence's caption (the focused warp's).
+        await page.keyboard.press('Home');
+        await page.keyboard.press('Shift+ArrowRight');
+        await page.screenshot({ path: `${dir}/warps-${name}-div1-${w}x${h}.png` });
+      }
     }
   }
   for (const [w, h] of [[800, 450], [640, 360]]) {

@@ -7,6 +7,7 @@ use js_sys::{Uint16Array, Uint8Array};
 use serde::Serialize;
 use ts_rs::TS;
 use warpscope_core::grid::{Totals, WarpNow};
+use warpscope_core::model::Reconvergence;
 use warpscope_core::session::LaunchRecording;
 use warpscope_core::sim::{StepLog, WarpState};
 use wasm_bindgen::prelude::*;
@@ -97,7 +98,8 @@ pub(crate) fn look(l: &LaunchRecording) -> WarpLook<'_> {
 
 pub(crate) fn state(l: &LaunchRecording, lane: u32) -> StateView {
     let vars = l.kernel.compiled.as_ref().map_or(&[][..], |c| &c.vars[..]);
-    StateView::new(&look(l), &l.facts, lane, None, vars)
+    let caption = l.captions.at(l.current(), l.warp().model.pc());
+    StateView::new(&look(l), &l.facts, lane, caption, vars)
 }
 
 pub(crate) fn memory(l: &LaunchRecording) -> MemoryView {

@@ -397,7 +397,10 @@ impl Session {
     /// The kernel's notes as this run places them: a step or event note's moment, or an
     /// instruction note's pc.
     pub fn notes(&self) -> Result<JsValue, JsError> {
-        let (None, Some(l)) = (&self.launch, self.recording.loaded()) else { return to_js(&Vec::<NoteView>::new()) };
+        if let Some(l) = &self.launch {
+            return to_js(&NoteView::all(&l.kernel.notes, &l.captions));
+        }
+        let Some(l) = self.recording.loaded() else { return to_js(&Vec::<NoteView>::new()) };
         to_js(&NoteView::all(&l.kernel.notes, &l.captions))
     }
 

@@ -462,6 +462,14 @@ fn a_launch_shows_every_warp_of_its_block_and_the_one_in_focus() {
     assert_eq!((s.focus(next), json(s.state(0).unwrap())["pc"].as_u64()), (next, Some(bar as u64 + 1)));
     s.seek(steps as f64);
     assert!(json(s.warps_now().unwrap()).as_array().unwrap().iter().all(|w| w["doing"] == "exited"));
+    // A launch's notes: a step note at the block's step, an event note at the focused warp's event.
+    let mut h = Session::new();
+    assert_eq!(json(h.load(include_str!("../../examples/grid/reduce_interleaved.cu"), JsValue::UNDEFINED).unwrap())["ok"], true);
+    let notes = json(h.notes().unwrap());
+    let div = notes.as_array().unwrap().iter().find(|n| n["target"] == "div 1").unwrap()["step"].as_f64().unwrap();
+    h.seek(div);
+    assert!(json(h.state(0).unwrap())["caption"].as_str().unwrap().starts_with("The first round splits warp 0"));
+    assert_eq!(json(h.state(0).unwrap())["last"]["events"].as_u64().unwrap() & 1, 1, "warp 0 diverged at that step");
     // The same kernel, one warp alone when chosen so.
     let alone = json(s.load(REDUCE, opts_json(serde_json::json!({ "oneWarp": true }))).unwrap());
     assert!(alone["launch"].is_null() && json(s.warps_now().unwrap()).as_array().unwrap().is_empty(), "{alone}");

@@ -19,7 +19,7 @@ use alloc::vec::Vec;
 use crate::diag::Diagnostic;
 use crate::isa::Pc;
 use crate::kernel::{Note, NoteEvent, NoteTarget};
-use crate::sim::{event, StepRecord, Timeline};
+use crate::sim::{event, StepLog, StepRecord};
 
 /// The most steps a caption stays: a long uniform loop must not keep one on screen.
 pub const NOTE_SPAN: u64 = 256;
@@ -170,15 +170,16 @@ pub struct Captions {
 }
 
 impl Captions {
-    /// Places `notes` in a recorded run: its captions, and a warning for each step or event
-    /// note that the run never reaches.
-    pub fn of_run(notes: &[Note], timeline: &Timeline) -> (Captions, Vec<Diagnostic>) {
+    /// Places `notes` in a recorded run (its step records: a warp's, or a launch's focused
+    /// warp's over its block's steps): its captions, and a warning for each step or event note
+    /// that the run never reaches.
+    pub fn of_run(notes: &[Note], records: &StepLog) -> (Captions, Vec<Diagnostic>) {
         let mut placer = Placer::new(notes);
         if placer.needs_records() {
-            timeline.records().for_each(|r| placer.add(&r));
+            records.iter().for_each(|r| placer.add(&r));
         }
-        let placement = placer.finish(timeline.len() as u64);
-        (Captions::new(notes, &placement.steps, |i| timeline.record_at(i)), placement.warnings)
+        let placement = placer.finish(records.len() as u64);
+        (Captions::new(notes, &placement.steps, |i| records.get(i)), placement.warnings)
     }
 
     /// The captions of `notes` shown at `placed` (by note), each moment ended by the run's

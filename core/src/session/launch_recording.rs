@@ -7,6 +7,7 @@
 
 use alloc::vec::Vec;
 
+use super::captions::Captions;
 use super::outcome::{Outcome, OutcomeKind};
 use super::recording::Until;
 use super::request::Resolved;
@@ -35,8 +36,11 @@ pub struct LaunchRecording {
     /// What the block on screen printed, each line at the block's step that printed it and
     /// with the thread's index in the block for its lane.
     pub output: Vec<OutputLine>,
-    /// What the launch warns of (a shared read no thread of its block had written).
+    /// What the launch warns of (a shared read no thread of its block had written), and a
+    /// warning for each step or event note the focused warp never reaches.
     pub warnings: Vec<crate::Diagnostic>,
+    /// Where the kernel's notes show: over the block's steps, events the focused warp's.
+    pub captions: Captions,
     /// The buffers as the launch starts with them (the inputs).
     pub initial: Memory,
     /// Each warp of the block's counts at the block's end.
@@ -79,6 +83,9 @@ impl LaunchRecording {
         launch.seek(0);
         let focus_warp = focus.1.min(launch.warps().saturating_sub(1));
         let log = launch.focus_log(focus_warp);
+        let (captions, note_warnings) = Captions::of_run(&kernel.notes, &log);
+        let mut warnings = warnings;
+        warnings.extend(note_warnings);
         Ok(LaunchRecording {
             kernel: kernel.clone(),
             facts: cfg_facts(&kernel.program),
@@ -87,6 +94,7 @@ impl LaunchRecording {
             blocks: whole.blocks.clone(),
             output,
             warnings,
+            captions,
             initial,
             end_metrics,
             log,
@@ -109,6 +117,7 @@ impl LaunchRecording {
         if w < self.launch.warps() && w != self.focus {
             self.focus = w;
             self.log = self.launch.focus_log(w);
+            self.captions = Captions::of_run(&self.kernel.notes, &self.log).0;
         }
         self.focus
     }

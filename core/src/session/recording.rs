@@ -172,7 +172,7 @@ impl Recording {
         let mut warnings = super::run_warnings(&kernel, &sim.state().machine);
         sim.seek(0);
         let facts = cfg_facts(&kernel.program);
-        let (captions, note_warnings) = Captions::of_run(&kernel.notes, sim.timeline());
+        let (captions, note_warnings) = Captions::of_run(&kernel.notes, sim.timeline().log());
         warnings.extend(note_warnings);
         self.loaded = Some(Loaded { kernel, facts, sim, total, outcome, end_metrics, captions, warnings, output, report: None });
     }
