@@ -31,3 +31,12 @@ test('screenshots of the warps view', async ({ page }) => {
     await page.screenshot({ path: `${dir}/warps-embed-${w}x${h}.png` });
   }
 });
+
+test('screenshot of a launch\'s memory: the step that fills the shared array', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await open(page, `./${makeLink({ text: kernel('reduce_shared.cu') })}`);
+  await expect(page.getByTestId('warps-canvas')).toBeVisible();
+  await seek(page, 9);
+  await page.getByRole('tab', { name: 'Memory' }).click();
+  await page.screenshot({ path: `${dir}/warps-memory-1280x720.png` });
+});

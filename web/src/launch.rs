@@ -103,7 +103,7 @@ pub(crate) fn state(l: &LaunchRecording, lane: u32) -> StateView {
 }
 
 pub(crate) fn memory(l: &LaunchRecording) -> MemoryView {
-    MemoryView::of(l.launch().program(), l.memory(), l.current(), None)
+    MemoryView::of(l.launch().program(), l.memory(), l.current(), l.step_access().cloned())
 }
 
 pub(crate) fn metrics(l: &LaunchRecording) -> MetricsPair {

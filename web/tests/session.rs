@@ -462,6 +462,12 @@ fn a_launch_shows_every_warp_of_its_block_and_the_one_in_focus() {
     assert_eq!((s.focus(next), json(s.state(0).unwrap())["pc"].as_u64()), (next, Some(bar as u64 + 1)));
     s.seek(steps as f64);
     assert!(json(s.warps_now().unwrap()).as_array().unwrap().iter().all(|w| w["doing"] == "exited"));
+    // The memory view says what the step did: warp 0 filling its part of the shared array.
+    let wrote = (1..80).find_map(|t| {
+        s.seek(t as f64);
+        json(s.memory().unwrap())["access"]["summary"].as_str().filter(|t| t.contains("sdata")).map(String::from)
+    });
+    assert!(wrote.as_deref().is_some_and(|w| w.contains(", warp 0: STS by lanes 0-31 wrote sdata[0..31]")), "{wrote:?}");
     // A launch's notes: a step note at the block's step, an event note at the focused warp's event.
     let mut h = Session::new();
     assert_eq!(json(h.load(include_str!("../../examples/grid/reduce_interleaved.cu"), JsValue::UNDEFINED).unwrap())["ok"], true);

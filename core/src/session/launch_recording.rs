@@ -18,7 +18,7 @@ use crate::kernel::Kernel;
 use crate::machine::{LaneMask, Memory};
 use crate::model::Reconvergence;
 use crate::printf::OutputLine;
-use crate::sim::{event, LaneState, Metrics, SimConfig, StepLog, StepRecord, WarpState};
+use crate::sim::{event, LaneState, Metrics, SimConfig, StepAccess, StepLog, StepRecord, WarpState};
 
 /// A recorded launch with one warp of its block on screen in focus.
 pub struct LaunchRecording {
@@ -45,6 +45,10 @@ pub struct LaunchRecording {
     pub initial: Memory,
     /// Each warp of the block's counts at the block's end.
     pub end_metrics: Vec<Metrics>,
+    /// The step whose memory access `access` is (the memory view's highlight), so that a seek
+    /// to the step shown does not replay it again.
+    access_at: Option<u64>,
+    access: Option<StepAccess>,
     breakpoints: Vec<Pc>,
 }
 
@@ -97,6 +101,8 @@ impl LaunchRecording {
             captions,
             initial,
             end_metrics,
+            access_at: None,
+            access: None,
             log,
             focus: focus_warp,
             launch,
@@ -157,8 +163,16 @@ impl LaunchRecording {
         self.launch.steps()
     }
     pub fn seek(&mut self, t: u64) -> u64 {
-        self.launch.seek(t.min(self.total()));
+        let t = t.min(self.total());
+        if self.access_at != Some(t) || self.current() != t {
+            self.access = self.launch.seek_with_access(t);
+            self.access_at = Some(t);
+        }
         self.current()
+    }
+    /// What the current step did to memory: its instruction's access, for the lanes that ran it.
+    pub fn step_access(&self) -> Option<&StepAccess> {
+        self.access.as_ref()
     }
 
     /// The focused warp's lanes for the instruction it issues next; its live lanes all wait

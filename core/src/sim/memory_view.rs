@@ -50,20 +50,21 @@ impl Sim {
         }
         let access = all.within(issued.mask);
         let cells = access.cells();
-        let text = describe(t, instr, &access, &cells, &st.machine.memory);
+        let text = describe(&format!("step {t}"), instr, &access, &cells, &st.machine.memory);
         Some(StepAccess { step: t, pc, access, cells, text })
     }
 }
 
 /// `step 41: ST.E by lanes 0-15 wrote a[0..15]`: the instruction's opcode, the lanes that
 /// accessed, the verb of the access and the elements, buffer by buffer, as index ranges.
-pub fn describe(step: u64, instr: &Instruction, access: &Access, cells: &[CellTouch], memory: &Memory) -> String {
+/// `when` names the step (`step 41`, or in a launch `step 41, warp 3`).
+pub fn describe(when: &str, instr: &Instruction, access: &Access, cells: &[CellTouch], memory: &Memory) -> String {
     let opcode = instr.text.split_whitespace().find(|w| !w.starts_with('@')).unwrap_or("");
     if access.lanes.is_empty() {
-        return format!("step {step}: {opcode} touched no memory: its guard was false in every lane it ran on");
+        return format!("{when}: {opcode} touched no memory: its guard was false in every lane it ran on");
     }
     let lanes = LaneList(access.lanes);
-    let mut out = format!("step {step}: {opcode} by {} {lanes} {} ", lanes.word(), access.kind.verb());
+    let mut out = format!("{when}: {opcode} by {} {lanes} {} ", lanes.word(), access.kind.verb());
     let mut places: Vec<String> = Vec::new();
     for (buffer, group) in by_buffer(cells) {
         let name = memory.buffers.get(buffer as usize).map_or("?", |b| b.name.as_str());

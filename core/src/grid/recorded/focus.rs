@@ -84,4 +84,34 @@ impl RecordedLaunch {
         }
         None
     }
+
+    /// What the block's step `t` did to memory, with the block put at step `t` (seek): the
+    /// access of the instruction the issuing warp ran, read from its registers before the step,
+    /// for the lanes it issued; `None` for step 0 or an instruction that does not access memory.
+    pub fn seek_with_access(&mut self, t: u64) -> Option<crate::sim::StepAccess> {
+        let Some(before) = t.checked_sub(1).filter(|&b| b < self.recorded()) else {
+            self.seek(t);
+            return None;
+        };
+        self.seek(before);
+        let pending = self.issuer(t).and_then(|w| {
+            let pc = self.block.warps[w].state.model.pc()?;
+            let instr = self.launcher.code.program.get(pc)?.clone();
+            instr.op.memory_use()?;
+            let warp = &mut self.block.warps[w];
+            warp.lend(&mut self.launcher.memory);
+            let all = crate::machine::access(&warp.state.machine, &instr, warp.state.machine.live_lanes());
+            warp.take_back(&mut self.launcher.memory);
+            Some((w, pc, instr, all?))
+        });
+        let issued = self.step();
+        let ((w, pc, instr, all), (issuer, issued)) = (pending?, issued?);
+        if issuer != w || issued.pc != pc {
+            return None;
+        }
+        let access = all.within(issued.mask);
+        let cells = access.cells();
+        let text = crate::sim::describe_access(&alloc::format!("step {t}, warp {w}"), &instr, &access, &cells, &self.launcher.memory);
+        Some(crate::sim::StepAccess { step: t, pc, access, cells, text })
+    }
 }
