@@ -20,6 +20,23 @@ export function html<K extends keyof HTMLElementTagNameMap>(
   return el;
 }
 
+/** A canvas's hover card, hidden until the pointer rests on the canvas. */
+export function tooltip(testid: string): HTMLElement {
+  const tip = html('div', { class: 'tooltip', 'data-testid': testid });
+  tip.hidden = true;
+  return tip;
+}
+
+/** A legend's item: a swatch (`background`: its colour, set through the CSSOM as the page's CSP
+ * wants; `cls`: more classes) and its words. */
+export function legendItem(words: string, swatch: { background?: string; cls?: string }): HTMLElement {
+  const item = html('span', { class: 'legend-item' });
+  const sw = html('i', { class: `swatch${swatch.cls ? ` ${swatch.cls}` : ''}` });
+  if (swatch.background) sw.style.background = swatch.background;
+  item.append(sw, document.createTextNode(words));
+  return item;
+}
+
 /** Sets `el`'s text by changing its one text node (a new node would need a new layout), and only
  * when it differs. */
 export function setText(el: HTMLElement, text: string): void {

@@ -1,5 +1,5 @@
 //! Lane view (canvas): lanes (rows) by steps (columns) from the engine's `lane_states`, for a
-//! window of up to WINDOW steps around the current one (the whole run when it is short). Hover
+//! window of steps around the current one (`step-window.ts`; the whole run when it is short). Hover
 //! tells a cell's lane, step and state (and, at the current step, its pc and registers); a click
 //! selects the lane whose registers the register panel shows. A step that issued with no lane
 //! (tf-sandy's idle instructions: every lane waits while the warp pc walks a block) is hatched.
@@ -7,12 +7,12 @@
 //! the lane that got its value, and the core's sentence under the legend.
 
 import { LaneCode } from '../engine';
-import { hex, setText, watchSize, type Watched } from '../svg';
+import { hex, html, legendItem, setText, tooltip, watchSize, type Watched } from '../svg';
 import { niceStep } from '../sweep/axes';
+import { fetchRange, windowFor } from './step-window';
 import { typeFloor } from '../type-floor';
 import type { ExchangeView, StateView } from '../generated/engine';
 
-export const WINDOW = 400;
 const NAMES: Record<number, string> = {
   [LaneCode.Active]: 'active', [LaneCode.Masked]: 'masked off', [LaneCode.Waiting]: 'waiting', [LaneCode.Exited]: 'exited',
 };
@@ -91,27 +91,12 @@ export function create(root: HTMLElement): LanePanel {
   const canvas = document.createElement('canvas');
   canvas.className = 'lanes-canvas';
   canvas.dataset.testid = 'lanes-canvas';
-  const tip = document.createElement('div');
-  tip.className = 'tooltip';
-  tip.dataset.testid = 'lane-tooltip';
-  tip.hidden = true;
-  const legend = document.createElement('div');
-  legend.className = 'legend';
-  for (const code of [LaneCode.Active, LaneCode.Masked, LaneCode.Waiting, LaneCode.Exited]) {
-    const item = document.createElement('span');
-    item.className = 'legend-item';
-    const sw = document.createElement('i');
-    sw.className = 'swatch';
-    sw.style.background = `var(${COLOR_VARS[code]})`;
-    item.append(sw, document.createTextNode(NAMES[code]));
-    legend.append(item);
-  }
-  const idleKey = document.createElement('span');
-  idleKey.className = 'legend-item';
+  const tip = tooltip('lane-tooltip');
+  const legend = html('div', { class: 'legend' });
+  const codes = [LaneCode.Active, LaneCode.Masked, LaneCode.Waiting, LaneCode.Exited];
+  legend.append(...codes.map((code) => legendItem(NAMES[code], { background: `var(${COLOR_VARS[code]})` })));
+  const idleKey = legendItem('no lane issued (idle instruction)', { cls: 'idle-swatch' });
   idleKey.hidden = true;
-  const hatch = document.createElement('i');
-  hatch.className = 'swatch idle-swatch';
-  idleKey.append(hatch, document.createTextNode('no lane issued (idle instruction)'));
   legend.append(idleKey);
   const exchangeLine = document.createElement('div');
   exchangeLine.className = 'exchange-line';
@@ -132,19 +117,12 @@ export function create(root: HTMLElement): LanePanel {
   return p;
 }
 
-function windowFor(total: number, step: number): { from: number; to: number } {
-  if (total <= WINDOW) return { from: 0, to: total };
-  const from = Math.min(Math.max(0, step - Math.floor(WINDOW / 2)), total - WINDOW);
-  return { from, to: from + WINDOW };
-}
-
 /** The steps to fetch to draw steps from+1..=to: none when the cache holds them, else a wider,
  * aligned range, so playing re-reads the engine every couple of hundred steps only. */
 function missing(p: LanePanel, total: number, width: number, from: number, to: number): { from: number; to: number } | null {
   const c = p.cache;
   if (c && c.total === total && c.width === width && from >= c.from && to <= c.to) return null;
-  const a = Math.max(0, Math.floor(from / 200) * 200 - 200);
-  return { from: a, to: Math.min(total, a + WINDOW + 600) };
+  return fetchRange(total, from);
 }
 
 function codesFor(p: LanePanel, d: LaneData, from: number, to: number): { codes: Uint8Array; issued: Uint8Array; base: number } {

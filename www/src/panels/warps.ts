@@ -1,17 +1,17 @@
 //! Warps view (canvas), for a whole launch: the block on screen's warps (rows) by the block's
-//! steps (columns), from the engine's `warps_window`, for a window of up to WINDOW steps around
-//! the current one. A cell says what the warp did at that step: issued it (shaded by how many
+//! steps (columns), from the engine's `warps_window`, for a window of steps around the current
+//! one (`step-window.ts`). A cell says what the warp did at that step: issued it (shaded by how many
 //! lanes ran: the block's SIMD efficiency at a glance), could have but another warp did, waited
 //! at a barrier, or had exited. The steps where a barrier let its warps go are ticked on top.
 //! The warp in focus (the one every other panel shows) is outlined; click a row to focus
 //! another. The buttons step to the focused warp's previous or next issue.
 
 import { WarpCode } from '../engine';
-import { setText, watchSize, type Watched } from '../svg';
+import { html, legendItem, setText, tooltip, watchSize, type Watched } from '../svg';
 import { typeFloor } from '../type-floor';
+import { fetchRange, windowFor } from './step-window';
 import type { BlockSummary, WarpNow } from '../generated/engine';
 
-export const WINDOW = 400;
 /** The least height of a warp's row: 32 warps stay readable on a projector (and scroll). */
 export const MIN_ROW_PX = 6;
 
@@ -79,20 +79,9 @@ export function create(root: HTMLElement): WarpsPanel {
   const canvas = document.createElement('canvas');
   canvas.className = 'warps-canvas';
   canvas.dataset.testid = 'warps-canvas';
-  const tip = document.createElement('div');
-  tip.className = 'tooltip';
-  tip.dataset.testid = 'warp-tooltip';
-  tip.hidden = true;
-  const legend = document.createElement('div');
-  legend.className = 'legend warps-legend';
-  for (const [key, words] of KEYS) {
-    const item = document.createElement('span');
-    item.className = 'legend-item';
-    const sw = document.createElement('i');
-    sw.className = `swatch warp-${key}`;
-    item.append(sw, document.createTextNode(words));
-    legend.append(item);
-  }
+  const tip = tooltip('warp-tooltip');
+  const legend = html('div', { class: 'legend warps-legend' });
+  legend.append(...KEYS.map(([key, words]) => legendItem(words, { cls: `warp-${key}` })));
   const box = document.createElement('div');
   box.className = 'warps-box';
   box.append(canvas);
@@ -116,18 +105,11 @@ export function invalidate(p: WarpsPanel): void {
   p.cache = null;
 }
 
-function windowFor(total: number, step: number): { from: number; to: number } {
-  if (total <= WINDOW) return { from: 0, to: total };
-  const from = Math.min(Math.max(0, step - Math.floor(WINDOW / 2)), total - WINDOW);
-  return { from, to: from + WINDOW };
-}
-
 function codesFor(p: WarpsPanel, d: WarpsData, from: number, to: number): { codes: Uint8Array; base: number } {
   const c = p.cache;
   if (!(c && c.total === d.total && c.warps === d.warps && from >= c.from && to <= c.to)) {
-    const a = Math.max(0, Math.floor(from / 200) * 200 - 200);
-    const b = Math.min(d.total, a + WINDOW + 600);
-    p.cache = { from: a, to: b, codes: d.fetch(a, b), total: d.total, warps: d.warps };
+    const range = fetchRange(d.total, from);
+    p.cache = { ...range, codes: d.fetch(range.from, range.to), total: d.total, warps: d.warps };
   }
   return { codes: p.cache!.codes, base: p.cache!.from };
 }
