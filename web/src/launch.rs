@@ -4,9 +4,7 @@
 //! focus, a warp's next and previous issue). Every function forwards to the core.
 
 use js_sys::{Uint16Array, Uint8Array};
-use serde::Serialize;
-use ts_rs::TS;
-use warpscope_core::grid::{Totals, WarpNow};
+use warpscope_core::grid::WarpNow;
 use warpscope_core::model::Reconvergence;
 use warpscope_core::session::LaunchRecording;
 use warpscope_core::sim::{StepLog, WarpState};
@@ -35,61 +33,6 @@ const _: () = {
     assert!(WarpCodeJs::Exited as u8 == WarpCode::EXITED && WarpCodeJs::Failed as u8 == WarpCode::FAILED);
     assert!(WarpCodeJs::Issued as u8 == WarpCode::ISSUED);
 };
-
-/// What a load of a whole launch adds to `LoadResult`.
-#[derive(Serialize, TS)]
-pub struct LaunchView {
-    /// The block on screen (the launch's `block_idx=`, or the block where the launch failed).
-    pub block_idx: [u32; 3],
-    /// Its warps, and the one in focus first (the launch's `warp=`).
-    pub warps: u32,
-    pub focus: u32,
-    /// The launch's grid and block dimensions.
-    pub grid: [u32; 3],
-    pub block: [u32; 3],
-    /// The whole launch's counts (every block's), and the block on screen's steps.
-    pub totals: Totals,
-    pub steps: u64,
-    /// Every block that ran, in blockIdx order, with its counts: what a block picker offers.
-    pub blocks: Vec<BlockSummary>,
-}
-
-/// One block of the launch as the block picker lists it.
-#[derive(Serialize, TS)]
-pub struct BlockSummary {
-    pub block_idx: [u32; 3],
-    pub warp_instructions: u64,
-    /// ncu's threads per instruction over the warp width.
-    pub simd_efficiency: f64,
-    pub divergent_branches: u64,
-    pub barrier_waits: u64,
-}
-
-impl LaunchView {
-    pub fn new(l: &LaunchRecording) -> LaunchView {
-        let decl = l.kernel.launch();
-        LaunchView {
-            block_idx: l.launch().block_idx(),
-            warps: l.launch().warps() as u32,
-            focus: l.focused() as u32,
-            grid: decl.grid,
-            block: decl.block,
-            totals: l.totals,
-            steps: l.total(),
-            blocks: l
-                .blocks
-                .iter()
-                .map(|b| BlockSummary {
-                    block_idx: b.block_idx,
-                    warp_instructions: b.totals.warp_instructions,
-                    simd_efficiency: b.totals.simd_efficiency(l.kernel.warp_width),
-                    divergent_branches: b.totals.divergent_branches,
-                    barrier_waits: b.totals.barrier_waits,
-                })
-                .collect(),
-        }
-    }
-}
 
 /// The focused warp as the state view reads it.
 pub(crate) fn look(l: &LaunchRecording) -> WarpLook<'_> {

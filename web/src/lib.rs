@@ -182,7 +182,7 @@ impl Session {
                     self.params = resolved.params.iter().map(|p| (p.name.clone(), p.value)).collect();
                     self.recording.stop();
                     diagnostics.extend(l.warnings.iter().cloned());
-                    (result.ok, result.end, result.launch) = (true, Some(l.outcome.clone()), Some(launch::LaunchView::new(&l)));
+                    (result.ok, result.end, result.launch) = (true, Some(l.outcome.clone()), Some(LaunchView::new(&l)));
                     self.launch = Some(l);
                 }
                 Err(d) => diagnostics.extend(d),

@@ -22,7 +22,6 @@ use warpscope_core::Severity;
 
 use crate::exchange::ExchangeView;
 use crate::inputs::{BufferRow, InputsView, ParamRow};
-use crate::launch::{BlockSummary, LaunchView};
 use crate::link::DecodedView;
 use crate::memory::{AccessView, BufferView, CellTouchView, MemoryView};
 use crate::sweep::{MetricInfo, Prepared};

@@ -6,12 +6,13 @@ use ts_rs::TS;
 use warpscope_core::analysis::{CfgFacts, PostDom};
 use warpscope_core::block::WarpScheduler;
 use warpscope_core::compile::VarInfo;
+use warpscope_core::grid::Totals;
 use warpscope_core::isa::{Pc, Pred, Reg};
 use warpscope_core::kernel::vars::variables_at;
 use warpscope_core::kernel::{CompiledSource, Note, NoteTarget};
 use warpscope_core::machine::Machine;
 use warpscope_core::model::{GroupOrder, ModelKind, PathOrder, Reconvergence, StackEntry};
-use warpscope_core::session::{Captions, Named, Outcome, Resolved};
+use warpscope_core::session::{Captions, LaunchRecording, Named, Outcome, Resolved};
 use warpscope_core::sim::{CostModel, LaneState, Metrics, PointMetrics, RunReport, Sim, StepRecord, WarpState};
 use warpscope_core::structure::{Structured, TransformCounts};
 use warpscope_core::{Diagnostic, Program, Severity};
@@ -76,7 +77,7 @@ pub struct LoadResult {
     pub last_step: u64,
     /// A whole launch: its block on screen, that block's warps and the warp in focus, the
     /// launch's counts (null for a warp run alone). The step is then the block's.
-    pub launch: Option<crate::launch::LaunchView>,
+    pub launch: Option<LaunchView>,
 }
 
 impl LoadResult {
@@ -112,6 +113,61 @@ impl LoadResult {
             running: false,
             last_step: r.stop_at.map_or(r.options.step_limit, |s| s.min(r.options.step_limit)),
             launch: None,
+        }
+    }
+}
+
+/// What a load of a whole launch adds to `LoadResult`.
+#[derive(Serialize, TS)]
+pub struct LaunchView {
+    /// The block on screen (the launch's `block_idx=`, or the block where the launch failed).
+    pub block_idx: [u32; 3],
+    /// Its warps, and the one in focus first (the launch's `warp=`).
+    pub warps: u32,
+    pub focus: u32,
+    /// The launch's grid and block dimensions.
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    /// The whole launch's counts (every block's), and the block on screen's steps.
+    pub totals: Totals,
+    pub steps: u64,
+    /// Every block that ran, in blockIdx order, with its counts: what a block picker offers.
+    pub blocks: Vec<BlockSummary>,
+}
+
+/// One block of the launch as the block picker lists it.
+#[derive(Serialize, TS)]
+pub struct BlockSummary {
+    pub block_idx: [u32; 3],
+    pub warp_instructions: u64,
+    /// ncu's threads per instruction over the warp width.
+    pub simd_efficiency: f64,
+    pub divergent_branches: u64,
+    pub barrier_waits: u64,
+}
+
+impl LaunchView {
+    pub fn new(l: &LaunchRecording) -> LaunchView {
+        let decl = l.kernel.launch();
+        LaunchView {
+            block_idx: l.launch().block_idx(),
+            warps: l.launch().warps() as u32,
+            focus: l.focused() as u32,
+            grid: decl.grid,
+            block: decl.block,
+            totals: l.totals,
+            steps: l.total(),
+            blocks: l
+                .blocks
+                .iter()
+                .map(|b| BlockSummary {
+                    block_idx: b.block_idx,
+                    warp_instructions: b.totals.warp_instructions,
+                    simd_efficiency: b.totals.simd_efficiency(l.kernel.warp_width),
+                    divergent_branches: b.totals.divergent_branches,
+                    barrier_waits: b.totals.barrier_waits,
+                })
+                .collect(),
         }
     }
 }
