@@ -467,9 +467,6 @@ fn a_warps_log_over_the_blocks_steps_holds_where_others_issue() {
             depth = Some(r.depth);
         }
         assert_eq!(k, own.len(), "warp {w}: every record placed");
-        let lanes: Vec<u32> = rec.issued_lanes_of(w, 100, 300).collect();
-        let want: Vec<u32> = (100..300).map(|t| log.get(t).unwrap().mask.count_ones()).collect();
-        assert_eq!(lanes, want, "warp {w}: lanes per step");
     }
     for t in 0..n {
         let lanes: u32 = logs.iter().map(|l| l.get(t).unwrap().mask.count_ones()).sum();

@@ -7,7 +7,7 @@ use js_sys::{Uint16Array, Uint8Array};
 use warpscope_core::grid::WarpNow;
 use warpscope_core::model::Reconvergence;
 use warpscope_core::session::LaunchRecording;
-use warpscope_core::sim::{StepLog, WarpState};
+use warpscope_core::sim::WarpState;
 use wasm_bindgen::prelude::*;
 
 use crate::memory::MemoryView;
@@ -60,11 +60,6 @@ pub(crate) fn metrics(l: &LaunchRecording) -> MetricsPair {
     }
 }
 
-/// The focused warp's records over the block's steps.
-pub(crate) fn log(l: &LaunchRecording) -> &StepLog {
-    l.log()
-}
-
 #[wasm_bindgen]
 impl Session {
     /// For a whole launch: every warp of the block on screen at the current step (`WarpNow[]`);
@@ -110,10 +105,4 @@ impl Session {
     pub fn prev_issue_of(&self, w: u32) -> f64 {
         self.launch.as_ref().and_then(|l| l.launch().prev_issue_of(w as usize)).map_or(-1.0, |t| t as f64)
     }
-}
-
-/// The focused warp's lanes issued at each of the block's steps `from + 1 ..= to`.
-pub(crate) fn issued_lanes(l: &LaunchRecording, from: f64, to: f64) -> Vec<u8> {
-    let (from, to) = (steps(from), steps(to).min(steps(from) + warpscope_core::sim::LANE_WINDOW_MAX));
-    l.launch().issued_lanes_of(l.focused(), from, to).map(|n| n as u8).collect()
 }

@@ -463,15 +463,12 @@ impl Session {
     }
 
     /// The lanes issued at each of steps `from + 1 ..= to` (at most `lane_window_max()` steps).
+    /// (A launch's focused warp issued none at the steps another warp issued: its log's holds.)
     pub fn issued_lanes(&self, from: f64, to: f64) -> Vec<u8> {
-        if let Some(l) = &self.launch {
-            return launch::issued_lanes(l, from, to);
-        }
-        let Some(l) = self.recording.loaded() else { return Vec::new() };
-        let t = l.sim.timeline();
+        let Some(t) = self.log() else { return Vec::new() };
         let from = (steps(from) as usize).min(t.len());
         let to = (steps(to) as usize).clamp(from, t.len()).min(from + warpscope_core::sim::LANE_WINDOW_MAX as usize);
-        t.records_from(from).take(to - from).map(|r| r.mask.count_ones() as u8).collect()
+        t.iter_from(from).take(to - from).map(|r| r.mask.count_ones() as u8).collect()
     }
 
     /// `LaneCode` of every lane in steps `from + 1 ..= to` (at most `lane_window_max()` steps), W per step.
@@ -506,7 +503,7 @@ impl Session {
     /// The records the plots and the event strip read: the warp's, or the focused warp's over
     /// the block's steps.
     fn log(&self) -> Option<&warpscope_core::sim::StepLog> {
-        self.launch.as_ref().map(launch::log).or_else(|| self.recording.loaded().map(|l| l.sim.timeline().log()))
+        self.launch.as_ref().map(LaunchRecording::log).or_else(|| self.recording.loaded().map(|l| l.sim.timeline().log()))
     }
     /// The shown warp's counts at the run's end.
     fn end_metrics(&self) -> Option<&warpscope_core::sim::Metrics> {

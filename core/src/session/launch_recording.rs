@@ -16,9 +16,9 @@ use crate::grid::{BlockTotals, RecordedLaunch, Totals, WarpNow};
 use crate::isa::Pc;
 use crate::kernel::Kernel;
 use crate::machine::{LaneMask, Memory};
-use crate::model::Reconvergence;
+use crate::model::{Issued, Reconvergence};
 use crate::printf::OutputLine;
-use crate::sim::{event, LaneState, Metrics, SimConfig, StepAccess, StepLog, StepRecord, WarpState};
+use crate::sim::{LaneState, Metrics, SimConfig, StepAccess, StepLog, StepRecord, WarpState};
 
 /// A recorded launch with one warp of its block on screen in focus.
 pub struct LaunchRecording {
@@ -59,8 +59,11 @@ impl LaunchRecording {
         let kernel = &resolved.kernel;
         let decl = kernel.launch();
         let mut focus = (decl.block_idx, decl.warp_idx as usize);
-        let initial = crate::grid::Launcher::new(kernel, &resolved.options)?.memory;
-        let mut launch = match RecordedLaunch::new(kernel, &resolved.options, focus.0)? {
+        // The inputs are evaluated once: the buffers as the launch starts are kept for the
+        // inputs view, and the same launcher runs.
+        let launcher = crate::grid::Launcher::new(kernel, &resolved.options)?;
+        let initial = launcher.memory.clone();
+        let mut launch = match RecordedLaunch::of(launcher, focus.0) {
             Ok(launch) => launch,
             Err(early) => {
                 // The blocks before the one that failed all ended well: it can be recorded.
@@ -192,18 +195,12 @@ impl LaunchRecording {
     /// lanes' parts where it issued, waiting (or exited) where another warp did. Replays the
     /// window, then returns to the current step.
     pub fn lane_window(&mut self, from: u64, to: u64) -> Vec<LaneState> {
-        let now = self.current();
-        let to = to.min(self.total()).min(from.saturating_add(crate::sim::LANE_WINDOW_MAX));
-        let width = self.warp().machine.width;
-        let mut out = Vec::with_capacity((to.saturating_sub(from) * width as u64) as usize);
-        self.launch.seek(from);
-        while self.launch.steps() < to {
-            let exited = self.launch.warp(self.focus).machine.exited;
-            let Some((w, issued)) = self.launch.step() else { break };
-            let (mask, work) = if w == self.focus { (issued.mask, issued.work) } else { (LaneMask::EMPTY, LaneMask::EMPTY) };
+        let (focus, width) = (self.focus, self.warp().machine.width);
+        let mut out = Vec::new();
+        self.replay_window(from, to, |_, exited, w, issued| {
+            let (mask, work) = if w == focus { (issued.mask, issued.work) } else { (LaneMask::EMPTY, LaneMask::EMPTY) };
             out.extend((0..width).map(|l| LaneState::of(l, mask, work, exited)));
-        }
-        self.launch.seek(now);
+        });
         out
     }
 
@@ -211,18 +208,28 @@ impl LaunchRecording {
     /// one `WarpCode` byte per warp per step, warp 0 first. Replays the window, then returns to
     /// the current step.
     pub fn warps_window(&mut self, from: u64, to: u64) -> Vec<u8> {
-        let now = self.current();
-        let to = to.min(self.total()).min(from.saturating_add(crate::sim::LANE_WINDOW_MAX));
-        let mut out = Vec::with_capacity((to.saturating_sub(from) as usize) * self.launch.warps());
-        self.launch.seek(from);
-        while self.launch.steps() < to {
-            let Some((issuer, issued)) = self.launch.step() else { break };
+        let mut out = Vec::new();
+        self.replay_window(from, to, |launch, _, issuer, issued| {
             // The warp that issued the step shows it, even where it then waits at a barrier.
             let lanes = WarpCode::ISSUED + issued.mask.count().min(64) as u8;
-            out.extend(self.launch.warps_now().iter().enumerate().map(|(w, now)| if w == issuer { lanes } else { WarpCode::of(now) }));
+            out.extend(launch.warps_now().iter().enumerate().map(|(w, now)| if w == issuer { lanes } else { WarpCode::of(now) }));
+        });
+        out
+    }
+
+    /// Replays the block's steps `from + 1 ..= to` (at most `LANE_WINDOW_MAX`), showing each to
+    /// `each` (the launch after it, the focused warp's exited lanes before it, the warp that
+    /// issued it and what it issued), then returns to the current step.
+    fn replay_window(&mut self, from: u64, to: u64, mut each: impl FnMut(&RecordedLaunch, LaneMask, usize, &Issued)) {
+        let now = self.current();
+        let to = to.min(self.total()).min(from.saturating_add(crate::sim::LANE_WINDOW_MAX));
+        self.launch.seek(from);
+        while self.launch.steps() < to {
+            let exited = self.launch.warp(self.focus).machine.exited;
+            let Some((w, issued)) = self.launch.step() else { break };
+            each(&self.launch, exited, w, &issued);
         }
         self.launch.seek(now);
-        out
     }
 
     pub fn set_breakpoints(&mut self, pcs: Vec<Pc>) {
@@ -263,11 +270,6 @@ impl LaunchRecording {
         };
         let pc = if kind == OutcomeKind::EndOfRecording || kind == OutcomeKind::Budget { None } else { self.warp().model.pc() };
         Outcome::placed(self.launch.program(), t, kind, pc, message)
-    }
-
-    /// The events of the focused warp's step just taken (0 when another warp issued it).
-    pub fn events_now(&self) -> u16 {
-        self.record_now().map_or(0, |r| r.events & (event::DIVERGE | event::RECONVERGE | event::SPILL | event::FILL))
     }
 }
 

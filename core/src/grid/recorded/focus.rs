@@ -4,7 +4,6 @@
 //! scrubber's event strip, next and previous event, lanes per step) read a launch's focused
 //! warp as they read a warp run alone.
 
-use crate::machine::LaneMask;
 use crate::model::Reconvergence;
 use crate::sim::{StepLog, StepRecord};
 
@@ -33,20 +32,6 @@ impl RecordedLaunch {
     /// Warp `w`'s record of the block's current step, if it issued it.
     pub fn record_now(&self, w: usize) -> Option<StepRecord> {
         (self.issuer(self.step) == Some(w)).then(|| self.last_issued(w)).flatten()
-    }
-
-    /// The lanes warp `w` issued at each of the block's steps `from + 1 ..= to` (0 where another
-    /// warp issued).
-    pub fn issued_lanes_of(&self, w: usize, from: u64, to: u64) -> impl Iterator<Item = u32> + '_ {
-        let before = (0..from as usize).filter(|&i| self.issuers.get(i) == Some(w)).count();
-        let mut own = self.records.get(w).map(|r| r.iter_from(before));
-        (from as usize..(to as usize).min(self.issuers.len())).map(move |i| {
-            if self.issuers.get(i) == Some(w) {
-                own.as_mut().and_then(Iterator::next).map_or(0, |r| LaneMask(r.mask).count())
-            } else {
-                0
-            }
-        })
     }
 
     /// The configuration every warp runs under.

@@ -5,6 +5,7 @@
 //! reachable by seek, which replays from the nearest checkpoint. The blocks before it run first,
 //! unrecorded (the global memory it starts from is theirs); `finish` runs the blocks after it.
 
+use alloc::boxed::Box;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 
@@ -188,12 +189,16 @@ pub struct RecordedLaunch {
 impl RecordedLaunch {
     /// `kernel`'s launch under `opts` with the block at `focus` to be recorded: the blocks before
     /// it have run. `None` for the launch's results when a block before it did not end well.
-    pub fn new(kernel: &Kernel, opts: &LaunchOptions, focus: [u32; 3]) -> Result<Result<RecordedLaunch, LaunchRun>, Vec<Diagnostic>> {
-        let mut launcher = Launcher::new(kernel, opts)?;
+    pub fn new(kernel: &Kernel, opts: &LaunchOptions, focus: [u32; 3]) -> Result<Result<RecordedLaunch, Box<LaunchRun>>, Vec<Diagnostic>> {
+        Ok(RecordedLaunch::of(Launcher::new(kernel, opts)?, focus))
+    }
+
+    /// `new`'s launch from a launcher made already (its inputs evaluated once).
+    pub fn of(mut launcher: Launcher, focus: [u32; 3]) -> Result<RecordedLaunch, Box<LaunchRun>> {
         let blocks: Vec<[u32; 3]> = launcher.code.blocks().collect();
         for &block_idx in blocks.iter().take_while(|&&b| b != focus) {
             if !launcher.run_whole(block_idx, None) {
-                return Ok(Err(launcher.finish()));
+                return Err(Box::new(launcher.finish()));
             }
         }
         let block = launcher.start_block(focus);
@@ -204,7 +209,7 @@ impl RecordedLaunch {
             memory: Snapshot::take(&launcher.memory, None),
             printed: launcher.printout.records.len(),
         };
-        Ok(Ok(RecordedLaunch {
+        Ok(RecordedLaunch {
             before: launcher.run.totals.steps,
             printed_before: launcher.printout.records.len(),
             launcher,
@@ -215,7 +220,7 @@ impl RecordedLaunch {
             records: (0..warps).map(|_| StepLog::default()).collect(),
             checkpoints: alloc::vec![first],
             end: None,
-        }))
+        })
     }
 
     /// Steps the block has taken so far (the state is the one after them).
