@@ -35,7 +35,7 @@ import * as warps from './panels/warps';
 import { compilerOutput, kernelTitle, originalGraphOf, readRun, warpFacts, type Run } from './run';
 import { loadOptions } from './choices';
 import * as store from './store';
-import type { Beside, DiagnosticView, HeaderEdit, LoadResult, StateView } from './generated/engine';
+import type { Beside, DiagnosticView, HeaderEdit, LoadResult, StateView, WarpNow } from './generated/engine';
 
 export type { Run };
 
@@ -240,14 +240,12 @@ export class App {
   }
 
   /** For a whole launch, what the caption says of the block at this step: the warp that issued
-   * it and what the focused one does (the engine's `warps_now`). */
-  private blockLine(): caption.BlockLine | null {
+   * it and what the focused one does (`now`: the engine's `warps_now`). */
+  private blockLine(now: WarpNow[]): caption.BlockLine | null {
     const launch = this.run?.load.launch, e = this.engine;
     if (!launch || !e) return null;
-    const now = e.warpsNow();
-    const doing = { issuing: 'issued it', ready: 'is ready to issue', at_barrier: 'waits at a barrier for the block\'s other warps', exited: 'has exited', failed: 'has failed' };
     const focused = now[launch.focus];
-    return { issuer: e.issuerOf(store.get().step), focus: launch.focus, doing: focused ? doing[focused.doing] : '' };
+    return { issuer: e.issuerOf(store.get().step), focus: launch.focus, doing: focused ? warps.doingOf(focused) : '' };
   }
 
   /** Puts warp `w` of the launch's block in focus: the per-warp views and the run's plots follow. */
@@ -559,11 +557,13 @@ export class App {
     }
     cfgPanel.render(p.cfg, r.cfg, r.layout, this.state, s.breakpoints, originalGraphOf(r));
     const launch = r.load.launch;
+    // Every warp at the step, read once for the warps panel and the caption.
+    const now = launch ? e.warpsNow() : [];
     if (launch) {
       warps.render(p.warps, {
         warps: launch.warps, width: r.load.width, total: r.total, step: s.step, focus: launch.focus,
         blockIdx: launch.block_idx, blocks: launch.blocks, pickBlock: s.embed === null ? (b) => this.pickBlock(b) : null,
-        fetch: (a, b) => e.warpsWindow(a, b, launch.warps), now: e.warpsNow(),
+        fetch: (a, b) => e.warpsWindow(a, b, launch.warps), now,
         select: (w) => { this.movedOn(); this.focusWarp(w); },
         issue: (dir) => this.stepWarp(dir),
       });
@@ -581,7 +581,7 @@ export class App {
     });
     plot.render(p.plot, r.plot, s.step);
     scrubber.render(p.scrubber, s.step, r.total, r.strip, s.playing);
-    caption.render(p.el.caption, this.state, r.load.end, r.total, r.idleSteps > 0 && s.step > 0 && e.issuedLanes(s.step - 1, s.step)[0] === 0, this.blockLine());
+    caption.render(p.el.caption, this.state, r.load.end, r.total, r.idleSteps > 0 && s.step > 0 && e.issuedLanes(s.step - 1, s.step)[0] === 0, this.blockLine(now));
     registers.render(p.registers, this.state, s.lane, r.load.width, selectLane);
     memory.render(p.memory, { run: r, step: s.step, lane: s.lane, view: () => e.memory(), cells: (b, from, to) => e.memoryCells(b, from, to) });
     outputPanel.render(p.output, r.output, s.step, s.lane, (t) => this.goto(t));

@@ -271,23 +271,22 @@ export class Engine {
 
   /** Lanes issued at each of steps from+1..=to; split into allowed chunks. */
   issuedLanes(from: number, to: number): Uint8Array {
-    const out = new Uint8Array(Math.max(0, to - from));
-    const cap = lane_window_max();
-    for (let a = from; a < to; a += cap) {
-      const b = Math.min(to, a + cap);
-      out.set(this.guard('issued_lanes', new Uint8Array(0), (s) => s.issued_lanes(a, b)).subarray(0, b - a), a - from);
-    }
-    return out;
+    return this.windowed('issued_lanes', from, to, 1, (s, a, b) => s.issued_lanes(a, b));
   }
 
   /** Lane codes (`LaneCode`) for steps from+1..=to, W per step; split into allowed chunks. */
   laneStates(from: number, to: number, width: number): Uint8Array {
-    const out = new Uint8Array(Math.max(0, to - from) * width);
+    return this.windowed('lane_states', from, to, width, (s, a, b) => s.lane_states(a, b));
+  }
+
+  /** `per` bytes a step for steps from+1..=to from `f`, asked in windows the engine allows. */
+  private windowed(what: string, from: number, to: number, per: number, f: (s: Session, a: number, b: number) => Uint8Array): Uint8Array {
+    const out = new Uint8Array(Math.max(0, to - from) * per);
     const cap = lane_window_max();
     for (let a = from; a < to; a += cap) {
       const b = Math.min(to, a + cap);
-      const part = this.guard('lane_states', new Uint8Array(0), (s) => s.lane_states(a, b));
-      out.set(part.subarray(0, (b - a) * width), (a - from) * width);
+      const part = this.guard(what, new Uint8Array(0), (s) => f(s, a, b));
+      out.set(part.subarray(0, (b - a) * per), (a - from) * per);
     }
     return out;
   }
@@ -298,14 +297,7 @@ export class Engine {
   warpsNow(): WarpNow[] { return this.guard<WarpNow[]>('warps_now', [], (s) => (s.warps_now() as WarpNow[]) ?? []); }
   /** `WarpCode`s of every warp of the block for steps from+1..=to, `warps` per step; split into allowed chunks. */
   warpsWindow(from: number, to: number, warps: number): Uint8Array {
-    const out = new Uint8Array(Math.max(0, to - from) * warps);
-    const cap = lane_window_max();
-    for (let a = from; a < to; a += cap) {
-      const b = Math.min(to, a + cap);
-      const part = this.guard('warps_window', new Uint8Array(0), (s) => s.warps_window(a, b));
-      out.set(part.subarray(0, (b - a) * warps), (a - from) * warps);
-    }
-    return out;
+    return this.windowed('warps_window', from, to, warps, (s, a, b) => s.warps_window(a, b));
   }
   /** Puts warp `w` of the block in focus: every per-warp view follows it. The warp in focus. */
   focus(w: number): number { return this.guard('focus', 0, (s) => s.focus(w)); }

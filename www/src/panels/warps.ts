@@ -166,9 +166,20 @@ function blockPicker(d: WarpsData): HTMLSelectElement {
   return sel;
 }
 
+/** What warp `w` does at the step, in words (the panel's head, the caption's block line). */
+export function doingOf(w: WarpNow): string {
+  switch (w.doing) {
+    case 'issuing': return `issued this step with ${w.issued} lanes`;
+    case 'at_barrier': return `waits at barrier ${w.barrier ?? 0}`;
+    case 'ready': return 'is ready';
+    case 'exited': return 'has exited';
+    case 'failed': return 'has failed';
+  }
+}
+
 function headLine(p: WarpsPanel, d: WarpsData): void {
   const w = d.now[d.focus];
-  const doing = !w ? '' : w.doing === 'at_barrier' ? `waits at barrier ${w.barrier ?? 0}` : w.doing === 'issuing' ? `issued this step with ${w.issued} lanes` : w.doing === 'ready' ? 'ready' : w.doing;
+  const doing = w ? doingOf(w) : '';
   const block = dims(d.blockIdx);
   const key = `${block}|${d.blocks.length}|${d.warps}|${d.focus}|${doing}`;
   if (p.head.dataset.key === key) return;
