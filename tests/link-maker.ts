@@ -9,14 +9,16 @@ initSync({ module: readFileSync(new URL('../web/pkg/warpscope_web_bg.wasm', impo
 /** The fields of a link; the tests set the ones they care about. */
 export interface LinkFields {
   text: string; params: Record<string, number>; model: string | null; preset: string | null; ifConvert: boolean | null;
-  pathOrder: string | null; schedule: string | null; compare: { model: string; pathOrder: string | null; schedule: string | null } | null;
+  pathOrder: string | null; schedule: string | null; compare: { model: string; pathOrder?: string | null; schedule?: string | null } | null;
+  /** Compare mode with two kernels: side B's text. */
+  compareText: string | null;
   step: number; lane: number; embed: string[] | null; sweep: unknown; figure: string | null;
   /** The CUDA source tab's text (a PTX or SASS kernel's), the PTX tab's (a SASS kernel's). */
   cuda: string | null; ptx: string | null;
 }
 
 const NONE: LinkFields = {
-  text: '', params: {}, model: null, preset: null, ifConvert: null, pathOrder: null, schedule: null, compare: null,
+  text: '', params: {}, model: null, preset: null, ifConvert: null, pathOrder: null, schedule: null, compare: null, compareText: null,
   step: 0, lane: 0, embed: null, sweep: null, figure: null, cuda: null, ptx: null,
 };
 

@@ -71,7 +71,7 @@ pub fn figure(id: &str, figures: &Path, as_json: bool, as_csv: bool) -> Result<E
     if let (Some(other), false, false) = (&view.compare, as_csv, as_json) {
         let first = view.model.clone().unwrap_or_else(|| "kepler".into());
         out!("# {}: {}", fig.id, fig.title);
-        return crate::report::compare(&common, &format!("{first},{other}"));
+        return crate::report::compare(&common, Some(&format!("{first},{other}")), None);
     }
     let (_, _, mut sim) = prepare(&common, true)?;
     sim.run_to_end();

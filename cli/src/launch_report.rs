@@ -80,27 +80,30 @@ pub fn json_of(run: &LaunchRun, resolved: &Resolved, outcome: &Outcome) -> Value
 
 /// `warpscope compare` of a launch of several warps: the whole launch under each model, its
 /// counts side by side (cycles under one preset, as the one-warp compare).
-pub fn compare(common: &Common, models: &str) -> Result<ExitCode, String> {
-    let mut columns = Vec::new();
+/// `warpscope compare` of whole launches: `columns`' runs (a name and the options of each: models
+/// on one kernel, or two kernels under one model), their launches' totals side by side.
+pub fn compare(common: &Common, columns: Vec<(String, Common)>) -> Result<ExitCode, String> {
+    let mut runs = Vec::new();
     let mut preset = common.choices().preset;
-    for name in models.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-        let c = Common { model: Some(name.to_string()), preset: preset.clone(), ..common.clone() };
+    for (name, c) in columns {
+        let c = Common { preset: preset.clone(), ..c };
         let (_, resolved, run) = crate::load::prepare_run(&c)?;
         preset.get_or_insert(resolved.preset.clone());
-        let crate::load::Run::Launch(run) = run else { return Err(format!("{name}: not a launch of several warps")) };
-        columns.push((name.to_string(), Outcome::of_launch(&run), run));
+        let crate::load::Run::Launch(run) = run else {
+            return Err(format!("{name}: one warp, not a whole launch; compare runs both columns the same way (add --one-warp to run each kernel's one warp)"));
+        };
+        runs.push((name, Outcome::of_launch(&run), run));
     }
-    if columns.len() < 2 {
-        return Err(format!("--models `{models}`: name two or more models, comma-separated"));
-    }
+    let columns = runs;
     out!("kernel   {}  (the whole launch; cycles under the {} cost preset)", common.file.display(), preset.as_deref().unwrap_or("default"));
     for (name, outcome, _) in &columns {
         out!("{name:<10} {}", stop_text(outcome));
     }
     out!();
+    let width = |name: &str| (name.chars().count() + 2).max(14);
     let mut header = format!("{:<24}", "");
     for (name, _, _) in &columns {
-        header += &format!("{name:>14}");
+        header += &format!("{name:>w$}", w = width(name));
     }
     out!("{header}");
     type Row = fn(&Totals, u32) -> String;
@@ -116,8 +119,8 @@ pub fn compare(common: &Common, models: &str) -> Result<ExitCode, String> {
     ];
     for (label, cell) in rows {
         let mut line = format!("{label:<24}");
-        for (_, _, run) in &columns {
-            line += &format!("{:>14}", cell(&run.totals, run.width));
+        for (name, _, run) in &columns {
+            line += &format!("{:>w$}", cell(&run.totals, run.width), w = width(name));
         }
         out!("{line}");
     }

@@ -71,6 +71,12 @@ pub struct Common {
     /// A permalink's choices, beneath the flags (`with_link`).
     #[arg(skip)]
     pub from_link: RunChoices,
+    /// The kernel's text where it is not the file's: the other kernel a permalink compares with.
+    #[arg(skip)]
+    pub text: Option<String>,
+    /// The other kernel a permalink compares with (`with_link`), if it compares two.
+    #[arg(skip)]
+    pub compare_text: Option<String>,
 }
 
 /// Prints diagnostics with the offending line and a caret under the span; `source` names the
@@ -140,6 +146,8 @@ impl Common {
             nvcc: false,
             step_limit: warpscope_core::sim::DEFAULT_STEP_LIMIT,
             from_link: RunChoices::default(),
+            text: None,
+            compare_text: None,
         }
     }
 
@@ -163,6 +171,7 @@ impl Common {
         let Some(link) = crate::link_arg::link_in(&self.file) else { return Ok(self) };
         let link = link?;
         self.from_link = link.choices;
+        self.compare_text = link.compare_text;
         // Params set on the command line come later, so they win.
         let from_link = link.params.iter().map(|(name, v)| format!("{name}={v}"));
         self.sets = from_link.chain(self.sets).collect();
@@ -181,7 +190,10 @@ impl Common {
 
     /// The run these options ask for, on the file's text (or the link's).
     pub fn request(&self) -> Result<RunRequest, String> {
-        let mut text = crate::link_arg::read_source(&self.file)?;
+        let mut text = match &self.text {
+            Some(text) => text.clone(),
+            None => crate::link_arg::read_source(&self.file)?,
+        };
         let mut renames = Vec::new();
         if self.nvcc {
             (text, renames) = crate::nvcc::ptx_of(&self.file, &text, self.entry.as_deref())?;

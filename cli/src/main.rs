@@ -56,13 +56,19 @@ enum Command {
         #[arg(long, value_name = "NAME", conflicts_with = "json")]
         dump: Option<String>,
     },
-    /// Run the same kernel and inputs under several models and print the paper's metrics side by side.
+    /// Run the same kernel and inputs under several models, or two kernels under one model
+    /// (`--with`), and print the paper's metrics side by side.
     Compare {
         #[command(flatten)]
         common: Common,
-        /// The models, comma-separated: `pdom,tf-stack`.
-        #[arg(long, default_value = "kepler,pdom,tf-stack,tf-sandy,volta")]
-        models: String,
+        /// The models, comma-separated (default: kepler,pdom,tf-stack,tf-sandy,volta).
+        #[arg(long, conflicts_with = "with")]
+        models: Option<String>,
+        /// Another kernel file to put beside this one, both under one model (`--model`, else
+        /// the first file's), each with its own `//@` inputs: two columns, one per kernel. A
+        /// permalink that compares two kernels needs none.
+        #[arg(long, value_name = "FILE")]
+        with: Option<std::path::PathBuf>,
     },
     /// Print one line per step: pc, instruction, active mask and the stack after the step.
     Trace {
@@ -132,7 +138,7 @@ fn main() -> ExitCode {
         Command::Run { common, dump: Some(name), .. } => common.with_link().and_then(|c| results::dump(&c, &name)),
         Command::Run { common, printed: true, .. } => common.with_link().and_then(|c| results::printed(&c)),
         Command::Run { common, json, dump: None, .. } => common.with_link().and_then(|c| report::run(&c, json)),
-        Command::Compare { common, models } => common.with_link().and_then(|c| report::compare(&c, &models)),
+        Command::Compare { common, models, with } => common.with_link().and_then(|c| report::compare(&c, models.as_deref(), with)),
         Command::Trace { common } => common.with_link().and_then(|c| trace::trace(&c)),
         Command::Sweep(args) => sweep::sweep(&args),
         Command::Figure { id, figures, json, csv } => figure::figure(&id, &figures, json, csv),

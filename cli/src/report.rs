@@ -2,6 +2,7 @@
 //! `results`); `warpscope compare`: the paper's metrics of several models side by side. How a
 //! run ended is the core's `Outcome`.
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use serde_json::{json, Map, Value};
@@ -179,27 +180,61 @@ pub fn run(common: &Common, as_json: bool) -> Result<ExitCode, String> {
 }
 
 /// `warpscope compare`: the same kernel and inputs under several models, one column each.
-pub fn compare(common: &Common, models: &str) -> Result<ExitCode, String> {
-    if common.resolve(false)?.1.whole_launch {
-        return crate::launch_report::compare(common, models);
+/// The models `compare` runs when none are named.
+const DEFAULT_MODELS: &str = "kepler,pdom,tf-stack,tf-sandy,volta";
+
+/// `compare`'s columns: a name and the options of each run. Several models on one kernel; or,
+/// `with` another kernel (or a permalink that compares two), the two kernels under one model.
+fn compare_columns(common: &Common, models: Option<&str>, with: Option<PathBuf>) -> Result<Vec<(String, Common)>, String> {
+    let other = match (with, &common.compare_text) {
+        (Some(path), _) => Some((path.clone(), None)),
+        (None, Some(text)) => Some((common.file.clone(), Some(text.clone()))),
+        (None, None) => None,
+    };
+    if let Some((path, text)) = other {
+        let name = |p: &Path, side: &str| format!("{side}: {}", p.file_stem().map_or(String::new(), |s| s.to_string_lossy().into_owned()));
+        let (a, b) = if text.is_some() { ("A".to_string(), "B".to_string()) } else { (name(&common.file, "A"), name(&path, "B")) };
+        let beside = Common { file: path, text, from_link: common.from_link.clone(), ..common.clone() };
+        return Ok(vec![(a, common.clone()), (b, beside)]);
     }
-    let mut columns = Vec::new();
-    // Every column counts cycles under one preset: `--preset`, else the one the first model
-    // runs with (the kernel's `//@ preset`, or that model's default), as the app's compare does.
+    let models = models.unwrap_or(DEFAULT_MODELS);
+    let columns: Vec<(String, Common)> = models
+        .split(',')
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .map(|name| (name.to_string(), Common { model: Some(name.to_string()), ..common.clone() }))
+        .collect();
+    if columns.len() < 2 {
+        return Err(format!("--models `{models}`: name two or more models, comma-separated"));
+    }
+    Ok(columns)
+}
+
+/// A column's width: the widest of its name and 14.
+fn column_width(name: &str) -> usize {
+    (name.chars().count() + 2).max(14)
+}
+
+pub fn compare(common: &Common, models: Option<&str>, with: Option<PathBuf>) -> Result<ExitCode, String> {
+    let columns = compare_columns(common, models, with)?;
+    if common.resolve(false)?.1.whole_launch {
+        return crate::launch_report::compare(common, columns);
+    }
+    let mut runs = Vec::new();
+    // Every column counts cycles under one preset: `--preset`, else the one the first run uses
+    // (the kernel's `//@ preset`, or its model's default), as the app's compare does.
     let mut preset = common.choices().preset;
-    for name in models.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-        let c = Common { model: Some(name.to_string()), preset: preset.clone(), ..common.clone() };
+    for (name, c) in columns {
+        let c = Common { preset: preset.clone(), ..c };
         let (_, resolved, mut sim) = prepare(&c, false)?;
         preset.get_or_insert(resolved.preset);
         let reason = sim.run_to_end();
         let outcome = Outcome::of(&sim, &reason);
         let report = RunReport::of(&sim);
         let rows = report_rows(&report, &outcome, sim.config().model);
-        columns.push((name.to_string(), outcome, report, rows));
+        runs.push((name, outcome, report, rows));
     }
-    if columns.len() < 2 {
-        return Err(format!("--models `{models}`: name two or more models, comma-separated"));
-    }
+    let columns = runs;
     out!("kernel   {}  (cycles under the {} cost preset)", common.file.display(), preset.as_deref().unwrap_or("default"));
     for (name, outcome, _, _) in &columns {
         out!("{name:<10} {}", stop_text(outcome));
@@ -207,13 +242,13 @@ pub fn compare(common: &Common, models: &str) -> Result<ExitCode, String> {
     out!();
     let mut header = format!("{:<22}", "");
     for (name, _, _, _) in &columns {
-        header += &format!("{name:>14}");
+        header += &format!("{name:>w$}", w = column_width(name));
     }
     out!("{header}");
     for i in 0..columns[0].3.len() {
         let mut line = format!("{:<22}", columns[0].3[i].0);
-        for (_, _, _, rows) in &columns {
-            line += &format!("{:>14}", rows[i].1);
+        for (name, _, _, rows) in &columns {
+            line += &format!("{:>w$}", rows.get(i).map_or("-", |r| r.1.as_str()), w = column_width(name));
         }
         out!("{line}");
     }
@@ -221,12 +256,12 @@ pub fn compare(common: &Common, models: &str) -> Result<ExitCode, String> {
     let blocks = columns.iter().map(|c| c.2.block_counts.len()).max().unwrap_or(0);
     for b in 0..blocks {
         let mut line = format!("  BB{b:<19}");
-        for (_, _, r, _) in &columns {
+        for (name, _, r, _) in &columns {
             let cell = match (r.block_counts.get(b), r.mimd_block_counts.get(b)) {
                 (Some(n), Some(min)) => format!("{n} [{min}]"),
                 _ => "-".into(),
             };
-            line += &format!("{cell:>14}");
+            line += &format!("{cell:>w$}", w = column_width(name));
         }
         out!("{line}");
     }

@@ -934,4 +934,21 @@ fn sweep_and_compare_run_a_launch_whole() {
         text.contains("(the whole launch;") && text.lines().any(|l| l.starts_with("barrier_waits") && l.matches("288").count() == 2),
         "{text}"
     );
+    // Two kernels under one model (Harris's reductions #1 and #2): a column each, its counts
+    // the kernel's own whole launch's.
+    let [one, two] = ["grid/reduce_interleaved.cu", "grid/reduce_strided.cu"].map(example);
+    let text = stdout(&warpscope(&["compare", &one, "--with", &two, "--model", "pdom"]));
+    let row = |key: &str| -> Vec<String> {
+        let line = text.lines().find(|l| l.starts_with(key)).unwrap_or_else(|| panic!("{key}: {text}"));
+        line.split_whitespace().skip(1).map(String::from).collect()
+    };
+    assert!(text.contains("A: reduce_interleaved") && text.contains("B: reduce_strided"), "{text}");
+    for (k, file) in [&one, &two].into_iter().enumerate() {
+        let run = json(&["run", "--json", file, "--model", "pdom"], 0);
+        for key in ["warp_instructions", "divergent_branches", "barrier_waits"] {
+            assert_eq!(row(key)[k], run["metrics"][key].to_string(), "{key} of {file}: {text}");
+        }
+    }
+    let usage = warpscope(&["compare", &one, "--with", &two, "--models", "kepler,volta"]);
+    assert!(!usage.status.success() && stderr(&usage).contains("cannot be used with"), "{}", stderr(&usage));
 }

@@ -112,6 +112,34 @@ pub fn csv(sim: &Sim) -> String {
     out
 }
 
+/// A recorded launch's block on screen as CSV, its steps replayed from the start: one row per
+/// step with the warp that issued it, the lanes that ran (lane W-1 first), the active count and
+/// that warp's stack depth and contents after the step, and its events. The recording is left
+/// at its last step.
+pub fn block_csv(rec: &mut crate::grid::RecordedLaunch) -> String {
+    let mut out = String::from("step,warp,pc,line,instruction,mask,active_lanes,depth,events,stack\n");
+    rec.seek(0);
+    while let Some((w, issued)) = rec.step() {
+        let prog = rec.program();
+        let st = rec.warp(w);
+        let width = st.machine.width;
+        let text = prog.get(issued.pc).map_or("", |i| i.text.as_str());
+        out += &format!(
+            "{},{w},{:#06x},{},\"{}\",{},{},{},{},{}\n",
+            rec.steps(),
+            prog.addr(issued.pc),
+            prog.line(issued.pc).unwrap_or(0),
+            text.replace('"', "\"\""),
+            issued.mask.bits(width),
+            issued.mask.count(),
+            st.model.depth(),
+            event_names(crate::sim::StepRecord::new(&issued, 0).events),
+            stack_text(prog, &st.model.stack(), width)
+        );
+    }
+    out
+}
+
 /// Event bits as `diverge+push`, or `-` for none.
 pub fn event_names(bits: u16) -> String {
     use crate::sim::event::*;

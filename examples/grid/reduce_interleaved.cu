@@ -3,7 +3,7 @@
 //@ about `tid % (2*s) == 0` keeps every second, fourth, eighth... thread of each warp busy, so
 //@ about every warp diverges in every round; the sums are the same as the sequential version's.
 //@ note step 1: Each row of the Warps panel is one of this block's 8 warps. Under gto (greedy then oldest) warp 0 issues until it must wait: at the first __syncthreads() it waits for the other 7, which then run in turn.
-//@ note div 1: The first round splits warp 0: tid % 2 == 0 keeps the even lanes busy while the odd ones wait. Every warp splits like this in every round; the strip under the warps, the lanes each step ran, never stays full. Compare reduction #2.
+//@ note div 1: The first round splits warp 0: tid % 2 == 0 keeps the even lanes busy while the odd ones wait. Every warp splits like this in every round; the strip under the warps, the lanes each step ran, never stays full. To see the same sums with whole warps idle instead, press compare and pick "Strided reduction (Harris #2)" as the right run's kernel: both run under one model, and the table gives each whole launch's counts.
 //@ launch grid=4 block=256
 //@ buffer g_idata: i32[1024] = i % 7 + 1
 //@ buffer g_odata: i32[4]

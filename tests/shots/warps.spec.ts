@@ -40,3 +40,31 @@ test('screenshot of a launch\'s memory: the step that fills the shared array', a
   await page.getByRole('tab', { name: 'Memory' }).click();
   await page.screenshot({ path: `${dir}/warps-memory-1280x720.png` });
 });
+
+test('screenshots of the tiled multiply\'s shared memory and its writers, and of the barrier lesson', async ({ page }) => {
+  for (const [w, h] of [[1280, 720], [1920, 1080]]) {
+    await page.setViewportSize({ width: w, height: h });
+    await open(page, `./${makeLink({ text: kernel('matmul_tiled.cu') })}`);
+    await expect(page.getByTestId('warps-canvas')).toBeVisible();
+    await seek(page, 400);
+    await page.getByRole('tab', { name: 'Memory' }).click();
+    await page.screenshot({ path: `${dir}/matmul-memory-${w}x${h}.png` });
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
+  for (const model of ['kepler', 'volta']) {
+    await open(page, `./${makeLink({ text: kernel('barrier_divergent.cu'), model })}`);
+    await expect(page.getByTestId('warps-canvas')).toBeVisible();
+    await page.keyboard.press('End');
+    await page.screenshot({ path: `${dir}/barrier-${model}-1280x720.png` });
+  }
+});
+
+test('screenshots of two kernels compared under one model', async ({ page }) => {
+  for (const [w, h] of [[1280, 720], [1920, 1080]]) {
+    await page.setViewportSize({ width: w, height: h });
+    await open(page, `./${makeLink({ text: kernel('reduce_interleaved.cu'), compare: { model: 'kepler' }, compareText: kernel('reduce_strided.cu') })}`);
+    await expect(page.getByTestId('compare-table')).toBeVisible();
+    await seek(page, 300);
+    await page.screenshot({ path: `${dir}/compare-kernels-${w}x${h}.png` });
+  }
+});

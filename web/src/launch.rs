@@ -3,8 +3,9 @@
 //! block's step; this adds what only a launch has (its warps now, the warps x steps summary, the
 //! focus, a warp's next and previous issue). Every function forwards to the core.
 
-use js_sys::{Uint16Array, Uint8Array};
+use js_sys::{Int32Array, Uint16Array, Uint8Array};
 use warpscope_core::grid::WarpNow;
+use warpscope_core::machine::Space;
 use warpscope_core::model::Reconvergence;
 use warpscope_core::session::LaunchRecording;
 use warpscope_core::sim::WarpState;
@@ -46,7 +47,10 @@ pub(crate) fn state(l: &LaunchRecording, lane: u32) -> StateView {
 }
 
 pub(crate) fn memory(l: &LaunchRecording) -> MemoryView {
-    MemoryView::of(l.launch().program(), l.memory(), l.current(), l.step_access().cloned())
+    let mut view = MemoryView::of(l.launch().program(), l.memory(), l.current(), l.step_access().cloned());
+    view.writers = true;
+    view.writers_cut_at = l.launch().shared_writers(0, 0, 0).1.map(|t| t as f64);
+    view
 }
 
 pub(crate) fn metrics(l: &LaunchRecording) -> MetricsPair {
@@ -104,5 +108,26 @@ impl Session {
     }
     pub fn prev_issue_of(&self, w: u32) -> f64 {
         self.launch.as_ref().and_then(|l| l.launch().prev_issue_of(w as usize)).map_or(-1.0, |t| t as f64)
+    }
+
+    /// The block's steps (1-based) at which a barrier released its warps; empty for a warp run
+    /// alone.
+    pub fn barrier_releases(&self) -> Vec<f64> {
+        self.launch.as_ref().map_or_else(Vec::new, |l| l.launch().releases().iter().map(|&t| t as f64).collect())
+    }
+
+    /// Who last wrote elements `from..to` of shared buffer `buffer` (at most
+    /// `memory_window_max()`) up to the current step: `[warp, lane, step]` each, `-1`s for one
+    /// no lane of the block wrote; empty for a warp run alone or a global buffer.
+    pub fn shared_writers(&self, buffer: u32, from: u32, to: u32) -> Int32Array {
+        let Some(l) = self.launch.as_ref().filter(|l| l.memory().buffers.get(buffer as usize).is_some_and(|b| b.space == Space::Shared))
+        else {
+            return Int32Array::new_with_length(0);
+        };
+        let to = to.min(from.saturating_add(crate::MEMORY_WINDOW_MAX));
+        let (writes, _) = l.launch().shared_writers(buffer, from, to);
+        let flat: Vec<i32> =
+            writes.iter().flat_map(|w| w.map_or([-1, -1, -1], |w| [i32::from(w.warp), i32::from(w.lane), w.step as i32])).collect();
+        Int32Array::from(&flat[..])
     }
 }

@@ -480,10 +480,11 @@ impl Session {
         lane_codes(l.sim.lane_window(from.max(0.0) as u64, to.max(0.0) as u64))
     }
 
-    /// The whole run as CSV (one row per step).
-    pub fn trace_csv(&self) -> String {
-        if self.launch.is_some() {
-            return String::new();
+    /// The whole run as CSV, one row per step (a launch: the block on screen, each row with the
+    /// warp that issued the step).
+    pub fn trace_csv(&mut self) -> String {
+        if let Some(l) = self.launch.as_mut() {
+            return l.trace_csv();
         }
         self.recording.loaded().map_or(String::new(), |l| warpscope_core::trace::csv(&l.sim))
     }
@@ -510,7 +511,11 @@ impl Session {
         self.launch.as_ref().map(LaunchRecording::end_metrics_now).or_else(|| self.recording.loaded().map(|l| &l.end_metrics))
     }
     fn strip_marks_of(&self, other: Option<&Session>, span: f64, inset: f64, width: f64) -> Vec<u32> {
-        let runs: Vec<&warpscope_core::sim::StepLog> = [Some(self), other].into_iter().flatten().filter_map(Session::log).collect();
-        summary::strip_marks(&runs, steps(span) as usize, inset, width)
+        let sessions = [Some(self), other].into_iter().flatten();
+        let runs: Vec<&warpscope_core::sim::StepLog> = sessions.clone().filter_map(Session::log).collect();
+        let mut releases: Vec<u64> =
+            sessions.filter_map(|s| s.launch.as_ref()).flat_map(|l| l.launch().releases().iter().copied()).collect();
+        releases.sort_unstable();
+        summary::strip_marks(&runs, &releases, steps(span) as usize, inset, width)
     }
 }

@@ -60,6 +60,12 @@ pub struct MemoryView {
     pub buffers: Vec<BufferView>,
     /// `None` at step 0 and when the step's instruction does not access memory.
     pub access: Option<AccessView>,
+    /// A whole launch: `Session.shared_writers` says who wrote each shared element (false for a
+    /// warp run alone).
+    pub writers: bool,
+    /// The step from which the block's shared-memory writes were no longer kept (a long run
+    /// filled the log), if one did.
+    pub writers_cut_at: Option<f64>,
 }
 
 impl MemoryView {
@@ -94,7 +100,7 @@ impl MemoryView {
                 .collect(),
             summary: a.text,
         });
-        MemoryView { step: step as f64, buffers, access }
+        MemoryView { step: step as f64, buffers, access, writers: false, writers_cut_at: None }
     }
 }
 

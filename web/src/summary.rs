@@ -83,8 +83,9 @@ const STRIP_ROWS: [u16; 3] = [event::DIVERGE, event::RECONVERGE, event::SPILL | 
 
 /// The scrubber strip's marks over `span` steps of the events of `runs` together (a step's bits
 /// ORed over the runs; a run that ended has none), `[row, step]` each: a row's marks at least a
-/// pixel apart on a strip `width` pixels wide whose marks run `inset` in from each end.
-pub(crate) fn strip_marks(runs: &[&StepLog], span: usize, inset: f64, width: f64) -> Vec<u32> {
+/// pixel apart on a strip `width` pixels wide whose marks run `inset` in from each end. A fourth
+/// row marks `releases`, the steps at which a launch's barrier released its block's warps.
+pub(crate) fn strip_marks(runs: &[&StepLog], releases: &[u64], span: usize, inset: f64, width: f64) -> Vec<u32> {
     let any = STRIP_ROWS.iter().fold(0, |a, b| a | b);
     let mut out = Vec::new();
     let mut last = [-2.0f64; 3];
@@ -115,6 +116,14 @@ pub(crate) fn strip_marks(runs: &[&StepLog], span: usize, inset: f64, width: f64
                 last[row] = x;
                 out.extend([row as u32, k as u32 + 1]);
             }
+        }
+    }
+    let mut last = -2.0f64;
+    for &t in releases.iter().filter(|&&t| t as usize <= span) {
+        let x = inset + (t as f64 / span as f64) * (width - 2.0 * inset);
+        if x - last >= 1.0 {
+            last = x;
+            out.extend([STRIP_ROWS.len() as u32, t as u32]);
         }
     }
     out

@@ -80,7 +80,7 @@ fn seek_with_lanes_forwards_one_seek_and_the_lane_window() {
 }
 
 /// Each step's (lanes issued, depth after it, event bits), read from the trace.
-fn steps_of(s: &Session) -> Vec<(u8, u32, u16)> {
+fn steps_of(s: &mut Session) -> Vec<(u8, u32, u16)> {
     let bits_of: std::collections::HashMap<String, u16> = (0..128u16).map(|b| (event_names(b).to_string(), b)).collect();
     s.trace_csv()
         .lines()
@@ -129,7 +129,7 @@ const LANES_LEAVE_ONE_BY_ONE: &str = "//@ warp 32\n//@ reg R5 = 43000 + 100 * t\
 fn summaries_are_the_trace_reduced() {
     let mut s = Session::new();
     assert_eq!(json(s.load(LANES_LEAVE_ONE_BY_ONE, JsValue::UNDEFINED).unwrap())["ok"], true);
-    let steps = steps_of(&s);
+    let steps = steps_of(&mut s);
     let n = steps.len();
     assert_eq!(n as f64, s.total_steps());
     let depth: Vec<u32> = steps.iter().map(|t| t.1).collect();
@@ -154,8 +154,8 @@ fn summaries_are_the_trace_reduced() {
     }
     assert!(s.next_event(0.0, 1).is_some() && s.prev_event(n as f64, 1).is_some());
     // The strip: each row's marks a pixel apart, over this run alone and merged with a shorter run.
-    let other = loaded(3);
-    let others: Vec<u16> = steps_of(&other).iter().map(|t| t.2).collect();
+    let mut other = loaded(3);
+    let others: Vec<u16> = steps_of(&mut other).iter().map(|t| t.2).collect();
     let merged: Vec<u16> = (0..n).map(|k| events[k] | others.get(k).copied().unwrap_or(0)).collect();
     for (events, marks) in [(&events, s.strip_marks(n as f64, 8.0, 613.5)), (&merged, s.strip_marks_with(&other, n as f64, 8.0, 613.5))] {
         let x = |k: usize| 8.0 + (k as f64 / n as f64) * (613.5 - 16.0);
@@ -174,7 +174,7 @@ fn stack_marks_are_the_spills_and_fills_a_few_units_apart() {
     // Each trip pushes a token until the stack's hard limit (1,024 entries) faults the run.
     let r = json(s.load("//@ warp 4\nL: SSY X\nBRA L\nX: EXIT\n", JsValue::UNDEFINED).unwrap());
     assert_eq!(r["end"]["kind"], "fault", "{r}");
-    let steps = steps_of(&s);
+    let steps = steps_of(&mut s);
     let n = steps.len();
     let events: Vec<u16> = steps.iter().map(|t| t.2).collect();
     assert!(s.max_depth() > 255.0);
@@ -468,6 +468,26 @@ fn a_launch_shows_every_warp_of_its_block_and_the_one_in_focus() {
         json(s.memory().unwrap())["access"]["summary"].as_str().filter(|t| t.contains("sdata")).map(String::from)
     });
     assert!(wrote.as_deref().is_some_and(|w| w.contains(", warp 0: STS by lanes 0-31 wrote sdata[0..31]")), "{wrote:?}");
+    // Who wrote the shared array: at the step after that store, warp 0's lanes wrote sdata[0..31]
+    // (element i by lane i), and no lane has written sdata[32..].
+    let memory = json(s.memory().unwrap());
+    assert_eq!(memory["writers"], true);
+    let sdata = memory["buffers"].as_array().unwrap().iter().position(|b| b["name"] == "sdata").unwrap() as u32;
+    let at = s.current();
+    let who = s.shared_writers(sdata, 0, 40).to_vec();
+    assert_eq!(who.len(), 3 * 40);
+    assert!((0..32).all(|i| who[3 * i] == 0 && who[3 * i + 1] == i as i32 && who[3 * i + 2] == at as i32), "{who:?}");
+    assert!((32..40).all(|i| who[3 * i] == -1), "{who:?}");
+    assert_eq!(s.shared_writers(0, 0, 4).length(), 0, "a global buffer has none");
+    // The barrier releases: 9 per block (one before the loop, one per round); the CSV export
+    // is the block's steps, each with the warp that issued it.
+    assert_eq!(s.barrier_releases().len(), 9);
+    let csv = s.trace_csv();
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert_eq!(rows.len() as u64, steps);
+    let issuers = s.warps_summary().to_vec();
+    assert!(rows.iter().enumerate().all(|(i, r)| r.split(',').nth(1) == Some(&issuers[2 * i].to_string()[..])));
+    assert_eq!(s.current(), at, "the export leaves the step where it was");
     // A launch's notes: a step note at the block's step, an event note at the focused warp's event.
     let mut h = Session::new();
     assert_eq!(json(h.load(include_str!("../../examples/grid/reduce_interleaved.cu"), JsValue::UNDEFINED).unwrap())["ok"], true);

@@ -35,6 +35,7 @@ import * as warps from './panels/warps';
 import { compilerOutput, kernelTitle, originalGraphOf, readRun, warpFacts, type Run } from './run';
 import { loadOptions } from './choices';
 import * as store from './store';
+import { EXAMPLES } from './examples';
 import type { Beside, DiagnosticView, HeaderEdit, LoadResult, StateView, WarpNow } from './generated/engine';
 
 export type { Run };
@@ -116,7 +117,8 @@ export class App {
     this.lastLoad = r;
     if (r.ok && !r.running) this.accept(r);
     // Side B counts cycles in side A's costs unless the user picked its own preset.
-    if (s.compare && this.compare) this.compare.load(s.text, s.params, s, s.compare, r.preset, s.stepLimit);
+    // Side B runs side A's kernel, or another one (with its own inputs) under side A's model.
+    if (s.compare && this.compare) this.compare.load(s.compareText ?? s.text, s.compareText === null ? s.params : {}, s, s.compare, r.preset, s.stepLimit, s.compareText !== null);
     if (r.ok && !r.running) this.place(s.step);
     this.renderAll();
   }
@@ -472,6 +474,13 @@ export class App {
     return {
       model: (model) => set({ model }), pathOrder: (pathOrder) => set({ pathOrder }), schedule: (schedule) => set({ schedule }),
       preset: (preset) => set({ preset }),
+      // Another kernel runs under side A's model (as the engine resolved it); back to side A's
+      // kernel, side B keeps its model.
+      kernel: (file) => {
+        const c = store.get().compare, text = EXAMPLES.find((e) => e.file === file)?.text ?? null;
+        if (!c) return;
+        this.onInput({ compareText: text, compare: text !== null && this.run ? { ...c, model: this.run.load.model } : c });
+      },
     };
   }
 
@@ -551,8 +560,8 @@ export class App {
     const selectLane = (lane: number) => { this.movedOn(); store.update({ lane }); this.renderStep(); };
     if (this.comparing) {
       const c = this.compare!;
-      c.render({ engine: e, run: r, state: this.state }, s.step, s.lane, selectLane);
-      scrubber.render(p.scrubber, s.step, c.span(r), c.strip(r, e), s.playing);
+      c.render({ engine: e, run: r, state: this.state }, s.step, s.lane, selectLane, { text: s.compareText, examples: EXAMPLES });
+      scrubber.render(p.scrubber, s.step, c.span(r), c.strip(r, e), s.playing, !!r.load.launch);
       return;
     }
     cfgPanel.render(p.cfg, r.cfg, r.layout, this.state, s.breakpoints, originalGraphOf(r));
@@ -563,7 +572,7 @@ export class App {
       warps.render(p.warps, {
         warps: launch.warps, width: r.load.width, total: r.total, step: s.step, focus: launch.focus,
         blockIdx: launch.block_idx, blocks: launch.blocks, pickBlock: s.embed === null ? (b) => this.pickBlock(b) : null,
-        fetch: (a, b) => e.warpsWindow(a, b, launch.warps), now,
+        fetch: (a, b) => e.warpsWindow(a, b, launch.warps), now, releases: r.releases,
         select: (w) => { this.movedOn(); this.focusWarp(w); },
         issue: (dir) => this.stepWarp(dir),
       });
@@ -580,10 +589,13 @@ export class App {
       openTerm: (word) => this.onTerm(word),
     });
     plot.render(p.plot, r.plot, s.step);
-    scrubber.render(p.scrubber, s.step, r.total, r.strip, s.playing);
+    scrubber.render(p.scrubber, s.step, r.total, r.strip, s.playing, !!launch);
     caption.render(p.el.caption, this.state, r.load.end, r.total, r.idleSteps > 0 && s.step > 0 && e.issuedLanes(s.step - 1, s.step)[0] === 0, this.blockLine(now));
     registers.render(p.registers, this.state, s.lane, r.load.width, selectLane);
-    memory.render(p.memory, { run: r, step: s.step, lane: s.lane, view: () => e.memory(), cells: (b, from, to) => e.memoryCells(b, from, to) });
+    memory.render(p.memory, {
+      run: r, step: s.step, lane: s.lane, view: () => e.memory(), cells: (b, from, to) => e.memoryCells(b, from, to),
+      writers: (b, from, to) => e.sharedWriters(b, from, to),
+    });
     outputPanel.render(p.output, r.output, s.step, s.lane, (t) => this.goto(t));
     metrics.render(p.el.metrics, e.metrics(), e.metricInfos());
   }

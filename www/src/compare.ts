@@ -35,6 +35,8 @@ export class Comparison {
   private lastLoad: LoadResult | null = null;
   /** Side B's preset choice as last loaded. */
   private preset: comparePanel.PresetChoice | null = null;
+  /** Side B runs another kernel than side A (two kernels under one model), as last loaded. */
+  private otherKernel = false;
   /** The two sides' panels, built when compare mode shows and dropped when it ends (so the
    * single view's test ids and panels stay the only ones on the page then). */
   sides: [comparePanel.SidePanel, comparePanel.SidePanel] | null = null;
@@ -73,17 +75,20 @@ export class Comparison {
     this.shownRuns = [null, null];
   }
 
-  /** Loads side B: the same text and params as side A (`main`'s choices), under `choice`'s model
-   * and policies; its cost preset is the choice's own, else `leftPreset` (the one side A's run
-   * used, as the engine resolved it); it if-converts and schedules warps as side A does. */
-  load(text: string, params: Record<string, number>, main: RunChoices, choice: RunChoices, leftPreset: string, stepLimit: number): void {
+  /** Loads side B: `text` and `params` (side A's, or with `otherKernel` another kernel's with
+   * its own inputs), under `choice`'s model and policies; its cost preset is the choice's own,
+   * else `leftPreset` (the one side A's run used, as the engine resolved it); it if-converts and
+   * schedules warps as side A (`main`'s choices) does. */
+  load(text: string, params: Record<string, number>, main: RunChoices, choice: RunChoices, leftPreset: string, stepLimit: number, otherKernel = false): void {
     this.preset = { own: choice.preset, left: leftPreset };
+    this.otherKernel = otherKernel;
     const choices = { ...choice, preset: choice.preset ?? leftPreset, ifConvert: main.ifConvert, warpScheduler: main.warpScheduler };
     const r = this.loader?.load(text, { ...loadOptions(params, choices), step_limit: stepLimit });
     if (!r) return;
     this.lastLoad = r;
     const err = r.diagnostics.find((d) => d.severity === 'error');
-    this.error = r.ok ? null : `${choice.model} could not run this kernel (line ${err?.line ?? 1}: ${err?.message ?? 'error'})`;
+    const what = otherKernel ? `side B's kernel${r.title ? ` (${r.title})` : ''}` : 'this kernel';
+    this.error = r.ok ? null : `${choice.model} could not run ${what} (line ${err?.line ?? 1}: ${err?.message ?? 'error'})`;
     if (r.ok && !r.running) this.loaded(r);
   }
 
@@ -143,9 +148,12 @@ export class Comparison {
     return this.engine.state(lane);
   }
 
-  render(a: SideSource, step: number, lane: number, select: (lane: number) => void): void {
+  /** `kernel`: what side B runs (side A's kernel, or another), for its kernel picker. */
+  render(a: SideSource, step: number, lane: number, select: (lane: number) => void, kernel: comparePanel.KernelChoice): void {
     this.sides ??= [comparePanel.createSide(this.roots.a, 'a', this.hooks[0]), comparePanel.createSide(this.roots.b, 'b', this.hooks[1])];
     const sides = this.sides;
+    comparePanel.renderKernel(sides[1], kernel);
+    comparePanel.renderKernelName(sides[0], a.run.load.title, kernel.text !== null);
     const b = this.run && this.engine ? { engine: this.engine, run: this.run, state: this.stateAt(step, lane) } : null;
     const sources = [a, b] as const;
     const span = this.span(a.run);
@@ -177,7 +185,7 @@ export class Comparison {
       this.reports.keepOnly(pair);
       if (!pair.every((r) => r.report)) comparePanel.renderTableWaiting(this.roots.table, pair);
       void Promise.all(pair.map((r) => this.reports.of(r))).then((reports) => {
-        if (this.tableFor === pair) comparePanel.renderTable(this.roots.table, pair, reports);
+        if (this.tableFor === pair) comparePanel.renderTable(this.roots.table, pair, reports, this.otherKernel);
       });
     }
   }

@@ -308,6 +308,19 @@ export class Engine {
   /** The block's step where warp `w` next (previous) issues; null: none. */
   nextIssueOf(w: number): number | null { const t = this.guard('next_issue_of', -1, (s) => s.next_issue_of(w)); return t < 0 ? null : t; }
   prevIssueOf(w: number): number | null { const t = this.guard('prev_issue_of', -1, (s) => s.prev_issue_of(w)); return t < 0 ? null : t; }
+  /** The block's steps at which a barrier released its warps (empty for one warp alone). */
+  barrierReleases(): Float64Array { return this.guard('barrier_releases', new Float64Array(0), (s) => s.barrier_releases()); }
+  /** Who last wrote elements `from..to` of shared buffer `buffer` up to the current step:
+   * `[warp, lane, step]` each, -1s for none; empty for one warp alone or a global buffer. */
+  sharedWriters(buffer: number, from: number, to: number): Int32Array {
+    const cap = memory_window_max(), parts: Int32Array[] = [];
+    for (let a = from; a < to; a += cap) parts.push(this.guard('shared_writers', new Int32Array(0), (s) => s.shared_writers(buffer, a, Math.min(to, a + cap))));
+    if (parts.length === 1) return parts[0];
+    const out = new Int32Array(parts.reduce((n, q) => n + q.length, 0));
+    let at = 0;
+    for (const q of parts) { out.set(q, at); at += q.length; }
+    return out;
+  }
 
   /** Every metric a sweep can plot, in the engine's order (sweeps themselves run in `sweep/worker.ts`). */
   /** Every metric the engine counts, in table order (`sim::Metric`): sweeps plot them, the metrics panel lists them. */

@@ -18,7 +18,7 @@ const first: page.Fresh = { work: fresh, title: 'The default example' };
 const saved: Work = { ...fresh, text: 'my own kernel', params: { n: 3 }, model: 'pdom', stepLimit: 50_000 };
 const link: Link = {
   text: 'their kernel', params: { n: 5 }, model: 'volta', preset: null, ifConvert: null, pathOrder: null, schedule: 'h100', warpScheduler: null, oneWarp: null,
-  compare: null, step: 12, lane: 3, warp: null, embed: null, sweep: null, figure: null, cuda: null, ptx: null,
+  compare: null, compareText: null, step: 12, lane: 3, warp: null, embed: null, sweep: null, figure: null, cuda: null, ptx: null,
 };
 const ok = (l: Partial<Link> = {}): Decoded => ({ kind: 'ok', link: { ...link, ...l } });
 const run = { model: 'pdom', models: ['kepler', 'pdom', 'tf-stack'] } as unknown as LoadResult;
@@ -135,17 +135,19 @@ describe('patches', () => {
   });
 
   it('compare mode opens beside the usual partner, ends a sweep, and closes', () => {
-    expect(page.compareToggle({ compare: null }, run)).toEqual({ compare: { model: 'tf-stack', pathOrder: null, schedule: null, preset: null, ifConvert: null, warpScheduler: null, oneWarp: null }, sweep: null });
-    expect(page.compareToggle({ compare: null }, null)).toEqual({ compare: null, sweep: null });
-    expect(page.compareToggle({ compare: { model: 'kepler', pathOrder: null, schedule: null, preset: null, ifConvert: null, warpScheduler: null, oneWarp: null } }, run)).toEqual({ compare: null });
+    expect(page.compareToggle({ compare: null }, run)).toEqual({ compare: { model: 'tf-stack', pathOrder: null, schedule: null, preset: null, ifConvert: null, warpScheduler: null, oneWarp: null }, compareText: null, sweep: null });
+    expect(page.compareToggle({ compare: null }, null)).toEqual({ compare: null, compareText: null, sweep: null });
+    expect(page.compareToggle({ compare: { model: 'kepler', pathOrder: null, schedule: null, preset: null, ifConvert: null, warpScheduler: null, oneWarp: null } }, run)).toEqual({ compare: null, compareText: null });
   });
 
   it('an example compared with its own model gets its partner beside it', () => {
-    expect(page.selfComparison({ compare: { model: 'pdom', pathOrder: 'taken', schedule: null, preset: null, ifConvert: null, warpScheduler: null, oneWarp: null } }, run)).toEqual({
+    expect(page.selfComparison({ compare: { model: 'pdom', pathOrder: 'taken', schedule: null, preset: null, ifConvert: null, warpScheduler: null, oneWarp: null }, compareText: null }, run)).toEqual({
       compare: { model: 'tf-stack', pathOrder: null, schedule: null, preset: null, ifConvert: null, warpScheduler: null, oneWarp: null },
     });
-    expect(page.selfComparison({ compare: { model: 'kepler', pathOrder: null, schedule: null, preset: null, ifConvert: null, warpScheduler: null, oneWarp: null } }, run)).toBeNull();
-    expect(page.selfComparison({ compare: null }, run)).toBeNull();
+    expect(page.selfComparison({ compare: { model: 'kepler', pathOrder: null, schedule: null, preset: null, ifConvert: null, warpScheduler: null, oneWarp: null }, compareText: null }, run)).toBeNull();
+    expect(page.selfComparison({ compare: null, compareText: null }, run)).toBeNull();
+    // Two kernels under one model: the same model on both sides is the point.
+    expect(page.selfComparison({ compare: { model: 'pdom', pathOrder: null, schedule: null, preset: null, ifConvert: null, warpScheduler: null, oneWarp: null }, compareText: 'EXIT;' }, run)).toBeNull();
   });
 
   it('a permalink holds the link fields of the screen, not the tab\'s own', () => {

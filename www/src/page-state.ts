@@ -16,7 +16,7 @@ import { KERNEL_CHOICES, choicesOf, partner } from './choices';
 /** The work a first visit shows: `text` (the default example) with every choice the kernel's own. */
 export function freshWork(text: string, stepLimit: number): Work {
   return {
-    text, params: {}, ...KERNEL_CHOICES, compare: null,
+    text, params: {}, ...KERNEL_CHOICES, compare: null, compareText: null,
     sweep: null, figure: null, cuda: null, ptx: null, stepLimit,
   };
 }
@@ -120,18 +120,18 @@ export function partnerChoice(run: Pick<LoadResult, 'model' | 'models'>): NonNul
 /** The compare button: on (beside the shown run's model, ending a sweep) or off. */
 export function compareToggle(s: Pick<UiState, 'compare'>, run: LoadResult | null): Partial<UiState> {
   const on = s.compare === null;
-  return { compare: on && run ? partnerChoice(run) : null, ...(on ? { sweep: null } : {}) };
+  return { compare: on && run ? partnerChoice(run) : null, compareText: null, ...(on ? { sweep: null } : {}) };
 }
 
 /** After an example opens in compare mode: a partner for its model, if it is compared with itself. */
-export function selfComparison(s: Pick<UiState, 'compare'>, run: LoadResult | null): Partial<UiState> | null {
-  return s.compare && run && s.compare.model === run.model ? { compare: partnerChoice(run) } : null;
+export function selfComparison(s: Pick<UiState, 'compare' | 'compareText'>, run: LoadResult | null): Partial<UiState> | null {
+  return s.compare && s.compareText === null && run && s.compare.model === run.model ? { compare: partnerChoice(run) } : null;
 }
 
 /** What a permalink to the screen holds. */
 export function linkOf(s: UiState): Link {
   return {
-    text: s.text, params: s.params, ...choicesOf(s), compare: s.compare, step: s.step, lane: s.lane, warp: s.warp, embed: s.embed, sweep: s.sweep, figure: s.figure,
+    text: s.text, params: s.params, ...choicesOf(s), compare: s.compare, compareText: s.compare ? s.compareText : null, step: s.step, lane: s.lane, warp: s.warp, embed: s.embed, sweep: s.sweep, figure: s.figure,
     cuda: s.cuda, ptx: s.ptx,
   };
 }

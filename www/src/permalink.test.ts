@@ -10,7 +10,7 @@ beforeAll(() => { Engine.fromBytes(readFileSync(new URL('../../web/pkg/warpscope
 
 const link: Link = {
   text: '//@ title <img src=x onerror=alert(1)>\n//@ param n = 2\n/*0060*/ NOP; // ünïcode ✓\n',
-  params: { n: 7 }, model: 'kepler', preset: 'maxwell', ifConvert: null, pathOrder: null, schedule: null, warpScheduler: 'lrr', oneWarp: null, compare: null, sweep: null, figure: null,
+  params: { n: 7 }, model: 'kepler', preset: 'maxwell', ifConvert: null, pathOrder: null, schedule: null, warpScheduler: 'lrr', oneWarp: null, compare: null, compareText: null, sweep: null, figure: null,
   cuda: null, ptx: null, step: 125, lane: 31, warp: 3, embed: null,
 };
 
@@ -56,7 +56,7 @@ describe('permalink', () => {
         text: '//@ title old link\n//@ param n = 2\nIADD R1, R1, 0x1; // ü ✓\nEXIT;\n', params: { n: 3 }, model: 'pdom', preset: 'maxwell',
         ifConvert: true, pathOrder: 'fall-through', schedule: null, warpScheduler: null, oneWarp: null,
         compare: { model: 'volta', pathOrder: null, schedule: 'round-robin', preset: null, ifConvert: null, warpScheduler: null, oneWarp: null },
-        step: 2, lane: 5, warp: null, embed: ['cfg', 'lanes'],
+        compareText: null, step: 2, lane: 5, warp: null, embed: ['cfg', 'lanes'],
         sweep: { request: fullRequest({ models: ['kepler'], split: { param: 'n', values: [1, 2] } }), metric: 'cycles', measured: null },
         figure: 'bs-fig1', cuda: null, ptx: null,
       },
@@ -94,8 +94,8 @@ describe('permalink', () => {
   });
 
   it('refuses an oversized link and a deflate bomb before unpacking them whole', async () => {
-    // Past the largest kernel, CUDA source and PTX a link holds (three times 256 KiB, packed).
-    expect(decode(`#v1.${'A'.repeat(1_200_000)}`)).toMatchObject({ kind: 'error', message: expect.stringMatching(/too long/) });
+    // Past the largest kernel, CUDA source, PTX and kernel compared a link holds (four times 256 KiB, packed).
+    expect(decode(`#v1.${'A'.repeat(1_600_000)}`)).toMatchObject({ kind: 'error', message: expect.stringMatching(/too long/) });
     // 50 MB of spaces packs into about 50 KB: it must stop at the limit, not unpack it all.
     const bomb = await packBytes(new TextEncoder().encode(`{"v":1,"text":"${' '.repeat(50_000_000)}"}`));
     expect(bomb.length).toBeLessThan(100_000);

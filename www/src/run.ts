@@ -25,6 +25,8 @@ export interface Run {
   idleSteps: number;
   /** The scrubber strip's event marks. */
   strip: Strip;
+  /** A whole launch: the block's steps at which a barrier released its warps. */
+  releases: Float64Array;
   plot: PlotData;
   /** A C kernel's generated code (null for assembly), its text as shown, and the line lookups. */
   compiled: CompiledView | null;
@@ -82,6 +84,7 @@ export function readRun(e: Engine, r: LoadResult, source: LoadSource | null): Ru
     compiled, inputs: e.inputs(), listingText: compiled ? listing.displayText(compiled.listing) : '',
     lines: lineMap(compiled?.source_lines ?? cfg.instrs.map((i) => i.line), compiled?.listing_lines, compiled?.cuda_lines),
     report: null, source, compactLayout: null, output: e.output(), original, originalLayouts: { full: null, compact: null },
+    releases: e.barrierReleases(),
   };
 }
 

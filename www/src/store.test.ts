@@ -18,7 +18,7 @@ afterEach(() => { delete (globalThis as { localStorage?: unknown }).localStorage
 
 const work: store.Work = {
   text: 'EXIT;\n', params: { n: 3 }, model: 'pdom', preset: 'maxwell', ifConvert: true, pathOrder: 'taken', schedule: null, warpScheduler: 'random', oneWarp: false,
-  compare: { model: 'volta', pathOrder: null, schedule: 'h100', preset: 'kepler', ifConvert: null, warpScheduler: null, oneWarp: null }, sweep: null, figure: 'bs-fig1', cuda: '__global__ void k() {}\n', ptx: '.version 9.5\n', stepLimit: 50_000,
+  compare: { model: 'volta', pathOrder: null, schedule: 'h100', preset: 'kepler', ifConvert: null, warpScheduler: null, oneWarp: null }, compareText: '__global__ void other() {}\n', sweep: null, figure: 'bs-fig1', cuda: '__global__ void k() {}\n', ptx: '.version 9.5\n', stepLimit: 50_000,
 };
 
 describe('saved work', () => {

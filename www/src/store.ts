@@ -27,7 +27,7 @@ export interface UiState extends Link {
 }
 
 let state: UiState = {
-  text: '', params: {}, ...KERNEL_CHOICES, compare: null,
+  text: '', params: {}, ...KERNEL_CHOICES, compare: null, compareText: null,
   sweep: null, figure: null, cuda: null, ptx: null, step: 0, lane: 0, warp: null, breakpoints: [],
   playing: false, speed: 20, embed: null, stepLimit: StepLimit.Default,
 };
@@ -43,13 +43,13 @@ export function update(patch: Partial<UiState>): void {
 
 const SAVE_KEY = 'warpscope.work.v1';
 const ASIDE_KEY = 'warpscope.work.aside.v1';
-export type Work = RunChoices & Pick<UiState, 'text' | 'params' | 'compare' | 'sweep' | 'figure' | 'cuda' | 'ptx' | 'stepLimit'>;
+export type Work = RunChoices & Pick<UiState, 'text' | 'params' | 'compare' | 'compareText' | 'sweep' | 'figure' | 'cuda' | 'ptx' | 'stepLimit'>;
 
 /** The work fields of a state (or of a link, which has no step limit of its own). */
 export function workOf(s: Omit<Work, 'stepLimit'> & { stepLimit?: number }): Work {
   return {
-    text: s.text, params: s.params, ...choicesOf(s), compare: s.compare, sweep: s.sweep, figure: s.figure, cuda: s.cuda, ptx: s.ptx,
-    stepLimit: s.stepLimit ?? state.stepLimit,
+    text: s.text, params: s.params, ...choicesOf(s), compare: s.compare, compareText: s.compare ? s.compareText : null, sweep: s.sweep, figure: s.figure,
+    cuda: s.cuda, ptx: s.ptx, stepLimit: s.stepLimit ?? state.stepLimit,
   };
 }
 
@@ -118,7 +118,7 @@ function readWork(x: unknown): Work | null {
   const sweep = readSweepChoice(w.sweep);
   const stepLimit = validStepLimit(w.stepLimit) ?? StepLimit.Default;
   return {
-    text: w.text, params, ...readChoices(w), compare: readCompareChoice(w.compare),
+    text: w.text, params, ...readChoices(w), compare: readCompareChoice(w.compare), compareText: str(w.compareText),
     sweep: typeof sweep === 'string' ? null : sweep, figure: str(w.figure), cuda: str(w.cuda), ptx: str(w.ptx), stepLimit,
   };
 }

@@ -22,9 +22,9 @@ use crate::session::RunChoices;
 use crate::sweep::SweepRequest;
 
 pub const VERSION: u32 = 1;
-/// The longest JSON a link may unpack to: the largest kernel, CUDA source and PTX plus room
+/// The longest JSON a link may unpack to: the largest kernel, CUDA source, PTX and kernel compared plus room
 /// for the settings.
-pub const MAX_UNPACKED_BYTES: usize = 3 * MAX_KERNEL_BYTES + 64 * 1024;
+pub const MAX_UNPACKED_BYTES: usize = 4 * MAX_KERNEL_BYTES + 64 * 1024;
 /// The longest fragment read: the largest unpacked JSON even if it did not compress at all.
 pub const MAX_FRAGMENT_CHARS: usize = MAX_UNPACKED_BYTES / 3 * 4 + 1024;
 
@@ -42,6 +42,9 @@ pub struct Link {
     /// are the defaults, its preset unset is the main run's (so both columns' cycles use the
     /// same costs), and it if-converts and schedules warps as the main run does.
     pub compare: Option<RunChoices>,
+    /// Compare mode with two kernels: the text of the one beside the main one (`None`: the main
+    /// kernel), run under the compare choice with its own `//@` inputs; at most `MAX_KERNEL_BYTES`.
+    pub compare_text: Option<String>,
     pub step: u64,
     pub lane: u64,
     /// A whole launch: the warp of the block on screen in focus (`None`: the launch's `warp=`).
@@ -86,6 +89,7 @@ impl Link {
             params: BTreeMap::new(),
             choices: RunChoices::default(),
             compare: None,
+            compare_text: None,
             step: 0,
             lane: 0,
             warp: None,

@@ -137,6 +137,14 @@ pub fn from_json(json: &str) -> Read<Link> {
     if let Some(ptx) = ptx.as_ref().filter(|c| c.len() > MAX_KERNEL_BYTES) {
         return Err(format!("its PTX is {} KiB, more than the {} KiB warpscope opens", ptx.len() / 1024, MAX_KERNEL_BYTES / 1024));
     }
+    let compare_text = opt_string(&r, "compareText", "other kernel compared")?;
+    if let Some(other) = compare_text.as_ref().filter(|c| c.len() > MAX_KERNEL_BYTES) {
+        return Err(format!(
+            "the kernel it compares with is {} KiB, more than the {} KiB warpscope opens",
+            other.len() / 1024,
+            MAX_KERNEL_BYTES / 1024
+        ));
+    }
     let embed = match r.get("embed") {
         Some(Value::Array(names)) => Some(names.iter().filter_map(|n| n.as_str().map(String::from)).collect()),
         _ => None,
@@ -146,6 +154,7 @@ pub fn from_json(json: &str) -> Read<Link> {
         params,
         choices: run_choices(&r, "")?,
         compare: compare_choices(r.get("compare"))?,
+        compare_text,
         step: count(&r, "step")?,
         lane: count(&r, "lane")?,
         warp: match r.get("warp") {

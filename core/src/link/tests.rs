@@ -48,6 +48,7 @@ fn encode_then_decode_is_the_same_link() {
     link.step = 12345;
     link.warp = Some(5);
     link.compare = Some(RunChoices { path_order: Some("taken".into()), preset: Some("h100".into()), ..RunChoices::of_model("tf-stack") });
+    link.compare_text = Some("__global__ void other() {}".into());
     let fragment = encode(&link);
     assert!(fragment.starts_with("#v1.") && fragment.bytes().all(|b| b.is_ascii_alphanumeric() || b"#._-".contains(&b)));
     assert_eq!(decode(&fragment), Decoded::Ok(alloc::boxed::Box::new(link.clone())));
@@ -115,6 +116,7 @@ fn each_kind_of_broken_link_says_what_is_wrong() {
     assert!(error_of(&pack("{\"v\": 1, \"text\": \"\", \"step\": -1}")).contains("step or lane"));
     assert!(error_of(&pack("{\"v\": 1, \"text\": \"\", \"step\": 1e300}")).contains("step or lane"));
     assert!(error_of(&pack("{\"v\": 1, \"text\": \"\", \"compare\": 3}")).contains("compare choice"));
+    assert!(error_of(&pack("{\"v\": 1, \"text\": \"\", \"compareText\": 3}")).contains("other kernel compared"));
     assert!(error_of(&pack("{\"v\": 1, \"text\": \"\", \"compare\": {\"model\": \"volta\", \"preset\": 7}}")).contains("compare choice"));
     assert!(error_of(&pack("{\"v\": 1, \"text\": \"\", \"sweep\": {\"request\": {\"param\": \"n\"}}}")).contains("lack \"from\""));
     let bad_models = "{\"v\": 1, \"text\": \"\", \"sweep\": {\"request\": {\"param\": \"n\", \"from\": 0, \"to\": 1, \"models\": 5}, \"metric\": \"cycles\"}}";

@@ -173,6 +173,14 @@ impl LaunchRecording {
         }
         self.current()
     }
+    /// The block on screen as CSV, a row per step (`trace::block_csv`); the current step stays.
+    pub fn trace_csv(&mut self) -> alloc::string::String {
+        let now = self.current();
+        let csv = crate::trace::block_csv(&mut self.launch);
+        self.access_at = None;
+        self.seek(now);
+        csv
+    }
     /// What the current step did to memory: its instruction's access, for the lanes that ran it.
     pub fn step_access(&self) -> Option<&StepAccess> {
         self.access.as_ref()

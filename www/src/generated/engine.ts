@@ -386,7 +386,12 @@ export type Link = { text: string, params: { [key in string]: number },
  * are the defaults, its preset unset is the main run's (so both columns' cycles use the
  * same costs), and it if-converts and schedules warps as the main run does.
  */
-compare: RunChoices | null, step: number, lane: number, 
+compare: RunChoices | null, 
+/**
+ * Compare mode with two kernels: the text of the one beside the main one (`None`: the main
+ * kernel), run under the compare choice with its own `//@` inputs; at most `MAX_KERNEL_BYTES`.
+ */
+compareText: string | null, step: number, lane: number, 
 /**
  * A whole launch: the warp of the block on screen in focus (`None`: the launch's `warp=`).
  */
@@ -862,7 +867,17 @@ export type MemoryView = { step: number, buffers: Array<BufferView>,
 /**
  * `None` at step 0 and when the step's instruction does not access memory.
  */
-access: AccessView | null, };
+access: AccessView | null, 
+/**
+ * A whole launch: `Session.shared_writers` says who wrote each shared element (false for a
+ * warp run alone).
+ */
+writers: boolean, 
+/**
+ * The step from which the block's shared-memory writes were no longer kept (a long run
+ * filled the log), if one did.
+ */
+writers_cut_at: number | null, };
 
 export type BufferView = { name: string, elem: ElemType, 
 /**

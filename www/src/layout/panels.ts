@@ -83,16 +83,16 @@ export const PANEL_INFO: Record<DockPanelId, PanelInfo> = {
     about: 'What the kernel\'s printf printed up to the step shown, one line per lane and call, each tagged with its lane and the step that printed it, in the order the model ran the lanes. The lines the current step printed are highlighted; click a line to go to its step. "This lane only" keeps the lane chosen in the lanes panel.',
   },
   'compare-table': {
-    title: 'Compare the models',
-    about: 'The two models\' whole-run metrics side by side; cells where they differ are highlighted. Cycles are priced with the cost preset the column names.',
+    title: 'Compare the runs',
+    about: 'The two runs\' whole-run metrics side by side (for a whole launch, every warp of every block): one kernel under two models, or two kernels under one model (side B\'s kernel picker). Cells where they differ are highlighted. Cycles are priced with the cost preset the column names.',
   },
   'side-a': {
-    title: 'Left model',
-    about: 'The left model\'s run of this kernel: its CFG, lanes and control state at the shared step.',
+    title: 'Left run',
+    about: 'The left run (the kernel in the editor, under the top bar\'s model): its CFG, lanes and control state at the shared step.',
   },
   'side-b': {
-    title: 'Right model',
-    about: 'The right model\'s run of the same kernel at the same step (clamped to its end when its run is shorter).',
+    title: 'Right run',
+    about: 'The right run at the same step (clamped to its end when its run is shorter): the same kernel under another model, or another kernel (its kernel picker) under the left one\'s model.',
   },
   'sweep-settings': {
     title: 'Sweep settings',

@@ -9,6 +9,7 @@ import { modelInfo } from '../model-info';
 import { compactLayoutOf, originalGraphOf, type Run } from '../run';
 import { html } from '../svg';
 import type { LoadResult, ReportView, StateView } from '../generated/engine';
+import type { Example } from '../examples';
 import * as cfgPanel from './cfg';
 import { modelFields, modelFieldsKey, refreshModelFields, type ModelHooks } from './inputs';
 import * as lanes from './lanes';
@@ -22,6 +23,8 @@ export interface SidePanel {
   fields: HTMLElement;
   /** Side B's cost preset select (empty on side A: the top bar's preset is side A's). */
   preset: HTMLElement;
+  /** Side B's kernel select (empty on side A). */
+  kernel: HTMLElement;
   step: HTMLElement;
   summary: HTMLElement;
   status: HTMLElement;
@@ -34,7 +37,12 @@ export interface SidePanel {
 export interface SideHooks extends ModelHooks {
   /** Side B's own cost preset; null: the left side's. */
   preset?(name: string | null): void;
+  /** Side B's kernel: an example's file (run under side A's model), or null for side A's kernel. */
+  kernel?(file: string | null): void;
 }
+
+/** What side B runs: side A's kernel (null), or another kernel's text, which `examples` may name. */
+export interface KernelChoice { text: string | null; examples: Example[] }
 
 /** Side B's preset choice: its own (null: the left side's) and the left side's as the engine ran it. */
 export interface PresetChoice { own: string | null; left: string }
@@ -52,11 +60,12 @@ export function createSide(root: HTMLElement, name: SidePanel['name'], hooks: Si
   // The model fields and side B's preset flow as one row of fields.
   const fields = html('div', { class: 'side-model' });
   const preset = html('div', { class: 'side-preset' });
+  const kernel = html('div', { class: 'side-kernel' });
   const summary = html('p', { class: 'side-summary muted small', 'data-testid': `side-${name}-summary` });
   const step = html('span', { class: 'side-step', 'data-testid': `side-${name}-step` });
   const status = html('div', { class: 'side-status', 'data-testid': `side-${name}-status`, 'aria-live': 'polite' });
   const line = html('div', { class: 'side-fields' });
-  line.append(fields, preset);
+  line.append(kernel, fields, preset);
   head.append(line, summary, status);
   const cfgHost = html('div', { class: 'cfg-host' });
   const lanesHost = html('div', { class: 'lanes-host' });
@@ -68,7 +77,7 @@ export function createSide(root: HTMLElement, name: SidePanel['name'], hooks: Si
     section('p-stack', 'Control state', stackHost),
   );
   return {
-    name, root, fields, preset, step, summary, status, stack: stackHost, hooks,
+    name, root, fields, preset, kernel, step, summary, status, stack: stackHost, hooks,
     // Compact blocks have no instruction rows to click: breakpoints are set in the editor.
     cfg: cfgPanel.create(cfgHost, () => {}, { legend: false }),
     lanes: lanes.create(lanesHost),
@@ -113,6 +122,48 @@ function renderPreset(p: SidePanel, presets: string[], choice: PresetChoice | nu
   const sel = p.preset.querySelector('select')!;
   sel.options[0].text = `as left (${choice.left})`;
   sel.value = choice.own ?? '';
+}
+
+/** A kernel's short name: its title up to the colon (`Strided reduction (Harris #2)`). */
+export function kernelName(title: string | null, side: number): string {
+  return title?.split(':')[0].trim() || `kernel ${SIDE_NAMES[side].toUpperCase()}`;
+}
+
+/** Side A's kernel, named where side B runs another (nothing otherwise). */
+export function renderKernelName(p: SidePanel, title: string | null, shown: boolean): void {
+  const text = shown ? kernelName(title, 0) : '';
+  if (p.kernel.textContent === (text ? `kernel${text}` : '')) return;
+  const field = html('span', { class: 'field' });
+  field.append(html('span', {}, 'kernel'), html('b', { 'data-testid': `side-${p.name}-kernel-name` }, text));
+  p.kernel.replaceChildren(...(text ? [field] : []));
+}
+
+/** Side B's kernel: "as left" (the default: one kernel under two models) or a gallery example,
+ * run under side A's model (two kernels under one model: Harris's reductions #1 and #2). Built
+ * once; its value follows `choice`. */
+export function renderKernel(p: SidePanel, choice: KernelChoice): void {
+  const on = p.hooks.kernel;
+  if (!on) return;
+  let sel = p.kernel.querySelector('select');
+  if (!sel) {
+    const wrap = html('label', { class: 'field', title: 'what side B runs: the left side\'s kernel under another model, or another kernel under the left side\'s model' });
+    sel = html('select', { 'data-testid': `side-${p.name}-kernel` });
+    sel.append(new Option('same as left', ''));
+    const groups = new Map<string, HTMLOptGroupElement>();
+    for (const e of choice.examples) {
+      let g = groups.get(e.group);
+      if (!g) { g = html('optgroup', { label: e.group }); groups.set(e.group, g); sel.append(g); }
+      g.append(new Option(kernelName(e.title, 1), e.file));
+    }
+    sel.append(new Option('another kernel (from a link)', '(link)'));
+    const picked = sel;
+    picked.addEventListener('change', () => { if (picked.value !== '(link)') on(picked.value || null); });
+    wrap.append(html('span', {}, 'kernel'), sel);
+    p.kernel.replaceChildren(wrap);
+  }
+  const file = choice.text === null ? '' : choice.examples.find((e) => e.text === choice.text)?.file ?? '(link)';
+  sel.value = file;
+  sel.querySelector<HTMLOptionElement>('option[value="(link)"]')!.hidden = file !== '(link)';
 }
 
 /** The side's model choice as the engine last read it (also when that load failed); side B's
@@ -196,8 +247,9 @@ export function renderTableWaiting(root: HTMLElement, runs: Run[]): void {
     ? ' For a run that did not finish, the MIMD reference runs as many steps as that run did: seconds at most. Everything else works meanwhile.' : ''}`));
 }
 
-/** The table; a report that is a string says why that run has none. */
-export function renderTable(root: HTMLElement, runs: Run[], answers: (ReportView | string)[]): void {
+/** The table; a report that is a string says why that run has none. `kernels`: the columns run
+ * two kernels (under one model), so each is headed by its kernel's title. */
+export function renderTable(root: HTMLElement, runs: Run[], answers: (ReportView | string)[], kernels = false): void {
   const failed = answers.find((r): r is string => typeof r === 'string');
   if (failed !== undefined) {
     root.replaceChildren(html('p', { class: 'muted' }, `The engine could not compute the comparison: ${failed}.`));
@@ -211,7 +263,8 @@ export function renderTable(root: HTMLElement, runs: Run[], answers: (ReportView
   const table = html('table', { class: 'compare-table', 'data-testid': 'compare-table' });
   const head = html('tr');
   head.append(html('th', {}, ''), ...runs.map((r, i) => {
-    const th = html('th', { scope: 'col', 'data-testid': `compare-col-${SIDE_NAMES[i]}` }, r.load.model);
+    const th = html('th', { scope: 'col', 'data-testid': `compare-col-${SIDE_NAMES[i]}` }, kernels ? kernelName(r.load.title, i) : r.load.model);
+    if (kernels) th.append(html('span', { class: 'compare-policy' }, r.load.model));
     // The policy it ran with, and the cost preset its cycles are counted with.
     const policy = policyLabel(r);
     if (policy) th.append(html('span', { class: 'compare-policy' }, policy));
@@ -251,6 +304,7 @@ export function renderTable(root: HTMLElement, runs: Run[], answers: (ReportView
   if (reports.some((r) => !r.mimd_complete)) {
     notes.push(html('p', { class: 'muted small' }, 'The MIMD reference stopped early (a deadlock or the step limit): the minimums count only what it ran.'));
   }
-  notes.push(html('p', { class: 'muted small' }, 'Highlighted: the models differ. Hover a row name for what it measures.'));
+  const launch = runs.some((r) => r.load.launch) ? ' Counts are the whole launch\'s: every warp of every block.' : '';
+  notes.push(html('p', { class: 'muted small' }, `Highlighted: the ${kernels ? 'kernels' : 'models'} differ. Hover a row name for what it measures.${launch}`));
   root.replaceChildren(presetNote, table, ...notes);
 }

@@ -2,7 +2,8 @@
 //! (index and value, as the engine writes them), drawn only where the panel is scrolled to
 //! (`memory-grid.ts`), so a buffer of a million elements costs one screenful. The elements the step
 //! just executed wrote are filled, those it read are outlined, those the selected lane touched are
-//! marked, and each says on hover which lanes touched it; the line on top says what the step did,
+//! marked, and each says on hover which lanes touched it; for a launch, each shared element says
+//! which warp and lane of the block last wrote it; the line on top says what the step did,
 //! in the engine's words. The panel follows the step's first touched element, unless the user
 //! scrolled it in the last second.
 
@@ -18,6 +19,8 @@ export interface MemorySource {
   lane: number;
   view: () => MemoryView | null;
   cells: (buffer: number, from: number, to: number) => string[];
+  /** A whole launch: who last wrote shared elements `from..to`, `[warp, lane, step]` each (-1s: none). */
+  writers?: (buffer: number, from: number, to: number) => Int32Array;
 }
 
 /** Sizes in rem (the panel's type size scales them): a cell (wider when a buffer holds floats,
@@ -104,7 +107,9 @@ function renderSummary(p: MemoryPanel, src: MemorySource): void {
   p.summary.title = a ? `${a.instruction}${a.line ? ` (line ${a.line})` : ''}` : '';
   const mine = (a?.cells ?? []).filter((c) => c.lanes.includes(src.lane));
   const names = v?.buffers ?? [];
-  p.legend.replaceChildren(...(a ? [
+  const writers = v?.writers && v.buffers.some((b) => b.shared)
+    ? [swatch('mem-by', 'w3 l5: who last wrote', 'a shared element\'s last writer in the block: its warp (w) and lane (l); the bar\'s colour is the warp\'s')] : [];
+  p.legend.replaceChildren(...writers, ...(a ? [
     swatch(a.kind === 'read' ? 'mem-r' : 'mem-w', a.participle, `elements ${a.participle} at this step`),
     swatch('mem-sel', `selected lane ${src.lane}: ${mine.length ? mine.map((c) => `${names[c.buffer]?.name ?? '?'}[${c.index}]`).join(', ') : 'none'}`,
       'the elements the selected lane touched (choose the lane in the lanes or registers panel)'),
@@ -146,11 +151,15 @@ function draw(p: MemoryPanel): void {
     const title = html('h3', { class: 'mem-title', style: `top:${pinned}px;height:${headH}px` });
     title.append(html('b', { class: 'mono' }, b.name), html('span', { class: 'muted' }, `${kind} · ${b.shared ? 'shared' : 'global'}`));
     const table = html('div', { role: 'table', 'aria-label': `${b.name}, ${kind}`, 'aria-rowcount': block.rows, class: 'mem-table', 'data-testid': `memory-${b.name}` });
-    const from = first * cols;
-    const values = src.cells(buffer, from, Math.min(b.len, (last + 1) * cols));
+    const from = first * cols, to = Math.min(b.len, (last + 1) * cols);
+    const values = src.cells(buffer, from, to);
+    const writers = b.shared && v.writers && src.writers ? src.writers(buffer, from, to) : null;
     for (let row = first; row <= last; row++) {
       const tr = html('div', { role: 'row', 'aria-rowindex': row + 1, class: 'mem-row', style: `top:${headH + row * rowH}px;height:${rowH}px` });
-      for (let i = row * cols; i < Math.min(b.len, (row + 1) * cols); i++) tr.append(cell(p, v, buffer, i, values[i - from] ?? '', src.lane));
+      for (let i = row * cols; i < Math.min(b.len, (row + 1) * cols); i++) {
+        const k = 3 * (i - from), who = writers && writers[k] >= 0 ? { warp: writers[k], lane: writers[k + 1], step: writers[k + 2] } : null;
+        tr.append(cell(p, v, buffer, i, values[i - from] ?? '', src.lane, who));
+      }
       table.append(tr);
     }
     box.append(title, table);
@@ -159,10 +168,18 @@ function draw(p: MemoryPanel): void {
   p.space.replaceChildren(...blocks);
 }
 
-function cell(p: MemoryPanel, v: MemoryView, buffer: number, index: number, value: string, lane: number): HTMLElement {
+/** The warp and lane that last wrote a shared element, and at which of the block's steps. */
+interface Writer { warp: number; lane: number; step: number }
+
+/** Hues a writer's warp is told by (the Okabe-Ito set the page's series use), warp number modulo 8. */
+const WARP_HUES = 8;
+
+function cell(p: MemoryPanel, v: MemoryView, buffer: number, index: number, value: string, lane: number, who: Writer | null): HTMLElement {
   const b = v.buffers[buffer], t = p.touched.get(key(buffer, index)), a = v.access;
   const name = `${b.name}[${index}]`;
   let title = `${name} = ${value} (${b.elem})`;
+  if (who) title += `\nlast written by warp ${who.warp}, lane ${who.lane}, at step ${who.step}`;
+  else if (b.shared && v.writers) title += v.writers_cut_at !== null && v.step >= v.writers_cut_at ? `\nwriters not kept from step ${v.writers_cut_at}` : '\nno lane of the block has written it yet';
   let cls = 'mem-cell';
   let said = '';
   if (t && a) {
@@ -171,8 +188,11 @@ function cell(p: MemoryPanel, v: MemoryView, buffer: number, index: number, valu
     cls += a.kind === 'read' ? ' mem-r' : ' mem-w';
     if (t.lanes.includes(lane)) { cls += ' mem-sel'; title += ` (the selected lane ${lane} among them)`; }
   }
-  const c = html('div', { role: 'cell', class: cls, title, 'data-index': index });
-  c.append(html('span', { class: 'mem-i' }, `[${index}]`), html('span', { class: 'mem-v mono' }, value));
+  if (who) cls += ` mem-by w${who.warp % WARP_HUES}`;
+  const c = html('div', { role: 'cell', class: cls, title, 'data-index': index, ...(who ? { 'data-writer': `${who.warp}:${who.lane}` } : {}) });
+  const head = html('span', { class: 'mem-i' }, `[${index}]`);
+  if (who) head.append(html('span', { class: 'mem-who mono' }, `w${who.warp} l${who.lane}`));
+  c.append(head, html('span', { class: 'mem-v mono' }, value));
   // Screen readers hear what the colours show.
   if (said) c.append(html('span', { class: 'sr-only' }, `, ${said}`));
   return c;

@@ -1,5 +1,6 @@
 //! Scrubber bar: a range slider over the recorded run with a strip of event marks (divergence,
-//! reconvergence, spill), the step controls, play/pause and the speed.
+//! reconvergence, spill; for a launch, the focused warp's and its block's barrier releases), the
+//! step controls, play/pause and the speed.
 
 import { described, html, setText, watchSize, type Watched } from '../svg';
 
@@ -19,14 +20,16 @@ export interface ScrubberPanel {
   labelText: HTMLElement;
   play: HTMLButtonElement;
   stripSize: Watched;
-  /** The strip drawn last, over how many steps. */
-  shown: { strip: Strip; span: number } | null;
+  /** The strip's key (its release item shows for a launch). */
+  key: HTMLElement;
+  /** The strip drawn last, over how many steps, and whether for a launch. */
+  shown: { strip: Strip; span: number; launch: boolean } | null;
   stripKey: string;
 }
 
 /** A run's event marks on the strip, as the engine reduces them (`Engine.stripMarks`): `[row,
  * step]` each, at least a pixel apart in a row; rows: divergences, reconvergences, spills and
- * fills. The compare view's strip has both runs' marks. */
+ * fills, and a launch's barrier releases. The compare view's strip has both runs' marks. */
 export interface Strip {
   marks(span: number, inset: number, width: number): Uint32Array;
 }
@@ -67,23 +70,26 @@ export function create(root: HTMLElement, hooks: ScrubberHooks, speed: number): 
   range.addEventListener('input', () => hooks.seek(Number(range.value)));
   track.append(strip, range);
   const key = html('div', { class: 'legend strip-legend' });
-  for (const [cls, text] of [['div', 'divergence'], ['rec', 'reconvergence'], ['spill', 'spill / fill']]) {
-    const item = html('span', { class: 'legend-item' });
+  for (const [cls, text] of [['div', 'divergence'], ['rec', 'reconvergence'], ['spill', 'spill / fill'], ['release', 'barrier release']]) {
+    const item = html('span', { class: `legend-item key-${cls}` });
     item.append(html('i', { class: `tick ${cls}` }), document.createTextNode(text));
     key.append(item);
   }
   root.replaceChildren(controls, label, track, key);
-  const p: ScrubberPanel = { range, strip, label, labelText, play, stripSize: null!, shown: null, stripKey: '' };
-  p.stripSize = watchSize(strip, () => { if (p.shown) drawStrip(p, p.shown.strip, p.shown.span); });
+  const p: ScrubberPanel = { range, strip, label, labelText, play, key, stripSize: null!, shown: null, stripKey: '' };
+  p.stripSize = watchSize(strip, () => { if (p.shown) drawStrip(p, p.shown.strip, p.shown.span, p.shown.launch); });
   return p;
 }
 
-function drawStrip(p: ScrubberPanel, strip: Strip, span: number): void {
+/** The strip's rows, top to bottom (a launch's fourth: its block's barrier releases). */
+const ROW_COLORS = ['--ev-div', '--ev-rec', '--spill', '--ev-release'];
+
+function drawStrip(p: ScrubberPanel, strip: Strip, span: number, launch: boolean): void {
   const c = p.strip, dpr = window.devicePixelRatio || 1;
   const { w, h, css } = p.stripSize;
   const key = `${w}x${h}`;
-  if (p.shown?.strip === strip && p.shown.span === span && p.stripKey === key) return;
-  p.shown = { strip, span };
+  if (p.shown?.strip === strip && p.shown.span === span && p.shown.launch === launch && p.stripKey === key) return;
+  p.shown = { strip, span, launch };
   p.stripKey = key;
   c.width = Math.round(w * dpr);
   c.height = Math.round(h * dpr);
@@ -92,19 +98,21 @@ function drawStrip(p: ScrubberPanel, strip: Strip, span: number): void {
   ctx.clearRect(0, 0, w, h);
   // The range thumb travels inset by about half its width; the marks follow it.
   const inset = 8;
-  const colors = ['--ev-div', '--ev-rec', '--spill'].map((v) => css.getPropertyValue(v).trim());
+  const colors = ROW_COLORS.slice(0, launch ? 4 : 3).map((v) => css.getPropertyValue(v).trim());
+  const rows = colors.length;
   const marks = strip.marks(span, inset, w);
-  for (let row = 0; row < colors.length; row++) {
+  for (let row = 0; row < rows; row++) {
     ctx.fillStyle = colors[row];
     for (let i = 0; i + 1 < marks.length; i += 2) {
       if (marks[i] !== row) continue;
       const x = inset + (marks[i + 1] / span) * (w - 2 * inset);
-      ctx.fillRect(x - 1, (row * h) / 3, 2, h / 3 - 1);
+      ctx.fillRect(x - 1, (row * h) / rows, 2, h / rows - 1);
     }
   }
 }
 
-export function render(p: ScrubberPanel, step: number, total: number, strip: Strip, playing: boolean): void {
+/** `launch`: the run is a whole launch, whose block's barrier releases get the strip's fourth row. */
+export function render(p: ScrubberPanel, step: number, total: number, strip: Strip, playing: boolean, launch = false): void {
   if (p.range.max !== String(total)) p.range.max = String(total);
   p.range.value = String(step);
   setText(p.labelText, `step ${step} / ${total}`);
@@ -116,5 +124,6 @@ export function render(p: ScrubberPanel, step: number, total: number, strip: Str
   p.label.dataset.total = String(total);
   setText(p.play, playing ? '❚❚ pause' : '▶ play');
   p.play.classList.toggle('on', playing);
-  drawStrip(p, strip, total);
+  p.key.classList.toggle('launch', launch);
+  drawStrip(p, strip, total, launch);
 }

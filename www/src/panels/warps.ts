@@ -32,6 +32,8 @@ export interface WarpsData {
   fetch(from: number, to: number): Uint8Array;
   /** Every warp at the current step. */
   now: WarpNow[];
+  /** The block's steps at which a barrier released its warps, in order. */
+  releases: Float64Array;
   select(warp: number): void;
   /** Go to the focused warp's previous or next issue. */
   issue(dir: -1 | 1): void;
@@ -267,14 +269,13 @@ export function render(p: WarpsPanel, d: WarpsData): void {
       ctx.fillRect(left + c * cw, y0 + strip - 3 - h, Math.max(cw, 0.5), h);
     }
   }
-  // A barrier releases its warps where a warp waiting at one no longer does.
+  // A tick after each step at which a barrier let its warps go (the engine's list).
   ctx.fillStyle = color.text;
   let releases = 0;
-  for (let c = 1; c < cols; c++) {
-    const at = (win.from - base + c) * d.warps, before = at - d.warps;
-    let released = false;
-    for (let w = 0; w < d.warps && !released; w++) released = codes[before + w] === WarpCode.AtBarrier && codes[at + w] !== WarpCode.AtBarrier;
-    if (released) { ctx.fillRect(left + c * cw, 0, Math.max(1.5, cw), top - 2); releases++; }
+  for (const t of d.releases) {
+    if (t <= win.from || t >= win.to) continue;
+    ctx.fillRect(left + (t - win.from) * cw, 0, Math.max(1.5, cw), top - 2);
+    releases++;
   }
   canvas.dataset.releases = String(releases);
   // The focused warp's row, and the current step.

@@ -10,6 +10,9 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 mod focus;
+mod writers;
+
+pub use writers::{SharedWrite, MAX_SHARED_WRITES};
 
 use super::{LaunchRun, Launcher};
 use crate::block::{Block, BlockEnd, StepWatch};
@@ -184,6 +187,10 @@ pub struct RecordedLaunch {
     end: Option<(u64, BlockEnd)>,
     /// The launch's printf records when the block began.
     printed_before: usize,
+    /// The block's steps (1-based) at which a barrier released its warps, in order.
+    releases: Vec<u64>,
+    /// Who wrote the block's shared memory, step by step.
+    writes: writers::SharedWrites,
 }
 
 impl RecordedLaunch {
@@ -220,6 +227,8 @@ impl RecordedLaunch {
             records: (0..warps).map(|_| StepLog::default()).collect(),
             checkpoints: alloc::vec![first],
             end: None,
+            releases: Vec::new(),
+            writes: writers::SharedWrites::default(),
         })
     }
 
@@ -269,9 +278,23 @@ impl RecordedLaunch {
         &self.records[w]
     }
     /// Bytes the block's record takes (the issuers and what every warp's step log holds),
-    /// besides the checkpoints and the room the logs' chunks have allocated.
+    /// besides the checkpoints, the shared-memory writes and the room the logs' chunks have
+    /// allocated.
     pub fn record_bytes(&self) -> usize {
         self.issuers.bytes() + self.records.iter().map(StepLog::used_bytes).sum::<usize>()
+    }
+    /// Bytes the log of the block's shared-memory writes takes.
+    pub fn shared_write_bytes(&self) -> usize {
+        self.writes.bytes()
+    }
+    /// The block's recorded steps (1-based) at which a barrier released its warps.
+    pub fn releases(&self) -> &[u64] {
+        &self.releases
+    }
+    /// The last write of each element `from..to` of shared buffer `buffer` up to the current
+    /// step, if any; and the step from which writes were no longer kept, if the log filled.
+    pub fn shared_writers(&self, buffer: u32, from: u32, to: u32) -> (Vec<Option<SharedWrite>>, Option<u64>) {
+        (self.writes.last_writes(self.step, buffer, from, to), self.writes.cut_at())
     }
     /// How the block ended, once it has.
     pub fn end(&self) -> Option<&BlockEnd> {
@@ -349,12 +372,20 @@ impl RecordedLaunch {
         let watch: &mut StepWatch = &mut each;
         let first = self.before + self.step;
         let steps = self.launcher.code.steps();
+        let fresh = self.step == self.recorded();
+        if fresh {
+            self.writes.prepare(&mut self.block, &mut self.launcher.memory, &self.launcher.code.program);
+        }
+        let released = self.block.barrier_releases;
         let (ran, end) = self.block.run(&steps, &mut self.launcher.memory, 1, first, &mut self.launcher.printout, Some(watch));
         self.step += ran;
-        let fresh = self.step > self.recorded();
-        if let (Some((w, issued, depth)), true) = (seen, fresh) {
+        if let (Some((w, issued, depth)), true) = (seen, fresh && ran > 0) {
             self.issuers.push(w);
             self.records[w].push(StepRecord::new(&issued, depth));
+            self.writes.note(self.step, w, issued.pc, issued.mask, &self.launcher.memory);
+            if self.block.barrier_releases > released {
+                self.releases.push(self.step);
+            }
             if self.step.is_multiple_of(CHECKPOINT_INTERVAL) {
                 self.checkpoint();
             }
