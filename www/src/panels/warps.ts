@@ -83,7 +83,9 @@ export function create(root: HTMLElement): WarpsPanel {
   canvas.dataset.testid = 'warps-canvas';
   const tip = tooltip('warp-tooltip');
   const legend = html('div', { class: 'legend warps-legend' });
-  legend.append(...KEYS.map(([key, words]) => legendItem(words, { cls: `warp-${key}` })));
+  legend.append(...KEYS.map(([key, words]) => legendItem(words, { cls: `warp-${key}` })),
+    // The strip under the rows: the block's SIMD efficiency over its steps.
+    legendItem('bars: lanes per step', { cls: 'warp-lanes' }));
   const box = document.createElement('div');
   box.className = 'warps-box';
   box.append(canvas);
