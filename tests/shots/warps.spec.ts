@@ -68,3 +68,15 @@ test('screenshots of two kernels compared under one model', async ({ page }) => 
     await page.screenshot({ path: `${dir}/compare-kernels-${w}x${h}.png` });
   }
 });
+
+test('screenshots of a 32-warp block', async ({ page }) => {
+  const text = kernel('reduce_shared.cu').replace('//@ launch grid=4 block=256', '//@ launch grid=1 block=1024')
+    .replace('g_idata: i32[1024]', 'g_idata: i32[1024]').replace('g_odata: i32[4]', 'g_odata: i32[1]').replace('#define BLOCK 256', '#define BLOCK 1024');
+  for (const [w, h] of [[1280, 720], [1920, 1080], [800, 450]]) {
+    await page.setViewportSize({ width: w, height: h });
+    const embed = w === 800 ? { embed: ['warps'] } : {};
+    await open(page, `./${makeLink({ text, step: 900, ...embed })}`);
+    await expect(page.getByTestId('warps-canvas')).toBeVisible();
+    await page.screenshot({ path: `${dir}/warps-32-${w}x${h}.png` });
+  }
+});

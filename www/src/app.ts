@@ -459,7 +459,11 @@ export class App {
   /** Choices of side A's model (the top bar's, or the left side's in compare mode). */
   modelHooks(): inputs.ModelHooks {
     return {
-      model: (model) => this.onInput({ model }),
+      // Two kernels compared run under one model: side B's follows side A's.
+      model: (model) => {
+        const { compare, compareText } = store.get();
+        this.onInput({ model, ...(compare && compareText !== null ? { compare: { ...compare, model } } : {}) });
+      },
       pathOrder: (pathOrder) => this.onInput({ pathOrder }),
       schedule: (schedule) => this.onInput({ schedule }),
     };

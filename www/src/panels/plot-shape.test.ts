@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { depthTicks } from './plot-shape';
+import { depthTicks, stepTicks } from './plot-shape';
 
 describe('depthTicks', () => {
   it('gives about six ticks on a tall axis, as before', () => {
@@ -24,5 +24,16 @@ describe('depthTicks', () => {
         for (let i = 1; i < ticks.length; i++) expect(((ticks[i] - ticks[i - 1]) / maxDepth) * h).toBeGreaterThanOrEqual(16);
       }
     }
+  });
+});
+
+describe('stepTicks', () => {
+  it('steps by 1, 2 or 5 times a power of ten, at most `most` intervals, 0 first', () => {
+    expect(stepTicks(3493, 6)).toEqual([0, 1000, 2000, 3000]);
+    expect(stepTicks(3493)).toEqual([0, 500, 1000, 1500, 2000, 2500, 3000]);
+    expect(stepTicks(20)).toEqual([0, 5, 10, 15, 20]);
+    expect(stepTicks(8)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(stepTicks(0)).toEqual([0]);
+    expect(stepTicks(1_200_000, 3)).toEqual([0, 500_000, 1_000_000]);
   });
 });

@@ -45,10 +45,14 @@ export function depthTicks(maxDepth: number, heightPx = Infinity, gapPx = 16): n
   return out;
 }
 
-/** Ticks over `n` steps at a power of ten, doubled where that would make more than eight. */
-export function stepTicks(n: number): number[] {
-  const p = Math.max(1, Math.pow(10, Math.floor(Math.log10(Math.max(1, n / 4)))));
-  const step = p * (n / p > 8 ? 2 : 1);
+/** Ticks over `n` steps, 0 first: every 1, 2 or 5 times a power of ten, the smallest such step
+ * that makes at most `most` intervals (a narrow plot asks for fewer, so labels never touch). */
+export function stepTicks(n: number, most = 8): number[] {
+  let step = 1;
+  for (let p = 1; ; p *= 10) {
+    const fit = [1, 2, 5].map((m) => m * p).find((s) => n / s <= most);
+    if (fit !== undefined) { step = fit; break; }
+  }
   const out: number[] = [];
   for (let k = 0; k <= n; k += step) out.push(k);
   return out;

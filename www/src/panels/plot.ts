@@ -93,7 +93,9 @@ function build(p: PlotPanel, d: PlotData): void {
   const axis = { stroke: c('--muted'), 'stroke-width': 1 };
   el.append(svg('line', { x1: M.l, y1: M.t + ph, x2: M.l + pw, y2: M.t + ph, ...axis }), svg('line', { x1: M.l, y1: M.t, x2: M.l, y2: M.t + ph, ...axis }));
   for (const v of depthTicks(maxDepth, ph, labelPx + 4)) el.append(svg('text', { ...font, x: M.l - 6, y: p.y(v) + 4 * s, 'text-anchor': 'end', class: 'depth-tick' }, String(v)));
-  for (const k of stepTicks(n)) el.append(svg('text', { ...font, x: p.x(k), y: M.t + ph + 16 * s, 'text-anchor': 'middle' }, compact(k)));
+  // As many step labels as fit with a gap: the widest label's characters at about 0.6 em each.
+  const labelW = (compact(n).length * 0.6 + 2) * labelPx;
+  for (const k of stepTicks(n, Math.max(1, Math.floor(pw / labelW)))) el.append(svg('text', { ...font, x: p.x(k), y: M.t + ph + 16 * s, 'text-anchor': 'middle' }, compact(k)));
   if (!short) el.append(svg('text', { ...font, x: M.l + pw / 2, y: h - 3, 'text-anchor': 'middle', fill: c('--muted') }, 'executed instructions'));
   // Turned, the axis title needs about 80 px: a short plot's legend names the depth instead.
   if (!short) el.append(svg('text', { ...font, x: 12 * s, y: M.t + ph / 2, transform: `rotate(-90 ${12 * s} ${M.t + ph / 2})`, 'text-anchor': 'middle', fill: c('--muted') }, 'stack depth'));

@@ -289,7 +289,7 @@ export function render(p: WarpsPanel, d: WarpsData): void {
     ctx.fillRect(left + (d.step - win.from - 1) * cw + cw / 2 - 1, top - 2, 2, d.warps * rh + 4);
   }
   // Warp numbers: every row where they fit apart, else every 4th or 8th.
-  const fontPx = Math.max(floor, Math.min(12, Math.max(9, rh)));
+  const fontPx = Math.max(floor, Math.min(12, Math.max(11, rh)));
   ctx.font = `${fontPx}px ${color.mono}`;
   ctx.textBaseline = 'middle';
   ctx.textAlign = 'right';

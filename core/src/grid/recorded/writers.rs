@@ -73,7 +73,7 @@ impl SharedWrites {
     /// kept (a lane's touches come lowest lane first, as the data path makes them, so the last
     /// kept for an element is the one that stands).
     pub(super) fn note(&mut self, step: u64, w: usize, pc: Pc, lanes: crate::machine::LaneMask, memory: &Memory) {
-        let Some(p) = self.pending.get_mut(w).and_then(Option::take) else { return };
+        let Some(p) = self.pending.get_mut(w).and_then(Option::take).filter(|_| self.cut_at.is_none()) else { return };
         let Some(access) = p.access.filter(|_| p.pc == pc) else { return };
         for t in access.touches.iter().filter(|t| lanes.contains(t.lane)) {
             let Some(cell) = t.cell.filter(|c| memory.buffers.get(c.buffer as usize).is_some_and(|b| b.space == Space::Shared)) else {
