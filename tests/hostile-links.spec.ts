@@ -46,7 +46,7 @@ const BROKEN: [string, string, string | RegExp][] = [
   // Its data a length no encoder makes: the link stops partway through a character.
   ['cut short mid-character', real.slice(0, 4 + 4 * Math.floor((real.length - 6) / 4) + 1), 'This link is corrupted: it was cut short'],
   // Past the largest kernel and CUDA source a link holds (two times 256 KiB, packed).
-  ['oversized', `#v1.${'A'.repeat(1_200_000)}`, /This link is too long \(1200003 characters; warpscope reads links of up to \d+\)/],
+  ['oversized', `#v1.${'A'.repeat(1_600_000)}`, /This link is too long \(1600003 characters; warpscope reads links of up to \d+\)/],
   ['from a newer version', real.replace('#v1.', '#v2.'), 'This link uses format v2, which this version of warpscope cannot read (it reads v1).'],
   ['a deflate bomb', packBytes(Buffer.concat([Buffer.from('{"v":1,"text":"'), Buffer.alloc(60_000_000, ' '), Buffer.from('"}')])),
     /This link unpacks to more than \d+ KiB, more than any kernel warpscope opens/],
