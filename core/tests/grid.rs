@@ -588,3 +588,20 @@ fn a_recorded_block_names_who_wrote_its_shared_memory() {
         }
     }
 }
+
+/// nvcc contracts `a * b + c` into one FFMA (`--fmad=true`, its default), and so does
+/// warpscope's C: the Mandelbrot kernel's escape counts from the C equal those of nvcc's PTX and
+/// sm_90 SASS, pixel for pixel. Compiled with `//@ fmad off` (nvcc's `--fmad=false`), some
+/// pixels iterate a different number of times.
+#[test]
+fn fused_multiply_adds_give_nvccs_escape_counts() {
+    let file = "mandelbrot.cu";
+    let counts = |text: &str, buffer: &str| words(&launch(text, ModelKind::Volta, WarpScheduler::Gto), buffer);
+    let c = counts(&example(file), "iters");
+    assert_eq!(c, counts(&compiled(file, "ptx"), "arg0"), "C against nvcc's PTX");
+    assert_eq!(c, counts(&compiled(file, "sass"), "arg0"), "C against nvcc's SASS");
+    assert!(c.contains(&256) && c.iter().any(|&n| n < 4), "inside and outside the set");
+    let unfused = counts(&example(file).replace("//@ launch", "//@ fmad off\n//@ launch"), "iters");
+    let differ = c.iter().zip(&unfused).filter(|(a, b)| a != b).count();
+    assert!(differ > 0, "--fmad=false changes no pixel");
+}

@@ -80,3 +80,11 @@ test('screenshots of a 32-warp block', async ({ page }) => {
     await page.screenshot({ path: `${dir}/warps-32-${w}x${h}.png` });
   }
 });
+
+test('screenshot of the Mandelbrot lesson', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await open(page, `./${makeLink({ text: kernel('mandelbrot.cu'), step: 3000 })}`);
+  await expect(page.getByTestId('warps-canvas')).toBeVisible();
+  await page.getByRole('tab', { name: 'Lanes' }).click();
+  await page.screenshot({ path: `${dir}/mandelbrot-1280x720.png` });
+});

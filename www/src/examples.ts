@@ -51,7 +51,7 @@ export const GROUPS: { name: string; files: string[] }[] = [
     // Whole launches: every warp of every block runs, and the Warps panel shows the block's.
     // Harris's reductions first: the same sums, with every warp split (#1) or whole warps idle (#2).
     name: 'Blocks of warps (whole launches)',
-    files: ['grid/reduce_interleaved.cu', 'grid/reduce_strided.cu', 'grid/reduce_shared.cu', 'grid/matmul_tiled.cu', 'grid/barrier_divergent.cu',
+    files: ['grid/reduce_interleaved.cu', 'grid/reduce_strided.cu', 'grid/reduce_shared.cu', 'grid/matmul_tiled.cu', 'grid/barrier_divergent.cu', 'grid/mandelbrot.cu',
       'grid/scan_block.cu', 'grid/transpose_tiled.cu', 'grid/histogram_shared.cu', 'grid/dot_product.cu', 'grid/block_vote.cu',
       'grid/dynamic_reverse.cu', 'grid/saxpy_grid_stride.cu'],
   },

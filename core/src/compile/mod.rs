@@ -8,6 +8,7 @@
 //! could build and every diagnostic, located in the source.
 
 pub mod ast;
+mod contract;
 pub(crate) mod emit;
 mod ifconv;
 pub mod ins;
@@ -65,11 +66,14 @@ pub struct CompileOptions {
     pub if_convert: bool,
     /// Which `__global__` kernel of the file to compile (`//@ kernel NAME`); the first if `None`.
     pub kernel: Option<String>,
+    /// Fuse a float multiply and the add that reads it into one FFMA, as nvcc does by default
+    /// (`--fmad=true`; `//@ fmad off` is nvcc's `--fmad=false`).
+    pub fmad: bool,
 }
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        CompileOptions { target: Target::Kepler, if_convert: false, kernel: None }
+        CompileOptions { target: Target::Kepler, if_convert: false, kernel: None, fmad: true }
     }
 }
 
@@ -334,6 +338,10 @@ fn lower_all(
     for f in &ordered {
         let sig = &sigs[&f.name];
         let mut l = Lower::new(opts.target, &sigs, sig, &arrays, RegAlloc::starting_at(base)).with_templates(deductions).function(f);
+        if opts.fmad {
+            let named: Vec<(u8, u32, u32)> = l.vars.iter().map(|v| (v.reg, v.first_line, v.last_line)).collect();
+            contract::contract(&mut l.func, &named);
+        }
         vars.append(&mut l.vars);
         base = l.regs.high;
         diags.append(&mut l.diags);

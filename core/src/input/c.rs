@@ -35,6 +35,7 @@ impl Language for C {
 fn compile_into(k: &mut Kernel, text: &str, opts: &SourceOptions, diags: &mut Vec<Diagnostic>) {
     let target = opts.target.or(k.model.map(|m| m.compile_target())).unwrap_or(Target::Kepler);
     let if_convert = opts.if_convert.or(k.if_convert).unwrap_or(false);
+    let fmad = k.fmad.unwrap_or(true);
     for r in &k.regs {
         diags.push(Diagnostic::error(
             r.value.span,
@@ -42,7 +43,7 @@ fn compile_into(k: &mut Kernel, text: &str, opts: &SourceOptions, diags: &mut Ve
         ));
     }
     let kernel = k.kernel_name.as_ref().map(|(n, _)| n.clone());
-    let (out, mut d) = compile(text, CompileOptions { target, if_convert, kernel });
+    let (out, mut d) = compile(text, CompileOptions { target, if_convert, kernel, fmad });
     if let Some((_, at)) = &k.kernel_name {
         // An unknown kernel name is the header's fault: put the error on it.
         for x in d.iter_mut().filter(|x| x.message.starts_with("no `__global__` kernel named")) {

@@ -12,8 +12,23 @@ use crate::machine::{ElemType, MAX_WARP};
 use crate::model::{ModelKind, StackConfig};
 use crate::session::{choice, Named};
 
-pub const HEADERS: &[&str] =
-    &["warp", "param", "reg", "buffer", "launch", "kernel", "model", "preset", "stack", "ifconvert", "excerpt", "title", "about", "note"];
+pub const HEADERS: &[&str] = &[
+    "warp",
+    "param",
+    "reg",
+    "buffer",
+    "launch",
+    "kernel",
+    "model",
+    "preset",
+    "stack",
+    "ifconvert",
+    "fmad",
+    "excerpt",
+    "title",
+    "about",
+    "note",
+];
 /// The highest `//@ stack limit=N`: deeper stacks would make checkpoints the memory problem.
 pub const MAX_STACK_LIMIT: u32 = 65_536;
 /// Names every expression may use besides params and buffers.
@@ -398,6 +413,17 @@ fn header(line: &Line, kw: &str, rest: &str, k: &mut Kernel) -> Result<(), Diagn
                 "on" => true,
                 "off" => false,
                 _ => return Err(line.error(rest_t, format!("`//@ ifconvert` takes `on` or `off`, found `{rest_t}`"))),
+            });
+        }
+        "fmad" => {
+            k.fmad = Some(match rest_t {
+                "on" => true,
+                "off" => false,
+                _ => {
+                    return Err(
+                        line.error(rest_t, format!("`//@ fmad` takes `on` (nvcc's default, `--fmad=true`) or `off`, found `{rest_t}`"))
+                    )
+                }
             });
         }
         "excerpt" if rest_t.is_empty() => k.excerpt = true,

@@ -200,6 +200,9 @@ pub struct Kernel {
     pub notes: Vec<Note>,
     /// `//@ ifconvert on|off`: predicate short branches when compiling C.
     pub if_convert: Option<bool>,
+    /// `//@ fmad on|off`: fuse float multiply-adds when compiling C, as nvcc's `--fmad` (on
+    /// unless the kernel says off).
+    pub fmad: Option<bool>,
     /// `//@ excerpt`: the listing is part of a kernel (the papers' listings stop at their timing
     /// read), so lanes that run past its last instruction exit instead of faulting.
     pub excerpt: bool,
