@@ -138,3 +138,31 @@ fn lanes_that_leave_by_guarded_exits_alone_reconverge_under_every_model() {
         assert_eq!(sim.state().machine.memory.buffer("arg0").unwrap().1, &want[..], "under {}", model.name());
     }
 }
+
+/// Real SASS of sm_75 and later runs under volta unless the user or `//@ model` chooses: its
+/// code reconverges with convergence barriers, which kepler faults on. The choice is said, as a
+/// note on the function; a chosen model is taken as chosen.
+#[test]
+fn a_dumps_architecture_chooses_volta_when_no_one_else_does() {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/sass/nested_if.sm_90.sass")).unwrap();
+    let bare: String = text.lines().filter(|l| !l.starts_with("//@ model")).map(|l| format!("{l}\n")).collect();
+    let resolve = |text: &str, model: Option<&str>| {
+        let choices = RunChoices { model: model.map(String::from), ..RunChoices::default() };
+        RunRequest { text: text.to_string(), choices, ..RunRequest::default() }.resolve()
+    };
+    let r = resolve(&bare, None);
+    assert_eq!(r.options.model, Some(ModelKind::Volta));
+    let note = r.diagnostics.iter().find(|d| d.message.starts_with("runs under volta: the dump's architecture (sm_90)")).expect("a note");
+    assert!(note.span.line > 0, "located: {note:?}");
+    let mut sim = launch(&r.kernel, &r.options).unwrap();
+    assert_eq!(sim.run_to_end(), StopReason::Exited);
+    for (text, model, want) in [
+        (&bare, Some("pdom"), ModelKind::Pdom),
+        (&text, None, ModelKind::Volta),
+        (&bare.replace("//@ title", "//@ model tf-stack\n//@ title"), None, ModelKind::TfStack),
+    ] {
+        let r = resolve(text, model);
+        assert_eq!(r.options.model, Some(want));
+        assert!(!r.diagnostics.iter().any(|d| d.message.starts_with("runs under")), "{model:?}: {:?}", r.diagnostics);
+    }
+}

@@ -203,6 +203,10 @@ pub struct Kernel {
     /// `//@ fmad on|off`: fuse float multiply-adds when compiling C, as nvcc's `--fmad` (on
     /// unless the kernel says off).
     pub fmad: Option<bool>,
+    /// The model the code's own architecture has, where its reader knows it (real SASS of sm_75
+    /// and later: volta, whose convergence barriers it uses), with where it was read: the
+    /// default when neither the user nor `//@ model` chooses one.
+    pub arch_model: Option<(ModelKind, String, crate::diag::Span)>,
     /// `//@ excerpt`: the listing is part of a kernel (the papers' listings stop at their timing
     /// read), so lanes that run past its last instruction exit instead of faulting.
     pub excerpt: bool,

@@ -210,7 +210,18 @@ impl RunRequest {
             structural: chosen_model.map(|m| m == ModelKind::Struct),
         };
         let (kernel, mut diagnostics) = parse_kernel_with(&self.text, &source);
-        let model = chosen_model.or(kernel.model).unwrap_or(ModelKind::Kepler);
+        let model = match (chosen_model.or(kernel.model), &kernel.arch_model) {
+            (Some(m), _) => m,
+            (None, Some((m, arch, at))) => {
+                let message = format!(
+                    "runs under {}: the dump's architecture ({arch}) reconverges with convergence barriers (BSSY/BSYNC), as Volta and later GPUs do; choose another model to compare (kepler and pdom-ssy cannot run them)",
+                    m.name()
+                );
+                diagnostics.push(crate::diag::Diagnostic::info(*at, message));
+                *m
+            }
+            (None, None) => ModelKind::Kepler,
+        };
         let preset = self
             .choices
             .preset

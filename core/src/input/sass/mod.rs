@@ -62,6 +62,8 @@ fn read(text: &str, k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
         diags.push(Diagnostic::error(f.span, format!("`{arch}`: warpscope reads SASS of sm_75 to sm_120")));
         return;
     };
+    // Every architecture read here reconverges with convergence barriers (BSSY/BSYNC).
+    k.arch_model = Some((crate::model::ModelKind::Volta, arch.clone(), f.span));
     let used_preds = match lower::check_own_registers(f) {
         Ok(used) => used,
         Err((at, msg)) => {
