@@ -539,6 +539,8 @@ pub struct Param {
     pub span: Span,
     /// A C++ reference (`unsigned int &state`): the caller's variable gets the value back.
     pub by_ref: bool,
+    /// A default argument (`float scale = 1.0f`), which a call that leaves it out passes.
+    pub default: Option<Expr>,
 }
 
 #[derive(Clone, PartialEq, Debug)]

@@ -85,6 +85,20 @@ impl Func {
         BlockId(self.blocks.len() as u32 - 1)
     }
 
+    /// Whether control can reach block `b` from the entry (the first block) along the edges
+    /// built so far.
+    pub fn reaches(&self, b: BlockId) -> bool {
+        let mut seen = alloc::vec![false; self.blocks.len()];
+        let mut work = alloc::vec![BlockId(0)];
+        while let Some(x) = work.pop() {
+            if core::mem::replace(&mut seen[x.index()], true) {
+                continue;
+            }
+            work.extend(self.succs(x));
+        }
+        seen[b.index()]
+    }
+
     /// Where control can go from `b` along branch, jump and sync edges.
     pub fn succs(&self, b: BlockId) -> Vec<BlockId> {
         match self.block(b).term {

@@ -101,8 +101,8 @@ pub fn lex_dialect(src: &str, dialect: Dialect) -> (Vec<Token>, Vec<Diagnostic>)
             line_start = true;
             continue;
         }
-        if directive && c == b'\\' && src[i + 1..].trim_start_matches([' ', '\t', '\r']).starts_with('\n') {
-            // A continued preprocessor line.
+        if c == b'\\' && src[i + 1..].trim_start_matches([' ', '\t', '\r']).starts_with('\n') {
+            // A spliced line (C's backslash-newline), in a preprocessor line or in code.
             let n = 1 + src[i + 1..].find('\n').unwrap_or(0);
             advance(&mut i, &mut col, n);
             i += 1;

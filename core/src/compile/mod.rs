@@ -558,9 +558,10 @@ fn signatures(funcs: &[&Function], diags: &mut Vec<Diagnostic>) -> (BTreeMap<Str
         let name = template::label_safe(&f.name);
         let label = if f.kernel { format!(".L_{name}") } else { format!(".L_fn_{name}") };
         let by_ref = f.params.iter().map(|p| p.by_ref).collect();
+        let defaults = f.params.iter().map(|p| p.default.clone()).collect();
         sigs.insert(
             f.name.clone(),
-            FnSig { name: f.name.clone(), kernel: f.kernel, label, ret: f.ret, params, by_ref, ret_reg, span: f.span },
+            FnSig { name: f.name.clone(), kernel: f.kernel, label, ret: f.ret, params, by_ref, defaults, ret_reg, span: f.span },
         );
     }
     (sigs, next)

@@ -677,7 +677,18 @@ impl<'t> Parser<'t> {
                 if self.is("[") {
                     return Err(Diagnostic::error(self.span(), "array parameters are not supported: use a pointer (`int* a`)"));
                 }
-                params.push(Param { ty, name: pname, span, by_ref });
+                let default = if self.eat("=") {
+                    if kernel {
+                        return Err(Diagnostic::error(
+                            self.prev_span(),
+                            "a kernel's parameter has no default: the host passes every argument",
+                        ));
+                    }
+                    Some(self.bare_expr()?)
+                } else {
+                    None
+                };
+                params.push(Param { ty, name: pname, span, by_ref, default });
                 if !self.eat(",") {
                     break;
                 }
@@ -1021,6 +1032,17 @@ impl<'t> Parser<'t> {
         let space = space.unwrap_or(Space::Shared);
         let q = space.qualifier();
         let ty = self.ty()?;
+        if let Ty::Vector(s, n) = ty {
+            return Err(Diagnostic::error(
+                start,
+                format!(
+                    "a `{q}` variable of `{}` (a vector type) is not supported yet: declare a `{}` array {n} times as long and index it `{n} * i + k` (k for .x, .y...), or one `{}` array per component",
+                    ty.name(),
+                    Ty::Scalar(s).name(),
+                    Ty::Scalar(s).name()
+                ),
+            ));
+        }
         let Ty::Scalar(elem) = ty else {
             return Err(Diagnostic::error(
                 start,
@@ -1266,6 +1288,10 @@ impl<'t> Parser<'t> {
             Tok::Ident(w) if c && matches!(w.as_str(), "static_cast" | "reinterpret_cast" | "const_cast") => {
                 return self.nested(Self::named_cast);
             }
+            // C++'s functional cast, `float(t)` (a template's `T(4.0)` once `T` is a type).
+            Tok::Ident(w) if c && is_type_word(w) && w != "void" && matches!(self.peek_at(1), Tok::Punct("(")) => {
+                return self.nested(Self::functional_cast);
+            }
             _ => return self.postfix(),
         };
         self.nested(|p| {
@@ -1294,6 +1320,16 @@ impl<'t> Parser<'t> {
         self.expect("(", &format!("after `{name}<...>`"))?;
         let (e, d) = self.expr_node()?;
         let end = self.expect(")", &format!("to close `{name}`"))?;
+        self.node(ExprKind::Cast(ty, Box::new(e)), join(span, end), d + 1)
+    }
+
+    /// `T(e)`: the cast `(T)(e)`.
+    fn functional_cast(&mut self) -> PResult<Node> {
+        let span = self.span();
+        let ty = self.ty()?;
+        self.expect("(", "after the type of a functional cast")?;
+        let (e, d) = self.expr_node()?;
+        let end = self.expect(")", "to close the functional cast")?;
         self.node(ExprKind::Cast(ty, Box::new(e)), join(span, end), d + 1)
     }
 

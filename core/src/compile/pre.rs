@@ -46,6 +46,7 @@ const PREDEFINED: &[(&str, &str)] = &[
     ("__NVCC__", "1"),
     ("__CUDA_ARCH__", "900"),
     ("NULL", "0"),
+    ("nullptr", "0"),
     ("CHAR_BIT", "8"),
     ("SCHAR_MIN", "(-128)"),
     ("SCHAR_MAX", "127"),

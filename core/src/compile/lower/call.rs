@@ -228,8 +228,20 @@ impl Lower<'_> {
             self.error(span, format!("`{name}` is a `__global__` kernel and cannot be called from device code"));
             return None;
         }
+        // Arguments left out take their parameters' defaults (`g(x)` for `g(float x, float s = 3.0f)`).
+        let filled: Vec<Expr>;
+        let args = match sig.defaults.get(args.len()..) {
+            Some(rest) if !rest.is_empty() && rest.iter().all(Option::is_some) => {
+                filled = args.iter().cloned().chain(rest.iter().flatten().cloned()).collect();
+                &filled[..]
+            }
+            _ => args,
+        };
         if args.len() != sig.params.len() {
-            self.error(span, format!("`{name}` takes {} argument(s), found {}", sig.params.len(), args.len()));
+            let least = sig.params.len() - sig.defaults.iter().rev().take_while(|d| d.is_some()).count();
+            let takes =
+                if least < sig.params.len() { format!("{least} to {}", sig.params.len()) } else { alloc::format!("{}", sig.params.len()) };
+            self.error(span, format!("`{name}` takes {takes} argument(s), found {}", args.len()));
             return None;
         }
         // Evaluate every argument first: an argument may itself call a function. A reference's

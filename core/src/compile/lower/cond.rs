@@ -38,7 +38,14 @@ impl Lower<'_> {
             // Both arms are cheap and safe: compute both and select, as compilers do.
             let x = self.expr(a)?;
             let y = self.expr(b)?;
-            let ty = if x.ty == y.ty { x.ty } else { common(x.ty, y.ty) };
+            // A pointer arm makes the result a pointer (the other then must be one, or `NULL`).
+            let ty = if x.ty == y.ty || x.ty.is_pointer() {
+                x.ty
+            } else if y.ty.is_pointer() {
+                y.ty
+            } else {
+                common(x.ty, y.ty)
+            };
             let x = self.convert(x, ty, span)?;
             let y = self.convert(y, ty, span)?;
             let p = self.pred_of(c)?;
@@ -80,11 +87,12 @@ impl Lower<'_> {
     }
 
     /// A condition as a predicate, without branches (for `SEL`).
-    fn pred_of(&mut self, c: &Expr) -> Option<u8> {
+    pub(super) fn pred_of(&mut self, c: &Expr) -> Option<u8> {
         if let ExprKind::Binary(op, a, b) = &c.kind {
             if op.is_comparison() {
                 let x = self.expr(a)?;
                 let y = self.expr(b)?;
+                let (x, y) = addresses(x, y, a, b);
                 let ty = common(x.ty, y.ty);
                 let x = self.convert(x, ty, c.span)?;
                 let y = self.convert(y, ty, c.span)?;
@@ -148,6 +156,9 @@ impl Lower<'_> {
             }
             ExprKind::Unary(UnOp::Not, inner) => self.cond(inner, f, t),
             ExprKind::Bool(b) => self.jump(if *b { t } else { f }),
+            // `while (1)`, `for (;;)`'s C spelling: no branch (so the loop's exit is reached only
+            // by a break), as nvcc folds it.
+            ExprKind::Int { value, .. } => self.jump(if *value != 0 { t } else { f }),
             _ => {
                 let mark = self.regs.mark();
                 let Some(p) = self.pred_of(e) else {
@@ -162,4 +173,20 @@ impl Lower<'_> {
             }
         }
     }
+}
+
+/// The two sides of a comparison `a op b` (their values `x`, `y`) with pointers as the addresses
+/// they hold, compared unsigned; the literal 0 beside a pointer is the null pointer (`p != NULL`,
+/// NULL being 0, and `p == 0`).
+pub(super) fn addresses(x: Value, y: Value, a: &Expr, b: &Expr) -> (Value, Value) {
+    let null = |e: &Expr| matches!(e.kind, ExprKind::Int { value: 0, .. });
+    let (x, y) = match (x.ty.is_pointer(), y.ty.is_pointer()) {
+        (true, false) if null(b) => (x, Value::imm(0, x.ty)),
+        (false, true) if null(a) => (Value::imm(0, y.ty), y),
+        _ => (x, y),
+    };
+    if x.ty.is_pointer() && y.ty.is_pointer() {
+        return (Value { ty: Ty::UNSIGNED, ..x }, Value { ty: Ty::UNSIGNED, ..y });
+    }
+    (x, y)
 }

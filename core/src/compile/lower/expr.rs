@@ -50,6 +50,7 @@ impl Lower<'_> {
             ExprKind::Binary(op, a, b) => {
                 let x = self.expr(a)?;
                 let y = self.expr(b)?;
+                let (x, y) = if op.is_comparison() { super::cond::addresses(x, y, a, b) } else { (x, y) };
                 self.binary(*op, x, y, span)
             }
             ExprKind::Logical { .. } => self.bool_from_branches(e),

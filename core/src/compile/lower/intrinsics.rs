@@ -26,6 +26,7 @@ const FLOAT_UNARY: &[FloatFn] = &[
     ("expf", Opcode::Mufu, "EX2", Some(core::f32::consts::LOG2_E), None),
     ("__expf", Opcode::Mufu, "EX2", Some(core::f32::consts::LOG2_E), None),
     ("log2f", Opcode::Mufu, "LG2", None, None),
+    ("__log2f", Opcode::Mufu, "LG2", None, None),
     ("logf", Opcode::Mufu, "LG2", None, Some(core::f32::consts::LN_2)),
     ("__logf", Opcode::Mufu, "LG2", None, Some(core::f32::consts::LN_2)),
     ("sinf", Opcode::Mufu, "SIN", None, None),
@@ -103,6 +104,16 @@ impl Lower<'_> {
                 self.emit(super::value::mov(t, lo.operand()));
                 self.emit(super::value::mov(t.saturating_add(1), hi.operand()));
                 Some(Value::reg(t, Ty::DOUBLE))
+            }),
+            // The fast power, as CUDA defines it: 2 to the y log2 x (`ex2.approx(y * lg2.approx(x))`).
+            "__powf" => self.arity(name, args, 2, span).and_then(|()| {
+                let x = self.expr_as(&args[0], Ty::FLOAT)?;
+                let y = self.expr_as(&args[1], Ty::FLOAT)?;
+                let t = self.temp(span)?;
+                self.emit(alu(Opcode::Mufu, &["LG2"], t, &[x.operand()]));
+                self.emit(alu(Opcode::Fmul, &[], t, &[Operand::r(t), y.operand()]));
+                self.emit(alu(Opcode::Mufu, &["EX2"], t, &[Operand::r(t)]));
+                Some(Value::reg(t, Ty::FLOAT))
             }),
             "__fdividef" => self.arity(name, args, 2, span).and_then(|()| {
                 let x = self.expr_as(&args[0], Ty::FLOAT)?;
@@ -298,16 +309,33 @@ impl Lower<'_> {
             );
             return None;
         }
+        let clamp = if up { 0 } else { 0x1f };
+        // `c` packs the segment and the clamp: a constant width's at compile time, a variable's
+        // (`__shfl_down_sync(m, v, d, w)`) computed at run time, as nvcc does.
         let width = match args.get(3) {
-            None => 32,
+            None => None,
             Some(w) => match crate::compile::pre::const_eval(w) {
-                Some(w) if [1, 2, 4, 8, 16, 32].contains(&w) => w as u32,
-                _ => {
-                    self.error(w.span, format!("`{name}`: the width is a constant power of two from 1 to 32"));
+                Some(w) if [1, 2, 4, 8, 16, 32].contains(&w) => Some(w as u32),
+                Some(_) => {
+                    self.error(w.span, format!("`{name}`: the width is a power of two from 1 to 32"));
                     return None;
+                }
+                None => {
+                    let w = self.expr_as(w, Ty::INT)?;
+                    let t = self.temp(span)?;
+                    self.emit(alu(Opcode::Iadd, &[], t, &[Operand::Int(32), w.neg_operand()]));
+                    self.emit(alu(Opcode::Shl, &[], t, &[Operand::r(t), Operand::Int(8)]));
+                    self.emit(alu(Opcode::Iadd, &[], t, &[Operand::r(t), Operand::Int(clamp)]));
+                    return self.shuffle_with(name, args, span, mode, Operand::r(t));
                 }
             },
         };
+        let c = ((32 - width.unwrap_or(32)) << 8) | clamp;
+        self.shuffle_with(name, args, span, mode, Operand::Int(c))
+    }
+
+    /// The shuffle itself, its segment and clamp `c` worked out.
+    fn shuffle_with(&mut self, name: &str, args: &[Expr], span: Span, mode: &'static str, c: Operand) -> Option<Value> {
         let mask = self.expr_as(&args[0], Ty::UNSIGNED)?;
         let v = self.expr(&args[1])?;
         if !matches!(v.ty, Ty::Scalar(_)) {
@@ -315,7 +343,6 @@ impl Lower<'_> {
             return None;
         }
         let b = self.expr_as(&args[2], Ty::INT)?;
-        let c = ((32 - width) << 8) | if up { 0 } else { 0x1f };
         let src = Operand::r(self.in_reg(v, span)?);
         self.sync_point(mask);
         let t = self.temp(span)?;
@@ -325,7 +352,7 @@ impl Lower<'_> {
             .dst(Operand::r(t))
             .src(src)
             .src(b.operand())
-            .src(Operand::Int(c))
+            .src(c)
             .src(mask_operand(mask));
         self.emit(ins);
         Some(Value::reg(t, v.ty))

@@ -283,7 +283,9 @@ impl<'a> Lower<'a> {
         self.line = f.body.last().map_or(f.span.line, |s| s.span.line);
         self.close_scope_vars();
         if self.func.block(self.cur).term == Term::Open {
-            if self.sig.ret != Ty::Void && !self.sig.kernel {
+            // The join after an if/else whose sides both return, or the exit of a loop that only
+            // returns, is never reached: falling off it is no missing return.
+            if self.sig.ret != Ty::Void && !self.sig.kernel && self.func.reaches(self.cur) {
                 self.error(f.span, format!("`{}` can reach its end without returning a value", f.name));
             }
             self.terminate(if self.sig.kernel { Term::Exit } else { Term::Ret });

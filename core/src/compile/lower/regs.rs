@@ -25,6 +25,8 @@ pub struct FnSig {
     /// Which parameters are references: the register's value at the return goes back to the
     /// caller's variable (copy in, copy back: no two names of one variable meet in a call).
     pub by_ref: Vec<bool>,
+    /// Each parameter's default argument, if it has one.
+    pub defaults: Vec<Option<crate::compile::ast::Expr>>,
     pub ret_reg: Option<u8>,
     pub span: Span,
 }

@@ -175,6 +175,8 @@ impl Lower<'_> {
                 );
                 None
             }
+            // The null pointer constant: `int* p = NULL;` (NULL is 0), `p = 0`.
+            (from, to) if to.is_pointer() && !from.is_pointer() && v.repr == Repr::Imm(0) => Some(Value::imm(0, to)),
             (from, to) if from.is_pointer() || to.is_pointer() => {
                 self.error(span, format!("cannot convert `{}` to `{}`", v.ty.name(), to.name()));
                 None

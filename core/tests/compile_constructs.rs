@@ -1,0 +1,101 @@
+//! The constructs public kernels use that the C front end refused (issue 46's list): a line
+//! spliced with a backslash in code, a function whose every path returns (an if/else of returns,
+//! a `do ... while (1)` left by `return`), `true` as a template argument, default arguments,
+//! a functional cast (`float(t)`, a template's `T(4.0)`), a pointer against `NULL`, `__log2f`
+//! and `__powf`, and a shuffle whose width is a variable. Each kernel runs one warp and its
+//! buffer is checked against values computed here.
+
+use warpscope_core::kernel::parse_kernel;
+use warpscope_core::sim::StopReason;
+use warpscope_core::{launch, LaunchOptions};
+
+/// `out`'s 32 words after one warp ran `text` (a kernel of `out` with `//@` lines).
+fn out(text: &str) -> Vec<u32> {
+    let (k, diags) = parse_kernel(text);
+    assert!(diags.iter().all(|d| !d.is_error()), "{diags:#?}");
+    let mut sim = launch(&k, &LaunchOptions::default()).expect("launches");
+    assert_eq!(sim.run_to_end(), StopReason::Exited);
+    let m = &sim.state().machine.memory;
+    let (_, words) = m.buffers.iter().zip(&m.words).find(|(b, _)| b.name == "out").expect("out");
+    words.clone()
+}
+
+fn ints(text: &str) -> Vec<i64> {
+    out(text).into_iter().map(|w| i64::from(w as i32)).collect()
+}
+
+fn floats(text: &str) -> Vec<f32> {
+    out(text).into_iter().map(f32::from_bits).collect()
+}
+
+#[test]
+fn a_backslash_splices_a_line_in_code_as_in_a_macro() {
+    let text = "//@ buffer out: i32[32]\n#define SQUARE(x) \\\n    ((x) * (x))\n__global__ void k(int* out) {\n    int t = threadIdx.x; \\\n    out[t] = \\\n        SQUARE(t);\n}\n";
+    assert_eq!(ints(text), (0..32).map(|t| t * t).collect::<Vec<_>>());
+}
+
+#[test]
+fn a_function_whose_every_path_returns_has_no_missing_return() {
+    let text = "//@ buffer out: i32[32]\n__device__ int pick(int a, int b) {\n    if (a < b) return a; else return b;\n}\n__device__ int spin(int a) {\n    do { a++; if (a > 10) return a; } while (1);\n}\n__device__ int forever(int a) {\n    while (true) { if (a % 7 == 0) return a; a++; }\n}\n__global__ void k(int* out) {\n    int t = threadIdx.x;\n    out[t] = pick(t, 5) + spin(t) + forever(t);\n}\n";
+    let spin = |t: i64| if t >= 10 { t + 1 } else { 11 };
+    let forever = |t: i64| (t..).find(|a| a % 7 == 0).unwrap();
+    assert_eq!(ints(text), (0..32).map(|t| t.min(5) + spin(t) + forever(t)).collect::<Vec<_>>());
+    // One that can fall off its end still says so.
+    let (_, diags) = parse_kernel(
+        "//@ buffer out: i32[32]\n__device__ int f(int a) {\n    if (a > 0) return a;\n}\n__global__ void k(int* out) { out[0] = f(1); }\n",
+    );
+    assert!(diags.iter().any(|d| d.message.contains("`f` can reach its end without returning a value")), "{diags:?}");
+}
+
+#[test]
+fn template_bools_default_arguments_and_functional_casts() {
+    let text = "//@ buffer out: f32[32]\ntemplate <bool Twice>\n__device__ float f(float x) { return Twice ? 2.0f * x : x; }\ntemplate <typename T>\n__device__ T h(T x) { return x * T(4.0); }\n__device__ float g(float x, float s = 3.0f, int n = 2) { return x * s + n; }\n__global__ void k(float* out) {\n    int t = threadIdx.x;\n    out[t] = f<true>(float(t)) + f<false>(1.0f) + g(1.0f) + g(1.0f, 5.0f) + h(float(t));\n}\n";
+    assert_eq!(floats(text), (0..32).map(|t| 2.0 * t as f32 + 1.0 + 5.0 + 7.0 + 4.0 * t as f32).collect::<Vec<_>>());
+    let (_, diags) = parse_kernel("//@ buffer out: f32[32]\n__device__ float g(float x, float s = 3.0f) { return x * s; }\n__global__ void k(float* out) { out[0] = g(); }\n");
+    assert!(diags.iter().any(|d| d.message.contains("`g` takes 1 to 2 argument(s), found 0")), "{diags:?}");
+    let (_, diags) = parse_kernel("//@ buffer out: f32[32]\n__global__ void k(float* out, int n = 3) { out[0] = n; }\n");
+    assert!(diags.iter().any(|d| d.message.contains("a kernel's parameter has no default")), "{diags:?}");
+}
+
+#[test]
+fn pointers_against_null_and_each_other() {
+    let text = "//@ buffer out: i32[32]\n//@ buffer other: i32[32]\n__global__ void k(int* out, int* other) {\n    int t = threadIdx.x;\n    int* p = t < 8 ? out : NULL;\n    out[t] = (p != NULL) + 2 * (p == 0) + 4 * (out != other) + 8 * (&out[t] > &out[3]);\n}\n";
+    assert_eq!(ints(text), (0..32).map(|t| if t < 8 { 1 } else { 2 } + 4 + if t > 3 { 8 } else { 0 }).collect::<Vec<_>>());
+}
+
+#[test]
+fn fast_log2_and_power() {
+    let text = "//@ buffer out: f32[32]\n__global__ void k(float* out) {\n    int t = threadIdx.x;\n    out[t] = __log2f(8.0f) + __powf(2.0f, 3.0f) + __log2f(float(t + 1));\n}\n";
+    let got = floats(text);
+    for (t, g) in got.iter().enumerate() {
+        let want = 3.0 + 8.0 + ((t + 1) as f32).log2();
+        assert!((g - want).abs() <= 1e-5 * want.abs().max(1.0), "lane {t}: {g} against {want}");
+    }
+}
+
+#[test]
+fn a_shuffle_width_known_only_at_run_time_is_the_constant_widths() {
+    let kernel = |w: &str| {
+        format!("//@ buffer out: i32[32]\n//@ param w = 8\n__global__ void k(int* out, int w) {{\n    int t = threadIdx.x;\n    out[t] = __shfl_down_sync(0xffffffff, t * 10, 1, {w}) + __shfl_up_sync(0xffffffff, t, 2, {w});\n}}\n")
+    };
+    let want: Vec<i64> = (0..32)
+        .map(|t: i64| {
+            let (seg, lane) = (t / 8 * 8, t % 8);
+            let down = if lane + 1 < 8 { (t + 1) * 10 } else { t * 10 };
+            let up = if lane >= 2 { seg + lane - 2 } else { t };
+            down + up
+        })
+        .collect();
+    assert_eq!(ints(&kernel("w")), want);
+    assert_eq!(ints(&kernel("8")), want);
+}
+
+/// What is not supported yet says what to write instead, at the declaration.
+#[test]
+fn a_shared_vector_array_says_how_to_write_it() {
+    let (_, diags) =
+        parse_kernel("//@ buffer out: f32[32]\n__global__ void k(float* out) {\n    __shared__ float3 s[32];\n    out[0] = 1.0f;\n}\n");
+    let d = diags.iter().find(|d| d.is_error()).expect("an error");
+    assert_eq!(d.span.line, 3);
+    assert!(d.message.contains("`float3` (a vector type) is not supported yet: declare a `float` array 3 times as long"), "{}", d.message);
+}
