@@ -15,6 +15,9 @@ cd "$(dirname "$0")/.."
 
 CUDA_VERSION=13.5.37
 PACKAGES=(nvidia-cuda-nvcc nvidia-cuda-crt nvidia-cuda-runtime nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm)
+# CUDA's C++ libraries' headers (CCCL: <cooperative_groups.h> needs its nv/target), in the
+# include/cccl folder nvcc's own nvcc.profile already searches; versioned apart from the compiler.
+CCCL=nvidia-cuda-cccl==13.3.5.0.6
 VENV=.tools/nvcc
 ARCH=sm_90
 # Compiled to a cubin as well (ptxas runs on them): one with shared memory and barriers, one
@@ -30,12 +33,13 @@ installed_ok() {
   for p in "${PACKAGES[@]}"; do
     grep -qx "$p==$CUDA_VERSION" <<<"$have" || return 1
   done
+  grep -qx "$CCCL" <<<"$have" || return 1
 }
 
 if ! installed_ok; then
-  log "installing ${PACKAGES[*]} $CUDA_VERSION into $VENV (about 350 MB)"
+  log "installing ${PACKAGES[*]} $CUDA_VERSION and $CCCL into $VENV (about 350 MB)"
   [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
-  "$VENV/bin/python" -m pip install -q --disable-pip-version-check "${PACKAGES[@]/%/==$CUDA_VERSION}"
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check "${PACKAGES[@]/%/==$CUDA_VERSION}" "$CCCL"
 fi
 BIN=$(echo "$PWD/$VENV"/lib/python3.*/site-packages/nvidia/cu13/bin)
 NVCC="$BIN/nvcc"

@@ -393,6 +393,17 @@ fn nvccs_ptx_runs_and_its_errors_name_the_ptx() {
     assert!(first.starts_with(&format!("<nvcc's PTX of {}>:", timer.path())), "{err}");
     assert!(first.contains("`%globaltimer_lo` is not declared"), "{err}");
     assert!(err.contains("mov.u32"), "the PTX line under it: {err}");
+    // Cooperative groups compile with the CCCL headers scripts/nvcc.sh installs beside nvcc: a
+    // tile's shuffle-down sum leaves lane 0 with 0 + 1 + ... + 31.
+    let groups = TempKernel::new(
+        "groups",
+        "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void k(int* out) {\n    \
+        cg::thread_block block = cg::this_thread_block();\n    cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);\n    \
+        int v = tile.thread_rank();\n    for (int d = 16; d > 0; d /= 2) v += tile.shfl_down(v, d);\n    block.sync();\n    \
+        out[threadIdx.x] = v;\n}\n",
+    );
+    let sum = json(&["run", "--json", groups.path(), "--nvcc"], 0);
+    assert_eq!(sum["buffers"]["arg0"][0], 496, "{sum}");
 }
 
 #[test]
