@@ -99,3 +99,11 @@ fn a_shared_vector_array_says_how_to_write_it() {
     assert_eq!(d.span.line, 3);
     assert!(d.message.contains("`float3` (a vector type) is not supported yet: declare a `float` array 3 times as long"), "{}", d.message);
 }
+
+/// A template kernel instantiated explicitly (`template __global__ void k<3>(int*);`) runs that
+/// instance, as a host launch with literal arguments would choose it; `true` is an argument too.
+#[test]
+fn an_explicit_instantiation_chooses_the_kernels_arguments() {
+    let text = "//@ buffer out: i32[32]\ntemplate <int K, bool Neg>\n__global__ void scale(int* out) { out[threadIdx.x] = (Neg ? -1 : 1) * int(threadIdx.x) * K; }\ntemplate __global__ void scale<3, true>(int*);\n";
+    assert_eq!(ints(text), (0..32).map(|t| -3 * t).collect::<Vec<_>>());
+}

@@ -392,7 +392,13 @@ impl<'t> Parser<'t> {
             let start = self.pos;
             let words = self.item_words();
             let has = |w: &str| words.iter().any(|x| x == w);
-            let result = if self.is_word("template") && self.template_is_function() {
+            // An explicit instantiation (`template __global__ void k<3>(int*);`) names an
+            // instance for the host: it is read as a launch's arguments (`host_launch_args`).
+            let instantiation = self.is_word("template") && !matches!(self.peek_at(1), Tok::Punct("<"));
+            let result = if instantiation {
+                self.recover_top();
+                Ok(())
+            } else if self.is_word("template") && self.template_is_function() {
                 self.template_def().map(|t| {
                     self.templates.insert(t.name.clone());
                     unit.templates.push(t)

@@ -173,17 +173,23 @@ fn arg_tokens(arg: TemplateArg, span: Span) -> Vec<Token> {
 }
 
 /// The arguments of the host's first launch of `name` with constant arguments
-/// (`reduce6<512><<<grid, block>>>(...)`, or `<BLOCK>` of a `#define`), read from the file's
-/// tokens after the preprocessor: each a number or a type's words.
+/// (`reduce6<512><<<grid, block>>>(...)`, or `<BLOCK>` of a `#define`), or of an explicit
+/// instantiation (`template __global__ void k<3>(int*);`), read from the file's tokens after the
+/// preprocessor: each a number, `true`/`false` or a type's words.
 pub fn host_launch_args(toks: &[Token], name: &str) -> Option<Vec<TemplateArg>> {
     let is = |k: usize, p: &str| matches!(toks.get(k).map(|t| &t.tok), Some(Tok::Punct(q)) if *q == p);
+    // The statement around token `k` starts with `template` (not `template <`).
+    let instantiation = |k: usize| {
+        let start = (0..k).rev().find(|&j| is(j, ";") || is(j, "}") || is(j, "{")).map_or(0, |j| j + 1);
+        toks.get(start).is_some_and(|t| t.tok == Tok::Ident("template".into())) && !is(start + 1, "<")
+    };
     for (k, t) in toks.iter().enumerate() {
         if t.tok != Tok::Ident(name.to_string()) || !is(k + 1, "<") {
             continue;
         }
         let Some(close) = (k + 2..toks.len()).find(|&j| is(j, ">") || is(j, ";")).filter(|&j| is(j, ">")) else { continue };
-        // `>` then `<<<`, which the lexer reads as `<<` and `<`.
-        if !(is(close + 1, "<<") && is(close + 2, "<")) {
+        // `>` then `<<<`, which the lexer reads as `<<` and `<`; or an instantiation's `(`.
+        if !((is(close + 1, "<<") && is(close + 2, "<")) || (is(close + 1, "(") && instantiation(k))) {
             continue;
         }
         let args: Option<Vec<TemplateArg>> = toks[k + 2..close].split(|t| t.tok == Tok::Punct(",")).map(token_arg).collect();
@@ -200,6 +206,7 @@ fn token_arg(toks: &[Token]) -> Option<TemplateArg> {
     match toks.iter().map(|t| &t.tok).collect::<Vec<_>>().as_slice() {
         [Tok::Int { value, .. } | Tok::Long { value, .. }] => Some(TemplateArg::Value(*value as i64)),
         [Tok::Punct("-"), Tok::Int { value, .. } | Tok::Long { value, .. }] => Some(TemplateArg::Value(-(*value as i64))),
+        [Tok::Ident(w)] if w == "true" || w == "false" => Some(TemplateArg::Value(i64::from(w == "true"))),
         _ => {
             let span = toks.first()?.span;
             let toks: Vec<Token> = toks.iter().cloned().chain([Token { tok: Tok::Eof, span }]).collect();
@@ -241,6 +248,12 @@ mod tests {
         assert_eq!(launch_args("#define BLOCK 128\nk<BLOCK, unsigned int><<<1, BLOCK>>>(a);", "k"), defined);
         // Another kernel whose name ends the same, a variable argument, a comment: none.
         assert_eq!(launch_args("my_k<8><<<1, 32>>>(a); k<n><<<1, 32>>>(a); // k<4><<<1, 1>>>", "k"), None);
+        assert_eq!(
+            launch_args("template <int K> __global__ void k(int* a) {}\ntemplate __global__ void k<3>(int*);", "k"),
+            Some(alloc::vec![TemplateArg::Value(3)])
+        );
+        assert_eq!(launch_args("k<true, 2><<<1, 32>>>(a);", "k"), Some(alloc::vec![TemplateArg::Value(1), TemplateArg::Value(2)]));
+        assert_eq!(launch_args("x = k<2>(a);", "k"), None, "a call, not an instantiation");
     }
 
     #[test]
