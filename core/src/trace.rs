@@ -90,54 +90,43 @@ pub fn launch_step_line(s: &crate::grid::LaunchStep) -> String {
 /// The whole recorded run as CSV: one row per step with the lanes that ran (as binary digits,
 /// lane W-1 first), the active count, the stack depth and contents after the step, and events.
 pub fn csv(sim: &Sim) -> String {
-    let prog = sim.program();
-    let w = sim.state().machine.width;
-    let mut out = String::from("step,pc,line,instruction,mask,active_lanes,depth,events,stack\n");
+    let mut out = format!("step,{CSV_COLUMNS}\n");
     sim.replay(0, sim.timeline().len() as u64, |issued, _, st| {
-        let text = prog.get(issued.pc).map_or("", |i| i.text.as_str());
-        let events = event_names(crate::sim::StepRecord::new(issued, 0).events);
-        out += &format!(
-            "{},{:#06x},{},\"{}\",{},{},{},{},{}\n",
-            st.metrics.steps,
-            prog.addr(issued.pc),
-            prog.line(issued.pc).unwrap_or(0),
-            text.replace('"', "\"\""),
-            issued.mask.bits(w),
-            issued.mask.count(),
-            st.model.depth(),
-            events,
-            stack_text(prog, &st.model.stack(), w)
-        );
+        out += &format!("{},{}\n", st.metrics.steps, csv_row(sim.program(), issued, st));
     });
     out
 }
 
-/// A recorded launch's block on screen as CSV, its steps replayed from the start: one row per
-/// step with the warp that issued it, the lanes that ran (lane W-1 first), the active count and
-/// that warp's stack depth and contents after the step, and its events. The recording is left
-/// at its last step.
+/// A recorded launch's block on screen as CSV, its steps replayed from the start: `csv`'s
+/// columns for the warp that issued each step, after its number. The recording is left at its
+/// last step.
 pub fn block_csv(rec: &mut crate::grid::RecordedLaunch) -> String {
-    let mut out = String::from("step,warp,pc,line,instruction,mask,active_lanes,depth,events,stack\n");
+    let mut out = format!("step,warp,{CSV_COLUMNS}\n");
     rec.seek(0);
     while let Some((w, issued)) = rec.step() {
-        let prog = rec.program();
-        let st = rec.warp(w);
-        let width = st.machine.width;
-        let text = prog.get(issued.pc).map_or("", |i| i.text.as_str());
-        out += &format!(
-            "{},{w},{:#06x},{},\"{}\",{},{},{},{},{}\n",
-            rec.steps(),
-            prog.addr(issued.pc),
-            prog.line(issued.pc).unwrap_or(0),
-            text.replace('"', "\"\""),
-            issued.mask.bits(width),
-            issued.mask.count(),
-            st.model.depth(),
-            event_names(crate::sim::StepRecord::new(&issued, 0).events),
-            stack_text(prog, &st.model.stack(), width)
-        );
+        out += &format!("{},{w},{}\n", rec.steps(), csv_row(rec.program(), &issued, rec.warp(w)));
     }
     out
+}
+
+/// The columns of a step's CSV row after its step (and warp).
+const CSV_COLUMNS: &str = "pc,line,instruction,mask,active_lanes,depth,events,stack";
+
+/// A step's `CSV_COLUMNS`: what issued, and the warp `st` after it.
+fn csv_row(prog: &Program, issued: &Issued, st: &crate::sim::WarpState) -> String {
+    let w = st.machine.width;
+    let text = prog.get(issued.pc).map_or("", |i| i.text.as_str());
+    format!(
+        "{:#06x},{},\"{}\",{},{},{},{},{}",
+        prog.addr(issued.pc),
+        prog.line(issued.pc).unwrap_or(0),
+        text.replace('"', "\"\""),
+        issued.mask.bits(w),
+        issued.mask.count(),
+        st.model.depth(),
+        event_names(crate::sim::StepRecord::new(issued, 0).events),
+        stack_text(prog, &st.model.stack(), w)
+    )
 }
 
 /// Event bits as `diverge+push`, or `-` for none.
