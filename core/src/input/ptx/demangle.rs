@@ -1,8 +1,9 @@
 //! Itanium C++ names as nvcc writes kernels (`_Z7vec_addPKfS0_Pfi`) back to what the user wrote
 //! (`vec_add(const float*, const float*, float*, int)`), and each parameter's type, which PTX
 //! does not keep (a pointer is a `.u64`). Enough of the scheme for kernels: namespaces, builtin
-//! types, pointers, references, qualifiers, substitutions and template arguments. Anything
-//! else leaves the name as it is.
+//! types, pointers, references, qualifiers, substitutions, template arguments and the template
+//! parameters (`T_`) a template kernel's parameters are written in. Anything else leaves the
+//! name as it is.
 
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -38,7 +39,7 @@ impl Demangled {
 /// The demangled form of `mangled`, or `None` when it is not an Itanium name this reads.
 pub fn demangle(mangled: &str) -> Option<Demangled> {
     let rest = mangled.strip_prefix("_Z")?;
-    let mut d = Reader { s: rest.as_bytes(), at: 0, subs: Vec::new() };
+    let mut d = Reader { s: rest.as_bytes(), at: 0, subs: Vec::new(), targs: Vec::new() };
     let (name, templated) = d.name()?;
     if templated {
         // A template function's mangling gives its return type first.
@@ -62,6 +63,9 @@ struct Reader<'a> {
     at: usize,
     /// Substitution candidates (`S_`, `S0_`...), as type values.
     subs: Vec<ParamType>,
+    /// The function's template arguments, which `T_`, `T0_`... name in its parameters
+    /// (`_Z5scaleILi3EfEvPT0_PKS0_i`: `float*`, `const float*`).
+    targs: Vec<ParamType>,
 }
 
 impl Reader<'_> {
@@ -97,11 +101,17 @@ impl Reader<'_> {
             let mut templated = false;
             while !self.eat(b'E') {
                 if self.peek() == Some(b'I') {
+                    // The template's name (with its scopes) is a substitution candidate.
+                    self.subs.push(ParamType { text: parts.join("::"), pointers: 0, base: None });
                     let args = self.template_args()?;
                     let last = parts.last_mut()?;
                     last.push_str(&args);
                     templated = true;
                     continue;
+                }
+                // Each enclosing scope is one too (`ns` of `ns::kernel`).
+                if !parts.is_empty() && !templated {
+                    self.subs.push(ParamType { text: parts.join("::"), pointers: 0, base: None });
                 }
                 templated = false;
                 parts.push(self.source_name()?);
@@ -110,6 +120,8 @@ impl Reader<'_> {
         }
         let mut name = self.source_name()?;
         if self.peek() == Some(b'I') {
+            // An unscoped template name is a substitution candidate (`S_`).
+            self.subs.push(ParamType { text: name.clone(), pointers: 0, base: None });
             name.push_str(&self.template_args()?);
             return Some((name, true));
         }
@@ -119,6 +131,7 @@ impl Reader<'_> {
     fn template_args(&mut self) -> Option<String> {
         self.eat(b'I');
         let mut args = Vec::new();
+        self.targs.clear();
         while !self.eat(b'E') {
             if self.eat(b'L') {
                 // A literal: a type then its value (`Li4E`, `Lb1E`, `Ln3E` for -3).
@@ -130,8 +143,11 @@ impl Reader<'_> {
                     "bool" => String::from(if v != 0 { "true" } else { "false" }),
                     _ => format!("{}{v}", if neg { "-" } else { "" }),
                 });
+                self.targs.push(ty);
             } else {
-                args.push(self.ty()?.text);
+                let ty = self.ty()?;
+                args.push(ty.text.clone());
+                self.targs.push(ty);
             }
         }
         Some(format!("<{}>", args.join(", ")))
@@ -185,6 +201,18 @@ impl Reader<'_> {
                 };
                 return self.subs.get(k).cloned();
             }
+            // A template parameter: `T_` the first, `T0_` the second...
+            b'T' => {
+                self.at += 1;
+                let k = if self.eat(b'_') {
+                    0
+                } else {
+                    let n = self.number()? + 1;
+                    self.eat(b'_').then_some(())?;
+                    n
+                };
+                self.targs.get(k).cloned()?
+            }
             b'N' | b'0'..=b'9' => {
                 let (name, _) = self.name()?;
                 ParamType { text: name, pointers: 0, base: None }
@@ -236,6 +264,10 @@ mod tests {
         assert_eq!(sig("_Z6kernelILi4EEvPf"), "kernel<4>(float*)");
         assert_eq!(sig("_Z4copyPdS_"), "copy(double*, double*)");
         assert_eq!(sig("_Z1kPyx"), "k(unsigned long long*, long long)");
+        // A template's parameters name its arguments (`T0_`), and its name is substitution `S_`.
+        assert_eq!(sig("_Z5scaleILi3EfEvPT0_PKS0_i"), "scale<3, float>(float*, const float*, int)");
+        assert_eq!(sig("_Z6reduceILj256EEvPiS0_j"), "reduce<256>(int*, int*, unsigned int)");
+        assert_eq!(sig("_ZN2ns4copyIdEEvPT_S2_"), "ns::copy<double>(double*, double*)");
         assert_eq!(demangle("vec_add"), None, "extern \"C\" names are not mangled");
         let d = demangle("_Z7vec_addPKfS0_Pfi").unwrap();
         assert_eq!(d.params[0].pointers, 1);
