@@ -75,9 +75,13 @@ pub fn ptx_of(path: &Path, text: &str, entry: Option<&str>) -> Result<(String, V
     Ok((combined, renames))
 }
 
-/// The parameter names of the `__global__` function `entry` (or the first), read from its
+/// The parameter names of the `__global__` function `entry` (`--entry`, else the file's
+/// `//@ kernel`, else the first; a template instance's by its template's name), read from its
 /// signature.
 fn kernel_params(text: &str, entry: Option<&str>) -> Vec<String> {
+    let header = text.lines().find_map(|l| l.trim_start().strip_prefix("//@")?.trim_start().strip_prefix("kernel ").map(str::trim));
+    // `reduce<256>` names the template `reduce`.
+    let entry = entry.or(header).map(|e| e.split('<').next().unwrap_or(e).trim());
     let mut rest = text;
     while let Some(at) = rest.find("__global__") {
         rest = &rest[at + "__global__".len()..];
@@ -126,5 +130,11 @@ mod tests {
         assert_eq!(rename_header("//@ param n = 8", &renames), "//@ param arg1 = 8");
         assert_eq!(rename_header("//@ model volta", &renames), "//@ model volta");
         assert_eq!(kernel_params("__global__ void a(int x) {}\n__global__ void b(int y, int z) {}", Some("b")), ["y", "z"]);
+        // The file's `//@ kernel` chooses when `--entry` does not, a template instance by its
+        // template's name: not the file's first kernel.
+        let two =
+            "//@ kernel b<4>\n//@ buffer z: i32[4]\n__global__ void a(int* x) {}\ntemplate <int N>\n__global__ void b(int y, int* z) {}\n";
+        assert_eq!(kernel_params(two, None), ["y", "z"]);
+        assert_eq!(kernel_params(two, Some("a")), ["x"]);
     }
 }
