@@ -404,6 +404,19 @@ fn nvccs_ptx_runs_and_its_errors_name_the_ptx() {
     );
     let sum = json(&["run", "--json", groups.path(), "--nvcc"], 0);
     assert_eq!(sum["buffers"]["arg0"][0], 496, "{sum}");
+    // warpscope's own C reads cooperative groups too, and computes what nvcc's code does, under
+    // a stack model and under volta: a block, tiles of 8 passed to a device function, ballot,
+    // any and all, a coalesced group in a branch; a `thread_group` parameter given the block.
+    let fixture = |f: &str| format!("{}/tests/fixtures/{f}", env!("CARGO_MANIFEST_DIR"));
+    for (file, buffers) in [("groups.cu", &["out", "tiles", "coal"][..]), ("groups_reduce.cu", &["out"][..])] {
+        for model in ["pdom", "volta"] {
+            let own = json(&["run", "--json", &fixture(file), "--model", model], 0);
+            let theirs = json(&["run", "--json", &fixture(file), "--model", model, "--nvcc"], 0);
+            for (k, b) in buffers.iter().enumerate() {
+                assert_eq!(own["buffers"][b], theirs["buffers"][format!("arg{k}")], "{file} {model}: {b}");
+            }
+        }
+    }
 }
 
 #[test]

@@ -107,3 +107,50 @@ fn an_explicit_instantiation_chooses_the_kernels_arguments() {
     let text = "//@ buffer out: i32[32]\ntemplate <int K, bool Neg>\n__global__ void scale(int* out) { out[threadIdx.x] = (Neg ? -1 : 1) * int(threadIdx.x) * K; }\ntemplate __global__ void scale<3, true>(int*);\n";
     assert_eq!(ints(text), (0..32).map(|t| -3 * t).collect::<Vec<_>>());
 }
+
+/// Cooperative groups, rewritten into the built-ins they compile to (`compile/groups.rs`): the
+/// programming guide's `reduce_sum` over a `thread_group` given the block leaves every thread
+/// with 1 + 2 + ... + 64, a tile of 8 sums its ranks, a coalesced group counts its lanes.
+#[test]
+fn cooperative_groups_compute_what_they_say() {
+    let reduce = "//@ launch block=64\n//@ buffer out: i32[64]\n#include <cooperative_groups.h>\nusing namespace cooperative_groups;\n__device__ int reduce_sum(thread_group g, int* temp, int val) {\n    int lane = g.thread_rank();\n    for (int i = g.size() / 2; i > 0; i /= 2) {\n        temp[lane] = val;\n        g.sync();\n        if (lane < i) val += temp[lane + i];\n        g.sync();\n    }\n    return val;\n}\n__global__ void k(int* out) {\n    __shared__ int temp[64];\n    thread_block block = this_thread_block();\n    int v = reduce_sum(block, temp, block.thread_rank() + 1);\n    if (block.thread_rank() == 0) out[0] = v;\n}\n";
+    let (k, diags) = parse_kernel(reduce);
+    assert!(diags.iter().all(|d| !d.is_error()), "{diags:#?}");
+    let run = warpscope_core::grid::run_launch(&k, &LaunchOptions::default()).unwrap();
+    let (_, words) = run.memory.buffer("out").unwrap();
+    assert_eq!(words[0], (1..=64).sum::<u32>());
+    let tiles = "//@ buffer out: i32[32]\n#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void k(int* out) {\n    cg::thread_block_tile<8> t = cg::tiled_partition<8>(cg::this_thread_block());\n    int v = t.thread_rank();\n    for (int d = 4; d > 0; d /= 2) v += t.shfl_down(v, d);\n    int odd = 0;\n    if (threadIdx.x % 2) {\n        cg::coalesced_group a = cg::coalesced_threads();\n        odd = a.size() * 100 + a.thread_rank();\n    }\n    out[threadIdx.x] = v * 1000 + odd + 10000 * t.meta_group_rank();\n}\n";
+    let want: Vec<i64> = (0..32)
+        .map(|t: i64| {
+            let lane = t % 8;
+            // shfl_down within the tile: a lane whose source is past the tile keeps its value.
+            let mut v: Vec<i64> = (0..8).collect();
+            for d in [4, 2, 1] {
+                v = (0..8).map(|l| v[l] + if l + d < 8 { v[l + d] } else { v[l] }).collect();
+            }
+            let odd = if t % 2 == 1 { 1600 + t / 2 } else { 0 };
+            v[lane as usize] * 1000 + odd + 10000 * (t / 8)
+        })
+        .collect();
+    assert_eq!(ints(tiles), want);
+}
+
+/// What cooperative groups warpscope does not run says so, at the line, with what to write.
+#[test]
+fn unsupported_cooperative_groups_say_what_to_write() {
+    let cases = [
+        ("cg::grid_group g = cg::this_grid();\n    g.sync();", "a grid group (`this_grid()`, grid-wide sync) is not supported"),
+        ("cg::thread_block b = cg::this_thread_block();\n    cg::thread_block_tile<32> t = cg::tiled_partition<32>(b);\n    out[0] = t.match_any(1);", "`thread_block_tile<32>::match_any` is not supported"),
+        ("cg::thread_block b = cg::this_thread_block();\n    out[0] = b.thread_rank(1);", "`thread_block::thread_rank` takes 0 argument(s), found 1"),
+    ];
+    for (body, words) in cases {
+        let text = format!("//@ buffer out: i32[32]\n#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void k(int* out) {{\n    {body}\n}}\n");
+        let (_, diags) = parse_kernel(&text);
+        let d = diags.iter().find(|d| d.is_error()).unwrap_or_else(|| panic!("{body}: no error"));
+        assert!(d.message.contains(words) && d.span.line >= 5, "{body}: {d:?}");
+    }
+    // A `thread_group` parameter given a block by one call and a tile by another.
+    let text = "//@ buffer out: i32[32]\n#include <cooperative_groups.h>\nusing namespace cooperative_groups;\n__device__ int r(thread_group g) { return g.thread_rank(); }\n__global__ void k(int* out) {\n    thread_block b = this_thread_block();\n    thread_block_tile<32> t = tiled_partition<32>(b);\n    out[threadIdx.x] = r(b) + r(t);\n}\n";
+    let (_, diags) = parse_kernel(text);
+    assert!(diags.iter().any(|d| d.is_error() && d.span.line == 4 && d.message.contains("passed groups of different kinds")), "{diags:?}");
+}

@@ -10,6 +10,7 @@
 pub mod ast;
 mod contract;
 pub(crate) mod emit;
+mod groups;
 mod ifconv;
 pub mod ins;
 pub mod ir;
@@ -141,6 +142,8 @@ pub fn is_cuda_source(text: &str) -> bool {
 pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagnostic>) {
     let (toks, mut diags) = lex::lex(src);
     let (toks, mut d) = pre::preprocess(toks);
+    diags.append(&mut d);
+    let (toks, mut d) = groups::rewrite(toks);
     diags.append(&mut d);
     let mut parser = parse::Parser::cuda(&toks, src);
     let unit = parser.unit();
