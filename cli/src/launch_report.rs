@@ -9,7 +9,7 @@ use warpscope_core::grid::{LaunchRun, Totals};
 use warpscope_core::session::{Outcome, Resolved};
 
 use crate::load::Common;
-use crate::report::{exit_code, stop_json, stop_text};
+use crate::report::{column_width, exit_code, stop_json, stop_text};
 use crate::results;
 
 /// Blocks listed one a line in the text report; the rest are summed up in one line.
@@ -78,32 +78,29 @@ pub fn json_of(run: &LaunchRun, resolved: &Resolved, outcome: &Outcome) -> Value
     Value::Object(o)
 }
 
-/// `warpscope compare` of a launch of several warps: the whole launch under each model, its
-/// counts side by side (cycles under one preset, as the one-warp compare).
-/// `warpscope compare` of whole launches: `columns`' runs (a name and the options of each: models
-/// on one kernel, or two kernels under one model), their launches' totals side by side.
-pub fn compare(common: &Common, columns: Vec<(String, Common)>) -> Result<ExitCode, String> {
-    let mut runs = Vec::new();
+/// `warpscope compare` of whole launches: `wanted`'s runs (a name and the options of each: models
+/// on one kernel, or two kernels under one model), their launches' totals side by side (cycles
+/// under one preset, as the one-warp compare).
+pub fn compare(common: &Common, wanted: Vec<(String, Common)>) -> Result<ExitCode, String> {
+    let mut columns = Vec::new();
     let mut preset = common.choices().preset;
-    for (name, c) in columns {
+    for (name, c) in wanted {
         let c = Common { preset: preset.clone(), ..c };
         let (_, resolved, run) = crate::load::prepare_run(&c)?;
         preset.get_or_insert(resolved.preset.clone());
         let crate::load::Run::Launch(run) = run else {
             return Err(format!("{name}: one warp, not a whole launch; compare runs both columns the same way (add --one-warp to run each kernel's one warp)"));
         };
-        runs.push((name, Outcome::of_launch(&run), run));
+        columns.push((name, Outcome::of_launch(&run), run));
     }
-    let columns = runs;
     out!("kernel   {}  (the whole launch; cycles under the {} cost preset)", common.file.display(), preset.as_deref().unwrap_or("default"));
     for (name, outcome, _) in &columns {
         out!("{name:<10} {}", stop_text(outcome));
     }
     out!();
-    let width = |name: &str| (name.chars().count() + 2).max(14);
     let mut header = format!("{:<24}", "");
     for (name, _, _) in &columns {
-        header += &format!("{name:>w$}", w = width(name));
+        header += &format!("{name:>w$}", w = column_width(name));
     }
     out!("{header}");
     type Row = fn(&Totals, u32) -> String;
@@ -120,7 +117,7 @@ pub fn compare(common: &Common, columns: Vec<(String, Common)>) -> Result<ExitCo
     for (label, cell) in rows {
         let mut line = format!("{label:<24}");
         for (name, _, run) in &columns {
-            line += &format!("{:>w$}", cell(&run.totals, run.width), w = width(name));
+            line += &format!("{:>w$}", cell(&run.totals, run.width), w = column_width(name));
         }
         out!("{line}");
     }

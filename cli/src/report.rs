@@ -179,7 +179,6 @@ pub fn run(common: &Common, as_json: bool) -> Result<ExitCode, String> {
     Ok(exit_code(&outcome))
 }
 
-/// `warpscope compare`: the same kernel and inputs under several models, one column each.
 /// The models `compare` runs when none are named.
 const DEFAULT_MODELS: &str = "kepler,pdom,tf-stack,tf-sandy,volta";
 
@@ -187,7 +186,7 @@ const DEFAULT_MODELS: &str = "kepler,pdom,tf-stack,tf-sandy,volta";
 /// `with` another kernel (or a permalink that compares two), the two kernels under one model.
 fn compare_columns(common: &Common, models: Option<&str>, with: Option<PathBuf>) -> Result<Vec<(String, Common)>, String> {
     let other = match (with, &common.compare_text) {
-        (Some(path), _) => Some((path.clone(), None)),
+        (Some(path), _) => Some((path, None)),
         (None, Some(text)) => Some((common.file.clone(), Some(text.clone()))),
         (None, None) => None,
     };
@@ -211,20 +210,22 @@ fn compare_columns(common: &Common, models: Option<&str>, with: Option<PathBuf>)
 }
 
 /// A column's width: the widest of its name and 14.
-fn column_width(name: &str) -> usize {
+pub(crate) fn column_width(name: &str) -> usize {
     (name.chars().count() + 2).max(14)
 }
 
+/// `warpscope compare`: the same kernel and inputs under several models, or two kernels under
+/// one model, one column each.
 pub fn compare(common: &Common, models: Option<&str>, with: Option<PathBuf>) -> Result<ExitCode, String> {
-    let columns = compare_columns(common, models, with)?;
+    let wanted = compare_columns(common, models, with)?;
     if common.resolve(false)?.1.whole_launch {
-        return crate::launch_report::compare(common, columns);
+        return crate::launch_report::compare(common, wanted);
     }
-    let mut runs = Vec::new();
+    let mut columns = Vec::new();
     // Every column counts cycles under one preset: `--preset`, else the one the first run uses
     // (the kernel's `//@ preset`, or its model's default), as the app's compare does.
     let mut preset = common.choices().preset;
-    for (name, c) in columns {
+    for (name, c) in wanted {
         let c = Common { preset: preset.clone(), ..c };
         let (_, resolved, mut sim) = prepare(&c, false)?;
         preset.get_or_insert(resolved.preset);
@@ -232,9 +233,8 @@ pub fn compare(common: &Common, models: Option<&str>, with: Option<PathBuf>) -> 
         let outcome = Outcome::of(&sim, &reason);
         let report = RunReport::of(&sim);
         let rows = report_rows(&report, &outcome, sim.config().model);
-        runs.push((name, outcome, report, rows));
+        columns.push((name, outcome, report, rows));
     }
-    let columns = runs;
     out!("kernel   {}  (cycles under the {} cost preset)", common.file.display(), preset.as_deref().unwrap_or("default"));
     for (name, outcome, _, _) in &columns {
         out!("{name:<10} {}", stop_text(outcome));

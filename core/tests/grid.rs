@@ -565,11 +565,11 @@ fn a_recorded_block_names_who_wrote_its_shared_memory() {
         let shared: Vec<u32> =
             (0..rec.memory().buffers.len() as u32).filter(|&b| rec.memory().buffers[b as usize].space == Space::Shared).collect();
         assert_eq!(shared.len(), 2, "{model:?}: Mds and Nds");
-        assert!(shared.iter().all(|&b| rec.shared_writers(b, 0, 256).0.iter().all(Option::is_none)), "{model:?}: written at step 1");
+        assert!(shared.iter().all(|&b| rec.shared_writers(b, 0, 256).iter().all(Option::is_none)), "{model:?}: written at step 1");
         rec.run_to_end();
         for &b in &shared {
-            let (writers, cut) = rec.shared_writers(b, 0, 256);
-            assert_eq!(cut, None);
+            let writers = rec.shared_writers(b, 0, 256);
+            assert_eq!(rec.shared_writes_cut_at(), None);
             for (tid, w) in writers.iter().enumerate() {
                 let w = w.unwrap_or_else(|| panic!("{model:?}: element {tid} of buffer {b} never written"));
                 assert_eq!((w.warp as usize, w.lane as usize), (tid / 32, tid % 32), "{model:?}: element {tid} of buffer {b}");

@@ -49,7 +49,7 @@ pub(crate) fn state(l: &LaunchRecording, lane: u32) -> StateView {
 pub(crate) fn memory(l: &LaunchRecording) -> MemoryView {
     let mut view = MemoryView::of(l.launch().program(), l.memory(), l.current(), l.step_access().cloned());
     view.writers = true;
-    view.writers_cut_at = l.launch().shared_writers(0, 0, 0).1.map(|t| t as f64);
+    view.writers_cut_at = l.launch().shared_writes_cut_at().map(|t| t as f64);
     view
 }
 
@@ -125,7 +125,7 @@ impl Session {
             return Int32Array::new_with_length(0);
         };
         let to = to.min(from.saturating_add(crate::MEMORY_WINDOW_MAX));
-        let (writes, _) = l.launch().shared_writers(buffer, from, to);
+        let writes = l.launch().shared_writers(buffer, from, to);
         let flat: Vec<i32> =
             writes.iter().flat_map(|w| w.map_or([-1, -1, -1], |w| [i32::from(w.warp), i32::from(w.lane), w.step as i32])).collect();
         Int32Array::from(&flat[..])

@@ -87,8 +87,7 @@ const STRIP_ROWS: [u16; 3] = [event::DIVERGE, event::RECONVERGE, event::SPILL | 
 /// row marks `releases`, the steps at which a launch's barrier released its block's warps.
 pub(crate) fn strip_marks(runs: &[&StepLog], releases: &[u64], span: usize, inset: f64, width: f64) -> Vec<u32> {
     let any = STRIP_ROWS.iter().fold(0, |a, b| a | b);
-    let mut out = Vec::new();
-    let mut last = [-2.0f64; 3];
+    let mut marks = StripMarks { out: Vec::new(), last: [-2.0; STRIP_ROWS.len() + 1], span, inset, width };
     let mut events = [0u16; RECORD_SEGMENT];
     for segment in 0..span.div_ceil(RECORD_SEGMENT) {
         let together = runs.iter().fold(0, |a, t| a | t.segments().get(segment).map_or(0, |b| b.events));
@@ -104,27 +103,35 @@ pub(crate) fn strip_marks(runs: &[&StepLog], releases: &[u64], span: usize, inse
             }
         }
         for (i, &ev) in events[..len].iter().enumerate() {
-            let k = start + i;
             for (row, bits) in STRIP_ROWS.iter().enumerate() {
-                if ev & bits == 0 {
-                    continue;
+                if ev & bits != 0 {
+                    marks.add(row, start + i + 1);
                 }
-                let x = inset + ((k + 1) as f64 / span as f64) * (width - 2.0 * inset);
-                if x - last[row] < 1.0 {
-                    continue;
-                }
-                last[row] = x;
-                out.extend([row as u32, k as u32 + 1]);
             }
         }
     }
-    let mut last = -2.0f64;
     for &t in releases.iter().filter(|&&t| t as usize <= span) {
-        let x = inset + (t as f64 / span as f64) * (width - 2.0 * inset);
-        if x - last >= 1.0 {
-            last = x;
-            out.extend([STRIP_ROWS.len() as u32, t as u32]);
+        marks.add(STRIP_ROWS.len(), t as usize);
+    }
+    marks.out
+}
+
+/// The strip's marks as they are placed, and where each row's last one is.
+struct StripMarks {
+    out: Vec<u32>,
+    last: [f64; STRIP_ROWS.len() + 1],
+    span: usize,
+    inset: f64,
+    width: f64,
+}
+
+impl StripMarks {
+    /// A mark of `row` at `step`, unless the row's last is less than a pixel before it.
+    fn add(&mut self, row: usize, step: usize) {
+        let x = x_of(step, self.span, self.inset, self.width - 2.0 * self.inset);
+        if x - self.last[row] >= 1.0 {
+            self.last[row] = x;
+            self.out.extend([row as u32, step as u32]);
         }
     }
-    out
 }

@@ -12,7 +12,7 @@ mod totals;
 mod warps;
 
 pub use launcher::{Code, Launcher};
-pub use recorded::{RecordedLaunch, SharedWrite, WarpDoing, WarpNow, CHECKPOINT_INTERVAL, MAX_SHARED_WRITES};
+pub use recorded::{RecordedLaunch, SharedWrite, WarpDoing, WarpNow, CHECKPOINT_INTERVAL};
 pub use totals::Totals;
 
 use alloc::string::String;

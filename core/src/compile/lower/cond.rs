@@ -87,7 +87,7 @@ impl Lower<'_> {
     }
 
     /// A condition as a predicate, without branches (for `SEL`).
-    pub(super) fn pred_of(&mut self, c: &Expr) -> Option<u8> {
+    fn pred_of(&mut self, c: &Expr) -> Option<u8> {
         if let ExprKind::Binary(op, a, b) = &c.kind {
             if op.is_comparison() {
                 let x = self.expr(a)?;

@@ -12,7 +12,7 @@ use alloc::vec::Vec;
 mod focus;
 mod writers;
 
-pub use writers::{SharedWrite, MAX_SHARED_WRITES};
+pub use writers::SharedWrite;
 
 use super::{LaunchRun, Launcher};
 use crate::block::{Block, BlockEnd, StepWatch};
@@ -283,18 +283,19 @@ impl RecordedLaunch {
     pub fn record_bytes(&self) -> usize {
         self.issuers.bytes() + self.records.iter().map(StepLog::used_bytes).sum::<usize>()
     }
-    /// Bytes the log of the block's shared-memory writes takes.
-    pub fn shared_write_bytes(&self) -> usize {
-        self.writes.bytes()
-    }
     /// The block's recorded steps (1-based) at which a barrier released its warps.
     pub fn releases(&self) -> &[u64] {
         &self.releases
     }
     /// The last write of each element `from..to` of shared buffer `buffer` up to the current
-    /// step, if any; and the step from which writes were no longer kept, if the log filled.
-    pub fn shared_writers(&self, buffer: u32, from: u32, to: u32) -> (Vec<Option<SharedWrite>>, Option<u64>) {
-        (self.writes.last_writes(self.step, buffer, from, to), self.writes.cut_at())
+    /// step, if any.
+    pub fn shared_writers(&self, buffer: u32, from: u32, to: u32) -> Vec<Option<SharedWrite>> {
+        self.writes.last_writes(self.step, buffer, from, to)
+    }
+    /// The step from which the block's shared-memory writes were no longer kept, if the log
+    /// filled (`MAX_SHARED_WRITES`).
+    pub fn shared_writes_cut_at(&self) -> Option<u64> {
+        self.writes.cut_at()
     }
     /// How the block ended, once it has.
     pub fn end(&self) -> Option<&BlockEnd> {

@@ -14,7 +14,7 @@ use crate::program::Program;
 
 /// Shared-memory writes one block keeps (16 bytes each): a loop that stores on every trip of a
 /// long run stops being recorded there, and the view says from which step it no longer knows.
-pub const MAX_SHARED_WRITES: usize = 1 << 20;
+const MAX_SHARED_WRITES: usize = 1 << 20;
 
 /// One element of a shared buffer written by one lane at one of the block's steps (1-based).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,9 +104,5 @@ impl SharedWrites {
 
     pub(super) fn cut_at(&self) -> Option<u64> {
         self.cut_at
-    }
-
-    pub(super) fn bytes(&self) -> usize {
-        self.log.len() * core::mem::size_of::<SharedWrite>()
     }
 }
