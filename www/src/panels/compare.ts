@@ -291,7 +291,8 @@ export function renderTable(root: HTMLElement, runs: Run[], answers: (ReportView
     const cls = row.differ ? 'differ' : row.caveat ? 'caveat' : '';
     const tr = html('tr', { 'data-row': row.key, 'data-testid': `compare-row-${row.key}`, class: cls });
     tr.append(html('th', { scope: 'row', title: row.caveat ? `${row.hint}: ${row.caveat}` : row.hint }, row.caveat ? `${row.label} ⚠` : row.label));
-    row.cells.forEach((c) => tr.append(html('td', { class: cls }, c)));
+    // Words (`n/a (no MIMD minimum)`) may wrap, so a narrow panel keeps both columns; numbers never do.
+    row.cells.forEach((c) => tr.append(html('td', { class: /[a-z]{2}/i.test(c) ? `${cls} words` : cls }, c)));
     table.append(tr);
   }
   const [a, b] = runs.map((r) => r.load);
