@@ -58,9 +58,9 @@ fn template_bools_default_arguments_and_functional_casts() {
 }
 
 #[test]
-fn pointers_against_null_and_each_other() {
-    let text = "//@ buffer out: i32[32]\n//@ buffer other: i32[32]\n__global__ void k(int* out, int* other) {\n    int t = threadIdx.x;\n    int* p = t < 8 ? out : NULL;\n    out[t] = (p != NULL) + 2 * (p == 0) + 4 * (out != other) + 8 * (&out[t] > &out[3]);\n}\n";
-    assert_eq!(ints(text), (0..32).map(|t| if t < 8 { 1 } else { 2 } + 4 + if t > 3 { 8 } else { 0 }).collect::<Vec<_>>());
+fn pointers_against_null_and_each_other_and_their_difference() {
+    let text = "//@ buffer out: i32[32]\n//@ buffer other: i32[32]\n__global__ void k(int* out, int* other) {\n    int t = threadIdx.x;\n    int* p = t < 8 ? out : NULL;\n    out[t] = (p != NULL) + 2 * (p == 0) + 4 * (out != other) + 8 * (&out[t] > &out[3]) + 16 * (int)(&out[t] - out);\n}\n";
+    assert_eq!(ints(text), (0..32).map(|t| if t < 8 { 1 } else { 2 } + 4 + if t > 3 { 8 } else { 0 } + 16 * t).collect::<Vec<_>>());
 }
 
 #[test]
@@ -153,4 +153,26 @@ fn unsupported_cooperative_groups_say_what_to_write() {
     let text = "//@ buffer out: i32[32]\n#include <cooperative_groups.h>\nusing namespace cooperative_groups;\n__device__ int r(thread_group g) { return g.thread_rank(); }\n__global__ void k(int* out) {\n    thread_block b = this_thread_block();\n    thread_block_tile<32> t = tiled_partition<32>(b);\n    out[threadIdx.x] = r(b) + r(t);\n}\n";
     let (_, diags) = parse_kernel(text);
     assert!(diags.iter().any(|d| d.is_error() && d.span.line == 4 && d.message.contains("passed groups of different kinds")), "{diags:?}");
+}
+
+/// `bool` is a byte in memory, as in CUDA (Rodinia's BFS keeps its masks in `bool*` arrays):
+/// `sizeof(bool)` is 1, a `bool*` steps a byte, and a `bool` stored is 0 or 1.
+#[test]
+fn bool_arrays_are_bytes() {
+    let text = "//@ buffer mask: u8[32] = i % 3 == 0\n//@ buffer visited: u8[32] = i % 2\n//@ buffer out: i32[32]\n__global__ void k(bool* mask, bool* visited, int* out) {\n    __shared__ bool seen[32];\n    int t = threadIdx.x;\n    seen[t] = visited[t];\n    __syncwarp();\n    if (mask[t] && !seen[t]) { visited[t] = 5; out[t] = 1; }\n    mask[t] = false;\n    out[t] += sizeof(bool) * 10 + (int)(&mask[t + 1] - &mask[t]) * 100 + seen[(t + 1) % 32] * 1000;\n}\n";
+    let (k, diags) = parse_kernel(text);
+    assert!(diags.iter().all(|d| !d.is_error()), "{diags:#?}");
+    let mut sim = launch(&k, &LaunchOptions::default()).expect("launches");
+    assert_eq!(sim.run_to_end(), StopReason::Exited);
+    let m = &sim.state().machine.memory;
+    let bytes = |name: &str| -> Vec<u8> {
+        let (b, words) = m.buffers.iter().zip(&m.words).find(|(b, _)| b.name == name).expect(name);
+        words.iter().flat_map(|w| w.to_le_bytes()).take(b.size() as usize).collect()
+    };
+    let fresh = |t: usize| t % 3 == 0 && t % 2 == 0;
+    assert_eq!(bytes("mask"), vec![0; 32]);
+    assert_eq!(bytes("visited"), (0..32).map(|t| u8::from(t % 2 == 1 || fresh(t))).collect::<Vec<_>>());
+    let want: Vec<i64> = (0..32).map(|t| i64::from(fresh(t)) + 10 + 100 + 1000 * ((t + 1) % 32 % 2) as i64).collect();
+    let got: Vec<i64> = bytes("out").chunks(4).map(|c| i64::from(i32::from_le_bytes(c.try_into().unwrap()))).collect();
+    assert_eq!(got, want);
 }

@@ -58,9 +58,18 @@ impl Scalar {
             self
         }
     }
-    /// Bytes in memory (`bool` takes a word here).
+    /// How a load or store moves it when it is narrower than a word: its bits and whether the
+    /// load sign-extends. A `bool` is a byte in memory, as in CUDA, though a register holds it
+    /// as 0 or 1 (so it is not `narrow`: a value becomes a `bool` by comparing with zero).
+    pub fn stored_narrow(self) -> Option<(u32, bool)> {
+        match self {
+            Scalar::Bool => Some((8, false)),
+            s => s.narrow(),
+        }
+    }
+    /// Bytes in memory.
     pub fn bytes(self) -> u32 {
-        match self.narrow() {
+        match self.stored_narrow() {
             Some((bits, _)) => bits / 8,
             None if self.wide() => 8,
             None => 4,
@@ -219,11 +228,10 @@ impl Ty {
         matches!(self, Ty::Scalar(s) if s.wide())
     }
 
-    /// `sizeof`: its bytes in CUDA, where warpscope stores it the same way (a `bool` takes 1
-    /// byte in CUDA and a word here, so it has none; nor has `void`).
+    /// `sizeof`: its bytes in CUDA (`void` has none).
     pub fn size_of(self) -> Option<u64> {
         match self {
-            Ty::Void | Ty::Scalar(Scalar::Bool) => None,
+            Ty::Void => None,
             Ty::Scalar(s) => Some(s.bytes() as u64),
             Ty::Ptr(_) | Ty::VecPtr(..) => Some(8),
             Ty::Vector(s, n) => Some(s.bytes() as u64 * n as u64),

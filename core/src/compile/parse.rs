@@ -1423,10 +1423,7 @@ impl<'t> Parser<'t> {
         let end = self.close(start, "to close `sizeof(`")?;
         let span = join(start, end);
         let Some(bytes) = ty.size_of() else {
-            return Err(Diagnostic::error(
-                span,
-                format!("`sizeof({})` is not supported: a `bool` takes a word here (a byte in CUDA); write the size you mean", ty.name()),
-            ));
+            return Err(Diagnostic::error(span, format!("`sizeof({})`: `{}` has no size", ty.name(), ty.name())));
         };
         let inner = self.node(ExprKind::Int { value: bytes, unsigned: true }, span, 1)?.0;
         self.node(ExprKind::Cast(Ty::ULONG, Box::new(inner)), span, 2)

@@ -122,12 +122,12 @@ fn located(text: &str, span: crate::diag::Span) -> LocatedExpr {
 pub(super) fn elem_type(s: Scalar) -> ElemType {
     match s {
         Scalar::Char => ElemType::I8,
-        Scalar::UChar => ElemType::U8,
+        Scalar::UChar | Scalar::Bool => ElemType::U8,
         Scalar::Short => ElemType::I16,
         Scalar::UShort => ElemType::U16,
         Scalar::Float => ElemType::F32,
         Scalar::Unsigned => ElemType::U32,
-        Scalar::Int | Scalar::Bool => ElemType::I32,
+        Scalar::Int => ElemType::I32,
         Scalar::Long => ElemType::I64,
         Scalar::ULong => ElemType::U64,
         Scalar::Double => ElemType::F64,

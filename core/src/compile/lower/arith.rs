@@ -78,6 +78,13 @@ impl Lower<'_> {
             );
             return None;
         }
+        // p - q: how many elements apart two pointers of one type are (CUDA's `ptrdiff_t` is a
+        // `long`; addresses here are 32 bits, so an `int` holds it).
+        if let (Sub, Some((elem, count)), true) = (op, x.ty.pointee(), x.ty == y.ty) {
+            let bytes = self.binary(Sub, Value { ty: Ty::INT, ..x }, Value { ty: Ty::INT, ..y }, span)?;
+            let size = elem.bytes() * count as u32;
+            return if size == 1 { Some(bytes) } else { self.binary(Div, bytes, Value::imm(size, Ty::INT), span) };
+        }
         if x.ty.is_pointer() || y.ty.is_pointer() {
             self.error(span, format!("`{}` between `{}` and `{}` is not supported", op.symbol(), x.ty.name(), y.ty.name()));
             return None;

@@ -96,7 +96,7 @@ impl Lower<'_> {
             self.error(args[0].span, format!("the first argument of `{name}` is a pointer (`&a[i]`), not `{}`", p.ty.name()));
             return None;
         };
-        if elem.narrow().is_some() {
+        if elem.stored_narrow().is_some() {
             self.error(
                 args[0].span,
                 format!("`{name}` on a `{}`: atomics work on 32- and 64-bit values (CUDA has none for bytes; count in an `int` or `unsigned` array)", Ty::Scalar(elem).name()),

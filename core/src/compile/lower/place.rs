@@ -44,7 +44,7 @@ impl Place {
 /// addresses) for a global one. A store of a byte or halfword writes the register's low bits,
 /// so it is `.U8` or `.U16` signed or not.
 fn mem_mods(shared: bool, elem: Scalar, store: bool) -> Vec<&'static str> {
-    let width = match (elem.narrow(), elem.wide()) {
+    let width = match (elem.stored_narrow(), elem.wide()) {
         (Some((8, true)), _) if !store => Some("S8"),
         (Some((8, _)), _) => Some("U8"),
         (Some((_, true)), _) if !store => Some("S16"),
