@@ -97,8 +97,8 @@ for name in "${FEW[@]}"; do
     made "$key" "$TMP/$name.$form.sass" "$OUT/$form/$name.sass"
   done
 done
-# Kernels of the features real SASS needs (core/tests/sass_features.rs): cuobjdump and nvdisasm
-# of the whole cubin for sm_75 and sm_90, nvdisasm -c for sm_90 and nvcc's PTX, which the test
+# Kernels of the features real SASS needs (core/tests/sass_features.rs): cuobjdump (with
+# -res-usage, which says the static shared memory) and nvdisasm of the whole cubin for sm_75 and sm_90, nvdisasm -c for sm_90 and nvcc's PTX, which the test
 # runs beside them. A file's
 # `(nvcc flags: ...)` comment adds flags.
 FEATURES=$OUT/features
@@ -110,7 +110,7 @@ for cu in "$FEATURES"/*.cu; do
   rm -rf "$SRC" && mkdir -p "$SRC" && cp "$cu" "$SRC/"
   for arch in sm_75 sm_90; do
     (cd "$SRC" && "$NVCC" -O3 -arch="$arch" -cubin ${flags[@]+"${flags[@]}"} -o "$TMP/f_$name.$arch.cubin" "$name.cu")
-    "$BIN/cuobjdump" -sass "$TMP/f_$name.$arch.cubin" >"$TMP/f_$name.$arch.sass"
+    "$BIN/cuobjdump" -sass -res-usage "$TMP/f_$name.$arch.cubin" >"$TMP/f_$name.$arch.sass"
     made "$key" "$TMP/f_$name.$arch.sass" "$FEATURES/$name.$arch.sass"
     "$BIN/nvdisasm" "$TMP/f_$name.$arch.cubin" >"$TMP/f_$name.$arch.whole.sass"
     made "$key" "$TMP/f_$name.$arch.whole.sass" "$FEATURES/$name.$arch.whole.sass"

@@ -23,7 +23,7 @@ use crate::compile::Target;
 use crate::diag::{has_errors, Diagnostic, Span};
 use crate::isa::{Guard, Reg};
 use crate::kernel::{InitTarget, Kernel, RegInit};
-use crate::machine::ElemType;
+use crate::machine::{ElemType, Sizing};
 use lower::{Emitted, Lower, Places};
 use syntax::{Dump, Function};
 
@@ -234,7 +234,8 @@ fn read(text: &str, k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
         }
     }
     if f.instrs.iter().any(|i| matches!(i.opcode(), "LDS" | "STS" | "ATOMS")) {
-        shared_memory(k, f.span, diags);
+        let declared = dump.shared.iter().find(|(name, _)| *name == kernel.name).map(|&(_, bytes)| bytes.saturating_sub(bank.shared));
+        shared_memory(k, declared, f.span, diags);
     }
     let has_cuda = listing.cuda.iter().any(|&l| l > 0);
     k.program = program;
@@ -365,16 +366,20 @@ fn special_name(s: crate::isa::SpecialReg) -> String {
     }
 }
 
-/// The block's shared memory, one buffer `shared` at the start of the machine's shared window.
-/// A dump does not say how much the kernel declares: 4 KiB unless `//@ buffer shared: i32[N]`
-/// sizes it.
-fn shared_memory(k: &mut Kernel, span: Span, diags: &mut Vec<Diagnostic>) {
+/// The block's shared memory, one buffer `shared` at the start of the machine's shared window:
+/// the kernel's static shared memory (`declared`, when the dump says it) and the launch's dynamic
+/// shared memory after it, as the hardware lays them out. A `//@ buffer shared: i32[N]` line
+/// sizes it instead; a dump that does not say (`cuobjdump -sass` alone) takes 4 KiB.
+fn shared_memory(k: &mut Kernel, declared: Option<u32>, span: Span, diags: &mut Vec<Diagnostic>) {
     if let Some(b) = k.buffers.iter_mut().find(|b| b.name == "shared") {
         b.shared = true;
         return;
     }
-    let Ok(len) = crate::kernel::expr::parse_expr("1024") else { return };
-    let len = crate::kernel::LocatedExpr { expr: len, span, text: String::from("1024") };
+    let dynamic = k.launch.and_then(|l| l.shared).unwrap_or(0);
+    let bytes = declared.unwrap_or(4096).saturating_add(dynamic);
+    let words = bytes.div_ceil(4).max(1).to_string();
+    let Ok(len) = crate::kernel::expr::parse_expr(&words) else { return };
+    let len = crate::kernel::LocatedExpr { expr: len, span, text: words };
     k.buffers.push(crate::kernel::BufferDecl {
         name: String::from("shared"),
         elem: ElemType::I32,
@@ -383,11 +388,18 @@ fn shared_memory(k: &mut Kernel, span: Span, diags: &mut Vec<Diagnostic>) {
         auto: true,
         shared: true,
         declared: None,
+        sizing: if declared.is_some() { Sizing::Declared } else { Sizing::Assumed },
     });
-    diags.push(Diagnostic::info(
-        span,
-        "SASS does not say how much shared memory the kernel declares: taken as 4 KiB, the buffer `shared` (`//@ buffer shared: i32[N]` sizes it)",
-    ));
+    let launched =
+        if dynamic > 0 { format!(", and the launch's {dynamic} bytes of dynamic shared memory after them") } else { String::new() };
+    let message = match declared {
+        Some(n) => format!("the kernel declares {n} bytes of shared memory (the dump's resource usage){launched}: the buffer `shared`"),
+        None => format!(
+            "the dump does not say how much shared memory the kernel declares: taken as 4096 bytes{launched}, the buffer `shared`. \
+             Paste `cuobjdump -sass -res-usage` or nvdisasm's whole output (without `-c`), which say it, or write `//@ buffer shared: i32[N]`"
+        ),
+    };
+    diags.push(Diagnostic::info(span, message));
 }
 
 /// The kernel with every function it calls by name (`CALL.ABS.NOINC `(_Z3fooi)``, separate
@@ -462,6 +474,7 @@ fn local_memory(k: &mut Kernel, bytes: u32, span: Span, diags: &mut Vec<Diagnost
         auto: true,
         shared: false,
         declared: Some(".local"),
+        sizing: Sizing::Declared,
     });
 }
 

@@ -58,6 +58,10 @@ pub struct Dump<'a> {
     /// nvdisasm's whole-cubin output only: each function's constant bank 2
     /// (`.nv.constant2.<function>`: ptxas's own constants and jump tables), its bytes.
     pub bank2: Vec<(&'a str, Vec<u8>)>,
+    /// Each function's static shared memory in bytes, from the shared window's start (the 1 KiB
+    /// sm_90 and later reserve included): nvdisasm's `.nv.shared.<function>` section (`.zero N`)
+    /// or `cuobjdump -res-usage`'s `SHARED:N`.
+    pub shared: Vec<(&'a str, u32)>,
 }
 
 /// Whether `text` looks like a SASS dump (and not warpscope's own listing dialect, which never
@@ -101,10 +105,15 @@ pub fn parse<'a>(text: &'a str, diags: &mut Vec<Diagnostic>) -> Dump<'a> {
     // code; two data sections are read (`data_line`).
     let mut in_code = true;
     let mut section = "";
+    // `cuobjdump -res-usage`'s function, whose figures the next line gives.
+    let mut usage_of: Option<&'a str> = None;
     for (k, raw) in text.lines().enumerate() {
         let line_no = k as u32 + 1;
         let line = raw.trim();
         if line.is_empty() || line.starts_with("//@") {
+            continue;
+        }
+        if resource_usage(&mut dump, &mut usage_of, line) {
             continue;
         }
         if let Some(rest) = line.strip_prefix("//##") {
@@ -160,6 +169,10 @@ pub fn parse<'a>(text: &'a str, diags: &mut Vec<Diagnostic>) -> Dump<'a> {
                 let name = rest.trim().split(',').next().unwrap_or("").trim();
                 in_code = name.starts_with(".text.");
                 section = name;
+            } else if let (Some(function), Some(n)) = (section.strip_prefix(".nv.shared."), line.strip_prefix(".zero")) {
+                if let Ok(bytes) = n.trim().parse() {
+                    dump.shared.push((function, bytes));
+                }
             }
             continue;
         }
@@ -245,6 +258,26 @@ fn data_line<'a>(dump: &mut Dump<'a>, section: &'a str, line: &'a str) {
             data.extend(byte_list(bytes));
         }
     }
+}
+
+/// `cuobjdump -res-usage`'s lines (`Resource usage:`, `Common:`, `GLOBAL:0`, `Function NAME:`
+/// and its `REG:12 STACK:0 SHARED:9472 ...`): whether `line` is one, keeping the shared bytes.
+fn resource_usage<'a>(dump: &mut Dump<'a>, usage_of: &mut Option<&'a str>, line: &'a str) -> bool {
+    if matches!(line, "Resource usage:" | "Common:") || line.starts_with("GLOBAL:") {
+        return true;
+    }
+    if let Some(name) = line.strip_prefix("Function ").and_then(|r| r.strip_suffix(':')).filter(|n| !n.contains(' ')) {
+        *usage_of = Some(name);
+        return true;
+    }
+    if !line.starts_with("REG:") {
+        return false;
+    }
+    let shared = line.split_whitespace().find_map(|w| w.strip_prefix("SHARED:")).and_then(|n| n.parse().ok());
+    if let (Some(name), Some(bytes)) = (usage_of.take(), shared) {
+        dump.shared.push((name, bytes));
+    }
+    true
 }
 
 /// The bytes of a `.byte 0x74, 0x68, ...` line.
