@@ -417,6 +417,23 @@ fn nvccs_ptx_runs_and_its_errors_name_the_ptx() {
             }
         }
     }
+    // A fixed `__shared__ float As[16][16]` overrun because the launch's block is 32 x 32: both
+    // compiles name `As` (nvcc's `_ZZ14MatrixMulTiledPfS_S_iE2As` by its C name, its elements
+    // the floats its accesses are) and say the declaration fixes its length.
+    let tiled = TempKernel::new(
+        "tiled",
+        "//@ launch block=(32, 32)\n__global__ void MatrixMulTiled(float* A, float* B, float* C, int N) {\n    \
+        __shared__ float As[16][16];\n    As[threadIdx.y][threadIdx.x] = A[threadIdx.x];\n    __syncthreads();\n    \
+        C[threadIdx.x] = As[threadIdx.x % 16][threadIdx.y % 16];\n}\n",
+    );
+    for nvcc in [&[][..], &["--nvcc"][..]] {
+        let v = json(&[&["run", "--json", tiled.path()][..], nvcc].concat(), 3);
+        let message = v["stop"]["message"].as_str().unwrap_or_default();
+        assert!(
+            message.contains("past the end of shared `As`: element 256, and `As` holds 256 (its declaration fixes that length"),
+            "{nvcc:?}: {message}"
+        );
+    }
 }
 
 #[test]

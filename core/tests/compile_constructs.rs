@@ -169,10 +169,29 @@ fn bool_arrays_are_bytes() {
         let (b, words) = m.buffers.iter().zip(&m.words).find(|(b, _)| b.name == name).expect(name);
         words.iter().flat_map(|w| w.to_le_bytes()).take(b.size() as usize).collect()
     };
-    let fresh = |t: usize| t % 3 == 0 && t % 2 == 0;
+    let fresh = |t: usize| t.is_multiple_of(6);
     assert_eq!(bytes("mask"), vec![0; 32]);
     assert_eq!(bytes("visited"), (0..32).map(|t| u8::from(t % 2 == 1 || fresh(t))).collect::<Vec<_>>());
     let want: Vec<i64> = (0..32).map(|t| i64::from(fresh(t)) + 10 + 100 + 1000 * ((t + 1) % 32 % 2) as i64).collect();
     let got: Vec<i64> = bytes("out").chunks(4).map(|c| i64::from(i32::from_le_bytes(c.try_into().unwrap()))).collect();
     assert_eq!(got, want);
+}
+
+/// A struct or class the file defines is named as one where the kernel uses it, with what runs
+/// it (nvcc's code) and how to write it without; an unknown type lists the types there are.
+#[test]
+fn a_struct_says_what_it_is_and_what_to_do() {
+    let message = |text: &str| -> String {
+        let (_, diags) = parse_kernel(text);
+        diags.iter().find(|d| d.is_error()).map(|d| format!("{}: {}", d.span.line, d.message)).unwrap_or_default()
+    };
+    let param = message("struct Node { int start; int count; };\n__global__ void k(const Node* nodes, int* out) { out[0] = 1; }\n");
+    assert!(param.starts_with("2: `Node` is a struct (line 1)") && param.contains("`--nvcc`"), "{param}");
+    let local =
+        message("typedef struct { float r, i; } Complex;\n__global__ void k(float* out) {\n    Complex z;\n    out[0] = 1.0f;\n}\n");
+    assert!(local.starts_with("3: `Complex` is a struct (line 1)"), "{local}");
+    let class = message("class Particle {\npublic:\n    float x;\n};\n__global__ void k(Particle* p) { }\n");
+    assert!(class.starts_with("5: `Particle` is a class (line 1)"), "{class}");
+    let unknown = message("__global__ void k(Vec3* v) { }\n");
+    assert!(unknown.contains("found `Vec3`") && unknown.contains("`char`") && unknown.contains("`uchar4`"), "{unknown}");
 }

@@ -31,6 +31,10 @@ const UNSUPPORTED: &[(&str, &str)] = &[
     ("asm", "inline assembly is not supported: write an assembly kernel instead"),
 ];
 
+/// The types the C here has, as a message lists them.
+const KNOWN_TYPES: &str =
+    "`int`, `unsigned`, `char`, `short`, `long long` (signed or unsigned), `float`, `double`, `bool`, `size_t`, or a vector type: `float4`, `int2`, `uchar4`...";
+
 /// The words that start a type, and the type each names.
 /// The words that start a type (`long`, `unsigned` and `signed` combine, as in C; `long` is 64
 /// bits, as on Linux).
@@ -94,6 +98,9 @@ pub struct Parser<'t> {
     templates: alloc::collections::BTreeSet<String>,
     /// The instances the calls parsed so far name.
     pub wanted: Vec<Wanted>,
+    /// The structs, classes, unions and typedefs the file defines (skipped as host code): a
+    /// type of one of their names is told what it is and what to do instead.
+    user_types: alloc::collections::BTreeMap<String, (&'static str, u32)>,
 }
 
 /// The nesting budget, in levels: a statement nests `STATEMENT_LEVELS`, a `(`, a call's
@@ -124,6 +131,7 @@ impl<'t> Parser<'t> {
             consts: Default::default(),
             templates: Default::default(),
             wanted: Vec::new(),
+            user_types: Default::default(),
         }
     }
 
@@ -138,7 +146,13 @@ impl<'t> Parser<'t> {
     where
         't: 'u,
     {
-        Parser { src: self.src, consts: self.consts.clone(), templates: self.templates.clone(), ..Parser::new(toks) }
+        Parser {
+            src: self.src,
+            consts: self.consts.clone(),
+            templates: self.templates.clone(),
+            user_types: self.user_types.clone(),
+            ..Parser::new(toks)
+        }
     }
 
     /// A template argument (a parameter's default): a type, or a constant expression.
@@ -274,9 +288,22 @@ impl<'t> Parser<'t> {
                 k += 1;
                 continue;
             }
-            return is_type_word(w);
+            // A struct's name is a type the C here lacks: `ty` says so.
+            return is_type_word(w) || self.user_types.contains_key(w.as_str());
         }
         false
+    }
+
+    /// Why `word` is not a type here: a struct or class the file defines, or a word it does not.
+    fn not_a_type(&self, word: &str) -> String {
+        match self.user_types.get(word) {
+            Some((kind, line)) => format!(
+                "`{word}` is a {kind} (line {line}): warpscope's own C has no structs or classes yet. Run nvcc's code, which has them \
+                 (`--nvcc`, or paste its PTX or SASS; a `//@ buffer` of `{word}`s lists their fields' words in order), or pass each \
+                 field as an array of its own (`float* x, float* y`)"
+            ),
+            None => format!("expected a type ({KNOWN_TYPES}), found `{word}`"),
+        }
     }
 
     /// A type: qualifiers, a base type and `*`s.
@@ -299,20 +326,10 @@ impl<'t> Parser<'t> {
                         Ty::Vector(s, n)
                     }
                     Some(Err(why)) => return Err(Diagnostic::error(start, why)),
-                    None => {
-                        return Err(Diagnostic::error(
-                            start,
-                            format!("expected a type (int, unsigned, float, double, bool, long long), found `{w}`"),
-                        ))
-                    }
+                    None => return Err(Diagnostic::error(start, self.not_a_type(w))),
                 },
             },
-            t => {
-                return Err(Diagnostic::error(
-                    start,
-                    format!("expected a type (int, unsigned, float, double, bool, long long), found {}", describe(t)),
-                ))
-            }
+            t => return Err(Diagnostic::error(start, format!("expected a type ({KNOWN_TYPES}), found {}", describe(t)))),
         };
         self.skip_ignored();
         if let Some(d) = self.unsupported_here() {
@@ -412,7 +429,22 @@ impl<'t> Parser<'t> {
             } else {
                 let span = self.span();
                 let name = self.item_name();
+                let user_type = self.user_type_here();
                 self.recover_top();
+                if let Some((kind, named)) = user_type {
+                    // `typedef struct { ... } Name;`: the name follows the braces.
+                    let name = match (named, self.peek().clone(), self.peek_at(1)) {
+                        (Some(n), ..) => Some(n),
+                        (None, Tok::Ident(n), Tok::Punct(";")) => {
+                            self.bump();
+                            Some(n)
+                        }
+                        _ => None,
+                    };
+                    if let Some(name) = name {
+                        self.user_types.insert(name, (kind, span.line));
+                    }
+                }
                 let last_line = self.prev_span().line;
                 unit.host.push(HostItem { span, last_line, name });
                 Ok(())
@@ -585,6 +617,25 @@ impl<'t> Parser<'t> {
             }
             k += 1;
         }
+    }
+
+    /// A type definition starting here (`struct Node {`, `class Complex {`, `typedef struct {`):
+    /// what it defines and its name, when it comes before the body.
+    fn user_type_here(&self) -> Option<(&'static str, Option<String>)> {
+        let typedef = self.is_word("typedef");
+        let k = usize::from(typedef);
+        let kind = match self.peek_at(k) {
+            Tok::Ident(w) if w == "struct" => "struct",
+            Tok::Ident(w) if w == "class" => "class",
+            Tok::Ident(w) if w == "union" => "union",
+            _ if typedef => "typedef",
+            _ => return None,
+        };
+        let named = match (self.peek_at(k + 1), self.peek_at(k + 2)) {
+            (Tok::Ident(n), Tok::Punct("{" | ":")) if kind != "typedef" => Some(n.clone()),
+            _ => None,
+        };
+        Some((kind, named))
     }
 
     /// After a broken top-level item, skip to the next function.

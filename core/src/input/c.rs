@@ -15,7 +15,7 @@ use crate::diag::{Diagnostic, Span};
 use crate::isa::Reg;
 use crate::kernel::expr::parse_expr;
 use crate::kernel::{BufferDecl, BufferInit, InitTarget, Kernel, LocatedExpr, ParamDecl, RegInit};
-use crate::machine::ElemType;
+use crate::machine::{ElemType, Sizing};
 
 /// CUDA C, told apart by a `__global__` function.
 pub struct C;
@@ -156,7 +156,8 @@ fn bind_array(k: &mut Kernel, a: &MemoryArray) -> Result<(), Diagnostic> {
             None => l.block_threads(),
         };
         let len = located(&format!("{}", a.len(open)), a.span);
-        k.buffers.push(BufferDecl { name: a.name.clone(), elem, len, init: None, auto: true, shared: true, declared });
+        let sizing = if a.dims.contains(&None) { Sizing::Launch } else { Sizing::Declared };
+        k.buffers.push(BufferDecl { name: a.name.clone(), elem, len, init: None, auto: true, shared: true, declared, sizing });
         return Ok(());
     }
     let init = match &a.init {
@@ -165,7 +166,7 @@ fn bind_array(k: &mut Kernel, a: &MemoryArray) -> Result<(), Diagnostic> {
         None => None,
     };
     let len = located(&format!("{}", a.len(1)), a.span);
-    k.buffers.push(BufferDecl { name: a.name.clone(), elem, len, init, auto: true, shared: false, declared });
+    k.buffers.push(BufferDecl { name: a.name.clone(), elem, len, init, auto: true, shared: false, declared, sizing: Sizing::Declared });
     Ok(())
 }
 
@@ -235,6 +236,7 @@ pub(super) fn bind(k: &mut Kernel, name: &str, ty: Ty, span: crate::diag::Span, 
                     auto: true,
                     shared: false,
                     declared: None,
+                    sizing: Sizing::Given,
                 });
                 return Ok(located(name, span));
             };

@@ -8,7 +8,7 @@ use super::expr::parse_expr;
 use super::{note, BufferDecl, BufferInit, InitTarget, Kernel, LaunchDecl, LocatedExpr, ParamDecl, RegInit};
 use crate::diag::{Diagnostic, Span};
 use crate::isa::{Pred, Reg};
-use crate::machine::{ElemType, MAX_WARP};
+use crate::machine::{ElemType, Sizing, MAX_WARP};
 use crate::model::{ModelKind, StackConfig};
 use crate::session::{choice, Named};
 
@@ -362,7 +362,16 @@ fn header(line: &Line, kw: &str, rest: &str, k: &mut Kernel) -> Result<(), Diagn
                 }
                 None => None,
             };
-            k.buffers.push(BufferDecl { name: name.to_string(), elem, len, init, auto: false, shared: false, declared: None });
+            k.buffers.push(BufferDecl {
+                name: name.to_string(),
+                elem,
+                len,
+                init,
+                auto: false,
+                shared: false,
+                declared: None,
+                sizing: Sizing::Given,
+            });
         }
         "launch" => {
             k.launch = Some(launch(line, rest_t)?);

@@ -260,6 +260,9 @@ pub fn instantiate(k: &Kernel, overrides: &[(String, Value)]) -> Result<Instance
         }
         let space = if b.shared { Space::Shared } else { Space::Global };
         let base = memory.add_elements(space, &b.name, b.elem, len as u32, b.elem.pack(bits));
+        if let Some(added) = memory.buffers.last_mut() {
+            added.sizing = b.sizing;
+        }
         bases.push((b.name.clone(), base));
     }
     let lanes = k.lanes();

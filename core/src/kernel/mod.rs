@@ -32,7 +32,7 @@ use alloc::vec::Vec;
 
 use crate::diag::Span;
 use crate::isa::{Pred, Reg};
-use crate::machine::ElemType;
+use crate::machine::{ElemType, Sizing};
 use crate::model::{ModelKind, StackConfig};
 use crate::program::Program;
 use expr::Expr;
@@ -111,6 +111,8 @@ pub struct BufferDecl {
     /// PTX's `.global`, `.const`, ...), whose declaration fixes its length; `None` for a
     /// parameter's buffer or a header's own.
     pub declared: Option<&'static str>,
+    /// Where its length comes from (a fault past its end says what to change).
+    pub sizing: Sizing,
 }
 
 impl BufferDecl {

@@ -184,6 +184,8 @@ pub struct Buffer {
     pub name: String,
     pub elem: ElemType,
     pub space: Space,
+    /// Where its length comes from: what to change when an access runs past it.
+    pub sizing: Sizing,
     /// Byte address of element 0.
     pub base: u32,
     /// Length in 32-bit words (an element of a 64-bit type takes two; four bytes share one).
@@ -217,6 +219,22 @@ impl Buffer {
 pub struct Cell {
     pub buffer: u32,
     pub index: u32,
+}
+
+/// Where a buffer's length comes from, which says how to make it longer when an access runs
+/// past it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Sizing {
+    /// A `//@ buffer` line, or the buffer made for a pointer parameter without one.
+    #[default]
+    Given,
+    /// Its declaration: `__shared__ float Bs[16][16]`, `__device__ int a[8]`, PTX's `.shared
+    /// .b8 s[1024]`, a dump's resource usage.
+    Declared,
+    /// The launch's dynamic shared memory (`extern __shared__ float s[]`).
+    Launch,
+    /// Nothing said it: a SASS dump without the kernel's shared memory size.
+    Assumed,
 }
 
 /// Buffers start at this address, so a null or small address is never valid.
@@ -270,7 +288,7 @@ impl Memory {
             Some(b) => (b.base + b.len * 4).div_ceil(SEGMENT) * SEGMENT + SEGMENT,
             None => first,
         };
-        self.buffers.push(Buffer { name: name.into(), elem, space, base, len: data.len() as u32, count });
+        self.buffers.push(Buffer { name: name.into(), elem, space, sizing: Sizing::Given, base, len: data.len() as u32, count });
         self.written.push(if space == Space::Shared { vec![0; (4 * data.len()).div_ceil(64)] } else { Vec::new() });
         self.words.push(data);
         base
@@ -308,35 +326,61 @@ impl Memory {
         })
     }
 
-    /// Why an access of `bytes` at `addr` is in no buffer, in a student's terms: past the end of
-    /// the buffer before it (naming the element and the length, and how to make it larger), or
-    /// misaligned.
-    pub fn miss_detail(&self, addr: u32, bytes: u32) -> String {
+    /// Why an access of `bytes` at `addr` is in no buffer, in a student's terms: misaligned, or
+    /// past the end (before the start) of the buffer it was meant for, naming the element, the
+    /// length and what to change. The buffer meant is `aimed` (the one the access's other lanes
+    /// reach), else the nearest.
+    pub fn miss_detail(&self, addr: u32, bytes: u32, aimed: Option<usize>) -> String {
         let align = bytes.min(4);
         if !addr.is_multiple_of(align) {
             return format!("not {align}-byte aligned");
         }
-        let before = self.buffers.iter().filter(|b| b.base <= addr).max_by_key(|b| b.base);
-        match before {
-            Some(b) if b.space == Space::Global => format!(
-                "past the end of `{}`: element {}, and `{}` holds {} (to make it larger, give it a line `//@ buffer {}: {}[N]`)",
-                b.name,
-                (addr - b.base) / b.elem.bytes(),
-                b.name,
-                b.count,
+        let aimed = aimed.and_then(|k| self.buffers.get(k));
+        let Some(b) = aimed.or_else(|| self.nearest(addr)) else {
+            return String::from("outside every buffer");
+        };
+        // No lane of the access reached a buffer: which one the address was computed from is
+        // not known here, so the message says it names the nearest (as compute-sanitizer does).
+        let shared = match (b.space, aimed.is_some()) {
+            (Space::Shared, true) => "shared ",
+            (Space::Shared, false) => "the nearest buffer, shared ",
+            (_, true) => "",
+            (_, false) => "the nearest buffer, ",
+        };
+        let size = b.elem.bytes();
+        if addr < b.base {
+            let element = (b.base - addr).div_ceil(size);
+            return format!("{} bytes before the start of {shared}`{}`: element -{element} (a negative index)", b.base - addr, b.name);
+        }
+        let fix = match b.sizing {
+            Sizing::Given => format!("to make it larger, give it a line `//@ buffer {}: {}[N]`", b.name, b.elem.name()),
+            Sizing::Declared => String::from("its declaration fixes that length: is the index off, or the launch's block larger than the array was written for?"),
+            Sizing::Launch => format!(
+                "an `extern __shared__` array's size is the launch's: `//@ launch ... shared=BYTES`, the host launch's third argument, or a line `//@ buffer {}: {}[N]` gives it",
                 b.name,
                 b.elem.name()
             ),
-            Some(b) => format!(
-                "past the end of shared `{}`: element {}, and `{}` holds {} (an `extern __shared__` array's size is the launch's: `//@ launch ... shared=BYTES`, the host launch's third argument, or a line `//@ buffer {}: {}[N]` gives it)",
-                b.name,
-                (addr - b.base) / b.elem.bytes(),
-                b.name,
-                b.count,
+            Sizing::Assumed => format!(
+                "the dump does not say how much shared memory the kernel declares, so {} bytes were taken: paste `cuobjdump -sass -res-usage` or nvdisasm's whole output, which say it, or write `//@ buffer {}: {}[N]`",
+                b.size(),
                 b.name,
                 b.elem.name()
             ),
-            None => String::from("outside every buffer"),
+        };
+        format!("past the end of {shared}`{}`: element {}, and `{}` holds {} ({fix})", b.name, (addr - b.base) / size, b.name, b.count)
+    }
+
+    /// The buffer nearest `addr` in its memory: the one it is past the end of, or the one it
+    /// is before the start of, whichever is closer.
+    fn nearest(&self, addr: u32) -> Option<&Buffer> {
+        let space = if addr >= SHARED_BASE { Space::Shared } else { Space::Global };
+        let mine = self.buffers.iter().filter(|b| b.space == space);
+        let below = mine.clone().filter(|b| b.base <= addr).max_by_key(|b| b.base);
+        let above = mine.filter(|b| b.base > addr).min_by_key(|b| b.base);
+        match (below, above) {
+            (Some(b), Some(a)) if a.base - addr < addr.saturating_sub(b.base + b.size()) => Some(a),
+            (Some(b), _) => Some(b),
+            (None, a) => a,
         }
     }
 
@@ -525,11 +569,12 @@ mod tests {
         assert_eq!(m.find_bytes(Space::Global, b + 5, 1), Err(Miss::Outside));
         assert_eq!(m.find_bytes(Space::Global, b + 4, 2), Err(Miss::Outside), "a halfword reaching past the end");
         assert!(
-            m.miss_detail(b + 5, 1).starts_with("past the end of `text`: element 5, and `text` holds 5"),
+            m.miss_detail(b + 5, 1, Some(0)).starts_with("past the end of `text`: element 5, and `text` holds 5"),
             "{}",
-            m.miss_detail(b + 5, 1)
+            m.miss_detail(b + 5, 1, Some(0))
         );
-        assert_eq!(m.miss_detail(b + 5, 2), "not 2-byte aligned");
+        assert!(m.miss_detail(b + 5, 1, None).starts_with("past the end of the nearest buffer, `text`: element 5"));
+        assert_eq!(m.miss_detail(b + 5, 2, None), "not 2-byte aligned");
         // A whole word reaching past the last element is outside too; the byte it starts at is
         // the element it falls in.
         assert_eq!(m.load_in(Space::Global, b + 4), Err(Miss::Outside));

@@ -33,7 +33,7 @@ use crate::diag::{has_errors, Diagnostic, Span};
 use crate::isa::Reg;
 use crate::kernel::expr::parse_expr;
 use crate::kernel::{BufferDecl, BufferInit, InitTarget, Kernel, LocatedExpr, RegInit};
-use crate::machine::{Elem, ElemType};
+use crate::machine::{Elem, ElemType, Sizing};
 use lower::Slot;
 use syntax::{Function, Instr, Module, Operand as P, Stmt, VarDecl};
 use types::{Class, T};
@@ -661,11 +661,14 @@ fn bind_inputs(k: &mut Kernel, m: &Module, entry: &Function, funcs: &[&Function]
         if v.space != "local" {
             let what = format!("{space} .{}", v.ty);
             let want = fixed_elem(v, &m.functions);
-            if let Some(taken) = super::c::header_takes_place(k, v.name, space, v.space == "shared", &what, want, v.span) {
+            let header =
+                [Some(v.name), local_static_name(v.name)].into_iter().flatten().find(|n| k.buffers.iter().any(|b| !b.auto && b.name == *n));
+            let header = header.unwrap_or(v.name);
+            if let Some(taken) = super::c::header_takes_place(k, header, space, v.space == "shared", &what, want, v.span) {
                 if let Err(d) = taken {
                     diags.push(d);
                 }
-                k.regs.push(RegInit { target: InitTarget::Reg(Reg(reg)), value: located(v.name, v.span, diags), binds: false });
+                k.regs.push(RegInit { target: InitTarget::Reg(Reg(reg)), value: located(header, v.span, diags), binds: false });
                 continue;
             }
         }
@@ -685,6 +688,7 @@ fn bind_inputs(k: &mut Kernel, m: &Module, entry: &Function, funcs: &[&Function]
             auto: true,
             shared: v.space == "shared",
             declared: Some(space),
+            sizing: if v.array == Some(None) { Sizing::Launch } else { Sizing::Declared },
         });
         k.regs.push(RegInit { target: InitTarget::Reg(Reg(reg)), value: located(&value, v.span, diags), binds: false });
     }
@@ -711,6 +715,9 @@ fn declared_space(space: &str) -> &'static str {
 fn buffer_name(ptx: &str, k: &Kernel) -> String {
     let taken =
         |n: &str| !crate::kernel::is_buffer_name(n) || k.buffers.iter().any(|b| b.name == n) || k.params.iter().any(|p| p.name == n);
+    if let Some(local) = local_static_name(ptx).filter(|n| !taken(n)) {
+        return local.to_string();
+    }
     if !taken(ptx) {
         return ptx.to_string();
     }
@@ -720,6 +727,20 @@ fn buffer_name(ptx: &str, k: &Kernel) -> String {
         return base;
     }
     (2..).map(|n| format!("{base}_{n}")).find(|n| !taken(n)).unwrap_or(base)
+}
+
+/// The name C gave a function's static variable, which nvcc mangles with its function's
+/// (`_ZZ14MatrixMulTiledPfS_S_iE2Bs` is `MatrixMulTiled`'s `__shared__` array `Bs`; a second
+/// of one name ends `_0`).
+pub(crate) fn local_static_name(mangled: &str) -> Option<&str> {
+    let rest = mangled.strip_prefix("_ZZ")?;
+    let (_, tail) = rest.rsplit_once('E')?;
+    let digits = tail.bytes().take_while(u8::is_ascii_digit).count();
+    let len: usize = tail[..digits].parse().ok()?;
+    let name = tail.get(digits..digits + len)?;
+    let after = &tail[digits + len..];
+    let discriminator = after.is_empty() || after.strip_prefix('_').is_some_and(|d| d.bytes().all(|b| b.is_ascii_digit()));
+    (discriminator && name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')).then_some(name)
 }
 
 /// A memory variable's element type: what the module's code loads and stores it as (first
@@ -736,16 +757,51 @@ fn fixed_elem(v: &VarDecl, funcs: &[Function]) -> Option<ElemType> {
     Some(elem_named(Some(t), v))
 }
 
-/// The type of the first access naming the variable in its address (`ld.const.f32 %f1, [coef]`).
+/// The type of the first access of the variable: naming it in its address (`ld.const.f32 %f1,
+/// [coef]`), or through a register that holds its address plus an index (`mov.u32 %r5,
+/// _ZZ1kPfE2Bs; add.s32 %r7, %r5, %r6; st.shared.f32 [%r7], %f1`, as nvcc indexes an array).
 fn access_type(v: &VarDecl, funcs: &[Function]) -> Option<T> {
-    funcs.iter().flat_map(instrs).find_map(|i| {
-        let touches = i.operands.iter().any(|o| matches!(o, P::Addr { base, .. } if *base == v.name));
-        if touches && matches!(i.opcode(), "ld" | "st" | "atom" | "red") {
-            i.parts.iter().rev().find_map(|p| T::from_name(p))
-        } else {
-            None
-        }
+    funcs.iter().find_map(|f| {
+        let derived = registers_holding(v.name, f);
+        instrs(f).find_map(|i| {
+            if !matches!(i.opcode(), "ld" | "st" | "atom" | "red") {
+                return None;
+            }
+            let named = i.operands.iter().any(|o| matches!(o, P::Addr { base, .. } if *base == v.name));
+            let through = i.operands.iter().any(|o| matches!(o, P::Addr { base, .. } if derived.contains(base)));
+            let t = i.parts.iter().rev().find_map(|p| T::from_name(p));
+            // nvcc loads an `int` as `.u32`: through a register, a word's type says no more than
+            // the declaration's words do.
+            match (named, through) {
+                (true, _) => t,
+                (false, true) => t.filter(|t| !matches!(t, T::U32 | T::B32 | T::S32)),
+                _ => None,
+            }
+        })
     })
+}
+
+/// The registers of `f` whose value is the address of `name` moved or offset by integer
+/// arithmetic (`mov`, `add`, `mad`, `cvta`...), to a fixed point: loops carry them around.
+fn registers_holding<'a>(name: &str, f: &Function<'a>) -> BTreeSet<&'a str> {
+    let mut held: BTreeSet<&'a str> = BTreeSet::new();
+    loop {
+        let before = held.len();
+        for i in instrs(f).filter(|i| matches!(i.opcode(), "mov" | "add" | "sub" | "mad" | "cvta" | "cvt" | "shl" | "or")) {
+            let [P::Reg(dst), sources @ ..] = i.operands.as_slice() else { continue };
+            let from = sources.iter().any(|o| match o {
+                P::Name(n) => *n == name,
+                P::Reg(r) => held.contains(r),
+                _ => false,
+            });
+            if from {
+                held.insert(dst);
+            }
+        }
+        if held.len() == before {
+            return held;
+        }
+    }
 }
 
 fn elem_named(t: Option<T>, v: &VarDecl) -> ElemType {

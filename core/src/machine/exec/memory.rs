@@ -34,10 +34,12 @@ fn count_transactions(m: &mut Machine, lanes: LaneMask, addr: Address, words: u3
     m.mem_transactions += n as u64;
 }
 
-/// The fault of an access of `bytes` by `lane` at byte address `addr`.
-fn bad_access(mem: &Memory, kind: &str, lane: u32, addr: u32, bytes: u32, space: Space, miss: Miss) -> String {
+/// The fault of an access of `bytes` by `lane` at byte address `addr`; `aimed`: the buffer the
+/// access's other lanes reach (`aimed_at`), which the message names.
+#[allow(clippy::too_many_arguments)]
+fn bad_access(mem: &Memory, kind: &str, lane: u32, addr: u32, bytes: u32, space: Space, miss: Miss, aimed: Option<usize>) -> String {
     match miss {
-        Miss::Outside => format!("{kind} by lane {lane} at address {addr:#x}: {}", mem.miss_detail(addr, bytes)),
+        Miss::Outside => format!("{kind} by lane {lane} at address {addr:#x}: {}", mem.miss_detail(addr, bytes, aimed)),
         Miss::OtherSpace(there) => {
             let fits = if there == Space::Shared { "LDS/STS/ATOMS and generic LD/ST/ATOM" } else { "LDG/STG/ATOMG and generic LD/ST/ATOM" };
             format!(
@@ -48,6 +50,12 @@ fn bad_access(mem: &Memory, kind: &str, lane: u32, addr: u32, bytes: u32, space:
             )
         }
     }
+}
+
+/// The buffer the first lane of `lanes` whose access lies in one reaches: a lane past an
+/// array's end is told about that array, not the neighbour its address happens to be nearest.
+fn aimed_at(m: &Machine, lanes: LaneMask, addr: Address, bytes: u32, space: Space) -> Option<usize> {
+    lanes.iter().find_map(|l| m.memory.find_bytes(space, address(m, l, addr, 0), bytes).ok().map(|(k, _)| k))
 }
 
 /// The bit where a byte or halfword at `at` starts in the word it lies in; a halfword must be
@@ -81,8 +89,9 @@ pub fn load(m: &mut Machine, lanes: LaneMask, dst: Reg, addr: Address, width: Wi
         if width.sub_word() {
             let at = address(m, l, addr, 0);
             let shift = sub_word_shift("load", l, at, width)?;
-            let (k, i) =
-                m.memory.find_bytes(space, at, width.bytes()).map_err(|e| bad_access(&m.memory, "load", l, at, width.bytes(), space, e))?;
+            let (k, i) = m.memory.find_bytes(space, at, width.bytes()).map_err(|e| {
+                bad_access(&m.memory, "load", l, at, width.bytes(), space, e, aimed_at(m, lanes, addr, width.bytes(), space))
+            })?;
             let (v, written) = m.memory.word_noting(k, i, at & 3, width.bytes());
             note_unwritten(m, written, l, at);
             m.set_reg(l, dst, extract(v, shift, width));
@@ -93,7 +102,10 @@ pub fn load(m: &mut Machine, lanes: LaneMask, dst: Reg, addr: Address, width: Wi
         let mut words = [0u32; 4];
         for w in 0..width.words() {
             let at = address(m, l, addr, w);
-            let (v, written) = m.memory.load_noting(space, at).map_err(|e| bad_access(&m.memory, "load", l, at, 4, space, e))?;
+            let (v, written) = m
+                .memory
+                .load_noting(space, at)
+                .map_err(|e| bad_access(&m.memory, "load", l, at, 4, space, e, aimed_at(m, lanes, addr, 4, space)))?;
             note_unwritten(m, written, l, at);
             words[w as usize] = v;
         }
@@ -123,10 +135,9 @@ pub fn store(m: &mut Machine, lanes: LaneMask, src: Reg, addr: Address, width: W
         if width.sub_word() {
             let at = address(m, l, addr, 0);
             let shift = sub_word_shift("store", l, at, width)?;
-            let (k, i) = m
-                .memory
-                .find_bytes(space, at, width.bytes())
-                .map_err(|e| bad_access(&m.memory, "store", l, at, width.bytes(), space, e))?;
+            let (k, i) = m.memory.find_bytes(space, at, width.bytes()).map_err(|e| {
+                bad_access(&m.memory, "store", l, at, width.bytes(), space, e, aimed_at(m, lanes, addr, width.bytes(), space))
+            })?;
             let old = m.memory.words[k][i];
             let mask = if width.bytes() == 1 { 0xffu32 } else { 0xffff } << shift;
             m.memory.set_word(k, i, (old & !mask) | ((m.reg(l, src) << shift) & mask), at & 3, width.bytes());
@@ -135,7 +146,9 @@ pub fn store(m: &mut Machine, lanes: LaneMask, src: Reg, addr: Address, width: W
         for w in 0..width.words() {
             let at = address(m, l, addr, w);
             let v = if src.is_zero() { 0 } else { m.reg(l, Reg(src.0.saturating_add(w as u8))) };
-            m.memory.store_in(space, at, v).map_err(|e| bad_access(&m.memory, "store", l, at, 4, space, e))?;
+            m.memory
+                .store_in(space, at, v)
+                .map_err(|e| bad_access(&m.memory, "store", l, at, 4, space, e, aimed_at(m, lanes, addr, 4, space)))?;
         }
     }
     Ok(())
@@ -175,7 +188,8 @@ pub fn atom<const N: usize>(
     if space != Space::Shared {
         count_transactions(m, lanes, addr, words);
     }
-    let fail = |m: &Machine, l: u32, at: u32, e: Miss| bad_access(&m.memory, "atomic", l, at, 4, space, e);
+    let fail =
+        |m: &Machine, l: u32, at: u32, e: Miss| bad_access(&m.memory, "atomic", l, at, 4, space, e, aimed_at(m, lanes, addr, 4, space));
     if wide {
         for l in lanes.iter() {
             let (lo_at, hi_at) = (address(m, l, addr, 0), address(m, l, addr, 1));

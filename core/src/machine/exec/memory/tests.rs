@@ -69,9 +69,16 @@ fn sub_word_faults_say_where() {
         }
     };
     let e = fault(base + 8, "LD.U8 R2, [R0]\n");
-    assert!(e.contains(&format!("load by lane 0 at address {:#x}", base + 8)) && e.contains("past the end of `a`: element 2"), "{e}");
+    assert!(
+        e.contains(&format!("load by lane 0 at address {:#x}", base + 8))
+            && e.contains("past the end of the nearest buffer, `a`: element 2"),
+        "{e}"
+    );
     let e = fault(base + 9, "ST.U8 [R0], R1\n");
-    assert!(e.contains(&format!("store by lane 0 at address {:#x}", base + 9)) && e.contains("past the end of `a`"), "{e}");
+    assert!(
+        e.contains(&format!("store by lane 0 at address {:#x}", base + 9)) && e.contains("past the end of the nearest buffer, `a`"),
+        "{e}"
+    );
     assert!(fault(base + 1, "LD.U16 R2, [R0]\n").contains("not 2-byte aligned"));
     assert!(fault(base + 3, "ST.S16 [R0], R1\n").contains("not 2-byte aligned"));
     assert!(fault(base + 1, "LD R2, [R0]\n").contains("not 4-byte aligned"), "words keep their message");
@@ -148,4 +155,29 @@ fn sixty_four_bit_compare_and_swap() {
     let base = mem.add("g", ElemType::U32, vec![1]);
     let e = run(mem, 1, |_| base, |_| 0, "ATOM.ADD.64 R2, [R0], R4\n").unwrap_err();
     assert!(matches!(&e, ExecError::Fault(s) if s.contains("atomic by lane 0") && s.contains("past the end of `g`")), "{e:?}");
+}
+
+/// A lane past an array's end is told about the array the access's other lanes reach, though its
+/// address lies nearer the next buffer; with no lane in a buffer, the nearest is named as such.
+#[test]
+fn a_fault_names_the_buffer_the_other_lanes_reach() {
+    let layout = || {
+        let mut mem = Memory::default();
+        let a = mem.add("a", ElemType::I32, vec![0; 4]);
+        let b = mem.add("b", ElemType::I32, vec![0; 4]);
+        (mem, a, b)
+    };
+    let (mem, a, b) = layout();
+    // Lane 1 reads `b`'s word before its start, which is `a`'s element (b - a) / 4.
+    let e = match run(mem, 2, |l| if l == 0 { a } else { b - 4 }, |_| 0, "LD R2, [R0]\n") {
+        Err(ExecError::Fault(e)) => e,
+        other => panic!("{other:?}"),
+    };
+    assert!(e.contains(&format!("past the end of `a`: element {}, and `a` holds 4", (b - 4 - a) / 4)), "{e}");
+    let (mem, _, b) = layout();
+    let e = match run(mem, 1, |_| b - 4, |_| 0, "LD R2, [R0]\n") {
+        Err(ExecError::Fault(e)) => e,
+        other => panic!("{other:?}"),
+    };
+    assert!(e.contains("4 bytes before the start of the nearest buffer, `b`: element -1"), "{e}");
 }
