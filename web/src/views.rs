@@ -227,7 +227,10 @@ fn lane_registers(m: &Machine, lane: u32) -> (Vec<RegView>, Vec<PredView>) {
             RegView { name: format!("R{r}"), hex: format!("{v:#010x}"), int: v as i32, float: f32::from_bits(v) }
         })
         .collect();
-    let predicates = (0..Pred::COUNT as u8).map(|p| PredView { name: format!("P{p}"), value: m.pred(lane, Pred(p)) }).collect();
+    // SASS's uniform predicates (`UP0`...) where the run has set one for some lane.
+    let uniform = (0..7).filter_map(Pred::uniform).filter(|p| !m.preds[p.0 as usize].is_empty());
+    let predicates =
+        (0..Pred::COUNT as u8).map(Pred).chain(uniform).map(|p| PredView { name: format!("{p}"), value: m.pred(lane, p) }).collect();
     (registers, predicates)
 }
 

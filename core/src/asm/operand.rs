@@ -94,12 +94,16 @@ pub fn parse_reg(s: &str) -> Option<Reg> {
 }
 
 fn parse_pred(s: &str) -> Option<Pred> {
-    if s == "PT" {
+    if s == "PT" || s == "UPT" {
         return Some(Pred::PT);
     }
-    let n = s.strip_prefix('P')?;
-    match n.as_bytes() {
-        [d @ b'0'..=b'6'] => Some(Pred(d - b'0')),
+    let (n, uniform) = match s.strip_prefix("UP") {
+        Some(n) => (n, true),
+        None => (s.strip_prefix('P')?, false),
+    };
+    match (n.as_bytes(), uniform) {
+        ([d @ b'0'..=b'6'], false) => Some(Pred(d - b'0')),
+        ([d @ b'0'..=b'6'], true) => Pred::uniform(d - b'0'),
         _ => None,
     }
 }

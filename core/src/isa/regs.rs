@@ -23,24 +23,34 @@ impl fmt::Display for Reg {
     }
 }
 
-/// A predicate register `P0`..`P6`, or `PT` (always true, writes are dropped).
+/// A predicate register `P0`..`P6`, `PT` (always true, writes are dropped), or one of SASS's
+/// uniform predicates `UP0`..`UP6` (8 to 14: a kernel may use all of both).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Pred(pub u8);
 
 impl Pred {
     pub const PT: Pred = Pred(7);
+    /// The general predicates `P0`..`P6`.
     pub const COUNT: usize = 7;
+    /// The predicate file: `P0`..`P6`, `PT`'s slot and `UP0`..`UP6`.
+    pub const FILE: usize = 15;
+    /// The uniform predicates' first slot: `UPk` is `Pred(UNIFORM + k)`.
+    pub const UNIFORM: u8 = 8;
     pub fn is_true(self) -> bool {
         self == Pred::PT
+    }
+    /// `UPk`, for `k` below 7.
+    pub fn uniform(k: u8) -> Option<Pred> {
+        (k < 7).then_some(Pred(Pred::UNIFORM + k))
     }
 }
 
 impl fmt::Display for Pred {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_true() {
-            f.write_str("PT")
-        } else {
-            write!(f, "P{}", self.0)
+        match self.0.checked_sub(Pred::UNIFORM) {
+            _ if self.is_true() => f.write_str("PT"),
+            Some(k) => write!(f, "UP{k}"),
+            None => write!(f, "P{}", self.0),
         }
     }
 }

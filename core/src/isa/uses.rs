@@ -7,7 +7,7 @@ use super::{Address, Instruction, NumType, Op, Pred, PredSrc, Reg, Src, Width};
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct RegSet {
     regs: [u64; 4],
-    preds: u8,
+    preds: u16,
 }
 
 impl RegSet {
@@ -55,7 +55,7 @@ impl RegSet {
         (0..255u8).filter(|&r| self.regs[r as usize / 64] & (1 << (r % 64)) != 0).map(Reg)
     }
     pub fn preds(&self) -> impl Iterator<Item = Pred> + '_ {
-        (0..7u8).filter(|&p| self.preds & (1 << p) != 0).map(Pred)
+        (0..Pred::FILE as u8).filter(|&p| self.preds & (1 << p) != 0).map(Pred)
     }
     pub fn is_empty(&self) -> bool {
         self.regs == [0; 4] && self.preds == 0

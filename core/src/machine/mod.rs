@@ -27,7 +27,7 @@ pub struct Machine {
     /// Register-major: register `r` of lane `l` is at `r * stride + l` (see `stride`).
     pub regs: Vec<u32>,
     /// One lane mask per predicate register `P0`..`P6`: a guard is a single AND.
-    pub preds: [LaneMask; Pred::COUNT],
+    pub preds: [LaneMask; Pred::FILE],
     pub memory: Memory,
     pub exited: LaneMask,
     /// Cycles so far under the cost model; `S2R SR_CLOCKLO/HI` reads it.
@@ -88,7 +88,7 @@ impl Machine {
             width,
             nregs,
             regs: vec![0; (nregs * stride_for(width)) as usize],
-            preds: [LaneMask::EMPTY; Pred::COUNT],
+            preds: [LaneMask::EMPTY; Pred::FILE],
             memory,
             exited: LaneMask::EMPTY,
             clock: 0,

@@ -1433,21 +1433,12 @@ pub fn check_own_registers(f: &Function) -> core::result::Result<([bool; 7], Uni
             }
         }
     }
-    // Each uniform predicate on a machine predicate the kernel leaves free: `UPk` on P(6-k)
-    // where it can, else on the highest one left.
-    let mut taken = preds_used;
+    // Each uniform predicate on the machine's own (`UPk`), beside the seven `Pk`.
     let mut upreds: UniformPreds = [None; 7];
     for n in (0..7).filter(|&n| upreds_used[n]) {
-        let home = 6 - n;
-        let Some(p) = (!taken[home]).then_some(home).or_else(|| (0..7).rev().find(|&p| !taken[p])) else {
-            let used = preds_used.iter().filter(|u| **u).count();
-            let uniform = upreds_used.iter().filter(|u| **u).count();
-            return Err((0, format!("the kernel uses {used} predicates and {uniform} uniform predicates: warpscope holds them all in 7")));
-        };
-        taken[p] = true;
-        upreds[n] = Some(Pred(p as u8));
+        upreds[n] = Pred::uniform(n as u8);
     }
-    Ok((taken, upreds))
+    Ok((preds_used, upreds))
 }
 
 #[cfg(test)]

@@ -182,3 +182,32 @@ fn a_struct_passed_by_value_is_refused_at_the_function_naming_it() {
     assert_eq!(e.span.line, 3, "{e:?}");
     assert!(e.message.contains("parameter 0 of `twice` is `Vec` passed by value (a struct or vector)"), "{}", e.message);
 }
+
+/// A kernel that keeps all seven predicates live beside uniform predicates: each `UPk` has a
+/// place of its own in the machine (issue 46: such a kernel was refused).
+#[test]
+fn seven_predicates_and_uniform_predicates_together() {
+    let mut dump = String::from("//@ buffer arg0: i32[32]\n\tcode for sm_90\n\t\tFunction : _Z1kPi\n");
+    let mut lines = alloc::vec![String::from("S2R R0, SR_TID.X"), String::from("ULDC UR4, c[0x0][0x0]"), String::from("MOV R2, RZ")];
+    lines.extend((0..7).map(|p| format!("ISETP.GT.AND P{p}, PT, R0, {p:#x}, PT")));
+    lines.push(String::from("UISETP.GE.AND UP0, UPT, UR4, 0x20, UPT"));
+    lines.push(String::from("UISETP.LT.AND UP1, UPT, UR4, 0x20, UPT"));
+    lines.extend((0..7).map(|p| format!("@P{p} IADD3 R2, R2, 0x1, RZ")));
+    for l in ["USEL UR5, 0x64, URZ, UP0", "USEL UR6, 0x3e8, URZ, UP1", "IADD3 R2, R2, UR5, UR6", "LDC.64 R4, c[0x0][0x210]"] {
+        lines.push(String::from(l));
+    }
+    for l in ["IMAD.WIDE R4, R0, 0x4, R4", "ULDC.64 UR8, c[0x0][0x208]", "STG.E desc[UR8][R4.64], R2", "EXIT", "BRA 0x0"] {
+        lines.push(String::from(l));
+    }
+    for (k, l) in lines.iter().enumerate() {
+        dump += &format!("        /*{:04x}*/                   {l} ;\n", 16 * k);
+    }
+    let (k, d) = parse_kernel(&dump);
+    assert!(d.iter().all(|x| !x.is_error()), "{d:?}");
+    let mut sim = crate::launch(&k, &Default::default()).unwrap();
+    assert_eq!(sim.run_to_end(), crate::sim::StopReason::Exited);
+    let m = &sim.state().machine;
+    let want: Vec<u32> = (0..32).map(|t: u32| t.min(7) + 100).collect();
+    assert_eq!(m.memory.words[0], want);
+    assert_eq!(format!("{}", crate::isa::Pred::uniform(1).unwrap()), "UP1");
+}
