@@ -408,7 +408,11 @@ fn nvccs_ptx_runs_and_its_errors_name_the_ptx() {
     // a stack model and under volta: a block, tiles of 8 passed to a device function, ballot,
     // any and all, a coalesced group in a branch; a `thread_group` parameter given the block.
     let fixture = |f: &str| format!("{}/tests/fixtures/{f}", env!("CARGO_MANIFEST_DIR"));
-    for (file, buffers) in [("groups.cu", &["out", "tiles", "coal"][..]), ("groups_reduce.cu", &["out"][..])] {
+    // groups_more.cu: a `thread_group` parameter passed a block and a run-time tile (one
+    // function per kind), `cg::reduce` over tiles of 32, 8 and 16 (ints, floats), and a
+    // coalesced group's shuffles by rank (nvcc's PTX: `fns.b32`).
+    let more = &["sums", "reds", "fsum", "coal"][..];
+    for (file, buffers) in [("groups.cu", &["out", "tiles", "coal"][..]), ("groups_reduce.cu", &["out"][..]), ("groups_more.cu", more)] {
         for model in ["pdom", "volta"] {
             let own = json(&["run", "--json", &fixture(file), "--model", model], 0);
             let theirs = json(&["run", "--json", &fixture(file), "--model", model, "--nvcc"], 0);

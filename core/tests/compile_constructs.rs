@@ -149,10 +149,20 @@ fn unsupported_cooperative_groups_say_what_to_write() {
         let d = diags.iter().find(|d| d.is_error()).unwrap_or_else(|| panic!("{body}: no error"));
         assert!(d.message.contains(words) && d.span.line >= 5, "{body}: {d:?}");
     }
-    // A `thread_group` parameter given a block by one call and a tile by another.
-    let text = "//@ buffer out: i32[32]\n#include <cooperative_groups.h>\nusing namespace cooperative_groups;\n__device__ int r(thread_group g) { return g.thread_rank(); }\n__global__ void k(int* out) {\n    thread_block b = this_thread_block();\n    thread_block_tile<32> t = tiled_partition<32>(b);\n    out[threadIdx.x] = r(b) + r(t);\n}\n";
-    let (_, diags) = parse_kernel(text);
-    assert!(diags.iter().any(|d| d.is_error() && d.span.line == 4 && d.message.contains("passed groups of different kinds")), "{diags:?}");
+    // A `thread_group` parameter given a block by one call and a tile of 8 by another: one
+    // function for each, as nvcc's inlining makes.
+    let text = "//@ buffer out: i32[32]\n#include <cooperative_groups.h>\nusing namespace cooperative_groups;\n__device__ int r(thread_group g) { return g.thread_rank(); }\n__global__ void k(int* out) {\n    thread_block b = this_thread_block();\n    thread_block_tile<8> t = tiled_partition<8>(b);\n    out[threadIdx.x] = r(b) * 100 + r(t);\n}\n";
+    assert_eq!(ints(text), (0..32).map(|t| t * 100 + t % 8).collect::<Vec<_>>());
+    // `cg::reduce` over what it does not take.
+    for (body, words) in [
+        ("out[0] = cg::reduce(cg::this_thread_block(), 1, cg::plus<int>());", "`reduce` takes a tile variable"),
+        ("cg::thread_block b = cg::this_thread_block();\n    out[0] = cg::reduce(b, 1, cg::plus<int>());", "`reduce` over a `thread_block` is not supported"),
+        ("cg::thread_block b = cg::this_thread_block();\n    auto t = cg::tiled_partition<32>(b);\n    out[0] = cg::reduce(t, 1, cg::multiplies<int>());", "one of `plus<T>()`"),
+    ] {
+        let text = format!("//@ buffer out: i32[32]\n#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void k(int* out) {{\n    {body}\n}}\n");
+        let (_, diags) = parse_kernel(&text);
+        assert!(diags.iter().any(|d| d.is_error() && d.message.contains(words)), "{body}: {diags:?}");
+    }
 }
 
 /// `bool` is a byte in memory, as in CUDA (Rodinia's BFS keeps its masks in `bool*` arrays):

@@ -736,6 +736,16 @@ pub enum Op {
         b: Src,
         mode: PrmtMode,
     },
+    /// `FNS d, mask, base, offset`: PTX's `fns.b32`, which no SASS instruction is (ptxas
+    /// expands it): the bit position of `mask`'s offset-th set bit counting up from bit `base`
+    /// (that bit included; a negative offset counts down), or 0xffffffff when there is none;
+    /// offset 0 gives `base` if its bit is set.
+    Fns {
+        dst: Reg,
+        mask: Src,
+        base: Src,
+        offset: Src,
+    },
     /// `SGXT[.U32] d, a, bits`: the low `bits` bits of `a` (at most 32), sign-extended, or
     /// zero-extended with `.U32`; 0 bits give 0.
     Sgxt {

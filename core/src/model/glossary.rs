@@ -293,6 +293,13 @@ pub const GLOSSARY: &[Term] = &[
         models: ModelKind::ALL,
     },
     Term {
+        term: "FNS",
+        kind: TermKind::Instruction,
+        meaning: "`FNS d, mask, base, offset` (PTX `fns.b32`, `__fns`; a coalesced group's shuffles by rank): the position of mask's offset-th set bit from bit base up, base counted first (a negative offset counts down), or 0xffffffff when there is none. No SASS instruction does this: ptxas expands it into several, so warpscope runs nvcc's PTX of it as one step",
+        source: "PTX ISA `fns`",
+        models: ModelKind::ALL,
+    },
+    Term {
         term: "SGXT",
         kind: TermKind::Instruction,
         meaning: "`SGXT d, a, n`: the low n bits of a, sign-extended to 32 (`.U32`: zero-extended); n is at most 32, 0 gives 0",

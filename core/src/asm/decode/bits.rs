@@ -61,6 +61,11 @@ pub(super) fn decode(opcode: &str, mods: &mut Mods, a: &Args) -> Result<Op, Deco
             a.count(&[4])?;
             Op::Prmt { dst: a.reg(0)?, a: a.src_int(1)?, sel: a.src_int(2)?, b: a.src_int(3)?, mode }
         }
+        "FNS" => {
+            mods.take("B32");
+            a.count(&[4])?;
+            Op::Fns { dst: a.reg(0)?, mask: a.src_int(1)?, base: a.src_int(2)?, offset: a.src_int(3)? }
+        }
         _ => {
             let signed = !mods.take("U32");
             mods.take("S32");

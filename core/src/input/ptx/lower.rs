@@ -259,7 +259,7 @@ impl<'a> Lower<'a> {
             "cvt" => self.cvt(i),
             "cvta" => self.cvta(i),
             "sqrt" | "rsqrt" | "rcp" | "ex2" | "lg2" | "sin" | "cos" => self.mufu(i),
-            "popc" | "clz" | "brev" | "bfind" | "bfe" | "bfi" | "prmt" | "lop3" => self.bits(i),
+            "popc" | "clz" | "brev" | "bfind" | "bfe" | "bfi" | "prmt" | "lop3" | "fns" => self.bits(i),
             "ld" | "ldu" | "st" => self.memory(i),
             "atom" | "red" => self.atomic(i),
             "bar" | "barrier" => self.barrier(i),
@@ -1111,6 +1111,12 @@ impl<'a> Lower<'a> {
                 let b = self.in_reg(b, T2);
                 self.emit(Ins::new(Opcode::Bfi).dst(r(d)).src(a).src(b).src(c).src(e));
             }
+            "fns" => {
+                let o = Self::operands(i, 4)?;
+                let (mask, base, offset) = (self.isrc(&o[1])?, self.isrc(&o[2])?, self.isrc(&o[3])?);
+                let mask = self.in_reg(mask, T1);
+                self.op4(Opcode::Fns, &[], d, mask, base, offset);
+            }
             "prmt" => {
                 let o = Self::operands(i, 4)?;
                 let (a, b, c) = (self.isrc(&o[1])?, self.isrc(&o[2])?, self.isrc(&o[3])?);
@@ -1765,8 +1771,8 @@ fn outside(i: &Instr) -> Option<String> {
         }
         "alloca" | "stacksave" | "stackrestore" => "a dynamic stack",
         "istypep" | "isspacep" | "applypriority" | "discard" | "createpolicy" => "memory-space queries and cache policies",
-        "dp4a" | "dp2a" | "sad" | "mul24" | "mad24" | "testp" | "copysign" | "slct" | "set" | "szext" | "bmsk" | "fns" | "addc"
-        | "subc" | "madc" => "this arithmetic instruction",
+        "dp4a" | "dp2a" | "sad" | "mul24" | "mad24" | "testp" | "copysign" | "slct" | "set" | "szext" | "bmsk" | "addc" | "subc"
+        | "madc" => "this arithmetic instruction",
         "vote" if i.has("ballot") && !i.has("sync") => "the pre-Volta `vote` without `.sync`",
         "shfl" if !i.has("sync") => "the pre-Volta `shfl` without `.sync`",
         _ => return None,

@@ -67,5 +67,20 @@ pub fn prmt(a: u32, sel: u32, b: u32, mode: PrmtMode) -> u32 {
     out
 }
 
+/// PTX's `fns.b32`: the position of `mask`'s `offset`-th set bit from bit `base` up (that bit
+/// counted first; a negative offset counts down from it), 0xffffffff when there is none;
+/// offset 0 is `base` when its bit is set.
+pub fn fns(mask: u32, base: u32, offset: u32) -> u32 {
+    let (base, offset) = (base & 31, offset as i32);
+    let set = |b: &u32| mask >> b & 1 == 1;
+    let n = offset.unsigned_abs().max(1) as usize;
+    let found = match offset {
+        0 => set(&base).then_some(base),
+        1.. => (base..32).filter(set).nth(n - 1),
+        _ => (0..=base).rev().filter(set).nth(n - 1),
+    };
+    found.unwrap_or(u32::MAX)
+}
+
 #[cfg(test)]
 mod tests;

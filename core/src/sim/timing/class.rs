@@ -101,6 +101,7 @@ impl Class {
             | Op::Bfe { .. }
             | Op::Bfi { .. }
             | Op::Prmt { .. }
+            | Op::Fns { .. }
             | Op::Sgxt { .. }
             | Op::Imnmx { .. }
             | Op::Idiv { .. }

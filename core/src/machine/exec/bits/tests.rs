@@ -104,3 +104,30 @@ fn byte_permutes_follow_the_manuals_table() {
     assert_eq!(prmt(0x0000_8070, 0x9988, 0, PrmtMode::Generic), 0xffff_0000, "bytes 0 (0x70) twice, then 1 (0x80) twice");
     assert_eq!(prmt(0x1234_5678, 0x3201, 0, PrmtMode::Generic), 0x1234_7856);
 }
+
+/// `fns` against its definition counted out with set bits cleared one at a time (PTX ISA
+/// `fns`): up from `base`, down from it, offset 0, and none found.
+#[test]
+fn fns_finds_the_nth_set_bit() {
+    let up = |mask: u32, base: u32, n: u32| {
+        let mut rest = mask & (u32::MAX << base);
+        for _ in 1..n {
+            rest &= rest.wrapping_sub(1);
+        }
+        if rest == 0 {
+            u32::MAX
+        } else {
+            rest.trailing_zeros()
+        }
+    };
+    for mask in [0u32, 1, 0x8000_0001, 0xb6db_6db6, u32::MAX, 0x0f0f_00f0] {
+        for base in 0..32 {
+            for n in 1..34 {
+                assert_eq!(fns(mask, base, n), up(mask, base, n), "{mask:#x} {base} +{n}");
+                let down = (0..=base).rev().filter(|b| mask >> b & 1 == 1).nth(n as usize - 1).unwrap_or(u32::MAX);
+                assert_eq!(fns(mask, base, (n as i32).wrapping_neg() as u32), down, "{mask:#x} {base} -{n}");
+            }
+            assert_eq!(fns(mask, base, 0), if mask >> base & 1 == 1 { base } else { u32::MAX });
+        }
+    }
+}

@@ -5,8 +5,11 @@
 //! the tile's lanes with the tile's width, a coalesced group is the mask `__activemask()` gave
 //! when it was made. Rewritten code takes the span of what it replaces, so messages point at the
 //! user's line. A group passed to a `__device__` function as a `thread_block` or
-//! `thread_block_tile<N>` parameter is known from its type there; a `thread_group` parameter,
-//! whose kind only the caller knows, is an error that says what to write instead.
+//! `thread_block_tile<N>` parameter is known from its type there; a `thread_group` parameter
+//! takes the kind its calls pass (several kinds: one copy of the function per kind, as nvcc's
+//! inlining specialises it). `cg::reduce` is `REDUX` or a butterfly of `shfl_xor`, and a
+//! coalesced group's shuffles find their source lane by rank (`__fns`), both through small
+//! device functions placed before the file's code.
 
 use alloc::collections::BTreeMap;
 use alloc::format;
@@ -15,6 +18,11 @@ use alloc::vec::Vec;
 
 use super::lex::{lex, Tok, Token};
 use crate::diag::{Diagnostic, Span};
+
+mod reduce;
+mod specialise;
+
+use reduce::{NTH_DOWN, NTH_UP};
 
 /// What a group variable is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -26,6 +34,17 @@ enum Kind {
     Coalesced,
 }
 
+impl Kind {
+    /// The cooperative-groups type of a group of this kind.
+    fn type_name(self) -> String {
+        match self {
+            Kind::Block => String::from("thread_block"),
+            Kind::Tile(n) => format!("thread_block_tile<{n}>"),
+            Kind::Coalesced => String::from("coalesced_group"),
+        }
+    }
+}
+
 /// The thread's rank in its block, from the launch's built-ins.
 const RANK: &str = "((threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x)";
 const BLOCK_SIZE: &str = "(blockDim.x * blockDim.y * blockDim.z)";
@@ -35,15 +54,34 @@ pub fn rewrite(toks: Vec<Token>) -> (Vec<Token>, Vec<Diagnostic>) {
     if !toks.iter().any(|t| matches!(&t.tok, Tok::Ident(w) if w == "cooperative_groups")) {
         return (toks, Vec::new());
     }
-    let mut r = Rewriter { out: Vec::new(), diags: Vec::new(), vars: BTreeMap::new(), aliases: Vec::new(), params: BTreeMap::new() };
+    let mut r = Rewriter {
+        out: Vec::new(),
+        diags: Vec::new(),
+        vars: BTreeMap::new(),
+        aliases: Vec::new(),
+        params: BTreeMap::new(),
+        several: BTreeMap::new(),
+        helpers: BTreeMap::new(),
+    };
     let toks = r.unqualified(toks);
-    // The first pass's own messages are the second's again: only its conflicts are kept.
-    let conflicts = r.passed_groups(&toks);
-    r.diags = conflicts;
+    // A function whose `thread_group` parameter is passed groups of several kinds becomes one
+    // function per kind, as nvcc's inlining specialises it; then each parameter has one kind.
+    r.passed_groups(&toks);
+    let toks = r.specialised(toks);
+    r.vars.clear();
+    r.params.clear();
+    r.several.clear();
+    r.passed_groups(&toks);
+    // The first passes' own messages are the last's again.
+    r.diags.clear();
     r.vars.clear();
     r.out = Vec::with_capacity(toks.len());
     r.run(&toks);
-    (r.out, r.diags)
+    // The helpers first, at the file's first group's line, so every function can call them.
+    let at = toks.iter().find(|t| ident(Some(t)) == Some("cooperative_groups")).map_or(Span::default(), |t| t.span);
+    let mut out: Vec<Token> = r.helpers.values().flat_map(|code| snippet(code, at)).collect();
+    out.extend(r.out);
+    (out, r.diags)
 }
 
 /// Where the parameter at `k` stands: its function's name and its position in the list.
@@ -73,6 +111,11 @@ struct Rewriter {
     /// The kind of group each `thread_group` parameter gets from its calls: by function and
     /// position.
     params: BTreeMap<(String, usize), Kind>,
+    /// The `thread_group` parameters passed groups of several kinds, and those kinds.
+    several: BTreeMap<(String, usize), Vec<Kind>>,
+    /// Device functions the rewritten code calls (a coalesced group's lane search, a
+    /// reduction's steps), by name: defined before the file's code.
+    helpers: BTreeMap<String, String>,
 }
 
 fn ident(t: Option<&Token>) -> Option<&str> {
@@ -166,62 +209,6 @@ impl Rewriter {
         out
     }
 
-    /// What every call passes for each `thread_group` parameter: the groups the file declares,
-    /// then each call's argument at that position. Two kinds for one parameter is an error.
-    fn passed_groups(&mut self, toks: &[Token]) -> Vec<Diagnostic> {
-        let mut conflicts = Vec::new();
-        let mut wanted: Vec<(String, usize, Span)> = Vec::new();
-        for k in 0..toks.len() {
-            let Some((kind, after)) = self.group_type(toks, k) else { continue };
-            let Some(name) = ident(toks.get(after)).map(String::from) else { continue };
-            if punct(toks.get(after + 1), "=") {
-                let end = (after + 2..toks.len()).find(|&j| punct(toks.get(j), ";")).unwrap_or(toks.len());
-                if let Some(made) = self.made_by(&toks[after + 2..end], toks[k].span).or(kind) {
-                    self.vars.insert(name, made);
-                }
-            } else if kind.is_none() {
-                if let Some((f, at)) = param_position(toks, k) {
-                    wanted.push((f, at, toks[k].span));
-                }
-            }
-        }
-        for (f, at, span) in wanted {
-            let mut kinds: Vec<Kind> = Vec::new();
-            for k in 0..toks.len() {
-                if ident(toks.get(k)) != Some(f.as_str()) || !punct(toks.get(k + 1), "(") {
-                    continue;
-                }
-                let Some(close) = closing(toks, k + 1) else { continue };
-                // The definition itself (its body follows) is no call.
-                if punct(toks.get(close), "{") {
-                    continue;
-                }
-                let args = arguments(toks, k + 1, close);
-                let kind = args.get(at).and_then(|a| match ident(a.first())? {
-                    "this_thread_block" => Some(Kind::Block),
-                    "coalesced_threads" => Some(Kind::Coalesced),
-                    "tiled_partition" => self.made_by(a, span),
-                    w if a.len() == 1 => self.vars.get(w).copied(),
-                    _ => None,
-                });
-                if let Some(kind) = kind.filter(|k| !kinds.contains(k)) {
-                    kinds.push(kind);
-                }
-            }
-            match kinds[..] {
-                [kind] => {
-                    self.params.insert((f, at), kind);
-                }
-                [] => {}
-                _ => conflicts.push(Diagnostic::error(
-                    span,
-                    format!("cooperative groups: `{f}`'s `thread_group` parameter is passed groups of different kinds; write one function for each kind"),
-                )),
-            }
-        }
-        conflicts
-    }
-
     fn error(&mut self, span: Span, message: String) {
         self.diags.push(Diagnostic::error(span, message));
     }
@@ -243,6 +230,24 @@ impl Rewriter {
         // A group type: a declaration, or a parameter.
         if let Some((kind, after)) = self.group_type(toks, k) {
             return self.declaration(toks, k, kind, after);
+        }
+        // `reduce(g, value, plus<int>())` (`cg::reduce`: its third argument is an operator
+        // object, `op<T>()`; a function of the file's own named `reduce` is not it).
+        if let (true, Some(close)) = (w == "reduce" && punct(toks.get(k + 1), "("), closing(toks, k + 1)) {
+            let args = arguments(toks, k + 1, close);
+            let operator = args.get(2).is_some_and(|a| ident(a.first()).is_some() && punct(a.get(1), "<") && punct(a.last(), ")"));
+            if args.len() == 3 && operator {
+                let group = (args[0].len() == 1).then(|| ident(args[0].first())).flatten();
+                let code = match group.and_then(|g| self.vars.get(g).copied().map(|kind| (g, kind))) {
+                    Some((g, kind)) => self.reduce(kind, g, &args, t.span),
+                    None => {
+                        self.error(t.span, "cooperative groups' `reduce` takes a tile variable: `thread_block_tile<32> tile = tiled_partition<32>(block);`, then `reduce(tile, v, plus<int>())`".into());
+                        snippet("0", t.span)
+                    }
+                };
+                self.out.extend(code);
+                return close;
+            }
         }
         // `sync(g)` (`cg::sync`).
         if w == "sync" && punct(toks.get(k + 1), "(") {
@@ -312,6 +317,13 @@ impl Rewriter {
             "thread_block" => (Some(Kind::Block), at + 1),
             "coalesced_group" => (Some(Kind::Coalesced), at + 1),
             "thread_group" => (None, at + 1),
+            // `auto tile = tiled_partition<32>(block);`: the value says the kind.
+            "auto"
+                if punct(toks.get(at + 2), "=")
+                    && matches!(ident(toks.get(at + 3)), Some("this_thread_block" | "tiled_partition" | "coalesced_threads")) =>
+            {
+                (None, at + 1)
+            }
             "thread_block_tile" if punct(toks.get(at + 1), "<") => {
                 let n = match toks.get(at + 2).map(|t| &t.tok) {
                     Some(Tok::Int { value, .. }) if [1, 2, 4, 8, 16, 32].contains(value) => *value as u32,
@@ -445,14 +457,15 @@ impl Rewriter {
             (Kind::Coalesced, "size" | "num_threads") => Some(format!("__popc({g})")),
             (Kind::Coalesced, "thread_rank") => Some(format!("__popc({g} & ((1u << ({RANK} % 32)) - 1u))")),
             (Kind::Coalesced, "any" | "all") => Some(format!("__{method}_sync({g}, $0)")),
+            // By rank in the group: the lane of the group's (rank + 1)-th set bit; up and down
+            // count the group's lanes from this one, staying here past the group's end.
+            (Kind::Coalesced, "shfl") => Some(format!("__shfl_sync({g}, $0, {}({g}, 0, ($1) + 1))", self.helper(NTH_UP))),
+            (Kind::Coalesced, "shfl_down") => Some(format!("__shfl_sync({g}, $0, {}({g}, {RANK} % 32, ($1) + 1))", self.helper(NTH_UP))),
+            (Kind::Coalesced, "shfl_up") => Some(format!("__shfl_sync({g}, $0, {}({g}, {RANK} % 32, ($1) + 1))", self.helper(NTH_DOWN))),
             _ => None,
         };
         let Some(text) = text.filter(|_| args.len() == arity || arity == usize::MAX) else {
-            let what = match kind {
-                Kind::Block => String::from("thread_block"),
-                Kind::Tile(n) => format!("thread_block_tile<{n}>"),
-                Kind::Coalesced => String::from("coalesced_group"),
-            };
+            let what = kind.type_name();
             let message = if arity != usize::MAX && args.len() != arity {
                 format!("cooperative groups' `{what}::{method}` takes {arity} argument(s), found {}", args.len())
             } else {
