@@ -112,6 +112,13 @@ fn rename_header(line: &str, renames: &[(String, String)]) -> String {
         if let Some((_, new)) = renames.iter().find(|(old, _)| *old == name) {
             return format!("//@ {kw} {new}{}", &after[name.len()..]);
         }
+        // A vector by value's component (`c_x` of `uchar4 c`) follows its parameter.
+        let component = name.rsplit_once('_').filter(|(_, c)| matches!(*c, "x" | "y" | "z" | "w"));
+        if let Some((stem, c)) = component {
+            if let Some((_, new)) = renames.iter().find(|(old, _)| old == stem) {
+                return format!("//@ {kw} {new}_{c}{}", &after[name.len()..]);
+            }
+        }
     }
     line.to_string()
 }

@@ -57,6 +57,18 @@ fn compile_into(k: &mut Kernel, text: &str, opts: &SourceOptions, diags: &mut Ve
     }
     let threads = k.launch().threads();
     for p in &c.params {
+        // A vector by value (`uchar4 c`) is one param per component, `c_x`, `c_y`..., in its
+        // registers in a row.
+        if let Ty::Vector(s, n) = p.ty {
+            for j in 0..n {
+                let name = format!("{}_{}", p.name, crate::compile::ast::component_name(j));
+                match bind(k, &name, Ty::Scalar(s), p.span, threads) {
+                    Ok(value) => k.regs.push(RegInit { target: InitTarget::Reg(Reg(p.reg + j)), value, binds: true }),
+                    Err(msg) => diags.push(Diagnostic::error(p.span, msg)),
+                }
+            }
+            continue;
+        }
         // A 64-bit scalar fills a register pair, as the element type of its width stores it.
         let target = match p.ty {
             Ty::Scalar(s) if s.wide() => InitTarget::Wide { reg: Reg(p.reg), elem: elem_type(s) },
@@ -168,6 +180,27 @@ fn bind_array(k: &mut Kernel, a: &MemoryArray) -> Result<(), Diagnostic> {
     let len = located(&format!("{}", a.len(1)), a.span);
     k.buffers.push(BufferDecl { name: a.name.clone(), elem, len, init, auto: true, shared: false, declared, sizing: Sizing::Declared });
     Ok(())
+}
+
+/// The words a vector passed by value (`uchar4 c`) takes, as nvcc lays it out: one param per
+/// component (`STEM_x`, `STEM_y`...; made when missing), packed as its bytes lie in memory.
+pub(super) fn vector_words(
+    k: &mut Kernel,
+    stem: &str,
+    (s, width): (Scalar, u32),
+    span: crate::diag::Span,
+    threads: u64,
+) -> Result<Vec<LocatedExpr>, String> {
+    let bytes = s.bytes();
+    let mut words: Vec<Vec<String>> = alloc::vec![Vec::new(); (width * bytes).div_ceil(4) as usize];
+    for j in 0..width {
+        let name = format!("{stem}_{}", crate::compile::ast::component_name(j as u8));
+        let value = bind(k, &name, Ty::Scalar(s), span, threads)?.text;
+        let at = j * bytes;
+        let part = if bytes == 4 { value } else { format!("(({value}) & {}) << {}", (1u64 << (8 * bytes)) - 1, 8 * (at % 4)) };
+        words[(at / 4) as usize].push(part);
+    }
+    Ok(words.iter().map(|parts| located(&parts.join(" | "), span)).collect())
 }
 
 /// An initial value as a header expression of the element type (`0.2`, not `0.200000003`).

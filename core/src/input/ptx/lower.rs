@@ -1448,6 +1448,18 @@ impl<'a> Lower<'a> {
             .or_else(|| self.env.params.get(&(0, name)))
             .copied()
             .ok_or_else(|| format!("`{name}` is not a parameter of this function or call"))?;
+        // A byte or halfword inside a word (a `uchar4` or struct passed by value): its bits of
+        // the word, zero-extended as narrow registers hold them.
+        if let (false, true, P::Reg(n)) = (store, t.narrow(), data) {
+            let word = slot.reg + (offset / 4) as u8;
+            if offset < 0 || (offset / 4) as u32 >= slot.words {
+                return Err(format!("`[{name}+{offset}]` reads past the end of the parameter"));
+            }
+            let (_, reg) = self.reg(n)?;
+            let (pos, len) = (8 * (offset % 4) as u32, t.bits());
+            self.emit(Ins::new(Opcode::Bfe).with_mods(&["U32"]).dst(r(reg)).src(r(word)).src(Operand::Int(pos)).src(Operand::Int(len)));
+            return Ok(());
+        }
         if offset % 4 != 0 {
             return Err(format!("`[{name}+{offset}]`: parameters are read in whole 32-bit words here"));
         }

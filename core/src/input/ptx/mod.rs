@@ -612,10 +612,20 @@ fn bind_inputs(k: &mut Kernel, m: &Module, entry: &Function, funcs: &[&Function]
     let own = &layout.params[&entry.name];
     for (n, p) in entry.params.iter().enumerate() {
         let slot = own[&(0, p.name)];
+        let vector = demangled.as_ref().and_then(|d| d.params.get(n)).filter(|d| !d.text.contains('*')).and_then(|d| vector_type(&d.text));
+        if let (Some(_), Some((s, width))) = (p.array, vector.filter(|v| v.0.bytes() <= 4)) {
+            bind_vector(k, p, n, (s, width), slot.reg, threads, diags);
+            continue;
+        }
         if p.array.is_some() {
+            // A struct by value: its bytes in one `.param` array, read a field at a time.
+            let what = demangled.as_ref().and_then(|d| d.params.get(n)).map_or(String::from("a struct"), |d| format!("a `{}`", d.text));
             diags.push(Diagnostic::error(
                 p.span,
-                format!("`{}` is passed by value as bytes (a struct): outside what warpscope binds", p.name),
+                format!(
+                    "`{}` is {what} passed by value, as bytes: outside what warpscope binds in PTX. Pass a pointer to it, or run warpscope's own compile of the C (without --nvcc), which takes a vector by value as one param per component",
+                    p.name
+                ),
             ));
             continue;
         }
@@ -691,6 +701,20 @@ fn bind_inputs(k: &mut Kernel, m: &Module, entry: &Function, funcs: &[&Function]
             sizing: if v.array == Some(None) { Sizing::Launch } else { Sizing::Declared },
         });
         k.regs.push(RegInit { target: InitTarget::Reg(Reg(reg)), value: located(&value, v.span, diags), binds: false });
+    }
+}
+
+/// A vector passed by value (`uchar4 c`, a `.param .align 4 .b8 k_param_1[4]`): its words,
+/// from one param per component (`c_x`..., or `argK_x`), in the parameter's registers.
+fn bind_vector(k: &mut Kernel, p: &VarDecl, n: usize, vector: (Scalar, u32), reg: u8, threads: u64, diags: &mut Vec<Diagnostic>) {
+    let stem = if k.params.iter().any(|q| q.name.starts_with(&format!("{}_", p.name))) { p.name.to_string() } else { format!("arg{n}") };
+    match super::c::vector_words(k, &stem, vector, p.span, threads) {
+        Ok(words) => {
+            for (w, value) in words.into_iter().enumerate() {
+                k.regs.push(RegInit { target: InitTarget::Reg(Reg(reg + w as u8)), value, binds: true });
+            }
+        }
+        Err(msg) => diags.push(Diagnostic::error(p.span, msg)),
     }
 }
 

@@ -68,7 +68,8 @@ impl Places {
                 }
                 if let Some(off) = const_offset(o) {
                     let off = off.map_err(|e| (i.span, e))?;
-                    words.push(off);
+                    // A byte or halfword read (`LDC.U8`) is of the word it lies in.
+                    words.push(off & !3);
                     // A 64-bit read, or a pointer-sized parameter: both words; a 128-bit read: four.
                     if i.mnemonic.contains(".128") {
                         words.extend((1..4).map(|k| off.saturating_add(4 * k)));
@@ -524,6 +525,20 @@ impl Lower<'_> {
         if base == "RET" {
             // `RET.REL.NODEC R4 0x0`: the return address is the model's to keep.
             return Ok(vec![(String::from("RET"), Vec::new())]);
+        }
+        // `LDC.U8 R0, c[0x0][0x219]`: a byte or halfword of a parameter's word (a `uchar4`
+        // passed by value), its bits of the word's register.
+        let narrow = ["U8", "S8", "U16", "S16"].into_iter().find(|w| has(w));
+        let bank0 = (base == "LDC").then(|| i.operands.get(1).filter(|o| o.starts_with("c[0x0][")).and_then(|o| const_offset(o))).flatten();
+        if let (Some(width), Some(Ok(off))) = (narrow, bank0) {
+            let mut pre = Vec::new();
+            let d = self.destination(i, &mut pre)?;
+            let word =
+                self.places.consts.get(&(off & !3)).copied().ok_or_else(|| format!("`{}`: no register holds its word", i.operands[1]))?;
+            let (bits, signed) = (if width.ends_with('8') { 8 } else { 16 }, width.starts_with('S'));
+            let bfe = if signed { "BFE.S32" } else { "BFE.U32" };
+            pre.push((String::from(bfe), vec![reg(d.0), reg(word), int(8 * (off % 4) as i64), int(bits)]));
+            return Ok(pre);
         }
         if let Some(off) = (base == "LDC").then(|| i.operands.get(1).and_then(|o| bank2_offset(o))).flatten() {
             // `ULDC.64 UR4, c[0x2][0x0]`: ptxas's own constant, a move of each word.

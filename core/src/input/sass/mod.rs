@@ -560,8 +560,21 @@ fn param_layout(d: Option<&Demangled>) -> Result<Vec<Param>, String> {
     let mut out = Vec::new();
     let mut at = 0u32;
     for (n, p) in d.map_or(&[][..], |d| &d.params[..]).iter().enumerate() {
-        // A struct or vector by value: its bytes, and where the parameters after it lie, are
-        // not in the name.
+        // A vector by value (`uchar4`, `float2`): CUDA's vector types are as wide as their
+        // components, aligned to that width when it is 2 or 4 of them, else to a component's.
+        let vector = super::ptx::vector_type(&p.text).filter(|(s, _)| !s.wide() && p.pointers == 0);
+        if let Some((s, n)) = vector {
+            let bytes = s.bytes() * n;
+            let align = if matches!(n, 2 | 4) { bytes } else { s.bytes() };
+            if align >= 4 {
+                at = at.next_multiple_of(align);
+                out.push(Param { offset: at, bytes, ty: Ty::Vector(s, n as u8) });
+                at += bytes;
+                continue;
+            }
+        }
+        // A struct by value (or a vector narrower than a word): its bytes, and where the
+        // parameters after it lie, are not in the name.
         if p.pointers == 0 && p.base.is_none() {
             return Err(format!(
                 "parameter {n} of `{}` is `{}` passed by value (a struct or vector): the dump does not say how its bytes lie, so warpscope cannot bind it or the parameters after it (it binds pointers and scalars: pass a pointer to it)",
@@ -591,6 +604,20 @@ fn bind_params(k: &mut Kernel, params: &[Param], places: &Places, span: Span, di
     for (n, p) in params.iter().enumerate() {
         let Some(&reg) = places.consts.get(&(places.bank.params + p.offset)) else { continue };
         let name = format!("arg{n}");
+        // A vector by value (`uchar4 c`): its words, each in the register its bank word is in.
+        if let Ty::Vector(s, width) = p.ty {
+            match super::c::vector_words(k, &name, (s, width as u32), span, threads) {
+                Ok(words) => {
+                    for (w, value) in words.into_iter().enumerate() {
+                        if let Some(&reg) = places.consts.get(&(places.bank.params + p.offset + 4 * w as u32)) {
+                            k.regs.push(RegInit { target: InitTarget::Reg(Reg(reg)), value, binds: true });
+                        }
+                    }
+                }
+                Err(msg) => diags.push(Diagnostic::error(span, msg)),
+            }
+            continue;
+        }
         let target = match p.ty {
             Ty::Ptr(_) | Ty::VecPtr(..) => InitTarget::Wide { reg: Reg(reg), elem: ElemType::U64 },
             Ty::Scalar(s) if s.wide() => InitTarget::Wide { reg: Reg(reg), elem: super::c::elem_type(s) },

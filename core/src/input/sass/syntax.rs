@@ -70,7 +70,9 @@ pub struct Dump<'a> {
 pub fn looks_like_sass(text: &str) -> bool {
     text.lines().take(4000).any(|l| {
         let t = l.trim_start();
-        if t.starts_with("//@") {
+        // A comment (a C file's, which may quote SASS) says nothing, but nvdisasm's section
+        // header.
+        if t.starts_with("//") && !t.starts_with("//---------------------") {
             return false;
         }
         t.starts_with("Function :")
