@@ -193,7 +193,6 @@ fn vector_misuse_is_an_error_at_its_place() {
         ("a[0] = 5;", 5, "cannot convert `int` to `float4`"),
         ("float2 v = make_float2(1);", 16, "`make_float2` takes 2 argument(s), found 1"),
         ("printf(\"%f\", a[0]);", 18, "`printf` cannot print a `float4`"),
-        ("__shared__ uchar4 tile[32];", 5, "`uchar4` (a vector type) is not supported yet"),
         ("double2 d;", 5, "`double2` is not supported"),
         ("o[0] = __ballot_sync(0xffffffff, a[0]);", 38, "`__ballot_sync` takes a condition, not a `float4`"),
     ];

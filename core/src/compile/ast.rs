@@ -484,6 +484,8 @@ pub enum StmtKind {
 pub struct MemoryDecl {
     pub space: Space,
     pub elem: Scalar,
+    /// Components per element: 1, or a vector type's (`float3` is 3 `float`s).
+    pub width: u8,
     pub name: String,
     pub dims: Vec<Option<u32>>,
     /// `= {1, 2, 3}` or `= 5` (not for `__shared__`): the first elements, in order.

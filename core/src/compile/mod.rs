@@ -86,6 +86,8 @@ pub struct MemoryArray {
     pub name: String,
     pub space: ast::Space,
     pub elem: ast::Scalar,
+    /// Components per element: 1, or a vector type's.
+    pub width: u8,
     /// The initialiser's values (`__constant__ float m[3] = {1, 2, 3}`), each with where it is.
     pub init: Option<Vec<(f64, Span)>>,
     /// Each dimension (`None`: `extern __shared__ x[]`, sized by the launch).
@@ -97,6 +99,14 @@ pub struct MemoryArray {
 }
 
 impl MemoryArray {
+    /// The pointer its name is: to its elements (a vector type's, for a `float3` array).
+    pub fn pointer(&self) -> ast::Ty {
+        if self.width > 1 {
+            ast::Ty::VecPtr(self.elem, self.width)
+        } else {
+            ast::Ty::Ptr(self.elem)
+        }
+    }
     /// Elements, with an open first dimension counted as `open`.
     pub fn len(&self, open: u32) -> u32 {
         self.dims.iter().map(|d| d.unwrap_or(open)).product()
@@ -503,7 +513,17 @@ fn memory_arrays(file: &[ast::MemoryDecl], funcs: &[&Function], next: &mut u32, 
         }
         // A bad initialiser is reported; the variable stays declared, so its uses raise no more.
         let init = initial_values(&d, diags).unwrap_or(None);
-        out.push(MemoryArray { name, space: d.space, elem: d.elem, init, dims: d.dims, reg: *next as u8, span: d.span, func });
+        out.push(MemoryArray {
+            name,
+            space: d.space,
+            elem: d.elem,
+            width: d.width,
+            init,
+            dims: d.dims,
+            reg: *next as u8,
+            span: d.span,
+            func,
+        });
         *next += 1;
     }
     out

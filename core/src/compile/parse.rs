@@ -1089,17 +1089,11 @@ impl<'t> Parser<'t> {
         let space = space.unwrap_or(Space::Shared);
         let q = space.qualifier();
         let ty = self.ty()?;
-        if let Ty::Vector(s, n) = ty {
-            return Err(Diagnostic::error(
-                start,
-                format!(
-                    "a `{q}` variable of `{}` (a vector type) is not supported yet: declare a `{}` array {n} times as long and index it `{n} * i + k` (k for .x, .y...), or one `{}` array per component",
-                    ty.name(),
-                    Ty::Scalar(s).name(),
-                    Ty::Scalar(s).name()
-                ),
-            ));
-        }
+        // A vector type's variable (`__shared__ float3 pts[32]`): its components in a row.
+        let (ty, width) = match ty {
+            Ty::Vector(s, n) => (Ty::Scalar(s), n),
+            t => (t, 1),
+        };
         let Ty::Scalar(elem) = ty else {
             return Err(Diagnostic::error(
                 start,
@@ -1111,7 +1105,21 @@ impl<'t> Parser<'t> {
         };
         let mut decls = Vec::new();
         loop {
-            decls.push(self.memory_declarator(space, elem)?);
+            let d = self.memory_declarator(space, elem)?;
+            if let (true, Some(values)) = (width > 1, &d.init) {
+                return Err(Diagnostic::error(
+                    values.first().map_or(d.span, |v| v.span),
+                    format!(
+                        "`{}`'s initialiser: an array of `{}` with one is not supported; declare its components as a `{}` array ({width} per element, `{q} {} {}[] = {{...}}`) and read them by index",
+                        d.name,
+                        Ty::Vector(elem, width).name(),
+                        Ty::Scalar(elem).name(),
+                        Ty::Scalar(elem).name(),
+                        d.name
+                    ),
+                ));
+            }
+            decls.push(MemoryDecl { width, ..d });
             if !self.eat(",") {
                 break;
             }
@@ -1180,7 +1188,7 @@ impl<'t> Parser<'t> {
         if space != Space::Shared && dims.first() == Some(&None) {
             return Err(Diagnostic::error(span, format!("`{name}[]` needs a size or an initialiser to give it one")));
         }
-        Ok(MemoryDecl { space, elem, name, dims, init, span })
+        Ok(MemoryDecl { space, elem, width: 1, name, dims, init, span })
     }
 
     /// `5` or `{1, 2, {3, 4}}`: the values in order, nested braces flattened (row-major, as C

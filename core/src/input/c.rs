@@ -164,10 +164,10 @@ fn bind_array(k: &mut Kernel, a: &MemoryArray) -> Result<(), Diagnostic> {
         // a thread's element per thread.
         let l = k.launch();
         let open = match l.shared {
-            Some(bytes) => bytes / (elem.bytes() * a.dims.iter().flatten().product::<u32>()).max(1),
+            Some(bytes) => bytes / (elem.bytes() * a.width as u32 * a.dims.iter().flatten().product::<u32>()).max(1),
             None => l.block_threads(),
         };
-        let len = located(&format!("{}", a.len(open)), a.span);
+        let len = located(&format!("{}", a.len(open) * a.width as u32), a.span);
         let sizing = if a.dims.contains(&None) { Sizing::Launch } else { Sizing::Declared };
         k.buffers.push(BufferDecl { name: a.name.clone(), elem, len, init: None, auto: true, shared: true, declared, sizing });
         return Ok(());
@@ -177,7 +177,7 @@ fn bind_array(k: &mut Kernel, a: &MemoryArray) -> Result<(), Diagnostic> {
         None if a.space == Space::Constant => Some(BufferInit::Expr(located("i", a.span))),
         None => None,
     };
-    let len = located(&format!("{}", a.len(1)), a.span);
+    let len = located(&format!("{}", a.len(1) * a.width as u32), a.span);
     k.buffers.push(BufferDecl { name: a.name.clone(), elem, len, init, auto: true, shared: false, declared, sizing: Sizing::Declared });
     Ok(())
 }

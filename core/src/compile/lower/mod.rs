@@ -274,7 +274,7 @@ impl<'a> Lower<'a> {
             self.declare_info(&p.name, p.ty, reg.1, f.span.line);
         }
         for (k, a) in self.arrays.iter().enumerate().filter(|(_, a)| a.func.is_none()) {
-            self.scopes[0].push((a.name.clone(), Var { ty: Ty::Ptr(a.elem), reg: a.reg, memory: Some(k) }));
+            self.scopes[0].push((a.name.clone(), Var { ty: a.pointer(), reg: a.reg, memory: Some(k) }));
         }
         self.load_specials(&f.body);
         for s in &f.body {
@@ -335,7 +335,7 @@ impl<'a> Lower<'a> {
                         if self.scopes.last().is_some_and(|s| s.iter().any(|(n, _)| *n == d.name)) {
                             self.error(d.span, format!("`{}` is already declared in this scope", d.name));
                         }
-                        let var = Var { ty: Ty::Ptr(d.elem), reg: self.arrays[k].reg, memory: Some(k) };
+                        let var = Var { ty: self.arrays[k].pointer(), reg: self.arrays[k].reg, memory: Some(k) };
                         if let Some(s) = self.scopes.last_mut() {
                             s.push((d.name.clone(), var));
                         }

@@ -188,8 +188,8 @@ impl Lower<'_> {
                 if let ExprKind::Var(name) = &flat.kind {
                     // A scalar in memory: its address is in the variable's register.
                     let v = self.lookup(name)?;
-                    let Ty::Ptr(elem) = v.ty else { return None };
-                    return Some(Place::Mem { base: v.reg, offset: 0, elem, shared, count: 1, vector: false });
+                    let (elem, count) = v.ty.pointee()?;
+                    return Some(Place::Mem { base: v.reg, offset: 0, elem, shared, count, vector: count > 1 });
                 }
                 return match self.pointer_element(&flat)? {
                     Place::Mem { base, offset, elem, count, vector, .. } => Some(Place::Mem { base, offset, elem, shared, count, vector }),
