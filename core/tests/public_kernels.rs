@@ -1,0 +1,171 @@
+//! Issue 46's corpus: kernels as public sources write them (CUDA samples' vectorAdd, reduction
+//! and simpleCooperativeGroups, GPU Gems 3's n-body, Rodinia's BFS; `examples/grid/`, each
+//! naming its origin on line 1), launched as their host programs launch them. Each runs as a
+//! whole launch from its C, nvcc's PTX and nvcc's sm_90 SASS: every buffer is the same on all
+//! three paths, and equals values computed here. Rodinia's BFS keeps its graph in a `struct
+//! Node`, which warpscope's own C refuses with a message naming the struct and what runs it.
+
+use std::path::{Path, PathBuf};
+
+use warpscope_core::block::WarpScheduler;
+use warpscope_core::grid::{run_launch, LaunchRun};
+use warpscope_core::kernel::{parse_kernel_with, SourceOptions};
+use warpscope_core::machine::Elem;
+use warpscope_core::model::ModelKind;
+use warpscope_core::sim::StopReason;
+use warpscope_core::LaunchOptions;
+
+fn example(name: &str) -> String {
+    let dir: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/grid");
+    std::fs::read_to_string(dir.join(name)).unwrap()
+}
+
+/// The kernel's parameter names, in order, from its `__global__` signature.
+fn params(source: &str) -> Vec<String> {
+    let sig = source.split("__global__ void ").nth(1).expect("a kernel");
+    let list = &sig[sig.find('(').unwrap() + 1..sig.find(')').unwrap()];
+    list.split(',').map(|p| p.trim().rsplit(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap().to_string()).collect()
+}
+
+/// nvcc's code (`ptx` or `sass`) under the file's `//@` lines, its parameters renamed `argK` as
+/// the CLI's `--nvcc` does.
+fn compiled(file: &str, kind: &str) -> String {
+    let source = example(file);
+    let names = params(&source);
+    let mut text = String::new();
+    for line in source.lines().filter(|l| l.starts_with("//@")) {
+        let mut words: Vec<String> = line.split(' ').map(String::from).collect();
+        if matches!(words.get(1).map(String::as_str), Some("buffer" | "param")) {
+            let name = words[2].trim_end_matches(':').to_string();
+            if let Some(k) = names.iter().position(|p| *p == name) {
+                words[2] = words[2].replacen(&name, &format!("arg{k}"), 1);
+            }
+        }
+        text += &(words.join(" ") + "\n");
+    }
+    let stem = file.trim_end_matches(".cu");
+    text + &example(&if kind == "ptx" { format!("ptx/{stem}.ptx") } else { format!("sass/{stem}.sm_90.sass") })
+}
+
+fn launch(text: &str) -> LaunchRun {
+    let model = ModelKind::Volta;
+    let (k, d) = parse_kernel_with(text, &SourceOptions { target: Some(model.compile_target()), ..SourceOptions::default() });
+    assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
+    let run =
+        run_launch(&k, &LaunchOptions { model: Some(model), warp_scheduler: WarpScheduler::Gto, ..LaunchOptions::default() }).unwrap();
+    assert_eq!(run.end.reason, StopReason::Exited, "{:?}", run.end);
+    run
+}
+
+/// Every parameter buffer of `file` after its whole launch, by the C's names, from each path
+/// (`C` too unless `c` is false); all paths must agree.
+fn buffers(file: &str, c: bool) -> Vec<(String, Vec<Elem>)> {
+    let names = params(&example(file));
+    let read = |run: &LaunchRun, renamed: bool| -> Vec<(String, Vec<Elem>)> {
+        let mut out = Vec::new();
+        for (k, name) in names.iter().enumerate() {
+            let key = if renamed { format!("arg{k}") } else { name.clone() };
+            if let Some((b, w)) = run.memory.buffer(&key) {
+                out.push((name.clone(), b.values(w).collect()));
+            }
+        }
+        out
+    };
+    let ptx = read(&launch(&compiled(file, "ptx")), true);
+    let sass = read(&launch(&compiled(file, "sass")), true);
+    assert!(ptx == sass, "{file}: nvcc's SASS and PTX differ");
+    if c {
+        let own = read(&launch(&example(file)), false);
+        assert!(own == ptx, "{file}: the C and nvcc's PTX differ");
+    }
+    ptx
+}
+
+fn find<'a>(bufs: &'a [(String, Vec<Elem>)], name: &str) -> &'a [Elem] {
+    &bufs.iter().find(|(n, _)| n == name).unwrap_or_else(|| panic!("no buffer {name}")).1
+}
+
+fn f32s(e: &[Elem]) -> Vec<f32> {
+    e.iter().map(|e| if let Elem::F32(v) = e { *v } else { panic!("{e:?}") }).collect()
+}
+
+fn i32s(e: &[Elem]) -> Vec<i64> {
+    e.iter()
+        .map(|e| match e {
+            Elem::I32(v) => *v as i64,
+            Elem::U32(v) => *v as i64,
+            _ => panic!("{e:?}"),
+        })
+        .collect()
+}
+
+#[test]
+fn cuda_samples_vector_add_fills_every_element_of_its_196_blocks() {
+    let b = buffers("sample_vector_add.cu", true);
+    let want: Vec<f32> = (0..50000).map(|i| (i % 97) as f32 * 0.25 + (i % 89) as f32 * 0.5).collect();
+    assert_eq!(f32s(find(&b, "C")), want);
+}
+
+#[test]
+fn cuda_samples_reduction_sums_each_blocks_512_elements() {
+    let b = buffers("sample_reduction.cu", true);
+    let want: Vec<i64> = (0..32).map(|blk| (blk * 512..(blk + 1) * 512).map(|i| i % 7 - 3).sum()).collect();
+    assert_eq!(i32s(find(&b, "g_odata")), want);
+}
+
+#[test]
+fn cuda_samples_simple_cooperative_groups_sums_the_block_and_each_tile() {
+    let b = buffers("sample_simple_cg.cu", true);
+    assert_eq!(i32s(find(&b, "blockSums")), (0..64).map(|t| if t == 0 { 2016 } else { -1 }).collect::<Vec<_>>());
+    assert_eq!(i32s(find(&b, "tileSums")), (0..64).map(|t| if t % 16 == 0 { 120 } else { -1 }).collect::<Vec<_>>());
+}
+
+/// The accelerations against the same sums in `f64`: float rounding and nvcc's fused
+/// multiply-adds (the same on every path) keep them within a few parts in 10^5.
+#[test]
+fn gpu_gems_nbody_accelerations_are_the_all_pairs_sums() {
+    let b = buffers("gems_nbody.cu", true);
+    let x: Vec<f64> = f32s(find(&b, "globalX")).into_iter().map(f64::from).collect();
+    let a = f32s(find(&b, "globalA"));
+    for i in 0..512 {
+        let mut acc = [0.0f64; 3];
+        for j in 0..512 {
+            let r = [x[4 * j] - x[4 * i], x[4 * j + 1] - x[4 * i + 1], x[4 * j + 2] - x[4 * i + 2]];
+            let d2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + 0.01f32 as f64;
+            let s = x[4 * j + 3] / (d2 * d2 * d2).sqrt();
+            (0..3).for_each(|k| acc[k] += r[k] * s);
+        }
+        for k in 0..3 {
+            let err = (a[4 * i + k] as f64 - acc[k]).abs();
+            assert!(err <= 1e-4 * acc[k].abs().max(1.0), "body {i}, axis {k}: {} against {}", a[4 * i + k], acc[k]);
+        }
+        assert_eq!(a[4 * i + 3], 0.0);
+    }
+}
+
+/// One BFS level from nvcc's code (the C's `struct Node` is refused, by name): every frontier
+/// node's unvisited neighbours get the next cost and the updating mask, and the frontier clears.
+#[test]
+fn rodinia_bfs_visits_the_frontiers_neighbours() {
+    let (_, diags) = parse_kernel_with(&example("rodinia_bfs.cu"), &SourceOptions::default());
+    let e = diags.iter().find(|d| d.is_error()).expect("the struct is refused");
+    assert!(e.message.starts_with("`Node` is a struct (line 15)") && e.message.contains("`--nvcc`"), "{}", e.message);
+    let b = buffers("rodinia_bfs.cu", false);
+    let (n, frontier) = (1000usize, |i: usize| i % 9 == 0);
+    let visited = |i: usize| i % 9 == 0 || i % 4 == 1;
+    let mut cost: Vec<i64> = (0..n).map(|i| if frontier(i) { 2 } else { -1 }).collect();
+    let mut updating = vec![0i64; n];
+    for tid in (0..n).filter(|&i| frontier(i)) {
+        let (start, count) = ((tid * 3) as i64, 1 + (tid % 3) as i64);
+        for e in start..start + count {
+            let id = ((e / 3 + 1 + (e % 3) * 97) % 1000) as usize;
+            if !visited(id) {
+                cost[id] = 3;
+                updating[id] = 1;
+            }
+        }
+    }
+    assert_eq!(i32s(find(&b, "g_cost")), cost);
+    assert_eq!(i32s(find(&b, "g_updating_graph_mask")), updating);
+    assert_eq!(i32s(find(&b, "g_graph_mask")), vec![0; n]);
+}
