@@ -151,8 +151,8 @@ fn rodinia_bfs_visits_the_frontiers_neighbours() {
     let e = diags.iter().find(|d| d.is_error()).expect("the struct is refused");
     assert!(e.message.starts_with("`Node` is a struct (line 15)") && e.message.contains("`--nvcc`"), "{}", e.message);
     let b = buffers("rodinia_bfs.cu", false);
-    let (n, frontier) = (1000usize, |i: usize| i % 9 == 0);
-    let visited = |i: usize| i % 9 == 0 || i % 4 == 1;
+    let (n, frontier) = (1000usize, |i: usize| i.is_multiple_of(9));
+    let visited = |i: usize| i.is_multiple_of(9) || i % 4 == 1;
     let mut cost: Vec<i64> = (0..n).map(|i| if frontier(i) { 2 } else { -1 }).collect();
     let mut updating = vec![0i64; n];
     for tid in (0..n).filter(|&i| frontier(i)) {
