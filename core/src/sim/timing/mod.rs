@@ -18,7 +18,7 @@ pub mod params;
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 
-use crate::isa::{Barrier, Op, Pc, Uses};
+use crate::isa::{Barrier, Op, Pc, Pred, Uses};
 use crate::machine::{LaneMask, Machine, SEGMENT_BYTES};
 use crate::program::Program;
 pub use class::{Class, Pipe};
@@ -102,9 +102,9 @@ pub struct TimingState {
     pipe_free: [u64; Pipe::COUNT],
     reg_ready: [u64; 256],
     reg_writer: [u32; 256],
-    pred_ready: [u64; 8],
-    pred_written: [u64; 8],
-    pred_writer: [u32; 8],
+    pred_ready: [u64; Pred::FILE],
+    pred_written: [u64; Pred::FILE],
+    pred_writer: [u32; Pred::FILE],
     /// When the results of fixed-latency instructions issued so far are all ready.
     results_ready: u64,
     /// The lanes of the last step.
@@ -152,9 +152,9 @@ impl TimingState {
             pipe_free: [0; Pipe::COUNT],
             reg_ready: [0; 256],
             reg_writer: [NONE; 256],
-            pred_ready: [0; 8],
-            pred_written: [0; 8],
-            pred_writer: [NONE; 8],
+            pred_ready: [0; Pred::FILE],
+            pred_written: [0; Pred::FILE],
+            pred_writer: [NONE; Pred::FILE],
             results_ready: 0,
             branch_free: 0,
             bssy_free: 0,
