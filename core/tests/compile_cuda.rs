@@ -485,8 +485,9 @@ __global__ void wide(long long* s, unsigned long long* u, double* d, int* c, flo
             assert_eq!(sv[t as usize] as i64, want_s, "s[{t}] under {model:?}");
             let x = u64::MAX - (t as u64) * 123_456_789_123;
             assert_eq!(uv[t as usize], x / 3 + (x >> 60) + (x ^ (x << 17)) % 1_000_003, "u[{t}]");
-            let y = t as f64 * 0.1 - 1.5;
-            let want_d = y * y / 3.0 + a as f64 * 1e-9 - (y as f32) as f64;
+            let y = (t as f64).mul_add(0.1, -1.5);
+            // nvcc contracts the product the add reads (`a * 1e-9 + q` is one DFMA).
+            let want_d = (a as f64).mul_add(1e-9, y * y / 3.0) - (y as f32) as f64;
             assert_eq!(f64::from_bits(dv[t as usize]), want_d, "d[{t}]");
             let want_c = (a < b) as i32 + 2 * (a <= -a) as i32 + 4 * (x > b as u64) as i32 + 8 * (y >= 0.5) as i32 + 16;
             assert_eq!(m.buffer("c").unwrap().1[t as usize] as i32, want_c, "c[{t}]");

@@ -3,8 +3,8 @@
 //! rounded once. Without it a Mandelbrot pixel iterates 212 times where the GPU iterates 214,
 //! and saxpy's results differ in the last bit. The order is LLVM's (its NVPTX back end is
 //! nvcc's): each add, in block order, fuses the multiply of its first operand if it can, else the
-//! one of its second; a subtract is an add of a negated operand. Single precision only: a
-//! double's registers are pairs, and its contraction (DFMA) is left for now.
+//! one of its second; a subtract is an add of a negated operand. Doubles fuse the same way
+//! (`DMUL` and `DADD` into `DFMA`), their pairs' high registers counted with the low.
 
 use alloc::vec::Vec;
 
@@ -37,9 +37,16 @@ pub fn contract(func: &mut Func, named: &[(u8, u32, u32)]) {
 /// The fused form of the add at `j` and the multiply it absorbs, if one can be.
 fn fusion(instrs: &[Ins], j: usize, exposed: &[bool], shared: &[[Operand; 2]]) -> Option<(usize, Ins)> {
     let add = &instrs[j];
-    if add.op != Opcode::Fadd || !plain(add) || add.srcs.len() != 2 || add.dests.len() != 1 {
+    let (mul_op, fma_op) = match add.op {
+        Opcode::Fadd => (Opcode::Fmul, Opcode::Ffma),
+        Opcode::Dadd => (Opcode::Dmul, Opcode::Dfma),
+        _ => return None,
+    };
+    if !plain(add) || add.srcs.len() != 2 || add.dests.len() != 1 {
         return None;
     }
+    // A double's product is a pair: its high register is read and written with the low.
+    let pair = usize::from(add.op == Opcode::Dadd);
     for side in 0..2 {
         let (product, other) = (add.srcs[side], add.srcs[1 - side]);
         let (d, negated) = match product {
@@ -53,7 +60,9 @@ fn fusion(instrs: &[Ins], j: usize, exposed: &[bool], shared: &[[Operand; 2]]) -
         }
         let Some(i) = (0..j).rev().find(|&k| writes(&instrs[k], d)) else { continue };
         let mul = &instrs[i];
-        if mul.op != Opcode::Fmul || !plain(mul) || mul.srcs.len() != 2 || instrs[i + 1..j].iter().any(|k| reads_reg(k, d)) {
+        let regs = d..=d.saturating_add(pair as u8);
+        if mul.op != mul_op || !plain(mul) || mul.srcs.len() != 2 || instrs[i + 1..j].iter().any(|k| regs.clone().any(|r| reads_reg(k, r)))
+        {
             continue;
         }
         let [a, b] = [mul.srcs[0], mul.srcs[1]];
@@ -61,14 +70,20 @@ fn fusion(instrs: &[Ins], j: usize, exposed: &[bool], shared: &[[Operand; 2]]) -
             continue;
         }
         // The add may overwrite a factor: it reads its operands first.
-        if instrs[i + 1..j].iter().any(|k| [a, b].iter().any(|s| source_reg(s).is_some_and(|r| writes(k, r)))) {
+        let factor_regs = |s: &Operand| source_reg(s).map(|r| r..=r.saturating_add(pair as u8));
+        if instrs[i + 1..j].iter().any(|k| [a, b].iter().filter_map(factor_regs).any(|mut rs| rs.any(|r| writes(k, r)))) {
             continue;
         }
-        if !dead_after(instrs, j, d, exposed) {
+        if !regs.clone().all(|r| dead_after(instrs, j, r, exposed)) {
             continue;
         }
-        let a = if negated { negate(a)? } else { a };
-        let mut fused = Ins::new(Opcode::Ffma).dst(add.dests[0]).src(a).src(b).src(other).at_line(add.line);
+        // A double's constant factor is no single word to flip the sign of.
+        let a = match (negated, pair) {
+            (false, _) => a,
+            (true, 0) => negate(a)?,
+            (true, _) => negate(a).filter(|n| !matches!(n, Operand::Float(_)))?,
+        };
+        let mut fused = Ins::new(fma_op).dst(add.dests[0]).src(a).src(b).src(other).at_line(add.line);
         fused.guard = add.guard;
         return Some((i, fused));
     }
@@ -99,7 +114,7 @@ fn repeated_products(func: &Func, named: &[(u8, u32, u32)]) -> Vec<[Operand; 2]>
     let mut seen: Vec<[Operand; 2]> = Vec::new();
     let mut twice = Vec::new();
     for ins in func.blocks.iter().flat_map(|b| &b.instrs) {
-        if ins.op != Opcode::Fmul || ins.srcs.len() != 2 || !ins.srcs.iter().all(stable) {
+        if !matches!(ins.op, Opcode::Fmul | Opcode::Dmul) || ins.srcs.len() != 2 || !ins.srcs.iter().all(stable) {
             continue;
         }
         let k = key(ins.srcs[0], ins.srcs[1]);
@@ -192,7 +207,10 @@ fn upward_exposed(func: &Func) -> Vec<bool> {
                     Operand::Reg(Reg::R(r)) => Some(*r as usize),
                     _ => None,
                 }) {
-                    written[r] = true;
+                    // A double's destination is a pair: its high word is written too.
+                    for r in r..=(r + wide).min(256) {
+                        written[r] = true;
+                    }
                 }
             }
         }
@@ -248,6 +266,15 @@ mod tests {
         // Adding zero is not contracted (-0 + 0 is +0).
         let zero = ops(&kernel("o[0] = a * b + 0.0f;"), true);
         assert_eq!(count(&zero, "FFMA"), 0, "{zero:?}");
+    }
+
+    #[test]
+    fn doubles_fuse_into_one_dfma() {
+        let src = "__global__ void k(double* o, double a, double b, double c) {\n  o[0] = a * b + c;\n  o[1] = c - a * c;\n}\n";
+        let fused = ops(src, true);
+        assert_eq!((count(&fused, "DFMA"), count(&fused, "DMUL"), count(&fused, "DADD")), (2, 0, 0), "{fused:?}");
+        let plain = ops(src, false);
+        assert_eq!((count(&plain, "DFMA"), count(&plain, "DMUL"), count(&plain, "DADD")), (0, 2, 2), "{plain:?}");
     }
 
     #[test]
