@@ -208,9 +208,7 @@ fn upward_exposed(func: &Func) -> Vec<bool> {
                     _ => None,
                 }) {
                     // A double's destination is a pair: its high word is written too.
-                    for r in r..=(r + wide).min(256) {
-                        written[r] = true;
-                    }
+                    written[r..=(r + wide).min(256)].fill(true);
                 }
             }
         }
