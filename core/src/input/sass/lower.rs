@@ -38,10 +38,8 @@ pub struct Places {
     /// Each constant-bank word read (by byte offset) and its register.
     pub consts: BTreeMap<u32, u8>,
     pub bank: Bank,
-    /// A predicate the function leaves alone (nor its uniform ones), for combining two.
+    /// A predicate `P0`-`P6` the function leaves alone, for combining two.
     pub spare_pred: Option<Pred>,
-    /// Where each uniform predicate lives.
-    pub upreds: UniformPreds,
     /// The function's constant bank 2, when the dump prints it (nvdisasm of the whole cubin).
     pub bank2: Vec<u8>,
     /// Bank 3's `__constant__` variables, when the function reads the bank.
@@ -54,12 +52,7 @@ impl Places {
     /// predicates `f` holds (`check_own_registers`).
     /// An error comes with where it is: the instruction that reads a constant warpscope lacks,
     /// or the function.
-    pub fn new(
-        f: &Function,
-        bank: Bank,
-        param_bytes: u32,
-        (used, upreds): ([bool; 7], UniformPreds),
-    ) -> core::result::Result<Places, (Span, String)> {
+    pub fn new(f: &Function, bank: Bank, param_bytes: u32, used: [bool; 7]) -> core::result::Result<Places, (Span, String)> {
         let mut words: Vec<u32> = (0..param_bytes.div_ceil(4)).map(|w| bank.params + 4 * w).collect();
         for i in &f.instrs {
             for o in &i.operands {
@@ -88,7 +81,7 @@ impl Places {
         }
         let consts = words.iter().enumerate().map(|(k, &w)| (w, CONST_BASE + k as u8)).collect();
         let spare_pred = (0..7u8).rev().find(|&p| !used[p as usize]).map(Pred);
-        Ok(Places { consts, bank, spare_pred, upreds, bank2: Vec::new(), bank3: Vec::new() })
+        Ok(Places { consts, bank, spare_pred, bank2: Vec::new(), bank3: Vec::new() })
     }
 
     /// The value each constant word below the parameters holds, as a header expression: the
@@ -412,7 +405,7 @@ impl Lower<'_> {
             return Ok(Operand::Reg { reg: r, negated: sign == "-", inverted: sign == "~" });
         }
         if let Some(n) = body.strip_prefix("UP") {
-            let p = uniform_pred(n, &self.places.upreds).ok_or_else(|| format!("`{t}` is not a uniform predicate"))?;
+            let p = uniform_pred(n).ok_or_else(|| format!("`{t}` is not a uniform predicate"))?;
             return Ok(Operand::Pred { pred: p, negated: sign == "!" });
         }
         if body.contains("@lo(") || body.contains("@hi(") {
@@ -988,11 +981,8 @@ impl Lower<'_> {
             _ => return Err(format!("`{}`: the mask `{}` is not run yet (an immediate byte is)", i.mnemonic, mask.trim())),
         };
         let a = self.operand(src, &mut pre)?;
-        let preds: Vec<(Pred, u32)> = (0..Pred::COUNT as u32)
-            .filter(|k| mask >> k & 1 == 1)
-            .map(|k| guard_pred(&format!("P{k}"), &self.places.upreds).map(|p| (p, 1u32 << (k + 8 * byte))))
-            .collect::<Option<_>>()
-            .ok_or_else(|| format!("`{}` names a predicate this kernel has no place for", i.mnemonic))?;
+        let preds: Vec<(Pred, u32)> =
+            (0..Pred::COUNT as u32).filter(|k| mask >> k & 1 == 1).map(|k| (Pred(k as u8), 1u32 << (k + 8 * byte))).collect();
         let s = SCRATCH[0];
         let lop = String::from("LOP3.LUT");
         if op == "P2R" {
@@ -1020,7 +1010,7 @@ impl Lower<'_> {
         let not = if negated { "!" } else { "" };
         let Some((g, gneg)) = i.guard else { return Ok(vec![(format!("@{not}{p} {op}"), rest)]) };
         let spare = self.spare(&format!("`{op}` with a predicate"))?;
-        let g = guard_operand(g, gneg, &self.places.upreds)?;
+        let g = guard_operand(g, gneg)?;
         Ok(vec![
             (String::from("@PT PSETP.AND"), vec![Operand::Pred { pred: spare, negated: false }, g, pred.clone()]),
             (format!("@{spare} {op}"), rest),
@@ -1325,18 +1315,15 @@ fn negate(o: Operand) -> Result<Operand> {
 }
 
 /// A guard's predicate as an operand (`P0`, `!UP1`).
-fn guard_operand(name: &str, negated: bool, upreds: &UniformPreds) -> Result<Operand> {
-    guard_pred(name, upreds).map(|pred| Operand::Pred { pred, negated }).ok_or_else(|| format!("`@{name}` is not a predicate"))
+fn guard_operand(name: &str, negated: bool) -> Result<Operand> {
+    guard_pred(name).map(|pred| Operand::Pred { pred, negated }).ok_or_else(|| format!("`@{name}` is not a predicate"))
 }
 
-/// A guard's predicate by name (`P0`, `PT`, `UP1`).
-pub fn guard_pred(name: &str, upreds: &UniformPreds) -> Option<Pred> {
-    match name.strip_prefix("UP") {
-        Some(n) => uniform_pred(n, upreds),
-        None => match parse_operand(name) {
-            Ok(Operand::Pred { pred, negated: false }) => Some(pred),
-            _ => None,
-        },
+/// A guard's predicate by name (`P0`, `PT`, `UP1`, `UPT`: the machine has slots for both kinds).
+pub fn guard_pred(name: &str) -> Option<Pred> {
+    match parse_operand(name) {
+        Ok(Operand::Pred { pred, negated: false }) => Some(pred),
+        _ => None,
     }
 }
 
@@ -1364,13 +1351,9 @@ fn uniform(n: &str) -> Option<Reg> {
     (k < UNIFORM_COUNT).then_some(Reg(UNIFORM_BASE + k))
 }
 
-/// `UPk` (given `k`) as the machine predicate it lives on; `UPT` is `PT`.
-pub fn uniform_pred(n: &str, upreds: &UniformPreds) -> Option<Pred> {
-    if n == "T" {
-        return Some(Pred::PT);
-    }
-    let k: usize = n.parse().ok()?;
-    upreds.get(k).copied().flatten()
+/// `UPk` (given `k`) as the machine's predicate of it; `UPT` is `PT`.
+pub fn uniform_pred(n: &str) -> Option<Pred> {
+    guard_pred(&format!("UP{n}"))
 }
 
 fn is_zero_times_zero(ops: &[Operand]) -> bool {
@@ -1418,14 +1401,10 @@ fn f32_to_half(x: f32) -> u16 {
     (if rest > 0x1000 || (rest == 0x1000 && h & 1 == 1) { h + 1 } else { h }) as u16
 }
 
-/// Where each uniform predicate `UPk` lives among the machine's seven.
-pub type UniformPreds = [Option<Pred>; 7];
-
-/// Checks the registers and predicates `f` uses itself stay clear of warpscope's own; the
-/// machine predicates taken (its `Pk` and the `UPk`'s) and where each `UPk` lives.
-pub fn check_own_registers(f: &Function) -> core::result::Result<([bool; 7], UniformPreds), (usize, String)> {
+/// Checks the registers `f` uses itself stay clear of warpscope's own; the predicates `P0`-`P6`
+/// it uses (its uniform ones have slots of their own).
+pub fn check_own_registers(f: &Function) -> core::result::Result<[bool; 7], (usize, String)> {
     let mut preds_used = [false; 7];
-    let mut upreds_used = [false; 7];
     for (k, i) in f.instrs.iter().enumerate() {
         let guard = i.guard.map(|g| g.0);
         for o in i.operands.iter().copied().chain(guard) {
@@ -1440,20 +1419,13 @@ pub fn check_own_registers(f: &Function) -> core::result::Result<([bool; 7], Uni
                             ),
                         ));
                     }
-                } else if let Some(n) = word.strip_prefix("UP").and_then(|n| n.parse::<usize>().ok()) {
-                    upreds_used[n.min(6)] = true;
                 } else if let Some(n) = word.strip_prefix('P').and_then(|n| n.parse::<usize>().ok()) {
                     preds_used[n.min(6)] = true;
                 }
             }
         }
     }
-    // Each uniform predicate on the machine's own (`UPk`), beside the seven `Pk`.
-    let mut upreds: UniformPreds = [None; 7];
-    for n in (0..7).filter(|&n| upreds_used[n]) {
-        upreds[n] = Pred::uniform(n as u8);
-    }
-    Ok((preds_used, upreds))
+    Ok(preds_used)
 }
 
 #[cfg(test)]
@@ -1474,10 +1446,9 @@ mod tests {
     fn a_register_name_gets_its_place() {
         assert_eq!(uniform("4"), Some(Reg(164)));
         assert_eq!(uniform("Z"), Some(Reg::RZ));
-        let mut upreds: UniformPreds = [None; 7];
-        upreds[0] = Some(Pred(6));
-        assert_eq!(uniform_pred("0", &upreds), Some(Pred(6)));
-        assert_eq!(uniform_pred("1", &upreds), None);
+        assert_eq!(uniform_pred("0"), Pred::uniform(0));
+        assert_eq!(uniform_pred("T"), Some(Pred::PT));
+        assert_eq!(uniform_pred("7"), None);
         assert_eq!(const_offset("c[0x0][0x210]").map(|r| r.unwrap()), Some(0x210));
         assert_eq!(const_offset("c[0x0][RZ]").map(|r| r.unwrap()), Some(0));
         assert!(const_offset("c[0x3][0x0]").is_none(), "bank 3 is read from the header's variables (`bank3`)");

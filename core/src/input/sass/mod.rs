@@ -153,7 +153,7 @@ fn read(text: &str, k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
         }
         listing.comment(&format!("/*{:04x}*/ {}", i.addr, original(i)));
         let guard = match i.guard {
-            Some((p, negated)) => match lower::guard_pred(p, &places.upreds) {
+            Some((p, negated)) => match lower::guard_pred(p) {
                 Some(pred) => Some(Guard { pred, negated }),
                 None => {
                     diags.push(Diagnostic::error(i.span, format!("`@{p}` is not a predicate")));
@@ -174,7 +174,7 @@ fn read(text: &str, k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
             let (guard, mnemonic) = match mnemonic.strip_prefix('@').and_then(|m| m.split_once(' ')) {
                 Some((g, rest)) => {
                     let (name, negated) = g.strip_prefix('!').map_or((g, false), |n| (n, true));
-                    (lower::guard_pred(name, &places.upreds).filter(|p| !p.is_true()).map(|pred| Guard { pred, negated }), rest)
+                    (lower::guard_pred(name).filter(|p| !p.is_true()).map(|pred| Guard { pred, negated }), rest)
                 }
                 None => (guard, mnemonic.as_str()),
             };
