@@ -61,8 +61,7 @@ fn compile_into(k: &mut Kernel, text: &str, opts: &SourceOptions, diags: &mut Ve
         // registers in a row.
         if let Ty::Vector(s, n) = p.ty {
             for j in 0..n {
-                let name = format!("{}_{}", p.name, crate::compile::ast::component_name(j));
-                match bind(k, &name, Ty::Scalar(s), p.span, threads) {
+                match bind(k, &component_param(&p.name, j), Ty::Scalar(s), p.span, threads) {
                     Ok(value) => k.regs.push(RegInit { target: InitTarget::Reg(Reg(p.reg + j)), value, binds: true }),
                     Err(msg) => diags.push(Diagnostic::error(p.span, msg)),
                 }
@@ -182,6 +181,11 @@ fn bind_array(k: &mut Kernel, a: &MemoryArray) -> Result<(), Diagnostic> {
     Ok(())
 }
 
+/// The param of component `j` of a vector passed by value (`c_x` of `uchar4 c`).
+fn component_param(stem: &str, j: u8) -> String {
+    format!("{stem}_{}", crate::compile::ast::component_name(j))
+}
+
 /// The words a vector passed by value (`uchar4 c`) takes, as nvcc lays it out: one param per
 /// component (`STEM_x`, `STEM_y`...; made when missing), packed as its bytes lie in memory.
 pub(super) fn vector_words(
@@ -194,8 +198,7 @@ pub(super) fn vector_words(
     let bytes = s.bytes();
     let mut words: Vec<Vec<String>> = alloc::vec![Vec::new(); (width * bytes).div_ceil(4) as usize];
     for j in 0..width {
-        let name = format!("{stem}_{}", crate::compile::ast::component_name(j as u8));
-        let value = bind(k, &name, Ty::Scalar(s), span, threads)?.text;
+        let value = bind(k, &component_param(stem, j as u8), Ty::Scalar(s), span, threads)?.text;
         let at = j * bytes;
         let part = if bytes == 4 { value } else { format!("(({value}) & {}) << {}", (1u64 << (8 * bytes)) - 1, 8 * (at % 4)) };
         words[(at / 4) as usize].push(part);

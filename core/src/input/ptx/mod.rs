@@ -612,14 +612,17 @@ fn bind_inputs(k: &mut Kernel, m: &Module, entry: &Function, funcs: &[&Function]
     let own = &layout.params[&entry.name];
     for (n, p) in entry.params.iter().enumerate() {
         let slot = own[&(0, p.name)];
-        let vector = demangled.as_ref().and_then(|d| d.params.get(n)).filter(|d| !d.text.contains('*')).and_then(|d| vector_type(&d.text));
-        if let (Some(_), Some((s, width))) = (p.array, vector.filter(|v| v.0.bytes() <= 4)) {
+        // The parameter's C type from the mangled name, and the vector type it is or points to.
+        let mangled = demangled.as_ref().and_then(|d| d.params.get(n));
+        let vector = mangled.and_then(|d| vector_type(&d.text));
+        let by_value = vector.filter(|v| mangled.is_some_and(|d| !d.text.contains('*')) && v.0.bytes() <= 4);
+        if let (Some(_), Some((s, width))) = (p.array, by_value) {
             bind_vector(k, p, n, (s, width), slot.reg, threads, diags);
             continue;
         }
         if p.array.is_some() {
             // A struct by value: its bytes in one `.param` array, read a field at a time.
-            let what = demangled.as_ref().and_then(|d| d.params.get(n)).map_or(String::from("a struct"), |d| format!("a `{}`", d.text));
+            let what = mangled.map_or(String::from("a struct"), |d| format!("a `{}`", d.text));
             diags.push(Diagnostic::error(
                 p.span,
                 format!(
@@ -629,7 +632,7 @@ fn bind_inputs(k: &mut Kernel, m: &Module, entry: &Function, funcs: &[&Function]
             ));
             continue;
         }
-        let ty = param_ty(p, demangled.as_ref().and_then(|d| d.params.get(n)));
+        let ty = param_ty(p, mangled);
         let declared = |name: &str| k.buffers.iter().any(|b| b.name == name) || k.params.iter().any(|q| q.name == name);
         let name = if declared(p.name) { p.name.to_string() } else { format!("arg{n}") };
         let wide = T::from_name(p.ty).is_some_and(T::wide);
@@ -643,7 +646,7 @@ fn bind_inputs(k: &mut Kernel, m: &Module, entry: &Function, funcs: &[&Function]
             Err(msg) => diags.push(Diagnostic::error(p.span, msg)),
         }
         // A pointer to CUDA's vector types (`float4*`) reads `width` elements per thread.
-        let width = demangled.as_ref().and_then(|d| d.params.get(n)).map_or(1, |d| vector_type(&d.text).map_or(1, |v| v.1));
+        let width = vector.map_or(1, |v| v.1);
         if let Some(b) = k.buffers.iter_mut().find(|b| b.name == name && b.auto && width > 1) {
             b.len = located(&format!("{}", threads * width as u64), p.span, diags);
         }
