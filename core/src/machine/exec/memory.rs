@@ -7,7 +7,7 @@ use alloc::string::String;
 
 use super::{arith, gather, ExecError};
 use crate::isa::{Address, AtomOp, Reg, Space, Src, Width};
-use crate::machine::{LaneMask, Machine, Memory, Miss, MAX_WARP};
+use crate::machine::{LaneMask, Machine, Miss, MAX_WARP};
 
 /// The byte address `word` of an access at `a` reads in `lane` (`machine::touches` shares it).
 pub(in crate::machine) fn address(m: &Machine, lane: u32, a: Address, word: u32) -> u32 {
@@ -34,28 +34,39 @@ fn count_transactions(m: &mut Machine, lanes: LaneMask, addr: Address, words: u3
     m.mem_transactions += n as u64;
 }
 
-/// The fault of an access of `bytes` by `lane` at byte address `addr`; `aimed`: the buffer the
-/// access's other lanes reach (`aimed_at`), which the message names.
-#[allow(clippy::too_many_arguments)]
-fn bad_access(mem: &Memory, kind: &str, lane: u32, addr: u32, bytes: u32, space: Space, miss: Miss, aimed: Option<usize>) -> String {
-    match miss {
-        Miss::Outside => format!("{kind} by lane {lane} at address {addr:#x}: {}", mem.miss_detail(addr, bytes, aimed)),
-        Miss::OtherSpace(there) => {
-            let fits = if there == Space::Shared { "LDS/STS/ATOMS and generic LD/ST/ATOM" } else { "LDG/STG/ATOMG and generic LD/ST/ATOM" };
-            format!(
-                "{kind} by lane {lane} at address {addr:#x}: the address is in {} memory, but the instruction accesses {} memory ({fits} access {} memory)",
-                there.name(),
-                space.name(),
-                there.name()
-            )
-        }
-    }
+/// One memory instruction (`kind`: load, store or atomic) of `lanes` at `addr` in `space`: what
+/// its faults say.
+struct Access {
+    kind: &'static str,
+    lanes: LaneMask,
+    addr: Address,
+    space: Space,
 }
 
-/// The buffer the first lane of `lanes` whose access lies in one reaches: a lane past an
-/// array's end is told about that array, not the neighbour its address happens to be nearest.
-fn aimed_at(m: &Machine, lanes: LaneMask, addr: Address, bytes: u32, space: Space) -> Option<usize> {
-    lanes.iter().find_map(|l| m.memory.find_bytes(space, address(m, l, addr, 0), bytes).ok().map(|(k, _)| k))
+impl Access {
+    /// The fault of `lane`'s access of `bytes` at byte address `at`. Past a buffer, it names the
+    /// buffer the instruction's other lanes reach: a lane past an array's end is told about that
+    /// array, not the neighbour its address happens to be nearest.
+    fn fault(&self, m: &Machine, lane: u32, at: u32, bytes: u32, miss: Miss) -> String {
+        let kind = self.kind;
+        match miss {
+            Miss::Outside => {
+                let (space, addr) = (self.space, self.addr);
+                let aimed = self.lanes.iter().find_map(|l| m.memory.find_bytes(space, address(m, l, addr, 0), bytes).ok().map(|(k, _)| k));
+                format!("{kind} by lane {lane} at address {at:#x}: {}", m.memory.miss_detail(at, bytes, aimed))
+            }
+            Miss::OtherSpace(there) => {
+                let fits =
+                    if there == Space::Shared { "LDS/STS/ATOMS and generic LD/ST/ATOM" } else { "LDG/STG/ATOMG and generic LD/ST/ATOM" };
+                format!(
+                    "{kind} by lane {lane} at address {at:#x}: the address is in {} memory, but the instruction accesses {} memory ({fits} access {} memory)",
+                    there.name(),
+                    self.space.name(),
+                    there.name()
+                )
+            }
+        }
+    }
 }
 
 /// The bit where a byte or halfword at `at` starts in the word it lies in; a halfword must be
@@ -82,6 +93,7 @@ fn extract(word: u32, shift: u32, width: Width) -> u32 {
 
 /// `LD`/`LDG`/`LDS`: each lane's words into consecutive registers from `dst`.
 pub fn load(m: &mut Machine, lanes: LaneMask, dst: Reg, addr: Address, width: Width, space: Space) -> Result<(), ExecError> {
+    let access = Access { kind: "load", lanes, addr, space };
     if space != Space::Shared {
         count_transactions(m, lanes, addr, width.words());
     }
@@ -89,9 +101,7 @@ pub fn load(m: &mut Machine, lanes: LaneMask, dst: Reg, addr: Address, width: Wi
         if width.sub_word() {
             let at = address(m, l, addr, 0);
             let shift = sub_word_shift("load", l, at, width)?;
-            let (k, i) = m.memory.find_bytes(space, at, width.bytes()).map_err(|e| {
-                bad_access(&m.memory, "load", l, at, width.bytes(), space, e, aimed_at(m, lanes, addr, width.bytes(), space))
-            })?;
+            let (k, i) = m.memory.find_bytes(space, at, width.bytes()).map_err(|e| access.fault(m, l, at, width.bytes(), e))?;
             let (v, written) = m.memory.word_noting(k, i, at & 3, width.bytes());
             note_unwritten(m, written, l, at);
             m.set_reg(l, dst, extract(v, shift, width));
@@ -102,10 +112,7 @@ pub fn load(m: &mut Machine, lanes: LaneMask, dst: Reg, addr: Address, width: Wi
         let mut words = [0u32; 4];
         for w in 0..width.words() {
             let at = address(m, l, addr, w);
-            let (v, written) = m
-                .memory
-                .load_noting(space, at)
-                .map_err(|e| bad_access(&m.memory, "load", l, at, 4, space, e, aimed_at(m, lanes, addr, 4, space)))?;
+            let (v, written) = m.memory.load_noting(space, at).map_err(|e| access.fault(m, l, at, 4, e))?;
             note_unwritten(m, written, l, at);
             words[w as usize] = v;
         }
@@ -128,6 +135,7 @@ fn note_unwritten(m: &mut Machine, written: bool, lane: u32, addr: u32) {
 /// `ST`/`STG`/`STS`: each lane's registers from `src` into its words; a byte or halfword store
 /// writes the register's low bits into the word they land in.
 pub fn store(m: &mut Machine, lanes: LaneMask, src: Reg, addr: Address, width: Width, space: Space) -> Result<(), ExecError> {
+    let access = Access { kind: "store", lanes, addr, space };
     if space != Space::Shared {
         count_transactions(m, lanes, addr, width.words());
     }
@@ -135,9 +143,7 @@ pub fn store(m: &mut Machine, lanes: LaneMask, src: Reg, addr: Address, width: W
         if width.sub_word() {
             let at = address(m, l, addr, 0);
             let shift = sub_word_shift("store", l, at, width)?;
-            let (k, i) = m.memory.find_bytes(space, at, width.bytes()).map_err(|e| {
-                bad_access(&m.memory, "store", l, at, width.bytes(), space, e, aimed_at(m, lanes, addr, width.bytes(), space))
-            })?;
+            let (k, i) = m.memory.find_bytes(space, at, width.bytes()).map_err(|e| access.fault(m, l, at, width.bytes(), e))?;
             let old = m.memory.words[k][i];
             let mask = if width.bytes() == 1 { 0xffu32 } else { 0xffff } << shift;
             m.memory.set_word(k, i, (old & !mask) | ((m.reg(l, src) << shift) & mask), at & 3, width.bytes());
@@ -146,9 +152,7 @@ pub fn store(m: &mut Machine, lanes: LaneMask, src: Reg, addr: Address, width: W
         for w in 0..width.words() {
             let at = address(m, l, addr, w);
             let v = if src.is_zero() { 0 } else { m.reg(l, Reg(src.0.saturating_add(w as u8))) };
-            m.memory
-                .store_in(space, at, v)
-                .map_err(|e| bad_access(&m.memory, "store", l, at, 4, space, e, aimed_at(m, lanes, addr, 4, space)))?;
+            m.memory.store_in(space, at, v).map_err(|e| access.fault(m, l, at, 4, e))?;
         }
     }
     Ok(())
@@ -188,8 +192,8 @@ pub fn atom<const N: usize>(
     if space != Space::Shared {
         count_transactions(m, lanes, addr, words);
     }
-    let fail =
-        |m: &Machine, l: u32, at: u32, e: Miss| bad_access(&m.memory, "atomic", l, at, 4, space, e, aimed_at(m, lanes, addr, 4, space));
+    let access = Access { kind: "atomic", lanes, addr, space };
+    let fail = |m: &Machine, l: u32, at: u32, e: Miss| access.fault(m, l, at, 4, e);
     if wide {
         for l in lanes.iter() {
             let (lo_at, hi_at) = (address(m, l, addr, 0), address(m, l, addr, 1));
