@@ -341,7 +341,7 @@ impl Memory {
         };
         // No lane of the access reached a buffer: which one the address was computed from is
         // not known here, so the message says it names the nearest (as compute-sanitizer does).
-        let shared = match (b.space, aimed.is_some()) {
+        let which = match (b.space, aimed.is_some()) {
             (Space::Shared, true) => "shared ",
             (Space::Shared, false) => "the nearest buffer, shared ",
             (_, true) => "",
@@ -350,7 +350,7 @@ impl Memory {
         let size = b.elem.bytes();
         if addr < b.base {
             let element = (b.base - addr).div_ceil(size);
-            return format!("{} bytes before the start of {shared}`{}`: element -{element} (a negative index)", b.base - addr, b.name);
+            return format!("{} bytes before the start of {which}`{}`: element -{element} (a negative index)", b.base - addr, b.name);
         }
         let fix = match b.sizing {
             Sizing::Given => format!("to make it larger, give it a line `//@ buffer {}: {}[N]`", b.name, b.elem.name()),
@@ -367,7 +367,7 @@ impl Memory {
                 b.elem.name()
             ),
         };
-        format!("past the end of {shared}`{}`: element {}, and `{}` holds {} ({fix})", b.name, (addr - b.base) / size, b.name, b.count)
+        format!("past the end of {which}`{}`: element {}, and `{}` holds {} ({fix})", b.name, (addr - b.base) / size, b.name, b.count)
     }
 
     /// The buffer nearest `addr` in its memory: the one it is past the end of, or the one it

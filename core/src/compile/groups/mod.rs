@@ -49,6 +49,14 @@ impl Kind {
 const RANK: &str = "((threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x)";
 const BLOCK_SIZE: &str = "(blockDim.x * blockDim.y * blockDim.z)";
 
+/// A tile of `n` threads in its warp: the lane it starts at (a multiple of n) and the mask of
+/// its lanes (every lane for 32), as expressions.
+fn tile_lanes(n: u32) -> (String, String) {
+    let base = format!("({RANK} % 32 / {n} * {n})");
+    let mask = if n == 32 { String::from("0xffffffffu") } else { format!("((0xffffffffu >> {}) << {base})", 32 - n) };
+    (base, mask)
+}
+
 /// Rewrites the cooperative-groups code of `toks`; other tokens stay as they are.
 pub fn rewrite(toks: Vec<Token>) -> (Vec<Token>, Vec<Diagnostic>) {
     if !toks.iter().any(|t| matches!(&t.tok, Tok::Ident(w) if w == "cooperative_groups")) {
@@ -238,8 +246,8 @@ impl Rewriter {
             let operator = args.get(2).is_some_and(|a| ident(a.first()).is_some() && punct(a.get(1), "<") && punct(a.last(), ")"));
             if args.len() == 3 && operator {
                 let group = (args[0].len() == 1).then(|| ident(args[0].first())).flatten();
-                let code = match group.and_then(|g| self.vars.get(g).copied().map(|kind| (g, kind))) {
-                    Some((g, kind)) => self.reduce(kind, g, &args, t.span),
+                let code = match group.and_then(|g| self.vars.get(g).copied()) {
+                    Some(kind) => self.reduce(kind, &args, t.span),
                     None => {
                         self.error(t.span, "cooperative groups' `reduce` takes a tile variable: `thread_block_tile<32> tile = tiled_partition<32>(block);`, then `reduce(tile, v, plus<int>())`".into());
                         snippet("0", t.span)
@@ -434,9 +442,7 @@ impl Rewriter {
             (Kind::Block, "thread_index") => Some(String::from("threadIdx")),
             (Kind::Block, "group_dim" | "dim_threads") => Some(String::from("blockDim")),
             (Kind::Tile(n), _) => {
-                // The tile's lanes in its warp: every lane for 32, else n from a multiple of n.
-                let base = format!("({RANK} % 32 / {n} * {n})");
-                let mask = if n == 32 { String::from("0xffffffffu") } else { format!("((0xffffffffu >> {}) << {base})", 32 - n) };
+                let (base, mask) = tile_lanes(n);
                 match method {
                     "sync" => Some(format!("__syncwarp({mask})")),
                     "thread_rank" => Some(format!("({RANK} % {n})")),

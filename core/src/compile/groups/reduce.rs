@@ -5,7 +5,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use super::{closing, ident, snippet, Kind, Rewriter, RANK};
+use super::{closing, ident, snippet, tile_lanes, Kind, Rewriter};
 use crate::compile::lex::Token;
 use crate::diag::Span;
 
@@ -34,7 +34,7 @@ impl Rewriter {
     /// integer sum, minimum, maximum or bitwise fold is one `__reduce_*_sync` (`REDUX`, sm_80
     /// on); a smaller tile or another type folds in `log2 n` butterfly steps of `shfl_xor`, so
     /// every lane gets it.
-    pub(super) fn reduce(&mut self, kind: Kind, g: &str, args: &[Vec<Token>], span: Span) -> Vec<Token> {
+    pub(super) fn reduce(&mut self, kind: Kind, args: &[Vec<Token>], span: Span) -> Vec<Token> {
         let op = args.get(2).and_then(|a| {
             let name = ident(a.first())?;
             let (open, close) = (1, closing(a, 1)?);
@@ -56,18 +56,16 @@ impl Rewriter {
             self.error(span, "cooperative groups' `reduce` takes a group, a value and one of `plus<T>()`, `less<T>()`, `greater<T>()`, `bit_and<T>()`, `bit_or<T>()`, `bit_xor<T>()`".into());
             return snippet("0", span);
         };
-        let base = format!("({RANK} % 32 / {n} * {n})");
-        let mask = if n == 32 { String::from("0xffffffffu") } else { format!("((0xffffffffu >> {}) << {base})", 32 - n) };
+        let (_, mask) = tile_lanes(n);
         let redux = match op {
             "plus" => "add",
             "less" => "min",
             "greater" => "max",
             other => &other[4..],
         };
-        let value: Vec<Token> = args[1].clone();
-        let mut out = Vec::new();
-        if n == 32 && matches!(ty.as_str(), "int" | "unsigned" | "unsigned int") {
-            out.extend(snippet(&format!("__reduce_{redux}_sync({mask}, ({ty})("), span));
+        // The call's text before and after the value, which goes in as written.
+        let (call, close) = if n == 32 && matches!(ty.as_str(), "int" | "unsigned" | "unsigned int") {
+            (format!("__reduce_{redux}_sync({mask}, ({ty})("), String::from("))"))
         } else {
             let step = match op {
                 "plus" => "v + o",
@@ -83,14 +81,11 @@ impl Rewriter {
                 n / 2
             );
             self.helper((&name, &code));
-            out.extend(snippet(&format!("{name}(({ty})("), span));
-            out.extend(value);
-            out.extend(snippet(&format!("), {mask})"), span));
-            let _ = g;
-            return out;
-        }
-        out.extend(value);
-        out.extend(snippet("))", span));
+            (format!("{name}(({ty})("), format!("), {mask})"))
+        };
+        let mut out = snippet(&call, span);
+        out.extend(args[1].iter().cloned());
+        out.extend(snippet(&close, span));
         out
     }
 }
