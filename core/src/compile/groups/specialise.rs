@@ -9,6 +9,17 @@ use super::{arguments, closing, ident, param_position, punct, Kind, Rewriter};
 use crate::compile::lex::{Tok, Token};
 use crate::diag::Span;
 
+/// A function copied once per kind of group its `thread_group` parameter is passed.
+struct Specialised {
+    /// Its definition's tokens, from the start of its declaration to its closing brace.
+    start: usize,
+    end: usize,
+    name: String,
+    /// The parameter's position.
+    at: usize,
+    kinds: Vec<Kind>,
+}
+
 impl Rewriter {
     /// What every call passes for each `thread_group` parameter: the groups the file declares,
     /// then each call's argument at that position (several kinds: `several`).
@@ -79,9 +90,7 @@ impl Rewriter {
         }
         let several = core::mem::take(&mut self.several);
         let name_of = |f: &str, kind: Kind| format!("{f}<{}>", kind.type_name());
-        // Each definition's tokens, from the start of its declaration to its closing brace.
-        #[allow(clippy::type_complexity)]
-        let mut copies: Vec<(usize, usize, String, usize, Vec<Kind>)> = Vec::new();
+        let mut copies: Vec<Specialised> = Vec::new();
         for ((f, at), kinds) in &several {
             let Some(d) = (0..toks.len()).find(|&d| {
                 ident(toks.get(d)) == Some(f.as_str())
@@ -93,26 +102,26 @@ impl Rewriter {
             let start = (0..d).rev().find(|&j| punct(toks.get(j), ";") || punct(toks.get(j), "}")).map_or(0, |j| j + 1);
             let Some(open) = (d..toks.len()).find(|&j| punct(toks.get(j), "{")) else { continue };
             let Some(past) = closing(&toks, open) else { continue };
-            copies.push((start, past - 1, f.clone(), *at, kinds.clone()));
+            copies.push(Specialised { start, end: past - 1, name: f.clone(), at: *at, kinds: kinds.clone() });
         }
         let mut out = Vec::with_capacity(toks.len() * 2);
         let mut k = 0;
         while k < toks.len() {
-            if let Some((_, end, f, _, kinds)) = copies.iter().find(|c| c.0 == k) {
-                for &kind in kinds {
-                    for (j, t) in toks[k..=*end].iter().enumerate() {
-                        let named = ident(Some(t)) == Some(f.as_str()) && punct(toks.get(k + j + 1), "(");
-                        out.push(if named { Token { tok: Tok::Ident(name_of(f, kind)), span: t.span } } else { t.clone() });
+            if let Some(c) = copies.iter().find(|c| c.start == k) {
+                for &kind in &c.kinds {
+                    for (j, t) in toks[k..=c.end].iter().enumerate() {
+                        let named = ident(Some(t)) == Some(c.name.as_str()) && punct(toks.get(k + j + 1), "(");
+                        out.push(if named { Token { tok: Tok::Ident(name_of(&c.name, kind)), span: t.span } } else { t.clone() });
                     }
                 }
-                k = end + 1;
+                k = c.end + 1;
                 continue;
             }
             // A call: the copy for its argument's kind.
-            let call = copies.iter().find(|c| ident(toks.get(k)) == Some(c.2.as_str()) && punct(toks.get(k + 1), "("));
-            if let Some((_, _, f, at, _)) = call {
-                if let Some(kind) = self.argument_kind(&toks, k, *at, toks[k].span) {
-                    out.push(Token { tok: Tok::Ident(name_of(f, kind)), span: toks[k].span });
+            let call = copies.iter().find(|c| ident(toks.get(k)) == Some(c.name.as_str()) && punct(toks.get(k + 1), "("));
+            if let Some(c) = call {
+                if let Some(kind) = self.argument_kind(&toks, k, c.at, toks[k].span) {
+                    out.push(Token { tok: Tok::Ident(name_of(&c.name, kind)), span: toks[k].span });
                     k += 1;
                     continue;
                 }
