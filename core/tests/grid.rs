@@ -2,8 +2,9 @@
 //! block and warp run, against values computed here over the whole launch, under every model
 //! and both warp schedulers.
 
-use std::path::{Path, PathBuf};
+mod support;
 
+use support::grid::{compiled, example, h100_buffers, launch, params, printed};
 use warpscope_core::block::WarpScheduler;
 use warpscope_core::grid::{run_launch, LaunchRun};
 use warpscope_core::kernel::{parse_kernel_with, SourceOptions};
@@ -11,17 +12,6 @@ use warpscope_core::machine::Elem;
 use warpscope_core::model::ModelKind;
 use warpscope_core::sim::StopReason;
 use warpscope_core::LaunchOptions;
-
-fn example(name: &str) -> String {
-    let dir: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/grid");
-    std::fs::read_to_string(dir.join(name)).unwrap()
-}
-
-fn launch(text: &str, model: ModelKind, scheduler: WarpScheduler) -> LaunchRun {
-    let (k, d) = parse_kernel_with(text, &SourceOptions { target: Some(model.compile_target()), ..SourceOptions::default() });
-    assert!(d.iter().all(|d| !d.is_error()), "{model:?}: {d:?}");
-    run_launch(&k, &LaunchOptions { model: Some(model), warp_scheduler: scheduler, ..LaunchOptions::default() }).unwrap()
-}
 
 /// A buffer's words as the type its elements are (`i32`, `u32`, or `f32` holding whole numbers).
 fn words(run: &LaunchRun, name: &str) -> Vec<i64> {
@@ -39,46 +29,12 @@ fn words(run: &LaunchRun, name: &str) -> Vec<i64> {
         .collect()
 }
 
-/// nvcc's code of the C example `file` (`ptx/NAME.ptx` or `sass/NAME.sm_90.sass`, written by
-/// scripts/nvcc.sh and scripts/sass.sh) under the example's `//@` lines, its parameters renamed
-/// to their positions (`argK`), as the CLI's `--nvcc` writes them.
-fn compiled(file: &str, kind: &str) -> String {
-    let source = example(file);
-    let (c, d) = warpscope_core::compile::compile(&source, Default::default());
-    let params: Vec<String> = c.unwrap_or_else(|| panic!("{file}: {d:?}")).params.iter().map(|p| p.name.clone()).collect();
-    let mut text = String::new();
-    for line in source.lines().filter(|l| l.starts_with("//@")) {
-        let mut words: Vec<String> = line.split(' ').map(String::from).collect();
-        if matches!(words.get(1).map(String::as_str), Some("buffer" | "param")) {
-            let name = words[2].trim_end_matches(':');
-            if let Some(k) = params.iter().position(|p| p == name) {
-                words[2] = words[2].replacen(name, &format!("arg{k}"), 1);
-            }
-        }
-        text += &(words.join(" ") + "\n");
-    }
-    let stem = file.trim_end_matches(".cu");
-    let body = match kind {
-        "ptx" => format!("ptx/{stem}.ptx"),
-        _ => format!("sass/{stem}.sm_90.sass"),
-    };
-    // SASS names no shared array's size: the window is a word per thread unless a line gives
-    // it, as the reader's message says (the transpose's padded tile takes 32 x 33 words).
-    if kind == "sass" && stem == "transpose_tiled" {
-        text += "//@ buffer shared: f32[1056]\n";
-    }
-    text + &example(&body)
-}
-
 /// Runs `file` (its C, nvcc's PTX and nvcc's sm_90 SASS) under every model that reads each, and
 /// checks `buffer` against `want`.
 fn check_everywhere(file: &str, buffer: &str, want: &[i64]) {
-    let ptx_buffer = {
-        let (c, _) = warpscope_core::compile::compile(&example(file), Default::default());
-        match c.unwrap().params.iter().position(|p| p.name == buffer) {
-            Some(k) => format!("arg{k}"),
-            None => buffer.to_string(),
-        }
+    let ptx_buffer = match params(&example(file)).iter().position(|p| p == buffer) {
+        Some(k) => format!("arg{k}"),
+        None => buffer.to_string(),
     };
     let inputs = [("C", example(file), buffer), ("PTX", compiled(file, "ptx"), &ptx_buffer), ("SASS", compiled(file, "sass"), &ptx_buffer)];
     for (what, text, buffer) in &inputs {
@@ -214,16 +170,6 @@ const KERNELS: &[&str] = &[
     "transpose_tiled.cu",
 ];
 
-/// A buffer's bytes as scripts/h100_grid.py prints them: hex, or for a large buffer its 64-bit
-/// FNV-1a hash (`fnv:HEX`).
-pub fn printed_form(bytes: &[u8], hashed: bool) -> String {
-    if hashed {
-        let h = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3));
-        return format!("fnv:{h:016x}");
-    }
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// `h100/FILE` of examples/grid: what scripts/h100_grid.py's programs printed on an H100.
 fn h100(file: &str) -> String {
     example(&format!("h100/{file}"))
@@ -233,25 +179,18 @@ fn h100(file: &str) -> String {
 /// whole launch of the kernel's C, nvcc's PTX and its sm_90 SASS under volta.
 #[test]
 fn every_buffer_is_what_the_h100_computed() {
-    let printed = h100("h100.txt");
     let mut checked = 0;
     for file in KERNELS {
-        let (c, _) = warpscope_core::compile::compile(&example(file), Default::default());
-        let params: Vec<String> = c.unwrap().params.iter().map(|p| p.name.clone()).collect();
+        let params = params(&example(file));
         for (what, text) in [("C", example(file)), ("PTX", compiled(file, "ptx")), ("SASS", compiled(file, "sass"))] {
             let run = launch(&text, ModelKind::Volta, WarpScheduler::Gto);
             assert_eq!(run.end.reason, StopReason::Exited, "{file} ({what})");
-            for line in printed.lines().filter(|l| l.starts_with(&format!("{file} "))) {
-                let mut parts = line.split(' ');
-                let (_, name, hex) = (parts.next(), parts.next().unwrap(), parts.next().unwrap());
-                let name = match (what, params.iter().position(|p| p == name)) {
-                    ("C", _) | (_, None) => name.to_string(),
+            for (name, hex) in h100_buffers(file) {
+                let name = match (what, params.iter().position(|p| *p == name)) {
+                    ("C", _) | (_, None) => name,
                     (_, Some(k)) => format!("arg{k}"),
                 };
-                let (b, words) = run.memory.buffer(&name).unwrap_or_else(|| panic!("{file} ({what}): no buffer {name}"));
-                let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).take(b.size() as usize).collect();
-                let got = printed_form(&bytes, hex.starts_with("fnv:"));
-                assert!(got == hex, "{file} ({what}): {name} differs from the H100's");
+                assert!(printed(&run, &name, hex.starts_with("fnv:")) == hex, "{file} ({what}): {name} differs from the H100's");
                 checked += 1;
             }
         }

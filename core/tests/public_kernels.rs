@@ -6,54 +6,19 @@
 //! warpscope's own C refuses with a message naming the struct and what runs it: its PTX and SASS
 //! are held to each other, to values computed here and to the H100's buffers.
 
-use std::path::{Path, PathBuf};
+mod support;
 
+use support::grid::{compiled, example, h100_buffers, params, printed};
 use warpscope_core::block::WarpScheduler;
-use warpscope_core::grid::{run_launch, LaunchRun};
+use warpscope_core::grid::LaunchRun;
 use warpscope_core::kernel::{parse_kernel_with, SourceOptions};
 use warpscope_core::machine::Elem;
 use warpscope_core::model::ModelKind;
 use warpscope_core::sim::StopReason;
-use warpscope_core::LaunchOptions;
 
-fn example(name: &str) -> String {
-    let dir: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/grid");
-    std::fs::read_to_string(dir.join(name)).unwrap()
-}
-
-/// The kernel's parameter names, in order, from its `__global__` signature.
-fn params(source: &str) -> Vec<String> {
-    let sig = source.split("__global__ void ").nth(1).expect("a kernel");
-    let list = &sig[sig.find('(').unwrap() + 1..sig.find(')').unwrap()];
-    list.split(',').map(|p| p.trim().rsplit(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap().to_string()).collect()
-}
-
-/// nvcc's code (`ptx` or `sass`) under the file's `//@` lines, its parameters renamed `argK` as
-/// the CLI's `--nvcc` does.
-fn compiled(file: &str, kind: &str) -> String {
-    let source = example(file);
-    let names = params(&source);
-    let mut text = String::new();
-    for line in source.lines().filter(|l| l.starts_with("//@")) {
-        let mut words: Vec<String> = line.split(' ').map(String::from).collect();
-        if matches!(words.get(1).map(String::as_str), Some("buffer" | "param")) {
-            let name = words[2].trim_end_matches(':').to_string();
-            if let Some(k) = names.iter().position(|p| *p == name) {
-                words[2] = words[2].replacen(&name, &format!("arg{k}"), 1);
-            }
-        }
-        text += &(words.join(" ") + "\n");
-    }
-    let stem = file.trim_end_matches(".cu");
-    text + &example(&if kind == "ptx" { format!("ptx/{stem}.ptx") } else { format!("sass/{stem}.sm_90.sass") })
-}
-
+/// The whole launch of `text` under volta; it must exit.
 fn launch(text: &str) -> LaunchRun {
-    let model = ModelKind::Volta;
-    let (k, d) = parse_kernel_with(text, &SourceOptions { target: Some(model.compile_target()), ..SourceOptions::default() });
-    assert!(d.iter().all(|d| !d.is_error()), "{d:?}");
-    let run =
-        run_launch(&k, &LaunchOptions { model: Some(model), warp_scheduler: WarpScheduler::Gto, ..LaunchOptions::default() }).unwrap();
+    let run = support::grid::launch(text, ModelKind::Volta, WarpScheduler::Gto);
     assert_eq!(run.end.reason, StopReason::Exited, "{:?}", run.end);
     run
 }
@@ -167,20 +132,15 @@ fn rodinia_bfs_visits_the_frontiers_neighbours() {
         }
     }
     assert_eq!(i32s(find(&b, "g_cost")), cost);
-    // And every buffer is what the H100 left (examples/grid/h100/h100.txt).
-    let printed = example("h100/h100.txt");
-    let lines: Vec<&str> = printed.lines().filter(|l| l.starts_with("rodinia_bfs.cu ")).collect();
-    assert_eq!(lines.len(), 6);
-    let run = launch(&compiled("rodinia_bfs.cu", "sass"));
-    for line in lines {
-        let mut parts = line.split(' ').skip(1);
-        let (name, hex) = (parts.next().unwrap(), parts.next().unwrap());
-        let k = params(&example("rodinia_bfs.cu")).iter().position(|p| p == name).unwrap();
-        let (b, words) = run.memory.buffer(&format!("arg{k}")).unwrap();
-        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).take(b.size() as usize).collect();
-        let got: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-        assert!(got == hex, "rodinia_bfs.cu: {name} differs from the H100's");
-    }
     assert_eq!(i32s(find(&b, "g_updating_graph_mask")), updating);
     assert_eq!(i32s(find(&b, "g_graph_mask")), vec![0; n]);
+    // And every buffer is what the H100 left (examples/grid/h100/h100.txt).
+    let lines = h100_buffers("rodinia_bfs.cu");
+    assert_eq!(lines.len(), 6);
+    let run = launch(&compiled("rodinia_bfs.cu", "sass"));
+    let names = params(&example("rodinia_bfs.cu"));
+    for (name, hex) in lines {
+        let k = names.iter().position(|p| *p == name).unwrap();
+        assert!(printed(&run, &format!("arg{k}"), false) == hex, "rodinia_bfs.cu: {name} differs from the H100's");
+    }
 }

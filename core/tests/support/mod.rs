@@ -2,5 +2,6 @@
 
 #![allow(dead_code)] // each test uses some of the helpers
 
+pub mod grid;
 pub mod kernels;
 pub mod runs;
