@@ -2,8 +2,8 @@
 //! spliced with a backslash in code, a function whose every path returns (an if/else of returns,
 //! a `do ... while (1)` left by `return`), `true` as a template argument, default arguments,
 //! a functional cast (`float(t)`, a template's `T(4.0)`), a pointer against `NULL`, `__log2f`
-//! and `__powf`, and a shuffle whose width is a variable. Each kernel runs one warp and its
-//! buffer is checked against values computed here.
+//! and `__powf`, a shuffle whose width is a variable, and structs. Each kernel runs one warp and
+//! its buffer is checked against values computed here.
 
 use warpscope_core::kernel::parse_kernel;
 use warpscope_core::sim::StopReason;
@@ -189,21 +189,60 @@ fn bool_arrays_are_bytes() {
     assert_eq!(got, want);
 }
 
-/// A struct or class the file defines is named as one where the kernel uses it, with what runs
-/// it (nvcc's code) and how to write it without; an unknown type lists the types there are.
+/// The CUDA C Programming Guide's `Matrix`, passed by value with a pointer field: each field
+/// binds as its own param or buffer (`A_width`, `A_elements`), and a method and an operator of a
+/// struct run on values held in registers.
+#[test]
+fn structs_by_value_hold_their_fields_and_run_their_methods() {
+    let text = "//@ buffer out: f32[32]\n//@ param A_width = 4\n//@ buffer A_elements: f32[16] = i * 0.5\n\
+        //@ param B_width = 4\n//@ buffer B_elements: f32[16] = (i * 7) % 5 - 2\n\
+        typedef struct {\n    int width;\n    int height;\n    float* elements;\n} Matrix;\n\
+        struct Acc {\n    float sum;\n    int n;\n    __device__ void add(float v) { sum += v; n++; }\n\
+            __device__ Acc operator+(Acc o) const { Acc r = {sum + o.sum, n + o.n}; return r; }\n};\n\
+        __global__ void k(Matrix A, Matrix B, float* out) {\n    int t = threadIdx.x % 16;\n\
+            int row = t / 4, col = t % 4;\n    Acc lo = {0.0f, 0}, hi = {0.0f, 0};\n\
+            for (int e = 0; e < A.width; ++e) {\n\
+                float p = A.elements[row * A.width + e] * B.elements[e * B.width + col];\n\
+                if (e < 2) lo.add(p); else hi.add(p);\n    }\n\
+            Acc all = lo + hi;\n    out[threadIdx.x] = all.sum * 100.0f + all.n;\n}\n";
+    let a: Vec<f32> = (0..16).map(|i| i as f32 * 0.5).collect();
+    let b: Vec<f32> = (0..16).map(|i| ((i * 7) % 5 - 2) as f32).collect();
+    let want: Vec<f32> = (0..32)
+        .map(|t| {
+            let (row, col) = (t % 16 / 4, t % 4);
+            let lo: f32 = (0..2).map(|e| a[row * 4 + e] * b[e * 4 + col]).sum();
+            let hi: f32 = (2..4).map(|e| a[row * 4 + e] * b[e * 4 + col]).sum();
+            (lo + hi) * 100.0 + 4.0
+        })
+        .collect();
+    assert_eq!(floats(text), want);
+}
+
+/// A struct this C cannot read is named where the kernel uses it, with why and where; a field
+/// or member function a struct lacks is named with the ones it has; an unknown type lists the
+/// types there are.
 #[test]
 fn a_struct_says_what_it_is_and_what_to_do() {
     let message = |text: &str| -> String {
         let (_, diags) = parse_kernel(text);
         diags.iter().find(|d| d.is_error()).map(|d| format!("{}: {}", d.span.line, d.message)).unwrap_or_default()
     };
-    let param = message("struct Node { int start; int count; };\n__global__ void k(const Node* nodes, int* out) { out[0] = 1; }\n");
-    assert!(param.starts_with("2: `Node` is a struct (line 1)") && param.contains("`--nvcc`"), "{param}");
-    let local =
-        message("typedef struct { float r, i; } Complex;\n__global__ void k(float* out) {\n    Complex z;\n    out[0] = 1.0f;\n}\n");
-    assert!(local.starts_with("3: `Complex` is a struct (line 1)"), "{local}");
-    let class = message("class Particle {\npublic:\n    float x;\n};\n__global__ void k(Particle* p) { }\n");
-    assert!(class.starts_with("5: `Particle` is a class (line 1)"), "{class}");
+    let array = message("struct Grid {\n    int n;\n    float cells[16];\n};\n__global__ void k(Grid* g, int* out) { out[0] = 1; }\n");
+    assert!(
+        array.starts_with("5: `Grid` is a struct (line 1) that warpscope's own C cannot read: array fields")
+            && array.contains("(line 3)")
+            && array.contains("`--nvcc`"),
+        "{array}"
+    );
+    let derived = message("struct A { int x; };\nclass B : public A {\npublic:\n    int y;\n};\n__global__ void k(B* p) { }\n");
+    assert!(derived.starts_with("6: `B` is a class (line 2)") && derived.contains("deriving"), "{derived}");
+    let field = message("struct P { float x, y; };\n__global__ void k(P* p, float* out) {\n    out[0] = p[0].z;\n}\n");
+    assert!(field.starts_with("3: `P` has no field `z`: it has the fields `x`, `y`"), "{field}");
+    let method = message("struct P {\n    float x;\n    __device__ float twice() const { return 2 * x; }\n};\n__global__ void k(P* p, float* out) {\n    out[0] = p[0].half();\n}\n");
+    assert!(method.starts_with("6: `P` has no `__device__` member function `half` taking 0 argument(s) (it has `twice`)"), "{method}");
     let unknown = message("__global__ void k(Vec3* v) { }\n");
-    assert!(unknown.contains("found `Vec3`") && unknown.contains("`char`") && unknown.contains("`uchar4`"), "{unknown}");
+    assert!(
+        unknown.contains("found `Vec3`") && unknown.contains("`char`") && unknown.contains("`uchar4`") && unknown.contains("struct"),
+        "{unknown}"
+    );
 }

@@ -412,7 +412,7 @@ fn refusals_say_what_to_change() {
         // A misspelt built-in is an unknown name with the likely one, not a struct.
         ("__global__ void k(int* a) { a[0] = gridDm.x; }\n", "unknown name `gridDm`: did you mean `gridDim`?"),
         ("__global__ void k(int* a) { a[0] = threadIdy.x; }\n", "did you mean `threadIdx`?"),
-        ("__global__ void k(int* a) { a[0] = point.x; }\n", "structs are not supported"),
+        ("__global__ void k(int* a) { a[0] = point.x; }\n", "unknown variable `point`"),
         // C's double functions on doubles: their float versions are built in.
         ("__global__ void k(int* a) { a[0] = (int)ceil(a[1] / 16.0); }\n", "`ceil` of a `double` is C's double-precision function"),
         ("__global__ void k(double* a) { a[0] = sqrt(a[1]); }\n", "use `sqrtf`"),

@@ -186,7 +186,7 @@ fn vector_misuse_is_an_error_at_its_place() {
     let k = |body: &str| format!("__global__ void k(float4* a, float* o) {{\n    {body}\n}}\n");
     let cases: &[(&str, u32, &str)] = &[
         ("float4 b = a[0] + a[1];", 16, "`+` does not apply to `float4`"),
-        ("o[0] = a[0].q;", 16, "member access is only supported on vector types"),
+        ("o[0] = a[0].q;", 12, "`float4` has the components `.x`, `.y`, `.z`, `.w`, not `.q`"),
         ("float2 v = make_float2(1, 2); o[0] = v.z;", 42, "`float2` has 2 components: no `.z`"),
         ("int x = 1; o[0] = x.y;", 23, "`.y` needs a vector"),
         ("if (a[0]) o[0] = 1;", 9, "cannot convert `float4` to `int`"),

@@ -2,16 +2,14 @@
 //! and simpleCooperativeGroups, GPU Gems 3's n-body, Rodinia's BFS; `examples/grid/`, each
 //! naming its origin on line 1), launched as their host programs launch them. Each whole
 //! launch's buffers equal values computed here (`grid.rs` holds the C, nvcc's PTX and its SASS
-//! to what the H100 computed). Rodinia's BFS keeps its graph in a `struct Node`, which
-//! warpscope's own C refuses with a message naming the struct and what runs it: its PTX and SASS
-//! are held to each other, to values computed here and to the H100's buffers.
+//! to what the H100 computed; Rodinia's BFS, whose graph is an array of `struct Node`, among
+//! them).
 
 mod support;
 
-use support::grid::{compiled, example, h100_buffers, params, printed};
+use support::grid::{example, params};
 use warpscope_core::block::WarpScheduler;
 use warpscope_core::grid::LaunchRun;
-use warpscope_core::kernel::{parse_kernel_with, SourceOptions};
 use warpscope_core::machine::Elem;
 use warpscope_core::model::ModelKind;
 use warpscope_core::sim::StopReason;
@@ -23,28 +21,17 @@ fn launch(text: &str) -> LaunchRun {
     run
 }
 
-/// Every parameter buffer of `file` after its whole launch, by the C's names: from the C, or
-/// where the C is refused (`c` false) from nvcc's PTX and SASS, which must agree. (`grid.rs`
-/// holds all three paths of the others to what the H100 computed.)
-fn buffers(file: &str, c: bool) -> Vec<(String, Vec<Elem>)> {
-    let names = params(&example(file));
-    let read = |run: &LaunchRun, renamed: bool| -> Vec<(String, Vec<Elem>)> {
-        let mut out = Vec::new();
-        for (k, name) in names.iter().enumerate() {
-            let key = if renamed { format!("arg{k}") } else { name.clone() };
-            if let Some((b, w)) = run.memory.buffer(&key) {
-                out.push((name.clone(), b.values(w).collect()));
-            }
+/// Every parameter buffer of `file` after the whole launch of its C, by name. (`grid.rs` holds
+/// the C, nvcc's PTX and its SASS to what the H100 computed.)
+fn buffers(file: &str) -> Vec<(String, Vec<Elem>)> {
+    let run = launch(&example(file));
+    let mut out = Vec::new();
+    for name in params(&example(file)) {
+        if let Some((b, w)) = run.memory.buffer(&name) {
+            out.push((name.clone(), b.values(w).collect()));
         }
-        out
-    };
-    if c {
-        return read(&launch(&example(file)), false);
     }
-    let ptx = read(&launch(&compiled(file, "ptx")), true);
-    let sass = read(&launch(&compiled(file, "sass")), true);
-    assert!(ptx == sass, "{file}: nvcc's SASS and PTX differ");
-    ptx
+    out
 }
 
 fn find<'a>(bufs: &'a [(String, Vec<Elem>)], name: &str) -> &'a [Elem] {
@@ -67,21 +54,21 @@ fn i32s(e: &[Elem]) -> Vec<i64> {
 
 #[test]
 fn cuda_samples_vector_add_fills_every_element_of_its_196_blocks() {
-    let b = buffers("sample_vector_add.cu", true);
+    let b = buffers("sample_vector_add.cu");
     let want: Vec<f32> = (0..50000).map(|i| (i % 97) as f32 * 0.25 + (i % 89) as f32 * 0.5).collect();
     assert_eq!(f32s(find(&b, "C")), want);
 }
 
 #[test]
 fn cuda_samples_reduction_sums_each_blocks_512_elements() {
-    let b = buffers("sample_reduction.cu", true);
+    let b = buffers("sample_reduction.cu");
     let want: Vec<i64> = (0..32).map(|blk| (blk * 512..(blk + 1) * 512).map(|i| i % 7 - 3).sum()).collect();
     assert_eq!(i32s(find(&b, "g_odata")), want);
 }
 
 #[test]
 fn cuda_samples_simple_cooperative_groups_sums_the_block_and_each_tile() {
-    let b = buffers("sample_simple_cg.cu", true);
+    let b = buffers("sample_simple_cg.cu");
     assert_eq!(i32s(find(&b, "blockSums")), (0..64).map(|t| if t == 0 { 2016 } else { -1 }).collect::<Vec<_>>());
     assert_eq!(i32s(find(&b, "tileSums")), (0..64).map(|t| if t % 16 == 0 { 120 } else { -1 }).collect::<Vec<_>>());
 }
@@ -90,7 +77,7 @@ fn cuda_samples_simple_cooperative_groups_sums_the_block_and_each_tile() {
 /// multiply-adds (the same on every path) keep them within a few parts in 10^5.
 #[test]
 fn gpu_gems_nbody_accelerations_are_the_all_pairs_sums() {
-    let b = buffers("gems_nbody.cu", true);
+    let b = buffers("gems_nbody.cu");
     let x: Vec<f64> = f32s(find(&b, "globalX")).into_iter().map(f64::from).collect();
     let a = f32s(find(&b, "globalA"));
     for i in 0..512 {
@@ -109,14 +96,11 @@ fn gpu_gems_nbody_accelerations_are_the_all_pairs_sums() {
     }
 }
 
-/// One BFS level from nvcc's code (the C's `struct Node` is refused, by name): every frontier
-/// node's unvisited neighbours get the next cost and the updating mask, and the frontier clears.
+/// One BFS level, its nodes an array of `struct Node`: every frontier node's unvisited
+/// neighbours get the next cost and the updating mask, and the frontier clears.
 #[test]
 fn rodinia_bfs_visits_the_frontiers_neighbours() {
-    let (_, diags) = parse_kernel_with(&example("rodinia_bfs.cu"), &SourceOptions::default());
-    let e = diags.iter().find(|d| d.is_error()).expect("the struct is refused");
-    assert!(e.message.starts_with("`Node` is a struct (line 15)") && e.message.contains("`--nvcc`"), "{}", e.message);
-    let b = buffers("rodinia_bfs.cu", false);
+    let b = buffers("rodinia_bfs.cu");
     let (n, frontier) = (1000usize, |i: usize| i.is_multiple_of(9));
     let visited = |i: usize| i.is_multiple_of(9) || i % 4 == 1;
     let mut cost: Vec<i64> = (0..n).map(|i| if frontier(i) { 2 } else { -1 }).collect();
@@ -134,13 +118,4 @@ fn rodinia_bfs_visits_the_frontiers_neighbours() {
     assert_eq!(i32s(find(&b, "g_cost")), cost);
     assert_eq!(i32s(find(&b, "g_updating_graph_mask")), updating);
     assert_eq!(i32s(find(&b, "g_graph_mask")), vec![0; n]);
-    // And every buffer is what the H100 left (examples/grid/h100/h100.txt).
-    let lines = h100_buffers("rodinia_bfs.cu");
-    assert_eq!(lines.len(), 6);
-    let run = launch(&compiled("rodinia_bfs.cu", "sass"));
-    let names = params(&example("rodinia_bfs.cu"));
-    for (name, hex) in lines {
-        let k = names.iter().position(|p| *p == name).unwrap();
-        assert!(printed(&run, &format!("arg{k}"), false) == hex, "rodinia_bfs.cu: {name} differs from the H100's");
-    }
 }

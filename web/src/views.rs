@@ -568,7 +568,7 @@ impl NoteView {
 #[derive(Serialize, TS)]
 pub struct VarView {
     pub name: String,
-    pub ty: &'static str,
+    pub ty: String,
     pub reg: String,
     pub value: String,
 }

@@ -89,6 +89,23 @@ pub enum Ty {
     Vector(Scalar, u8),
     /// A pointer to elements of a vector type (`uchar4*`).
     VecPtr(Scalar, u8),
+    /// A struct or class the file defines, held in a row of registers, field after field
+    /// (`structs::Structs` has its fields; the row's length and the bytes are here, so a
+    /// type's size needs no table).
+    Struct(StructRef),
+    /// A pointer to elements of a struct (`Node*`).
+    StructPtr(StructRef),
+}
+
+/// A struct type: its index in the file's `structs::Structs`, the registers a value of it
+/// takes, and its size and alignment in memory.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct StructRef {
+    pub id: u16,
+    pub regs: u8,
+    pub align: u8,
+    /// Kept to 16 bits so a `Ty` stays 8 bytes (a struct fits 200 registers, far below).
+    pub bytes: u16,
 }
 
 /// The vector types' names: `uchar4` is `(UChar, 4)`. The first seven are the ones the C
@@ -188,6 +205,9 @@ impl Ty {
             Ty::Ptr(s) => find(s).2,
             Ty::Vector(s, n) => vector_name(s, n).0,
             Ty::VecPtr(s, n) => vector_name(s, n).1,
+            // Its own name is in the file's table: `Structs::name_of`.
+            Ty::Struct(_) => "struct",
+            Ty::StructPtr(_) => "struct*",
         }
     }
 
@@ -202,7 +222,7 @@ impl Ty {
     }
 
     pub fn is_pointer(self) -> bool {
-        self.pointee().is_some()
+        self.pointee().is_some() || matches!(self, Ty::StructPtr(_))
     }
 
     /// The type of what a pointer points at (`uchar4` for `uchar4*`).
@@ -210,7 +230,30 @@ impl Ty {
         match self {
             Ty::Ptr(s) => Some(Ty::Scalar(s)),
             Ty::VecPtr(s, n) => Some(Ty::Vector(s, n)),
+            Ty::StructPtr(r) => Some(Ty::Struct(r)),
             _ => None,
+        }
+    }
+
+    /// A pointer to elements of this type (`Node*` for `Node`).
+    pub fn pointer_to(self) -> Option<Ty> {
+        match self {
+            Ty::Scalar(s) => Some(Ty::Ptr(s)),
+            Ty::Vector(s, n) => Some(Ty::VecPtr(s, n)),
+            Ty::Struct(r) => Some(Ty::StructPtr(r)),
+            _ => None,
+        }
+    }
+
+    /// Bytes its values align to in memory: a scalar's size, a `float2` 8 and a `float4` 16
+    /// (CUDA aligns the vectors of 2 and 4), a `float3` its component's, a struct its widest field's.
+    pub fn align(self) -> u32 {
+        match self {
+            Ty::Scalar(s) => s.bytes(),
+            Ty::Vector(s, 2 | 4) => s.bytes() * self.registers() as u32,
+            Ty::Vector(s, _) => s.bytes(),
+            Ty::Struct(r) => r.align as u32,
+            _ => 8,
         }
     }
 
@@ -218,6 +261,7 @@ impl Ty {
     pub fn registers(self) -> u8 {
         match self {
             Ty::Vector(_, n) => n,
+            Ty::Struct(r) => r.regs,
             t if t.wide() => 2,
             _ => 1,
         }
@@ -233,8 +277,9 @@ impl Ty {
         match self {
             Ty::Void => None,
             Ty::Scalar(s) => Some(s.bytes() as u64),
-            Ty::Ptr(_) | Ty::VecPtr(..) => Some(8),
+            Ty::Ptr(_) | Ty::VecPtr(..) | Ty::StructPtr(_) => Some(8),
             Ty::Vector(s, n) => Some(s.bytes() as u64 * n as u64),
+            Ty::Struct(r) => Some(r.bytes as u64),
         }
     }
 }
@@ -423,10 +468,27 @@ pub enum ExprKind {
         args: Vec<Expr>,
     },
     Cast(Ty, Box<Expr>),
-    /// A vector's component: `v.x` is 0, `.w` is 3.
-    Member(Box<Expr>, u8),
+    /// A vector's component (`v.x`) or a struct's field (`n.starting`; `p->f` is `(*p).f`).
+    Member(Box<Expr>, String),
+    /// `obj.name(args)`: a struct's member function, called on `obj` (boxed, so an `Expr`
+    /// stays small: the parser's and lowering's frames hold many).
+    Method(Box<MethodCall>),
+    /// A struct's value made from `args`: by its constructor (`cuComplex(a, b)`,
+    /// `cuComplex c(a, b);`), or field by field (`Node n = {1, 2};`, `braces`).
+    Construct {
+        ty: Ty,
+        args: Vec<Expr>,
+        braces: bool,
+    },
     /// A string literal (adjacent ones joined): only `printf`'s format and `%s` arguments.
     Str(String),
+}
+
+#[derive(Clone, PartialEq, Debug)]
+pub struct MethodCall {
+    pub obj: Expr,
+    pub name: String,
+    pub args: Vec<Expr>,
 }
 
 #[derive(Clone, PartialEq, Debug)]
@@ -533,6 +595,8 @@ pub struct Unit {
     pub templates: Vec<super::template::TemplateDef>,
     pub memory: Vec<MemoryDecl>,
     pub host: Vec<HostItem>,
+    /// The structs and classes it defines (their member functions are in `funcs`).
+    pub structs: super::structs::Structs,
 }
 
 #[derive(Clone, PartialEq, Debug)]

@@ -20,6 +20,7 @@ mod macro_body;
 pub(crate) mod parse;
 mod pre;
 pub(crate) mod reconverge;
+pub mod structs;
 pub mod template;
 
 use alloc::collections::{BTreeMap, BTreeSet};
@@ -139,6 +140,8 @@ pub struct Compiled {
     pub program: Program,
     /// For each instruction, its line in `listing`.
     pub listing_lines: Vec<u32>,
+    /// The file's structs, for the parameters of struct types.
+    pub structs: structs::Structs,
 }
 
 /// True when a kernel file holds CUDA C rather than assembly: it defines a `__global__` function.
@@ -241,15 +244,24 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
             return finish(None, diags);
         }
         let Some(kernel) = funcs.iter().find(|f| f.name == chosen) else { return finish(None, diags) };
-        let pass = lower_all(&funcs, kernel, &roots, &unit.memory, &deductions, src, &opts);
-        if pass.deduced.is_empty() {
+        let file = FileContext { memory: &unit.memory, structs: &unit.structs, deductions: &deductions, src, opts: &opts };
+        let pass = lower_all(&funcs, kernel, &roots, &file);
+        if pass.deduced.is_empty() && pass.needed.is_empty() {
             break (pass, kernel);
         }
-        let before = funcs.len();
+        let (before, roots_before) = (funcs.len(), roots.len());
         roots.extend(pass.deduced.iter().map(|w| template::instance_name(&w.name, &w.args)));
+        // Member functions a call needs (a constructor, an operator) join the next pass.
+        roots.extend(pass.needed.iter().cloned());
         instantiate(&parser, &unit.templates, &deductions, pass.deduced, &mut funcs, &mut diags);
-        if funcs.len() == before {
+        if funcs.len() == before && roots.len() == roots_before {
             diags.extend(pass.diags);
+            if let (false, Some(name)) = (has_errors(&diags), pass.needed.first()) {
+                diags.push(Diagnostic::error(
+                    Span::new(1, 1, 1),
+                    format!("internal compiler error: `{name}` is called but was not compiled"),
+                ));
+            }
             return finish(None, diags);
         }
     };
@@ -281,6 +293,7 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
         listing: text,
         program,
         listing_lines,
+        structs: unit.structs.clone(),
     };
     finish(Some(out), diags)
 }
@@ -315,17 +328,20 @@ struct LoweredAll {
     arrays: Vec<MemoryArray>,
     diags: Vec<Diagnostic>,
     deduced: Vec<template::Wanted>,
+    needed: Vec<String>,
 }
 
-fn lower_all(
-    funcs: &[Function],
-    kernel: &Function,
-    roots: &BTreeSet<String>,
-    memory: &[ast::MemoryDecl],
-    deductions: &[template::Deduction],
-    src: &str,
-    opts: &CompileOptions,
-) -> LoweredAll {
+/// What every function of a file is lowered with.
+struct FileContext<'a> {
+    memory: &'a [ast::MemoryDecl],
+    structs: &'a structs::Structs,
+    deductions: &'a [template::Deduction],
+    src: &'a str,
+    opts: &'a CompileOptions,
+}
+
+fn lower_all(funcs: &[Function], kernel: &Function, roots: &BTreeSet<String>, file: &FileContext) -> LoweredAll {
+    let FileContext { memory, structs, deductions, src, opts } = *file;
     let mut diags = Vec::new();
     // The kernel first (it starts at pc 0), then the device functions it calls, in source order.
     let mut called = reachable(funcs, &kernel.name);
@@ -348,9 +364,11 @@ fn lower_all(
     let mut base = first_local;
     let mut vars = Vec::new();
     let mut deduced = Vec::new();
+    let mut needed = Vec::new();
     for f in &ordered {
         let sig = &sigs[&f.name];
-        let mut l = Lower::new(opts.target, &sigs, sig, &arrays, RegAlloc::starting_at(base)).with_templates(deductions).function(f);
+        let lower = Lower::new(opts.target, &sigs, sig, &arrays, RegAlloc::starting_at(base));
+        let mut l = lower.with_templates(deductions).with_structs(structs).function(f);
         if opts.fmad {
             let named: Vec<(u8, u32, u32)> = l.vars.iter().map(|v| (v.reg, v.first_line, v.last_line)).collect();
             contract::contract(&mut l.func, &named);
@@ -359,6 +377,7 @@ fn lower_all(
         base = l.regs.high;
         diags.append(&mut l.diags);
         deduced.append(&mut l.deduced);
+        needed.append(&mut l.needed);
         if opts.if_convert {
             ifconv::if_convert(&mut l.func);
         }
@@ -367,7 +386,7 @@ fn lower_all(
         }
         emit::emit_func(&l.func, opts.target, &source, &mut listing);
     }
-    LoweredAll { listing, vars, sigs, arrays, diags, deduced }
+    LoweredAll { listing, vars, sigs, arrays, diags, deduced, needed }
 }
 
 /// What lowering needs to deduce a template's arguments at a call: its parameters' defaults,

@@ -119,7 +119,30 @@ pub fn instance_name(name: &str, args: &[TemplateArg]) -> String {
 
 /// A name as a listing label may spell it (an instance's `<`, `>`, `,`, ` ` and `*` become `_`).
 pub fn label_safe(name: &str) -> String {
-    name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect()
+    // An operator's symbols are its name: `operator*` and `operator+` need labels apart.
+    const SYMBOLS: [(char, &str); 12] = [
+        ('+', "plus"),
+        ('-', "minus"),
+        ('*', "times"),
+        ('/', "div"),
+        ('%', "mod"),
+        ('=', "eq"),
+        ('<', "lt"),
+        ('>', "gt"),
+        ('!', "not"),
+        ('&', "and"),
+        ('|', "or"),
+        ('^', "xor"),
+    ];
+    match name.split_once("operator") {
+        Some((before, op)) if !op.is_empty() && !op.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') => {
+            let word = |c: char| SYMBOLS.iter().find(|s| s.0 == c).map_or("_", |s| s.1);
+            let spelt: String =
+                op.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { String::from(c) } else { String::from(word(c)) }).collect();
+            format!("{}operator_{spelt}", label_safe(before))
+        }
+        _ => name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect(),
+    }
 }
 
 /// The instance's tokens: the template's with each parameter replaced by its argument (at the

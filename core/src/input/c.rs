@@ -57,25 +57,14 @@ fn compile_into(k: &mut Kernel, text: &str, opts: &SourceOptions, diags: &mut Ve
     }
     let threads = k.launch().threads();
     for p in &c.params {
-        // A vector by value (`uchar4 c`) is one param per component, `c_x`, `c_y`..., in its
-        // registers in a row.
-        if let Ty::Vector(s, n) = p.ty {
-            for j in 0..n {
-                match bind(k, &component_param(&p.name, j), Ty::Scalar(s), p.span, threads) {
-                    Ok(value) => k.regs.push(RegInit { target: InitTarget::Reg(Reg(p.reg + j)), value, binds: true }),
-                    Err(msg) => diags.push(Diagnostic::error(p.span, msg)),
-                }
+        // A struct by value (`Matrix A`) is one param or buffer per field, `A_width`,
+        // `A_elements`..., in its registers in a row.
+        for (field, ty, offset) in c.structs.shown_fields(p.ty, &p.name) {
+            let name = field.replace('.', "_");
+            let at = ParamAt { reg: p.reg + offset, span: p.span, threads };
+            if let Err(msg) = bind_param(k, &name, ty, &c.structs, at) {
+                diags.push(Diagnostic::error(p.span, msg));
             }
-            continue;
-        }
-        // A 64-bit scalar fills a register pair, as the element type of its width stores it.
-        let target = match p.ty {
-            Ty::Scalar(s) if s.wide() => InitTarget::Wide { reg: Reg(p.reg), elem: elem_type(s) },
-            _ => InitTarget::Reg(Reg(p.reg)),
-        };
-        match bind(k, &p.name, p.ty, p.span, threads) {
-            Ok(value) => k.regs.push(RegInit { target, value, binds: true }),
-            Err(msg) => diags.push(Diagnostic::error(p.span, msg)),
         }
     }
     for a in &c.arrays {
@@ -253,6 +242,72 @@ fn same_elements(name: &str, what: &str, want: ElemType, held: ElemType) -> Resu
     ))
 }
 
+/// Where a kernel parameter's value goes: its first register, its declaration, and the
+/// launch's thread count (what made-up inputs are sized by).
+#[derive(Clone, Copy)]
+struct ParamAt {
+    reg: u8,
+    span: Span,
+    threads: u64,
+}
+
+/// The initial values of a scalar, pointer or vector parameter's registers.
+fn bind_param(k: &mut Kernel, name: &str, ty: Ty, structs: &crate::compile::structs::Structs, at: ParamAt) -> Result<(), String> {
+    let ParamAt { reg, span, threads } = at;
+    let (target, value) = match ty {
+        // A vector by value (`uchar4 c`) is one param per component, `c_x`, `c_y`..., in its
+        // registers in a row.
+        Ty::Vector(s, n) => {
+            for j in 0..n {
+                let value = bind(k, &component_param(name, j), Ty::Scalar(s), span, threads)?;
+                k.regs.push(RegInit { target: InitTarget::Reg(Reg(reg + j)), value, binds: true });
+            }
+            return Ok(());
+        }
+        // A struct's elements are shown as its fields' scalars when they share one (a `Node` of
+        // two `int`s is 2 `int`s), else as words.
+        Ty::StructPtr(r) => {
+            let s = structs.buffer_scalar(r);
+            let value = bind_buffer(k, name, &structs.name_of(ty), (s, r.bytes as u32 / s.bytes()), span, threads)?;
+            (InitTarget::Reg(Reg(reg)), value)
+        }
+        // A 64-bit scalar fills a register pair, as the element type of its width stores it.
+        Ty::Scalar(s) if s.wide() => (InitTarget::Wide { reg: Reg(reg), elem: elem_type(s) }, bind(k, name, ty, span, threads)?),
+        _ => (InitTarget::Reg(Reg(reg)), bind(k, name, ty, span, threads)?),
+    };
+    k.regs.push(RegInit { target, value, binds: true });
+    Ok(())
+}
+
+/// A buffer parameter's address: its `//@ buffer`, checked against the elements the code
+/// reads (`elem`, `per` of them to an element of `what`), or one made with `per` a thread.
+fn bind_buffer(
+    k: &mut Kernel,
+    name: &str,
+    what: &str,
+    (elem, per): (Scalar, u32),
+    span: Span,
+    threads: u64,
+) -> Result<LocatedExpr, String> {
+    let Some(b) = k.buffers.iter().find(|b| b.name == name) else {
+        let len = located(&format!("{}", threads * per as u64), span);
+        let init = Some(BufferInit::Expr(located("i", span)));
+        k.buffers.push(BufferDecl {
+            name: name.to_string(),
+            elem: elem_type(elem),
+            len,
+            init,
+            auto: true,
+            shared: false,
+            declared: None,
+            sizing: Sizing::Given,
+        });
+        return Ok(located(name, span));
+    };
+    same_elements(name, what, elem_type(elem), b.elem).map_err(|e| format!("kernel parameter {e}"))?;
+    Ok(located(name, span))
+}
+
 /// The initial value of a kernel parameter's register: its buffer's address or its param's
 /// value. A parameter with no header line gets one made for it (marked `auto`): a buffer of one
 /// element per thread of the launch holding its index, or a param equal to the thread count.
@@ -261,23 +316,7 @@ pub(super) fn bind(k: &mut Kernel, name: &str, ty: Ty, span: crate::diag::Span, 
         Ty::Ptr(_) | Ty::VecPtr(..) => {
             // A vector type's pointer (`uchar4*`): its components, `n` per thread.
             let (elem, n) = ty.pointee().unwrap_or((Scalar::Int, 1));
-            let Some(b) = k.buffers.iter().find(|b| b.name == name) else {
-                let len = located(&format!("{}", threads * n as u64), span);
-                let init = Some(BufferInit::Expr(located("i", span)));
-                k.buffers.push(BufferDecl {
-                    name: name.to_string(),
-                    elem: elem_type(elem),
-                    len,
-                    init,
-                    auto: true,
-                    shared: false,
-                    declared: None,
-                    sizing: Sizing::Given,
-                });
-                return Ok(located(name, span));
-            };
-            same_elements(name, ty.name(), elem_type(elem), b.elem).map_err(|e| format!("kernel parameter {e}"))?;
-            Ok(located(name, span))
+            bind_buffer(k, name, ty.name(), (elem, n as u32), span, threads)
         }
         Ty::Scalar(s) => {
             if !k.params.iter().any(|p| p.name == name) {
@@ -298,6 +337,8 @@ pub(super) fn bind(k: &mut Kernel, name: &str, ty: Ty, span: crate::diag::Span, 
             Ok(located(&value, span))
         }
         Ty::Void => Err("a parameter cannot be void".to_string()),
-        Ty::Vector(..) => Err(format!("kernel parameter `{name}` is a `{}` by value: not supported, pass a pointer to it", ty.name())),
+        Ty::Vector(..) | Ty::Struct(_) | Ty::StructPtr(_) => {
+            Err(format!("kernel parameter `{name}` is a `{}`: here only scalars and pointers to them bind", ty.name()))
+        }
     }
 }

@@ -16,7 +16,7 @@ use crate::machine::Machine;
 pub struct VarValue {
     pub name: String,
     /// Its C type (`int`, `float*`).
-    pub ty: &'static str,
+    pub ty: String,
     pub reg: u8,
     /// Where it is held: `R7`, or `R7:R8` for a 64-bit value (a register pair).
     pub held_in: String,
@@ -38,13 +38,19 @@ pub fn variables_at(vars: &[VarInfo], m: &Machine, lane: u32, line: u32) -> Vec<
             let last = v.reg as u32 + n as u32 - 1;
             let parts: Vec<String> = (0..n).map(|k| show(m, Ty::Scalar(s), m.reg(lane, Reg(v.reg.saturating_add(k))) as u64)).collect();
             let held_in = format!("R{}-R{last}", v.reg);
-            out.push(VarValue { name: v.name.clone(), ty: v.ty.name(), reg: v.reg, held_in, value: format!("{{{}}}", parts.join(", ")) });
+            out.push(VarValue {
+                name: v.name.clone(),
+                ty: v.type_name.clone(),
+                reg: v.reg,
+                held_in,
+                value: format!("{{{}}}", parts.join(", ")),
+            });
             continue;
         }
         let hi = if v.ty.wide() { m.reg(lane, Reg(v.reg.saturating_add(1))) } else { 0 };
         let bits = (hi as u64) << 32 | m.reg(lane, Reg(v.reg)) as u64;
         let held_in = if v.ty.wide() { format!("R{}:R{}", v.reg, v.reg as u32 + 1) } else { format!("R{}", v.reg) };
-        out.push(VarValue { name: v.name.clone(), ty: v.ty.name(), reg: v.reg, held_in, value: show(m, v.ty, bits) });
+        out.push(VarValue { name: v.name.clone(), ty: v.type_name.clone(), reg: v.reg, held_in, value: show(m, v.ty, bits) });
     }
     out.reverse();
     out
@@ -62,11 +68,12 @@ fn show(m: &Machine, ty: Ty, bits: u64) -> String {
         Ty::Scalar(Scalar::Char | Scalar::UChar) => crate::machine::byte_text(word as i32),
         Ty::Scalar(Scalar::Float) => format!("{}", f32::from_bits(word)),
         Ty::Scalar(Scalar::Bool) => String::from(if word != 0 { "true" } else { "false" }),
-        Ty::Ptr(_) | Ty::VecPtr(..) => match m.memory.element_at(word) {
+        Ty::Ptr(_) | Ty::VecPtr(..) | Ty::StructPtr(_) => match m.memory.element_at(word) {
             Some((name, index)) => format!("{word:#x} (&{name}[{index}])"),
             None => format!("{word:#x}"),
         },
-        Ty::Void | Ty::Vector(..) => String::new(),
+        // A struct's fields are variables of their own (`a.r`).
+        Ty::Void | Ty::Vector(..) | Ty::Struct(_) => String::new(),
     }
 }
 
@@ -77,7 +84,7 @@ mod tests {
     use alloc::vec;
 
     fn var(name: &str, ty: Ty, reg: u8, lines: (u32, u32)) -> VarInfo {
-        VarInfo { name: name.into(), ty, reg, func: "k".into(), first_line: lines.0, last_line: lines.1 }
+        VarInfo { name: name.into(), ty, type_name: ty.name().into(), reg, func: "k".into(), first_line: lines.0, last_line: lines.1 }
     }
 
     #[test]

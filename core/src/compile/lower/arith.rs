@@ -16,6 +16,9 @@ impl Lower<'_> {
             return self.bool_from_branches_or_setp(a, span);
         }
         let v = self.expr(a)?.promoted();
+        if let (Ty::Struct(_), UnOp::Neg) = (v.ty, op) {
+            return self.operator_call("-", v, None, span);
+        }
         let v = if v.ty == Ty::BOOL { self.convert(v, Ty::INT, span)? } else { v };
         if v.ty.is_pointer() {
             self.error(span, "this operator does not apply to a pointer");
@@ -60,10 +63,14 @@ impl Lower<'_> {
 
     pub fn binary(&mut self, op: BinOp, x: Value, y: Value, span: Span) -> Option<Value> {
         use BinOp::*;
+        if let (Ty::Struct(_), _) | (_, Ty::Struct(_)) = (x.ty, y.ty) {
+            return self.operator_call(op.symbol(), x, Some(y), span);
+        }
         // Pointer arithmetic: p + i and p - i step by whole elements.
-        if let (Some((elem, count)), true) = (x.ty.pointee(), is_integer(y.ty)) {
+        let element = x.ty.pointee_ty().and_then(Ty::size_of).map(|b| b as u32);
+        if let (Some(size), true) = (element, is_integer(y.ty)) {
             if matches!(op, Add | Sub) {
-                return self.pointer_offset(x, y, elem.bytes() as i32 * count as i32, op == Sub, span);
+                return self.pointer_offset(x, y, size as i32, op == Sub, span);
             }
         }
         if let (Ty::Vector(..), _) | (_, Ty::Vector(..)) = (x.ty, y.ty) {
@@ -80,13 +87,12 @@ impl Lower<'_> {
         }
         // p - q: how many elements apart two pointers of one type are (CUDA's `ptrdiff_t` is a
         // `long`; addresses here are 32 bits, so an `int` holds it).
-        if let (Sub, Some((elem, count)), true) = (op, x.ty.pointee(), x.ty == y.ty) {
+        if let (Sub, Some(size), true) = (op, element, x.ty == y.ty) {
             let bytes = self.binary(Sub, Value { ty: Ty::INT, ..x }, Value { ty: Ty::INT, ..y }, span)?;
-            let size = elem.bytes() * count as u32;
             return if size == 1 { Some(bytes) } else { self.binary(Div, bytes, Value::imm(size, Ty::INT), span) };
         }
         if x.ty.is_pointer() || y.ty.is_pointer() {
-            self.error(span, format!("`{}` between `{}` and `{}` is not supported", op.symbol(), x.ty.name(), y.ty.name()));
+            self.error(span, format!("`{}` between `{}` and `{}` is not supported", op.symbol(), self.ty_name(x.ty), self.ty_name(y.ty)));
             return None;
         }
         let (x, y) = (x.promoted(), y.promoted());

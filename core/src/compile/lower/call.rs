@@ -221,6 +221,15 @@ impl Lower<'_> {
             if let Some(call) = self.float_overload(name, args, span) {
                 return call;
             }
+            // In a member function, another member of the object (`magnitude2()`).
+            if let Some(call) = self.sibling_call(name, args, span) {
+                return call;
+            }
+            if let Some(ty) = self.structs.by_name(name) {
+                let kind = self.structs.def(ty).map_or("struct", |d| d.kind);
+                self.error(span, format!("`{name}` is a {kind}: it has no constructor here"));
+                return None;
+            }
             self.error(span, format!("unknown function `{name}` (not a `__device__` function of this file or a supported built-in)"));
             return None;
         };
@@ -228,19 +237,34 @@ impl Lower<'_> {
             self.error(span, format!("`{name}` is a `__global__` kernel and cannot be called from device code"));
             return None;
         }
+        self.call_args(&sig, None, args, span)
+    }
+
+    /// A call of `sig` with `args`, after the object a member function is called on (`this`:
+    /// its value, and its place when it has one to get the fields back into).
+    pub(super) fn call_args(
+        &mut self,
+        sig: &super::FnSig,
+        this: Option<(Value, Option<super::place::Place>)>,
+        args: &[Expr],
+        span: Span,
+    ) -> Option<Value> {
+        let name = sig.name.as_str();
+        let skip = usize::from(this.is_some());
+        let params = &sig.params[skip.min(sig.params.len())..];
+        let (by_ref, defaults) = (&sig.by_ref[skip.min(sig.by_ref.len())..], &sig.defaults[skip.min(sig.defaults.len())..]);
         // Arguments left out take their parameters' defaults (`g(x)` for `g(float x, float s = 3.0f)`).
         let filled: Vec<Expr>;
-        let args = match sig.defaults.get(args.len()..) {
+        let args = match defaults.get(args.len()..) {
             Some(rest) if !rest.is_empty() && rest.iter().all(Option::is_some) => {
                 filled = args.iter().cloned().chain(rest.iter().flatten().cloned()).collect();
                 &filled[..]
             }
             _ => args,
         };
-        if args.len() != sig.params.len() {
-            let least = sig.params.len() - sig.defaults.iter().rev().take_while(|d| d.is_some()).count();
-            let takes =
-                if least < sig.params.len() { format!("{least} to {}", sig.params.len()) } else { alloc::format!("{}", sig.params.len()) };
+        if args.len() != params.len() {
+            let least = params.len() - defaults.iter().rev().take_while(|d| d.is_some()).count();
+            let takes = if least < params.len() { format!("{least} to {}", params.len()) } else { alloc::format!("{}", params.len()) };
             self.error(span, format!("`{name}` takes {takes} argument(s), found {}", args.len()));
             return None;
         }
@@ -248,17 +272,23 @@ impl Lower<'_> {
         // is the variable's place, read once and written back after the call.
         let mut vals = Vec::new();
         let mut back = Vec::new();
-        for (k, (a, (ty, _))) in args.iter().zip(&sig.params).enumerate() {
-            match sig.by_ref[k].then(|| self.ref_place(a, *ty)).flatten() {
+        if let Some((v, place)) = this {
+            vals.push(v);
+            if let (Some(p), true) = (place, sig.by_ref.first() == Some(&true)) {
+                back.push((0, p));
+            }
+        }
+        for (k, (a, (ty, _))) in args.iter().zip(params).enumerate() {
+            match by_ref[k].then(|| self.ref_place(a, *ty)).flatten() {
                 Some(place) => {
                     let v = self.read_place(&place, a.span)?;
                     vals.push(self.convert(v, *ty, a.span)?);
-                    back.push((k, place));
+                    back.push((k + skip, place));
                 }
                 None => vals.push(self.expr_as(a, *ty)?),
             }
         }
-        self.call_sig(&sig, vals, back, span)
+        self.call_sig(sig, vals, back, span)
     }
 
     /// The variable or element a reference argument names, which gets the value back; `None`
@@ -356,7 +386,13 @@ impl Lower<'_> {
 
     /// The call itself: the arguments into the callee's registers, `CAL`, each reference's
     /// value back into its place (`back`: the parameter and the place), and the result.
-    fn call_sig(&mut self, sig: &super::FnSig, vals: Vec<Value>, back: Vec<(usize, super::place::Place)>, span: Span) -> Option<Value> {
+    pub(super) fn call_sig(
+        &mut self,
+        sig: &super::FnSig,
+        vals: Vec<Value>,
+        back: Vec<(usize, super::place::Place)>,
+        span: Span,
+    ) -> Option<Value> {
         for (v, (_, reg)) in vals.iter().zip(&sig.params) {
             self.move_into(*reg, *v, span)?;
         }

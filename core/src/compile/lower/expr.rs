@@ -18,7 +18,7 @@ impl Lower<'_> {
             ExprKind::IncDec { inc, target, .. } => {
                 self.inc_dec(*inc, true, target, e.span);
             }
-            ExprKind::Assign { .. } | ExprKind::Call { .. } => {
+            ExprKind::Assign { .. } | ExprKind::Call { .. } | ExprKind::Method { .. } => {
                 self.expr(e);
             }
             _ => {
@@ -60,15 +60,17 @@ impl Lower<'_> {
             ExprKind::Index(..) | ExprKind::Deref(_) => self.load(e),
             // A component of a variable or of memory reads only it; of a computed vector
             // (`make_float2(a, b).y`), its register.
-            ExprKind::Member(whole, k) => match whole.kind {
+            ExprKind::Member(whole, name) => match whole.kind {
                 ExprKind::Var(_) | ExprKind::Index(..) | ExprKind::Deref(_) | ExprKind::Member(..) => self.load(e),
                 _ => {
                     let v = self.expr(whole)?;
                     let r = self.in_reg(v, whole.span)?;
-                    let component = self.component_place(Place::Reg(r, v.ty), *k, span)?;
-                    self.read_place(&component, span)
+                    let member = self.member_place(Place::Reg(r, v.ty), name, span)?;
+                    self.read_place(&member, span)
                 }
             },
+            ExprKind::Method(m) => self.method_call(&m.obj, &m.name, &m.args, span),
+            ExprKind::Construct { .. } => self.construct(e),
             ExprKind::AddrOf(inner) => self.address_of(inner, span),
             ExprKind::Call { name, args } => self.call(name, args, span),
             // A `long long` literal keeps all 64 bits.

@@ -11,6 +11,7 @@ mod intrinsics;
 mod place;
 mod printf;
 mod regs;
+mod structs;
 mod value;
 mod wide;
 
@@ -60,6 +61,8 @@ pub struct Var {
 pub struct VarInfo {
     pub name: String,
     pub ty: Ty,
+    /// Its type as the source spells it (`Node*`).
+    pub type_name: String,
     pub reg: u8,
     pub func: String,
     /// Source lines from its declaration to the end of its scope.
@@ -75,6 +78,7 @@ pub struct Lowered {
     pub diags: Vec<Diagnostic>,
     pub vars: Vec<VarInfo>,
     pub deduced: Vec<Wanted>,
+    pub needed: Vec<String>,
 }
 
 /// One function being lowered.
@@ -109,6 +113,11 @@ pub struct Lower<'a> {
     /// The instances such calls name that are not compiled yet: the compile makes them and
     /// lowers again.
     pub deduced: Vec<Wanted>,
+    /// The file's structs.
+    pub structs: &'a crate::compile::structs::Structs,
+    /// Member functions called (a constructor, an operator) that are not compiled yet: the
+    /// compile adds them and lowers again.
+    pub needed: Vec<String>,
 }
 
 impl<'a> Lower<'a> {
@@ -138,7 +147,14 @@ impl<'a> Lower<'a> {
             hi_line: 0,
             templates: &[],
             deduced: Vec::new(),
+            structs: &crate::compile::structs::NO_STRUCTS,
+            needed: Vec::new(),
         }
+    }
+
+    /// The file's structs, for its struct types.
+    pub fn with_structs(self, structs: &'a crate::compile::structs::Structs) -> Lower<'a> {
+        Lower { structs, ..self }
     }
 
     /// Calls of these templates without arguments deduce them (`twice(x)`).
@@ -225,7 +241,12 @@ impl<'a> Lower<'a> {
     // ----- variables -----
 
     pub fn lookup(&self, name: &str) -> Option<Var> {
-        self.scopes.iter().rev().find_map(|s| s.iter().rev().find(|(n, _)| n == name).map(|(_, v)| *v))
+        let found = self.scopes.iter().rev().find_map(|s| s.iter().rev().find(|(n, _)| n == name).map(|(_, v)| *v));
+        // In a member function a field hides the file's variables of its name, not locals.
+        match found {
+            Some(Var { memory: Some(_), .. }) | None => self.field_of_this(name).or(found),
+            local => local,
+        }
     }
 
     fn bind(&mut self, name: &str, ty: Ty, reg: u8, span: Span) {
@@ -238,12 +259,17 @@ impl<'a> Lower<'a> {
         self.declare_info(name, ty, reg, span.line);
     }
 
+    /// Records a variable to show by name; a struct's fields are shown each (`a.r`, `a.i`).
     fn declare_info(&mut self, name: &str, ty: Ty, reg: u8, line: u32) {
-        let info = VarInfo { name: name.to_string(), ty, reg, func: self.sig.name.clone(), first_line: line, last_line: line };
-        self.vars.push(info);
-        let k = self.vars.len() - 1;
-        if let Some(s) = self.scope_vars.last_mut() {
-            s.push(k);
+        for (shown, ty, offset) in self.structs.shown_fields(ty, name) {
+            let type_name = self.ty_name(ty);
+            let info =
+                VarInfo { name: shown, ty, type_name, reg: reg + offset, func: self.sig.name.clone(), first_line: line, last_line: line };
+            self.vars.push(info);
+            let k = self.vars.len() - 1;
+            if let Some(s) = self.scope_vars.last_mut() {
+                s.push(k);
+            }
         }
     }
 
@@ -299,7 +325,7 @@ impl<'a> Lower<'a> {
                 }
             }
         }
-        Lowered { func: self.func, regs: self.regs, diags: self.diags, vars: self.vars, deduced: self.deduced }
+        Lowered { func: self.func, regs: self.regs, diags: self.diags, vars: self.vars, deduced: self.deduced, needed: self.needed }
     }
 
     /// Reads each special register the body uses once, at the entry, so every use dominates.
@@ -348,8 +374,14 @@ impl<'a> Lower<'a> {
                     // The variable's register (a pair for 64 bits) sits below the initialiser's temporaries.
                     let Some(reg) = self.temp_for(*ty, *span) else { continue };
                     let temps = self.regs.mark();
-                    if let (Ty::Vector(..), Some(e)) = (ty, init) {
+                    if let (Ty::Vector(..) | Ty::Struct(_), Some(e)) = (ty, init) {
                         self.vector_into(e, *ty, reg);
+                        self.regs.release(temps);
+                        self.bind(name, *ty, reg, *span);
+                        continue;
+                    }
+                    if let (Ty::Struct(_), None) = (ty, init) {
+                        self.default_construct(*ty, reg, *span);
                         self.regs.release(temps);
                         self.bind(name, *ty, reg, *span);
                         continue;
@@ -684,7 +716,11 @@ pub fn walk_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
             walk_expr(b, f);
             walk_expr(c, f);
         }
-        ExprKind::Call { args, .. } => args.iter().for_each(|a| walk_expr(a, f)),
+        ExprKind::Call { args, .. } | ExprKind::Construct { args, .. } => args.iter().for_each(|a| walk_expr(a, f)),
+        ExprKind::Method(m) => {
+            walk_expr(&m.obj, f);
+            m.args.iter().for_each(|a| walk_expr(a, f));
+        }
         _ => {}
     }
 }
@@ -757,6 +793,7 @@ fn any_stmt(s: &Stmt, pred: &dyn Fn(&Stmt) -> bool, switch_captures: bool) -> bo
 fn waits_on_memory(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Call { name, args } => name.starts_with("atomic") || args.iter().any(waits_on_memory),
+        ExprKind::Method(m) => waits_on_memory(&m.obj) || m.args.iter().any(waits_on_memory),
         ExprKind::Unary(_, a) | ExprKind::Deref(a) | ExprKind::AddrOf(a) | ExprKind::Cast(_, a) | ExprKind::Member(a, _) => {
             waits_on_memory(a)
         }

@@ -14,18 +14,14 @@ use crate::diag::Span;
 /// Where an assignment goes.
 pub(super) enum Place {
     Reg(u8, Ty),
-    /// `[base + offset]` holding an element of this type; `shared` when the compiler knows it
+    /// `[base + offset]` holding a value of type `ty` (a scalar, a vector's components one
+    /// after another, a struct's fields at their offsets); `shared` when the compiler knows it
     /// is in shared memory (then it uses `LDS`/`STS`; other pointers use generic `LD`/`ST`).
     Mem {
         base: u8,
         offset: i32,
-        elem: Scalar,
+        ty: Ty,
         shared: bool,
-        /// Components of a vector type's element (`uchar4`: 4, each `elem`, one after
-        /// another); 1 for a scalar.
-        count: u8,
-        /// A vector type's element (a `float1` too), not a scalar.
-        vector: bool,
     },
 }
 
@@ -33,10 +29,17 @@ impl Place {
     /// The type of what it holds.
     pub(super) fn ty(&self) -> Ty {
         match *self {
-            Place::Reg(_, ty) => ty,
-            Place::Mem { elem, vector: false, .. } => Ty::Scalar(elem),
-            Place::Mem { elem, count, .. } => Ty::Vector(elem, count),
+            Place::Reg(_, ty) | Place::Mem { ty, .. } => ty,
         }
+    }
+}
+
+/// How memory holds one scalar of a row: a pointer as its address's 32 bits (the high word is
+/// zero here).
+fn stored(ty: Ty) -> Scalar {
+    match ty {
+        Ty::Scalar(s) => s,
+        _ => Scalar::Unsigned,
     }
 }
 
@@ -60,23 +63,9 @@ fn load_ins(t: u8, base: u8, offset: i32, shared: bool, elem: Scalar) -> Ins {
     alu(if shared { Opcode::Lds } else { Opcode::Ld }, &mem_mods(shared, elem, false), t, &[mem(base, offset)])
 }
 
-/// Bytes per element of `count` components.
-fn size_of(elem: Scalar, count: u8) -> i32 {
-    elem.bytes() as i32 * count as i32
-}
-
-/// Where component `k` of an element at `offset` lies (components follow one another).
-fn component_at(offset: i32, elem: Scalar, k: u8) -> i32 {
-    offset + k as i32 * elem.bytes() as i32
-}
-
-/// A pointer to elements of `ty`.
-fn pointer(ty: Ty) -> Ty {
-    match ty {
-        Ty::Vector(s, n) => Ty::VecPtr(s, n),
-        Ty::Scalar(s) => Ty::Ptr(s),
-        t => t,
-    }
+/// Bytes per element of `ty` (a `float3` is 12, a struct its size with padding).
+fn size_of(ty: Ty) -> i32 {
+    ty.size_of().unwrap_or(0) as i32
 }
 
 fn mem(base: u8, offset: i32) -> Operand {
@@ -115,8 +104,8 @@ impl Lower<'_> {
         }
         Some(match whole {
             Place::Reg(r, _) => Place::Reg(r + k, Ty::Scalar(s)),
-            Place::Mem { base, offset, elem, shared, .. } => {
-                Place::Mem { base, offset: component_at(offset, elem, k), elem, shared, count: 1, vector: false }
+            Place::Mem { base, offset, shared, .. } => {
+                Place::Mem { base, offset: offset + k as i32 * s.bytes() as i32, ty: Ty::Scalar(s), shared }
             }
         })
     }
@@ -124,11 +113,11 @@ impl Lower<'_> {
     /// `&a[i]`: the element's address.
     pub(super) fn address_of(&mut self, inner: &Expr, span: Span) -> Option<Value> {
         match self.place(inner)? {
-            p @ Place::Mem { base, offset: 0, .. } => Some(Value::reg(base, pointer(p.ty()))),
-            p @ Place::Mem { base, offset, .. } => {
+            Place::Mem { base, offset: 0, ty, .. } => Some(Value::reg(base, ty.pointer_to()?)),
+            Place::Mem { base, offset, ty, .. } => {
                 let t = self.temp(span)?;
                 self.emit(alu(Opcode::Iadd, &[], t, &[Operand::r(base), Operand::Int(offset as u32)]));
-                Some(Value::reg(t, pointer(p.ty())))
+                Some(Value::reg(t, ty.pointer_to()?))
             }
             Place::Reg(..) => {
                 self.error(span, "`&` of a local variable: locals live in registers, which have no address");
@@ -188,28 +177,27 @@ impl Lower<'_> {
                 if let ExprKind::Var(name) = &flat.kind {
                     // A scalar in memory: its address is in the variable's register.
                     let v = self.lookup(name)?;
-                    let (elem, count) = v.ty.pointee()?;
-                    return Some(Place::Mem { base: v.reg, offset: 0, elem, shared, count, vector: count > 1 });
+                    return Some(Place::Mem { base: v.reg, offset: 0, ty: v.ty.pointee_ty()?, shared });
                 }
                 return match self.pointer_element(&flat)? {
-                    Place::Mem { base, offset, elem, count, vector, .. } => Some(Place::Mem { base, offset, elem, shared, count, vector }),
+                    Place::Mem { base, offset, ty, .. } => Some(Place::Mem { base, offset, ty, shared }),
                     p => Some(p),
                 };
             }
         }
-        if let ExprKind::Member(whole, k) = &e.kind {
+        if let ExprKind::Member(whole, field) = &e.kind {
             if let ExprKind::Var(name) = &whole.kind {
                 if self.lookup(name).is_none() {
                     let msg = match crate::compile::parse::near_builtin(name) {
                         Some(near) => format!("unknown name `{name}`: did you mean `{near}`?"),
-                        None => format!("unknown variable `{name}` (`.x` reads a vector type's component; structs are not supported)"),
+                        None => format!("unknown variable `{name}`"),
                     };
                     self.error(whole.span, msg);
                     return None;
                 }
             }
             let whole = self.place(whole)?;
-            return self.component_place(whole, *k, e.span);
+            return self.member_place(whole, field, e.span);
         }
         self.pointer_element(e)
     }
@@ -226,14 +214,13 @@ impl Lower<'_> {
             },
             ExprKind::Index(p, i) => {
                 let pv = self.expr(p)?;
-                let Some((elem, count)) = pv.ty.pointee() else {
-                    self.error(p.span, format!("`[]` needs a pointer, and this is `{}`", pv.ty.name()));
+                let Some(ty) = pv.ty.pointee_ty() else {
+                    self.error(p.span, format!("`[]` needs a pointer, and this is `{}`", self.ty_name(pv.ty)));
                     return None;
                 };
-                let vector = matches!(pv.ty, Ty::VecPtr(..));
                 let base = self.in_reg(pv, p.span)?;
                 // `a[x + 6]`: the constant goes into the address offset, as SASS writes it.
-                let size = size_of(elem, count);
+                let size = size_of(ty);
                 let (i, extra) = match &i.kind {
                     ExprKind::Binary(BinOp::Add, x, k) => match k.kind {
                         ExprKind::Int { value, .. } if (value as u32 as i32).checked_mul(size).is_some() => {
@@ -252,28 +239,27 @@ impl Lower<'_> {
                 let iv = if iv.ty.wide() { self.convert(iv, Ty::INT, i.span)? } else { iv };
                 match iv.repr {
                     Repr::Imm(k) if (k as i32).checked_mul(size).and_then(|o| o.checked_add(extra)).is_some() => {
-                        Some(Place::Mem { base, offset: (k as i32) * size + extra, elem, shared: false, count, vector })
+                        Some(Place::Mem { base, offset: (k as i32) * size + extra, ty, shared: false })
                     }
                     _ => {
                         let ir = self.in_reg(iv, i.span)?;
                         let t = self.temp(e.span)?;
                         self.scaled_add(t, ir, false, Operand::r(base), size);
-                        Some(Place::Mem { base: t, offset: extra, elem, shared: false, count, vector })
+                        Some(Place::Mem { base: t, offset: extra, ty, shared: false })
                     }
                 }
             }
             ExprKind::Deref(p) => {
                 let pv = self.expr(p)?;
-                let Some((elem, count)) = pv.ty.pointee() else {
-                    self.error(p.span, format!("`*` needs a pointer, and this is `{}`", pv.ty.name()));
+                let Some(ty) = pv.ty.pointee_ty() else {
+                    self.error(p.span, format!("`*` needs a pointer, and this is `{}`", self.ty_name(pv.ty)));
                     return None;
                 };
-                let vector = matches!(pv.ty, Ty::VecPtr(..));
                 let base = self.in_reg(pv, p.span)?;
-                Some(Place::Mem { base, offset: 0, elem, shared: false, count, vector })
+                Some(Place::Mem { base, offset: 0, ty, shared: false })
             }
             _ => {
-                self.error(e.span, "this cannot be assigned to (expected a variable, `a[i]`, `*p` or a vector's `.x`)");
+                self.error(e.span, "this cannot be assigned to (expected a variable, `a[i]`, `*p`, a vector's `.x` or a struct's field)");
                 None
             }
         }
@@ -290,12 +276,12 @@ impl Lower<'_> {
         }
     }
 
-    /// The loads of a place in memory into registers from `t` on (a vector's components, each
-    /// into its own register of the row).
+    /// The loads of a place in memory into registers from `t` on (a vector's components and a
+    /// struct's fields, each into its own register of the row).
     fn load_into(&mut self, p: &Place, t: u8) {
-        if let Place::Mem { base, offset, elem, shared, count, .. } = *p {
-            for k in 0..count {
-                self.emit(load_ins(t + k, base, component_at(offset, elem, k), shared, elem));
+        if let Place::Mem { base, offset, ty, shared } = *p {
+            for leaf in self.structs.leaves(ty) {
+                self.emit(load_ins(t + leaf.reg, base, offset + leaf.byte as i32, shared, stored(leaf.ty)));
             }
         }
     }
@@ -328,6 +314,11 @@ impl Lower<'_> {
             let v = self.convert(v, ty, e.span)?;
             return self.move_into(r, v, e.span);
         }
+        if let (ExprKind::Construct { .. }, Ty::Struct(_)) = (&e.kind, ty) {
+            if !self.reads_registers(e, r, ty.registers()) {
+                return self.construct_into(e, r);
+            }
+        }
         if let (ExprKind::Call { name, args }, Ty::Vector(s, n)) = (&e.kind, ty) {
             // Not when an argument reads the row being written (`v = make_float2(v.y, v.x)`):
             // then the new components are made apart first.
@@ -347,15 +338,15 @@ impl Lower<'_> {
                 self.move_into(r, v, span)?;
                 Some(Value::reg(r, ty))
             }
-            Place::Mem { base, offset, elem, shared, count, .. } => {
-                let v = self.convert(v, p.ty(), span)?;
-                for k in 0..count {
+            Place::Mem { base, offset, ty, shared } => {
+                let v = self.convert(v, ty, span)?;
+                for leaf in self.structs.leaves(ty) {
                     let src = match v.repr {
                         Repr::Imm(0) => Operand::RZ,
-                        _ => Operand::r(self.in_reg(v, span)? + k),
+                        _ => Operand::r(self.in_reg(v, span)? + leaf.reg),
                     };
-                    let st = Ins::new(if shared { Opcode::Sts } else { Opcode::St }).with_mods(&mem_mods(shared, elem, true));
-                    self.emit(st.src(mem(base, component_at(offset, elem, k))).src(src));
+                    let st = Ins::new(if shared { Opcode::Sts } else { Opcode::St }).with_mods(&mem_mods(shared, stored(leaf.ty), true));
+                    self.emit(st.src(mem(base, offset + leaf.byte as i32)).src(src));
                 }
                 Some(v)
             }
@@ -365,9 +356,12 @@ impl Lower<'_> {
     pub(super) fn assign(&mut self, op: Option<BinOp>, lhs: &Expr, rhs: &Expr, span: Span) -> Option<Value> {
         self.check_writable(lhs)?;
         let place = self.place(lhs)?;
-        if let (Place::Reg(r, ty @ Ty::Vector(..)), None) = (&place, op) {
+        if let (Place::Reg(r, ty @ (Ty::Vector(..) | Ty::Struct(_))), None) = (&place, op) {
             self.vector_into(rhs, *ty, *r)?;
             return Some(Value::reg(*r, *ty));
+        }
+        if let (Ty::Struct(_), Some(op)) = (place.ty(), op) {
+            return self.struct_compound(op, lhs, rhs, place.ty(), span);
         }
         let value = match op {
             None => self.expr(rhs)?,

@@ -131,8 +131,8 @@ impl Lower<'_> {
             }
             Ty::Scalar(Scalar::Long | Scalar::ULong) => spec.conv.is_integer() && spec.length == Length::Long,
             Ty::Scalar(Scalar::Float | Scalar::Double) => spec.conv.is_float(),
-            Ty::Ptr(_) | Ty::VecPtr(..) => spec.conv == Conv::Ptr,
-            Ty::Void | Ty::Vector(..) => false,
+            Ty::Ptr(_) | Ty::VecPtr(..) | Ty::StructPtr(_) => spec.conv == Conv::Ptr,
+            Ty::Void | Ty::Vector(..) | Ty::Struct(_) => false,
         };
         if fits {
             return;

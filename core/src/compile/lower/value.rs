@@ -138,7 +138,7 @@ impl Lower<'_> {
                 self.convert_wide(Value { ty: Ty::UNSIGNED, ..v }, to, span)
             }
             _ => {
-                self.error(span, format!("cannot cast `{}` to `{}`", v.ty.name(), to.name()));
+                self.error(span, format!("cannot cast `{}` to `{}`", self.ty_name(v.ty), self.ty_name(to)));
                 None
             }
         }
@@ -164,6 +164,7 @@ impl Lower<'_> {
             return self.convert_wide(v, to, span);
         }
         match (v.ty, to) {
+            (Ty::Struct(_), _) | (_, Ty::Struct(_)) => self.struct_convert(v, to, span),
             (Ty::Vector(..), _) | (_, Ty::Vector(..)) => {
                 self.error(
                     span,
@@ -178,7 +179,7 @@ impl Lower<'_> {
             // The null pointer constant: `int* p = NULL;` (NULL is 0), `p = 0`.
             (from, to) if to.is_pointer() && !from.is_pointer() && v.repr == Repr::Imm(0) => Some(Value::imm(0, to)),
             (from, to) if from.is_pointer() || to.is_pointer() => {
-                self.error(span, format!("cannot convert `{}` to `{}`", v.ty.name(), to.name()));
+                self.error(span, format!("cannot convert `{}` to `{}`", self.ty_name(v.ty), self.ty_name(to)));
                 None
             }
             (_, Ty::Void) | (Ty::Void, _) => {

@@ -55,10 +55,10 @@ impl Lower<'_> {
     pub(super) fn temp_for(&mut self, ty: Ty, span: Span) -> Option<u8> {
         if ty.wide() {
             self.temp_pair(span)
-        } else if let Ty::Vector(_, n) = ty {
+        } else if let Ty::Vector(..) | Ty::Struct(_) = ty {
             // A row: the allocator hands out registers in order.
             let first = self.temp(span)?;
-            for _ in 1..n {
+            for _ in 1..ty.registers() {
                 self.temp(span)?;
             }
             Some(first)
@@ -77,10 +77,10 @@ impl Lower<'_> {
 
     /// Copies `v` into register `r` (and `r + 1` for a 64-bit value).
     pub(super) fn move_into(&mut self, r: u8, v: Value, span: Span) -> Option<()> {
-        if let Ty::Vector(_, n) = v.ty {
+        if let Ty::Vector(..) | Ty::Struct(_) = v.ty {
             let s = self.in_reg(v, span)?;
             if s != r {
-                for k in 0..n {
+                for k in 0..v.ty.registers() {
                     self.emit(mov(r + k, Operand::r(s + k)));
                 }
             }

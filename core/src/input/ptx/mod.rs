@@ -146,7 +146,15 @@ fn read(text: &str, k: &mut Kernel, opts: &SourceOptions, diags: &mut Vec<Diagno
         for (name, &(class, reg)) in &assigned.regs {
             if class != Class::Pred {
                 let ty = reg_ty(decls[k].ty(name).unwrap_or(T::B32));
-                vars.push(VarInfo { name: name.to_string(), ty, reg, func: shown.clone(), first_line: f.span.line, last_line: f.end_line });
+                vars.push(VarInfo {
+                    name: name.to_string(),
+                    ty,
+                    type_name: ty.name().to_string(),
+                    reg,
+                    func: shown.clone(),
+                    first_line: f.span.line,
+                    last_line: f.end_line,
+                });
             }
         }
     }

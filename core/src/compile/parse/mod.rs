@@ -19,10 +19,8 @@ use crate::diag::{Diagnostic, Span};
 
 /// Words that belong to C or CUDA but not to this subset, with what to say about them.
 const UNSUPPORTED: &[(&str, &str)] = &[
-    ("struct", "structs are not supported"),
     ("union", "unions are not supported"),
     ("enum", "enums are not supported: use `int` constants"),
-    ("class", "classes are not supported"),
     ("template", "templates are not supported"),
     ("typedef", "`typedef` is not supported"),
     ("__constant__", "a `__constant__` variable is declared at file scope, outside every function"),
@@ -33,7 +31,7 @@ const UNSUPPORTED: &[(&str, &str)] = &[
 
 /// The types the C here has, as a message lists them.
 const KNOWN_TYPES: &str =
-    "`int`, `unsigned`, `char`, `short`, `long long` (signed or unsigned), `float`, `double`, `bool`, `size_t`, or a vector type: `float4`, `int2`, `uchar4`...";
+    "`int`, `unsigned`, `char`, `short`, `long long` (signed or unsigned), `float`, `double`, `bool`, `size_t`, a vector type (`float4`, `int2`, `uchar4`...) or a struct the file defines before it";
 
 /// The words that start a type, and the type each names.
 /// The words that start a type (`long`, `unsigned` and `signed` combine, as in C; `long` is 64
@@ -81,6 +79,8 @@ const IGNORED: &[&str] = &[
     "extern",
 ];
 
+mod structs;
+
 pub struct Parser<'t> {
     toks: &'t [Token],
     dialect: Dialect,
@@ -101,6 +101,12 @@ pub struct Parser<'t> {
     /// The structs, classes, unions and typedefs the file defines (skipped as host code): a
     /// type of one of their names is told what it is and what to do instead.
     user_types: alloc::collections::BTreeMap<String, (&'static str, u32)>,
+    /// The structs and classes defined so far.
+    pub structs: super::structs::Structs,
+    /// Why each struct skipped as host code could not be read (a typedef's unnamed one under "").
+    struct_errors: alloc::collections::BTreeMap<String, Diagnostic>,
+    /// Whether the type just read said `const` (a `const T&` parameter is passed as a value).
+    saw_const: bool,
 }
 
 /// The nesting budget, in levels: a statement nests `STATEMENT_LEVELS`, a `(`, a call's
@@ -132,6 +138,9 @@ impl<'t> Parser<'t> {
             templates: Default::default(),
             wanted: Vec::new(),
             user_types: Default::default(),
+            structs: Default::default(),
+            struct_errors: Default::default(),
+            saw_const: false,
         }
     }
 
@@ -151,6 +160,8 @@ impl<'t> Parser<'t> {
             consts: self.consts.clone(),
             templates: self.templates.clone(),
             user_types: self.user_types.clone(),
+            structs: self.structs.clone(),
+            struct_errors: self.struct_errors.clone(),
             ..Parser::new(toks)
         }
     }
@@ -274,6 +285,7 @@ impl<'t> Parser<'t> {
     fn skip_ignored(&mut self) {
         while let Tok::Ident(w) = self.peek() {
             if IGNORED.contains(&w.as_str()) {
+                self.saw_const |= w == "const";
                 self.bump();
             } else {
                 return;
@@ -288,19 +300,25 @@ impl<'t> Parser<'t> {
                 k += 1;
                 continue;
             }
-            // A struct's name is a type the C here lacks: `ty` says so.
-            return is_type_word(w) || self.user_types.contains_key(w.as_str());
+            // A struct this C could not read is a type too: `ty` says why.
+            return is_type_word(w) || self.is_struct(w) || self.user_types.contains_key(w.as_str());
         }
         false
     }
 
     /// Why `word` is not a type here: a struct or class the file defines, or a word it does not.
     fn not_a_type(&self, word: &str) -> String {
+        if let (Some((kind, line)), Some(d)) = (self.user_types.get(word), self.struct_errors.get(word)) {
+            return format!(
+                "`{word}` is a {kind} (line {line}) that warpscope's own C cannot read: {} (line {}). Rewrite that part, or run nvcc's code \
+                 (`--nvcc`, or paste its PTX or SASS)",
+                d.message, d.span.line
+            );
+        }
         match self.user_types.get(word) {
             Some((kind, line)) => format!(
-                "`{word}` is a {kind} (line {line}): warpscope's own C has no structs or classes yet. Run nvcc's code, which has them \
-                 (`--nvcc`, or paste its PTX or SASS; a `//@ buffer` of `{word}`s lists their fields' words in order), or pass each \
-                 field as an array of its own (`float* x, float* y`)"
+                "`{word}` is a {kind} (line {line}): warpscope's own C has no {kind}s. Run nvcc's code, which has them \
+                 (`--nvcc`, or paste its PTX or SASS), or write it as a struct"
             ),
             None => format!("expected a type ({KNOWN_TYPES}), found `{word}`"),
         }
@@ -308,11 +326,22 @@ impl<'t> Parser<'t> {
 
     /// A type: qualifiers, a base type and `*`s.
     fn ty(&mut self) -> PResult<Ty> {
+        self.saw_const = false;
         self.skip_ignored();
+        // `struct Node* p`, as C writes a struct's type.
+        if matches!(self.peek(), Tok::Ident(w) if w == "struct" || w == "class")
+            && matches!(self.peek_at(1), Tok::Ident(n) if self.is_struct(n))
+        {
+            self.bump();
+        }
         if let Some(d) = self.unsupported_here() {
             return Err(d);
         }
         let start = self.span();
+        if let Some(r) = self.struct_here() {
+            self.bump();
+            return self.pointers(Ty::Struct(r), start);
+        }
         let base = match self.peek() {
             Tok::Ident(w) => match TYPE_WORDS.iter().find(|(k, _)| k == w) {
                 Some(&("unsigned" | "signed" | "long" | "short" | "char", _)) => self.int_type()?,
@@ -331,25 +360,26 @@ impl<'t> Parser<'t> {
             },
             t => return Err(Diagnostic::error(start, format!("expected a type ({KNOWN_TYPES}), found {}", describe(t)))),
         };
+        self.pointers(base, start)
+    }
+
+    /// The `*`s after a type's base, and qualifiers among them.
+    fn pointers(&mut self, base: Ty, start: Span) -> PResult<Ty> {
         self.skip_ignored();
         if let Some(d) = self.unsupported_here() {
             return Err(d);
         }
-        let mut ty = base;
         let mut stars = 0;
         while self.eat("*") {
             stars += 1;
             self.skip_ignored();
         }
-        if stars > 0 {
-            ty = match base {
-                Ty::Scalar(s) if stars == 1 => Ty::Ptr(s),
-                Ty::Vector(s, n) if stars == 1 => Ty::VecPtr(s, n),
-                Ty::Void => return Err(Diagnostic::error(start, "`void*` is not supported: give the pointer an element type")),
-                _ => return Err(Diagnostic::error(start, "pointers to pointers are not supported")),
-            };
+        match (stars, base.pointer_to()) {
+            (0, _) => Ok(base),
+            (1, Some(p)) => Ok(p),
+            _ if base == Ty::Void => Err(Diagnostic::error(start, "`void*` is not supported: give the pointer an element type")),
+            _ => Err(Diagnostic::error(start, "pointers to pointers are not supported")),
         }
-        Ok(ty)
     }
 
     /// `unsigned`, `signed`, `long`, `long long`, `short`, `char` and `int` in any order
@@ -421,7 +451,13 @@ impl<'t> Parser<'t> {
                     unit.templates.push(t)
                 })
             } else if has("__global__") || (has("__device__") && self.item_is_function()) {
-                self.function().map(|f| unit.funcs.push(f))
+                self.function().map(|mut f| {
+                    // `operator+` outside a struct: one of several is told apart by its function's name.
+                    if f.name.starts_with("operator") {
+                        f.name = self.structs.add_free_operator(&f.name, f.params.iter().map(|p| p.ty).collect());
+                    }
+                    unit.funcs.push(f)
+                })
             } else if (has("const") || has("constexpr")) && !self.item_is_function() && self.file_constant() {
                 Ok(())
             } else if has("__shared__") || has("__device__") || has("__constant__") || has("__managed__") {
@@ -430,6 +466,26 @@ impl<'t> Parser<'t> {
                 let span = self.span();
                 let name = self.item_name();
                 let user_type = self.user_type_here();
+                // A struct or class with a body is read; one this C cannot read is skipped as
+                // host code, and device code that uses it is told why.
+                if matches!(user_type, Some(("struct" | "class", _))) && self.struct_body_ahead() {
+                    let before = self.structs.clone();
+                    match self.struct_def() {
+                        Ok(funcs) => {
+                            unit.funcs.extend(funcs);
+                            continue;
+                        }
+                        Err(d) => {
+                            self.pos = start;
+                            self.structs = before;
+                            let key = match &user_type {
+                                Some((_, Some(n))) => n.clone(),
+                                _ => String::new(),
+                            };
+                            self.struct_errors.insert(key, d);
+                        }
+                    }
+                }
                 self.recover_top();
                 if let Some((kind, named)) = user_type {
                     // `typedef struct { ... } Name;`: the name follows the braces.
@@ -442,6 +498,9 @@ impl<'t> Parser<'t> {
                         _ => None,
                     };
                     if let Some(name) = name {
+                        if let Some(d) = self.struct_errors.remove("") {
+                            self.struct_errors.insert(name.clone(), d);
+                        }
                         self.user_types.insert(name, (kind, span.line));
                     }
                 }
@@ -456,6 +515,7 @@ impl<'t> Parser<'t> {
                 }
             }
         }
+        unit.structs = self.structs.clone();
         unit
     }
 
@@ -705,11 +765,28 @@ impl<'t> Parser<'t> {
         if self.is_word("__launch_bounds__") {
             self.launch_bounds()?;
         }
-        let (name, _) = self.ident("a function name")?;
+        let name = if self.eat_word("operator") { self.operator_name()? } else { self.ident("a function name")?.0 };
         if kernel && ret != Ty::Void {
             return Err(Diagnostic::error(start, format!("a `__global__` kernel returns `void`, not `{}`", ret.name())));
         }
         self.expect("(", "after the function name")?;
+        let params = self.param_list(kernel)?;
+        self.expect(")", "after the parameters")?;
+        if self.eat(";") {
+            return Err(Diagnostic::error(
+                start,
+                "function declarations without a body are not supported: define the function before its use",
+            ));
+        }
+        self.expect("{", "to open the function body")?;
+        let body = self.block_items();
+        self.expect("}", "to close the function body")?;
+        Ok(Function { name, kernel, ret, params, body, span: start })
+    }
+
+    /// A function's parameters, after its `(` and up to its `)`. A `const T&` is passed as a
+    /// value (nothing comes back from it).
+    fn param_list(&mut self, kernel: bool) -> PResult<Vec<Param>> {
         let mut params = Vec::new();
         let empty = self.is(")") || (self.is_word("void") && matches!(self.peek_at(1), Tok::Punct(")")));
         if !empty {
@@ -720,7 +797,7 @@ impl<'t> Parser<'t> {
                 }
                 // `unsigned int &state`: a reference, which a kernel cannot take (the host passes
                 // values).
-                let by_ref = self.is("&");
+                let by_ref = self.is("&") && !self.saw_const;
                 if by_ref {
                     if kernel {
                         return Err(Diagnostic::error(
@@ -730,6 +807,7 @@ impl<'t> Parser<'t> {
                     }
                     self.eat("&");
                 }
+                self.eat("&");
                 let (pname, span) = self.ident("a parameter name")?;
                 if self.is("[") {
                     return Err(Diagnostic::error(self.span(), "array parameters are not supported: use a pointer (`int* a`)"));
@@ -753,17 +831,7 @@ impl<'t> Parser<'t> {
         } else {
             self.eat_word("void");
         }
-        self.expect(")", "after the parameters")?;
-        if self.eat(";") {
-            return Err(Diagnostic::error(
-                start,
-                "function declarations without a body are not supported: define the function before its use",
-            ));
-        }
-        self.expect("{", "to open the function body")?;
-        let body = self.block_items();
-        self.expect("}", "to close the function body")?;
-        Ok(Function { name, kernel, ret, params, body, span: start })
+        Ok(params)
     }
 
     /// Statements up to (not including) the closing `}`.
@@ -1026,11 +1094,7 @@ impl<'t> Parser<'t> {
             // `int *p` binds the star to the name.
             let mut ty = base;
             if self.eat("*") {
-                ty = match base {
-                    Ty::Scalar(s) => Ty::Ptr(s),
-                    Ty::Vector(s, n) => Ty::VecPtr(s, n),
-                    _ => return Err(Diagnostic::error(self.prev_span(), "pointers to pointers are not supported")),
-                };
+                ty = base.pointer_to().ok_or_else(|| Diagnostic::error(self.prev_span(), "pointers to pointers are not supported"))?;
             }
             let (name, nspan) = self.ident("a variable name")?;
             if self.is("[") {
@@ -1038,6 +1102,9 @@ impl<'t> Parser<'t> {
             }
             let init = match (self.eat("="), ty) {
                 (true, Ty::Vector(s, n)) if self.is("{") => Some(self.vector_init(s, n)?),
+                // `Node n = {1, 2};`, and `cuComplex c(a, b);` or `c{a, b}` calling its constructor.
+                (true, Ty::Struct(_)) if self.is("{") => Some(self.struct_args(ty, nspan)?.0),
+                (false, Ty::Struct(_)) if self.is("(") || self.is("{") => Some(self.struct_args(ty, nspan)?.0),
                 (true, _) => Some(self.assignment()?.0),
                 (false, _) => None,
             };
@@ -1345,6 +1412,11 @@ impl<'t> Parser<'t> {
                 self.bump();
                 return self.nested(Self::unary);
             }
+            // `*this` is the object itself (`this` is no pointer here).
+            Tok::Punct("*") if c && matches!(self.peek_at(1), Tok::Ident(w) if w == "this") => {
+                self.bump();
+                return self.postfix();
+            }
             Tok::Punct("*") if c => ExprKind::Deref,
             Tok::Punct("&") if c => ExprKind::AddrOf,
             Tok::Punct("++") => |e| ExprKind::IncDec { inc: true, prefix: true, target: e },
@@ -1352,6 +1424,10 @@ impl<'t> Parser<'t> {
             Tok::Punct("(") if c && self.cast_ahead() => return self.nested(Self::cast),
             Tok::Ident(w) if c && matches!(w.as_str(), "static_cast" | "reinterpret_cast" | "const_cast") => {
                 return self.nested(Self::named_cast);
+            }
+            // A struct's constructor called as a value: `cuComplex(a, b)`.
+            Tok::Ident(w) if c && self.is_struct(w) && matches!(self.peek_at(1), Tok::Punct("(" | "{")) => {
+                return self.nested(Self::construct);
             }
             // C++'s functional cast, `float(t)` (a template's `T(4.0)` once `T` is a type).
             Tok::Ident(w) if c && is_type_word(w) && w != "void" && matches!(self.peek_at(1), Tok::Punct("(")) => {
@@ -1399,7 +1475,7 @@ impl<'t> Parser<'t> {
     }
 
     fn cast_ahead(&self) -> bool {
-        matches!(self.peek_at(1), Tok::Ident(w) if w == "const" || (is_type_word(w) && w != "void"))
+        matches!(self.peek_at(1), Tok::Ident(w) if w == "const" || w == "struct" || self.is_struct(w) || (is_type_word(w) && w != "void"))
     }
 
     fn postfix(&mut self) -> PResult<Node> {
@@ -1415,34 +1491,35 @@ impl<'t> Parser<'t> {
                 let end = self.bump().span;
                 let span = join(e.span, end);
                 (e, d) = self.node(ExprKind::IncDec { inc, prefix: false, target: Box::new(e) }, span, d + 1)?;
-            } else if self.is(".") || self.is("->") {
-                // A vector's component (`v.x`, `p->w`); the lowering checks that it is a vector,
-                // and names the built-in a misspelt one (`blockIdy.x`) was meant to be.
-                let arrow = self.is("->");
-                let at = self.span();
-                if let (Tok::Ident(field), false) = (self.peek_at(1), self.in_header()) {
-                    if let Some(k) = component(field) {
-                        self.bump();
-                        let end = self.bump().span;
-                        let span = join(e.span, end);
-                        let base = if arrow { Expr { kind: ExprKind::Deref(Box::new(e)), span } } else { e };
-                        (e, d) = self.node(ExprKind::Member(Box::new(base), k), span, d + 2)?;
-                        continue;
-                    }
-                }
-                if let ExprKind::Var(name) = &e.kind {
-                    if let Some(near) = near_builtin(name) {
-                        return Err(Diagnostic::error(e.span, format!("unknown name `{name}`: did you mean `{near}`?")));
-                    }
-                }
-                return Err(Diagnostic::error(
-                    at,
-                    "member access is only supported on vector types (`.x`, `.y`, `.z`, `.w`) and on `threadIdx`, `blockIdx`, `blockDim` and `gridDim` (structs are not supported)",
-                ));
+            } else if (self.is(".") || self.is("->")) && !self.in_header() {
+                (e, d) = self.member_access(e, d)?;
             } else {
                 return Ok((e, d));
             }
         }
+    }
+
+    /// A vector's component or a struct's field (`v.x`, `n.starting`, `p->w`), or a member
+    /// function's call (`a.magnitude2()`), after `e`; the lowering checks which the type has, and
+    /// names the built-in a misspelt one (`blockIdy.x`) was meant to be. Apart from `postfix`,
+    /// whose frame every nested expression holds.
+    #[inline(never)]
+    fn member_access(&mut self, e: Expr, d: u32) -> PResult<Node> {
+        let arrow = self.is("->");
+        self.bump();
+        let (field, fspan) = self.ident("a field's name")?;
+        let span = join(e.span, fspan);
+        // `this->r` is the object's field: `this` is the object here, not a pointer.
+        let this = matches!(&e.kind, ExprKind::Var(n) if n == "this");
+        let base = if arrow && !this { Expr { kind: ExprKind::Deref(Box::new(e)), span } } else { e };
+        if !self.is("(") {
+            return self.node(ExprKind::Member(Box::new(base), field), span, d + 2);
+        }
+        let (call, dc) = self.call(field.clone(), fspan)?;
+        let ExprKind::Call { args, .. } = call.kind else { return Ok((call, dc)) };
+        let span = join(span, call.span);
+        let call = MethodCall { obj: base, name: field, args };
+        self.node(ExprKind::Method(Box::new(call)), span, d.max(dc) + 2)
     }
 
     /// A parenthesized expression, a call, or a leaf (`primary`). Kept apart from `primary`, whose
@@ -1471,7 +1548,8 @@ impl<'t> Parser<'t> {
     /// `sizeof` the lowering answers from `x`'s type.
     fn size_of(&mut self) -> PResult<Node> {
         let start = self.bump().span;
-        let of_type = self.is("(") && matches!(self.peek_at(1), Tok::Ident(w) if is_type_word(w) || IGNORED.contains(&w.as_str()));
+        let of_type = self.is("(")
+            && matches!(self.peek_at(1), Tok::Ident(w) if is_type_word(w) || self.is_struct(w) || w == "struct" || IGNORED.contains(&w.as_str()));
         if !of_type {
             let (e, d) = self.unary()?;
             let span = join(start, e.span);
@@ -1550,6 +1628,8 @@ impl<'t> Parser<'t> {
             Tok::Ident(w) if self.in_header() => ExprKind::Var(w),
             Tok::Ident(w) => match w.as_str() {
                 "true" => ExprKind::Bool(true),
+                // In a member function, the object (its fields are `this->f`, or `f`).
+                "this" => ExprKind::Var(w),
                 "false" => ExprKind::Bool(false),
                 "threadIdx" | "blockDim" | "blockIdx" | "gridDim" => {
                     self.expect(".", &format!("after `{w}`"))?;

@@ -1,0 +1,267 @@
+//! Structs while lowering: a field's place, a value made by a constructor or field by field,
+//! member functions called on an object, operators and conversion operators. A member function
+//! is a function like any other; its first parameter is the object, copied in, and copied back
+//! when the function changes a field (`Param::by_ref`).
+
+use alloc::boxed::Box;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::place::Place;
+use super::regs::FnSig;
+use super::value::Value;
+use super::{Lower, Var};
+use crate::compile::ast::*;
+use crate::diag::Span;
+
+impl Lower<'_> {
+    /// A type's name as the file spells it (a struct's own name).
+    pub(super) fn ty_name(&self, ty: Ty) -> String {
+        self.structs.name_of(ty)
+    }
+
+    /// `.name` of a place: a vector's component or a struct's field.
+    pub(super) fn member_place(&mut self, whole: Place, name: &str, span: Span) -> Option<Place> {
+        let ty = whole.ty();
+        match ty {
+            Ty::Vector(..) => match component(name) {
+                Some(k) => self.component_place(whole, k, span),
+                None => {
+                    self.error(span, format!("`{}` has the components `.x`, `.y`, `.z`, `.w`, not `.{name}`", ty.name()));
+                    None
+                }
+            },
+            Ty::Struct(r) => {
+                let Some(f) = self.structs.field(r, name).cloned() else {
+                    let fields: Vec<String> =
+                        self.structs.def(r).map_or(Vec::new(), |d| d.fields.iter().map(|f| format!("`{}`", f.name)).collect());
+                    let has = if fields.is_empty() { String::from("no fields") } else { format!("the fields {}", fields.join(", ")) };
+                    self.error(span, format!("`{}` has no field `{name}`: it has {has}", self.ty_name(ty)));
+                    return None;
+                };
+                Some(match whole {
+                    Place::Reg(r, _) => Place::Reg(r + f.reg, f.ty),
+                    Place::Mem { base, offset, shared, .. } => Place::Mem { base, offset: offset + f.byte as i32, ty: f.ty, shared },
+                })
+            }
+            Ty::StructPtr(_) | Ty::VecPtr(..) | Ty::Ptr(_) => {
+                self.error(span, format!("`.{name}` of a pointer (`{}`): write `->{name}`", self.ty_name(ty)));
+                None
+            }
+            _ => {
+                self.error(span, format!("`.{name}` needs a vector or a struct, and this is `{}`", self.ty_name(ty)));
+                None
+            }
+        }
+    }
+
+    /// In a member function, a field named alone (`r` for `this->r`): its registers in the
+    /// object's row.
+    pub(super) fn field_of_this(&self, name: &str) -> Option<Var> {
+        let this = self.scopes.first()?.iter().find(|(n, _)| n == "this")?.1;
+        let Ty::Struct(r) = this.ty else { return None };
+        let f = self.structs.field(r, name)?;
+        Some(Var { ty: f.ty, reg: this.reg + f.reg, memory: None })
+    }
+
+    /// A member function's signature; one not compiled yet is asked for (`needed`), and the
+    /// compile lowers again with it.
+    fn member_sig(&mut self, func: &str) -> Option<FnSig> {
+        match self.sigs.get(func) {
+            Some(sig) => Some(sig.clone()),
+            None => {
+                self.needed.push(String::from(func));
+                None
+            }
+        }
+    }
+
+    /// A placeholder of type `ty` while the function that makes it is not compiled yet.
+    fn pending(&mut self, ty: Ty, span: Span) -> Option<Value> {
+        if ty == Ty::Void {
+            return Some(Value::imm(0, Ty::Void));
+        }
+        let t = self.temp_for(ty, span)?;
+        Some(Value::reg(t, ty))
+    }
+
+    /// `Construct` as a value in a fresh row.
+    pub(super) fn construct(&mut self, e: &Expr) -> Option<Value> {
+        let ExprKind::Construct { ty, .. } = &e.kind else { return None };
+        let t = self.temp_for(*ty, e.span)?;
+        self.construct_into(e, t)?;
+        Some(Value::reg(t, *ty))
+    }
+
+    /// `cuComplex(a, b)` or `Node{1, 2}` written into the row from `r`: its constructor called
+    /// on the row, or, for a struct without constructors, its fields given in order (the rest
+    /// zero, as C fills an aggregate).
+    pub(super) fn construct_into(&mut self, e: &Expr, r: u8) -> Option<()> {
+        let ExprKind::Construct { ty, args, braces } = &e.kind else { return None };
+        let Ty::Struct(sr) = *ty else {
+            self.error(e.span, format!("`{}` is not a struct", self.ty_name(*ty)));
+            return None;
+        };
+        let def = self.structs.def(sr)?;
+        let name = def.name.clone();
+        if def.ctors.is_empty() {
+            let fields = def.fields.clone();
+            if args.len() > fields.len() {
+                self.error(e.span, format!("`{name}` has {} fields: too many values", fields.len()));
+                return None;
+            }
+            if !*braces && !args.is_empty() {
+                self.error(e.span, format!("`{name}` has no constructor: give its fields in braces (`{name}{{...}}`)"));
+                return None;
+            }
+            for (k, f) in fields.iter().enumerate() {
+                match args.get(k) {
+                    Some(a) => {
+                        let v = self.expr_as(a, f.ty)?;
+                        self.move_into(r + f.reg, v, a.span)?;
+                    }
+                    None => self.zero_row(r + f.reg, f.ty),
+                }
+            }
+            return Some(());
+        }
+        let Some(ctor) = self.structs.ctor(sr, args.len()).cloned() else {
+            let takes: Vec<String> = def.ctors.iter().map(|c| format!("{}", c.params)).collect();
+            self.error(
+                e.span,
+                format!("`{name}` has no constructor taking {} argument(s) (its constructors take {})", args.len(), takes.join(", ")),
+            );
+            return None;
+        };
+        let Some(sig) = self.member_sig(&ctor.func) else {
+            self.pending(*ty, e.span)?;
+            return Some(());
+        };
+        // The object goes in as whatever the callee's row holds (nothing is read from it) and
+        // comes back made.
+        let this = Value::reg(sig.params[0].1, *ty);
+        let mut vals = alloc::vec![this];
+        for (a, (pty, _)) in args.iter().zip(&sig.params[1..]) {
+            vals.push(self.expr_as(a, *pty)?);
+        }
+        let made = self.call_sig(&sig, vals, alloc::vec![(0, Place::Reg(r, *ty))], e.span)?;
+        let _ = made;
+        Some(())
+    }
+
+    /// A row of zeros (a field a brace list leaves out, a struct declared without a value).
+    pub(super) fn zero_row(&mut self, r: u8, ty: Ty) {
+        for k in 0..ty.registers() {
+            self.emit(super::value::mov(r + k, crate::compile::ins::Operand::RZ));
+        }
+    }
+
+    /// A variable of struct type declared without a value: its constructor of no arguments,
+    /// when it has constructors, else zeros.
+    pub(super) fn default_construct(&mut self, ty: Ty, r: u8, span: Span) {
+        let has_ctors = matches!(ty, Ty::Struct(sr) if self.structs.def(sr).is_some_and(|d| !d.ctors.is_empty()));
+        if has_ctors {
+            let e = Expr { kind: ExprKind::Construct { ty, args: Vec::new(), braces: false }, span };
+            self.construct_into(&e, r);
+        } else {
+            self.zero_row(r, ty);
+        }
+    }
+
+    /// `obj.name(args)`: the object by its place when it has one (a variable, `p[i]`, a
+    /// field), so a member function that changes it changes the object.
+    pub(super) fn method_call(&mut self, obj: &Expr, name: &str, args: &[Expr], span: Span) -> Option<Value> {
+        let place = match obj.kind {
+            ExprKind::Var(_) | ExprKind::Index(..) | ExprKind::Deref(_) | ExprKind::Member(..) => Some(self.place(obj)?),
+            _ => None,
+        };
+        let this = match &place {
+            Some(p) => self.read_place(p, obj.span)?,
+            None => self.expr(obj)?,
+        };
+        let Ty::Struct(sr) = this.ty else {
+            self.error(span, format!("`.{name}()` calls a member function of a struct, and this is `{}`", self.ty_name(this.ty)));
+            return None;
+        };
+        let Some(m) = self.structs.method(sr, name, args.len()).cloned() else {
+            let sname = self.ty_name(this.ty);
+            let known: Vec<String> = self
+                .structs
+                .def(sr)
+                .map_or(Vec::new(), |d| d.methods.iter().filter(|m| m.converts_to.is_none()).map(|m| format!("`{}`", m.name)).collect());
+            let has = if known.is_empty() { String::from("none") } else { known.join(", ") };
+            self.error(
+                span,
+                format!("`{sname}` has no `__device__` member function `{name}` taking {} argument(s) (it has {has})", args.len()),
+            );
+            return None;
+        };
+        let Some(sig) = self.member_sig(&m.func) else { return self.pending(m.ret, span) };
+        self.call_args(&sig, Some((this, place)), args, span)
+    }
+
+    /// A call of the member function `name` of the object `this`, from inside another one
+    /// (`magnitude2()` in `cuComplex::operator<`); `None` when there is no such member.
+    pub(super) fn sibling_call(&mut self, name: &str, args: &[Expr], span: Span) -> Option<Option<Value>> {
+        let this = self.scopes.first()?.iter().find(|(n, _)| n == "this")?.1;
+        let Ty::Struct(sr) = this.ty else { return None };
+        self.structs.method(sr, name, args.len())?;
+        let obj = Expr { kind: ExprKind::Var(String::from("this")), span };
+        Some(self.method_call(&obj, name, args, span))
+    }
+
+    /// `x op y` where an operand is a struct: its member `operator op`, or a free one.
+    pub(super) fn operator_call(&mut self, symbol: &str, x: Value, y: Option<Value>, span: Span) -> Option<Value> {
+        let name = format!("operator{symbol}");
+        if let Ty::Struct(sr) = x.ty {
+            if let Some(m) = self.structs.method(sr, &name, usize::from(y.is_some())).cloned() {
+                let Some(sig) = self.member_sig(&m.func) else { return self.pending(x.ty, span) };
+                let mut vals = alloc::vec![x];
+                if let (Some(y), Some((pty, _))) = (y, sig.params.get(1)) {
+                    vals.push(self.convert(y, *pty, span)?);
+                }
+                return self.call_sig(&sig, vals, Vec::new(), span);
+            }
+        }
+        let operands: Vec<Ty> = core::iter::once(x.ty).chain(y.map(|v| v.ty)).collect();
+        if let Some(func) = self.structs.free_operator(&name, &operands).map(String::from) {
+            let Some(sig) = self.member_sig(&func) else { return self.pending(x.ty, span) };
+            let mut vals = Vec::new();
+            for (v, (pty, _)) in core::iter::once(x).chain(y).zip(&sig.params) {
+                vals.push(self.convert(v, *pty, span)?);
+            }
+            return self.call_sig(&sig, vals, Vec::new(), span);
+        }
+        let names: Vec<String> = operands.iter().map(|t| format!("`{}`", self.ty_name(*t))).collect();
+        self.error(
+            span,
+            format!("no `{name}` for {}: define it (`__device__ ... {name}(...)`) in the struct or the file", names.join(" and ")),
+        );
+        None
+    }
+
+    /// A struct converted to another type: its conversion operator (`operator float*()`).
+    pub(super) fn struct_convert(&mut self, v: Value, to: Ty, span: Span) -> Option<Value> {
+        if let Ty::Struct(sr) = v.ty {
+            if let Some(m) = self.structs.conversion(sr, to).cloned() {
+                let Some(sig) = self.member_sig(&m.func) else { return self.pending(to, span) };
+                return self.call_sig(&sig, alloc::vec![v], Vec::new(), span);
+            }
+        }
+        self.error(span, format!("cannot convert `{}` to `{}`", self.ty_name(v.ty), self.ty_name(to)));
+        None
+    }
+
+    /// `a op= b` of a struct: its `operator op=`, called on `a`; else `a = a op b`.
+    pub(super) fn struct_compound(&mut self, op: BinOp, lhs: &Expr, rhs: &Expr, ty: Ty, span: Span) -> Option<Value> {
+        let Ty::Struct(sr) = ty else { return None };
+        let name = format!("operator{}=", op.symbol());
+        if self.structs.method(sr, &name, 1).is_some() {
+            self.method_call(lhs, &name, core::slice::from_ref(rhs), span)?;
+            return self.expr(lhs);
+        }
+        let whole = Expr { kind: ExprKind::Binary(op, Box::new(lhs.clone()), Box::new(rhs.clone())), span };
+        self.assign(None, lhs, &whole, span)
+    }
+}

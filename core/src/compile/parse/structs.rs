@@ -1,0 +1,367 @@
+//! Struct and class definitions: fields, constructors (member initialisers included), member
+//! functions, operators and conversion operators. The fields are read first, so the struct's
+//! layout is known while its member functions are read; each member function becomes a
+//! function of its own whose first parameter is the object (`structs` says how it is held).
+
+use alloc::boxed::Box;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::{describe, join, PResult, Parser, IGNORED};
+use crate::compile::ast::*;
+use crate::compile::lex::Tok;
+use crate::compile::structs::Method;
+use crate::diag::{Diagnostic, Span};
+
+/// The operators a struct may define, as they follow `operator`.
+const OPERATORS: &[&str] = &["+", "-", "*", "/", "%", "==", "!=", "<", ">", "<=", ">=", "+=", "-=", "*=", "/=", "&", "|", "^"];
+
+/// What a member of a struct's body is.
+enum Member {
+    Fields(Vec<(String, Ty, Span)>),
+    Function,
+}
+
+impl<'t> Parser<'t> {
+    pub(super) fn is_struct(&self, w: &str) -> bool {
+        self.structs.by_name(w).is_some()
+    }
+
+    /// Whether the `struct Name` (or `typedef struct`) here has a body: a `{` before any `;`.
+    pub(super) fn struct_body_ahead(&self) -> bool {
+        let (mut k, mut parens) = (0, 0);
+        loop {
+            match self.peek_at(k) {
+                Tok::Punct("{") if parens == 0 => return true,
+                Tok::Punct("(") => parens += 1,
+                Tok::Punct(")") => parens -= 1,
+                Tok::Punct(";" | "}") | Tok::Eof => return false,
+                _ => {}
+            }
+            k += 1;
+        }
+    }
+
+    /// The struct the word here names.
+    pub(super) fn struct_here(&self) -> Option<StructRef> {
+        match self.peek() {
+            Tok::Ident(w) => self.structs.by_name(w),
+            _ => None,
+        }
+    }
+
+    /// `cuComplex(a, b)` or `cuComplex{a, b}` as a value.
+    pub(super) fn construct(&mut self) -> PResult<(Expr, u32)> {
+        let start = self.span();
+        let ty = self.ty()?;
+        self.struct_args(ty, start)
+    }
+
+    /// A struct's value from the `(...)` or `{...}` here: its constructor's arguments, or its
+    /// fields' values.
+    pub(super) fn struct_args(&mut self, ty: Ty, start: Span) -> PResult<(Expr, u32)> {
+        let braces = self.is("{");
+        let open = self.bump().span;
+        let close = if braces { "}" } else { ")" };
+        let (mut args, mut d) = (Vec::new(), 0);
+        while !self.is(close) {
+            let (a, da) = self.assignment()?;
+            args.push(a);
+            d = d.max(da);
+            if !self.eat(",") {
+                break;
+            }
+        }
+        let end = if braces {
+            self.expect("}", "to close the struct's values")?
+        } else {
+            self.close(open, "to close the constructor's arguments")?
+        };
+        self.node(ExprKind::Construct { ty, args, braces }, join(start, end), d + 1)
+    }
+
+    /// `operator+` and the like after `operator` (`self` at the symbol): the function's name.
+    pub(super) fn operator_name(&mut self) -> PResult<String> {
+        let at = self.span();
+        match self.peek().clone() {
+            Tok::Punct(p) if OPERATORS.contains(&p) => {
+                self.bump();
+                Ok(format!("operator{p}"))
+            }
+            t => Err(Diagnostic::error(
+                at,
+                format!("`operator` {}: the operators a struct may define here are {}", describe(&t), OPERATORS.join(" ")),
+            )),
+        }
+    }
+
+    /// `struct Name { ... };`, `class Name { public: ... };` or `typedef struct { ... } Name;`:
+    /// the struct is added to `structs`, and its member functions returned.
+    pub(super) fn struct_def(&mut self) -> PResult<Vec<Function>> {
+        let start = self.span();
+        let typedef = self.eat_word("typedef");
+        let kind = if self.eat_word("class") {
+            "class"
+        } else {
+            self.bump();
+            "struct"
+        };
+        if self.is_word("__align__") || self.is_word("__builtin_align__") {
+            self.bump();
+            let open = self.expect("(", "after `__align__`")?;
+            self.bump();
+            self.close(open, "to close `__align__(`")?;
+        }
+        let tag = match self.peek().clone() {
+            Tok::Ident(n) => {
+                self.bump();
+                Some(n)
+            }
+            _ => None,
+        };
+        if self.is(":") {
+            return Err(Diagnostic::error(self.span(), format!("a {kind} deriving from another is not supported: write its fields out")));
+        }
+        self.expect("{", &format!("to open the {kind}'s body"))?;
+        let body = self.pos;
+        let mut fields = Vec::new();
+        while !self.is("}") {
+            match self.member()? {
+                Member::Fields(mut f) => fields.append(&mut f),
+                Member::Function => self.skip_function()?,
+            }
+        }
+        let end = self.pos;
+        self.bump();
+        let name = match (typedef, self.peek().clone()) {
+            (true, Tok::Ident(alias)) => {
+                self.bump();
+                alias
+            }
+            _ => tag.clone().ok_or_else(|| Diagnostic::error(start, format!("a {kind} here has a name (`{kind} Name {{ ... }};`)")))?,
+        };
+        if !self.is(";") {
+            return Err(Diagnostic::error(
+                self.span(),
+                format!("expected `;` after the {kind}'s `}}` (variables of it are declared where they are used)"),
+            ));
+        }
+        self.bump();
+        let r = self.structs.define(&name, kind, &fields, start)?;
+        if let Some(tag) = tag.filter(|t| *t != name) {
+            self.structs.alias(&tag, r);
+        }
+        // The member functions, now that the struct is a type.
+        let after = self.pos;
+        self.pos = body;
+        let mut funcs = Vec::new();
+        while self.pos < end {
+            let at = self.pos;
+            match self.member()? {
+                Member::Fields(_) => {}
+                Member::Function => {
+                    self.pos = at;
+                    if let Some(f) = self.member_function(r, &name)? {
+                        funcs.push(f);
+                    }
+                }
+            }
+        }
+        self.pos = after;
+        Ok(funcs)
+    }
+
+    /// The member here: a field declaration, read whole, or a function, left unread. Access
+    /// labels before it are skipped.
+    fn member(&mut self) -> PResult<Member> {
+        loop {
+            if self.eat(";") {
+                continue;
+            }
+            if matches!(self.peek(), Tok::Ident(w) if matches!(w.as_str(), "public" | "private" | "protected"))
+                && matches!(self.peek_at(1), Tok::Punct(":"))
+            {
+                self.bump();
+                self.bump();
+                continue;
+            }
+            break;
+        }
+        if self.is("}") {
+            return Ok(Member::Fields(Vec::new()));
+        }
+        let mut k = 0;
+        loop {
+            match self.peek_at(k) {
+                Tok::Punct("(") => return Ok(Member::Function),
+                Tok::Punct(";" | "{" | "=" | "[" | "}") | Tok::Eof => break,
+                _ => k += 1,
+            }
+        }
+        for w in ["static", "virtual", "friend"] {
+            if self.is_word(w) {
+                return Err(Diagnostic::error(self.span(), format!("`{w}` members are not supported")));
+            }
+        }
+        let ty = self.ty()?;
+        let mut out = Vec::new();
+        loop {
+            let fty = if self.eat("*") {
+                ty.pointer_to().ok_or_else(|| Diagnostic::error(self.prev_span(), "pointers to pointers are not supported"))?
+            } else {
+                ty
+            };
+            let (name, span) = self.ident("a field name")?;
+            if self.is("[") {
+                return Err(Diagnostic::error(
+                    self.span(),
+                    "array fields are not supported: use separate fields, or a vector type (`float4`)",
+                ));
+            }
+            if self.is("=") || self.is("{") {
+                return Err(Diagnostic::error(self.span(), "a field's default value is not supported: set it in a constructor"));
+            }
+            out.push((name, fty, span));
+            if !self.eat(",") {
+                break;
+            }
+        }
+        self.expect(";", "after the field")?;
+        Ok(Member::Fields(out))
+    }
+
+    /// Skips a member function's declaration and body (in the first reading of the struct).
+    fn skip_function(&mut self) -> PResult<()> {
+        let mut depth = 0;
+        loop {
+            match self.peek() {
+                Tok::Eof => return Err(Diagnostic::error(self.span(), "the struct's body does not end")),
+                Tok::Punct(";") if depth == 0 => {
+                    self.bump();
+                    return Ok(());
+                }
+                Tok::Punct("{") => depth += 1,
+                Tok::Punct("}") if depth == 0 => return Ok(()),
+                Tok::Punct("}") => {
+                    depth -= 1;
+                    if depth == 0 {
+                        self.bump();
+                        return Ok(());
+                    }
+                }
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
+    /// A constructor, member function, operator or conversion operator of `r`, as a function
+    /// `Name::member` taking the object first; `None` for a host-only one or a destructor.
+    fn member_function(&mut self, r: StructRef, sname: &str) -> PResult<Option<Function>> {
+        let start = self.span();
+        let mut device = false;
+        while let Tok::Ident(w) = self.peek() {
+            match w.as_str() {
+                "__device__" => device = true,
+                "__host__" | "explicit" => {}
+                w if IGNORED.contains(&w) => {}
+                _ => break,
+            }
+            self.bump();
+        }
+        if self.is("~") || !device {
+            // A destructor has nothing to run here; a host-only member never runs on the GPU.
+            self.skip_function()?;
+            return Ok(None);
+        }
+        let (member, ret, converts_to) = if self.is_word(sname) && matches!(self.peek_at(1), Tok::Punct("(")) {
+            self.bump();
+            (sname.to_string(), Ty::Void, None)
+        } else if self.eat_word("operator") {
+            let to = self.ty()?;
+            (format!("operator {}", self.structs.name_of(to)), to, Some(to))
+        } else {
+            let ret = self.ty()?;
+            // `Vec2& operator+=(...)` returns the object by reference: here, a copy of it (the
+            // object itself gets its fields back through `this`).
+            self.eat("&");
+            let name = if self.eat_word("operator") { self.operator_name()? } else { self.ident("a member function's name")?.0 };
+            (name, ret, None)
+        };
+        let ctor = member == sname;
+        self.expect("(", "after the member function's name")?;
+        let params = self.param_list(false)?;
+        self.expect(")", "after the parameters")?;
+        let constant = self.eat_word("const");
+        let mut body = Vec::new();
+        if ctor && self.eat(":") {
+            body = self.member_inits(r)?;
+        }
+        if self.is(";") {
+            return Err(Diagnostic::error(start, "a member function without a body is not supported: define it in the struct"));
+        }
+        self.expect("{", "to open the member function's body")?;
+        body.extend(self.block_items());
+        self.expect("}", "to close the member function's body")?;
+        let def = self.structs.def(r).ok_or_else(|| Diagnostic::error(start, "internal: the struct is missing"))?;
+        let field_names: Vec<&str> = def.fields.iter().map(|f| f.name.as_str()).collect();
+        let writes = ctor || (!constant && body.iter().any(|s| assigns_fields(s, &field_names)));
+        let taken = def.methods.iter().chain(&def.ctors).filter(|m| m.name == member).count();
+        let func = if taken == 0 { format!("{sname}::{member}") } else { format!("{sname}::{member}~{}", params.len()) };
+        let this = Param { ty: Ty::Struct(r), name: String::from("this"), span: start, by_ref: writes, default: None };
+        let method = Method { name: member.clone(), func: func.clone(), params: params.len(), ret, converts_to };
+        if let Some(d) = self.structs.def_mut(r) {
+            if ctor {
+                d.ctors.push(method)
+            } else {
+                d.methods.push(method)
+            }
+        }
+        let params = core::iter::once(this).chain(params).collect();
+        Ok(Some(Function { name: func, kernel: false, ret, params, body, span: start }))
+    }
+
+    /// A constructor's `: r(a), i(b)`: an assignment of each field, in order.
+    fn member_inits(&mut self, r: StructRef) -> PResult<Vec<Stmt>> {
+        let mut out = Vec::new();
+        loop {
+            let (field, span) = self.ident("a field to initialise")?;
+            if self.structs.field(r, &field).is_none() {
+                return Err(Diagnostic::error(span, format!("`{}` has no field `{field}`", self.structs.name_of(Ty::Struct(r)))));
+            }
+            let braces = self.is("{");
+            let open = self.bump().span;
+            let value = self.expr()?;
+            let end = self.expect(if braces { "}" } else { ")" }, "to close the field's value")?;
+            let whole = join(span, end);
+            let this = Expr { kind: ExprKind::Var(String::from("this")), span };
+            let lhs = Expr { kind: ExprKind::Member(Box::new(this), field), span };
+            let assign = ExprKind::Assign { op: None, lhs: Box::new(lhs), rhs: Box::new(value) };
+            out.push(Stmt { kind: StmtKind::Expr(Expr { kind: assign, span: whole }), span: open });
+            if !self.eat(",") {
+                return Ok(out);
+            }
+        }
+    }
+}
+
+/// Whether `s` assigns one of the fields (by its bare name, or through `this`).
+fn assigns_fields(s: &Stmt, fields: &[&str]) -> bool {
+    let mut found = false;
+    crate::compile::lower::walk_stmt_exprs(s, &mut |e| {
+        crate::compile::lower::walk_expr(e, &mut |x| {
+            let mut root: &Expr = match &x.kind {
+                ExprKind::Assign { lhs, .. } => lhs,
+                ExprKind::IncDec { target, .. } => target,
+                ExprKind::Method(m) => &m.obj,
+                _ => return,
+            };
+            while let ExprKind::Member(inner, _) | ExprKind::Index(inner, _) = &root.kind {
+                root = inner;
+            }
+            found |= matches!(&root.kind, ExprKind::Var(n) if n == "this" || fields.contains(&n.as_str()));
+        })
+    });
+    found
+}
