@@ -38,9 +38,13 @@ def harness(name, source):
     kernel, args = sig.group(1), [a.strip() for a in sig.group(2).split(",")]
     # A template kernel launches the instance the file instantiates (`template __global__ void
     # reduce4<256>(...)`).
-    inst = re.search(r"template __global__ void (\w+<[^>]*>)\(", source)
+    inst = re.search(r"template __global__ void (\w+<[^>]*>)\(([^)]*)\)", source)
     if inst:
         kernel = inst.group(1)
+        # Its parameters' types as the instance has them (`const int*` for a template's `const T*`).
+        types = [t.strip() for t in inst.group(2).split(",")]
+        names = [re.search(r"(\w+)$", a).group(1) for a in args]
+        args = [f"{ty} {name}" for ty, name in zip(types, names)]
     lines = [f'#include "{name}.cu"', "#include <cstdio>", "int main() {"]
     call = []
     for a in args:

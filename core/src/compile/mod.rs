@@ -159,7 +159,7 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
     let (toks, mut d) = groups::rewrite(toks);
     diags.append(&mut d);
     let mut parser = parse::Parser::cuda(&toks, src);
-    let unit = parser.unit();
+    let mut unit = parser.unit();
     diags.append(&mut parser.diags);
     // Every kernel, templates among them, in source order: the first runs unless one is named.
     let mut entries: Vec<(Span, String, bool)> = unit.funcs.iter().filter(|f| f.kernel).map(|f| (f.span, f.name.clone(), false)).collect();
@@ -212,7 +212,7 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
         (_, name, false) => name.clone(),
     };
     let mut funcs = unit.funcs;
-    instantiate(&parser, &unit.templates, &deductions, wanted, &mut funcs, &mut diags);
+    instantiate(&mut parser, &unit.templates, &deductions, wanted, &mut funcs, &mut diags);
     let Some(kernel) = funcs.iter().find(|f| f.name == chosen) else { return finish(None, diags) };
     // Two kernels of one name are an error below; a note needs another name to offer.
     if let Some(other) = names.iter().find(|n| **n != entry.1) {
@@ -244,6 +244,8 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
             return finish(None, diags);
         }
         let Some(kernel) = funcs.iter().find(|f| f.name == chosen) else { return finish(None, diags) };
+        // Template instances may have made struct instances (`SharedMemory<int>`).
+        unit.structs = parser.structs.clone();
         let file = FileContext { memory: &unit.memory, structs: &unit.structs, deductions: &deductions, src, opts: &opts };
         let pass = lower_all(&funcs, kernel, &roots, &file);
         if pass.deduced.is_empty() && pass.needed.is_empty() {
@@ -253,7 +255,7 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
         roots.extend(pass.deduced.iter().map(|w| template::instance_name(&w.name, &w.args)));
         // Member functions a call needs (a constructor, an operator) join the next pass.
         roots.extend(pass.needed.iter().cloned());
-        instantiate(&parser, &unit.templates, &deductions, pass.deduced, &mut funcs, &mut diags);
+        instantiate(&mut parser, &unit.templates, &deductions, pass.deduced, &mut funcs, &mut diags);
         if funcs.len() == before && roots.len() == roots_before {
             diags.extend(pass.diags);
             if let (false, Some(name)) = (has_errors(&diags), pass.needed.first()) {
@@ -441,7 +443,7 @@ fn complete_args(
 /// `template::MAX_INSTANCES`), each a function of `funcs`. Missing arguments take the template's
 /// defaults.
 fn instantiate(
-    parser: &parse::Parser,
+    parser: &mut parse::Parser,
     templates: &[template::TemplateDef],
     deductions: &[template::Deduction],
     mut wanted: Vec<template::Wanted>,
@@ -474,6 +476,9 @@ fn instantiate(
             Ok(f) => funcs.push(f),
             Err(d) => diags.push(d),
         }
+        // The struct instances it made, and their member functions.
+        parser.structs = p.structs.clone();
+        funcs.append(&mut p.made_funcs);
         diags.append(&mut p.diags);
         wanted.append(&mut p.wanted);
     }

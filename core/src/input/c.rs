@@ -308,6 +308,15 @@ fn bind_buffer(
     Ok(located(name, span))
 }
 
+/// A pointer to a struct in nvcc's code, which reads the fields as words of their own types: any
+/// `//@ buffer` binds (`f32`s for a struct of floats); one made holds `int`s.
+pub(super) fn bind_struct_pointer(k: &mut Kernel, name: &str, span: Span, threads: u64) -> Result<LocatedExpr, String> {
+    if k.buffers.iter().any(|b| b.name == name) {
+        return Ok(located(name, span));
+    }
+    bind(k, name, Ty::Ptr(Scalar::Int), span, threads)
+}
+
 /// The initial value of a kernel parameter's register: its buffer's address or its param's
 /// value. A parameter with no header line gets one made for it (marked `auto`): a buffer of one
 /// element per thread of the launch holding its index, or a param equal to the thread count.

@@ -105,6 +105,11 @@ pub struct Parser<'t> {
     pub structs: super::structs::Structs,
     /// Why each struct skipped as host code could not be read (a typedef's unnamed one under "").
     struct_errors: alloc::collections::BTreeMap<String, Diagnostic>,
+    /// Struct templates (`template <class T> struct SharedMemory { ... };`), made into a struct
+    /// per argument list where used.
+    struct_templates: Vec<structs::StructTemplate>,
+    /// The member functions of struct instances made while parsing, for the unit's functions.
+    pub made_funcs: Vec<Function>,
     /// Whether the type just read said `const` (a `const T&` parameter is passed as a value).
     saw_const: bool,
 }
@@ -140,6 +145,8 @@ impl<'t> Parser<'t> {
             user_types: Default::default(),
             structs: Default::default(),
             struct_errors: Default::default(),
+            struct_templates: Vec::new(),
+            made_funcs: Vec::new(),
             saw_const: false,
         }
     }
@@ -162,6 +169,7 @@ impl<'t> Parser<'t> {
             user_types: self.user_types.clone(),
             structs: self.structs.clone(),
             struct_errors: self.struct_errors.clone(),
+            struct_templates: self.struct_templates.clone(),
             ..Parser::new(toks)
         }
     }
@@ -301,7 +309,7 @@ impl<'t> Parser<'t> {
                 continue;
             }
             // A struct this C could not read is a type too: `ty` says why.
-            return is_type_word(w) || self.is_struct(w) || self.user_types.contains_key(w.as_str());
+            return is_type_word(w) || self.is_struct(w) || self.is_struct_template(w) || self.user_types.contains_key(w.as_str());
         }
         false
     }
@@ -340,6 +348,10 @@ impl<'t> Parser<'t> {
         let start = self.span();
         if let Some(r) = self.struct_here() {
             self.bump();
+            return self.pointers(Ty::Struct(r), start);
+        }
+        if matches!(self.peek(), Tok::Ident(w) if self.is_struct_template(w)) {
+            let r = self.struct_instance()?;
             return self.pointers(Ty::Struct(r), start);
         }
         let base = match self.peek() {
@@ -445,6 +457,8 @@ impl<'t> Parser<'t> {
             let result = if instantiation {
                 self.recover_top();
                 Ok(())
+            } else if self.is_word("template") && self.template_is_struct() {
+                self.struct_template()
             } else if self.is_word("template") && self.template_is_function() {
                 self.template_def().map(|t| {
                     self.templates.insert(t.name.clone());
@@ -516,6 +530,7 @@ impl<'t> Parser<'t> {
             }
         }
         unit.structs = self.structs.clone();
+        unit.funcs.append(&mut self.made_funcs);
         unit
     }
 
@@ -1427,6 +1442,9 @@ impl<'t> Parser<'t> {
             }
             // A struct's constructor called as a value: `cuComplex(a, b)`.
             Tok::Ident(w) if c && self.is_struct(w) && matches!(self.peek_at(1), Tok::Punct("(" | "{")) => {
+                return self.nested(Self::construct);
+            }
+            Tok::Ident(w) if c && self.is_struct_template(w) && matches!(self.peek_at(1), Tok::Punct("<")) => {
                 return self.nested(Self::construct);
             }
             // C++'s functional cast, `float(t)` (a template's `T(4.0)` once `T` is a type).

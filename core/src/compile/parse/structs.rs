@@ -365,3 +365,134 @@ fn assigns_fields(s: &Stmt, fields: &[&str]) -> bool {
     });
     found
 }
+
+/// A struct template (`template <class T> struct SharedMemory { ... };`): its parameters, its
+/// tokens from `struct` to the closing brace, and its explicit specialisations
+/// (`template <> struct SharedMemory<double> { ... };`), each for its arguments.
+#[derive(Clone, PartialEq, Debug)]
+pub struct StructTemplate {
+    name: String,
+    params: Vec<crate::compile::template::TemplateParam>,
+    toks: Vec<crate::compile::lex::Token>,
+    specialised: Vec<(Vec<TemplateArg>, Vec<crate::compile::lex::Token>)>,
+    span: Span,
+}
+
+use crate::compile::lex::Token;
+use crate::compile::template::{instance_name, TemplateArg, TemplateDef};
+
+impl<'t> Parser<'t> {
+    pub(super) fn is_struct_template(&self, w: &str) -> bool {
+        self.struct_templates.iter().any(|t| t.name == w)
+    }
+
+    /// Whether the `template <...>` here declares a struct or class (`struct` after the `>`).
+    pub(super) fn template_is_struct(&self) -> bool {
+        let (mut k, mut depth) = (1, 0);
+        loop {
+            match self.peek_at(k) {
+                Tok::Punct("<") => depth += 1,
+                Tok::Punct(">") if depth <= 1 => break,
+                Tok::Punct(">") => depth -= 1,
+                Tok::Punct(";" | "{" | "(") | Tok::Eof => return false,
+                _ => {}
+            }
+            k += 1;
+        }
+        matches!(self.peek_at(k + 1), Tok::Ident(w) if w == "struct" || w == "class")
+    }
+
+    /// `template <class T> struct Name { ... };`, or a specialisation `template <> struct
+    /// Name<double> { ... };`: kept as tokens, parsed for each argument list used.
+    pub(super) fn struct_template(&mut self) -> PResult<()> {
+        let span = self.span();
+        let def = self.template_def()?;
+        // `template_def` read to the closing brace; its tokens start at `struct`.
+        let mut toks = def.toks;
+        let name = match toks.get(1).map(|t| &t.tok) {
+            Some(Tok::Ident(n)) => n.clone(),
+            _ => return Err(Diagnostic::error(span, "a struct template here has a name (`template <class T> struct Name { ... };`)")),
+        };
+        if def.params.is_empty() {
+            // A specialisation: its arguments follow the name.
+            let end = toks.iter().position(|t| t.tok == Tok::Punct("{")).unwrap_or(toks.len());
+            toks.push(Token { tok: Tok::Eof, span });
+            let mut p = self.for_instance(&toks[2..end]);
+            let mut args = Vec::new();
+            p.bump();
+            while !p.is(">") && *p.peek() != Tok::Eof {
+                let is_type = p.at_type();
+                args.push(
+                    p.template_arg(is_type)
+                        .ok_or_else(|| Diagnostic::error(span, "a specialisation's arguments are types or constants"))?,
+                );
+                p.eat(",");
+            }
+            toks.pop();
+            let body: Vec<Token> = toks[..2].iter().cloned().chain(toks[end..].iter().cloned()).collect();
+            let Some(t) = self.struct_templates.iter_mut().find(|t| t.name == name) else {
+                return Err(Diagnostic::error(span, format!("`{name}` is specialised before its template is defined")));
+            };
+            t.specialised.push((args, body));
+            return Ok(());
+        }
+        self.struct_templates.push(StructTemplate { name, params: def.params, toks, specialised: Vec::new(), span });
+        Ok(())
+    }
+
+    /// `Name<args>` here, of a struct template: the struct its arguments make (made the first
+    /// time, with its member functions kept in `made_funcs`).
+    pub(super) fn struct_instance(&mut self) -> PResult<StructRef> {
+        let (name, span) = self.ident("a struct template's name")?;
+        self.expect("<", &format!("after `{name}`"))?;
+        let mut args = Vec::new();
+        while !self.eat(">") {
+            if self.at_type() {
+                args.push(TemplateArg::Type(self.ty()?));
+            } else {
+                let above_comparisons = Infix::from_symbol("<<").map_or(0, |(_, p)| p);
+                let (e, _) = self.binary(above_comparisons)?;
+                let v = super::const_int(&e)
+                    .ok_or_else(|| Diagnostic::error(e.span, format!("`{name}`'s template argument is a constant here")))?;
+                args.push(TemplateArg::Value(v));
+            }
+            if !self.eat(",") {
+                self.expect(">", "to close the template's arguments")?;
+                break;
+            }
+        }
+        let instance = instance_name(&name, &args);
+        if let Some(r) = self.structs.by_name(&instance) {
+            return Ok(r);
+        }
+        let Some(t) = self.struct_templates.iter().find(|t| t.name == name).cloned() else {
+            return Err(Diagnostic::error(span, format!("no struct template `{name}`")));
+        };
+        let toks = match t.specialised.iter().find(|(a, _)| *a == args) {
+            Some((_, body)) => body.clone(),
+            None if args.len() == t.params.len() => {
+                let def = TemplateDef { name: t.name.clone(), kernel: false, params: t.params.clone(), toks: t.toks.clone(), span: t.span };
+                crate::compile::template::substitute(&def, &args)
+            }
+            None => return Err(Diagnostic::error(span, format!("`{name}` takes {} template argument(s)", t.params.len()))),
+        };
+        // The struct and its constructors take the instance's name.
+        let mut toks: Vec<Token> = toks
+            .into_iter()
+            .map(|tk| match &tk.tok {
+                Tok::Ident(w) if *w == name => Token { tok: Tok::Ident(instance.clone()), span: tk.span },
+                _ => tk,
+            })
+            .collect();
+        toks.push(Token { tok: Tok::Eof, span });
+        // As written, a struct definition ends with `;`.
+        toks.insert(toks.len() - 1, Token { tok: Tok::Punct(";"), span });
+        let mut p = self.for_instance(&toks);
+        let funcs = p.struct_def().map_err(|d| Diagnostic::error(span, format!("`{instance}`: {} (line {})", d.message, d.span.line)))?;
+        self.structs = p.structs;
+        self.made_funcs.extend(funcs);
+        self.made_funcs.append(&mut p.made_funcs);
+        self.diags.append(&mut p.diags);
+        self.structs.by_name(&instance).ok_or_else(|| Diagnostic::error(span, format!("`{instance}` could not be made")))
+    }
+}

@@ -649,7 +649,14 @@ fn bind_inputs(k: &mut Kernel, m: &Module, entry: &Function, funcs: &[&Function]
             Ty::Scalar(s) if wide => InitTarget::Wide { reg: Reg(slot.reg), elem: super::c::elem_type(s) },
             _ => InitTarget::Reg(Reg(slot.reg)),
         };
-        match super::c::bind(k, &name, ty, p.span, threads) {
+        // A pointer to a struct (`Particle*`): the name says no element type.
+        let to_struct = mangled.is_some_and(|d| d.pointers > 0 && d.base.is_none() && vector.is_none());
+        let bound = if to_struct {
+            super::c::bind_struct_pointer(k, &name, p.span, threads)
+        } else {
+            super::c::bind(k, &name, ty, p.span, threads)
+        };
+        match bound {
             Ok(value) => k.regs.push(RegInit { target, value, binds: true }),
             Err(msg) => diags.push(Diagnostic::error(p.span, msg)),
         }

@@ -553,6 +553,8 @@ struct Param {
     offset: u32,
     bytes: u32,
     ty: Ty,
+    /// A pointer to a struct (`Particle*`), whose elements the name does not type.
+    to_struct: bool,
 }
 
 /// The parameters from the mangled name, each aligned to its size as the ABI places them.
@@ -568,7 +570,7 @@ fn param_layout(d: Option<&Demangled>) -> Result<Vec<Param>, String> {
             let align = if matches!(n, 2 | 4) { bytes } else { s.bytes() };
             if align >= 4 {
                 at = at.next_multiple_of(align);
-                out.push(Param { offset: at, bytes, ty: Ty::Vector(s, n as u8) });
+                out.push(Param { offset: at, bytes, ty: Ty::Vector(s, n as u8), to_struct: false });
                 at += bytes;
                 continue;
             }
@@ -591,7 +593,8 @@ fn param_layout(d: Option<&Demangled>) -> Result<Vec<Param>, String> {
         };
         let bytes = if p.pointers > 0 || scalar.wide() { 8 } else { 4 };
         at = at.next_multiple_of(bytes);
-        out.push(Param { offset: at, bytes, ty });
+        let to_struct = p.pointers > 0 && p.base.is_none() && !matches!(ty, Ty::VecPtr(..));
+        out.push(Param { offset: at, bytes, ty, to_struct });
         at += bytes;
     }
     Ok(out)
@@ -623,7 +626,12 @@ fn bind_params(k: &mut Kernel, params: &[Param], places: &Places, span: Span, di
             Ty::Scalar(s) if s.wide() => InitTarget::Wide { reg: Reg(reg), elem: super::c::elem_type(s) },
             _ => InitTarget::Reg(Reg(reg)),
         };
-        match super::c::bind(k, &name, p.ty, span, threads) {
+        let bound = if p.to_struct {
+            super::c::bind_struct_pointer(k, &name, span, threads)
+        } else {
+            super::c::bind(k, &name, p.ty, span, threads)
+        };
+        match bound {
             Ok(value) => k.regs.push(RegInit { target, value, binds: true }),
             Err(msg) => diags.push(Diagnostic::error(span, msg)),
         }

@@ -168,20 +168,18 @@ pub fn fdiv(a: u32, b: u32, mode: FloatMode) -> u32 {
 
 /// `FCHK`: whether nvcc's fast division of `a` by `b` (a reciprocal refined by FFMA, then the
 /// quotient corrected by its remainder) may not give the rounded quotient, so its slow path must
-/// run: an operand that is a NaN, an infinity or subnormal, a zero divisor, a reciprocal or
-/// residual near the ends of the exponent range, or a quotient that may overflow or be
-/// subnormal. NVIDIA does not document the test; this one sends every such case to the slow
-/// path (which computes the IEEE quotient whatever the check said) and lets ordinary
-/// operands take the fast one, as the H100 does for them.
+/// run: an operand that is a NaN, an infinity, zero or subnormal, a reciprocal or residual near
+/// the ends of the exponent range, or a quotient that may overflow or be subnormal. NVIDIA does
+/// not document the test; this one sends every such case to the slow path (which computes the
+/// IEEE quotient whatever the check said) and lets ordinary operands take the fast one, as the
+/// H100 does for them. A zero dividend takes the slow path too, as its exponent says: ncu's
+/// count of CUDA by Example's Julia set (`examples/grid/cbe_julia.cu`, 48 divisions of 0 by 12)
+/// is warpscope's only so.
 pub fn fchk(a: u32, b: u32) -> bool {
     let exp = |x: u32| ((x >> 23) & 0xff) as i32;
     let (ea, eb) = (exp(a), exp(b));
-    let a_zero = a & 0x7fff_ffff == 0;
-    if eb == 0 || eb == 255 || ea == 255 || (ea == 0 && !a_zero) {
+    if eb == 0 || eb == 255 || ea == 255 || ea == 0 {
         return true;
-    }
-    if a_zero {
-        return false;
     }
     let quotient = ea - eb;
     eb >= 253 || ea >= 253 || !(-125..126).contains(&quotient)
