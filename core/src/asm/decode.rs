@@ -54,7 +54,7 @@ pub const OPCODES: &[&str] = &[
     "NOP", "BAR", "B2R", "SSY", "SYNC", "BRA", "PBK", "BRK", "PCNT", "CONT", "CAL", "RET", "EXIT", "BSSY", "BSYNC", "BREAK", "BMOV",
     "WARPSYNC", "YIELD", "SHFL", "VOTE", "POPC", "FLO", "BREV", "IMNMX", "FMNMX", "FRND", "IDIV", "IREM", "ATOMS", "LDS", "STS", "SHF",
     "DADD", "DMUL", "DDIV", "DFMA", "DSETP", "DMNMX", "F2F", "PRINTF", "PSETP", "BFE", "BFI", "PRMT", "SGXT", "MATCH", "FDIV", "BPT",
-    "REDUX", "PLOP3", "FCHK", "FNS",
+    "REDUX", "PLOP3", "FCHK", "FNS", "IDP",
 ];
 
 fn err<T>(at: At, message: impl Into<String>) -> Result<T, DecodeError> {
@@ -422,7 +422,7 @@ pub fn decode(mnemonic: &str, ops: &[Operand]) -> Result<Decoded, DecodeError> {
         "VOTE" => warp::vote(&mut mods, &a)?,
         "MATCH" => warp::match_(&mut mods, &a)?,
         "REDUX" => warp::redux(&mut mods, &a)?,
-        "PSETP" | "PLOP3" | "BFE" | "BFI" | "PRMT" | "SGXT" | "FNS" => bits::decode(opcode, &mut mods, &a)?,
+        "PSETP" | "PLOP3" | "BFE" | "BFI" | "PRMT" | "SGXT" | "FNS" | "IDP" => bits::decode(opcode, &mut mods, &a)?,
         "BPT" => {
             if !mods.take("TRAP") {
                 return err(At::Mnemonic, "only `BPT.TRAP` (PTX `trap`) is supported");

@@ -275,6 +275,16 @@ impl FloatMode {
     pub const RN: FloatMode = FloatMode { round: Round::Even, ftz: false, sat: false };
 }
 
+/// What `IDP` multiplies: four bytes by four (`4A`), or two halfwords by two bytes of b, its
+/// low two or high two (`2A.LO`, `2A.HI`); and whether a's and b's parts are signed.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct DotShape {
+    pub halves: bool,
+    pub hi: bool,
+    pub a_signed: bool,
+    pub b_signed: bool,
+}
+
 /// `PRMT`'s byte selection: `Generic` reads four 4-bit selectors (bit 3 replicating the byte's
 /// sign); the others read only the selector's two low bits, as PTX `prmt`'s `.f4e` (forward
 /// 4 extract), `.b4e` (backward), `.rc8` (replicate a byte), `.ecl`/`.ecr` (edge clamp left,
@@ -745,6 +755,16 @@ pub enum Op {
         mask: Src,
         base: Src,
         offset: Src,
+    },
+    /// `IDP.4A d, a, b, c` (PTX `dp4a`, `__dp4a`): c plus the dot product of a's four bytes with
+    /// b's; `IDP.2A.LO`/`.HI` (PTX `dp2a`, `__dp2a_lo`): c plus a's two halfwords times b's
+    /// bytes 0-1 or 2-3. Each side's parts are signed or not; the sum wraps at 32 bits.
+    Idp {
+        dst: Reg,
+        a: Src,
+        b: Src,
+        c: Src,
+        shape: DotShape,
     },
     /// `SGXT[.U32] d, a, bits`: the low `bits` bits of `a` (at most 32), sign-extended, or
     /// zero-extended with `.U32`; 0 bits give 0.

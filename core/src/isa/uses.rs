@@ -250,6 +250,10 @@ impl Op {
                 u.dst(dst);
                 [a, sel, b].into_iter().for_each(|s| u.src(s));
             }
+            Op::Idp { dst, a, b, c, .. } => {
+                u.dst(dst);
+                [a, b, c].into_iter().for_each(|s| u.src(s));
+            }
             Op::Fns { dst, mask, base, offset } => {
                 u.dst(dst);
                 [mask, base, offset].into_iter().for_each(|s| u.src(s));

@@ -528,6 +528,7 @@ fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: Lane
         }
         Op::Prmt { dst, a, sel, b, mode } => map3::<N>(m, lanes, dst, a, sel, b, false, |x, s, y| bits::prmt(x, s, y, mode)),
         Op::Fns { dst, mask, base, offset } => map3::<N>(m, lanes, dst, mask, base, offset, false, bits::fns),
+        Op::Idp { dst, a, b, c, shape } => map3::<N>(m, lanes, dst, a, b, c, false, |x, y, z| bits::dot(x, y, z, shape)),
         Op::Sgxt { dst, a, bits: n, signed } => map2::<N>(m, lanes, dst, a, n, false, |x, k| bits::sgxt(x, k, signed)),
         Op::Flo { dst, src, signed, shift } => map2::<N>(m, lanes, dst, src, Src::Imm(0), false, |x, _| arith::flo(x, signed, shift)),
         Op::Imnmx { dst, a, b, signed, p } => {

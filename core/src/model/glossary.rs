@@ -293,6 +293,13 @@ pub const GLOSSARY: &[Term] = &[
         models: ModelKind::ALL,
     },
     Term {
+        term: "IDP",
+        kind: TermKind::Instruction,
+        meaning: "`IDP.4A d, a, b, c` (PTX `dp4a`, `__dp4a`): c plus the dot product of a's four bytes with b's; `IDP.2A.LO`/`.HI` (PTX `dp2a`, `__dp2a_lo`/`_hi`): c plus a's two halfwords times b's bytes 0-1 or 2-3. The type modifiers say whether a's and b's parts are signed (`.S8.U8`); the sum wraps at 32 bits",
+        source: "PTX ISA `dp4a`, `dp2a`; NVIDIA Pascal (sm_61) and later",
+        models: ModelKind::ALL,
+    },
+    Term {
         term: "FNS",
         kind: TermKind::Instruction,
         meaning: "`FNS d, mask, base, offset` (PTX `fns.b32`, `__fns`; a coalesced group's shuffles by rank): the position of mask's offset-th set bit from bit base up, base counted first (a negative offset counts down), or 0xffffffff when there is none. No SASS instruction does this: ptxas expands it into several, so warpscope runs nvcc's PTX of it as one step",

@@ -90,6 +90,7 @@ fn control_word(op: &Op) -> Option<&'static str> {
         | Op::Bfi { .. }
         | Op::Prmt { .. }
         | Op::Fns { .. }
+        | Op::Idp { .. }
         | Op::Sgxt { .. }
         | Op::Match { .. }
         | Op::Trap
@@ -141,6 +142,7 @@ fn data_word(op: &Op) -> Option<&'static str> {
         Op::Bfi { .. } => "BFI",
         Op::Prmt { .. } => "PRMT",
         Op::Fns { .. } => "FNS",
+        Op::Idp { .. } => "IDP",
         Op::Sgxt { .. } => "SGXT",
         Op::Match { .. } => "MATCH",
         Op::Trap => "BPT.TRAP",
@@ -225,6 +227,7 @@ const DATA_WORDS: &[&str] = &[
     "BFI",
     "PRMT",
     "FNS",
+    "IDP",
     "SGXT",
     "MATCH",
     "BPT.TRAP",
@@ -241,7 +244,7 @@ const CONTROL_WORDS: &[&str] = &[
 /// convergence barrier saved and restored (BMOV), and the newer data-path instructions (the shared-memory ones guarded off: no buffer is shared).
 const RARE: &str = "//@ warp 4\n//@ buffer out: i32[4] = 0\n//@ reg R10 = out\nYIELD;\nBAR.SYNC 0x0;\nBAR.RED.POPC 0x0, PT;\nB2R.RESULT R17;\nWARPSYNC 0xf;\n\
     S2R R0, SR_LANEID;\nSHFL.BFLY PT, R1, R0, 0x1, 0x1f, 0xf;\nVOTE.ANY R2, P0, PT, 0xf;\nPOPC R3, R2;\nFLO.U32 R4, R2;\n\
-    BREV R5, R2;\nFNS R5, R2, R0, 0x1;\nIMNMX R6, R0, 0x2, PT;\nFMNMX R7, R0, 1.5, !PT;\nMUFU.SQRT R8, 4.0;\nFRND.FLOOR R8, R8;\nIDIV.S32 R9, R0, 0x2;\n\
+    BREV R5, R2;\nFNS R5, R2, R0, 0x1;\nIDP.4A.S8.U8 R5, R2, R0, R5;\nIMNMX R6, R0, 0x2, PT;\nFMNMX R7, R0, 1.5, !PT;\nMUFU.SQRT R8, 4.0;\nFRND.FLOOR R8, R8;\nIDIV.S32 R9, R0, 0x2;\n\
     IREM.U32 R9, R0, 0x2;\nATOM.ADD R11, [R10], 0x1;\n@!PT ATOMS.ADD R11, [R10], 0x1;\n@!PT LDS R11, [R10];\n\
     @!PT STS [R10], R11;\nIADD3 R12, P1, R0, -R1, RZ;\nIADD3.X R13, R0, ~R1, RZ, P1, !PT;\nIMAD.WIDE R12, R0, 0x4, R12;\n\
     SHF.L.U64.HI R13, R12, 0x3, R13;\nI2F.F64 R14, R0;\nDADD R14, R14, 0.5;\nDMUL R14, R14, R14;\nDDIV R14, R14, 2.0;\nDFMA R14, R14, 2.0, R14;\n\

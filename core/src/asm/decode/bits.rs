@@ -61,6 +61,28 @@ pub(super) fn decode(opcode: &str, mods: &mut Mods, a: &Args) -> Result<Op, Deco
             a.count(&[4])?;
             Op::Prmt { dst: a.reg(0)?, a: a.src_int(1)?, sel: a.src_int(2)?, b: a.src_int(3)?, mode }
         }
+        "IDP" => {
+            // `IDP.4A.S8.U8`: a's parts' type, then b's; `IDP.2A.LO.S16.S8`.
+            let halves = match mods.take_any(&["4A", "2A"]) {
+                Some("2A") => true,
+                Some(_) => false,
+                None => return err(At::Mnemonic, "`IDP` needs .4A or .2A"),
+            };
+            let hi = halves && mods.take("HI");
+            mods.take("LO");
+            let mut signs = alloc::vec::Vec::new();
+            while let Some(t) = mods.take_any(&["S8", "U8", "S16", "U16"]) {
+                signs.push(t.starts_with('S'));
+            }
+            let (a_signed, b_signed) = match signs[..] {
+                [x, y] => (x, y),
+                [] => (false, false),
+                _ => return err(At::Mnemonic, "`IDP` takes a's type and b's (`.S8.U8`)"),
+            };
+            a.count(&[4])?;
+            let shape = crate::isa::DotShape { halves, hi, a_signed, b_signed };
+            Op::Idp { dst: a.reg(0)?, a: a.src_int(1)?, b: a.src_int(2)?, c: a.src_int(3)?, shape }
+        }
         "FNS" => {
             mods.take("B32");
             a.count(&[4])?;

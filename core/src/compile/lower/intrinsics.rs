@@ -154,6 +154,33 @@ impl Lower<'_> {
                 self.regs.free_pred(p);
                 Some(Value::reg(t, Ty::INT))
             }),
+            // `__dp4a(a, b, c)`: c plus the dot product of a's bytes with b's, signed for ints
+            // and unsigned for unsigneds as CUDA's overloads are; `__dp2a_lo`/`_hi`: a's two
+            // halfwords with b's low or high two bytes.
+            "__dp4a" | "__dp2a_lo" | "__dp2a_hi" => self.arity(name, args, 3, span).and_then(|()| {
+                let first = self.expr(&args[0])?;
+                let ty = if first.ty == Ty::UNSIGNED { Ty::UNSIGNED } else { Ty::INT };
+                let a = self.convert(first, ty, span)?;
+                let a = Operand::r(self.in_reg(a, span)?);
+                let b = self.expr_as(&args[1], ty)?.operand();
+                let c = self.expr_as(&args[2], ty)?.operand();
+                let signed = ty == Ty::INT;
+                let shape: &[&str] = match name {
+                    "__dp4a" => &["4A"],
+                    "__dp2a_lo" => &["2A", "LO"],
+                    _ => &["2A", "HI"],
+                };
+                let a_part = match (name == "__dp4a", signed) {
+                    (true, true) => "S8",
+                    (true, false) => "U8",
+                    (false, true) => "S16",
+                    (false, false) => "U16",
+                };
+                let mods: Vec<&str> = shape.iter().copied().chain([a_part, if signed { "S8" } else { "U8" }]).collect();
+                let t = self.temp(span)?;
+                self.emit(alu(Opcode::Idp, &mods, t, &[a, b, c]));
+                Some(Value::reg(t, ty))
+            }),
             "__activemask" => self.arity(name, args, 0, span).and_then(|()| {
                 let t = self.temp(span)?;
                 self.emit(Ins::new(Opcode::Vote).with_mods(&["ANY"]).dst(Operand::r(t)).dst(Operand::PredTrue).src(Operand::PredTrue));

@@ -260,6 +260,7 @@ impl<'a> Lower<'a> {
             "cvta" => self.cvta(i),
             "sqrt" | "rsqrt" | "rcp" | "ex2" | "lg2" | "sin" | "cos" => self.mufu(i),
             "popc" | "clz" | "brev" | "bfind" | "bfe" | "bfi" | "prmt" | "lop3" | "fns" => self.bits(i),
+            "dp4a" | "dp2a" => self.dot(i),
             "ld" | "ldu" | "st" => self.memory(i),
             "atom" | "red" => self.atomic(i),
             "bar" | "barrier" => self.barrier(i),
@@ -1030,6 +1031,46 @@ impl<'a> Lower<'a> {
         Ok(())
     }
 
+    /// `dp4a.atype.btype d, a, b, c` and `dp2a.lo|hi.atype.btype`: one `IDP`, each side's parts
+    /// signed as its type says.
+    fn dot(&mut self, i: &Instr) -> Result<()> {
+        let o = Self::operands(i, 4)?;
+        let d = self.dst(&o[0])?;
+        let four = i.opcode() == "dp4a";
+        let signed: Vec<bool> = i
+            .parts
+            .iter()
+            .filter_map(|p| match *p {
+                "s32" => Some(true),
+                "u32" => Some(false),
+                _ => None,
+            })
+            .collect();
+        let [a_signed, b_signed] = signed[..] else {
+            return Err(format!("`{}` needs the types of a and b (`.u32.s32`)", i.parts.join(".")));
+        };
+        let hi = i.parts.contains(&"hi");
+        let a_part = match (four, a_signed) {
+            (true, true) => "S8",
+            (true, false) => "U8",
+            (false, true) => "S16",
+            (false, false) => "U16",
+        };
+        let b_part = if b_signed { "S8" } else { "U8" };
+        let shape: &[&'static str] = if four {
+            &["4A"]
+        } else if hi {
+            &["2A", "HI"]
+        } else {
+            &["2A", "LO"]
+        };
+        let mods: Vec<&'static str> = shape.iter().copied().chain([a_part, b_part]).collect();
+        let (a, b, c) = (self.isrc(&o[1])?, self.isrc(&o[2])?, self.isrc(&o[3])?);
+        let a = self.in_reg(a, T1);
+        self.op4(Opcode::Idp, &mods, d, a, b, c);
+        Ok(())
+    }
+
     fn bits(&mut self, i: &Instr) -> Result<()> {
         let t = Self::ty(i)?;
         let o = Self::operands(i, 2)?;
@@ -1783,8 +1824,9 @@ fn outside(i: &Instr) -> Option<String> {
         }
         "alloca" | "stacksave" | "stackrestore" => "a dynamic stack",
         "istypep" | "isspacep" | "applypriority" | "discard" | "createpolicy" => "memory-space queries and cache policies",
-        "dp4a" | "dp2a" | "sad" | "mul24" | "mad24" | "testp" | "copysign" | "slct" | "set" | "szext" | "bmsk" | "addc" | "subc"
-        | "madc" => "this arithmetic instruction",
+        "sad" | "mul24" | "mad24" | "testp" | "copysign" | "slct" | "set" | "szext" | "bmsk" | "addc" | "subc" | "madc" => {
+            "this arithmetic instruction"
+        }
         "vote" if i.has("ballot") && !i.has("sync") => "the pre-Volta `vote` without `.sync`",
         "shfl" if !i.has("sync") => "the pre-Volta `shfl` without `.sync`",
         _ => return None,

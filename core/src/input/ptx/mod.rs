@@ -634,7 +634,7 @@ fn bind_inputs(k: &mut Kernel, m: &Module, entry: &Function, funcs: &[&Function]
             diags.push(Diagnostic::error(
                 p.span,
                 format!(
-                    "`{}` is {what} passed by value, as bytes: outside what warpscope binds in PTX. Pass a pointer to it, or run warpscope's own compile of the C (without --nvcc), which takes a vector by value as one param per component",
+                    "`{}` is {what} passed by value, as bytes: outside what warpscope binds in PTX. Pass a pointer to it, or run warpscope's own compile of the C (without --nvcc), which takes a struct or vector by value as one param or buffer per field (`A_width`, `A_elements`)",
                     p.name
                 ),
             ));

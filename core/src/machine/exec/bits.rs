@@ -67,6 +67,22 @@ pub fn prmt(a: u32, sel: u32, b: u32, mode: PrmtMode) -> u32 {
     out
 }
 
+/// `IDP`: `c` plus the dot product of `a`'s parts with `b`'s (PTX `dp4a`, `dp2a.lo`/`.hi`),
+/// wrapping at 32 bits.
+pub fn dot(a: u32, b: u32, c: u32, shape: crate::isa::DotShape) -> u32 {
+    let part = |x: u32, bits: u32, k: u32, signed: bool| -> i64 {
+        let v = (x >> (bits * k)) & ((1u32 << bits) - 1);
+        if signed && v >> (bits - 1) == 1 {
+            v as i64 - (1i64 << bits)
+        } else {
+            v as i64
+        }
+    };
+    let (a_bits, n, first) = if shape.halves { (16, 2, if shape.hi { 2 } else { 0 }) } else { (8, 4, 0) };
+    let sum: i64 = (0..n).map(|k| part(a, a_bits, k, shape.a_signed) * part(b, 8, first + k, shape.b_signed)).sum();
+    (c as i64).wrapping_add(sum) as u32
+}
+
 /// PTX's `fns.b32`: the position of `mask`'s `offset`-th set bit from bit `base` up (that bit
 /// counted first; a negative offset counts down from it), 0xffffffff when there is none;
 /// offset 0 is `base` when its bit is set.

@@ -102,6 +102,7 @@ impl Class {
             | Op::Bfi { .. }
             | Op::Prmt { .. }
             | Op::Fns { .. }
+            | Op::Idp { .. }
             | Op::Sgxt { .. }
             | Op::Imnmx { .. }
             | Op::Idiv { .. }

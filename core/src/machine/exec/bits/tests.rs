@@ -1,5 +1,5 @@
-//! `BFE`, `BFI`, `SGXT` against the PTX manual's pseudocode written out bit by bit, and `PRMT`
-//! against the manual's table of modes.
+//! `BFE`, `BFI`, `SGXT` against the PTX manual's pseudocode written out bit by bit, `PRMT`
+//! against the manual's table of modes, and `IDP` against `dp4a`'s and `dp2a`'s definitions.
 
 use super::*;
 
@@ -128,6 +128,45 @@ fn fns_finds_the_nth_set_bit() {
                 assert_eq!(fns(mask, base, (n as i32).wrapping_neg() as u32), down, "{mask:#x} {base} -{n}");
             }
             assert_eq!(fns(mask, base, 0), if mask >> base & 1 == 1 { base } else { u32::MAX });
+        }
+    }
+}
+
+/// `IDP` against the PTX ISA's definition of `dp4a` and `dp2a`, each part extended on its own
+/// as its sign says: words with every byte's top bit set, and none.
+#[test]
+fn dot_products_extend_each_part_as_its_type_says() {
+    use crate::isa::DotShape;
+    let words = [0x80ff_7f01u32, 0x81ff_007d, 0x7f7f_7f7f, 0xffff_ffff, 0x0102_0304, 0];
+    let byte = |x: u32, k: u32, signed: bool| -> i64 {
+        let v = (x >> (8 * k)) as u8;
+        if signed {
+            v as i8 as i64
+        } else {
+            v as i64
+        }
+    };
+    let half = |x: u32, k: u32, signed: bool| -> i64 {
+        let v = (x >> (16 * k)) as u16;
+        if signed {
+            v as i16 as i64
+        } else {
+            v as i64
+        }
+    };
+    for &a in &words {
+        for &b in &words {
+            for (sa, sb) in [(false, false), (true, true), (true, false), (false, true)] {
+                let four: i64 = (0..4).map(|k| byte(a, k, sa) * byte(b, k, sb)).sum();
+                let shape = DotShape { halves: false, hi: false, a_signed: sa, b_signed: sb };
+                assert_eq!(dot(a, b, 9, shape), (four + 9) as u32, "dp4a {a:#x} {b:#x} {sa} {sb}");
+                for hi in [false, true] {
+                    let first = if hi { 2 } else { 0 };
+                    let two: i64 = (0..2).map(|k| half(a, k, sa) * byte(b, first + k, sb)).sum();
+                    let shape = DotShape { halves: true, hi, a_signed: sa, b_signed: sb };
+                    assert_eq!(dot(a, b, u32::MAX, shape), (two - 1) as u32, "dp2a {a:#x} {b:#x} {sa} {sb} {hi}");
+                }
+            }
         }
     }
 }
