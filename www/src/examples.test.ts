@@ -39,6 +39,12 @@ describe('examples gallery', () => {
     expect(new Set(order).size).toBe(order.length);
   });
 
+  it('puts every whole-launch kernel in a group of whole launches', () => {
+    const grid = EXAMPLES.filter((e) => e.file.startsWith('grid/'));
+    expect(grid.length).toBeGreaterThan(15);
+    for (const e of grid) expect(e.group, e.file).toMatch(/^(Blocks of warps|Public kernels)/);
+  });
+
   it('bundles the H100 report\'s kernels under their folder\'s name, apart from nvcc\'s SASS of the same name', () => {
     const timed = EXAMPLES.filter((e) => e.file.startsWith('h100/'));
     expect(timed.map((e) => e.file)).toEqual(GROUPS.find((g) => g.name.startsWith('Timed on an H100'))!.files);
