@@ -38,7 +38,8 @@ pub struct Places {
     /// Each constant-bank word read (by byte offset) and its register.
     pub consts: BTreeMap<u32, u8>,
     pub bank: Bank,
-    /// A predicate `P0`-`P6` the function leaves alone, for combining two.
+    /// A predicate the function leaves alone, for combining two: one of `P0`-`P6`, else a
+    /// uniform predicate's slot (each lane's value is its own here, as in every slot).
     pub spare_pred: Option<Pred>,
     /// The function's constant bank 2, when the dump prints it (nvdisasm of the whole cubin).
     pub bank2: Vec<u8>,
@@ -49,10 +50,10 @@ pub struct Places {
 impl Places {
     /// Gives each constant word `f` reads a register, with the parameter area whole from its
     /// start to `param_bytes` (so a pointer's two words are neighbours); `used` are the machine
-    /// predicates `f` holds (`check_own_registers`).
+    /// predicates `f` holds, `P0`-`P6` then `UP0`-`UP6` (`check_own_registers`).
     /// An error comes with where it is: the instruction that reads a constant warpscope lacks,
     /// or the function.
-    pub fn new(f: &Function, bank: Bank, param_bytes: u32, used: [bool; 7]) -> core::result::Result<Places, (Span, String)> {
+    pub fn new(f: &Function, bank: Bank, param_bytes: u32, used: [bool; 14]) -> core::result::Result<Places, (Span, String)> {
         let mut words: Vec<u32> = (0..param_bytes.div_ceil(4)).map(|w| bank.params + 4 * w).collect();
         for i in &f.instrs {
             for o in &i.operands {
@@ -80,7 +81,8 @@ impl Places {
             return Err((f.span, format!("the kernel reads {} words of its constant bank; warpscope holds {CONST_COUNT}", words.len())));
         }
         let consts = words.iter().enumerate().map(|(k, &w)| (w, CONST_BASE + k as u8)).collect();
-        let spare_pred = (0..7u8).rev().find(|&p| !used[p as usize]).map(Pred);
+        let spare_uniform = || (0..7u8).rev().find(|&k| !used[7 + k as usize]).and_then(Pred::uniform);
+        let spare_pred = (0..7u8).rev().find(|&p| !used[p as usize]).map(Pred).or_else(spare_uniform);
         Ok(Places { consts, bank, spare_pred, bank2: Vec::new(), bank3: Vec::new() })
     }
 
@@ -1019,7 +1021,9 @@ impl Lower<'_> {
 
     /// The predicate the kernel leaves free, which `what` needs to combine two in.
     fn spare(&self, what: &str) -> Result<Pred> {
-        self.places.spare_pred.ok_or_else(|| format!("{what} needs a predicate the kernel leaves free, and it uses all seven"))
+        self.places
+            .spare_pred
+            .ok_or_else(|| format!("{what} needs a predicate the kernel leaves free, and it uses all seven and the seven uniform ones"))
     }
 
     /// The register an instruction writes first (`LDC R6, ...`); `pre` receives what its
@@ -1403,8 +1407,9 @@ fn f32_to_half(x: f32) -> u16 {
 
 /// Checks the registers `f` uses itself stay clear of warpscope's own; the predicates `P0`-`P6`
 /// it uses (its uniform ones have slots of their own).
-pub fn check_own_registers(f: &Function) -> core::result::Result<[bool; 7], (usize, String)> {
-    let mut preds_used = [false; 7];
+pub fn check_own_registers(f: &Function) -> core::result::Result<[bool; 14], (usize, String)> {
+    // P0-P6, then UP0-UP6.
+    let mut preds_used = [false; 14];
     for (k, i) in f.instrs.iter().enumerate() {
         let guard = i.guard.map(|g| g.0);
         for o in i.operands.iter().copied().chain(guard) {
@@ -1421,6 +1426,8 @@ pub fn check_own_registers(f: &Function) -> core::result::Result<[bool; 7], (usi
                     }
                 } else if let Some(n) = word.strip_prefix('P').and_then(|n| n.parse::<usize>().ok()) {
                     preds_used[n.min(6)] = true;
+                } else if let Some(n) = word.strip_prefix("UP").and_then(|n| n.parse::<usize>().ok()) {
+                    preds_used[7 + n.min(6)] = true;
                 }
             }
         }
