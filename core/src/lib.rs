@@ -23,6 +23,7 @@ pub mod checks;
 pub mod compile;
 pub mod diag;
 pub mod grid;
+pub mod host;
 pub mod input;
 pub mod isa;
 pub mod kernel;

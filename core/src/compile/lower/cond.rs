@@ -92,6 +92,14 @@ impl Lower<'_> {
             if op.is_comparison() {
                 let x = self.expr(a)?;
                 let y = self.expr(b)?;
+                // A struct's comparison is its operator's call, a `bool`: tested as one below.
+                if let (Ty::Struct(_), _) | (_, Ty::Struct(_)) = (x.ty, y.ty) {
+                    let v = self.operator_call(op.symbol(), x, Some(y), c.span)?;
+                    let v = self.convert(v, Ty::INT, c.span)?;
+                    let p = self.regs.pred(c.span, &mut self.diags);
+                    self.compare(BinOp::Ne, v, Value::imm(0, v.ty), p, c.span);
+                    return Some(p);
+                }
                 let (x, y) = addresses(x, y, a, b);
                 let ty = common(x.ty, y.ty);
                 let x = self.convert(x, ty, c.span)?;

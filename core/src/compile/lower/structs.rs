@@ -145,9 +145,7 @@ impl Lower<'_> {
         for (a, (pty, _)) in args.iter().zip(&sig.params[1..]) {
             vals.push(self.expr_as(a, *pty)?);
         }
-        let made = self.call_sig(&sig, vals, alloc::vec![(0, Place::Reg(r, *ty))], e.span)?;
-        let _ = made;
-        Some(())
+        self.call_sig(&sig, vals, alloc::vec![(0, Place::Reg(r, *ty))], e.span).map(|_| ())
     }
 
     /// A row of zeros (a field a brace list leaves out, a struct declared without a value).
