@@ -522,3 +522,17 @@ fn byte_kernels_from_nvcc_count_and_convert_as_the_c_compiler_does() {
     let grey: Vec<u8> = (0..32).map(|i| (0.21f32 * pixel(3 * i) + 0.71f32 * pixel(3 * i + 1) + 0.07f32 * pixel(3 * i + 2)) as u8).collect();
     every_model("greyscale", "//@ buffer arg0: u8[32]\n//@ buffer arg1: u8[96] = i * 7\n//@ param arg2 = 32\n", "arg0", &grey);
 }
+
+/// ptxas fuses a `mul` and the `add` that reads it into one fma, rounded once, where neither
+/// names a rounding (nvcc's PTX leaves such pairs where LLVM did not fuse them); `mul.rn` keeps
+/// its product rounded. (1 + 2^-12)^2 - 1 is 2^-11 + 2^-24 fused and 2^-11 rounded first.
+#[test]
+fn a_multiply_and_add_fuse_unless_a_rounding_is_named() {
+    let ptx = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry fused(.param .u64 p)\n{\n\
+        .reg .f32 %f<6>;\n.reg .b64 %rd<3>;\nld.param.u64 %rd1, [p];\ncvta.to.global.u64 %rd2, %rd1;\n\
+        mov.f32 %f1, 0f3F800800;\nmul.f32 %f2, %f1, %f1;\nadd.f32 %f3, %f2, 0fBF800000;\nst.global.f32 [%rd2], %f3;\n\
+        mul.rn.f32 %f4, %f1, %f1;\nadd.f32 %f5, %f4, 0fBF800000;\nst.global.f32 [%rd2+4], %f5;\nret;\n}\n";
+    let got = run_source("fused", "//@ buffer p: f32[2]\n", ptx, "p", ModelKind::Volta);
+    let want = [2f32.powi(-11) + 2f32.powi(-24), 2f32.powi(-11)];
+    assert_eq!(got, want.iter().flat_map(|f| f.to_le_bytes()).collect::<Vec<u8>>());
+}

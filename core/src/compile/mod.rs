@@ -8,7 +8,7 @@
 //! could build and every diagnostic, located in the source.
 
 pub mod ast;
-mod contract;
+pub(crate) mod contract;
 pub(crate) mod emit;
 mod groups;
 mod ifconv;

@@ -308,9 +308,10 @@ fn bind_buffer(
     Ok(located(name, span))
 }
 
-/// A pointer to a struct in nvcc's code, which reads the fields as words of their own types: any
-/// `//@ buffer` binds (`f32`s for a struct of floats); one made holds `int`s.
-pub(super) fn bind_struct_pointer(k: &mut Kernel, name: &str, span: Span, threads: u64) -> Result<LocatedExpr, String> {
+/// A pointer whose elements the code does not type (a struct's, whose fields nvcc's code reads
+/// as words of their own types; an unmangled PTX entry's `.u64`): any `//@ buffer` binds (`f32`s
+/// for a struct of floats); one made holds `int`s.
+pub(super) fn bind_untyped_pointer(k: &mut Kernel, name: &str, span: Span, threads: u64) -> Result<LocatedExpr, String> {
     if k.buffers.iter().any(|b| b.name == name) {
         return Ok(located(name, span));
     }

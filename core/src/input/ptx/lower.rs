@@ -416,14 +416,14 @@ impl<'a> Lower<'a> {
             T::F32 => {
                 let (a, b) = (self.fsrc(&o[1])?, self.fsrc(&o[2])?);
                 let b = if sub { negate_float(b) } else { b };
-                let mods = float_mods(i);
+                let mods = product_mods(i);
                 self.op3(Opcode::Fadd, &mods, d, a, b);
             }
             T::F64 => {
                 let a = self.dsrc(&o[1], VEC)?;
                 let b = self.dsrc(&o[2], VEC + 2)?;
                 let b = if sub { negate_reg(b) } else { b };
-                self.op3(Opcode::Dadd, &[], d, a, b);
+                self.op3(Opcode::Dadd, &product_mods(i), d, a, b);
             }
             T::F16 => return Err(half()),
             t if t.wide() => {
@@ -473,12 +473,12 @@ impl<'a> Lower<'a> {
         match t {
             T::F32 => {
                 let (a, b) = (self.fsrc(&o[1])?, self.fsrc(&o[2])?);
-                self.op3(Opcode::Fmul, &float_mods(i), d, a, b);
+                self.op3(Opcode::Fmul, &product_mods(i), d, a, b);
             }
             T::F64 => {
                 let a = self.dsrc(&o[1], VEC)?;
                 let b = self.dsrc(&o[2], VEC + 2)?;
-                self.op3(Opcode::Dmul, &[], d, a, b);
+                self.op3(Opcode::Dmul, &product_mods(i), d, a, b);
             }
             T::F16 => return Err(half()),
             t if t.wide() => {
@@ -1883,6 +1883,16 @@ fn cmp_name(c: &str, t: T) -> Option<(&'static str, bool)> {
 }
 
 /// The rounding, saturation and flush modifiers of a float instruction.
+/// A float `mul`, `add` or `sub`'s modifiers, `.rn` kept: PTX lets ptxas fuse a multiply and an
+/// add into one fma only where neither names a rounding (`contract`), and `.RN` says it did.
+fn product_mods(i: &Instr) -> Vec<&'static str> {
+    let mut mods = float_mods(i);
+    if i.has("rn") {
+        mods.push("RN");
+    }
+    mods
+}
+
 fn float_mods(i: &Instr) -> Vec<&'static str> {
     let mut mods = Vec::new();
     for (p, m) in [("rm", "RM"), ("rp", "RP"), ("rz", "RZ"), ("ftz", "FTZ"), ("sat", "SAT")] {

@@ -128,6 +128,9 @@ fn read(text: &str, k: &mut Kernel, opts: &SourceOptions, diags: &mut Vec<Diagno
         };
         let mut func = flow::build(f, &blocks[k], &labels[f.name], &env, target == Target::Volta, diags);
         func.strings = printf.strings;
+        // ptxas fuses the multiplies and adds the PTX leaves apart (with no rounding named), as
+        // nvcc's own compile of C does: its SASS is what the GPU runs.
+        crate::compile::contract::contract(&mut func, &[]);
         // PTX labels are the function's own; the listing's are shared by every function.
         for b in &mut func.blocks {
             if !used_labels.insert(b.label.clone()) {
@@ -649,13 +652,12 @@ fn bind_inputs(k: &mut Kernel, m: &Module, entry: &Function, funcs: &[&Function]
             Ty::Scalar(s) if wide => InitTarget::Wide { reg: Reg(slot.reg), elem: super::c::elem_type(s) },
             _ => InitTarget::Reg(Reg(slot.reg)),
         };
-        // A pointer to a struct (`Particle*`): the name says no element type.
+        // A pointer to a struct (`Particle*`), or any pointer of an entry whose name is not
+        // mangled: no element type is said.
         let to_struct = mangled.is_some_and(|d| d.pointers > 0 && d.base.is_none() && vector.is_none());
-        let bound = if to_struct {
-            super::c::bind_struct_pointer(k, &name, p.span, threads)
-        } else {
-            super::c::bind(k, &name, ty, p.span, threads)
-        };
+        let untyped = to_struct || (mangled.is_none() && ty.is_pointer());
+        let bound =
+            if untyped { super::c::bind_untyped_pointer(k, &name, p.span, threads) } else { super::c::bind(k, &name, ty, p.span, threads) };
         match bound {
             Ok(value) => k.regs.push(RegInit { target, value, binds: true }),
             Err(msg) => diags.push(Diagnostic::error(p.span, msg)),

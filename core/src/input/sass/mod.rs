@@ -627,7 +627,7 @@ fn bind_params(k: &mut Kernel, params: &[Param], places: &Places, span: Span, di
             _ => InitTarget::Reg(Reg(reg)),
         };
         let bound = if p.to_struct {
-            super::c::bind_struct_pointer(k, &name, span, threads)
+            super::c::bind_untyped_pointer(k, &name, span, threads)
         } else {
             super::c::bind(k, &name, p.ty, span, threads)
         };
