@@ -218,6 +218,47 @@ fn structs_by_value_hold_their_fields_and_run_their_methods() {
     assert_eq!(floats(text), want);
 }
 
+/// What a review of the struct compiler found: member initialisers in braces and a struct
+/// field's constructor in the list; a member function that changes the object only through
+/// another (`inc2` calling `inc`); a member function called on an array element by every lane,
+/// each changing another field (each field written back only where its lane changed it); an
+/// `operator+=`; `__align__(16)` rounding the size.
+#[test]
+fn structs_keep_cpp_semantics_where_they_are_easy_to_lose() {
+    let text = "//@ buffer out: i32[32]\n//@ buffer f: i32[2]\n\
+        struct P {\n    int a, b;\n    __device__ P(int x, int y) : a{x}, b{y} {}\n};\n\
+        struct Q {\n    P p;\n    int n, z;\n    __device__ Q(int s) : p(s, 2), n{3}, z() {}\n\
+            __device__ void inc() { n++; }\n    __device__ void inc2() { inc(); inc(); }\n\
+            __device__ Q& operator+=(int d) { n += d; return *this; }\n};\n\
+        struct F {\n    int a, b;\n    __device__ void set(int w) { if (w) b = 1; else a = 1; }\n};\n\
+        struct __align__(16) V {\n    float x, y, z;\n};\n\
+        __global__ void k(int* out, F* f) {\n    int t = threadIdx.x;\n    Q q(t);\n    q.inc2();\n\
+            q += 5;\n\
+            f[0].set(t & 1);\n    __syncwarp();\n\
+            out[t] = q.p.a + q.p.b * 100 + q.n * 1000 + q.z + (f[0].a + f[0].b) * 100000 + sizeof(V) * 1000000;\n}\n";
+    let want: Vec<i64> = (0..32).map(|t| t + 200 + 10 * 1000 + 2 * 100000 + 16 * 1000000).collect();
+    assert_eq!(ints(text), want);
+}
+
+/// A struct template that never ends, one specialised without arguments, and a member
+/// function that calls itself are located errors, not a hang or a panic.
+#[test]
+fn runaway_struct_templates_and_recursion_are_errors() {
+    let message = |text: &str| -> String {
+        let (_, diags) = parse_kernel(text);
+        diags.iter().find(|d| d.is_error()).map(|d| format!("{}: {}", d.span.line, d.message)).unwrap_or_default()
+    };
+    let nest = message("template <int N> struct B;\ntemplate <int N> struct A { int v; B<N> b; };\ntemplate <int N> struct B { int w; A<N - 1> a; };\n__global__ void k(int* o) { A<3> a; o[0] = 1; }\n");
+    assert!(nest.starts_with("4: `A<-5>`: struct templates nest more than 16 deep"), "{nest}");
+    let bare = message("template <> struct S { int x; };\n__global__ void k(int* o) { o[0] = 1; }\n");
+    assert!(bare.starts_with("1: `template <>` specialises `S` for arguments"), "{bare}");
+    let open =
+        message("template <class T> struct S { T x; };\ntemplate <> struct S<int { int x; };\n__global__ void k(int* o) { o[0] = 1; }\n");
+    assert!(open.starts_with("2: `template <>` specialises `S`"), "{open}");
+    let recursive = message("struct R {\n    int n;\n    __device__ int sum(int k) { return k ? k + sum(k - 1) : 0; }\n};\n__global__ void k(int* o) { R r = {1}; o[0] = r.sum(3); }\n");
+    assert!(recursive.contains("`R::sum` calls itself"), "{recursive}");
+}
+
 /// A struct this C cannot read is named where the kernel uses it, with why and where; a field
 /// or member function a struct lacks is named with the ones it has; an unknown type lists the
 /// types there are.

@@ -76,11 +76,19 @@ fn align_up(n: u32, to: u32) -> u32 {
 impl Structs {
     /// Lays out a struct of these fields and adds it: each field at its alignment, the size a
     /// multiple of the widest one's, as C and nvcc lay it out.
-    pub fn define(&mut self, name: &str, kind: &'static str, fields: &[(String, Ty, Span)], span: Span) -> Result<StructRef, Diagnostic> {
+    /// `min_align` is what `__align__(n)` asks for (1 otherwise).
+    pub fn define(
+        &mut self,
+        name: &str,
+        kind: &'static str,
+        fields: &[(String, Ty, Span)],
+        min_align: u32,
+        span: Span,
+    ) -> Result<StructRef, Diagnostic> {
         if self.by_name(name).is_some() {
             return Err(Diagnostic::error(span, format!("`{name}` is defined twice")));
         }
-        let (mut byte, mut reg, mut align) = (0u32, 0u32, 1u32);
+        let (mut byte, mut reg, mut align) = (0u32, 0u32, min_align.max(1));
         let mut out: Vec<Field> = Vec::new();
         for (fname, ty, fspan) in fields {
             if out.iter().any(|f| f.name == *fname) {
@@ -219,11 +227,13 @@ impl Structs {
     }
 
     /// The element type a buffer of these structs is shown in: their scalars' type when all
-    /// fields share one (a `Node` of two `int`s is `int`s), else 32-bit words.
+    /// fields share one (a `Node` of two `int`s is `int`s), else 32-bit words, or bytes for a
+    /// struct whose size is not a multiple of four.
     pub fn buffer_scalar(&self, r: StructRef) -> Scalar {
         let leaves = self.leaves(Ty::Struct(r));
         match leaves.first().map(|l| l.ty) {
             Some(Ty::Scalar(s)) if leaves.iter().all(|l| l.ty == Ty::Scalar(s)) => s,
+            _ if !r.bytes.is_multiple_of(4) => Scalar::UChar,
             _ => Scalar::Int,
         }
     }
@@ -242,13 +252,16 @@ mod tests {
         let mut s = Structs::default();
         let f = |n: &str, t: Ty| (String::from(n), t, span());
         let r = s
-            .define("P", "struct", &[f("c", Ty::Scalar(Scalar::Char)), f("d", Ty::DOUBLE), f("v", Ty::Vector(Scalar::Float, 3))], span())
+            .define("P", "struct", &[f("c", Ty::Scalar(Scalar::Char)), f("d", Ty::DOUBLE), f("v", Ty::Vector(Scalar::Float, 3))], 1, span())
             .unwrap();
         let d = s.def(r).unwrap();
         let at: Vec<(u32, u8)> = d.fields.iter().map(|f| (f.byte, f.reg)).collect();
         assert_eq!(at, [(0, 0), (8, 1), (16, 3)]);
         assert_eq!((r.bytes, r.align, r.regs), (32, 8, 6));
-        let q = s.define("Q", "struct", &[f("a", Ty::FLOAT), f("b", Ty::Vector(Scalar::Float, 4))], span()).unwrap();
+        let q = s.define("Q", "struct", &[f("a", Ty::FLOAT), f("b", Ty::Vector(Scalar::Float, 4))], 1, span()).unwrap();
+        // `struct __align__(16) { float a, b, c; }` is 16 bytes.
+        let a = s.define("A", "struct", &[f("a", Ty::FLOAT), f("b", Ty::FLOAT), f("c", Ty::FLOAT)], 16, span()).unwrap();
+        assert_eq!((a.bytes, a.align), (16, 16));
         assert_eq!((q.bytes, q.align), (32, 16));
         let leaves: Vec<u32> = s.leaves(Ty::Struct(q)).iter().map(|l| l.byte).collect();
         assert_eq!(leaves, [0, 16, 20, 24, 28]);

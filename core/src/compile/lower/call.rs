@@ -398,8 +398,17 @@ impl Lower<'_> {
         }
         self.emit(Ins::new(Opcode::Cal).to(CodeRef::Func(String::from(sig.label.as_str()))));
         for (k, place) in &back {
-            let (ty, reg) = sig.params[*k];
-            self.write_place(place, Value::reg(reg, ty), span)?;
+            let Some(&(ty, reg)) = sig.params.get(*k) else { continue };
+            match (place, vals.get(*k).map(|v| v.repr)) {
+                // An object in memory gets back only the fields each lane's call changed, as if
+                // the member function had written them there (other lanes may change the others).
+                (super::place::Place::Mem { .. }, Some(super::value::Repr::Reg(old))) if matches!(ty, Ty::Struct(_)) => {
+                    self.write_changed(place, reg, old, span)?;
+                }
+                _ => {
+                    self.write_place(place, Value::reg(reg, ty), span)?;
+                }
+            }
         }
         match sig.ret_reg {
             Some(r) => {

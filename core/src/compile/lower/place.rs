@@ -12,6 +12,7 @@ use crate::compile::ins::{Ins, Opcode, Operand, Reg};
 use crate::diag::Span;
 
 /// Where an assignment goes.
+#[derive(Clone, Copy)]
 pub(super) enum Place {
     Reg(u8, Ty),
     /// `[base + offset]` holding a value of type `ty` (a scalar, a vector's components one
@@ -353,6 +354,26 @@ impl Lower<'_> {
         }
     }
 
+    /// Stores each scalar of the row at `new` whose bits differ from the row at `old` into the
+    /// struct at `p` in memory (a predicated store per field).
+    pub(super) fn write_changed(&mut self, p: &Place, new: u8, old: u8, span: Span) -> Option<()> {
+        let Place::Mem { base, offset, ty, shared } = *p else { return None };
+        for leaf in self.structs.leaves(ty) {
+            let (n, o) = (new + leaf.reg, old + leaf.reg);
+            let changed = self.regs.pred(span, &mut self.diags);
+            self.emit(super::value::setp(Opcode::Isetp, &["NE", "U32", "AND"], changed, Operand::r(n), Operand::r(o)));
+            if leaf.ty.wide() {
+                // Either word of a 64-bit field.
+                let ins = Ins::new(Opcode::Isetp).with_mods(&["NE", "U32", "OR"]).dst(Operand::Pred(changed)).dst(Operand::PredTrue);
+                self.emit(ins.src(Operand::r(n + 1)).src(Operand::r(o + 1)).src(Operand::Pred(changed)));
+            }
+            let st = Ins::new(if shared { Opcode::Sts } else { Opcode::St }).with_mods(&mem_mods(shared, stored(leaf.ty), true));
+            self.emit(st.src(mem(base, offset + leaf.byte as i32)).src(Operand::r(n)).guarded(Some((changed, false))));
+            self.regs.free_pred(changed);
+        }
+        Some(())
+    }
+
     pub(super) fn assign(&mut self, op: Option<BinOp>, lhs: &Expr, rhs: &Expr, span: Span) -> Option<Value> {
         self.check_writable(lhs)?;
         let place = self.place(lhs)?;
@@ -361,7 +382,7 @@ impl Lower<'_> {
             return Some(Value::reg(*r, *ty));
         }
         if let (Ty::Struct(_), Some(op)) = (place.ty(), op) {
-            return self.struct_compound(op, lhs, rhs, place.ty(), span);
+            return self.struct_compound(op, place, rhs, span);
         }
         let value = match op {
             None => self.expr(rhs)?,

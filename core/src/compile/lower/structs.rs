@@ -3,7 +3,6 @@
 //! is a function like any other; its first parameter is the object, copied in, and copied back
 //! when the function changes a field (`Param::by_ref`).
 
-use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -68,6 +67,11 @@ impl Lower<'_> {
     /// A member function's signature; one not compiled yet is asked for (`needed`), and the
     /// compile lowers again with it.
     fn member_sig(&mut self, func: &str) -> Option<FnSig> {
+        if func == self.sig.name {
+            let message = format!("`{func}` calls itself: recursion needs a call stack, which this machine does not model");
+            self.error(self.sig.span, message);
+            return None;
+        }
         match self.sigs.get(func) {
             Some(sig) => Some(sig.clone()),
             None => {
@@ -139,8 +143,8 @@ impl Lower<'_> {
             return Some(());
         };
         // The object goes in as whatever the callee's row holds (nothing is read from it) and
-        // comes back made.
-        let this = Value::reg(sig.params[0].1, *ty);
+        // comes back made. (No `this`: its signature ran out of registers, and said so.)
+        let this = Value::reg(sig.params.first()?.1, *ty);
         let mut vals = alloc::vec![this];
         for (a, (pty, _)) in args.iter().zip(&sig.params[1..]) {
             vals.push(self.expr_as(a, *pty)?);
@@ -251,15 +255,20 @@ impl Lower<'_> {
         None
     }
 
-    /// `a op= b` of a struct: its `operator op=`, called on `a`; else `a = a op b`.
-    pub(super) fn struct_compound(&mut self, op: BinOp, lhs: &Expr, rhs: &Expr, ty: Ty, span: Span) -> Option<Value> {
+    /// `a op= b` of a struct at `place` (`a`, found once): its `operator op=`, called on it;
+    /// else `a = a op b`.
+    pub(super) fn struct_compound(&mut self, op: BinOp, place: Place, rhs: &Expr, span: Span) -> Option<Value> {
+        let ty = place.ty();
         let Ty::Struct(sr) = ty else { return None };
         let name = format!("operator{}=", op.symbol());
-        if self.structs.method(sr, &name, 1).is_some() {
-            self.method_call(lhs, &name, core::slice::from_ref(rhs), span)?;
-            return self.expr(lhs);
+        let old = self.read_place(&place, span)?;
+        if let Some(m) = self.structs.method(sr, &name, 1).cloned() {
+            let Some(sig) = self.member_sig(&m.func) else { return self.pending(ty, span) };
+            self.call_args(&sig, Some((old, Some(place))), core::slice::from_ref(rhs), span)?;
+            return self.read_place(&place, span);
         }
-        let whole = Expr { kind: ExprKind::Binary(op, Box::new(lhs.clone()), Box::new(rhs.clone())), span };
-        self.assign(None, lhs, &whole, span)
+        let r = self.expr(rhs)?;
+        let v = self.operator_call(op.symbol(), old, Some(r), span)?;
+        self.write_place(&place, v, span)
     }
 }

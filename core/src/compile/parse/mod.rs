@@ -110,6 +110,8 @@ pub struct Parser<'t> {
     struct_templates: Vec<structs::StructTemplate>,
     /// The member functions of struct instances made while parsing, for the unit's functions.
     pub made_funcs: Vec<Function>,
+    /// How many struct instances are being made around this parser (one inside another's fields).
+    struct_depth: u32,
     /// Whether the type just read said `const` (a `const T&` parameter is passed as a value).
     saw_const: bool,
 }
@@ -147,6 +149,7 @@ impl<'t> Parser<'t> {
             struct_errors: Default::default(),
             struct_templates: Vec::new(),
             made_funcs: Vec::new(),
+            struct_depth: 0,
             saw_const: false,
         }
     }
@@ -483,7 +486,7 @@ impl<'t> Parser<'t> {
                 // A struct or class with a body is read; one this C cannot read is skipped as
                 // host code, and device code that uses it is told why.
                 if matches!(user_type, Some(("struct" | "class", _))) && self.struct_body_ahead() {
-                    let before = self.structs.clone();
+                    let (before, made) = (self.structs.clone(), self.made_funcs.len());
                     match self.struct_def() {
                         Ok(funcs) => {
                             unit.funcs.extend(funcs);
@@ -492,6 +495,7 @@ impl<'t> Parser<'t> {
                         Err(d) => {
                             self.pos = start;
                             self.structs = before;
+                            self.made_funcs.truncate(made);
                             let key = match &user_type {
                                 Some((_, Some(n))) => n.clone(),
                                 _ => String::new(),

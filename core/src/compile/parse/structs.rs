@@ -17,6 +17,10 @@ use crate::diag::{Diagnostic, Span};
 /// The operators a struct may define, as they follow `operator`.
 const OPERATORS: &[&str] = &["+", "-", "*", "/", "%", "==", "!=", "<", ">", "<=", ">=", "+=", "-=", "*=", "/=", "&", "|", "^"];
 
+/// How deeply struct template instances may be made one inside another's fields (each level
+/// parses on the stack; real kernels use one or two).
+const MAX_STRUCT_NESTING: u32 = 16;
+
 /// What a member of a struct's body is.
 enum Member {
     Fields(Vec<(String, Ty, Span)>),
@@ -107,10 +111,16 @@ impl<'t> Parser<'t> {
             self.bump();
             "struct"
         };
+        // `struct __align__(16) P`: at least that alignment, so its size rounds up to it too.
+        let mut align = 1;
         if self.is_word("__align__") || self.is_word("__builtin_align__") {
             self.bump();
             let open = self.expect("(", "after `__align__`")?;
-            self.bump();
+            let at = self.span();
+            align = match self.bump().tok {
+                Tok::Int { value, .. } if value.is_power_of_two() && value <= 128 => value as u32,
+                _ => return Err(Diagnostic::error(at, "`__align__` takes a power of two up to 128")),
+            };
             self.close(open, "to close `__align__(`")?;
         }
         let tag = match self.peek().clone() {
@@ -126,10 +136,18 @@ impl<'t> Parser<'t> {
         self.expect("{", &format!("to open the {kind}'s body"))?;
         let body = self.pos;
         let mut fields = Vec::new();
+        // The member functions' names: a call of one from another may change the object.
+        let mut members: Vec<String> = Vec::new();
         while !self.is("}") {
             match self.member()? {
                 Member::Fields(mut f) => fields.append(&mut f),
-                Member::Function => self.skip_function()?,
+                Member::Function => {
+                    let open = (0..).find(|&k| matches!(self.peek_at(k), Tok::Punct("(") | Tok::Eof)).unwrap_or(0);
+                    if let Some(Tok::Ident(n)) = open.checked_sub(1).map(|k| self.peek_at(k)) {
+                        members.push(n.clone());
+                    }
+                    self.skip_function()?;
+                }
             }
         }
         let end = self.pos;
@@ -148,7 +166,7 @@ impl<'t> Parser<'t> {
             ));
         }
         self.bump();
-        let r = self.structs.define(&name, kind, &fields, start)?;
+        let r = self.structs.define(&name, kind, &fields, align, start)?;
         if let Some(tag) = tag.filter(|t| *t != name) {
             self.structs.alias(&tag, r);
         }
@@ -162,7 +180,7 @@ impl<'t> Parser<'t> {
                 Member::Fields(_) => {}
                 Member::Function => {
                     self.pos = at;
-                    if let Some(f) = self.member_function(r, &name)? {
+                    if let Some(f) = self.member_function(r, &name, &members)? {
                         funcs.push(f);
                     }
                 }
@@ -191,13 +209,35 @@ impl<'t> Parser<'t> {
         if self.is("}") {
             return Ok(Member::Fields(Vec::new()));
         }
-        let mut k = 0;
+        // A function's `(` comes before any `;`, `{`, `=` or `[`, outside a template's arguments
+        // (`B<(N - 1)> b;` is a field).
+        let (mut k, mut angles) = (0, 0i32);
         loop {
             match self.peek_at(k) {
-                Tok::Punct("(") => return Ok(Member::Function),
+                Tok::Punct("(") if angles <= 0 => return Ok(Member::Function),
+                Tok::Punct("(") => {
+                    // Parentheses inside a template's arguments, read past whole.
+                    let mut depth = 0;
+                    loop {
+                        match self.peek_at(k) {
+                            Tok::Punct("(") => depth += 1,
+                            Tok::Punct(")") => depth -= 1,
+                            Tok::Eof => break,
+                            _ => {}
+                        }
+                        if depth == 0 {
+                            break;
+                        }
+                        k += 1;
+                    }
+                }
+                Tok::Punct("<") => angles += 1,
+                Tok::Punct(">") => angles -= 1,
+                Tok::Punct(">>") => angles -= 2,
                 Tok::Punct(";" | "{" | "=" | "[" | "}") | Tok::Eof => break,
-                _ => k += 1,
+                _ => {}
             }
+            k += 1;
         }
         for w in ["static", "virtual", "friend"] {
             if self.is_word(w) {
@@ -233,9 +273,31 @@ impl<'t> Parser<'t> {
 
     /// Skips a member function's declaration and body (in the first reading of the struct).
     fn skip_function(&mut self) -> PResult<()> {
-        let mut depth = 0;
+        let (mut depth, mut parens, mut inits) = (0, 0, false);
         loop {
+            // A constructor's member initialisers may use braces (`: x{a}, y{b} {}`): a brace
+            // right after a field's name is its value, not the body.
+            if depth == 0 && inits && self.is("{") && matches!(self.toks.get(self.pos.wrapping_sub(1)).map(|t| &t.tok), Some(Tok::Ident(_)))
+            {
+                let mut inner = 0;
+                loop {
+                    match self.peek() {
+                        Tok::Punct("{") => inner += 1,
+                        Tok::Punct("}") => inner -= 1,
+                        Tok::Eof => break,
+                        _ => {}
+                    }
+                    self.bump();
+                    if inner == 0 {
+                        break;
+                    }
+                }
+                continue;
+            }
             match self.peek() {
+                Tok::Punct("(") => parens += 1,
+                Tok::Punct(")") => parens -= 1,
+                Tok::Punct(":") if depth == 0 && parens == 0 => inits = true,
                 Tok::Eof => return Err(Diagnostic::error(self.span(), "the struct's body does not end")),
                 Tok::Punct(";") if depth == 0 => {
                     self.bump();
@@ -258,7 +320,7 @@ impl<'t> Parser<'t> {
 
     /// A constructor, member function, operator or conversion operator of `r`, as a function
     /// `Name::member` taking the object first; `None` for a host-only one or a destructor.
-    fn member_function(&mut self, r: StructRef, sname: &str) -> PResult<Option<Function>> {
+    fn member_function(&mut self, r: StructRef, sname: &str, members: &[String]) -> PResult<Option<Function>> {
         let start = self.span();
         let mut device = false;
         while let Tok::Ident(w) = self.peek() {
@@ -306,7 +368,7 @@ impl<'t> Parser<'t> {
         self.expect("}", "to close the member function's body")?;
         let def = self.structs.def(r).ok_or_else(|| Diagnostic::error(start, "internal: the struct is missing"))?;
         let field_names: Vec<&str> = def.fields.iter().map(|f| f.name.as_str()).collect();
-        let writes = ctor || (!constant && body.iter().any(|s| assigns_fields(s, &field_names)));
+        let writes = ctor || (!constant && body.iter().any(|s| assigns_fields(s, &field_names, members)));
         let taken = def.methods.iter().chain(&def.ctors).filter(|m| m.name == member).count();
         let func = if taken == 0 { format!("{sname}::{member}") } else { format!("{sname}::{member}~{}", params.len()) };
         let this = Param { ty: Ty::Struct(r), name: String::from("this"), span: start, by_ref: writes, default: None };
@@ -330,11 +392,26 @@ impl<'t> Parser<'t> {
             if self.structs.field(r, &field).is_none() {
                 return Err(Diagnostic::error(span, format!("`{}` has no field `{field}`", self.structs.name_of(Ty::Struct(r)))));
             }
+            let fty = self.structs.field(r, &field).map_or(Ty::INT, |f| f.ty);
             let braces = self.is("{");
             let open = self.bump().span;
-            let value = self.expr()?;
-            let end = self.expect(if braces { "}" } else { ")" }, "to close the field's value")?;
+            let close = if braces { "}" } else { ")" };
+            let mut args = Vec::new();
+            while !self.is(close) {
+                args.push(self.assignment()?.0);
+                if !self.eat(",") {
+                    break;
+                }
+            }
+            let end = self.expect(close, "to close the field's value")?;
             let whole = join(span, end);
+            // `x()` is zero; a struct field's several values are its constructor's arguments.
+            let value = match (args.len(), fty) {
+                (1, _) => args.remove(0),
+                (_, Ty::Struct(_)) => Expr { kind: ExprKind::Construct { ty: fty, args, braces }, span: whole },
+                (0, _) => Expr { kind: ExprKind::Int { value: 0, unsigned: false }, span: whole },
+                _ => return Err(Diagnostic::error(whole, format!("`{field}` takes one value here"))),
+            };
             let this = Expr { kind: ExprKind::Var(String::from("this")), span };
             let lhs = Expr { kind: ExprKind::Member(Box::new(this), field), span };
             let assign = ExprKind::Assign { op: None, lhs: Box::new(lhs), rhs: Box::new(value) };
@@ -347,14 +424,22 @@ impl<'t> Parser<'t> {
 }
 
 /// Whether `s` assigns one of the fields (by its bare name, or through `this`).
-fn assigns_fields(s: &Stmt, fields: &[&str]) -> bool {
+/// Whether `s` may change the object: it assigns a field (by its bare name or through `this`),
+/// calls a member function on a field or `this`, calls another member function of the object
+/// (`members`), or passes a field to a function (which may take it by reference).
+fn assigns_fields(s: &Stmt, fields: &[&str], members: &[String]) -> bool {
     let mut found = false;
+    let field = |e: &Expr| matches!(&e.kind, ExprKind::Var(n) if fields.contains(&n.as_str()));
     crate::compile::lower::walk_stmt_exprs(s, &mut |e| {
         crate::compile::lower::walk_expr(e, &mut |x| {
             let mut root: &Expr = match &x.kind {
                 ExprKind::Assign { lhs, .. } => lhs,
                 ExprKind::IncDec { target, .. } => target,
                 ExprKind::Method(m) => &m.obj,
+                ExprKind::Call { name, args } => {
+                    found |= members.contains(name) || args.iter().any(field);
+                    return;
+                }
                 _ => return,
             };
             while let ExprKind::Member(inner, _) | ExprKind::Index(inner, _) = &root.kind {
@@ -408,27 +493,38 @@ impl<'t> Parser<'t> {
         let span = self.span();
         let def = self.template_def()?;
         // `template_def` read to the closing brace; its tokens start at `struct`.
-        let mut toks = def.toks;
+        let toks = def.toks;
         let name = match toks.get(1).map(|t| &t.tok) {
             Some(Tok::Ident(n)) => n.clone(),
             _ => return Err(Diagnostic::error(span, "a struct template here has a name (`template <class T> struct Name { ... };`)")),
         };
+        if !toks.iter().any(|t| t.tok == Tok::Punct("{")) {
+            // A declaration (`template <int N> struct B;`): the definition comes later.
+            return Ok(());
+        }
         if def.params.is_empty() {
-            // A specialisation: its arguments follow the name.
+            // A specialisation: its arguments, `<...>`, follow the name.
             let end = toks.iter().position(|t| t.tok == Tok::Punct("{")).unwrap_or(toks.len());
-            toks.push(Token { tok: Tok::Eof, span });
-            let mut p = self.for_instance(&toks[2..end]);
-            let mut args = Vec::new();
-            p.bump();
-            while !p.is(">") && *p.peek() != Tok::Eof {
-                let is_type = p.at_type();
-                args.push(
-                    p.template_arg(is_type)
-                        .ok_or_else(|| Diagnostic::error(span, "a specialisation's arguments are types or constants"))?,
-                );
-                p.eat(",");
+            let unspecified =
+                || Diagnostic::error(span, format!("`template <>` specialises `{name}` for arguments: write them, `{name}<double>`"));
+            if toks.get(2).map(|t| &t.tok) != Some(&Tok::Punct("<")) || end < 4 {
+                return Err(unspecified());
             }
-            toks.pop();
+            let mut list: Vec<Token> = toks[3..end].to_vec();
+            list.push(Token { tok: Tok::Eof, span });
+            let mut p = self.for_instance(&list);
+            let mut args = Vec::new();
+            while !p.is(">") && *p.peek() != Tok::Eof {
+                let at = p.pos;
+                let is_type = p.at_type();
+                let arg = p
+                    .template_arg(is_type)
+                    .ok_or_else(|| Diagnostic::error(span, "a specialisation's arguments are types or constants"))?;
+                args.push(arg);
+                if !p.eat(",") && !p.is(">") || p.pos == at {
+                    return Err(unspecified());
+                }
+            }
             let body: Vec<Token> = toks[..2].iter().cloned().chain(toks[end..].iter().cloned()).collect();
             let Some(t) = self.struct_templates.iter_mut().find(|t| t.name == name) else {
                 return Err(Diagnostic::error(span, format!("`{name}` is specialised before its template is defined")));
@@ -465,6 +561,10 @@ impl<'t> Parser<'t> {
         if let Some(r) = self.structs.by_name(&instance) {
             return Ok(r);
         }
+        // A template that makes ever new instances of itself (`A<N>` holding `B<N>` holding `A<N - 1>`).
+        if self.struct_depth >= MAX_STRUCT_NESTING {
+            return Err(Diagnostic::error(span, format!("`{instance}`: struct templates nest more than {MAX_STRUCT_NESTING} deep")));
+        }
         let Some(t) = self.struct_templates.iter().find(|t| t.name == name).cloned() else {
             return Err(Diagnostic::error(span, format!("no struct template `{name}`")));
         };
@@ -488,7 +588,13 @@ impl<'t> Parser<'t> {
         // As written, a struct definition ends with `;`.
         toks.insert(toks.len() - 1, Token { tok: Tok::Punct(";"), span });
         let mut p = self.for_instance(&toks);
-        let funcs = p.struct_def().map_err(|d| Diagnostic::error(span, format!("`{instance}`: {} (line {})", d.message, d.span.line)))?;
+        p.struct_depth = self.struct_depth + 1;
+        let funcs = p.struct_def().map_err(|d| {
+            // An instance made inside this one already said which.
+            let nested = d.message.starts_with('`') && d.message.contains(">`: ");
+            let message = if nested { d.message } else { format!("`{instance}`: {} (line {})", d.message, d.span.line) };
+            Diagnostic::error(span, message)
+        })?;
         self.structs = p.structs;
         self.made_funcs.extend(funcs);
         self.made_funcs.append(&mut p.made_funcs);
