@@ -240,6 +240,33 @@ fn structs_keep_cpp_semantics_where_they_are_easy_to_lose() {
     assert_eq!(ints(text), want);
 }
 
+/// Overloaded constructors, member functions and operators are chosen by their arguments'
+/// types, not only their count (`V(int)` against `V(float)`, `operator*(float)` against
+/// `operator*(const V&)`), and members take default arguments.
+#[test]
+fn overloads_are_chosen_by_type_and_members_take_defaults() {
+    let text = "//@ buffer out: f32[32]\nstruct V {\n    float x, y;\n\
+        __device__ V(int a) : x(a * 100), y(0) {}\n    __device__ V(float a, float b = 7.0f) : x(a), y(b) {}\n\
+        __device__ V operator*(float k) const { return V(x * k, y * k); }\n\
+        __device__ V operator*(const V& o) const { return V(x * o.x, y * o.y); }\n\
+        __device__ float sum(float w = 0.5f) const { return x + y + w; }\n};\n\
+        __global__ void k(float* out) {\n    int t = threadIdx.x;\n    V a(t), b(1.5f), c(2.0f, 3.0f);\n\
+            V d = a * 2.0f, e = b * c;\n    out[t] = d.x + e.sum() + c.sum(10.0f) + b.y * 1000;\n}\n";
+    // d = (200 t, 0); b = (1.5, 7) by the default; e = (3, 21); c.sum(10) = 15.
+    assert_eq!(floats(text), (0..32).map(|t| 200.0 * t as f32 + 24.5 + 15.0 + 7000.0).collect::<Vec<_>>());
+}
+
+/// `typedef` of a scalar (`real`), of an unsigned (`uint_t`) and of a tagged struct (`Node` for
+/// `struct node`) names the type; a typedef the C cannot read (a function pointer) is host code.
+#[test]
+fn typedefs_name_their_types() {
+    let text = "//@ buffer out: f32[32]\ntypedef float real;\ntypedef unsigned int uint_t;\n\
+        struct node { real v; uint_t n; };\ntypedef struct node Node;\ntypedef real (*fn_t)(real);\n\
+        __global__ void k(real* out) {\n    Node a = {1.5f, 2u};\n    uint_t t = threadIdx.x;\n\
+            out[t] = a.v * t + a.n + sizeof(Node) * 100 + (real)sizeof(real);\n}\n";
+    assert_eq!(floats(text), (0..32).map(|t| 1.5 * t as f32 + 806.0).collect::<Vec<_>>());
+}
+
 /// A struct template that never ends, one specialised without arguments, and a member
 /// function that calls itself are located errors, not a hang or a panic.
 #[test]

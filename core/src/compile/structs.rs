@@ -30,8 +30,38 @@ pub struct Method {
     pub name: String,
     pub func: String,
     pub params: usize,
+    /// Its parameters' types (besides `this`), for choosing among overloads.
+    pub param_tys: Vec<Ty>,
+    /// How many arguments a call must give (the rest have defaults).
+    pub least: usize,
     pub ret: Ty,
     pub converts_to: Option<Ty>,
+}
+
+impl Method {
+    /// Whether a call with `n` arguments can call it.
+    pub fn takes(&self, n: usize) -> bool {
+        (self.least..=self.params).contains(&n)
+    }
+}
+
+/// How well arguments of types `args` fit parameters `params`: `None` when one cannot convert
+/// (a struct to another type, a pointer to a number), else a score, higher for more exact fits.
+pub fn fit(params: &[Ty], args: &[Ty]) -> Option<u32> {
+    let mut score = 0;
+    for (p, a) in params.iter().zip(args) {
+        score += match (p, a) {
+            _ if p == a => 2,
+            // A struct parameter takes only its own struct.
+            (Ty::Struct(_), _) => return None,
+            (Ty::Scalar(_), Ty::Scalar(_)) => 1,
+            (p, a) if p.is_pointer() && a.is_pointer() => 1,
+            // A struct converts only by its conversion operator, which the call then finds.
+            (_, Ty::Struct(_)) => 0,
+            _ => return None,
+        };
+    }
+    Some(score)
 }
 
 #[derive(Clone, PartialEq, Debug)]
@@ -187,15 +217,20 @@ impl Structs {
         }
     }
 
-    /// The member function `name` of `r` taking `args` arguments besides `this`.
-    pub fn method(&self, r: StructRef, name: &str, args: usize) -> Option<&Method> {
-        let d = self.def(r)?;
-        d.methods.iter().find(|m| m.name == name && m.params == args)
+    /// The member functions `name` of `r` a call of `args` arguments can call.
+    pub fn methods(&self, r: StructRef, name: &str, args: usize) -> Vec<&Method> {
+        self.def(r).map_or(Vec::new(), |d| d.methods.iter().filter(|m| m.name == name && m.takes(args)).collect())
     }
 
-    /// The constructor taking `args` arguments.
-    pub fn ctor(&self, r: StructRef, args: usize) -> Option<&Method> {
-        self.def(r)?.ctors.iter().find(|m| m.params == args)
+    /// The constructors a call of `args` arguments can call.
+    pub fn ctors(&self, r: StructRef, args: usize) -> Vec<&Method> {
+        self.def(r).map_or(Vec::new(), |d| d.ctors.iter().filter(|m| m.takes(args)).collect())
+    }
+
+    /// The member function `name` of `r` taking `args` arguments: the only one, or, of several,
+    /// the one the argument types fit best (`args_tys`, when known).
+    pub fn method(&self, r: StructRef, name: &str, args: usize) -> Option<&Method> {
+        self.methods(r, name, args).into_iter().next()
     }
 
     /// The conversion operator to `to` (`operator float*()`).
@@ -212,18 +247,9 @@ impl Structs {
         func
     }
 
-    /// The free operator `name` for operands of these types: one whose struct parameters are
-    /// the operands' structs (other parameters convert).
-    pub fn free_operator(&self, name: &str, operands: &[Ty]) -> Option<&str> {
-        let fits = |p: &Ty, o: &Ty| match (p, o) {
-            (Ty::Struct(_), _) | (_, Ty::Struct(_)) => p == o,
-            _ => true,
-        };
-        let found = self
-            .operators
-            .iter()
-            .find(|(n, _, ps)| n == name && ps.len() == operands.len() && ps.iter().zip(operands).all(|(p, o)| fits(p, o)));
-        found.map(|o| o.1.as_str())
+    /// The free operators `name` of `n` operands: each one's function and parameter types.
+    pub fn free_operators(&self, name: &str, n: usize) -> Vec<(&str, &[Ty])> {
+        self.operators.iter().filter(|(o, _, ps)| o == name && ps.len() == n).map(|(_, f, ps)| (f.as_str(), ps.as_slice())).collect()
     }
 
     /// The element type a buffer of these structs is shown in: their scalars' type when all

@@ -12,6 +12,7 @@ use super::regs::FnSig;
 use super::value::Value;
 use super::{Lower, Var};
 use crate::compile::ast::*;
+use crate::compile::structs::{fit, Method};
 use crate::diag::Span;
 
 impl Lower<'_> {
@@ -130,11 +131,17 @@ impl Lower<'_> {
             }
             return Some(());
         }
-        let Some(ctor) = self.structs.ctor(sr, args.len()).cloned() else {
-            let takes: Vec<String> = def.ctors.iter().map(|c| format!("{}", c.params)).collect();
+        let takes: Vec<String> = def.ctors.iter().map(|c| format!("{}", c.params)).collect();
+        let candidates: Vec<Method> = self.structs.ctors(sr, args.len()).into_iter().cloned().collect();
+        let typed = if candidates.is_empty() { "" } else { " of these types" };
+        let Some((ctor, given)) = self.overload(candidates, args)? else {
             self.error(
                 e.span,
-                format!("`{name}` has no constructor taking {} argument(s) (its constructors take {})", args.len(), takes.join(", ")),
+                format!(
+                    "`{name}` has no constructor taking {} argument(s){typed} (its constructors take {})",
+                    args.len(),
+                    takes.join(", ")
+                ),
             );
             return None;
         };
@@ -145,11 +152,61 @@ impl Lower<'_> {
         // The object goes in as whatever the callee's row holds (nothing is read from it) and
         // comes back made. (No `this`: its signature ran out of registers, and said so.)
         let this = Value::reg(sig.params.first()?.1, *ty);
-        let mut vals = alloc::vec![this];
-        for (a, (pty, _)) in args.iter().zip(&sig.params[1..]) {
-            vals.push(self.expr_as(a, *pty)?);
+        self.call_chosen(&sig, (this, Some(Place::Reg(r, *ty))), args, given, e.span).map(|_| ())
+    }
+
+    /// Which of `candidates` (those the call's argument count fits) a call with `args` calls:
+    /// the only one, or of several the one the arguments' types fit best, with the arguments'
+    /// values (evaluated to choose). `Some(None)` when none fits.
+    fn overload(&mut self, candidates: Vec<Method>, args: &[Expr]) -> Option<Option<(Method, Option<Vec<Value>>)>> {
+        if candidates.len() <= 1 {
+            return Some(candidates.into_iter().next().map(|m| (m, None)));
         }
-        self.call_sig(&sig, vals, alloc::vec![(0, Place::Reg(r, *ty))], e.span).map(|_| ())
+        let mut values = Vec::new();
+        for a in args {
+            values.push(self.expr(a)?);
+        }
+        let tys: Vec<Ty> = values.iter().map(|v| v.ty).collect();
+        let mut best: Option<(u32, Method)> = None;
+        for m in candidates {
+            if let Some(score) = fit(&m.param_tys, &tys) {
+                if best.as_ref().is_none_or(|(b, _)| score > *b) {
+                    best = Some((score, m));
+                }
+            }
+        }
+        Some(best.map(|(_, m)| (m, Some(values))))
+    }
+
+    /// The call of a chosen member function on `this` (its value, and its place to get the
+    /// fields back into): with `args` evaluated here, or with the `given` values an overload's
+    /// choice evaluated (defaults fill the rest).
+    fn call_chosen(
+        &mut self,
+        sig: &FnSig,
+        this: (Value, Option<Place>),
+        args: &[Expr],
+        given: Option<Vec<Value>>,
+        span: Span,
+    ) -> Option<Value> {
+        let Some(given) = given else { return self.call_args(sig, Some(this), args, span) };
+        let (value, place) = this;
+        let mut vals = alloc::vec![value];
+        for (k, &(pty, _)) in sig.params.iter().enumerate().skip(1) {
+            let v = match given.get(k - 1) {
+                Some(&v) => v,
+                None => {
+                    let default = sig.defaults.get(k).cloned().flatten()?;
+                    self.expr(&default)?
+                }
+            };
+            vals.push(self.convert(v, pty, span)?);
+        }
+        let back = match (place, sig.by_ref.first()) {
+            (Some(p), Some(true)) => alloc::vec![(0, p)],
+            _ => Vec::new(),
+        };
+        self.call_sig(sig, vals, back, span)
     }
 
     /// A row of zeros (a field a brace list leaves out, a struct declared without a value).
@@ -186,7 +243,9 @@ impl Lower<'_> {
             self.error(span, format!("`.{name}()` calls a member function of a struct, and this is `{}`", self.ty_name(this.ty)));
             return None;
         };
-        let Some(m) = self.structs.method(sr, name, args.len()).cloned() else {
+        let candidates: Vec<Method> = self.structs.methods(sr, name, args.len()).into_iter().cloned().collect();
+        let typed = if candidates.is_empty() { "" } else { " of these types" };
+        let Some((m, given)) = self.overload(candidates, args)? else {
             let sname = self.ty_name(this.ty);
             let known: Vec<String> = self
                 .structs
@@ -195,12 +254,12 @@ impl Lower<'_> {
             let has = if known.is_empty() { String::from("none") } else { known.join(", ") };
             self.error(
                 span,
-                format!("`{sname}` has no `__device__` member function `{name}` taking {} argument(s) (it has {has})", args.len()),
+                format!("`{sname}` has no `__device__` member function `{name}` taking {} argument(s){typed} (it has {has})", args.len()),
             );
             return None;
         };
         let Some(sig) = self.member_sig(&m.func) else { return self.pending(m.ret, span) };
-        self.call_args(&sig, Some((this, place)), args, span)
+        self.call_chosen(&sig, (this, place), args, given, span)
     }
 
     /// A call of the member function `name` of the object `this`, from inside another one
@@ -213,34 +272,40 @@ impl Lower<'_> {
         Some(self.method_call(&obj, name, args, span))
     }
 
-    /// `x op y` where an operand is a struct: its member `operator op`, or a free one.
+    /// `x op y` where an operand is a struct: the member `operator op` of `x` or the free one
+    /// the operands' types fit best (a member first where they fit as well).
     pub(super) fn operator_call(&mut self, symbol: &str, x: Value, y: Option<Value>, span: Span) -> Option<Value> {
         let name = format!("operator{symbol}");
-        if let Ty::Struct(sr) = x.ty {
-            if let Some(m) = self.structs.method(sr, &name, usize::from(y.is_some())).cloned() {
-                let Some(sig) = self.member_sig(&m.func) else { return self.pending(x.ty, span) };
-                let mut vals = alloc::vec![x];
-                if let (Some(y), Some((pty, _))) = (y, sig.params.get(1)) {
-                    vals.push(self.convert(y, *pty, span)?);
-                }
-                return self.call_sig(&sig, vals, Vec::new(), span);
-            }
-        }
         let operands: Vec<Ty> = core::iter::once(x.ty).chain(y.map(|v| v.ty)).collect();
-        if let Some(func) = self.structs.free_operator(&name, &operands).map(String::from) {
-            let Some(sig) = self.member_sig(&func) else { return self.pending(x.ty, span) };
-            let mut vals = Vec::new();
-            for (v, (pty, _)) in core::iter::once(x).chain(y).zip(&sig.params) {
-                vals.push(self.convert(v, *pty, span)?);
+        let mut best: Option<(u32, String)> = None;
+        let mut consider = |score: Option<u32>, func: &str| {
+            if let Some(score) = score.filter(|s| best.as_ref().is_none_or(|(b, _)| s > b)) {
+                best = Some((score, String::from(func)));
             }
-            return self.call_sig(&sig, vals, Vec::new(), span);
+        };
+        if let Ty::Struct(sr) = x.ty {
+            for m in self.structs.methods(sr, &name, operands.len() - 1) {
+                // `this` fits exactly.
+                consider(fit(&m.param_tys, &operands[1..]).map(|s| s + 2), &m.func);
+            }
         }
-        let names: Vec<String> = operands.iter().map(|t| format!("`{}`", self.ty_name(*t))).collect();
-        self.error(
-            span,
-            format!("no `{name}` for {}: define it (`__device__ ... {name}(...)`) in the struct or the file", names.join(" and ")),
-        );
-        None
+        for (func, params) in self.structs.free_operators(&name, operands.len()) {
+            consider(fit(params, &operands), func);
+        }
+        let Some((_, func)) = best else {
+            let names: Vec<String> = operands.iter().map(|t| format!("`{}`", self.ty_name(*t))).collect();
+            self.error(
+                span,
+                format!("no `{name}` for {}: define it (`__device__ ... {name}(...)`) in the struct or the file", names.join(" and ")),
+            );
+            return None;
+        };
+        let Some(sig) = self.member_sig(&func) else { return self.pending(x.ty, span) };
+        let mut vals = Vec::new();
+        for (v, (pty, _)) in core::iter::once(x).chain(y).zip(&sig.params) {
+            vals.push(self.convert(v, *pty, span)?);
+        }
+        self.call_sig(&sig, vals, Vec::new(), span)
     }
 
     /// A struct converted to another type: its conversion operator (`operator float*()`).

@@ -112,6 +112,8 @@ pub struct Parser<'t> {
     pub made_funcs: Vec<Function>,
     /// How many struct instances are being made around this parser (one inside another's fields).
     struct_depth: u32,
+    /// `typedef float real;` and `typedef struct node Node;`: each name and the type it is.
+    typedefs: alloc::collections::BTreeMap<String, Ty>,
     /// Whether the type just read said `const` (a `const T&` parameter is passed as a value).
     saw_const: bool,
 }
@@ -150,6 +152,7 @@ impl<'t> Parser<'t> {
             struct_templates: Vec::new(),
             made_funcs: Vec::new(),
             struct_depth: 0,
+            typedefs: Default::default(),
             saw_const: false,
         }
     }
@@ -173,6 +176,7 @@ impl<'t> Parser<'t> {
             structs: self.structs.clone(),
             struct_errors: self.struct_errors.clone(),
             struct_templates: self.struct_templates.clone(),
+            typedefs: self.typedefs.clone(),
             ..Parser::new(toks)
         }
     }
@@ -312,7 +316,11 @@ impl<'t> Parser<'t> {
                 continue;
             }
             // A struct this C could not read is a type too: `ty` says why.
-            return is_type_word(w) || self.is_struct(w) || self.is_struct_template(w) || self.user_types.contains_key(w.as_str());
+            return is_type_word(w)
+                || self.is_struct(w)
+                || self.is_struct_template(w)
+                || self.typedefs.contains_key(w.as_str())
+                || self.user_types.contains_key(w.as_str());
         }
         false
     }
@@ -352,6 +360,14 @@ impl<'t> Parser<'t> {
         if let Some(r) = self.struct_here() {
             self.bump();
             return self.pointers(Ty::Struct(r), start);
+        }
+        let named = match self.peek() {
+            Tok::Ident(w) => self.typedefs.get(w.as_str()).copied(),
+            _ => None,
+        };
+        if let Some(ty) = named {
+            self.bump();
+            return self.pointers(ty, start);
         }
         if matches!(self.peek(), Tok::Ident(w) if self.is_struct_template(w)) {
             let r = self.struct_instance()?;
@@ -459,6 +475,8 @@ impl<'t> Parser<'t> {
             let instantiation = self.is_word("template") && !matches!(self.peek_at(1), Tok::Punct("<"));
             let result = if instantiation {
                 self.recover_top();
+                Ok(())
+            } else if self.is_word("typedef") && !self.struct_body_ahead() && self.file_typedef() {
                 Ok(())
             } else if self.is_word("template") && self.template_is_struct() {
                 self.struct_template()
@@ -618,6 +636,30 @@ impl<'t> Parser<'t> {
         self.recover_top();
         let toks = self.toks[start..self.pos].to_vec();
         Ok(TemplateDef { name, kernel, params, toks, span })
+    }
+
+    /// `typedef float real;`, `typedef struct node Node;`, `typedef unsigned int uint_t;`: the
+    /// name becomes the type. A typedef of anything else (a function pointer, a host type) is left
+    /// to be skipped as host code: `false`, with nothing read.
+    fn file_typedef(&mut self) -> bool {
+        let start = self.pos;
+        let read = (|| {
+            self.bump();
+            let ty = self.ty().ok()?;
+            let (name, _) = self.ident("a name").ok()?;
+            self.is(";").then_some((name, ty))
+        })();
+        match read {
+            Some((name, ty)) => {
+                self.bump();
+                self.typedefs.insert(name, ty);
+                true
+            }
+            None => {
+                self.pos = start;
+                false
+            }
+        }
     }
 
     /// `const int N = 256;` at file scope: a constant the kernels may use, read as if it were
@@ -1452,7 +1494,11 @@ impl<'t> Parser<'t> {
                 return self.nested(Self::construct);
             }
             // C++'s functional cast, `float(t)` (a template's `T(4.0)` once `T` is a type).
-            Tok::Ident(w) if c && is_type_word(w) && w != "void" && matches!(self.peek_at(1), Tok::Punct("(")) => {
+            Tok::Ident(w)
+                if c && (is_type_word(w) || self.typedefs.contains_key(w.as_str()))
+                    && w != "void"
+                    && matches!(self.peek_at(1), Tok::Punct("(")) =>
+            {
                 return self.nested(Self::functional_cast);
             }
             _ => return self.postfix(),
@@ -1497,7 +1543,7 @@ impl<'t> Parser<'t> {
     }
 
     fn cast_ahead(&self) -> bool {
-        matches!(self.peek_at(1), Tok::Ident(w) if w == "const" || w == "struct" || self.is_struct(w) || (is_type_word(w) && w != "void"))
+        matches!(self.peek_at(1), Tok::Ident(w) if w == "const" || w == "struct" || self.is_struct(w) || self.typedefs.contains_key(w.as_str()) || (is_type_word(w) && w != "void"))
     }
 
     fn postfix(&mut self) -> PResult<Node> {
@@ -1571,7 +1617,7 @@ impl<'t> Parser<'t> {
     fn size_of(&mut self) -> PResult<Node> {
         let start = self.bump().span;
         let of_type = self.is("(")
-            && matches!(self.peek_at(1), Tok::Ident(w) if is_type_word(w) || self.is_struct(w) || w == "struct" || IGNORED.contains(&w.as_str()));
+            && matches!(self.peek_at(1), Tok::Ident(w) if is_type_word(w) || self.is_struct(w) || self.typedefs.contains_key(w.as_str()) || w == "struct" || IGNORED.contains(&w.as_str()));
         if !of_type {
             let (e, d) = self.unary()?;
             let span = join(start, e.span);

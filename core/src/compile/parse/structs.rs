@@ -370,9 +370,11 @@ impl<'t> Parser<'t> {
         let field_names: Vec<&str> = def.fields.iter().map(|f| f.name.as_str()).collect();
         let writes = ctor || (!constant && body.iter().any(|s| assigns_fields(s, &field_names, members)));
         let taken = def.methods.iter().chain(&def.ctors).filter(|m| m.name == member).count();
-        let func = if taken == 0 { format!("{sname}::{member}") } else { format!("{sname}::{member}~{}", params.len()) };
+        let func = if taken == 0 { format!("{sname}::{member}") } else { format!("{sname}::{member}~{}", taken + 1) };
+        let param_tys = params.iter().map(|p| p.ty).collect();
+        let least = params.len() - params.iter().rev().take_while(|p| p.default.is_some()).count();
         let this = Param { ty: Ty::Struct(r), name: String::from("this"), span: start, by_ref: writes, default: None };
-        let method = Method { name: member.clone(), func: func.clone(), params: params.len(), ret, converts_to };
+        let method = Method { name: member.clone(), func: func.clone(), params: params.len(), param_tys, least, ret, converts_to };
         if let Some(d) = self.structs.def_mut(r) {
             if ctor {
                 d.ctors.push(method)
