@@ -267,6 +267,29 @@ fn typedefs_name_their_types() {
     assert_eq!(floats(text), (0..32).map(|t| 1.5 * t as f32 + 806.0).collect::<Vec<_>>());
 }
 
+/// A `__shared__` array of structs: each element's fields at their offsets, a whole element
+/// copied out, `sizeof` of the array.
+#[test]
+fn shared_arrays_of_structs_hold_their_fields() {
+    let text = "//@ buffer out: f32[32]\nstruct P { float3 pos; float m; };\n__global__ void k(float* out) {\n\
+        __shared__ P ps[32];\n    int t = threadIdx.x;\n    ps[t].pos = make_float3(t, 2 * t, 3 * t);\n    ps[t].m = 0.5f * t;\n\
+        __syncwarp();\n    P o = ps[31 - t];\n    out[t] = o.pos.x + o.pos.y * 100 + o.m * 10000 + sizeof(ps) / sizeof(P);\n}\n";
+    let want: Vec<f32> = (0..32).map(|t| (31 - t) as f32 * (1.0 + 200.0 + 5000.0) + 32.0).collect();
+    assert_eq!(floats(text), want);
+}
+
+/// `friend` operators declared in a struct are operators of the file (either order of
+/// `friend` and `__device__`); a host-only friend is skipped.
+#[test]
+fn friend_operators_are_free_operators() {
+    let text = "//@ buffer out: f32[32]\nstruct V {\n    float x, y;\n    __device__ V(float a, float b) : x(a), y(b) {}\n\
+        friend __device__ V operator*(float k, const V& v) { return V(k * v.x, k * v.y); }\n\
+        __device__ friend V operator+(const V& a, const V& b) { return V(a.x + b.x, a.y + b.y); }\n\
+        friend V hostOnly(const V& a);\n};\n__global__ void k(float* out) {\n    V a(threadIdx.x, 1.0f);\n\
+        V b = 3.0f * a + a;\n    out[threadIdx.x] = b.x + b.y * 100;\n}\n";
+    assert_eq!(floats(text), (0..32).map(|t| 4.0 * t as f32 + 400.0).collect::<Vec<_>>());
+}
+
 /// A struct template that never ends, one specialised without arguments, and a member
 /// function that calls itself are located errors, not a hang or a panic.
 #[test]

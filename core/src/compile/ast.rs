@@ -546,8 +546,11 @@ pub enum StmtKind {
 pub struct MemoryDecl {
     pub space: Space,
     pub elem: Scalar,
-    /// Components per element: 1, or a vector type's (`float3` is 3 `float`s).
+    /// Components per element: 1, or a vector type's (`float3` is 3 `float`s), or a struct's
+    /// scalars (`elem` all of them, or the words or bytes it spans).
     pub width: u8,
+    /// The struct its elements are (`__shared__ Particle s[64]`).
+    pub strukt: Option<StructRef>,
     pub name: String,
     pub dims: Vec<Option<u32>>,
     /// `= {1, 2, 3}` or `= 5` (not for `__shared__`): the first elements, in order.

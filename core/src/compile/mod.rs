@@ -87,8 +87,10 @@ pub struct MemoryArray {
     pub name: String,
     pub space: ast::Space,
     pub elem: ast::Scalar,
-    /// Components per element: 1, or a vector type's.
+    /// Components per element: 1, or a vector type's, or a struct's scalars.
     pub width: u8,
+    /// The struct its elements are, if they are one.
+    pub strukt: Option<ast::StructRef>,
     /// The initialiser's values (`__constant__ float m[3] = {1, 2, 3}`), each with where it is.
     pub init: Option<Vec<(f64, Span)>>,
     /// Each dimension (`None`: `extern __shared__ x[]`, sized by the launch).
@@ -102,7 +104,9 @@ pub struct MemoryArray {
 impl MemoryArray {
     /// The pointer its name is: to its elements (a vector type's, for a `float3` array).
     pub fn pointer(&self) -> ast::Ty {
-        if self.width > 1 {
+        if let Some(r) = self.strukt {
+            ast::Ty::StructPtr(r)
+        } else if self.width > 1 {
             ast::Ty::VecPtr(self.elem, self.width)
         } else {
             ast::Ty::Ptr(self.elem)
@@ -542,6 +546,7 @@ fn memory_arrays(file: &[ast::MemoryDecl], funcs: &[&Function], next: &mut u32, 
             space: d.space,
             elem: d.elem,
             width: d.width,
+            strukt: d.strukt,
             init,
             dims: d.dims,
             reg: *next as u8,

@@ -803,7 +803,7 @@ impl<'t> Parser<'t> {
                 kernel = true;
             } else if self.eat_word("__device__") {
                 device = true;
-            } else if self.eat_word("__host__") {
+            } else if self.eat_word("__host__") || self.eat_word("friend") {
             } else if self.is_word("__launch_bounds__") {
                 self.launch_bounds()?;
             } else if matches!(self.peek(), Tok::Ident(w) if IGNORED.contains(&w.as_str())) || matches!(self.peek(), Tok::Str(_)) {
@@ -1217,9 +1217,23 @@ impl<'t> Parser<'t> {
         let space = space.unwrap_or(Space::Shared);
         let q = space.qualifier();
         let ty = self.ty()?;
-        // A vector type's variable (`__shared__ float3 pts[32]`): its components in a row.
+        // A vector type's variable (`__shared__ float3 pts[32]`): its components in a row; a
+        // struct's, its fields' scalars (or its words or bytes) in a row.
+        let mut strukt = None;
         let (ty, width) = match ty {
             Ty::Vector(s, n) => (Ty::Scalar(s), n),
+            Ty::Struct(r) => {
+                let s = self.structs.buffer_scalar(r);
+                let n = r.bytes as u32 / s.bytes();
+                if n > 255 {
+                    return Err(Diagnostic::error(
+                        start,
+                        format!("a `{q}` array of `{}` is not supported: its elements are over 255 words", self.structs.name_of(ty)),
+                    ));
+                }
+                strukt = Some(r);
+                (Ty::Scalar(s), n as u8)
+            }
             t => (t, 1),
         };
         let Ty::Scalar(elem) = ty else {
@@ -1240,14 +1254,14 @@ impl<'t> Parser<'t> {
                     format!(
                         "`{}`'s initialiser: an array of `{}` with one is not supported; declare its components as a `{}` array ({width} per element, `{q} {} {}[] = {{...}}`) and read them by index",
                         d.name,
-                        Ty::Vector(elem, width).name(),
+                        strukt.map_or(String::from(Ty::Vector(elem, width).name()), |r| self.structs.name_of(Ty::Struct(r))),
                         Ty::Scalar(elem).name(),
                         Ty::Scalar(elem).name(),
                         d.name
                     ),
                 ));
             }
-            decls.push(MemoryDecl { width, ..d });
+            decls.push(MemoryDecl { width, strukt, ..d });
             if !self.eat(",") {
                 break;
             }
@@ -1316,7 +1330,7 @@ impl<'t> Parser<'t> {
         if space != Space::Shared && dims.first() == Some(&None) {
             return Err(Diagnostic::error(span, format!("`{name}[]` needs a size or an initialiser to give it one")));
         }
-        Ok(MemoryDecl { space, elem, width: 1, name, dims, init, span })
+        Ok(MemoryDecl { space, elem, width: 1, strukt: None, name, dims, init, span })
     }
 
     /// `5` or `{1, 2, {3, 4}}`: the values in order, nested braces flattened (row-major, as C

@@ -239,7 +239,13 @@ impl<'t> Parser<'t> {
             }
             k += 1;
         }
-        for w in ["static", "virtual", "friend"] {
+        if (0..)
+            .take_while(|&k| matches!(self.peek_at(k), Tok::Ident(_)))
+            .any(|k| matches!(self.peek_at(k), Tok::Ident(w) if w == "friend"))
+        {
+            return Ok(Member::Function);
+        }
+        for w in ["static", "virtual"] {
             if self.is_word(w) {
                 return Err(Diagnostic::error(self.span(), format!("`{w}` members are not supported")));
             }
@@ -322,6 +328,23 @@ impl<'t> Parser<'t> {
     /// `Name::member` taking the object first; `None` for a host-only one or a destructor.
     fn member_function(&mut self, r: StructRef, sname: &str, members: &[String]) -> PResult<Option<Function>> {
         let start = self.span();
+        // A `friend` is a function of the file, declared here (`friend __device__ V
+        // operator*(float k, const V& v)`): an operator of it is a free one.
+        let qualifiers = (0..).take_while(
+            |&k| matches!(self.peek_at(k), Tok::Ident(w) if w == "friend" || w.starts_with("__") || IGNORED.contains(&w.as_str())),
+        );
+        let friend = qualifiers.clone().any(|k| matches!(self.peek_at(k), Tok::Ident(w) if w == "friend"));
+        if friend {
+            if !qualifiers.clone().any(|k| matches!(self.peek_at(k), Tok::Ident(w) if w == "__device__")) {
+                self.skip_function()?;
+                return Ok(None);
+            }
+            let mut f = self.function()?;
+            if f.name.starts_with("operator") {
+                f.name = self.structs.add_free_operator(&f.name, f.params.iter().map(|p| p.ty).collect());
+            }
+            return Ok(Some(f));
+        }
         let mut device = false;
         while let Tok::Ident(w) = self.peek() {
             match w.as_str() {
