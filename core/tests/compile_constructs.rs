@@ -290,6 +290,20 @@ fn friend_operators_are_free_operators() {
     assert_eq!(floats(text), (0..32).map(|t| 4.0 * t as f32 + 400.0).collect::<Vec<_>>());
 }
 
+/// A struct template takes a struct as its argument (`Box<Vec2>`) and names its own instances
+/// in its body (`Cplx<T> operator*(const Cplx<T>&)`).
+#[test]
+fn struct_templates_take_structs_and_name_themselves() {
+    let text = "//@ buffer out: f32[32]\nstruct Vec2 { float x, y; };\ntemplate <typename T>\nstruct Box {\n    T v;\n\
+        __device__ Box<T> twice() const { Box<T> b = {v}; b.v.x *= 2; return b; }\n};\ntemplate <typename T>\nstruct Cplx {\n\
+        T r, i;\n    __device__ Cplx(T a, T b) : r(a), i(b) {}\n\
+        __device__ Cplx<T> operator*(const Cplx<T>& o) const { return Cplx<T>(r * o.r - i * o.i, r * o.i + i * o.r); }\n};\n\
+        __global__ void k(float* out) {\n    Vec2 p = {1.0f * threadIdx.x, 2.0f};\n    Box<Vec2> b = {p};\n\
+            Box<Vec2> c = b.twice();\n    Cplx<float> z(0.0f, 1.0f);\n    Cplx<float> w = z * z;\n\
+            out[threadIdx.x] = c.v.x + c.v.y * 100 + w.r * 1000;\n}\n";
+    assert_eq!(floats(text), (0..32).map(|t| 2.0 * t as f32 - 800.0).collect::<Vec<_>>());
+}
+
 /// A struct template that never ends, one specialised without arguments, and a member
 /// function that calls itself are located errors, not a hang or a panic.
 #[test]

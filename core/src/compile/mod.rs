@@ -203,7 +203,7 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
             else {
                 return finish(None, diags);
             };
-            let instance = template::instance_name(name, &args);
+            let instance = template::instance_name(name, &args, &parser.structs);
             if given < args.len() {
                 diags.push(Diagnostic::info(
                     *span,
@@ -256,7 +256,7 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
             break (pass, kernel);
         }
         let (before, roots_before) = (funcs.len(), roots.len());
-        roots.extend(pass.deduced.iter().map(|w| template::instance_name(&w.name, &w.args)));
+        roots.extend(pass.deduced.iter().map(|w| template::instance_name(&w.name, &w.args, &parser.structs)));
         // Member functions a call needs (a constructor, an operator) join the next pass.
         roots.extend(pass.needed.iter().cloned());
         instantiate(&mut parser, &unit.templates, &deductions, pass.deduced, &mut funcs, &mut diags);
@@ -458,7 +458,7 @@ fn instantiate(
     while let Some(w) = wanted.pop() {
         let Some((def, deduction)) = templates.iter().zip(deductions).find(|(t, _)| t.name == w.name) else { continue };
         let Some(args) = complete_args((def, deduction), w.args, w.span, diags) else { return };
-        let name = template::instance_name(&w.name, &args);
+        let name = template::instance_name(&w.name, &args, &parser.structs);
         if funcs.iter().any(|f| f.name == name) {
             continue;
         }
@@ -473,7 +473,7 @@ fn instantiate(
             ));
             return;
         }
-        let mut toks = template::substitute(def, &args);
+        let mut toks = template::substitute(def, &args, &parser.structs);
         toks.push(lex::Token { tok: lex::Tok::Eof, span: def.span });
         let mut p = parser.for_instance(&toks);
         match p.instance_function() {

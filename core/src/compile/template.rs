@@ -12,6 +12,7 @@ use alloc::vec::Vec;
 use super::ast::Ty;
 use super::lex::{lex, Tok, Token};
 use super::parse::Parser;
+use super::structs::Structs;
 use crate::diag::Span;
 
 /// One template parameter: its name, and whether it takes a type (`typename T`) or a value
@@ -41,9 +42,10 @@ pub enum TemplateArg {
 }
 
 impl TemplateArg {
-    fn text(self) -> String {
+    /// As C writes it; a struct by its name in `structs`.
+    fn text(self, structs: &Structs) -> String {
         match self {
-            TemplateArg::Type(t) => t.name().to_string(),
+            TemplateArg::Type(t) => structs.name_of(t),
             TemplateArg::Value(v) => format!("{v}"),
         }
     }
@@ -112,8 +114,8 @@ pub struct Wanted {
 pub const MAX_INSTANCES: usize = 64;
 
 /// The instance's function name: `reduce6<256>`, `warpSum<float>`.
-pub fn instance_name(name: &str, args: &[TemplateArg]) -> String {
-    let args: Vec<String> = args.iter().map(|a| a.text()).collect();
+pub fn instance_name(name: &str, args: &[TemplateArg], structs: &Structs) -> String {
+    let args: Vec<String> = args.iter().map(|a| a.text(structs)).collect();
     format!("{name}<{}>", args.join(", "))
 }
 
@@ -147,8 +149,8 @@ pub fn label_safe(name: &str) -> String {
 
 /// The instance's tokens: the template's with each parameter replaced by its argument (at the
 /// parameter's place, so messages point into the template) and the function renamed.
-pub fn substitute(def: &TemplateDef, args: &[TemplateArg]) -> Vec<Token> {
-    let instance = instance_name(&def.name, args);
+pub fn substitute(def: &TemplateDef, args: &[TemplateArg], structs: &Structs) -> Vec<Token> {
+    let instance = instance_name(&def.name, args, structs);
     let mut out = Vec::with_capacity(def.toks.len());
     let mut renamed = false;
     for (k, t) in def.toks.iter().enumerate() {
@@ -157,7 +159,7 @@ pub fn substitute(def: &TemplateDef, args: &[TemplateArg]) -> Vec<Token> {
             continue;
         };
         if let Some(p) = def.params.iter().position(|p| p.name == *w) {
-            out.extend(arg_tokens(args[p], t.span));
+            out.extend(arg_tokens(args[p], t.span, structs));
         } else if !renamed && *w == def.name && matches!(def.toks.get(k + 1).map(|t| &t.tok), Some(Tok::Punct("("))) {
             // The function's own name, before its parameter list.
             renamed = true;
@@ -170,13 +172,13 @@ pub fn substitute(def: &TemplateDef, args: &[TemplateArg]) -> Vec<Token> {
 }
 
 /// An argument's tokens, placed at `span`.
-fn arg_tokens(arg: TemplateArg, span: Span) -> Vec<Token> {
+fn arg_tokens(arg: TemplateArg, span: Span, structs: &Structs) -> Vec<Token> {
     let at = |tok| Token { tok, span };
     match arg {
         // A negative value as C writes one: `(-3)`.
         TemplateArg::Value(v) if v < 0 => {
             let mut out = alloc::vec![at(Tok::Punct("(")), at(Tok::Punct("-"))];
-            out.extend(arg_tokens(TemplateArg::Value(-v), span));
+            out.extend(arg_tokens(TemplateArg::Value(-v), span, structs));
             out.push(at(Tok::Punct(")")));
             out
         }
@@ -185,7 +187,8 @@ fn arg_tokens(arg: TemplateArg, span: Span) -> Vec<Token> {
         TemplateArg::Type(ty) => {
             // The type's C spelling, word by word (`unsigned long long*`).
             let pointer = ty.is_pointer();
-            let words = ty.name().trim_end_matches('*').split(' ');
+            let name = structs.name_of(ty);
+            let words = name.trim_end_matches('*').split(' ');
             let mut out: Vec<Token> = words.map(|w| at(Tok::Ident(w.to_string()))).collect();
             if pointer {
                 out.push(at(Tok::Punct("*")));
@@ -281,7 +284,7 @@ mod tests {
 
     #[test]
     fn instance_names_are_labels_once_made_safe() {
-        let name = instance_name("warpSum", &[TemplateArg::Type(Ty::Ptr(Scalar::ULong)), TemplateArg::Value(-3)]);
+        let name = instance_name("warpSum", &[TemplateArg::Type(Ty::Ptr(Scalar::ULong)), TemplateArg::Value(-3)], &Structs::default());
         assert_eq!(name, "warpSum<unsigned long long*, -3>");
         assert_eq!(label_safe(&name), "warpSum_unsigned_long_long____3_");
     }

@@ -366,7 +366,7 @@ impl Lower<'_> {
                 }
             }
         }
-        let instance = instance_name(name, &full);
+        let instance = instance_name(name, &full, self.structs);
         let Some(sig) = self.sigs.get(&instance).cloned() else {
             self.deduced.push(Wanted { name: name.clone(), args: full, span });
             return Some(Value::imm(0, Ty::INT));

@@ -1674,7 +1674,8 @@ impl<'t> Parser<'t> {
             return Err(Diagnostic::error(span, format!("`{name}<...>` is called here: write its arguments, `{name}<...>(...)`")));
         }
         self.wanted.push(Wanted { name: name.clone(), args: args.clone(), span });
-        self.call(instance_name(&name, &args), span)
+        let instance = instance_name(&name, &args, &self.structs);
+        self.call(instance, span)
     }
 
     fn paren(&mut self) -> PResult<Node> {

@@ -582,7 +582,7 @@ impl<'t> Parser<'t> {
                 break;
             }
         }
-        let instance = instance_name(&name, &args);
+        let instance = instance_name(&name, &args, &self.structs);
         if let Some(r) = self.structs.by_name(&instance) {
             return Ok(r);
         }
@@ -597,16 +597,19 @@ impl<'t> Parser<'t> {
             Some((_, body)) => body.clone(),
             None if args.len() == t.params.len() => {
                 let def = TemplateDef { name: t.name.clone(), kernel: false, params: t.params.clone(), toks: t.toks.clone(), span: t.span };
-                crate::compile::template::substitute(&def, &args)
+                crate::compile::template::substitute(&def, &args, &self.structs)
             }
             None => return Err(Diagnostic::error(span, format!("`{name}` takes {} template argument(s)", t.params.len()))),
         };
-        // The struct and its constructors take the instance's name.
+        // The struct and its constructors take the instance's name; `Name<...>` written in its
+        // body stays an instance to look up (this one, once it is defined).
+        let templated = |k: usize| toks.get(k + 1).is_some_and(|t| t.tok == Tok::Punct("<"));
         let mut toks: Vec<Token> = toks
-            .into_iter()
-            .map(|tk| match &tk.tok {
-                Tok::Ident(w) if *w == name => Token { tok: Tok::Ident(instance.clone()), span: tk.span },
-                _ => tk,
+            .iter()
+            .enumerate()
+            .map(|(k, tk)| match &tk.tok {
+                Tok::Ident(w) if *w == name && !templated(k) => Token { tok: Tok::Ident(instance.clone()), span: tk.span },
+                _ => tk.clone(),
             })
             .collect();
         toks.push(Token { tok: Tok::Eof, span });
