@@ -1653,6 +1653,18 @@ impl<'t> Parser<'t> {
     fn template_call(&mut self) -> PResult<Node> {
         let (name, span) = self.ident("a template's name")?;
         self.bump();
+        let args = self.template_args(&name)?;
+        if !self.is("(") {
+            return Err(Diagnostic::error(span, format!("`{name}<...>` is called here: write its arguments, `{name}<...>(...)`")));
+        }
+        self.wanted.push(Wanted { name: name.clone(), args: args.clone(), span });
+        let instance = instance_name(&name, &args, &self.structs);
+        self.call(instance, span)
+    }
+
+    /// A template's arguments after its `<`, through the `>`: each a type, or a constant written
+    /// without `<` and `>` (a number or a `#define`).
+    fn template_args(&mut self, name: &str) -> PResult<Vec<TemplateArg>> {
         let mut args = Vec::new();
         while !self.eat(">") {
             if self.at_type() {
@@ -1670,12 +1682,7 @@ impl<'t> Parser<'t> {
                 break;
             }
         }
-        if !self.is("(") {
-            return Err(Diagnostic::error(span, format!("`{name}<...>` is called here: write its arguments, `{name}<...>(...)`")));
-        }
-        self.wanted.push(Wanted { name: name.clone(), args: args.clone(), span });
-        let instance = instance_name(&name, &args, &self.structs);
-        self.call(instance, span)
+        Ok(args)
     }
 
     fn paren(&mut self) -> PResult<Node> {

@@ -566,22 +566,7 @@ impl<'t> Parser<'t> {
     pub(super) fn struct_instance(&mut self) -> PResult<StructRef> {
         let (name, span) = self.ident("a struct template's name")?;
         self.expect("<", &format!("after `{name}`"))?;
-        let mut args = Vec::new();
-        while !self.eat(">") {
-            if self.at_type() {
-                args.push(TemplateArg::Type(self.ty()?));
-            } else {
-                let above_comparisons = Infix::from_symbol("<<").map_or(0, |(_, p)| p);
-                let (e, _) = self.binary(above_comparisons)?;
-                let v = super::const_int(&e)
-                    .ok_or_else(|| Diagnostic::error(e.span, format!("`{name}`'s template argument is a constant here")))?;
-                args.push(TemplateArg::Value(v));
-            }
-            if !self.eat(",") {
-                self.expect(">", "to close the template's arguments")?;
-                break;
-            }
-        }
+        let args = self.template_args(&name)?;
         let instance = instance_name(&name, &args, &self.structs);
         if let Some(r) = self.structs.by_name(&instance) {
             return Ok(r);

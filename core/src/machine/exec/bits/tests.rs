@@ -138,22 +138,17 @@ fn fns_finds_the_nth_set_bit() {
 fn dot_products_extend_each_part_as_its_type_says() {
     use crate::isa::DotShape;
     let words = [0x80ff_7f01u32, 0x81ff_007d, 0x7f7f_7f7f, 0xffff_ffff, 0x0102_0304, 0];
-    let byte = |x: u32, k: u32, signed: bool| -> i64 {
-        let v = (x >> (8 * k)) as u8;
-        if signed {
-            v as i8 as i64
+    // Part `k` of `bits` bits of `x`, sign-extended or not.
+    let part = |x: u32, bits: u32, k: u32, signed: bool| -> i64 {
+        let v = (x >> (bits * k)) as i64 & ((1 << bits) - 1);
+        if signed && v >> (bits - 1) == 1 {
+            v - (1 << bits)
         } else {
-            v as i64
+            v
         }
     };
-    let half = |x: u32, k: u32, signed: bool| -> i64 {
-        let v = (x >> (16 * k)) as u16;
-        if signed {
-            v as i16 as i64
-        } else {
-            v as i64
-        }
-    };
+    let byte = |x, k, signed| part(x, 8, k, signed);
+    let half = |x, k, signed| part(x, 16, k, signed);
     for &a in &words {
         for &b in &words {
             for (sa, sb) in [(false, false), (true, true), (true, false), (false, true)] {
