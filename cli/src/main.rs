@@ -18,6 +18,7 @@ mod launch_report;
 mod link_arg;
 mod load;
 mod nvcc;
+mod program;
 mod report;
 mod results;
 mod sweep;
@@ -120,6 +121,18 @@ enum Command {
         residuals: Option<std::path::PathBuf>,
     },
     /// Print basic blocks, edges, immediate post-dominators and priorities.
+    /// Run a whole CUDA program: its `main()` on a host machine, each launch on the whole-launch
+    /// engine; prints what the program prints (host and device `printf`, in a GPU run's order),
+    /// its stderr on stderr, and exits with its exit status.
+    Program {
+        file: std::path::PathBuf,
+        /// Reconvergence model every launch runs under (default kepler).
+        #[arg(long)]
+        model: Option<String>,
+        /// One JSON object: stdout, stderr, the exit status or failure, each launch.
+        #[arg(long)]
+        json: bool,
+    },
     Cfg {
         /// The kernel file.
         file: std::path::PathBuf,
@@ -143,6 +156,7 @@ fn main() -> ExitCode {
         Command::Sweep(args) => sweep::sweep(&args),
         Command::Figure { id, figures, json, csv } => figure::figure(&id, &figures, json, csv),
         Command::Calibrate { dir, residuals } => calibrate::calibrate(&dir, residuals.as_deref()),
+        Command::Program { file, model, json } => program::program(&file, model.as_deref(), json),
         Command::Cfg { file, json, model } => cfg_cmd::cfg(&file, json, model.as_deref()),
         Command::Compile { file, target, if_convert, entry, nvcc } => {
             compile_cmd::compile(&file, target.as_deref(), if_convert, entry, nvcc)

@@ -100,7 +100,8 @@ pub fn compiler(data: &[u8]) -> Check {
     let Some((&pick, rest)) = data.split_first() else { return Ok(()) };
     let Ok(text) = core::str::from_utf8(rest) else { return Ok(()) };
     let target = Target::ALL[pick as usize % Target::ALL.len()];
-    let (out, diags) = compile(text, CompileOptions { target, if_convert: pick & 0x80 != 0, kernel: None, fmad: pick & 0x40 != 0 });
+    let (out, diags) =
+        compile(text, CompileOptions { target, if_convert: pick & 0x80 != 0, kernel: None, fmad: pick & 0x40 != 0, host: false });
     located(&diags, text)?;
     if out.is_none() && !diags.iter().any(|d| d.is_error()) {
         return Err("no program and no error".into());

@@ -17,6 +17,8 @@ pub struct Program {
     pub labels: Vec<(String, Pc)>,
     /// The formats of the `PRINTF` instructions, by id.
     pub formats: Vec<Format>,
+    /// The names of the `HOST` instructions' calls, by id (a host program's runtime calls).
+    pub calls: Vec<String>,
     /// Whether each instruction continues the one before it: real SASS an input language runs
     /// as a short sequence (`LEA` with its carry) counts as the one instruction the GPU issues.
     /// Empty when none does.
@@ -83,7 +85,9 @@ impl PlainPcs {
                 Op::Bra { target, .. } => branches && target.index() < prog.len(),
                 _ => false,
             };
-            let plain = i < last && !instr.pop && (branch || !instr.op.is_control()) && instr.op.clock_word().is_none();
+            // A `HOST` waits for the host runner, which serves it before the step.
+            let served = matches!(instr.op, Op::Host { .. });
+            let plain = i < last && !instr.pop && (branch || !instr.op.is_control()) && instr.op.clock_word().is_none() && !served;
             // 0: not plain; otherwise one more than the issues it counts (none for a part of a
             // real SASS instruction's sequence).
             let issues = if prog.continues(Pc(i as u32)) { 0 } else { instr.op.issues() };

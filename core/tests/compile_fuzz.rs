@@ -23,7 +23,7 @@ fn check(text: &str) {
     let lines = text.lines().count() as u32 + 1;
     for &target in Target::ALL {
         for if_convert in [false, true] {
-            let (out, diags) = compile(text, CompileOptions { target, if_convert, kernel: None, fmad: true });
+            let (out, diags) = compile(text, CompileOptions { target, if_convert, kernel: None, fmad: true, host: false });
             for d in &diags {
                 assert!(d.span.line >= 1 && d.span.line <= lines, "{d} outside the text:\n{text}");
             }

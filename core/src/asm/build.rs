@@ -8,8 +8,8 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::decode::{self, TargetRef};
-use super::intern_format;
 use super::operand::Operand;
+use super::{intern_call, intern_format};
 use crate::isa::{Guard, Instruction, Pc};
 use crate::program::Program;
 
@@ -65,6 +65,9 @@ impl Builder {
         }
         let mut op = d.op;
         if let Err(msg) = intern_format(d.format, &mut op, &mut self.prog.formats) {
+            return self.errors.push(msg.to_string());
+        }
+        if let Err(msg) = intern_call(d.call, &mut op, &mut self.prog.calls) {
             return self.errors.push(msg.to_string());
         }
         self.prog.instrs.push(Instruction { guard: guard.filter(|g| g.pred != crate::isa::Pred::PT), op, pop: d.pop, text });

@@ -43,6 +43,8 @@ pub struct Decoded {
     pub target: Option<(TargetRef, usize)>,
     /// `PRINTF`'s format, for the program's table.
     pub format: Option<crate::printf::Format>,
+    /// `HOST`'s call, for the program's table.
+    pub call: Option<String>,
 }
 
 /// Placeholder until targets are resolved.
@@ -54,7 +56,7 @@ pub const OPCODES: &[&str] = &[
     "NOP", "BAR", "B2R", "SSY", "SYNC", "BRA", "PBK", "BRK", "PCNT", "CONT", "CAL", "RET", "EXIT", "BSSY", "BSYNC", "BREAK", "BMOV",
     "WARPSYNC", "YIELD", "SHFL", "VOTE", "POPC", "FLO", "BREV", "IMNMX", "FMNMX", "FRND", "IDIV", "IREM", "ATOMS", "LDS", "STS", "SHF",
     "DADD", "DMUL", "DDIV", "DFMA", "DSETP", "DMNMX", "F2F", "PRINTF", "PSETP", "BFE", "BFI", "PRMT", "SGXT", "MATCH", "FDIV", "BPT",
-    "REDUX", "PLOP3", "FCHK", "FNS", "IDP",
+    "REDUX", "PLOP3", "FCHK", "FNS", "IDP", "HOST",
 ];
 
 fn err<T>(at: At, message: impl Into<String>) -> Result<T, DecodeError> {
@@ -284,6 +286,7 @@ pub fn decode(mnemonic: &str, ops: &[Operand]) -> Result<Decoded, DecodeError> {
     let a = Args { opcode, ops };
     let mut target = None;
     let mut format = None;
+    let mut call = None;
     let op = match opcode {
         "ISETP" => {
             let cmp = cmp_of(&mut mods, false)?;
@@ -546,6 +549,17 @@ pub fn decode(mnemonic: &str, ops: &[Operand]) -> Result<Decoded, DecodeError> {
             format = Some(f);
             op
         }
+        "HOST" => {
+            a.count(&[3])?;
+            let Operand::Str(name) = &a.ops[0] else { return a.wrong(0, "the call's name, a string in double quotes") };
+            let base = a.reg(1)?;
+            let Src::Imm(words) = a.src_int(2)? else { return a.wrong(2, "the number of registers, a number") };
+            if words > 64 || base.0 as u32 + words > Reg::RZ.0 as u32 {
+                return a.wrong(2, "at most 64 registers, below R255");
+            }
+            call = Some(name.clone());
+            Op::Host { id: 0, base, words: words as u8 }
+        }
         "WARPSYNC" => {
             if mods.take("ALL") {
                 a.count(&[0])?;
@@ -561,7 +575,7 @@ pub fn decode(mnemonic: &str, ops: &[Operand]) -> Result<Decoded, DecodeError> {
     if pop && op.is_control() && opcode != "SYNC" {
         return err(At::Mnemonic, format!("the `.S` pop bit is not allowed on the control instruction `{opcode}`"));
     }
-    Ok(Decoded { op, pop, target, format })
+    Ok(Decoded { op, pop, target, format, call })
 }
 
 impl Op {

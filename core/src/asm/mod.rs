@@ -117,7 +117,7 @@ pub fn assemble(src: &str) -> (Program, Vec<Diagnostic>) {
             (None, n) => n.unwrap_or(0),
         };
         next_addr = Some(addr.saturating_add(8));
-        match assemble_one(line_no, text, &parts, mnemonic, &mut prog.formats) {
+        match assemble_one(line_no, text, &parts, mnemonic, &mut prog.formats, &mut prog.calls) {
             Ok((instr, target)) => {
                 if let Some((target, span)) = target {
                     fixups.push(Fixup { pc: prog.len(), target, span });
@@ -157,6 +157,7 @@ fn assemble_one(
     parts: &line::LineParts,
     mnemonic: Piece,
     formats: &mut Vec<Format>,
+    calls: &mut Vec<String>,
 ) -> Result<Assembled, Diagnostic> {
     let guard = match parts.guard {
         Some(g) => parse_guard(g.text).map_err(|m| Diagnostic::error(span_of(line_no, text, g), m))?,
@@ -177,6 +178,7 @@ fn assemble_one(
     let target = decoded.target.map(|(t, i)| (t, span_of(line_no, text, parts.operands[i])));
     let mut op = decoded.op;
     intern_format(decoded.format, &mut op, formats).map_err(|m| Diagnostic::error(span_of(line_no, text, mnemonic), m))?;
+    intern_call(decoded.call, &mut op, calls).map_err(|m| Diagnostic::error(span_of(line_no, text, mnemonic), m))?;
     // The instruction as written, from the guard (or mnemonic) to the last operand.
     let start = parts.guard.unwrap_or(mnemonic).start;
     let end = parts.operands.last().map_or(mnemonic.start + mnemonic.text.len(), |o| o.start + o.text.len());
@@ -192,6 +194,18 @@ fn intern_format(format: Option<Format>, op: &mut Op, formats: &mut Vec<Format>)
         *id = u16::try_from(k).map_err(|_| "more than 65536 distinct `PRINTF` formats")?;
         if k == formats.len() {
             formats.push(format);
+        }
+    }
+    Ok(())
+}
+
+/// Gives a `HOST` its call's id: one table entry per distinct name.
+fn intern_call(call: Option<String>, op: &mut Op, calls: &mut Vec<String>) -> Result<(), &'static str> {
+    if let (Some(call), Op::Host { id, .. }) = (call, op) {
+        let k = calls.iter().position(|c| *c == call).unwrap_or(calls.len());
+        *id = u16::try_from(k).map_err(|_| "more than 65536 distinct `HOST` calls")?;
+        if k == calls.len() {
+            calls.push(call);
         }
     }
     Ok(())

@@ -624,6 +624,8 @@ pub struct Param {
 pub struct Function {
     pub name: String,
     pub kernel: bool,
+    /// Host code (`main` and the functions it calls), read only when compiling a whole program.
+    pub host: bool,
     pub ret: Ty,
     pub params: Vec<Param>,
     pub body: Vec<Stmt>,

@@ -225,7 +225,7 @@ mod tests {
 
     /// The compiled kernel's instructions, mnemonics only, without the reconvergence ones.
     fn ops(src: &str, fmad: bool) -> Vec<String> {
-        let (out, diags) = compile(src, CompileOptions { target: Target::Plain, if_convert: false, kernel: None, fmad });
+        let (out, diags) = compile(src, CompileOptions { target: Target::Plain, if_convert: false, kernel: None, fmad, host: false });
         assert!(diags.iter().all(|d| !d.is_error()), "{diags:?}");
         out.unwrap()
             .listing

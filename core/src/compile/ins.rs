@@ -100,7 +100,7 @@ pub enum Opcode {
     Mov, Iadd, Imul, Iscadd, Shl, Shr, Lop, Fadd, Fmul, Mufu, Isetp, Fsetp, Sel, F2i, I2f,
     Ffma, Imnmx, Fmnmx, Frnd, Iadd3, Imad, Shf, Dadd, Dmul, Ddiv, Dsetp, F2f, Idiv, Irem, Popc, Flo, Brev, Shfl, Vote, Printf,
     Ld, St, Lds, Sts, Atom, Atoms, S2r, Bar, B2r, Warpsync, Nop, Yield,
-    Ldg, Stg, Atomg, Lop3, Cs2r, Dfma, Dmnmx, Psetp, Bfe, Bfi, Prmt, Match, Fdiv, Sgxt, Bpt, Redux, Fns, Idp,
+    Ldg, Stg, Atomg, Lop3, Cs2r, Dfma, Dmnmx, Psetp, Bfe, Bfi, Prmt, Match, Fdiv, Sgxt, Bpt, Redux, Fns, Idp, Host,
     Bra, Cal, Ssy, Sync, Pbk, Pcnt, Bssy, Bsync, Break,
     Exit, Ret, Brk, Cont,
 }
@@ -121,7 +121,7 @@ impl Opcode {
             Break => "BREAK", Exit => "EXIT", Ret => "RET", Brk => "BRK", Cont => "CONT", Printf => "PRINTF",
             Ldg => "LDG", Stg => "STG", Atomg => "ATOMG", Lop3 => "LOP3", Cs2r => "CS2R", Dfma => "DFMA", Dmnmx => "DMNMX",
             Psetp => "PSETP", Bfe => "BFE", Bfi => "BFI", Prmt => "PRMT", Match => "MATCH", Fdiv => "FDIV", Sgxt => "SGXT", Bpt => "BPT",
-            Redux => "REDUX", Fns => "FNS", Idp => "IDP",
+            Redux => "REDUX", Fns => "FNS", Idp => "IDP", Host => "HOST",
         }
     }
 
@@ -133,7 +133,7 @@ impl Opcode {
     /// Calls, waits for other lanes, or pushes a reconvergence token: never run under a guard.
     fn must_run_unguarded(self) -> bool {
         use Opcode::*;
-        matches!(self, Cal | Bar | Warpsync | Pbk | Pcnt | Ssy | Bssy)
+        matches!(self, Cal | Bar | Warpsync | Pbk | Pcnt | Ssy | Bssy | Host)
     }
 }
 

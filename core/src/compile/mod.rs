@@ -71,11 +71,14 @@ pub struct CompileOptions {
     /// Fuse a float multiply and the add that reads it into one FFMA, as nvcc does by default
     /// (`--fmad=true`; `//@ fmad off` is nvcc's `--fmad=false`).
     pub fmad: bool,
+    /// Compile the file's host program (`main` and the functions it calls, with the runtime's
+    /// calls and launches as `HOST` instructions) instead of a kernel.
+    pub host: bool,
 }
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        CompileOptions { target: Target::Kepler, if_convert: false, kernel: None, fmad: true }
+        CompileOptions { target: Target::Kepler, if_convert: false, kernel: None, fmad: true, host: false }
     }
 }
 
@@ -146,6 +149,8 @@ pub struct Compiled {
     pub listing_lines: Vec<u32>,
     /// The file's structs, for the parameters of struct types.
     pub structs: structs::Structs,
+    /// A host program's: the register `main`'s `return` leaves its value in.
+    pub exit_reg: Option<u8>,
 }
 
 /// True when a kernel file holds CUDA C rather than assembly: it defines a `__global__` function.
@@ -163,6 +168,7 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
     let (toks, mut d) = groups::rewrite(toks);
     diags.append(&mut d);
     let mut parser = parse::Parser::cuda(&toks, src);
+    parser.host = opts.host;
     let mut unit = parser.unit();
     diags.append(&mut parser.diags);
     // Every kernel, templates among them, in source order: the first runs unless one is named.
@@ -171,7 +177,15 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
     entries.sort_by_key(|e| (e.0.line, e.0.col));
     let names: Vec<String> = entries.iter().map(|e| e.1.clone()).collect();
     let base = |w: &str| w.split('<').next().unwrap_or(w).trim().to_string();
+    let main = unit.funcs.iter().find(|f| f.host && f.name == "main").map(|f| (f.span, f.name.clone(), false));
     let entry = match (&opts.kernel, entries.first()) {
+        _ if opts.host => match main {
+            Some(m) => m,
+            None => {
+                diags.push(Diagnostic::error(Span::new(1, 1, 1), "no `main` in this file: there is no host program to run"));
+                return finish(None, diags);
+            }
+        },
         (Some(want), _) => match entries.iter().find(|e| e.1 == *want || (e.2 && e.1 == base(want))) {
             Some(e) => e.clone(),
             None => {
@@ -219,13 +233,13 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
     instantiate(&mut parser, &unit.templates, &deductions, wanted, &mut funcs, &mut diags);
     let Some(kernel) = funcs.iter().find(|f| f.name == chosen) else { return finish(None, diags) };
     // Two kernels of one name are an error below; a note needs another name to offer.
-    if let Some(other) = names.iter().find(|n| **n != entry.1) {
+    if let Some(other) = names.iter().find(|n| **n != entry.1).filter(|_| !opts.host) {
         diags.push(Diagnostic::info(
             kernel.span,
             format!("this file has {} kernels: running `{}` (choose another with `//@ kernel {other}`)", names.len(), kernel.name),
         ));
     }
-    for h in &unit.host {
+    for h in unit.host.iter().filter(|_| !opts.host) {
         let what = h.name.as_ref().map_or(String::new(), |n| format!(" (`{n}`)"));
         let lines =
             if h.last_line > h.span.line { format!("lines {}-{}", h.span.line, h.last_line) } else { format!("line {}", h.span.line) };
@@ -300,6 +314,7 @@ pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagno
         program,
         listing_lines,
         structs: unit.structs.clone(),
+        exit_reg: sigs[&kernel.name].ret_reg.filter(|_| opts.host),
     };
     finish(Some(out), diags)
 }
@@ -357,7 +372,12 @@ fn lower_all(funcs: &[Function], kernel: &Function, roots: &BTreeSet<String>, fi
     }
     let ordered: Vec<&Function> =
         core::iter::once(kernel).chain(funcs.iter().filter(|f| !f.kernel && called.contains(f.name.as_str()))).collect();
-    let (sigs, mut first_local) = signatures(&ordered, &mut diags);
+    let (mut sigs, mut first_local) = signatures(&ordered, &mut diags);
+    if opts.host {
+        // What a launch passes each kernel: its parameters' types (the kernels are not lowered).
+        let kernels: Vec<&Function> = funcs.iter().filter(|f| f.kernel).collect();
+        sigs.extend(signatures(&kernels, &mut diags).0);
+    }
     let arrays = memory_arrays(memory, &ordered, &mut first_local, &mut diags);
     let source: Vec<&str> = src.lines().collect();
     let mut listing = emit::Listing::default();
@@ -373,7 +393,7 @@ fn lower_all(funcs: &[Function], kernel: &Function, roots: &BTreeSet<String>, fi
     let mut needed = Vec::new();
     for f in &ordered {
         let sig = &sigs[&f.name];
-        let lower = Lower::new(opts.target, &sigs, sig, &arrays, RegAlloc::starting_at(base));
+        let lower = Lower::new(opts.target, &sigs, sig, &arrays, RegAlloc::starting_at(base)).for_host(opts.host);
         let mut l = lower.with_templates(deductions).with_structs(structs).function(f);
         if opts.fmad {
             let named: Vec<(u8, u32, u32)> = l.vars.iter().map(|v| (v.reg, v.first_line, v.last_line)).collect();
@@ -613,7 +633,18 @@ fn signatures(funcs: &[&Function], diags: &mut Vec<Diagnostic>) -> (BTreeMap<Str
         let defaults = f.params.iter().map(|p| p.default.clone()).collect();
         sigs.insert(
             f.name.clone(),
-            FnSig { name: f.name.clone(), kernel: f.kernel, label, ret: f.ret, params, by_ref, defaults, ret_reg, span: f.span },
+            // A program's `main` is its entry, as a kernel is a kernel's.
+            FnSig {
+                name: f.name.clone(),
+                kernel: f.kernel || (f.host && f.name == "main"),
+                label,
+                ret: f.ret,
+                params,
+                by_ref,
+                defaults,
+                ret_reg,
+                span: f.span,
+            },
         );
     }
     (sigs, next)

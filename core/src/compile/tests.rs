@@ -2,7 +2,7 @@ use super::*;
 use alloc::string::ToString;
 
 fn listing(src: &str, target: Target) -> String {
-    let (out, diags) = compile(src, CompileOptions { target, if_convert: false, kernel: None, fmad: true });
+    let (out, diags) = compile(src, CompileOptions { target, if_convert: false, kernel: None, fmad: true, host: false });
     assert!(diags.iter().all(|d| !d.is_error()), "{diags:?}");
     out.expect("compiled").listing
 }

@@ -40,6 +40,16 @@ impl Code {
     }
 }
 
+/// What a launch runs besides its memory and warps: the program, the run's choices, the
+/// launch's sizes and its params' values (as shown).
+pub struct LaunchParts {
+    pub program: Program,
+    pub config: SimConfig,
+    pub decl: LaunchDecl,
+    pub scheduler: WarpScheduler,
+    pub params: Vec<(String, crate::kernel::expr::Value)>,
+}
+
 /// A launch under way.
 #[derive(Clone, Debug)]
 pub struct Launcher {
@@ -71,6 +81,14 @@ impl Launcher {
         let per_thread =
             kernel.buffers.iter().filter(|b| b.per_thread()).filter_map(|b| memory.buffers.iter().position(|m| m.name == b.name));
         let maker = WarpMaker { first, width: kernel.warp_width, grid: decl.grid, block: decl.block, per_thread: per_thread.collect() };
+        let parts = LaunchParts { program: p.program, config: p.config, decl, scheduler: opts.warp_scheduler, params: p.instance.params };
+        Ok(Launcher::from_parts(parts, maker, memory))
+    }
+
+    /// A launch of `parts.program` on `memory`, its warps made by `maker` (a host program's
+    /// launch: the device's memory, the registers its arguments set).
+    pub fn from_parts(parts: LaunchParts, maker: WarpMaker, memory: Memory) -> Launcher {
+        let LaunchParts { program, config, decl, scheduler, params } = parts;
         let shared = memory
             .buffers
             .iter()
@@ -86,14 +104,14 @@ impl Launcher {
             blocks: Vec::new(),
             warps: Vec::new(),
             end: LaunchEnd { reason: StopReason::Exited, block_idx: [0; 3], warp: 0, step: 0, pc: None, message: String::new() },
-            params: p.instance.params,
-            width: kernel.warp_width,
-            program: p.program.clone(),
+            params,
+            width: maker.width,
+            program: program.clone(),
             unwritten_read: None,
         };
-        let plain = PlainPcs::of(&p.program, p.config.model.plain_branches());
-        let code = Code { program: p.program, plain, config: p.config, decl, scheduler: opts.warp_scheduler, maker, shared };
-        Ok(Launcher { code, memory, printout: Printout::default(), run })
+        let plain = PlainPcs::of(&program, config.model.plain_branches());
+        let code = Code { program, plain, config, decl, scheduler, maker, shared };
+        Launcher { code, memory, printout: Printout::default(), run }
     }
 
     /// The block at `block_idx`, its warps made and its shared memory as the inputs set it.

@@ -11,9 +11,10 @@ mod recorded;
 mod totals;
 mod warps;
 
-pub use launcher::{Code, Launcher};
+pub use launcher::{Code, LaunchParts, Launcher};
 pub use recorded::{RecordedLaunch, SharedWrite, WarpDoing, WarpNow, CHECKPOINT_INTERVAL};
 pub use totals::Totals;
+pub use warps::WarpMaker;
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -141,4 +142,15 @@ pub fn run_launch_watched(
         }
     }
     Ok(launcher.finish())
+}
+
+/// Runs every block of a launch made elsewhere (a host program's), and gives its results.
+pub fn run_launcher(mut launcher: Launcher) -> LaunchRun {
+    let blocks: Vec<[u32; 3]> = launcher.code.blocks().collect();
+    for block_idx in blocks {
+        if !launcher.run_whole(block_idx, None) {
+            break;
+        }
+    }
+    launcher.finish()
 }

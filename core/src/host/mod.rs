@@ -1,5 +1,14 @@
-//! A whole CUDA program's host side (issue 47, under way): what `main()` runs beside the grid.
-//! So far: the C library's pseudo-random numbers as glibc makes them (`libc`), so a course's
-//! inputs filled with `rand()` are the ones its Linux build fills.
+//! A whole CUDA program's host side: `main()` compiled by the project's own C compiler and run
+//! on a one-lane host machine beside the grid (`run`), its `HOST` calls served by `calls`, its
+//! launches run on the whole-launch engine (`device`), the C library's pseudo-random numbers
+//! as glibc makes them (`libc`), so a program prints what its Linux build prints on a GPU.
 
+mod calls;
+mod device;
 pub mod libc;
+mod run;
+
+pub use run::{run_program, HostLaunch, ProgramEnd, ProgramRun};
+
+#[cfg(test)]
+mod tests;

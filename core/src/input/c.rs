@@ -43,7 +43,7 @@ fn compile_into(k: &mut Kernel, text: &str, opts: &SourceOptions, diags: &mut Ve
         ));
     }
     let kernel = k.kernel_name.as_ref().map(|(n, _)| n.clone());
-    let (out, mut d) = compile(text, CompileOptions { target, if_convert, kernel, fmad });
+    let (out, mut d) = compile(text, CompileOptions { target, if_convert, kernel, fmad, host: false });
     if let Some((_, at)) = &k.kernel_name {
         // An unknown kernel name is the header's fault: put the error on it.
         for x in d.iter_mut().filter(|x| x.message.starts_with("no `__global__` kernel named")) {
@@ -119,7 +119,7 @@ fn located(text: &str, span: crate::diag::Span) -> LocatedExpr {
     LocatedExpr { expr: parse_expr(text).expect("made by warpscope: parses"), span, text: text.to_string() }
 }
 
-pub(super) fn elem_type(s: Scalar) -> ElemType {
+pub(crate) fn elem_type(s: Scalar) -> ElemType {
     match s {
         Scalar::Char => ElemType::I8,
         Scalar::UChar | Scalar::Bool => ElemType::U8,

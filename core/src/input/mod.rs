@@ -9,7 +9,7 @@
 //! To add a language: a module in this folder implementing `Language`, a variant of `InputKind`
 //! with its name, and its entry in `LANGUAGES`. Nothing outside this folder changes.
 
-mod c;
+pub(crate) mod c;
 mod listing;
 pub mod ptx;
 mod sass;

@@ -13,6 +13,11 @@ pub use uses::{RegSet, Uses};
 
 use alloc::string::String;
 
+/// `HOST`'s calls take pointers; one at or above this address points into the call's own
+/// registers (a host local passed by address, `cudaMalloc(&d_a, n)`): the word at
+/// `CALL_SLOTS + 4 * k` is the call's register `Ra + k`.
+pub const CALL_SLOTS: u32 = 0xfff0_0000;
+
 /// An instruction's position in the program (its index), not its byte address.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

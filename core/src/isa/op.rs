@@ -854,6 +854,15 @@ pub enum Op {
         words: u8,
         buffer: u32,
     },
+    /// `HOST "name", Ra, n`: a call of the host's runtime or C library (`cudaMalloc`, `malloc`,
+    /// a kernel launch) from a program's host code, with its arguments and results in the `n`
+    /// registers from `Ra` (`name` is the program's `calls[id]`). The host runner serves it
+    /// before it issues; to the data path it is a no-op on the host and a fault on a GPU.
+    Host {
+        id: u16,
+        base: Reg,
+        words: u8,
+    },
     Nop,
     /// `BPT.TRAP` (PTX `trap`, CUDA `__trap()`): the lanes that execute it abort the kernel; the
     /// run stops with a fault naming the instruction's line.

@@ -292,6 +292,10 @@ impl Op {
                 mask.into_iter().for_each(|s| u.src(s));
             }
             Op::Printf { base, words, .. } => u.reads.add_run(base, words as u32),
+            Op::Host { base, words, .. } => {
+                u.reads.add_run(base, words as u32);
+                u.dst_n(base, words as u32);
+            }
             Op::BmovRead { dst, .. } => u.dst(dst),
             Op::BmovWrite { src, .. } => u.reads.add(src),
             Op::Warpsync { mask } => u.src(mask),

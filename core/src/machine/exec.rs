@@ -556,6 +556,9 @@ fn execute_rows<const N: usize>(m: &mut Machine, instr: &Instruction, mask: Lane
             }
         }
         Op::Printf { id, base, words, buffer } => printf(m, lanes, id, base, words, buffer)?,
+        Op::Host { .. } if !m.host => return Err(ExecError::Fault(String::from(
+            "`HOST` calls the host's runtime or C library (`cudaMalloc`, `malloc`, a launch): only a program's host code can, not a kernel",
+        ))),
         _ => {}
     }
     Ok(())

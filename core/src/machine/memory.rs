@@ -241,6 +241,9 @@ pub enum Sizing {
 pub const FIRST_BASE: u32 = 0x1000;
 /// Shared buffers start here (global buffers are bounded well below it: 4 Mi elements together).
 pub const SHARED_BASE: u32 = 0x0100_0000;
+/// A host program's memory (`malloc`, `new`, its arrays) starts here, far from the device's
+/// windows, so a host pointer passed to a kernel reaches no device buffer.
+pub const HOST_BASE: u32 = 0x4000_0000;
 /// Alignment and guard gap between buffers: one memory segment.
 pub const SEGMENT: u32 = 128;
 
@@ -261,6 +264,9 @@ pub struct Memory {
     /// Per buffer, a bit per byte this warp has written; empty for a global buffer, whose inputs
     /// set every byte. A shared byte never written is one the launch's other warps would write.
     written: Vec<Vec<u64>>,
+    /// Where its first global buffer goes: 0 for the device's `FIRST_BASE`, `HOST_BASE` for a
+    /// host program's memory.
+    pub first_base: u32,
 }
 
 impl Memory {
@@ -282,6 +288,7 @@ impl Memory {
     pub fn add_elements(&mut self, space: Space, name: &str, elem: ElemType, count: u32, data: Vec<u32>) -> u32 {
         let first = match space {
             Space::Shared => SHARED_BASE,
+            Space::Global | Space::Generic if self.first_base != 0 => self.first_base,
             Space::Global | Space::Generic => FIRST_BASE,
         };
         let base = match self.buffers.iter().rfind(|b| b.space == space) {
@@ -373,7 +380,7 @@ impl Memory {
     /// The buffer nearest `addr` in its memory: the one it is past the end of, or the one it
     /// is before the start of, whichever is closer.
     fn nearest(&self, addr: u32) -> Option<&Buffer> {
-        let space = if addr >= SHARED_BASE { Space::Shared } else { Space::Global };
+        let space = if (SHARED_BASE..HOST_BASE).contains(&addr) { Space::Shared } else { Space::Global };
         let mine = self.buffers.iter().filter(|b| b.space == space);
         let below = mine.clone().filter(|b| b.base <= addr).max_by_key(|b| b.base);
         let above = mine.filter(|b| b.base > addr).min_by_key(|b| b.base);
@@ -424,7 +431,12 @@ impl Memory {
     /// The same buffers with no words (what a snapshot keeps besides them): `with_words` puts
     /// them back.
     pub fn without_words(&self) -> Memory {
-        Memory { buffers: self.buffers.clone(), words: self.words.iter().map(|_| Vec::new()).collect(), written: self.written.clone() }
+        Memory {
+            buffers: self.buffers.clone(),
+            words: self.words.iter().map(|_| Vec::new()).collect(),
+            written: self.written.clone(),
+            first_base: self.first_base,
+        }
     }
 
     /// `self` (from `without_words`) with each buffer's words.
@@ -480,6 +492,50 @@ impl Memory {
     /// The buffer and element index an address falls in (for showing pointers).
     pub fn element_at(&self, addr: u32) -> Option<(&str, u32)> {
         self.cell_at(addr).map(|c| (self.buffers[c.buffer as usize].name.as_str(), c.index))
+    }
+
+    /// The buffer `n` bytes from `addr` lie in, wholly: its index and the byte offset.
+    fn span_of(&self, addr: u32, n: u32) -> Option<(usize, u32)> {
+        let (k, b) = self.buffers.iter().enumerate().find(|(_, b)| b.base <= addr && addr - b.base < b.len * 4)?;
+        let offset = addr - b.base;
+        (offset as u64 + n as u64 <= b.size() as u64).then_some((k, offset))
+    }
+
+    /// The `n` bytes from `addr`, if one buffer holds them all.
+    pub fn read_bytes(&self, addr: u32, n: u32) -> Option<Vec<u8>> {
+        let (k, offset) = self.span_of(addr, n)?;
+        let words = &self.words[k];
+        Some((offset..offset + n).map(|b| (words[b as usize / 4] >> (8 * (b % 4))) as u8).collect())
+    }
+
+    /// Writes `bytes` from `addr`, if one buffer holds them all.
+    pub fn write_bytes(&mut self, addr: u32, bytes: &[u8]) -> Option<()> {
+        let (k, offset) = self.span_of(addr, bytes.len() as u32)?;
+        for (j, &byte) in bytes.iter().enumerate() {
+            let b = offset as usize + j;
+            let word = &mut self.words[k][b / 4];
+            *word = (*word & !(0xff << (8 * (b % 4)))) | (byte as u32) << (8 * (b % 4));
+        }
+        Some(())
+    }
+
+    /// The buffer whose elements hold `addr`: its index.
+    pub fn buffer_at(&self, addr: u32) -> Option<usize> {
+        self.buffers.iter().position(|b| b.base <= addr && addr - b.base < b.size().max(1))
+    }
+
+    /// Takes buffer `k` away (a freed allocation); the others keep their addresses.
+    pub fn remove(&mut self, k: usize) {
+        self.buffers.remove(k);
+        self.words.remove(k);
+        self.written.remove(k);
+    }
+
+    /// Keeps the first `n` buffers (a launch's shared buffers go after the device's).
+    pub fn truncate(&mut self, n: usize) {
+        self.buffers.truncate(n);
+        self.words.truncate(n);
+        self.written.truncate(n);
     }
 
     pub fn buffer(&self, name: &str) -> Option<(&Buffer, &[u32])> {

@@ -46,6 +46,9 @@ pub struct Machine {
     pub unwritten_read: Option<UnwrittenRead>,
     /// What the last `BAR.RED` reduced over the threads at its barrier, for `B2R.RESULT`.
     pub bar_result: u32,
+    /// A host program's one-lane machine, whose runner serves its `HOST` calls (on a GPU's
+    /// warp a `HOST` is a fault).
+    pub host: bool,
 }
 
 /// Lane `lane` read shared memory at `addr` before any lane of its warp wrote it.
@@ -98,6 +101,7 @@ impl Machine {
             output: OutputLog::default(),
             unwritten_read: None,
             bar_result: 0,
+            host: false,
         }
     }
 

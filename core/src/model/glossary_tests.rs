@@ -82,6 +82,7 @@ fn control_word(op: &Op) -> Option<&'static str> {
         | Op::Dsetp { .. }
         | Op::Dmnmx { .. }
         | Op::Printf { .. }
+        | Op::Host { .. }
         | Op::Fdiv { .. }
         | Op::Fchk { .. }
         | Op::Psetp { .. }
@@ -166,6 +167,7 @@ fn data_word(op: &Op) -> Option<&'static str> {
         | Op::S2r { .. }
         | Op::Cs2r { .. }
         | Op::Nop
+        | Op::Host { .. }
         | Op::Ssy { .. }
         | Op::Sync
         | Op::Bra { .. }

@@ -576,7 +576,8 @@ fn stack_limit_message(config: &SimConfig, depth: usize) -> String {
 /// Stops after a step with an event of `stop_on`, at the end of the warp or at a fault (the
 /// status says it), and before a step that only `advance` takes (lanes past the end). Untimed
 /// only. How many steps ran, and the events it stopped for. `before_barrier`: stops short of a
-/// `BAR.SYNC` too (a block takes that step itself, to see who arrived).
+/// `BAR.SYNC` too (a block takes that step itself, to see who arrived), and of a `HOST` (the host
+/// runner serves it first).
 #[allow(clippy::too_many_arguments)]
 fn fast_steps(
     program: &Program,
@@ -656,7 +657,7 @@ impl StepDriver for FastDriver<'_> {
         if pc.index() >= self.program.len() && !self.config.exit_at_end {
             return false;
         }
-        if self.before_barrier && self.program.get(pc).is_some_and(|i| matches!(i.op, Op::BarSync { .. })) {
+        if self.before_barrier && self.program.get(pc).is_some_and(|i| matches!(i.op, Op::BarSync { .. } | Op::Host { .. })) {
             return false;
         }
         self.before = Before::of(machine);

@@ -246,7 +246,7 @@ pub(crate) fn emit(g: &Graph, prog: &Program) -> Emitted {
         }
     }
     let mut out = Emitted {
-        program: Program { formats: prog.formats.clone(), ..Program::default() },
+        program: Program { formats: prog.formats.clone(), calls: prog.calls.clone(), ..Program::default() },
         origin: Vec::new(),
         node_of: Vec::new(),
         names,

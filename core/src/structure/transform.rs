@@ -76,7 +76,7 @@ impl Scratch {
         }
         for i in &prog.instrs {
             // `PRINTF` reads its arguments' registers after the one it names.
-            if let Op::Printf { base, words, .. } = i.op {
+            if let Op::Printf { base, words, .. } | Op::Host { base, words, .. } = i.op {
                 used.iter_mut().skip(base.0 as usize).take(words as usize).for_each(|u| *u = true);
             }
             // Every register field of an operation prints as `Reg(n)` and every predicate as

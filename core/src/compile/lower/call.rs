@@ -32,6 +32,14 @@ const ATOMICS: &[(&str, &str, usize)] = &[
 
 impl Lower<'_> {
     pub(super) fn call(&mut self, name: &str, args: &[Expr], span: Span) -> Option<Value> {
+        if self.host {
+            if let Some(v) = self.host_call(name, args, span) {
+                return v;
+            }
+        } else if let Some(why) = super::host::host_only(name) {
+            self.error(span, why);
+            return None;
+        }
         if let Some(v) = self.intrinsic(name, args, span) {
             return v;
         }

@@ -40,6 +40,9 @@ impl Lower<'_> {
                 // A scalar in memory is loaded; an array reads as its address.
                 Some(Var { memory: Some(k), .. }) if self.arrays[k].dims.is_empty() => self.load(e),
                 Some(v) => Some(Value::reg(v.reg, v.ty)),
+                None if self.host && super::host::host_constant(name).is_some() => {
+                    super::host::host_constant(name).map(|n| Value::imm(n, Ty::INT))
+                }
                 None => {
                     let hint = if self.sigs.contains_key(name) { " (a function: call it with `()`)" } else { "" };
                     self.error(span, format!("unknown variable `{name}`{hint}"));

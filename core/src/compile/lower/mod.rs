@@ -7,6 +7,7 @@ mod arith;
 mod call;
 mod cond;
 mod expr;
+mod host;
 mod intrinsics;
 mod place;
 mod printf;
@@ -118,6 +119,8 @@ pub struct Lower<'a> {
     /// Member functions called (a constructor, an operator) that are not compiled yet: the
     /// compile adds them and lowers again.
     pub needed: Vec<String>,
+    /// Lowering a program's host code: the runtime's calls and launches are known.
+    pub host: bool,
 }
 
 impl<'a> Lower<'a> {
@@ -149,7 +152,13 @@ impl<'a> Lower<'a> {
             deduced: Vec::new(),
             structs: &crate::compile::structs::NO_STRUCTS,
             needed: Vec::new(),
+            host: false,
         }
+    }
+
+    /// Host code: the runtime's calls and launches are known.
+    pub fn for_host(self, host: bool) -> Lower<'a> {
+        Lower { host, ..self }
     }
 
     /// The file's structs, for its struct types.

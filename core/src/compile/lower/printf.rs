@@ -113,7 +113,7 @@ impl Lower<'_> {
     }
 
     /// The function's string `s`, as an operand index.
-    fn string(&mut self, s: &str) -> u16 {
+    pub(super) fn string(&mut self, s: &str) -> u16 {
         let strings = &mut self.func.strings;
         let k = strings.iter().position(|x| x == s).unwrap_or_else(|| {
             strings.push(String::from(s));

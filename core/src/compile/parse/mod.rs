@@ -116,6 +116,8 @@ pub struct Parser<'t> {
     typedefs: alloc::collections::BTreeMap<String, Ty>,
     /// Whether the type just read said `const` (a `const T&` parameter is passed as a value).
     saw_const: bool,
+    /// Reading a whole program: host functions (`main` and its helpers) are read, not skipped.
+    pub host: bool,
 }
 
 /// The nesting budget, in levels: a statement nests `STATEMENT_LEVELS`, a `(`, a call's
@@ -154,6 +156,7 @@ impl<'t> Parser<'t> {
             struct_depth: 0,
             typedefs: Default::default(),
             saw_const: false,
+            host: false,
         }
     }
 
@@ -317,6 +320,8 @@ impl<'t> Parser<'t> {
             }
             // A struct this C could not read is a type too: `ty` says why.
             return is_type_word(w)
+                || (self.host && w == "dim3" && !matches!(self.peek_at(k + 1), Tok::Punct("(")))
+                || (self.host && w == "cudaError_t")
                 || self.is_struct(w)
                 || self.is_struct_template(w)
                 || self.typedefs.contains_key(w.as_str())
@@ -360,6 +365,14 @@ impl<'t> Parser<'t> {
         if let Some(r) = self.struct_here() {
             self.bump();
             return self.pointers(Ty::Struct(r), start);
+        }
+        if self.host && self.is_word("dim3") {
+            self.bump();
+            return Ok(Ty::Vector(Scalar::Unsigned, 3));
+        }
+        if self.host && self.is_word("cudaError_t") {
+            self.bump();
+            return self.pointers(Ty::INT, start);
         }
         let named = match self.peek() {
             Tok::Ident(w) => self.typedefs.get(w.as_str()).copied(),
@@ -485,6 +498,13 @@ impl<'t> Parser<'t> {
                     self.templates.insert(t.name.clone());
                     unit.templates.push(t)
                 })
+            } else if self.host && !has("__global__") && !has("__device__") && self.item_is_function() && self.host_function_ahead() {
+                if self.prototype_ahead() {
+                    self.recover_top();
+                    Ok(())
+                } else {
+                    self.function().map(|f| unit.funcs.push(f))
+                }
             } else if has("__global__") || (has("__device__") && self.item_is_function()) {
                 self.function().map(|mut f| {
                     // `operator+` outside a struct: one of several is told apart by its function's name.
@@ -816,7 +836,7 @@ impl<'t> Parser<'t> {
         if let Some(d) = self.unsupported_here() {
             return Err(d);
         }
-        if !kernel && !device {
+        if !kernel && !device && !self.host {
             return Err(Diagnostic::error(
                 self.span(),
                 format!("expected a `__global__` kernel or a `__device__` function, found {}", describe(self.peek())),
@@ -831,7 +851,8 @@ impl<'t> Parser<'t> {
             return Err(Diagnostic::error(start, format!("a `__global__` kernel returns `void`, not `{}`", ret.name())));
         }
         self.expect("(", "after the function name")?;
-        let params = self.param_list(kernel)?;
+        let host = !kernel && !device;
+        let params = if host && name == "main" { self.main_params()? } else { self.param_list(kernel)? };
         self.expect(")", "after the parameters")?;
         if self.eat(";") {
             return Err(Diagnostic::error(
@@ -842,7 +863,40 @@ impl<'t> Parser<'t> {
         self.expect("{", "to open the function body")?;
         let body = self.block_items();
         self.expect("}", "to close the function body")?;
-        Ok(Function { name, kernel, ret, params, body, span: start })
+        Ok(Function { name, kernel, host, ret, params, body, span: start })
+    }
+
+    /// `main`'s parameters, `(int argc, char** argv)` or none: skipped (the program runs with
+    /// no arguments, as `./a.out` does).
+    fn main_params(&mut self) -> PResult<Vec<Param>> {
+        while !self.is(")") && *self.peek() != Tok::Eof {
+            self.bump();
+        }
+        Ok(Vec::new())
+    }
+
+    /// Whether the function item here is host code: a definition or prototype of a function
+    /// whose words name no CUDA qualifier (`int main()`, `void init(float* a, int n)`,
+    /// `static inline bool check(...)`), not a struct or a typedef.
+    fn host_function_ahead(&self) -> bool {
+        !self.is_word("typedef") && !self.is_word("struct") && !self.is_word("class") && !self.is_word("template") && !self.is_word("using")
+    }
+
+    /// Whether the function item here ends at a `;` (a prototype) before any `{`.
+    fn prototype_ahead(&self) -> bool {
+        let mut k = 0;
+        let mut depth = 0i32;
+        loop {
+            match self.peek_at(k) {
+                Tok::Punct("(") => depth += 1,
+                Tok::Punct(")") => depth -= 1,
+                Tok::Punct(";") if depth == 0 => return true,
+                Tok::Punct("{") if depth == 0 => return false,
+                Tok::Eof => return true,
+                _ => {}
+            }
+            k += 1;
+        }
     }
 
     /// A function's parameters, after its `(` and up to its `)`. A `const T&` is passed as a
@@ -1051,11 +1105,87 @@ impl<'t> Parser<'t> {
                     let inner = if self.is("}") { Stmt { kind: StmtKind::Empty, span } } else { self.statement()? };
                     StmtKind::Label(w, Box::new(inner))
                 }
+                _ if self.host && self.launch_ahead() => self.launch()?,
                 _ => self.expr_statement()?,
             },
             _ => self.expr_statement()?,
         };
         Ok(Stmt { kind, span })
+    }
+
+    /// Whether a kernel launch starts here: `name<<<` or `name<args><<<` (the lexer reads
+    /// `<<<` as `<<` and `<`).
+    fn launch_ahead(&self) -> bool {
+        let chevrons = |k: usize| matches!(self.peek_at(k), Tok::Punct("<<")) && matches!(self.peek_at(k + 1), Tok::Punct("<"));
+        if chevrons(1) {
+            return true;
+        }
+        if !matches!(self.peek_at(1), Tok::Punct("<")) {
+            return false;
+        }
+        let mut k = 2;
+        loop {
+            match self.peek_at(k) {
+                Tok::Punct(">") => return chevrons(k + 1),
+                Tok::Punct(";" | "{" | "}") | Tok::Eof => return false,
+                _ => k += 1,
+            }
+        }
+    }
+
+    /// `kernel<<<grid, block[, shared[, stream]]>>>(args);` (or `kernel<T, 256><<<...>>>`): a
+    /// call named `<<<kernel>>>` whose first three arguments are the grid, the block and the
+    /// dynamic shared bytes (0 when not given), then the kernel's.
+    fn launch(&mut self) -> PResult<StmtKind> {
+        let (name, span) = self.ident("a kernel's name")?;
+        let instance = if self.eat("<") {
+            let args = self.template_args(&name)?;
+            self.wanted.push(Wanted { name: name.clone(), args: args.clone(), span });
+            instance_name(&name, &args, &self.structs)
+        } else {
+            name
+        };
+        self.expect("<<", "to open the launch's `<<<`")?;
+        self.expect("<", "to open the launch's `<<<`")?;
+        // The sizes are read above the shifts, so `>>>` closes them.
+        let above_shifts = Infix::from_symbol("<<").map_or(0, |(_, p)| p + 1);
+        let mut config = Vec::new();
+        loop {
+            config.push(self.binary(above_shifts)?.0);
+            if !self.eat(",") {
+                break;
+            }
+        }
+        let close = self.span();
+        if !(self.eat(">>") && self.eat(">")) {
+            return Err(Diagnostic::error(close, "expected `>>>` to close the launch's configuration"));
+        }
+        if config.len() < 2 || config.len() > 4 {
+            return Err(Diagnostic::error(
+                span,
+                format!("a launch's `<<<...>>>` gives the grid and the block, then optionally the dynamic shared memory's bytes and a stream; this one has {} part(s)", config.len()),
+            ));
+        }
+        if let Some(stream) = config.get(3) {
+            if const_int(stream) != Some(0) {
+                return Err(Diagnostic::error(
+                    stream.span,
+                    "launches on streams other than the default are not supported: warpscope runs launches in order, one after another; drop the stream argument",
+                ));
+            }
+            config.truncate(3);
+        }
+        if config.len() == 2 {
+            config.push(Expr { kind: ExprKind::Int { value: 0, unsigned: false }, span: close });
+        }
+        if !self.is("(") {
+            return Err(Diagnostic::error(self.span(), "expected the kernel's arguments in `(...)` after `>>>`"));
+        }
+        let (call, _) = self.call(format!("<<<{instance}>>>"), span)?;
+        let ExprKind::Call { name, args } = call.kind else { unreachable!("`call` makes a call") };
+        config.extend(args);
+        self.expect(";", "after the launch")?;
+        Ok(StmtKind::Expr(Expr { kind: ExprKind::Call { name, args: config }, span: call.span }))
     }
 
     fn expr_statement(&mut self) -> PResult<StmtKind> {
@@ -1141,20 +1271,54 @@ impl<'t> Parser<'t> {
         Ok(Expr { kind: ExprKind::Call { name: format!("make_{}", Ty::Vector(s, n).name()), args }, span })
     }
 
+    /// A `dim3`'s sizes, `(x[, y[, z]])` or `{...}` or none: each one not given is 1.
+    fn dim3_value(&mut self, span: Span) -> PResult<Expr> {
+        let mut args = Vec::new();
+        let close = if self.eat("(") {
+            Some(")")
+        } else if self.eat("{") {
+            Some("}")
+        } else {
+            None
+        };
+        if let Some(close) = close {
+            while !self.is(close) {
+                if args.len() == 3 {
+                    return Err(Diagnostic::error(self.span(), "a `dim3` has three sizes, x, y and z: too many values"));
+                }
+                args.push(self.assignment()?.0);
+                if !self.eat(",") {
+                    break;
+                }
+            }
+            self.expect(close, "to close the `dim3`'s sizes")?;
+        }
+        while args.len() < 3 {
+            args.push(Expr { kind: ExprKind::Int { value: 1, unsigned: true }, span });
+        }
+        Ok(Expr { kind: ExprKind::Call { name: String::from("make_uint3"), args }, span })
+    }
+
     fn declaration(&mut self) -> PResult<Stmt> {
         let span = self.span();
         if self.shared_ahead() {
             return Ok(Stmt { kind: StmtKind::Shared(self.memory_decl()?), span });
         }
+        let dim3 = self.host && self.is_word("dim3");
         let base = self.ty()?;
         if base == Ty::Void {
             return Err(Diagnostic::error(span, "a variable cannot be `void`"));
         }
         let mut vars = Vec::new();
+        // `float *a, *b, c;`: the first star was read with the type; each name has its own.
+        let stars_read = self.toks.get(self.pos.wrapping_sub(1)).is_some_and(|t| t.tok == Tok::Punct("*"));
+        let unstarred = if stars_read { base.pointee_ty().unwrap_or(base) } else { base };
         loop {
             // `int *p` binds the star to the name.
-            let mut ty = base;
-            if self.eat("*") {
+            let mut ty = if vars.is_empty() { base } else { unstarred };
+            if !vars.is_empty() && self.eat("*") {
+                ty = unstarred.pointer_to().ok_or_else(|| Diagnostic::error(self.prev_span(), "pointers to pointers are not supported"))?;
+            } else if self.eat("*") {
                 ty = base.pointer_to().ok_or_else(|| Diagnostic::error(self.prev_span(), "pointers to pointers are not supported"))?;
             }
             let (name, nspan) = self.ident("a variable name")?;
@@ -1162,6 +1326,8 @@ impl<'t> Parser<'t> {
                 return Err(Diagnostic::error(self.span(), "local arrays are not supported: use a buffer parameter"));
             }
             let init = match (self.eat("="), ty) {
+                // `dim3 grid(16, 16);`, `dim3 block;`: components not given are 1.
+                (false, _) if dim3 && ty == base => Some(self.dim3_value(nspan)?),
                 (true, Ty::Vector(s, n)) if self.is("{") => Some(self.vector_init(s, n)?),
                 // `Node n = {1, 2};`, and `cuComplex c(a, b);` or `c{a, b}` calling its constructor.
                 (true, Ty::Struct(_)) if self.is("{") => Some(self.struct_args(ty, nspan)?.0),
@@ -1497,6 +1663,23 @@ impl<'t> Parser<'t> {
             Tok::Punct("++") => |e| ExprKind::IncDec { inc: true, prefix: true, target: e },
             Tok::Punct("--") => |e| ExprKind::IncDec { inc: false, prefix: true, target: e },
             Tok::Punct("(") if c && self.cast_ahead() => return self.nested(Self::cast),
+            // `(void**)&d_a`, `(void*)p`: the runtime's calls take any pointer as it is.
+            Tok::Punct("(")
+                if c && self.host
+                    && matches!(self.peek_at(1), Tok::Ident(w) if w == "void")
+                    && matches!(self.peek_at(2), Tok::Punct("*")) =>
+            {
+                self.bump();
+                self.bump();
+                while self.eat("*") {}
+                self.expect(")", "to close the cast")?;
+                return self.nested(Self::unary);
+            }
+            Tok::Ident(w) if c && self.host && w == "dim3" && matches!(self.peek_at(1), Tok::Punct("(" | "{")) => {
+                self.bump();
+                let e = self.dim3_value(span)?;
+                return Ok((e, 1));
+            }
             Tok::Ident(w) if c && matches!(w.as_str(), "static_cast" | "reinterpret_cast" | "const_cast") => {
                 return self.nested(Self::named_cast);
             }

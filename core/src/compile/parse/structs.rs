@@ -406,7 +406,7 @@ impl<'t> Parser<'t> {
             }
         }
         let params = core::iter::once(this).chain(params).collect();
-        Ok(Some(Function { name: func, kernel: false, ret, params, body, span: start }))
+        Ok(Some(Function { name: func, kernel: false, host: false, ret, params, body, span: start }))
     }
 
     /// A constructor's `: r(a), i(b)`: an assignment of each field, in order.

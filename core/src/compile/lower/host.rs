@@ -1,0 +1,280 @@
+//! A program's host code: the CUDA runtime's and the C library's calls, and kernel launches,
+//! each one `HOST "name", Ra, n` (the host runner, `crate::host`, does the call). Register
+//! `Ra` gets the result; the arguments follow it, one register each (a 64-bit kernel argument
+//! two); a host local passed by address (`cudaMalloc(&d_a, n)`) is copied into registers after
+//! the arguments, passed as their address in the call's window (`isa::CALL_SLOTS`), and copied
+//! back after the call.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::value::{mov, Value};
+use super::Lower;
+use crate::compile::ast::*;
+use crate::compile::ins::{Ins, Opcode, Operand};
+use crate::diag::Span;
+use crate::isa::CALL_SLOTS;
+
+/// What a runtime function takes, each argument converted to it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Arg {
+    Int,
+    Size,
+    /// Any pointer, or a host local's address.
+    Ptr,
+}
+
+/// The host functions a program may call: name, arguments, result.
+const RUNTIME: &[(&str, &[Arg], Ty)] = &[
+    ("malloc", &[Arg::Size], Ty::Ptr(Scalar::UChar)),
+    ("calloc", &[Arg::Size, Arg::Size], Ty::Ptr(Scalar::UChar)),
+    ("free", &[Arg::Ptr], Ty::Void),
+    ("rand", &[], Ty::INT),
+    ("srand", &[Arg::Size], Ty::Void),
+    ("exit", &[Arg::Int], Ty::Void),
+    ("cudaMalloc", &[Arg::Ptr, Arg::Size], Ty::INT),
+    ("cudaFree", &[Arg::Ptr], Ty::INT),
+    ("cudaMemcpy", &[Arg::Ptr, Arg::Ptr, Arg::Size, Arg::Int], Ty::INT),
+    ("cudaMemset", &[Arg::Ptr, Arg::Int, Arg::Size], Ty::INT),
+    ("cudaDeviceSynchronize", &[], Ty::INT),
+    ("cudaThreadSynchronize", &[], Ty::INT),
+    ("cudaDeviceReset", &[], Ty::INT),
+    ("cudaGetLastError", &[], Ty::INT),
+    ("cudaPeekAtLastError", &[], Ty::INT),
+];
+
+/// The names a program's host code gives numbers to (`cudaMemcpyHostToDevice`,
+/// `cudaSuccess`, `RAND_MAX`), as the CUDA and C headers define them.
+pub const HOST_CONSTANTS: &[(&str, u32)] = &[
+    ("cudaSuccess", 0),
+    ("cudaMemcpyHostToHost", 0),
+    ("cudaMemcpyHostToDevice", 1),
+    ("cudaMemcpyDeviceToHost", 2),
+    ("cudaMemcpyDeviceToDevice", 3),
+    ("cudaMemcpyDefault", 4),
+    ("RAND_MAX", 0x7fff_ffff),
+    ("EXIT_SUCCESS", 0),
+    ("EXIT_FAILURE", 1),
+];
+
+/// One argument placed in the call's registers.
+enum Passed {
+    Value(Value),
+    /// A host local's registers, by address.
+    Local {
+        reg: u8,
+        words: u8,
+    },
+}
+
+impl Lower<'_> {
+    /// A host call or launch, when `name` is one (`None`: not a host function).
+    pub(super) fn host_call(&mut self, name: &str, args: &[Expr], span: Span) -> Option<Option<Value>> {
+        if let Some(kernel) = name.strip_prefix("<<<").and_then(|n| n.strip_suffix(">>>")) {
+            return Some(self.launch(kernel, args, span));
+        }
+        if name == "fprintf" {
+            return Some(self.fprintf(args, span));
+        }
+        if matches!(name, "fflush" | "cudaSetDevice" | "cudaFuncSetCacheConfig") {
+            // Output is written as it is printed; one device: nothing to do.
+            for a in args {
+                if !matches!(&a.kind, ExprKind::Var(v) if v == "stdout" || v == "stderr") {
+                    self.expr(a)?;
+                }
+            }
+            return Some(Some(Value::imm(0, Ty::INT)));
+        }
+        let (_, kinds, ret) = RUNTIME.iter().find(|r| r.0 == name)?;
+        if args.len() != kinds.len() {
+            self.error(span, format!("`{name}` takes {} argument(s), found {}", kinds.len(), args.len()));
+            return Some(None);
+        }
+        let mut passed = Vec::new();
+        for (a, kind) in args.iter().zip(kinds.iter()) {
+            let p = match kind {
+                Arg::Int => Passed::Value(self.expr_as(a, Ty::INT)?),
+                Arg::Size => Passed::Value(self.size_arg(a)?),
+                Arg::Ptr => self.pointer_arg(name, a)?,
+            };
+            passed.push(p);
+        }
+        // `cudaMalloc(&d_a, n)`: the allocation is named and typed after `d_a`.
+        let call = match (name, args.first().map(|a| &a.kind), passed.first()) {
+            ("cudaMalloc", Some(ExprKind::AddrOf(inner)), Some(Passed::Local { .. })) => match (&inner.kind, self.expr_ty(inner)) {
+                (ExprKind::Var(v), Some(Ty::Ptr(s))) => format!("cudaMalloc {v} {}", crate::input::c::elem_type(s).name()),
+                _ => String::from(name),
+            },
+            _ => String::from(name),
+        };
+        Some(self.emit_host(&call, &passed, *ret, span))
+    }
+
+    /// The type of a variable expression, without lowering it.
+    fn expr_ty(&self, e: &Expr) -> Option<Ty> {
+        match &e.kind {
+            ExprKind::Var(v) => self.lookup(v).map(|var| var.ty),
+            _ => None,
+        }
+    }
+
+    /// A size: an unsigned 32-bit value (warpscope's memory is addressed in 32 bits).
+    fn size_arg(&mut self, a: &Expr) -> Option<Value> {
+        let v = self.expr(a)?;
+        let v = if v.ty.wide() { self.convert(v, Ty::Scalar(Scalar::ULong), a.span)? } else { v };
+        if v.ty.wide() {
+            // The low word of a `size_t`.
+            let r = self.in_reg(v, a.span)?;
+            return Some(Value::reg(r, Ty::UNSIGNED));
+        }
+        self.convert(v, Ty::UNSIGNED, a.span)
+    }
+
+    /// A pointer argument: a pointer's value, or a host local's address (`&d_a`).
+    fn pointer_arg(&mut self, name: &str, a: &Expr) -> Option<Passed> {
+        if let ExprKind::AddrOf(inner) = &a.kind {
+            if let ExprKind::Var(v) = &inner.kind {
+                if let Some(var) = self.lookup(v).filter(|var| var.memory.is_none()) {
+                    return Some(Passed::Local { reg: var.reg, words: var.ty.registers() });
+                }
+            }
+        }
+        let v = self.expr(a)?;
+        if !v.ty.is_pointer() && v.repr != super::value::Repr::Imm(0) {
+            self.error(a.span, format!("`{name}` takes a pointer here, not a `{}`", self.ty_name(v.ty)));
+            return None;
+        }
+        Some(Passed::Value(v))
+    }
+
+    /// `HOST "name", Ra, n` with `passed` in the registers after `Ra`, and a host local passed
+    /// by address copied back after it; the call's result, of type `ret`.
+    fn emit_host(&mut self, name: &str, passed: &[Passed], ret: Ty, span: Span) -> Option<Value> {
+        let words: usize = 1 + passed
+            .iter()
+            .map(|p| match p {
+                Passed::Value(v) => v.ty.registers().max(1) as usize,
+                Passed::Local { words, .. } => 1 + *words as usize,
+            })
+            .sum::<usize>();
+        let mut slots = Vec::with_capacity(words);
+        for _ in 0..words {
+            slots.push(self.temp(span)?);
+        }
+        if slots.windows(2).any(|w| w[1] != w[0] + 1) {
+            self.error(span, "internal compiler error: a host call's registers are not consecutive");
+            return None;
+        }
+        let base = slots[0];
+        let mut next = base + 1;
+        let mut locals = Vec::new();
+        // The locals passed by address sit after the arguments.
+        let mut spill = next + passed.iter().map(|p| if let Passed::Value(v) = p { v.ty.registers().max(1) } else { 1 }).sum::<u8>();
+        for p in passed {
+            match p {
+                Passed::Value(v) => {
+                    self.move_into(next, *v, span)?;
+                    next += v.ty.registers().max(1);
+                }
+                Passed::Local { reg, words } => {
+                    self.emit(mov(next, Operand::Mask(CALL_SLOTS + 4 * (spill - base) as u32)));
+                    for k in 0..*words {
+                        self.emit(mov(spill + k, Operand::r(reg + k)));
+                    }
+                    locals.push((*reg, spill, *words));
+                    spill += words;
+                    next += 1;
+                }
+            }
+        }
+        let call = self.string(name);
+        self.emit(Ins::new(Opcode::Host).src(Operand::Str(call)).src(Operand::r(base)).src(Operand::Int(words as u32)));
+        for (reg, at, words) in locals {
+            for k in 0..words {
+                self.emit(mov(reg + k, Operand::r(at + k)));
+            }
+        }
+        if ret == Ty::Void {
+            return Some(Value::imm(0, Ty::Void));
+        }
+        let r = self.temp(span)?;
+        self.emit(mov(r, Operand::r(base)));
+        Some(Value::reg(r, ret))
+    }
+
+    /// `kernel<<<grid, block, shared>>>(args)`: the sizes as three `dim3`s' words and the
+    /// shared bytes, then each argument as the kernel's parameter takes it.
+    fn launch(&mut self, kernel: &str, args: &[Expr], span: Span) -> Option<Value> {
+        let base = kernel.split('<').next().unwrap_or(kernel);
+        let Some(sig) = self.sigs.get(kernel).or_else(|| self.sigs.get(base)).filter(|s| s.kernel) else {
+            self.error(span, format!("`{base}` is launched here but is not a `__global__` kernel of this file"));
+            return None;
+        };
+        let params: Vec<Ty> = sig.params.iter().map(|p| p.0).collect();
+        if args.len() != 3 + params.len() {
+            self.error(span, format!("`{base}` takes {} argument(s), found {}", params.len(), args.len().saturating_sub(3)));
+            return None;
+        }
+        let mut passed = Vec::new();
+        for size in &args[..2] {
+            let v = self.expr(size)?;
+            let v = match v.ty {
+                Ty::Vector(Scalar::Unsigned | Scalar::Int, 3) => v,
+                _ => {
+                    let n = self.convert(v, Ty::UNSIGNED, size.span)?;
+                    let t = self.temp(size.span)?;
+                    self.move_into(t, n, size.span)?;
+                    let row = [self.temp(size.span)?, self.temp(size.span)?];
+                    self.emit(mov(row[0], Operand::Int(1)));
+                    self.emit(mov(row[1], Operand::Int(1)));
+                    if row[0] != t + 1 {
+                        self.error(span, "internal compiler error: a launch size's registers are not consecutive");
+                        return None;
+                    }
+                    Value::reg(t, Ty::Vector(Scalar::Unsigned, 3))
+                }
+            };
+            passed.push(Passed::Value(v));
+        }
+        passed.push(Passed::Value(self.size_arg(&args[2])?));
+        for (a, ty) in args[3..].iter().zip(params) {
+            let v = self.expr(a)?;
+            let v = if v.ty.is_pointer() && ty.is_pointer() && v.ty != ty {
+                self.pointer_cast(v, ty, a.span)?
+            } else {
+                self.convert(v, ty, a.span)?
+            };
+            passed.push(Passed::Value(v));
+        }
+        self.emit_host(&format!("launch {kernel}"), &passed, Ty::Void, span)
+    }
+
+    /// `fprintf(stderr, ...)` prints to the error stream, `fprintf(stdout, ...)` as `printf`.
+    fn fprintf(&mut self, args: &[Expr], span: Span) -> Option<Value> {
+        let stream = match args.first().map(|a| &a.kind) {
+            Some(ExprKind::Var(s)) if s == "stderr" || s == "stdout" => s.clone(),
+            _ => {
+                self.error(span, "`fprintf` writes to `stdout` or `stderr` here: files are not supported");
+                return None;
+            }
+        };
+        if stream == "stderr" {
+            self.emit_host("stderr", &[], Ty::Void, span)?;
+        }
+        self.printf(&args[1..], span)
+    }
+}
+
+/// The number a host constant's name stands for.
+pub fn host_constant(name: &str) -> Option<u32> {
+    HOST_CONSTANTS.iter().find(|c| c.0 == name).map(|c| c.1)
+}
+
+/// Why `name` cannot be called from device code, when it is a host function.
+pub fn host_only(name: &str) -> Option<String> {
+    RUNTIME
+        .iter()
+        .any(|r| r.0 == name)
+        .then(|| format!("`{name}` is a host function: a kernel or `__device__` function cannot call it (call it from `main`)"))
+}

@@ -1,0 +1,139 @@
+//! A launch from a program's host code: the kernel compiled from the same file, run on the
+//! device memory the program holds, with the arguments `main` passed in the launch's registers.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use crate::compile::ast::{Space as CSpace, Ty};
+use crate::compile::{compile, CompileOptions, Compiled, MemoryArray};
+use crate::grid::{LaunchParts, Launcher, WarpMaker};
+use crate::isa::Reg;
+use crate::kernel::expr::Value;
+use crate::kernel::{Kernel, LaunchDecl};
+use crate::launch::LaunchOptions;
+use crate::machine::{ElemType, Machine, Memory, Sizing, Space};
+
+/// A program's launches run as the GPU it is checked against (an H100) runs them, unless the
+/// run chooses another model.
+pub const DEFAULT_MODEL: crate::model::ModelKind = crate::model::ModelKind::Volta;
+
+/// The warp width of a host program's launches.
+pub const WARP: u32 = 32;
+
+/// A kernel as the program's launches run it: compiled once per name.
+pub struct DeviceKernel {
+    pub compiled: Compiled,
+    nregs: u32,
+}
+
+impl DeviceKernel {
+    /// `name` (a template instance `k<256>` too) compiled from `src` for `opts`' model.
+    pub fn compile(src: &str, name: &str, opts: &LaunchOptions) -> Result<DeviceKernel, String> {
+        let target = opts.model.unwrap_or(DEFAULT_MODEL).compile_target();
+        let options = CompileOptions { target, kernel: Some(name.to_string()), ..CompileOptions::default() };
+        let (out, diags) = compile(src, options);
+        match out {
+            Some(compiled) => {
+                let nregs = (highest_register(&compiled.listing) + 4).min(255);
+                Ok(DeviceKernel { compiled, nregs })
+            }
+            None => {
+                let first = diags.iter().find(|d| d.severity == crate::diag::Severity::Error);
+                Err(first.map_or_else(|| format!("`{name}` did not compile"), |d| format!("line {}: {}", d.span.line, d.message)))
+            }
+        }
+    }
+
+    /// The launcher of one launch: `words` are the launch's argument registers as `main`
+    /// passed them (each parameter's in order), `device` the program's device memory, which
+    /// the launch takes (its `__device__` variables are added once and kept by name).
+    pub fn launcher(&self, decl: LaunchDecl, words: &[u32], mut device: Memory, opts: &LaunchOptions) -> Result<Launcher, String> {
+        let c = &self.compiled;
+        let mut first = Machine::new(WARP, self.nregs, Memory::default());
+        let mut params = Vec::new();
+        let mut at = 0usize;
+        for p in &c.params {
+            let n = p.ty.registers() as usize;
+            let Some(value) = words.get(at..at + n) else { return Err(format!("`{}` got too few arguments", c.kernel)) };
+            for (k, w) in value.iter().enumerate() {
+                for lane in 0..WARP {
+                    first.set_reg(lane, Reg(p.reg + k as u8), *w);
+                }
+            }
+            params.push((p.name.clone(), shown(p.ty, value)));
+            at += n;
+        }
+        for a in &c.arrays {
+            let base = place_array(a, &decl, &mut device)?;
+            for lane in 0..WARP {
+                first.set_reg(lane, Reg(a.reg), base);
+            }
+        }
+        let config = opts.config_for(&Kernel { model: Some(DEFAULT_MODEL), ..Kernel::default() });
+        let maker = WarpMaker { first, width: WARP, grid: decl.grid, block: decl.block, per_thread: Vec::new() };
+        let parts = LaunchParts { program: c.program.clone(), config, decl, scheduler: opts.warp_scheduler, params };
+        Ok(Launcher::from_parts(parts, maker, device))
+    }
+}
+
+/// A param's value as the inputs panel shows it.
+fn shown(ty: Ty, words: &[u32]) -> Value {
+    let lo = words.first().copied().unwrap_or(0);
+    let wide = (words.get(1).copied().unwrap_or(0) as u64) << 32 | lo as u64;
+    match ty {
+        Ty::Scalar(crate::compile::ast::Scalar::Float) => Value::Float(f32::from_bits(lo) as f64),
+        Ty::Scalar(crate::compile::ast::Scalar::Double) => Value::Float(f64::from_bits(wide)),
+        Ty::Scalar(crate::compile::ast::Scalar::Int) => Value::Int(lo as i32 as i64),
+        Ty::Scalar(crate::compile::ast::Scalar::Long) => Value::Int(wide as i64),
+        t if t.wide() => Value::Int(wide as i64),
+        _ => Value::Int(lo as i64),
+    }
+}
+
+/// Where array `a` is in `device`: a `__shared__` one added for this launch (an `extern` one
+/// sized by the launch's dynamic shared bytes), a `__device__` or `__constant__` one found by
+/// name, or added with its initial values the first time.
+fn place_array(a: &MemoryArray, decl: &LaunchDecl, device: &mut Memory) -> Result<u32, String> {
+    let elem = crate::input::c::elem_type(a.elem);
+    let per = elem.bytes() * a.width as u32;
+    if a.space == CSpace::Shared {
+        let fixed: u32 = a.dims.iter().flatten().product();
+        let open = decl.shared.unwrap_or(0) / (per * fixed).max(1);
+        let count = a.len(open) * a.width as u32;
+        let base = device.add_elements(Space::Shared, &a.name, elem, count, alloc::vec![0; elem.words_for(count as u64) as usize]);
+        if let Some(b) = device.buffers.last_mut() {
+            b.sizing = if a.dims.contains(&None) { Sizing::Launch } else { Sizing::Declared };
+        }
+        return Ok(base);
+    }
+    if let Some((b, _)) = device.buffer(&a.name) {
+        return Ok(b.base);
+    }
+    let count = a.len(1) * a.width as u32;
+    let bits = (0..count as usize).map(|i| match a.init.as_ref().and_then(|v| v.get(i)) {
+        Some(&(x, _)) if elem == ElemType::F32 => (x as f32).to_bits() as u64,
+        Some(&(x, _)) if elem == ElemType::F64 => x.to_bits(),
+        Some(&(x, _)) => x as i64 as u64,
+        None => 0,
+    });
+    let base = device.add_elements(Space::Global, &a.name, elem, count, elem.pack(bits));
+    if let Some(b) = device.buffers.last_mut() {
+        b.sizing = Sizing::Declared;
+    }
+    Ok(base)
+}
+
+/// The highest `Rn` a listing names.
+pub fn highest_register(text: &str) -> u32 {
+    let b = text.as_bytes();
+    let mut max = 0;
+    for (pos, _) in text.match_indices('R') {
+        let whole = pos == 0 || !(b[pos - 1].is_ascii_alphanumeric() || b[pos - 1] == b'_');
+        let digits: String = text[pos + 1..].chars().take_while(|c| c.is_ascii_digit()).collect();
+        if let (true, Ok(n)) = (whole, digits.parse::<u32>()) {
+            max = max.max(n.min(254));
+        }
+    }
+    max
+}

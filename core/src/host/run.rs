@@ -1,0 +1,117 @@
+//! Running a whole program: `main` on a one-lane host machine, each `HOST` call served before
+//! it issues (`calls`), each launch run on the whole-launch engine.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::calls::Host;
+use crate::compile::{compile, CompileOptions, Target};
+use crate::diag::{Diagnostic, Severity, Span};
+use crate::isa::Op;
+use crate::launch::LaunchOptions;
+use crate::machine::{Machine, Memory, HOST_BASE};
+use crate::model::{ModelKind, Reconvergence};
+use crate::program::{PlainPcs, Program};
+use crate::sim::{SimConfig, Status, WarpState, WarpSteps};
+
+/// How a program's run ended.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum ProgramEnd {
+    /// `main` returned or `exit` was called, with this status.
+    Exited(i32),
+    /// The host code faulted, or ran past the step limit: where and why.
+    Failed { line: u32, message: String },
+}
+
+/// One launch the program made.
+#[derive(Clone, Debug)]
+pub struct HostLaunch {
+    pub kernel: String,
+    /// The host line that launched it.
+    pub line: u32,
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub shared: u32,
+    pub params: Vec<(String, crate::kernel::expr::Value)>,
+    /// How it ended and what it counted (its memory is the program's, after it).
+    pub end: crate::grid::LaunchEnd,
+    pub totals: crate::grid::Totals,
+}
+
+/// A whole program's run.
+#[derive(Clone, Debug)]
+pub struct ProgramRun {
+    /// What it printed, host and device lines in the order a GPU run prints them.
+    pub stdout: String,
+    pub stderr: String,
+    pub end: ProgramEnd,
+    pub launches: Vec<HostLaunch>,
+    /// Host steps taken.
+    pub host_steps: u64,
+    /// Notes on the run (device output never flushed, a launch that failed).
+    pub notes: Vec<Diagnostic>,
+}
+
+/// Runs `src`'s `main()`, every launch under `opts` (its model, scheduler and step limit; the
+/// host code's own steps count against the same limit).
+pub fn run_program(src: &str, opts: &LaunchOptions) -> Result<ProgramRun, Vec<Diagnostic>> {
+    // Host code compiles as gcc does on x86-64: no fused multiply-adds.
+    let options = CompileOptions { target: Target::Kepler, host: true, fmad: false, ..CompileOptions::default() };
+    let (out, diags) = compile(src, options);
+    let errors: Vec<Diagnostic> = diags.iter().filter(|d| d.severity == Severity::Error).cloned().collect();
+    let Some(c) = out.filter(|_| errors.is_empty()) else { return Err(errors) };
+    let config = SimConfig { model: ModelKind::Kepler, step_limit: opts.step_limit, record: false, ..SimConfig::default() };
+    let mut memory = Memory::default();
+    memory.first_base = HOST_BASE;
+    let mut machine = Machine::new(1, 255, memory);
+    machine.host = true;
+    let program = c.program.clone();
+    let mut st = WarpState::start(&program, machine, &config, false);
+    let plain = PlainPcs::of(&program, config.model.plain_branches());
+    let steps = WarpSteps { program: &program, plain: &plain, config: &config, warp_width: 1 };
+    let mut host = Host::new(src, opts);
+    let mut exit = None;
+    while st.status == Status::Running && exit.is_none() {
+        steps.run(&mut st, config.step_limit);
+        if st.status != Status::Running || st.metrics.steps >= config.step_limit {
+            break;
+        }
+        let pc = st.model.pc().unwrap_or_default();
+        if let Some(Op::Host { id, base, words }) = program.get(pc).map(|i| i.op) {
+            host.take_output(&program, &st);
+            let line = program.line(pc).unwrap_or(0);
+            let name = program.calls.get(id as usize).cloned().unwrap_or_default();
+            exit = host.serve(&name, line, base, words, &mut st.machine);
+        }
+        steps.one(&mut st);
+    }
+    host.take_output(&program, &st);
+    let end = match (&st.status, exit) {
+        (_, Some(end)) => end,
+        (Status::Exited, None) => ProgramEnd::Exited(c.exit_reg.map_or(0, |r| st.machine.reg(0, crate::isa::Reg(r)) as i32)),
+        (Status::Fault { pc, message } | Status::Deadlock { pc, message }, None) => {
+            ProgramEnd::Failed { line: program.line(*pc).unwrap_or(0), message: host_fault(message) }
+        }
+        (Status::Running, None) => ProgramEnd::Failed {
+            line: current_line(&program, &st),
+            message: format!("the host code stopped after {} steps (the step limit): an endless loop in `main`?", st.metrics.steps),
+        },
+    };
+    Ok(host.finish(end, st.metrics.steps))
+}
+
+fn current_line(program: &Program, st: &WarpState) -> u32 {
+    st.model.pc().and_then(|pc| program.line(pc)).unwrap_or(0)
+}
+
+/// A fault of the host code, in its terms: a device pointer dereferenced on the host is the
+/// usual one.
+fn host_fault(message: &str) -> String {
+    format!("the host code faulted (a segmentation fault on a real machine): {message}")
+}
+
+/// A located note.
+pub(super) fn note(line: u32, message: String) -> Diagnostic {
+    Diagnostic { severity: Severity::Info, span: Span::new(line.max(1), 1, 1), message }
+}
