@@ -103,7 +103,7 @@ pub struct LaunchRun {
 
 /// Runs `kernel`'s whole launch (`//@ launch grid= block=`) under `opts`.
 pub fn run_launch(kernel: &Kernel, opts: &LaunchOptions) -> Result<LaunchRun, Vec<Diagnostic>> {
-    run_launch_watched(kernel, opts, None)
+    Ok(run_launcher(Launcher::new(kernel, opts)?))
 }
 
 /// One step of a watched launch.

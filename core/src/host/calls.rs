@@ -171,23 +171,26 @@ impl<'a> Host<'a> {
                 self.sticky
             }
             "cudaGetLastError" => {
-                let e = if self.sticky != 0 { self.sticky } else { self.last_error };
+                let e = self.pending_error();
                 self.last_error = 0;
                 e
             }
-            "cudaPeekAtLastError" => {
-                if self.sticky != 0 {
-                    self.sticky
-                } else {
-                    self.last_error
-                }
-            }
+            "cudaPeekAtLastError" => self.pending_error(),
             other => {
                 return Some(ProgramEnd::Failed { line, message: format!("internal error: the host runner has no call `{other}`") });
             }
         };
         m.set_reg(0, base, result);
         self.failed.take()
+    }
+
+    /// What `cudaGetLastError` returns: a faulted kernel's error, which stays, else the last.
+    fn pending_error(&self) -> u32 {
+        if self.sticky != 0 {
+            self.sticky
+        } else {
+            self.last_error
+        }
     }
 
     /// A call's error code: kept for `cudaGetLastError` when not 0.
@@ -265,6 +268,16 @@ impl<'a> Host<'a> {
     fn launch(&mut self, kernel: &str, line: u32, base: Reg, words: u8, m: &mut Machine) -> u32 {
         self.flush();
         let w: Vec<u32> = (1..words).map(|k| m.reg(0, Reg(base.0 + k))).collect();
+        if w.len() < 7 {
+            self.failed = Some(ProgramEnd::Failed {
+                line,
+                message: format!(
+                    "`HOST \"launch {kernel}\"` passes {} registers: a launch passes the grid, the block and the shared bytes first",
+                    words
+                ),
+            });
+            return 0;
+        }
         let (grid, block, shared) = ([w[0], w[1], w[2]], [w[3], w[4], w[5]], w[6]);
         let threads = block.iter().map(|&b| b as u64).product::<u64>();
         if grid.contains(&0) || block.contains(&0) || threads > 1024 || block[2] > 64 || grid[1] > 65535 || grid[2] > 65535 {

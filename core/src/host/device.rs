@@ -35,7 +35,7 @@ impl DeviceKernel {
         let (out, diags) = compile(src, options);
         match out {
             Some(compiled) => {
-                let nregs = (highest_register(&compiled.listing) + 4).min(255);
+                let nregs = (crate::kernel::highest_register(&compiled.listing) + 4).min(255);
                 Ok(DeviceKernel { compiled, nregs })
             }
             None => {
@@ -122,18 +122,4 @@ fn place_array(a: &MemoryArray, decl: &LaunchDecl, device: &mut Memory) -> Resul
         b.sizing = Sizing::Declared;
     }
     Ok(base)
-}
-
-/// The highest `Rn` a listing names.
-pub fn highest_register(text: &str) -> u32 {
-    let b = text.as_bytes();
-    let mut max = 0;
-    for (pos, _) in text.match_indices('R') {
-        let whole = pos == 0 || !(b[pos - 1].is_ascii_alphanumeric() || b[pos - 1] == b'_');
-        let digits: String = text[pos + 1..].chars().take_while(|c| c.is_ascii_digit()).collect();
-        if let (true, Ok(n)) = (whole, digits.parse::<u32>()) {
-            max = max.max(n.min(254));
-        }
-    }
-    max
 }

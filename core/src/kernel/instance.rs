@@ -99,21 +99,26 @@ fn out_of_range(elem: ElemType, v: Value) -> Option<String> {
     (!(lo..=hi).contains(&x)).then(|| format!("{x} does not fit {} ({min} to {max})", elem.name()))
 }
 
+/// The highest `Rn` a text names (at most 254).
+pub fn highest_register(text: &str) -> u32 {
+    let b = text.as_bytes();
+    let mut max = 0u32;
+    for (pos, _) in text.match_indices('R') {
+        let before_ok = pos == 0 || !(b[pos - 1].is_ascii_alphanumeric() || b[pos - 1] == b'_');
+        let digits: String = text[pos + 1..].chars().take_while(|c| c.is_ascii_digit()).collect();
+        if before_ok && !digits.is_empty() {
+            if let Ok(n) = digits.parse::<u32>() {
+                max = max.max(n.min(254));
+            }
+        }
+    }
+    max
+}
+
 /// The highest register a program or its inputs name, plus room for wide loads and `CS2R` pairs.
 fn registers_needed(k: &Kernel) -> u32 {
     let mut max = 0u32;
-    let mut scan = |text: &str| {
-        let b = text.as_bytes();
-        for (pos, _) in text.match_indices('R') {
-            let before_ok = pos == 0 || !(b[pos - 1].is_ascii_alphanumeric() || b[pos - 1] == b'_');
-            let digits: String = text[pos + 1..].chars().take_while(|c| c.is_ascii_digit()).collect();
-            if before_ok && !digits.is_empty() {
-                if let Ok(n) = digits.parse::<u32>() {
-                    max = max.max(n.min(254));
-                }
-            }
-        }
-    };
+    let mut scan = |text: &str| max = max.max(highest_register(text));
     k.program.instrs.iter().for_each(|i| scan(&i.text));
     // A translation may show the source's own text (real SASS's `UR4`, `c[0x0][0x210]`); its
     // listing names the machine's registers.

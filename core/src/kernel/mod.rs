@@ -24,7 +24,7 @@ pub use crate::input::{CompiledSource, SourceOptions};
 pub(crate) use header::is_buffer_name;
 pub use header::{parse_kernel, parse_kernel_with};
 pub use inputs::{inputs, set_header, HeaderEdit, HeaderKey, HeaderLine, KernelInputs};
-pub use instance::{instantiate, param_defaults, takes_float, Instance};
+pub use instance::{highest_register, instantiate, param_defaults, takes_float, Instance};
 pub use note::{Note, NoteEvent, NoteTarget, MAX_JOIN_NOTES};
 
 use alloc::string::String;

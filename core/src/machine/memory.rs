@@ -519,23 +519,11 @@ impl Memory {
         Some(())
     }
 
-    /// The buffer whose elements hold `addr`: its index.
-    pub fn buffer_at(&self, addr: u32) -> Option<usize> {
-        self.buffers.iter().position(|b| b.base <= addr && addr - b.base < b.size().max(1))
-    }
-
     /// Takes buffer `k` away (a freed allocation); the others keep their addresses.
     pub fn remove(&mut self, k: usize) {
         self.buffers.remove(k);
         self.words.remove(k);
         self.written.remove(k);
-    }
-
-    /// Keeps the first `n` buffers (a launch's shared buffers go after the device's).
-    pub fn truncate(&mut self, n: usize) {
-        self.buffers.truncate(n);
-        self.words.truncate(n);
-        self.written.truncate(n);
     }
 
     pub fn buffer(&self, name: &str) -> Option<(&Buffer, &[u32])> {

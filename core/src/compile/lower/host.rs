@@ -61,10 +61,12 @@ pub const HOST_CONSTANTS: &[(&str, u32)] = &[
 /// One argument placed in the call's registers.
 enum Passed {
     Value(Value),
-    /// A host local's registers, by address.
+    /// A host local's registers, by address: the variable's name and type.
     Local {
         reg: u8,
         words: u8,
+        name: String,
+        ty: Ty,
     },
 }
 
@@ -101,34 +103,19 @@ impl Lower<'_> {
             passed.push(p);
         }
         // `cudaMalloc(&d_a, n)`: the allocation is named and typed after `d_a`.
-        let call = match (name, args.first().map(|a| &a.kind), passed.first()) {
-            ("cudaMalloc", Some(ExprKind::AddrOf(inner)), Some(Passed::Local { .. })) => match (&inner.kind, self.expr_ty(inner)) {
-                (ExprKind::Var(v), Some(Ty::Ptr(s))) => format!("cudaMalloc {v} {}", crate::input::c::elem_type(s).name()),
-                _ => String::from(name),
-            },
+        let call = match (name, passed.first()) {
+            ("cudaMalloc", Some(Passed::Local { name: var, ty: Ty::Ptr(s), .. })) => {
+                format!("cudaMalloc {var} {}", crate::input::c::elem_type(*s).name())
+            }
             _ => String::from(name),
         };
         Some(self.emit_host(&call, &passed, *ret, span))
     }
 
-    /// The type of a variable expression, without lowering it.
-    fn expr_ty(&self, e: &Expr) -> Option<Ty> {
-        match &e.kind {
-            ExprKind::Var(v) => self.lookup(v).map(|var| var.ty),
-            _ => None,
-        }
-    }
-
-    /// A size: an unsigned 32-bit value (warpscope's memory is addressed in 32 bits).
+    /// A size: an unsigned 32-bit value (warpscope's memory is addressed in 32 bits; a
+    /// `size_t` gives its low word).
     fn size_arg(&mut self, a: &Expr) -> Option<Value> {
-        let v = self.expr(a)?;
-        let v = if v.ty.wide() { self.convert(v, Ty::Scalar(Scalar::ULong), a.span)? } else { v };
-        if v.ty.wide() {
-            // The low word of a `size_t`.
-            let r = self.in_reg(v, a.span)?;
-            return Some(Value::reg(r, Ty::UNSIGNED));
-        }
-        self.convert(v, Ty::UNSIGNED, a.span)
+        self.expr_as(a, Ty::UNSIGNED)
     }
 
     /// A pointer argument: a pointer's value, or a host local's address (`&d_a`).
@@ -136,7 +123,7 @@ impl Lower<'_> {
         if let ExprKind::AddrOf(inner) = &a.kind {
             if let ExprKind::Var(v) = &inner.kind {
                 if let Some(var) = self.lookup(v).filter(|var| var.memory.is_none()) {
-                    return Some(Passed::Local { reg: var.reg, words: var.ty.registers() });
+                    return Some(Passed::Local { reg: var.reg, words: var.ty.registers(), name: v.clone(), ty: var.ty });
                 }
             }
         }
@@ -177,7 +164,7 @@ impl Lower<'_> {
                     self.move_into(next, *v, span)?;
                     next += v.ty.registers().max(1);
                 }
-                Passed::Local { reg, words } => {
+                Passed::Local { reg, words, .. } => {
                     self.emit(mov(next, Operand::Mask(CALL_SLOTS + 4 * (spill - base) as u32)));
                     for k in 0..*words {
                         self.emit(mov(spill + k, Operand::r(reg + k)));
@@ -218,22 +205,13 @@ impl Lower<'_> {
         }
         let mut passed = Vec::new();
         for size in &args[..2] {
-            let v = self.expr(size)?;
-            let v = match v.ty {
-                Ty::Vector(Scalar::Unsigned | Scalar::Int, 3) => v,
-                _ => {
-                    let n = self.convert(v, Ty::UNSIGNED, size.span)?;
-                    let t = self.temp(size.span)?;
-                    self.move_into(t, n, size.span)?;
-                    let row = [self.temp(size.span)?, self.temp(size.span)?];
-                    self.emit(mov(row[0], Operand::Int(1)));
-                    self.emit(mov(row[1], Operand::Int(1)));
-                    if row[0] != t + 1 {
-                        self.error(span, "internal compiler error: a launch size's registers are not consecutive");
-                        return None;
-                    }
-                    Value::reg(t, Ty::Vector(Scalar::Unsigned, 3))
-                }
+            // A number is the `dim3` (n, 1, 1), made as `dim3 g(n)` makes it.
+            let v = if self.is_dim3(size) {
+                self.expr(size)?
+            } else {
+                let one = Expr { kind: ExprKind::Int { value: 1, unsigned: true }, span: size.span };
+                let made = ExprKind::Call { name: String::from("make_uint3"), args: alloc::vec![size.clone(), one.clone(), one] };
+                self.expr(&Expr { kind: made, span: size.span })?
             };
             passed.push(Passed::Value(v));
         }
@@ -248,6 +226,15 @@ impl Lower<'_> {
             passed.push(Passed::Value(v));
         }
         self.emit_host(&format!("launch {kernel}"), &passed, Ty::Void, span)
+    }
+
+    /// Whether a launch's size is a `dim3` already: a `dim3` variable, or `dim3(...)`.
+    fn is_dim3(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Var(v) => self.lookup(v).is_some_and(|var| matches!(var.ty, Ty::Vector(_, 3))),
+            ExprKind::Call { name, .. } => name == "make_uint3",
+            _ => false,
+        }
     }
 
     /// `fprintf(stderr, ...)` prints to the error stream, `fprintf(stdout, ...)` as `printf`.
