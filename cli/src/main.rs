@@ -56,6 +56,10 @@ enum Command {
         /// its contents at the stop, why on stderr, exit 3).
         #[arg(long, value_name = "NAME", conflicts_with = "json")]
         dump: Option<String>,
+        /// A file with a `main()` runs as a whole program (its host code, every launch, its
+        /// output and exit status); this runs its kernel alone, with the `//@` inputs.
+        #[arg(long)]
+        kernel_only: bool,
     },
     /// Run the same kernel and inputs under several models, or two kernels under one model
     /// (`--with`), and print the paper's metrics side by side.
@@ -121,18 +125,6 @@ enum Command {
         residuals: Option<std::path::PathBuf>,
     },
     /// Print basic blocks, edges, immediate post-dominators and priorities.
-    /// Run a whole CUDA program: its `main()` on a host machine, each launch on the whole-launch
-    /// engine; prints what the program prints (host and device `printf`, in a GPU run's order),
-    /// its stderr on stderr, and exits with its exit status.
-    Program {
-        file: std::path::PathBuf,
-        /// Reconvergence model every launch runs under (default kepler).
-        #[arg(long)]
-        model: Option<String>,
-        /// One JSON object: stdout, stderr, the exit status or failure, each launch.
-        #[arg(long)]
-        json: bool,
-    },
     Cfg {
         /// The kernel file.
         file: std::path::PathBuf,
@@ -148,6 +140,16 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Run { common, json, printed, dump, kernel_only } if program::is_program(&common, kernel_only) => {
+            let shown = if json {
+                program::Shown::Json
+            } else if printed {
+                program::Shown::Printed
+            } else {
+                program::Shown::Report
+            };
+            program::run(&common, shown, dump.as_deref())
+        }
         Command::Run { common, dump: Some(name), .. } => common.with_link().and_then(|c| results::dump(&c, &name)),
         Command::Run { common, printed: true, .. } => common.with_link().and_then(|c| results::printed(&c)),
         Command::Run { common, json, dump: None, .. } => common.with_link().and_then(|c| report::run(&c, json)),
@@ -156,7 +158,6 @@ fn main() -> ExitCode {
         Command::Sweep(args) => sweep::sweep(&args),
         Command::Figure { id, figures, json, csv } => figure::figure(&id, &figures, json, csv),
         Command::Calibrate { dir, residuals } => calibrate::calibrate(&dir, residuals.as_deref()),
-        Command::Program { file, model, json } => program::program(&file, model.as_deref(), json),
         Command::Cfg { file, json, model } => cfg_cmd::cfg(&file, json, model.as_deref()),
         Command::Compile { file, target, if_convert, entry, nvcc } => {
             compile_cmd::compile(&file, target.as_deref(), if_convert, entry, nvcc)

@@ -997,3 +997,26 @@ fn sweep_and_compare_run_a_launch_whole() {
     let usage = warpscope(&["compare", &one, "--with", &two, "--models", "kepler,volta"]);
     assert!(!usage.status.success() && stderr(&usage).contains("cannot be used with"), "{}", stderr(&usage));
 }
+
+#[test]
+fn a_file_with_main_runs_whole_unless_kernel_only() {
+    let file = example("programs/matmul.cu");
+    // What the program prints, its stderr apart, its exit status as ours.
+    let o = warpscope(&["run", &file, "--printed"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), std::fs::read_to_string(example("programs/gpu/matmul.stdout")).unwrap());
+    assert!(stderr(&o).starts_with("kernel time: "), "{}", stderr(&o));
+    let j = json(&["run", &file, "--json"], 0);
+    let launch = &j["launches"][0];
+    assert_eq!(
+        (launch["kernel"].as_str(), launch["grid"].clone(), launch["params"]["n"].as_i64()),
+        (Some("matMul"), serde_json::json!([3, 3, 1]), Some(40))
+    );
+    assert_eq!(j["exit"], 0);
+    // The kernel alone, with made-up inputs, as before.
+    let alone = json(&["run", &example("programs/vector_add.cu"), "--kernel-only", "--json"], 0);
+    assert!(alone.get("warp_instructions").is_some() && alone.get("launches").is_none(), "{alone}");
+    // A buffer dump belongs to one kernel: said so.
+    let why = fails(&["run", &file, "--dump", "C"]);
+    assert!(why.contains("--kernel-only"), "{why}");
+}

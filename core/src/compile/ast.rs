@@ -503,6 +503,9 @@ pub enum StmtKind {
     Decl(Vec<(Ty, String, Span, Option<Expr>)>),
     Expr(Expr),
     Block(Vec<Stmt>),
+    /// The parts of one declaration that are different statements, in the enclosing scope
+    /// (`int h[64], *d;` in host code: an array in host memory, then a pointer).
+    Seq(Vec<Stmt>),
     If {
         cond: Expr,
         then: Box<Stmt>,
@@ -568,6 +571,8 @@ pub enum Space {
     Constant,
     /// `__device__` (or `__managed__`): global memory the kernel reads and writes.
     Global,
+    /// An array in a program's host code (`int counts[32];`), in host memory.
+    Host,
 }
 
 impl Space {
@@ -577,6 +582,7 @@ impl Space {
             Space::Shared => "__shared__",
             Space::Constant => "__constant__",
             Space::Global => "__device__",
+            Space::Host => "host",
         }
     }
 }

@@ -161,12 +161,27 @@ pub fn is_cuda_source(text: &str) -> bool {
     })
 }
 
+/// True when a CUDA C file is a whole program: it defines `main` (outside comments and
+/// `#if`-dropped lines), so its host code runs (`crate::host`) unless only a kernel is asked for.
+pub fn defines_main(src: &str) -> bool {
+    if !is_cuda_source(src) {
+        return false;
+    }
+    let (toks, _) = pre::preprocess(lex::lex(src).0);
+    toks.windows(3).any(|w| {
+        matches!(&w[0].tok, lex::Tok::Ident(t) if t == "int" || t == "void")
+            && matches!(&w[1].tok, lex::Tok::Ident(m) if m == "main")
+            && w[2].tok == lex::Tok::Punct("(")
+    })
+}
+
 pub fn compile(src: &str, opts: CompileOptions) -> (Option<Compiled>, Vec<Diagnostic>) {
     let (toks, mut diags) = lex::lex(src);
     let (toks, mut d) = pre::preprocess(toks);
     diags.append(&mut d);
     let (toks, mut d) = groups::rewrite(toks);
     diags.append(&mut d);
+    let toks = if opts.host { parse::without_std(&toks) } else { toks };
     let mut parser = parse::Parser::cuda(&toks, src);
     parser.host = opts.host;
     let mut unit = parser.unit();

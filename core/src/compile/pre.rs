@@ -38,6 +38,9 @@ struct Cond {
     open: Span,
 }
 
+/// What `__FILE__` says: the source has no file name here.
+const SOURCE_NAME: &str = "kernel.cu";
+
 /// What nvcc and the headers a course file includes define (`<climits>`, `<cfloat>`, `<cmath>`'s
 /// `M_PI`), as the device compile sees them: `__CUDA_ARCH__` is the H100's, whose measurements
 /// the models are checked against.
@@ -273,6 +276,16 @@ impl Pre {
             self.out.push(t.clone());
             return k + 1;
         };
+        // An expanded token has its use's span, so `__LINE__` in a macro is the use's line.
+        let builtin = match name.as_str() {
+            "__LINE__" => Some(Tok::Int { value: t.span.line as u64, unsigned: false }),
+            "__FILE__" => Some(Tok::Str(String::from(SOURCE_NAME))),
+            _ => None,
+        };
+        if let Some(tok) = builtin {
+            self.out.push(Token { tok, span: t.span });
+            return k + 1;
+        }
         let Some(m) = self.macros.get(name).filter(|_| !active.contains(name)).cloned() else {
             self.out.push(t.clone());
             return k + 1;

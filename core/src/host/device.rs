@@ -107,8 +107,15 @@ fn place_array(a: &MemoryArray, decl: &LaunchDecl, device: &mut Memory) -> Resul
         }
         return Ok(base);
     }
+    Ok(global_array(a, device))
+}
+
+/// Where `__device__` or `__constant__` array `a` is in `device`: found by name, or added with
+/// its initial values the first time (by a launch or a symbol copy).
+pub(super) fn global_array(a: &MemoryArray, device: &mut Memory) -> u32 {
+    let elem = crate::input::c::elem_type(a.elem);
     if let Some((b, _)) = device.buffer(&a.name) {
-        return Ok(b.base);
+        return b.base;
     }
     let count = a.len(1) * a.width as u32;
     let bits = (0..count as usize).map(|i| match a.init.as_ref().and_then(|v| v.get(i)) {
@@ -121,5 +128,5 @@ fn place_array(a: &MemoryArray, decl: &LaunchDecl, device: &mut Memory) -> Resul
     if let Some(b) = device.buffers.last_mut() {
         b.sizing = Sizing::Declared;
     }
-    Ok(base)
+    base
 }

@@ -4,9 +4,13 @@
 //! as glibc makes them (`libc`), so a program prints what its Linux build prints on a GPU.
 
 mod calls;
+mod cuda;
 mod device;
+mod launch;
 pub mod libc;
 mod run;
+mod text;
+mod vectors;
 
 pub use run::{run_program, HostLaunch, ProgramEnd, ProgramRun};
 

@@ -15,6 +15,10 @@ use crate::model::{ModelKind, Reconvergence};
 use crate::program::{PlainPcs, Program};
 use crate::sim::{SimConfig, Status, WarpState, WarpSteps};
 
+/// Host code may take this many times a launch's step limit: one lane fills and checks a whole
+/// launch's data in loops (a million elements, a few steps each).
+pub const HOST_STEPS_PER_LIMIT: u64 = 10;
+
 /// How a program's run ended.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum ProgramEnd {
@@ -61,7 +65,8 @@ pub fn run_program(src: &str, opts: &LaunchOptions) -> Result<ProgramRun, Vec<Di
     let (out, diags) = compile(src, options);
     let errors: Vec<Diagnostic> = diags.iter().filter(|d| d.severity == Severity::Error).cloned().collect();
     let Some(c) = out.filter(|_| errors.is_empty()) else { return Err(errors) };
-    let config = SimConfig { model: ModelKind::Kepler, step_limit: opts.step_limit, record: false, ..SimConfig::default() };
+    let step_limit = opts.step_limit.saturating_mul(HOST_STEPS_PER_LIMIT);
+    let config = SimConfig { model: ModelKind::Kepler, step_limit, record: false, ..SimConfig::default() };
     let mut memory = Memory::default();
     memory.first_base = HOST_BASE;
     let mut machine = Machine::new(1, 255, memory);
@@ -70,7 +75,7 @@ pub fn run_program(src: &str, opts: &LaunchOptions) -> Result<ProgramRun, Vec<Di
     let mut st = WarpState::start(&program, machine, &config, false);
     let plain = PlainPcs::of(&program, config.model.plain_branches());
     let steps = WarpSteps { program: &program, plain: &plain, config: &config, warp_width: 1 };
-    let mut host = Host::new(src, opts);
+    let mut host = Host::new(src, &c.arrays, opts);
     let mut exit = None;
     while st.status == Status::Running && exit.is_none() {
         steps.run(&mut st, config.step_limit);
@@ -79,14 +84,12 @@ pub fn run_program(src: &str, opts: &LaunchOptions) -> Result<ProgramRun, Vec<Di
         }
         let pc = st.model.pc().unwrap_or_default();
         if let Some(Op::Host { id, base, words }) = program.get(pc).map(|i| i.op) {
-            host.take_output(&program, &st);
             let line = program.line(pc).unwrap_or(0);
             let name = program.calls.get(id as usize).cloned().unwrap_or_default();
             exit = host.serve(&name, line, base, words, &mut st.machine);
         }
         steps.one(&mut st);
     }
-    host.take_output(&program, &st);
     let end = match (&st.status, exit) {
         (_, Some(end)) => end,
         (Status::Exited, None) => ProgramEnd::Exited(c.exit_reg.map_or(0, |r| st.machine.reg(0, crate::isa::Reg(r)) as i32)),
@@ -95,7 +98,10 @@ pub fn run_program(src: &str, opts: &LaunchOptions) -> Result<ProgramRun, Vec<Di
         }
         (Status::Running, None) => ProgramEnd::Failed {
             line: current_line(&program, &st),
-            message: format!("the host code stopped after {} steps (the step limit): an endless loop in `main`?", st.metrics.steps),
+            message: format!(
+                "the host code stopped after {} steps ({HOST_STEPS_PER_LIMIT} times the step limit): an endless loop in `main`? A longer run needs a higher step limit",
+                st.metrics.steps
+            ),
         },
     };
     Ok(host.finish(end, st.metrics.steps))

@@ -75,9 +75,7 @@ fn mistakes_a_gpu_hides_are_named_at_their_lines() {
     // The pointers of a copy swapped: an error code, and why at the line.
     let swapped =
         "int main() {\n int *d; int h[1];\n cudaMalloc(&d, 4);\n int e = cudaMemcpy(d, d, 4, cudaMemcpyDeviceToHost);\n return e;\n}\n";
-    let r = run_program(swapped, &LaunchOptions::default());
-    // `int h[1]` is a local array, which host code does not take yet: a located error.
-    assert!(r.is_err());
+    assert_eq!(run(swapped).end, ProgramEnd::Exited(1), "the destination is device memory, not the host memory the kind says");
     let swapped = "#include <stdlib.h>\nint main() {\n int *d;\n int *h = (int *)malloc(4);\n cudaMalloc(&d, 4);\n int e = cudaMemcpy(d, h, 4, cudaMemcpyDeviceToHost);\n return e;\n}\n";
     let r = run(swapped);
     assert_eq!(r.end, ProgramEnd::Exited(1), "cudaErrorInvalidValue");
@@ -107,4 +105,92 @@ fn a_file_without_main_is_told_so() {
     let errs = run_program("__global__ void k(int *a) { a[0] = 1; }\n", &LaunchOptions::default()).unwrap_err();
     assert!(errs.iter().any(|d| d.message.contains("no `main`")), "{errs:?}");
     let _ = String::new();
+}
+
+#[test]
+fn cpp_host_code_runs_vectors_new_and_cout_as_a_linux_build_prints_them() {
+    let src = r#"
+#include <iostream>
+#include <vector>
+using namespace std;
+int main() {
+    std::vector<int> v;
+    for (int i = 0; i < 5; i++) v.push_back(i * i);
+    std::vector<float> w(3, 0.5f);
+    w.resize(4);
+    vector<int> copy = v;
+    copy[0] = 100;
+    float *p = new float[2]();
+    p[1] = 1e7f;
+    std::cout << "sizes " << v.size() << " " << w.size() << " " << copy.size() << std::endl;
+    std::cout << v[0] << "," << v.back() << " " << copy[0] << " " << w[0] << " " << w[3] << " " << p[0] << " " << p[1] << endl;
+    std::cout << 'x' << " " << true << " " << (v.empty() ? "empty" : "full") << " 100%" << std::endl;
+    std::cerr << "to stderr " << -3 << std::endl;
+    delete[] p;
+    return v.size();
+}
+"#;
+    let r = run(src);
+    assert_eq!(r.stdout, "sizes 5 4 5\n0,16 100 0.5 0 0 1e+07\nx 1 full 100%\n");
+    assert_eq!(r.stderr, "to stderr -3\n");
+    assert_eq!(r.end, ProgramEnd::Exited(5));
+}
+
+#[test]
+fn host_arrays_strings_symbols_and_managed_memory() {
+    let src = r#"
+#include <stdio.h>
+#define CHECK(call) do { cudaError_t e = (call); if (e != cudaSuccess) { fprintf(stderr, "%s at line %d\n", cudaGetErrorString(e), __LINE__); return 1; } } while (0)
+__device__ int d_total;
+__constant__ int c_scale[2];
+__global__ void add(int *data, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) { data[i] *= c_scale[1]; atomicAdd(&d_total, data[i]); }
+}
+int main() {
+    int counts[3][2] = {{1, 2}, {3}};
+    int scale[2] = {7, 3};
+    int *m;
+    CHECK(cudaMallocManaged(&m, 6 * sizeof(int)));
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 2; c++) m[r * 2 + c] = counts[r][c];
+    CHECK(cudaMemcpyToSymbol(c_scale, scale, sizeof(scale)));
+    add<<<2, 4>>>(m, 6);
+    CHECK(cudaDeviceSynchronize());
+    int total = -1;
+    CHECK(cudaMemcpyFromSymbol(&total, d_total, sizeof(int)));
+    printf("%s: m = %d %d %d %d, total %d\n", total == 18 ? "right" : "wrong", m[0], m[1], m[2], m[3], total);
+    puts(cudaGetErrorName(cudaGetLastError()));
+    CHECK(cudaMemcpy(m, scale, 4, cudaMemcpyHostToDevice));
+    CHECK(cudaFree(scale));
+    return 0;
+}
+"#;
+    let r = run(src);
+    assert_eq!(r.stdout, "right: m = 3 6 9 0, total 18\ncudaSuccess\n");
+    assert_eq!(r.stderr, "invalid argument at line 25\n", "a host array is not `cudaFree`'s (managed memory copies either way)");
+    assert_eq!(r.end, ProgramEnd::Exited(1));
+}
+
+#[test]
+fn limits_are_stated_at_their_lines() {
+    let cases = [
+        ("#include <iostream>\nint main() {\n std::cout << std::setw(4) << 1;\n}\n", 3, "iostream formatting"),
+        ("#include <vector>\nint f(std::vector<int> v) { return 0; }\nint main() { return 0; }\n", 2, "by reference"),
+        ("#include <vector>\nint main() {\n std::vector<int> v;\n v.insert(1);\n}\n", 4, "iterators"),
+    ];
+    for (src, line, says) in cases {
+        let errs = run_program(src, &LaunchOptions::default()).unwrap_err();
+        assert!(errs.iter().any(|d| d.span.line == line && d.message.contains(says)), "{src}: {errs:?}");
+    }
+    let timed = "int main() {\n cudaEvent_t a, b;\n cudaEventCreate(&a);\n cudaEventCreate(&b);\n cudaEventRecord(a);\n cudaEventRecord(b, 0);\n cudaEventSynchronize(b);\n float ms = -1;\n cudaEventElapsedTime(&ms, a, b);\n return ms == 0.0f ? 0 : 1;\n}\n";
+    let r = run(timed);
+    assert_eq!(r.end, ProgramEnd::Exited(0), "no launch between the events: no time");
+    assert!(r.notes.iter().any(|n| n.span.line == 9 && n.message.contains("simulated")), "{:?}", r.notes);
+}
+
+#[test]
+fn a_declaration_mixes_arrays_pointers_and_const_sizes() {
+    let src = "#include <stdio.h>\nint main() {\n const int n = 4;\n int h[n], *p = h, total = 0;\n for (int i = 0; i < n; i++) p[i] = i + 1;\n for (int i = 0; i < n; i++) total += h[i];\n int n2 = n * 2;\n printf(\"%d %d %d\\n\", total, (int)sizeof(h), n2);\n return 0;\n}\n";
+    assert_eq!(run(src).stdout, "10 16 8\n");
 }

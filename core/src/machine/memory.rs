@@ -291,10 +291,17 @@ impl Memory {
             Space::Global | Space::Generic if self.first_base != 0 => self.first_base,
             Space::Global | Space::Generic => FIRST_BASE,
         };
-        let base = match self.buffers.iter().rfind(|b| b.space == space) {
+        // After this memory's own buffers (one `add_at` put elsewhere is another's).
+        let base = match self.buffers.iter().rfind(|b| b.space == space && b.base >= first) {
             Some(b) => (b.base + b.len * 4).div_ceil(SEGMENT) * SEGMENT + SEGMENT,
             None => first,
         };
+        self.add_at(base, space, name, elem, count, data)
+    }
+
+    /// Adds a buffer at `base` (a view of another memory's buffer, at its address: a host
+    /// program's managed memory, in host memory and in device memory at once).
+    pub fn add_at(&mut self, base: u32, space: Space, name: &str, elem: ElemType, count: u32, data: Vec<u32>) -> u32 {
         self.buffers.push(Buffer { name: name.into(), elem, space, sizing: Sizing::Given, base, len: data.len() as u32, count });
         self.written.push(if space == Space::Shared { vec![0; (4 * data.len()).div_ceil(64)] } else { Vec::new() });
         self.words.push(data);

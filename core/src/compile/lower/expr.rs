@@ -72,6 +72,7 @@ impl Lower<'_> {
                     self.read_place(&member, span)
                 }
             },
+            ExprKind::Method(m) if self.host && self.is_vector(&m.obj) => self.vector_method(&m.obj, &m.name, &m.args, span),
             ExprKind::Method(m) => self.method_call(&m.obj, &m.name, &m.args, span),
             ExprKind::Construct { .. } => self.construct(e),
             ExprKind::AddrOf(inner) => self.address_of(inner, span),
@@ -82,6 +83,7 @@ impl Lower<'_> {
                 let bits = if *ty == Ty::DOUBLE { (value as f64).to_bits() } else { value };
                 self.wide_const(bits, *ty, span)
             }
+            ExprKind::Str(text) if self.host => self.string_value(text, span),
             ExprKind::Str(_) => {
                 self.error(span, "a string literal can only be `printf`'s format or an argument of its `%s`");
                 None

@@ -13,6 +13,7 @@ use super::value::{mov, Value};
 use super::Lower;
 use crate::compile::ast::*;
 use crate::compile::ins::{Ins, Opcode, Operand};
+use crate::compile::parse::{CERR, COUT, VECTOR_LIST, VECTOR_NEW};
 use crate::diag::Span;
 use crate::isa::CALL_SLOTS;
 
@@ -23,6 +24,8 @@ enum Arg {
     Size,
     /// Any pointer, or a host local's address.
     Ptr,
+    /// An `int` that may be left out (0 then): `cudaEventRecord`'s stream.
+    OptInt,
 }
 
 /// The host functions a program may call: name, arguments, result.
@@ -34,6 +37,7 @@ const RUNTIME: &[(&str, &[Arg], Ty)] = &[
     ("srand", &[Arg::Size], Ty::Void),
     ("exit", &[Arg::Int], Ty::Void),
     ("cudaMalloc", &[Arg::Ptr, Arg::Size], Ty::INT),
+    ("cudaMallocManaged", &[Arg::Ptr, Arg::Size, Arg::OptInt], Ty::INT),
     ("cudaFree", &[Arg::Ptr], Ty::INT),
     ("cudaMemcpy", &[Arg::Ptr, Arg::Ptr, Arg::Size, Arg::Int], Ty::INT),
     ("cudaMemset", &[Arg::Ptr, Arg::Int, Arg::Size], Ty::INT),
@@ -42,6 +46,14 @@ const RUNTIME: &[(&str, &[Arg], Ty)] = &[
     ("cudaDeviceReset", &[], Ty::INT),
     ("cudaGetLastError", &[], Ty::INT),
     ("cudaPeekAtLastError", &[], Ty::INT),
+    ("cudaGetErrorString", &[Arg::Int], Ty::Ptr(Scalar::Char)),
+    ("cudaGetErrorName", &[Arg::Int], Ty::Ptr(Scalar::Char)),
+    ("cudaEventCreate", &[Arg::Ptr], Ty::INT),
+    ("cudaEventRecord", &[Arg::Int, Arg::OptInt], Ty::INT),
+    ("cudaEventSynchronize", &[Arg::Int], Ty::INT),
+    ("cudaEventElapsedTime", &[Arg::Ptr, Arg::Int, Arg::Int], Ty::INT),
+    ("cudaEventDestroy", &[Arg::Int], Ty::INT),
+    ("time", &[Arg::Ptr], Ty::LONG),
 ];
 
 /// The names a program's host code gives numbers to (`cudaMemcpyHostToDevice`,
@@ -59,7 +71,7 @@ pub const HOST_CONSTANTS: &[(&str, u32)] = &[
 ];
 
 /// One argument placed in the call's registers.
-enum Passed {
+pub(super) enum Passed {
     Value(Value),
     /// A host local's registers, by address: the variable's name and type.
     Local {
@@ -76,8 +88,13 @@ impl Lower<'_> {
         if let Some(kernel) = name.strip_prefix("<<<").and_then(|n| n.strip_suffix(">>>")) {
             return Some(self.launch(kernel, args, span));
         }
-        if name == "fprintf" {
-            return Some(self.fprintf(args, span));
+        match name {
+            "fprintf" => return Some(self.fprintf(args, span)),
+            "puts" => return Some(self.puts(args, span)),
+            COUT | CERR => return Some(self.stream_out(args, name == CERR, span)),
+            VECTOR_NEW | VECTOR_LIST => return Some(self.vector_new(name == VECTOR_LIST, args, span)),
+            "cudaMemcpyToSymbol" | "cudaMemcpyFromSymbol" => return Some(self.symbol_copy(name, args, span)),
+            _ => {}
         }
         if matches!(name, "fflush" | "cudaSetDevice" | "cudaFuncSetCacheConfig") {
             // Output is written as it is printed; one device: nothing to do.
@@ -89,23 +106,27 @@ impl Lower<'_> {
             return Some(Some(Value::imm(0, Ty::INT)));
         }
         let (_, kinds, ret) = RUNTIME.iter().find(|r| r.0 == name)?;
-        if args.len() != kinds.len() {
-            self.error(span, format!("`{name}` takes {} argument(s), found {}", kinds.len(), args.len()));
+        let least = kinds.iter().filter(|k| **k != Arg::OptInt).count();
+        if args.len() < least || args.len() > kinds.len() {
+            let n = if least == kinds.len() { format!("{least}") } else { format!("{least} to {}", kinds.len()) };
+            self.error(span, format!("`{name}` takes {n} argument(s), found {}", args.len()));
             return Some(None);
         }
         let mut passed = Vec::new();
-        for (a, kind) in args.iter().zip(kinds.iter()) {
-            let p = match kind {
-                Arg::Int => Passed::Value(self.expr_as(a, Ty::INT)?),
-                Arg::Size => Passed::Value(self.size_arg(a)?),
-                Arg::Ptr => self.pointer_arg(name, a)?,
+        for (k, kind) in kinds.iter().enumerate() {
+            let p = match (kind, args.get(k)) {
+                (Arg::OptInt, None) => Passed::Value(Value::imm(0, Ty::INT)),
+                (_, None) => return Some(None),
+                (Arg::Int | Arg::OptInt, Some(a)) => Passed::Value(self.expr_as(a, Ty::INT)?),
+                (Arg::Size, Some(a)) => Passed::Value(self.size_arg(a)?),
+                (Arg::Ptr, Some(a)) => self.pointer_arg(name, a)?,
             };
             passed.push(p);
         }
         // `cudaMalloc(&d_a, n)`: the allocation is named and typed after `d_a`.
         let call = match (name, passed.first()) {
-            ("cudaMalloc", Some(Passed::Local { name: var, ty: Ty::Ptr(s), .. })) => {
-                format!("cudaMalloc {var} {}", crate::input::c::elem_type(*s).name())
+            ("cudaMalloc" | "cudaMallocManaged", Some(Passed::Local { name: var, ty: Ty::Ptr(s), .. })) => {
+                format!("{name} {var} {}", crate::input::c::elem_type(*s).name())
             }
             _ => String::from(name),
         };
@@ -114,12 +135,12 @@ impl Lower<'_> {
 
     /// A size: an unsigned 32-bit value (warpscope's memory is addressed in 32 bits; a
     /// `size_t` gives its low word).
-    fn size_arg(&mut self, a: &Expr) -> Option<Value> {
+    pub(super) fn size_arg(&mut self, a: &Expr) -> Option<Value> {
         self.expr_as(a, Ty::UNSIGNED)
     }
 
     /// A pointer argument: a pointer's value, or a host local's address (`&d_a`).
-    fn pointer_arg(&mut self, name: &str, a: &Expr) -> Option<Passed> {
+    pub(super) fn pointer_arg(&mut self, name: &str, a: &Expr) -> Option<Passed> {
         if let ExprKind::AddrOf(inner) = &a.kind {
             if let ExprKind::Var(v) = &inner.kind {
                 if let Some(var) = self.lookup(v).filter(|var| var.memory.is_none()) {
@@ -137,7 +158,7 @@ impl Lower<'_> {
 
     /// `HOST "name", Ra, n` with `passed` in the registers after `Ra`, and a host local passed
     /// by address copied back after it; the call's result, of type `ret`.
-    fn emit_host(&mut self, name: &str, passed: &[Passed], ret: Ty, span: Span) -> Option<Value> {
+    pub(super) fn emit_host(&mut self, name: &str, passed: &[Passed], ret: Ty, span: Span) -> Option<Value> {
         let words: usize = 1 + passed
             .iter()
             .map(|p| match p {
@@ -246,10 +267,50 @@ impl Lower<'_> {
                 return None;
             }
         };
-        if stream == "stderr" {
-            self.emit_host("stderr", &[], Ty::Void, span)?;
+        self.host_printf(&args[1..], stream == "stderr", span)
+    }
+
+    /// An array of host code, where its declaration runs: the runner places it in host memory
+    /// (once; its initial values written each time, as C initialises it each time).
+    pub(super) fn host_array(&mut self, k: usize, span: Span) {
+        let (name, reg) = (self.arrays[k].name.clone(), self.arrays[k].reg);
+        if let Some(v) = self.emit_host(&format!("array {name}"), &[], Ty::Ptr(Scalar::UChar), span) {
+            self.emit(mov(reg, v.operand()));
         }
-        self.printf(&args[1..], span)
+    }
+
+    /// `cudaMemcpyToSymbol(symbol, src, bytes[, offset[, kind]])` and
+    /// `cudaMemcpyFromSymbol(dst, symbol, bytes[, offset[, kind]])`: the call names the
+    /// `__device__` or `__constant__` variable; the host pointer, the bytes and the offset follow.
+    fn symbol_copy(&mut self, name: &str, args: &[Expr], span: Span) -> Option<Value> {
+        if !(3..=5).contains(&args.len()) {
+            self.error(span, format!("`{name}` takes 3 to 5 arguments, found {}", args.len()));
+            return None;
+        }
+        let to = name == "cudaMemcpyToSymbol";
+        let (symbol, pointer) = if to { (&args[0], &args[1]) } else { (&args[1], &args[0]) };
+        let found = match &symbol.kind {
+            ExprKind::Var(v) => self.lookup(v).and_then(|var| var.memory).map(|k| &self.arrays[k]),
+            _ => None,
+        };
+        let Some(array) = found.filter(|a| matches!(a.space, Space::Global | Space::Constant)) else {
+            self.error(
+                symbol.span,
+                format!("`{name}`'s symbol is a `__device__` or `__constant__` variable of this file, named as it is declared"),
+            );
+            return None;
+        };
+        let call = format!("{name} {}", array.name);
+        let mut passed = alloc::vec![self.pointer_arg(name, pointer)?, Passed::Value(self.size_arg(&args[2])?)];
+        let offset = match args.get(3) {
+            Some(o) => self.size_arg(o)?,
+            None => Value::imm(0, Ty::UNSIGNED),
+        };
+        passed.push(Passed::Value(offset));
+        if let Some(kind) = args.get(4) {
+            self.expr(kind)?;
+        }
+        self.emit_host(&call, &passed, Ty::INT, span)
     }
 }
 
@@ -260,8 +321,6 @@ pub fn host_constant(name: &str) -> Option<u32> {
 
 /// Why `name` cannot be called from device code, when it is a host function.
 pub fn host_only(name: &str) -> Option<String> {
-    RUNTIME
-        .iter()
-        .any(|r| r.0 == name)
+    (RUNTIME.iter().any(|r| r.0 == name) || matches!(name, "cudaMemcpyToSymbol" | "cudaMemcpyFromSymbol"))
         .then(|| format!("`{name}` is a host function: a kernel or `__device__` function cannot call it (call it from `main`)"))
 }

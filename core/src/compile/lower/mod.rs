@@ -8,6 +8,8 @@ mod call;
 mod cond;
 mod expr;
 mod host;
+mod host_io;
+mod host_vector;
 mod intrinsics;
 mod place;
 mod printf;
@@ -374,6 +376,9 @@ impl<'a> Lower<'a> {
                         if let Some(s) = self.scopes.last_mut() {
                             s.push((d.name.clone(), var));
                         }
+                        if d.space == Space::Host {
+                            self.host_array(k, d.span);
+                        }
                     }
                 }
             }
@@ -421,6 +426,11 @@ impl<'a> Lower<'a> {
                 self.expr_effect(e);
             }
             StmtKind::Block(items) => self.with_scope(|l| items.iter().for_each(|s| l.stmt(s))),
+            StmtKind::Seq(items) => {
+                self.stmt_mark = outer_mark;
+                items.iter().for_each(|s| self.stmt(s));
+                return;
+            }
             StmtKind::If { cond, then, els } => self.if_stmt(cond, then, els.as_deref()),
             StmtKind::While { cond, body } => self.loop_stmt(Some(cond), &[], body, true),
             StmtKind::DoWhile { body, cond } => self.loop_stmt(Some(cond), &[], body, false),
@@ -644,7 +654,7 @@ fn visit_specials(s: &Stmt, used: &mut [bool; Special::COUNT]) {
 pub fn walk_stmts(s: &Stmt, f: &mut dyn FnMut(&Stmt)) {
     f(s);
     match &s.kind {
-        StmtKind::Block(items) => items.iter().for_each(|s| walk_stmts(s, f)),
+        StmtKind::Block(items) | StmtKind::Seq(items) => items.iter().for_each(|s| walk_stmts(s, f)),
         StmtKind::If { then, els, .. } => {
             walk_stmts(then, f);
             if let Some(e) = els {
@@ -673,7 +683,7 @@ pub fn walk_stmt_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
     match &s.kind {
         StmtKind::Decl(vars) => vars.iter().filter_map(|v| v.3.as_ref()).for_each(&mut *f),
         StmtKind::Expr(e) => f(e),
-        StmtKind::Block(items) => items.iter().for_each(|s| walk_stmt_exprs(s, f)),
+        StmtKind::Block(items) | StmtKind::Seq(items) => items.iter().for_each(|s| walk_stmt_exprs(s, f)),
         StmtKind::If { cond, then, els } => {
             f(cond);
             walk_stmt_exprs(then, f);
@@ -749,7 +759,7 @@ fn collect_labels<'s>(s: &'s Stmt, defined: &mut Vec<&'s str>, targets: &mut Vec
             defined.push(l);
             collect_labels(inner, defined, targets);
         }
-        StmtKind::Block(items) => items.iter().for_each(|x| collect_labels(x, defined, targets)),
+        StmtKind::Block(items) | StmtKind::Seq(items) => items.iter().for_each(|x| collect_labels(x, defined, targets)),
         StmtKind::If { then, els, .. } => {
             collect_labels(then, defined, targets);
             if let Some(e) = els {
@@ -785,7 +795,7 @@ fn any_stmt(s: &Stmt, pred: &dyn Fn(&Stmt) -> bool, switch_captures: bool) -> bo
         return true;
     }
     match &s.kind {
-        StmtKind::Block(items) => items.iter().any(|x| any_stmt(x, pred, switch_captures)),
+        StmtKind::Block(items) | StmtKind::Seq(items) => items.iter().any(|x| any_stmt(x, pred, switch_captures)),
         StmtKind::If { then, els, .. } => {
             any_stmt(then, pred, switch_captures) || els.as_ref().is_some_and(|e| any_stmt(e, pred, switch_captures))
         }

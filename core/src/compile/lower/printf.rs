@@ -26,36 +26,11 @@ enum Arg {
 
 impl Lower<'_> {
     pub(super) fn printf(&mut self, args: &[Expr], span: Span) -> Option<Value> {
-        let Some(first) = args.first() else {
-            self.error(span, "`printf` needs a format: `printf(\"x = %d\\n\", x)`");
-            return None;
-        };
-        let ExprKind::Str(text) = &first.kind else {
-            self.error(first.span, "`printf`'s format must be a string literal here: warpscope formats the text when it shows it, so it reads the format when it compiles");
-            return None;
-        };
-        let (_, problems) = parse_format(text);
-        for p in problems {
-            self.diags.push(Diagnostic::warning(first.span, p.message));
+        if self.host {
+            return self.host_printf(args, false, span);
         }
-        let format = crate::printf::Format::new(text, Vec::new());
-        let specs: Vec<Spec> = format.specs().copied().collect();
-        let rest = &args[1..];
-        if rest.len() > specs.len() {
-            let extra = &rest[specs.len()];
-            self.diags
-                .push(Diagnostic::warning(extra.span, "too many arguments for the format: this one and any after it are not printed"));
-        }
-        let words: usize = specs.iter().map(|s| s.kind().words()).sum();
-        if words > MAX_WORDS {
-            self.error(
-                span,
-                format!(
-                    "`printf` passes at most {MAX_WORDS} argument words here (a `%f`, `%ld` or `%p` takes two); this one needs {words}"
-                ),
-            );
-            return None;
-        }
+        let (text, specs) = self.format_of(args, span)?;
+        let (first, rest) = (&args[0], &args[1..]);
         // Every argument first (one may itself call a function), then the copies.
         let mut passed = Vec::new();
         for (k, spec) in specs.iter().enumerate() {
@@ -90,7 +65,7 @@ impl Lower<'_> {
             };
             passed.push(arg);
         }
-        let mut ins = Ins::new(Opcode::Printf).src(Operand::Str(self.string(text)));
+        let mut ins = Ins::new(Opcode::Printf).src(Operand::Str(self.string(&text)));
         for (spec, arg) in specs.iter().zip(passed) {
             let op = match arg {
                 Arg::Str(k) => Operand::Str(k),
@@ -112,6 +87,42 @@ impl Lower<'_> {
         Some(Value::imm(specs.len() as u32, Ty::INT))
     }
 
+    /// `printf`'s format (a string literal) and its directives, after warning where the format
+    /// or the argument count is wrong; `None` (with an error) when it cannot be printed.
+    pub(super) fn format_of(&mut self, args: &[Expr], span: Span) -> Option<(String, Vec<Spec>)> {
+        let Some(first) = args.first() else {
+            self.error(span, "`printf` needs a format: `printf(\"x = %d\\n\", x)`");
+            return None;
+        };
+        let ExprKind::Str(text) = &first.kind else {
+            self.error(first.span, "`printf`'s format must be a string literal here: warpscope formats the text when it shows it, so it reads the format when it compiles");
+            return None;
+        };
+        let (_, problems) = parse_format(text);
+        for p in problems {
+            self.diags.push(Diagnostic::warning(first.span, p.message));
+        }
+        let format = crate::printf::Format::new(text, Vec::new());
+        let specs: Vec<Spec> = format.specs().copied().collect();
+        let rest = &args[1..];
+        if rest.len() > specs.len() {
+            let extra = &rest[specs.len()];
+            self.diags
+                .push(Diagnostic::warning(extra.span, "too many arguments for the format: this one and any after it are not printed"));
+        }
+        let words: usize = specs.iter().map(|s| s.kind().words()).sum();
+        if words > MAX_WORDS {
+            self.error(
+                span,
+                format!(
+                    "`printf` passes at most {MAX_WORDS} argument words here (a `%f`, `%ld` or `%p` takes two); this one needs {words}"
+                ),
+            );
+            return None;
+        }
+        Some((text.clone(), specs))
+    }
+
     /// The function's string `s`, as an operand index.
     pub(super) fn string(&mut self, s: &str) -> u16 {
         let strings = &mut self.func.strings;
@@ -123,7 +134,7 @@ impl Lower<'_> {
     }
 
     /// Warns where an argument's type is not the one its directive reads (gcc's `-Wformat`).
-    fn check(&mut self, spec: &Spec, ty: Ty, n: usize, span: Span) {
+    pub(super) fn check(&mut self, spec: &Spec, ty: Ty, n: usize, span: Span) {
         let fits = match ty {
             // A byte or halfword is promoted to `int` when passed, as C's varargs promote it.
             Ty::Scalar(Scalar::Int | Scalar::Unsigned | Scalar::Bool | Scalar::Char | Scalar::UChar | Scalar::Short | Scalar::UShort) => {
@@ -148,7 +159,7 @@ impl Lower<'_> {
     }
 
     /// Copies a value into fresh consecutive registers as the directive reads it; the first.
-    fn pass(&mut self, spec: &Spec, v: Value, span: Span) -> Option<Operand> {
+    pub(super) fn pass(&mut self, spec: &Spec, v: Value, span: Span) -> Option<Operand> {
         if let Ty::Void = v.ty {
             self.error(span, "a `void` value cannot be printed");
             return None;

@@ -24,8 +24,8 @@ const UNSUPPORTED: &[(&str, &str)] = &[
     ("template", "templates are not supported"),
     ("typedef", "`typedef` is not supported"),
     ("__constant__", "a `__constant__` variable is declared at file scope, outside every function"),
-    ("new", "`new` is not supported"),
-    ("delete", "`delete` is not supported"),
+    ("new", "`new` is not supported in device code: allocate with `cudaMalloc` in `main`"),
+    ("delete", "`delete` is not supported in device code"),
     ("asm", "inline assembly is not supported: write an assembly kernel instead"),
 ];
 
@@ -79,7 +79,11 @@ const IGNORED: &[&str] = &[
     "extern",
 ];
 
+mod host;
 mod structs;
+
+pub use host::without_std;
+pub(super) use host::{CERR, COUT, VECTOR_LIST, VECTOR_NEW};
 
 pub struct Parser<'t> {
     toks: &'t [Token],
@@ -118,6 +122,10 @@ pub struct Parser<'t> {
     saw_const: bool,
     /// Reading a whole program: host functions (`main` and its helpers) are read, not skipped.
     pub host: bool,
+    /// The type just read was a `vector<T>` (held as a `T*`).
+    vector_read: bool,
+    /// The function's `const` locals read as constants (`consts` holds them too).
+    local_consts: Vec<String>,
 }
 
 /// The nesting budget, in levels: a statement nests `STATEMENT_LEVELS`, a `(`, a call's
@@ -157,6 +165,8 @@ impl<'t> Parser<'t> {
             typedefs: Default::default(),
             saw_const: false,
             host: false,
+            vector_read: false,
+            local_consts: Vec::new(),
         }
     }
 
@@ -268,6 +278,9 @@ impl<'t> Parser<'t> {
     }
     fn unsupported_here(&self) -> Option<Diagnostic> {
         let Tok::Ident(w) = self.peek() else { return None };
+        if self.host && (w == "new" || w == "delete") {
+            return None;
+        }
         UNSUPPORTED.iter().find(|(k, _)| k == w).map(|(_, msg)| Diagnostic::error(self.span(), *msg))
     }
 
@@ -321,7 +334,8 @@ impl<'t> Parser<'t> {
             // A struct this C could not read is a type too: `ty` says why.
             return is_type_word(w)
                 || (self.host && w == "dim3" && !matches!(self.peek_at(k + 1), Tok::Punct("(")))
-                || (self.host && w == "cudaError_t")
+                || (self.host && (w == "cudaError_t" || w == "cudaEvent_t"))
+                || (self.host && w == "vector" && matches!(self.peek_at(k + 1), Tok::Punct("<")))
                 || self.is_struct(w)
                 || self.is_struct_template(w)
                 || self.typedefs.contains_key(w.as_str())
@@ -351,6 +365,7 @@ impl<'t> Parser<'t> {
     /// A type: qualifiers, a base type and `*`s.
     fn ty(&mut self) -> PResult<Ty> {
         self.saw_const = false;
+        self.vector_read = false;
         self.skip_ignored();
         // `struct Node* p`, as C writes a struct's type.
         if matches!(self.peek(), Tok::Ident(w) if w == "struct" || w == "class")
@@ -370,9 +385,13 @@ impl<'t> Parser<'t> {
             self.bump();
             return Ok(Ty::Vector(Scalar::Unsigned, 3));
         }
-        if self.host && self.is_word("cudaError_t") {
+        // `cudaEvent_t` is a handle the host runner numbers.
+        if self.host && (self.is_word("cudaError_t") || self.is_word("cudaEvent_t")) {
             self.bump();
             return self.pointers(Ty::INT, start);
+        }
+        if self.host && self.is_word("vector") && matches!(self.peek_at(1), Tok::Punct("<")) {
+            return self.vector_type(start);
         }
         let named = match self.peek() {
             Tok::Ident(w) => self.typedefs.get(w.as_str()).copied(),
@@ -861,7 +880,11 @@ impl<'t> Parser<'t> {
             ));
         }
         self.expect("{", "to open the function body")?;
+        // A function's `const` locals are constants inside it only.
+        let (file_consts, outer_locals) = (self.consts.clone(), core::mem::take(&mut self.local_consts));
         let body = self.block_items();
+        self.consts = file_consts;
+        self.local_consts = outer_locals;
         self.expect("}", "to close the function body")?;
         Ok(Function { name, kernel, host, ret, params, body, span: start })
     }
@@ -906,9 +929,15 @@ impl<'t> Parser<'t> {
         let empty = self.is(")") || (self.is_word("void") && matches!(self.peek_at(1), Tok::Punct(")")));
         if !empty {
             loop {
-                let ty = self.ty()?;
+                let mut ty = self.ty()?;
                 if ty == Ty::Void {
                     return Err(Diagnostic::error(self.prev_span(), "a parameter cannot be `void`"));
+                }
+                if self.vector_read && !self.is("&") {
+                    return Err(Diagnostic::error(
+                        self.span(),
+                        "a vector passed by value is not supported (it would be copied): pass it by reference, `const std::vector<T>&`",
+                    ));
                 }
                 // `unsigned int &state`: a reference, which a kernel cannot take (the host passes
                 // values).
@@ -924,8 +953,26 @@ impl<'t> Parser<'t> {
                 }
                 self.eat("&");
                 let (pname, span) = self.ident("a parameter name")?;
+                // `int a[]` (or `int a[N]`) is the pointer `int* a`, as in C.
                 if self.is("[") {
-                    return Err(Diagnostic::error(self.span(), "array parameters are not supported: use a pointer (`int* a`)"));
+                    let span = self.span();
+                    ty = ty
+                        .pointer_to()
+                        .filter(|_| !ty.is_pointer())
+                        .ok_or_else(|| Diagnostic::error(span, "an array of pointers as a parameter is not supported: pass a pointer"))?;
+                    self.bump();
+                    while !self.eat("]") {
+                        if *self.peek() == Tok::Eof {
+                            return Err(Diagnostic::error(span, "expected `]` to close the array parameter"));
+                        }
+                        self.bump();
+                    }
+                    if self.is("[") {
+                        return Err(Diagnostic::error(
+                            self.span(),
+                            "a parameter of more than one dimension is not supported: pass a pointer and index it `a[i * n + j]`",
+                        ));
+                    }
                 }
                 let default = if self.eat("=") {
                     if kernel {
@@ -1106,86 +1153,13 @@ impl<'t> Parser<'t> {
                     StmtKind::Label(w, Box::new(inner))
                 }
                 _ if self.host && self.launch_ahead() => self.launch()?,
+                "delete" if self.host => self.delete_stmt()?,
+                "cout" | "cerr" | "clog" if self.host && matches!(self.peek_at(1), Tok::Punct("<<")) => self.stream_stmt()?,
                 _ => self.expr_statement()?,
             },
             _ => self.expr_statement()?,
         };
         Ok(Stmt { kind, span })
-    }
-
-    /// Whether a kernel launch starts here: `name<<<` or `name<args><<<` (the lexer reads
-    /// `<<<` as `<<` and `<`).
-    fn launch_ahead(&self) -> bool {
-        let chevrons = |k: usize| matches!(self.peek_at(k), Tok::Punct("<<")) && matches!(self.peek_at(k + 1), Tok::Punct("<"));
-        if chevrons(1) {
-            return true;
-        }
-        if !matches!(self.peek_at(1), Tok::Punct("<")) {
-            return false;
-        }
-        let mut k = 2;
-        loop {
-            match self.peek_at(k) {
-                Tok::Punct(">") => return chevrons(k + 1),
-                Tok::Punct(";" | "{" | "}") | Tok::Eof => return false,
-                _ => k += 1,
-            }
-        }
-    }
-
-    /// `kernel<<<grid, block[, shared[, stream]]>>>(args);` (or `kernel<T, 256><<<...>>>`): a
-    /// call named `<<<kernel>>>` whose first three arguments are the grid, the block and the
-    /// dynamic shared bytes (0 when not given), then the kernel's.
-    fn launch(&mut self) -> PResult<StmtKind> {
-        let (name, span) = self.ident("a kernel's name")?;
-        let instance = if self.eat("<") {
-            let args = self.template_args(&name)?;
-            self.wanted.push(Wanted { name: name.clone(), args: args.clone(), span });
-            instance_name(&name, &args, &self.structs)
-        } else {
-            name
-        };
-        self.expect("<<", "to open the launch's `<<<`")?;
-        self.expect("<", "to open the launch's `<<<`")?;
-        // The sizes are read above the shifts, so `>>>` closes them.
-        let above_shifts = Infix::from_symbol("<<").map_or(0, |(_, p)| p + 1);
-        let mut config = Vec::new();
-        loop {
-            config.push(self.binary(above_shifts)?.0);
-            if !self.eat(",") {
-                break;
-            }
-        }
-        let close = self.span();
-        if !(self.eat(">>") && self.eat(">")) {
-            return Err(Diagnostic::error(close, "expected `>>>` to close the launch's configuration"));
-        }
-        if config.len() < 2 || config.len() > 4 {
-            return Err(Diagnostic::error(
-                span,
-                format!("a launch's `<<<...>>>` gives the grid and the block, then optionally the dynamic shared memory's bytes and a stream; this one has {} part(s)", config.len()),
-            ));
-        }
-        if let Some(stream) = config.get(3) {
-            if const_int(stream) != Some(0) {
-                return Err(Diagnostic::error(
-                    stream.span,
-                    "launches on streams other than the default are not supported: warpscope runs launches in order, one after another; drop the stream argument",
-                ));
-            }
-            config.truncate(3);
-        }
-        if config.len() == 2 {
-            config.push(Expr { kind: ExprKind::Int { value: 0, unsigned: false }, span: close });
-        }
-        if !self.is("(") {
-            return Err(Diagnostic::error(self.span(), "expected the kernel's arguments in `(...)` after `>>>`"));
-        }
-        let (call, _) = self.call(format!("<<<{instance}>>>"), span)?;
-        let ExprKind::Call { name, args } = call.kind else { unreachable!("`call` makes a call") };
-        config.extend(args);
-        self.expect(";", "after the launch")?;
-        Ok(StmtKind::Expr(Expr { kind: ExprKind::Call { name, args: config }, span: call.span }))
     }
 
     fn expr_statement(&mut self) -> PResult<StmtKind> {
@@ -1305,7 +1279,18 @@ impl<'t> Parser<'t> {
             return Ok(Stmt { kind: StmtKind::Shared(self.memory_decl()?), span });
         }
         let dim3 = self.host && self.is_word("dim3");
+        let array_ahead = self.host && self.local_array_ahead();
+        let start = self.pos;
         let base = self.ty()?;
+        let (vector, constant) = (self.vector_read, self.saw_const);
+        // An array in host code lives in host memory, as a `__device__` one in device memory:
+        // one of numbers is read below with the declaration's other names (`int h[64], *d;`),
+        // one of structs or CUDA vectors as a memory declaration.
+        if array_ahead && !matches!(base, Ty::Scalar(_) | Ty::Ptr(_)) {
+            self.pos = start;
+            return Ok(Stmt { kind: StmtKind::Shared(self.memory_decl_in(Some(Space::Host))?), span });
+        }
+        let mut arrays = Vec::new();
         if base == Ty::Void {
             return Err(Diagnostic::error(span, "a variable cannot be `void`"));
         }
@@ -1322,8 +1307,24 @@ impl<'t> Parser<'t> {
                 ty = base.pointer_to().ok_or_else(|| Diagnostic::error(self.prev_span(), "pointers to pointers are not supported"))?;
             }
             let (name, nspan) = self.ident("a variable name")?;
+            if let (true, true, Ty::Scalar(elem)) = (self.host, self.is("["), ty) {
+                self.pos -= 1;
+                arrays.push(self.memory_declarator(Space::Host, elem)?);
+                if !self.eat(",") {
+                    break;
+                }
+                continue;
+            }
             if self.is("[") {
                 return Err(Diagnostic::error(self.span(), "local arrays are not supported: use a buffer parameter"));
+            }
+            if vector {
+                let init = self.std_vector_init(ty, nspan)?;
+                vars.push((ty, name, nspan, Some(init)));
+                if !self.eat(",") {
+                    break;
+                }
+                continue;
             }
             let init = match (self.eat("="), ty) {
                 // `dim3 grid(16, 16);`, `dim3 block;`: components not given are 1.
@@ -1341,7 +1342,25 @@ impl<'t> Parser<'t> {
             }
         }
         self.expect(";", "after the declaration")?;
-        Ok(Stmt { kind: StmtKind::Decl(vars), span })
+        // `const int n = 128;` is a constant where sizes are read (`float h[n]`), as in C++;
+        // another variable of its name after it is that variable.
+        for (ty, name, _, init) in &vars {
+            match (constant, ty, init.as_ref().and_then(const_int)) {
+                (true, Ty::Scalar(s), Some(v)) if !s.float() => {
+                    self.consts.insert(name.clone(), ExprKind::Int { value: v as u64, unsigned: s.unsigned() });
+                    self.local_consts.push(name.clone());
+                }
+                _ if self.local_consts.contains(name) => {
+                    self.consts.remove(name);
+                }
+                _ => {}
+            }
+        }
+        let decl = Stmt { kind: StmtKind::Decl(vars), span };
+        if arrays.is_empty() {
+            return Ok(decl);
+        }
+        Ok(Stmt { kind: StmtKind::Seq(alloc::vec![Stmt { kind: StmtKind::Shared(arrays), span }, decl]), span })
     }
 
     /// Whether the declaration here is `__shared__` (among its qualifiers).
@@ -1363,6 +1382,11 @@ impl<'t> Parser<'t> {
     /// file scope `__constant__ float mask[5] = {...};` or `__device__ int counter;`; several
     /// variables of one declaration (`__constant__ float a, b[4];`) one after another.
     fn memory_decl(&mut self) -> PResult<Vec<MemoryDecl>> {
+        self.memory_decl_in(None)
+    }
+
+    /// A memory declaration whose space is `preset` unless a qualifier says otherwise.
+    fn memory_decl_in(&mut self, preset: Option<Space>) -> PResult<Vec<MemoryDecl>> {
         let start = self.span();
         let mut space = None;
         loop {
@@ -1380,7 +1404,7 @@ impl<'t> Parser<'t> {
                 _ => break,
             }
         }
-        let space = space.unwrap_or(Space::Shared);
+        let space = space.or(preset).unwrap_or(Space::Shared);
         let q = space.qualifier();
         let ty = self.ty()?;
         // A vector type's variable (`__shared__ float3 pts[32]`): its components in a row; a
@@ -1675,6 +1699,7 @@ impl<'t> Parser<'t> {
                 self.expect(")", "to close the cast")?;
                 return self.nested(Self::unary);
             }
+            Tok::Ident(w) if c && self.host && w == "new" => return self.nested(Self::new_expr),
             Tok::Ident(w) if c && self.host && w == "dim3" && matches!(self.peek_at(1), Tok::Punct("(" | "{")) => {
                 self.bump();
                 let e = self.dim3_value(span)?;

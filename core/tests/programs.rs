@@ -1,0 +1,134 @@
+//! Whole programs (`main()` and every launch) print what they printed on a GPU of the H100's SM
+//! (sm_90; gpu.txt names the card): each program of examples/programs and each whole program of
+//! examples/corpus, built by nvcc for sm_90 and run there by scripts/h100_programs.sh, whose
+//! output is examples/programs/gpu/NAME.{stdout,stderr,status}.
+
+use std::path::{Path, PathBuf};
+
+use warpscope_core::host::{run_program, ProgramEnd};
+use warpscope_core::LaunchOptions;
+
+fn examples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples")
+}
+
+/// The source of the program the H100 ran as `name` (`corpus_x` is examples/corpus/x.cu).
+fn source(name: &str) -> String {
+    let path = match name.strip_prefix("corpus_") {
+        Some(corpus) => examples().join(format!("corpus/{corpus}.cu")),
+        None => examples().join(format!("programs/{name}.cu")),
+    };
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Numbers masked: a timing line says the same thing with other digits.
+fn shape(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if c.is_ascii_digit() || c == '.' {
+            if !out.ends_with('#') {
+                out.push('#');
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Programs whose device lines come in another order than on the GPU, for two known reasons:
+/// nvcc laid out hello_threads' `if`/`else if` with the `else` path first (the GPU runs the
+/// fall-through group first, warpscope's own compile has the `if` path there), and a GPU runs
+/// the two blocks at once, so their lines interleave in time where warpscope's come block by
+/// block. Their host lines and the device lines between them are held, not the order within.
+const ORDER_DIFFERS: &[&str] = &["hello_threads"];
+
+/// The same lines between each pair of host lines (those `main` prints: not starting "block").
+fn assert_same_lines(got: &str, want: &str, name: &str) {
+    let runs = |text: &str| -> Vec<Vec<String>> {
+        let mut out: Vec<Vec<String>> = vec![Vec::new()];
+        for line in text.lines() {
+            if line.starts_with("block") {
+                out.last_mut().unwrap().push(line.to_string());
+            } else {
+                out.push(vec![line.to_string()]);
+                out.push(Vec::new());
+            }
+        }
+        out.iter_mut().for_each(|r| r.sort());
+        out
+    };
+    assert_eq!(runs(got), runs(want), "{name}: the lines between the host's");
+}
+
+/// Every program the GPU ran, each checked by a test below (one each, so they run in parallel).
+const PROGRAMS: &[&str] = &[
+    "bfs",
+    "corpus_bitonic_sort_step",
+    "corpus_histogram_shared_bins",
+    "corpus_reduce_sequential",
+    "corpus_saxpy",
+    "corpus_vector_add",
+    "hello_threads",
+    "histogram",
+    "matmul",
+    "reduction_passes",
+    "vector_add",
+];
+
+fn gpu_dir() -> PathBuf {
+    examples().join("programs/gpu")
+}
+
+#[test]
+fn the_gpu_ran_every_program_and_each_is_checked() {
+    let dir = gpu_dir();
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e} (scripts/h100_programs.sh makes it)", dir.display()))
+        .filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".stdout").map(String::from))
+        .collect();
+    names.sort();
+    assert_eq!(names, PROGRAMS);
+    let gpu = std::fs::read_to_string(dir.join("gpu.txt")).expect("gpu.txt");
+    assert!(gpu.contains("H100") || gpu.contains("H200"), "an sm_90 GPU: {gpu}");
+}
+
+/// `name` prints what it printed on the GPU, its stderr the same but for numbers (a time), and
+/// exits with the same status.
+fn check(name: &str) {
+    let dir = gpu_dir();
+    let want = |ext: &str| std::fs::read_to_string(dir.join(format!("{name}.{ext}"))).unwrap();
+    let run = run_program(&source(name), &LaunchOptions::default()).unwrap_or_else(|d| panic!("{name}: {d:?}"));
+    if ORDER_DIFFERS.contains(&name) {
+        assert_same_lines(&run.stdout, &want("stdout"), name);
+    } else {
+        assert_eq!(run.stdout, want("stdout"), "{name}: stdout");
+    }
+    assert_eq!(shape(&run.stderr), shape(&want("stderr")), "{name}: stderr");
+    let status: i32 = want("status").trim().parse().unwrap();
+    assert_eq!(run.end, ProgramEnd::Exited(status), "{name}: exit status");
+    assert!(!run.launches.is_empty(), "{name} launches a kernel");
+}
+
+macro_rules! programs {
+    ($($test:ident: $name:literal,)*) => {$(
+        #[test]
+        fn $test() {
+            check($name);
+        }
+    )*};
+}
+
+programs! {
+    bfs_levels: "bfs",
+    bitonic_sort_step: "corpus_bitonic_sort_step",
+    histogram_shared_bins: "corpus_histogram_shared_bins",
+    reduce_sequential: "corpus_reduce_sequential",
+    saxpy_managed: "corpus_saxpy",
+    corpus_vector_add: "corpus_vector_add",
+    hello_threads: "hello_threads",
+    histogram_cpp: "histogram",
+    matmul_events: "matmul",
+    reduction_passes: "reduction_passes",
+    vector_add: "vector_add",
+}
