@@ -1,9 +1,9 @@
 // Kernels pasted the way students have them: a whole course file (includes, a host `main`, two
-// kernels) runs as pasted, with the skipped host code a note in Problems; a header-less shuffle
+// kernels) runs as pasted, `main()` and both launches, each launch viewable; a header-less shuffle
 // reduction shows its exchange in the lanes view and its C variables by name; every expectation
 // comes from the CLI on the same text.
 import type { Locator, Page } from '@playwright/test';
-import { cliDump, cliListing, cliTrace, exampleText, expect, markedInView, open, paste, replaceText, seek, showTab, tempFile, test } from './helpers';
+import { cliDump, cliListing, cliTrace, exampleText, expect, markedInView, open, paste, replaceText, runAllowingFailure, seek, showTab, tempFile, test } from './helpers';
 
 
 const COURSE_FILE = `#include <cstdio>
@@ -18,9 +18,17 @@ __global__ void vecAdd(const float* a, const float* b, float* c, int n) {
 __global__ void scale(float* c, float k) { c[threadIdx.x] *= k; }
 
 int main() {
-    float *d_a, *d_b, *d_c;
+    float h[N], *d_a, *d_b, *d_c;
+    for (int i = 0; i < N; i++) h[i] = i;
     cudaMalloc((void**)&d_a, N * sizeof(float));
+    cudaMalloc((void**)&d_b, N * sizeof(float));
+    cudaMalloc((void**)&d_c, N * sizeof(float));
+    cudaMemcpy(d_a, h, sizeof(h), cudaMemcpyHostToDevice);
+    cudaMemcpy(d_b, h, sizeof(h), cudaMemcpyHostToDevice);
     vecAdd<<<1, N>>>(d_a, d_b, d_c, N);
+    scale<<<1, N>>>(d_c, 0.5f);
+    cudaMemcpy(h, d_c, sizeof(h), cudaMemcpyDeviceToHost);
+    printf("c[1] = %.1f, c[31] = %.1f\\n", h[1], h[31]);
     printf("done\\n");
     return 0;
 }
@@ -55,30 +63,47 @@ test('a whole file pasted shows its kernel, not the host code at its end', async
   await expect(page.getByTestId('editor-content')).toBeFocused();
 });
 
-test('a whole course file runs as pasted: host code is a note, the first kernel runs, its results match the CLI', async ({ page }) => {
+test('a whole course file runs as pasted: main() prints, each launch is viewable with what main() gave it, as the CLI runs them', async ({ page }) => {
   await open(page);
   await replaceText(page, COURSE_FILE);
   const path = tempFile('course.cu', COURSE_FILE);
-  const total = cliTrace(path).total;
-  await expect(page.getByTestId('step-label')).toHaveAttribute('data-total', String(total));
-  // No `//@ title`: the kernel that runs names it.
+  // The first launch is shown, as `trace` shows it.
+  const first = cliTrace(path).total;
+  await expect(page.getByTestId('step-label')).toHaveAttribute('data-total', String(first));
   await expect(page.getByTestId('kernel-title')).toHaveText('vecAdd');
-  // No error: the summary names the notes, and Problems lists the skipped host code.
-  await page.getByTestId('diag-summary').click();
-  const problems = page.getByTestId('problems');
-  await expect(problems).toContainText('host code skipped (`main`), lines 12-18');
-  await expect(problems).toContainText('running `vecAdd` (choose another with `//@ kernel scale`)');
-  // The host's launch is not read, and the note says what the run is instead.
-  await expect(problems).toContainText('this launch, `<<<1, N>>>`, is not read: the run is one block of 32 threads');
-  await seek(page, total);
+  // What main() printed: c = (a + 2b) / 2 with a = b = i, as the CLI prints it.
+  const printed = runAllowingFailure(['run', path, '--printed']);
+  expect(printed).toBe('c[1] = 1.5, c[31] = 46.5\ndone\n');
+  await showTab(page, 'Output');
+  await expect(page.getByTestId('program-stdout')).toHaveText(printed);
+  await expect(page.getByTestId('program-end')).toContainText('exited with status 0');
+  await expect(page.getByTestId('program-end')).toContainText('launch 1 of 2');
+  // The inputs are main()'s, read-only, at the launch's line: the pointers name the buffers.
+  await showTab(page, 'Kernel inputs');
+  await expect(page.getByTestId('pi-set-by-main')).toContainText('line 20');
+  const args = page.getByTestId('pi-arguments');
+  await expect(args.locator('tbody tr', { hasText: /^a/ })).toContainText('→ d_a');
+  await expect(args.locator('tbody tr', { hasText: /^n/ })).toContainText('32');
+  // The launch's end: c = 3i in the device buffer main() named d_c.
+  await seek(page, first);
   await showTab(page, 'Memory');
-  await expect(page.getByTestId('memory-grid')).toBeVisible();
-  // c[i] = a[i] + 2 b[i] with the inputs made for a and b (0, 1, 2, ...): 3i.
-  const want = cliDump(path, 'c');
-  expect(want.slice(0, 3)).toEqual(['0', '3', '6']);
-  const cells = await scrollToBuffer(page, 'c');
-  await expect(cells.nth(1)).toHaveText(want[1]);
-  await expect(cells.nth(2)).toHaveText(want[2]);
+  const cells = await scrollToBuffer(page, 'd_c');
+  await expect(cells.nth(1)).toHaveText('3');
+  await expect(cells.nth(2)).toHaveText('6');
+  // The second launch, picked: `scale`, as `trace --launch 2` shows it.
+  await showTab(page, 'Kernel inputs');
+  await page.getByTestId('launch-picker').selectOption('1');
+  await expect(page.getByTestId('kernel-title')).toHaveText('scale');
+  await expect(page.getByTestId('step-label')).toHaveAttribute('data-total', String(cliTrace(path, [], ['--launch', '2']).total));
+  // The kernel alone, with made-up inputs, as for a file without main(), and back.
+  await page.getByTestId('pi-kernel-only').click();
+  await expect(page.getByTestId('kernel-title')).toHaveText('vecAdd');
+  await expect(page.getByTestId('step-label')).toHaveAttribute('data-total', String(cliTrace(path, [], ['--kernel-only']).total));
+  await page.getByTestId('diag-summary').click();
+  await expect(page.getByTestId('problems')).toContainText('host code skipped (`main`), lines 12-26');
+  await showTab(page, 'Kernel inputs');
+  await page.getByTestId('pi-run-main').click();
+  await expect(page.getByTestId('pi-set-by-main')).toContainText('line 20');
 });
 
 test('a shuffle step draws who got whose value, and the registers panel names the C variables', async ({ page }) => {
@@ -139,8 +164,11 @@ test('a template kernel runs the instance the host launches (a #define\'d block 
   // block of 64 reads past the input), with room in shared memory for `warpReduce`'s reads.
   const text = `//@ launch block=32\n//@ buffer sdata: i32[64]\n//@ param n = 128\n//@ buffer g_idata: i32[128] = i\n${REDUCE6}`;
   await replaceText(page, text);
+  // Its `//@` inputs are for the kernel alone (its main() would launch it with its own).
+  await showTab(page, 'Kernel inputs');
+  await page.getByTestId('pi-kernel-only').click();
   const path = tempFile('reduce6.cu', text);
-  const total = cliTrace(path).total;
+  const total = cliTrace(path, [], ['--kernel-only']).total;
   await expect(page.getByTestId('step-label')).toHaveAttribute('data-total', String(total));
   await expect(page.getByTestId('diag-summary')).not.toContainText('error');
   // The instance the host's launch names, and the device template's instance it calls.
@@ -148,7 +176,7 @@ test('a template kernel runs the instance the host launches (a #define\'d block 
   await expect(page.locator('#listing')).toContainText('kepler code for `reduce6<32>`');
   expect(cliListing(path).lines.join('\n')).toContain('CAL `(.L_fn_warpReduce_32_)');
   // The block adds 0 + 1 + ... + 127.
-  expect(cliDump(path, 'g_odata')[0]).toBe('8128');
+  expect(cliDump(path, 'g_odata', ['--kernel-only'])[0]).toBe('8128');
 });
 
 /** CS344's Problem Set 1 as the course hands out its student file (the `utils.h` include, the

@@ -52,7 +52,7 @@ export function cliTrace(file: string, sets: string[] = [], options: string[] = 
 }
 
 /** The CLI's output; a run that deadlocks or faults exits non-zero but still prints its trace. */
-function runAllowingFailure(args: string[]): string {
+export function runAllowingFailure(args: string[]): string {
   try {
     return warpscope(args, { quiet: true });
   } catch (e) {
@@ -183,8 +183,8 @@ export function cliCycles(file: string, model: string, preset?: string): string 
 
 
 /** `warpscope run FILE --dump NAME`: the buffer's elements at the run's end, as the CLI writes them. */
-export function cliDump(file: string, buffer: string): string[] {
-  return warpscope(['run', file, '--dump', buffer]).trim().split('\n');
+export function cliDump(file: string, buffer: string, options: string[] = []): string[] {
+  return warpscope(['run', file, '--dump', buffer, ...options]).trim().split('\n');
 }
 
 /** `warpscope compile FILE`: the listing's lines and, per pc, its 1-based listing line and the C

@@ -45,6 +45,13 @@ pub struct Common {
     /// ran (its shared-memory reads see what the inputs put there, not other warps' writes).
     #[arg(long)]
     pub one_warp: bool,
+    /// A file with a `main()` runs as a whole program (`run` prints what it prints); the other
+    /// commands show its first launch, or this one (1 for the first), as `main` made it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub launch: Option<u32>,
+    /// Run the kernel of a file with a `main()` alone, with the `//@` inputs (or made-up ones).
+    #[arg(long)]
+    pub kernel_only: bool,
     /// Override one cost: instruction, divergence, spill or fill cycles (`--cost spill=50`).
     #[arg(long = "cost", value_name = "FIELD=CYCLES")]
     pub costs: Vec<String>,
@@ -138,6 +145,8 @@ impl Common {
             schedule: None,
             warp_scheduler: None,
             one_warp: false,
+            launch: None,
+            kernel_only: false,
             costs: Vec::new(),
             sets: Vec::new(),
             stack_capacity: None,
@@ -161,6 +170,8 @@ impl Common {
             schedule: self.schedule.clone(),
             warp_scheduler: self.warp_scheduler.clone(),
             one_warp: self.one_warp.then_some(true),
+            launch: self.launch.map(|n| n.saturating_sub(1)),
+            kernel_only: self.kernel_only.then_some(true),
         };
         flags.over(&self.from_link)
     }

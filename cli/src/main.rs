@@ -56,10 +56,6 @@ enum Command {
         /// its contents at the stop, why on stderr, exit 3).
         #[arg(long, value_name = "NAME", conflicts_with = "json")]
         dump: Option<String>,
-        /// A file with a `main()` runs as a whole program (its host code, every launch, its
-        /// output and exit status); this runs its kernel alone, with the `//@` inputs.
-        #[arg(long)]
-        kernel_only: bool,
     },
     /// Run the same kernel and inputs under several models, or two kernels under one model
     /// (`--with`), and print the paper's metrics side by side.
@@ -140,7 +136,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Run { common, json, printed, dump, kernel_only } if program::is_program(&common, kernel_only) => {
+        Command::Run { common, json, printed, dump } if program::is_program(&common) => {
             let shown = if json {
                 program::Shown::Json
             } else if printed {

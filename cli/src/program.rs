@@ -15,8 +15,8 @@ use warpscope_core::session::choice::Named;
 use crate::load::Common;
 
 /// Whether `common`'s file is a program to run whole.
-pub fn is_program(common: &Common, kernel_only: bool) -> bool {
-    !kernel_only
+pub fn is_program(common: &Common) -> bool {
+    !common.kernel_only
         && !common.nvcc
         && crate::link_arg::link_in(&common.file).is_none()
         && std::fs::read_to_string(&common.file).is_ok_and(|t| warpscope_core::compile::defines_main(&t))

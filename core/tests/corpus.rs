@@ -86,6 +86,8 @@ fn run_case(
             model: Some(model.name().to_string()),
             path_order: path_order.map(String::from),
             schedule: schedule.map(String::from),
+            // The corpus's kernels run with their `//@` inputs, also where the file has a main().
+            kernel_only: Some(true),
             ..RunChoices::default()
         },
         params,

@@ -40,6 +40,18 @@ pub struct InputsView {
     pub kernels: Vec<String>,
     pub kernel: Option<String>,
     pub kernel_line: Option<u32>,
+    /// A program's launch: the host line of the launch whose inputs these are (set by `main()`,
+    /// not by the page), and the device memory as the launch found it.
+    pub set_by_main: Option<u32>,
+    pub device: Vec<crate::program::DeviceBufferRow>,
+    /// Every argument `main` passed (a pointer as its address), in the kernel's order.
+    pub arguments: Vec<ArgumentRow>,
+}
+
+#[derive(Serialize, TS)]
+pub struct ArgumentRow {
+    pub name: String,
+    pub value: f64,
 }
 
 impl InputsView {
@@ -68,6 +80,28 @@ impl InputsView {
                 ParamRow { input, value }
             })
             .collect();
-        InputsView { buffers, params, launch: k.launch, width: k.width, kernels: k.kernels, kernel: k.kernel, kernel_line: k.kernel_line }
+        InputsView {
+            buffers,
+            params,
+            launch: k.launch,
+            width: k.width,
+            kernels: k.kernels,
+            kernel: k.kernel,
+            kernel_line: k.kernel_line,
+            set_by_main: None,
+            device: Vec::new(),
+            arguments: Vec::new(),
+        }
+    }
+
+    /// A program's launch from line `line`: its params as `main` passed them, the device's
+    /// buffers as the launch found them (`memory`), and no made-up inputs.
+    pub fn of_program(kernel: &Kernel, memory: &Memory, params: &[(String, Value)], line: u32) -> InputsView {
+        let mut v = InputsView::new(kernel, memory, params);
+        v.buffers.clear();
+        v.set_by_main = Some(line);
+        v.device = crate::program::device_buffers(memory);
+        v.arguments = params.iter().map(|(name, value)| ArgumentRow { name: name.clone(), value: value.as_f64() }).collect();
+        v
     }
 }

@@ -10,6 +10,7 @@ mod inputs;
 mod launch;
 mod link;
 mod memory;
+mod program;
 mod summary;
 mod sweep;
 #[cfg(not(target_arch = "wasm32"))]
@@ -142,6 +143,8 @@ pub struct Session {
     launch: Option<LaunchRecording>,
     /// The param values of the run last started (for the inputs view).
     params: Vec<(String, Value)>,
+    /// The host line of the program's launch shown, when the run is one.
+    from_main: Option<u32>,
 }
 
 fn to_js<T: serde::Serialize>(v: &T) -> Result<JsValue, JsError> {
@@ -180,6 +183,7 @@ impl Session {
             match LaunchRecording::start(&resolved) {
                 Ok(l) => {
                     self.params = resolved.params.iter().map(|p| (p.name.clone(), p.value)).collect();
+                    self.from_main = resolved.program.as_ref().and_then(|p| p.launch()).map(|l| l.line);
                     self.recording.stop();
                     diagnostics.extend(l.warnings.iter().cloned());
                     (result.ok, result.end, result.launch) = (true, Some(l.outcome.clone()), Some(LaunchView::new(&l)));
@@ -322,6 +326,9 @@ impl Session {
     /// the run made of them; the launch and the kernels of the file.
     pub fn inputs(&self) -> Result<JsValue, JsError> {
         if let Some(l) = &self.launch {
+            if let Some(line) = self.from_main {
+                return to_js(&InputsView::of_program(&l.kernel, &l.initial, &self.params, line));
+            }
             return to_js(&InputsView::new(&l.kernel, &l.initial, &self.params));
         }
         let Some(l) = self.recording.loaded() else { return Ok(JsValue::NULL) };

@@ -21,9 +21,10 @@ use warpscope_core::sweep::{Series, Split, SweepPoint, SweepRequest};
 use warpscope_core::Severity;
 
 use crate::exchange::ExchangeView;
-use crate::inputs::{BufferRow, InputsView, ParamRow};
+use crate::inputs::{ArgumentRow, BufferRow, InputsView, ParamRow};
 use crate::link::DecodedView;
 use crate::memory::{AccessView, BufferView, CellTouchView, MemoryView};
+use crate::program::{DeviceBufferRow, ProgramLaunch, ProgramNote, ProgramView};
 use crate::sweep::{MetricInfo, Prepared};
 use crate::views::*;
 use crate::LoadOptions;
@@ -88,6 +89,11 @@ pub fn typescript() -> String {
         DiagnosticView,
         ParamView,
         LoadResult,
+        ProgramView,
+        ProgramNote,
+        ProgramLaunch,
+        DeviceBufferRow,
+        ArgumentRow,
         LaunchView,
         BlockSummary,
         LaneView,

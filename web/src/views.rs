@@ -78,12 +78,15 @@ pub struct LoadResult {
     /// A whole launch: its block on screen, that block's warps and the warp in focus, the
     /// launch's counts (null for a warp run alone). The step is then the block's.
     pub launch: Option<LaunchView>,
+    /// A file with `main()`: the whole program's run, whose launch `program.shown` the views show.
+    pub program: Option<crate::program::ProgramView>,
 }
 
 impl LoadResult {
     /// What the page shows of a resolved request before it runs.
     pub fn new(r: &Resolved) -> LoadResult {
         let k = &r.kernel;
+        let from_main = r.program.as_ref().is_some_and(|p| p.launch().is_some());
         LoadResult {
             ok: false,
             diagnostics: Vec::new(),
@@ -91,9 +94,11 @@ impl LoadResult {
             kernel: k.compiled.as_ref().and_then(|c| c.running.clone()),
             about: k.about.join(" "),
             width: k.lanes(),
+            // A program's launch takes what `main` passed: no param is the page's to set.
             params: r
                 .params
                 .iter()
+                .filter(|_| !from_main)
                 .map(|p| ParamView { name: p.name.clone(), default: p.default.as_f64(), value: p.value.as_f64(), float: p.float })
                 .collect(),
             input: r.input.name(),
@@ -113,6 +118,7 @@ impl LoadResult {
             running: false,
             last_step: r.stop_at.map_or(r.options.step_limit, |s| s.min(r.options.step_limit)),
             launch: None,
+            program: r.program.as_ref().map(crate::program::ProgramView::new),
         }
     }
 }

@@ -435,6 +435,7 @@ export class App {
     this.markSweptInputs();
     kernelInputs.render(p.kernelInputs, {
       inputs: r?.inputs ?? null, diagnostics: this.diagnostics, topBar: s.params, editable: s.embed === null, wholeLaunch: !!r?.load.launch,
+      program: r?.load.program ?? null, kernelOnly: s.kernelOnly === true,
     });
     this.renderLinks();
     this.renderStep();
@@ -600,7 +601,7 @@ export class App {
       run: r, step: s.step, lane: s.lane, view: () => e.memory(), cells: (b, from, to) => e.memoryCells(b, from, to),
       writers: (b, from, to) => e.sharedWriters(b, from, to),
     });
-    outputPanel.render(p.output, r.output, s.step, s.lane, (t) => this.goto(t));
+    outputPanel.render(p.output, r.output, s.step, s.lane, (t) => this.goto(t), r.load.program);
     metrics.render(p.el.metrics, e.metrics(), e.metricInfos());
   }
 }

@@ -11,13 +11,14 @@ export type { RunChoices };
 /** Nothing chosen: each choice is the kernel's `//@` header's, else the default. */
 export const KERNEL_CHOICES: RunChoices = {
   model: null, preset: null, ifConvert: null, pathOrder: null, schedule: null, warpScheduler: null, oneWarp: null,
+  launch: null, kernelOnly: null,
 };
 
 /** Just the choices of a state, a link or saved work. */
 export function choicesOf(x: RunChoices): RunChoices {
   return {
     model: x.model, preset: x.preset, ifConvert: x.ifConvert, pathOrder: x.pathOrder, schedule: x.schedule,
-    warpScheduler: x.warpScheduler, oneWarp: x.oneWarp,
+    warpScheduler: x.warpScheduler, oneWarp: x.oneWarp, launch: x.launch, kernelOnly: x.kernelOnly,
   };
 }
 
@@ -28,6 +29,8 @@ export function readChoices(x: Record<string, unknown>): RunChoices {
     model: str(x.model), preset: str(x.preset), ifConvert: typeof x.ifConvert === 'boolean' ? x.ifConvert : null,
     pathOrder: str(x.pathOrder), schedule: str(x.schedule), warpScheduler: str(x.warpScheduler),
     oneWarp: typeof x.oneWarp === 'boolean' ? x.oneWarp : null,
+    launch: typeof x.launch === 'number' && Number.isInteger(x.launch) && x.launch >= 0 ? x.launch : null,
+    kernelOnly: typeof x.kernelOnly === 'boolean' ? x.kernelOnly : null,
   };
 }
 

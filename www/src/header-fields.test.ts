@@ -6,7 +6,7 @@ const VIEW: InputsView = {
   buffers: [{ name: 'c', elem: 'f32', len: '64', init: 'i', auto: true, shared: false, declared: null, line: 1, elements: 64, first: ['0', '1'] }],
   params: [{ name: 'n', default: '64', auto: true, line: 1, value: 64 }],
   launch: { grid: [1, 1, 1], block: [64, 1, 1], block_idx: [0, 0, 0], warp_idx: 0, shared: null, line: null, first_thread: 0, lanes: 32 },
-  width: 32, kernels: ['add'], kernel: 'add', kernel_line: null,
+  width: 32, kernels: ['add'], kernel: 'add', kernel_line: null, set_by_main: null, device: [], arguments: [],
 };
 
 describe('launch sizes', () => {

@@ -136,6 +136,8 @@ async function main(): Promise<void> {
         const { [name]: _dropped, ...params } = store.get().params;
         app.onInput({ params });
       },
+      launch: (k) => app.onInput({ launch: k }),
+      kernelOnly: (on) => app.onInput({ kernelOnly: on ? true : null, launch: null }),
     }),
     problems: { panel: $('problems'), summary: $<HTMLButtonElement>('diag-summary'), note: $('compile-note') },
     el: {

@@ -59,6 +59,8 @@ pub struct Host<'a> {
     pub(super) events: Vec<Option<f64>>,
     /// The `cudaMallocManaged` allocations (at one address in host and device memory).
     pub(super) managed: Vec<u32>,
+    /// Words of device memory the launches' kept inputs hold.
+    pub(super) kept_words: u64,
     /// Notes given once (keyed by what they are about).
     pub(super) told: Vec<&'static str>,
 }
@@ -87,6 +89,7 @@ impl<'a> Host<'a> {
             clock_ms: 0.0,
             events: Vec::new(),
             managed: Vec::new(),
+            kept_words: 0,
             told: Vec::new(),
         }
     }

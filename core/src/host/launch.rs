@@ -8,11 +8,14 @@ use alloc::vec::Vec;
 
 use super::calls::*;
 use super::device::DeviceKernel;
-use super::run::{note, HostLaunch, ProgramEnd, ProgramRun};
+use super::run::{note, HostLaunch, LaunchInputs, ProgramEnd, ProgramRun};
 use crate::isa::Reg;
 use crate::kernel::LaunchDecl;
 use crate::machine::{Machine, Space};
 use crate::sim::StopReason;
+
+/// The most device-memory words the launches' kept inputs hold together (256 MiB).
+const KEPT_WORDS: u64 = 1 << 26;
 
 impl Host<'_> {
     /// `kernel<<<grid, block, shared>>>(args)`: the whole launch, now.
@@ -56,6 +59,13 @@ impl Host<'_> {
         let decl = LaunchDecl { grid, block, block_idx: [0; 3], warp_idx: 0, shared: Some(shared) };
         self.sync_managed(true, m);
         let device = core::mem::take(&mut self.device);
+        // What the launch starts from, kept so that a front end can show it again (while the
+        // copies stay within `KEPT_WORDS`).
+        let words: u64 = device.buffers.iter().map(|b| b.len as u64).sum();
+        let inputs = (self.kept_words + words <= KEPT_WORDS).then(|| {
+            self.kept_words += words;
+            LaunchInputs { decl, words: w[7..].to_vec(), memory: device.clone() }
+        });
         let k = &self.kernels[kernel];
         let launcher = match k.launcher(decl, &w[7..], device, self.opts) {
             Ok(l) => l,
@@ -89,6 +99,7 @@ impl Host<'_> {
             params: run.params,
             end: run.end,
             totals: run.totals,
+            inputs,
         });
         0
     }

@@ -12,7 +12,8 @@ mod run;
 mod text;
 mod vectors;
 
-pub use run::{run_program, HostLaunch, ProgramEnd, ProgramRun};
+pub use device::DEFAULT_MODEL;
+pub use run::{relaunch, run_program, HostLaunch, LaunchInputs, ProgramEnd, ProgramRun};
 
 #[cfg(test)]
 mod tests;

@@ -41,6 +41,31 @@ pub struct HostLaunch {
     /// How it ended and what it counted (its memory is the program's, after it).
     pub end: crate::grid::LaunchEnd,
     pub totals: crate::grid::Totals,
+    /// What it started from (`None` when a program's launches hold too much memory to keep):
+    /// `relaunch` runs it again from here.
+    pub inputs: Option<LaunchInputs>,
+}
+
+/// A launch's start: its sizes, its argument words as `main` passed them, and the device
+/// memory as it was.
+#[derive(Clone, Debug)]
+pub struct LaunchInputs {
+    pub decl: crate::kernel::LaunchDecl,
+    pub words: Vec<u32>,
+    pub memory: Memory,
+}
+
+/// The launcher of launch `l` of the program in `src`, as it ran (under `opts`' model), for a
+/// front end that shows it step by step.
+pub fn relaunch(src: &str, l: &HostLaunch, opts: &LaunchOptions) -> Result<crate::grid::Launcher, String> {
+    let Some(inputs) = &l.inputs else {
+        return Err(format!(
+            "the launch of `{}` at line {} is not kept: the program's launches hold more memory than warpscope keeps to show them",
+            l.kernel, l.line
+        ));
+    };
+    let kernel = super::device::DeviceKernel::compile(src, &l.kernel, opts)?;
+    kernel.launcher(inputs.decl, &inputs.words, inputs.memory.clone(), opts)
 }
 
 /// A whole program's run.

@@ -178,6 +178,8 @@ fn limits_are_stated_at_their_lines() {
         ("#include <iostream>\nint main() {\n std::cout << std::setw(4) << 1;\n}\n", 3, "iostream formatting"),
         ("#include <vector>\nint f(std::vector<int> v) { return 0; }\nint main() { return 0; }\n", 2, "by reference"),
         ("#include <vector>\nint main() {\n std::vector<int> v;\n v.insert(1);\n}\n", 4, "iterators"),
+        ("int main() {\n FILE *f = fopen(\"x\", \"w\");\n}\n", 2, "files are not supported"),
+        ("int main() {\n cudaStream_t s;\n}\n", 2, "streams are not supported"),
     ];
     for (src, line, says) in cases {
         let errs = run_program(src, &LaunchOptions::default()).unwrap_err();

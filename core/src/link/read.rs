@@ -57,6 +57,11 @@ fn run_choices(r: &Map<String, Value>, what: &str) -> Read<RunChoices> {
         schedule: opt_string(r, "schedule", &format!("schedule{what}"))?,
         warp_scheduler: opt_string(r, "warpScheduler", &format!("warp scheduler{what}"))?,
         one_warp: flag("oneWarp", "one-warp")?,
+        launch: match r.get("launch") {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(v.as_u64().filter(|&k| k < 1 << 20).ok_or_else(|| format!("the launch choice{what} is malformed"))? as u32),
+        },
+        kernel_only: flag("kernelOnly", "kernel-only")?,
     })
 }
 

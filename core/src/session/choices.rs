@@ -38,6 +38,10 @@ pub struct RunChoices {
     /// ran (its shared-memory reads see what the inputs put there, not other warps' writes);
     /// unset or false: a launch of several warps runs whole.
     pub one_warp: Option<bool>,
+    /// A file with `main()` runs whole, and its launch number `launch` (from 0; unset: the
+    /// first) is the run shown; `kernel_only` runs the kernel alone, with the `//@` inputs.
+    pub launch: Option<u32>,
+    pub kernel_only: Option<bool>,
 }
 
 impl RunChoices {
@@ -58,6 +62,8 @@ impl RunChoices {
             schedule: or(self.schedule, &under.schedule),
             warp_scheduler: or(self.warp_scheduler, &under.warp_scheduler),
             one_warp: self.one_warp.or(under.one_warp),
+            launch: self.launch.or(under.launch),
+            kernel_only: self.kernel_only.or(under.kernel_only),
         }
     }
 

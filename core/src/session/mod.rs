@@ -9,6 +9,7 @@ pub mod choice;
 mod choices;
 mod launch_recording;
 mod outcome;
+pub mod program;
 mod recording;
 mod request;
 mod warnings;

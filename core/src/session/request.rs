@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 
 use super::choice::Named;
 use super::choices::RunChoices;
-use crate::diag::{Diagnostic, Span};
+use crate::diag::{Diagnostic, Severity, Span};
 use crate::input::InputKind;
 use crate::kernel::expr::Value;
 use crate::kernel::{param_defaults, parse_kernel_with, takes_float, Kernel, SourceOptions};
@@ -149,6 +149,8 @@ pub struct Resolved {
     /// The run is the kernel's whole launch (it has several warps, and one warp alone was not
     /// chosen), not one warp.
     pub whole_launch: bool,
+    /// The whole program that ran, when the text has `main()`: the run shown is its launch.
+    pub program: Option<super::program::ProgramShown>,
 }
 
 impl Resolved {
@@ -198,18 +200,55 @@ impl RunRequest {
         }
         errors.extend(self.choices.problems());
         let input = self.input.as_deref().and_then(InputKind::from_name);
-        let chosen_model = self.choices.model_kind();
+        let mut chosen_model = self.choices.model_kind();
+
+        // A whole program runs first; its launch is the run shown, under the H100's model
+        // unless another is chosen.
+        let mut program_problems = Vec::new();
+        let program = match self.choices.kernel_only == Some(true) || input.is_some_and(|i| i != InputKind::C) {
+            true => None,
+            false => {
+                let model = chosen_model.unwrap_or(crate::host::DEFAULT_MODEL);
+                let base = LaunchOptions {
+                    warp_scheduler: self.choices.warp_scheduler_or_default(),
+                    group_order: self.choices.group_order_or_default(),
+                    path_order: self.choices.path_order_or_default(),
+                    ..LaunchOptions::default()
+                };
+                match super::program::run_whole(&self.text, self.choices.launch, model, &base) {
+                    Some(Ok(p)) => {
+                        chosen_model = Some(model);
+                        Some(p)
+                    }
+                    Some(Err(problems)) => {
+                        program_problems = problems;
+                        None
+                    }
+                    None => None,
+                }
+            }
+        };
+        let shown = program.as_ref().and_then(super::program::ProgramShown::launch);
 
         // C compiles for the chosen model's target (unset: the kernel's `//@ model`).
         let source = SourceOptions {
             input,
             target: chosen_model.map(ModelKind::compile_target),
             if_convert: self.choices.if_convert,
-            kernel: self.kernel.clone(),
+            kernel: shown.map(|l| l.kernel.clone()).or_else(|| self.kernel.clone()),
             frontiers: chosen_model.map(ModelKind::uses_frontiers),
             structural: chosen_model.map(|m| m == ModelKind::Struct),
         };
-        let (kernel, mut diagnostics) = parse_kernel_with(&self.text, &source);
+        let (mut kernel, mut diagnostics) = parse_kernel_with(&self.text, &source);
+        if let Some(l) = shown {
+            kernel.launch = l.inputs.as_ref().map(|i| i.decl);
+            // The notes that host code is skipped, launches not read and which kernel runs are
+            // about a kernel run alone: `main` decides here.
+            let alone = ["host code skipped", "this launch, `", "this file has "];
+            diagnostics.retain(|d| !(d.severity == Severity::Info && alone.iter().any(|a| d.message.starts_with(a))));
+        }
+        diagnostics.append(&mut program_problems);
+        diagnostics.extend(program.as_ref().and_then(super::program::not_shown));
         let model = match (chosen_model.or(kernel.model), &kernel.arch_model) {
             (Some(m), _) => m,
             (None, Some((m, arch, at))) => {
@@ -282,8 +321,16 @@ impl RunRequest {
             at
         });
 
-        let params = self.params_for(&kernel, &mut options, &mut diagnostics);
-        let kernel_several_warps = kernel.several_warps();
+        let params = match shown {
+            // What `main` passed, as it passed it.
+            Some(l) => l
+                .params
+                .iter()
+                .map(|(name, v)| ParamValue { name: name.clone(), default: *v, value: *v, float: matches!(v, Value::Float(_)) })
+                .collect(),
+            None => self.params_for(&kernel, &mut options, &mut diagnostics),
+        };
+        let kernel_several_warps = kernel.several_warps() || shown.is_some();
         Resolved {
             input: input.unwrap_or_else(|| crate::input::detect(&self.text)),
             kernel,
@@ -295,6 +342,7 @@ impl RunRequest {
             whole_launch: kernel_several_warps && self.choices.one_warp != Some(true),
             diagnostics,
             choice_errors: errors,
+            program,
         }
     }
 

@@ -276,7 +276,12 @@ warpScheduler: string | null,
  * ran (its shared-memory reads see what the inputs put there, not other warps' writes);
  * unset or false: a launch of several warps runs whole.
  */
-oneWarp: boolean | null, };
+oneWarp: boolean | null, 
+/**
+ * A file with `main()` runs whole, and its launch number `launch` (from 0; unset: the
+ * first) is the run shown; `kernel_only` runs the kernel alone, with the `//@` inputs.
+ */
+launch: number | null, kernelOnly: boolean | null, };
 
 export type StackChoice = { capacity: number | null, chunk: number | null, 
 /**
@@ -349,7 +354,12 @@ warpScheduler: string | null,
  * ran (its shared-memory reads see what the inputs put there, not other warps' writes);
  * unset or false: a launch of several warps runs whole.
  */
-oneWarp: boolean | null, };
+oneWarp: boolean | null, 
+/**
+ * A file with `main()` runs whole, and its launch number `launch` (from 0; unset: the
+ * first) is the run shown; `kernel_only` runs the kernel alone, with the `//@` inputs.
+ */
+launch: number | null, kernelOnly: boolean | null, };
 
 export type Split = { param: string, values: Array<number>, };
 
@@ -444,7 +454,12 @@ warpScheduler: string | null,
  * ran (its shared-memory reads see what the inputs put there, not other warps' writes);
  * unset or false: a launch of several warps runs whole.
  */
-oneWarp: boolean | null, };
+oneWarp: boolean | null, 
+/**
+ * A file with `main()` runs whole, and its launch number `launch` (from 0; unset: the
+ * first) is the run shown; `kernel_only` runs the kernel alone, with the `//@` inputs.
+ */
+launch: number | null, kernelOnly: boolean | null, };
 
 export type RunChoices = { 
 /**
@@ -477,7 +492,12 @@ warpScheduler: string | null,
  * ran (its shared-memory reads see what the inputs put there, not other warps' writes);
  * unset or false: a launch of several warps runs whole.
  */
-oneWarp: boolean | null, };
+oneWarp: boolean | null, 
+/**
+ * A file with `main()` runs whole, and its launch number `launch` (from 0; unset: the
+ * first) is the run shown; `kernel_only` runs the kernel alone, with the `//@` inputs.
+ */
+launch: number | null, kernelOnly: boolean | null, };
 
 export type SweepChoice = { request: SweepRequest, metric: string, measured: MeasuredChoice | null, };
 
@@ -610,7 +630,12 @@ warpScheduler: string | null,
  * ran (its shared-memory reads see what the inputs put there, not other warps' writes);
  * unset or false: a launch of several warps runs whole.
  */
-oneWarp: boolean | null, };
+oneWarp: boolean | null, 
+/**
+ * A file with `main()` runs whole, and its launch number `launch` (from 0; unset: the
+ * first) is the run shown; `kernel_only` runs the kernel alone, with the `//@` inputs.
+ */
+launch: number | null, kernelOnly: boolean | null, };
 
 export type DiagnosticView = { severity: Severity, line: number, col: number, len: number, message: string, };
 
@@ -655,7 +680,57 @@ last_step: number,
  * A whole launch: its block on screen, that block's warps and the warp in focus, the
  * launch's counts (null for a warp run alone). The step is then the block's.
  */
-launch: LaunchView | null, };
+launch: LaunchView | null, 
+/**
+ * A file with `main()`: the whole program's run, whose launch `program.shown` the views show.
+ */
+program: ProgramView | null, };
+
+export type ProgramView = { 
+/**
+ * What the program printed (host and device `printf`, in a GPU run's order) and its stderr.
+ */
+stdout: string, stderr: string, 
+/**
+ * `main`'s `return` or `exit(n)`; null when the host code failed.
+ */
+exit: number | null, 
+/**
+ * Where and why the host code failed (a fault, the step limit).
+ */
+failed_line: number | null, failed: string | null, 
+/**
+ * Notes on the run (device output never flushed, a failed launch, simulated times), by line.
+ */
+notes: Array<ProgramNote>, launches: Array<ProgramLaunch>, 
+/**
+ * The launch the views show (an index into `launches`).
+ */
+shown: number | null, };
+
+export type ProgramNote = { line: number, message: string, };
+
+export type ProgramLaunch = { kernel: string, 
+/**
+ * The host line that launched it.
+ */
+line: number, grid: [number, number, number], block: [number, number, number], shared: number, 
+/**
+ * How it ended (`exited`, `fault`...).
+ */
+end: string, warp_instructions: number, 
+/**
+ * Whether the views can show it (its inputs were kept).
+ */
+viewable: boolean, };
+
+export type DeviceBufferRow = { name: string, elem: string, elements: number, first: Array<string>, 
+/**
+ * Its address, which a pointer argument holds, and its size in bytes.
+ */
+base: number, bytes: number, };
+
+export type ArgumentRow = { name: string, value: number, };
 
 export type LaunchView = { 
 /**
@@ -925,7 +1000,16 @@ buffer: number, index: number, lanes: Array<number>,
  */
 lane_text: string, };
 
-export type InputsView = { buffers: Array<BufferRow>, params: Array<ParamRow>, launch: LaunchInput, width: number, kernels: Array<string>, kernel: string | null, kernel_line: number | null, };
+export type InputsView = { buffers: Array<BufferRow>, params: Array<ParamRow>, launch: LaunchInput, width: number, kernels: Array<string>, kernel: string | null, kernel_line: number | null, 
+/**
+ * A program's launch: the host line of the launch whose inputs these are (set by `main()`,
+ * not by the page), and the device memory as the launch found it.
+ */
+set_by_main: number | null, device: Array<DeviceBufferRow>, 
+/**
+ * Every argument `main` passed (a pointer as its address), in the kernel's order.
+ */
+arguments: Array<ArgumentRow>, };
 
 export type BufferRow = { 
 /**

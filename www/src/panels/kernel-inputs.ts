@@ -9,13 +9,13 @@
 
 import { editOf, fieldKey, dimsText, type Field } from '../header-fields';
 import { html } from '../svg';
-import type { BufferRow, DiagnosticView, HeaderEdit, InputsView, ParamRow } from '../generated/engine';
+import type { BufferRow, DiagnosticView, HeaderEdit, InputsView, ParamRow, ProgramView } from '../generated/engine';
+import * as programInputs from './program-inputs';
+import type { ProgramInputsHooks } from './program-inputs';
 
-export interface KernelInputsHooks {
+export interface KernelInputsHooks extends ProgramInputsHooks {
   /** Writes a header edit into the editor's text (it re-runs the kernel). */
   edit(edit: HeaderEdit): void;
-  /** Shows a line of the kernel in the editor. */
-  jump(line: number): void;
   /** Drops the top bar's value of a param: its line (or the made value) decides again. */
   dropTopBar(name: string): void;
 }
@@ -246,9 +246,14 @@ export interface KernelInputsState {
   editable: boolean;
   /** The run is the kernel's whole launch (every warp runs), not one warp alone. */
   wholeLaunch: boolean;
+  /** A whole program's run, whose launch the inputs are; null for a kernel run alone. */
+  program: ProgramView | null;
+  /** The file's `main()` was set aside: its kernel runs alone. */
+  kernelOnly: boolean;
 }
 
-export function render(p: KernelInputsPanel, { inputs: v, diagnostics, topBar, editable, wholeLaunch }: KernelInputsState): void {
+export function render(p: KernelInputsPanel, state: KernelInputsState): void {
+  const { inputs: v, diagnostics, topBar, editable, wholeLaunch, program, kernelOnly } = state;
   const errors = diagnostics.filter((d) => d.severity === 'error');
   // New runs that took the kernel as it is: the fields show what they read. Not at any render
   // without errors (one between a field's commit and its run, a progress or compare update, kept
@@ -268,12 +273,19 @@ export function render(p: KernelInputsPanel, { inputs: v, diagnostics, topBar, e
   p.view = v;
   p.errors = errors;
   p.topBar = topBar;
-  const key = JSON.stringify([v, errors, topBar, editable, wholeLaunch, [...p.typed]]);
+  const key = JSON.stringify([v, errors, topBar, editable, wholeLaunch, [...p.typed], program?.shown, program?.launches.length, kernelOnly]);
   if (p.root.dataset.key === key) return;
   p.root.dataset.key = key;
+  // A program's launch: what main() set, read-only, with the launch picker.
+  if (v && program && v.set_by_main !== null) {
+    programInputs.render(p.root, v, program, p.hooks);
+    for (const el of p.root.querySelectorAll<HTMLElement>('select, button')) el.toggleAttribute('disabled', !editable || el.hasAttribute('disabled'));
+    return;
+  }
   const typing = typingIn(p.root);
   const parts: HTMLElement[] = [];
   if (errors.length) parts.push(problemsPart(p, errors));
+  if (kernelOnly) parts.push(programInputs.aloneNote(p.hooks));
   if (!v) {
     parts.push(html('p', { class: 'muted' }, 'No run yet: the inputs show once the kernel runs.'));
     p.root.replaceChildren(...parts);

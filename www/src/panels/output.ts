@@ -6,9 +6,13 @@
 //! cuts them at the step and draws them.
 
 import { html, watchSize, type Watched } from '../svg';
-import type { OutputLine } from '../generated/engine';
+import type { OutputLine, ProgramView } from '../generated/engine';
 
 export interface OutputPanel {
+  /** A whole program's output: what it printed as a terminal shows it, and how it ended. */
+  program: HTMLDetailsElement;
+  programText: HTMLElement;
+  programEnd: HTMLElement;
   summary: HTMLElement;
   laneOnly: HTMLInputElement;
   laneOnlyText: HTMLElement;
@@ -40,6 +44,12 @@ export function create(root: HTMLElement): OutputPanel {
   const summary = html('span', { class: 'muted small output-summary', 'data-testid': 'output-summary', 'aria-live': 'polite' });
   const head = html('div', { class: 'output-head' });
   head.append(summary, label);
+  const program = html('details', { class: 'output-program', 'data-testid': 'program-output' });
+  program.open = true;
+  const programEnd = html('summary', { 'data-testid': 'program-end' });
+  const programText = html('pre', { class: 'output-program-text mono', tabindex: 0, 'aria-label': 'what the program printed' });
+  program.append(programEnd, programText);
+  program.hidden = true;
   const scroller = html('div', {
     class: 'output-scroll scroll-region', tabindex: 0, role: 'region', 'aria-label': 'printf output up to this step', 'data-testid': 'output',
   });
@@ -48,9 +58,9 @@ export function create(root: HTMLElement): OutputPanel {
   const probe = html('div', { class: 'output-row output-probe', 'aria-hidden': 'true' }, 'x');
   spacer.append(rows);
   scroller.append(spacer, probe);
-  root.replaceChildren(head, scroller);
+  root.replaceChildren(program, head, scroller);
   const p: OutputPanel = {
-    summary, laneOnly, laneOnlyText, scroller, spacer, rows, probe, size: { w: 0, h: 0, css: getComputedStyle(scroller) }, rowPx: 22,
+    program, programText, programEnd, summary, laneOnly, laneOnlyText, scroller, spacer, rows, probe, size: { w: 0, h: 0, css: getComputedStyle(scroller) }, rowPx: 22,
     view: EMPTY, mine: { lines: null, lane: -1, index: [] }, followed: -1, seek: () => {},
   };
   // A panel brought forward (or resized) measures its rows again and shows the step's newest line.
@@ -78,9 +88,33 @@ export function cut(lines: OutputLine[], step: number): number {
   return lo;
 }
 
-export function render(p: OutputPanel, lines: OutputLine[], step: number, lane: number, seek: (step: number) => void): void {
+export function render(
+  p: OutputPanel, lines: OutputLine[], step: number, lane: number, seek: (step: number) => void, program: ProgramView | null = null,
+): void {
   p.seek = seek;
+  renderProgram(p, program);
   draw(p, lines, step, lane);
+}
+
+/** How a program's run ended, as its summary line says it. */
+export function programEnd(v: ProgramView): string {
+  const shown = v.shown === null ? '' : ` · below: launch ${v.shown + 1} of ${v.launches.length}, step by step`;
+  if (v.exit !== null) return `main() printed this and exited with status ${v.exit}${shown}`;
+  return `main() stopped at line ${v.failed_line}: ${v.failed}${shown}`;
+}
+
+/** The whole program's output (stdout, then stderr marked), or nothing for a kernel run alone. */
+function renderProgram(p: OutputPanel, v: ProgramView | null): void {
+  p.program.hidden = v === null;
+  if (v === null) return;
+  const key = JSON.stringify([v.stdout, v.stderr, v.exit, v.failed, v.shown]);
+  if (p.program.dataset.key === key) return;
+  p.program.dataset.key = key;
+  p.programEnd.textContent = programEnd(v);
+  const out = html('span', { 'data-testid': 'program-stdout' }, v.stdout);
+  const err = html('span', { class: 'output-stderr', 'data-testid': 'program-stderr' }, v.stderr);
+  p.programText.replaceChildren(out, err);
+  if (!v.stdout && !v.stderr) p.programText.textContent = '(main() printed nothing)';
 }
 
 function draw(p: OutputPanel, lines: OutputLine[], step: number, lane: number): void {

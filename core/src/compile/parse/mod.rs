@@ -29,6 +29,15 @@ const UNSUPPORTED: &[(&str, &str)] = &[
     ("asm", "inline assembly is not supported: write an assembly kernel instead"),
 ];
 
+/// Host types of what a program's host part cannot do, with what to say about them.
+const HOST_UNSUPPORTED: &[(&str, &str)] = &[
+    ("cudaStream_t", "streams are not supported: warpscope runs every launch and copy in order, on the default stream; drop the streams (and the launches' fourth argument)"),
+    ("FILE", "files are not supported in host code: give the data in the program (or print it with printf)"),
+    ("thread", "threads are not supported in host code: warpscope runs `main()` on one host thread"),
+    ("ifstream", "files are not supported in host code: give the data in the program"),
+    ("ofstream", "files are not supported in host code: print the results with printf or std::cout"),
+];
+
 /// The types the C here has, as a message lists them.
 const KNOWN_TYPES: &str =
     "`int`, `unsigned`, `char`, `short`, `long long` (signed or unsigned), `float`, `double`, `bool`, `size_t`, a vector type (`float4`, `int2`, `uchar4`...) or a struct the file defines before it";
@@ -336,6 +345,7 @@ impl<'t> Parser<'t> {
                 || (self.host && w == "dim3" && !matches!(self.peek_at(k + 1), Tok::Punct("(")))
                 || (self.host && (w == "cudaError_t" || w == "cudaEvent_t"))
                 || (self.host && w == "vector" && matches!(self.peek_at(k + 1), Tok::Punct("<")))
+                || (self.host && HOST_UNSUPPORTED.iter().any(|(t, _)| t == w))
                 || self.is_struct(w)
                 || self.is_struct_template(w)
                 || self.typedefs.contains_key(w.as_str())
@@ -392,6 +402,9 @@ impl<'t> Parser<'t> {
         }
         if self.host && self.is_word("vector") && matches!(self.peek_at(1), Tok::Punct("<")) {
             return self.vector_type(start);
+        }
+        if let Some(why) = HOST_UNSUPPORTED.iter().find(|(w, _)| self.host && self.is_word(w)).map(|(_, why)| *why) {
+            return Err(Diagnostic::error(start, why));
         }
         let named = match self.peek() {
             Tok::Ident(w) => self.typedefs.get(w.as_str()).copied(),
