@@ -500,3 +500,30 @@ fn a_launch_shows_every_warp_of_its_block_and_the_one_in_focus() {
     let alone = json(s.load(REDUCE, opts_json(serde_json::json!({ "oneWarp": true }))).unwrap());
     assert!(alone["launch"].is_null() && json(s.warps_now().unwrap()).as_array().unwrap().is_empty(), "{alone}");
 }
+
+/// A whole program: `main()` prints a sum its two launches computed.
+const PROGRAM: &str = "#include <stdio.h>\n__global__ void fill(int *a) { a[threadIdx.x] = threadIdx.x; }\n__global__ void twice(int *a) { a[threadIdx.x] *= 2; }\nint main() {\n    int *d, h[40], sum = 0;\n    cudaMalloc(&d, sizeof(h));\n    fill<<<1, 40>>>(d);\n    twice<<<1, 40>>>(d);\n    cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost);\n    for (int i = 0; i < 40; i++) sum += h[i];\n    printf(\"sum %d\\n\", sum);\n    return 0;\n}\n";
+
+#[wasm_bindgen_test]
+fn a_program_runs_main_and_shows_the_launch_chosen_with_what_main_gave_it() {
+    let mut s = Session::new();
+    let r = json(s.load(PROGRAM, opts_json(serde_json::json!({}))).unwrap());
+    assert_eq!(r["ok"], true, "{r}");
+    assert_eq!(r["program"]["stdout"], "sum 1560\n", "2 (0 + 1 + ... + 39)");
+    assert_eq!(r["program"]["exit"], 0);
+    assert_eq!(r["program"]["launches"].as_array().map(Vec::len), Some(2));
+    assert_eq!((r["program"]["shown"].clone(), r["kernel"].clone(), r["model"].clone()), (0.into(), "fill".into(), "volta".into()));
+    assert_eq!(r["params"], serde_json::json!([]), "main() sets them");
+    let inputs = json(s.inputs().unwrap());
+    assert_eq!(inputs["set_by_main"], 7);
+    assert_eq!(inputs["device"][0]["name"], "d");
+    assert_eq!(inputs["arguments"][0]["name"], "a");
+    // The second launch: it found the first one's values.
+    let r = json(s.load(PROGRAM, opts_json(serde_json::json!({ "launch": 1 }))).unwrap());
+    assert_eq!((r["program"]["shown"].clone(), r["kernel"].clone()), (1.into(), "twice".into()));
+    assert_eq!(json(s.inputs().unwrap())["device"][0]["first"][3], "3");
+    // The kernel alone: no program.
+    let r = json(s.load(PROGRAM, opts_json(serde_json::json!({ "kernelOnly": true }))).unwrap());
+    assert!(r["program"].is_null(), "{r}");
+    assert_eq!(r["kernel"], "fill");
+}

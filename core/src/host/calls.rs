@@ -104,7 +104,7 @@ impl<'a> Host<'a> {
             "printf" | "eprintf" => self.print(rest, call == "eprintf", line, base, words, m),
             "string" => self.string(rest, m),
             "array" => self.host_array(rest, line, m),
-            c if c.starts_with("vector_") => self.vector(c, line, base, m),
+            c if c.starts_with("vector_") => self.vector(c, rest, line, base, m),
             c if c.starts_with("cuda") => self.cuda(c, rest, line, base, m),
             "malloc" | "calloc" => {
                 let bytes = if call == "calloc" { slot(m, 1).saturating_mul(slot(m, 2)) } else { slot(m, 1) };

@@ -196,3 +196,10 @@ fn a_declaration_mixes_arrays_pointers_and_const_sizes() {
     let src = "#include <stdio.h>\nint main() {\n const int n = 4;\n int h[n], *p = h, total = 0;\n for (int i = 0; i < n; i++) p[i] = i + 1;\n for (int i = 0; i < n; i++) total += h[i];\n int n2 = n * 2;\n printf(\"%d %d %d\\n\", total, (int)sizeof(h), n2);\n return 0;\n}\n";
     assert_eq!(run(src).stdout, "10 16 8\n");
 }
+
+#[test]
+fn device_memory_past_sixteen_mebibytes_keeps_clear_of_shared_memory() {
+    // Three buffers of 8 MiB: the third starts past the shared window's start.
+    let src = "#include <stdio.h>\n__global__ void k(float *a, float *b, float *c) {\n __shared__ float s[32];\n s[threadIdx.x] = threadIdx.x;\n __syncthreads();\n c[threadIdx.x] = s[31 - threadIdx.x] + b[threadIdx.x];\n}\nint main() {\n int n = 2 << 20;\n float *a, *b, *c, r[32];\n cudaMalloc(&a, n * 4);\n cudaMalloc(&b, n * 4);\n cudaMalloc(&c, n * 4);\n k<<<1, 32>>>(a, b, c);\n cudaMemcpy(r, c, sizeof(r), cudaMemcpyDeviceToHost);\n printf(\"%.0f %.0f %d\\n\", r[0], r[31], cudaGetLastError());\n return 0;\n}\n";
+    assert_eq!(run(src).stdout, "31 0 0\n");
+}

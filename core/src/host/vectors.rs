@@ -9,15 +9,28 @@ use crate::isa::Reg;
 use crate::machine::{ElemType, Machine};
 
 impl Host<'_> {
-    /// A `vector_*` call; its result (the elements' address, or a length).
-    pub(super) fn vector(&mut self, call: &str, line: u32, base: Reg, m: &mut Machine) -> u32 {
+    /// A `vector_*` call (`named`: the variable's name and element type, for a new vector);
+    /// its result (the elements' address, or a length).
+    pub(super) fn vector(&mut self, call: &str, named: &str, line: u32, base: Reg, m: &mut Machine) -> u32 {
         let slot = |m: &Machine, k: u8| m.reg(0, Reg(base.0 + k));
+        let mut parts = named.split(' ');
+        let (var, elem) = (parts.next().filter(|v| !v.is_empty()), parts.next().and_then(ElemType::from_name));
+        let made = |host: &mut Self, n: u32, bytes: u32, m: &mut Machine| {
+            let p = host.new_vector(n, bytes, line, m);
+            if let (Some(b), Some(var)) = (m.memory.buffers.iter_mut().find(|b| b.base == p), var) {
+                b.name = alloc::string::String::from(var);
+                if let Some(e) = elem.filter(|e| e.bytes() == bytes) {
+                    b.elem = e;
+                }
+            }
+            p
+        };
         match call {
-            "vector_new" => self.new_vector(slot(m, 1), slot(m, 2), line, m),
+            "vector_new" => made(self, slot(m, 1), slot(m, 2), m),
             "vector_copy" => {
                 let (from, bytes) = (slot(m, 1), slot(m, 2));
                 let n = self.length(from, bytes, m);
-                let p = self.new_vector(n, bytes, line, m);
+                let p = made(self, n, bytes, m);
                 if let Some(data) = m.memory.read_bytes(from, n * bytes) {
                     m.memory.write_bytes(p, &data);
                 }
@@ -26,7 +39,7 @@ impl Host<'_> {
             "vector_fill" => {
                 let (n, bytes) = (slot(m, 1), slot(m, 2));
                 let value = (slot(m, 4) as u64) << 32 | slot(m, 3) as u64;
-                let p = self.new_vector(n, bytes, line, m);
+                let p = made(self, n, bytes, m);
                 let one = &value.to_le_bytes()[..bytes.min(8) as usize];
                 let data: alloc::vec::Vec<u8> = (0..n).flat_map(|_| one.iter().copied()).collect();
                 m.memory.write_bytes(p, &data);
@@ -97,8 +110,13 @@ impl Host<'_> {
         }
         self.vectors.insert(q, n);
         self.vectors.remove(&p);
+        // The moved vector keeps its variable's name and element type.
         if let Some(k) = m.memory.buffers.iter().position(|b| b.base == p) {
+            let (name, elem) = (m.memory.buffers[k].name.clone(), m.memory.buffers[k].elem);
             m.memory.remove(k);
+            if let Some(b) = m.memory.buffers.iter_mut().find(|b| b.base == q) {
+                (b.name, b.elem) = (name, elem);
+            }
         }
         q
     }

@@ -239,8 +239,10 @@ pub enum Sizing {
 
 /// Buffers start at this address, so a null or small address is never valid.
 pub const FIRST_BASE: u32 = 0x1000;
-/// Shared buffers start here (global buffers are bounded well below it: 4 Mi elements together).
+/// Shared buffers start here, in a window to `SHARED_END` that global buffers skip (a kernel's
+/// inputs stay below it; a host program's device memory may go past it).
 pub const SHARED_BASE: u32 = 0x0100_0000;
+pub const SHARED_END: u32 = 0x0200_0000;
 /// A host program's memory (`malloc`, `new`, its arrays) starts here, far from the device's
 /// windows, so a host pointer passed to a kernel reaches no device buffer.
 pub const HOST_BASE: u32 = 0x4000_0000;
@@ -292,10 +294,13 @@ impl Memory {
             Space::Global | Space::Generic => FIRST_BASE,
         };
         // After this memory's own buffers (one `add_at` put elsewhere is another's).
-        let base = match self.buffers.iter().rfind(|b| b.space == space && b.base >= first) {
+        let mut base = match self.buffers.iter().rfind(|b| b.space == space && b.base >= first) {
             Some(b) => (b.base + b.len * 4).div_ceil(SEGMENT) * SEGMENT + SEGMENT,
             None => first,
         };
+        if space != Space::Shared && base < SHARED_END && base as u64 + 4 * data.len() as u64 > SHARED_BASE as u64 {
+            base = SHARED_END;
+        }
         self.add_at(base, space, name, elem, count, data)
     }
 
@@ -387,7 +392,7 @@ impl Memory {
     /// The buffer nearest `addr` in its memory: the one it is past the end of, or the one it
     /// is before the start of, whichever is closer.
     fn nearest(&self, addr: u32) -> Option<&Buffer> {
-        let space = if (SHARED_BASE..HOST_BASE).contains(&addr) { Space::Shared } else { Space::Global };
+        let space = if (SHARED_BASE..SHARED_END).contains(&addr) { Space::Shared } else { Space::Global };
         let mine = self.buffers.iter().filter(|b| b.space == space);
         let below = mine.clone().filter(|b| b.base <= addr).max_by_key(|b| b.base);
         let above = mine.filter(|b| b.base > addr).min_by_key(|b| b.base);

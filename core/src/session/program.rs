@@ -7,8 +7,11 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::choices::RunChoices;
 use crate::diag::{Diagnostic, Severity, Span};
 use crate::host::{run_program, HostLaunch, ProgramRun};
+use crate::input::InputKind;
+use crate::kernel::Kernel;
 use crate::launch::LaunchOptions;
 use crate::model::ModelKind;
 
@@ -27,6 +30,35 @@ impl ProgramShown {
     pub fn launch(&self) -> Option<&HostLaunch> {
         self.shown.and_then(|k| self.run.launches.get(k)).filter(|l| l.inputs.is_some())
     }
+}
+
+/// The program of a request's text, unless its choices ask for the kernel alone or it is not C:
+/// run under the chosen model, else the H100's (volta); and the problems of host code that did
+/// not compile (warnings: the kernel then runs alone).
+pub fn for_request(text: &str, choices: &RunChoices, input: Option<InputKind>) -> (Option<ProgramShown>, Vec<Diagnostic>) {
+    if choices.kernel_only == Some(true) || input.is_some_and(|i| i != InputKind::C) {
+        return (None, Vec::new());
+    }
+    let model = choices.model_kind().unwrap_or(crate::host::DEFAULT_MODEL);
+    let base = LaunchOptions {
+        warp_scheduler: choices.warp_scheduler_or_default(),
+        group_order: choices.group_order_or_default(),
+        path_order: choices.path_order_or_default(),
+        ..LaunchOptions::default()
+    };
+    match run_whole(text, choices.launch, model, &base) {
+        Some(Ok(p)) => (Some(p), Vec::new()),
+        Some(Err(problems)) => (None, problems),
+        None => (None, Vec::new()),
+    }
+}
+
+/// The kernel of launch `l` read as `main` launched it: its sizes, and none of the notes that
+/// are about a kernel run alone (host code skipped, the launch not read, which kernel runs).
+pub fn adopt(l: &HostLaunch, kernel: &mut Kernel, diagnostics: &mut Vec<Diagnostic>) {
+    kernel.launch = l.inputs.as_ref().map(|i| i.decl);
+    let alone = ["host code skipped", "this launch, `", "this file has "];
+    diagnostics.retain(|d| !(d.severity == Severity::Info && alone.iter().any(|a| d.message.starts_with(a))));
 }
 
 /// Runs `text`'s `main()` when it has one: the program, or (host code that does not compile)

@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 
 use super::choice::Named;
 use super::choices::RunChoices;
-use crate::diag::{Diagnostic, Severity, Span};
+use crate::diag::{Diagnostic, Span};
 use crate::input::InputKind;
 use crate::kernel::expr::Value;
 use crate::kernel::{param_defaults, parse_kernel_with, takes_float, Kernel, SourceOptions};
@@ -202,32 +202,11 @@ impl RunRequest {
         let input = self.input.as_deref().and_then(InputKind::from_name);
         let mut chosen_model = self.choices.model_kind();
 
-        // A whole program runs first; its launch is the run shown, under the H100's model
-        // unless another is chosen.
-        let mut program_problems = Vec::new();
-        let program = match self.choices.kernel_only == Some(true) || input.is_some_and(|i| i != InputKind::C) {
-            true => None,
-            false => {
-                let model = chosen_model.unwrap_or(crate::host::DEFAULT_MODEL);
-                let base = LaunchOptions {
-                    warp_scheduler: self.choices.warp_scheduler_or_default(),
-                    group_order: self.choices.group_order_or_default(),
-                    path_order: self.choices.path_order_or_default(),
-                    ..LaunchOptions::default()
-                };
-                match super::program::run_whole(&self.text, self.choices.launch, model, &base) {
-                    Some(Ok(p)) => {
-                        chosen_model = Some(model);
-                        Some(p)
-                    }
-                    Some(Err(problems)) => {
-                        program_problems = problems;
-                        None
-                    }
-                    None => None,
-                }
-            }
-        };
+        // A whole program runs first; its launch is the run shown.
+        let (program, mut program_problems) = super::program::for_request(&self.text, &self.choices, input);
+        if program.is_some() {
+            chosen_model = Some(chosen_model.unwrap_or(crate::host::DEFAULT_MODEL));
+        }
         let shown = program.as_ref().and_then(super::program::ProgramShown::launch);
 
         // C compiles for the chosen model's target (unset: the kernel's `//@ model`).
@@ -241,11 +220,7 @@ impl RunRequest {
         };
         let (mut kernel, mut diagnostics) = parse_kernel_with(&self.text, &source);
         if let Some(l) = shown {
-            kernel.launch = l.inputs.as_ref().map(|i| i.decl);
-            // The notes that host code is skipped, launches not read and which kernel runs are
-            // about a kernel run alone: `main` decides here.
-            let alone = ["host code skipped", "this launch, `", "this file has "];
-            diagnostics.retain(|d| !(d.severity == Severity::Info && alone.iter().any(|a| d.message.starts_with(a))));
+            super::program::adopt(l, &mut kernel, &mut diagnostics);
         }
         diagnostics.append(&mut program_problems);
         diagnostics.extend(program.as_ref().and_then(super::program::not_shown));

@@ -5,6 +5,7 @@
 //! elements returns the new pointer, which is written back to the variable.
 
 use alloc::format;
+use alloc::string::String;
 
 use super::host::Passed;
 use super::place::Place;
@@ -17,15 +18,21 @@ impl Lower<'_> {
     /// A vector's declaration: `VECTOR_NEW` with the vector's type first (`()` empty, `(n)`,
     /// `(n, value)` or `(other)`, a copy), or `VECTOR_LIST` with its elements.
     pub(super) fn vector_new(&mut self, list: bool, args: &[Expr], span: Span) -> Option<Value> {
-        let Some(Expr { kind: ExprKind::Cast(ty, _), .. }) = args.first() else {
+        let Some(Expr { kind: ExprKind::Cast(ty, named), .. }) = args.first() else {
             self.error(span, "internal compiler error: a vector's construction has no type");
             return None;
         };
         let (ty, rest) = (*ty, &args[1..]);
         let (elem, bytes) = self.vector_elem(ty, span)?;
+        // The allocation is named and typed after the variable (`h_data: u8`), as cudaMalloc's.
+        let name = match (&named.kind, elem) {
+            (ExprKind::Str(var), Ty::Scalar(s)) => format!("vector_new {var} {}", crate::input::c::elem_type(s).name()),
+            _ => String::from("vector_new"),
+        };
+        let new = name.as_str();
         let size = |n: u32| Passed::Value(Value::imm(n, Ty::UNSIGNED));
         if list {
-            let v = self.emit_host("vector_new", &[size(rest.len() as u32), size(bytes)], ty, span)?;
+            let v = self.emit_host(new, &[size(rest.len() as u32), size(bytes)], ty, span)?;
             let base = self.in_reg(v, span)?;
             for (k, e) in rest.iter().enumerate() {
                 let value = self.expr_as(e, elem)?;
@@ -35,15 +42,16 @@ impl Lower<'_> {
             return Some(Value::reg(base, ty));
         }
         match rest {
-            [] => self.emit_host("vector_new", &[size(0), size(bytes)], ty, span),
+            [] => self.emit_host(new, &[size(0), size(bytes)], ty, span),
             [one] => {
                 let v = self.expr(one)?;
                 if v.ty.is_pointer() {
                     let v = self.pointer_cast(v, ty, one.span)?;
-                    return self.emit_host("vector_copy", &[Passed::Value(v), size(bytes)], ty, span);
+                    let copy = name.replacen("vector_new", "vector_copy", 1);
+                    return self.emit_host(&copy, &[Passed::Value(v), size(bytes)], ty, span);
                 }
                 let n = self.convert(v, Ty::UNSIGNED, one.span)?;
-                self.emit_host("vector_new", &[Passed::Value(n), size(bytes)], ty, span)
+                self.emit_host(new, &[Passed::Value(n), size(bytes)], ty, span)
             }
             [n, value] => {
                 let n = self.size_arg(n)?;
@@ -52,7 +60,8 @@ impl Lower<'_> {
                     self.error(span, "a vector of structs or CUDA vectors filled with a value is not supported: fill it in a loop");
                     return None;
                 }
-                self.emit_host("vector_fill", &[Passed::Value(n), size(bytes), Passed::Value(value)], ty, span)
+                let fill = name.replacen("vector_new", "vector_fill", 1);
+                self.emit_host(&fill, &[Passed::Value(n), size(bytes), Passed::Value(value)], ty, span)
             }
             _ => {
                 self.error(span, format!("a vector is made from at most a size and a value, found {} arguments", rest.len()));

@@ -13,8 +13,9 @@ use crate::compile::lex::{Tok, Token};
 use crate::compile::template::{instance_name, Wanted};
 use crate::diag::{Diagnostic, Span};
 
-/// The call a vector's declaration makes: `std::vector` with the vector's type (a null pointer
-/// of it) first, then the constructor's arguments; `std::vector{}` for a braced list.
+/// The call a vector's declaration makes: `std::vector` with the vector's type and name first
+/// (its name cast to its type, never evaluated), then the constructor's arguments;
+/// `std::vector{}` for a braced list.
 pub const VECTOR_NEW: &str = "std::vector";
 pub const VECTOR_LIST: &str = "std::vector{}";
 /// `std::cout << a << b;` is one call of these, its operands in order (`std::endl` a "\n").
@@ -78,8 +79,8 @@ impl Parser<'_> {
 
     /// A vector variable's initialiser, after its name: `(n)`, `(n, value)`, `(other)`,
     /// `{1, 2, 3}`, `= other`, `= {1, 2}` or none (empty).
-    pub(super) fn std_vector_init(&mut self, ty: Ty, span: Span) -> PResult<Expr> {
-        let typed = Expr { kind: ExprKind::Cast(ty, Box::new(Expr { kind: ExprKind::Int { value: 0, unsigned: false }, span })), span };
+    pub(super) fn std_vector_init(&mut self, ty: Ty, name: &str, span: Span) -> PResult<Expr> {
+        let typed = Expr { kind: ExprKind::Cast(ty, Box::new(Expr { kind: ExprKind::Str(String::from(name)), span })), span };
         let mut args = alloc::vec![typed];
         let braced = self.eat("=") && self.is("{") || self.is("{");
         let name = if braced {

@@ -1332,7 +1332,7 @@ impl<'t> Parser<'t> {
                 return Err(Diagnostic::error(self.span(), "local arrays are not supported: use a buffer parameter"));
             }
             if vector {
-                let init = self.std_vector_init(ty, nspan)?;
+                let init = self.std_vector_init(ty, &name, nspan)?;
                 vars.push((ty, name, nspan, Some(init)));
                 if !self.eat(",") {
                     break;
