@@ -36,11 +36,11 @@ fn shape(text: &str) -> String {
     out
 }
 
-/// Programs whose device lines come in another order than on the GPU, for two known reasons:
-/// nvcc laid out hello_threads' `if`/`else if` with the `else` path first (the GPU runs the
-/// fall-through group first, warpscope's own compile has the `if` path there), and a GPU runs
-/// the two blocks at once, so their lines interleave in time where warpscope's come block by
-/// block. Their host lines and the device lines between them are held, not the order within.
+/// Programs whose device lines come in another order than on the GPU: nvcc laid out
+/// hello_threads' `if`/`else if` with the `else` path as the fall-through, which the GPU runs
+/// first, where warpscope's own compile has the `if` path there. Their host lines and the device
+/// lines between them are held, not the order within (the order across blocks and warps is held
+/// by `device_lines_come_in_the_order_the_h100_printed_them`).
 const ORDER_DIFFERS: &[&str] = &["hello_threads"];
 
 /// The same lines between each pair of host lines (those `main` prints: not starting "block").
@@ -131,4 +131,34 @@ programs! {
     matmul_events: "matmul",
     reduction_passes: "reduction_passes",
     vector_add: "vector_add",
+}
+
+/// The order of device `printf` lines (examples/experiments/printf_order.cu, run on an H100):
+/// each section, one launch's lines, as the GPU printed them; `ifelse`'s as the same lines, for
+/// nvcc runs its `else` path first there, and warpscope's own compile its `if` path.
+#[test]
+fn device_lines_come_in_the_order_the_h100_printed_them() {
+    let src = std::fs::read_to_string(examples().join("experiments/printf_order.cu")).unwrap();
+    let want = std::fs::read_to_string(examples().join("experiments/gpu/printf_order.stdout")).unwrap();
+    let got = run_program(&src, &LaunchOptions::default()).unwrap_or_else(|d| panic!("{d:?}")).stdout;
+    let sections = |text: &str| -> Vec<(String, Vec<String>)> {
+        let mut out: Vec<(String, Vec<String>)> = Vec::new();
+        for line in text.lines() {
+            match line.strip_prefix("== ") {
+                Some(head) => out.push((head.to_string(), Vec::new())),
+                None => out.last_mut().expect("a section first").1.push(line.to_string()),
+            }
+        }
+        out
+    };
+    let (got, want) = (sections(&got), sections(&want));
+    assert_eq!(got.len(), 5);
+    assert_eq!(got.iter().map(|s| &s.0).collect::<Vec<_>>(), want.iter().map(|s| &s.0).collect::<Vec<_>>());
+    for ((head, mut lines), (_, mut expected)) in got.into_iter().zip(want) {
+        if head.starts_with("ifelse") {
+            lines.sort();
+            expected.sort();
+        }
+        assert_eq!(lines, expected, "{head}");
+    }
 }

@@ -83,7 +83,7 @@ impl Host<'_> {
         }
         self.device = device;
         self.sync_managed(false, m);
-        self.pending.extend(run.output.iter().map(|l| l.text.clone()));
+        self.pending.extend(super::printf_order::gpu_order(&run.output, grid, block));
         let blocks: u64 = grid.iter().map(|&g| g as u64).product();
         self.advance_clock(run.totals.cycles, blocks * threads.div_ceil(32));
         if run.end.reason != StopReason::Exited {

@@ -8,6 +8,7 @@ mod cuda;
 mod device;
 mod launch;
 pub mod libc;
+mod printf_order;
 mod run;
 mod text;
 mod vectors;
