@@ -98,7 +98,7 @@ impl<'a> Host<'a> {
     /// the call ends it.
     pub fn serve(&mut self, name: &str, line: u32, base: Reg, words: u8, m: &mut Machine) -> Option<ProgramEnd> {
         let (call, rest) = name.split_once(' ').unwrap_or((name, ""));
-        let slot = |m: &Machine, k: u8| m.reg(0, Reg(base.0 + k));
+        let slot = |m: &Machine, k: u8| arg(m, base, k);
         let result = match call {
             "launch" => self.launch(rest, line, base, words, m),
             "printf" | "eprintf" => self.print(rest, call == "eprintf", line, base, words, m),
@@ -177,14 +177,9 @@ impl<'a> Host<'a> {
                 b
             }
         };
-        if let Some(values) = &a.init {
-            let bits = (0..count as usize).map(|i| match values.get(i) {
-                Some(&(x, _)) if elem == ElemType::F32 => (x as f32).to_bits() as u64,
-                Some(&(x, _)) if elem == ElemType::F64 => x.to_bits(),
-                Some(&(x, _)) => x as i64 as u64,
-                None => 0,
-            });
-            let bytes: Vec<u8> = elem.pack(bits).iter().flat_map(|w| w.to_le_bytes()).take((count * elem.bytes()) as usize).collect();
+        if a.init.is_some() {
+            let words = super::device::initial_words(a, elem, count);
+            let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).take((count * elem.bytes()) as usize).collect();
             m.memory.write_bytes(base, &bytes);
         }
         base
@@ -212,6 +207,11 @@ impl<'a> Host<'a> {
         self.notes.push(note(line, why));
         self.error(code)
     }
+}
+
+/// A call's argument register `k` (after its result register `base`).
+pub(super) fn arg(m: &Machine, base: Reg, k: u8) -> u32 {
+    m.reg(0, Reg(base.0 + k))
 }
 
 /// A new allocation of `bytes` in `memory`, zeroed; its address, or why not.

@@ -28,7 +28,7 @@ const ERRORS: &[(u32, &str, &str)] = &[
 impl Host<'_> {
     /// A `cuda*` call (`rest`: what the call's name carries after it).
     pub(super) fn cuda(&mut self, call: &str, rest: &str, line: u32, base: Reg, m: &mut Machine) -> u32 {
-        let slot = |m: &Machine, k: u8| m.reg(0, Reg(base.0 + k));
+        let slot = |m: &Machine, k: u8| arg(m, base, k);
         match call {
             "cudaMalloc" | "cudaMallocManaged" => {
                 let mut parts = rest.split(' ');
@@ -104,7 +104,7 @@ impl Host<'_> {
     /// `cudaEventCreate`, `Record`, `Synchronize`, `ElapsedTime` and `Destroy`: times on the
     /// simulated clock that launches advance.
     fn event(&mut self, call: &str, line: u32, base: Reg, m: &mut Machine) -> u32 {
-        let slot = |m: &Machine, k: u8| m.reg(0, Reg(base.0 + k));
+        let slot = |m: &Machine, k: u8| arg(m, base, k);
         let handle = |h: u32| h.checked_sub(1).map(|k| k as usize);
         match call {
             "cudaEventCreate" => {
@@ -186,7 +186,7 @@ impl Host<'_> {
     /// `cudaMemcpyToSymbol(symbol, src, n, offset)` (`to`) or `cudaMemcpyFromSymbol(dst, symbol,
     /// n, offset)`: `name` is the symbol, placed in device memory as a launch places it.
     fn symbol_copy(&mut self, to: bool, name: &str, line: u32, base: Reg, m: &mut Machine) -> u32 {
-        let (host, n, offset) = (m.reg(0, Reg(base.0 + 1)), m.reg(0, Reg(base.0 + 2)), m.reg(0, Reg(base.0 + 3)));
+        let (host, n, offset) = (arg(m, base, 1), arg(m, base, 2), arg(m, base, 3));
         if !to {
             self.flush();
         }
@@ -213,7 +213,7 @@ impl Host<'_> {
     /// `cudaMalloc`, or `cudaMallocManaged` (`managed`): device memory that host code reads and
     /// writes too, held in both memories at one address and copied across around each launch.
     fn cuda_malloc(&mut self, var: Option<&str>, elem: Option<&str>, managed: bool, line: u32, base: Reg, m: &mut Machine) -> u32 {
-        let (at, bytes) = (m.reg(0, Reg(base.0 + 1)), m.reg(0, Reg(base.0 + 2)));
+        let (at, bytes) = (arg(m, base, 1), arg(m, base, 2));
         let elem = elem.and_then(ElemType::from_name).unwrap_or(ElemType::U8);
         let name = String::from(var.unwrap_or("cudaMalloc"));
         let p = match allocate(&mut self.device, &name, elem, bytes) {

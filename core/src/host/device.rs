@@ -118,15 +118,21 @@ pub(super) fn global_array(a: &MemoryArray, device: &mut Memory) -> u32 {
         return b.base;
     }
     let count = a.len(1) * a.width as u32;
+    let base = device.add_elements(Space::Global, &a.name, elem, count, initial_words(a, elem, count));
+    if let Some(b) = device.buffers.last_mut() {
+        b.sizing = Sizing::Declared;
+    }
+    base
+}
+
+/// Array `a`'s `count` elements of `elem` as its initialiser gives them (the rest zero), packed
+/// in memory's words: a `__device__` array's, and a host array's each time its declaration runs.
+pub(super) fn initial_words(a: &MemoryArray, elem: ElemType, count: u32) -> Vec<u32> {
     let bits = (0..count as usize).map(|i| match a.init.as_ref().and_then(|v| v.get(i)) {
         Some(&(x, _)) if elem == ElemType::F32 => (x as f32).to_bits() as u64,
         Some(&(x, _)) if elem == ElemType::F64 => x.to_bits(),
         Some(&(x, _)) => x as i64 as u64,
         None => 0,
     });
-    let base = device.add_elements(Space::Global, &a.name, elem, count, elem.pack(bits));
-    if let Some(b) = device.buffers.last_mut() {
-        b.sizing = Sizing::Declared;
-    }
-    base
+    elem.pack(bits)
 }

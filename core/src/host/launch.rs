@@ -21,7 +21,7 @@ impl Host<'_> {
     /// `kernel<<<grid, block, shared>>>(args)`: the whole launch, now.
     pub(super) fn launch(&mut self, kernel: &str, line: u32, base: Reg, words: u8, m: &mut Machine) -> u32 {
         self.flush();
-        let w: Vec<u32> = (1..words).map(|k| m.reg(0, Reg(base.0 + k))).collect();
+        let w: Vec<u32> = (1..words).map(|k| arg(m, base, k)).collect();
         if w.len() < 7 {
             self.failed = Some(ProgramEnd::Failed {
                 line,

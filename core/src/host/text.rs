@@ -20,7 +20,7 @@ impl Host<'_> {
         let format = Format::new(text, Vec::new());
         let mut next = 1u8;
         let mut take = |m: &Machine| {
-            let w = if next < words { m.reg(0, Reg(base.0 + next)) } else { 0 };
+            let w = if next < words { super::calls::arg(m, base, next) } else { 0 };
             next = next.saturating_add(1);
             w
         };

@@ -4,7 +4,7 @@
 
 use alloc::format;
 
-use super::calls::Host;
+use super::calls::{arg, Host};
 use crate::isa::Reg;
 use crate::machine::{ElemType, Machine};
 
@@ -12,7 +12,7 @@ impl Host<'_> {
     /// A `vector_*` call (`named`: the variable's name and element type, for a new vector);
     /// its result (the elements' address, or a length).
     pub(super) fn vector(&mut self, call: &str, named: &str, line: u32, base: Reg, m: &mut Machine) -> u32 {
-        let slot = |m: &Machine, k: u8| m.reg(0, Reg(base.0 + k));
+        let slot = |m: &Machine, k: u8| arg(m, base, k);
         let mut parts = named.split(' ');
         let (var, elem) = (parts.next().filter(|v| !v.is_empty()), parts.next().and_then(ElemType::from_name));
         let made = |host: &mut Self, n: u32, bytes: u32, m: &mut Machine| {
@@ -85,7 +85,7 @@ impl Host<'_> {
     fn length(&self, p: u32, bytes: u32, m: &Machine) -> u32 {
         match self.vectors.get(&p) {
             Some(&n) => n,
-            None => m.memory.buffers.iter().find(|b| b.base == p).map_or(0, |b| b.size() / bytes.max(1)),
+            None => room(p, bytes, m),
         }
     }
 
@@ -93,7 +93,7 @@ impl Host<'_> {
     /// moved to one twice as large. Its elements' address.
     fn resize(&mut self, p: u32, n: u32, bytes: u32, line: u32, m: &mut Machine) -> u32 {
         let old = self.length(p, bytes, m);
-        let room = m.memory.buffers.iter().find(|b| b.base == p).map_or(0, |b| b.size() / bytes.max(1));
+        let room = room(p, bytes, m);
         if n <= room {
             if n > old {
                 m.memory.write_bytes(p + old * bytes, &alloc::vec![0; ((n - old) * bytes) as usize]);
@@ -120,4 +120,9 @@ impl Host<'_> {
         }
         q
     }
+}
+
+/// The elements of `bytes` each that the allocation at `p` holds.
+fn room(p: u32, bytes: u32, m: &Machine) -> u32 {
+    m.memory.buffers.iter().find(|b| b.base == p).map_or(0, |b| b.size() / bytes.max(1))
 }
