@@ -3,7 +3,7 @@
 // reduction shows its exchange in the lanes view and its C variables by name; every expectation
 // comes from the CLI on the same text.
 import type { Locator, Page } from '@playwright/test';
-import { cliDump, cliListing, cliTrace, exampleText, expect, markedInView, open, paste, replaceText, runAllowingFailure, seek, showTab, tempFile, test } from './helpers';
+import { cliDump, cliListing, cliTrace, exampleText, expect, markedInView, open, openCopiedLink, paste, replaceText, runAllowingFailure, seek, showTab, tempFile, test } from './helpers';
 
 
 const COURSE_FILE = `#include <cstdio>
@@ -63,7 +63,7 @@ test('a whole file pasted shows its kernel, not the host code at its end', async
   await expect(page.getByTestId('editor-content')).toBeFocused();
 });
 
-test('a whole course file runs as pasted: main() prints, each launch is viewable with what main() gave it, as the CLI runs them', async ({ page }) => {
+test('a whole course file runs as pasted: main() prints, each launch is viewable with what main() gave it and linked, as the CLI runs them', async ({ page, browser }) => {
   await open(page);
   await replaceText(page, COURSE_FILE);
   const path = tempFile('course.cu', COURSE_FILE);
@@ -94,7 +94,17 @@ test('a whole course file runs as pasted: main() prints, each launch is viewable
   await showTab(page, 'Kernel inputs');
   await page.getByTestId('launch-picker').selectOption('1');
   await expect(page.getByTestId('kernel-title')).toHaveText('scale');
-  await expect(page.getByTestId('step-label')).toHaveAttribute('data-total', String(cliTrace(path, [], ['--launch', '2']).total));
+  const second = String(cliTrace(path, [], ['--launch', '2']).total);
+  await expect(page.getByTestId('step-label')).toHaveAttribute('data-total', second);
+  // Its permalink, opened as an embed in a fresh browser: the same launch, and main()'s output.
+  const { other, ctx, problems } = await openCopiedLink(page, browser, '&embed=editor,output');
+  await expect(other.getByTestId('kernel-title')).toHaveText('scale');
+  await expect(other.getByTestId('kernel-launch')).toHaveText('launch 2 of 2');
+  await expect(other.getByTestId('step-label')).toHaveAttribute('data-total', second);
+  await expect(other.getByTestId('program-stdout')).toHaveText(printed);
+  await expect(other.getByTestId('program-end')).toContainText('launch 2 of 2');
+  expect(problems).toEqual([]);
+  await ctx.close();
   // The kernel alone, with made-up inputs, as for a file without main(), and back.
   await page.getByTestId('pi-kernel-only').click();
   await expect(page.getByTestId('kernel-title')).toHaveText('vecAdd');

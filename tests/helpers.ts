@@ -291,7 +291,7 @@ export function expectLaidOut(g: Geometry, at: string, expected: string[] = [], 
 
 /** Copies the link to what `page` shows and opens it in a fresh browser context (no saved work),
  * which records its console errors in `problems`; close `ctx` when done. */
-export async function openCopiedLink(page: Page, browser: Browser): Promise<{ other: Page; ctx: BrowserContext; problems: string[] }> {
+export async function openCopiedLink(page: Page, browser: Browser, tail = ''): Promise<{ other: Page; ctx: BrowserContext; problems: string[] }> {
   await page.getByTestId('copy-link').click();
   await expect(page.getByTestId('copy-link')).toHaveAttribute('data-link', /#v1\.[A-Za-z0-9_-]+$/);
   const link = await page.getByTestId('copy-link').getAttribute('data-link');
@@ -299,7 +299,7 @@ export async function openCopiedLink(page: Page, browser: Browser): Promise<{ ot
   const other = await ctx.newPage();
   const problems: string[] = [];
   other.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
-  await open(other, link!);
+  await open(other, link! + tail);
   return { other, ctx, problems };
 }
 

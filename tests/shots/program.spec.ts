@@ -21,3 +21,21 @@ test('a whole program: its output, launches and inputs', async ({ page }) => {
     await page.screenshot({ path: `${out}/program-inputs-${w}x${h}.png` });
   }
 });
+
+test('a whole program embedded: its launch, the CFG and its output', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await open(page);
+  await replaceText(page, readFileSync('examples/programs/bfs.cu', 'utf8'));
+  await showTab(page, 'Kernel inputs');
+  await page.getByTestId('launch-picker').selectOption('2');
+  await page.waitForTimeout(1000);
+  await page.getByTestId('copy-link').click();
+  const link = await page.getByTestId('copy-link').getAttribute('data-link');
+  for (const [w, h] of [[800, 450], [640, 360]]) {
+    await page.setViewportSize({ width: w, height: h });
+    await open(page, `${link}&embed=cfg,output`);
+    await page.keyboard.press('End');
+    await page.waitForTimeout(1500);
+    await page.screenshot({ path: `${out}/program-embed-${w}x${h}.png` });
+  }
+});

@@ -145,6 +145,8 @@ pub struct Session {
     params: Vec<(String, Value)>,
     /// The host line of the program's launch shown, when the run is one.
     from_main: Option<u32>,
+    /// The program of the last load, which the next load of the same text takes as it is.
+    program: Option<warpscope_core::session::program::ProgramShown>,
 }
 
 fn to_js<T: serde::Serialize>(v: &T) -> Result<JsValue, JsError> {
@@ -176,7 +178,7 @@ impl Session {
             if options.is_undefined() || options.is_null() { LoadOptions::default() } else { serde_wasm_bindgen::from_value(options)? };
         // The page records every step and keeps params across edits (a renamed one is dropped).
         let request = RunRequest { text: text.into(), record: true, stale_params: StaleParams::Drop, ..opts.request };
-        let resolved = request.resolve();
+        let mut resolved = request.resolve_after(self.program.take());
         let mut diagnostics = resolved.all_diagnostics();
         let mut result = LoadResult::new(&resolved);
         if resolved.ok() && resolved.whole_launch {
@@ -191,7 +193,10 @@ impl Session {
                 }
                 Err(d) => diagnostics.extend(d),
             }
-        } else if resolved.ok() {
+        }
+        // Kept for the next load, which takes it when the text and options are the same.
+        self.program = resolved.program.take();
+        if resolved.ok() && !resolved.whole_launch {
             let params = resolved.params.iter().map(|p| (p.name.clone(), p.value)).collect();
             match self.recording.start(resolved, opts.chunk.map(steps)) {
                 Ok(end) => {

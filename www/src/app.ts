@@ -56,7 +56,7 @@ export interface Panels {
   output: outputPanel.OutputPanel;
   kernelInputs: kernelInputs.KernelInputsPanel;
   problems: problems.ProblemsViews;
-  el: Record<'caption' | 'stack' | 'metrics' | 'inputs' | 'banners' | 'title' | 'end', HTMLElement>;
+  el: Record<'caption' | 'stack' | 'metrics' | 'inputs' | 'banners' | 'title' | 'launch' | 'end', HTMLElement>;
 }
 
 export class App {
@@ -409,6 +409,9 @@ export class App {
     });
     p.el.title.textContent = kernelTitle(r?.load) ?? '';
     p.el.title.title = r?.load.about ?? '';
+    // Which of main()'s launches the views show, when it made several.
+    const program = r?.load.program, shown = program?.shown;
+    p.el.launch.textContent = program && shown != null && program.launches.length > 1 ? `launch ${shown + 1} of ${program.launches.length}` : '';
     // How the whole run ended: a deadlock, fault or step limit must not go unnoticed.
     const end = r?.load.end;
     // An early end's whole message is in the status strip under the top bar; here its kind.

@@ -142,7 +142,7 @@ async function main(): Promise<void> {
     problems: { panel: $('problems'), summary: $<HTMLButtonElement>('diag-summary'), note: $('compile-note') },
     el: {
       caption: $('caption'), stack: $('stack'), metrics: $('metrics'),
-      inputs: $('inputs'), banners: $('banners'), title: $('kernel-title'), end: $('run-end'),
+      inputs: $('inputs'), banners: $('banners'), title: $('kernel-title'), launch: $('kernel-launch'), end: $('run-end'),
     },
   };
   app.compare = new Comparison(engine ? Engine.another((m) => app.banner(`Right side: ${m}`)) : null,

@@ -9,6 +9,7 @@ use alloc::vec::Vec;
 use super::calls::*;
 use super::device::DeviceKernel;
 use super::run::{note, HostLaunch, LaunchInputs, ProgramEnd, ProgramRun};
+use crate::diag::{Diagnostic, Severity};
 use crate::isa::Reg;
 use crate::kernel::LaunchDecl;
 use crate::machine::{Machine, Space};
@@ -87,7 +88,8 @@ impl Host<'_> {
         let blocks: u64 = grid.iter().map(|&g| g as u64).product();
         self.advance_clock(run.totals.cycles, blocks * threads.div_ceil(32));
         if run.end.reason != StopReason::Exited {
-            self.notes.push(note(line, format!("`{kernel}`'s launch failed: {}", run.end.message)));
+            let message = format!("`{kernel}`'s launch failed: {}", run.end.message);
+            self.notes.push(Diagnostic { severity: Severity::Warning, ..note(line, message) });
             self.sticky = if matches!(run.end.reason, StopReason::Fault { .. }) { ILLEGAL_ADDRESS } else { LAUNCH_FAILURE };
         }
         self.launches.push(HostLaunch {

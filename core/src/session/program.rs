@@ -9,17 +9,18 @@ use alloc::vec::Vec;
 
 use super::choices::RunChoices;
 use crate::diag::{Diagnostic, Severity, Span};
-use crate::host::{run_program, HostLaunch, ProgramRun};
+use crate::host::{run_program, HostLaunch, ProgramEnd, ProgramRun};
 use crate::input::InputKind;
 use crate::kernel::Kernel;
 use crate::launch::LaunchOptions;
-use crate::model::ModelKind;
 
 /// The program behind a request, and the launch the views show.
 #[derive(Clone, Debug)]
 pub struct ProgramShown {
     /// The program's text, whose kernels its launches compile.
     pub source: String,
+    /// What `main` ran under (its model, scheduler, orders and step limit).
+    pub options: LaunchOptions,
     pub run: ProgramRun,
     /// The launch shown (an index into `run.launches`); `None` when it made none to show.
     pub shown: Option<usize>,
@@ -34,8 +35,15 @@ impl ProgramShown {
 
 /// The program of a request's text, unless its choices ask for the kernel alone or it is not C:
 /// run under the chosen model, else the H100's (volta); and the problems of host code that did
-/// not compile (warnings: the kernel then runs alone).
-pub fn for_request(text: &str, choices: &RunChoices, input: Option<InputKind>) -> (Option<ProgramShown>, Vec<Diagnostic>) {
+/// not compile (warnings: the kernel then runs alone). `earlier`, the program of an earlier
+/// request, is taken as it is when it ran the same text under the same options, so that picking
+/// another launch does not run `main` again (a million-element host loop takes seconds).
+pub fn for_request(
+    text: &str,
+    choices: &RunChoices,
+    input: Option<InputKind>,
+    earlier: Option<ProgramShown>,
+) -> (Option<ProgramShown>, Vec<Diagnostic>) {
     if choices.kernel_only == Some(true) || input.is_some_and(|i| i != InputKind::C) {
         return (None, Vec::new());
     }
@@ -46,7 +54,12 @@ pub fn for_request(text: &str, choices: &RunChoices, input: Option<InputKind>) -
         path_order: choices.path_order_or_default(),
         ..LaunchOptions::default()
     };
-    match run_whole(text, choices.launch, model, &base) {
+    let options = LaunchOptions { model: Some(model), record: false, ..base };
+    if let Some(p) = earlier.filter(|p| p.source == text && p.options == options) {
+        let shown = shown_of(&p.run, choices.launch);
+        return (Some(ProgramShown { shown, ..p }), Vec::new());
+    }
+    match run_whole(text, choices.launch, &options) {
         Some(Ok(p)) => (Some(p), Vec::new()),
         Some(Err(problems)) => (None, problems),
         None => (None, Vec::new()),
@@ -63,18 +76,14 @@ pub fn adopt(l: &HostLaunch, kernel: &mut Kernel, diagnostics: &mut Vec<Diagnost
 
 /// Runs `text`'s `main()` when it has one: the program, or (host code that does not compile)
 /// the problems as warnings with a note that the kernel runs alone.
-pub fn run_whole(text: &str, want: Option<u32>, model: ModelKind, base: &LaunchOptions) -> Option<Result<ProgramShown, Vec<Diagnostic>>> {
+fn run_whole(text: &str, want: Option<u32>, options: &LaunchOptions) -> Option<Result<ProgramShown, Vec<Diagnostic>>> {
     if !crate::compile::defines_main(text) {
         return None;
     }
-    let opts = LaunchOptions { model: Some(model), record: false, ..base.clone() };
-    Some(match run_program(text, &opts) {
+    Some(match run_program(text, options) {
         Ok(run) => {
-            let shown = match want {
-                Some(k) if (k as usize) < run.launches.len() => Some(k as usize),
-                _ => (!run.launches.is_empty()).then_some(0),
-            };
-            Ok(ProgramShown { source: String::from(text), run, shown })
+            let shown = shown_of(&run, want);
+            Ok(ProgramShown { source: String::from(text), options: options.clone(), run, shown })
         }
         Err(errors) => {
             let mut out: Vec<Diagnostic> = errors.into_iter().map(|d| Diagnostic { severity: Severity::Warning, ..d }).collect();
@@ -85,6 +94,26 @@ pub fn run_whole(text: &str, want: Option<u32>, model: ModelKind, base: &LaunchO
             Err(out)
         }
     })
+}
+
+/// What the Problems panel says of the run itself: where the host code failed (a fault, the
+/// step limit), and the run's notes (a launch that failed, device output never shown, simulated
+/// times). Warnings and notes: the launches made before a failure still run and show.
+pub fn problems(p: &ProgramShown) -> Vec<Diagnostic> {
+    let mut out: Vec<Diagnostic> = p.run.notes.clone();
+    if let ProgramEnd::Failed { line, message } = &p.run.end {
+        let message = format!("`main()` stopped at line {line}: {message}");
+        out.push(Diagnostic::warning(Span::new((*line).max(1), 1, 1), message));
+    }
+    out
+}
+
+/// The launch wanted, when the run made it; else the first.
+fn shown_of(run: &ProgramRun, want: Option<u32>) -> Option<usize> {
+    match want {
+        Some(k) if (k as usize) < run.launches.len() => Some(k as usize),
+        _ => (!run.launches.is_empty()).then_some(0),
+    }
 }
 
 /// Why a chosen launch cannot be shown, if it cannot.

@@ -192,6 +192,12 @@ impl RunRequest {
     /// Reads the kernel for the chosen model and resolves every choice. Never fails: problems
     /// come back located in `Resolved`, and the choices fall back to what the kernel says.
     pub fn resolve(&self) -> Resolved {
+        self.resolve_after(None)
+    }
+
+    /// `resolve`, taking `earlier` (the program of the request before) as the program when it
+    /// ran the same text under the same options (`program::for_request`).
+    pub fn resolve_after(&self, earlier: Option<super::program::ProgramShown>) -> Resolved {
         let mut errors = Vec::new();
         if let Some(v) = &self.input {
             if let Err(message) = InputKind::choose(v) {
@@ -203,7 +209,7 @@ impl RunRequest {
         let mut chosen_model = self.choices.model_kind();
 
         // A whole program runs first; its launch is the run shown.
-        let (program, mut program_problems) = super::program::for_request(&self.text, &self.choices, input);
+        let (program, mut program_problems) = super::program::for_request(&self.text, &self.choices, input, earlier);
         if program.is_some() {
             chosen_model = Some(chosen_model.unwrap_or(crate::host::DEFAULT_MODEL));
         }
@@ -224,6 +230,7 @@ impl RunRequest {
         }
         diagnostics.append(&mut program_problems);
         diagnostics.extend(program.as_ref().and_then(super::program::not_shown));
+        diagnostics.extend(program.iter().flat_map(super::program::problems));
         let model = match (chosen_model.or(kernel.model), &kernel.arch_model) {
             (Some(m), _) => m,
             (None, Some((m, arch, at))) => {

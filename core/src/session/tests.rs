@@ -245,3 +245,34 @@ fn run_until_events_seeks_where_replaying_every_step_stops() {
         }
     }
 }
+
+#[test]
+fn a_program_that_fails_says_where_in_problems_and_still_shows_its_launch() {
+    // The launch reads past its buffer; later the host code writes through a null pointer.
+    let text = "#include <stdio.h>\n__global__ void k(int *a) { a[threadIdx.x + 64] = 1; }\nint main() {\n    int *d;\n    cudaMalloc(&d, 32 * sizeof(int));\n    k<<<1, 32>>>(d);\n    cudaDeviceSynchronize();\n    int *p = 0;\n    *p = 1;\n    return 0;\n}\n";
+    let r = request(text).resolve();
+    assert!(r.ok(), "warnings, not errors: {:?}", r.all_diagnostics());
+    assert_eq!(r.kernel.kernel_name.as_ref().map(|(n, _)| n.as_str()), Some("k"), "the launch made before the failure is shown");
+    let said = |line: u32, start: &str| {
+        r.diagnostics.iter().any(|d| d.severity == crate::diag::Severity::Warning && d.span.line == line && d.message.starts_with(start))
+    };
+    assert!(said(6, "`k`'s launch failed"), "{:?}", r.diagnostics);
+    assert!(said(9, "`main()` stopped at line 9"), "{:?}", r.diagnostics);
+}
+
+#[test]
+fn a_program_already_run_is_taken_again_for_the_same_text_and_options() {
+    let text = "#include <stdio.h>\n__global__ void k(int *a) { a[threadIdx.x] += 1; }\nint main() {\n    int *d;\n    cudaMalloc(&d, 32 * sizeof(int));\n    k<<<1, 32>>>(d);\n    k<<<1, 32>>>(d);\n    printf(\"two\\n\");\n    return 0;\n}\n";
+    let mut earlier = request(text).resolve().program.expect("a program");
+    assert_eq!((earlier.run.stdout.as_str(), earlier.shown), ("two\n", Some(0)));
+    // Marked, to tell it from a new run of main().
+    earlier.run.stdout = String::from("marked");
+    let second = RunRequest { choices: RunChoices { launch: Some(1), ..RunChoices::default() }, ..request(text) };
+    let p = second.resolve_after(Some(earlier.clone())).program.expect("a program");
+    assert_eq!((p.run.stdout.as_str(), p.shown), ("marked", Some(1)), "taken again, its second launch shown");
+    // Another model, or other text: main() runs again.
+    let pdom = RunRequest { choices: RunChoices { launch: Some(1), ..RunChoices::of_model("pdom") }, ..request(text) };
+    assert_eq!(pdom.resolve_after(Some(earlier.clone())).program.expect("a program").run.stdout, "two\n");
+    let edited = text.replace("two", "2");
+    assert_eq!(request(&edited).resolve_after(Some(earlier)).program.expect("a program").run.stdout, "2\n");
+}
