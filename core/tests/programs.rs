@@ -162,3 +162,28 @@ fn device_lines_come_in_the_order_the_h100_printed_them() {
         assert_eq!(lines, expected, "{head}");
     }
 }
+
+/// The buggy-kernel corpus of examples/sanitizer (issue 48), as the H100 ran it there
+/// (examples/sanitizer/gpu, scripts/h100_sanitizer.sh): each program with `-DFIXED` prints what
+/// it printed, and so does the barrier inside `if (t < 48)`, which completes on the GPU (the lanes
+/// that skip it exit; compile/reconverge.rs) where a BSYNC at the exit once deadlocked it. The
+/// other bugs print what their race or fault made of them, which is not the GPU's to hold.
+#[test]
+fn the_sanitizer_corpus_fixed_and_the_barrier_in_a_branch_print_what_the_h100_printed() {
+    let dir = examples().join("sanitizer");
+    for (name, fixed) in [
+        ("barrier_in_branch", false),
+        ("barrier_in_branch", true),
+        ("off_by_one", true),
+        ("reduce_missing_barrier", true),
+        ("transpose_stale_tile", true),
+        ("uninitialised_shared", true),
+        ("warp_reduce_unsynced", true),
+    ] {
+        let text = std::fs::read_to_string(dir.join(format!("{name}.cu"))).unwrap();
+        let (text, gpu) = if fixed { (format!("#define FIXED\n{text}"), format!("{name}.fixed")) } else { (text, name.to_string()) };
+        let want = std::fs::read_to_string(dir.join(format!("gpu/{gpu}.stdout"))).unwrap();
+        let run = run_program(&text, &LaunchOptions::default()).unwrap_or_else(|d| panic!("{gpu}: {d:?}"));
+        assert_eq!((run.stdout.as_str(), &run.end), (want.as_str(), &ProgramEnd::Exited(0)), "{gpu}");
+    }
+}

@@ -8,6 +8,12 @@
 //! before P holding the pop (`SYNC`) or `BSYNC Bn`, so each path through the region pops or
 //! arrives exactly once. Terminators that leave the flow (`EXIT`, `RET`, `BRK`, `CONT`) are
 //! exits of the graph: lanes that take them are accounted for by the hardware, not by P.
+//!
+//! On Volta a region whose join only exits the kernel gets no barrier, as nvcc writes it
+//! (`@P0 EXIT` where a Kepler compile would `SSY` to the exit): lanes that reach the exit leave,
+//! and the hardware counts exited threads as arrived at a block's barrier, so a `__syncthreads()`
+//! inside `if (t < 48)` completes on the GPU. With a `BSYNC` at the exit the lanes that skipped
+//! the `if` would wait there for lanes held at the barrier: a deadlock the GPU never has.
 
 use alloc::collections::BTreeSet;
 use alloc::format;
@@ -101,6 +107,22 @@ fn barrier(depth: usize) -> Operand {
     Operand::Barrier(depth as u8)
 }
 
+/// True when `b`, through empty blocks that only jump, reaches an empty block that exits.
+fn only_exits(func: &Func, mut b: BlockId) -> bool {
+    for _ in 0..func.blocks.len() {
+        let block = func.block(b);
+        if !block.instrs.is_empty() {
+            return false;
+        }
+        match block.term {
+            Term::Exit => return true,
+            Term::Jump(next) => b = next,
+            _ => return false,
+        }
+    }
+    false
+}
+
 /// True when `from` reaches `to` through empty blocks that only jump.
 fn forwards_to(func: &Func, mut from: BlockId, to: BlockId) -> bool {
     for _ in 0..func.blocks.len() {
@@ -115,8 +137,10 @@ fn forwards_to(func: &Func, mut from: BlockId, to: BlockId) -> bool {
     false
 }
 
-fn find_regions(func: &Func, loop_escapes: bool) -> Vec<Region> {
-    let cfg = func.cfg(loop_escapes);
+/// The regions to reconverge; `volta`: loops' escapes are edges of the graph (`BREAK`), and a
+/// region whose join only exits gets none.
+fn find_regions(func: &Func, volta: bool) -> Vec<Region> {
+    let cfg = func.cfg(volta);
     let dom = compute_dominators(&cfg);
     let pdt = compute_post_dominators(&cfg);
     let loops: Vec<BTreeSet<BlockId>> = back_edges(&cfg)
@@ -130,6 +154,9 @@ fn find_regions(func: &Func, loop_escapes: bool) -> Vec<Region> {
             continue;
         }
         let Some(PostDom::Block(p)) = pdt.ipdom(b) else { continue };
+        if volta && only_exits(func, p) {
+            continue;
+        }
         match groups.iter_mut().find(|g| g.0 == p) {
             Some(g) => g.1.push(b),
             None => groups.push((p, alloc::vec![b])),
