@@ -11,6 +11,7 @@ macro_rules! out {
 
 mod calibrate;
 mod cfg_cmd;
+mod check_cmd;
 mod compile_cmd;
 mod cuda_lines;
 mod figure;
@@ -120,6 +121,18 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         residuals: Option<std::path::PathBuf>,
     },
+    /// Find the bugs a GPU hides, as compute-sanitizer's racecheck, synccheck, initcheck and
+    /// memcheck do: every launch of a program (its `main()` runs), or the kernel's launch. Exit
+    /// 1 when anything is found.
+    Check {
+        #[command(flatten)]
+        common: Common,
+        /// One JSON object: the model, the findings (tool, severity, title, message, both
+        /// sides with block, thread, step, line and element, and the count) and the launches
+        /// not checked.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print basic blocks, edges, immediate post-dominators and priorities.
     Cfg {
         /// The kernel file.
@@ -151,6 +164,7 @@ fn main() -> ExitCode {
         Command::Run { common, json, dump: None, .. } => common.with_link().and_then(|c| report::run(&c, json)),
         Command::Compare { common, models, with } => common.with_link().and_then(|c| report::compare(&c, models.as_deref(), with)),
         Command::Trace { common } => common.with_link().and_then(|c| trace::trace(&c)),
+        Command::Check { common, json } => common.with_link().and_then(|c| check_cmd::check(&c, json)),
         Command::Sweep(args) => sweep::sweep(&args),
         Command::Figure { id, figures, json, csv } => figure::figure(&id, &figures, json, csv),
         Command::Calibrate { dir, residuals } => calibrate::calibrate(&dir, residuals.as_deref()),

@@ -1020,3 +1020,22 @@ fn a_file_with_main_runs_whole_unless_kernel_only() {
     let why = fails(&["run", &file, "--dump", "C"]);
     assert!(why.contains("--kernel-only"), "{why}");
 }
+
+#[test]
+fn check_prints_what_it_finds_as_compute_sanitizer_does_and_exits_1() {
+    // The tree reduction without its barrier: the race at line 12, with both sides.
+    let j = json(&["check", &example("sanitizer/reduce_missing_barrier.cu"), "--json"], 1);
+    let race = j["findings"].as_array().unwrap().iter().find(|f| f["tool"] == "racecheck" && f["severity"] == "error").expect("a race");
+    assert_eq!((race["first"]["line"].as_u64(), race["second"]["line"].as_u64()), (Some(12), Some(12)), "{race}");
+    assert_eq!((race["first"]["element"].as_str().map(|e| e.starts_with("s[")), j["model"].as_str()), (Some(true), Some("volta")));
+    // The plain text: compute-sanitizer's frame and a summary per tool.
+    let o = warpscope(&["check", &example("sanitizer/off_by_one.cu")]);
+    assert_eq!(o.status.code(), Some(1));
+    let text = stdout(&o);
+    assert!(text.contains("Error (memcheck): Invalid __global__ write of size 4 bytes"), "{text}");
+    assert!(text.contains("off_by_one.cu:11") && text.contains("by thread (104, 0, 0) in block (7, 0, 0)"), "{text}");
+    assert!(text.contains("RACECHECK SUMMARY: 0 finding(s)"), "{text}");
+    // Nothing found: exit 0.
+    let clean = warpscope(&["check", &example("grid/reduce_shared.cu")]);
+    assert_eq!(clean.status.code(), Some(0), "{}", stdout(&clean));
+}

@@ -34,6 +34,7 @@ pub mod machine;
 pub mod model;
 pub mod printf;
 pub mod program;
+pub mod sanitize;
 pub mod session;
 pub mod sim;
 pub mod structure;

@@ -232,6 +232,10 @@ impl Block {
                 if let (Some(i), Some(watch)) = (issued, watch.as_deref_mut()) {
                     watch(first + ran + 1, w, &i, st);
                 }
+                // The step's accesses were the watch's to see (`Machine::accesses`).
+                if let Some(log) = st.machine.accesses.as_mut() {
+                    log.clear();
+                }
                 issued.and_then(|i| arrives(steps, st, i))
             } else {
                 None

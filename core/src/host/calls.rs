@@ -225,7 +225,11 @@ pub(super) fn allocate(memory: &mut Memory, name: &str, elem: ElemType, bytes: u
         ));
     }
     let count = bytes / elem.bytes();
-    Ok(memory.add_elements(Space::Global, name, elem, count, alloc::vec![0; words as usize]))
+    let base = memory.add_elements(Space::Global, name, elem, count, alloc::vec![0; words as usize]);
+    if let Some(b) = memory.buffers.last_mut() {
+        b.sizing = crate::machine::Sizing::Allocated;
+    }
+    Ok(base)
 }
 
 /// The `n` bytes at host address `p` (in the call's own registers from `CALL_SLOTS`).

@@ -235,6 +235,9 @@ pub enum Sizing {
     Launch,
     /// Nothing said it: a SASS dump without the kernel's shared memory size.
     Assumed,
+    /// A host program's allocation (`cudaMalloc`, `malloc`, `new[]`, a vector): its size is
+    /// what `main()` asked for.
+    Allocated,
 }
 
 /// Buffers start at this address, so a null or small address is never valid.
@@ -378,6 +381,9 @@ impl Memory {
                 "an `extern __shared__` array's size is the launch's: `//@ launch ... shared=BYTES`, the host launch's third argument, or a line `//@ buffer {}: {}[N]` gives it",
                 b.name,
                 b.elem.name()
+            ),
+            Sizing::Allocated => String::from(
+                "`main()` allocated that many: is a bound `<=` where `<` was meant, or the allocation too small for the launch?",
             ),
             Sizing::Assumed => format!(
                 "the dump does not say how much shared memory the kernel declares, so {} bytes were taken: paste `cuobjdump -sass -res-usage` or nvdisasm's whole output, which say it, or write `//@ buffer {}: {}[N]`",

@@ -49,6 +49,18 @@ pub struct Machine {
     /// A host program's one-lane machine, whose runner serves its `HOST` calls (on a GPU's
     /// warp a `HOST` is a fault).
     pub host: bool,
+    /// Each lane's memory accesses of the step, when a check watches the run (`crate::sanitize`);
+    /// off (`None`) otherwise, so runs pay nothing for it.
+    pub accesses: Option<Vec<LaneAccess>>,
+}
+
+/// One lane's access of `bytes` at `addr`, logged for the checks.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct LaneAccess {
+    pub lane: u32,
+    pub addr: u32,
+    pub bytes: u32,
+    pub kind: crate::isa::AccessKind,
 }
 
 /// Lane `lane` read shared memory at `addr` before any lane of its warp wrote it.
@@ -102,6 +114,7 @@ impl Machine {
             unwritten_read: None,
             bar_result: 0,
             host: false,
+            accesses: None,
         }
     }
 

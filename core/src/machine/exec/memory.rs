@@ -6,12 +6,19 @@ use alloc::format;
 use alloc::string::String;
 
 use super::{arith, gather, ExecError};
-use crate::isa::{Address, AtomOp, Reg, Space, Src, Width};
-use crate::machine::{LaneMask, Machine, Miss, MAX_WARP};
+use crate::isa::{AccessKind, Address, AtomOp, Reg, Space, Src, Width};
+use crate::machine::{LaneAccess, LaneMask, Machine, Miss, MAX_WARP};
 
 /// The byte address `word` of an access at `a` reads in `lane` (`machine::touches` shares it).
 pub(in crate::machine) fn address(m: &Machine, lane: u32, a: Address, word: u32) -> u32 {
     m.reg(lane, a.base).wrapping_add(a.offset as u32).wrapping_add(word * 4)
+}
+
+/// Logs `lane`'s access for the checks, when they watch.
+fn log(m: &mut Machine, lane: u32, addr: u32, bytes: u32, kind: AccessKind) {
+    if let Some(log) = m.accesses.as_mut() {
+        log.push(LaneAccess { lane, addr, bytes, kind });
+    }
 }
 
 /// Bytes per memory transaction (a cache line / coalescing segment).
@@ -104,6 +111,7 @@ pub fn load(m: &mut Machine, lanes: LaneMask, dst: Reg, addr: Address, width: Wi
             let (k, i) = m.memory.find_bytes(space, at, width.bytes()).map_err(|e| access.fault(m, l, at, width.bytes(), e))?;
             let (v, written) = m.memory.word_noting(k, i, at & 3, width.bytes());
             note_unwritten(m, written, l, at);
+            log(m, l, at, width.bytes(), AccessKind::Read);
             m.set_reg(l, dst, extract(v, shift, width));
             continue;
         }
@@ -114,6 +122,7 @@ pub fn load(m: &mut Machine, lanes: LaneMask, dst: Reg, addr: Address, width: Wi
             let at = address(m, l, addr, w);
             let (v, written) = m.memory.load_noting(space, at).map_err(|e| access.fault(m, l, at, 4, e))?;
             note_unwritten(m, written, l, at);
+            log(m, l, at, 4, AccessKind::Read);
             words[w as usize] = v;
         }
         for w in 0..width.words() {
@@ -147,12 +156,14 @@ pub fn store(m: &mut Machine, lanes: LaneMask, src: Reg, addr: Address, width: W
             let old = m.memory.words[k][i];
             let mask = if width.bytes() == 1 { 0xffu32 } else { 0xffff } << shift;
             m.memory.set_word(k, i, (old & !mask) | ((m.reg(l, src) << shift) & mask), at & 3, width.bytes());
+            log(m, l, at, width.bytes(), AccessKind::Write);
             continue;
         }
         for w in 0..width.words() {
             let at = address(m, l, addr, w);
             let v = if src.is_zero() { 0 } else { m.reg(l, Reg(src.0.saturating_add(w as u8))) };
             m.memory.store_in(space, at, v).map_err(|e| access.fault(m, l, at, 4, e))?;
+            log(m, l, at, 4, AccessKind::Write);
         }
     }
     Ok(())
@@ -203,6 +214,7 @@ pub fn atom<const N: usize>(
             let new = arith::atom64(op, old, pair(m, l, b), pair(m, l, c));
             m.memory.store_in(space, lo_at, new as u32).map_err(|e| fail(m, l, lo_at, e))?;
             m.memory.store_in(space, hi_at, (new >> 32) as u32).map_err(|e| fail(m, l, hi_at, e))?;
+            log(m, l, lo_at, 8, AccessKind::Update);
             m.set_reg(l, dst, old as u32);
             if !dst.is_zero() && dst.0 < 254 {
                 m.set_reg(l, Reg(dst.0 + 1), (old >> 32) as u32);
@@ -217,6 +229,7 @@ pub fn atom<const N: usize>(
         let old = m.memory.load_in(space, at).map_err(|e| fail(m, l, at, e))?;
         let new = arith::atom(op, old, bs[l as usize], cs[l as usize]);
         m.memory.store_in(space, at, new).map_err(|e| fail(m, l, at, e))?;
+        log(m, l, at, 4, AccessKind::Update);
         m.set_reg(l, dst, old);
     }
     Ok(())
