@@ -36,6 +36,8 @@ function cudaOfPtxLine(ptx: string): number[] {
 
 
 test('a pasted nvcc PTX file runs with reconvergence inserted per model, and its CUDA source follows the run and clicks', async ({ page }) => {
+  // Four models' runs and every marked line checked: near the default 30 s on a loaded 2-core machine.
+  test.setTimeout(60_000);
   const trace = TRACE;
   const cudaOf = cudaOfPtxLine(PTX);
   await open(page);

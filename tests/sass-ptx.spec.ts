@@ -57,6 +57,8 @@ async function pasteAll(page: Page): Promise<void> {
 }
 
 test('the PTX lines of the current instruction\'s CUDA line follow the run', async ({ page }) => {
+  // A seek per change of CUDA line, each checked: over the default 30 s on a loaded 2-core machine.
+  test.setTimeout(90_000);
   const cudaOf = sassCudaOf(SASS);
   const sassLines = SASS.split('\n');
   await pasteAll(page);
