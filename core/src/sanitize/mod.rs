@@ -12,12 +12,13 @@ mod race;
 mod report;
 mod sync;
 
-pub use report::{text, Finding, Severity, Side, Tool};
+pub use report::{text, Finding, Side, Tool};
 
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use crate::diag::Severity;
 use crate::grid::{LaunchRun, Launcher};
 use crate::host::HostLaunch;
 use crate::isa::AccessKind;

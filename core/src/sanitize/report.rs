@@ -8,6 +8,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::race::{Access, Hazard};
+use crate::diag::Severity;
 use crate::isa::{AccessKind, Pc};
 use crate::machine::{Launch, Memory};
 
@@ -15,6 +16,7 @@ use crate::machine::{Launch, Memory};
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Tool {
     Memcheck,
     Racecheck,
@@ -34,19 +36,10 @@ impl Tool {
     }
 }
 
-/// An error breaks the program on any GPU; a warning only under some (racecheck's hazards
-/// between lanes of one warp, which lockstep hardware ordered).
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
-pub enum Severity {
-    Error,
-    Warning,
-}
-
 /// One side of a finding: a thread's access or arrival.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Side {
     pub block: [u32; 3],
     /// The warp's number in its block.
@@ -56,18 +49,22 @@ pub struct Side {
     /// The launch's step (1 for its first instruction); 0 when not one step.
     pub step: u64,
     #[cfg_attr(feature = "serde", serde(skip))]
+    #[cfg_attr(feature = "ts", ts(skip))]
     pub pc: Option<Pc>,
     pub line: u32,
-    /// `Read`, `Write` or `Atomic`.
-    pub kind: Option<&'static str>,
+    /// What the access did (none for a barrier or a fault).
+    pub kind: Option<AccessKind>,
     pub addr: Option<u32>,
     /// The element at `addr`: `s[128]`.
     pub element: Option<String>,
 }
 
-/// One finding: a hazard group, a divergent barrier, an uninitialised read, a fault.
+/// One finding: a hazard group, a divergent barrier, an uninitialised read, a fault. An error
+/// breaks the program on any GPU; a warning only on some (racecheck's hazards between lanes of
+/// one warp, which lockstep hardware ordered; a barrier exited past, which Volta allows).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Finding {
     pub tool: Tool,
     pub severity: Severity,
@@ -102,7 +99,7 @@ fn side(block: [u32; 3], launch: &Launch, a: &Access, memory: &Memory, addr: u32
         step: a.step,
         pc: Some(a.pc),
         line: a.line,
-        kind: Some(name(a.kind)),
+        kind: Some(a.kind),
         addr: Some(addr),
         element: memory.element_containing(addr).map(|(name, i)| format!("{name}[{i}]")),
     }
@@ -206,10 +203,7 @@ fn name(kind: AccessKind) -> &'static str {
 pub fn text(findings: &[Finding], file: &str) -> String {
     let mut out = String::new();
     for f in findings {
-        let level = match f.severity {
-            Severity::Error => "Error",
-            Severity::Warning => "Warning",
-        };
+        let level = if f.severity == Severity::Error { "Error" } else { "Warning" };
         let what = if f.tool == Tool::Racecheck { "hazards" } else { "times" };
         let count = if f.count > 1 { format!(" [{} {what}]", f.count) } else { String::new() };
         out.push_str(&format!("========= {} ({}): {}{count}\n", level, f.tool.name(), f.title));

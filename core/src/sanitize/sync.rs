@@ -8,7 +8,8 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::report::{Finding, Severity, Side, Tool};
+use super::report::{Finding, Side, Tool};
+use crate::diag::Severity;
 use crate::isa::Pc;
 
 /// Per barrier (the k-th each thread met), the lines it was met at and by which threads.
