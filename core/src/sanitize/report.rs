@@ -131,8 +131,15 @@ impl Findings {
         } else {
             "no `__syncthreads()` between them"
         };
+        let shared = (crate::machine::SHARED_BASE..crate::machine::SHARED_END).contains(&h.addr);
+        // compute-sanitizer's racecheck watches shared memory only: say so of a global hazard.
+        let global = if shared {
+            ""
+        } else {
+            " (global memory, which compute-sanitizer's racecheck does not check: a race all the same, benign only if every thread writes the same value)"
+        };
         let message = format!(
-            "{} {} {what} at step {} (line {}), and {} {} it at step {} (line {}), with {order}: which comes first is up to the GPU's scheduling",
+            "{} {} {what} at step {} (line {}), and {} {} it at step {} (line {}), with {order}: which comes first is up to the GPU's scheduling{global}",
             who(&a),
             h.first.kind.verb(),
             a.step,
