@@ -4,32 +4,22 @@
 
 use std::process::ExitCode;
 
-use warpscope_core::sanitize::{check_kernel, check_program, text, Finding};
+use warpscope_core::sanitize::text;
 
 use crate::load::Common;
 
 pub fn check(common: &Common, json: bool) -> Result<ExitCode, String> {
     let (_, r) = common.resolve(false)?;
     let file = common.source_name();
-    let (findings, unchecked): (Vec<Finding>, Vec<String>) = match &r.program {
-        Some(p) => check_program(&p.source, &p.run.launches, &r.options),
-        None => {
-            let found = check_kernel(&r.kernel, &r.options).map_err(|d| {
-                let lines: Vec<String> = d.iter().map(|d| format!("{file}:{}: {}", d.span.line, d.message)).collect();
-                lines.join("\n")
-            })?;
-            (found, Vec::new())
-        }
-    };
-    for note in &unchecked {
+    let report = warpscope_core::session::check::check(&r);
+    for note in &report.unchecked {
         eprintln!("{file}: note: {note}");
     }
     if json {
-        let v = serde_json::json!({ "model": r.model.name(), "findings": findings, "unchecked": unchecked });
-        out!("{v}");
+        out!("{}", serde_json::to_value(&report).map_err(|e| e.to_string())?);
     } else {
         out!("========= WARPSCOPE CHECK ({}, under {})", file, r.model.name());
-        print!("{}", text(&findings, &file));
+        print!("{}", text(&report.findings, &file));
     }
-    Ok(if findings.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if report.findings.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

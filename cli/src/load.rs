@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use warpscope_core::grid::{run_launch, LaunchRun};
+use warpscope_core::grid::{run_launcher, LaunchRun};
 use warpscope_core::kernel::{parse_kernel_with, Kernel, SourceOptions};
 use warpscope_core::session::{Field, Resolved, RunChoices, RunRequest, StackChoice};
 use warpscope_core::sim::Sim;
@@ -293,11 +293,10 @@ pub enum Run {
 /// has more than one warp; else the one warp, ready to run.
 pub fn prepare_run(common: &Common) -> Result<(String, Resolved, Run), String> {
     let (request, resolved) = common.resolve(false)?;
-    let k = &resolved.kernel;
     if !resolved.whole_launch {
         let sim = one_warp(common, &request.text, &resolved)?;
         return Ok((request.text, resolved, Run::Warp(Box::new(sim))));
     }
-    let run = run_launch(k, &resolved.options).map_err(|d| render(&common.source_name(), &request.text, &d).trim_end().to_string())?;
+    let run = resolved.launcher().map(run_launcher).map_err(|d| render(&common.source_name(), &request.text, &d).trim_end().to_string())?;
     Ok((request.text, resolved, Run::Launch(Box::new(run))))
 }

@@ -89,7 +89,9 @@ fn launch_trace(common: &Common, text: &str, resolved: &warpscope_core::session:
         }
         shown = log.len();
     };
-    let run = warpscope_core::grid::run_launch_watched(&resolved.kernel, &resolved.options, Some(&mut each))
+    let run = resolved
+        .launcher()
+        .map(|l| warpscope_core::grid::run_launcher_watched(l, Some(&mut each)))
         .map_err(|d| render(&common.source_name(), text, &d).trim_end().to_string())?;
     let outcome = Outcome::of_launch(&run);
     let _ = writeln!(out, "# {}", stop_text(&outcome));

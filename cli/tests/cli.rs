@@ -1016,6 +1016,13 @@ fn a_file_with_main_runs_whole_unless_kernel_only() {
     // The kernel alone, with made-up inputs, as before.
     let alone = json(&["run", &example("programs/vector_add.cu"), "--kernel-only", "--json"], 0);
     assert!(alone.get("warp_instructions").is_some() && alone.get("launches").is_none(), "{alone}");
+    // `trace` and `compare` run the launch as main made it, its memory and arguments: the
+    // reduction reads main's 512 inputs (made-up ones, 32 a pointer, faulted at the first load).
+    let reduce = example("sanitizer/reduce_missing_barrier.cu");
+    let t = stdout(&warpscope(&["trace", &reduce]));
+    assert!(t.lines().last().is_some_and(|l| l.starts_with("# exited after")), "{}", t.lines().last().unwrap_or(""));
+    let c = warpscope(&["compare", &reduce, "--models", "volta,pdom"]);
+    assert_eq!(c.status.code(), Some(0), "{}", stdout(&c));
     // A buffer dump belongs to one kernel: said so.
     let why = fails(&["run", &file, "--dump", "C"]);
     assert!(why.contains("--kernel-only"), "{why}");

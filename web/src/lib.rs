@@ -218,6 +218,19 @@ impl Session {
         to_js(&result)
     }
 
+    /// Every check (racecheck, synccheck, initcheck, memcheck) on the run of `text` under
+    /// `options` (as `load` takes them): a `CheckReport`, or null when the text does not run.
+    /// The program `load` ran is taken again for the same text and options.
+    pub fn check(&mut self, text: &str, options: JsValue) -> Result<JsValue, JsError> {
+        let opts: LoadOptions =
+            if options.is_undefined() || options.is_null() { LoadOptions::default() } else { serde_wasm_bindgen::from_value(options)? };
+        let request = RunRequest { text: text.into(), record: false, stale_params: StaleParams::Drop, ..opts.request };
+        let mut resolved = request.resolve_after(self.program.take());
+        let report = resolved.ok().then(|| warpscope_core::session::check::check(&resolved));
+        self.program = resolved.program.take();
+        to_js(&report)
+    }
+
     /// Runs the pending run `budget` more steps: `{running, steps, end}` (`end` once it ended;
     /// then the views show it).
     pub fn resume(&mut self, budget: f64) -> Result<JsValue, JsError> {

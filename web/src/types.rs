@@ -13,6 +13,8 @@ use warpscope_core::link::{Link, MeasuredChoice, SweepChoice};
 use warpscope_core::machine::ElemType;
 use warpscope_core::model::{ModelAbout, ModelKind, Policy, StackConfig, Term, TermKind};
 use warpscope_core::printf::OutputLine;
+use warpscope_core::sanitize::{Finding, Side, Tool};
+use warpscope_core::session::check::CheckReport;
 use warpscope_core::session::{Outcome, OutcomeKind, Progress, RunChoices, RunRequest, StackChoice, StaleParams};
 use warpscope_core::sim::{LaneState, PointMetrics};
 use warpscope_core::structure::TransformCounts;
@@ -84,6 +86,10 @@ pub fn typescript() -> String {
         Beside,
         BesideProblem,
         BesideProblemKind,
+        CheckReport,
+        Finding,
+        Side,
+        Tool,
         // facade views
         LoadOptions,
         DiagnosticView,

@@ -13,6 +13,7 @@ import { cudaLineOfPc, firstPcOfCuda, firstPcOfSource, linkedLines, linesOf, ptx
 import { RunLoader } from './loader';
 import * as banner from './panels/banner';
 import * as caption from './panels/caption';
+import * as checks from './panels/checks';
 import type { SideHooks } from './panels/compare';
 import * as cfgPanel from './panels/cfg';
 import * as cudaPanel from './panels/cuda';
@@ -91,6 +92,9 @@ export class App {
   private shownLinks: Record<Pane, string> = { source: '', listing: '', cuda: '', ptx: '' };
   /** The PTX pasted beside a SASS kernel, as the engine lined it up with the run's SASS. */
   private beside: Beside | null = null;
+  /** What the checks found, for the text and choices they ran on (`key`): shown while those
+   * are the ones on screen. */
+  private checked: { key: string; state: checks.ChecksState } | null = null;
   private ptxLines: PtxMap = ptxMap(null);
 
   constructor(readonly engine: Engine | null) {
@@ -111,7 +115,7 @@ export class App {
   reload(): void {
     const s = store.get();
     if (!this.loader) return;
-    const r = this.loader.load(s.text, { ...loadOptions(s.params, s), step_limit: s.stepLimit });
+    const r = this.loader.load(s.text, this.runOptions());
     if (!r) { this.renderAll(); return; }
     this.diagnostics = r.diagnostics;
     this.lastLoad = r;
@@ -120,6 +124,25 @@ export class App {
     // Side B runs side A's kernel, or another one (with its own inputs) under side A's model.
     if (s.compare && this.compare) this.compare.load(s.compareText ?? s.text, s.compareText === null ? s.params : {}, s, s.compare, r.preset, s.stepLimit, s.compareText !== null);
     if (r.ok && !r.running) this.place(s.step);
+    this.renderAll();
+  }
+
+  /** The load options of the store's kernel and choices. */
+  private runOptions() {
+    const s = store.get();
+    return { ...loadOptions(s.params, s), step_limit: s.stepLimit };
+  }
+
+  /** The key the checks are kept under: the text and everything chosen for its run. */
+  private checkKey(): string {
+    return JSON.stringify([store.get().text, this.runOptions()]);
+  }
+
+  /** Runs the checks on the run on screen and shows what they found in the Problems panel. */
+  runChecks(): void {
+    if (!this.engine) return;
+    const report = this.engine.check(store.get().text, this.runOptions());
+    this.checked = { key: this.checkKey(), state: report ? { kind: 'done', report } : { kind: 'failed' } };
     this.renderAll();
   }
 
@@ -406,6 +429,14 @@ export class App {
     problems.render(p.problems, this.diagnostics, !!r, {
       jump: (d) => { this.dock?.reveal('editor'); editor.jumpTo(p.editor, d); },
       openPanel: () => this.openProblems(),
+    });
+    const checked = this.checked?.key === this.checkKey() ? this.checked.state : { kind: 'none' as const };
+    const launch = r?.load.launch;
+    const shownLaunch = launch ? { launch: r?.load.program?.shown ?? null, block: launch.block_idx } : null;
+    checks.render(p.problems.panel, checked, shownLaunch, {
+      check: () => this.runChecks(),
+      seek: (t) => this.goto(t),
+      jump: (line) => { this.dock?.reveal('editor'); editor.jumpTo(p.editor, { severity: 'info', line, col: 1, len: 0, message: '' }); },
     });
     p.el.title.textContent = kernelTitle(r?.load) ?? '';
     p.el.title.title = r?.load.about ?? '';

@@ -10,7 +10,7 @@ import init, {
 } from '../../web/pkg/warpscope_web.js';
 import { setModelInfos } from './model-info';
 import type {
-  Beside, CfgView, CompiledView, ExchangeView, HeaderEdit, InputsView, LoadRequest, ModelAbout, LoadResult, MeasuredSet, MemoryView, MetricInfo, MetricsPair, NoteView, Progress, ReportView,
+  Beside, CfgView, CheckReport, CompiledView, ExchangeView, HeaderEdit, InputsView, LoadRequest, ModelAbout, LoadResult, MeasuredSet, MemoryView, MetricInfo, MetricsPair, NoteView, Progress, ReportView,
   StateView, Outcome, Term, OutputLine, WarpNow,
 } from './generated/engine';
 
@@ -139,6 +139,12 @@ export class Engine {
     const r = this.guard<LoadResult | null>('load', null, (s) => s.load(text, options) as LoadResult);
     if (r?.ok && !r.running) this.lastStep = 0;
     return r;
+  }
+
+  /** compute-sanitizer's four tools on the run of `text` under `options` (as `load` takes them):
+   * null when it does not run. */
+  check(text: string, options: LoadOptions): CheckReport | null {
+    return this.guard<CheckReport | null>('check', null, (s) => s.check(text, options) as CheckReport | null);
   }
 
   /** Runs a pending load `budget` steps further; when it ends, its run is the loaded one. */

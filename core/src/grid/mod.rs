@@ -123,9 +123,13 @@ pub struct LaunchStep<'a> {
 pub fn run_launch_watched(
     kernel: &Kernel,
     opts: &LaunchOptions,
-    mut watch: Option<&mut dyn FnMut(&LaunchStep)>,
+    watch: Option<&mut dyn FnMut(&LaunchStep)>,
 ) -> Result<LaunchRun, Vec<Diagnostic>> {
-    let mut launcher = Launcher::new(kernel, opts)?;
+    Ok(run_launcher_watched(Launcher::new(kernel, opts)?, watch))
+}
+
+/// Runs every block of `launcher`'s launch, each step taken alone and shown to `watch`.
+pub fn run_launcher_watched(mut launcher: Launcher, mut watch: Option<&mut dyn FnMut(&LaunchStep)>) -> LaunchRun {
     // The watcher's view of the code, apart from the launcher that steps.
     let program = if watch.is_some() { launcher.code.program.clone() } else { Program::default() };
     let blocks: Vec<[u32; 3]> = launcher.code.blocks().collect();
@@ -141,7 +145,7 @@ pub fn run_launch_watched(
             break;
         }
     }
-    Ok(launcher.finish())
+    launcher.finish()
 }
 
 /// Runs every block of a launch made elsewhere (a host program's), and gives its results.

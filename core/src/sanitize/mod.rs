@@ -53,7 +53,7 @@ pub fn lanes_in_lockstep(model: ModelKind) -> bool {
 /// Every check on a kernel's launch as its `//@` lines (or made-up inputs) give it.
 pub fn check_kernel(kernel: &crate::kernel::Kernel, opts: &LaunchOptions) -> Result<Vec<Finding>, Vec<crate::Diagnostic>> {
     let name = kernel.kernel_name.as_ref().map_or("the kernel", |(n, _)| n.as_str());
-    Ok(check_launch(Launcher::new(kernel, opts)?, name).0)
+    Ok(check_launch(Launcher::new(kernel, opts)?, name, None).0)
 }
 
 /// Every check on each launch of a program's run (`source` its text), each from the inputs
@@ -66,7 +66,7 @@ pub fn check_program(source: &str, launches: &[HostLaunch], opts: &LaunchOptions
         match crate::host::relaunch(source, l, opts) {
             Ok(launcher) => {
                 let name = format!("{} (launch {} of {}, line {})", l.kernel, k + 1, launches.len(), l.line);
-                findings.extend(check_launch(launcher, &name).0);
+                findings.extend(check_launch(launcher, &name, Some(k as u32)).0);
             }
             Err(why) => unchecked.push(format!("launch {} (`{}`) was not checked: {why}", k + 1, l.kernel)),
         }
@@ -75,8 +75,8 @@ pub fn check_program(source: &str, launches: &[HostLaunch], opts: &LaunchOptions
 }
 
 /// Runs `launcher`'s launch with every check and gives its findings and results. `kernel` names
-/// it in the findings.
-pub fn check_launch(mut launcher: Launcher, kernel: &str) -> (Vec<Finding>, LaunchRun) {
+/// it in the findings, and `launch` is its place among a program's launches.
+pub fn check_launch(mut launcher: Launcher, kernel: &str, launch: Option<u32>) -> (Vec<Finding>, LaunchRun) {
     launcher.code.maker.first.accesses = Some(Vec::new());
     let lockstep = lanes_in_lockstep(launcher.code.config.model);
     let program = launcher.code.program.clone();
@@ -89,6 +89,8 @@ pub fn check_launch(mut launcher: Launcher, kernel: &str) -> (Vec<Finding>, Laun
         // Reads of shared bytes not written yet: uninitialised unless a thread writes them
         // later in the block (then the read raced the write, which racecheck reports).
         let mut unwritten: Vec<(Access, crate::machine::Launch)> = Vec::new();
+        // Steps are counted from the block's start, as the page's scrubber counts the block it shows.
+        let first = launcher.run.totals.steps;
         let mut watch = |step: u64, warp: usize, issued: &crate::model::Issued, st: &crate::sim::WarpState| {
             let pc = issued.pc;
             let op = program.get(pc).map(|i| i.op);
@@ -107,7 +109,16 @@ pub fn check_launch(mut launcher: Launcher, kernel: &str) -> (Vec<Finding>, Laun
             let Some(log) = st.machine.accesses.as_ref() else { return };
             let memory = &st.machine.memory;
             for a in log {
-                let at = Access { thread: thread(a.lane), warp: warp as u32, step, pc, line, kind: a.kind, addr: a.addr, bytes: a.bytes };
+                let at = Access {
+                    thread: thread(a.lane),
+                    warp: warp as u32,
+                    step: step - first,
+                    pc,
+                    line,
+                    kind: a.kind,
+                    addr: a.addr,
+                    bytes: a.bytes,
+                };
                 for hazard in shadow.access(at) {
                     found.race(block_idx, &st.machine.launch, hazard, memory);
                 }
@@ -134,7 +145,7 @@ pub fn check_launch(mut launcher: Launcher, kernel: &str) -> (Vec<Finding>, Laun
     if let Some(f) = failure(&run, &program, block) {
         found.push(f);
     }
-    (found.into_list(kernel), run)
+    (found.into_list(kernel, launch), run)
 }
 
 /// The launch's own failure as a finding: a fault of a memory access is memcheck's, a `_sync`
@@ -158,7 +169,8 @@ fn failure(run: &LaunchRun, program: &crate::program::Program, block: [u32; 3]) 
         block: run.end.block_idx,
         warp: run.end.warp,
         thread: lane.map(|l| launch.thread_idx(l)),
-        step: run.end.step,
+        // A failure's step is the launch's run end, which the page shows already.
+        step: 0,
         pc: Some(pc),
         line: program.line(pc).unwrap_or(0),
         kind: None,
@@ -193,5 +205,15 @@ fn failure(run: &LaunchRun, program: &crate::program::Program, block: [u32; 3]) 
         }
         None => run.end.message.clone(),
     };
-    Some(Finding { tool, severity: Severity::Error, title, message, first: side, second: None, count: 1, kernel: String::new() })
+    Some(Finding {
+        tool,
+        severity: Severity::Error,
+        title,
+        message,
+        first: side,
+        second: None,
+        count: 1,
+        kernel: String::new(),
+        launch: None,
+    })
 }

@@ -46,7 +46,8 @@ pub struct Side {
     pub warp: u32,
     /// threadIdx, when one thread is meant.
     pub thread: Option<[u32; 3]>,
-    /// The launch's step (1 for its first instruction); 0 when not one step.
+    /// Its block's step (1 for the block's first instruction, as the page's scrubber counts the
+    /// block it shows); 0 when not one step.
     pub step: u64,
     #[cfg_attr(feature = "serde", serde(skip))]
     #[cfg_attr(feature = "ts", ts(skip))]
@@ -79,6 +80,8 @@ pub struct Finding {
     pub count: u64,
     /// The kernel of the launch.
     pub kernel: String,
+    /// Which of a program's launches (from 0); none for a kernel run alone.
+    pub launch: Option<u32>,
 }
 
 /// Findings being gathered over a launch: races and uninitialised reads by their lines.
@@ -153,7 +156,17 @@ impl Findings {
         let severity = if same_warp { Severity::Warning } else { Severity::Error };
         self.races.insert(
             key,
-            Finding { tool: super::Tool::Racecheck, severity, title, message, first: a, second: Some(b), count: 1, kernel: String::new() },
+            Finding {
+                tool: super::Tool::Racecheck,
+                severity,
+                title,
+                message,
+                first: a,
+                second: Some(b),
+                count: 1,
+                kernel: String::new(),
+                launch: None,
+            },
         );
     }
 
@@ -182,16 +195,18 @@ impl Findings {
                 second: None,
                 count: 1,
                 kernel: String::new(),
+                launch: None,
             },
         );
     }
 
     /// Every finding, by tool and line, each naming `kernel`.
-    pub fn into_list(self, kernel: &str) -> Vec<Finding> {
+    pub fn into_list(self, kernel: &str, launch: Option<u32>) -> Vec<Finding> {
         let mut all: Vec<Finding> = self.others.into_iter().chain(self.races.into_values()).chain(self.unwritten.into_values()).collect();
         all.sort_by_key(|f| (f.tool, f.first.line, f.second.as_ref().map_or(0, |s| s.line)));
         for f in &mut all {
             f.kernel = String::from(kernel);
+            f.launch = launch;
         }
         all
     }

@@ -76,6 +76,7 @@ fn finding(block: [u32; 3], severity: Severity, title: &str, message: String, at
         second: other.map(side),
         count: 1,
         kernel: String::new(),
+        launch: None,
     }
 }
 

@@ -52,16 +52,6 @@ pub struct LaunchRecording {
     breakpoints: Vec<Pc>,
 }
 
-/// The launcher of the resolved run: a program's launch as `main` made it, else the kernel's
-/// with its inputs.
-fn launcher_of(resolved: &Resolved) -> Result<crate::grid::Launcher, Vec<crate::Diagnostic>> {
-    match resolved.program.as_ref().and_then(|p| Some((p, p.launch()?))) {
-        Some((p, l)) => crate::host::relaunch(&p.source, l, &resolved.options)
-            .map_err(|why| alloc::vec![crate::Diagnostic::error(crate::diag::Span::new(l.line.max(1), 1, 1), why)]),
-        None => crate::grid::Launcher::new(&resolved.kernel, &resolved.options),
-    }
-}
-
 impl LaunchRecording {
     /// Runs the resolved kernel's whole launch, recording the block on screen: the launch's
     /// `block_idx=`, unless a block before it ended the launch (then that block, to show where).
@@ -71,14 +61,14 @@ impl LaunchRecording {
         let mut focus = (decl.block_idx, decl.warp_idx as usize);
         // The inputs are evaluated once: the buffers as the launch starts are kept for the
         // inputs view, and the same launcher runs.
-        let launcher = launcher_of(resolved)?;
+        let launcher = resolved.launcher()?;
         let initial = launcher.memory.clone();
         let mut launch = match RecordedLaunch::of(launcher, focus.0) {
             Ok(launch) => launch,
             Err(early) => {
                 // The blocks before the one that failed all ended well: it can be recorded.
                 focus = (early.end.block_idx, early.end.warp as usize);
-                let failed = RecordedLaunch::of(launcher_of(resolved)?, focus.0);
+                let failed = RecordedLaunch::of(resolved.launcher()?, focus.0);
                 failed.map_err(|_| alloc::vec![crate::Diagnostic::error(crate::diag::Span::new(1, 1, 0), early.end.message.clone())])?
             }
         };

@@ -5,6 +5,7 @@
 //! report, where its `//@ note` captions show) is a `Recording`; the facade only forwards to it.
 
 pub mod captions;
+pub mod check;
 pub mod choice;
 mod choices;
 mod launch_recording;

@@ -164,6 +164,17 @@ impl Resolved {
         all.extend(self.diagnostics.iter().cloned());
         all
     }
+
+    /// The launcher of the whole launch: a program's launch as `main` made it (its memory,
+    /// arguments and sizes), else the kernel's with its inputs. Every front end's whole-launch
+    /// run starts here, so none runs a program's kernel with made-up inputs.
+    pub fn launcher(&self) -> Result<crate::grid::Launcher, Vec<Diagnostic>> {
+        match self.program.as_ref().and_then(|p| Some((p, p.launch()?))) {
+            Some((p, l)) => crate::host::relaunch(&p.source, l, &self.options)
+                .map_err(|why| alloc::vec![Diagnostic::error(crate::diag::Span::new(l.line.max(1), 1, 1), why)]),
+            None => crate::grid::Launcher::new(&self.kernel, &self.options),
+        }
+    }
 }
 
 /// The step limit of a recorded run (the page's, a sweep's), or why `v` cannot be one.

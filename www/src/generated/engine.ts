@@ -559,6 +559,64 @@ line: number | null, };
 
 export type BesideProblemKind = "sass-has-no-lines" | "not-ptx" | "unreadable" | "other-kernel" | "no-loc" | "other-file";
 
+export type CheckReport = { 
+/**
+ * The model the launches ran under: racecheck's rule for lanes of one warp is its.
+ */
+model: ModelKind, findings: Array<Finding>, 
+/**
+ * Launches not checked, and why (their inputs were not kept; the kernel does not launch).
+ */
+unchecked: Array<string>, };
+
+export type Finding = { tool: Tool, severity: Severity, 
+/**
+ * What it is, in compute-sanitizer's words: `Race reported between Write access at line 8
+ * and Read access at line 14`.
+ */
+title: string, 
+/**
+ * The example, in full.
+ */
+message: string, first: Side, second: Side | null, 
+/**
+ * How many hazards (pairs of accesses) or reads it stands for.
+ */
+count: number, 
+/**
+ * The kernel of the launch.
+ */
+kernel: string, 
+/**
+ * Which of a program's launches (from 0); none for a kernel run alone.
+ */
+launch: number | null, };
+
+export type Side = { block: [number, number, number], 
+/**
+ * The warp's number in its block.
+ */
+warp: number, 
+/**
+ * threadIdx, when one thread is meant.
+ */
+thread: [number, number, number] | null, 
+/**
+ * Its block's step (1 for the block's first instruction, as the page's scrubber counts the
+ * block it shows); 0 when not one step.
+ */
+step: number, line: number, 
+/**
+ * What the access did (none for a barrier or a fault).
+ */
+kind: AccessKind | null, addr: number | null, 
+/**
+ * The element at `addr`: `s[128]`.
+ */
+element: string | null, };
+
+export type Tool = "memcheck" | "racecheck" | "initcheck" | "synccheck";
+
 export type LoadRequest = { 
 /**
  * Run at most this many steps now and leave the rest to `resume` (absent: the whole run),
