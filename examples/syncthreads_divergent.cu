@@ -2,9 +2,8 @@
 //@ about Only lanes 0-15 reach the barrier; lanes 16-31 wait on the reconvergence stack for the
 //@ about other side to finish, so they can never arrive. A token stack cannot run the two sides
 //@ about at once: the run stops with a deadlock at BAR.SYNC. Thread frontiers deadlock too (the
-//@ about barrier really is inside one side). Under volta, as nvcc compiles it, the if's join only
-//@ about exits, so it gets no BSYNC: the else side exits, and exited lanes count as arrived (the
-//@ about H100 completes it too). In branch-only code (pdom, mimd) the else side exits as well.
+//@ about barrier really is inside one side). Under pdom, mimd and volta (whose if gets no BSYNC:
+//@ about its join only exits, as nvcc writes it) the else side exits; exited lanes count as arrived.
 //@ warp 32
 //@ buffer out: i32[32]
 //@ model kepler

@@ -134,9 +134,11 @@ impl Sweep {
             Some(s) => s.values.iter().map(|v| Some(*v)).collect(),
             None => alloc::vec![None],
         };
+        // A sweep varies the kernel's params, which a program's `main()` sets at its launches: it
+        // runs the kernel alone, with its `//@` inputs (as `--kernel-only`), and `main` not at all.
         let base = RunRequest {
             text: String::from(text),
-            choices: r.choices.clone(),
+            choices: RunChoices { kernel_only: Some(true), ..r.choices.clone() },
             params: r.params.clone(),
             costs: r.costs.clone(),
             stack: r.stack.map_or_else(StackChoice::default, |st| StackChoice {
