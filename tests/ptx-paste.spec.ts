@@ -5,7 +5,7 @@
 // Expectations come from the CLI and from the PTX text's own `.loc` lines, never from the app.
 import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { clickLine, cliListing, cliTrace, exampleText, expect, expectMarked, marked, open, openCopiedLink, openExample, paste, savedWork, seek, showTab, tab, tempFile, test } from './helpers';
+import { clickLine, cliListing, cliTrace, exampleText, expect, expectMarked, marked, open, openCopiedLink, openExample, paste, runAllowingFailure, savedWork, seek, showTab, tab, tempFile, test } from './helpers';
 
 /** What nvcc wrote for examples/early_return.cu: the gallery's file without the `//@` lines it adds. */
 const PTX = exampleText('examples/ptx/early_return.ptx').split('\n').filter((l) => !l.startsWith('//@')).join('\n');
@@ -55,7 +55,11 @@ test('a pasted nvcc PTX file runs with reconvergence inserted per model, and its
   await expect(listing).toContainText('SSY `($L__BB0_9);  // inserted: PTX has no reconvergence instructions');
   await expect(listing).not.toContainText('BSSY');
   await page.getByTestId('model').selectOption('volta');
-  await expect(listing).toContainText('BSSY B0, `($L__BB0_9);  // inserted: PTX has no reconvergence instructions');
+  // The early return's join only exits: volta needs no barrier there, as nvcc writes it; the
+  // loop's comes further down, where the view has not drawn it (the CLI's listing has it).
+  await expect(listing).toContainText('@P0 BRA `($L__BB0_9);');
+  await expect(listing).not.toContainText('`($L__BB0_9);  // inserted');
+  expect(runAllowingFailure(['compile', PTX_PATH, '--target', 'volta'])).toContain('BSSY B0, `($L__BB0_8);  // inserted: PTX has no reconvergence instructions');
   await expect(page.getByTestId('step-label')).toHaveAttribute('data-total', String(VOLTA_TOTAL));
   await page.getByTestId('model').selectOption('kepler');
   await expect(listing).not.toContainText('BSSY');
