@@ -153,6 +153,15 @@ fn to_js<T: serde::Serialize>(v: &T) -> Result<JsValue, JsError> {
     v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsError::new(&e.to_string()))
 }
 
+/// `load`'s and `check`'s options from JS (none: the defaults).
+fn load_options(options: JsValue) -> Result<LoadOptions, JsError> {
+    if options.is_undefined() || options.is_null() {
+        Ok(LoadOptions::default())
+    } else {
+        Ok(serde_wasm_bindgen::from_value(options)?)
+    }
+}
+
 /// A step count from JS (negative and NaN are 0).
 fn steps(t: f64) -> u64 {
     if t.is_finite() {
@@ -174,8 +183,7 @@ impl Session {
     /// the previous run stays loaded, so the views do not blank while the user types; `ok`
     /// says which happened.
     pub fn load(&mut self, text: &str, options: JsValue) -> Result<JsValue, JsError> {
-        let opts: LoadOptions =
-            if options.is_undefined() || options.is_null() { LoadOptions::default() } else { serde_wasm_bindgen::from_value(options)? };
+        let opts = load_options(options)?;
         // The page records every step and keeps params across edits (a renamed one is dropped).
         let request = RunRequest { text: text.into(), record: true, stale_params: StaleParams::Drop, ..opts.request };
         let mut resolved = request.resolve_after(self.program.take());
@@ -222,8 +230,7 @@ impl Session {
     /// `options` (as `load` takes them): a `CheckReport`, or null when the text does not run.
     /// The program `load` ran is taken again for the same text and options.
     pub fn check(&mut self, text: &str, options: JsValue) -> Result<JsValue, JsError> {
-        let opts: LoadOptions =
-            if options.is_undefined() || options.is_null() { LoadOptions::default() } else { serde_wasm_bindgen::from_value(options)? };
+        let opts = load_options(options)?;
         let request = RunRequest { text: text.into(), record: false, stale_params: StaleParams::Drop, ..opts.request };
         let mut resolved = request.resolve_after(self.program.take());
         let report = resolved.ok().then(|| warpscope_core::session::check::check(&resolved));
