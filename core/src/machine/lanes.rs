@@ -146,25 +146,30 @@ impl fmt::Display for LaneList {
         if self.0.is_empty() {
             return f.write_str("none");
         }
-        let mut first = true;
-        let mut lanes = self.0.iter().peekable();
-        while let Some(start) = lanes.next() {
-            let mut end = start;
-            while lanes.peek() == Some(&(end + 1)) {
-                end = lanes.next().unwrap_or(end);
-            }
-            if !first {
-                f.write_str(", ")?;
-            }
-            first = false;
-            if start == end {
-                write!(f, "{start}")?;
-            } else {
-                write!(f, "{start}-{end}")?;
-            }
-        }
-        Ok(())
+        write_ranges(f, self.0.iter())
     }
+}
+
+/// Numbers in increasing order as ranges, `0-15, 17, 20-31`: lanes, or a block's threads.
+pub fn write_ranges(f: &mut impl fmt::Write, numbers: impl Iterator<Item = u32>) -> fmt::Result {
+    let mut first = true;
+    let mut numbers = numbers.peekable();
+    while let Some(start) = numbers.next() {
+        let mut end = start;
+        while numbers.peek() == Some(&(end + 1)) {
+            end = numbers.next().unwrap_or(end);
+        }
+        if !first {
+            f.write_str(", ")?;
+        }
+        first = false;
+        if start == end {
+            write!(f, "{start}")?;
+        } else {
+            write!(f, "{start}-{end}")?;
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -80,19 +80,12 @@ fn finding(block: [u32; 3], severity: Severity, title: &str, message: String, at
     }
 }
 
-/// `0-47, 50` for a sorted list of thread numbers.
+/// `0-47, 50` for a list of thread numbers.
 pub fn ranges(threads: &[u32]) -> String {
     let mut sorted = threads.to_vec();
     sorted.sort_unstable();
-    let mut parts: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < sorted.len() {
-        let mut j = i;
-        while j + 1 < sorted.len() && sorted[j + 1] == sorted[j] + 1 {
-            j += 1;
-        }
-        parts.push(if i == j { format!("{}", sorted[i]) } else { format!("{}-{}", sorted[i], sorted[j]) });
-        i = j + 1;
-    }
-    parts.join(", ")
+    let mut out = String::new();
+    // Writing to a String cannot fail.
+    let _ = crate::machine::write_ranges(&mut out, sorted.into_iter());
+    out
 }
