@@ -2,7 +2,8 @@
 # The buggy-kernel corpus of examples/sanitizer (each program as written and with -DFIXED) under
 # compute-sanitizer's four tools on the H100, and the printf-order experiment of
 # examples/experiments: what issue 48's checks and the device printf order are held to.
-#   here:   bash scripts/h100_sanitizer.sh build   (writes scratch/order/)
+#   here:   bash scripts/h100_sanitizer.sh build [NAME...]   (writes scratch/order/; the NAMEs
+#           alone, when given, of the corpus below)
 #   device: bash scratch/order/run.sh              (scratch/order carried; writes $OUT/order.tgz)
 #   here:   unpack: the sanitizer's files to examples/sanitizer/gpu/, printf_order.stdout to
 #           examples/experiments/gpu/
@@ -12,7 +13,11 @@ cd "$(dirname "$0")/.."
 nvcc=$(bash scripts/nvcc.sh)
 rm -rf scratch/order && mkdir -p scratch/order
 "$nvcc" -O3 -arch=sm_90 -o scratch/order/printf_order examples/experiments/printf_order.cu
-BUGS="reduce_missing_barrier barrier_in_branch uninitialised_shared off_by_one transpose_stale_tile warp_reduce_unsynced"
+BUGS="reduce_missing_barrier barrier_in_branch uninitialised_shared off_by_one transpose_stale_tile warp_reduce_unsynced
+      histogram_no_memset partial_copy misaligned"
+shift
+[ $# -gt 0 ] && BUGS="$*"
+BUGS=$(echo $BUGS)
 for b in $BUGS; do
     "$nvcc" -O3 -arch=sm_90 -lineinfo -o "scratch/order/$b" "examples/sanitizer/$b.cu"
     "$nvcc" -O3 -arch=sm_90 -lineinfo -DFIXED -o "scratch/order/$b.fixed" "examples/sanitizer/$b.cu"

@@ -260,7 +260,7 @@ L_sync: SYNC;\n\
         exited = sim.state().machine.exited;
     }
     let stop = sim.run_to_end();
-    let StopReason::Fault { pc, message } = stop else { panic!("{stop:?}") };
+    let StopReason::Fault { pc, message, .. } = stop else { panic!("{stop:?}") };
     assert_eq!(sim.program().instrs[pc.index()].text, "SYNC");
     assert!(message.contains("pops a DIV token, but lane 0, which reached it, is on no token below"), "{message}");
 }

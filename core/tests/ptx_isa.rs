@@ -163,7 +163,7 @@ fn a_trap_stops_every_model_at_its_line() {
     let text = "//@ warp 4\nS2R R0, SR_LANEID;\nISETP.EQ.AND P0, PT, R0, 0x2, PT;\n@P0 BPT.TRAP;\nEXIT;\n";
     for (model, order, schedule) in runs() {
         let (sim, stop) = run(text, model, order, schedule);
-        let StopReason::Fault { pc, message } = &stop else { panic!("{}: {stop:?}", model.name()) };
+        let StopReason::Fault { pc, message, .. } = &stop else { panic!("{}: {stop:?}", model.name()) };
         assert_eq!(pc.0, 2, "{}", model.name());
         assert!(message.starts_with("the kernel executed `trap` at line 4: lane 2 ran `@P0 BPT.TRAP`"), "{}: {message}", model.name());
         let outcome = Outcome::of(&sim, &stop);

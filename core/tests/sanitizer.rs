@@ -72,3 +72,33 @@ fn the_fixed_programs_have_no_finding_here_or_on_the_h100() {
         }
     }
 }
+
+/// The bugs of the corpus's second part, as warpscope names them (their compute-sanitizer
+/// reports join `PROGRAMS` once the H100 has run them): device memory that no host copy and no
+/// thread wrote, read plainly (`partial_copy`) or by atomics (`histogram_no_memset`), and a
+/// misaligned word (`misaligned`), which also fails the launch as `cudaErrorMisalignedAddress`.
+#[test]
+fn device_memory_nothing_wrote_is_uninitialised_and_a_misaligned_word_a_fault() {
+    let one = |name: &str| {
+        let found = checked(name, false);
+        assert_eq!(found.len(), 1, "{name}: {found:#?}");
+        found.into_iter().next().unwrap()
+    };
+    let partial = one("partial_copy");
+    assert_eq!((partial.tool, partial.first.line, partial.count), (Tool::Initcheck, 7, 128), "{partial:#?}");
+    assert!(partial.title.starts_with("Uninitialized __global__ memory read of size 4"), "{}", partial.title);
+    assert_eq!((partial.first.block, partial.first.element.as_deref()), ([1, 0, 0], Some("d_in[128]")), "the first half was copied");
+    // One finding per bin: after its first atomic, a bin holds what the atomic wrote.
+    let bins = one("histogram_no_memset");
+    assert_eq!((bins.tool, bins.first.line, bins.count), (Tool::Initcheck, 8, 8), "{bins:#?}");
+    assert!(bins.message.contains("updated d_bins[0]") && bins.message.contains("cudaMemset"), "{}", bins.message);
+    let word = one("misaligned");
+    assert_eq!((word.tool, word.first.line, word.first.thread), (Tool::Memcheck, 11, Some([0, 0, 0])), "{word:#?}");
+    assert!(word.title == "Invalid __global__ read of size 4 bytes" && word.message.contains("is misaligned"), "{word:#?}");
+    for name in ["partial_copy", "histogram_no_memset", "misaligned"] {
+        assert_eq!(checked(name, true), Vec::new(), "{name} -DFIXED");
+    }
+    let text = std::fs::read_to_string(dir().join("misaligned.cu")).unwrap();
+    let run = run_program(&text, &LaunchOptions::default()).unwrap();
+    assert!(run.stdout.starts_with("misaligned address: "), "{}", run.stdout);
+}

@@ -102,7 +102,7 @@ fn a_shuffle_naming_the_other_side_of_a_branch_is_a_fault_saying_where_it_waits(
         );
         let (sim, r) = run(&text, &opts);
         let what = format!("{model:?} {:?} {:?}", opts.path_order, opts.group_order);
-        let StopReason::Fault { pc, message } = r else { panic!("{what}: {r:?}") };
+        let StopReason::Fault { pc, message, .. } = r else { panic!("{what}: {r:?}") };
         let p = sim.program();
         // Pcs: 0 ISETP, 1 SSY, 2 BRA, 3-5 the other side, 6-8 THEN.
         let (here, there, others) = match pc.0 {
@@ -147,7 +147,7 @@ fn a_ballot_naming_exited_lanes_is_a_fault_under_every_model() {
     for (model, opts) in runs() {
         let (_, r) = run(&text, &opts);
         let want = "`VOTE.ANY` at 0x0010 (line 7): its mask 0x000000ff names lanes 6-7, which are not here: lanes 6-7 exited";
-        assert_eq!(r, StopReason::Fault { pc: warpscope_core::isa::Pc(2), message: want.into() }, "{model:?}");
+        assert_eq!(r, StopReason::Fault { pc: warpscope_core::isa::Pc(2), message: want.into(), access: None }, "{model:?}");
     }
     // `__activemask()` has no mask to check: it reads the lanes still here.
     let text = format!("{HEAD}ISETP.GE.AND P0, PT, R0, 0x6, PT;\n@P0 EXIT;\nVOTE.ANY R1, PT, PT;\nSTG [R9], R1;\nEXIT;\n");

@@ -112,7 +112,7 @@ impl Warp {
                 self.wait = if whole { WarpWait::Barrier } else { WarpWait::Ready };
             }
             Err(message) => {
-                st.status = Status::Fault { pc, message };
+                st.status = Status::Fault { pc, message, access: None };
                 (self.wait, self.at) = (WarpWait::Ended, None);
             }
         }

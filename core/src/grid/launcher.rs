@@ -192,14 +192,13 @@ impl Launcher {
             }
             BlockEnd::Failed(w) => {
                 let (pc, message, fault) = match &block.warps[w].state.status {
-                    Status::Fault { pc, message } => (*pc, message, true),
-                    Status::Deadlock { pc, message } => (*pc, message, false),
+                    Status::Fault { pc, message, access } => (*pc, message, Some(*access)),
+                    Status::Deadlock { pc, message } => (*pc, message, None),
                     _ => unreachable!("a failed warp has a fault or a deadlock"),
                 };
-                let reason = if fault {
-                    StopReason::Fault { pc, message: message.clone() }
-                } else {
-                    StopReason::Deadlock { pc, message: message.clone() }
+                let reason = match fault {
+                    Some(access) => StopReason::Fault { pc, message: message.clone(), access },
+                    None => StopReason::Deadlock { pc, message: message.clone() },
                 };
                 ended(reason, w as u32, Some(pc), alloc::format!("{}: {message}", at(w)))
             }

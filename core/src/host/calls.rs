@@ -27,6 +27,7 @@ pub(super) const INVALID_CONFIGURATION: u32 = 9;
 pub(super) const INVALID_RESOURCE_HANDLE: u32 = 400;
 pub(super) const ILLEGAL_ADDRESS: u32 = 700;
 pub(super) const LAUNCH_FAILURE: u32 = 719;
+pub(super) const MISALIGNED_ADDRESS: u32 = 716;
 
 /// What the host runner keeps between calls.
 pub struct Host<'a> {

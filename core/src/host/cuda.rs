@@ -22,6 +22,7 @@ const ERRORS: &[(u32, &str, &str)] = &[
     (INVALID_CONFIGURATION, "cudaErrorInvalidConfiguration", "invalid configuration argument"),
     (INVALID_RESOURCE_HANDLE, "cudaErrorInvalidResourceHandle", "invalid resource handle"),
     (ILLEGAL_ADDRESS, "cudaErrorIllegalAddress", "an illegal memory access was encountered"),
+    (MISALIGNED_ADDRESS, "cudaErrorMisalignedAddress", "misaligned address"),
     (LAUNCH_FAILURE, "cudaErrorLaunchFailure", "unspecified launch failure"),
 ];
 
@@ -220,7 +221,11 @@ impl Host<'_> {
             Ok(p) => p,
             Err(why) => return self.fail(MEMORY_ALLOCATION, line, why),
         };
-        if managed {
+        if !managed {
+            // Device memory starts undefined: initcheck counts its bytes written once a host
+            // copy, a memset or a launch writes them (managed memory is the host's, written).
+            self.device.track_writes(self.device.buffers.len() - 1);
+        } else {
             let held = &self.device.buffers[self.device.buffers.len() - 1];
             let (count, words) = (held.count, held.len);
             m.memory.add_at(p, Space::Global, &name, elem, count, alloc::vec![0; words as usize]);

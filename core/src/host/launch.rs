@@ -90,7 +90,11 @@ impl Host<'_> {
         if run.end.reason != StopReason::Exited {
             let message = format!("`{kernel}`'s launch failed: {}", run.end.message);
             self.notes.push(Diagnostic { severity: Severity::Warning, ..note(line, message) });
-            self.sticky = if matches!(run.end.reason, StopReason::Fault { .. }) { ILLEGAL_ADDRESS } else { LAUNCH_FAILURE };
+            self.sticky = match run.end.reason {
+                StopReason::Fault { access: Some(a), .. } if a.misaligned => MISALIGNED_ADDRESS,
+                StopReason::Fault { .. } => ILLEGAL_ADDRESS,
+                _ => LAUNCH_FAILURE,
+            };
         }
         self.launches.push(HostLaunch {
             kernel: String::from(kernel),

@@ -118,7 +118,7 @@ pub fn run_program(src: &str, opts: &LaunchOptions) -> Result<ProgramRun, Vec<Di
     let end = match (&st.status, exit) {
         (_, Some(end)) => end,
         (Status::Exited, None) => ProgramEnd::Exited(c.exit_reg.map_or(0, |r| st.machine.reg(0, crate::isa::Reg(r)) as i32)),
-        (Status::Fault { pc, message } | Status::Deadlock { pc, message }, None) => {
+        (Status::Fault { pc, message, .. } | Status::Deadlock { pc, message }, None) => {
             ProgramEnd::Failed { line: program.line(*pc).unwrap_or(0), message: host_fault(message) }
         }
         (Status::Running, None) => ProgramEnd::Failed {

@@ -28,8 +28,11 @@ use {map2_copied as map2, map3_copied as map3};
 /// Why an instruction could not run.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum ExecError {
-    /// A bad access or the like, described in full.
+    /// A fault other than a memory access's, described in full.
     Fault(String),
+    /// A memory access outside every buffer (or in the other memory), or misaligned: which
+    /// lane and address, and the fault described in full.
+    Access(BadAccess, String),
     /// A `_sync` instruction's member mask names lanes that do not execute it; the caller, who
     /// knows where each lane is, says where they are.
     Members(MemberFault),
@@ -42,6 +45,15 @@ impl From<String> for ExecError {
     fn from(s: String) -> ExecError {
         ExecError::Fault(s)
     }
+}
+
+/// The memory access that faulted: which lane, at which address, and whether for its
+/// alignment (else it is in no buffer of the memory it accesses).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct BadAccess {
+    pub lane: u32,
+    pub addr: u32,
+    pub misaligned: bool,
 }
 
 /// A member mask naming lanes that are not executing the instruction with the others.

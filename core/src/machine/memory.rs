@@ -266,8 +266,10 @@ pub struct Memory {
     pub buffers: Vec<Buffer>,
     /// One vector per buffer, in the order of `buffers`.
     pub words: Vec<Vec<u32>>,
-    /// Per buffer, a bit per byte this warp has written; empty for a global buffer, whose inputs
-    /// set every byte. A shared byte never written is one the launch's other warps would write.
+    /// Per buffer, a bit per byte written: of a shared buffer, by the block's warps (a byte
+    /// never written is one the launch's other warps would write); of a global buffer whose
+    /// writes are tracked (`track_writes`: a host program's `cudaMalloc`), by host copies and
+    /// launches (initcheck's view). Empty for other global buffers, whose inputs set every byte.
     written: Vec<Vec<u64>>,
     /// Where its first global buffer goes: 0 for the device's `FIRST_BASE`, `HOST_BASE` for a
     /// host program's memory.
@@ -314,6 +316,20 @@ impl Memory {
         self.written.push(if space == Space::Shared { vec![0; (4 * data.len()).div_ceil(64)] } else { Vec::new() });
         self.words.push(data);
         base
+    }
+
+    /// Buffer `k`'s bytes count as unwritten until a host copy or a store writes them (device
+    /// memory from `cudaMalloc`, which starts undefined on a GPU).
+    pub fn track_writes(&mut self, k: usize) {
+        self.written[k] = vec![0; (4 * self.words[k].len()).div_ceil(64)];
+    }
+
+    /// Whether every byte of `addr..addr + n` was written, as `written` tracks it (an address in
+    /// no buffer, or in one not tracked, counts as written).
+    pub fn bytes_written(&self, addr: u32, n: u32) -> bool {
+        let Some((k, offset)) = self.span_of(addr, n) else { return true };
+        let bits = &self.written[k];
+        (offset..offset + n).all(|b| bits.get(b as usize / 64).is_none_or(|w| w & (1 << (b % 64)) != 0))
     }
 
     /// The element at byte address `addr`: of a buffer of 4-byte or 8-byte elements, at a word
@@ -447,12 +463,14 @@ impl Memory {
     }
 
     /// The same buffers with no words (what a snapshot keeps besides them): `with_words` puts
-    /// them back.
+    /// them back. Global buffers' written bits are dropped (they serve initcheck, which runs a
+    /// launch whole, never from a snapshot; a large launch's would weigh on every checkpoint).
     pub fn without_words(&self) -> Memory {
+        let written = self.written.iter().zip(&self.buffers).map(|(w, b)| if b.space == Space::Shared { w.clone() } else { Vec::new() });
         Memory {
             buffers: self.buffers.clone(),
             words: self.words.iter().map(|_| Vec::new()).collect(),
-            written: self.written.clone(),
+            written: written.collect(),
             first_base: self.first_base,
         }
     }
@@ -533,6 +551,9 @@ impl Memory {
             let b = offset as usize + j;
             let word = &mut self.words[k][b / 4];
             *word = (*word & !(0xff << (8 * (b % 4)))) | (byte as u32) << (8 * (b % 4));
+            if let Some(bits) = self.written[k].get_mut(b / 64) {
+                *bits |= 1 << (b % 64);
+            }
         }
         Some(())
     }

@@ -8,7 +8,7 @@ mod lanes;
 mod memory;
 
 pub use access::{access, Access, CellTouch, Touch};
-pub use exec::{check_members, execute, member_lanes, shfl_source, ExecError, MemberFault, SEGMENT_BYTES};
+pub use exec::{check_members, execute, member_lanes, shfl_source, BadAccess, ExecError, MemberFault, SEGMENT_BYTES};
 pub use lanes::*;
 pub use memory::*;
 
@@ -61,6 +61,9 @@ pub struct LaneAccess {
     pub addr: u32,
     pub bytes: u32,
     pub kind: crate::isa::AccessKind,
+    /// It read bytes never written (as `Memory`'s written bits track them): a shared byte no
+    /// thread of the block wrote, a `cudaMalloc` byte no copy or launch wrote.
+    pub unwritten: bool,
 }
 
 /// Lane `lane` read shared memory at `addr` before any lane of its warp wrote it.

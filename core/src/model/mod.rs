@@ -21,7 +21,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::isa::{Op, Pc};
-use crate::machine::{ExecError, LaneMask, Machine, MemberFault};
+use crate::machine::{BadAccess, ExecError, LaneMask, Machine, MemberFault};
 use crate::program::{PlainPcs, Program};
 pub use about::{ModelAbout, Policy};
 pub use glossary::{Term, TermKind, GLOSSARY};
@@ -128,6 +128,8 @@ pub(crate) fn plain_work(
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum ControlError {
     Fault(String),
+    /// A memory access's fault: the lane and address, and the message.
+    Access(BadAccess, String),
     Deadlock(String),
     /// A `_sync` instruction's mask names lanes not executing it: a fault, whose message `sim`
     /// writes from each lane's place (the model's view, after the failed step, of lanes it did not run).
@@ -140,6 +142,7 @@ impl From<ExecError> for ControlError {
     fn from(e: ExecError) -> ControlError {
         match e {
             ExecError::Fault(s) => ControlError::Fault(s),
+            ExecError::Access(bad, s) => ControlError::Access(bad, s),
             ExecError::Members(f) => ControlError::Members(f),
             ExecError::Trap(lanes) => ControlError::Trap(lanes),
         }

@@ -1,7 +1,8 @@
 //! The bugs a GPU hides, found on a simulated launch (issue 48), as NVIDIA's compute-sanitizer
 //! names them: `racecheck` (accesses of one location by two threads of a block that no barrier
 //! orders), `synccheck` (barriers the block's threads do not meet alike), `initcheck` (reads of
-//! shared memory no thread of the block wrote) and `memcheck` (an access outside every buffer).
+//! shared memory no thread of the block wrote, and of `cudaMalloc` memory that no host copy and
+//! no thread wrote) and `memcheck` (an access outside every buffer, or misaligned).
 //!
 //! The launch runs again, watched (`grid::Launcher::run_whole` with a watch): every lane's
 //! accesses of each step (`Machine::accesses`) and every barrier it passes go through
@@ -14,6 +15,7 @@ mod sync;
 
 pub use report::{text, Finding, Side, Tool};
 
+use alloc::collections::BTreeSet;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -83,6 +85,12 @@ pub fn check_launch(mut launcher: Launcher, kernel: &str, launch: Option<u32>) -
     let width = launcher.code.maker.width;
     let blocks: Vec<[u32; 3]> = launcher.code.blocks().collect();
     let mut found = report::Findings::default();
+    // Reads of global bytes that neither `main` nor the launch had written: uninitialised
+    // unless a thread writes them later in the launch (a read that raced another block's write).
+    let mut global_unwritten: Vec<(Access, [u32; 3], crate::machine::Launch)> = Vec::new();
+    // Their words, and those of them a plain store wrote later (an atomic's own write does not
+    // count: a histogram's bins never cleared stay uninitialised however often they are added to).
+    let (mut pending, mut stored) = (BTreeSet::new(), BTreeSet::new());
     for block_idx in blocks {
         let mut shadow = Shadow::new(lockstep);
         let mut barriers = Barriers::default();
@@ -123,8 +131,18 @@ pub fn check_launch(mut launcher: Launcher, kernel: &str, launch: Option<u32>) -
                     found.race(block_idx, &st.machine.launch, hazard, memory);
                 }
                 let shared = (crate::machine::SHARED_BASE..crate::machine::SHARED_END).contains(&a.addr);
-                if shared && a.kind != AccessKind::Write && !shadow.written(a.addr, a.bytes) && unwritten.len() < MAX_UNWRITTEN {
+                if a.kind == AccessKind::Write {
+                    if !shared && pending.contains(&(a.addr & !3)) {
+                        stored.insert(a.addr & !3);
+                    }
+                    continue;
+                }
+                if shared && !shadow.written(a.addr, a.bytes) && unwritten.len() < MAX_UNWRITTEN {
                     unwritten.push((at, st.machine.launch));
+                }
+                if !shared && a.unwritten && global_unwritten.len() < MAX_UNWRITTEN {
+                    global_unwritten.push((at, block_idx, st.machine.launch));
+                    pending.insert(a.addr & !3);
                 }
             }
         };
@@ -140,6 +158,9 @@ pub fn check_launch(mut launcher: Launcher, kernel: &str, launch: Option<u32>) -
             break;
         }
     }
+    for (at, block_idx, launch) in global_unwritten.iter().filter(|(a, ..)| !stored.contains(&(a.addr & !3))) {
+        found.uninitialised(*block_idx, launch, *at, &launcher.memory);
+    }
     let block = launcher.code.decl.block;
     let run = launcher.finish();
     if let Some(f) = failure(&run, &program, block) {
@@ -151,9 +172,9 @@ pub fn check_launch(mut launcher: Launcher, kernel: &str, launch: Option<u32>) -
 /// The launch's own failure as a finding: a fault of a memory access is memcheck's, a `_sync`
 /// mask naming absent lanes and a deadlock at a barrier synccheck's.
 fn failure(run: &LaunchRun, program: &crate::program::Program, block: [u32; 3]) -> Option<Finding> {
-    let (pc, deadlock) = match &run.end.reason {
-        StopReason::Fault { pc, .. } => (*pc, false),
-        StopReason::Deadlock { pc, .. } => (*pc, true),
+    let (pc, access, deadlock) = match &run.end.reason {
+        StopReason::Fault { pc, access, .. } => (*pc, *access, false),
+        StopReason::Deadlock { pc, .. } => (*pc, None, true),
         _ => return None,
     };
     let op = program.get(pc).map(|i| i.op);
@@ -162,32 +183,24 @@ fn failure(run: &LaunchRun, program: &crate::program::Program, block: [u32; 3]) 
         Some(o) if o.member_mask().is_some() => Tool::Synccheck,
         _ => Tool::Memcheck,
     };
-    // The lane the fault names (`store by lane 8 at ...`), for the thread's index.
-    let lane = run.end.message.split("by lane ").nth(1).and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next()?.parse::<u32>().ok());
     let launch = crate::machine::Launch { grid: [0; 3], block, block_idx: run.end.block_idx, first_thread: run.end.warp * run.width };
     let side = Side {
         block: run.end.block_idx,
         warp: run.end.warp,
-        thread: lane.map(|l| launch.thread_idx(l)),
+        thread: access.map(|a| launch.thread_idx(a.lane)),
         // A failure's step is the launch's run end, which the page shows already.
         step: 0,
         pc: Some(pc),
         line: program.line(pc).unwrap_or(0),
         kind: None,
-        addr: None,
+        addr: access.map(|a| a.addr),
         element: None,
     };
     // A generic access names the memory its address is in.
-    let at = run
-        .end
-        .message
-        .split("at address 0x")
-        .nth(1)
-        .and_then(|t| u32::from_str_radix(t.split(|c: char| !c.is_ascii_hexdigit()).next()?, 16).ok());
     let window =
         |a: u32| if (crate::machine::SHARED_BASE..crate::machine::SHARED_END).contains(&a) { Space::Shared } else { Space::Global };
     let space_at = |o: Op| match space_of(o)? {
-        Space::Generic => at.map(window),
+        Space::Generic => access.map(|a| window(a.addr)),
         s => Some(s),
     };
     let title = match (deadlock, op.and_then(|o| Some((o.memory_use()?, space_at(o)?)))) {
@@ -198,10 +211,16 @@ fn failure(run: &LaunchRun, program: &crate::program::Program, block: [u32; 3]) 
         }
         (false, None) => String::from("the launch failed"),
     };
+    // compute-sanitizer's second line: "Address 0x... is misaligned" or "... is out of bounds".
+    let why = match access {
+        Some(a) if a.misaligned => format!("address {:#x} is misaligned; ", a.addr),
+        Some(a) => format!("address {:#x} is out of bounds; ", a.addr),
+        None => String::new(),
+    };
     let message = match side.thread {
         Some([x, y, z]) => {
             let [bx, by, bz] = side.block;
-            format!("by thread ({x}, {y}, {z}) in block ({bx}, {by}, {bz}): {}", run.end.message)
+            format!("by thread ({x}, {y}, {z}) in block ({bx}, {by}, {bz}): {why}{}", run.end.message)
         }
         None => run.end.message.clone(),
     };

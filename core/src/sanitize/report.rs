@@ -88,7 +88,7 @@ pub struct Finding {
 #[derive(Default)]
 pub struct Findings {
     races: BTreeMap<(u32, &'static str, u32, &'static str), Finding>,
-    unwritten: BTreeMap<u32, Finding>,
+    unwritten: BTreeMap<(u32, bool), Finding>,
     others: Vec<Finding>,
 }
 
@@ -170,22 +170,34 @@ impl Findings {
         );
     }
 
-    /// A read of shared memory no thread of the block wrote: one finding per line.
+    /// A read of shared memory no thread of the block wrote, or of device memory nothing
+    /// wrote: one finding per line and memory.
     pub fn uninitialised(&mut self, block: [u32; 3], launch: &Launch, a: Access, memory: &Memory) {
-        if let Some(f) = self.unwritten.get_mut(&a.line) {
+        let shared = (crate::machine::SHARED_BASE..crate::machine::SHARED_END).contains(&a.addr);
+        if let Some(f) = self.unwritten.get_mut(&(a.line, shared)) {
             f.count += 1;
             return;
         }
         let s = side(block, launch, &a, memory, a.addr);
         let what = s.element.clone().unwrap_or_else(|| format!("address {:#x}", a.addr));
-        let message = format!(
-            "{} read shared {what} at step {}, which no thread of its block had written: shared memory starts undefined on a GPU (is an index off by one, or a halo element never loaded?)",
-            who(&s),
-            s.step
-        );
-        let title = format!("Uninitialized __shared__ memory read of size {} bytes at line {}", a.bytes, a.line);
+        let verb = if a.kind == AccessKind::Update { "updated" } else { "read" };
+        let message = if shared {
+            format!(
+                "{} {verb} shared {what} at step {}, which no thread of its block had written: shared memory starts undefined on a GPU (is an index off by one, or a halo element never loaded?)",
+                who(&s),
+                s.step
+            )
+        } else {
+            format!(
+                "{} {verb} {what} at step {}, which no host copy, memset or thread had written: `cudaMalloc` memory starts undefined on a GPU (is a `cudaMemcpy` or `cudaMemset` missing, or its byte count short?)",
+                who(&s),
+                s.step
+            )
+        };
+        let space = if shared { "shared" } else { "global" };
+        let title = format!("Uninitialized __{space}__ memory read of size {} bytes at line {}", a.bytes, a.line);
         self.unwritten.insert(
-            a.line,
+            (a.line, shared),
             Finding {
                 tool: super::Tool::Initcheck,
                 severity: Severity::Error,

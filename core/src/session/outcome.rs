@@ -98,7 +98,7 @@ impl Outcome {
         match reason {
             StopReason::Exited => Outcome::at(sim, OutcomeKind::Exited, None, String::from("all lanes exited")),
             StopReason::Deadlock { pc, message } => Outcome::at(sim, OutcomeKind::Deadlock, Some(*pc), message.clone()),
-            StopReason::Fault { pc, message } => Outcome::at(sim, OutcomeKind::Fault, Some(*pc), message.clone()),
+            StopReason::Fault { pc, message, .. } => Outcome::at(sim, OutcomeKind::Fault, Some(*pc), message.clone()),
             StopReason::Breakpoint(pc) => {
                 Outcome::at(sim, OutcomeKind::Breakpoint, Some(*pc), format!("breakpoint at {:#06x}", sim.program().addr(*pc)))
             }

@@ -61,7 +61,7 @@ fn a_loop_that_reads_the_clock_is_not_taken_for_a_repeat() {
 fn a_stack_pushed_in_a_loop_faults_at_its_hard_limit() {
     let src = "//@ warp 4\n//@ stack limit=100\nL: SSY X\nBRA L\nX: EXIT\n";
     let mut s = sim_with(src, LaunchOptions::default());
-    let StopReason::Fault { pc, message } = s.run_to_end() else { panic!() };
+    let StopReason::Fault { pc, message, .. } = s.run_to_end() else { panic!() };
     assert_eq!(pc, Pc(0), "the SSY that pushed past the limit");
     assert!(message.contains("101 entries deep, past its hard limit of 100"), "{message}");
 }
@@ -94,7 +94,7 @@ fn running_past_the_end_is_a_fault_at_the_last_instruction_under_every_model() {
     let src = "//@ warp 4\n//@ reg R0 = t\nISETP.LT.AND P0, PT, R0, 0x2, PT\n@P0 EXIT\nIADD R1, R1, 0x1\n";
     for &model in ModelKind::ALL {
         let mut s = sim_with(src, LaunchOptions { model: Some(model), ..LaunchOptions::default() });
-        let StopReason::Fault { pc, message } = s.run_to_end() else { panic!("{model:?}") };
+        let StopReason::Fault { pc, message, .. } = s.run_to_end() else { panic!("{model:?}") };
         assert_eq!(pc, Pc(2), "{model:?}");
         // MIMD runs one lane at a time, so lane 2 falls off alone.
         let lanes = if model == ModelKind::Mimd { "lane 2 ran" } else { "lanes 2-3 ran" };
@@ -116,7 +116,7 @@ fn lanes_whose_guard_fails_at_a_last_predicated_exit_run_past_the_end() {
     for &model in ModelKind::ALL {
         let opts = LaunchOptions { model: Some(model), ..LaunchOptions::default() };
         let mut s = sim_with(src, opts);
-        let StopReason::Fault { pc, message } = s.run_to_end() else { panic!("{model:?}: {:?}", s.state().status) };
+        let StopReason::Fault { pc, message, .. } = s.run_to_end() else { panic!("{model:?}: {:?}", s.state().status) };
         assert_eq!(pc, Pc(1), "{model:?}");
         let lanes = if model == ModelKind::Mimd { "lane 2 ran" } else { "lanes 2-3 ran" };
         assert!(message.contains(&format!("{lanes} past the end of the code")), "{model:?}: {message}");

@@ -35,8 +35,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::isa::{Op, Pc};
-use crate::machine::LaneMask;
 use crate::machine::Machine;
+use crate::machine::{BadAccess, LaneMask};
 use crate::model::{
     ControlError, Effects, GroupOrder, Issued, ModelKind, ModelOptions, ModelState, PathOrder, PlainFault, PlainStep, Reconvergence,
     StackConfig, StepDriver,
@@ -48,8 +48,16 @@ use crate::program::{PlainPcs, Program};
 pub enum Status {
     Running,
     Exited,
-    Deadlock { pc: Pc, message: String },
-    Fault { pc: Pc, message: String },
+    Deadlock {
+        pc: Pc,
+        message: String,
+    },
+    /// `access`: the memory access that faulted, when one did.
+    Fault {
+        pc: Pc,
+        message: String,
+        access: Option<BadAccess>,
+    },
 }
 
 /// Why `run` returned.
@@ -63,6 +71,8 @@ pub enum StopReason {
     Fault {
         pc: Pc,
         message: String,
+        /// The memory access that faulted, when one did (memcheck names its thread and address).
+        access: Option<BadAccess>,
     },
     /// The step limit (an endless loop, or a very long run) was reached.
     StepLimit,
@@ -262,7 +272,7 @@ impl Sim {
             Status::Running => None,
             Status::Exited => Some(StopReason::Exited),
             Status::Deadlock { pc, message } => Some(StopReason::Deadlock { pc: *pc, message: message.clone() }),
-            Status::Fault { pc, message } => Some(StopReason::Fault { pc: *pc, message: message.clone() }),
+            Status::Fault { pc, message, access } => Some(StopReason::Fault { pc: *pc, message: message.clone(), access: *access }),
         }
     }
 
@@ -439,7 +449,7 @@ fn advance_as<const TIMED: bool>(program: &Program, plain: &PlainPcs, config: &S
     if pc.index() >= program.len() && !config.exit_at_end {
         // Lanes that fell off the end under a model that lets them (a token stack keeps them).
         let (at, message) = past_end(program, st.model.issuing(program));
-        st.status = Status::Fault { pc: at, message };
+        st.status = Status::Fault { pc: at, message, access: None };
         return None;
     }
     let WarpState { machine, model, metrics, status, timing } = st;
@@ -529,11 +539,11 @@ fn count_whole(
         let fell_off = exited.without(by_exit);
         if !fell_off.is_empty() {
             let (at, message) = past_end(program, fell_off);
-            return Err(Ended::Status(Status::Fault { pc: at, message }));
+            return Err(Ended::Status(Status::Fault { pc: at, message, access: None }));
         }
     }
     if depth > config.stack.limit as usize {
-        return Err(Ended::Status(Status::Fault { pc, message: stack_limit_message(config, depth) }));
+        return Err(Ended::Status(Status::Fault { pc, message: stack_limit_message(config, depth), access: None }));
     }
     // A part of a real SASS instruction's sequence issues nothing of its own.
     let counts = !program.continues(issued.pc);
@@ -741,10 +751,11 @@ fn count_plain(
 #[cold]
 fn failure(program: &Program, pc: Pc, e: ControlError, st: &WarpState) -> Status {
     match e {
-        ControlError::Fault(message) => Status::Fault { pc, message },
+        ControlError::Fault(message) => Status::Fault { pc, message, access: None },
+        ControlError::Access(bad, message) => Status::Fault { pc, message, access: Some(bad) },
         ControlError::Deadlock(message) => Status::Deadlock { pc, message },
-        ControlError::Members(fault) => Status::Fault { pc, message: members::message(program, pc, &fault, st) },
-        ControlError::Trap(lanes) => Status::Fault { pc, message: trap_message(program, pc, lanes) },
+        ControlError::Members(fault) => Status::Fault { pc, message: members::message(program, pc, &fault, st), access: None },
+        ControlError::Trap(lanes) => Status::Fault { pc, message: trap_message(program, pc, lanes), access: None },
     }
 }
 

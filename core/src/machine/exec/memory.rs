@@ -3,9 +3,8 @@
 //! words; such a store reads the word, changes its bytes and writes it back).
 
 use alloc::format;
-use alloc::string::String;
 
-use super::{arith, gather, ExecError};
+use super::{arith, gather, BadAccess, ExecError};
 use crate::isa::{AccessKind, Address, AtomOp, Reg, Space, Src, Width};
 use crate::machine::{LaneAccess, LaneMask, Machine, Miss, MAX_WARP};
 
@@ -15,10 +14,16 @@ pub(in crate::machine) fn address(m: &Machine, lane: u32, a: Address, word: u32)
 }
 
 /// Logs `lane`'s access for the checks, when they watch.
-fn log(m: &mut Machine, lane: u32, addr: u32, bytes: u32, kind: AccessKind) {
+fn log(m: &mut Machine, lane: u32, addr: u32, bytes: u32, kind: AccessKind, unwritten: bool) {
     if let Some(log) = m.accesses.as_mut() {
-        log.push(LaneAccess { lane, addr, bytes, kind });
+        log.push(LaneAccess { lane, addr, bytes, kind, unwritten });
     }
+}
+
+/// Whether a check watches the run and the `bytes` at `addr` were never written (read before
+/// an atomic writes them).
+fn unwritten_before(m: &Machine, addr: u32, bytes: u32) -> bool {
+    m.accesses.is_some() && !m.memory.bytes_written(addr, bytes)
 }
 
 /// Bytes per memory transaction (a cache line / coalescing segment).
@@ -54,9 +59,10 @@ impl Access {
     /// The fault of `lane`'s access of `bytes` at byte address `at`. Past a buffer, it names the
     /// buffer the instruction's other lanes reach: a lane past an array's end is told about that
     /// array, not the neighbour its address happens to be nearest.
-    fn fault(&self, m: &Machine, lane: u32, at: u32, bytes: u32, miss: Miss) -> String {
+    fn fault(&self, m: &Machine, lane: u32, at: u32, bytes: u32, miss: Miss) -> ExecError {
         let kind = self.kind;
-        match miss {
+        let bad = BadAccess { lane, addr: at, misaligned: !at.is_multiple_of(bytes.min(4)) };
+        let message = match miss {
             Miss::Outside => {
                 let (space, addr) = (self.space, self.addr);
                 let aimed = self.lanes.iter().find_map(|l| m.memory.find_bytes(space, address(m, l, addr, 0), bytes).ok().map(|(k, _)| k));
@@ -72,16 +78,18 @@ impl Access {
                     there.name()
                 )
             }
-        }
+        };
+        ExecError::Access(bad, message)
     }
 }
 
 /// The bit where a byte or halfword at `at` starts in the word it lies in; a halfword must be
 /// 2-byte aligned.
-fn sub_word_shift(kind: &str, lane: u32, at: u32, width: Width) -> Result<u32, String> {
+fn sub_word_shift(kind: &str, lane: u32, at: u32, width: Width) -> Result<u32, ExecError> {
     let bytes = width.bytes();
     if !at.is_multiple_of(bytes) {
-        return Err(format!("{kind} by lane {lane} at address {at:#x}: not {bytes}-byte aligned"));
+        let bad = BadAccess { lane, addr: at, misaligned: true };
+        return Err(ExecError::Access(bad, format!("{kind} by lane {lane} at address {at:#x}: not {bytes}-byte aligned")));
     }
     Ok(8 * (at & 3))
 }
@@ -111,7 +119,7 @@ pub fn load(m: &mut Machine, lanes: LaneMask, dst: Reg, addr: Address, width: Wi
             let (k, i) = m.memory.find_bytes(space, at, width.bytes()).map_err(|e| access.fault(m, l, at, width.bytes(), e))?;
             let (v, written) = m.memory.word_noting(k, i, at & 3, width.bytes());
             note_unwritten(m, written, l, at);
-            log(m, l, at, width.bytes(), AccessKind::Read);
+            log(m, l, at, width.bytes(), AccessKind::Read, !written);
             m.set_reg(l, dst, extract(v, shift, width));
             continue;
         }
@@ -122,7 +130,7 @@ pub fn load(m: &mut Machine, lanes: LaneMask, dst: Reg, addr: Address, width: Wi
             let at = address(m, l, addr, w);
             let (v, written) = m.memory.load_noting(space, at).map_err(|e| access.fault(m, l, at, 4, e))?;
             note_unwritten(m, written, l, at);
-            log(m, l, at, 4, AccessKind::Read);
+            log(m, l, at, 4, AccessKind::Read, !written);
             words[w as usize] = v;
         }
         for w in 0..width.words() {
@@ -134,9 +142,11 @@ pub fn load(m: &mut Machine, lanes: LaneMask, dst: Reg, addr: Address, width: Wi
     Ok(())
 }
 
-/// Keeps the run's first read of a shared word its warp had not written.
+/// Keeps the run's first read of a shared word its warp had not written (a global one is
+/// initcheck's, which sees the whole launch).
 fn note_unwritten(m: &mut Machine, written: bool, lane: u32, addr: u32) {
-    if !written && m.unwritten_read.is_none() {
+    let shared = (crate::machine::SHARED_BASE..crate::machine::SHARED_END).contains(&addr);
+    if !written && shared && m.unwritten_read.is_none() {
         m.unwritten_read = Some(super::super::UnwrittenRead { lane, addr });
     }
 }
@@ -156,14 +166,14 @@ pub fn store(m: &mut Machine, lanes: LaneMask, src: Reg, addr: Address, width: W
             let old = m.memory.words[k][i];
             let mask = if width.bytes() == 1 { 0xffu32 } else { 0xffff } << shift;
             m.memory.set_word(k, i, (old & !mask) | ((m.reg(l, src) << shift) & mask), at & 3, width.bytes());
-            log(m, l, at, width.bytes(), AccessKind::Write);
+            log(m, l, at, width.bytes(), AccessKind::Write, false);
             continue;
         }
         for w in 0..width.words() {
             let at = address(m, l, addr, w);
             let v = if src.is_zero() { 0 } else { m.reg(l, Reg(src.0.saturating_add(w as u8))) };
             m.memory.store_in(space, at, v).map_err(|e| access.fault(m, l, at, 4, e))?;
-            log(m, l, at, 4, AccessKind::Write);
+            log(m, l, at, 4, AccessKind::Write, false);
         }
     }
     Ok(())
@@ -211,10 +221,11 @@ pub fn atom<const N: usize>(
             let lo = m.memory.load_in(space, lo_at).map_err(|e| fail(m, l, lo_at, e))?;
             let hi = m.memory.load_in(space, hi_at).map_err(|e| fail(m, l, hi_at, e))?;
             let old = (hi as u64) << 32 | lo as u64;
+            let unwritten = unwritten_before(m, lo_at, 8);
             let new = arith::atom64(op, old, pair(m, l, b), pair(m, l, c));
             m.memory.store_in(space, lo_at, new as u32).map_err(|e| fail(m, l, lo_at, e))?;
             m.memory.store_in(space, hi_at, (new >> 32) as u32).map_err(|e| fail(m, l, hi_at, e))?;
-            log(m, l, lo_at, 8, AccessKind::Update);
+            log(m, l, lo_at, 8, AccessKind::Update, unwritten);
             m.set_reg(l, dst, old as u32);
             if !dst.is_zero() && dst.0 < 254 {
                 m.set_reg(l, Reg(dst.0 + 1), (old >> 32) as u32);
@@ -227,9 +238,10 @@ pub fn atom<const N: usize>(
     for l in lanes.iter() {
         let at = address(m, l, addr, 0);
         let old = m.memory.load_in(space, at).map_err(|e| fail(m, l, at, e))?;
+        let unwritten = unwritten_before(m, at, 4);
         let new = arith::atom(op, old, bs[l as usize], cs[l as usize]);
         m.memory.store_in(space, at, new).map_err(|e| fail(m, l, at, e))?;
-        log(m, l, at, 4, AccessKind::Update);
+        log(m, l, at, 4, AccessKind::Update, unwritten);
         m.set_reg(l, dst, old);
     }
     Ok(())

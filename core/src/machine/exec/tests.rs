@@ -62,7 +62,7 @@ fn loads_stores_and_clock() {
     execute(&mut m, &p.instrs[0], LaneMask(1)).unwrap();
     execute(&mut m, &p.instrs[1], LaneMask(1)).unwrap();
     assert_eq!((m.reg(0, Reg(8)), m.reg(0, Reg(9)), m.reg(0, Reg(10))), (10, 20, 5));
-    assert!(matches!(execute(&mut m, &p.instrs[2], LaneMask(1)), Err(ExecError::Fault(e)) if e.contains("lane 0")));
+    assert!(matches!(execute(&mut m, &p.instrs[2], LaneMask(1)), Err(ExecError::Access(_, e)) if e.contains("lane 0")));
 }
 
 /// The row-wise data path against plain per-lane arithmetic, at widths either side of the
@@ -401,7 +401,7 @@ fn shared_and_global_addresses_are_apart() {
         ("STS [R0], R2", "in global memory"),
         ("ATOMS.EXCH R2, [R0], 0x1", "in global memory"),
     ] {
-        let Err(ExecError::Fault(e)) = execute(&mut m, &code(&format!("{line}\n"))[0], LaneMask(1)) else { panic!("{line}") };
+        let Err(ExecError::Access(_, e)) = execute(&mut m, &code(&format!("{line}\n"))[0], LaneMask(1)) else { panic!("{line}") };
         assert!(e.contains(want) && e.contains("lane 0"), "{line}: {e}");
     }
 }

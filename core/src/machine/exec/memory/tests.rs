@@ -5,7 +5,7 @@ use alloc::vec;
 
 use crate::asm::assemble;
 use crate::isa::Reg;
-use crate::machine::{execute, ElemType, ExecError, LaneMask, Machine, Memory};
+use crate::machine::{execute, BadAccess, ElemType, ExecError, LaneMask, Machine, Memory};
 
 /// Runs `src` on all `width` lanes, R0 = the address `addr(lane)`, R1 = `r1(lane)`.
 fn run(mem: Memory, width: u32, addr: impl Fn(u32) -> u32, r1: impl Fn(u32) -> u32, src: &str) -> Result<Machine, ExecError> {
@@ -64,25 +64,28 @@ fn sub_word_faults_say_where() {
         let mut mem2 = Memory::default();
         mem2.add("a", ElemType::I32, vec![0; 2]);
         match run(mem2, 1, |_| addr, |_| 0, line) {
-            Err(ExecError::Fault(e)) => e,
+            Err(ExecError::Access(bad, e)) => (bad, e),
             other => panic!("{line}: {other:?}"),
         }
     };
-    let e = fault(base + 8, "LD.U8 R2, [R0]\n");
+    let (bad, e) = fault(base + 8, "LD.U8 R2, [R0]\n");
+    assert_eq!(bad, BadAccess { lane: 0, addr: base + 8, misaligned: false });
     assert!(
         e.contains(&format!("load by lane 0 at address {:#x}", base + 8))
             && e.contains("past the end of the nearest buffer, `a`: element 2"),
         "{e}"
     );
-    let e = fault(base + 9, "ST.U8 [R0], R1\n");
+    let (_, e) = fault(base + 9, "ST.U8 [R0], R1\n");
     assert!(
         e.contains(&format!("store by lane 0 at address {:#x}", base + 9)) && e.contains("past the end of the nearest buffer, `a`"),
         "{e}"
     );
-    assert!(fault(base + 1, "LD.U16 R2, [R0]\n").contains("not 2-byte aligned"));
-    assert!(fault(base + 3, "ST.S16 [R0], R1\n").contains("not 2-byte aligned"));
-    assert!(fault(base + 1, "LD R2, [R0]\n").contains("not 4-byte aligned"), "words keep their message");
-    assert!(fault(base, "LDS.U8 R2, [R0]\n").contains("in global memory"));
+    let (bad, e) = fault(base + 1, "LD.U16 R2, [R0]\n");
+    assert!(e.contains("not 2-byte aligned") && bad == BadAccess { lane: 0, addr: base + 1, misaligned: true }, "{e}");
+    assert!(fault(base + 3, "ST.S16 [R0], R1\n").1.contains("not 2-byte aligned"));
+    let (bad, e) = fault(base + 1, "LD R2, [R0]\n");
+    assert!(e.contains("not 4-byte aligned") && bad.misaligned, "words keep their message");
+    assert!(fault(base, "LDS.U8 R2, [R0]\n").1.contains("in global memory"));
     // Inside the buffer, every byte address is fine.
     assert!(run(mem, 1, |_| base + 7, |_| 0, "LD.S8 R2, [R0]\nST.U8 [R0], R2\n").is_ok());
 }
@@ -154,7 +157,7 @@ fn sixty_four_bit_compare_and_swap() {
     let mut mem = Memory::default();
     let base = mem.add("g", ElemType::U32, vec![1]);
     let e = run(mem, 1, |_| base, |_| 0, "ATOM.ADD.64 R2, [R0], R4\n").unwrap_err();
-    assert!(matches!(&e, ExecError::Fault(s) if s.contains("atomic by lane 0") && s.contains("past the end of `g`")), "{e:?}");
+    assert!(matches!(&e, ExecError::Access(_, s) if s.contains("atomic by lane 0") && s.contains("past the end of `g`")), "{e:?}");
 }
 
 /// A lane past an array's end is told about the array the access's other lanes reach, though its
@@ -170,13 +173,13 @@ fn a_fault_names_the_buffer_the_other_lanes_reach() {
     let (mem, a, b) = layout();
     // Lane 1 reads `b`'s word before its start, which is `a`'s element (b - a) / 4.
     let e = match run(mem, 2, |l| if l == 0 { a } else { b - 4 }, |_| 0, "LD R2, [R0]\n") {
-        Err(ExecError::Fault(e)) => e,
+        Err(ExecError::Access(_, e)) => e,
         other => panic!("{other:?}"),
     };
     assert!(e.contains(&format!("past the end of `a`: element {}, and `a` holds 4", (b - 4 - a) / 4)), "{e}");
     let (mem, _, b) = layout();
     let e = match run(mem, 1, |_| b - 4, |_| 0, "LD R2, [R0]\n") {
-        Err(ExecError::Fault(e)) => e,
+        Err(ExecError::Access(_, e)) => e,
         other => panic!("{other:?}"),
     };
     assert!(e.contains("4 bytes before the start of the nearest buffer, `b`: element -1"), "{e}");
