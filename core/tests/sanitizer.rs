@@ -84,6 +84,8 @@ fn device_memory_nothing_wrote_is_uninitialised_and_a_misaligned_word_a_fault() 
         assert_eq!(found.len(), 1, "{name}: {found:#?}");
         found.into_iter().next().unwrap()
     };
+    let tile = checked("transpose_stale_tile", false);
+    assert_eq!(tile[0].first.element.as_deref(), Some("tile[0][1]"), "a 2-D array's element as the source names it: {:#?}", tile[0]);
     let partial = one("partial_copy");
     assert_eq!((partial.tool, partial.first.line, partial.count), (Tool::Initcheck, 7, 128), "{partial:#?}");
     assert!(partial.title.starts_with("Uninitialized __global__ memory read of size 4"), "{}", partial.title);

@@ -119,6 +119,14 @@ impl MemoryArray {
     pub fn len(&self, open: u32) -> u32 {
         self.dims.iter().map(|d| d.unwrap_or(open)).product()
     }
+    /// Its dimensions after the first, for naming an element as the source does (`tile[0][1]`);
+    /// none when an element is several scalars (a vector or struct), which the buffer counts apart.
+    pub fn shape(&self) -> Vec<u32> {
+        if self.width != 1 {
+            return Vec::new();
+        }
+        self.dims.iter().skip(1).map(|d| d.unwrap_or(1)).collect()
+    }
 }
 
 /// A kernel parameter and the register the compiled code expects it in.

@@ -104,6 +104,7 @@ fn place_array(a: &MemoryArray, decl: &LaunchDecl, device: &mut Memory) -> Resul
         let base = device.add_elements(Space::Shared, &a.name, elem, count, alloc::vec![0; elem.words_for(count as u64) as usize]);
         if let Some(b) = device.buffers.last_mut() {
             b.sizing = if a.dims.contains(&None) { Sizing::Launch } else { Sizing::Declared };
+            b.shape = a.shape();
         }
         return Ok(base);
     }
@@ -121,6 +122,7 @@ pub(super) fn global_array(a: &MemoryArray, device: &mut Memory) -> u32 {
     let base = device.add_elements(Space::Global, &a.name, elem, count, initial_words(a, elem, count));
     if let Some(b) = device.buffers.last_mut() {
         b.sizing = Sizing::Declared;
+        b.shape = a.shape();
     }
     base
 }

@@ -157,7 +157,8 @@ fn bind_array(k: &mut Kernel, a: &MemoryArray) -> Result<(), Diagnostic> {
         };
         let len = located(&format!("{}", a.len(open) * a.width as u32), a.span);
         let sizing = if a.dims.contains(&None) { Sizing::Launch } else { Sizing::Declared };
-        k.buffers.push(BufferDecl { name: a.name.clone(), elem, len, init: None, auto: true, shared: true, declared, sizing });
+        let shape = a.shape();
+        k.buffers.push(BufferDecl { name: a.name.clone(), elem, len, init: None, auto: true, shared: true, declared, sizing, shape });
         return Ok(());
     }
     let init = match &a.init {
@@ -166,7 +167,8 @@ fn bind_array(k: &mut Kernel, a: &MemoryArray) -> Result<(), Diagnostic> {
         None => None,
     };
     let len = located(&format!("{}", a.len(1) * a.width as u32), a.span);
-    k.buffers.push(BufferDecl { name: a.name.clone(), elem, len, init, auto: true, shared: false, declared, sizing: Sizing::Declared });
+    let (shape, sizing) = (a.shape(), Sizing::Declared);
+    k.buffers.push(BufferDecl { name: a.name.clone(), elem, len, init, auto: true, shared: false, declared, sizing, shape });
     Ok(())
 }
 
@@ -301,6 +303,7 @@ fn bind_buffer(
             shared: false,
             declared: None,
             sizing: Sizing::Given,
+            shape: Vec::new(),
         });
         return Ok(located(name, span));
     };

@@ -371,6 +371,7 @@ fn header(line: &Line, kw: &str, rest: &str, k: &mut Kernel) -> Result<(), Diagn
                 shared: false,
                 declared: None,
                 sizing: Sizing::Given,
+                shape: Vec::new(),
             });
         }
         "launch" => {

@@ -267,6 +267,7 @@ pub fn instantiate(k: &Kernel, overrides: &[(String, Value)]) -> Result<Instance
         let base = memory.add_elements(space, &b.name, b.elem, len as u32, b.elem.pack(bits));
         if let Some(added) = memory.buffers.last_mut() {
             added.sizing = b.sizing;
+            added.shape = b.shape.clone();
         }
         bases.push((b.name.clone(), base));
     }

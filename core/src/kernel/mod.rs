@@ -113,6 +113,8 @@ pub struct BufferDecl {
     pub declared: Option<&'static str>,
     /// Where its length comes from (a fault past its end says what to change).
     pub sizing: Sizing,
+    /// A C array's dimensions after its first, as `Buffer::shape`.
+    pub shape: Vec<u32>,
 }
 
 impl BufferDecl {

@@ -192,6 +192,9 @@ pub struct Buffer {
     pub len: u32,
     /// Length in elements.
     pub count: u32,
+    /// A C array's dimensions after its first (`[16]` for `tile[16][16]`), so an element is
+    /// named as the source writes it; empty for a one-dimensional buffer.
+    pub shape: Vec<u32>,
 }
 
 impl Buffer {
@@ -312,7 +315,9 @@ impl Memory {
     /// Adds a buffer at `base` (a view of another memory's buffer, at its address: a host
     /// program's managed memory, in host memory and in device memory at once).
     pub fn add_at(&mut self, base: u32, space: Space, name: &str, elem: ElemType, count: u32, data: Vec<u32>) -> u32 {
-        self.buffers.push(Buffer { name: name.into(), elem, space, sizing: Sizing::Given, base, len: data.len() as u32, count });
+        let buffer =
+            Buffer { name: name.into(), elem, space, sizing: Sizing::Given, base, len: data.len() as u32, count, shape: Vec::new() };
+        self.buffers.push(buffer);
         self.written.push(if space == Space::Shared { vec![0; (4 * data.len()).div_ceil(64)] } else { Vec::new() });
         self.words.push(data);
         base
@@ -352,6 +357,24 @@ impl Memory {
     /// `cell_containing` by name: the buffer and the element's index.
     pub fn element_containing(&self, addr: u32) -> Option<(&str, u32)> {
         self.cell_containing(addr).map(|c| (self.buffers[c.buffer as usize].name.as_str(), c.index))
+    }
+
+    /// The element `addr` falls in as the source names it: `s[5]`, `tile[0][1]`.
+    pub fn element_name(&self, addr: u32) -> Option<String> {
+        let c = self.cell_containing(addr)?;
+        let b = &self.buffers[c.buffer as usize];
+        let mut index = c.index;
+        let mut subscripts = Vec::with_capacity(b.shape.len() + 1);
+        for &d in b.shape.iter().rev() {
+            subscripts.push(index % d.max(1));
+            index /= d.max(1);
+        }
+        subscripts.push(index);
+        let mut out = b.name.clone();
+        for i in subscripts.iter().rev() {
+            out.push_str(&format!("[{i}]"));
+        }
+        Some(out)
     }
 
     fn locate(&self, addr: u32) -> Option<(usize, usize)> {
@@ -576,6 +599,32 @@ mod tests {
     use super::*;
     use alloc::string::ToString;
     use alloc::vec;
+
+    #[test]
+    fn elements_are_named_as_the_source_declares_them() {
+        let mut m = Memory::default();
+        let flat = m.add("a", ElemType::F32, vec![0; 8]);
+        let tile = m.add_shared("tile", ElemType::F32, vec![0; 4 * 5 * 2]);
+        m.buffers[1].shape = vec![5, 2];
+        assert_eq!(m.element_name(flat + 12).as_deref(), Some("a[3]"));
+        assert_eq!(m.element_name(tile + 4 * (5 * 2 + 2 * 2 + 1)).as_deref(), Some("tile[1][2][1]"));
+        assert_eq!(m.element_name(tile + 4 * 39 + 3).as_deref(), Some("tile[3][4][1]"), "a byte of the last element");
+        assert_eq!(m.element_name(tile + 4 * 40), None);
+    }
+
+    #[test]
+    fn tracked_bytes_are_unwritten_until_a_copy_or_store_writes_them() {
+        let mut m = Memory::default();
+        let base = m.add("d", ElemType::U8, vec![0; 4]);
+        assert!(m.bytes_written(base, 16), "a buffer not tracked counts as written");
+        m.track_writes(0);
+        assert!(!m.bytes_written(base, 1));
+        m.write_bytes(base + 2, &[7, 7]).unwrap();
+        assert!(m.bytes_written(base + 2, 2) && !m.bytes_written(base + 1, 2));
+        m.store(base + 8, 1).unwrap();
+        assert!(m.bytes_written(base + 8, 4) && !m.bytes_written(base + 12, 1));
+        assert!(m.without_words().bytes_written(base, 1), "a snapshot drops a global buffer's bits");
+    }
 
     #[test]
     fn buffers_are_aligned_and_bounded() {

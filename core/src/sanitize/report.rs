@@ -104,7 +104,7 @@ fn side(block: [u32; 3], launch: &Launch, a: &Access, memory: &Memory, addr: u32
         line: a.line,
         kind: Some(a.kind),
         addr: Some(addr),
-        element: memory.element_containing(addr).map(|(name, i)| format!("{name}[{i}]")),
+        element: memory.element_name(addr),
     }
 }
 

@@ -719,6 +719,7 @@ fn bind_inputs(k: &mut Kernel, m: &Module, entry: &Function, funcs: &[&Function]
             shared: v.space == "shared",
             declared: Some(space),
             sizing: if v.array == Some(None) { Sizing::Launch } else { Sizing::Declared },
+            shape: Vec::new(),
         });
         k.regs.push(RegInit { target: InitTarget::Reg(Reg(reg)), value: located(&value, v.span, diags), binds: false });
     }

@@ -389,6 +389,7 @@ fn shared_memory(k: &mut Kernel, declared: Option<u32>, span: Span, diags: &mut 
         shared: true,
         declared: None,
         sizing: if declared.is_some() { Sizing::Declared } else { Sizing::Assumed },
+        shape: Vec::new(),
     });
     let launched =
         if dynamic > 0 { format!(", and the launch's {dynamic} bytes of dynamic shared memory after them") } else { String::new() };
@@ -475,6 +476,7 @@ fn local_memory(k: &mut Kernel, bytes: u32, span: Span, diags: &mut Vec<Diagnost
         shared: false,
         declared: Some(".local"),
         sizing: Sizing::Declared,
+        shape: Vec::new(),
     });
 }
 
