@@ -14,7 +14,7 @@ nvcc=$(bash scripts/nvcc.sh)
 rm -rf scratch/order && mkdir -p scratch/order
 "$nvcc" -O3 -arch=sm_90 -o scratch/order/printf_order examples/experiments/printf_order.cu
 BUGS="reduce_missing_barrier barrier_in_branch uninitialised_shared off_by_one transpose_stale_tile warp_reduce_unsynced
-      histogram_no_memset partial_copy misaligned"
+      histogram_no_memset partial_copy misaligned syncwarp_two_sites"
 shift
 [ $# -gt 0 ] && BUGS="$*"
 BUGS=$(echo $BUGS)

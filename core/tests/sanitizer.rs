@@ -6,6 +6,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use warpscope_core::diag::Severity;
 use warpscope_core::host::run_program;
 use warpscope_core::model::ModelKind;
 use warpscope_core::sanitize::{check_program, Finding, Tool};
@@ -103,4 +104,24 @@ fn device_memory_nothing_wrote_is_uninitialised_and_a_misaligned_word_a_fault() 
     let text = std::fs::read_to_string(dir().join("misaligned.cu")).unwrap();
     let run = run_program(&text, &LaunchOptions::default()).unwrap();
     assert!(run.stdout.starts_with("misaligned address: "), "{}", run.stdout);
+}
+
+/// Two `__syncwarp()`s that release each other's lanes (one in each side of a branch): a
+/// portability warning under volta, which lets them meet as Volta and later GPUs do; under a
+/// stack model the lanes the mask names are not there, an error.
+#[test]
+fn syncwarps_met_from_two_lines_are_a_warning_and_absent_lanes_an_error() {
+    let found = checked("syncwarp_two_sites", false);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    let f = &found[0];
+    assert_eq!((f.tool, f.severity, f.first.line, f.second.as_ref().map(|s| s.line)), (Tool::Synccheck, Severity::Warning, 10, Some(15)));
+    assert!(f.message.contains("lanes 0-15") && f.message.contains("lanes 16-31"), "{}", f.message);
+    assert_eq!(checked("syncwarp_two_sites", true), Vec::new());
+    let text = std::fs::read_to_string(dir().join("syncwarp_two_sites.cu")).unwrap();
+    let opts = LaunchOptions { model: Some(ModelKind::Pdom), ..LaunchOptions::default() };
+    let run = run_program(&text, &opts).unwrap();
+    let (found, _) = check_program(&text, &run.launches, &opts);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!((found[0].tool, found[0].severity), (Tool::Synccheck, Severity::Error), "{found:#?}");
+    assert!(found[0].message.contains("names lanes 0-15, which are not here"), "{}", found[0].message);
 }

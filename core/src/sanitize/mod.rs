@@ -30,7 +30,7 @@ use crate::model::ModelKind;
 use crate::sim::StopReason;
 
 use race::{writes, Access, Shadow};
-use sync::Barriers;
+use sync::{Barriers, WarpSyncs};
 
 /// The memory an instruction names (generic for plain `LD`/`ST`).
 fn space_of(op: Op) -> Option<Space> {
@@ -91,7 +91,9 @@ pub fn check_launch(mut launcher: Launcher, kernel: &str, launch: Option<u32>) -
     // Their words, and those of them a plain store wrote later (an atomic's own write does not
     // count: a histogram's bins never cleared stay uninitialised however often they are added to).
     let (mut pending, mut stored) = (BTreeSet::new(), BTreeSet::new());
+    let mut warp_syncs = WarpSyncs::default();
     for block_idx in blocks {
+        warp_syncs.restart();
         let mut shadow = Shadow::new(lockstep);
         let mut barriers = Barriers::default();
         // Reads of shared bytes not written yet: uninitialised unless a thread writes them
@@ -111,7 +113,16 @@ pub fn check_launch(mut launcher: Launcher, kernel: &str, launch: Option<u32>) -
                         shadow.barrier(thread(lane));
                     }
                 }
-                Some(Op::Warpsync { .. }) => issued.work.iter().for_each(|lane| shadow.warp_sync(thread(lane))),
+                Some(Op::Warpsync { mask }) => {
+                    issued.work.iter().for_each(|lane| shadow.warp_sync(thread(lane)));
+                    let need = match mask {
+                        crate::isa::Src::Imm(v) => v,
+                        crate::isa::Src::Reg { reg, .. } => issued.work.iter().next().map_or(0, |l| st.machine.reg(l, reg)),
+                    };
+                    let live = st.machine.all_lanes().without(st.machine.exited);
+                    let need = crate::machine::LaneMask(need as u64);
+                    warp_syncs.arrive(block_idx, warp as u32, width, issued.work, live, pc, line, need);
+                }
                 _ => {}
             }
             let Some(log) = st.machine.accesses.as_ref() else { return };
@@ -161,6 +172,7 @@ pub fn check_launch(mut launcher: Launcher, kernel: &str, launch: Option<u32>) -
     for (at, block_idx, launch) in global_unwritten.iter().filter(|(a, ..)| !stored.contains(&(a.addr & !3))) {
         found.uninitialised(*block_idx, launch, *at, &launcher.memory);
     }
+    warp_syncs.findings().for_each(|f| found.push(f));
     let block = launcher.code.decl.block;
     let run = launcher.finish();
     if let Some(f) = failure(&run, &program, block) {
@@ -205,6 +217,8 @@ fn failure(run: &LaunchRun, program: &crate::program::Program, block: [u32; 3]) 
     };
     let title = match (deadlock, op.and_then(|o| Some((o.memory_use()?, space_at(o)?)))) {
         (true, _) => String::from("the launch cannot go on"),
+        // compute-sanitizer's words for a warp-level sync whose lanes are not all there.
+        _ if tool == Tool::Synccheck => String::from("Barrier error detected. Divergent thread(s) in warp"),
         // compute-sanitizer's words: "Invalid __global__ write of size 4 bytes".
         (false, Some((u, space))) => {
             format!("Invalid __{}__ {} of size {} bytes", space.name(), if writes(u.kind) { "write" } else { "read" }, u.bytes)

@@ -1,7 +1,8 @@
 //! synccheck's view of one block's barriers: where each thread met its k-th `__syncthreads()`.
 //! Threads that meet one barrier from two lines (a `__syncthreads()` in each side of a branch)
 //! are a divergent barrier; threads that exit without the barrier others waited at complete on
-//! Volta and later (an exited thread counts as arrived) but deadlock a GPU before Volta.
+//! Volta and later (an exited thread counts as arrived) but deadlock a GPU before Volta. And
+//! `__syncwarp()`s that release lanes waiting at different lines (`WarpSyncs`).
 
 use alloc::collections::BTreeMap;
 use alloc::format;
@@ -11,6 +12,7 @@ use alloc::vec::Vec;
 use super::report::{Finding, Side, Tool};
 use crate::diag::Severity;
 use crate::isa::Pc;
+use crate::machine::LaneMask;
 
 /// Per barrier (the k-th each thread met), the lines it was met at and by which threads.
 #[derive(Default)]
@@ -62,6 +64,91 @@ impl Barriers {
         }
         out
     }
+}
+
+/// A lane at a `__syncwarp()`: its pc, its line and the lanes its mask names.
+type Waiting = (Pc, u32, LaneMask);
+
+/// Where each lane of each warp waits at a `__syncwarp()` (its pc, line and mask), released as
+/// volta releases them: a lane goes on once every live lane its mask names waits at one, at any
+/// line. Lanes released together from different lines are a portability bug: Volta and later
+/// let different `__syncwarp()`s meet, but before Volta the lanes a mask names must execute the
+/// same one.
+#[derive(Default)]
+pub struct WarpSyncs {
+    waiting: BTreeMap<u32, Vec<Option<Waiting>>>,
+    /// Per pair of lines met together, the first example and how many times.
+    met: BTreeMap<(u32, u32), (Finding, u64)>,
+}
+
+impl WarpSyncs {
+    /// A new block: no lane waits.
+    pub fn restart(&mut self) {
+        self.waiting.clear();
+    }
+
+    /// `lanes` of `warp` (of `width`) arrive at the `__syncwarp()` at `pc` (`line`), waiting for
+    /// `need`; `live` are the warp's lanes that have not exited.
+    #[allow(clippy::too_many_arguments)]
+    pub fn arrive(&mut self, block: [u32; 3], warp: u32, width: u32, lanes: LaneMask, live: LaneMask, pc: Pc, line: u32, need: LaneMask) {
+        let waiting = self.waiting.entry(warp).or_insert_with(|| alloc::vec![None; width as usize]);
+        for l in lanes.iter() {
+            waiting[l as usize] = Some((pc, line, need));
+        }
+        let at = |l: u32| waiting.get(l as usize).copied().flatten();
+        let released: Vec<u32> =
+            (0..width).filter(|&l| at(l).is_some_and(|(_, _, n)| (n & live).iter().all(|o| at(o).is_some()))).collect();
+        let mut meetings = Vec::new();
+        for &l in &released {
+            let Some((pc, line, need)) = at(l) else { continue };
+            let other = (need & live).iter().find_map(|o| at(o).filter(|w| w.0 != pc));
+            let met = |m: &&((u32, Pc), (u32, Pc), LaneMask, LaneMask)| m.0 .1 == pc;
+            if let Some((other_pc, other_line, _)) = other.filter(|o| line < o.1 && !meetings.iter().any(|m| met(&m))) {
+                meetings.push(((line, pc), (other_line, other_pc), lanes_at(waiting, pc), lanes_at(waiting, other_pc)));
+            }
+        }
+        for &l in &released {
+            waiting[l as usize] = None;
+        }
+        for (a, b, lanes_a, lanes_b) in meetings {
+            self.meet(block, warp, a, b, lanes_a, lanes_b);
+        }
+    }
+
+    fn meet(&mut self, block: [u32; 3], warp: u32, a: (u32, Pc), b: (u32, Pc), lanes_a: LaneMask, lanes_b: LaneMask) {
+        if let Some((_, n)) = self.met.get_mut(&(a.0, b.0)) {
+            *n += 1;
+            return;
+        }
+        let message = format!(
+            "in warp {warp} of block ({}, {}, {}), lanes {} waited at the `__syncwarp()` at line {} and lanes {} at the one at line {}, and each mask named the others: Volta and later GPUs let different `__syncwarp()`s meet (so does warpscope's volta), but before Volta the lanes a mask names must execute the same `__syncwarp()` (undefined there); call it once, where both paths have joined",
+            block[0],
+            block[1],
+            block[2],
+            crate::machine::LaneList(lanes_a),
+            a.0,
+            crate::machine::LaneList(lanes_b),
+            b.0
+        );
+        let mut f = finding(block, Severity::Warning, "__syncwarp() met from two lines", message, a, Some(b));
+        for side in [Some(&mut f.first), f.second.as_mut()].into_iter().flatten() {
+            side.warp = warp;
+        }
+        self.met.insert((a.0, b.0), (f, 1));
+    }
+
+    /// The findings, each counting the times its lines met.
+    pub fn findings(self) -> impl Iterator<Item = Finding> {
+        self.met.into_values().map(|(mut f, n)| {
+            f.count = n;
+            f
+        })
+    }
+}
+
+/// The lanes of `waiting` that wait at `pc`.
+fn lanes_at(waiting: &[Option<Waiting>], pc: Pc) -> LaneMask {
+    waiting.iter().enumerate().filter(|(_, w)| w.is_some_and(|w| w.0 == pc)).fold(LaneMask::EMPTY, |m, (l, _)| m.with(l as u32))
 }
 
 fn finding(block: [u32; 3], severity: Severity, title: &str, message: String, at: (u32, Pc), other: Option<(u32, Pc)>) -> Finding {
