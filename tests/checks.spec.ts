@@ -40,3 +40,35 @@ test('a program missing its barrier: the checks find the race at its line, as `w
   await expect(page.getByTestId('checks-run')).toBeVisible();
   await expect(page.getByTestId('finding')).toHaveCount(0);
 });
+
+test('a finding in another block: its button shows that block at its step, and the scrubber marks it', async ({ page }) => {
+  // The second half of the input was never copied: the first uninitialised read is block 1's.
+  const text = exampleText('examples/sanitizer/partial_copy.cu');
+  const file = tempFile('partial.cu', text);
+  type CliSide = { step: number; block: number[] };
+  const cli = JSON.parse(runAllowingFailure(['check', file, '--json'])) as { findings: { tool: string; first: CliSide }[] };
+  expect(cli.findings.map((f) => [f.tool, f.first.block])).toEqual([['initcheck', [1, 0, 0]]]);
+  const step = cli.findings[0].first.step;
+  await open(page);
+  await replaceText(page, text);
+  await expect(page.getByTestId('kernel-title')).toHaveText('scale');
+  await showTab(page, 'Problems');
+  await page.getByTestId('checks-run').click();
+  const go = page.getByTestId('finding').first().getByTestId('finding-step-first');
+  await expect(go).toHaveText(`Block (1, 0, 0), step ${step}`);
+  await expect(page.getByTestId('finding-mark'), 'block 0 shown: no mark').toHaveCount(0);
+  await go.click();
+  await expect(page.getByTestId('warps-block')).toHaveValue('(1, 0, 0)');
+  await expect(page.getByTestId('step-label')).toHaveAttribute('data-step', String(step));
+  // The findings stay (they cover every block), and the block shown has its mark: a click on
+  // it brings the scrubber back to the read.
+  await expect(page.getByTestId('finding')).toHaveCount(1);
+  await expect(go).toHaveText(`Step ${step}`);
+  const mark = page.getByTestId('finding-mark');
+  await expect(mark).toHaveCount(1);
+  await expect(mark).toHaveAttribute('title', /^initcheck: Uninitialized __global__ memory read of size 4 bytes at line 7 \(128 times\): step \d+/);
+  await page.getByTestId('btn-home').click();
+  await expect(page.getByTestId('step-label')).toHaveAttribute('data-step', '0');
+  await mark.click();
+  await expect(page.getByTestId('step-label')).toHaveAttribute('data-step', String(step));
+});

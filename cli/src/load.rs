@@ -52,6 +52,10 @@ pub struct Common {
     /// Run the kernel of a file with a `main()` alone, with the `//@` inputs (or made-up ones).
     #[arg(long)]
     pub kernel_only: bool,
+    /// A program's launch: the block shown (`trace`, `view`, ...), as `x,y,z` (default: the
+    /// first, or the one where the launch failed).
+    #[arg(long, value_name = "X,Y,Z", value_parser = parse_block)]
+    pub block: Option<[u32; 3]>,
     /// Override one cost: instruction, divergence, spill or fill cycles (`--cost spill=50`).
     #[arg(long = "cost", value_name = "FIELD=CYCLES")]
     pub costs: Vec<String>,
@@ -147,6 +151,7 @@ impl Common {
             one_warp: false,
             launch: None,
             kernel_only: false,
+            block: None,
             costs: Vec::new(),
             sets: Vec::new(),
             stack_capacity: None,
@@ -172,6 +177,7 @@ impl Common {
             one_warp: self.one_warp.then_some(true),
             launch: self.launch.map(|n| n.saturating_sub(1)),
             kernel_only: self.kernel_only.then_some(true),
+            block: self.block,
         };
         flags.over(&self.from_link)
     }
@@ -299,4 +305,17 @@ pub fn prepare_run(common: &Common) -> Result<(String, Resolved, Run), String> {
     }
     let run = resolved.launcher().map(run_launcher).map_err(|d| render(&common.source_name(), &request.text, &d).trim_end().to_string())?;
     Ok((request.text, resolved, Run::Launch(Box::new(run))))
+}
+
+/// `--block 7` or `--block 7,1,0`: a block index (missing parts are 0).
+fn parse_block(s: &str) -> Result<[u32; 3], String> {
+    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return Err(format!("`{s}`: a block is X, X,Y or X,Y,Z"));
+    }
+    let mut out = [0u32; 3];
+    for (o, p) in out.iter_mut().zip(&parts) {
+        *o = p.parse().map_err(|_| format!("`{s}`: `{p}` is not a whole number"))?;
+    }
+    Ok(out)
 }

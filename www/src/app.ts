@@ -133,9 +133,38 @@ export class App {
     return { ...loadOptions(s.params, s), step_limit: s.stepLimit };
   }
 
-  /** The key the checks are kept under: the text and everything chosen for its run. */
+  /** The key the checks are kept under: the text and everything chosen for its run, but for
+   * the launch and block shown (the checks cover every launch and block). */
   private checkKey(): string {
-    return JSON.stringify([store.get().text, this.runOptions()]);
+    const { launch: _launch, block: _block, ...options } = this.runOptions();
+    return JSON.stringify([store.get().text, options]);
+  }
+
+  /** The checks' findings on screen, if they ran on the text and choices shown. */
+  private checksState(): checks.ChecksState {
+    return this.checked?.key === this.checkKey() ? this.checked.state : { kind: 'none' };
+  }
+
+  /** Which launch and block the views show, for the findings' steps. */
+  private shownBlock(): checks.Shown | null {
+    const r = this.run, launch = r?.load.launch;
+    return launch ? { launch: r?.load.program?.shown ?? null, block: launch.block_idx } : null;
+  }
+
+  /** Shows a finding's step `step` of block `block` of launch `launch` (a program's; null: the
+   * kernel alone): another launch or block runs first, then the scrubber goes there. */
+  showFinding(launch: number | null, block: [number, number, number], step: number): void {
+    const shown = this.shownBlock();
+    if (shown && shown.launch === launch && shown.block.every((v, k) => v === block[k])) {
+      this.goto(step);
+      return;
+    }
+    if (this.run?.load.program) {
+      this.onInput({ launch, block, step });
+    } else {
+      store.update({ step });
+      this.pickBlock(block);
+    }
   }
 
   /** Runs the checks on the run on screen and shows what they found in the Problems panel. */
@@ -288,6 +317,11 @@ export class App {
   /** Shows block `b` of the launch: its `//@ launch` line names it (one undoable edit), and the
    * kernel runs again with that block recorded. */
   pickBlock(b: number[]): void {
+    // A program's launch is main()'s: its block is a choice, the text stays as written.
+    if (this.run?.load.program) {
+      this.onInput({ block: [b[0], b[1], b[2]] });
+      return;
+    }
     const l = this.run?.inputs?.launch;
     if (!l) return;
     this.onHeaderEdit({ set: { header: 'launch', grid: l.grid, block: l.block, shared: l.shared, block_idx: [b[0], b[1], b[2]], warp_idx: l.warp_idx } });
@@ -430,12 +464,9 @@ export class App {
       jump: (d) => { this.dock?.reveal('editor'); editor.jumpTo(p.editor, d); },
       openPanel: () => this.openProblems(),
     });
-    const checked = this.checked?.key === this.checkKey() ? this.checked.state : { kind: 'none' as const };
-    const launch = r?.load.launch;
-    const shownLaunch = launch ? { launch: r?.load.program?.shown ?? null, block: launch.block_idx } : null;
-    checks.render(p.problems.panel, checked, shownLaunch, {
+    checks.render(p.problems.panel, this.checksState(), this.shownBlock(), {
       check: () => this.runChecks(),
-      seek: (t) => this.goto(t),
+      show: (launch, block, step) => this.showFinding(launch, block, step),
       jump: (line) => { this.dock?.reveal('editor'); editor.jumpTo(p.editor, { severity: 'info', line, col: 1, len: 0, message: '' }); },
     });
     p.el.title.textContent = kernelTitle(r?.load) ?? '';
@@ -628,7 +659,7 @@ export class App {
       openTerm: (word) => this.onTerm(word),
     });
     plot.render(p.plot, r.plot, s.step);
-    scrubber.render(p.scrubber, s.step, r.total, r.strip, s.playing, !!launch);
+    scrubber.render(p.scrubber, s.step, r.total, r.strip, s.playing, !!launch, checks.marks(this.checksState(), this.shownBlock()));
     caption.render(p.el.caption, this.state, r.load.end, r.total, r.idleSteps > 0 && s.step > 0 && e.issuedLanes(s.step - 1, s.step)[0] === 0, this.blockLine(now));
     registers.render(p.registers, this.state, s.lane, r.load.width, selectLane);
     memory.render(p.memory, {

@@ -11,14 +11,14 @@ export type { RunChoices };
 /** Nothing chosen: each choice is the kernel's `//@` header's, else the default. */
 export const KERNEL_CHOICES: RunChoices = {
   model: null, preset: null, ifConvert: null, pathOrder: null, schedule: null, warpScheduler: null, oneWarp: null,
-  launch: null, kernelOnly: null,
+  launch: null, kernelOnly: null, block: null,
 };
 
 /** Just the choices of a state, a link or saved work. */
 export function choicesOf(x: RunChoices): RunChoices {
   return {
     model: x.model, preset: x.preset, ifConvert: x.ifConvert, pathOrder: x.pathOrder, schedule: x.schedule,
-    warpScheduler: x.warpScheduler, oneWarp: x.oneWarp, launch: x.launch, kernelOnly: x.kernelOnly,
+    warpScheduler: x.warpScheduler, oneWarp: x.oneWarp, launch: x.launch, kernelOnly: x.kernelOnly, block: x.block,
   };
 }
 
@@ -31,7 +31,14 @@ export function readChoices(x: Record<string, unknown>): RunChoices {
     oneWarp: typeof x.oneWarp === 'boolean' ? x.oneWarp : null,
     launch: typeof x.launch === 'number' && Number.isInteger(x.launch) && x.launch >= 0 ? x.launch : null,
     kernelOnly: typeof x.kernelOnly === 'boolean' ? x.kernelOnly : null,
+    block: blockOf(x.block),
   };
+}
+
+/** A stored block index: three whole numbers, else none. */
+function blockOf(v: unknown): [number, number, number] | null {
+  const whole = (n: unknown) => typeof n === 'number' && Number.isInteger(n) && n >= 0;
+  return Array.isArray(v) && v.length === 3 && v.every(whole) ? [v[0], v[1], v[2]] : null;
 }
 
 /** Compare mode's partner: `model` with its default policies (and the main run's preset). */

@@ -136,8 +136,8 @@ async function main(): Promise<void> {
         const { [name]: _dropped, ...params } = store.get().params;
         app.onInput({ params });
       },
-      launch: (k) => app.onInput({ launch: k }),
-      kernelOnly: (on) => app.onInput({ kernelOnly: on ? true : null, launch: null }),
+      launch: (k) => app.onInput({ launch: k, block: null }),
+      kernelOnly: (on) => app.onInput({ kernelOnly: on ? true : null, launch: null, block: null }),
     }),
     problems: { panel: $('problems'), summary: $<HTMLButtonElement>('diag-summary'), note: $('compile-note') },
     el: {

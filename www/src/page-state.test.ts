@@ -17,7 +17,7 @@ const fresh = page.freshWork('EXIT;\n', StepLimit.Default);
 const first: page.Fresh = { work: fresh, title: 'The default example' };
 const saved: Work = { ...fresh, text: 'my own kernel', params: { n: 3 }, model: 'pdom', stepLimit: 50_000 };
 const link: Link = {
-  text: 'their kernel', params: { n: 5 }, model: 'volta', preset: null, ifConvert: null, pathOrder: null, schedule: 'h100', warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null,
+  text: 'their kernel', params: { n: 5 }, model: 'volta', preset: null, ifConvert: null, pathOrder: null, schedule: 'h100', warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null, block: null,
   compare: null, compareText: null, step: 12, lane: 3, warp: null, embed: null, sweep: null, figure: null, cuda: null, ptx: null,
 };
 const ok = (l: Partial<Link> = {}): Decoded => ({ kind: 'ok', link: { ...link, ...l } });
@@ -85,7 +85,7 @@ describe('hashChange', () => {
 describe('patches', () => {
   it('an example takes the kernel\'s own choices; a sweep carries over without its measurements', () => {
     expect(page.examplePatch(example, { sweep: null })).toEqual({
-      text: 'EXAMPLE;\n', params: {}, model: null, preset: null, ifConvert: null, pathOrder: null, schedule: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null,
+      text: 'EXAMPLE;\n', params: {}, model: null, preset: null, ifConvert: null, pathOrder: null, schedule: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null, block: null,
       figure: null, cuda: null, ptx: null,
     });
     expect(page.examplePatch(example, { sweep }, { model: 'volta' })).toMatchObject({ sweep: { ...sweep, measured: null }, model: 'volta' });
@@ -110,7 +110,7 @@ describe('patches', () => {
     const beside = { ...view, view: { params: {}, model: 'struct', preset: 'kepler', compare: 'pdom' } } as Figure;
     expect(page.openingOf(beside, [example])).toEqual({
       kind: 'view', example,
-      patch: { params: {}, model: 'struct', preset: 'kepler', compare: { model: 'pdom', pathOrder: null, schedule: null, preset: null, ifConvert: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null }, sweep: null, figure: 'v' },
+      patch: { params: {}, model: 'struct', preset: 'kepler', compare: { model: 'pdom', pathOrder: null, schedule: null, preset: null, ifConvert: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null, block: null }, sweep: null, figure: 'v' },
     });
     expect(page.openingOf({ ...view, kernel: 'gone.sass' }, [example])).toEqual({
       kind: 'missing', message: 'The figure\'s kernel gone.sass is not among the bundled examples.',
@@ -121,7 +121,7 @@ describe('patches', () => {
     const view = { id: 'v', kernel: 'x.sass', view: { params: {}, model: 'pdom', preset: 'kepler' } } as unknown as Figure;
     const swept = { id: 's', kernel: 'x.sass', sweep: { param: 'n' } } as unknown as Figure;
     const beside = { ...view, view: { ...view.view!, compare: 'volta' } } as Figure;
-    const pair = { model: 'volta', pathOrder: null, schedule: null, preset: null, ifConvert: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null };
+    const pair = { model: 'volta', pathOrder: null, schedule: null, preset: null, ifConvert: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null, block: null };
     const on = (s: Partial<UiState>) => ({ text: example.text, sweep: null, compare: null, ...s });
     expect(page.figureHolds(view, on({}), [example])).toBe(true);
     expect(page.figureHolds(view, on({ text: 'another kernel' }), [example]), 'another kernel pasted').toBe(false);
@@ -135,19 +135,19 @@ describe('patches', () => {
   });
 
   it('compare mode opens beside the usual partner, ends a sweep, and closes', () => {
-    expect(page.compareToggle({ compare: null }, run)).toEqual({ compare: { model: 'tf-stack', pathOrder: null, schedule: null, preset: null, ifConvert: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null }, compareText: null, sweep: null });
+    expect(page.compareToggle({ compare: null }, run)).toEqual({ compare: { model: 'tf-stack', pathOrder: null, schedule: null, preset: null, ifConvert: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null, block: null }, compareText: null, sweep: null });
     expect(page.compareToggle({ compare: null }, null)).toEqual({ compare: null, compareText: null, sweep: null });
-    expect(page.compareToggle({ compare: { model: 'kepler', pathOrder: null, schedule: null, preset: null, ifConvert: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null } }, run)).toEqual({ compare: null, compareText: null });
+    expect(page.compareToggle({ compare: { model: 'kepler', pathOrder: null, schedule: null, preset: null, ifConvert: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null, block: null } }, run)).toEqual({ compare: null, compareText: null });
   });
 
   it('an example compared with its own model gets its partner beside it', () => {
-    expect(page.selfComparison({ compare: { model: 'pdom', pathOrder: 'taken', schedule: null, preset: null, ifConvert: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null }, compareText: null }, run)).toEqual({
-      compare: { model: 'tf-stack', pathOrder: null, schedule: null, preset: null, ifConvert: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null },
+    expect(page.selfComparison({ compare: { model: 'pdom', pathOrder: 'taken', schedule: null, preset: null, ifConvert: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null, block: null }, compareText: null }, run)).toEqual({
+      compare: { model: 'tf-stack', pathOrder: null, schedule: null, preset: null, ifConvert: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null, block: null },
     });
-    expect(page.selfComparison({ compare: { model: 'kepler', pathOrder: null, schedule: null, preset: null, ifConvert: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null }, compareText: null }, run)).toBeNull();
+    expect(page.selfComparison({ compare: { model: 'kepler', pathOrder: null, schedule: null, preset: null, ifConvert: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null, block: null }, compareText: null }, run)).toBeNull();
     expect(page.selfComparison({ compare: null, compareText: null }, run)).toBeNull();
     // Two kernels under one model: the same model on both sides is the point.
-    expect(page.selfComparison({ compare: { model: 'pdom', pathOrder: null, schedule: null, preset: null, ifConvert: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null }, compareText: 'EXIT;' }, run)).toBeNull();
+    expect(page.selfComparison({ compare: { model: 'pdom', pathOrder: null, schedule: null, preset: null, ifConvert: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null, block: null }, compareText: 'EXIT;' }, run)).toBeNull();
   });
 
   it('a permalink holds the link fields of the screen, not the tab\'s own', () => {

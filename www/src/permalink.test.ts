@@ -10,7 +10,7 @@ beforeAll(() => { Engine.fromBytes(readFileSync(new URL('../../web/pkg/warpscope
 
 const link: Link = {
   text: '//@ title <img src=x onerror=alert(1)>\n//@ param n = 2\n/*0060*/ NOP; // ünïcode ✓\n',
-  params: { n: 7 }, model: 'kepler', preset: 'maxwell', ifConvert: null, pathOrder: null, schedule: null, warpScheduler: 'lrr', oneWarp: null, launch: null, kernelOnly: null, compare: null, compareText: null, sweep: null, figure: null,
+  params: { n: 7 }, model: 'kepler', preset: 'maxwell', ifConvert: null, pathOrder: null, schedule: null, warpScheduler: 'lrr', oneWarp: null, launch: null, kernelOnly: null, block: null, compare: null, compareText: null, sweep: null, figure: null,
   cuda: null, ptx: null, step: 125, lane: 31, warp: 3, embed: null,
 };
 
@@ -54,8 +54,8 @@ describe('permalink', () => {
     expect(decode(old)).toEqual({
       kind: 'ok', link: {
         text: '//@ title old link\n//@ param n = 2\nIADD R1, R1, 0x1; // ü ✓\nEXIT;\n', params: { n: 3 }, model: 'pdom', preset: 'maxwell',
-        ifConvert: true, pathOrder: 'fall-through', schedule: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null,
-        compare: { model: 'volta', pathOrder: null, schedule: 'round-robin', preset: null, ifConvert: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null },
+        ifConvert: true, pathOrder: 'fall-through', schedule: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null, block: null,
+        compare: { model: 'volta', pathOrder: null, schedule: 'round-robin', preset: null, ifConvert: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null, block: null },
         compareText: null, step: 2, lane: 5, warp: null, embed: ['cfg', 'lanes'],
         sweep: { request: fullRequest({ models: ['kepler'], split: { param: 'n', values: [1, 2] } }), metric: 'cycles', measured: null },
         figure: 'bs-fig1', cuda: null, ptx: null,
@@ -134,15 +134,15 @@ describe('permalink', () => {
   });
 
   it('round-trips the path order, the schedule and a compare choice', () => {
-    const chosen: Link = { ...link, model: 'pdom', pathOrder: 'fall-through', compare: { model: 'volta', pathOrder: null, schedule: 'round-robin', preset: 'h100', ifConvert: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null } };
+    const chosen: Link = { ...link, model: 'pdom', pathOrder: 'fall-through', compare: { model: 'volta', pathOrder: null, schedule: 'round-robin', preset: 'h100', ifConvert: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null, block: null } };
     expect(decode(encode(chosen))).toEqual({ kind: 'ok', link: chosen });
-    const volta: Link = { ...link, model: 'volta', schedule: 'lowest-pc', compare: { model: 'pdom', pathOrder: 'taken', schedule: null, preset: null, ifConvert: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null } };
+    const volta: Link = { ...link, model: 'volta', schedule: 'lowest-pc', compare: { model: 'pdom', pathOrder: 'taken', schedule: null, preset: null, ifConvert: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null, block: null } };
     expect(decode(encode(volta))).toEqual({ kind: 'ok', link: volta });
   });
 
   it('reads a compare choice made before side B had a preset as "side A\'s preset"', async () => {
     const r = decode(await pack({ v: 1, text: 'EXIT;', compare: { model: 'volta', schedule: 'round-robin' } }));
-    expect(r.kind === 'ok' && r.link.compare).toEqual({ model: 'volta', pathOrder: null, schedule: 'round-robin', preset: null, ifConvert: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null });
+    expect(r.kind === 'ok' && r.link.compare).toEqual({ model: 'volta', pathOrder: null, schedule: 'round-robin', preset: null, ifConvert: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null, block: null });
     expect(decode(await pack({ v: 1, text: '', compare: { model: 'volta', preset: 3 } }))).toMatchObject({ kind: 'error', message: expect.stringMatching(/compare choice/) });
   });
 
@@ -150,7 +150,7 @@ describe('permalink', () => {
     const json = await unpack(encode(link));
     expect(Object.keys(json)).not.toContain('pathOrder');
     expect(Object.keys(json)).not.toContain('compare');
-    expect((await unpack(encode({ ...link, compare: { model: 'tf-stack', pathOrder: null, schedule: null, preset: null, ifConvert: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null } }))).compare).toEqual({ model: 'tf-stack' });
+    expect((await unpack(encode({ ...link, compare: { model: 'tf-stack', pathOrder: null, schedule: null, preset: null, ifConvert: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null, block: null } }))).compare).toEqual({ model: 'tf-stack' });
   });
 
   it('rejects a malformed compare choice, path order or schedule', async () => {
@@ -180,6 +180,6 @@ describe('permalink', () => {
 
   it('reads a hand-written compare field holding just a model name', async () => {
     const r = decode(await pack({ v: 1, text: 'EXIT;', compare: 'tf-stack' }));
-    expect(r.kind === 'ok' && r.link.compare).toEqual({ model: 'tf-stack', pathOrder: null, schedule: null, preset: null, ifConvert: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null });
+    expect(r.kind === 'ok' && r.link.compare).toEqual({ model: 'tf-stack', pathOrder: null, schedule: null, preset: null, ifConvert: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null, block: null });
   });
 });

@@ -17,8 +17,8 @@ beforeEach(() => { storage = new MemoryStorage(); Object.assign(globalThis, { lo
 afterEach(() => { delete (globalThis as { localStorage?: unknown }).localStorage; });
 
 const work: store.Work = {
-  text: 'EXIT;\n', params: { n: 3 }, model: 'pdom', preset: 'maxwell', ifConvert: true, pathOrder: 'taken', schedule: null, warpScheduler: 'random', oneWarp: false, launch: null, kernelOnly: null,
-  compare: { model: 'volta', pathOrder: null, schedule: 'h100', preset: 'kepler', ifConvert: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null }, compareText: '__global__ void other() {}\n', sweep: null, figure: 'bs-fig1', cuda: '__global__ void k() {}\n', ptx: '.version 9.5\n', stepLimit: 50_000,
+  text: 'EXIT;\n', params: { n: 3 }, model: 'pdom', preset: 'maxwell', ifConvert: true, pathOrder: 'taken', schedule: null, warpScheduler: 'random', oneWarp: false, launch: null, kernelOnly: null, block: null,
+  compare: { model: 'volta', pathOrder: null, schedule: 'h100', preset: 'kepler', ifConvert: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null, block: null }, compareText: '__global__ void other() {}\n', sweep: null, figure: 'bs-fig1', cuda: '__global__ void k() {}\n', ptx: '.version 9.5\n', stepLimit: 50_000,
 };
 
 describe('saved work', () => {
@@ -31,7 +31,7 @@ describe('saved work', () => {
   it('reads work saved by older versions and drops malformed fields', () => {
     storage.setItem('warpscope.work.v1', JSON.stringify({ text: 'EXIT;', params: { n: 'x' }, compare: 'tf-stack', stepLimit: -5, ifConvert: 'yes' }));
     expect(store.loadWork()).toMatchObject({
-      text: 'EXIT;', params: {}, compare: { model: 'tf-stack', pathOrder: null, schedule: null, preset: null, ifConvert: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null }, stepLimit: StepLimit.Default, ifConvert: null,
+      text: 'EXIT;', params: {}, compare: { model: 'tf-stack', pathOrder: null, schedule: null, preset: null, ifConvert: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null, block: null }, stepLimit: StepLimit.Default, ifConvert: null,
       cuda: null,
     });
     // A PTX kernel's CUDA source that is not text is dropped; the kernel stays.

@@ -62,7 +62,21 @@ fn run_choices(r: &Map<String, Value>, what: &str) -> Read<RunChoices> {
             Some(v) => Some(v.as_u64().filter(|&k| k < 1 << 20).ok_or_else(|| format!("the launch choice{what} is malformed"))? as u32),
         },
         kernel_only: flag("kernelOnly", "kernel-only")?,
+        block: match r.get("block") {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(block_idx(v).ok_or_else(|| format!("the block choice{what} is malformed"))?),
+        },
     })
+}
+
+/// A block index: three whole numbers.
+fn block_idx(v: &Value) -> Option<[u32; 3]> {
+    let items = v.as_array().filter(|a| a.len() == 3)?;
+    let mut out = [0u32; 3];
+    for (o, x) in out.iter_mut().zip(items) {
+        *o = u32::try_from(x.as_u64()?).ok()?;
+    }
+    Some(out)
 }
 
 /// Compare mode's partner: a model's name (the first links), or its choices with the model set.

@@ -45,6 +45,8 @@ fn encode_then_decode_is_the_same_link() {
     link.params.insert("n".into(), -7.0);
     link.choices.if_convert = Some(false);
     link.choices.warp_scheduler = Some("lrr".into());
+    link.choices.launch = Some(2);
+    link.choices.block = Some([7, 1, 0]);
     link.step = 12345;
     link.warp = Some(5);
     link.compare = Some(RunChoices { path_order: Some("taken".into()), preset: Some("h100".into()), ..RunChoices::of_model("tf-stack") });
@@ -123,6 +125,12 @@ fn each_kind_of_broken_link_says_what_is_wrong() {
     assert!(error_of(&pack(bad_models)).contains("sweep setting is malformed"));
     assert!(error_of(&pack("{\"v\": 1, \"text\": \"\", \"cuda\": 3}")).contains("CUDA source is malformed"));
     assert!(error_of(&pack("{\"v\": 1, \"text\": \"\", \"warpScheduler\": 2}")).contains("warp scheduler is malformed"));
+    for block in ["[1, 2]", "[1, -2, 0]", "\"7\"", "[1, 2, 4294967296]"] {
+        assert!(
+            error_of(&pack(&format!("{{\"v\": 1, \"text\": \"\", \"block\": {block}}}"))).contains("block choice is malformed"),
+            "{block}"
+        );
+    }
 }
 
 #[test]

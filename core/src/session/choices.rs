@@ -42,6 +42,9 @@ pub struct RunChoices {
     /// first) is the run shown; `kernel_only` runs the kernel alone, with the `//@` inputs.
     pub launch: Option<u32>,
     pub kernel_only: Option<bool>,
+    /// A program's launch: the block the views show (unset: the first, or the one where the
+    /// launch failed). A kernel run alone names its block in its `//@ launch` line.
+    pub block: Option<[u32; 3]>,
 }
 
 impl RunChoices {
@@ -64,6 +67,7 @@ impl RunChoices {
             one_warp: self.one_warp.or(under.one_warp),
             launch: self.launch.or(under.launch),
             kernel_only: self.kernel_only.or(under.kernel_only),
+            block: self.block.or(under.block),
         }
     }
 

@@ -74,6 +74,20 @@ pub fn adopt(l: &HostLaunch, kernel: &mut Kernel, diagnostics: &mut Vec<Diagnost
     diagnostics.retain(|d| !(d.severity == Severity::Info && alone.iter().any(|a| d.message.starts_with(a))));
 }
 
+/// The block of the launch the views show, as chosen: a block outside the launch's grid is a
+/// warning, and the first block shows.
+pub fn pick_block(chosen: Option<[u32; 3]>, kernel: &mut Kernel, diagnostics: &mut Vec<Diagnostic>) {
+    let (Some(b), Some(decl)) = (chosen, kernel.launch.as_mut()) else { return };
+    if b.iter().zip(decl.grid).all(|(&i, g)| i < g) {
+        decl.block_idx = b;
+        return;
+    }
+    let [x, y, z] = b;
+    let [gx, gy, gz] = decl.grid;
+    let message = format!("block ({x}, {y}, {z}) is not in the launch's grid ({gx}, {gy}, {gz}): the views show block (0, 0, 0)");
+    diagnostics.push(Diagnostic::warning(Span::new(1, 1, 1), message));
+}
+
 /// Runs `text`'s `main()` when it has one: the program, or (host code that does not compile)
 /// the problems as warnings with a note that the kernel runs alone.
 fn run_whole(text: &str, want: Option<u32>, options: &LaunchOptions) -> Option<Result<ProgramShown, Vec<Diagnostic>>> {

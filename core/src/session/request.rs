@@ -238,6 +238,7 @@ impl RunRequest {
         let (mut kernel, mut diagnostics) = parse_kernel_with(&self.text, &source);
         if let Some(l) = shown {
             super::program::adopt(l, &mut kernel, &mut diagnostics);
+            super::program::pick_block(self.choices.block, &mut kernel, &mut diagnostics);
         }
         diagnostics.append(&mut program_problems);
         diagnostics.extend(program.as_ref().and_then(super::program::not_shown));

@@ -276,3 +276,19 @@ fn a_program_already_run_is_taken_again_for_the_same_text_and_options() {
     let edited = text.replace("two", "2");
     assert_eq!(request(&edited).resolve_after(Some(earlier)).program.expect("a program").run.stdout, "2\n");
 }
+
+#[test]
+fn a_programs_launch_shows_the_block_chosen_and_warns_of_one_outside_its_grid() {
+    let text = "__global__ void k(int *a) { a[blockIdx.x * 32 + threadIdx.x] = 1; }\nint main() {\n    int *d;\n    cudaMalloc(&d, 96 * sizeof(int));\n    k<<<3, 32>>>(d);\n    return 0;\n}\n";
+    let pick =
+        |block: [u32; 3]| RunRequest { choices: RunChoices { block: Some(block), ..RunChoices::default() }, ..request(text) }.resolve();
+    let r = pick([2, 0, 0]);
+    assert!(r.ok() && r.all_diagnostics().is_empty(), "{:?}", r.all_diagnostics());
+    assert_eq!(r.kernel.launch().block_idx, [2, 0, 0]);
+    let recording = LaunchRecording::start(&r).unwrap();
+    assert_eq!(recording.launch().block_idx(), [2, 0, 0], "the block recorded step by step");
+    let r = pick([3, 0, 0]);
+    assert_eq!(r.kernel.launch().block_idx, [0, 0, 0]);
+    let warned = r.diagnostics.iter().any(|d| d.message.starts_with("block (3, 0, 0) is not in the launch's grid (3, 1, 1)"));
+    assert!(warned, "{:?}", r.diagnostics);
+}

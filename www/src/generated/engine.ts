@@ -281,7 +281,12 @@ oneWarp: boolean | null,
  * A file with `main()` runs whole, and its launch number `launch` (from 0; unset: the
  * first) is the run shown; `kernel_only` runs the kernel alone, with the `//@` inputs.
  */
-launch: number | null, kernelOnly: boolean | null, };
+launch: number | null, kernelOnly: boolean | null, 
+/**
+ * A program's launch: the block the views show (unset: the first, or the one where the
+ * launch failed). A kernel run alone names its block in its `//@ launch` line.
+ */
+block: [number, number, number] | null, };
 
 export type StackChoice = { capacity: number | null, chunk: number | null, 
 /**
@@ -359,7 +364,12 @@ oneWarp: boolean | null,
  * A file with `main()` runs whole, and its launch number `launch` (from 0; unset: the
  * first) is the run shown; `kernel_only` runs the kernel alone, with the `//@` inputs.
  */
-launch: number | null, kernelOnly: boolean | null, };
+launch: number | null, kernelOnly: boolean | null, 
+/**
+ * A program's launch: the block the views show (unset: the first, or the one where the
+ * launch failed). A kernel run alone names its block in its `//@ launch` line.
+ */
+block: [number, number, number] | null, };
 
 export type Split = { param: string, values: Array<number>, };
 
@@ -459,7 +469,12 @@ oneWarp: boolean | null,
  * A file with `main()` runs whole, and its launch number `launch` (from 0; unset: the
  * first) is the run shown; `kernel_only` runs the kernel alone, with the `//@` inputs.
  */
-launch: number | null, kernelOnly: boolean | null, };
+launch: number | null, kernelOnly: boolean | null, 
+/**
+ * A program's launch: the block the views show (unset: the first, or the one where the
+ * launch failed). A kernel run alone names its block in its `//@ launch` line.
+ */
+block: [number, number, number] | null, };
 
 export type RunChoices = { 
 /**
@@ -497,7 +512,12 @@ oneWarp: boolean | null,
  * A file with `main()` runs whole, and its launch number `launch` (from 0; unset: the
  * first) is the run shown; `kernel_only` runs the kernel alone, with the `//@` inputs.
  */
-launch: number | null, kernelOnly: boolean | null, };
+launch: number | null, kernelOnly: boolean | null, 
+/**
+ * A program's launch: the block the views show (unset: the first, or the one where the
+ * launch failed). A kernel run alone names its block in its `//@ launch` line.
+ */
+block: [number, number, number] | null, };
 
 export type SweepChoice = { request: SweepRequest, metric: string, measured: MeasuredChoice | null, };
 
@@ -693,7 +713,12 @@ oneWarp: boolean | null,
  * A file with `main()` runs whole, and its launch number `launch` (from 0; unset: the
  * first) is the run shown; `kernel_only` runs the kernel alone, with the `//@` inputs.
  */
-launch: number | null, kernelOnly: boolean | null, };
+launch: number | null, kernelOnly: boolean | null, 
+/**
+ * A program's launch: the block the views show (unset: the first, or the one where the
+ * launch failed). A kernel run alone names its block in its `//@ launch` line.
+ */
+block: [number, number, number] | null, };
 
 export type DiagnosticView = { severity: Severity, line: number, col: number, len: number, message: string, };
 

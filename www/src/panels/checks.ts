@@ -1,18 +1,21 @@
 //! The checks in the Problems panel: a button that runs compute-sanitizer's four tools on the
 //! run (the core's `session::check`), then what they found, by tool, each finding with its two
-//! lines (a click puts the editor there), both sides' threads and steps, and how many hazards it
-//! stands for. Formatting only: the findings are the core's.
+//! lines (a click puts the editor there), both sides' threads and steps (a click shows that
+//! launch and block at that step), and how many hazards it stands for; and the scrubber's marks
+//! of the findings in the block shown. Formatting only: the findings are the core's.
 
 import type { CheckReport, Finding, Side, Tool } from '../generated/engine';
 import { html } from '../svg';
+import type { StepMark } from './scrubber';
 
 export interface ChecksHooks {
   /** Runs the checks on the run shown. */
   check(): void;
   /** Puts the editor's cursor on `line`. */
   jump(line: number): void;
-  /** Moves the run to step `t` of the block shown. */
-  seek(t: number): void;
+  /** Shows step `step` of block `block` of launch `launch` (a program's, from 0; null: the
+   * kernel alone), running that launch or block first if another shows. */
+  show(launch: number | null, block: [number, number, number], step: number): void;
 }
 
 /** Which launch (of a program's; null: the kernel alone) and block the views show: a finding's
@@ -29,8 +32,8 @@ const TOOLS: Tool[] = ['racecheck', 'synccheck', 'initcheck', 'memcheck'];
 const ABOUT: Record<Tool, string> = {
   racecheck: 'two threads of a block touch one location, one writing, with no barrier between',
   synccheck: 'barriers the threads of a block do not meet alike',
-  initcheck: 'shared memory read before any thread of the block wrote it',
-  memcheck: 'an access outside every buffer',
+  initcheck: 'memory read before anything wrote it: shared memory no thread of the block wrote, device memory no copy or thread wrote',
+  memcheck: 'an access outside every buffer, or misaligned',
 };
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -43,14 +46,41 @@ export function findingTitle(f: Finding): string {
   return `${lines}${f.title}${count}`;
 }
 
-/** A button to a side's step, when the views show its launch and block. */
+/** Whether the views show side `s` of `f`: its launch and block. */
+function isShown(f: Finding, s: Side, shown: Shown | null): boolean {
+  return !!shown && (f.launch ?? null) === shown.launch && s.block.every((v, k) => v === shown.block[k]);
+}
+
+const dims = (b: readonly number[]) => `(${b.join(', ')})`;
+
+/** A button to a side's step: in the block shown, `Step 12`; elsewhere it names the launch and
+ * block it shows first. */
 function stepButton(f: Finding, s: Side, which: string, shown: Shown | null, hooks: ChecksHooks): HTMLElement | null {
-  const here = shown && s.step > 0 && (f.launch ?? null) === shown.launch && s.block.every((v, k) => v === shown.block[k]);
-  if (!here) return null;
-  const b = html('button', { type: 'button', class: 'finding-step', 'data-testid': `finding-step-${which}` }, `Step ${s.step}`);
-  b.title = `the scrubber to step ${s.step}, the ${which} access`;
-  b.addEventListener('click', () => hooks.seek(s.step));
+  if (s.step <= 0 || !shown) return null;
+  const here = isShown(f, s, shown);
+  const launch = f.launch ?? null;
+  const where = here ? '' : `${launch !== null && launch !== shown.launch ? `launch ${launch + 1}, ` : ''}block ${dims(s.block)}, `;
+  const text = `${where}step ${s.step}`;
+  const b = html('button', { type: 'button', class: 'finding-step', 'data-testid': `finding-step-${which}` }, text[0].toUpperCase() + text.slice(1));
+  b.title = here ? `the scrubber to step ${s.step}, the ${which} access` : `show ${where}and the scrubber at step ${s.step}, the ${which} access`;
+  b.addEventListener('click', () => hooks.show(launch, [s.block[0], s.block[1], s.block[2]], s.step));
   return b;
+}
+
+/** The most findings marked on the scrubber (a run with thousands marks its first). */
+const MAX_MARKS = 200;
+
+/** The scrubber's marks: each finding of the block shown at its second access's step (the one
+ * that completes the hazard), else its first's. */
+export function marks(state: ChecksState, shown: Shown | null): StepMark[] {
+  if (state.kind !== 'done' || !shown) return [];
+  const out: StepMark[] = [];
+  for (const f of state.report.findings) {
+    const side = [f.second, f.first].find((s) => s && s.step > 0 && isShown(f, s, shown));
+    if (!side || out.length >= MAX_MARKS) continue;
+    out.push({ step: side.step, severity: f.severity, label: `${f.tool}: ${findingTitle(f)}` });
+  }
+  return out;
 }
 
 function findingRow(f: Finding, shown: Shown | null, hooks: ChecksHooks): HTMLElement {

@@ -1,10 +1,17 @@
 //! Scrubber bar: a range slider over the recorded run with a strip of event marks (divergence,
 //! reconvergence, spill; for a launch, the focused warp's and its block's barrier releases), the
-//! step controls, play/pause and the speed.
+//! checks' findings as buttons over it, the step controls, play/pause and the speed.
 
 import { described, html, setText, watchSize, type Watched } from '../svg';
 
 export type Action = 'home' | 'prev-div' | 'back' | 'play' | 'step' | 'next-div' | 'end' | 'continue' | 'prev-issue' | 'next-issue';
+
+/** A finding at a step, marked over the strip (a click goes there). */
+export interface StepMark {
+  step: number;
+  severity: 'error' | 'warning' | 'info';
+  label: string;
+}
 
 export interface ScrubberHooks {
   seek(t: number): void;
@@ -20,6 +27,9 @@ export interface ScrubberPanel {
   labelText: HTMLElement;
   play: HTMLButtonElement;
   stripSize: Watched;
+  /** The findings' marks, over the strip. */
+  marks: HTMLElement;
+  marksKey: string;
   /** The strip's key (its release item shows for a launch). */
   key: HTMLElement;
   /** The strip drawn last, over how many steps, and whether for a launch. */
@@ -65,10 +75,11 @@ export function create(root: HTMLElement, hooks: ScrubberHooks, speed: number): 
   const labelText = html('span', { class: 'step-text' });
   label.append(labelText);
   const track = html('div', { class: 'track' });
+  const marks = html('div', { class: 'finding-marks', 'data-testid': 'finding-marks' });
   const strip = html('canvas', { class: 'event-strip', 'aria-hidden': 'true' });
   const range = html('input', { type: 'range', min: 0, max: 0, value: 0, step: 1, 'aria-label': 'step', 'data-testid': 'scrubber' });
   range.addEventListener('input', () => hooks.seek(Number(range.value)));
-  track.append(strip, range);
+  track.append(marks, strip, range);
   const key = html('div', { class: 'legend strip-legend' });
   for (const [cls, text] of [['div', 'divergence'], ['rec', 'reconvergence'], ['spill', 'spill / fill'], ['release', 'barrier release']]) {
     const item = html('span', { class: `legend-item key-${cls}` });
@@ -76,7 +87,11 @@ export function create(root: HTMLElement, hooks: ScrubberHooks, speed: number): 
     key.append(item);
   }
   root.replaceChildren(controls, label, track, key);
-  const p: ScrubberPanel = { range, strip, label, labelText, play, key, stripSize: null!, shown: null, stripKey: '' };
+  const p: ScrubberPanel = { range, strip, label, labelText, play, key, stripSize: null!, shown: null, stripKey: '', marks, marksKey: '' };
+  marks.addEventListener('click', (e) => {
+    const step = (e.target as HTMLElement).closest<HTMLElement>('[data-step]')?.dataset.step;
+    if (step) hooks.seek(Number(step));
+  });
   p.stripSize = watchSize(strip, () => { if (p.shown) drawStrip(p, p.shown.strip, p.shown.span, p.shown.launch); });
   return p;
 }
@@ -111,8 +126,26 @@ function drawStrip(p: ScrubberPanel, strip: Strip, span: number, launch: boolean
   }
 }
 
-/** `launch`: the run is a whole launch, whose block's barrier releases get the strip's fourth row. */
-export function render(p: ScrubberPanel, step: number, total: number, strip: Strip, playing: boolean, launch = false): void {
+/** The findings' marks over the strip, each where the range's thumb stands at its step. */
+function drawMarks(p: ScrubberPanel, marks: StepMark[], total: number): void {
+  const key = JSON.stringify([marks, total]);
+  if (key === p.marksKey) return;
+  p.marksKey = key;
+  p.marks.parentElement?.classList.toggle('with-findings', marks.length > 0);
+  p.marks.replaceChildren(...marks.map((m) => {
+    const b = html('button', { type: 'button', class: `finding-mark sev-${m.severity}`, 'data-testid': 'finding-mark', 'data-step': m.step });
+    const label = `${m.label}: step ${m.step} (click to go there)`;
+    b.title = label;
+    b.setAttribute('aria-label', label);
+    // The thumb travels inset by about half its width (as the strip's marks).
+    b.style.left = `calc(8px + (100% - 16px) * ${total > 0 ? Math.min(1, m.step / total) : 0})`;
+    return b;
+  }));
+}
+
+/** `launch`: the run is a whole launch, whose block's barrier releases get the strip's fourth
+ * row; `marks`: the checks' findings in the block shown. */
+export function render(p: ScrubberPanel, step: number, total: number, strip: Strip, playing: boolean, launch = false, marks: StepMark[] = []): void {
   if (p.range.max !== String(total)) p.range.max = String(total);
   p.range.value = String(step);
   setText(p.labelText, `step ${step} / ${total}`);
@@ -125,5 +158,6 @@ export function render(p: ScrubberPanel, step: number, total: number, strip: Str
   setText(p.play, playing ? '❚❚ pause' : '▶ play');
   p.play.classList.toggle('on', playing);
   p.key.classList.toggle('launch', launch);
+  drawMarks(p, marks, total);
   drawStrip(p, strip, total, launch);
 }

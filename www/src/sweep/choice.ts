@@ -28,6 +28,7 @@ const REQUEST_FIELDS: Record<keyof SweepRequest, Check> = {
   model: orNull(isString), preset: orNull(isString), ifConvert: orNull((v) => typeof v === 'boolean'), pathOrder: orNull(isString),
   schedule: orNull(isString), warpScheduler: orNull(isString), oneWarp: orNull((v) => typeof v === 'boolean'),
   launch: orNull((v) => isInt(v) && (v as number) >= 0), kernelOnly: orNull((v) => typeof v === 'boolean'),
+  block: orNull((v) => Array.isArray(v) && v.length === 3 && v.every((n) => isInt(n) && n >= 0)),
   step_limit: orNull((v) => isInt(v) && (v as number) > 0),
 };
 const REQUIRED: (keyof SweepRequest)[] = ['param', 'from', 'to'];

@@ -8,7 +8,7 @@ describe('sweep settings', () => {
     const r = fullRequest({ param: 'k', to: 32, presets: ['tesla'] });
     expect(r).toEqual({
       param: 'k', from: 0, to: 32, models: [], presets: ['tesla'], split: null, params: {}, costs: {}, stack: null,
-      model: null, preset: null, ifConvert: null, pathOrder: null, schedule: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null, step_limit: null,
+      model: null, preset: null, ifConvert: null, pathOrder: null, schedule: null, warpScheduler: null, oneWarp: null, launch: null, kernelOnly: null, block: null, step_limit: null,
     });
   });
 
