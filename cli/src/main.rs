@@ -13,6 +13,7 @@ mod calibrate;
 mod cfg_cmd;
 mod check_cmd;
 mod compile_cmd;
+mod counters_cmd;
 mod cuda_lines;
 mod figure;
 mod launch_report;
@@ -133,6 +134,20 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Nsight Compute's per-instruction counters over the whole launch (every launch of a
+    /// program, or `--launch N`'s): instructions executed, thread instructions executed,
+    /// predicated-on thread instructions, branch targets and divergent ones, by address and line
+    /// as ncu's source page lists them, and their totals.
+    Counters {
+        #[command(flatten)]
+        common: Common,
+        /// CSV, one row per instruction of each launch, with ncu's column names.
+        #[arg(long, conflicts_with = "json")]
+        csv: bool,
+        /// One JSON object: each launch's kernel, end, instructions and totals.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print basic blocks, edges, immediate post-dominators and priorities.
     Cfg {
         /// The kernel file.
@@ -165,6 +180,7 @@ fn main() -> ExitCode {
         Command::Compare { common, models, with } => common.with_link().and_then(|c| report::compare(&c, models.as_deref(), with)),
         Command::Trace { common } => common.with_link().and_then(|c| trace::trace(&c)),
         Command::Check { common, json } => common.with_link().and_then(|c| check_cmd::check(&c, json)),
+        Command::Counters { common, csv, json } => common.with_link().and_then(|c| counters_cmd::counters(&c, csv, json)),
         Command::Sweep(args) => sweep::sweep(&args),
         Command::Figure { id, figures, json, csv } => figure::figure(&id, &figures, json, csv),
         Command::Calibrate { dir, residuals } => calibrate::calibrate(&dir, residuals.as_deref()),

@@ -1046,3 +1046,28 @@ fn check_prints_what_it_finds_as_compute_sanitizer_does_and_exits_1() {
     let clean = warpscope(&["check", &example("grid/reduce_shared.cu")]);
     assert_eq!(clean.status.code(), Some(0), "{}", stdout(&clean));
 }
+
+#[test]
+fn counters_list_every_instruction_by_address_and_line_and_sum_to_the_launch() {
+    // CSV, as ncu's source page: one row per instruction of the launch, ncu's column names.
+    let o = warpscope(&["counters", &example("ncu/probe_early_exit.cu"), "--csv", "--launch", "1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let text = stdout(&o);
+    let mut rows = text.lines();
+    let head = rows.next().unwrap();
+    assert!(head.starts_with("\"Launch\",\"Kernel\",\"Address\",\"Line\",\"Source\",\"Instructions Executed\","), "{head}");
+    let rows: Vec<&str> = rows.collect();
+    assert!(rows.len() > 5 && rows.iter().all(|r| r.starts_with("1,")), "{text}");
+    // Each row's Instructions Executed summed: the run's warp instructions.
+    let executed: u64 = rows.iter().map(|r| r.rsplit(',').nth(4).unwrap().parse::<u64>().unwrap()).sum();
+    let run = json(&["run", &example("ncu/probe_early_exit.cu"), "--json"], 0);
+    let launch = &run["launches"][0];
+    assert_eq!(Some(executed), launch["warp_instructions"].as_u64(), "{launch}");
+    // JSON: the totals; a launch the program did not make is an error.
+    let j = json(&["counters", &example("ncu/probe_early_exit.cu"), "--json"], 0);
+    let launches = run["launches"].as_array().unwrap();
+    assert_eq!(j.as_array().map(Vec::len), Some(launches.len()), "every launch by default");
+    assert_eq!(j[0]["total"]["inst_executed"].as_u64(), Some(executed));
+    let why = fails(&["counters", &example("ncu/probe_early_exit.cu"), "--launch", "99"]);
+    assert!(why.contains("no launch 99"), "{why}");
+}

@@ -21,6 +21,7 @@ pub mod block;
 pub mod cfg;
 pub mod checks;
 pub mod compile;
+pub mod counters;
 pub mod diag;
 pub mod grid;
 pub mod host;

@@ -8,6 +8,7 @@ pub mod captions;
 pub mod check;
 pub mod choice;
 mod choices;
+pub mod counters;
 mod launch_recording;
 mod outcome;
 pub mod program;

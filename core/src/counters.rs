@@ -1,0 +1,113 @@
+//! Nsight Compute's per-instruction counters over a whole launch (issue 49), for any model: how
+//! often each instruction was issued by a warp, by how many threads, by how many with their
+//! predicate on, and how many branch targets (divergent ones apart) its executions had. ncu's
+//! source page shows the same per SASS address; its whole-launch metrics are their sums:
+//!
+//! | here | ncu |
+//! |---|---|
+//! | `inst_executed` | `smsp__inst_executed.sum` (Instructions Executed) |
+//! | `thread_inst_executed` | `smsp__thread_inst_executed.sum` (Thread Instructions Executed) |
+//! | `thread_inst_executed_pred_on` | `smsp__thread_inst_executed_pred_on.sum` (Predicated-On Thread Instructions Executed) |
+//! | `branch_targets` | `smsp__sass_branch_targets.sum` |
+//! | `branch_targets_divergent` | `smsp__sass_branch_targets_threads_divergent.sum` |
+//!
+//! Counted from each step the launch issues (`grid::Launcher::run_whole` with a watch), so the
+//! counts are the model's: a stack model issues each side of a split once per side, as
+//! pre-Volta GPUs did; volta issues what its lane groups issue.
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::grid::{LaunchRun, Launcher};
+use crate::isa::{Op, Pc};
+use crate::program::Program;
+
+/// One instruction's counts.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct Counts {
+    /// Warp-level executions (a divide C compiles to one instruction counts the instructions
+    /// its SASS sequence issues).
+    pub inst_executed: u64,
+    /// Threads that executed it: the lanes issued, guard or not.
+    pub thread_inst_executed: u64,
+    /// Threads whose guard held.
+    pub thread_inst_executed_pred_on: u64,
+    /// Of a branch: the distinct targets of each execution (the fall-through included), summed.
+    pub branch_targets: u64,
+    /// Those of executions whose threads went two ways.
+    pub branch_targets_divergent: u64,
+}
+
+impl Counts {
+    pub fn add(&mut self, o: &Counts) {
+        self.inst_executed += o.inst_executed;
+        self.thread_inst_executed += o.thread_inst_executed;
+        self.thread_inst_executed_pred_on += o.thread_inst_executed_pred_on;
+        self.branch_targets += o.branch_targets;
+        self.branch_targets_divergent += o.branch_targets_divergent;
+    }
+}
+
+/// A launch's counts, by pc of its program.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Counters {
+    pub by_pc: Vec<Counts>,
+}
+
+impl Counters {
+    pub fn new(program: &Program) -> Counters {
+        Counters { by_pc: vec![Counts::default(); program.len()] }
+    }
+
+    /// One step: `pc` issued for `mask`, of which `on` had their guard hold.
+    pub fn count(&mut self, program: &Program, pc: Pc, mask: crate::machine::LaneMask, on: crate::machine::LaneMask) {
+        // A part of a real SASS instruction's sequence is counted with its first.
+        if program.continues(pc) {
+            return;
+        }
+        let Some(instr) = program.get(pc) else { return };
+        let Some(c) = self.by_pc.get_mut(pc.index()) else { return };
+        c.inst_executed += instr.op.issues() as u64;
+        c.thread_inst_executed += mask.count() as u64;
+        c.thread_inst_executed_pred_on += on.count() as u64;
+        if matches!(instr.op, Op::Bra { .. }) {
+            // Lanes whose guard held jump; the others fall through.
+            let targets = (!on.is_empty()) as u64 + (!mask.without(on).is_empty()) as u64;
+            c.branch_targets += targets;
+            if targets > 1 {
+                c.branch_targets_divergent += targets;
+            }
+        }
+    }
+
+    /// Every instruction's counts added.
+    pub fn total(&self) -> Counts {
+        let mut t = Counts::default();
+        self.by_pc.iter().for_each(|c| t.add(c));
+        t
+    }
+}
+
+/// Runs `launcher`'s launch to its end, counting every step; the counts and the launch's results.
+pub fn count_launch(mut launcher: Launcher) -> (Counters, LaunchRun) {
+    let program = launcher.code.program.clone();
+    let mut counters = Counters::new(&program);
+    let blocks: Vec<[u32; 3]> = launcher.code.blocks().collect();
+    for block_idx in blocks {
+        let mut watch = |_step: u64, _warp: usize, issued: &crate::model::Issued, st: &crate::sim::WarpState| {
+            // A control instruction's work is every active lane: its guard (which it does not
+            // write) says which lanes it was on for.
+            let on = match program.get(issued.pc) {
+                Some(i) if i.op.is_control() => st.machine.guard_mask(i.guard, issued.mask),
+                _ => issued.work,
+            };
+            counters.count(&program, issued.pc, issued.mask, on);
+        };
+        if !launcher.run_whole(block_idx, Some(&mut watch)) {
+            break;
+        }
+    }
+    (counters, launcher.finish())
+}
