@@ -112,7 +112,7 @@ fn a_spin_lock_ends_as_a_deadlock_naming_the_waiting_lane() {
 #[wasm_bindgen_test]
 fn links_round_trip_and_broken_ones_say_why() {
     let link = json!({ "text": "<script>x</script>", "params": { "n": 3 }, "model": null, "preset": null, "ifConvert": null,
-        "pathOrder": null, "schedule": null, "warpScheduler": null, "oneWarp": null, "launch": null, "kernelOnly": null, "compare": null, "compareText": "__global__ void k() {}", "step": 7, "lane": 2, "warp": 3, "embed": null, "sweep": null, "figure": null,
+        "pathOrder": null, "schedule": null, "warpScheduler": null, "oneWarp": null, "launch": 1, "kernelOnly": null, "block": [2, 1, 0], "compare": null, "compareText": "__global__ void k() {}", "step": 7, "lane": 2, "warp": 3, "embed": null, "sweep": null, "figure": null,
         "cuda": null, "ptx": null });
     let fragment = encode_link(js(link.clone())).unwrap();
     let back = value(decode_link(&fragment).unwrap());

@@ -102,8 +102,10 @@ impl WarpSyncs {
         for &l in &released {
             let Some((pc, line, need)) = at(l) else { continue };
             let other = (need & live).iter().find_map(|o| at(o).filter(|w| w.0 != pc));
-            let met = |m: &&((u32, Pc), (u32, Pc), LaneMask, LaneMask)| m.0 .1 == pc;
-            if let Some((other_pc, other_line, _)) = other.filter(|o| line < o.1 && !meetings.iter().any(|m| met(&m))) {
+            // Once per pair of sites, from the one first in the source (two on one line, by pc).
+            let first = |o: &Waiting| (line, pc.0) < (o.1, o.0 .0);
+            let counted = |pc: Pc| meetings.iter().any(|m: &((u32, Pc), (u32, Pc), LaneMask, LaneMask)| m.0 .1 == pc);
+            if let Some((other_pc, other_line, _)) = other.filter(|o| first(o) && !counted(pc)) {
                 meetings.push(((line, pc), (other_line, other_pc), lanes_at(waiting, pc), lanes_at(waiting, other_pc)));
             }
         }

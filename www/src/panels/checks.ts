@@ -70,16 +70,25 @@ function stepButton(f: Finding, s: Side, which: string, shown: Shown | null, hoo
 /** The most findings marked on the scrubber (a run with thousands marks its first). */
 const MAX_MARKS = 200;
 
+/** The marks last made for a report, and for which block: the scrubber asks on every step. */
+const madeMarks = new WeakMap<CheckReport, { shown: string; marks: StepMark[] }>();
+const NO_MARKS: StepMark[] = [];
+
 /** The scrubber's marks: each finding of the block shown at its second access's step (the one
- * that completes the hazard), else its first's. */
+ * that completes the hazard), else its first's. The same array while the report and the block
+ * shown stay. */
 export function marks(state: ChecksState, shown: Shown | null): StepMark[] {
-  if (state.kind !== 'done' || !shown) return [];
+  if (state.kind !== 'done' || !shown) return NO_MARKS;
+  const key = JSON.stringify(shown);
+  const made = madeMarks.get(state.report);
+  if (made?.shown === key) return made.marks;
   const out: StepMark[] = [];
   for (const f of state.report.findings) {
     const side = [f.second, f.first].find((s) => s && s.step > 0 && isShown(f, s, shown));
     if (!side || out.length >= MAX_MARKS) continue;
     out.push({ step: side.step, severity: f.severity, label: `${f.tool}: ${findingTitle(f)}` });
   }
+  madeMarks.set(state.report, { shown: key, marks: out });
   return out;
 }
 

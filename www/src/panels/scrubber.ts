@@ -29,7 +29,8 @@ export interface ScrubberPanel {
   stripSize: Watched;
   /** The findings' marks, over the strip. */
   marks: HTMLElement;
-  marksKey: string;
+  /** The marks drawn, over how many steps. */
+  marksDrawn: { marks: StepMark[]; total: number } | null;
   /** The strip's key (its release item shows for a launch). */
   key: HTMLElement;
   /** The strip drawn last, over how many steps, and whether for a launch. */
@@ -87,7 +88,7 @@ export function create(root: HTMLElement, hooks: ScrubberHooks, speed: number): 
     key.append(item);
   }
   root.replaceChildren(controls, label, track, key);
-  const p: ScrubberPanel = { range, strip, label, labelText, play, key, stripSize: null!, shown: null, stripKey: '', marks, marksKey: '' };
+  const p: ScrubberPanel = { range, strip, label, labelText, play, key, stripSize: null!, shown: null, stripKey: '', marks, marksDrawn: null };
   marks.addEventListener('click', (e) => {
     const step = (e.target as HTMLElement).closest<HTMLElement>('[data-step]')?.dataset.step;
     if (step) hooks.seek(Number(step));
@@ -128,9 +129,8 @@ function drawStrip(p: ScrubberPanel, strip: Strip, span: number, launch: boolean
 
 /** The findings' marks over the strip, each where the range's thumb stands at its step. */
 function drawMarks(p: ScrubberPanel, marks: StepMark[], total: number): void {
-  const key = JSON.stringify([marks, total]);
-  if (key === p.marksKey) return;
-  p.marksKey = key;
+  if (p.marksDrawn?.marks === marks && p.marksDrawn.total === total) return;
+  p.marksDrawn = { marks, total };
   p.marks.parentElement?.classList.toggle('with-findings', marks.length > 0);
   p.marks.replaceChildren(...marks.map((m) => {
     const b = html('button', { type: 'button', class: `finding-mark sev-${m.severity}`, 'data-testid': 'finding-mark', 'data-step': m.step });
