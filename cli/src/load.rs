@@ -52,8 +52,8 @@ pub struct Common {
     /// Run the kernel of a file with a `main()` alone, with the `//@` inputs (or made-up ones).
     #[arg(long)]
     pub kernel_only: bool,
-    /// A program's launch: the block shown (`trace`, `view`, ...), as `x,y,z` (default: the
-    /// first, or the one where the launch failed).
+    /// A program's launch: the block a permalink's views show, and whose warp `--one-warp`
+    /// runs, as `X`, `X,Y` or `X,Y,Z` (default: the first, or the one where the launch failed).
     #[arg(long, value_name = "X,Y,Z", value_parser = parse_block)]
     pub block: Option<[u32; 3]>,
     /// Override one cost: instruction, divergence, spill or fill cycles (`--cost spill=50`).

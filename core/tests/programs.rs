@@ -179,6 +179,13 @@ fn the_sanitizer_corpus_fixed_and_the_barrier_in_a_branch_print_what_the_h100_pr
         ("transpose_stale_tile", true),
         ("uninitialised_shared", true),
         ("warp_reduce_unsynced", true),
+        ("histogram_no_memset", true),
+        ("partial_copy", true),
+        // The launch fails as on the GPU: cudaMemcpy returns cudaErrorMisalignedAddress.
+        ("misaligned", false),
+        ("misaligned", true),
+        ("syncwarp_two_sites", false),
+        ("syncwarp_two_sites", true),
     ] {
         let text = std::fs::read_to_string(dir.join(format!("{name}.cu"))).unwrap();
         let (text, gpu) = if fixed { (format!("#define FIXED\n{text}"), format!("{name}.fixed")) } else { (text, name.to_string()) };

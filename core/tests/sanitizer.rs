@@ -33,8 +33,18 @@ fn checked(name: &str, fixed: bool) -> Vec<Finding> {
     findings
 }
 
-const PROGRAMS: &[&str] =
-    &["barrier_in_branch", "off_by_one", "reduce_missing_barrier", "transpose_stale_tile", "uninitialised_shared", "warp_reduce_unsynced"];
+const PROGRAMS: &[&str] = &[
+    "barrier_in_branch",
+    "off_by_one",
+    "reduce_missing_barrier",
+    "transpose_stale_tile",
+    "uninitialised_shared",
+    "warp_reduce_unsynced",
+    "histogram_no_memset",
+    "partial_copy",
+    "misaligned",
+    "syncwarp_two_sites",
+];
 
 #[test]
 fn every_line_compute_sanitizer_reports_warpscope_reports_with_the_same_tool() {
@@ -74,10 +84,10 @@ fn the_fixed_programs_have_no_finding_here_or_on_the_h100() {
     }
 }
 
-/// The bugs of the corpus's second part, as warpscope names them (their compute-sanitizer
-/// reports join `PROGRAMS` once the H100 has run them): device memory that no host copy and no
-/// thread wrote, read plainly (`partial_copy`) or by atomics (`histogram_no_memset`), and a
-/// misaligned word (`misaligned`), which also fails the launch as `cudaErrorMisalignedAddress`.
+/// The findings of the corpus's second part in detail (their lines are held to the H100 above):
+/// device memory that no host copy and no thread wrote, read plainly (`partial_copy`: on the H100
+/// too, thread (0, 0, 0) of block (1, 0, 0) first) or by atomics (`histogram_no_memset`, which
+/// the H100 reports in `atomicAdd`'s header line), and a misaligned word (`misaligned`).
 #[test]
 fn device_memory_nothing_wrote_is_uninitialised_and_a_misaligned_word_a_fault() {
     let one = |name: &str| {
@@ -98,17 +108,12 @@ fn device_memory_nothing_wrote_is_uninitialised_and_a_misaligned_word_a_fault() 
     let word = one("misaligned");
     assert_eq!((word.tool, word.first.line, word.first.thread), (Tool::Memcheck, 11, Some([0, 0, 0])), "{word:#?}");
     assert!(word.title == "Invalid __global__ read of size 4 bytes" && word.message.contains("is misaligned"), "{word:#?}");
-    for name in ["partial_copy", "histogram_no_memset", "misaligned"] {
-        assert_eq!(checked(name, true), Vec::new(), "{name} -DFIXED");
-    }
-    let text = std::fs::read_to_string(dir().join("misaligned.cu")).unwrap();
-    let run = run_program(&text, &LaunchOptions::default()).unwrap();
-    assert!(run.stdout.starts_with("misaligned address: "), "{}", run.stdout);
 }
 
 /// Two `__syncwarp()`s that release each other's lanes (one in each side of a branch): a
-/// portability warning under volta, which lets them meet as Volta and later GPUs do; under a
-/// stack model the lanes the mask names are not there, an error.
+/// portability warning under volta, which lets them meet as Volta and later GPUs do (the H100's
+/// synccheck reports nothing); under a stack model the lanes the mask names are not there, an
+/// error.
 #[test]
 fn syncwarps_met_from_two_lines_are_a_warning_and_absent_lanes_an_error() {
     let found = checked("syncwarp_two_sites", false);
