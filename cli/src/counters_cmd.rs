@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use warpscope_core::counters::Counts;
 use warpscope_core::session::counters::{counters as count, LaunchCounts};
 
-use crate::load::Common;
+use crate::load::{render, Common};
 
 /// ncu's names of the counts, in `Counts`' order: the source page's columns and the metrics.
 const COLUMNS: [(&str, &str); 5] = [
@@ -28,12 +28,9 @@ fn quoted(s: &str) -> String {
 }
 
 pub fn counters(common: &Common, csv: bool, json: bool) -> Result<ExitCode, String> {
-    let (_, r) = common.resolve(false)?;
+    let (request, r) = common.resolve(false)?;
     let file = common.source_name();
-    let render = |d: Vec<warpscope_core::Diagnostic>| {
-        d.into_iter().map(|d| format!("{file}:{}: {}", d.span.line, d.message)).collect::<Vec<_>>().join("\n")
-    };
-    let launches = count(&r, common.launch.map(|n| n - 1)).map_err(render)?;
+    let launches = count(&r, common.launch.map(|n| n - 1)).map_err(|d| render(&file, &request.text, &d).trim_end().to_string())?;
     if json {
         out!("{}", serde_json::to_value(&launches).map_err(|e| e.to_string())?);
     } else if csv {
