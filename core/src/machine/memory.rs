@@ -249,6 +249,16 @@ pub const FIRST_BASE: u32 = 0x1000;
 /// inputs stay below it; a host program's device memory may go past it).
 pub const SHARED_BASE: u32 = 0x0100_0000;
 pub const SHARED_END: u32 = 0x0200_0000;
+
+/// The memory whose window byte address `addr` lies in: shared inside `SHARED_BASE..SHARED_END`,
+/// global anywhere else.
+pub fn window_of(addr: u32) -> Space {
+    if (SHARED_BASE..SHARED_END).contains(&addr) {
+        Space::Shared
+    } else {
+        Space::Global
+    }
+}
 /// A host program's memory (`malloc`, `new`, its arrays) starts here, far from the device's
 /// windows, so a host pointer passed to a kernel reaches no device buffer.
 pub const HOST_BASE: u32 = 0x4000_0000;
@@ -437,7 +447,7 @@ impl Memory {
     /// The buffer nearest `addr` in its memory: the one it is past the end of, or the one it
     /// is before the start of, whichever is closer.
     fn nearest(&self, addr: u32) -> Option<&Buffer> {
-        let space = if (SHARED_BASE..SHARED_END).contains(&addr) { Space::Shared } else { Space::Global };
+        let space = window_of(addr);
         let mine = self.buffers.iter().filter(|b| b.space == space);
         let below = mine.clone().filter(|b| b.base <= addr).max_by_key(|b| b.base);
         let above = mine.filter(|b| b.base > addr).min_by_key(|b| b.base);

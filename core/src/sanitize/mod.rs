@@ -141,7 +141,7 @@ pub fn check_launch(mut launcher: Launcher, kernel: &str, launch: Option<u32>) -
                 for hazard in shadow.access(at) {
                     found.race(block_idx, &st.machine.launch, hazard, memory);
                 }
-                let shared = (crate::machine::SHARED_BASE..crate::machine::SHARED_END).contains(&a.addr);
+                let shared = crate::machine::window_of(a.addr) == Space::Shared;
                 if a.kind == AccessKind::Write {
                     if !shared && pending.contains(&(a.addr & !3)) {
                         stored.insert(a.addr & !3);
@@ -209,10 +209,8 @@ fn failure(run: &LaunchRun, program: &crate::program::Program, block: [u32; 3]) 
         element: None,
     };
     // A generic access names the memory its address is in.
-    let window =
-        |a: u32| if (crate::machine::SHARED_BASE..crate::machine::SHARED_END).contains(&a) { Space::Shared } else { Space::Global };
     let space_at = |o: Op| match space_of(o)? {
-        Space::Generic => access.map(|a| window(a.addr)),
+        Space::Generic => access.map(|a| crate::machine::window_of(a.addr)),
         s => Some(s),
     };
     let title = match (deadlock, op.and_then(|o| Some((o.memory_use()?, space_at(o)?)))) {

@@ -134,7 +134,7 @@ impl Findings {
         } else {
             "no `__syncthreads()` between them"
         };
-        let shared = (crate::machine::SHARED_BASE..crate::machine::SHARED_END).contains(&h.addr);
+        let shared = crate::machine::window_of(h.addr) == crate::isa::Space::Shared;
         // compute-sanitizer's racecheck watches shared memory only: say so of a global hazard.
         let global = if shared {
             ""
@@ -173,7 +173,7 @@ impl Findings {
     /// A read of shared memory no thread of the block wrote, or of device memory nothing
     /// wrote: one finding per line and memory.
     pub fn uninitialised(&mut self, block: [u32; 3], launch: &Launch, a: Access, memory: &Memory) {
-        let shared = (crate::machine::SHARED_BASE..crate::machine::SHARED_END).contains(&a.addr);
+        let shared = crate::machine::window_of(a.addr) == crate::isa::Space::Shared;
         if let Some(f) = self.unwritten.get_mut(&(a.line, shared)) {
             f.count += 1;
             return;

@@ -145,8 +145,7 @@ pub fn load(m: &mut Machine, lanes: LaneMask, dst: Reg, addr: Address, width: Wi
 /// Keeps the run's first read of a shared word its warp had not written (a global one is
 /// initcheck's, which sees the whole launch).
 fn note_unwritten(m: &mut Machine, written: bool, lane: u32, addr: u32) {
-    let shared = (crate::machine::SHARED_BASE..crate::machine::SHARED_END).contains(&addr);
-    if !written && shared && m.unwritten_read.is_none() {
+    if !written && crate::machine::window_of(addr) == Space::Shared && m.unwritten_read.is_none() {
         m.unwritten_read = Some(super::super::UnwrittenRead { lane, addr });
     }
 }
