@@ -72,7 +72,11 @@ fn print_table(launches: &[LaunchCounts], file: &str, model: &str) {
             let [a, b, c, d, e] = values(&i.counts);
             out!("  {:#06x}  {:>5} {a:>10} {b:>12} {c:>12} {d:>8} {e:>8}  {}", i.addr, i.line, i.text);
         }
-        for ((_, metric), v) in COLUMNS.iter().zip(values(&l.total)) {
+        // The metric counts a conditional branch's threads as predicated on only where its
+        // condition held too (`Counts::metric_pred_on`); the source page by its guard.
+        let mut totals = values(&l.total);
+        totals[2] = l.total.metric_pred_on();
+        for ((_, metric), v) in COLUMNS.iter().zip(totals) {
             out!("  {metric:<50} {v}");
         }
     }

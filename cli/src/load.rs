@@ -56,6 +56,11 @@ pub struct Common {
     /// runs, as `X`, `X,Y` or `X,Y,Z` (default: the first, or the one where the launch failed).
     #[arg(long, value_name = "X,Y,Z", value_parser = parse_block)]
     pub block: Option<[u32; 3]>,
+    /// A program's SASS, `cuobjdump -sass` of its executable: its launches run the SASS's
+    /// kernels (the code the GPU ran) in place of warpscope's compile of the C; `main()` and
+    /// the kernels' parameters are still read from the `.cu` file.
+    #[arg(long, value_name = "DUMP")]
+    pub sass: Option<PathBuf>,
     /// Override one cost: instruction, divergence, spill or fill cycles (`--cost spill=50`).
     #[arg(long = "cost", value_name = "FIELD=CYCLES")]
     pub costs: Vec<String>,
@@ -152,6 +157,7 @@ impl Common {
             launch: None,
             kernel_only: false,
             block: None,
+            sass: None,
             costs: Vec::new(),
             sets: Vec::new(),
             stack_capacity: None,
@@ -239,8 +245,22 @@ impl Common {
             costs,
             stack: StackChoice { capacity: self.stack_capacity, chunk: self.stack_chunk, limit: None },
             step_limit: Some(self.step_limit as f64),
+            sass: self.sass_text()?,
             ..RunRequest::default()
         })
+    }
+
+    /// The text of `--sass`, when given.
+    pub fn sass_text(&self) -> Result<Option<String>, String> {
+        let Some(path) = &self.sass else { return Ok(None) };
+        let text = std::fs::read_to_string(path).map_err(|e| format!("--sass {}: {e}", path.display()))?;
+        if !warpscope_core::input::looks_like_sass(&text) {
+            return Err(format!(
+                "--sass {}: this is no SASS dump (print one with `cuobjdump -sass` of the program's executable)",
+                path.display()
+            ));
+        }
+        Ok(Some(text))
     }
 
     /// The request resolved (`record`: for a recorded run), or every problem printed as the command line names it.

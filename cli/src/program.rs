@@ -7,7 +7,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use warpscope_core::host::{run_program, ProgramEnd, ProgramRun};
+use warpscope_core::host::{run_program_code, Code, ProgramEnd, ProgramRun};
 use warpscope_core::launch::LaunchOptions;
 use warpscope_core::model::ModelKind;
 use warpscope_core::session::choice::Named;
@@ -43,7 +43,8 @@ pub fn run(common: &Common, shown: Shown, dump: Option<&str>) -> Result<ExitCode
         None => None,
     };
     let opts = LaunchOptions { model, record: false, step_limit: common.step_limit, ..LaunchOptions::default() };
-    let run = run_program(&text, &opts).map_err(|diags| {
+    let sass = common.sass_text()?;
+    let run = run_program_code(Code { cuda: &text, sass: sass.as_deref() }, &opts).map_err(|diags| {
         let lines: Vec<String> = diags.iter().map(|d| format!("{file}:{}:{}: {}", d.span.line, d.span.col, d.message)).collect();
         format!(
             "{}\n{file}: the program's host code did not compile; `--kernel-only` runs its kernel alone with the `//@` inputs",

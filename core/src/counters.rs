@@ -20,6 +20,7 @@ use alloc::vec::Vec;
 
 use crate::grid::{LaunchRun, Launcher};
 use crate::isa::{Op, Pc};
+use crate::machine::LaneMask;
 use crate::program::Program;
 
 /// One instruction's counts.
@@ -34,10 +35,14 @@ pub struct Counts {
     pub thread_inst_executed: u64,
     /// Threads whose guard held.
     pub thread_inst_executed_pred_on: u64,
-    /// Of a branch: the distinct targets of each execution (the fall-through included), summed.
+    /// Of a branch: its executions (ncu counts one target each, divergent or not).
     pub branch_targets: u64,
-    /// Those of executions whose threads went two ways.
+    /// Those whose threads went two ways: some jumped, some fell through.
     pub branch_targets_divergent: u64,
+    /// Of a branch with a condition of its own (`@P0 BRA P1, L`): threads whose guard held and
+    /// whose condition did not, so they did not jump. ncu's source page counts them predicated
+    /// on; its metric `smsp__thread_inst_executed_pred_on` does not (`Counts::metric_pred_on`).
+    pub thread_branch_condition_off: u64,
 }
 
 impl Counts {
@@ -47,6 +52,13 @@ impl Counts {
         self.thread_inst_executed_pred_on += o.thread_inst_executed_pred_on;
         self.branch_targets += o.branch_targets;
         self.branch_targets_divergent += o.branch_targets_divergent;
+        self.thread_branch_condition_off += o.thread_branch_condition_off;
+    }
+
+    /// The threads ncu's metric `smsp__thread_inst_executed_pred_on` counts, which of a
+    /// conditional branch counts only those whose guard and condition both held.
+    pub fn metric_pred_on(&self) -> u64 {
+        self.thread_inst_executed_pred_on - self.thread_branch_condition_off
     }
 }
 
@@ -61,23 +73,28 @@ impl Counters {
         Counters { by_pc: vec![Counts::default(); program.len()] }
     }
 
-    /// One step: `pc` issued for `mask`, of which `on` had their guard hold.
-    pub fn count(&mut self, program: &Program, pc: Pc, mask: crate::machine::LaneMask, on: crate::machine::LaneMask) {
-        // A part of a real SASS instruction's sequence is counted with its first.
-        if program.continues(pc) {
-            return;
-        }
+    /// One step: `pc` issued for `mask`, of which `on` had their guard hold (for a sequence's
+    /// later part, `outer` had the SASS instruction's guard hold). A later part issues nothing
+    /// of its own; its branch is the instruction's, counted at the sequence's first part.
+    pub fn count(&mut self, program: &Program, pc: Pc, mask: LaneMask, on: LaneMask, outer: LaneMask) {
         let Some(instr) = program.get(pc) else { return };
-        let Some(c) = self.by_pc.get_mut(pc.index()) else { return };
-        c.inst_executed += instr.op.issues() as u64;
-        c.thread_inst_executed += mask.count() as u64;
-        c.thread_inst_executed_pred_on += on.count() as u64;
+        let head = program.sequence_head(pc);
+        let Some(c) = self.by_pc.get_mut(head.index()) else { return };
+        if head == pc {
+            c.inst_executed += instr.op.issues() as u64;
+            c.thread_inst_executed += mask.count() as u64;
+            c.thread_inst_executed_pred_on += on.count() as u64;
+        }
         if matches!(instr.op, Op::Bra { .. }) {
-            // Lanes whose guard held jump; the others fall through.
-            let targets = (!on.is_empty()) as u64 + (!mask.without(on).is_empty()) as u64;
-            c.branch_targets += targets;
-            if targets > 1 {
-                c.branch_targets_divergent += targets;
+            // One target an execution, as ncu counts them on an H100 (`examples/ncu`): a
+            // divergent one (lanes whose guard held jump, the others fall through) is one
+            // divergent target too.
+            c.branch_targets += 1;
+            if !on.is_empty() && !mask.without(on).is_empty() {
+                c.branch_targets_divergent += 1;
+            }
+            if head != pc {
+                c.thread_branch_condition_off += outer.without(on).count() as u64;
             }
         }
     }
@@ -99,11 +116,18 @@ pub fn count_launch(mut launcher: Launcher) -> (Counters, LaunchRun) {
         let mut watch = |_step: u64, _warp: usize, issued: &crate::model::Issued, st: &crate::sim::WarpState| {
             // A control instruction's work is every active lane: its guard (which it does not
             // write) says which lanes it was on for.
-            let on = match program.get(issued.pc) {
-                Some(i) if i.op.is_control() => st.machine.guard_mask(i.guard, issued.mask),
+            // A sequence's threads are the SASS instruction's: its guard's.
+            let on = match (program.sequence_guard(issued.pc), program.get(issued.pc)) {
+                (Some(guard), _) => st.machine.guard_mask(guard, issued.mask),
+                (None, Some(i)) if i.op.is_control() => st.machine.guard_mask(i.guard, issued.mask),
                 _ => issued.work,
             };
-            counters.count(&program, issued.pc, issued.mask, on);
+            let head = program.sequence_head(issued.pc);
+            let outer = match program.sequence_guard(head) {
+                Some(guard) if head != issued.pc => st.machine.guard_mask(guard, issued.mask),
+                _ => on,
+            };
+            counters.count(&program, issued.pc, issued.mask, on, outer);
         };
         if !launcher.run_whole(block_idx, Some(&mut watch)) {
             break;

@@ -23,6 +23,10 @@ pub struct Program {
     /// as a short sequence (`LEA` with its carry) counts as the one instruction the GPU issues.
     /// Empty when none does.
     pub continues: Vec<bool>,
+    /// The guard of the SASS instruction each sequence stands for, by its first part's pc, in
+    /// order: the threads a GPU counts as predicated on, where the parts guard themselves
+    /// (`@P0 BRA P1, L` runs as `PSETP.AND P6, P0, P1` then `@P6 BRA L`).
+    pub sequence_guards: Vec<(Pc, Option<crate::isa::Guard>)>,
 }
 
 impl Program {
@@ -54,6 +58,18 @@ impl Program {
     #[inline]
     pub fn continues(&self, pc: Pc) -> bool {
         self.continues.get(pc.index()).copied().unwrap_or(false)
+    }
+    /// The first part of the sequence `pc` is in (`pc` itself when it is no sequence's later part).
+    pub fn sequence_head(&self, pc: Pc) -> Pc {
+        let mut at = pc.0;
+        while at > 0 && self.continues(Pc(at)) {
+            at -= 1;
+        }
+        Pc(at)
+    }
+    /// The guard of the instruction a sequence stands for, when `pc` is a sequence's first part.
+    pub fn sequence_guard(&self, pc: Pc) -> Option<Option<crate::isa::Guard>> {
+        self.sequence_guards.binary_search_by_key(&pc, |&(p, _)| p).ok().map(|k| self.sequence_guards[k].1)
     }
     pub fn line(&self, pc: Pc) -> Option<u32> {
         self.lines.get(pc.index()).copied()

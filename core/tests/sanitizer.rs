@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use warpscope_core::diag::Severity;
-use warpscope_core::host::run_program;
+use warpscope_core::host::{run_program, Code};
 use warpscope_core::model::ModelKind;
 use warpscope_core::sanitize::{check_program, Finding, Tool};
 use warpscope_core::LaunchOptions;
@@ -28,7 +28,7 @@ fn checked(name: &str, fixed: bool) -> Vec<Finding> {
     let text = if fixed { format!("#define FIXED\n{text}") } else { text };
     let opts = LaunchOptions { model: Some(ModelKind::Volta), ..LaunchOptions::default() };
     let run = run_program(&text, &opts).unwrap_or_else(|d| panic!("{name}: {d:?}"));
-    let (findings, unchecked) = check_program(&text, &run.launches, &opts);
+    let (findings, unchecked) = check_program(Code::cuda(&text), &run.launches, &opts);
     assert!(unchecked.is_empty(), "{name}: {unchecked:?}");
     findings
 }
@@ -125,7 +125,7 @@ fn syncwarps_met_from_two_lines_are_a_warning_and_absent_lanes_an_error() {
     let text = std::fs::read_to_string(dir().join("syncwarp_two_sites.cu")).unwrap();
     let opts = LaunchOptions { model: Some(ModelKind::Pdom), ..LaunchOptions::default() };
     let run = run_program(&text, &opts).unwrap();
-    let (found, _) = check_program(&text, &run.launches, &opts);
+    let (found, _) = check_program(Code::cuda(&text), &run.launches, &opts);
     assert_eq!(found.len(), 1, "{found:#?}");
     assert_eq!((found[0].tool, found[0].severity), (Tool::Synccheck, Severity::Error), "{found:#?}");
     assert!(found[0].message.contains("names lanes 0-15, which are not here"), "{}", found[0].message);

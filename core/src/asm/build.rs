@@ -45,6 +45,13 @@ impl Builder {
         self.next_continues = true;
     }
 
+    /// Marks the next instruction as the first part of a sequence standing for one instruction
+    /// guarded by `guard` (`Program::sequence_guards`).
+    pub fn sequence_of(&mut self, guard: Option<Guard>) {
+        let pc = Pc(self.prog.len() as u32);
+        self.prog.sequence_guards.push((pc, guard.filter(|g| g.pred != crate::isa::Pred::PT)));
+    }
+
     /// Gives the next instruction this address (addresses must rise).
     pub fn at(&mut self, addr: u32) {
         self.next_addr = Some(addr);

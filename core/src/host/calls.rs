@@ -31,7 +31,7 @@ pub(super) const MISALIGNED_ADDRESS: u32 = 716;
 
 /// What the host runner keeps between calls.
 pub struct Host<'a> {
-    pub(super) src: &'a str,
+    pub(super) code: super::device::Code<'a>,
     pub(super) opts: &'a LaunchOptions,
     /// The program's `__device__`, `__constant__` and host-code arrays (the host compile's).
     pub(super) arrays: &'a [MemoryArray],
@@ -67,9 +67,9 @@ pub struct Host<'a> {
 }
 
 impl<'a> Host<'a> {
-    pub fn new(src: &'a str, arrays: &'a [MemoryArray], opts: &'a LaunchOptions) -> Host<'a> {
+    pub fn new(code: super::device::Code<'a>, arrays: &'a [MemoryArray], opts: &'a LaunchOptions) -> Host<'a> {
         Host {
-            src,
+            code,
             opts,
             arrays,
             device: Memory::default(),

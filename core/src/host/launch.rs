@@ -47,7 +47,7 @@ impl Host<'_> {
             return 0;
         }
         if !self.kernels.contains_key(kernel) {
-            match DeviceKernel::compile(self.src, kernel, self.opts) {
+            match DeviceKernel::compile(self.code, kernel, self.opts) {
                 Ok(k) => {
                     self.kernels.insert(String::from(kernel), k);
                 }

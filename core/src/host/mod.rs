@@ -13,8 +13,8 @@ mod run;
 mod text;
 mod vectors;
 
-pub use device::DEFAULT_MODEL;
-pub use run::{relaunch, run_program, HostLaunch, LaunchInputs, ProgramEnd, ProgramRun};
+pub use device::{Code, DEFAULT_MODEL};
+pub use run::{relaunch, run_program, run_program_code, HostLaunch, LaunchInputs, ProgramEnd, ProgramRun};
 
 #[cfg(test)]
 mod tests;

@@ -6,6 +6,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::calls::Host;
+use super::device::Code;
 use crate::compile::{compile, CompileOptions, Target};
 use crate::diag::{Diagnostic, Severity, Span};
 use crate::isa::Op;
@@ -55,16 +56,16 @@ pub struct LaunchInputs {
     pub memory: Memory,
 }
 
-/// The launcher of launch `l` of the program in `src`, as it ran (under `opts`' model), for a
-/// front end that shows it step by step.
-pub fn relaunch(src: &str, l: &HostLaunch, opts: &LaunchOptions) -> Result<crate::grid::Launcher, String> {
+/// The launcher of launch `l` of the program of `code`, as it ran (under `opts`' model), for
+/// a front end that shows it step by step.
+pub fn relaunch(code: Code, l: &HostLaunch, opts: &LaunchOptions) -> Result<crate::grid::Launcher, String> {
     let Some(inputs) = &l.inputs else {
         return Err(format!(
             "the launch of `{}` at line {} is not kept: the program's launches hold more memory than warpscope keeps to show them",
             l.kernel, l.line
         ));
     };
-    let kernel = super::device::DeviceKernel::compile(src, &l.kernel, opts)?;
+    let kernel = super::device::DeviceKernel::compile(code, &l.kernel, opts)?;
     kernel.launcher(inputs.decl, &inputs.words, inputs.memory.clone(), opts)
 }
 
@@ -83,8 +84,14 @@ pub struct ProgramRun {
 }
 
 /// Runs `src`'s `main()`, every launch under `opts` (its model, scheduler and step limit; the
-/// host code's own steps count against the same limit).
+/// host code's own steps count against the same limit), its kernels compiled from the C.
 pub fn run_program(src: &str, opts: &LaunchOptions) -> Result<ProgramRun, Vec<Diagnostic>> {
+    run_program_code(Code::cuda(src), opts)
+}
+
+/// `run_program` of `code`: with SASS, its kernels run the SASS's code.
+pub fn run_program_code(code: Code, opts: &LaunchOptions) -> Result<ProgramRun, Vec<Diagnostic>> {
+    let src = code.cuda;
     // Host code compiles as gcc does on x86-64: no fused multiply-adds.
     let options = CompileOptions { target: Target::Kepler, host: true, fmad: false, ..CompileOptions::default() };
     let (out, diags) = compile(src, options);
@@ -100,7 +107,7 @@ pub fn run_program(src: &str, opts: &LaunchOptions) -> Result<ProgramRun, Vec<Di
     let mut st = WarpState::start(&program, machine, &config, false);
     let plain = PlainPcs::of(&program, config.model.plain_branches());
     let steps = WarpSteps { program: &program, plain: &plain, config: &config, warp_width: 1 };
-    let mut host = Host::new(src, &c.arrays, opts);
+    let mut host = Host::new(code, &c.arrays, opts);
     let mut exit = None;
     while st.status == Status::Running && exit.is_none() {
         steps.run(&mut st, config.step_limit);

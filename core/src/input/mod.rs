@@ -14,6 +14,8 @@ mod listing;
 pub mod ptx;
 mod sass;
 
+pub use sass::{device_kernel, looks_like_sass, DeviceSass};
+
 use alloc::string::String;
 use alloc::vec::Vec;
 

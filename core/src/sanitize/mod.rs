@@ -58,14 +58,14 @@ pub fn check_kernel(kernel: &crate::kernel::Kernel, opts: &LaunchOptions) -> Res
     Ok(check_launch(Launcher::new(kernel, opts)?, name, None).0)
 }
 
-/// Every check on each launch of a program's run (`source` its text), each from the inputs
+/// Every check on each launch of a program's run (`code` its code), each from the inputs
 /// `main` gave it; and a note for each launch that could not be checked (its inputs were not
 /// kept, or it does not compile again).
-pub fn check_program(source: &str, launches: &[HostLaunch], opts: &LaunchOptions) -> (Vec<Finding>, Vec<String>) {
+pub fn check_program(code: crate::host::Code, launches: &[HostLaunch], opts: &LaunchOptions) -> (Vec<Finding>, Vec<String>) {
     let mut findings = Vec::new();
     let mut unchecked = Vec::new();
     for (k, l) in launches.iter().enumerate() {
-        match crate::host::relaunch(source, l, opts) {
+        match crate::host::relaunch(code, l, opts) {
             Ok(launcher) => {
                 let name = format!("{} (launch {} of {}, line {})", l.kernel, k + 1, launches.len(), l.line);
                 findings.extend(check_launch(launcher, &name, Some(k as u32)).0);

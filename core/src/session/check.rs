@@ -24,7 +24,7 @@ pub struct CheckReport {
 /// Every check on `r`'s run.
 pub fn check(r: &Resolved) -> CheckReport {
     let (findings, unchecked) = match &r.program {
-        Some(p) => check_program(&p.source, &p.run.launches, &r.options),
+        Some(p) => check_program(p.code(), &p.run.launches, &r.options),
         None => match check_kernel(&r.kernel, &r.options) {
             Ok(found) => (found, Vec::new()),
             Err(d) => (Vec::new(), d.into_iter().map(|d| d.message).collect()),

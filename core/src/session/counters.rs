@@ -49,7 +49,7 @@ pub fn counters(r: &Resolved, launch: Option<u32>) -> Result<Vec<LaunchCounts>, 
     let mut out = Vec::new();
     for (k, l) in p.run.launches.iter().enumerate().filter(|(k, _)| launch.is_none_or(|n| n as usize == *k)) {
         let at = crate::diag::Span::new(l.line.max(1), 1, 1);
-        let launcher = crate::host::relaunch(&p.source, l, &r.options).map_err(|why| alloc::vec![Diagnostic::error(at, why)])?;
+        let launcher = crate::host::relaunch(p.code(), l, &r.options).map_err(|why| alloc::vec![Diagnostic::error(at, why)])?;
         out.push(of_launch(launcher, l.kernel.clone(), Some(k as u32)));
     }
     if out.is_empty() {

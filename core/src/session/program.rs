@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 
 use super::choices::RunChoices;
 use crate::diag::{Diagnostic, Severity, Span};
-use crate::host::{run_program, HostLaunch, ProgramEnd, ProgramRun};
+use crate::host::{run_program_code, Code, HostLaunch, ProgramEnd, ProgramRun};
 use crate::input::InputKind;
 use crate::kernel::Kernel;
 use crate::launch::LaunchOptions;
@@ -19,6 +19,8 @@ use crate::launch::LaunchOptions;
 pub struct ProgramShown {
     /// The program's text, whose kernels its launches compile.
     pub source: String,
+    /// Its SASS, whose kernels its launches run instead, when the request gave it.
+    pub sass: Option<String>,
     /// What `main` ran under (its model, scheduler, orders and step limit).
     pub options: LaunchOptions,
     pub run: ProgramRun,
@@ -27,6 +29,11 @@ pub struct ProgramShown {
 }
 
 impl ProgramShown {
+    /// The code its launches run.
+    pub fn code(&self) -> Code<'_> {
+        Code { cuda: &self.source, sass: self.sass.as_deref() }
+    }
+
     /// The launch shown, when it can be shown (its inputs were kept).
     pub fn launch(&self) -> Option<&HostLaunch> {
         self.shown.and_then(|k| self.run.launches.get(k)).filter(|l| l.inputs.is_some())
@@ -40,6 +47,7 @@ impl ProgramShown {
 /// another launch does not run `main` again (a million-element host loop takes seconds).
 pub fn for_request(
     text: &str,
+    sass: Option<&str>,
     choices: &RunChoices,
     input: Option<InputKind>,
     earlier: Option<ProgramShown>,
@@ -55,11 +63,11 @@ pub fn for_request(
         ..LaunchOptions::default()
     };
     let options = LaunchOptions { model: Some(model), record: false, ..base };
-    if let Some(p) = earlier.filter(|p| p.source == text && p.options == options) {
+    if let Some(p) = earlier.filter(|p| p.source == text && p.sass.as_deref() == sass && p.options == options) {
         let shown = shown_of(&p.run, choices.launch);
         return (Some(ProgramShown { shown, ..p }), Vec::new());
     }
-    match run_whole(text, choices.launch, &options) {
+    match run_whole(Code { cuda: text, sass }, choices.launch, &options) {
         Some(Ok(p)) => (Some(p), Vec::new()),
         Some(Err(problems)) => (None, problems),
         None => (None, Vec::new()),
@@ -90,14 +98,15 @@ pub fn pick_block(chosen: Option<[u32; 3]>, kernel: &mut Kernel, diagnostics: &m
 
 /// Runs `text`'s `main()` when it has one: the program, or (host code that does not compile)
 /// the problems as warnings with a note that the kernel runs alone.
-fn run_whole(text: &str, want: Option<u32>, options: &LaunchOptions) -> Option<Result<ProgramShown, Vec<Diagnostic>>> {
-    if !crate::compile::defines_main(text) {
+fn run_whole(code: Code, want: Option<u32>, options: &LaunchOptions) -> Option<Result<ProgramShown, Vec<Diagnostic>>> {
+    if !crate::compile::defines_main(code.cuda) {
         return None;
     }
-    Some(match run_program(text, options) {
+    Some(match run_program_code(code, options) {
         Ok(run) => {
             let shown = shown_of(&run, want);
-            Ok(ProgramShown { source: String::from(text), options: options.clone(), run, shown })
+            let (source, sass) = (String::from(code.cuda), code.sass.map(String::from));
+            Ok(ProgramShown { source, sass, options: options.clone(), run, shown })
         }
         Err(errors) => {
             let mut out: Vec<Diagnostic> = errors.into_iter().map(|d| Diagnostic { severity: Severity::Warning, ..d }).collect();

@@ -83,6 +83,9 @@ pub struct RunRequest {
     /// End the run after exactly this many steps as if the user had stopped it there (a
     /// stopped run loaded again); a run that ends sooner ends as it would.
     pub stop_at: Option<f64>,
+    /// A program's SASS (`cuobjdump -sass` of its executable): its launches run the SASS's
+    /// kernels, the code the GPU ran, in place of warpscope's compile of the C.
+    pub sass: Option<String>,
 }
 
 /// Which part of a request a problem is in (the CLI names its flag).
@@ -170,7 +173,7 @@ impl Resolved {
     /// run starts here, so none runs a program's kernel with made-up inputs.
     pub fn launcher(&self) -> Result<crate::grid::Launcher, Vec<Diagnostic>> {
         match self.program.as_ref().and_then(|p| Some((p, p.launch()?))) {
-            Some((p, l)) => crate::host::relaunch(&p.source, l, &self.options)
+            Some((p, l)) => crate::host::relaunch(p.code(), l, &self.options)
                 .map_err(|why| alloc::vec![Diagnostic::error(crate::diag::Span::new(l.line.max(1), 1, 1), why)]),
             None => crate::grid::Launcher::new(&self.kernel, &self.options),
         }
@@ -220,7 +223,7 @@ impl RunRequest {
         let mut chosen_model = self.choices.model_kind();
 
         // A whole program runs first; its launch is the run shown.
-        let (program, mut program_problems) = super::program::for_request(&self.text, &self.choices, input, earlier);
+        let (program, mut program_problems) = super::program::for_request(&self.text, self.sass.as_deref(), &self.choices, input, earlier);
         if program.is_some() {
             chosen_model = Some(chosen_model.unwrap_or(crate::host::DEFAULT_MODEL));
         }
@@ -235,7 +238,11 @@ impl RunRequest {
             frontiers: chosen_model.map(ModelKind::uses_frontiers),
             structural: chosen_model.map(|m| m == ModelKind::Struct),
         };
-        let (mut kernel, mut diagnostics) = parse_kernel_with(&self.text, &source);
+        // A program given its SASS shows the SASS's kernel, the code its launches run.
+        let (mut kernel, mut diagnostics) = match (shown, &self.sass) {
+            (Some(_), Some(sass)) => parse_kernel_with(sass, &SourceOptions { input: Some(InputKind::Sass), ..source }),
+            _ => parse_kernel_with(&self.text, &source),
+        };
         if let Some(l) = shown {
             super::program::adopt(l, &mut kernel, &mut diagnostics);
             super::program::pick_block(self.choices.block, &mut kernel, &mut diagnostics);

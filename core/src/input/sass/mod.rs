@@ -7,6 +7,7 @@
 
 mod bank;
 mod bank3;
+mod device;
 mod lower;
 mod syntax;
 mod vprintf;
@@ -27,6 +28,7 @@ use crate::machine::{ElemType, Sizing};
 use lower::{Emitted, Lower, Places};
 use syntax::{Dump, Function};
 
+pub use device::{device_kernel, DeviceSass};
 pub use syntax::looks_like_sass;
 
 /// Real SASS, told apart by what only a disassembler prints (see `looks_like_sass`).
@@ -53,150 +55,11 @@ fn read(text: &str, k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
     let Some(kernel) = pick(&dump, &names, k, diags) else { return };
     let Some(whole) = with_callees(&dump, kernel, diags) else { return };
     let f = &whole;
-    let arch = dump.arch.map(String::from).unwrap_or_else(|| {
-        let guessed = guess_arch(f);
-        diags.push(Diagnostic::info(f.span, format!("no `code for sm_XY` line: read as {guessed} from its constant-bank offsets")));
-        guessed.to_string()
-    });
-    let Some(bank) = bank::bank(&arch) else {
-        diags.push(Diagnostic::error(f.span, format!("`{arch}`: warpscope reads SASS of sm_75 to sm_120")));
-        return;
-    };
+    let Some((bank, arch)) = architecture(&dump, f, diags) else { return };
     // Every architecture read here reconverges with convergence barriers (BSSY/BSYNC).
     k.arch_model = Some((crate::model::ModelKind::Volta, arch.clone(), f.span));
-    let used_preds = match lower::check_own_registers(f) {
-        Ok(used) => used,
-        Err((at, msg)) => {
-            let span = f.instrs.get(at).map_or(f.span, |i| i.span);
-            diags.push(Diagnostic::error(span, msg));
-            return;
-        }
-    };
-    let demangled = demangle(f.name);
-    let params = match param_layout(demangled.as_ref()) {
-        Ok(params) => params,
-        Err(msg) => {
-            diags.push(Diagnostic::error(f.span, msg));
-            return;
-        }
-    };
-    let param_bytes = params.last().map_or(0, |p| p.offset + p.bytes);
-    let places = match Places::new(f, bank, param_bytes, used_preds) {
-        Ok(mut p) => {
-            p.bank2 = dump.bank2.iter().find(|(name, _)| *name == kernel.name).map(|(_, b)| b.clone()).unwrap_or_default();
-            if reads_bank3(f) {
-                p.bank3 = bank3::layout(k, lower::CONST_BASE + p.consts.len() as u8);
-                if p.consts.len() + p.bank3.len() > lower::CONST_COUNT {
-                    let msg = format!(
-                        "the kernel reads {} words of its parameter bank and {} `__constant__` variables; warpscope holds {} together",
-                        p.consts.len(),
-                        p.bank3.len(),
-                        lower::CONST_COUNT
-                    );
-                    diags.push(Diagnostic::error(f.span, msg));
-                    return;
-                }
-            }
-            p
-        }
-        Err((span, msg)) => {
-            diags.push(Diagnostic::error(span, msg));
-            return;
-        }
-    };
-    // First every instruction's machine form (collecting the addresses branched to by number),
-    // then the program, with labels where they stand.
-    let jump_tables = f.instrs.iter().any(|i| matches!(i.opcode(), "BRX" | "JMX"));
-    let printf_formats = vprintf::formats(f, &dump);
-    let mut lower = Lower { places: &places, addr_targets: Vec::new(), jump_tables, printf_formats };
-    let mut forms: Vec<Vec<Emitted>> = Vec::with_capacity(f.instrs.len());
-    for i in &f.instrs {
-        match lower.instr(i) {
-            Ok(v) => forms.push(v),
-            Err(msg) => {
-                diags.push(Diagnostic::error(i.span, msg));
-                forms.push(Vec::new());
-            }
-        }
-    }
-    // Every code target names a label of this function or an instruction's address.
-    let addrs: Vec<u32> = f.instrs.iter().map(|i| i.addr).collect();
-    for (i, form) in f.instrs.iter().zip(&forms) {
-        for op in form.iter().flat_map(|(_, ops)| ops) {
-            let Operand::Label(l) = op else { continue };
-            let label_at = f.labels.iter().find(|(name, _)| name == l).map(|&(_, at)| at);
-            let known = label_at.is_some_and(|at| at < f.instrs.len())
-                || lower.addr_targets.iter().any(|&a| lower::addr_label(a) == *l && addrs.contains(&a));
-            if !known {
-                let to = l.strip_prefix('@').filter(|_| lower.addr_targets.iter().any(|&a| lower::addr_label(a) == *l));
-                let msg = match (to, label_at) {
-                    (Some(addr), _) => format!("`{}` goes to {addr}, where no instruction of this function stands", original(i)),
-                    (None, Some(_)) => format!("`{}` goes to `{l}`, past the function's last instruction", original(i)),
-                    (None, None) => format!("`{}` goes to `{l}`, which is no label of this function", original(i)),
-                };
-                diags.push(Diagnostic::error(i.span, msg));
-            }
-        }
-    }
-    if has_errors(diags) {
-        return;
-    }
-    let mut b = Builder::default();
-    let mut listing = Listing::default();
-    listing.comment(&format!("{arch} code for `{}`, as warpscope runs it", display_name(f.name)));
-    for (k_i, (i, form)) in f.instrs.iter().zip(&forms).enumerate() {
-        for (l, _) in f.labels.iter().filter(|(_, at)| *at == k_i) {
-            listing.label(&mut b, l);
-        }
-        if lower.addr_targets.contains(&i.addr) {
-            listing.label(&mut b, &lower::addr_label(i.addr));
-        }
-        listing.comment(&format!("/*{:04x}*/ {}", i.addr, original(i)));
-        let guard = match i.guard {
-            Some((p, negated)) => match lower::guard_pred(p) {
-                Some(pred) => Some(Guard { pred, negated }),
-                None => {
-                    diags.push(Diagnostic::error(i.span, format!("`@{p}` is not a predicate")));
-                    continue;
-                }
-            },
-            None => None,
-        };
-        // Each machine instruction at the SASS instruction's address, a sequence's spread
-        // within its 16 bytes, so the graph and the trace show the dump's addresses.
-        let step = if form.len() <= 4 { 4 } else { 1 };
-        for (k, (mnemonic, ops)) in form.iter().enumerate() {
-            b.at(i.addr + step * k as u32);
-            if k > 0 {
-                b.continues();
-            }
-            // A mnemonic with its own guard (`@P5 BRA`; `@PT`: none) in place of the SASS's.
-            let (guard, mnemonic) = match mnemonic.strip_prefix('@').and_then(|m| m.split_once(' ')) {
-                Some((g, rest)) => {
-                    let (name, negated) = g.strip_prefix('!').map_or((g, false), |n| (n, true));
-                    (lower::guard_pred(name).filter(|p| !p.is_true()).map(|pred| Guard { pred, negated }), rest)
-                }
-                None => (guard, mnemonic.as_str()),
-            };
-            let as_written = (form.len() == 1).then(|| original(i));
-            listing.instr(&mut b, guard, mnemonic, ops, i.span.line, i.cuda_line, as_written);
-        }
-        // A form the machine does not take: said where the SASS stands.
-        for e in b.take_errors() {
-            diags.push(Diagnostic::error(i.span, format!("`{}` is not run yet: its translation {e}", original(i))));
-        }
-    }
-    // Labels past the last instruction (a function's end) name nothing that runs.
-    let program = match b.finish() {
-        Ok(p) => p,
-        Err(errors) => {
-            diags.extend(errors.into_iter().map(|e| Diagnostic::error(f.span, format!("internal error: the translation {e}"))));
-            return;
-        }
-    };
-    if has_errors(diags) {
-        return;
-    }
+    let Some(t) = translate(&dump, f, (bank, &arch), Some(k), diags) else { return };
+    let Translated { program, listing, places, params, .. } = t;
     bind_params(k, &params, &places, f.span, diags);
     // The launch's words of the constant bank, set before the first instruction as the driver
     // sets them (no instruction runs for them, so counts match the hardware's).
@@ -252,6 +115,184 @@ fn read(text: &str, k: &mut Kernel, diags: &mut Vec<Diagnostic>) {
         entry: Some(f.name.to_string()),
         running: Some(display_name(f.name)),
     });
+}
+
+/// The architecture of `f`'s dump (said by its `code for` line, else guessed) and its bank
+/// layout; `None` (an error said) for one warpscope does not read.
+fn architecture(dump: &Dump, f: &Function, diags: &mut Vec<Diagnostic>) -> Option<(bank::Bank, String)> {
+    let arch = dump.arch.map(String::from).unwrap_or_else(|| {
+        let guessed = guess_arch(f);
+        diags.push(Diagnostic::info(f.span, format!("no `code for sm_XY` line: read as {guessed} from its constant-bank offsets")));
+        guessed.to_string()
+    });
+    match bank::bank(&arch) {
+        Some(b) => Some((b, arch)),
+        None => {
+            diags.push(Diagnostic::error(f.span, format!("`{arch}`: warpscope reads SASS of sm_75 to sm_120")));
+            None
+        }
+    }
+}
+
+/// A function of a dump as the machine runs it: its program, the listing beside it, and where
+/// each constant-bank word it reads is held.
+struct Translated {
+    program: crate::program::Program,
+    listing: Listing,
+    places: Places,
+    params: Vec<Param>,
+}
+
+/// `f` (with its callees) translated for `bank`'s layout; `headers`, the kernel file whose
+/// buffers hold its `__constant__` variables (none: a function that reads them is an error).
+fn translate(
+    dump: &Dump,
+    f: &Function,
+    (bank, arch): (bank::Bank, &str),
+    headers: Option<&Kernel>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Translated> {
+    let used_preds = match lower::check_own_registers(f) {
+        Ok(used) => used,
+        Err((at, msg)) => {
+            let span = f.instrs.get(at).map_or(f.span, |i| i.span);
+            diags.push(Diagnostic::error(span, msg));
+            return None;
+        }
+    };
+    let demangled = demangle(f.name);
+    let params = match param_layout(demangled.as_ref()) {
+        Ok(params) => params,
+        Err(msg) => {
+            diags.push(Diagnostic::error(f.span, msg));
+            return None;
+        }
+    };
+    let param_bytes = params.last().map_or(0, |p| p.offset + p.bytes);
+    let places = match Places::new(f, bank, param_bytes, used_preds) {
+        Ok(mut p) => {
+            p.bank2 = dump.bank2.iter().find(|(name, _)| *name == f.name).map(|(_, b)| b.clone()).unwrap_or_default();
+            if reads_bank3(f) {
+                let Some(k) = headers else {
+                    let msg = "the kernel reads `__constant__` variables (constant bank 3): a program's kernels from SASS do not run them yet; drop `--sass` to run warpscope's compile of the C";
+                    diags.push(Diagnostic::error(f.span, msg));
+                    return None;
+                };
+                p.bank3 = bank3::layout(k, lower::CONST_BASE + p.consts.len() as u8);
+                if p.consts.len() + p.bank3.len() > lower::CONST_COUNT {
+                    let msg = format!(
+                        "the kernel reads {} words of its parameter bank and {} `__constant__` variables; warpscope holds {} together",
+                        p.consts.len(),
+                        p.bank3.len(),
+                        lower::CONST_COUNT
+                    );
+                    diags.push(Diagnostic::error(f.span, msg));
+                    return None;
+                }
+            }
+            p
+        }
+        Err((span, msg)) => {
+            diags.push(Diagnostic::error(span, msg));
+            return None;
+        }
+    };
+    // First every instruction's machine form (collecting the addresses branched to by number),
+    // then the program, with labels where they stand.
+    let jump_tables = f.instrs.iter().any(|i| matches!(i.opcode(), "BRX" | "JMX"));
+    let printf_formats = vprintf::formats(f, &dump);
+    let mut lower = Lower { places: &places, addr_targets: Vec::new(), jump_tables, printf_formats };
+    let mut forms: Vec<Vec<Emitted>> = Vec::with_capacity(f.instrs.len());
+    for i in &f.instrs {
+        match lower.instr(i) {
+            Ok(v) => forms.push(v),
+            Err(msg) => {
+                diags.push(Diagnostic::error(i.span, msg));
+                forms.push(Vec::new());
+            }
+        }
+    }
+    // Every code target names a label of this function or an instruction's address.
+    let addrs: Vec<u32> = f.instrs.iter().map(|i| i.addr).collect();
+    for (i, form) in f.instrs.iter().zip(&forms) {
+        for op in form.iter().flat_map(|(_, ops)| ops) {
+            let Operand::Label(l) = op else { continue };
+            let label_at = f.labels.iter().find(|(name, _)| name == l).map(|&(_, at)| at);
+            let known = label_at.is_some_and(|at| at < f.instrs.len())
+                || lower.addr_targets.iter().any(|&a| lower::addr_label(a) == *l && addrs.contains(&a));
+            if !known {
+                let to = l.strip_prefix('@').filter(|_| lower.addr_targets.iter().any(|&a| lower::addr_label(a) == *l));
+                let msg = match (to, label_at) {
+                    (Some(addr), _) => format!("`{}` goes to {addr}, where no instruction of this function stands", original(i)),
+                    (None, Some(_)) => format!("`{}` goes to `{l}`, past the function's last instruction", original(i)),
+                    (None, None) => format!("`{}` goes to `{l}`, which is no label of this function", original(i)),
+                };
+                diags.push(Diagnostic::error(i.span, msg));
+            }
+        }
+    }
+    if has_errors(diags) {
+        return None;
+    }
+    let mut b = Builder::default();
+    let mut listing = Listing::default();
+    listing.comment(&format!("{arch} code for `{}`, as warpscope runs it", display_name(f.name)));
+    for (k_i, (i, form)) in f.instrs.iter().zip(&forms).enumerate() {
+        for (l, _) in f.labels.iter().filter(|(_, at)| *at == k_i) {
+            listing.label(&mut b, l);
+        }
+        if lower.addr_targets.contains(&i.addr) {
+            listing.label(&mut b, &lower::addr_label(i.addr));
+        }
+        listing.comment(&format!("/*{:04x}*/ {}", i.addr, original(i)));
+        let guard = match i.guard {
+            Some((p, negated)) => match lower::guard_pred(p) {
+                Some(pred) => Some(Guard { pred, negated }),
+                None => {
+                    diags.push(Diagnostic::error(i.span, format!("`@{p}` is not a predicate")));
+                    continue;
+                }
+            },
+            None => None,
+        };
+        // Each machine instruction at the SASS instruction's address, a sequence's spread
+        // within its 16 bytes, so the graph and the trace show the dump's addresses.
+        let step = if form.len() <= 4 { 4 } else { 1 };
+        for (k, (mnemonic, ops)) in form.iter().enumerate() {
+            b.at(i.addr + step * k as u32);
+            if k > 0 {
+                b.continues();
+            } else if form.len() > 1 {
+                b.sequence_of(guard);
+            }
+            // A mnemonic with its own guard (`@P5 BRA`; `@PT`: none) in place of the SASS's.
+            let (guard, mnemonic) = match mnemonic.strip_prefix('@').and_then(|m| m.split_once(' ')) {
+                Some((g, rest)) => {
+                    let (name, negated) = g.strip_prefix('!').map_or((g, false), |n| (n, true));
+                    (lower::guard_pred(name).filter(|p| !p.is_true()).map(|pred| Guard { pred, negated }), rest)
+                }
+                None => (guard, mnemonic.as_str()),
+            };
+            let as_written = (form.len() == 1).then(|| original(i));
+            listing.instr(&mut b, guard, mnemonic, ops, i.span.line, i.cuda_line, as_written);
+        }
+        // A form the machine does not take: said where the SASS stands.
+        for e in b.take_errors() {
+            diags.push(Diagnostic::error(i.span, format!("`{}` is not run yet: its translation {e}", original(i))));
+        }
+    }
+    // Labels past the last instruction (a function's end) name nothing that runs.
+    let program = match b.finish() {
+        Ok(p) => p,
+        Err(errors) => {
+            diags.extend(errors.into_iter().map(|e| Diagnostic::error(f.span, format!("internal error: the translation {e}"))));
+            return None;
+        }
+    };
+    if has_errors(diags) {
+        return None;
+    }
+    Some(Translated { program, listing, places, params })
 }
 
 /// The instruction as the dump writes it.

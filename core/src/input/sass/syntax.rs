@@ -109,6 +109,7 @@ pub fn parse<'a>(text: &'a str, diags: &mut Vec<Diagnostic>) -> Dump<'a> {
     let mut section = "";
     // `cuobjdump -res-usage`'s function, whose figures the next line gives.
     let mut usage_of: Option<&'a str> = None;
+    let mut in_fatbin_header = false;
     for (k, raw) in text.lines().enumerate() {
         let line_no = k as u32 + 1;
         let line = raw.trim();
@@ -152,6 +153,20 @@ pub fn parse<'a>(text: &'a str, diags: &mut Vec<Diagnostic>) -> Dump<'a> {
         if line.starts_with("//") || is_encoding(line) {
             continue;
         }
+        // cuobjdump's header of each fatbin entry (`Fatbin ptx code:`, then `arch = sm_90`,
+        // `compressed`, ...): the function before it has ended, and no code follows until the
+        // next `Function :`.
+        if line.starts_with("Fatbin ") && line.ends_with(" code:") {
+            if let Some(f) = cur.take() {
+                dump.functions.push(f);
+            }
+            in_fatbin_header = true;
+            continue;
+        }
+        if in_fatbin_header && !line.starts_with("Function :") && !line.starts_with("code for ") {
+            continue;
+        }
+        in_fatbin_header = false;
         if let Some(name) = line.strip_prefix("Function :") {
             start(&mut dump, &mut cur, name.trim(), line_no, raw);
             in_code = true;

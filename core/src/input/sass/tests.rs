@@ -211,3 +211,16 @@ fn seven_predicates_and_uniform_predicates_together() {
     assert_eq!(m.memory.words[0], want);
     assert_eq!(format!("{}", crate::isa::Pred::uniform(1).unwrap()), "UP1");
 }
+
+/// `cuobjdump -sass` of an executable prints each fatbin entry's header, its PTX's too, after
+/// the functions (`Fatbin ptx code:`, `compressed`, `identifier = ...`): none of it is code.
+#[test]
+fn an_executables_fatbin_headers_are_passed_over() {
+    let ptx_header = "\n\nFatbin ptx code:\n================\narch = sm_90\ncode version = [9,5]\ncompressed\nidentifier = /tmp/k.cu\n";
+    let text = format!(
+        "//@ model volta\n//@ buffer arg0: f32[32] = i\n//@ buffer arg1: f32[32]\n//@ param arg3 = 20\n{VECTOR_ADD_SM90}{ptx_header}"
+    );
+    let (k, d) = parse_kernel(&text);
+    assert!(d.iter().all(|x| !x.is_error()), "{d:?}");
+    assert_eq!(k.program.len(), 20);
+}
