@@ -142,9 +142,11 @@ impl DeviceKernel {
     }
 }
 
-/// `words` (the launch's argument registers) split per parameter of `c`, with each shown as
-/// the inputs panel shows it.
-fn split_args<'w>(c: &Compiled, words: &'w [u32]) -> Result<(Vec<&'w [u32]>, Vec<(String, Value)>), String> {
+/// A launch's arguments: each parameter's words, and each as the inputs panel shows it.
+type Args<'w> = (Vec<&'w [u32]>, Vec<(String, Value)>);
+
+/// `words` (the launch's argument registers) split per parameter of `c`.
+fn split_args<'w>(c: &Compiled, words: &'w [u32]) -> Result<Args<'w>, String> {
     let mut args = Vec::new();
     let mut shown_params = Vec::new();
     let mut at = 0usize;

@@ -46,6 +46,9 @@ pub struct Effects {
     pub div_carrier: bool,
     /// Lanes left the kernel.
     pub exited: bool,
+    /// A `BSYNC` issued by the group that reached it without the lanes set aside there, which
+    /// issue it themselves later (Volta, as the H100 does).
+    pub left_out: bool,
 }
 
 /// The instruction one step issued.

@@ -18,7 +18,9 @@
 //! One group (the ready lanes at one pc) runs at a time; the scheduler switches only when it
 //! blocks, yields or exits, and at a split picks which side goes on (`GroupOrder`): as measured on
 //! the H100, fewer lanes first and the fall-through side on a tie, resuming the group set aside
-//! last; or the lowest pc; or round-robin in lane order. Lanes at the same pc run together.
+//! last; or the lowest pc; or round-robin in lane order. Lanes at the same pc run together, but
+//! at a `BSYNC` or `EXIT` each group issues alone: lanes set aside there at a split issue it
+//! themselves when resumed, as the H100's counts say (`docs/counters.md`).
 //! Other instructions run as in the branch-only models (`flow`).
 
 use alloc::format;
@@ -144,8 +146,9 @@ pub struct ConvergenceBarriers {
     saved_targets: Vec<(usize, Pc)>,
     /// The pc of the group that runs next; `None` when no lane can run.
     current: Option<Pc>,
-    /// Groups set aside at splits, the last one on top (the H100 schedule resumes it first).
-    deferred: Vec<Pc>,
+    /// Groups set aside at splits, each its pc and lanes, the last one on top (the H100
+    /// schedule resumes it first, its lanes alone where they issue alone: `BSYNC`, `EXIT`).
+    deferred: Vec<(Pc, LaneMask)>,
     /// The lanes of the group that ran last (round-robin goes on after them).
     last: LaneMask,
     /// How many barrier registers hold live lanes (the depth), counted again after a step that
@@ -266,8 +269,9 @@ impl ConvergenceBarriers {
         let lowest = self.pcs.lowest(ready);
         match self.group_order {
             GroupOrder::H100 => {
-                while let Some(pc) = self.deferred.pop() {
+                while let Some((pc, group)) = self.deferred.pop() {
                     if !self.ready_at(pc).is_empty() {
+                        self.last = group;
                         return Some(pc);
                     }
                 }
@@ -291,9 +295,9 @@ impl ConvergenceBarriers {
         }
         .map(|g| g.1)
         .unwrap_or(fall);
-        for &(_, p) in groups.iter().rev() {
+        for &(lanes, p) in groups.iter().rev() {
             if p != pick {
-                self.deferred.push(p);
+                self.deferred.push((p, lanes));
             }
         }
         pick
@@ -333,10 +337,21 @@ impl Reconvergence for ConvergenceBarriers {
         let Some(pc) = self.current else {
             return Err(ControlError::Deadlock(self.describe_deadlock(prog)));
         };
-        let lanes = self.ready_at(pc);
         let instr = prog.get(pc).ok_or_else(|| ControlError::Fault(format!("pc {} is outside the program", pc.0)))?;
+        let mut lanes = self.ready_at(pc);
+        let mut left_out = false;
+        if matches!(instr.op, Op::Bsync { .. } | Op::Exit) {
+            // The running group issues a `BSYNC` or `EXIT` alone: lanes set aside there earlier
+            // (the other side of a split that went there) issue it again when they run, as the
+            // H100 does (ncu counts each issue, `examples/ncu`).
+            let own = lanes & self.last;
+            if !own.is_empty() {
+                left_out = own != lanes;
+                lanes = own;
+            }
+        }
         let guarded = m.guard_mask(instr.guard, lanes);
-        let mut fx = Effects::default();
+        let mut fx = Effects { left_out, ..Effects::default() };
         let mut work = lanes;
         let mut switch = false;
         self.last = lanes;
@@ -416,7 +431,9 @@ impl Reconvergence for ConvergenceBarriers {
                 }
                 if mv.split() {
                     fx.divergent = true;
-                    self.current = Some(self.choose(&mv.to, pc.next()));
+                    let chosen = self.choose(&mv.to, pc.next());
+                    self.current = Some(chosen);
+                    self.last = mv.to.iter().find(|(_, to)| *to == chosen).map_or(lanes, |&(group, _)| group);
                 } else if let Some(&(_, to)) = mv.to.first() {
                     self.current = Some(to);
                 }

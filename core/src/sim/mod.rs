@@ -463,7 +463,7 @@ fn advance_as<const TIMED: bool>(program: &Program, plain: &PlainPcs, config: &S
     let counted = count_whole(program, config, machine, metrics, pc, before, stepped, depth, |machine, issued, issues| match timing {
         Some(t) => {
             let next = model.pc().map(|p| (p, model.active()));
-            let cycles = t.after(program, issued.pc, issued.mask, next, issued.effects.divergent);
+            let cycles = t.after(program, issued.pc, issued.mask, next, &issued.effects);
             machine.clock = t.now();
             cycles
         }

@@ -200,7 +200,7 @@ fn translate(
     // First every instruction's machine form (collecting the addresses branched to by number),
     // then the program, with labels where they stand.
     let jump_tables = f.instrs.iter().any(|i| matches!(i.opcode(), "BRX" | "JMX"));
-    let printf_formats = vprintf::formats(f, &dump);
+    let printf_formats = vprintf::formats(f, dump);
     let mut lower = Lower { places: &places, addr_targets: Vec::new(), jump_tables, printf_formats };
     let mut forms: Vec<Vec<Emitted>> = Vec::with_capacity(f.instrs.len());
     for i in &f.instrs {

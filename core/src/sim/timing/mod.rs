@@ -109,6 +109,8 @@ pub struct TimingState {
     results_ready: u64,
     /// The lanes of the last step.
     last_ran: LaneMask,
+    /// Bit n: the join of lanes parked at `BSYNC Bn` was charged (at the first group's issue).
+    joined: u16,
     /// The earliest cycle the next branch may issue.
     branch_free: u64,
     /// The earliest cycle the next BSSY may issue (after a BAR.SYNC or WARPSYNC).
@@ -160,6 +162,7 @@ impl TimingState {
             bssy_free: 0,
             late_join: 0,
             last_ran: LaneMask::EMPTY,
+            joined: 0,
             redirected: false,
             line_ready: 0,
             lines: Vec::new(),
@@ -275,10 +278,16 @@ impl TimingState {
     /// After the step that ran `pc`: results' ready times and what the next instruction waits
     /// for. `next` is where the warp goes on (pc and lanes), `divergent` whether it split.
     /// Returns the cycles the step took (since the issue of the step before).
-    pub fn after(&mut self, program: &Program, pc: Pc, ran: LaneMask, next: Option<(Pc, LaneMask)>, divergent: bool) -> u64 {
+    pub fn after(&mut self, program: &Program, pc: Pc, ran: LaneMask, next: Option<(Pc, LaneMask)>, fx: &crate::model::Effects) -> u64 {
+        let divergent = fx.divergent;
         let Some(instr) = program.get(pc) else { return 0 };
         let p = self.params;
         let pending = self.pending.take().filter(|x| x.pc == pc);
+        if matches!(instr.op, Op::Bsync { .. }) && next.is_some_and(|(n, lanes)| n == pc && !lanes.is_empty() && (lanes & ran).is_empty()) {
+            // A group that blocks at a BSYNC where parked lanes issue it next: the H100's cost
+            // of the two issues was measured as one join, which the parked lanes' step carries.
+            return 0;
+        }
         let continues = program.continues(pc);
         let issue = match pending {
             Some(x) => x.issue,
@@ -326,17 +335,20 @@ impl TimingState {
         let (mut after, cost, redirect) = control_cost(&p, program, pc, ran, next, divergent);
         let mut cost = cost.max(instr.op.issues() as u64).max(1);
         if let Op::Bsync { barrier } = instr.op {
-            // Lanes parked at this BSYNC join the group that reaches it: on the GPU the group
-            // blocks, the parked lanes are switched to and issue their own BSYNC.
+            // Lanes parked at this BSYNC join the first group that reaches it, as the H100's
+            // times say: that group blocks, the parked lanes are switched to and issue their own
+            // BSYNC. The model issues theirs as a step of its own, later (`left_out` on the
+            // first group's); the join is charged once, at the first.
+            let bit = 1u16 << (barrier.0 as usize % Barrier::COUNT);
             let parked_join = !self.last_ran.is_empty() && !ran.without(self.last_ran).is_empty();
-            if parked_join {
+            if (fx.left_out || parked_join) && self.joined & bit == 0 {
                 cost += p.get(P::Switch) + p.get(P::SwitchToBarrier);
                 after = After::Switch;
+                self.joined |= bit;
             }
             // When that BSYNC does not release them (a lane is still in a loop, say), the GPU's
             // release later costs a switch and a BSYNC more, as if the parked lanes had not
             // joined then but were switched to last (single_loop at n = 2..21, parked_loop).
-            let bit = 1u16 << (barrier.0 as usize % Barrier::COUNT);
             let releases = next.is_some_and(|(n, lanes)| n == pc.next() && !(lanes & ran).is_empty());
             if releases && self.late_join & bit != 0 {
                 cost += p.get(P::Switch) + p.get(P::Bsync);
@@ -344,7 +356,8 @@ impl TimingState {
             }
             if releases {
                 self.late_join &= !bit;
-            } else if parked_join {
+                self.joined &= !bit;
+            } else if parked_join || fx.left_out {
                 self.late_join |= bit;
             }
         }
