@@ -1071,3 +1071,25 @@ fn counters_list_every_instruction_by_address_and_line_and_sum_to_the_launch() {
     let why = fails(&["counters", &example("ncu/probe_early_exit.cu"), "--launch", "99"]);
     assert!(why.contains("no launch 99"), "{why}");
 }
+
+#[test]
+fn a_program_given_its_sass_runs_nvccs_kernels_and_counts_what_ncu_counted() {
+    let (prog, sass) = (example("ncu/vector_add_tail.cu"), example("ncu/gpu/vector_add_tail.sass"));
+    // It prints what it printed on the H100.
+    let o = warpscope(&["run", &prog, "--sass", &sass, "--printed"]);
+    let gpu = std::fs::read_to_string(example("ncu/gpu/vector_add_tail.stdout")).unwrap();
+    assert_eq!(stdout(&o), gpu);
+    // Its warp instructions are ncu's `smsp__inst_executed.sum` (thousands with commas).
+    let raw = std::fs::read_to_string(example("ncu/gpu/vector_add_tail.raw.csv")).unwrap();
+    let cells = |l: &str| l.trim_matches('"').split("\",\"").map(String::from).collect::<Vec<_>>();
+    let mut lines = raw.lines();
+    let header = cells(lines.next().unwrap());
+    let row = cells(lines.nth(1).unwrap());
+    let col = header.iter().position(|h| h == "smsp__inst_executed.sum").unwrap();
+    let ncu: u64 = row[col].replace(',', "").parse().unwrap();
+    let j = json(&["counters", &prog, "--sass", &sass, "--json"], 0);
+    assert_eq!(j[0]["total"]["inst_executed"].as_u64(), Some(ncu));
+    // A file that is no dump says so.
+    let why = fails(&["counters", &prog, "--sass", &prog]);
+    assert!(why.contains("is no SASS dump") && why.contains("cuobjdump -sass"), "{why}");
+}

@@ -78,7 +78,7 @@ pub fn for_request(
 /// are about a kernel run alone (host code skipped, the launch not read, which kernel runs).
 pub fn adopt(l: &HostLaunch, kernel: &mut Kernel, diagnostics: &mut Vec<Diagnostic>) {
     kernel.launch = l.inputs.as_ref().map(|i| i.decl);
-    let alone = ["host code skipped", "this launch, `", "this file has "];
+    let alone = ["host code skipped", "this launch, `", "this file has ", "this SASS has "];
     diagnostics.retain(|d| !(d.severity == Severity::Info && alone.iter().any(|a| d.message.starts_with(a))));
 }
 
