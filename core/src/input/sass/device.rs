@@ -16,9 +16,6 @@ use crate::program::Program;
 #[derive(Clone, Debug)]
 pub struct DeviceSass {
     pub program: Program,
-    /// The listing beside the program (each SASS line, then what it became).
-    pub listing: String,
-    pub listing_lines: Vec<u32>,
     /// The registers a warp needs (every one the program names).
     pub registers: u32,
     /// The static shared memory the dump says the kernel declares (bytes), when it says.
@@ -63,8 +60,6 @@ pub fn device_kernel(text: &str, name: &str) -> Result<DeviceSass, Vec<Diagnosti
     let registers = named.max(consts).min(255);
     Ok(DeviceSass {
         program,
-        listing: listing.text,
-        listing_lines: listing.lines,
         registers,
         shared_declared,
         uses_shared,
