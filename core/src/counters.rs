@@ -99,6 +99,24 @@ impl Counters {
         }
     }
 
+    /// One step as a launch's watch sees it (`st`, the warp after the step): a control
+    /// instruction's threads (and a SASS sequence's) are those its guard held for, which the
+    /// step does not write.
+    pub fn count_issued(&mut self, program: &Program, issued: &crate::model::Issued, st: &crate::sim::WarpState) {
+        // A sequence's threads are the SASS instruction's: its guard's.
+        let on = match (program.sequence_guard(issued.pc), program.get(issued.pc)) {
+            (Some(guard), _) => st.machine.guard_mask(guard, issued.mask),
+            (None, Some(i)) if i.op.is_control() => st.machine.guard_mask(i.guard, issued.mask),
+            _ => issued.work,
+        };
+        let head = program.sequence_head(issued.pc);
+        let outer = match program.sequence_guard(head) {
+            Some(guard) if head != issued.pc => st.machine.guard_mask(guard, issued.mask),
+            _ => on,
+        };
+        self.count(program, issued.pc, issued.mask, on, outer);
+    }
+
     /// Every instruction's counts added.
     pub fn total(&self) -> Counts {
         let mut t = Counts::default();
@@ -114,20 +132,7 @@ pub fn count_launch(mut launcher: Launcher) -> (Counters, LaunchRun) {
     let blocks: Vec<[u32; 3]> = launcher.code.blocks().collect();
     for block_idx in blocks {
         let mut watch = |_step: u64, _warp: usize, issued: &crate::model::Issued, st: &crate::sim::WarpState| {
-            // A control instruction's work is every active lane: its guard (which it does not
-            // write) says which lanes it was on for.
-            // A sequence's threads are the SASS instruction's: its guard's.
-            let on = match (program.sequence_guard(issued.pc), program.get(issued.pc)) {
-                (Some(guard), _) => st.machine.guard_mask(guard, issued.mask),
-                (None, Some(i)) if i.op.is_control() => st.machine.guard_mask(i.guard, issued.mask),
-                _ => issued.work,
-            };
-            let head = program.sequence_head(issued.pc);
-            let outer = match program.sequence_guard(head) {
-                Some(guard) if head != issued.pc => st.machine.guard_mask(guard, issued.mask),
-                _ => on,
-            };
-            counters.count(&program, issued.pc, issued.mask, on, outer);
+            counters.count_issued(&program, issued, st);
         };
         if !launcher.run_whole(block_idx, Some(&mut watch)) {
             break;

@@ -52,6 +52,17 @@ pub enum Word {
     Param(u32),
 }
 
+/// The launch size a `Word::Special` names: whether it is the grid's (else the block's), and
+/// its axis (x 0, y 1, z 2).
+pub fn launch_size(name: &str) -> (bool, usize) {
+    let axis = match name.as_bytes().last() {
+        Some(b'X') => 0,
+        Some(b'Y') => 1,
+        _ => 2,
+    };
+    (name.starts_with("SR_NCTAID"), axis)
+}
+
 impl Bank {
     /// What the word at byte `offset` holds, or `None` when nothing known lives there.
     pub fn word(&self, offset: u32) -> Option<Word> {

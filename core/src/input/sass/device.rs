@@ -91,18 +91,10 @@ impl DeviceSass {
         let mut out = Vec::with_capacity(self.consts.len());
         for &(off, reg) in &self.consts {
             let value = match self.bank.word(off) {
-                Some(Word::Special(name)) => {
-                    let axis = match name.as_bytes().last() {
-                        Some(b'X') => 0,
-                        Some(b'Y') => 1,
-                        _ => 2,
-                    };
-                    if name.starts_with("SR_NCTAID") {
-                        grid[axis]
-                    } else {
-                        block[axis]
-                    }
-                }
+                Some(Word::Special(name)) => match super::bank::launch_size(name) {
+                    (true, axis) => grid[axis],
+                    (false, axis) => block[axis],
+                },
                 Some(Word::Param(at)) => match self.params.iter().position(|&(p, bytes)| (p..p + bytes).contains(&at)) {
                     Some(k) => args[k].get(((at - self.params[k].0) / 4) as usize).copied().unwrap_or(0),
                     None => 0,

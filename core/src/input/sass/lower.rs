@@ -94,12 +94,7 @@ impl Places {
         for (&off, &r) in &self.consts {
             let text = match self.bank.word(off) {
                 Some(Word::Special(name)) => {
-                    let axis = match name.as_bytes().last() {
-                        Some(b'X') => 0,
-                        Some(b'Y') => 1,
-                        _ => 2,
-                    };
-                    let grid = name.starts_with("SR_NCTAID");
+                    let (grid, axis) = super::bank::launch_size(name);
                     match launch {
                         Some([g, b]) => format!("{}", if grid { g[axis] } else { b[axis] }),
                         None if !grid && axis == 0 => String::from("W"),
