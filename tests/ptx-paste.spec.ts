@@ -40,6 +40,9 @@ test('a pasted nvcc PTX file runs with reconvergence inserted per model, and its
   test.setTimeout(60_000);
   const trace = TRACE;
   const cudaOf = cudaOfPtxLine(PTX);
+  // Tall enough that the generated code, its lines wrapped beside the heat column, is drawn
+  // down to the first inserted SSY (line 29).
+  await page.setViewportSize({ width: 1600, height: 1200 });
   await open(page);
   await paste(page, 'editor-content', PTX);
   await expect(page.getByTestId('step-label')).toHaveAttribute('data-total', String(trace.total));

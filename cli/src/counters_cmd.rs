@@ -5,19 +5,11 @@
 use std::process::ExitCode;
 
 use warpscope_core::counters::Counts;
-use warpscope_core::session::counters::{counters as count, LaunchCounts};
+use warpscope_core::session::counters::{counters as count, LaunchCounts, COUNTER_NAMES};
 
 use crate::load::{render, Common};
 
-/// ncu's names of the counts, in `Counts`' order: the source page's columns and the metrics.
-const COLUMNS: [(&str, &str); 5] = [
-    ("Instructions Executed", "smsp__inst_executed.sum"),
-    ("Thread Instructions Executed", "smsp__thread_inst_executed.sum"),
-    ("Predicated-On Thread Instructions Executed", "smsp__thread_inst_executed_pred_on.sum"),
-    ("Branch Targets", "smsp__sass_branch_targets.sum"),
-    ("Divergent Branch Targets", "smsp__sass_branch_targets_threads_divergent.sum"),
-];
-
+/// The counts in `COUNTER_NAMES`' order.
 fn values(c: &Counts) -> [u64; 5] {
     [c.inst_executed, c.thread_inst_executed, c.thread_inst_executed_pred_on, c.branch_targets, c.branch_targets_divergent]
 }
@@ -42,7 +34,7 @@ pub fn counters(common: &Common, csv: bool, json: bool) -> Result<ExitCode, Stri
 }
 
 fn print_csv(launches: &[LaunchCounts]) {
-    let names: Vec<String> = COLUMNS.iter().map(|(n, _)| quoted(n)).collect();
+    let names: Vec<String> = COUNTER_NAMES.iter().map(|n| quoted(n.title)).collect();
     out!("\"Launch\",\"Kernel\",\"Address\",\"Line\",\"Source\",{}", names.join(","));
     for l in launches {
         let launch = l.launch.map_or(0, |k| k + 1);
@@ -76,8 +68,8 @@ fn print_table(launches: &[LaunchCounts], file: &str, model: &str) {
         // condition held too (`Counts::metric_pred_on`); the source page by its guard.
         let mut totals = values(&l.total);
         totals[2] = l.total.metric_pred_on();
-        for ((_, metric), v) in COLUMNS.iter().zip(totals) {
-            out!("  {metric:<50} {v}");
+        for (name, v) in COUNTER_NAMES.iter().zip(totals) {
+            out!("  {:<50} {v}", format!("{}.sum", name.metric));
         }
     }
 }

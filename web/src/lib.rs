@@ -5,6 +5,7 @@
 //! recorded run. Views are plain structs (`views`) serialized with serde-wasm-bindgen; whole-run
 //! series go out as typed arrays. No DOM access and no calls into JS from here.
 
+mod counters;
 mod exchange;
 mod inputs;
 mod launch;
@@ -17,6 +18,7 @@ mod sweep;
 pub mod types;
 mod views;
 
+pub use counters::counter_names;
 pub use link::{decode_link, encode_link};
 pub use sweep::{measured_sets, metric_infos, SweepRun};
 

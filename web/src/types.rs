@@ -5,6 +5,7 @@
 //! every use of it in the build.
 
 use ts_rs::{Config, TS};
+use warpscope_core::counters::Counts;
 use warpscope_core::grid::{Totals, WarpDoing, WarpNow};
 use warpscope_core::input::ptx::{Beside, BesideProblem, BesideProblemKind};
 use warpscope_core::isa::AccessKind;
@@ -15,6 +16,7 @@ use warpscope_core::model::{ModelAbout, ModelKind, Policy, StackConfig, Term, Te
 use warpscope_core::printf::OutputLine;
 use warpscope_core::sanitize::{Finding, Side, Tool};
 use warpscope_core::session::check::CheckReport;
+use warpscope_core::session::counters::{CounterName, RunCounts};
 use warpscope_core::session::{Outcome, OutcomeKind, Progress, RunChoices, RunRequest, StackChoice, StaleParams};
 use warpscope_core::sim::{LaneState, PointMetrics};
 use warpscope_core::structure::TransformCounts;
@@ -87,6 +89,9 @@ pub fn typescript() -> String {
         BesideProblem,
         BesideProblemKind,
         CheckReport,
+        Counts,
+        RunCounts,
+        CounterName,
         Finding,
         Side,
         Tool,

@@ -33,9 +33,11 @@ import * as runStatus from './panels/run-status';
 import * as scrubber from './panels/scrubber';
 import * as stack from './panels/stack';
 import * as warps from './panels/warps';
-import { compilerOutput, kernelTitle, originalGraphOf, readRun, warpFacts, type Run } from './run';
+import { countingSteps, UNASKED_STEPS, type HeatChoice } from './heat';
+import { compilerOutput, heatOf, kernelTitle, originalGraphOf, readRun, warpFacts, withHeatRows, type Run, type RunHeat } from './run';
 import { loadOptions } from './choices';
 import * as store from './store';
+import * as viewPrefs from './view-prefs';
 import { EXAMPLES } from './examples';
 import type { Beside, DiagnosticView, HeaderEdit, LoadResult, StateView, WarpNow } from './generated/engine';
 
@@ -200,7 +202,7 @@ export class App {
     if (r.launch && focus !== null && focus !== r.launch.focus) {
       r = { ...r, launch: { ...r.launch, focus: e.focus(Math.min(focus, r.launch.warps - 1)) } };
     }
-    const run = readRun(e, r, this.loader?.source ?? null);
+    const run = readRun(e, r, this.loader?.source ?? null, viewPrefs.get().heat);
     if (!run) return;
     this.run = run;
     this.newRun = true;
@@ -445,6 +447,41 @@ export class App {
     this.renderPtx();
   }
 
+  /** The heat button of the generated code or the CFG: counts a run that waits to be asked,
+   * else turns the heat on or off in both (kept for the next visit). */
+  heatPressed(): void {
+    const r = this.run;
+    if (r && this.heatWaits(r)) {
+      r.heatAsked = true;
+    } else {
+      const on = !viewPrefs.get().heat;
+      viewPrefs.set({ heat: on });
+      // The graph's blocks gain or lose their heat row.
+      if (r) this.run = withHeatRows(r, on);
+    }
+    this.renderStep();
+  }
+
+  /** The heat is on and `r`, too long to count unasked, has not been counted nor asked for. */
+  private heatWaits(r: Run): boolean {
+    return viewPrefs.get().heat && r.heat === undefined && !r.heatAsked && countingSteps(r.load, r.total) > UNASKED_STEPS;
+  }
+
+  /** The heat as a panel asks for it: on or off, waiting to be asked, and its cells from the
+   * run's counts (counted the first time a panel on screen asks). */
+  private heatChoice<T>(cells: (h: RunHeat) => readonly T[]): HeatChoice<T> {
+    const e = this.engine, r = this.run, on = viewPrefs.get().heat;
+    const waits = !!r && this.heatWaits(r);
+    return {
+      on, waits,
+      cells: () => {
+        if (!e || !r || !on || waits) return null;
+        const h = heatOf(e, r);
+        return h && cells(h);
+      },
+    };
+  }
+
   toggleBreakpoint(instr: number): void {
     const bps = new Set(store.get().breakpoints);
     if (bps.has(instr)) bps.delete(instr); else bps.add(instr);
@@ -452,7 +489,7 @@ export class App {
     store.update({ breakpoints: list });
     this.engine?.setBreakpoints(list);
     this.renderEditor();
-    if (this.run && !this.comparing) cfgPanel.render(this.panels.cfg, this.run.cfg, this.run.layout, this.state, list, originalGraphOf(this.run));
+    if (this.run && !this.comparing) cfgPanel.render(this.panels.cfg, this.run.cfg, this.run.layout, this.state, list, originalGraphOf(this.run), this.heatChoice((h) => h.blocks));
   }
 
   renderAll(): void {
@@ -579,6 +616,7 @@ export class App {
       current: r && pc !== null ? r.lines.listingOfPc[pc] ?? null : null,
       breakpoints: r ? linesOf(r.lines.listingOfPc, s.breakpoints) : [],
       info,
+      heat: this.heatChoice((h) => h.listing),
     });
     if (compilerOutput(c) !== null) this.renderCuda();
     if (compilerOutput(c) === 'sass') this.renderPtx();
@@ -634,7 +672,7 @@ export class App {
       scrubber.render(p.scrubber, s.step, c.span(r), c.strip(r, e), s.playing, !!r.load.launch);
       return;
     }
-    cfgPanel.render(p.cfg, r.cfg, r.layout, this.state, s.breakpoints, originalGraphOf(r));
+    cfgPanel.render(p.cfg, r.cfg, r.layout, this.state, s.breakpoints, originalGraphOf(r), this.heatChoice((h) => h.blocks));
     const launch = r.load.launch;
     // Every warp at the step, read once for the warps panel and the caption.
     const now = launch ? e.warpsNow() : [];

@@ -7,7 +7,8 @@
 import type { Layout } from './cfg-layout';
 import type { StepMarks } from './cfg-struct';
 import type { CfgView } from './generated/engine';
-import { drawGraph, drawStep, markerDefs } from './panels/cfg-draw';
+import type { BlockHeat } from './heat';
+import { drawGraph, drawHeat, drawStep, markerDefs } from './panels/cfg-draw';
 import { svg } from './svg';
 
 /** The properties that make up the CFG's look, per kind of element (the rest are defaults). */
@@ -78,6 +79,8 @@ export interface CfgExport {
   caption: string;
   /** The instructions are the run's (false: STRUCT's original graph). */
   rows?: boolean;
+  /** The blocks' heat, drawn in the layout's heat rows. */
+  heat?: readonly BlockHeat[] | null;
 }
 
 /** The standalone SVG text of a CFG. */
@@ -91,6 +94,7 @@ export function cfgSvgText(x: CfgExport): string {
   document.body.append(host);
   try {
     if (x.state) drawStep(graph, overlay, x.cfg, x.layout, x.state, []);
+    drawHeat(graph, x.cfg, x.layout, x.heat ?? null);
     inlineStyles(host);
     const ser = new XMLSerializer();
     const body = [...host.children].map((el) => ser.serializeToString(el)).join('\n');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  BADGE_ROOM, blockLines, compactLabel, cudaLinesLabel, DEFAULT_METRICS, frontierLabel, layoutCfg, linesLabel, linesLabelX, priorityLabel,
+  BADGE_ROOM, blockLines, compactLabel, cudaLinesLabel, DEFAULT_METRICS, frontierLabel, heatRowY, layoutCfg, linesLabel, linesLabelX, priorityLabel,
   RECONV_MIN_WIDTH, RECONV_TAG_ROOM,
 } from './cfg-layout';
 import type { BlockView, EdgeView } from './generated/engine';
@@ -132,6 +132,20 @@ describe('layoutCfg', () => {
     expect(frontierLabel({ ...tf[0], frontier: [4, 9] }, new Map([[4, 'BB4']]))).toBe('TF {BB4, BB9}');
     expect(l.frontiers).toBe(false);
     expect(l.nodes.every((n) => n.frontier === null)).toBe(true);
+  });
+
+  it('with heat: a row under each block\'s instructions (and under its frontier row)', () => {
+    const m = DEFAULT_METRICS;
+    const lh = layoutCfg({ blocks, edges }, { sourceLines: false, heat: true });
+    expect([lh.heat, l.heat]).toEqual([true, false]);
+    for (const [i, n] of lh.nodes.entries()) {
+      expect(n.height).toBe(l.nodes[i].height + m.lineHeight);
+      // The row starts under the last instruction's and ends a padding above the box's bottom.
+      expect(heatRowY(blocks[i], n, false) + m.lineHeight + m.padding).toBe(n.height);
+    }
+    const tf = blocks.map((b) => ({ ...b, frontier: [] }));
+    const both = layoutCfg({ blocks: tf, edges }, { sourceLines: false, frontiers: true, heat: true });
+    expect(heatRowY(tf[1], both.nodes[1], false)).toBe(m.headerHeight + (tf[1].instrs.length + 1) * m.lineHeight);
   });
 
   it('handles an empty program and a lone block', () => {

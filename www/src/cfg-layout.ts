@@ -30,6 +30,8 @@ export interface Layout {
   frontiers: boolean;
   /** Blocks show a one-line summary instead of their instructions. */
   compact: boolean;
+  /** Each block ends with a row for the counters' heat (`heatRowY`). */
+  heat: boolean;
 }
 
 /** Room above the first block for a "lanes ... wait" badge (badges sit just above blocks). */
@@ -115,8 +117,13 @@ export function priorityLabel(b: BlockView): string {
   return `priority ${b.id}`;
 }
 
+/** Where a block's heat row starts: under its instructions and its frontier row. */
+export function heatRowY(b: BlockView, node: Pick<NodeBox, 'frontier'>, compact: boolean, m: Metrics = DEFAULT_METRICS): number {
+  return m.headerHeight + (blockRows(b, compact).length + (node.frontier === null ? 0 : 1)) * m.lineHeight;
+}
+
 function boxSize(
-  b: BlockView, m: Metrics, isTarget: boolean, lines: string | null, frontier: string | null, tag: BlockTag | null, compact: boolean,
+  b: BlockView, m: Metrics, isTarget: boolean, lines: string | null, frontier: string | null, tag: BlockTag | null, compact: boolean, heat: boolean,
 ): { width: number; height: number } {
   const rows = blockRows(b, compact);
   const longest = Math.max(12, ...rows.map((l) => l.length), frontier?.length ?? 0);
@@ -124,7 +131,7 @@ function boxSize(
   const header = lines === null && frontier === null && tag === null ? 0 : linesLabelX(b, m, tag) + (lines?.length ?? 0) * m.charWidth + right;
   return {
     width: Math.ceil(Math.max(isTarget ? RECONV_MIN_WIDTH : 0, longest * m.charWidth + 2 * m.padding, header)),
-    height: Math.ceil(m.headerHeight + (rows.length + (frontier === null ? 0 : 1)) * m.lineHeight + m.padding),
+    height: Math.ceil(m.headerHeight + (rows.length + (frontier === null ? 0 : 1) + (heat ? 1 : 0)) * m.lineHeight + m.padding),
   };
 }
 
@@ -146,11 +153,14 @@ export interface LayoutOptions {
   /** Reconvergence arrows (default on); off for STRUCT's original graph, which does not run as
    * drawn: its post-dominators are not where the run reconverges. */
   reconv?: boolean;
+  /** A row under each block's instructions for the counters' heat (`heat.ts`). */
+  heat?: boolean;
 }
 
 export function layoutCfg(cfg: Pick<CfgView, 'blocks' | 'edges'>, opts: LayoutOptions = { sourceLines: false }, m: Metrics = DEFAULT_METRICS): Layout {
   const g = new dagre.graphlib.Graph({ multigraph: true });
   const compact = opts.compact ?? false;
+  const heat = opts.heat ?? false;
   g.setGraph({ rankdir: 'TB', nodesep: compact ? 30 : 40, ranksep: compact ? 34 : 46, edgesep: 16, marginx: 16, marginy: BADGE_ROOM });
   g.setDefaultEdgeLabel(() => ({}));
   const frontiers = opts.frontiers ?? false;
@@ -162,7 +172,7 @@ export function layoutCfg(cfg: Pick<CfgView, 'blocks' | 'edges'>, opts: LayoutOp
   const tf = new Map(cfg.blocks.map((b) => [b.id, frontiers ? frontierLabel(b, names) : null]));
   const tags = new Map(cfg.blocks.map((b) => [b.id, blockTag(b, opts.originals ?? new Map())]));
   for (const b of cfg.blocks) {
-    g.setNode(String(b.id), boxSize(b, m, targets.has(b.id), labels.get(b.id) ?? null, tf.get(b.id) ?? null, tags.get(b.id) ?? null, compact));
+    g.setNode(String(b.id), boxSize(b, m, targets.has(b.id), labels.get(b.id) ?? null, tf.get(b.id) ?? null, tags.get(b.id) ?? null, compact, heat));
   }
   cfg.edges.forEach((e, i) => {
     const [v, w] = e.back ? [e.to, e.from] : [e.from, e.to];
@@ -201,5 +211,5 @@ export function layoutCfg(cfg: Pick<CfgView, 'blocks' | 'edges'>, opts: LayoutOp
   const allPts = [...edges.flatMap((e) => e.points), ...reconv.flatMap((r) => r.points)];
   const width = Math.max(g.graph().width ?? 0, ...allPts.map((p) => p.x + 16), ...nodes.map((n) => n.x + n.width + 16));
   const height = Math.max(g.graph().height ?? 0, ...allPts.map((p) => p.y + 16));
-  return { width, height, nodes, edges, reconv, frontiers, compact };
+  return { width, height, nodes, edges, reconv, frontiers, compact, heat };
 }

@@ -337,7 +337,7 @@ export class Controller {
     // The graph at a step is another file than the plain graph: its name says which step.
     const what = `${original ? 'original-cfg' : 'cfg'}${atStep ? `-step-${shownStep}` : ''}`;
     exporter.svgTextFile(cfgSvgText({
-      cfg: original?.cfg ?? r.cfg, layout: original?.layout() ?? r.layout, rows: !original,
+      cfg: original?.cfg ?? r.cfg, layout: original?.layout() ?? r.layout, rows: !original, heat: r.heat?.blocks ?? null,
       state: original ? originalMarks(r.cfg, state).marks : state,
       title: `warpscope: ${title} (${model}${original ? ', original graph' : ''})`,
       caption: `${title} · ${model}${original ? ' · the original graph, before the transform' : ''}${atStep ? ` · after step ${shownStep} of ${r.total}` : ''}`,

@@ -6,12 +6,13 @@
 //! The permalink codec is the core's (`decodeLink`, `encodeLink`).
 
 import init, {
-  decode_link, encode_link, EventBit, initSync, LaneCode, lane_window_max, measured_sets, memory_window_max, metric_infos, model_infos, glossary, Session, set_header, StepLimit, WarpCode,
+  counter_names, decode_link, encode_link, EventBit, initSync, LaneCode, lane_window_max, measured_sets, memory_window_max, metric_infos, model_infos, glossary, Session, set_header,
+  StepLimit, WarpCode,
 } from '../../web/pkg/warpscope_web.js';
 import { setModelInfos } from './model-info';
 import type {
-  Beside, CfgView, CheckReport, CompiledView, ExchangeView, HeaderEdit, InputsView, LoadRequest, ModelAbout, LoadResult, MeasuredSet, MemoryView, MetricInfo, MetricsPair, NoteView, Progress, ReportView,
-  StateView, Outcome, Term, OutputLine, WarpNow,
+  Beside, CfgView, CheckReport, CompiledView, CounterName, ExchangeView, HeaderEdit, InputsView, LoadRequest, ModelAbout, LoadResult, MeasuredSet, MemoryView, MetricInfo, MetricsPair, NoteView,
+  Progress, ReportView, RunCounts, StateView, Outcome, Term, OutputLine, WarpNow,
 } from './generated/engine';
 
 /** `Session.load`'s options: any part of the core's run request (the facade supplies the text,
@@ -239,6 +240,18 @@ export class Engine {
   report(): ReportView | null {
     return this.guard<ReportView | null>('report', null, (s) => s.report() as ReportView | null);
   }
+  /** Nsight Compute's counters of the run on screen, per pc: the whole launch's (every block)
+   * or the one warp's. The first call per load counts them (the launch runs again, or the warp's
+   * run is replayed); later calls return them. */
+  counters(): RunCounts | null {
+    return this.guard<RunCounts | null>('counters', null, (s) => s.counters() as RunCounts | null);
+  }
+  /** ncu's names of the counts, in the engine's order, read once (they never change). */
+  counterNames(): CounterName[] {
+    if (this.names.length === 0) this.names = this.guard<CounterName[]>('counter_names', [], () => counter_names() as CounterName[]);
+    return this.names;
+  }
+  private names: CounterName[] = [];
   notes(): NoteView[] { return this.guard<NoteView[]>('notes', [], (s) => (s.notes() as NoteView[]) ?? []); }
   /** What the whole run printed (printf), in the order printed, each line with its step and lane. */
   output(): OutputLine[] { return this.guard<OutputLine[]>('output', [], (s) => (s.output() as OutputLine[]) ?? []); }

@@ -103,7 +103,7 @@ async function main(): Promise<void> {
     listing: listing.create($('listing'), $('listing-info'), {
       onToggleBreakpoint: (line) => app.toggleBreakpointAtListing(line),
       onHover: (line) => app.hover('listing', line),
-    }),
+    }, () => app.heatPressed()),
     cuda: cudaPanel.create($('cuda'), $('cuda-info'), store.get().cuda ?? '', {
       onEdit: (text) => controller.pastedEdited('cuda', text),
       onPick: (lines) => app.pick('cuda', lines),
@@ -116,7 +116,7 @@ async function main(): Promise<void> {
       onHover: (line) => app.hover('ptx', line),
       onToggleBreakpoint: (line) => app.toggleBreakpointAtPtx(line),
     }, 'PTX', 'ptx-content'),
-    cfg: cfgPanel.create($('cfg'), (instr) => app.toggleBreakpoint(instr)),
+    cfg: cfgPanel.create($('cfg'), (instr) => app.toggleBreakpoint(instr), { onHeat: () => app.heatPressed() }),
     lanes: lanes.create($('lanes')),
     warps: warps.create($('warps')),
     plot: plot.create($('plot')),

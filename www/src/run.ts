@@ -3,10 +3,12 @@
 //! the engine's summaries of the run (the plot's depth and marks, the scrubber strip's events,
 //! never a whole-run series: a 50 M-step run's were 150 MB), a compiled kernel's generated code
 //! (C or PTX, and a listing's transformed code under STRUCT) and the line lookups (with a PTX
-//! kernel's CUDA lines). The main view and each side of the compare view hold one.
+//! kernel's CUDA lines), and the counters' heat, asked of the engine when a panel first shows it.
+//! The main view and each side of the compare view hold one.
 
 import { layoutCfg, type Layout, type LayoutOptions } from './cfg-layout';
 import type { Engine } from './engine';
+import { blockHeat, listingHeat, type BlockHeat, type LineHeat } from './heat';
 import type { LoadSource } from './loader';
 import { lineMap, type LineMap } from './line-map';
 import type { OriginalGraph } from './panels/cfg';
@@ -46,6 +48,18 @@ export interface Run {
   originalLayouts: { full: Layout | null; compact: Layout | null };
   /** What the whole run printed; the Output panel shows the lines up to the step. */
   output: OutputLine[];
+  /** The counters' heat, once a panel asked for it (`heatOf`; null: the engine had none). */
+  heat?: RunHeat | null;
+  /** The user asked for the heat of a run too long to count unasked (`heat.ts`). */
+  heatAsked?: boolean;
+}
+
+/** Nsight Compute's counters of the run as its panels draw them. */
+export interface RunHeat {
+  /** Each line of the generated code that holds an instruction (none for assembly). */
+  listing: LineHeat[];
+  /** Each block of the run's graph. */
+  blocks: BlockHeat[];
 }
 
 /** What a CFG block's header names: a compiled kernel's source lines; for PTX, its PTX lines and
@@ -71,21 +85,41 @@ function originalNames(original: CfgView | null): Map<number, string> | undefine
   return original ? new Map(original.blocks.map((b) => [b.id, b.name])) : undefined;
 }
 
-/** Reads the facts of the run `e` just loaded (`r.ok`, loaded again by `source`); null if the
- * engine failed meanwhile. */
-export function readRun(e: Engine, r: LoadResult, source: LoadSource | null): Run | null {
+/** A run's full layout (every instruction), with heat rows or not. */
+function fullLayout(cfg: CfgView, r: LoadResult, compiled: CompiledView | null, original: CfgView | null, heat: boolean): Layout {
+  return layoutCfg(cfg, { ...sourceLabels(compiled), frontiers: r.uses_frontiers, originals: originalNames(original), heat });
+}
+
+/** Reads the facts of the run `e` just loaded (`r.ok`, loaded again by `source`), its graph laid
+ * out with heat rows when `heat`; null if the engine failed meanwhile. */
+export function readRun(e: Engine, r: LoadResult, source: LoadSource | null, heat = false): Run | null {
   const cfg = e.cfg();
   if (!cfg) return null;
   const compiled = e.compiled();
   const original = e.originalCfg();
   return {
-    load: r, cfg, layout: layoutCfg(cfg, { ...sourceLabels(compiled), frontiers: r.uses_frontiers, originals: originalNames(original) }), total: e.total(),
+    load: r, cfg, layout: fullLayout(cfg, r, compiled, original, heat), total: e.total(),
     ...warpFacts(e, r),
     compiled, inputs: e.inputs(), listingText: compiled ? listing.displayText(compiled.listing) : '',
     lines: lineMap(compiled?.source_lines ?? cfg.instrs.map((i) => i.line), compiled?.listing_lines, compiled?.cuda_lines),
     report: null, source, compactLayout: null, output: e.output(), original, originalLayouts: { full: null, compact: null },
     releases: e.barrierReleases(),
   };
+}
+
+/** `run` with its graph laid out with heat rows or without (`run` itself when it already is). */
+export function withHeatRows(run: Run, heat: boolean): Run {
+  return run.layout.heat === heat ? run : { ...run, layout: fullLayout(run.cfg, run.load, run.compiled, run.original, heat) };
+}
+
+/** The run's heat: the engine counts the first time it is asked (a launch runs again), then the
+ * run keeps it. Null when the engine has no counts. */
+export function heatOf(e: Engine, run: Run): RunHeat | null {
+  if (run.heat === undefined) {
+    const counts = e.counters(), names = e.counterNames();
+    run.heat = counts && { listing: listingHeat(counts, run.lines.listingOfPc, names), blocks: blockHeat(counts, run.cfg.blocks, names) };
+  }
+  return run.heat;
 }
 
 /** The run's facts of the warp shown (a launch's warp in focus): its idle steps, the scrubber

@@ -1,14 +1,87 @@
 //! The per-instruction counters (`crate::counters`) of a resolved request: every launch of its
 //! program, each from what `main` gave it, or its kernel's launch alone; each instruction with
 //! its address and line, as ncu's source page lists them. The CLI's `counters` comes here.
+//! `RunCounts` are the counters of the run the page shows, per pc: a whole launch's (every
+//! block), or one warp's recorded run replayed; the page's heat column reads them.
 
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::request::Resolved;
-use crate::counters::{count_launch, Counts};
+use crate::counters::{count_launch, Counters, Counts};
 use crate::diag::Diagnostic;
+use crate::grid::Launcher;
+use crate::isa::Pc;
+use crate::program::Program;
+use crate::sim::Sim;
+
+/// ncu's name of one count: its source page's column and its metric.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct CounterName {
+    /// The `Counts` field it names.
+    #[cfg_attr(feature = "ts", ts(type = "keyof Counts"))]
+    pub field: &'static str,
+    pub title: &'static str,
+    /// The metric whose `.sum` is the launch's total.
+    pub metric: &'static str,
+}
+
+/// ncu's names of the counts shown, in `Counts`' order (`thread_branch_condition_off` is ours:
+/// ncu has no column of its own for it).
+pub const COUNTER_NAMES: [CounterName; 5] = [
+    CounterName { field: "inst_executed", title: "Instructions Executed", metric: "smsp__inst_executed" },
+    CounterName { field: "thread_inst_executed", title: "Thread Instructions Executed", metric: "smsp__thread_inst_executed" },
+    CounterName {
+        field: "thread_inst_executed_pred_on",
+        title: "Predicated-On Thread Instructions Executed",
+        metric: "smsp__thread_inst_executed_pred_on",
+    },
+    CounterName { field: "branch_targets", title: "Branch Targets", metric: "smsp__sass_branch_targets" },
+    CounterName {
+        field: "branch_targets_divergent",
+        title: "Divergent Branch Targets",
+        metric: "smsp__sass_branch_targets_threads_divergent",
+    },
+];
+
+/// The counters of the run on screen, by pc of the program it runs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct RunCounts {
+    /// Each pc's counts; none for a later part of a SASS instruction's sequence, whose
+    /// instruction is counted at the sequence's first part (ncu has one row per SASS address).
+    pub by_pc: Vec<Option<Counts>>,
+    pub total: Counts,
+    /// Counted over the whole launch (every warp of every block), not one warp alone.
+    pub whole_launch: bool,
+}
+
+impl RunCounts {
+    /// Runs `launcher`'s launch again from its start, every block, counting each step.
+    pub fn of_launch(launcher: Launcher) -> RunCounts {
+        let (counters, run) = count_launch(launcher);
+        RunCounts::new(&run.program, &counters, true)
+    }
+
+    /// A warp run alone, counted by replaying its first `steps` recorded steps (the recording is
+    /// left as it is; a run that recorded nothing counts nothing).
+    pub fn of_warp(sim: &Sim, steps: u64) -> RunCounts {
+        let program = sim.program();
+        let mut counters = Counters::new(program);
+        // The replay shows each step as a launch's watch does: what issued, the warp after it.
+        sim.replay(0, steps, |issued, _, st| counters.count_issued(program, issued, st));
+        RunCounts::new(program, &counters, false)
+    }
+
+    fn new(program: &Program, counters: &Counters, whole_launch: bool) -> RunCounts {
+        let by_pc = counters.by_pc.iter().enumerate().map(|(k, c)| (!program.continues(Pc(k as u32))).then_some(*c)).collect();
+        RunCounts { by_pc, total: counters.total(), whole_launch }
+    }
+}
 
 /// One instruction's counts, where it is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,7 +117,7 @@ pub fn counters(r: &Resolved, launch: Option<u32>) -> Result<Vec<LaunchCounts>, 
     let Some(p) = &r.program else {
         let compiled = r.kernel.compiled.as_ref().and_then(|c| c.kernels.first().cloned());
         let name = r.kernel.kernel_name.as_ref().map(|(n, _)| n.clone()).or(compiled).unwrap_or_else(|| String::from("kernel"));
-        return Ok(alloc::vec![of_launch(crate::grid::Launcher::new(&r.kernel, &r.options)?, name, None)]);
+        return Ok(alloc::vec![of_launch(Launcher::new(&r.kernel, &r.options)?, name, None)]);
     };
     let mut out = Vec::new();
     for (k, l) in p.run.launches.iter().enumerate().filter(|(k, _)| launch.is_none_or(|n| n as usize == *k)) {
@@ -62,12 +135,12 @@ pub fn counters(r: &Resolved, launch: Option<u32>) -> Result<Vec<LaunchCounts>, 
     Ok(out)
 }
 
-fn of_launch(launcher: crate::grid::Launcher, kernel: String, launch: Option<u32>) -> LaunchCounts {
+fn of_launch(launcher: Launcher, kernel: String, launch: Option<u32>) -> LaunchCounts {
     let (counters, run) = count_launch(launcher);
     let program = &run.program;
     // A part of a real SASS instruction's sequence is counted with its first, at its address.
     let instructions = (0..program.len() as u32)
-        .map(crate::isa::Pc)
+        .map(Pc)
         .filter(|&pc| !program.continues(pc))
         .map(|pc| {
             let text = program.get(pc).map_or_else(String::new, |x| x.text.clone());

@@ -8,11 +8,12 @@
 use alloc::vec::Vec;
 
 use super::captions::Captions;
+use super::counters::RunCounts;
 use super::outcome::{Outcome, OutcomeKind};
 use super::recording::Until;
 use super::request::Resolved;
 use crate::analysis::{cfg_facts, CfgFacts};
-use crate::grid::{BlockTotals, RecordedLaunch, Totals, WarpNow};
+use crate::grid::{BlockTotals, Launcher, RecordedLaunch, Totals, WarpNow};
 use crate::isa::Pc;
 use crate::kernel::Kernel;
 use crate::machine::{LaneMask, Memory};
@@ -50,6 +51,10 @@ pub struct LaunchRecording {
     access_at: Option<u64>,
     access: Option<StepAccess>,
     breakpoints: Vec<Pc>,
+    /// The launch as it starts, until its counters are asked for (`counts`): counting runs
+    /// every block again, so a load that never shows them never pays for it.
+    uncounted: Option<Launcher>,
+    counts: RunCounts,
 }
 
 impl LaunchRecording {
@@ -63,6 +68,7 @@ impl LaunchRecording {
         // inputs view, and the same launcher runs.
         let launcher = resolved.launcher()?;
         let initial = launcher.memory.clone();
+        let uncounted = Some(launcher.clone());
         let mut launch = match RecordedLaunch::of(launcher, focus.0) {
             Ok(launch) => launch,
             Err(early) => {
@@ -110,7 +116,18 @@ impl LaunchRecording {
             focus: focus_warp,
             launch,
             breakpoints: Vec::new(),
+            uncounted,
+            counts: RunCounts::default(),
         })
+    }
+
+    /// The whole launch's ncu counters (every block's warps), per pc: counted the first time
+    /// they are asked for, then kept.
+    pub fn counts(&mut self) -> &RunCounts {
+        if let Some(launcher) = self.uncounted.take() {
+            self.counts = RunCounts::of_launch(launcher);
+        }
+        &self.counts
     }
 
     /// The recorded launch (its block on screen, every warp of it).

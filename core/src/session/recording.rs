@@ -5,6 +5,7 @@
 use alloc::vec::Vec;
 
 use super::captions::Captions;
+use super::counters::RunCounts;
 use super::outcome::{Outcome, OutcomeKind};
 use super::request::Resolved;
 use crate::analysis::{cfg_facts, CfgFacts};
@@ -33,6 +34,8 @@ pub struct Loaded {
     pub output: Vec<OutputLine>,
     /// The comparison metrics of the whole run, computed on first request (the MIMD reference).
     report: Option<RunReport>,
+    /// The run's ncu counters, counted on first request (a replay of the whole run).
+    counts: Option<RunCounts>,
 }
 
 impl Loaded {
@@ -174,7 +177,8 @@ impl Recording {
         let facts = cfg_facts(&kernel.program);
         let (captions, note_warnings) = Captions::of_run(&kernel.notes, sim.timeline().log());
         warnings.extend(note_warnings);
-        self.loaded = Some(Loaded { kernel, facts, sim, total, outcome, end_metrics, captions, warnings, output, report: None });
+        self.loaded =
+            Some(Loaded { kernel, facts, sim, total, outcome, end_metrics, captions, warnings, output, report: None, counts: None });
     }
 
     /// True while a chunked load has not ended.
@@ -274,5 +278,12 @@ impl Recording {
         }
         let l = &*l;
         Some((l, l.report.as_ref()?))
+    }
+
+    /// The loaded run's ncu counters per pc; the first call replays the run to count them,
+    /// later calls reuse them.
+    pub fn counts(&mut self) -> Option<&RunCounts> {
+        let l = self.loaded.as_mut()?;
+        Some(l.counts.get_or_insert_with(|| RunCounts::of_warp(&l.sim, l.total)))
     }
 }

@@ -292,3 +292,54 @@ fn a_programs_launch_shows_the_block_chosen_and_warns_of_one_outside_its_grid() 
     let warned = r.diagnostics.iter().any(|d| d.message.starts_with("block (3, 0, 0) is not in the launch's grid (3, 1, 1)"));
     assert!(warned, "{:?}", r.diagnostics);
 }
+
+/// A warp's recorded run replayed for its counters counts each pc as the whole launch of the
+/// same one-warp kernel counts it (`count_launch`), under every model: the replay shows each
+/// step as the launch's watch does.
+#[test]
+fn a_warps_counts_are_its_launchs_counts() {
+    let kernels = [
+        SINGLE,
+        LOOP_CU,
+        include_str!("../../../examples/if_else.cu"),
+        include_str!("../../../examples/sass/loop_break.sm_90.sass"),
+        include_str!("../../../examples/sass/early_return.sm_90.sass"),
+        include_str!("../../../examples/sass/switch.sm_90.sass"),
+    ];
+    for text in kernels {
+        for model in ModelKind::ALL {
+            let r = RunRequest { record: true, choices: RunChoices::of_model(model.name()), ..request(text) }.resolve();
+            assert!(r.ok() && !r.whole_launch, "{model:?}: {:?}", r.all_diagnostics());
+            let mut sim = crate::launch(&r.kernel, &r.options).unwrap();
+            sim.run_to_end();
+            let warp = counters::RunCounts::of_warp(&sim, sim.steps());
+            let launch = counters::RunCounts::of_launch(r.launcher().unwrap());
+            assert_eq!(warp.by_pc, launch.by_pc, "{model:?}");
+            assert_eq!((warp.whole_launch, launch.whole_launch), (false, true));
+        }
+    }
+}
+
+/// A recording counts its run once, the first time asked; a launch's counts are its whole
+/// launch's, every block.
+#[test]
+fn counts_are_counted_once_and_cover_the_whole_launch() {
+    let mut rec = Recording::new();
+    rec.start(RunRequest { record: true, ..request(SINGLE) }.resolve(), None).unwrap();
+    rec.seek(3);
+    let once = rec.counts().cloned().unwrap();
+    assert_eq!(once.total.inst_executed, rec.total());
+    assert_eq!(rec.current(), 3, "counting leaves the replay where it was");
+    assert_eq!(rec.counts(), Some(&once));
+
+    let text = "//@ launch grid=3 block=64\n//@ buffer out: i32[64]\n__global__ void k(int* out) { out[threadIdx.x] = 1; }\n";
+    let r = RunRequest { record: true, ..request(text) }.resolve();
+    assert!(r.ok() && r.whole_launch, "{:?}", r.all_diagnostics());
+    let mut launch = LaunchRecording::start(&r).unwrap();
+    let counts = launch.counts().clone();
+    // Six warps (3 blocks of 2) each issue every instruction of a branch-free kernel once.
+    assert!(counts.whole_launch);
+    assert!(counts.by_pc.iter().flatten().all(|c| c.inst_executed == 6 && c.thread_inst_executed == 6 * 32), "{counts:?}");
+    assert_eq!(counts.by_pc.iter().flatten().count(), counts.by_pc.len(), "a C kernel has no SASS sequences");
+    assert_eq!(counts.total.inst_executed, launch.totals.warp_instructions);
+}

@@ -247,6 +247,11 @@ record: boolean,
  */
 stop_at: number | null, 
 /**
+ * A program's SASS (`cuobjdump -sass` of its executable): its launches run the SASS's
+ * kernels, the code the GPU ran, in place of warpscope's compile of the C.
+ */
+sass: string | null, 
+/**
  * The reconvergence model (`kepler`, `pdom`, `volta` ...).
  */
 model: string | null, 
@@ -589,6 +594,56 @@ model: ModelKind, findings: Array<Finding>,
  */
 unchecked: Array<string>, };
 
+export type Counts = { 
+/**
+ * Warp-level executions (a divide C compiles to one instruction counts the instructions
+ * its SASS sequence issues).
+ */
+inst_executed: number, 
+/**
+ * Threads that executed it: the lanes issued, guard or not.
+ */
+thread_inst_executed: number, 
+/**
+ * Threads whose guard held.
+ */
+thread_inst_executed_pred_on: number, 
+/**
+ * Of a branch: its executions (ncu counts one target each, divergent or not).
+ */
+branch_targets: number, 
+/**
+ * Those whose threads went two ways: some jumped, some fell through.
+ */
+branch_targets_divergent: number, 
+/**
+ * Of a branch with a condition of its own (`@P0 BRA P1, L`): threads whose guard held and
+ * whose condition did not, so they did not jump. ncu's source page counts them predicated
+ * on; its metric `smsp__thread_inst_executed_pred_on` does not (`Counts::metric_pred_on`).
+ */
+thread_branch_condition_off: number, };
+
+export type RunCounts = { 
+/**
+ * Each pc's counts; none for a later part of a SASS instruction's sequence, whose
+ * instruction is counted at the sequence's first part (ncu has one row per SASS address).
+ */
+by_pc: Array<Counts | null>, total: Counts, 
+/**
+ * Counted over the whole launch (every warp of every block), not one warp alone.
+ */
+whole_launch: boolean, };
+
+export type CounterName = { 
+/**
+ * The `Counts` field it names.
+ */
+field: keyof Counts, title: string, 
+/**
+ * The metric whose `.sum` is the launch's total.
+ */
+metric: string, };
+
 export type Finding = { tool: Tool, severity: Severity, 
 /**
  * What it is, in compute-sanitizer's words: `Race reported between Write access at line 8
@@ -678,6 +733,11 @@ record: boolean,
  * stopped run loaded again); a run that ends sooner ends as it would.
  */
 stop_at: number | null, 
+/**
+ * A program's SASS (`cuobjdump -sass` of its executable): its launches run the SASS's
+ * kernels, the code the GPU ran, in place of warpscope's compile of the C.
+ */
+sass: string | null, 
 /**
  * The reconvergence model (`kepler`, `pdom`, `volta` ...).
  */

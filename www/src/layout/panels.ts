@@ -24,7 +24,7 @@ export const PANEL_INFO: Record<DockPanelId, PanelInfo> = {
   },
   listing: {
     title: 'Generated code',
-    about: 'The instructions the C kernel compiles to, the program the warp runs. Pointing at a C line lights its instructions here, and the other way round.',
+    about: 'The instructions the C kernel compiles to, the program the warp runs. Pointing at a C line lights its instructions here, and the other way round. The heat column left of the lines counts each instruction\'s warp-level executions over the whole launch (or the warp\'s run), as Nsight Compute does; hover a cell for every counter, or turn it off with "heat".',
   },
   cuda: {
     title: 'CUDA source',
@@ -48,7 +48,7 @@ export const PANEL_INFO: Record<DockPanelId, PanelInfo> = {
   },
   cfg: {
     title: 'Control-flow graph',
-    about: 'The kernel\'s basic blocks and their edges: taken branches, fall-throughs, back edges, and where the model reconverges. The current block is outlined; click an instruction to set a breakpoint. Drag to pan; the buttons zoom and fit.',
+    about: 'The kernel\'s basic blocks and their edges: taken branches, fall-throughs, back edges, and where the model reconverges. The current block is outlined; click an instruction to set a breakpoint. Drag to pan; the buttons zoom and fit. With "heat", each block ends with its warp instructions executed over the whole launch; hover the block for every Nsight Compute counter.',
   },
   warps: {
     title: 'Warps',

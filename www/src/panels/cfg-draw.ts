@@ -1,11 +1,14 @@
 //! Drawing the CFG as SVG elements with classes (the page's CSS colours them): the graph itself,
 //! once per layout, and what changes per step (the current block and instruction, the thread
 //! frontier, breakpoints, waiting lanes). Under STRUCT a copied block is drawn dashed with a
-//! "copy of BB3" tag, and cut code tinted with a "cut" tag. The panel (`cfg.ts`) and the SVG
-//! export (`cfg-export.ts`) draw with the same code.
+//! "copy of BB3" tag, and cut code tinted with a "cut" tag. With heat, each block's last row is
+//! the counters' heat: a bar as long as its warp instructions against the hottest block's, their
+//! number, and every count in its tooltip. The panel (`cfg.ts`) and the SVG export
+//! (`cfg-export.ts`) draw with the same code.
 
-import { blockLines, blockRows, DEFAULT_METRICS, linesLabelX, priorityLabel, tagWidth, tagX, type Layout } from '../cfg-layout';
+import { blockLines, blockRows, DEFAULT_METRICS, heatRowY, linesLabelX, priorityLabel, tagWidth, tagX, type Layout } from '../cfg-layout';
 import type { StepMarks } from '../cfg-struct';
+import type { BlockHeat } from '../heat';
 import { laneRanges, svg } from '../svg';
 import type { CfgView } from '../generated/engine';
 
@@ -89,6 +92,34 @@ export function drawGraph(cfg: CfgView, layout: Layout, opts: DrawOptions): SVGG
     g.append(box);
   }
   return g;
+}
+
+/** Room the number takes at the right of a heat row: five characters and a gap. */
+const HEAT_NUMBER_ROOM = 5 * DEFAULT_METRICS.charWidth + 8;
+
+/** Draws each block's heat into the heat rows of `graph` (drawn by `drawGraph` with a layout
+ * that has them), replacing what was there; with `heat` null the rows stay empty. */
+export function drawHeat(graph: SVGGElement, cfg: CfgView, layout: Layout, heat: readonly BlockHeat[] | null): void {
+  for (const el of graph.querySelectorAll('.block-heat, .block > title.heat-title')) el.remove();
+  if (!layout.heat || !heat) return;
+  const m = DEFAULT_METRICS;
+  const nodes = new Map(layout.nodes.map((n) => [n.id, n]));
+  const blocks = new Map(cfg.blocks.map((b) => [b.id, b]));
+  for (const h of heat) {
+    const n = nodes.get(h.block), b = blocks.get(h.block);
+    const box = graph.querySelector(`.block[data-block="${h.block}"]`);
+    if (!n || !b || !box) continue;
+    // The tooltip of the whole block but its instruction rows (which say what a click does).
+    box.prepend(svg('title', { class: 'heat-title' }, h.title));
+    const row = svg('g', { class: `block-heat${h.level === 0 ? ' cold' : ''}`, 'data-testid': `block-heat-${h.block}`, transform: `translate(0,${heatRowY(b, n, layout.compact)})` });
+    const track = Math.max(0, n.width - 2 * m.padding - HEAT_NUMBER_ROOM);
+    row.append(
+      svg('rect', { class: 'heat-track', x: m.padding, y: 3, width: track, height: m.lineHeight - 8, rx: 3 }),
+      svg('rect', { class: 'heat-fill', x: m.padding, y: 3, width: track * h.level, height: m.lineHeight - 8, rx: 3 }),
+      svg('text', { class: 'heat-count', x: n.width - m.padding, y: 13, 'text-anchor': 'end', 'data-testid': `block-heat-count-${h.block}` }, h.label),
+    );
+    box.append(row);
+  }
 }
 
 /** Marks the step's current block and instruction and the current block's thread frontier in

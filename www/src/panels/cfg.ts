@@ -11,6 +11,10 @@
 //! graph; pan by dragging or with the wheel; a click (not a drag) on an instruction toggles its
 //! breakpoint.
 //!
+//! With heat on (the "heat" tool), each block ends with a row for Nsight Compute's counters: its
+//! warp instructions as a bar against the hottest block's and as a number, every count added
+//! over its instructions in the block's tooltip; asked of the app when the panel is on screen.
+//!
 //! Under STRUCT the graph is the transformed one (copies dashed and tagged, cut code tinted), and
 //! the tools offer the kernel's original graph in its place ("transformed" / "original"), with
 //! the block the run is in marked through the copy it runs. The choice stays across steps and
@@ -25,7 +29,8 @@ import {
 import { described, html, svg } from '../svg';
 import { typeFloor } from '../type-floor';
 import type { CfgView } from '../generated/engine';
-import { drawGraph, drawStep, markerDefs } from './cfg-draw';
+import { heatButton, type BlockHeat, type HeatChoice } from '../heat';
+import { drawGraph, drawHeat, drawStep, markerDefs } from './cfg-draw';
 import * as minimap from './cfg-minimap';
 
 /** STRUCT's original graph (the kernel before the transform), laid out when first shown. */
@@ -44,6 +49,7 @@ interface Drawn {
   st: StepMarks | null;
   breakpoints: number[];
   original: OriginalGraph | null;
+  heat: HeatChoice<BlockHeat> | null;
 }
 
 export interface CfgPanel {
@@ -72,8 +78,12 @@ export interface CfgPanel {
   keyChosen: boolean;
   /** The legend shows at first (the compare view's narrow sides start without it). */
   legendAtFirst: boolean;
+  /** The blocks' heat drawn now (null: none). */
+  heat: readonly BlockHeat[] | null;
   tools: {
     el: HTMLElement; follow: HTMLButtonElement; zoom: HTMLElement; key: HTMLButtonElement;
+    /** Turns the heat on or off; absent where the panel offers none (the compare view's sides). */
+    heat: HTMLButtonElement | null;
     /** STRUCT's graph choice, shown only when the run has an original graph. */
     which: HTMLElement; transformed: HTMLButtonElement; original: HTMLButtonElement;
   };
@@ -98,6 +108,8 @@ export interface CfgPanel {
 }
 
 const ZOOM_STEP = 1.25;
+/** What the heat tints, as the heat tool's tooltip says. */
+const HEAT_WHAT = 'each block\'s warp instructions executed (Instructions Executed, its instructions added)';
 /** The minimap's distance from the graph's bottom right corner (style.css, .cfg-minimap). */
 const MINIMAP_MARGIN = 4;
 const FOLLOW_MS = 280;
@@ -109,6 +121,8 @@ export interface CfgOptions {
   /** Show the edge legend under the graph at first (the compare view's narrow sides start
    * without it: the "key" button brings it back). */
   legend?: boolean;
+  /** The "heat" tool was pressed; without it, no such tool. */
+  onHeat?: () => void;
 }
 
 export function create(root: HTMLElement, onToggleBreakpoint: (instr: number) => void, opts: CfgOptions = {}): CfgPanel {
@@ -142,18 +156,20 @@ export function create(root: HTMLElement, onToggleBreakpoint: (instr: number) =>
   const into = button('+', 'cfg-zoom-in', 'zoom in (+)');
   const fit = button('fit', 'cfg-fit', 'fit: the whole graph if its text stays readable, else the readable part (0 or F)');
   const follow = button('follow', 'cfg-follow', 'keep the current block in view');
+  const heat = opts.onHeat ? button('heat', 'cfg-heat', heatButton({ on: false, waits: false }, HEAT_WHAT).title) : null;
   const key = button('key', 'cfg-key', 'show or hide what the edges mean');
   const legend = html('div', { class: 'legend cfg-legend', 'data-testid': 'cfg-legend' });
   legend.hidden = !(opts.legend ?? true);
   key.setAttribute('aria-pressed', String(!legend.hidden));
-  fillLegend(legend, { frontiers: false, reconv: true, copies: false, cuts: false });
+  fillLegend(legend, { frontiers: false, reconv: true, copies: false, cuts: false, heat: false });
   const where = html('p', { class: 'cfg-where', 'data-testid': 'cfg-where' });
   where.hidden = true;
   stage.append(s, tools);
   root.replaceChildren(where, stage, legend);
   const p: CfgPanel = {
     root, svg: s, legend, world, graph: null, overlay, cfg: null, layout: null, largest: { w: 0, h: 0 }, mapFits: false, view: { x: 0, y: 0, k: 1 }, fitted: true,
-    follow: false, followChosen: false, keyChosen: false, legendAtFirst: !legend.hidden, tools: { el: tools, follow, zoom, key, which, transformed, original }, shown: 'transformed', drawn: null, where,
+    follow: false, followChosen: false, keyChosen: false, legendAtFirst: !legend.hidden, heat: null,
+    tools: { el: tools, follow, zoom, key, heat, which, transformed, original }, shown: 'transformed', drawn: null, where,
     box: { w: 0, h: 0 }, toolsHeight: 0, current: null, pc: null, frame: null,
     heading: null, onToggleBreakpoint,
     minimap: minimap.create(stage, (at) => userMoved(p, centredOn(p.view, at, graphSize(p), p.box, insets(p)))),
@@ -164,6 +180,7 @@ export function create(root: HTMLElement, onToggleBreakpoint: (instr: number) =>
   transformed.addEventListener('click', () => choose(p, 'transformed'));
   original.addEventListener('click', () => choose(p, 'original'));
   follow.addEventListener('click', () => setFollow(p, !p.follow));
+  heat?.addEventListener('click', () => opts.onHeat?.());
   key.addEventListener('click', () => {
     p.keyChosen = true;
     showLegend(p, legend.hidden);
@@ -175,6 +192,7 @@ export function create(root: HTMLElement, onToggleBreakpoint: (instr: number) =>
     if (!p.keyChosen) showLegend(p, p.legendAtFirst && root.clientHeight >= LEGEND_MIN_HOST_PX);
     p.box = { w: s.clientWidth, h: s.clientHeight };
     p.toolsHeight = tools.offsetHeight;
+    renderHeat(p, false);
     drawMinimap(p);
     defaultFollow(p);
     if (p.fitted) return fitView(p);
@@ -191,10 +209,11 @@ function showLegend(p: CfgPanel, on: boolean): void {
 }
 
 /** What a legend explains besides the edge kinds. */
-interface LegendFacts { frontiers: boolean; reconv: boolean; copies: boolean; cuts: boolean }
+interface LegendFacts { frontiers: boolean; reconv: boolean; copies: boolean; cuts: boolean; heat: boolean }
 
 const legendOf = (l: Layout): LegendFacts => ({
   frontiers: l.frontiers, reconv: l.reconv.length > 0, copies: l.nodes.some((n) => n.tag?.kind === 'copy'), cuts: l.nodes.some((n) => n.tag?.kind === 'cut'),
+  heat: l.heat,
 });
 
 /** The edge kinds, the frontier or the reconvergence arrows, and under STRUCT its copies and cut
@@ -210,10 +229,13 @@ function fillLegend(legend: HTMLElement, f: LegendFacts): void {
   if (f.cuts) {
     items.push(['cut', 'cut code', 'guard code STRUCT\'s cut wrote: a loop with several exits leaves through one, its guard register saying which']);
   }
+  if (f.heat) {
+    items.push(['heat', 'heat: warp instructions executed', 'a block\'s last row: its warp instructions executed (Nsight Compute\'s Instructions Executed, its instructions added), the bar against the hottest block\'s']);
+  }
   for (const [cls, label, hint] of items) {
     const item = html('span', { class: 'legend-item', ...(hint ? { title: hint, 'data-testid': `cfg-legend-${cls}` } : {}) });
     const sw = svg('svg', { width: 34, height: 12, 'aria-hidden': 'true' });
-    sw.append(cls === 'frontier' || cls === 'copy' || cls === 'cut'
+    sw.append(cls === 'frontier' || cls === 'copy' || cls === 'cut' || cls === 'heat'
       ? svg('rect', { x: 2, y: 1, width: 30, height: 10, rx: 3, class: `${cls}-swatch` })
       : svg('line', { x1: 1, y1: 6, x2: 33, y2: 6, class: `edge ${cls}` }));
     item.append(sw, document.createTextNode(label));
@@ -226,7 +248,7 @@ function choose(p: CfgPanel, shown: Shown): void {
   if (p.shown === shown) return;
   p.shown = shown;
   const d = p.drawn;
-  if (d) render(p, d.cfg, d.layout, d.st, d.breakpoints, d.original);
+  if (d) render(p, d.cfg, d.layout, d.st, d.breakpoints, d.original, d.heat);
 }
 
 const graphSize = (p: CfgPanel): Size => ({ w: p.layout?.width ?? 0, h: p.layout?.height ?? 0 });
@@ -449,15 +471,38 @@ function renderWhich(p: CfgPanel, d: Drawn): void {
   p.where.hidden = !o;
 }
 
+/** The heat tool says whether heat shows, or that the run waits to be counted. */
+function labelHeat(p: CfgPanel, heat: HeatChoice<BlockHeat> | null): void {
+  const b = p.tools.heat;
+  if (!b) return;
+  const c = heat ?? { on: false, waits: false };
+  const words = heatButton(c, HEAT_WHAT);
+  b.setAttribute('aria-pressed', String(c.on));
+  if (b.textContent !== words.text) b.textContent = words.text;
+  b.title = words.title;
+}
+
+/** Draws the blocks' heat of what was drawn last, asked for the first time the graph is on
+ * screen (the original graph has no heat rows: its instructions are not the ones that ran). */
+function renderHeat(p: CfgPanel, redraw: boolean): void {
+  const d = p.drawn, shown = shownGraph(p);
+  if (!d || !shown || !p.graph) return;
+  const blocks = d.heat?.on && shown.layout.heat && ready(p) ? d.heat.cells() : null;
+  if (redraw || blocks !== p.heat) drawHeat(p.graph, shown.cfg, shown.layout, blocks);
+  p.heat = blocks;
+}
+
 /** Draws `cfg` at step `st` (for STRUCT, `original` is the kernel's graph before the
  * transform, which the tools can show in its place). */
 export function render(
   p: CfgPanel, cfg: CfgView | null, layout: Layout | null, st: StepMarks | null, breakpoints: number[], original: OriginalGraph | null = null,
+  heat: HeatChoice<BlockHeat> | null = null,
 ): void {
   if (!cfg || !layout) return;
   // A run without a transform (another model) shows its own graph; the choice starts over.
   if (!original) p.shown = 'transformed';
-  p.drawn = { cfg, layout, st, breakpoints, original };
+  p.drawn = { cfg, layout, st, breakpoints, original, heat };
+  labelHeat(p, heat);
   renderWhich(p, p.drawn);
   const shown = shownGraph(p)!;
   const fresh = p.layout !== shown.layout;
@@ -470,6 +515,7 @@ export function render(
     fillLegend(p.legend, legendOf(shown.layout));
     drawMinimap(p);
   }
+  renderHeat(p, fresh);
   // Breakpoints are the run's instructions: the original graph has none of its own.
   drawStep(p.graph!, p.overlay, shown.cfg, shown.layout, shown.st, shown.original ? [] : breakpoints);
   const at = shown.st;
