@@ -14,6 +14,7 @@ use crate::kernel::expr::Value;
 use crate::kernel::{Kernel, LaunchDecl};
 use crate::launch::LaunchOptions;
 use crate::machine::{ElemType, Machine, Memory, Sizing, Space};
+use crate::program::Program;
 
 /// A program's launches run as the GPU it is checked against (an H100) runs them, unless the
 /// run chooses another model.
@@ -101,10 +102,7 @@ impl DeviceKernel {
                 first.set_reg(lane, Reg(a.reg), base);
             }
         }
-        let config = opts.config_for(&Kernel { model: Some(DEFAULT_MODEL), ..Kernel::default() });
-        let maker = WarpMaker { first, width: WARP, grid: decl.grid, block: decl.block, per_thread: Vec::new() };
-        let parts = LaunchParts { program: c.program.clone(), config, decl, scheduler: opts.warp_scheduler, params };
-        Ok(Launcher::from_parts(parts, maker, device))
+        Ok(launcher_of(c.program.clone(), first, decl, params, device, opts))
     }
 
     /// The launcher of the SASS's code: the constant bank's words in their registers, and the
@@ -135,11 +133,24 @@ impl DeviceKernel {
                 b.sizing = Sizing::Declared;
             }
         }
-        let config = opts.config_for(&Kernel { model: Some(DEFAULT_MODEL), ..Kernel::default() });
-        let maker = WarpMaker { first, width: WARP, grid: decl.grid, block: decl.block, per_thread: Vec::new() };
-        let parts = LaunchParts { program: sass.program.clone(), config, decl, scheduler: opts.warp_scheduler, params };
-        Ok(Launcher::from_parts(parts, maker, device))
+        Ok(launcher_of(sass.program.clone(), first, decl, params, device, opts))
     }
+}
+
+/// The launch of `program` from its first warp's machine (`first`: the registers every warp
+/// starts with) on the program's device memory, run as the H100 runs it unless `opts` say.
+fn launcher_of(
+    program: Program,
+    first: Machine,
+    decl: LaunchDecl,
+    params: Vec<(String, Value)>,
+    device: Memory,
+    opts: &LaunchOptions,
+) -> Launcher {
+    let config = opts.config_for(&Kernel { model: Some(DEFAULT_MODEL), ..Kernel::default() });
+    let maker = WarpMaker { first, width: WARP, grid: decl.grid, block: decl.block, per_thread: Vec::new() };
+    let parts = LaunchParts { program, config, decl, scheduler: opts.warp_scheduler, params };
+    Launcher::from_parts(parts, maker, device)
 }
 
 /// A launch's arguments: each parameter's words, and each as the inputs panel shows it.
