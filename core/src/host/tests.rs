@@ -192,6 +192,17 @@ fn limits_are_stated_at_their_lines() {
 }
 
 #[test]
+fn a_braced_row_fills_its_row_and_zeros_the_rest_as_c_does() {
+    // Rows shorter than the row: each braced row starts a row (before, the values ran on into
+    // the next row). Values without braces fill on in order; braces around one value are it.
+    let src = "#include <stdio.h>\nint main() {\n int a[3][4] = {{1}, {2, 3}, {4, 5, 6, 7}};\n int b[2][2][3] = {{{1}, {2, 3}}, {4, 5, 6, 7}};\n int c[][2] = {{1}, 2, 3, {4}};\n int d[2] = {{8}, 9};\n for (int r = 0; r < 3; r++) for (int k = 0; k < 4; k++) printf(\"%d\", a[r][k]);\n printf(\" \");\n for (int i = 0; i < 12; i++) printf(\"%d\", b[i / 6][i / 3 % 2][i % 3]);\n printf(\" %d%d%d%d%d%d %d %d%d\\n\", c[0][0], c[0][1], c[1][0], c[1][1], c[2][0], c[2][1], (int)sizeof(c), d[0], d[1]);\n return 0;\n}\n";
+    assert_eq!(run(src).stdout, "100023004567 100230456700 102340 24 89\n");
+    let too_long = "int main() {\n int a[2][2] = {{1, 2, 3}, {4}};\n return a[0][0];\n}\n";
+    let errs = run_program(too_long, &LaunchOptions::default()).unwrap_err();
+    assert!(errs.iter().any(|d| d.span.line == 2 && d.message.contains("this row has 3 values; it holds 2")), "{errs:?}");
+}
+
+#[test]
 fn a_declaration_mixes_arrays_pointers_and_const_sizes() {
     let src = "#include <stdio.h>\nint main() {\n const int n = 4;\n int h[n], *p = h, total = 0;\n for (int i = 0; i < n; i++) p[i] = i + 1;\n for (int i = 0; i < n; i++) total += h[i];\n int n2 = n * 2;\n printf(\"%d %d %d\\n\", total, (int)sizeof(h), n2);\n return 0;\n}\n";
     assert_eq!(run(src).stdout, "10 16 8\n");

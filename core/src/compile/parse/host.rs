@@ -85,7 +85,7 @@ impl Parser<'_> {
         let braced = self.eat("=") && self.is("{") || self.is("{");
         let name = if braced {
             let mut values = Vec::new();
-            self.initialiser(&mut values)?;
+            self.initialiser(&mut values, &[])?;
             args.extend(values);
             VECTOR_LIST
         } else if self.prev_is("=") {

@@ -1514,7 +1514,9 @@ impl<'t> Parser<'t> {
             }
             self.bump();
             let mut values = Vec::new();
-            self.initialiser(&mut values)?;
+            // One element of each brace level: a row of a 2-D array, one value of its last level.
+            let strides: Vec<u32> = (1..dims.len()).map(|k| dims[k..].iter().map(|d| d.unwrap_or(1)).product()).collect();
+            self.initialiser(&mut values, &strides)?;
             // `char s[] = "warp"`: the text's bytes and a terminating zero, as in C.
             if let ([Expr { kind: ExprKind::Str(text), span }], Some((8, _))) = (values.as_slice(), elem.narrow()) {
                 let (text, span) = (text.clone(), *span);
@@ -1536,15 +1538,41 @@ impl<'t> Parser<'t> {
         Ok(MemoryDecl { space, elem, width: 1, strukt: None, name, dims, init, span })
     }
 
-    /// `5` or `{1, 2, {3, 4}}`: the values in order, nested braces flattened (row-major, as C
-    /// lays out a fully braced array).
-    fn initialiser(&mut self, out: &mut Vec<Expr>) -> PResult<()> {
+    /// `5` or `{{1, 2}, {3}}`: the values in row-major order. `strides` are the sizes of one
+    /// element at each brace level (`[2, 1]` for `int a[3][2]`; none for a list of scalars).
+    fn initialiser(&mut self, out: &mut Vec<Expr>, strides: &[u32]) -> PResult<()> {
         if !self.eat("{") {
             out.push(self.assignment()?.0);
             return Ok(());
         }
+        self.braced(out, strides)
+    }
+
+    /// The rest of a `{...}`. As in C, a braced list that starts an
+    /// element of this level (a row) initialises that element alone and its missing values
+    /// are zeros; values without braces fill on in order (brace elision).
+    fn braced(&mut self, out: &mut Vec<Expr>, strides: &[u32]) -> PResult<()> {
+        let start = out.len();
+        let elem = strides.first().copied().unwrap_or(1) as usize;
         while !self.eat("}") {
-            self.nested(|p| p.initialiser(out))?;
+            let at = self.span();
+            if self.eat("{") {
+                let pos = out.len() - start;
+                if elem > 1 && pos.is_multiple_of(elem) {
+                    self.nested(|p| p.braced(out, &strides[1..]))?;
+                    let filled = out.len() - start - pos;
+                    if filled > elem {
+                        return Err(Diagnostic::error(at, format!("this row has {filled} values; it holds {elem}")));
+                    }
+                    let zero = Expr { kind: ExprKind::Int { value: 0, unsigned: false }, span: at };
+                    out.resize(start + pos + elem, zero);
+                } else {
+                    // Braces around one value, or inside a row that values began.
+                    self.nested(|p| p.braced(out, &[]))?;
+                }
+            } else {
+                out.push(self.assignment()?.0);
+            }
             if !self.eat(",") {
                 self.expect("}", "to close the initialiser")?;
                 break;
