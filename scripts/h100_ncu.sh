@@ -4,7 +4,7 @@
 # section and the five whole-launch metrics, exported as the raw page (the metrics of each
 # launch) and the SASS source page (the counts of each instruction), whole and launch by launch.
 #   here:   bash scripts/h100_ncu.sh build   (writes scratch/ncu/: the binaries, their
-#           cuobjdump -sass, programs.txt and run.sh)
+#           cuobjdump -sass, programs.txt and run.sh; NCU_PROGRAMS="a b" builds those alone)
 #   device: bash scratch/ncu/run.sh          (scratch/ncu carried; writes $OUT/ncu.tgz, and the
 #           .ncu-rep reports apart in $OUT/ncu_reports.tgz.part-* when together they pass 15 MiB)
 #   here:   mkdir -p examples/ncu/gpu && tar -C examples/ncu/gpu -xzf ncu.tgz
@@ -24,6 +24,9 @@ rm -rf "$out" && mkdir -p "$out"
 "$nvcc" --version > "$out/nvcc_version.txt"
 # The probes first: they are what the rule is read from if the device's time runs short.
 names=$(ls examples/ncu/probe_*.cu; ls examples/ncu/*.cu | grep -v '/probe_')
+if [ -n "${NCU_PROGRAMS:-}" ]; then
+    names=$(for n in $NCU_PROGRAMS; do echo "examples/ncu/$n.cu"; done)
+fi
 : > "$out/programs.txt"
 for f in $names; do
     name=$(basename "$f" .cu)
