@@ -64,9 +64,11 @@ fn print_table(launches: &[LaunchCounts], file: &str, model: &str) {
             let [a, b, c, d, e] = values(&i.counts);
             out!("  {:#06x}  {:>5} {a:>10} {b:>12} {c:>12} {d:>8} {e:>8}  {}", i.addr, i.line, i.text);
         }
-        // The metric counts a conditional branch's threads as predicated on only where its
-        // condition held too (`Counts::metric_pred_on`); the source page by its guard.
+        // The metrics count a released BSYNC's waiting threads again, and a conditional
+        // branch's threads as predicated on only where its condition held too
+        // (`Counts::metric_threads`, `metric_pred_on`); the source page does neither.
         let mut totals = values(&l.total);
+        totals[1] = l.total.metric_threads();
         totals[2] = l.total.metric_pred_on();
         for (name, v) in COUNTER_NAMES.iter().zip(totals) {
             out!("  {:<50} {v}", format!("{}.sum", name.metric));

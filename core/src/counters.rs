@@ -43,6 +43,10 @@ pub struct Counts {
     /// whose condition did not, so they did not jump. ncu's source page counts them predicated
     /// on; its metric `smsp__thread_inst_executed_pred_on` does not (`Counts::metric_pred_on`).
     pub thread_branch_condition_off: u64,
+    /// Of a `BSYNC`: threads that waited there and that ncu's metrics count as issuing it
+    /// again when a group the GPU had set aside releases them (`model::Effects::recounted`);
+    /// its source page does not count them (`Counts::metric_threads`).
+    pub thread_recounted: u64,
 }
 
 impl Counts {
@@ -53,12 +57,20 @@ impl Counts {
         self.branch_targets += o.branch_targets;
         self.branch_targets_divergent += o.branch_targets_divergent;
         self.thread_branch_condition_off += o.thread_branch_condition_off;
+        self.thread_recounted += o.thread_recounted;
+    }
+
+    /// The threads ncu's metric `smsp__thread_inst_executed` counts: the source page's and
+    /// those a released `BSYNC` counts again.
+    pub fn metric_threads(&self) -> u64 {
+        self.thread_inst_executed + self.thread_recounted
     }
 
     /// The threads ncu's metric `smsp__thread_inst_executed_pred_on` counts, which of a
-    /// conditional branch counts only those whose guard and condition both held.
+    /// conditional branch counts only those whose guard and condition both held, and counts
+    /// a released `BSYNC`'s waiting threads again.
     pub fn metric_pred_on(&self) -> u64 {
-        self.thread_inst_executed_pred_on - self.thread_branch_condition_off
+        self.thread_inst_executed_pred_on - self.thread_branch_condition_off + self.thread_recounted
     }
 }
 
@@ -74,9 +86,10 @@ impl Counters {
     }
 
     /// One step: `pc` issued for `mask`, of which `on` had their guard hold (for a sequence's
-    /// later part, `outer` had the SASS instruction's guard hold). A later part issues nothing
+    /// later part, `outer` had the SASS instruction's guard hold), and `recounted` threads
+    /// that waited are counted again (`Counts::thread_recounted`). A later part issues nothing
     /// of its own; its branch is the instruction's, counted at the sequence's first part.
-    pub fn count(&mut self, program: &Program, pc: Pc, mask: LaneMask, on: LaneMask, outer: LaneMask) {
+    pub fn count(&mut self, program: &Program, pc: Pc, mask: LaneMask, on: LaneMask, outer: LaneMask, recounted: u8) {
         let Some(instr) = program.get(pc) else { return };
         let head = program.sequence_head(pc);
         let Some(c) = self.by_pc.get_mut(head.index()) else { return };
@@ -84,6 +97,7 @@ impl Counters {
             c.inst_executed += instr.op.issues() as u64;
             c.thread_inst_executed += mask.count() as u64;
             c.thread_inst_executed_pred_on += on.count() as u64;
+            c.thread_recounted += recounted as u64;
         }
         if matches!(instr.op, Op::Bra { .. }) {
             // One target an execution, as ncu counts them on an H100 (`examples/ncu`): a
@@ -114,7 +128,7 @@ impl Counters {
             Some(guard) if head != issued.pc => st.machine.guard_mask(guard, issued.mask),
             _ => on,
         };
-        self.count(program, issued.pc, issued.mask, on, outer);
+        self.count(program, issued.pc, issued.mask, on, outer, issued.effects.recounted);
     }
 
     /// Every instruction's counts added.

@@ -35,6 +35,7 @@ fn a_small_launch_counts_what_a_hand_count_says() {
             branch_targets: 4,
             branch_targets_divergent: 2,
             thread_branch_condition_off: 0,
+            thread_recounted: 0,
         }
     );
     let taken = at("MOV R4, 0x1");

@@ -15,7 +15,7 @@ const NAMES: CounterName[] = [
 
 const counts = (inst: number, threads = inst * 32, extra: Partial<Counts> = {}): Counts => ({
   inst_executed: inst, thread_inst_executed: threads, thread_inst_executed_pred_on: threads, branch_targets: 0, branch_targets_divergent: 0,
-  thread_branch_condition_off: 0, ...extra,
+  thread_branch_condition_off: 0, thread_recounted: 0, ...extra,
 });
 
 describe('heat levels', () => {
@@ -56,6 +56,10 @@ describe('tooltips', () => {
   });
   it('say which predicated-on threads of a conditional branch ncu\'s metric leaves out', () => {
     expect(heatTitle('x', counts(4, 128, { thread_branch_condition_off: 12 }), NAMES)).toContain('12 did not take the branch');
+  });
+  it('say which waiting threads of a released BSYNC ncu\'s metrics count again', () => {
+    expect(heatTitle('x', counts(5, 32, { thread_recounted: 30 }), NAMES)).toContain('also count 30 threads that waited here');
+    expect(heatTitle('x', counts(5, 32), NAMES)).not.toContain('waited here');
   });
 });
 

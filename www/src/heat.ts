@@ -40,7 +40,7 @@ export function fullCount(n: number): string {
 
 const ZERO: Counts = {
   inst_executed: 0, thread_inst_executed: 0, thread_inst_executed_pred_on: 0, branch_targets: 0, branch_targets_divergent: 0,
-  thread_branch_condition_off: 0,
+  thread_branch_condition_off: 0, thread_recounted: 0,
 };
 
 /** `list` added count by count (a CFG block's, from its instructions'); none count as zeros. */
@@ -64,6 +64,10 @@ export function heatTitle(head: string, c: Counts, names: readonly CounterName[]
   // ncu's metric leaves these threads out; its source page counts them predicated on.
   if (c.thread_branch_condition_off > 0) {
     lines.push(`(of the predicated-on threads, ${fullCount(c.thread_branch_condition_off)} did not take the branch: their guard held, its condition did not)`);
+  }
+  // ncu's metrics count these threads again; its source page does not.
+  if (c.thread_recounted > 0) {
+    lines.push(`(ncu's metrics also count ${fullCount(c.thread_recounted)} threads that waited here, again, when a group the GPU had set aside released them)`);
   }
   return lines.join('\n');
 }

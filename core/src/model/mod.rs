@@ -49,6 +49,10 @@ pub struct Effects {
     /// A `BSYNC` issued by the group that reached it without the lanes set aside there, which
     /// issue it themselves later (Volta, as the H100 does).
     pub left_out: bool,
+    /// Lanes that waited at a `BSYNC` this issue released and that the H100's counters count
+    /// as issuing it again (Volta): ncu's whole-launch thread metrics have them, its
+    /// per-instruction source page does not (`counters::Counts::thread_recounted`).
+    pub recounted: u8,
 }
 
 /// The instruction one step issued.

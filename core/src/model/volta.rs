@@ -20,7 +20,8 @@
 //! the H100, fewer lanes first and the fall-through side on a tie, resuming the group set aside
 //! last; or the lowest pc; or round-robin in lane order. Lanes at the same pc run together, but
 //! at a `BSYNC` or `EXIT` each group issues alone: lanes set aside there at a split issue it
-//! themselves when resumed, as the H100's counts say (`docs/counters.md`).
+//! themselves when resumed, and two groups set aside at one pc are merged when a third group is
+//! set aside, as the H100's counts say (`docs/counters.md`).
 //! Other instructions run as in the branch-only models (`flow`).
 
 use alloc::format;
@@ -134,6 +135,17 @@ fn held_bits(masks: &[LaneMask; Barrier::COUNT], live: LaneMask) -> u16 {
     bits
 }
 
+/// A group set aside at a split, to be resumed when the running group blocks or ends.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct SetAside {
+    pc: Pc,
+    lanes: LaneMask,
+    /// Another split came after this one. When such a group, resumed, releases a barrier, the
+    /// H100's counters count the lanes that waited there as issuing the `BSYNC` again
+    /// (`Effects::recounted`).
+    split_since: bool,
+}
+
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct ConvergenceBarriers {
     pcs: LanePcs,
@@ -146,9 +158,11 @@ pub struct ConvergenceBarriers {
     saved_targets: Vec<(usize, Pc)>,
     /// The pc of the group that runs next; `None` when no lane can run.
     current: Option<Pc>,
-    /// Groups set aside at splits, each its pc and lanes, the last one on top (the H100
-    /// schedule resumes it first, its lanes alone where they issue alone: `BSYNC`, `EXIT`).
-    deferred: Vec<(Pc, LaneMask)>,
+    /// Groups set aside at splits, the last one on top (the H100 schedule resumes it first,
+    /// its lanes alone where they issue alone: `BSYNC`, `EXIT`).
+    deferred: Vec<SetAside>,
+    /// The group running was resumed from `deferred` after a later split (`SetAside`).
+    resumed_after_split: bool,
     /// The lanes of the group that ran last (round-robin goes on after them).
     last: LaneMask,
     /// How many barrier registers hold live lanes (the depth), counted again after a step that
@@ -172,6 +186,7 @@ impl ConvergenceBarriers {
             saved_targets: Vec::new(),
             current: Some(Pc(0)),
             deferred: Vec::new(),
+            resumed_after_split: false,
             last: LaneMask::EMPTY,
             held: 0,
             group_order,
@@ -269,10 +284,11 @@ impl ConvergenceBarriers {
         let lowest = self.pcs.lowest(ready);
         match self.group_order {
             GroupOrder::H100 => {
-                while let Some((pc, group)) = self.deferred.pop() {
-                    if !self.ready_at(pc).is_empty() {
-                        self.last = group;
-                        return Some(pc);
+                while let Some(g) = self.deferred.pop() {
+                    if !self.ready_at(g.pc).is_empty() {
+                        self.last = g.lanes;
+                        self.resumed_after_split = g.split_since;
+                        return Some(g.pc);
                     }
                 }
                 lowest
@@ -295,9 +311,23 @@ impl ConvergenceBarriers {
         }
         .map(|g| g.1)
         .unwrap_or(fall);
-        for &(lanes, p) in groups.iter().rev() {
-            if p != pick {
-                self.deferred.push((p, lanes));
+        for g in self.deferred.iter_mut() {
+            g.split_since = true;
+        }
+        // The H100 keeps two groups set aside at one pc apart, not three: setting a third
+        // aside merges them, and they issue their `BSYNC` as one (`examples/ncu`'s
+        // probe_escape_groups, every one of its 248 launches).
+        if let [.., below, top] = self.deferred.as_slice() {
+            if below.pc == top.pc {
+                let top = self.deferred.pop().map_or(LaneMask::EMPTY, |g| g.lanes);
+                if let Some(below) = self.deferred.last_mut() {
+                    below.lanes |= top;
+                }
+            }
+        }
+        for &(lanes, pc) in groups.iter().rev() {
+            if pc != pick {
+                self.deferred.push(SetAside { pc, lanes, split_since: false });
             }
         }
         pick
@@ -339,6 +369,7 @@ impl Reconvergence for ConvergenceBarriers {
         };
         let instr = prog.get(pc).ok_or_else(|| ControlError::Fault(format!("pc {} is outside the program", pc.0)))?;
         let mut lanes = self.ready_at(pc);
+        let resumed_after_split = core::mem::take(&mut self.resumed_after_split);
         let mut left_out = false;
         if matches!(instr.op, Op::Bsync { .. } | Op::Exit) {
             // The running group issues a `BSYNC` or `EXIT` alone: lanes set aside there earlier
@@ -354,6 +385,7 @@ impl Reconvergence for ConvergenceBarriers {
         let mut fx = Effects { left_out, ..Effects::default() };
         let mut work = lanes;
         let mut switch = false;
+        let mut waited = LaneMask::EMPTY;
         self.last = lanes;
         match instr.op {
             Op::Bssy { barrier, target } => {
@@ -363,6 +395,7 @@ impl Reconvergence for ConvergenceBarriers {
             }
             Op::Bsync { barrier } => {
                 let n = barrier.0 % Barrier::COUNT as u8;
+                waited = self.waits.bsync[n as usize] & self.live();
                 let waiting = guarded & self.barriers[n as usize];
                 self.waits.mark(waiting, Wait::Bsync(n));
                 self.pcs.move_group(lanes.without(waiting), pc, pc.next());
@@ -452,6 +485,11 @@ impl Reconvergence for ConvergenceBarriers {
         if let Op::Bsync { barrier } = instr.op {
             let n = barrier.0 as usize % Barrier::COUNT;
             fx.div_carrier = !self.pcs.at(pc, lanes & self.waits.bsync[n]).is_empty();
+            // This issue released the lanes that waited: counted again by the H100 when the
+            // group issuing it had been set aside before another split (`SetAside`).
+            if resumed_after_split && (waited & self.waits.bsync[n]).is_empty() {
+                fx.recounted = waited.count() as u8;
+            }
         }
         Ok(Issued { pc, mask: lanes, work, effects: fx })
     }

@@ -621,7 +621,13 @@ branch_targets_divergent: number,
  * whose condition did not, so they did not jump. ncu's source page counts them predicated
  * on; its metric `smsp__thread_inst_executed_pred_on` does not (`Counts::metric_pred_on`).
  */
-thread_branch_condition_off: number, };
+thread_branch_condition_off: number, 
+/**
+ * Of a `BSYNC`: threads that waited there and that ncu's metrics count as issuing it
+ * again when a group the GPU had set aside releases them (`model::Effects::recounted`);
+ * its source page does not count them (`Counts::metric_threads`).
+ */
+thread_recounted: number, };
 
 export type RunCounts = { 
 /**
