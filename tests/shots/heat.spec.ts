@@ -52,3 +52,14 @@ test('screenshots of a run too long to count unasked, before and after "count he
   await expect(page.getByTestId('heat-cell').first()).toBeVisible();
   await page.screenshot({ path: `${dir}/heat-counted-1280x720.png` });
 });
+
+test('screenshots of the heat embedded at slide sizes (the generated code and the CFG)', async ({ page }) => {
+  const link = makeLink({ text: kernel('grid/reduce_interleaved.cu') });
+  for (const [w, h] of [[800, 450], [640, 360]]) {
+    await page.setViewportSize({ width: w, height: h });
+    await open(page, `./${link}&embed=listing,cfg`);
+    await expect(page.getByTestId('heat-cell').first()).toBeVisible();
+    await seek(page, 40);
+    await page.screenshot({ path: `${dir}/heat-embed-${w}x${h}.png` });
+  }
+});

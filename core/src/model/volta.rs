@@ -161,8 +161,9 @@ pub struct ConvergenceBarriers {
     /// Groups set aside at splits, the last one on top (the H100 schedule resumes it first,
     /// its lanes alone where they issue alone: `BSYNC`, `EXIT`).
     deferred: Vec<SetAside>,
-    /// The group running was resumed from `deferred` after a later split (`SetAside`).
-    resumed_after_split: bool,
+    /// Where the group running was resumed from `deferred`, if a later split came after it
+    /// was set aside (`SetAside`); taken by its first step.
+    resumed_after_split: Option<Pc>,
     /// The lanes of the group that ran last (round-robin goes on after them).
     last: LaneMask,
     /// How many barrier registers hold live lanes (the depth), counted again after a step that
@@ -186,7 +187,7 @@ impl ConvergenceBarriers {
             saved_targets: Vec::new(),
             current: Some(Pc(0)),
             deferred: Vec::new(),
-            resumed_after_split: false,
+            resumed_after_split: None,
             last: LaneMask::EMPTY,
             held: 0,
             group_order,
@@ -287,7 +288,7 @@ impl ConvergenceBarriers {
                 while let Some(g) = self.deferred.pop() {
                     if !self.ready_at(g.pc).is_empty() {
                         self.last = g.lanes;
-                        self.resumed_after_split = g.split_since;
+                        self.resumed_after_split = g.split_since.then_some(g.pc);
                         return Some(g.pc);
                     }
                 }
@@ -369,7 +370,7 @@ impl Reconvergence for ConvergenceBarriers {
         };
         let instr = prog.get(pc).ok_or_else(|| ControlError::Fault(format!("pc {} is outside the program", pc.0)))?;
         let mut lanes = self.ready_at(pc);
-        let resumed_after_split = core::mem::take(&mut self.resumed_after_split);
+        let resumed_after_split = self.resumed_after_split.take() == Some(pc);
         let mut left_out = false;
         if matches!(instr.op, Op::Bsync { .. } | Op::Exit) {
             // The running group issues a `BSYNC` or `EXIT` alone: lanes set aside there earlier
