@@ -52,7 +52,8 @@ pub struct LaunchRecording {
     access: Option<StepAccess>,
     breakpoints: Vec<Pc>,
     /// The launch as it starts, until its counters are asked for (`counts`): counting runs
-    /// every block again, so a load that never shows them never pays for it.
+    /// every block again, so a load that never shows them never pays for it. Its memory is
+    /// `initial`, given back when it runs (one copy of the buffers fewer held meanwhile).
     uncounted: Option<Launcher>,
     counts: RunCounts,
 }
@@ -66,9 +67,10 @@ impl LaunchRecording {
         let mut focus = (decl.block_idx, decl.warp_idx as usize);
         // The inputs are evaluated once: the buffers as the launch starts are kept for the
         // inputs view, and the same launcher runs.
-        let launcher = resolved.launcher()?;
-        let initial = launcher.memory.clone();
+        let mut launcher = resolved.launcher()?;
+        let initial = core::mem::take(&mut launcher.memory);
         let uncounted = Some(launcher.clone());
+        launcher.memory = initial.clone();
         let mut launch = match RecordedLaunch::of(launcher, focus.0) {
             Ok(launch) => launch,
             Err(early) => {
@@ -124,7 +126,8 @@ impl LaunchRecording {
     /// The whole launch's ncu counters (every block's warps), per pc: counted the first time
     /// they are asked for, then kept.
     pub fn counts(&mut self) -> &RunCounts {
-        if let Some(launcher) = self.uncounted.take() {
+        if let Some(mut launcher) = self.uncounted.take() {
+            launcher.memory = self.initial.clone();
             self.counts = RunCounts::of_launch(launcher);
         }
         &self.counts
