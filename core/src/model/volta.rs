@@ -140,10 +140,10 @@ fn held_bits(masks: &[LaneMask; Barrier::COUNT], live: LaneMask) -> u16 {
 struct SetAside {
     pc: Pc,
     lanes: LaneMask,
-    /// Another split came after this one. When such a group, resumed, releases a barrier, the
-    /// H100's counters count the lanes that waited there as issuing the `BSYNC` again
-    /// (`Effects::recounted`).
-    split_since: bool,
+    /// The split that set it aside (`ConvergenceBarriers::splits` then). When a group with a
+    /// split after its own, resumed, releases a barrier, the H100's counters count the lanes
+    /// that waited there as issuing the `BSYNC` again (`Effects::recounted`).
+    split: u64,
 }
 
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -161,6 +161,9 @@ pub struct ConvergenceBarriers {
     /// Groups set aside at splits, the last one on top (the H100 schedule resumes it first,
     /// its lanes alone where they issue alone: `BSYNC`, `EXIT`).
     deferred: Vec<SetAside>,
+    /// Splits so far (under the H100 order): whether a split came after a set-aside group's
+    /// is a comparison, not a pass over the set-aside groups at every split.
+    splits: u64,
     /// Where the group running was resumed from `deferred`, if a later split came after it
     /// was set aside (`SetAside`); taken by its first step.
     resumed_after_split: Option<Pc>,
@@ -187,6 +190,7 @@ impl ConvergenceBarriers {
             saved_targets: Vec::new(),
             current: Some(Pc(0)),
             deferred: Vec::new(),
+            splits: 0,
             resumed_after_split: None,
             last: LaneMask::EMPTY,
             held: 0,
@@ -288,7 +292,7 @@ impl ConvergenceBarriers {
                 while let Some(g) = self.deferred.pop() {
                     if !self.ready_at(g.pc).is_empty() {
                         self.last = g.lanes;
-                        self.resumed_after_split = g.split_since.then_some(g.pc);
+                        self.resumed_after_split = (g.split < self.splits).then_some(g.pc);
                         return Some(g.pc);
                     }
                 }
@@ -312,23 +316,23 @@ impl ConvergenceBarriers {
         }
         .map(|g| g.1)
         .unwrap_or(fall);
-        for g in self.deferred.iter_mut() {
-            g.split_since = true;
+        // Only the H100 order resumes set-aside groups; the others pick by pc or lane.
+        if self.group_order != GroupOrder::H100 {
+            return pick;
         }
+        self.splits += 1;
         // The H100 keeps two groups set aside at one pc apart, not three: setting a third
         // aside merges them, and they issue their `BSYNC` as one (`examples/ncu`'s
         // probe_escape_groups, every one of its 248 launches).
-        if let [.., below, top] = self.deferred.as_slice() {
+        if let [.., below, top] = self.deferred.as_mut_slice() {
             if below.pc == top.pc {
-                let top = self.deferred.pop().map_or(LaneMask::EMPTY, |g| g.lanes);
-                if let Some(below) = self.deferred.last_mut() {
-                    below.lanes |= top;
-                }
+                below.lanes |= top.lanes;
+                self.deferred.pop();
             }
         }
         for &(lanes, pc) in groups.iter().rev() {
             if pc != pick {
-                self.deferred.push(SetAside { pc, lanes, split_since: false });
+                self.deferred.push(SetAside { pc, lanes, split: self.splits });
             }
         }
         pick
