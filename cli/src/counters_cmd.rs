@@ -66,11 +66,8 @@ fn print_table(launches: &[LaunchCounts], file: &str, model: &str) {
         }
         // The metrics count a released BSYNC's waiting threads again, and a conditional
         // branch's threads as predicated on only where its condition held too
-        // (`Counts::metric_threads`, `metric_pred_on`); the source page does neither.
-        let mut totals = values(&l.total);
-        totals[1] = l.total.metric_threads();
-        totals[2] = l.total.metric_pred_on();
-        for (name, v) in COUNTER_NAMES.iter().zip(totals) {
+        // (`Counts::metrics`); the source page does neither.
+        for (name, v) in COUNTER_NAMES.iter().zip(l.total.metrics()) {
             out!("  {:<50} {v}", format!("{}.sum", name.metric));
         }
     }

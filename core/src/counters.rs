@@ -72,6 +72,12 @@ impl Counts {
     pub fn metric_pred_on(&self) -> u64 {
         self.thread_inst_executed_pred_on - self.thread_branch_condition_off + self.thread_recounted
     }
+
+    /// ncu's five whole-launch metrics of these counts (`smsp__inst_executed.sum` to
+    /// `smsp__sass_branch_targets_threads_divergent.sum`, `session::counters::COUNTER_NAMES`' order).
+    pub fn metrics(&self) -> [u64; 5] {
+        [self.inst_executed, self.metric_threads(), self.metric_pred_on(), self.branch_targets, self.branch_targets_divergent]
+    }
 }
 
 /// A launch's counts, by pc of its program.
